@@ -1,0 +1,75 @@
+#include "tendril/core/sparse_assembly.hpp"
+
+#include <algorithm>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril {
+
+SparsityBuilder::SparsityBuilder(int num_dofs) : num_dofs_(num_dofs), rows_of_column_(num_dofs) {}
+
+void SparsityBuilder::add_stencil(std::span<const int> dofs) {
+  for (int c : dofs) {
+    if (c < 0) continue;
+    TENDRIL_ASSERT(c < num_dofs_, "stencil DOF out of range");
+    for (int r : dofs)
+      if (r >= 0) rows_of_column_[c].push_back(r);
+  }
+}
+
+void SparsityBuilder::add_diagonal() {
+  for (int i = 0; i < num_dofs_; ++i) rows_of_column_[i].push_back(i);
+}
+
+SparseMatrix SparsityBuilder::build() const {
+  SparseMatrix m(num_dofs_, num_dofs_);
+  std::vector<int> counts(num_dofs_);
+  std::vector<std::vector<int>> unique_rows(num_dofs_);
+  for (int c = 0; c < num_dofs_; ++c) {
+    auto rows = rows_of_column_[c];
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    counts[c] = static_cast<int>(rows.size());
+    unique_rows[c] = std::move(rows);
+  }
+  m.reserve(counts);
+  for (int c = 0; c < num_dofs_; ++c)
+    for (int r : unique_rows[c]) m.insert(r, c) = 0.0;
+  m.makeCompressed();
+  return m;
+}
+
+HessianAssembler::HessianAssembler(SparseMatrix pattern) : matrix_(std::move(pattern)) {
+  TENDRIL_ASSERT(matrix_.isCompressed(), "assembly pattern must be compressed");
+}
+
+void HessianAssembler::set_zero() {
+  std::fill(matrix_.valuePtr(), matrix_.valuePtr() + matrix_.nonZeros(), 0.0);
+}
+
+int HessianAssembler::slot(int row, int col) const {
+  const int* outer = matrix_.outerIndexPtr();
+  const int* inner = matrix_.innerIndexPtr();
+  const int* begin = inner + outer[col];
+  const int* end = inner + outer[col + 1];
+  const int* it = std::lower_bound(begin, end, row);
+  TENDRIL_ASSERT(it != end && *it == row, "entry not declared in the sparsity pattern");
+  return static_cast<int>(it - inner);
+}
+
+void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale) {
+  const int n = static_cast<int>(dofs.size());
+  TENDRIL_ASSERT(local.rows() == n && local.cols() == n, "local matrix size does not match stencil");
+  double* values = matrix_.valuePtr();
+  for (int j = 0; j < n; ++j) {
+    if (dofs[j] < 0) continue;
+    for (int i = 0; i < n; ++i) {
+      if (dofs[i] < 0) continue;
+      values[slot(dofs[i], dofs[j])] += scale * local(i, j);
+    }
+  }
+}
+
+void HessianAssembler::add_entry(int row, int col, double value) { matrix_.valuePtr()[slot(row, col)] += value; }
+
+}  // namespace tendril

@@ -1,0 +1,59 @@
+#pragma once
+/// Fixed-pattern sparse assembly of Hessians and force Jacobians.
+///
+/// Every term declares the DOF sets of its stencils once per topology (SparsityBuilder);
+/// the union becomes one compressed column matrix whose pattern never changes. Each Newton
+/// iteration zeroes the values and terms add their local matrices straight into them
+/// (HessianAssembler::add), so no triplets are built in the hot loop and solvers can reuse
+/// their symbolic analysis.
+
+#include <span>
+#include <vector>
+
+#include <Eigen/SparseCore>
+
+#include "tendril/core/types.hpp"
+
+namespace tendril {
+
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+/// Collects the coupled DOF sets of all stencils (both triangles are stored).
+class SparsityBuilder {
+ public:
+  explicit SparsityBuilder(int num_dofs);
+  /// Declares that every pair of DOFs in `dofs` may be coupled. Negative entries are ignored.
+  void add_stencil(std::span<const int> dofs);
+  /// Declares the diagonal entry of every DOF (mass matrix, regularisation).
+  void add_diagonal();
+  /// The compressed pattern with all values zero.
+  SparseMatrix build() const;
+  int num_dofs() const { return num_dofs_; }
+
+ private:
+  int num_dofs_;
+  std::vector<std::vector<int>> rows_of_column_;
+};
+
+/// Adds local stencil matrices into a matrix with a fixed pattern.
+class HessianAssembler {
+ public:
+  HessianAssembler() = default;
+  explicit HessianAssembler(SparseMatrix pattern);
+  /// Zeroes the values, keeping the pattern.
+  void set_zero();
+  /// Adds scale * local into the rows and columns `dofs` (local is #dofs x #dofs).
+  /// Every pair must have been declared; negative DOF indices are skipped.
+  void add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale = 1.0);
+  /// Adds scale * local into one entry.
+  void add_entry(int row, int col, double value);
+  const SparseMatrix& matrix() const { return matrix_; }
+  SparseMatrix& matrix() { return matrix_; }
+
+ private:
+  /// Index into the value array of (row, col); aborts if the entry is not in the pattern.
+  int slot(int row, int col) const;
+  SparseMatrix matrix_;
+};
+
+}  // namespace tendril

@@ -1,0 +1,60 @@
+#pragma once
+/// The two kinds of physical term (ARCHITECTURE principle 3):
+/// - Energy: conservative, gives value, gradient and Hessian of E(q).
+/// - ForceTerm: velocity- or time-dependent, gives F(q, u, t) and its Jacobians.
+/// The integrator combines them; nothing dissipative pretends to be an energy.
+
+#include <string_view>
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/core/state.hpp"
+
+namespace tendril {
+
+struct Kinematics;  // geometry/kinematics.hpp: per-evaluation quantities derived from q
+
+/// What a term may read when it is evaluated at a trial configuration.
+struct EvalInput {
+  const Model& model;
+  const VecX& q;            ///< trial DOFs
+  const VecX& u;            ///< trial velocities (used by ForceTerm only)
+  double time;              ///< t [s] of the trial configuration
+  const Kinematics& kin;    ///< frames, tangents, curvatures at q
+};
+
+/// Where an Energy adds its contributions; null members are not requested.
+struct EnergyOutput {
+  double energy = 0.0;                  ///< E [J], accumulated
+  VecX* gradient = nullptr;             ///< dE/dq, accumulated (#dofs)
+  HessianAssembler* hessian = nullptr;  ///< d2E/dq2, accumulated
+};
+
+/// Where a ForceTerm adds its contributions; null members are not requested.
+/// The Jacobian receives dq_scale * dF/dq + du_scale * dF/du, so the integrator can fold in
+/// du/dq of its scheme (1/dt for implicit Euler) and tests can check each part alone.
+struct ForceOutput {
+  VecX* force = nullptr;                 ///< F, accumulated (#dofs) [N] / [N m]
+  HessianAssembler* jacobian = nullptr;  ///< dq_scale dF/dq + du_scale dF/du, accumulated
+  double dq_scale = 1.0;
+  double du_scale = 0.0;
+};
+
+class Energy {
+ public:
+  virtual ~Energy() = default;
+  virtual std::string_view name() const = 0;
+  /// Declares the DOF sets of all stencils (once per topology).
+  virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
+  virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
+};
+
+class ForceTerm {
+ public:
+  virtual ~ForceTerm() = default;
+  virtual std::string_view name() const = 0;
+  virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
+  virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
+};
+
+}  // namespace tendril
