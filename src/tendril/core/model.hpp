@@ -26,6 +26,9 @@ struct BendTwistSpring {
   int edge_b = -1;  ///< second edge index
   int sign_a = 1;   ///< +1 if edge_a points into `node`, -1 if it points out of it
   int sign_b = 1;   ///< +1 if edge_b points out of `node`, -1 if it points into it
+  /// +1, or -1 if edge_a's reference and material directors enter this spring turned by pi about its
+  /// tangent; set at joints so the rest reference twist lies in [-pi/2, pi/2] (docs/physics/rods.md).
+  int director_sign_a = 1;
   Vec2 natural_curvature = Vec2::Zero();  ///< (kappa_bar_1, kappa_bar_2) integrated natural curvature [-]
   double natural_twist = 0.0;             ///< m_bar integrated natural twist [rad]
   double voronoi_length = 0.0;            ///< l_k = (|e_a| + |e_b|) / 2 at rest [m]

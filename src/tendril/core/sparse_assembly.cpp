@@ -70,6 +70,35 @@ void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const Mat
   }
 }
 
+void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> dofs,
+                                  const Eigen::Ref<const MatX>& local, double scale) {
+  const std::size_t n = dofs.size();
+  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == n && static_cast<std::size_t>(local.cols()) == n,
+                 "local matrix size does not match stencil");
+  SlotCache* cache = nullptr;
+  for (SlotCache& c : slot_caches_)
+    if (c.owner == owner && c.stencil_size == n) cache = &c;
+  if (!cache) cache = &slot_caches_.emplace_back(SlotCache{owner, n, {}});
+  const std::size_t stride = n + n * n;
+  if (cache->entries.size() < (index + 1) * stride) cache->entries.resize((index + 1) * stride, -2);
+  int* stored_dofs = cache->entries.data() + index * stride;
+  int* slots = stored_dofs + n;
+  if (!std::equal(dofs.begin(), dofs.end(), stored_dofs)) {
+    std::copy(dofs.begin(), dofs.end(), stored_dofs);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < n; ++i)
+        slots[j * n + i] = dofs[i] < 0 || dofs[j] < 0 ? -1 : slot(dofs[i], dofs[j]);
+  }
+  double* values = matrix_.valuePtr();
+  const double* l = local.data();
+  const Eigen::Index outer = local.outerStride();
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      const int k = slots[j * n + i];
+      if (k >= 0) values[k] += scale * l[static_cast<Eigen::Index>(j) * outer + static_cast<Eigen::Index>(i)];
+    }
+}
+
 void HessianAssembler::add_entry(int row, int col, double value) { matrix_.valuePtr()[slot(row, col)] += value; }
 
 }  // namespace tendril

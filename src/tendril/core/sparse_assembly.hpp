@@ -47,13 +47,27 @@ class HessianAssembler {
   void add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale = 1.0);
   /// Adds scale * local into one entry.
   void add_entry(int row, int col, double value);
+  /// Same as add(), for terms that add the same stencils at every evaluation: the value slots of
+  /// stencil `index` of the term `owner` are searched once and kept with this assembler (the pattern
+  /// never changes; the cache is only valid while matrix() keeps its pattern). If the stencil's DOFs
+  /// differ from the cached ones, the slots are searched again.
+  void add_cached(const void* owner, std::size_t index, std::span<const int> dofs,
+                  const Eigen::Ref<const MatX>& local, double scale = 1.0);
   const SparseMatrix& matrix() const { return matrix_; }
   SparseMatrix& matrix() { return matrix_; }
 
  private:
   /// Index into the value array of (row, col); aborts if the entry is not in the pattern.
   int slot(int row, int col) const;
+  /// Cached stencil slots of one term: per stencil its DOFs (n) then its slots (n x n, column-major,
+  /// -1 for skipped DOFs).
+  struct SlotCache {
+    const void* owner = nullptr;
+    std::size_t stencil_size = 0;
+    std::vector<int> entries;
+  };
   SparseMatrix matrix_;
+  std::vector<SlotCache> slot_caches_;
 };
 
 }  // namespace tendril

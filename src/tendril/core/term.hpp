@@ -47,6 +47,9 @@ class Energy {
   /// Declares the DOF sets of all stencils (once per topology).
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
   virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
+  /// True for the potential of an external load (gravity, buoyancy): a static solve ramps these
+  /// terms with the load factor during load stepping; internal (elastic) energies are never ramped.
+  virtual bool is_external_load() const { return false; }
 };
 
 class ForceTerm {

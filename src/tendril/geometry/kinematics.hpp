@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <Eigen/Geometry>
+
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/core/types.hpp"
@@ -20,6 +22,11 @@ struct Kinematics {
   std::vector<Vec3> material_director_1;  ///< m_1^j = cos(theta) a_1 + sin(theta) a_2 (#edges)
   std::vector<Vec3> material_director_2;  ///< m_2^j = -sin(theta) a_1 + cos(theta) a_2 (#edges)
   std::vector<double> reference_twist;    ///< m_ref^k [rad] (#bend-twist springs)
+  /// h^j = (t x t_acc) / (|e| (1 + t_acc . t)) [1/m] with t_acc the accepted tangent: when e^j changes
+  /// by de, the transported reference frame turns about t^j by h^j . de on top of the Levi-Civita
+  /// (twist-free) transport, the holonomy of the finite transport step. Zero when t = t_acc.
+  /// Needed for exact derivatives at Newton trial points (docs/physics/rods.md#exact-derivatives). (#edges)
+  std::vector<Vec3> transport_rotation_gradient;
 };
 
 /// Builds reference frames for a fresh configuration q (at t = 0): a_1 perpendicular to each

@@ -42,3 +42,35 @@ TEST(SparseAssembly, AddsLocalMatricesIntoFixedPattern) {
 
 }  // namespace
 }  // namespace tendril
+
+namespace tendril {
+namespace {
+
+TEST(SparseAssembly, CachedAddMatchesSearchedAdd) {
+  SparsityBuilder builder(6);
+  const std::array<int, 3> a{0, 2, 5};
+  const std::array<int, 3> b{1, 2, -1};
+  builder.add_stencil(a);
+  builder.add_stencil(b);
+  HessianAssembler searched(builder.build()), cached(builder.build());
+  MatX local(3, 3);
+  local << 1, 2, 3, 4, 5, 6, 7, 8, 9;
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
+    searched.add(a, local, 0.5);
+    searched.add(b, local);
+    cached.add_cached(&owner, 0, a, local, 0.5);
+    cached.add_cached(&owner, 1, b, local);
+  }
+  EXPECT_EQ(MatX(MatX(searched.matrix()) - MatX(cached.matrix())).norm(), 0.0);
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(5, 0), 2 * 0.5 * 7.0);  // local(2, 0) twice, scaled
+  // a stencil whose DOFs changed is searched again
+  cached.set_zero();
+  cached.add_cached(&owner, 0, b, local);
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 1), 4.0);  // local(1, 0) -> (row 2, col 1)
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(1, 2), 2.0);  // local(0, 1)
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(5, 0), 0.0);
+}
+
+}  // namespace
+}  // namespace tendril

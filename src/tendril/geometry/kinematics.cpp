@@ -1,0 +1,145 @@
+#include "tendril/geometry/kinematics.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "tendril/core/error.hpp"
+#include "tendril/geometry/parallel_transport.hpp"
+#include "tendril/geometry/signed_angle.hpp"
+
+namespace tendril {
+namespace {
+
+Vec3 edge_vector(const Model& model, const VecX& q, int e) {
+  const auto& nodes = model.rods.edges[static_cast<std::size_t>(e)];
+  return q.segment<3>(model.dofs.node(nodes[1])) - q.segment<3>(model.dofs.node(nodes[0]));
+}
+
+/// A unit vector perpendicular to the unit vector t (deterministic).
+Vec3 any_perpendicular(const Vec3& t) {
+  Eigen::Index smallest = 0;
+  t.cwiseAbs().minCoeff(&smallest);
+  return t.cross(Vec3::Unit(smallest)).normalized();
+}
+
+/// Reference twist of a spring: the angle about t_b (oriented) from the reference director of edge_a,
+/// space-parallel transported to edge_b, to the reference director of edge_b. The reference director
+/// a_1 is the same for both orientations of an edge (only t and a_2 flip); director_sign_a turns
+/// edge_a's frame by pi inside this spring.
+double spring_reference_angle(const BendTwistSpring& s, const std::vector<Vec3>& tangent,
+                              const std::vector<Vec3>& director) {
+  const auto a = static_cast<std::size_t>(s.edge_a);
+  const auto b = static_cast<std::size_t>(s.edge_b);
+  const Vec3 t_a = s.sign_a * tangent[a];
+  const Vec3 t_b = s.sign_b * tangent[b];
+  return signed_angle(parallel_transport(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
+}
+
+}  // namespace
+
+void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
+  const auto num_edges = model.rods.edges.size();
+  const auto num_springs = model.rods.springs.size();
+  frames.tangent.resize(num_edges);
+  frames.reference_director.resize(num_edges);
+  frames.reference_twist.assign(num_springs, 0.0);
+  for (std::size_t e = 0; e < num_edges; ++e) {
+    const Vec3 edge = edge_vector(model, q, static_cast<int>(e));
+    TENDRIL_ASSERT(edge.norm() > 0.0, "zero-length edge in initialize_frames");
+    frames.tangent[e] = edge.normalized();
+  }
+
+  // springs touching each edge, to space-parallel transport a_1 along rods and through joints
+  std::vector<std::vector<int>> springs_of_edge(num_edges);
+  for (std::size_t k = 0; k < num_springs; ++k) {
+    springs_of_edge[static_cast<std::size_t>(model.rods.springs[k].edge_a)].push_back(static_cast<int>(k));
+    springs_of_edge[static_cast<std::size_t>(model.rods.springs[k].edge_b)].push_back(static_cast<int>(k));
+  }
+
+  // breadth-first over the spring graph: the first edge of each connected part gets any a_1 ⟂ t,
+  // every other edge receives its neighbour's a_1 transported across the shared node
+  std::vector<std::uint8_t> done(num_edges, 0);
+  std::vector<int> queue;
+  queue.reserve(num_edges);
+  for (std::size_t root = 0; root < num_edges; ++root) {
+    if (done[root]) continue;
+    frames.reference_director[root] = any_perpendicular(frames.tangent[root]);
+    done[root] = 1;
+    queue.assign(1, static_cast<int>(root));
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const int from = queue[head];
+      for (int k : springs_of_edge[static_cast<std::size_t>(from)]) {
+        const BendTwistSpring& s = model.rods.springs[static_cast<std::size_t>(k)];
+        const int to = s.edge_a == from ? s.edge_b : s.edge_a;
+        if (done[static_cast<std::size_t>(to)]) continue;
+        const Vec3 t_from = (s.edge_a == from ? s.sign_a : s.sign_b) * frames.tangent[static_cast<std::size_t>(from)];
+        const Vec3 t_to = (s.edge_a == from ? s.sign_b : s.sign_a) * frames.tangent[static_cast<std::size_t>(to)];
+        Vec3 a1 = parallel_transport(frames.reference_director[static_cast<std::size_t>(from)], t_from, t_to);
+        a1 -= a1.dot(t_to) * t_to;
+        frames.reference_director[static_cast<std::size_t>(to)] = a1.normalized();
+        done[static_cast<std::size_t>(to)] = 1;
+        queue.push_back(to);
+      }
+    }
+  }
+
+  // springs on the spanning tree start untwisted; springs closing a loop at a joint carry its holonomy
+  for (std::size_t k = 0; k < num_springs; ++k)
+    frames.reference_twist[k] =
+        spring_reference_angle(model.rods.springs[k], frames.tangent, frames.reference_director);
+}
+
+void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin) {
+  const auto num_edges = model.rods.edges.size();
+  const auto num_springs = model.rods.springs.size();
+  TENDRIL_ASSERT(accepted.tangent.size() == num_edges && accepted.reference_director.size() == num_edges &&
+                     accepted.reference_twist.size() == num_springs,
+                 "accepted frames do not match the model (call initialize_frames)");
+  kin.edge.resize(num_edges);
+  kin.edge_length.resize(num_edges);
+  kin.tangent.resize(num_edges);
+  kin.reference_director_1.resize(num_edges);
+  kin.reference_director_2.resize(num_edges);
+  kin.material_director_1.resize(num_edges);
+  kin.material_director_2.resize(num_edges);
+  kin.transport_rotation_gradient.resize(num_edges);
+  kin.reference_twist.resize(num_springs);
+
+  // edges, tangents, time-parallel transported reference frames, material frames
+  for (std::size_t e = 0; e < num_edges; ++e) {
+    const Vec3 edge = edge_vector(model, q, static_cast<int>(e));
+    const double length = edge.norm();
+    const Vec3 t = edge / length;
+    const Vec3& t_acc = accepted.tangent[e];
+    Vec3 a1 = parallel_transport(accepted.reference_director[e], t_acc, t);
+    a1 -= a1.dot(t) * t;
+    a1.normalize();
+    const Vec3 a2 = t.cross(a1);
+    const double theta = q[model.dofs.twist(static_cast<int>(e))];
+    const double c = std::cos(theta);
+    const double s = std::sin(theta);
+    kin.edge[e] = edge;
+    kin.edge_length[e] = length;
+    kin.tangent[e] = t;
+    kin.reference_director_1[e] = a1;
+    kin.reference_director_2[e] = a2;
+    kin.material_director_1[e] = c * a1 + s * a2;
+    kin.material_director_2[e] = -s * a1 + c * a2;
+    kin.transport_rotation_gradient[e] = t.cross(t_acc) / (length * (1.0 + t_acc.dot(t)));
+  }
+
+  // reference twist, on the branch (multiple of 2 pi) closest to the accepted one
+  constexpr double two_pi = 2.0 * std::numbers::pi;
+  for (std::size_t k = 0; k < num_springs; ++k) {
+    const double angle = spring_reference_angle(model.rods.springs[k], kin.tangent, kin.reference_director_1);
+    kin.reference_twist[k] = angle + two_pi * std::round((accepted.reference_twist[k] - angle) / two_pi);
+  }
+}
+
+void accept_frames(const Kinematics& kin, RodFrames& frames) {
+  frames.tangent = kin.tangent;
+  frames.reference_director = kin.reference_director_1;
+  frames.reference_twist = kin.reference_twist;
+}
+
+}  // namespace tendril

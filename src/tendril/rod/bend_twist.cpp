@@ -1,0 +1,263 @@
+#include "tendril/rod/bend_twist.hpp"
+
+#include <array>
+
+#include "tendril/geometry/curvature_binormal.hpp"
+#include "tendril/geometry/kinematics.hpp"
+
+namespace tendril {
+namespace {
+
+// Derivatives are first taken in z = (e_a, e_b, theta_a, theta_b) (8 entries), then mapped to the
+// stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) with e_a = x_k - x_{k-1}, e_b = x_{k+1} - x_k.
+using Vec8 = VecN<8>;
+using Mat8 = MatN<8>;
+
+Mat3 cross_matrix(const Vec3& v) {
+  Mat3 m;
+  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
+  return m;
+}
+
+/// Geometry of the two oriented edges shared by all derivative pieces.
+struct EdgePair {
+  Vec3 t_a, t_b;         // unit tangents
+  double len_a, len_b;   // |e_a|, |e_b| [m]
+  double chi;            // 1 + t_a . t_b
+  Vec3 kb;               // curvature binormal (kappa b)
+
+  EdgePair(const Vec3& e_a, const Vec3& e_b) : len_a(e_a.norm()), len_b(e_b.norm()) {
+    t_a = e_a / len_a;
+    t_b = e_b / len_b;
+    chi = 1.0 + t_a.dot(t_b);
+    kb = curvature_binormal(t_a, t_b);
+  }
+};
+
+/// Jacobians of (kappa b) with respect to e_a and e_b:
+///   d(kappa b)/de_a = -(2 [t_b]x + (kappa b)(t_a + t_b)^T) / (chi |e_a|),
+///   d(kappa b)/de_b = (2 [t_a]x - (kappa b)(t_a + t_b)^T) / (chi |e_b|).
+void binormal_jacobians(const EdgePair& p, Mat3& jac_a, Mat3& jac_b) {
+  const Vec3 t_sum = p.t_a + p.t_b;
+  jac_a = -(2.0 * cross_matrix(p.t_b) + p.kb * t_sum.transpose()) / (p.chi * p.len_a);
+  jac_b = (2.0 * cross_matrix(p.t_a) - p.kb * t_sum.transpose()) / (p.chi * p.len_b);
+}
+
+/// Hessian over (e_a, e_b) of f = v . (kappa b) at fixed v (symmetric). With g = df/dt (tangents taken
+/// as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T - (P g) t^T] / |e|^2.
+MatN<6> binormal_hessian(const EdgePair& p, const Vec3& v) {
+  const double f = v.dot(p.kb);
+  const Vec3 g_a = (2.0 * p.t_b.cross(v) - f * p.t_b) / p.chi;
+  const Vec3 g_b = (2.0 * v.cross(p.t_a) - f * p.t_a) / p.chi;
+  const Mat3 proj_a = Mat3::Identity() - p.t_a * p.t_a.transpose();
+  const Mat3 proj_b = Mat3::Identity() - p.t_b * p.t_b.transpose();
+  const Vec3 pg_a = proj_a * g_a, pg_b = proj_b * g_b;
+  const Vec3 pt_b = proj_a * p.t_b, pt_a = proj_b * p.t_a;  // t_b seen from edge a and vice versa
+  MatN<6> h;
+  // G_aa = -(t_b g_a^T + g_a t_b^T) / chi, G_bb alike
+  h.topLeftCorner<3, 3>() = (-(pt_b * pg_a.transpose() + pg_a * pt_b.transpose()) / p.chi -
+                             p.t_a.dot(g_a) * proj_a - p.t_a * pg_a.transpose() - pg_a * p.t_a.transpose()) /
+                            (p.len_a * p.len_a);
+  h.bottomRightCorner<3, 3>() = (-(pt_a * pg_b.transpose() + pg_b * pt_a.transpose()) / p.chi -
+                                 p.t_b.dot(g_b) * proj_b - p.t_b * pg_b.transpose() - pg_b * p.t_b.transpose()) /
+                                (p.len_b * p.len_b);
+  // G_ab = (-2 [v]x - f I - t_b g_b^T - g_a t_a^T) / chi
+  h.topRightCorner<3, 3>() = (proj_a * (-2.0 * cross_matrix(v) - f * Mat3::Identity()) * proj_b -
+                              pt_b * pg_b.transpose() - pg_a * pt_a.transpose()) /
+                             (p.chi * p.len_a * p.len_b);
+  h.bottomLeftCorner<3, 3>() = h.topRightCorner<3, 3>().transpose();
+  return h;
+}
+
+/// d h / d e of the transport rotation gradient h = (t x t_acc) / (|e| (1 + t_acc . t)), written with
+/// h itself (t_acc = c t + (1 + c) |e| h x t, c / (1 + c) = (1 - eta) / 2, eta = |e|^2 |h|^2, and
+/// [t x h]x (I - t t^T) = [t x h]x - h t^T since h is normal to t):
+///   Dh = -(1 - eta) / (2 |e|^2) [t]x + ([t x h]x - 2 h t^T) / |e| + h (t x h)^T.
+Mat3 rotation_gradient_jacobian(const Vec3& t, double len, const Vec3& h) {
+  const double eta = len * len * h.squaredNorm();
+  const Vec3 txh = t.cross(h);
+  return cross_matrix(-(1.0 - eta) / (2.0 * len * len) * t + txh / len) - (2.0 / len) * h * t.transpose() +
+         h * txh.transpose();
+}
+
+/// Maps a gradient over z to the stencil DOFs.
+VecN<11> gradient_to_stencil(const Vec8& g) {
+  VecN<11> out;
+  out << -g.segment<3>(0), g.segment<3>(0) - g.segment<3>(3), g.segment<3>(3), g[6], g[7];
+  return out;
+}
+
+/// D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
+MatN<11> hessian_to_stencil(const Mat8& h) {
+  const Mat3 aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
+  const Eigen::Matrix<double, 3, 2> ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
+  MatN<11> out;
+  out.block<3, 3>(0, 0) = aa;
+  out.block<3, 3>(0, 3) = ab - aa;
+  out.block<3, 3>(0, 6) = -ab;
+  out.block<3, 3>(3, 3) = aa - ab - ab.transpose() + bb;
+  out.block<3, 3>(3, 6) = ab - bb;
+  out.block<3, 3>(6, 6) = bb;
+  out.block<3, 2>(0, 9) = -ta;
+  out.block<3, 2>(3, 9) = ta - tb;
+  out.block<3, 2>(6, 9) = tb;
+  out.block<2, 2>(9, 9) = h.block<2, 2>(6, 6);
+  out.block<3, 3>(3, 0) = out.block<3, 3>(0, 3).transpose();
+  out.block<3, 3>(6, 0) = out.block<3, 3>(0, 6).transpose();
+  out.block<3, 3>(6, 3) = out.block<3, 3>(3, 6).transpose();
+  out.block<2, 9>(9, 0) = out.block<9, 2>(0, 9).transpose();
+  return out;
+}
+
+}  // namespace
+
+Vec2 material_curvature(const BendTwistStencil& s) {
+  const EdgePair p(s.edge_a, s.edge_b);
+  return {0.5 * p.kb.dot(s.director_2_a + s.director_2_b), -0.5 * p.kb.dot(s.director_1_a + s.director_1_b)};
+}
+
+double spring_twist(const BendTwistStencil& s) { return s.twist_b - s.twist_a + s.reference_twist; }
+
+double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spring, VecN<11>* gradient,
+                          MatN<11>* hessian) {
+  const EdgePair p(s.edge_a, s.edge_b);
+  const double voronoi = spring.voronoi_length;
+  const double k1 = spring.bend_stiffness_1 / voronoi;
+  const double k2 = spring.bend_stiffness_2 / voronoi;
+  const double k3 = spring.twist_stiffness / voronoi;
+
+  // strains: beta = (kappa b) . m1, gamma = (kappa b) . m2 per edge
+  const double beta_a = p.kb.dot(s.director_1_a), beta_b = p.kb.dot(s.director_1_b);
+  const double gamma_a = p.kb.dot(s.director_2_a), gamma_b = p.kb.dot(s.director_2_b);
+  const double d1 = 0.5 * (gamma_a + gamma_b) - spring.natural_curvature[0];
+  const double d2 = -0.5 * (beta_a + beta_b) - spring.natural_curvature[1];
+  const double dm = spring_twist(s) - spring.natural_twist;
+  const double energy = 0.5 * (k1 * d1 * d1 + k2 * d2 * d2 + k3 * dm * dm);
+  if (!gradient && !hessian) return energy;
+
+  // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e
+  Vec8 p_a = Vec8::Zero(), p_b = Vec8::Zero();
+  p_a.segment<3>(0) = s.rotation_gradient_a;
+  p_a[6] = 1.0;
+  p_b.segment<3>(3) = s.rotation_gradient_b;
+  p_b[7] = 1.0;
+
+  // gradients over z of (kappa b) . m for the four directors: (J_a^T m, J_b^T m, 0, 0)
+  Mat3 jac_a, jac_b;
+  binormal_jacobians(p, jac_a, jac_b);
+  const auto binormal_gradient = [&](const Vec3& v) {
+    Vec8 out;
+    out << jac_a.transpose() * v, jac_b.transpose() * v, 0.0, 0.0;
+    return out;
+  };
+  const Vec8 u_a = binormal_gradient(s.director_1_a), u_b = binormal_gradient(s.director_1_b);
+  const Vec8 w_a = binormal_gradient(s.director_2_a), w_b = binormal_gradient(s.director_2_b);
+
+  // first derivatives: d kappa_1 = 1/2 (m2_a + m2_b) . d(kappa b) - 1/2 beta_a dphi_a - 1/2 beta_b dphi_b,
+  // d kappa_2 = -1/2 (m1_a + m1_b) . d(kappa b) - 1/2 gamma_a dphi_a - 1/2 gamma_b dphi_b,
+  // d m = dphi_b - dphi_a + 1/2 (kappa b) . (de_a / |e_a| + de_b / |e_b|)
+  const Vec8 grad_kappa_1 = 0.5 * (w_a + w_b - beta_a * p_a - beta_b * p_b);
+  const Vec8 grad_kappa_2 = -0.5 * (u_a + u_b + gamma_a * p_a + gamma_b * p_b);
+  Vec8 grad_twist = p_b - p_a;
+  grad_twist.segment<3>(0) += p.kb / (2.0 * p.len_a);
+  grad_twist.segment<3>(3) += p.kb / (2.0 * p.len_b);
+  const double c1 = k1 * d1, c2 = k2 * d2, c3 = k3 * dm;
+
+  if (gradient) *gradient = gradient_to_stencil(c1 * grad_kappa_1 + c2 * grad_kappa_2 + c3 * grad_twist);
+  if (!hessian) return energy;
+
+  // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m)
+  Mat8 h = k1 * grad_kappa_1 * grad_kappa_1.transpose() + k2 * grad_kappa_2 * grad_kappa_2.transpose() +
+           k3 * grad_twist * grad_twist.transpose();
+  // c1 d2kappa_1 + c2 d2kappa_2 through (kappa b) at fixed directors (linear in the director sum)
+  h.topLeftCorner<6, 6>() +=
+      binormal_hessian(p, 0.5 * c1 * (s.director_2_a + s.director_2_b) - 0.5 * c2 * (s.director_1_a + s.director_1_b));
+  // directors turning with the tangents (dm1 = -(m1.dt) t + dphi m2, dm2 = -(m2.dt) t - dphi m1), the transport
+  // rotations (Dh), and c3 d2m through (kappa b) / (2 |e|)
+  const Mat3 dh_a = rotation_gradient_jacobian(p.t_a, p.len_a, s.rotation_gradient_a);
+  const Mat3 dh_b = rotation_gradient_jacobian(p.t_b, p.len_b, s.rotation_gradient_b);
+  const Vec3 row_a = 0.5 * (c1 * s.director_2_a - c2 * s.director_1_a - c3 * p.t_a) / (p.len_a * p.len_a);
+  const Vec3 row_b = 0.5 * (c1 * s.director_2_b - c2 * s.director_1_b - c3 * p.t_b) / (p.len_b * p.len_b);
+  h.block<3, 3>(0, 0) += p.kb * row_a.transpose() - (0.5 * (c1 * beta_a + c2 * gamma_a) + c3) * dh_a +
+                         (0.5 * c3 / p.len_a) * jac_a;
+  h.block<3, 3>(3, 3) += p.kb * row_b.transpose() - (0.5 * (c1 * beta_b + c2 * gamma_b) - c3) * dh_b +
+                         (0.5 * c3 / p.len_b) * jac_b;
+  h.block<3, 3>(0, 3) += (0.5 * c3 / p.len_a) * jac_b;
+  h.block<3, 3>(3, 0) += (0.5 * c3 / p.len_b) * jac_a;
+  // frame-angle couplings of the director terms
+  const Vec8 r_a = c1 * u_a + c2 * w_a, r_b = c1 * u_b + c2 * w_b;
+  h -= 0.5 * (r_a * p_a.transpose() + p_a * r_a.transpose() + r_b * p_b.transpose() + p_b * r_b.transpose());
+  h += (0.5 * (c2 * beta_a - c1 * gamma_a)) * p_a * p_a.transpose() +
+       (0.5 * (c2 * beta_b - c1 * gamma_b)) * p_b * p_b.transpose();
+  *hessian = hessian_to_stencil(h);
+  return energy;
+}
+
+BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q, std::size_t k) {
+  const BendTwistSpring& spring = model.rods.springs[k];
+  const auto a = static_cast<std::size_t>(spring.edge_a);
+  const auto b = static_cast<std::size_t>(spring.edge_b);
+  // an edge pointing the other way is seen with t, m2 (and a2) and theta negated; m1 and a1 are kept;
+  // director_sign_a = -1 turns edge_a's directors by pi about its tangent
+  BendTwistStencil s;
+  s.edge_a = spring.sign_a * kin.edge[a];
+  s.edge_b = spring.sign_b * kin.edge[b];
+  s.director_1_a = spring.director_sign_a * kin.material_director_1[a];
+  s.director_2_a = (spring.director_sign_a * spring.sign_a) * kin.material_director_2[a];
+  s.director_1_b = kin.material_director_1[b];
+  s.director_2_b = spring.sign_b * kin.material_director_2[b];
+  s.rotation_gradient_a = kin.transport_rotation_gradient[a];
+  s.rotation_gradient_b = kin.transport_rotation_gradient[b];
+  s.twist_a = spring.sign_a * q[model.dofs.twist(spring.edge_a)];
+  s.twist_b = spring.sign_b * q[model.dofs.twist(spring.edge_b)];
+  s.reference_twist = kin.reference_twist[k];
+  return s;
+}
+
+namespace {
+
+/// Stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) of spring k.
+std::array<int, 11> spring_dofs(const Model& model, const BendTwistSpring& spring) {
+  const auto& ea = model.rods.edges[static_cast<std::size_t>(spring.edge_a)];
+  const auto& eb = model.rods.edges[static_cast<std::size_t>(spring.edge_b)];
+  const int before = spring.sign_a > 0 ? ea[0] : ea[1];
+  const int after = spring.sign_b > 0 ? eb[1] : eb[0];
+  const DofMap& d = model.dofs;
+  const int x0 = d.node(before), x1 = d.node(spring.node), x2 = d.node(after);
+  return {x0, x0 + 1, x0 + 2, x1, x1 + 1, x1 + 2, x2, x2 + 1, x2 + 2, d.twist(spring.edge_a), d.twist(spring.edge_b)};
+}
+
+}  // namespace
+
+void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  for (const auto& spring : model.rods.springs) pattern.add_stencil(spring_dofs(model, spring));
+}
+
+void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  const auto& springs = in.model.rods.springs;
+  VecN<11> g;
+  MatN<11> h;
+  for (std::size_t k = 0; k < springs.size(); ++k) {
+    const BendTwistSpring& spring = springs[k];
+    const BendTwistStencil s = oriented_stencil(in.model, in.kin, in.q, k);
+    out.energy += bend_twist_stencil(s, spring, out.gradient || out.hessian ? &g : nullptr,
+                                     out.hessian ? &h : nullptr);
+    if (!out.gradient && !out.hessian) continue;
+    // back from the oriented twists theta' = sign theta to the DOFs
+    const double sign_a = spring.sign_a, sign_b = spring.sign_b;
+    g[9] *= sign_a;
+    g[10] *= sign_b;
+    const std::array<int, 11> dofs = spring_dofs(in.model, spring);
+    if (out.gradient)
+      for (int i = 0; i < 11; ++i) (*out.gradient)[dofs[static_cast<std::size_t>(i)]] += g[i];
+    if (out.hessian) {
+      h.row(9) *= sign_a;
+      h.col(9) *= sign_a;
+      h.row(10) *= sign_b;
+      h.col(10) *= sign_b;
+      out.hessian->add_cached(this, k, dofs, h);
+    }
+  }
+}
+
+}  // namespace tendril

@@ -1,0 +1,60 @@
+#pragma once
+/// Bending and twisting energy of DER bend-twist springs (mat_dismech 3.2, eqs. 11-16; Bergou et al. 2008;
+/// rod networks: granular_flagella IV-E). Derivation: docs/physics/rods.md#bending-and-twisting.
+///
+/// For a spring at node k with edge e_a entering and e_b leaving the node (after the network signs
+/// have flipped edges that point the other way):
+///   (kappa b) = 2 t_a x t_b / (1 + t_a . t_b)
+///   kappa_1 = 1/2 (m2_a + m2_b) . (kappa b),   kappa_2 = -1/2 (m1_a + m1_b) . (kappa b)
+///   m = theta_b - theta_a + m_ref
+///   E = EI_1/(2 l_k) (kappa_1 - kappa_bar_1)^2 + EI_2/(2 l_k) (kappa_2 - kappa_bar_2)^2 + GJ/(2 l_k) (m - m_bar)^2
+/// Gradient and Hessian are exact also when the accepted frames are not at q (Newton trial points):
+/// the rotation of the time-parallel transported frames (Kinematics::transport_rotation_gradient) is
+/// differentiated, not only the textbook kappa b / (2 |e|) term.
+/// Stencil DOFs: (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b), 11 entries.
+
+#include <string_view>
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/term.hpp"
+#include "tendril/core/types.hpp"
+
+namespace tendril {
+
+/// One spring's configuration, already oriented (edge_a into the node, edge_b out of it).
+struct BendTwistStencil {
+  Vec3 edge_a;          ///< e_a = x_k - x_{k-1} [m]
+  Vec3 edge_b;          ///< e_b = x_{k+1} - x_k [m]
+  Vec3 director_1_a;    ///< m1_a material director of edge a
+  Vec3 director_2_a;    ///< m2_a = t_a x m1_a
+  Vec3 director_1_b;    ///< m1_b
+  Vec3 director_2_b;    ///< m2_b = t_b x m1_b
+  Vec3 rotation_gradient_a;  ///< h_a [1/m] (Kinematics::transport_rotation_gradient)
+  Vec3 rotation_gradient_b;  ///< h_b [1/m]
+  double twist_a = 0.0;      ///< theta_a [rad]
+  double twist_b = 0.0;      ///< theta_b [rad]
+  double reference_twist = 0.0;  ///< m_ref [rad]
+};
+
+/// Energy [J], and optionally gradient [N | N m] and Hessian over (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b).
+double bend_twist_stencil(const BendTwistStencil& stencil, const BendTwistSpring& spring, VecN<11>* gradient,
+                          MatN<11>* hessian);
+
+/// Integrated material curvatures (kappa_1, kappa_2) [-] of an oriented stencil.
+Vec2 material_curvature(const BendTwistStencil& stencil);
+
+/// Twist m = theta_b - theta_a + m_ref [rad] of an oriented stencil.
+double spring_twist(const BendTwistStencil& stencil);
+
+/// The oriented stencil of `spring` at the configuration described by `kin` and q.
+BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q, std::size_t spring);
+
+/// Sum of the bending and twisting energies of Model::rods.springs.
+class BendTwistEnergy final : public Energy {
+ public:
+  std::string_view name() const override { return "bend_twist"; }
+  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  void accumulate(const EvalInput& in, EnergyOutput& out) const override;
+};
+
+}  // namespace tendril
