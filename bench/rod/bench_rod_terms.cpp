@@ -9,23 +9,14 @@
 #include "tendril/core/term.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/rod/bend_twist.hpp"
-#include "tendril/rod/rod_builder.hpp"
+#include "support/benchmark_rod.hpp"
 
 namespace tendril {
 namespace {
 
 /// A 101-node cantilever-like rod (L 1 m, r 5 mm, E 1e7 Pa, nu 0.5, rho 1273.52), slightly bent.
 Model benchmark_rod(int num_nodes, VecX& q, RodFrames& frames) {
-  RodNetworkInput in;
-  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
-  for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
-  RodMaterial m;
-  m.youngs_modulus = 1e7;
-  m.poisson_ratio = 0.5;
-  m.density = 1273.52;
-  m.radius = 5e-3;
-  in.materials = {m};
-  Model model = build_rod_model(in);
+  Model model = bench::benchmark_rod_model(num_nodes);
   q = rest_configuration(model);
   initialize_frames(model, q, frames);
   for (int i = 0; i < num_nodes; ++i) {

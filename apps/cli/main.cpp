@@ -1,0 +1,120 @@
+// The `tendril` command: run, validate and document scenes.
+//   tendril run SCENE [--out DIR] [--set key.path=value ...]
+//   tendril validate SCENE [--set key.path=value ...]
+//   tendril schema --markdown
+// Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
+// Exit codes: 0 success, 1 a run that failed numerically, 2 bad input (scene, options, files).
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "progress_bar.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/io/scene.hpp"
+#include "tendril/sim/rod_scene.hpp"
+#include "tendril/sim/simulation.hpp"
+#include "tendril/vine/vine_scene.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace tendril;
+
+constexpr int kExitFailedRun = 1;
+constexpr int kExitBadInput = 2;
+
+/// Every schema table, in the order of the reference page.
+std::vector<const io::SchemaTable*> all_tables() {
+  return {&io::common_schema(), &sim::rod_scene_schema(), &vine::vine_scene_schema()};
+}
+
+/// A scene with a top-level `vine:` key goes to the vine simulator, any other to the rod simulation.
+bool is_vine_scene(const fs::path& scene_file) {
+  return io::Scene::from_file(scene_file, io::Schema{}).has_top_level("vine");
+}
+
+/// Runs `run` with a progress bar and reports how it ended (exit code).
+int report_run(const fs::path& scene_file,
+               const std::function<io::RunResult(const std::function<void(const io::RunProgress&)>&)>& run) {
+  cli::ProgressBar bar;
+  const io::RunResult result = run([&](const io::RunProgress& p) {
+    bar.update(static_cast<double>(p.step) / static_cast<double>(p.total_steps), p.time, p.duration, p.iterations);
+  });
+  bar.finish();
+  if (!result.ok) {
+    std::fprintf(stderr, "error: run failed: %s\n  partial output kept in %s\n", result.message.c_str(),
+                 result.path.string().c_str());
+    return kExitFailedRun;
+  }
+  std::printf("%s: %ld steps, %ld frames written to %s\n", scene_file.string().c_str(), result.steps, result.frames,
+              result.path.string().c_str());
+  return 0;
+}
+
+int run_command(const fs::path& scene_file, fs::path out, const std::vector<std::string>& overrides) {
+  if (out.empty()) out = fs::path("runs") / scene_file.stem();
+  if (is_vine_scene(scene_file))
+    return report_run(scene_file, [&](const auto& progress) {
+      return vine::run_scene_file(scene_file, out, overrides, progress);
+    });
+  sim::Simulation simulation = sim::Simulation::from_file(scene_file, overrides);
+  return report_run(scene_file, [&](const auto& progress) { return simulation.run(out, progress); });
+}
+
+int validate_command(const fs::path& scene_file, const std::vector<std::string>& overrides) {
+  if (is_vine_scene(scene_file)) {
+    vine::validate_scene_file(scene_file, overrides);
+    std::printf("%s: valid (vine scene)\n", scene_file.string().c_str());
+    return 0;
+  }
+  const sim::RodScene scene = sim::load_rod_scene_file(scene_file, overrides);
+  std::printf("%s: valid (%d nodes, %zu edges, %zu bend-twist springs)\n", scene_file.string().c_str(),
+              scene.model.dofs.num_nodes, scene.model.rods.edges.size(), scene.model.rods.springs.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tendril: simulation of soft robots built from slender parts"};
+  app.require_subcommand(1);
+
+  std::string scene_file, out_dir;
+  std::vector<std::string> overrides;
+  CLI::App* run = app.add_subcommand("run", "Run a scene and write a run directory (docs/output_format.md)");
+  run->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
+  run->add_option("--out", out_dir, "Output directory (default: runs/<scene name>)");
+  run->add_option("--set", overrides, "Override a scene value: key.path=value (e.g. rods.0.material.E=2e7)");
+
+  CLI::App* validate = app.add_subcommand("validate", "Check a scene without running it");
+  validate->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
+  validate->add_option("--set", overrides, "Override a scene value: key.path=value");
+
+  bool markdown = false;
+  CLI::App* schema = app.add_subcommand("schema", "Print the scene reference generated from the schema tables");
+  schema->add_flag("--markdown", markdown, "Markdown (the content of docs/scene_reference.md)")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+
+  try {
+    if (*run) return run_command(scene_file, out_dir, overrides);
+    if (*validate) return validate_command(scene_file, overrides);
+    std::fputs(io::schema_markdown(all_tables()).c_str(), stdout);
+    return 0;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitBadInput;
+  }
+}

@@ -1,0 +1,316 @@
+#include "tendril/integrate/newton_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "tendril/core/error.hpp"
+#include "tendril/core/term.hpp"
+
+namespace tendril {
+namespace {
+
+std::string format(const char* fmt, double a, double b = 0.0) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
+/// Value index of (row, col) in a compressed pattern, or -1.
+int find_slot(const SparseMatrix& m, int row, int col) {
+  const int* inner = m.innerIndexPtr();
+  const int* begin = inner + m.outerIndexPtr()[col];
+  const int* end = inner + m.outerIndexPtr()[col + 1];
+  const int* it = std::lower_bound(begin, end, row);
+  return (it != end && *it == row) ? static_cast<int>(it - inner) : -1;
+}
+
+}  // namespace
+
+NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
+  options_.validate("newton.");
+  const int n = model.dofs.size();
+  TENDRIL_ASSERT(model.mass.size() == n, "Model::mass must have one entry per DOF");
+  TENDRIL_ASSERT(static_cast<int>(model.fixed.size()) == n, "Model::fixed must have one entry per DOF");
+
+  // length scale: diagonal of the rest shape's bounding box
+  if (model.dofs.num_nodes > 0 && model.rest_positions.size() == 3 * model.dofs.num_nodes) {
+    const auto points = model.rest_positions.reshaped(3, model.dofs.num_nodes);
+    const double diagonal = (points.rowwise().maxCoeff() - points.rowwise().minCoeff()).norm();
+    if (diagonal > 0.0) length_scale_ = diagonal;
+  }
+
+  // the full pattern: mass diagonal + every term's stencils
+  SparsityBuilder builder(n);
+  builder.add_diagonal();
+  for (const auto& energy : model.energies) {
+    energy->declare_sparsity(model, builder);
+    has_load_energy_ = has_load_energy_ || energy->is_external_load();
+  }
+  for (const auto& force : model.forces) force->declare_sparsity(model, builder);
+  full_ = HessianAssembler(builder.build());
+  if (has_load_energy_) load_hessian_ = HessianAssembler(full_.matrix());
+  const SparseMatrix& pattern = full_.matrix();
+
+  diagonal_slot_full_.resize(n);
+  for (int i = 0; i < n; ++i) diagonal_slot_full_[i] = find_slot(pattern, i, i);
+
+  // the free-DOF pattern and the gather map from the full values
+  std::vector<int> free_index(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (!model.fixed[i]) {
+      free_index[i] = static_cast<int>(free_.size());
+      free_.push_back(i);
+    }
+  const int nf = static_cast<int>(free_.size());
+  std::vector<Eigen::Index> counts(nf, 0);
+  for (int k = 0; k < nf; ++k)
+    for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
+      if (free_index[it.row()] >= 0) ++counts[k];
+  free_matrix_.resize(nf, nf);
+  free_matrix_.reserve(counts);
+  for (int k = 0; k < nf; ++k)
+    for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
+      if (free_index[it.row()] >= 0) free_matrix_.insert(free_index[it.row()], k) = 0.0;
+  free_matrix_.makeCompressed();
+  gather_.resize(free_matrix_.nonZeros());
+  for (int k = 0; k < nf; ++k) {
+    int p = static_cast<int>(free_matrix_.outerIndexPtr()[k]);
+    for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
+      if (free_index[it.row()] >= 0) gather_[p++] = static_cast<int>(&it.value() - pattern.valuePtr());
+  }
+  diagonal_slot_free_.resize(nf);
+  for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = find_slot(free_matrix_, k, k);
+
+  solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth);
+
+  for (VecX* v : {&u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
+  residual_free_.setZero(nf);
+  step_free_.setZero(nf);
+}
+
+bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian) {
+  const int n = model_.dofs.size();
+  const double lambda = p.load_factor;
+  compute_kinematics(model_, *p.frames, y, kin_);
+  if (p.velocity_scale > 0.0)
+    u_ = p.velocity_scale * (y - *p.velocity_origin);
+  else
+    u_.setZero();
+  const EvalInput in{model_, y, u_, p.time, kin_};
+
+  gradient_.setZero();
+  load_gradient_.setZero();
+  force_.setZero();
+  if (jacobian) full_.set_zero();
+  const bool separate_load_hessian = jacobian && has_load_energy_ && lambda != 1.0;
+  if (separate_load_hessian) load_hessian_.set_zero();
+
+  // energies: internal ones straight into J, external loads scaled by lambda
+  EnergyOutput internal{0.0, &gradient_, jacobian ? &full_ : nullptr};
+  EnergyOutput load{0.0, &load_gradient_, jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
+  for (const auto& energy : model_.energies) energy->accumulate(in, energy->is_external_load() ? load : internal);
+  if (separate_load_hessian) {
+    const double* src = load_hessian_.matrix().valuePtr();
+    double* dst = full_.matrix().valuePtr();
+    for (Eigen::Index k = 0; k < full_.matrix().nonZeros(); ++k) dst[k] += lambda * src[k];
+  }
+  energy_int_ = internal.energy;
+  energy_load_ = load.energy;
+
+  // forces: J gets -lambda (dF/dq + c_u dF/du)
+  ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
+  for (const auto& force : model_.forces) force->accumulate(in, forces);
+
+  // inertia c_m M (y - y_pred) with J += c_m M, and the residual, in one sweep
+  double kinetic = 0.0;
+  double* values = full_.matrix().valuePtr();
+  const bool inertia = p.inertia > 0.0;
+  for (int i = 0; i < n; ++i) {
+    double inertial = 0.0;
+    if (inertia) {
+      const double dy = y[i] - (*p.predicted)[i];
+      inertial = p.inertia * model_.mass[i] * dy;
+      kinetic += 0.5 * inertial * dy;
+      if (jacobian) values[diagonal_slot_full_[i]] += p.inertia * model_.mass[i];
+    }
+    inertial_[i] = inertial;
+    residual_[i] = inertial + gradient_[i] + lambda * (load_gradient_[i] - force_[i]);
+  }
+  merit_base_ = kinetic + energy_int_ + lambda * energy_load_;
+  gather_residual();
+  // a non-finite Jacobian shows up as a failed factorization (checked there)
+  return std::isfinite(merit_base_) && residual_free_.allFinite() && force_.allFinite();
+}
+
+void NewtonSystem::gather_residual() {
+  for (std::size_t k = 0; k < free_.size(); ++k) residual_free_[k] = residual_[free_[k]];
+}
+
+double NewtonSystem::force_scale(const NewtonProblem& p) const {
+  double inertial = 0.0, elastic = 0.0, external = 0.0;
+  for (int i : free_) {
+    inertial += inertial_[i] * inertial_[i];
+    elastic += gradient_[i] * gradient_[i];
+    const double e = p.load_factor * (load_gradient_[i] - force_[i]);
+    external += e * e;
+  }
+  return std::sqrt(inertial) + std::sqrt(elastic) + std::sqrt(external);
+}
+
+StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
+  const double* full = full_.matrix().valuePtr();
+  double* values = free_matrix_.valuePtr();
+  for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
+  const bool need_definite = options_.line_search.enabled && options_.line_search.merit == Merit::incremental_potential;
+
+  double max_diagonal = 0.0;
+  for (int s : diagonal_slot_free_) max_diagonal = std::max(max_diagonal, std::abs(values[s]));
+  shifted = false;
+  double shift = 0.0;
+  double next_shift = 1e-8 * (max_diagonal > 0.0 ? max_diagonal : 1.0);
+  for (int attempt = 0;; ++attempt) {
+    const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
+    const bool usable = f.status == Factorization::Status::positive_definite ||
+                        (f.status == Factorization::Status::indefinite && !need_definite);
+    if (usable) break;
+    if (!std::isfinite(max_diagonal) || (attempt == 0 && !free_matrix_.coeffs().allFinite())) {
+      message = "the Newton matrix has non-finite entries";
+      return StepStatus::non_finite;
+    }
+    if (attempt >= options_.max_shift_attempts) {
+      message = std::string("the Newton matrix stayed ") +
+                (f.status == Factorization::Status::singular ? "singular" : "indefinite") +
+                format(" after diagonal shifts up to %.3g (max diagonal %.3g)", shift, max_diagonal);
+      return StepStatus::linear_solve_failed;
+    }
+    // J + mu I, mu growing tenfold per attempt
+    for (int s : diagonal_slot_free_) values[s] += next_shift - shift;
+    shift = next_shift;
+    next_shift *= 10.0;
+    shifted = true;
+  }
+  solver_->solve(residual_free_, step_free_);
+  step_free_ = -step_free_;
+  if (!step_free_.allFinite()) {
+    message = "the Newton step is not finite";
+    return StepStatus::non_finite;
+  }
+  step_.setZero();
+  for (std::size_t k = 0; k < free_.size(); ++k) step_[free_[k]] = step_free_[k];
+  return StepStatus::converged;
+}
+
+bool NewtonSystem::step_is_negligible() const {
+  const int num_position_dofs = 3 * model_.dofs.num_nodes;
+  for (std::size_t k = 0; k < free_.size(); ++k) {
+    const double limit = free_[k] < num_position_dofs ? options_.step_tolerance * length_scale_ : options_.step_tolerance;
+    if (!(std::abs(step_free_[k]) <= limit)) return false;
+  }
+  return true;
+}
+
+StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
+  StepReport report;
+  report.residual_history.reserve(options_.max_iterations + 1);
+  report.line_search_steps.reserve(options_.max_iterations);
+
+  if (!evaluate(p, y, true)) {
+    report.status = StepStatus::non_finite;
+    report.message = "non-finite forces or energy at the initial guess";
+    return report;
+  }
+  const double tolerance = std::max(options_.force_tolerance_abs, options_.force_tolerance * force_scale(p));
+  double residual_norm = residual_free_.norm();
+  report.residual_history.push_back(residual_norm);
+  if (residual_norm <= tolerance) return report;
+
+  const LineSearchOptions& ls = options_.line_search;
+  for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
+    bool shifted = false;
+    const StepStatus direction = newton_direction(shifted, report.message);
+    if (direction != StepStatus::converged) {
+      report.status = direction;
+      return report;
+    }
+    report.iterations = iteration;
+    if (shifted) ++report.regularized_iterations;
+
+    // a Newton step below the step tolerance: take it whole, no line search (the merit's change is
+    // then below its round-off) and stop
+    if (step_is_negligible()) {
+      y += step_;
+      if (!evaluate(p, y, false)) {
+        report.status = StepStatus::non_finite;
+        report.message = "non-finite forces or energy after a negligible Newton step";
+        return report;
+      }
+      report.residual_history.push_back(residual_free_.norm());
+      report.line_search_steps.push_back(1.0);
+      return report;
+    }
+
+    // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
+    const bool potential = ls.merit == Merit::incremental_potential;
+    const double slope = residual_free_.dot(step_free_);
+    const double force_along = force_.dot(step_);
+    const double phi0 = potential ? merit_base_ : 0.5 * residual_norm * residual_norm;
+    const double lambda = p.load_factor;
+
+    double alpha = 1.0;
+    bool accepted = false, any_non_finite = false;
+    while (alpha >= ls.min_step) {
+      trial_ = y + alpha * step_;
+      const bool finite = evaluate(p, trial_, true);
+      if (finite) {
+        if (!ls.enabled) {
+          accepted = true;
+          break;
+        }
+        double phi, bound;
+        if (potential) {
+          // work of the ForceTerms along the line, trapezoidal rule
+          const double work = 0.5 * alpha * (force_along + force_.dot(step_));
+          phi = merit_base_ - lambda * work;
+          const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(phi0) + std::abs(lambda * work));
+          bound = phi0 + ls.armijo * alpha * slope + roundoff;
+        } else {
+          const double r = residual_free_.norm();
+          phi = 0.5 * r * r;
+          bound = (1.0 - 2.0 * ls.armijo * alpha) * phi0;
+        }
+        if (phi <= bound) {
+          accepted = true;
+          break;
+        }
+      } else {
+        any_non_finite = true;
+        if (!ls.enabled) break;
+      }
+      alpha *= ls.shrink;
+    }
+    if (!accepted) {
+      report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
+      report.message = any_non_finite
+                           ? format("non-finite forces or energy along the Newton step (residual %.3g N)", residual_norm)
+                           : format("line search found no decrease down to step fraction %.3g (residual %.3g N)",
+                                    ls.min_step, residual_norm);
+      return report;
+    }
+    y.swap(trial_);
+    residual_norm = residual_free_.norm();
+    report.residual_history.push_back(residual_norm);
+    report.line_search_steps.push_back(alpha);
+    if (residual_norm <= tolerance) return report;
+
+    // a full Newton step below the step tolerance: the residual is at its round-off floor
+    if (alpha == 1.0 && step_is_negligible()) return report;
+  }
+  report.status = StepStatus::max_iterations;
+  report.message = format("Newton did not converge in %.0f iterations (residual %.3g N, ", options_.max_iterations,
+                          residual_norm) +
+                   format("tolerance %.3g N)", tolerance);
+  return report;
+}
+
+}  // namespace tendril

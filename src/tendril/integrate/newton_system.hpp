@@ -1,0 +1,106 @@
+#pragma once
+/// Newton's method with a backtracking line search on the free DOFs of a Model, shared by the
+/// time steppers and the static solver (mat_dismech Algorithm 1, generalised). It solves
+///   f(y) = c_m M (y - y_pred) + dE_int/dq(y) + lambda (dE_load/dq(y) - F(y, u(y), t)) = 0,
+///   u(y) = c_u (y - q_ref),
+/// for the free entries of y (fixed entries are set by the caller and never change), with
+///   J = c_m M + d2E_int/dq2 + lambda (d2E_load/dq2 - dF/dq - c_u dF/du).
+/// Implicit Euler: c_m = 1/dt^2, c_u = 1/dt; implicit midpoint: the same with h = dt/2 in the
+/// midpoint unknown; static: c_m = c_u = 0. See docs/physics/time_integration.md.
+///
+/// The sparsity pattern (mass diagonal + every term's declare_sparsity), its restriction to the
+/// free DOFs, the gather map between them and the solver's symbolic analysis are built once in
+/// the constructor; an iteration allocates nothing.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/core/state.hpp"
+#include "tendril/geometry/kinematics.hpp"
+#include "tendril/integrate/linear_solver.hpp"
+#include "tendril/integrate/options.hpp"
+#include "tendril/integrate/step_report.hpp"
+
+namespace tendril {
+
+/// The coefficients of one nonlinear solve (see the file comment).
+struct NewtonProblem {
+  double inertia = 0.0;                ///< c_m [1/s^2]; 0 for a static solve
+  const VecX* predicted = nullptr;     ///< y_pred (#dofs); read only when inertia > 0
+  double velocity_scale = 0.0;         ///< c_u = du/dy [1/s]; 0 gives u = 0
+  const VecX* velocity_origin = nullptr;  ///< q_ref (#dofs); read only when velocity_scale > 0
+  double time = 0.0;                   ///< t [s] at which the terms are evaluated
+  double load_factor = 1.0;            ///< lambda, scales external-load energies and ForceTerms
+  const RodFrames* frames = nullptr;   ///< accepted reference frames to transport from
+};
+
+class NewtonSystem {
+ public:
+  /// Builds the pattern and analyses it. Keeps a reference to `model` (must outlive this object).
+  NewtonSystem(const Model& model, const NewtonOptions& options);
+
+  /// Solves f(y) = 0 from the initial guess y (fixed entries already set). On convergence y holds
+  /// the solution and kinematics() the kinematics at it; otherwise y is unspecified.
+  StepReport solve(const NewtonProblem& problem, VecX& y);
+
+  /// Kinematics at the last evaluated configuration.
+  const Kinematics& kinematics() const { return kin_; }
+  Kinematics& kinematics() { return kin_; }
+  const std::vector<int>& free_dofs() const { return free_; }
+  /// The full pattern (#dofs x #dofs) the terms assemble into.
+  const SparseMatrix& pattern() const { return full_.matrix(); }
+  const LinearSolver& linear_solver() const { return *solver_; }
+  const NewtonOptions& options() const { return options_; }
+  /// L: diagonal of the rest shape's bounding box [m] (1 m if the shape is a point).
+  double length_scale() const { return length_scale_; }
+
+  /// Evaluates the residual f(y) and, if requested, the Jacobian J(y) on all DOFs (see residual()
+  /// and jacobian()). Returns false if anything is non-finite.
+  bool evaluate(const NewtonProblem& problem, const VecX& y, bool jacobian);
+  /// f of the last evaluation (#dofs; entries of fixed DOFs are not part of the system).
+  const VecX& residual() const { return residual_; }
+  /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern).
+  const SparseMatrix& jacobian() const { return full_.matrix(); }
+
+ private:
+  /// Norm of the inertial + elastic + external parts of the last evaluation (free DOFs).
+  double force_scale(const NewtonProblem& problem) const;
+  /// Gathers the free Jacobian, factorizes (shifting if needed) and solves for the step d_free_.
+  /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used.
+  StepStatus newton_direction(bool& shifted, std::string& message);
+  void gather_residual();
+  /// True if no free position moves by more than step_tolerance * L and no twist by more than
+  /// step_tolerance [rad] under the current Newton step.
+  bool step_is_negligible() const;
+
+  const Model& model_;
+  NewtonOptions options_;
+  double length_scale_ = 1.0;
+  std::vector<int> free_;               ///< free DOF indices, increasing (#free)
+  std::vector<int> diagonal_slot_full_; ///< value index of (i, i) in the full pattern (#dofs)
+  std::vector<int> diagonal_slot_free_; ///< value index of (k, k) in the free pattern (#free)
+  std::vector<int> gather_;             ///< value index in the full pattern of each free-pattern entry
+  HessianAssembler full_;               ///< J on all DOFs
+  HessianAssembler load_hessian_;       ///< load-energy Hessians, when lambda != 1
+  SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
+  std::unique_ptr<LinearSolver> solver_;
+  bool has_load_energy_ = false;
+
+  Kinematics kin_;
+  VecX u_;               ///< trial velocity (#dofs)
+  VecX gradient_;        ///< dE_int/dq (#dofs)
+  VecX load_gradient_;   ///< dE_load/dq (#dofs)
+  VecX force_;           ///< sum of ForceTerms F (#dofs)
+  VecX inertial_;        ///< c_m M (y - y_pred) (#dofs)
+  VecX residual_;        ///< f (#dofs)
+  VecX residual_free_;   ///< f restricted to the free DOFs (#free)
+  VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
+  VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
+  VecX trial_;           ///< y + a d (#dofs)
+  double energy_int_ = 0.0, energy_load_ = 0.0, merit_base_ = 0.0;
+};
+
+}  // namespace tendril

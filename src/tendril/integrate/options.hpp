@@ -1,0 +1,102 @@
+#pragma once
+/// Options of the Newton solver, the time stepper and the static solver, with documented
+/// defaults and validate() that throws InputError naming the bad field (prefixed by the caller's
+/// key path, e.g. "integrator."). Derivations: docs/physics/time_integration.md.
+
+#include <string>
+#include <string_view>
+
+namespace tendril {
+
+enum class Scheme {
+  implicit_euler,     ///< backward Euler (mat_dismech Algorithm 1); first order, numerically damped
+  implicit_midpoint,  ///< forces at (q_k + q_{k+1}) / 2; second order, no numerical damping
+};
+
+/// The function the line search decreases.
+enum class Merit {
+  /// phi = (1/(2h^2)) (y - y_pred)^T M (y - y_pred) + E(y) - W, with W the work of the ForceTerms
+  /// along the search line (trapezoidal rule); requires a positive definite Newton matrix
+  /// (indefinite matrices are shifted until they are).
+  incremental_potential,
+  /// psi = ||f_free||^2 / 2; accepts indefinite Newton matrices (may converge to unstable equilibria).
+  residual_norm,
+};
+
+enum class LinearSolverKind {
+  automatic,    ///< banded LDL^T when the reverse Cuthill-McKee bandwidth is small, else sparse LDL^T
+  banded_ldlt,  ///< LDL^T on band storage after a reverse Cuthill-McKee permutation
+  sparse_ldlt,  ///< Eigen SimplicialLDLT with AMD ordering, symbolic analysis reused
+};
+
+std::string_view to_string(Scheme scheme);
+std::string_view to_string(Merit merit);
+std::string_view to_string(LinearSolverKind kind);
+/// Parse the names above; throw InputError(key_path, text, allowed names) otherwise.
+Scheme parse_scheme(std::string_view text, const std::string& key_path);
+Merit parse_merit(std::string_view text, const std::string& key_path);
+LinearSolverKind parse_linear_solver(std::string_view text, const std::string& key_path);
+
+struct LineSearchOptions {
+  bool enabled = true;                           ///< false: always take the full Newton step
+  Merit merit = Merit::incremental_potential;    ///< see Merit
+  double armijo = 1e-4;                          ///< c_1 in phi(a) <= phi(0) + c_1 a phi'(0), in (0, 1/2)
+  double shrink = 0.5;                           ///< a <- shrink * a after a rejected trial, in (0, 1)
+  double min_step = 1e-6;                        ///< smallest step fraction a tried before failing, in (0, 1]
+
+  void validate(std::string_view prefix = "") const;
+};
+
+struct NewtonOptions {
+  /// Converged when ||f_free||_2 <= max(force_tolerance_abs, force_tolerance * force_scale), where
+  /// force_scale = ||inertial|| + ||elastic|| + ||external|| forces (free DOFs) at the initial guess.
+  double force_tolerance = 1e-8;       ///< relative [-], >= 0
+  double force_tolerance_abs = 0.0;    ///< absolute floor [N], >= 0
+  /// Also converged when a Newton step moves no position by more than step_tolerance * L
+  /// (L = diagonal of the rest shape's bounding box [m]) and no twist by more than step_tolerance
+  /// [rad]: the residual is then at its round-off floor (the step is taken whole, no line search).
+  double step_tolerance = 1e-12;       ///< relative [-], >= 0
+  int max_iterations = 30;             ///< Newton iterations per solve, >= 1
+  LineSearchOptions line_search;
+  LinearSolverKind linear_solver = LinearSolverKind::automatic;
+  /// automatic picks the banded solver when the permuted bandwidth is at most this.
+  int banded_max_bandwidth = 64;       ///< >= 1
+  /// A pivot |d_i| <= singular_pivot_tolerance * max_j |A_jj| counts as zero (singular matrix).
+  double singular_pivot_tolerance = 1e-13;  ///< in [0, 1)
+  /// Indefinite/singular matrices are retried with A + mu I, mu = 1e-8 max|A_jj| growing 10x per try.
+  int max_shift_attempts = 12;         ///< >= 0
+
+  void validate(std::string_view prefix = "") const;
+};
+
+struct DynamicsOptions {
+  Scheme scheme = Scheme::implicit_euler;
+  double dt = 1e-3;        ///< time step Delta t [s], > 0
+  /// alpha of the generalised midpoint rule (implicit_midpoint only): forces at
+  /// q_alpha = (1 - alpha) q_k + alpha q_{k+1}, in [1/2, 1]. 1/2 is the implicit midpoint rule (second
+  /// order, no numerical damping); alpha > 1/2 damps modes with omega dt >> 1 by (1 - alpha)/alpha per
+  /// step (first order, energy loss ~ (2 alpha - 1) omega^2 dt per unit time for slow modes); 1 is
+  /// implicit Euler. See docs/physics/time_integration.md, "Midpoint rule and stiff modes".
+  double midpoint_alpha = 0.5;
+  int max_dt_halvings = 4; ///< a failed (sub)step is split in two at most this deep, >= 0
+  NewtonOptions newton;
+
+  void validate(std::string_view prefix = "") const;
+};
+
+struct StaticOptions {
+  int initial_load_steps = 1;  ///< load increments tried first (1 = full load at once), >= 1
+  int max_load_steps = 1024;   ///< smallest increment is 1 / max_load_steps, >= initial_load_steps
+  /// Newton options; max_iterations defaults to 100 here: from a straight, unloaded rod the tangent
+  /// stiffness lacks the geometric (stress) stiffness, and large-deflection solves (a cantilever
+  /// hanging under its weight) measured 20-35 iterations before the quadratic phase.
+  NewtonOptions newton = [] {
+    NewtonOptions o;
+    o.max_iterations = 100;
+    return o;
+  }();
+
+  void validate(std::string_view prefix = "") const;
+};
+
+}  // namespace tendril

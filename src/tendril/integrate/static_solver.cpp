@@ -1,0 +1,186 @@
+#include "tendril/integrate/static_solver.hpp"
+
+#include <array>
+#include <cstdio>
+#include <numeric>
+
+#include "tendril/core/error.hpp"
+#include "tendril/rod/bend_twist.hpp"
+
+namespace tendril {
+namespace {
+
+const NewtonOptions& validated(const StaticOptions& options) {
+  options.validate();
+  return options.newton;
+}
+
+int find_root(std::vector<int>& parent, int v) {
+  while (parent[v] != v) v = parent[v] = parent[parent[v]];
+  return v;
+}
+
+/// The translation of each connected part (through the coupling pattern) along each axis that has
+/// no fixed DOF in that part: ones on the part's free position DOFs along the axis.
+void find_free_translations(const Model& model, const SparseMatrix& pattern, std::vector<VecX>& modes,
+                            std::vector<std::string>& names) {
+  const int num_nodes = model.dofs.num_nodes;
+  const int position_dofs = 3 * num_nodes;
+  // the node a DOF belongs to: position DOFs by index, twists by their edge's first node
+  auto node_of = [&](int d) { return d < position_dofs ? d / 3 : model.rods.edges[d - position_dofs][0]; };
+  std::vector<int> parent(num_nodes);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (int c = 0; c < pattern.outerSize(); ++c)
+    for (SparseMatrix::InnerIterator it(pattern, c); it; ++it)
+      parent[find_root(parent, node_of(c))] = find_root(parent, node_of(static_cast<int>(it.row())));
+  std::vector<std::array<bool, 3>> restrained(num_nodes, {false, false, false});
+  for (int i = 0; i < num_nodes; ++i)
+    for (int a = 0; a < 3; ++a)
+      if (model.fixed[3 * i + a]) restrained[find_root(parent, i)][a] = true;
+  for (int root = 0; root < num_nodes; ++root) {
+    if (find_root(parent, root) != root) continue;
+    for (int a = 0; a < 3; ++a) {
+      if (restrained[root][a]) continue;
+      VecX mode = VecX::Zero(model.dofs.size());
+      for (int i = 0; i < num_nodes; ++i)
+        if (find_root(parent, i) == root) mode[3 * i + a] = 1.0;
+      modes.push_back(std::move(mode));
+      names.push_back("the part containing node " + std::to_string(root) + " along " + "xyz"[a]);
+    }
+  }
+}
+
+}  // namespace
+
+StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial)
+    : model_(model),
+      path_model_(model),
+      options_(options),
+      q_initial_(std::move(q_initial)),
+      system_(path_model_, validated(options)) {
+  const int n = model.dofs.size();
+  TENDRIL_ASSERT(q_initial_.size() == n, "q_initial must have one entry per DOF");
+  for (std::size_t m = 0; m < model.prescribed.size(); ++m)
+    for (int d : model.prescribed[m].dofs) {
+      if (d < 0 || d >= n || !model.fixed[d])
+        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d), "indices of fixed DOFs");
+      prescribed_dofs_.push_back(d);
+    }
+  find_free_translations(model, system_.pattern(), translations_, translation_names_);
+}
+
+void StaticSolver::start_path(const State& state) {
+  start_q_ = state.q;
+  target_q_ = state.q;
+  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(state.time, q_initial_, target_q_);
+
+  // the rest shape at which q_s is stress-free, measured with the frames of the state
+  Kinematics& kin = system_.kinematics();
+  compute_kinematics(model_, state.frames, state.q, kin);
+  const std::size_t num_springs = model_.rods.springs.size();
+  start_curvature_.resize(num_springs);
+  start_twist_.resize(num_springs);
+  for (std::size_t k = 0; k < num_springs; ++k) {
+    const BendTwistStencil stencil = oriented_stencil(model_, kin, state.q, k);
+    start_curvature_[k] = material_curvature(stencil);
+    start_twist_[k] = spring_twist(stencil);
+  }
+  start_length_ = kin.edge_length;
+}
+
+void StaticSolver::set_path_point(double lambda, VecX& y) {
+  // rest shape: (1 - lambda) stress-free at q_s + lambda Model; exactly the Model's at lambda = 1
+  const double mu = 1.0 - lambda;
+  std::vector<BendTwistSpring>& springs = path_model_.rods.springs;
+  for (std::size_t k = 0; k < springs.size(); ++k) {
+    const BendTwistSpring& target = model_.rods.springs[k];
+    springs[k].natural_curvature = mu * start_curvature_[k] + lambda * target.natural_curvature;
+    springs[k].natural_twist = mu * start_twist_[k] + lambda * target.natural_twist;
+  }
+  std::vector<double>& rest_length = path_model_.rods.rest_length;
+  for (std::size_t e = 0; e < rest_length.size(); ++e)
+    rest_length[e] = mu * start_length_[e] + lambda * model_.rods.rest_length[e];
+  // prescribed DOFs from their start values to their values at state.time
+  for (int d : prescribed_dofs_) y[d] = mu * start_q_[d] + lambda * target_q_[d];
+}
+
+std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
+  if (translations_.empty() || !system_.evaluate(problem, y_, true)) return {};
+  const SparseMatrix& J = system_.jacobian();
+  const double max_diagonal = J.diagonal().cwiseAbs().maxCoeff();
+  const VecX& f = system_.residual();
+  for (std::size_t m = 0; m < translations_.size(); ++m) {
+    const VecX& t = translations_[m];
+    // a null mode of J (translation-invariant energies) along which the loads do not balance
+    const bool null_mode = (J * t).norm() <= 1e-10 * std::max(max_diagonal, 1e-300) * t.norm();
+    const double push = std::abs(f.dot(t)) / t.norm();
+    if (null_mode && push > 1e-8 * f.norm())
+      return "static solve: " + translation_names_[m] +
+             " is a free rigid-body translation (no fixed DOF along it) and the loads do not balance along it "
+             "(net force " + std::to_string(push) + " N): no equilibrium exists and the stiffness matrix is "
+             "singular; fix at least one DOF per direction in each connected part";
+  }
+  return {};
+}
+
+StaticReport StaticSolver::solve(State& state) {
+  const int n = model_.dofs.size();
+  TENDRIL_ASSERT(state.q.size() == n, "State q must have one entry per DOF");
+  StaticReport report;
+  start_path(state);
+  y_ = state.q;
+  frames_ = state.frames;
+
+  NewtonProblem problem;
+  problem.time = state.time;
+  problem.frames = &frames_;
+
+  double reached = 0.0;
+  double increment = 1.0 / options_.initial_load_steps;
+  const double min_increment = 1.0 / options_.max_load_steps;
+  while (reached < 1.0) {
+    const double target = std::min(1.0, reached + increment);
+    problem.load_factor = target;
+    stage_start_ = y_;
+    set_path_point(target, y_);
+    if (std::string why = unbalanced_rigid_mode(problem); !why.empty()) {
+      report.status = StepStatus::singular_system;
+      report.message = std::move(why);
+      report.load_factor = reached;
+      return report;
+    }
+    StepReport stage = system_.solve(problem, y_);
+    report.iterations += stage.iterations;
+    report.regularized_iterations += stage.regularized_iterations;
+    report.residual_history = std::move(stage.residual_history);
+    report.line_search_steps = std::move(stage.line_search_steps);
+    if (stage.ok()) {
+      reached = target;
+      ++report.load_stages;
+      compute_kinematics(path_model_, frames_, y_, system_.kinematics());
+      accept_frames(system_.kinematics(), frames_);
+      // a stage that converged in few iterations lets the next increment grow back
+      if (stage.iterations <= options_.newton.max_iterations / 4) increment *= 2.0;
+      continue;
+    }
+    y_ = stage_start_;
+    increment *= 0.5;
+    if (increment < min_increment * (1.0 - 1e-12)) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "static solve failed at load factor %.4g (converged up to %.4g, smallest increment %.3g): ",
+                    target, reached, 2.0 * increment);
+      report.status = stage.status;
+      report.message = buf + stage.message;
+      report.load_factor = reached;
+      return report;
+    }
+  }
+  report.load_factor = 1.0;
+  state.q = y_;
+  state.u.setZero(n);
+  state.frames = frames_;
+  return report;
+}
+
+}  // namespace tendril

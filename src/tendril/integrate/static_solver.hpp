@@ -1,0 +1,79 @@
+#pragma once
+/// Static equilibrium: minimise E_int(q) + E_load(q) - W(q) over the free DOFs, i.e. solve
+///   dE_int/dq + lambda (dE_load/dq - F(q, 0, t)) = 0   at lambda = 1,
+/// with Newton and a line search (NewtonSystem with no inertia). The full problem is tried first;
+/// when it does not converge the solver follows a homotopy in lambda from 0 to 1 that carries
+/// everything that makes the start configuration q_s (state.q on entry) differ from equilibrium:
+/// - the loads (external-load energies such as gravity, and every ForceTerm) scaled by lambda;
+/// - the rest shape: natural curvature, natural twist (bend-twist springs) and rest lengths go
+///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to the
+///   Model's values;
+/// - the prescribed DOFs go linearly from their values in q_s to their values at state.time.
+/// At lambda = 0, q_s is therefore an equilibrium of the rod terms. The increments are halved
+/// whenever a stage fails, down to 1 / StaticOptions::max_load_steps, and doubled after a stage
+/// that converged in at most a quarter of the allowed Newton iterations.
+/// The caller's Model is never changed: the solver owns a copy (path model) whose rest quantities
+/// it sets per stage, and builds its NewtonSystem on it. The copy's rest shape is refreshed from
+/// the caller's Model on every solve, so actuation between solves is seen.
+/// A part with a free rigid-body translation (no fixed DOF along an axis, translation-invariant
+/// energies) pushed by an unbalanced load has no equilibrium: reported as singular_system.
+/// See docs/physics/time_integration.md, "Static solve".
+
+#include <string>
+#include <vector>
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/state.hpp"
+#include "tendril/integrate/newton_system.hpp"
+#include "tendril/integrate/options.hpp"
+#include "tendril/integrate/step_report.hpp"
+
+namespace tendril {
+
+struct StaticReport : StepReport {
+  int load_stages = 0;       ///< converged homotopy increments
+  double load_factor = 0.0;  ///< largest lambda reached (1 on success)
+};
+
+class StaticSolver {
+ public:
+  /// Validates `options` and builds the pattern and symbolic analysis once (see TimeStepper).
+  /// Keeps a reference to `model`: its rest quantities may change between solves, its topology,
+  /// terms and boundary conditions may not.
+  StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial);
+
+  /// Moves `state` to equilibrium at state.time (u set to zero). On failure `state` is unchanged.
+  StaticReport solve(State& state);
+
+  const StaticOptions& options() const { return options_; }
+  /// Translations of connected parts that no fixed DOF restrains (candidate rigid-body modes,
+  /// #modes vectors of #dofs); a candidate is a true null mode only if the energies are
+  /// translation invariant, which solve() checks numerically.
+  const std::vector<VecX>& candidate_translations() const { return translations_; }
+
+ private:
+  /// Records the stress-free rest shape of q_s = state.q (frames state.frames) and the targets.
+  void start_path(const State& state);
+  /// Sets the path model's rest shape and the prescribed entries of y at homotopy parameter lambda.
+  void set_path_point(double lambda, VecX& y);
+  /// Why the problem at `problem` is singular (a free translation the loads push along), or "".
+  std::string unbalanced_rigid_mode(const NewtonProblem& problem);
+
+  const Model& model_;
+  Model path_model_;  ///< copy of model_ with the rest shape at the current lambda (before system_)
+  StaticOptions options_;
+  VecX q_initial_;
+  NewtonSystem system_;
+  std::vector<VecX> translations_;
+  std::vector<std::string> translation_names_;  ///< "node i, along x" (#modes)
+  std::vector<int> prescribed_dofs_;            ///< DOFs driven by Model::prescribed (#driven)
+  VecX y_, stage_start_;
+  RodFrames frames_;
+  // the homotopy's end points
+  std::vector<Vec2> start_curvature_;   ///< kappa_i at q_s [-] (#springs)
+  std::vector<double> start_twist_;     ///< m at q_s [rad] (#springs)
+  std::vector<double> start_length_;    ///< |e| at q_s [m] (#edges)
+  VecX start_q_, target_q_;             ///< q_s and q_s with prescribed DOFs at state.time (#dofs)
+};
+
+}  // namespace tendril

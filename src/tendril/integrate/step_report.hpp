@@ -1,0 +1,37 @@
+#pragma once
+/// The outcome of one time step or static solve (ARCHITECTURE principle 5): numerical failure is a
+/// status the caller handles, never an exception and never a silently wrong State.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tendril {
+
+enum class StepStatus {
+  converged,            ///< force residual or Newton step below tolerance
+  max_iterations,       ///< Newton did not converge within NewtonOptions::max_iterations
+  line_search_failed,   ///< no step fraction >= LineSearchOptions::min_step decreased the merit function
+  non_finite,           ///< NaN/Inf in forces, energies or the Newton step
+  linear_solve_failed,  ///< the Newton matrix could not be factorized even after diagonal shifts
+  singular_system,      ///< unrestrained rigid-body modes make the static problem singular
+};
+
+std::string_view to_string(StepStatus status);
+
+struct StepReport {
+  StepStatus status = StepStatus::converged;
+  int iterations = 0;                      ///< Newton iterations (linear solves) over all attempts and substeps
+  std::vector<double> residual_history;    ///< ||f_free||_2 [N] at each accepted iterate of the last Newton solve
+  std::vector<double> line_search_steps;   ///< step fraction alpha of each iteration of the last Newton solve
+  double dt = 0.0;                         ///< smallest (sub)step used [s]; 0 for a static solve
+  int dt_halvings = 0;                     ///< how many times dt was halved within the step
+  int regularized_iterations = 0;          ///< iterations whose matrix needed a diagonal shift (indefinite/singular)
+  std::string message;                     ///< what happened, in words (empty when converged plainly)
+
+  bool ok() const { return status == StepStatus::converged; }
+  /// ||f_free|| at the last accepted iterate, or 0 if none was recorded.
+  double final_residual() const { return residual_history.empty() ? 0.0 : residual_history.back(); }
+};
+
+}  // namespace tendril

@@ -1,0 +1,131 @@
+#include "tendril/integrate/time_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril {
+namespace {
+
+const NewtonOptions& validated(const DynamicsOptions& options) {
+  options.validate();
+  return options.newton;
+}
+
+}  // namespace
+
+TimeStepper::TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial)
+    : model_(model), options_(options), q_initial_(std::move(q_initial)), system_(model, validated(options)) {
+  TENDRIL_ASSERT(q_initial_.size() == model.dofs.size(), "q_initial must have one entry per DOF");
+  const int n = model.dofs.size();
+  for (std::size_t m = 0; m < model.prescribed.size(); ++m)
+    for (int d : model.prescribed[m].dofs)
+      if (d < 0 || d >= n || !model.fixed[d])
+        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d), "indices of fixed DOFs");
+  y_.setZero(n);
+  target_.setZero(n);
+  predicted_.setZero(n);
+}
+
+void TimeStepper::set_dt(double dt) {
+  DynamicsOptions changed = options_;
+  changed.dt = dt;
+  changed.validate();
+  options_.dt = dt;
+}
+
+StepReport TimeStepper::step(State& state) {
+  TENDRIL_ASSERT(state.q.size() == model_.dofs.size() && state.u.size() == model_.dofs.size(),
+                 "State q and u must have one entry per DOF");
+  work_.time = state.time;
+  work_.q = state.q;
+  work_.u = state.u;
+  work_.frames = state.frames;
+  StepReport report;
+  report.dt = options_.dt;
+  if (advance(work_, options_.dt, 0, report)) {
+    std::swap(state.q, work_.q);
+    std::swap(state.u, work_.u);
+    std::swap(state.frames, work_.frames);
+    // the end time is set from the start time so halving adds no round-off drift
+    state.time += options_.dt;
+  }
+  return report;
+}
+
+bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
+  StepReport attempt = substep(s, dt);
+  report.iterations += attempt.iterations;
+  report.regularized_iterations += attempt.regularized_iterations;
+  if (attempt.ok()) {
+    report.residual_history = std::move(attempt.residual_history);
+    report.line_search_steps = std::move(attempt.line_search_steps);
+    report.dt = std::min(report.dt, dt);
+    return true;
+  }
+  if (depth >= options_.max_dt_halvings) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "step from t = %.9g s failed at dt = %.3g s after %d halvings: ", s.time, dt,
+                  depth);
+    report.status = attempt.status;
+    report.message = buf + attempt.message;
+    report.residual_history = std::move(attempt.residual_history);
+    report.line_search_steps = std::move(attempt.line_search_steps);
+    report.dt = std::min(report.dt, dt);
+    return false;
+  }
+  report.dt_halvings = std::max(report.dt_halvings, depth + 1);
+  return advance(s, 0.5 * dt, depth + 1, report) && advance(s, 0.5 * dt, depth + 1, report);
+}
+
+StepReport TimeStepper::substep(State& s, double dt) {
+  const bool midpoint = options_.scheme == Scheme::implicit_midpoint;
+  const double alpha = midpoint ? options_.midpoint_alpha : 1.0;
+  const double h = alpha * dt;
+  const double t_next = s.time + dt;
+
+  // fixed DOFs at t_{k+1}: prescribed motions write their DOFs, the others stay put
+  target_ = s.q;
+  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(t_next, q_initial_, target_);
+
+  // unknown y: q_{k+1} (Euler) or q_alpha (midpoint), initial guess q_k on the free DOFs
+  // (mat_dismech Algorithm 1, line 5; a constant-velocity guess q_k + h u_k measured no better)
+  y_ = s.q;
+  const int n = model_.dofs.size();
+  for (int i = 0; i < n; ++i)
+    if (model_.fixed[i]) y_[i] = (1.0 - alpha) * s.q[i] + alpha * target_[i];
+  predicted_ = s.q + h * s.u;
+
+  NewtonProblem problem;
+  problem.inertia = 1.0 / (h * h);
+  problem.predicted = &predicted_;
+  problem.velocity_scale = 1.0 / h;
+  problem.velocity_origin = &s.q;
+  problem.time = s.time + h;
+  problem.load_factor = 1.0;
+  problem.frames = &s.frames;
+  StepReport report = system_.solve(problem, y_);
+  report.dt = dt;
+  if (!report.ok()) return report;
+
+  // accept: positions, velocities, frames, time
+  if (midpoint) {
+    // q_{k+1} = q_k + (y - q_k)/alpha, u_{k+1} = (u_alpha - (1 - alpha) u_k)/alpha, u_alpha = (y - q_k)/h
+    for (int i = 0; i < n; ++i) {
+      const double q_next = s.q[i] + (y_[i] - s.q[i]) / alpha;
+      s.u[i] = model_.fixed[i] ? (q_next - s.q[i]) / dt : ((y_[i] - s.q[i]) / h - (1.0 - alpha) * s.u[i]) / alpha;
+      s.q[i] = q_next;
+    }
+    compute_kinematics(model_, s.frames, s.q, system_.kinematics());
+  } else {
+    s.u = (y_ - s.q) / dt;
+    s.q = y_;
+  }
+  accept_frames(system_.kinematics(), s.frames);
+  s.time = t_next;
+  return report;
+}
+
+}  // namespace tendril

@@ -1,0 +1,57 @@
+#pragma once
+/// Implicit time stepping of M q'' = F(q, u, t) (mat_dismech eq. 3-7, Algorithm 1).
+///
+/// Implicit Euler (step h = dt, unknown y = q_{k+1}):
+///   M (y - q_k - dt u_k) / dt^2 = F(y, (y - q_k)/dt, t_{k+1}),   u_{k+1} = (y - q_k)/dt.
+/// Implicit midpoint (unknown y = q_mid = (q_k + q_{k+1})/2, h = dt/2): the same equation with h,
+///   M (y - q_k - h u_k) / h^2 = F(y, (y - q_k)/h, t_k + h),
+///   q_{k+1} = 2 y - q_k,   u_{k+1} = 2 (y - q_k)/h - u_k,
+/// i.e. forces at the midpoint configuration and velocity (no numerical damping). With
+/// DynamicsOptions::midpoint_alpha = alpha > 1/2 (generalised midpoint rule) y = q_alpha, h = alpha dt,
+///   q_{k+1} = q_k + (y - q_k)/alpha,   u_{k+1} = ((y - q_k)/h - (1 - alpha) u_k)/alpha.
+/// Fixed DOFs are eliminated; prescribed motions set them at t_{k+1} before each step and their
+/// velocities follow as (q_{k+1} - q_k)/dt. A failed (sub)step is split into two halves, up to
+/// DynamicsOptions::max_dt_halvings deep; if that still fails the State is left unchanged.
+/// See docs/physics/time_integration.md.
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/state.hpp"
+#include "tendril/integrate/newton_system.hpp"
+#include "tendril/integrate/options.hpp"
+#include "tendril/integrate/step_report.hpp"
+
+namespace tendril {
+
+class TimeStepper {
+ public:
+  /// Validates `options` (InputError naming the field) and builds the sparsity pattern and the
+  /// solver's symbolic analysis once. q_initial: all DOFs at t = 0, passed to prescribed motions.
+  /// Keeps a reference to `model`: rest quantities (natural curvature, ...) may change between steps,
+  /// the topology, masses and boundary conditions may not.
+  TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial);
+
+  /// Advances `state` by options().dt. On failure `state` is unchanged and the report says why.
+  StepReport step(State& state);
+
+  const DynamicsOptions& options() const { return options_; }
+  /// Changes dt for the following steps (> 0 and finite, else InputError "dt").
+  void set_dt(double dt);
+  const NewtonSystem& system() const { return system_; }
+
+ private:
+  /// One attempt of a step of size dt from `s`; updates `s` only on convergence.
+  StepReport substep(State& s, double dt);
+  /// Covers dt with substeps, halving a failed one up to the depth limit.
+  bool advance(State& s, double dt, int depth, StepReport& report);
+
+  const Model& model_;
+  DynamicsOptions options_;
+  VecX q_initial_;
+  NewtonSystem system_;
+  State work_;   ///< the state being advanced (copied back on success)
+  VecX y_;       ///< Newton unknown (#dofs)
+  VecX target_;  ///< q with prescribed DOFs at t_{k+1} (#dofs)
+  VecX predicted_;  ///< y_pred = q_k + h u_k (#dofs)
+};
+
+}  // namespace tendril

@@ -1,0 +1,32 @@
+#pragma once
+/// Reader for the MAT-DiSMech geometry text format (mat_dismech sec. 6.1, Fig. 2a):
+///
+///   *Nodes           one node per line: x, y, z [m]
+///   0.0, 0.0, 0.0
+///   *Edges           one rod edge per line: m, n (1-based node indices), e = x_n - x_m
+///   1, 2
+///   *Triangles       one shell triangle per line: l, m, n (1-based)
+///   1, 2, 3
+///
+/// Section names are case-insensitive; values are separated by commas and/or blanks; blank lines
+/// and lines starting with '#' are ignored. Sections may be absent (no edges, no triangles).
+/// Indices are converted to 0-based; out-of-range indices, repeated nodes within an edge or
+/// triangle, and non-finite coordinates are InputErrors naming "file:line".
+
+#include <array>
+#include <filesystem>
+#include <vector>
+
+#include "tendril/core/types.hpp"
+
+namespace tendril::io {
+
+struct MatDismechGeometry {
+  std::vector<Vec3> nodes;                    ///< x_i [m] (#nodes)
+  std::vector<std::array<int, 2>> edges;      ///< 0-based (m, n) (#edges)
+  std::vector<std::array<int, 3>> triangles;  ///< 0-based (l, m, n) (#triangles)
+};
+
+MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file);
+
+}  // namespace tendril::io

@@ -1,0 +1,118 @@
+#include "tendril/io/npy.hpp"
+
+#include <bit>
+#include <limits>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril::io {
+
+static_assert(std::endian::native == std::endian::little, "npy writer assumes a little-endian machine");
+
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+
+std::string header_dict(NpyType type, std::size_t frames, const std::vector<std::size_t>& frame_shape) {
+  std::string shape = fmt::format("({}", frames);
+  for (std::size_t d : frame_shape) shape += fmt::format(", {}", d);
+  shape += frame_shape.empty() ? ",)" : ")";
+  return fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
+                     type == NpyType::Float64 ? "<f8" : "<i8", shape);
+}
+
+/// Total header length (magic + version + length field + dict + padding + newline), a multiple of 64.
+std::size_t padded_size(std::size_t dict_length) { return (10 + dict_length + 1 + 63) / 64 * 64; }
+
+}  // namespace
+
+NpyAppender::NpyAppender(const std::filesystem::path& file, NpyType type, std::vector<std::size_t> frame_shape)
+    : out_(file, std::ios::binary | std::ios::trunc), type_(type), frame_shape_(std::move(frame_shape)) {
+  if (!out_) throw InputError(file.string(), "(cannot be created)", "a writable path");
+  for (std::size_t d : frame_shape_) frame_size_ *= d;
+  // room for a frame count of 20 digits, so the header never has to move
+  header_size_ = padded_size(header_dict(type_, std::numeric_limits<std::size_t>::max(), frame_shape_).size() + 1);
+  write_header();
+}
+
+NpyAppender::~NpyAppender() { close(); }
+
+void NpyAppender::write_header() {
+  std::string dict = header_dict(type_, frames_, frame_shape_);
+  const std::size_t dict_room = header_size_ - 10;
+  dict.append(dict_room - 1 - dict.size(), ' ');
+  dict += '\n';
+  const auto length = static_cast<std::uint16_t>(dict.size());
+  out_.seekp(0);
+  out_.write(kMagic, 6);
+  const char version[2] = {1, 0};
+  out_.write(version, 2);
+  const char length_bytes[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
+  out_.write(length_bytes, 2);
+  out_.write(dict.data(), static_cast<std::streamsize>(dict.size()));
+}
+
+void NpyAppender::append(std::span<const double> frame) {
+  TENDRIL_ASSERT(type_ == NpyType::Float64, "npy: appending float64 to an int64 array");
+  TENDRIL_ASSERT(frame.size() == frame_size_, "npy: frame size does not match the array's frame shape");
+  out_.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size_bytes()));
+  ++frames_;
+}
+
+void NpyAppender::append(std::span<const std::int64_t> frame) {
+  TENDRIL_ASSERT(type_ == NpyType::Int64, "npy: appending int64 to a float64 array");
+  TENDRIL_ASSERT(frame.size() == frame_size_, "npy: frame size does not match the array's frame shape");
+  out_.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size_bytes()));
+  ++frames_;
+}
+
+void NpyAppender::close() {
+  if (!out_.is_open()) return;
+  write_header();
+  out_.close();
+}
+
+NpyArray read_npy(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "(cannot be opened)", "an existing .npy file");
+  char head[10];
+  in.read(head, 10);
+  if (!in || std::memcmp(head, kMagic, 6) != 0 || head[6] != 1)
+    throw InputError(file.string(), "(not a version 1 .npy file)", "a .npy file of format version 1.0");
+  const std::size_t length = static_cast<unsigned char>(head[8]) | (static_cast<unsigned char>(head[9]) << 8);
+  std::string dict(length, '\0');
+  in.read(dict.data(), static_cast<std::streamsize>(length));
+
+  NpyArray a;
+  if (dict.find("'<f8'") != std::string::npos) a.type = NpyType::Float64;
+  else if (dict.find("'<i8'") != std::string::npos) a.type = NpyType::Int64;
+  else throw InputError(file.string(), dict, "descr '<f8' or '<i8'");
+  if (dict.find("'fortran_order': False") == std::string::npos)
+    throw InputError(file.string(), dict, "C order (fortran_order False)");
+  const auto open = dict.find('(', dict.find("'shape'"));
+  const auto close = dict.find(')', open);
+  std::stringstream shape(dict.substr(open + 1, close - open - 1));
+  std::string item;
+  std::size_t count = 1;
+  while (std::getline(shape, item, ','))
+    if (item.find_first_not_of(' ') != std::string::npos) {
+      a.shape.push_back(std::stoull(item));
+      count *= a.shape.back();
+    }
+  a.data.resize(count);
+  if (a.type == NpyType::Float64) {
+    in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 8));
+  } else {
+    std::vector<std::int64_t> raw(count);
+    in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(count * 8));
+    for (std::size_t i = 0; i < count; ++i) a.data[i] = static_cast<double>(raw[i]);
+  }
+  if (!in) throw InputError(file.string(), "(truncated data)", "as many values as the header's shape says");
+  return a;
+}
+
+}  // namespace tendril::io

@@ -1,0 +1,439 @@
+#include "tendril/sim/rod_scene.hpp"
+
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include <Eigen/Geometry>
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+#include "tendril/forces/gravity.hpp"
+#include "tendril/forces/point_load.hpp"
+#include "tendril/io/mat_dismech_geometry.hpp"
+#include "tendril/io/rod_generators.hpp"
+#include "tendril/rod/rod_builder.hpp"
+
+namespace tendril::sim {
+
+io::Schema rod_schema() { return io::Schema({&io::common_schema(), &rod_scene_schema()}); }
+
+namespace {
+
+std::string num(double x) { return fmt::format("{:g}", x); }
+
+/// A node or edge index written in the scene (negative counts from the end) made 0-based.
+int resolve_index(const io::SceneNode& at, const std::string& key, int value, int count, const char* what) {
+  const int i = value < 0 ? count + value : value;
+  if (i < 0 || i >= count)
+    at.fail(key, std::to_string(value),
+            fmt::format("a {} index in {}..{} (this rod has {} {}s)", what, -count, count - 1, count, what));
+  return i;
+}
+
+/// Unit vector of a Vec3 key; a zero vector is an error.
+Vec3 unit_vector(const io::SceneNode& at, const char* key) {
+  const Vec3 v = at.vec3(key);
+  if (!(v.norm() > 0.0)) at.fail(key, "a non-zero vector");
+  return v.normalized();
+}
+
+io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const std::filesystem::path& base) {
+  const std::string type = g.text("type");
+  io::Polyline line;
+  if (type == "straight") {
+    const Vec3 start = g.vec3("start");
+    const int n = g.integer("num_nodes");
+    if (clamped_at_start && n < 3)
+      g.fail("num_nodes", "at least 3 for a rod clamped at its start (the clamped edge and one free edge)");
+    Vec3 direction;
+    double length = 0.0;
+    if (g.has("end")) {
+      if (g.has("direction")) g.fail("direction", "absent when end is given");
+      if (g.has("length")) g.fail("length", "absent when end is given");
+      direction = g.vec3("end") - start;
+      length = direction.norm();
+      if (!(length > 0.0)) g.fail("end", "a point other than start");
+      direction /= length;
+    } else {
+      direction = unit_vector(g, "direction");
+      length = g.real("length");
+    }
+    line = io::straight_rod(start, direction, length, n - 1, clamped_at_start);
+  } else if (type == "helix") {
+    const Vec3 center = g.vec3("center");
+    const Vec3 axis = unit_vector(g, "axis");
+    line = io::helix(center, axis, g.real("radius"), g.real("pitch"), g.real("turns"), g.integer("num_nodes"));
+  } else if (type == "circle") {
+    const Vec3 center = g.vec3("center");
+    const Vec3 normal = unit_vector(g, "axis");
+    const double radius = g.real("radius");
+    const int n = g.integer("num_nodes");
+    if (n < 3) g.fail("num_nodes", "at least 3 for a circle");
+    line = io::circle(center, normal, radius, n, g.boolean("closed"));
+  } else if (type == "explicit") {
+    for (const auto& row : g.real_table("nodes", 3)) line.nodes.emplace_back(row[0], row[1], row[2]);
+    const int n = static_cast<int>(line.nodes.size());
+    if (n < 2) g.fail("nodes", "at least two nodes");
+    if (g.has("edges")) {
+      const auto rows = g.int_table("edges", 2);
+      for (std::size_t e = 0; e < rows.size(); ++e) {
+        for (int c = 0; c < 2; ++c)
+          if (rows[e][c] >= n)
+            g.fail(fmt::format("edges[{}][{}]", e, c), std::to_string(rows[e][c]),
+                   fmt::format("a node index in 0..{} (the rod has {} nodes)", n - 1, n));
+        if (rows[e][0] == rows[e][1])
+          g.fail(fmt::format("edges[{}]", e), fmt::format("[{}, {}]", rows[e][0], rows[e][1]),
+                 "two different nodes");
+        line.edges.push_back({rows[e][0], rows[e][1]});
+      }
+    } else {
+      line.edges = io::chain_edges(n, false);
+    }
+  } else {  // file
+    const std::string name = g.text("file");
+    const std::filesystem::path path = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
+    const io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
+    if (!file.triangles.empty())
+      g.fail("file", fmt::format("{} ({} triangles)", name, file.triangles.size()),
+             "a geometry without *Triangles: shells are not supported yet");
+    if (file.edges.empty()) g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
+    line.nodes = file.nodes;
+    line.edges = file.edges;
+  }
+
+  // zero-length edges make frames undefined
+  double scale = 0.0;
+  for (const Vec3& x : line.nodes) scale = std::max(scale, (x - line.nodes.front()).norm());
+  for (std::size_t e = 0; e < line.edges.size(); ++e) {
+    const auto [a, b] = line.edges[e];
+    const double length = (line.nodes[b] - line.nodes[a]).norm();
+    if (!(length > 1e-12 * std::max(scale, 1e-300)))
+      g.fail(fmt::format("edges[{}]", e), fmt::format("nodes {} and {} at distance {}", a, b, num(length)),
+             "edges of non-zero length (distinct node positions)");
+  }
+  return line;
+}
+
+RodMaterial read_material(const io::SceneNode& m) {
+  RodMaterial out;
+  out.youngs_modulus = m.real("E");
+  const bool has_nu = m.has("nu"), has_g = m.has("G");
+  if (has_nu && has_g) m.fail("G", "either nu or G, not both");
+  if (!has_nu && !has_g) m.fail("nu", "(absent)", "a Poisson ratio nu or a shear modulus G");
+  if (has_nu) out.poisson_ratio = m.real("nu");
+  else out.shear_modulus = m.real("G");
+  out.density = m.real("density");
+  const bool has_r = m.has("radius"), has_section = m.has("section");
+  if (has_r && has_section) m.fail("section", "either radius or section, not both");
+  if (!has_r && !has_section) m.fail("radius", "(absent)", "a radius r or a section {A, I1, I2, J}");
+  if (has_r) {
+    out.radius = m.real("radius");
+  } else {
+    const io::SceneNode s = m.map("section");
+    out.area = s.real("A");
+    out.inertia_1 = s.real("I1");
+    out.inertia_2 = s.real("I2");
+    out.torsion_constant = s.real("J");
+  }
+  return out;
+}
+
+/// Union-find over global node indices (joints merge nodes).
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+/// Rigid motion of clamped DOFs: x(t) = c0 + v t + R(omega t) (x0 - c0), theta(t) = theta0 + (omega . t0) t.
+PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
+                              const Vec3& velocity, const Vec3& omega, const Vec3& center) {
+  PrescribedMotion motion;
+  for (int n : nodes)
+    for (int d = 0; d < 3; ++d) motion.dofs.push_back(3 * n + d);
+  for (int t : twist_dofs) motion.dofs.push_back(t);
+  motion.apply = [nodes, twist_dofs, tangents, velocity, omega, center](double t, const VecX& q0, VecX& q) {
+    const double rate = omega.norm();
+    const Mat3 rotation =
+        rate > 0.0 ? Eigen::AngleAxisd(rate * t, omega / rate).toRotationMatrix() : Mat3::Identity();
+    for (int n : nodes) q.segment<3>(3 * n) = center + velocity * t + rotation * (q0.segment<3>(3 * n) - center);
+    for (std::size_t k = 0; k < twist_dofs.size(); ++k)
+      q[twist_dofs[k]] = q0[twist_dofs[k]] + omega.dot(tangents[k]) * t;
+  };
+  return motion;
+}
+
+struct RodInput {
+  io::Polyline line;
+  std::string clamp;
+  std::optional<Vec2> natural_curvature;  // [1/m]
+  std::optional<double> natural_twist;    // [rad/m]
+};
+
+}  // namespace
+
+RodScene load_rod_scene(io::Scene& scene) {
+  RodScene out;
+  io::SceneNode root = scene.root();
+  out.description = root.text("description");
+  out.duration = root.real("duration");
+
+  // rods: geometry and material, numbered globally in order
+  const std::vector<io::SceneNode> rods = root.list("rods");
+  if (rods.empty()) root.fail("rods", "a list of at least one rod");
+  RodNetworkInput net;
+  std::vector<RodInput> rod_inputs;
+  std::vector<int> node_offset, edge_offset;
+  for (std::size_t r = 0; r < rods.size(); ++r) {
+    const io::SceneNode& rod = rods[r];
+    RodInput in;
+    in.clamp = rod.text("clamp");
+    in.line = read_geometry(rod.map("geometry"), in.clamp == "start" || in.clamp == "both", scene.base_directory());
+    net.materials.push_back(read_material(rod.map("material")));
+    if (rod.has("natural_curvature")) {
+      const auto k = rod.reals("natural_curvature", 2);
+      in.natural_curvature = Vec2(k[0], k[1]);
+    }
+    if (rod.has("natural_twist")) in.natural_twist = rod.real("natural_twist");
+    node_offset.push_back(static_cast<int>(net.nodes.size()));
+    edge_offset.push_back(static_cast<int>(net.edges.size()));
+    for (const Vec3& x : in.line.nodes) net.nodes.push_back(x);
+    for (const auto& e : in.line.edges) {
+      net.edges.push_back({e[0] + node_offset.back(), e[1] + node_offset.back()});
+      net.edge_material.push_back(static_cast<int>(r));
+    }
+    rod_inputs.push_back(std::move(in));
+  }
+  const int num_rods = static_cast<int>(rods.size());
+  auto rod_index = [&](const io::SceneNode& at) {
+    const int r = at.integer("rod");
+    if (r >= num_rods)
+      at.fail("rod", std::to_string(r), fmt::format("a rod index in 0..{} (the scene has {} rods)", num_rods - 1,
+                                                    num_rods));
+    return r;
+  };
+  auto rod_size = [&](int r) { return static_cast<int>(rod_inputs[r].line.nodes.size()); };
+  auto rod_edge_count = [&](int r) { return static_cast<int>(rod_inputs[r].line.edges.size()); };
+
+  // joints: merge coincident nodes of different rods
+  double scale = 0.0;
+  for (const Vec3& x : net.nodes) scale = std::max(scale, (x - net.nodes.front()).norm());
+  std::vector<int> parent(net.nodes.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+  for (const io::SceneNode& joint : root.list("joints")) {
+    const auto rows = joint.int_table("nodes", 2);
+    if (rows.size() < 2) joint.fail("nodes", "at least two [rod, node] rows");
+    int first = -1;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const std::string key = fmt::format("nodes[{}]", k);
+      if (rows[k][0] < 0 || rows[k][0] >= num_rods)
+        joint.fail(key + "[0]", std::to_string(rows[k][0]), fmt::format("a rod index in 0..{}", num_rods - 1));
+      const int local = resolve_index(joint, key + "[1]", rows[k][1], rod_size(rows[k][0]), "node");
+      const int global = node_offset[rows[k][0]] + local;
+      if (first < 0) {
+        first = global;
+        continue;
+      }
+      const double gap = (net.nodes[global] - net.nodes[first]).norm();
+      if (gap > 1e-9 * std::max(scale, 1.0))
+        joint.fail(key, fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0], rows[k][1], num(gap)),
+                   "coincident nodes (within 1e-9 of the scene size)");
+      parent[find_root(parent, global)] = find_root(parent, first);
+    }
+  }
+  // renumber: one model node per joint class, in order of first appearance
+  std::vector<int> model_node(net.nodes.size(), -1);
+  std::vector<Vec3> merged;
+  for (std::size_t i = 0; i < net.nodes.size(); ++i) {
+    const int root_i = find_root(parent, static_cast<int>(i));
+    if (model_node[root_i] < 0) {
+      model_node[root_i] = static_cast<int>(merged.size());
+      merged.push_back(net.nodes[root_i]);
+    }
+    model_node[i] = model_node[root_i];
+  }
+  for (auto& e : net.edges) e = {model_node[e[0]], model_node[e[1]]};
+  net.nodes = std::move(merged);
+  for (int r = 0; r < num_rods; ++r) {
+    out.rod_nodes.emplace_back();
+    for (int i = 0; i < rod_size(r); ++i) out.rod_nodes[r].push_back(model_node[node_offset[r] + i]);
+    out.rod_edges.emplace_back();
+    for (int e = 0; e < rod_edge_count(r); ++e) out.rod_edges[r].push_back(edge_offset[r] + e);
+  }
+
+  // per-element stiffness overrides
+  for (int r = 0; r < num_rods; ++r) {
+    const auto overrides = rods[r].list("stiffness_overrides");
+    for (const io::SceneNode& o : overrides) {
+      const bool has_edges = o.has("edges"), has_nodes = o.has("nodes");
+      if (has_edges == has_nodes) o.fail("edges", "either edges or nodes (one of them)");
+      StiffnessOverride base;
+      if (o.has("stretch_stiffness")) {
+        if (has_nodes) o.fail("stretch_stiffness", "absent for node overrides (EA belongs to edges)");
+        base.stretch_stiffness = o.real("stretch_stiffness");
+      }
+      if (o.has("bend_stiffness")) base.bend_stiffness = o.real("bend_stiffness");
+      if (o.has("twist_stiffness")) base.twist_stiffness = o.real("twist_stiffness");
+      if (!base.stretch_stiffness && !base.bend_stiffness && !base.twist_stiffness)
+        o.fail("bend_stiffness", "(absent)", "at least one of stretch_stiffness, bend_stiffness, twist_stiffness");
+      const std::string key = has_edges ? "edges" : "nodes";
+      const auto indices = o.integers(key);
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        StiffnessOverride so = base;
+        const std::string item = fmt::format("{}[{}]", key, k);
+        if (has_edges) so.edge = out.rod_edges[r][resolve_index(o, item, indices[k], rod_edge_count(r), "edge")];
+        else so.node = out.rod_nodes[r][resolve_index(o, item, indices[k], rod_size(r), "node")];
+        net.overrides.push_back(so);
+      }
+    }
+  }
+
+  out.model = build_rod_model(net);
+  Model& model = out.model;
+  out.q_initial = rest_configuration(model);
+
+  // natural curvature / twist given per rod (else from the initial shape): integrated per spring
+  std::vector<int> edge_rod;
+  for (int r = 0; r < num_rods; ++r)
+    for (int e = 0; e < rod_edge_count(r); ++e) edge_rod.push_back(r);
+  for (BendTwistSpring& s : model.rods.springs) {
+    const int r = edge_rod[s.edge_a];
+    if (edge_rod[s.edge_b] != r) continue;  // joint springs between rods keep their initial shape
+    const RodInput& in = rod_inputs[r];
+    const double l = s.voronoi_length;
+    if (in.natural_curvature) {
+      // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l / 2)
+      const double k = in.natural_curvature->norm();
+      if (k * l >= std::numbers::pi)
+        rods[r].fail("natural_curvature", fmt::format("{} 1/m", num(k)),
+                     fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", num(l)));
+      s.natural_curvature = k > 0.0 ? Vec2(*in.natural_curvature / k * 2.0 * std::tan(0.5 * k * l)) : Vec2::Zero();
+    }
+    if (in.natural_twist) s.natural_twist = *in.natural_twist * l;
+  }
+
+  // boundary conditions: clamps, fixed nodes / twists / components
+  auto fix_node = [&](int n) {
+    for (int d = 0; d < 3; ++d) model.fixed[3 * n + d] = 1;
+  };
+  for (int r = 0; r < num_rods; ++r) {
+    const RodInput& in = rod_inputs[r];
+    const io::SceneNode& rod = rods[r];
+    if (in.clamp == "none") {
+      if (rod.has("clamp_motion")) rod.fail("clamp_motion", "absent unless the rod has a clamp");
+      continue;
+    }
+    std::vector<int> clamped_edges;
+    if (in.clamp == "start" || in.clamp == "both") clamped_edges.push_back(0);
+    if (in.clamp == "end" || in.clamp == "both") clamped_edges.push_back(rod_edge_count(r) - 1);
+    std::vector<int> nodes, twists;
+    std::vector<Vec3> tangents;
+    for (int e : clamped_edges) {
+      const auto [a, b] = model.rods.edges[out.rod_edges[r][e]];
+      fix_node(a);
+      fix_node(b);
+      nodes.push_back(a);
+      nodes.push_back(b);
+      const int twist = model.dofs.twist(out.rod_edges[r][e]);
+      model.fixed[twist] = 1;
+      twists.push_back(twist);
+      tangents.push_back((out.q_initial.segment<3>(3 * b) - out.q_initial.segment<3>(3 * a)).normalized());
+    }
+    if (rod.has("clamp_motion")) {
+      const io::SceneNode m = rod.map("clamp_motion");
+      const Vec3 v = m.vec3("velocity"), omega = m.vec3("angular_velocity");
+      const Vec3 clamp_point = 0.5 * (out.q_initial.segment<3>(3 * nodes[0]) + out.q_initial.segment<3>(3 * nodes[1]));
+      const Vec3 center = m.has("center") ? m.vec3("center") : clamp_point;
+      model.prescribed.push_back(clamp_motion(nodes, twists, tangents, v, omega, center));
+    }
+  }
+  const io::SceneNode bc = root.map("boundary_conditions");
+  for (const io::SceneNode& f : bc.list("fixed_nodes")) {
+    const int r = rod_index(f);
+    const auto nodes = f.integers("nodes");
+    for (std::size_t k = 0; k < nodes.size(); ++k)
+      fix_node(out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k], rod_size(r), "node")]);
+  }
+  for (const io::SceneNode& f : bc.list("fixed_twists")) {
+    const int r = rod_index(f);
+    const auto edges = f.integers("edges");
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+      const int e = resolve_index(f, fmt::format("edges[{}]", k), edges[k], rod_edge_count(r), "edge");
+      model.fixed[model.dofs.twist(out.rod_edges[r][e])] = 1;
+    }
+  }
+  for (const io::SceneNode& f : bc.list("fixed_dofs")) {
+    const int r = rod_index(f);
+    const int n = out.rod_nodes[r][resolve_index(f, "node", f.integer("node"), rod_size(r), "node")];
+    for (const std::string& c : f.texts("components")) model.fixed[3 * n + (c[0] - 'x')] = 1;
+  }
+
+  // forces
+  const io::SceneNode forces = root.map("forces");
+  const Vec3 g = forces.vec3("gravity");
+  if (g.norm() > 0.0) model.energies.push_back(std::make_shared<GravityEnergy>(g));
+  for (const io::SceneNode& p : forces.list("point_loads")) {
+    const int r = rod_index(p);
+    const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
+    const bool has_force = p.has("force"), has_table = p.has("table");
+    if (has_force == has_table) p.fail("force", "either force or table (one of them)");
+    if (has_force) {
+      model.forces.push_back(std::make_shared<PointLoad>(n, p.vec3("force")));
+    } else {
+      std::vector<double> times;
+      std::vector<Vec3> values;
+      for (const auto& row : p.real_table("table", 4)) {
+        if (!times.empty() && !(row[0] > times.back()))
+          p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
+        times.push_back(row[0]);
+        values.emplace_back(row[1], row[2], row[3]);
+      }
+      model.forces.push_back(std::make_shared<PointLoad>(n, piecewise_linear(std::move(times), std::move(values))));
+    }
+  }
+
+  // integrator and output
+  const io::SceneNode integ = root.map("integrator");
+  const std::string type = integ.text("type");
+  out.solve = type == "implicit_euler"      ? Solve::implicit_euler
+              : type == "implicit_midpoint" ? Solve::implicit_midpoint
+                                            : Solve::static_equilibrium;
+  out.dt = integ.real("dt");
+  NewtonOptions newton;
+  const io::SceneNode n = integ.map("newton");
+  newton.force_tolerance = n.real("force_tolerance");
+  newton.force_tolerance_abs = n.real("force_tolerance_abs");
+  newton.step_tolerance = n.real("step_tolerance");
+  newton.max_iterations = n.integer("max_iterations");
+  newton.line_search.enabled = n.boolean("line_search");
+  newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
+  if (out.solve == Solve::static_equilibrium) {
+    out.statics.initial_load_steps = integ.integer("static_load_steps");
+    out.statics.max_load_steps = integ.integer("static_max_load_steps");
+    if (out.statics.max_load_steps < out.statics.initial_load_steps)
+      integ.fail("static_max_load_steps", fmt::format(">= static_load_steps ({})", out.statics.initial_load_steps));
+    out.statics.newton = newton;
+    out.statics.validate("integrator.");
+  } else {
+    out.dynamics.scheme = out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
+    out.dynamics.dt = out.dt;
+    out.dynamics.max_dt_halvings = integ.integer("max_dt_halvings");
+    out.dynamics.newton = newton;
+    out.dynamics.validate("integrator.");
+    if (!(out.duration > 0.0)) root.fail("duration", "a duration > 0 for a dynamic simulation");
+  }
+  const io::SceneNode output = root.map("output");
+  if (output.has("interval")) out.output_interval = output.real("interval");
+  else out.output_every_steps = output.integer("every_steps");
+
+  scene.check_unused();
+  out.resolved = scene.resolved();
+  return out;
+}
+
+RodScene load_rod_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+  io::Scene scene = io::Scene::from_file(file, rod_schema(), overrides);
+  return load_rod_scene(scene);
+}
+
+}  // namespace tendril::sim

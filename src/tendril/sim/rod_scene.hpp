@@ -1,0 +1,50 @@
+#pragma once
+/// Rod scenes: the schema table of rod scene keys and the loader that turns a scene into a Model
+/// (through the rod area's builder), the initial State and the integrator settings.
+/// Key reference: docs/scene_reference.md (generated from rod_scene_schema()); conventions
+/// (clamp at the midpoint of the first edge, material frame, DOF layout): docs/conventions.md.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tendril/core/model.hpp"
+#include "tendril/core/state.hpp"
+#include "tendril/integrate/options.hpp"
+#include "tendril/io/json.hpp"
+#include "tendril/io/scene.hpp"
+
+namespace tendril::sim {
+
+/// The keys of rod scenes (rods, joints, boundary conditions, forces, integrator, output).
+const io::SchemaTable& rod_scene_schema();
+/// The schema a rod scene is read with: the common keys plus rod_scene_schema().
+io::Schema rod_schema();
+
+enum class Solve { implicit_euler, implicit_midpoint, static_equilibrium };
+
+/// Everything a Simulation needs, built from a scene.
+struct RodScene {
+  Model model;
+  VecX q_initial;                             ///< DOFs at t = 0 (#dofs)
+  std::vector<std::vector<int>> rod_nodes;    ///< model node index of each rod's nodes (#rods x its nodes)
+  std::vector<std::vector<int>> rod_edges;    ///< model edge index of each rod's edges (#rods x its edges)
+  Solve solve = Solve::implicit_euler;
+  DynamicsOptions dynamics;                   ///< used by implicit_euler / implicit_midpoint
+  StaticOptions statics;                      ///< used by static_equilibrium
+  double dt = 1e-3;                           ///< time step, or spacing of quasi-static solves [s]
+  double duration = 0.0;                      ///< T [s]
+  int output_every_steps = 1;                 ///< save a frame every this many steps
+  std::optional<double> output_interval;      ///< or whenever t crosses a multiple of this [s]
+  std::string description;
+  io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
+};
+
+/// Reads a parsed rod scene (built with rod_schema()), validates every key (InputError with the
+/// key path and value) and builds the Model. Unknown or unused keys are errors.
+RodScene load_rod_scene(io::Scene& scene);
+/// Parses a YAML/JSON file, applies "key.path=value" overrides and loads it.
+RodScene load_rod_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+}  // namespace tendril::sim

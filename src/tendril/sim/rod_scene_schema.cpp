@@ -1,0 +1,197 @@
+#include "tendril/sim/rod_scene.hpp"
+
+#include <limits>
+
+namespace tendril::sim {
+
+namespace {
+
+using io::KeySpec;
+using io::KeyType;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const std::string kReq(io::kRequired);
+const std::string kOpt(io::kOptional);
+
+KeySpec positive(std::string path, std::string def, std::string unit, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc), .min = 0.0, .max = kInf, .min_exclusive = true};
+}
+
+KeySpec real(std::string path, std::string def, std::string unit, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc)};
+}
+
+KeySpec vec3(std::string path, std::string def, std::string unit, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Vec3, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc)};
+}
+
+KeySpec integer(std::string path, std::string def, double min, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
+          .doc = std::move(doc), .min = min};
+}
+
+KeySpec node(std::string path, KeyType type, std::string doc) {
+  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
+}
+
+KeySpec choice(std::string path, std::string def, std::vector<std::string> choices, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::String, .default_value = std::move(def), .unit = "",
+          .doc = std::move(doc), .choices = std::move(choices)};
+}
+
+KeySpec flag(std::string path, std::string def, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Bool, .default_value = std::move(def), .unit = "",
+          .doc = std::move(doc)};
+}
+
+}  // namespace
+
+const io::SchemaTable& rod_scene_schema() {
+  static const io::SchemaTable table{
+      "Rod scenes",
+      "Rods and rod networks (Discrete Elastic Rods, mat_dismech sec. 2-3). Nodes are addressed per rod: "
+      "`rod` is the index in `rods`, `node` / `nodes` are 0-based indices within that rod (negative: from the "
+      "end, -1 is the last node); edges likewise. Conventions (clamp, frames, DOF layout): docs/conventions.md.",
+      {
+          {.path = "duration", .type = KeyType::Real, .default_value = kReq, .unit = "s",
+           .doc = "Simulated time T. A static scene with duration 0 is solved once at t = 0.", .min = 0.0},
+
+          node("rods", KeyType::List, "The rods (at least one). Each has a geometry and a material."),
+          node("rods[].geometry", KeyType::Map, "Where the rod's nodes are (required)."),
+          choice("rods[].geometry.type", kReq, {"straight", "helix", "circle", "explicit", "file"},
+                 "Generator: straight rod, helix, circle/ring, explicit nodes and edges, or a MAT-DiSMech "
+                 "geometry text file (*Nodes / *Edges / *Triangles, 1-based)."),
+          vec3("rods[].geometry.start", "[0, 0, 0]", "m",
+               "straight: first point, or the clamp point (midpoint of the first edge) when the rod is clamped "
+               "at its start."),
+          vec3("rods[].geometry.direction", kOpt, "-",
+               "straight: direction of the rod (normalised); give either direction and length, or end."),
+          vec3("rods[].geometry.end", kOpt, "m", "straight: last point (instead of direction and length)."),
+          positive("rods[].geometry.length", kOpt, "m",
+                   "straight: length; measured from the clamp point when clamp is start (docs/conventions.md)."),
+          integer("rods[].geometry.num_nodes", kReq, 2,
+                  "straight, helix, circle: number of nodes N (straight: N - 1 edges; circle: N >= 3)."),
+          positive("rods[].geometry.radius", kReq, "m", "helix, circle: radius R of the centreline."),
+          real("rods[].geometry.pitch", kReq, "m", "helix: rise along the axis per turn (may be negative)."),
+          positive("rods[].geometry.turns", kReq, "-", "helix: number of turns."),
+          vec3("rods[].geometry.axis", "[0, 0, 1]", "-", "helix: axis direction; circle: plane normal."),
+          vec3("rods[].geometry.center", "[0, 0, 0]", "m",
+               "helix: a point on the axis at the first node's height; circle: centre."),
+          flag("rods[].geometry.closed", "true", "circle: a closed ring (N edges) or an open arc (N - 1 edges)."),
+          {.path = "rods[].geometry.nodes", .type = KeyType::RealTable, .default_value = kReq, .unit = "m",
+           .doc = "explicit: node positions, one [x, y, z] row per node."},
+          {.path = "rods[].geometry.edges", .type = KeyType::IntTable, .default_value = kOpt, .unit = "-",
+           .doc = "explicit: edges as [n0, n1] rows (0-based node indices of this rod; edge points n0 -> n1). "
+                  "Default: the chain 0-1, 1-2, ...",
+           .min = 0},
+          {.path = "rods[].geometry.file", .type = KeyType::String, .default_value = kReq, .unit = "",
+           .doc = "file: path of a MAT-DiSMech geometry text file, relative to the scene file. Triangles are "
+                  "rejected until shells exist."},
+
+          choice("rods[].clamp", "none", {"none", "start", "end", "both"},
+                 "Clamp: fixes the first (start) and/or last (end) edge, both of its nodes and its twist. A "
+                 "straight rod clamped at its start is generated with the first edge centred on `start`."),
+          node("rods[].clamp_motion", KeyType::Map,
+               "Prescribed motion of the clamped edge(s): rigid translation and rotation from t = 0."),
+          vec3("rods[].clamp_motion.velocity", "[0, 0, 0]", "m/s", "Translation velocity v of the clamp."),
+          vec3("rods[].clamp_motion.angular_velocity", "[0, 0, 0]", "rad/s",
+               "Angular velocity omega (axis times rate) of a rotation about the axis through `center`."),
+          vec3("rods[].clamp_motion.center", kOpt, "m",
+               "A point on the rotation axis at t = 0 (default: the clamp point); it moves with `velocity`."),
+
+          node("rods[].material", KeyType::Map, "Elastic and inertial properties (required)."),
+          positive("rods[].material.E", kReq, "Pa", "Young's modulus E."),
+          {.path = "rods[].material.nu", .type = KeyType::Real, .default_value = kOpt, .unit = "-",
+           .doc = "Poisson ratio nu; the shear modulus is G = E / (2 (1 + nu)). Give nu or G.", .min = -1.0,
+           .max = 0.5, .min_exclusive = true},
+          positive("rods[].material.G", kOpt, "Pa", "Shear modulus G (instead of nu)."),
+          positive("rods[].material.density", kReq, "kg/m^3", "Mass density rho."),
+          positive("rods[].material.radius", kOpt, "m",
+                   "Circular cross-section radius r: A = pi r^2, I1 = I2 = pi r^4 / 4, J = pi r^4 / 2. Give "
+                   "radius or section."),
+          node("rods[].material.section", KeyType::Map, "A general cross-section (instead of radius)."),
+          positive("rods[].material.section.A", kReq, "m^2", "Area A."),
+          positive("rods[].material.section.I1", kReq, "m^4", "Second moment of area I1: EI1 is the stiffness of kappa1 "
+                                                                 "(bending in the plane of t and m1)."),
+          positive("rods[].material.section.I2", kReq, "m^4", "Second moment of area I2: EI2 is the stiffness of kappa2 "
+                                                                 "(bending in the plane of t and m2)."),
+          positive("rods[].material.section.J", kReq, "m^4", "Torsion constant J."),
+
+          {.path = "rods[].natural_curvature", .type = KeyType::RealList, .default_value = kOpt, .unit = "1/m",
+           .doc = "Uniform natural curvature [kappa1, kappa2] in the material frame (docs/conventions.md). "
+                  "Absent: taken from the initial shape (stress-free start)."},
+          real("rods[].natural_twist", kOpt, "rad/m",
+               "Uniform natural twist rate tau. Absent: taken from the initial shape."),
+          node("rods[].stiffness_overrides", KeyType::List,
+               "Per-element stiffnesses replacing the material's (e.g. near-rigid parts as very stiff edges)."),
+          {.path = "rods[].stiffness_overrides[].edges", .type = KeyType::IntList, .default_value = kOpt,
+           .unit = "-", .doc = "Edges of this rod (0-based; negative from the end) whose EA / EI / GJ are replaced; "
+                               "EI and GJ enter the springs touching an edge through the mean of its two edges."},
+          {.path = "rods[].stiffness_overrides[].nodes", .type = KeyType::IntList, .default_value = kOpt,
+           .unit = "-", .doc = "Nodes of this rod whose bend-twist springs get the given EI / GJ."},
+          positive("rods[].stiffness_overrides[].stretch_stiffness", kOpt, "N", "Stretching stiffness EA (edges)."),
+          positive("rods[].stiffness_overrides[].bend_stiffness", kOpt, "N m^2", "Bending stiffness EI (both axes)."),
+          positive("rods[].stiffness_overrides[].twist_stiffness", kOpt, "N m^2", "Twisting stiffness GJ."),
+
+          node("joints", KeyType::List, "Rod networks: nodes of different rods that are one node."),
+          {.path = "joints[].nodes", .type = KeyType::IntTable, .default_value = kReq, .unit = "-",
+           .doc = "Rows [rod, node] naming coincident nodes (within 1e-9 of the scene size) that become one."},
+
+          node("boundary_conditions", KeyType::Map, "Fixed nodes, twists and individual DOFs (besides clamps)."),
+          node("boundary_conditions.fixed_nodes", KeyType::List, "Nodes fixed in x, y and z."),
+          integer("boundary_conditions.fixed_nodes[].rod", "0", 0, "Rod index."),
+          {.path = "boundary_conditions.fixed_nodes[].nodes", .type = KeyType::IntList, .default_value = kReq,
+           .unit = "-", .doc = "Node indices within the rod (negative: from the end)."},
+          node("boundary_conditions.fixed_twists", KeyType::List, "Edges whose twist angle is fixed."),
+          integer("boundary_conditions.fixed_twists[].rod", "0", 0, "Rod index."),
+          {.path = "boundary_conditions.fixed_twists[].edges", .type = KeyType::IntList, .default_value = kReq,
+           .unit = "-", .doc = "Edge indices within the rod (negative: from the end)."},
+          node("boundary_conditions.fixed_dofs", KeyType::List,
+               "Individual fixed components of a node, e.g. a roller {node: 5, components: [z]}."),
+          integer("boundary_conditions.fixed_dofs[].rod", "0", 0, "Rod index."),
+          integer("boundary_conditions.fixed_dofs[].node", kReq, -kInf, "Node index within the rod."),
+          {.path = "boundary_conditions.fixed_dofs[].components", .type = KeyType::StringList,
+           .default_value = kReq, .unit = "", .doc = "Fixed components.", .choices = {"x", "y", "z"}},
+
+          node("forces", KeyType::Map, "External loads."),
+          vec3("forces.gravity", "[0, 0, 0]", "m/s^2", "Gravitational acceleration g (e.g. [0, 0, -9.81])."),
+          node("forces.point_loads", KeyType::List, "Concentrated forces on nodes."),
+          integer("forces.point_loads[].rod", "0", 0, "Rod index."),
+          integer("forces.point_loads[].node", kReq, -kInf, "Node index within the rod (-1: last)."),
+          vec3("forces.point_loads[].force", kOpt, "N", "Constant force F. Give force or table."),
+          {.path = "forces.point_loads[].table", .type = KeyType::RealTable, .default_value = kOpt,
+           .unit = "s, N",
+           .doc = "Piecewise-linear F(t): rows [t, Fx, Fy, Fz] with increasing t, held constant outside."},
+
+          node("integrator", KeyType::Map, "Time stepping or static solve."),
+          choice("integrator.type", "implicit_euler", {"implicit_euler", "implicit_midpoint", "static"},
+                 "implicit_euler (backward Euler, mat_dismech Alg. 1; numerically damped), implicit_midpoint "
+                 "(no numerical damping) or static (equilibrium at each output time, loads ramped if needed)."),
+          positive("integrator.dt", "1e-3", "s",
+                   "Time step (static: spacing of the quasi-static solves when duration > 0)."),
+          integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep."),
+          node("integrator.newton", KeyType::Map, "Newton solver options."),
+          {.path = "integrator.newton.force_tolerance", .type = KeyType::Real, .default_value = "1e-8",
+           .unit = "-", .doc = "Relative force-residual tolerance.", .min = 0.0},
+          {.path = "integrator.newton.force_tolerance_abs", .type = KeyType::Real, .default_value = "0",
+           .unit = "N", .doc = "Absolute force-residual floor.", .min = 0.0},
+          {.path = "integrator.newton.step_tolerance", .type = KeyType::Real, .default_value = "1e-12",
+           .unit = "-", .doc = "Relative Newton-step tolerance.", .min = 0.0},
+          integer("integrator.newton.max_iterations", "30", 1, "Newton iterations per solve."),
+          flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
+          choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt"},
+                 "Linear solver for the Newton systems."),
+          integer("integrator.static_load_steps", "1", 1, "static: load increments tried first."),
+          integer("integrator.static_max_load_steps", "64", 1, "static: smallest increment is 1 / this."),
+
+          node("output", KeyType::Map, "What is saved and how often."),
+          integer("output.every_steps", "1", 1, "Save a frame every this many steps (and always the last)."),
+          positive("output.interval", kOpt, "s",
+                   "Save a frame whenever t crosses a multiple of this interval (instead of every_steps)."),
+      }};
+  return table;
+}
+
+}  // namespace tendril::sim

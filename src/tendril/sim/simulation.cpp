@@ -1,0 +1,171 @@
+#include "tendril/sim/simulation.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+
+#include "tendril/core/term.hpp"
+#include "tendril/io/run_directory.hpp"
+
+namespace tendril::sim {
+
+Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::move(scene))) {
+  const RodScene& s = *scene_;
+  state_.time = 0.0;
+  state_.q = s.q_initial;
+  for (const PrescribedMotion& m : s.model.prescribed) m.apply(0.0, s.q_initial, state_.q);
+  state_.u = VecX::Zero(s.q_initial.size());
+  initialize_frames(s.model, state_.q, state_.frames);
+  if (s.solve == Solve::static_equilibrium) {
+    static_solver_ = std::make_unique<StaticSolver>(s.model, s.statics, s.q_initial);
+    total_steps_ = s.duration > 0.0 ? static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)) : 1;
+  } else {
+    stepper_ = std::make_unique<TimeStepper>(s.model, s.dynamics, s.q_initial);
+    total_steps_ = std::max(1L, static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)));
+  }
+}
+
+Simulation Simulation::from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+  return Simulation(load_rod_scene_file(file, overrides));
+}
+
+StepReport Simulation::step() {
+  const RodScene& s = *scene_;
+  // the step ends at (k + 1) dt, the last one at T exactly
+  const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
+  StepReport report;
+  if (static_solver_) {
+    State trial = state_;
+    trial.time = t_end;
+    report = static_solver_->solve(trial);
+    if (report.ok()) state_ = std::move(trial);
+  } else {
+    stepper_->set_dt(t_end - state_.time);
+    report = stepper_->step(state_);
+  }
+  if (report.ok() && !(state_.q.allFinite() && state_.u.allFinite())) {
+    report.status = StepStatus::non_finite;
+    report.message = "the state became non-finite";
+  }
+  if (report.ok()) ++steps_;
+  return report;
+}
+
+std::vector<std::pair<std::string, double>> Simulation::energies() const {
+  const Model& m = scene_->model;
+  compute_kinematics(m, state_.frames, state_.q, kin_);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& e : m.energies) {
+    EnergyOutput o;
+    e->accumulate(in, o);
+    out.emplace_back(std::string(e->name()), o.energy);
+  }
+  out.emplace_back("kinetic", 0.5 * state_.u.dot(m.mass.cwiseProduct(state_.u)));
+  return out;
+}
+
+RunResult Simulation::run(const std::filesystem::path& out, const std::function<void(const Progress&)>& progress) {
+  const RodScene& s = *scene_;
+  const Model& m = s.model;
+  const auto n = static_cast<std::size_t>(m.dofs.num_nodes);
+  const auto e = static_cast<std::size_t>(m.dofs.num_edges);
+  const auto terms = energies();
+
+  std::unique_ptr<io::RunDirectory> run;
+  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr;
+  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
+                  *step_wall = nullptr, *step_status = nullptr;
+  if (!out.empty()) {
+    run = std::make_unique<io::RunDirectory>(out, "rod", s.resolved);
+    frame_time = &run->add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
+    positions = &run->add_array("positions", io::NpyType::Float64, {n, 3}, "m", "node positions x_i");
+    twists = &run->add_array("twists", io::NpyType::Float64, {e}, "rad", "edge twist angles theta_e");
+    energy = &run->add_array("energies", io::NpyType::Float64, {terms.size()}, "J",
+                             "energy of each term (names in info.energy_terms)");
+    step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
+    step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s", "time step used (after halving)", "step");
+    step_iterations =
+        &run->add_array("step_iterations", io::NpyType::Int64, {}, "-", "Newton iterations of the step", "step");
+    step_residual =
+        &run->add_array("step_residual", io::NpyType::Float64, {}, "N", "final force residual norm", "step");
+    step_wall = &run->add_array("step_wall_time", io::NpyType::Float64, {}, "s", "wall-clock time of the step", "step");
+    step_status = &run->add_array("step_status", io::NpyType::Int64, {}, "-",
+                                  "0 converged; see info.step_status_codes", "step");
+    io::Json names = io::Json::array();
+    for (const auto& t : terms) names.push_back(t.first);
+    run->set_info("energy_terms", std::move(names));
+    io::Json codes = io::Json::object();
+    for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
+      codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
+    run->set_info("step_status_codes", std::move(codes));
+    run->set_info("num_nodes", n);
+    run->set_info("num_edges", e);
+    io::Json edges = io::Json::array();
+    for (const auto& ed : m.rods.edges) edges.push_back(io::Json(io::Json::Array{ed[0], ed[1]}));
+    run->set_info("edges", std::move(edges));
+    io::Json rod_nodes = io::Json::array();
+    for (const auto& r : s.rod_nodes) {
+      io::Json list = io::Json::array();
+      for (int i : r) list.push_back(i);
+      rod_nodes.push_back(std::move(list));
+    }
+    run->set_info("rod_nodes", std::move(rod_nodes));
+  }
+
+  RunResult result;
+  auto save_frame = [&] {
+    ++result.frames;
+    if (!run) return;
+    const double t = state_.time;
+    frame_time->append(std::span<const double>(&t, 1));
+    positions->append(std::span<const double>(state_.q.data(), 3 * n));
+    twists->append(std::span<const double>(state_.q.data() + 3 * n, e));
+    std::vector<double> values;
+    for (const auto& term : energies()) values.push_back(term.second);
+    energy->append(values);
+  };
+  if (steps_ == 0) save_frame();
+
+  while (!finished()) {
+    const double t_before = state_.time;
+    const auto start = std::chrono::steady_clock::now();
+    const StepReport report = step();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (run) {
+      const double t = report.ok() ? state_.time : t_before;
+      const double dt = report.dt, residual = report.final_residual();
+      const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status);
+      step_time->append(std::span<const double>(&t, 1));
+      step_dt->append(std::span<const double>(&dt, 1));
+      step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
+      step_residual->append(std::span<const double>(&residual, 1));
+      step_wall->append(std::span<const double>(&wall, 1));
+      step_status->append(std::span<const std::int64_t>(&status, 1));
+    }
+    if (!report.ok()) {
+      result.message = "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +
+                       " s failed (" + std::string(to_string(report.status)) + ")" +
+                       (report.message.empty() ? "" : ": " + report.message);
+      if (run) result.path = run->fail(result.message);
+      result.steps = steps_;
+      return result;
+    }
+    // save every N steps, or when t crosses a multiple of the interval, and always at the end
+    bool save = finished();
+    if (s.output_interval) {
+      const double w = *s.output_interval;
+      save = save || std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
+    } else {
+      save = save || steps_ % s.output_every_steps == 0;
+    }
+    if (save) save_frame();
+    if (progress) progress({steps_, total_steps_, state_.time, s.duration, report.iterations});
+  }
+  if (run) result.path = run->finish();
+  result.ok = true;
+  result.steps = steps_;
+  return result;
+}
+
+}  // namespace tendril::sim

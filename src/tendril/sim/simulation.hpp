@@ -1,0 +1,69 @@
+#pragma once
+/// The Simulation facade (ARCHITECTURE principle 8): one object that front ends (CLI, Python,
+/// fitting) use to build a rod simulation from a scene, step it and write a run directory.
+///
+///   auto sim = sim::Simulation::from_file("examples/cantilever_gravity.yaml", {"duration=0.1"});
+///   sim::RunResult r = sim.run("runs/cantilever");   // writes "tendril-run 1" (docs/output_format.md)
+///
+/// A step that fails (after the integrator's own dt halving) ends run(): the partial run directory
+/// is kept as "<out>.failed" with status "failed" and the reason, and RunResult::ok is false.
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tendril/core/state.hpp"
+#include "tendril/geometry/kinematics.hpp"
+#include "tendril/integrate/static_solver.hpp"
+#include "tendril/integrate/step_report.hpp"
+#include "tendril/integrate/time_stepper.hpp"
+#include "tendril/io/run_directory.hpp"
+#include "tendril/sim/rod_scene.hpp"
+
+namespace tendril::sim {
+
+using Progress = io::RunProgress;
+using io::RunResult;
+
+class Simulation {
+ public:
+  /// Builds the stepper (or static solver) for a loaded scene and sets the initial State.
+  explicit Simulation(RodScene scene);
+  /// Loads a scene file with "key.path=value" overrides (InputError on bad input).
+  static Simulation from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+  const RodScene& scene() const { return *scene_; }
+  const Model& model() const { return scene_->model; }
+  /// Mutable model for actuation between steps (natural curvature / twist); not its topology.
+  Model& model() { return scene_->model; }
+  const State& state() const { return state_; }
+
+  long steps_taken() const { return steps_; }
+  /// Steps of a full run: ceil(T / dt) (the last one shortened to end at T); 1 for a static solve at T = 0.
+  long total_steps() const { return total_steps_; }
+  bool finished() const { return steps_ >= total_steps_; }
+
+  /// One time step, or one quasi-static solve at the next time. On failure the State is unchanged.
+  StepReport step();
+
+  /// Energy of every term at the current state, named by Energy::name(), then "kinetic" (u^T M u / 2) [J].
+  std::vector<std::pair<std::string, double>> energies() const;
+
+  /// Runs the remaining steps; writes a run directory to `out` unless `out` is empty. `progress` is
+  /// called after every step.
+  RunResult run(const std::filesystem::path& out, const std::function<void(const Progress&)>& progress = {});
+
+ private:
+  std::unique_ptr<RodScene> scene_;  ///< owned on the heap: the steppers keep a reference to its Model
+  State state_;
+  std::unique_ptr<TimeStepper> stepper_;
+  std::unique_ptr<StaticSolver> static_solver_;
+  long steps_ = 0;
+  long total_steps_ = 0;
+  mutable Kinematics kin_;
+};
+
+}  // namespace tendril::sim

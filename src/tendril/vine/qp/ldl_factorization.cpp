@@ -1,0 +1,121 @@
+#include "tendril/vine/qp/ldl_factorization.hpp"
+
+#include <Eigen/OrderingMethods>
+#include <algorithm>
+#include <cmath>
+
+namespace tendril::vine {
+
+void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign) {
+  n_ = static_cast<int>(lower.rows());
+  const int nnz = static_cast<int>(lower.nonZeros());
+
+  // approximate minimum degree ordering of the symmetric pattern, then the positive pivots first
+  // (stable partition): eliminating a tiny negative pivot -delta before its primal neighbours would
+  // add entries ~1/delta to the primal block and lose digits
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> ordering;
+  Eigen::AMDOrdering<int>()(lower, ordering);
+  perm_.assign(ordering.indices().data(), ordering.indices().data() + n_);
+  std::stable_partition(perm_.begin(), perm_.end(), [&](int i) { return pivot_sign[i] > 0; });
+  std::vector<int> inverse(n_);
+  for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
+  sign_.resize(n_);
+  for (int k = 0; k < n_; ++k) sign_[k] = pivot_sign[perm_[k]];
+
+  // permuted upper triangle: entry (i, j) of `lower` goes to column max(i', j'), row min(i', j')
+  cp_.assign(n_ + 1, 0);
+  for (int j = 0; j < n_; ++j)
+    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p)
+      ++cp_[std::max(inverse[lower.innerIndexPtr()[p]], inverse[j]) + 1];
+  for (int k = 0; k < n_; ++k) cp_[k + 1] += cp_[k];
+  ci_.resize(nnz);
+  value_source_.resize(nnz);
+  cx_.resize(nnz);
+  std::vector<int> next(cp_.begin(), cp_.end() - 1);
+  for (int j = 0; j < n_; ++j)
+    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
+      const int a = inverse[lower.innerIndexPtr()[p]], b = inverse[j];
+      const int q = next[std::max(a, b)]++;
+      ci_[q] = std::min(a, b);
+      value_source_[q] = p;
+    }
+
+  // elimination tree and column counts of L
+  parent_.assign(n_, -1);
+  lnz_.assign(n_, 0);
+  flag_.assign(n_, -1);
+  for (int k = 0; k < n_; ++k) {
+    flag_[k] = k;
+    for (int p = cp_[k]; p < cp_[k + 1]; ++p) {
+      for (int i = ci_[p]; flag_[i] != k; i = parent_[i]) {
+        if (parent_[i] == -1) parent_[i] = k;
+        ++lnz_[i];
+        flag_[i] = k;
+      }
+    }
+  }
+  lp_.assign(n_ + 1, 0);
+  for (int k = 0; k < n_; ++k) lp_[k + 1] = lp_[k] + lnz_[k];
+  li_.resize(lp_[n_]);
+  lx_.resize(lp_[n_]);
+  d_inverse_.resize(n_);
+  y_.assign(n_, 0.0);
+  work_.resize(n_);
+  pattern_.resize(n_);
+}
+
+int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshold, double pivot_shift) {
+  const double* values = lower.valuePtr();
+  for (std::size_t q = 0; q < cx_.size(); ++q) cx_[q] = values[value_source_[q]];
+  int replaced = 0;
+  for (int k = 0; k < n_; ++k) {
+    // nonzero pattern of row k of L (reach in the elimination tree), scattered column k in y
+    int top = n_;
+    flag_[k] = k;
+    lnz_[k] = 0;
+    for (int p = cp_[k]; p < cp_[k + 1]; ++p) {
+      int i = ci_[p];
+      y_[i] += cx_[p];
+      int len = 0;
+      for (; flag_[i] != k; i = parent_[i]) {
+        pattern_[len++] = i;
+        flag_[i] = k;
+      }
+      while (len > 0) pattern_[--top] = pattern_[--len];
+    }
+    // sparse triangular solve for row k of L, and the pivot d_k
+    double dk = y_[k];
+    y_[k] = 0.0;
+    for (; top < n_; ++top) {
+      const int i = pattern_[top];
+      const double yi = y_[i];
+      y_[i] = 0.0;
+      const int end = lp_[i] + lnz_[i];
+      for (int p = lp_[i]; p < end; ++p) y_[li_[p]] -= lx_[p] * yi;
+      const double lki = yi * d_inverse_[i];
+      dk -= lki * yi;
+      li_[end] = k;
+      lx_[end] = lki;
+      ++lnz_[i];
+    }
+    // dynamic regularisation: the pivot must have the sign of its block
+    if (!(sign_[k] * dk > pivot_threshold)) {
+      dk = sign_[k] * pivot_shift;
+      ++replaced;
+    }
+    d_inverse_[k] = 1.0 / dk;
+  }
+  return replaced;
+}
+
+void LdlFactorization::solve_in_place(VecX& b) {
+  for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
+  for (int j = 0; j < n_; ++j)
+    for (int p = lp_[j]; p < lp_[j + 1]; ++p) work_[li_[p]] -= lx_[p] * work_[j];
+  for (int k = 0; k < n_; ++k) work_[k] *= d_inverse_[k];
+  for (int j = n_ - 1; j >= 0; --j)
+    for (int p = lp_[j]; p < lp_[j + 1]; ++p) work_[j] -= lx_[p] * work_[li_[p]];
+  for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
+}
+
+}  // namespace tendril::vine

@@ -1,0 +1,31 @@
+#pragma once
+/// Derivative of the step map (q_k, v_k; K, C, u) -> (q_{k+1}, v_{k+1}) of the last step, by
+/// implicit differentiation of the QP's KKT system at the solution's active set
+/// (docs/physics/vine.md#derivatives). With A = [A_eq; inequality rows with z_i > 0] and
+/// lambda = [y; z_active], the KKT conditions
+///   r1 = P v + c(theta) - A(theta)^T lambda = 0,   r2 = A(theta) v - b(theta) = 0
+/// give  [P  -A^T; A  0] [dv/dtheta; dlambda/dtheta] = -[dr1/dtheta; dr2/dtheta]  and
+/// dq_{k+1} = d q_k + Delta t dv_{k+1}. Partial derivatives of the rows come from Eigen AutoDiff of
+/// the same row templates the step uses. Inequality rows with z_i = 0 are treated as inactive, so
+/// at a weakly active contact (z_i = 0 and zero slack) this is a one-sided derivative.
+
+#include "tendril/core/types.hpp"
+#include "tendril/vine/vine_stepper.hpp"
+
+namespace tendril::vine {
+
+/// Jacobians of the last step; n = 3 #bodies.
+struct StepDerivatives {
+  bool ok = false;                 ///< false if the last step did not solve or the KKT matrix is singular
+  int active_inequalities = 0;     ///< contact rows treated as active
+  MatX dq_dq, dq_dv, dv_dq, dv_dv; ///< d(q_{k+1}, v_{k+1}) / d(q_k, v_k) (n x n each)
+  MatX dq_dK, dv_dK;               ///< w.r.t. pin stiffnesses K_j (n x #pins)
+  MatX dq_dC, dv_dC;               ///< w.r.t. pin dampings C_j (n x #pins)
+  MatX dq_du, dv_du;               ///< w.r.t. joint growth rates u_j (n x #prismatic)
+};
+
+/// Differentiates the last step of `stepper` (call after a successful step()).
+/// `active_threshold`: z_i above it (in the scaled units of the QP) marks a contact row active.
+StepDerivatives step_derivatives(const VineStepper& stepper, double active_threshold = 1e-12);
+
+}  // namespace tendril::vine

@@ -1,0 +1,62 @@
+#pragma once
+/// Vine-robot scene files: a top-level `vine:` map (keys in vine_scene_schema(), documented in
+/// docs/scene_reference.md) read into a VineModel and an initial VineState, and a run that writes a
+/// "tendril-run 1" directory of kind "vine" (docs/output_format.md, arrays listed below).
+///
+/// Entry points for the `tendril` command, which dispatches scenes with a top-level `vine:` key
+/// (io::Scene::has_top_level("vine")). The scene must be parsed with vine_schema(); the *_file
+/// variants do that:
+///   vine::validate_scene_file(file, overrides)                  -> throws InputError on bad input
+///   vine::run_scene_file(file, out_dir, overrides, progress)    -> io::RunResult
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tendril/io/run_directory.hpp"
+#include "tendril/io/scene.hpp"
+#include "tendril/io/schema.hpp"
+#include "tendril/vine/vine_model.hpp"
+
+namespace tendril::vine {
+
+/// The keys of the `vine:` map.
+const io::SchemaTable& vine_scene_schema();
+/// common_schema() + vine_scene_schema().
+io::Schema vine_schema();
+
+struct VineScene {
+  VineModel model;
+  VineState initial;  ///< state at t = 0
+  long steps = 0;     ///< steps to run
+  int save_every = 1; ///< save a frame every this many steps (frame 0 is the initial state)
+  io::Json resolved;  ///< the scene as used
+};
+
+/// Reads and checks a parsed scene (unknown or unused keys, sizes, NaN, bodies inside obstacles
+/// at the start all throw InputError naming the key path).
+VineScene load_vine_scene(io::Scene& scene);
+/// Parses `file` (overrides "key.path=value" applied) and loads it.
+VineScene load_vine_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+/// Checks a scene (parsed with vine_schema()) without running it (throws InputError).
+void validate_scene(io::Scene& scene);
+void validate_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+
+/// Runs a loaded scene into `out_dir`. Arrays (F saved frames, S steps, n bodies, P contact pairs):
+/// frame_time (F) [s], body_pose (F, n, 3) [m, m, rad], body_velocity (F, n, 3) [m/s, m/s, rad/s],
+/// centerline (F, n + 1, 2) [m], step_time (S) [s], step_status (S), step_qp_iterations (S),
+/// step_kkt_residual (S), step_joint_error (S) [m], step_min_distance (S) [m],
+/// contact_normal_impulse (S, P) [N s], growth_rate (S) [m/s].
+io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
+                       const std::function<void(const io::RunProgress&)>& progress = {});
+/// load_vine_scene + run_vine.
+io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
+                        const std::function<void(const io::RunProgress&)>& progress = {});
+io::RunResult run_scene_file(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+                             const std::vector<std::string>& overrides = {},
+                             const std::function<void(const io::RunProgress&)>& progress = {});
+
+}  // namespace tendril::vine

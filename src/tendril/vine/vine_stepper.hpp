@@ -1,0 +1,117 @@
+#pragma once
+/// One time step of the vine robot: the QP of eq. 15 (vine paper, section II-H), solved to a KKT
+/// residual of 1e-10 by tendril_qp. Derivations: docs/physics/vine.md.
+///
+///   minimise_v  1/2 v^T M v - v^T (M v_k + Delta t F(q_k, v_k))
+///   (implicit springs: M + dt^2 R K R^T + dt R C R^T and F without dampers; docs/physics/vine.md)
+///   subject to  J v = -c(q_k) / Delta t                       (joints, eq. 12)
+///               G_bar(q_k, v_k) v = u_k                      (growth, eq. 14; one row per prismatic joint)
+///               L v >= -Phi(q_k) / Delta t                   (contact, eq. 13; with friction: (L +- mu T) v)
+///   then q_{k+1} = q_k + Delta t v_{k+1}                      (semi-implicit Euler, eq. 10)
+///
+/// The rows are the paper's divided by Delta t (velocity units) and the objective is divided by
+/// the mean body mass m_ref, which leaves the solution unchanged and makes the solver's absolute
+/// 1e-10 tolerance meaningful in SI units. Sparsity patterns, buffers and the KKT symbolic analysis
+/// are built once in the constructor; a step only rewrites values.
+
+#include <vector>
+
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/vine/constraint_rows.hpp"
+#include "tendril/vine/qp/qp_solver.hpp"
+#include "tendril/vine/vine_model.hpp"
+
+namespace tendril::vine {
+
+/// Outcome of one step. The state is advanced only if `status` is QpStatus::solved.
+struct VineStepReport {
+  QpStatus status = QpStatus::numerical_failure;
+  int qp_iterations = 0;
+  double kkt_residual = 0.0;     ///< scaled KKT residual of the QP solution [-]
+  double joint_error = 0.0;      ///< |c(q_k)|_inf of the state the step started from [m]
+  double min_distance = 0.0;     ///< min Phi(q_k) over contact rows [m] (+inf without obstacles)
+  int active_contacts = 0;       ///< contact pairs with a positive normal impulse
+};
+
+/// One (contact point, obstacle) pair at the last step.
+struct ContactInfo {
+  int point = 0;                ///< index into VineModel::contact_points
+  int obstacle = 0;             ///< index into VineModel::obstacles
+  double distance = 0.0;        ///< Phi(q_k) [m]
+  double normal_impulse = 0.0;  ///< n >= 0 [N s]
+  double tangent_impulse = 0.0; ///< friction impulse along t = (-n_y, n_x) [N s], |.| <= mu n
+};
+
+class VineStepper {
+ public:
+  /// Validates the model (throws InputError) and builds the QP pattern.
+  explicit VineStepper(VineModel model, QpOptions options = {});
+
+  const VineModel& model() const { return model_; }
+
+  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule.
+  VineStepReport step(VineState& state);
+  /// Advances `state` by Delta t with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
+  VineStepReport step(VineState& state, const VecX& joint_rates);
+
+  /// u_j of the model's schedule at time t, split by the growth mode [m/s] (#prismatic).
+  VecX joint_growth_rates(double time) const;
+
+  // internals of the last step (evaluated at q_k, v_k of that step)
+  /// J = dc/dq (2 #bodies x 3 #bodies); rows: two per joint, joints base to tip.
+  SparseMatrix joint_jacobian() const;
+  /// G_bar (eq. 14) (#prismatic x 3 #bodies).
+  SparseMatrix growth_jacobian() const;
+  /// L = dPhi/dq (#contact rows x 3 #bodies); with friction each pair has the two rows (n +- mu t) . dp/dq.
+  const SparseMatrix& contact_jacobian() const { return problem_.A_in; }
+  /// c(q_k) joint constraint errors of the last step's start [m] (2 #bodies).
+  VecX joint_errors() const;
+  /// c(q) (eq. 2, 3) at any configuration [m] (2 #bodies).
+  VecX joint_errors_at(const VecX& q) const;
+  /// Phi(q) of every contact row at any configuration [m] (#contact rows).
+  VecX contact_distances_at(const VecX& q) const;
+  /// Every (point, obstacle) pair with its distance and impulses.
+  std::vector<ContactInfo> contacts() const;
+  /// Joint impulses lambda (2 #bodies) and growth impulses w (#prismatic) of eq. 9 [N s]
+  /// (the rows of J and G_bar are dimensionless on translations, so M dv = J^T lambda + G_bar^T w + ...).
+  VecX joint_impulses() const;
+  VecX growth_impulses() const;
+  /// The QP of the last step (scaled as described above) and its solution.
+  const QpProblem& last_problem() const { return problem_; }
+  const QpSolution& last_solution() const { return solution_; }
+  /// q_k, v_k and u_k the last step started from.
+  const VecX& last_q() const { return q_k_; }
+  const VecX& last_v() const { return v_k_; }
+  const VecX& last_joint_rates() const { return u_k_; }
+  /// m_ref: the objective scale [kg].
+  double mass_scale() const { return mass_scale_; }
+  /// Row descriptions: equality rows (joints, then growth), inequality rows (contacts).
+  const std::vector<RowSpec>& equality_rows() const { return eq_rows_; }
+  const std::vector<RowSpec>& inequality_rows() const { return in_rows_; }
+  /// Context of the rows (dt, radius, friction, base); obstacle set per row.
+  RowContext row_context(const RowSpec& row) const;
+  /// Local (q, v) of a row's bodies (6 each, zeros for the world).
+  void gather_local(const RowSpec& row, const VecX& q, const VecX& v, VecN<6>& q_local, VecN<6>& v_local) const;
+
+ private:
+  void build_pattern();
+  /// u_j of the schedule at `time`, split by the growth mode, into `rates` (#prismatic).
+  void fill_growth_rates(double time, VecX& rates) const;
+  void fill_rows(const std::vector<RowSpec>& rows, const std::vector<int>& slots, SparseMatrix& a, VecX& rhs,
+                 bool contact);
+
+  VineModel model_;
+  QpSolver solver_;
+  QpProblem problem_;
+  QpSolution solution_;
+  std::vector<RowSpec> eq_rows_, in_rows_;
+  std::vector<int> eq_slots_, in_slots_;  // value index of each local entry, -1 if unused (6 #rows)
+  VecX mass_diag_;                        // M diagonal [kg, kg, kg m^2] (3 #bodies)
+  double mass_scale_ = 1.0;
+  VecX force_;                            // F(q_k, v_k) (3 #bodies)
+  VecX q_k_, v_k_, u_k_, phi_;            // last step's start, rates, contact row distances
+  VecX rates_;                            // u_j buffer of step(state) (#prismatic)
+  VecX zero_v_;                           // zero velocities (3 #bodies)
+};
+
+}  // namespace tendril::vine

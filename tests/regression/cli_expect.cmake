@@ -1,0 +1,15 @@
+# Runs a command and checks its exit code and (optionally) that stderr contains a text.
+# cmake -DCOMMAND="a;b;c" -DEXPECT_CODE=2 [-DEXPECT_STDERR=text] [-DEXPECT_FILE=path] -P cli_expect.cmake
+execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL EXPECT_CODE)
+  message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_CODE}\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(DEFINED EXPECT_STDERR)
+  string(FIND "${err}" "${EXPECT_STDERR}" pos)
+  if(pos EQUAL -1)
+    message(FATAL_ERROR "stderr lacks '${EXPECT_STDERR}':\n${err}")
+  endif()
+endif()
+if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")
+  message(FATAL_ERROR "missing ${EXPECT_FILE}\nstdout: ${out}\nstderr: ${err}")
+endif()

@@ -1,0 +1,139 @@
+// Regression: every rod example scene in examples/ is listed here, run (shortened with --set style
+// overrides where needed) and checked for something physical, not only for finishing.
+// Vine scenes (examples/vine_*.yaml) are run by the vine area's tests.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "tendril/io/npy.hpp"
+#include "tendril/sim/simulation.hpp"
+
+namespace tendril::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Every rod example; a new examples/*.yaml must be added here (see Manifest below).
+const std::vector<std::string> kRodExamples = {"cantilever_gravity", "helix_gravity", "pneunet_kappa15_70",
+                                               "pneunet_kappa31_45", "pneunet_kappa47_15", "star_network"};
+
+struct ExampleRun {
+  RunResult result;
+  int nodes = 0;
+  std::vector<std::string> terms;
+  io::NpyArray positions, energies, frame_time, step_status;
+  std::size_t frames() const { return positions.shape[0]; }
+  Vec3 x(std::size_t frame, int node) const {
+    const std::size_t i = (frame * nodes + node) * 3;
+    return {positions.data[i], positions.data[i + 1], positions.data[i + 2]};
+  }
+  double energy(std::size_t frame, const std::string& term) const {
+    const auto k = std::find(terms.begin(), terms.end(), term) - terms.begin();
+    return energies.data[frame * terms.size() + k];
+  }
+  double total_energy(std::size_t frame) const {
+    double e = 0;
+    for (std::size_t k = 0; k < terms.size(); ++k) e += energies.data[frame * terms.size() + k];
+    return e;
+  }
+};
+
+ExampleRun run_example(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  Simulation sim = Simulation::from_file(fs::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"), overrides);
+  const fs::path out = fs::temp_directory_path() / ("tendril_regression_" + std::to_string(::getpid())) / name;
+  ExampleRun r;
+  r.result = sim.run(out);
+  EXPECT_TRUE(r.result.ok) << name << ": " << r.result.message;
+  r.nodes = sim.model().dofs.num_nodes;
+  for (const auto& t : sim.energies()) r.terms.push_back(t.first);
+  r.positions = io::read_npy(r.result.path / "positions.npy");
+  r.energies = io::read_npy(r.result.path / "energies.npy");
+  r.frame_time = io::read_npy(r.result.path / "frame_time.npy");
+  r.step_status = io::read_npy(r.result.path / "step_status.npy");
+  // common checks: finished, every step converged, everything finite
+  EXPECT_TRUE(std::all_of(r.step_status.data.begin(), r.step_status.data.end(), [](double s) { return s == 0; }));
+  EXPECT_TRUE(std::all_of(r.positions.data.begin(), r.positions.data.end(), [](double v) { return std::isfinite(v); }));
+  EXPECT_TRUE(std::all_of(r.energies.data.begin(), r.energies.data.end(), [](double v) { return std::isfinite(v); }));
+  return r;
+}
+
+TEST(Examples, ManifestListsEveryRodExample) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
+    const std::string stem = entry.path().stem().string();
+    if (entry.path().extension() == ".yaml" && stem.rfind("vine_", 0) != 0) found.push_back(stem);
+  }
+  std::sort(found.begin(), found.end());
+  EXPECT_EQ(found, kRodExamples);
+}
+
+// Cantilever (shortened to 0.1 s): backward Euler dissipates, so the total energy (elastic +
+// gravity + kinetic) never grows; the tip falls monotonically (first period ~8 s); the rod barely
+// stretches: its length changes by less than twice the strain its own weight would cause,
+// 2 rho A g L / EA = 2 * 1273.52 * 9.81 / 1e7 = 2.5e-3.
+TEST(Examples, CantileverGravity) {
+  const ExampleRun r = run_example("cantilever_gravity", {"duration=0.1"});
+  ASSERT_EQ(r.frames(), 11u);
+  for (std::size_t f = 1; f < r.frames(); ++f) {
+    EXPECT_LE(r.total_energy(f), r.total_energy(f - 1) + 1e-12) << "frame " << f;
+    EXPECT_LT(r.x(f, r.nodes - 1).z(), r.x(f - 1, r.nodes - 1).z()) << "frame " << f;
+  }
+  EXPECT_GT(r.energy(r.frames() - 1, "kinetic"), 0.0);
+  double length0 = 0, length1 = 0;
+  for (int i = 0; i + 1 < r.nodes; ++i) {
+    length0 += (r.x(0, i + 1) - r.x(0, i)).norm();
+    length1 += (r.x(r.frames() - 1, i + 1) - r.x(r.frames() - 1, i)).norm();
+  }
+  EXPECT_NEAR(length1 / length0, 1.0, 2 * 1273.52 * 9.81 / 1e7);
+}
+
+// PneuNet actuators (mat_dismech Fig. 4): the 175 N tip force pulls each rod nearly straight along
+// +x, the natural curvature keeps the tip above the axis, and more natural curvature leaves the tip
+// higher and stores more bending energy. Stretch energy ~ F_x^2 L / (2 EA).
+TEST(Examples, PneuNetFamily) {
+  double previous_z = 0.0, previous_bend = 0.0;
+  for (const char* name : {"pneunet_kappa15_70", "pneunet_kappa31_45", "pneunet_kappa47_15"}) {
+    const ExampleRun r = run_example(name);
+    const Vec3 tip = r.x(r.frames() - 1, r.nodes - 1);
+    EXPECT_GT(tip.x(), 0.095) << name;
+    EXPECT_LT(tip.x(), 0.1 * (1 + 175.0 / (20e9 * std::numbers::pi * 1e-6)) + 1e-3) << name;
+    EXPECT_GT(tip.z(), previous_z) << name;
+    const double bend = r.energy(r.frames() - 1, "bend_twist");
+    EXPECT_GT(bend, previous_bend) << name;
+    const double stretch = r.energy(r.frames() - 1, "stretch");
+    EXPECT_NEAR(stretch, 175.0 * 175.0 * 0.1 / (2 * 20e9 * std::numbers::pi * 1e-6), 0.1 * stretch) << name;
+    previous_z = tip.z();
+    previous_bend = bend;
+  }
+}
+
+// Helix under gravity with implicit midpoint: no numerical damping, so the total energy stays
+// constant to within 1% of the gravitational energy released; the free end moves down.
+TEST(Examples, HelixGravity) {
+  const ExampleRun r = run_example("helix_gravity", {"duration=0.15"});
+  ASSERT_EQ(r.nodes, 106);
+  const std::size_t last = r.frames() - 1;
+  const double released = r.energy(0, "gravity") - r.energy(last, "gravity");
+  EXPECT_GT(released, 0.0);
+  EXPECT_NEAR(r.total_energy(last), r.total_energy(0), 0.01 * released);
+  EXPECT_LT(r.x(last, r.nodes - 1).z(), r.x(0, r.nodes - 1).z() - 0.01);
+}
+
+// Star network: the four limbs, joined at the hub, all droop; backward Euler never gains energy.
+TEST(Examples, StarNetwork) {
+  const ExampleRun r = run_example("star_network", {"duration=0.05"});
+  ASSERT_EQ(r.nodes, 41);
+  const std::size_t last = r.frames() - 1;
+  for (int limb = 0; limb < 4; ++limb) {
+    const int tip = 1 + 10 * limb + 9;  // hub is node 0, then 10 nodes per limb
+    EXPECT_LT(r.x(last, tip).z(), -0.005) << "limb " << limb;
+  }
+  EXPECT_LE(r.total_energy(last), r.total_energy(0) + 1e-12);
+  EXPECT_GT(r.energy(last, "bend_twist"), 0.0);
+}
+
+}  // namespace
+}  // namespace tendril::sim

@@ -1,0 +1,94 @@
+// Derivative of the step map (q_k, v_k; K, C, u) -> (q_{k+1}, v_{k+1}) by implicit
+// differentiation of the KKT system, against central differences of whole steps, in contact.
+#include <gtest/gtest.h>
+
+#include "tendril/vine/paper_scenes.hpp"
+#include "tendril/vine/step_derivatives.hpp"
+
+namespace tendril::vine {
+namespace {
+
+struct Next {
+  VecX q, v;
+};
+
+Next step_from(const VineModel& m, const VecX& q, const VecX& v, const VecX& rates) {
+  VineStepper stepper(m);
+  VineState s;
+  s.q = q;
+  s.v = v;
+  EXPECT_EQ(stepper.step(s, rates).status, QpStatus::solved);
+  return {s.q, s.v};
+}
+
+/// Compares an analytic Jacobian column block with central differences of `perturbed(i, h)`.
+template <class F>
+void expect_matches_fd(const MatX& dq, const MatX& dv, int columns, double h, F perturbed, const char* what) {
+  for (int i = 0; i < columns; ++i) {
+    const Next p = perturbed(i, h), mi = perturbed(i, -h);
+    const VecX fd_q = (p.q - mi.q) / (2 * h), fd_v = (p.v - mi.v) / (2 * h);
+    const double scale_v = std::max(1.0, dv.col(i).lpNorm<Eigen::Infinity>());
+    const double scale_q = std::max(1.0, dq.col(i).lpNorm<Eigen::Infinity>());
+    EXPECT_LT((fd_v - dv.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_v) << what << " column " << i;
+    EXPECT_LT((fd_q - dq.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_q) << what << " column " << i;
+  }
+}
+
+TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
+  for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
+                                     std::pair{0.4, SpringIntegration::explicit_forces},
+                                     std::pair{0.0, SpringIntegration::implicit}}) {
+    VineModel m = runtime_scene_model(8);
+    m.springs = springs;
+    m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02), make_half_plane(Vec2(0.0, -0.3), Vec2(0.0, 1.0))};
+    m.friction = mu;
+    m.stiffness = {0.5, 0.4, 0.3, 0.2};
+    m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
+    m.gravity = Vec2(0.0, -9.81);
+    VineStepper stepper(m);
+    VineState s = straight_state(m, 0.0);
+    // grow into the circle until the tip presses on it
+    int k = 0;
+    for (; k < 200; ++k) {
+      const VineStepReport rep = stepper.step(s);
+      ASSERT_EQ(rep.status, QpStatus::solved);
+      if (rep.active_contacts > 0 && k > 30) break;
+    }
+    ASSERT_LT(k, 200) << "no contact reached";
+    const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
+    ASSERT_EQ(stepper.step(s, rates).status, QpStatus::solved);
+    const StepDerivatives d = step_derivatives(stepper);
+    ASSERT_TRUE(d.ok);
+    EXPECT_GT(d.active_inequalities, 0);
+    const int n = m.num_dofs();
+
+    expect_matches_fd(d.dq_dq, d.dv_dq, n, 1e-7, [&](int i, double h) {
+      VecX qp = q;
+      qp(i) += h;
+      return step_from(m, qp, v, rates);
+    }, "d/dq");
+    expect_matches_fd(d.dq_dv, d.dv_dv, n, 1e-6, [&](int i, double h) {
+      VecX vp = v;
+      vp(i) += h;
+      return step_from(m, q, vp, rates);
+    }, "d/dv");
+    expect_matches_fd(d.dq_dK, d.dv_dK, m.num_pins(), 1e-5, [&](int j, double h) {
+      VineModel mp = m;
+      mp.stiffness[j] += h;
+      return step_from(mp, q, v, rates);
+    }, "d/dK");
+    expect_matches_fd(d.dq_dC, d.dv_dC, m.num_pins(), 1e-6, [&](int j, double h) {
+      VineModel mp = m;
+      mp.damping[j] += h;
+      return step_from(mp, q, v, rates);
+    }, "d/dC");
+    expect_matches_fd(d.dq_du, d.dv_du, m.num_prismatic(), 1e-6, [&](int j, double h) {
+      VecX up = rates;
+      up(j) += h;
+      return step_from(m, q, v, up);
+    }, "d/du");
+  }
+}
+
+}  // namespace
+}  // namespace tendril::vine
