@@ -70,6 +70,8 @@ StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, Vec
 }
 
 void StaticSolver::start_path(const State& state) {
+  // the caller's rod data (stiffnesses, rest shape) as it is now; vectors keep their storage
+  path_model_.rods = model_.rods;
   start_q_ = state.q;
   target_q_ = state.q;
   for (const PrescribedMotion& motion : model_.prescribed) motion.apply(state.time, q_initial_, target_q_);

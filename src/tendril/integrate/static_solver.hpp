@@ -13,8 +13,8 @@
 /// whenever a stage fails, down to 1 / StaticOptions::max_load_steps, and doubled after a stage
 /// that converged in at most a quarter of the allowed Newton iterations.
 /// The caller's Model is never changed: the solver owns a copy (path model) whose rest quantities
-/// it sets per stage, and builds its NewtonSystem on it. The copy's rest shape is refreshed from
-/// the caller's Model on every solve, so actuation between solves is seen.
+/// it sets per stage, and builds its NewtonSystem on it. The copy's rod data (stiffnesses, rest
+/// shape) is refreshed from the caller's Model on every solve, so actuation between solves is seen.
 /// A part with a free rigid-body translation (no fixed DOF along an axis, translation-invariant
 /// energies) pushed by an unbalanced load has no equilibrium: reported as singular_system.
 /// See docs/physics/time_integration.md, "Static solve".

@@ -418,6 +418,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     out.dynamics.scheme = out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
     out.dynamics.dt = out.dt;
     out.dynamics.max_dt_halvings = integ.integer("max_dt_halvings");
+    if (out.solve == Solve::implicit_midpoint) out.dynamics.midpoint_alpha = integ.real("midpoint_alpha");
+    else if (integ.has("midpoint_alpha")) integ.fail("midpoint_alpha", "only with type implicit_midpoint");
     out.dynamics.newton = newton;
     out.dynamics.validate("integrator.");
     if (!(out.duration > 0.0)) root.fail("duration", "a duration > 0 for a dynamic simulation");

@@ -172,6 +172,10 @@ const io::SchemaTable& rod_scene_schema() {
           positive("integrator.dt", "1e-3", "s",
                    "Time step (static: spacing of the quasi-static solves when duration > 0)."),
           integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep."),
+          {.path = "integrator.midpoint_alpha", .type = KeyType::Real, .default_value = "0.5", .unit = "-",
+           .doc = "implicit_midpoint: forces at (1 - alpha) q_k + alpha q_{k+1}; 0.5 is the midpoint rule (no "
+                  "numerical damping), larger values damp stiff modes (1 is implicit Euler).",
+           .min = 0.5, .max = 1.0},
           node("integrator.newton", KeyType::Map, "Newton solver options."),
           {.path = "integrator.newton.force_tolerance", .type = KeyType::Real, .default_value = "1e-8",
            .unit = "-", .doc = "Relative force-residual tolerance.", .min = 0.0},

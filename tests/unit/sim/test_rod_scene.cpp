@@ -220,5 +220,15 @@ TEST(RodSceneErrors, MaterialAndValues) {
   expect_input_error([] { load(straight(2, "start")); }, {"rods[0].geometry.num_nodes", "got 2", "at least 3"});
 }
 
+TEST(RodScene, MidpointAlphaOnlyForTheMidpointRule) {
+  const RodScene damped = load(straight(5), {"integrator.type=implicit_midpoint", "integrator.midpoint_alpha=0.52"});
+  EXPECT_DOUBLE_EQ(damped.dynamics.midpoint_alpha, 0.52);
+  EXPECT_DOUBLE_EQ(load(straight(5), {"integrator.type=implicit_midpoint"}).dynamics.midpoint_alpha, 0.5);
+  expect_input_error([] { load(straight(5), {"integrator.midpoint_alpha=0.6"}); },
+                     {"integrator.midpoint_alpha", "got 0.6", "only with type implicit_midpoint"});
+  expect_input_error([] { load(straight(5), {"integrator.type=implicit_midpoint", "integrator.midpoint_alpha=0.4"}); },
+                     {"integrator.midpoint_alpha", "got 0.4", "[0.5, 1]"});
+}
+
 }  // namespace
 }  // namespace tendril::sim

@@ -89,7 +89,8 @@ TEST(ImplicitMidpoint, GeneralisedMidpointDampsByTheClosedFormFactor) {
       const double rho2 = (1.0 + b * b) / (1.0 + a * a);
       const int steps = 20;
       for (int n = 0; n < steps; ++n) ASSERT_TRUE(stepper.step(state).ok());
-      EXPECT_NEAR(energy() / (e0 * std::pow(rho2, steps)), 1.0, 1e-10) << "alpha " << alpha << ", omega dt " << omega_dt;
+      EXPECT_NEAR(energy() / (e0 * std::pow(rho2, steps)), 1.0, 1e-10)
+          << "alpha " << alpha << ", omega dt " << omega_dt;
     }
   }
 }
