@@ -257,11 +257,17 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     const double phi0 = potential ? merit_base_ : 0.5 * residual_norm * residual_norm;
     const double lambda = p.load_factor;
 
+    // Under quadratic convergence r_{k+1} ~ r_k^3 / r_{k-1}^2. When that predicts convergence, the
+    // trial points are evaluated without the Jacobian (it would go unused); a wrong guess costs one
+    // re-evaluation below.
+    const std::size_t history = report.residual_history.size();
+    const bool likely_last =
+        history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
     double alpha = 1.0;
     bool accepted = false, any_non_finite = false;
     while (alpha >= ls.min_step) {
       trial_ = y + alpha * step_;
-      const bool finite = evaluate(p, trial_, true);
+      const bool finite = evaluate(p, trial_, !likely_last);
       if (finite) {
         if (!ls.enabled) {
           accepted = true;
@@ -305,6 +311,11 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
 
     // a full Newton step below the step tolerance: the residual is at its round-off floor
     if (alpha == 1.0 && step_is_negligible()) return report;
+    if (likely_last && iteration < options_.max_iterations && !evaluate(p, y, true)) {
+      report.status = StepStatus::non_finite;
+      report.message = "non-finite Jacobian at an accepted Newton iterate";
+      return report;
+    }
   }
   report.status = StepStatus::max_iterations;
   report.message = format("Newton did not converge in %.0f iterations (residual %.3g N, ", options_.max_iterations,
