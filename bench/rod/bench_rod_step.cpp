@@ -1,7 +1,6 @@
 // One implicit step of the benchmark rods, through the Simulation facade (scene files in
 // examples/). Counters: newton_iterations per step and seconds per node per Newton iteration
 // (node_iteration, shown inverted as a time). Results and method: docs/performance.md.
-#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "support/statistics.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace {
@@ -41,10 +41,6 @@ void run_steps(benchmark::State& state, const std::function<tendril::sim::Simula
                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-/// The fastest repetition: on a shared virtual machine the noise only ever adds time, so the minimum
-/// over repetitions is the steadiest estimate (reported beside the median).
-double fastest(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-
 // straight cantilever: L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5, clamped, gravity, backward Euler, dt 1e-3
 void BM_CantileverImplicitEulerStep(benchmark::State& state) {
   const std::string nodes = std::to_string(state.range(0));
@@ -61,7 +57,7 @@ BENCHMARK(BM_CantileverImplicitEulerStep)
     ->Arg(101)
     ->Arg(401)
     ->Arg(1601)
-    ->ComputeStatistics("min", fastest)
+    ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMicrosecond);
 
 // 106-node helix under gravity, implicit midpoint, dt 5e-3. Restarted every 1 s of simulated time:
@@ -72,7 +68,7 @@ void BM_HelixImplicitMidpointStep(benchmark::State& state) {
       state, [] { return tendril::sim::Simulation::from_file(kExamples + "helix_gravity.yaml", {"duration=1000"}); },
       1.0);
 }
-BENCHMARK(BM_HelixImplicitMidpointStep)->ComputeStatistics("min", fastest)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HelixImplicitMidpointStep)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
