@@ -43,24 +43,14 @@ void run_steps(benchmark::State& bench, RuntimeScaling scaling) {
 void BM_VineRuntimeStep(benchmark::State& bench) { run_steps(bench, RuntimeScaling::fixed_body_size); }
 void BM_VineRuntimeStepFixedLength(benchmark::State& bench) { run_steps(bench, RuntimeScaling::fixed_total_length); }
 
-BENCHMARK(BM_VineRuntimeStep)
-    ->Arg(10)
-    ->Arg(30)
-    ->Arg(70)
-    ->Arg(100)
-    ->Arg(300)
-    ->Arg(1000)
-    ->ComputeStatistics("min", tendril::bench::fastest)
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_VineRuntimeStepFixedLength)
-    ->Arg(10)
-    ->Arg(30)
-    ->Arg(70)
-    ->Arg(100)
-    ->Arg(300)
-    ->Arg(1000)
-    ->ComputeStatistics("min", tendril::bench::fastest)
-    ->Unit(benchmark::kMicrosecond);
+/// The sizes, 10 to 1000 bodies, with the fastest repetition reported.
+void runtime_sizes(benchmark::internal::Benchmark* b) {
+  for (int bodies : {10, 30, 70, 100, 300, 1000}) b->Arg(bodies);
+  b->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_VineRuntimeStep)->Apply(runtime_sizes);
+BENCHMARK(BM_VineRuntimeStepFixedLength)->Apply(runtime_sizes);
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Scene reading through schema tables: typed access, defaults, ranges, unknown keys, overrides.
 #include <gtest/gtest.h>
 
+#include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/scene.hpp"
 
@@ -50,17 +51,7 @@ void read_all(Scene& scene) {
   scene.check_unused();
 }
 
-/// Expects an InputError whose message contains every fragment.
-template <class F>
-void expect_input_error(F&& f, std::initializer_list<std::string> fragments) {
-  try {
-    f();
-    FAIL() << "no InputError thrown";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    for (const auto& frag : fragments) EXPECT_NE(what.find(frag), std::string::npos) << what << "\n  lacks: " << frag;
-  }
-}
+using testing::expect_input_error;
 
 TEST(Scene, ReadsValuesAndDefaults) {
   Scene scene = parse("rods:\n  - material: {E: 1.0e7}\n    nodes: 21\n  - material: {E: 2e7, nu: 0.3}\n");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numbers>
 
+#include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/geometry/kinematics.hpp"
@@ -30,16 +31,7 @@ std::string straight(int nodes, const std::string& clamp = "none", const std::st
          std::to_string(nodes) + "}\n    clamp: " + clamp + "\n" + kMaterial + extra;
 }
 
-template <class F>
-void expect_input_error(F&& f, std::initializer_list<std::string> fragments) {
-  try {
-    f();
-    FAIL() << "no InputError thrown";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    for (const auto& frag : fragments) EXPECT_NE(what.find(frag), std::string::npos) << what << "\n  lacks: " << frag;
-  }
-}
+using testing::expect_input_error;
 
 TEST(Generators, StraightRodEdgeLengths) {
   const io::Polyline p = io::straight_rod(Vec3(1, 2, 3), Vec3(0, 0, 1), 2.0, 4, false);
