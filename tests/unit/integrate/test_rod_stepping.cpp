@@ -17,28 +17,9 @@ namespace {
 /// The cantilever (L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5) with nodes 0, 1 and twist 0
 /// fixed, under gravity.
 test::BuiltRod cantilever(int num_nodes) {
-  RodMaterial m;
-  m.youngs_modulus = 1e7;
-  m.poisson_ratio = 0.5;
-  m.density = 1273.52;
-  m.radius = 5e-3;
-  RodNetworkInput in;
-  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
-  for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {m};
-  test::BuiltRod rod = test::build(in);
+  test::BuiltRod rod = test::clamped_benchmark_rod(num_nodes);
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
-  for (int d = 0; d < 6; ++d) rod.model.fixed[d] = 1;
-  rod.model.fixed[rod.model.dofs.twist(0)] = 1;
   return rod;
-}
-
-State initial_state(const test::BuiltRod& rod) {
-  State s;
-  s.q = rod.q;
-  s.u = VecX::Zero(rod.q.size());
-  s.frames = rod.frames;
-  return s;
 }
 
 TEST(RodStepping, AutomaticSolverIsBandedForASingleRod) {
@@ -52,7 +33,7 @@ TEST(RodStepping, AutomaticSolverIsBandedForASingleRod) {
 TEST(RodStepping, CantileverStepsConvergeAndSolversAgree) {
   for (Scheme scheme : {Scheme::implicit_euler, Scheme::implicit_midpoint}) {
     const test::BuiltRod rod = cantilever(21);
-    State banded_state = initial_state(rod), sparse_state = initial_state(rod);
+    State banded_state = test::rest_state(rod), sparse_state = test::rest_state(rod);
     DynamicsOptions options;
     options.scheme = scheme;
     options.dt = 1e-3;
@@ -78,7 +59,7 @@ TEST(RodStepping, UnloadedRodAtRestStaysAtRest) {
   for (Scheme scheme : {Scheme::implicit_euler, Scheme::implicit_midpoint}) {
     test::BuiltRod helix = test::build(test::helix(12));
     for (int d = 0; d < 6; ++d) helix.model.fixed[d] = 1;
-    State state = initial_state(helix);
+    State state = test::rest_state(helix);
     DynamicsOptions options;
     options.scheme = scheme;
     options.dt = 1e-2;
@@ -96,7 +77,7 @@ TEST(RodStepping, RodNetworkUnderGravityConverges) {
   test::BuiltRod star = test::build(test::star_network());
   star.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -0.5)));
   for (int d = 0; d < 3; ++d) star.model.fixed[d] = 1;  // the joint node is pinned
-  State state = initial_state(star);
+  State state = test::rest_state(star);
   DynamicsOptions options;
   options.dt = 0.05;
   TimeStepper stepper(star.model, options, star.q);
@@ -110,7 +91,7 @@ TEST(RodStepping, RodNetworkUnderGravityConverges) {
 
 TEST(RodStepping, StaticCantileverUnderGravityConverges) {
   const test::BuiltRod rod = cantilever(21);
-  State banded_state = initial_state(rod), sparse_state = initial_state(rod);
+  State banded_state = test::rest_state(rod), sparse_state = test::rest_state(rod);
   StaticOptions options;
   options.newton.linear_solver = LinearSolverKind::banded_ldlt;
   StaticSolver banded(rod.model, options, rod.q);

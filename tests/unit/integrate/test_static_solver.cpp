@@ -129,30 +129,7 @@ TEST(StaticSolver, LoadSteppingWhenTheFullLoadFails) {
 
 /// A slender clamped rod (L 1 m, r 5 mm, E 1e7 Pa, 21 nodes; nodes 0, 1 and twist 0 fixed), straight
 /// along x: EA l^2 / EI = 400, so Newton from a far-off shape meets the stiff axial modes.
-test::BuiltRod slender_clamped_rod() {
-  RodMaterial m;
-  m.youngs_modulus = 1e7;
-  m.poisson_ratio = 0.5;
-  m.density = 1273.52;
-  m.radius = 5e-3;
-  RodNetworkInput in;
-  constexpr int num_nodes = 21;
-  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
-  for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {m};
-  test::BuiltRod rod = test::build(in);
-  for (int d = 0; d < 6; ++d) rod.model.fixed[d] = 1;
-  rod.model.fixed[rod.model.dofs.twist(0)] = 1;
-  return rod;
-}
-
-State rest_state(const test::BuiltRod& rod) {
-  State s;
-  s.q = rod.q;
-  s.u = VecX::Zero(rod.q.size());
-  s.frames = rod.frames;
-  return s;
-}
+test::BuiltRod slender_clamped_rod() { return test::clamped_benchmark_rod(21); }
 
 /// Elastic energy of the model's terms at `state` [J].
 double elastic_energy(const Model& model, const State& state) {
@@ -175,7 +152,7 @@ TEST(StaticSolver, NaturalCurvatureFarFromTheInitialShapeConverges) {
     s.natural_twist = 0.05;
   }
   const Model original = rod.model;
-  State state = rest_state(rod);
+  State state = test::rest_state(rod);
   const double start_energy = elastic_energy(rod.model, state);
   {
     StaticOptions direct;
@@ -223,10 +200,10 @@ TEST(StaticSolver, ClampRotatedByNinetyDegreesFollowsThePath) {
   const Mat3 quarter = Eigen::AngleAxisd(0.5 * std::numbers::pi, Vec3::UnitZ()).toRotationMatrix();
   for (int i = 0; i < turned.model.dofs.num_nodes; ++i) turned.q.segment<3>(3 * i) = quarter * rod.q.segment<3>(3 * i);
   initialize_frames(turned.model, turned.q, turned.frames);
-  State expected = rest_state(turned);
+  State expected = test::rest_state(turned);
   ASSERT_TRUE(StaticSolver(turned.model, StaticOptions{}, turned.q).solve(expected).ok());
 
-  State state = rest_state(rod);
+  State state = test::rest_state(rod);
   state.time = 0.5 * std::numbers::pi;
   // eight increments at first: the intermediate stages see the clamp part-way (linear in lambda)
   StaticOptions staged;
@@ -251,7 +228,7 @@ TEST(StaticSolver, ClampTwistedByHalfATurnFlipsTheCurledRod) {
   motion.apply = [twist = rod.model.dofs.twist(0)](double t, const VecX& q0, VecX& q) { q[twist] = q0[twist] + t; };
   rod.model.prescribed.push_back(motion);
   StaticSolver solver(rod.model, StaticOptions{}, rod.q);
-  State curled = rest_state(rod);
+  State curled = test::rest_state(rod);
   ASSERT_TRUE(solver.solve(curled).ok());
 
   // no load: the equilibrium at 180 degrees is the curled shape turned by 180 degrees about x

@@ -25,6 +25,33 @@ inline BuiltRod build(const RodNetworkInput& input) {
   return out;
 }
 
+/// The state at the built configuration, at rest.
+inline State rest_state(const BuiltRod& rod) {
+  State s;
+  s.q = rod.q;
+  s.u = VecX::Zero(rod.q.size());
+  s.frames = rod.frames;
+  return s;
+}
+
+/// The benchmark rod (L 1 m along x, r 5 mm, E 1e7 Pa, nu 0.5, rho 1273.52 kg/m^3) with
+/// `num_nodes` nodes, clamped: nodes 0, 1 and twist 0 fixed.
+inline BuiltRod clamped_benchmark_rod(int num_nodes) {
+  RodMaterial m;
+  m.youngs_modulus = 1e7;
+  m.poisson_ratio = 0.5;
+  m.density = 1273.52;
+  m.radius = 5e-3;
+  RodNetworkInput in;
+  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
+  for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
+  in.materials = {m};
+  BuiltRod rod = build(in);
+  for (int d = 0; d < 6; ++d) rod.model.fixed[d] = 1;
+  rod.model.fixed[rod.model.dofs.twist(0)] = 1;
+  return rod;
+}
+
 /// E = 3 Pa, nu = 0.5 (G = 1 Pa), rho = 2, r = 0.8 m: EA ~ 6, EI ~ 1, GJ ~ 0.6.
 inline RodMaterial unit_material() {
   RodMaterial m;
