@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -21,22 +23,66 @@ void write_file(const std::filesystem::path& file, const std::string& text) {
   if (!out) throw InputError(file.string(), "(cannot be written)", "a writable path");
 }
 
-/// Replaces `destination` by `source` (a directory); the old destination is removed first.
+/// True if `dir` may be replaced by a run: it does not exist, is an empty directory, or is a
+/// directory holding an earlier run (its run.json names the "tendril-run" format).
+bool replaceable(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return true;
+  if (!std::filesystem::is_directory(dir, ec)) return false;
+  if (std::filesystem::is_empty(dir, ec)) return true;
+  std::ifstream meta(dir / "run.json");
+  const std::string text((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
+  return text.find("\"format\": \"tendril-run\"") != std::string::npos ||
+         text.find("\"format\":\"tendril-run\"") != std::string::npos;
+}
+
+/// Checks that a run may end up at `dir` (an earlier run there is replaced only at the end).
+void check_destination(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  // the current directory or one of its parents would contain the temporary directory itself
+  const auto [end, unused] = std::mismatch(dir.begin(), dir.end(), cwd.begin(), cwd.end());
+  if (end == dir.end())
+    throw InputError("--out", dir.string(), "a directory that is not the current directory or one of its parents");
+  if (!replaceable(dir))
+    throw InputError("--out", dir.string(),
+                     "a new path, an empty directory or an earlier tendril run directory (which is replaced); "
+                     "this one holds other files");
+}
+
+/// Replaces `destination` by `source` (a directory): the old destination is moved aside, the new
+/// one moved in, then the old one removed, so a failure leaves the old destination in place.
 void replace_directory(const std::filesystem::path& source, const std::filesystem::path& destination) {
   std::error_code ec;
-  std::filesystem::remove_all(destination, ec);
+  std::filesystem::path backup = destination;
+  backup += fmt::format(".old-{}", static_cast<long>(::getpid()));
+  const bool had_old = std::filesystem::exists(destination, ec);
+  if (had_old) {
+    std::filesystem::rename(destination, backup, ec);
+    if (ec) throw InputError(destination.string(), "(cannot be replaced: " + ec.message() + ")", "a writable path");
+  }
   std::filesystem::rename(source, destination, ec);
-  if (ec) throw InputError(destination.string(), "(cannot be created: " + ec.message() + ")", "a writable path");
+  if (ec) {
+    std::error_code ignored;
+    if (had_old) std::filesystem::rename(backup, destination, ignored);
+    throw InputError(destination.string(), "(cannot be created: " + ec.message() + ")", "a writable path");
+  }
+  if (had_old) std::filesystem::remove_all(backup, ec);
 }
 
 }  // namespace
 
 RunDirectory::RunDirectory(std::filesystem::path out, std::string kind, Json scene)
     : out_(std::move(out)), kind_(std::move(kind)), scene_(std::move(scene)) {
-  if (out_.has_filename() == false) out_ = out_.parent_path();
+  std::error_code ec;
+  out_ = std::filesystem::absolute(out_, ec).lexically_normal();
+  if (!out_.has_filename()) out_ = out_.parent_path();
+  check_destination(out_);
+  std::filesystem::path failed = out_;
+  failed += ".failed";
+  check_destination(failed);
   tmp_ = out_;
   tmp_ += fmt::format(".tmp-{}", static_cast<long>(::getpid()));
-  std::error_code ec;
   std::filesystem::remove_all(tmp_, ec);
   if (out_.has_parent_path()) std::filesystem::create_directories(out_.parent_path(), ec);
   if (!std::filesystem::create_directory(tmp_, ec) || ec)

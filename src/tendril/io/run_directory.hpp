@@ -5,6 +5,8 @@
 ///
 /// Everything is written into "<out>.tmp-<pid>" and renamed at the end:
 /// - finish(): status "completed"; an existing <out> is replaced (only now, on success);
+///   <out> and <out>.failed must be new, empty, or earlier runs, else the constructor throws
+///   InputError("--out", ...), as it does for the current directory or one of its parents;
 /// - fail(message): status "failed" and the message in run.json; the partial directory is renamed
 ///   to "<out>.failed" (replacing an earlier one), and <out> itself is left untouched;
 /// - destroyed without either (an exception unwound through the run): like fail("interrupted").

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/npy.hpp"
@@ -64,6 +65,7 @@ TEST(Npy, ScalarFramesAndInt64) {
 TEST(RunDirectory, FinishRenamesAndReplaces) {
   const fs::path out = scratch("run_ok");
   fs::create_directories(out / "old");
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
   {
     RunDirectory run(out, "test", Json::object());
     EXPECT_TRUE(fs::exists(run.temporary_path()));
@@ -81,9 +83,23 @@ TEST(RunDirectory, FinishRenamesAndReplaces) {
   EXPECT_EQ(read_npy(out / "x.npy").shape, (std::vector<std::size_t>{1, 2}));
 }
 
+TEST(RunDirectory, RefusesToReplaceOtherFilesOrTheCurrentDirectory) {
+  const fs::path out = scratch("not_a_run");
+  fs::create_directories(out);
+  std::ofstream(out / "thesis.tex") << "keep me";
+  testing::expect_input_error([&] { RunDirectory run(out, "test", Json::object()); },
+                              {"--out", "not_a_run", "holds other files"});
+  EXPECT_TRUE(fs::exists(out / "thesis.tex"));
+  testing::expect_input_error([] { RunDirectory run(".", "test", Json::object()); },
+                              {"--out", "not the current directory or one of its parents"});
+  testing::expect_input_error([] { RunDirectory run(fs::current_path().parent_path(), "test", Json::object()); },
+                              {"--out", "not the current directory or one of its parents"});
+}
+
 TEST(RunDirectory, FailureKeepsOutputAndWritesFailedDirectory) {
   const fs::path out = scratch("run_bad");
   fs::create_directories(out);
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
   std::ofstream(out / "marker") << "previous run";
   fs::path failed;
   {

@@ -72,6 +72,7 @@ TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
                                     "integrator.dt=0.01", "duration=0.05"})};
   const fs::path out = scratch("failing");
   fs::create_directories(out);
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
   std::ofstream(out / "previous") << "kept";
   const RunResult r = sim.run(out);
   ASSERT_FALSE(r.ok);

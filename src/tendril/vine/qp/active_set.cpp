@@ -42,7 +42,7 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
     work.rhs.head(n) = -problem.c;
     work.rhs.segment(n, m_eq) = problem.b_eq;
     for (int i = 0; i < m_in; ++i) work.rhs[n + m_eq + i] = active[i] ? problem.b_in[i] : 0.0;
-    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps);
+    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
     if (!work.u.allFinite()) {
       result.numerical_failure = true;
       return result;

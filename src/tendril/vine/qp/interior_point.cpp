@@ -72,7 +72,7 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     return result;
   }
   work.rhs << -problem.c, problem.b_eq, problem.b_in;
-  work.kkt.solve(work.rhs, work.u, options.max_refinement_steps);
+  work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
   work.unpack(point);
   VecX s = problem.A_in * point.x - problem.b_in;
   VecX& z = point.z;
@@ -101,7 +101,7 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     work.rhs.head(n) = -r_d;
     work.rhs.segment(n, m_eq) = -r_eq;
     work.rhs.tail(m_in) = -r_in - r_c.cwiseQuotient(z);
-    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps);
+    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
     dx = work.u.head(n);
     dy = -work.u.segment(n, m_eq);
     dz = -work.u.tail(m_in);

@@ -69,6 +69,8 @@ void KktSystem::analyse(const QpProblem& problem) {
   }
   diag_slot_.resize(size);
   for (int i = 0; i < size; ++i) diag_slot_[i] = slot(i, i);
+  TENDRIL_ASSERT(std::equal(diag_slot_.begin(), diag_slot_.end(), k_.outerIndexPtr()),
+                 "the diagonal must lead every column of the KKT lower triangle");
 
   copy_pattern(problem.P, p_outer_, p_inner_);
   copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
@@ -125,7 +127,7 @@ bool KktSystem::factorize() {
   return std::isfinite(k_max_);
 }
 
-bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps) {
+bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error) {
   u = rhs;
   ldl_.solve_in_place(u);
   double previous = HUGE_VAL;
@@ -133,17 +135,25 @@ bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps) {
     // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its terms
     residual_ = rhs;
     magnitude_ = rhs.cwiseAbs();
+    // (column j of the lower triangle starts with its diagonal entry, see analyse())
+    const int* outer = k_.outerIndexPtr();
+    const int* inner = k_.innerIndexPtr();
+    const double* value = k_.valuePtr();
     for (int j = 0; j < k_.cols(); ++j) {
-      for (int p = k_.outerIndexPtr()[j]; p < k_.outerIndexPtr()[j + 1]; ++p) {
-        const int i = k_.innerIndexPtr()[p];
-        const double v = i == j ? k_.valuePtr()[p] - regularization_[j] : k_.valuePtr()[p];
-        residual_[i] -= v * u[j];
-        magnitude_[i] += std::abs(v * u[j]);
-        if (i != j) {
-          residual_[j] -= v * u[i];
-          magnitude_[j] += std::abs(v * u[i]);
-        }
+      const double uj = u[j];
+      const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
+      double r_j = residual_[j] - diagonal;
+      double m_j = magnitude_[j] + std::abs(diagonal);
+      for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+        const int i = inner[p];
+        const double v = value[p];
+        residual_[i] -= v * uj;
+        magnitude_[i] += std::abs(v * uj);
+        r_j -= v * u[i];
+        m_j += std::abs(v * u[i]);
       }
+      residual_[j] = r_j;
+      magnitude_[j] = m_j;
     }
     // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
     // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
@@ -157,7 +167,7 @@ bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps) {
       }
       if (r_max > 0.0) error = std::max(error, r_max / m_max);
     }
-    if (error <= 1e-14) return true;
+    if (error <= backward_error) return true;
     if (step >= max_steps || error > 0.5 * previous) return false;
     previous = error;
     step_ = residual_;

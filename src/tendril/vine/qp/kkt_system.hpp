@@ -31,9 +31,9 @@ class KktSystem {
   /// Numeric LDL^T of K; false on a non-finite pivot.
   bool factorize();
   /// Solves K0 u = rhs (size n + m_eq + m_in) by LDL^T of K and at most `max_steps` refinement steps,
-  /// starting from u = 0. Returns true if the blockwise backward error (for each block of rows:
-  /// x, y, z) max_i |rhs - K0 u|_i / max_i (|K0| |u| + |rhs|)_i is <= 1e-14.
-  bool solve(const VecX& rhs, VecX& u, int max_steps);
+  /// starting from u = 0. Returns true once the blockwise backward error (for each block of rows:
+  /// x, y, z) max_i |rhs - K0 u|_i / max_i (|K0| |u| + |rhs|)_i is <= backward_error.
+  bool solve(const VecX& rhs, VecX& u, int max_steps, double backward_error);
   int size() const { return static_cast<int>(k_.rows()); }
 
  private:

@@ -43,14 +43,14 @@ void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<sign
   // elimination tree and column counts of L
   parent_.assign(n_, -1);
   lnz_.assign(n_, 0);
-  flag_.assign(n_, -1);
+  std::vector<int> flag(n_, -1);
   for (int k = 0; k < n_; ++k) {
-    flag_[k] = k;
+    flag[k] = k;
     for (int p = cp_[k]; p < cp_[k + 1]; ++p) {
-      for (int i = ci_[p]; flag_[i] != k; i = parent_[i]) {
+      for (int i = ci_[p]; flag[i] != k; i = parent_[i]) {
         if (parent_[i] == -1) parent_[i] = k;
         ++lnz_[i];
-        flag_[i] = k;
+        flag[i] = k;
       }
     }
   }
@@ -61,40 +61,50 @@ void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<sign
   d_inverse_.resize(n_);
   y_.assign(n_, 0.0);
   work_.resize(n_);
-  pattern_.resize(n_);
+
+  // pattern of every row of L (its reach in the elimination tree, in topological order) and the
+  // row indices of every column of L, so that factorize() does only arithmetic
+  std::vector<int> stack(n_);
+  row_begin_.assign(n_ + 1, 0);
+  row_pattern_.resize(lp_[n_]);
+  std::fill(flag.begin(), flag.end(), -1);
+  lnz_.assign(n_, 0);
+  for (int k = 0; k < n_; ++k) {
+    int top = n_;
+    flag[k] = k;
+    for (int p = cp_[k]; p < cp_[k + 1]; ++p) {
+      int len = 0;
+      for (int i = ci_[p]; flag[i] != k; i = parent_[i]) {
+        stack[len++] = i;
+        flag[i] = k;
+      }
+      while (len > 0) stack[--top] = stack[--len];
+    }
+    row_begin_[k + 1] = row_begin_[k] + (n_ - top);
+    std::copy(stack.begin() + top, stack.end(), row_pattern_.begin() + row_begin_[k]);
+    for (; top < n_; ++top) li_[lp_[stack[top]] + lnz_[stack[top]]++] = k;
+  }
 }
 
 int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshold, double pivot_shift) {
   const double* values = lower.valuePtr();
   for (std::size_t q = 0; q < cx_.size(); ++q) cx_[q] = values[value_source_[q]];
   int replaced = 0;
+  std::fill(lnz_.begin(), lnz_.end(), 0);
   for (int k = 0; k < n_; ++k) {
-    // nonzero pattern of row k of L (reach in the elimination tree), scattered column k in y
-    int top = n_;
-    flag_[k] = k;
-    lnz_[k] = 0;
-    for (int p = cp_[k]; p < cp_[k + 1]; ++p) {
-      int i = ci_[p];
-      y_[i] += cx_[p];
-      int len = 0;
-      for (; flag_[i] != k; i = parent_[i]) {
-        pattern_[len++] = i;
-        flag_[i] = k;
-      }
-      while (len > 0) pattern_[--top] = pattern_[--len];
-    }
-    // sparse triangular solve for row k of L, and the pivot d_k
+    // column k of the permuted matrix scattered in y
+    for (int p = cp_[k]; p < cp_[k + 1]; ++p) y_[ci_[p]] += cx_[p];
+    // sparse triangular solve for row k of L (pattern from analyse()), and the pivot d_k
     double dk = y_[k];
     y_[k] = 0.0;
-    for (; top < n_; ++top) {
-      const int i = pattern_[top];
+    for (int r = row_begin_[k]; r < row_begin_[k + 1]; ++r) {
+      const int i = row_pattern_[r];
       const double yi = y_[i];
       y_[i] = 0.0;
       const int end = lp_[i] + lnz_[i];
       for (int p = lp_[i]; p < end; ++p) y_[li_[p]] -= lx_[p] * yi;
       const double lki = yi * d_inverse_[i];
       dk -= lki * yi;
-      li_[end] = k;
       lx_[end] = lki;
       ++lnz_[i];
     }

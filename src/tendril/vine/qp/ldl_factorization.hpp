@@ -3,8 +3,8 @@
 ///
 /// Up-looking LDL^T (T. A. Davis, "Algorithm 849: A concise sparse Cholesky factorization package",
 /// ACM TOMS 31(4), 2005) after an approximate-minimum-degree ordering. The elimination tree, the
-/// column counts of L and the permuted pattern are computed once by analyse(); factorize() only
-/// does arithmetic (no allocation). Each pivot has a known sign (+ for primal, - for dual rows):
+/// column counts of L, the row and column patterns of L and the permuted pattern are computed once
+/// by analyse(); factorize() only does arithmetic (no allocation). Each pivot has a known sign (+ for primal, - for dual rows):
 /// a pivot with the wrong sign or |d| <= pivot_threshold is replaced by sign * pivot_shift
 /// (dynamic regularisation), so the factorisation always exists and the caller's iterative
 /// refinement removes the perturbation.
@@ -33,7 +33,8 @@ class LdlFactorization {
   std::vector<int> value_source_;  // index into the values of `lower` of each entry of the permuted matrix (nnz)
   std::vector<double> cx_;         // values of the permuted upper triangle (nnz)
   std::vector<signed char> sign_;  // pivot sign in the new ordering (n)
-  std::vector<int> parent_, lp_, lnz_, li_, flag_, pattern_;  // elimination tree and L pattern
+  std::vector<int> parent_, lp_, lnz_, li_;        // elimination tree, L columns (n, n + 1, n, nnz(L))
+  std::vector<int> row_begin_, row_pattern_;         // pattern of each row of L, topological order (n + 1, nnz(L))
   std::vector<double> lx_, d_inverse_, y_, work_;             // L values, 1 / D, work vectors
 };
 

@@ -17,6 +17,8 @@ void check_shape(const SparseMatrix& m, Eigen::Index rows, Eigen::Index cols, co
 }
 
 void check_finite(const SparseMatrix& m, const char* key) {
+  // vectorised test of the stored values first (the usual case), the entry is located only on failure
+  if (m.isCompressed() && Eigen::Map<const VecX>(m.valuePtr(), m.nonZeros()).allFinite()) return;
   for (int k = 0; k < m.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(m, k); it; ++it)
       if (!std::isfinite(it.value()))
@@ -25,6 +27,7 @@ void check_finite(const SparseMatrix& m, const char* key) {
 }
 
 void check_finite(const VecX& v, const char* key) {
+  if (v.allFinite()) return;
   for (Eigen::Index i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i]))
       throw InputError(std::string(key) + "[" + std::to_string(i) + "]", std::to_string(v[i]), "a finite number");

@@ -29,9 +29,12 @@ struct QpOptions {
   int max_active_set_iterations = 30;
   /// Relative regularisation eps of the KKT matrix: +eps max(P_jj, 1e-3 max_k P_kk) on the diagonal of P,
   /// -eps on the multiplier block; removed again by iterative refinement [-]
-  double regularization = 1e-9;
+  double regularization = 1e-13;
   /// Limit of iterative-refinement steps per KKT solve [-]
   int max_refinement_steps = 12;
+  /// Blockwise backward error at which iterative refinement stops: 1e-2 tolerance, so the refined
+  /// KKT solution contributes ~1 % of the tolerated KKT residual and no further sweep is spent [-]
+  double refinement_target() const { return 1e-2 * tolerance; }
   /// Relative threshold of the interior-point method's early checks for infeasibility / unboundedness [-]
   double certificate_tolerance = 1e-7;
   /// Start the active-set method from the previous call's active set when the problem's
