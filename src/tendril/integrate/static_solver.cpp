@@ -73,8 +73,12 @@ void StaticSolver::start_path(const State& state) {
   // the caller's rod data (stiffnesses, rest shape) as it is now; vectors keep their storage
   path_model_.rods = model_.rods;
   start_q_ = state.q;
-  target_q_ = state.q;
-  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(state.time, q_initial_, target_q_);
+  path_end_time_ = state.time;
+  // the prescribed DOFs follow their motions from the last solved time; any offset of q_s from the
+  // motion there (a state set by hand) fades out linearly
+  motion_q_ = state.q;
+  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(last_time_, q_initial_, motion_q_);
+  start_offset_ = start_q_ - motion_q_;
 
   // the rest shape at which q_s is stress-free, measured with the frames of the state
   Kinematics& kin = system_.kinematics();
@@ -102,8 +106,11 @@ void StaticSolver::set_path_point(double lambda, VecX& y) {
   std::vector<double>& rest_length = path_model_.rods.rest_length;
   for (std::size_t e = 0; e < rest_length.size(); ++e)
     rest_length[e] = mu * start_length_[e] + lambda * model_.rods.rest_length[e];
-  // prescribed DOFs from their start values to their values at state.time
-  for (int d : prescribed_dofs_) y[d] = mu * start_q_[d] + lambda * target_q_[d];
+  // prescribed DOFs along their motions, from the last solved time to state.time
+  if (prescribed_dofs_.empty()) return;
+  const double time = last_time_ + lambda * (path_end_time_ - last_time_);
+  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(time, q_initial_, motion_q_);
+  for (int d : prescribed_dofs_) y[d] = motion_q_[d] + mu * start_offset_[d];
 }
 
 std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
@@ -179,6 +186,7 @@ StaticReport StaticSolver::solve(State& state) {
     }
   }
   report.load_factor = 1.0;
+  last_time_ = state.time;
   state.q = y_;
   state.u.setZero(n);
   state.frames = frames_;

@@ -8,7 +8,9 @@
 /// - the rest shape: natural curvature, natural twist (bend-twist springs) and rest lengths go
 ///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to the
 ///   Model's values;
-/// - the prescribed DOFs go linearly from their values in q_s to their values at state.time.
+/// - the prescribed DOFs follow their motions in time from the last solved time (0 at first) to
+///   state.time, so a rotating clamp turns rigidly instead of cutting across; an offset of q_s
+///   from the motion at the last solved time fades out linearly.
 /// At lambda = 0, q_s is therefore an equilibrium of the rod terms. The increments are halved
 /// whenever a stage fails, down to 1 / StaticOptions::max_load_steps, and doubled after a stage
 /// that converged in at most a quarter of the allowed Newton iterations.
@@ -73,7 +75,11 @@ class StaticSolver {
   std::vector<Vec2> start_curvature_;   ///< kappa_i at q_s [-] (#springs)
   std::vector<double> start_twist_;     ///< m at q_s [rad] (#springs)
   std::vector<double> start_length_;    ///< |e| at q_s [m] (#edges)
-  VecX start_q_, target_q_;             ///< q_s and q_s with prescribed DOFs at state.time (#dofs)
+  VecX start_q_;                        ///< q_s (#dofs)
+  VecX start_offset_;                   ///< q_s minus the prescribed motions at last_time_ (#dofs)
+  VecX motion_q_;                       ///< scratch: q with the prescribed motions applied (#dofs)
+  double last_time_ = 0.0;              ///< time of the last successful solve [s] (0: q_initial)
+  double path_end_time_ = 0.0;          ///< state.time of the current solve [s]
 };
 
 }  // namespace tendril

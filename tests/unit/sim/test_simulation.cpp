@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -99,6 +100,32 @@ TEST(Simulation, StaticSolveOnce) {
   const double r = 0.005, A = 3.141592653589793 * r * r, I = A * r * r / 4, q = 1000 * A * 9.81, L = 0.5;
   const double w = q * L * L * L * L / (8 * 1e9 * I);
   EXPECT_NEAR(sim.state().q[3 * 10 + 2], -w, 0.05 * w);
+}
+
+}  // namespace
+}  // namespace tendril::sim
+
+namespace tendril::sim {
+namespace {
+
+TEST(Simulation, StaticClampTurningAlmostHalfATurnInOneSolveStaysRigid) {
+  // a weightless rod whose clamp turns by 3.1 rad about z in one quasi-static solve: the equilibrium
+  // is the rigidly turned rod; the solver must carry the clamp along its rotation (a straight-line
+  // path of the clamped nodes shortens the clamped edge almost to zero, and failed here)
+  Simulation sim{load("duration: 1.0\n"
+                      "rods:\n"
+                      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 11}\n"
+                      "    clamp: start\n"
+                      "    clamp_motion: {angular_velocity: [0, 0, 3.1]}\n"
+                      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+                      "integrator: {type: static, dt: 1.0}\n")};
+  const StepReport report = sim.step();
+  ASSERT_TRUE(report.ok()) << report.message;
+  const int tip = sim.model().dofs.num_nodes - 1;
+  const Vec3 x = sim.state().q.segment<3>(3 * tip);
+  EXPECT_NEAR(x.x(), 0.5 * std::cos(3.1), 1e-6);
+  EXPECT_NEAR(x.y(), 0.5 * std::sin(3.1), 1e-6);
+  EXPECT_NEAR(x.z(), 0.0, 1e-9);
 }
 
 }  // namespace

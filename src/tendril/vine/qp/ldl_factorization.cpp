@@ -30,7 +30,6 @@ void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<sign
   for (int k = 0; k < n_; ++k) cp_[k + 1] += cp_[k];
   ci_.resize(nnz);
   value_source_.resize(nnz);
-  cx_.resize(nnz);
   std::vector<int> next(cp_.begin(), cp_.end() - 1);
   for (int j = 0; j < n_; ++j)
     for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
@@ -88,12 +87,11 @@ void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<sign
 
 int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshold, double pivot_shift) {
   const double* values = lower.valuePtr();
-  for (std::size_t q = 0; q < cx_.size(); ++q) cx_[q] = values[value_source_[q]];
   int replaced = 0;
   std::fill(lnz_.begin(), lnz_.end(), 0);
   for (int k = 0; k < n_; ++k) {
     // column k of the permuted matrix scattered in y
-    for (int p = cp_[k]; p < cp_[k + 1]; ++p) y_[ci_[p]] += cx_[p];
+    for (int p = cp_[k]; p < cp_[k + 1]; ++p) y_[ci_[p]] += values[value_source_[p]];
     // sparse triangular solve for row k of L (pattern from analyse()), and the pivot d_k
     double dk = y_[k];
     y_[k] = 0.0;
@@ -120,11 +118,16 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshol
 
 void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
-  for (int j = 0; j < n_; ++j)
-    for (int p = lp_[j]; p < lp_[j + 1]; ++p) work_[li_[p]] -= lx_[p] * work_[j];
-  for (int k = 0; k < n_; ++k) work_[k] *= d_inverse_[k];
-  for (int j = n_ - 1; j >= 0; --j)
-    for (int p = lp_[j]; p < lp_[j + 1]; ++p) work_[j] -= lx_[p] * work_[li_[p]];
+  // L w = b (column-oriented), then D L^T x = w (row-oriented, D^-1 applied before the dot product)
+  for (int j = 0; j < n_; ++j) {
+    const double wj = work_[j];
+    for (int p = lp_[j]; p < lp_[j + 1]; ++p) work_[li_[p]] -= lx_[p] * wj;
+  }
+  for (int j = n_ - 1; j >= 0; --j) {
+    double xj = work_[j] * d_inverse_[j];
+    for (int p = lp_[j]; p < lp_[j + 1]; ++p) xj -= lx_[p] * work_[li_[p]];
+    work_[j] = xj;
+  }
   for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
 }
 

@@ -31,7 +31,6 @@ class LdlFactorization {
   std::vector<int> perm_;          // new index -> original index (n)
   std::vector<int> cp_, ci_;       // permuted upper triangle, compressed columns (n + 1, nnz)
   std::vector<int> value_source_;  // index into the values of `lower` of each entry of the permuted matrix (nnz)
-  std::vector<double> cx_;         // values of the permuted upper triangle (nnz)
   std::vector<signed char> sign_;  // pivot sign in the new ordering (n)
   std::vector<int> parent_, lp_, lnz_, li_;        // elimination tree, L columns (n, n + 1, n, nnz(L))
   std::vector<int> row_begin_, row_pattern_;         // pattern of each row of L, topological order (n + 1, nnz(L))

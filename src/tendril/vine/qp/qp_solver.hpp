@@ -29,7 +29,7 @@ struct QpOptions {
   int max_active_set_iterations = 30;
   /// Relative regularisation eps of the KKT matrix: +eps max(P_jj, 1e-3 max_k P_kk) on the diagonal of P,
   /// -eps on the multiplier block; removed again by iterative refinement [-]
-  double regularization = 1e-13;
+  double regularization = 1e-9;
   /// Limit of iterative-refinement steps per KKT solve [-]
   int max_refinement_steps = 12;
   /// Blockwise backward error at which iterative refinement stops: 1e-2 tolerance, so the refined
