@@ -237,8 +237,9 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (shifted) ++report.regularized_iterations;
 
     // a Newton step below the step tolerance: take it whole, no line search (the merit's change is
-    // then below its round-off) and stop
-    if (step_is_negligible()) {
+    // then below its round-off) and stop. Not after a shifted matrix: a large shift shrinks the step
+    // without the residual being small.
+    if (!shifted && step_is_negligible()) {
       y += step_;
       if (!evaluate(p, y, false)) {
         report.status = StepStatus::non_finite;
@@ -310,7 +311,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (residual_norm <= tolerance) return report;
 
     // a full Newton step below the step tolerance: the residual is at its round-off floor
-    if (alpha == 1.0 && step_is_negligible()) return report;
+    if (alpha == 1.0 && !shifted && step_is_negligible()) return report;
     if (likely_last && iteration < options_.max_iterations && !evaluate(p, y, true)) {
       report.status = StepStatus::non_finite;
       report.message = "non-finite Jacobian at an accepted Newton iterate";
