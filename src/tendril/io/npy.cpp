@@ -31,7 +31,10 @@ std::size_t padded_size(std::size_t dict_length) { return (10 + dict_length + 1 
 }  // namespace
 
 NpyAppender::NpyAppender(const std::filesystem::path& file, NpyType type, std::vector<std::size_t> frame_shape)
-    : out_(file, std::ios::binary | std::ios::trunc), type_(type), frame_shape_(std::move(frame_shape)) {
+    : file_(file),
+      out_(file, std::ios::binary | std::ios::trunc),
+      type_(type),
+      frame_shape_(std::move(frame_shape)) {
   if (!out_) throw InputError(file.string(), "(cannot be created)", "a writable path");
   for (std::size_t d : frame_shape_) frame_size_ *= d;
   // room for a frame count of 20 digits, so the header never has to move
@@ -39,7 +42,17 @@ NpyAppender::NpyAppender(const std::filesystem::path& file, NpyType type, std::v
   write_header();
 }
 
-NpyAppender::~NpyAppender() { close(); }
+NpyAppender::~NpyAppender() {
+  try {
+    close();
+  } catch (...) {
+    // a destructor must not throw; an explicit close() reports the failure
+  }
+}
+
+void NpyAppender::check_written() const {
+  if (!out_) throw InputError(file_.string(), "(write failed)", "a writable file system with free space");
+}
 
 void NpyAppender::write_header() {
   std::string dict = header_dict(type_, frames_, frame_shape_);
@@ -60,6 +73,7 @@ void NpyAppender::append(std::span<const double> frame) {
   TENDRIL_ASSERT(type_ == NpyType::Float64, "npy: appending float64 to an int64 array");
   TENDRIL_ASSERT(frame.size() == frame_size_, "npy: frame size does not match the array's frame shape");
   out_.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size_bytes()));
+  check_written();
   ++frames_;
 }
 
@@ -67,6 +81,7 @@ void NpyAppender::append(std::span<const std::int64_t> frame) {
   TENDRIL_ASSERT(type_ == NpyType::Int64, "npy: appending int64 to a float64 array");
   TENDRIL_ASSERT(frame.size() == frame_size_, "npy: frame size does not match the array's frame shape");
   out_.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size_bytes()));
+  check_written();
   ++frames_;
 }
 
@@ -74,6 +89,7 @@ void NpyAppender::close() {
   if (!out_.is_open()) return;
   write_header();
   out_.close();
+  check_written();
 }
 
 NpyArray read_npy(const std::filesystem::path& file) {

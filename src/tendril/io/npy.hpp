@@ -38,6 +38,9 @@ class NpyAppender {
 
  private:
   void write_header();
+  /// Throws InputError if the stream failed (a full disk, a vanished directory).
+  void check_written() const;
+  std::filesystem::path file_;
   std::ofstream out_;
   NpyType type_ = NpyType::Float64;
   std::vector<std::size_t> frame_shape_;

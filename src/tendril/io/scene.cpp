@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -64,13 +65,25 @@ bool parse_real(const YAML::Node& node, double& value) {
   return true;
 }
 
+/// Parses an integer that fits an int (larger values would wrap when stored).
 bool parse_int(const YAML::Node& node, long long& value) {
   if (!node.IsScalar() || node.Scalar().empty()) return false;
   const std::string& s = node.Scalar();
   char* end = nullptr;
   errno = 0;
   value = std::strtoll(s.c_str(), &end, 10);
-  return end == s.c_str() + s.size() && errno != ERANGE;
+  return end == s.c_str() + s.size() && errno != ERANGE && value >= std::numeric_limits<int>::min() &&
+         value <= std::numeric_limits<int>::max();
+}
+
+/// What an integer key allows, with the int limit when the value is an integer too large for it.
+std::string int_allowed(const KeySpec& s, const YAML::Node& node) {
+  long long value = 0;
+  const bool too_large = node.IsScalar() && !node.Scalar().empty() &&
+                         node.Scalar().find_first_not_of("+-0123456789") == std::string::npos &&
+                         !parse_int(node, value);
+  return too_large ? allowed_text(s) + fmt::format(" (at most {} in magnitude)", std::numeric_limits<int>::max())
+                   : allowed_text(s);
 }
 
 bool in_range(const KeySpec& spec, double x) {
@@ -142,7 +155,7 @@ int SceneNode::integer(std::string_view key) const {
   const KeySpec& s = spec(key, {KeyType::Int});
   const YAML::Node n = value_node(key, s);
   long long v = 0;
-  if (!parse_int(n, v) || !in_range(s, static_cast<double>(v))) fail(key, node_text(n), allowed_text(s));
+  if (!parse_int(n, v) || !in_range(s, static_cast<double>(v))) fail(key, node_text(n), int_allowed(s, n));
   resolve(key, static_cast<int>(v));
   return static_cast<int>(v);
 }
@@ -211,7 +224,7 @@ std::vector<int> SceneNode::integers(std::string_view key, int expected_size) co
   for (std::size_t i = 0; i < n.size(); ++i) {
     long long x = 0;
     if (!parse_int(n[i], x) || !in_range(s, static_cast<double>(x)))
-      fail(fmt::format("{}[{}]", key, i), node_text(n[i]), allowed_text(s));
+      fail(fmt::format("{}[{}]", key, i), node_text(n[i]), int_allowed(s, n[i]));
     v[i] = static_cast<int>(x);
     j.push_back(v[i]);
   }
@@ -272,7 +285,7 @@ std::vector<std::vector<int>> SceneNode::int_table(std::string_view key, int col
     for (int c = 0; c < columns; ++c) {
       long long x = 0;
       if (!parse_int(n[r][c], x) || !in_range(s, static_cast<double>(x)))
-        fail(fmt::format("{}[{}]", row_key, c), node_text(n[r][c]), allowed_text(s));
+        fail(fmt::format("{}[{}]", row_key, c), node_text(n[r][c]), int_allowed(s, n[r][c]));
       rows[r][c] = static_cast<int>(x);
       row.push_back(rows[r][c]);
     }

@@ -76,8 +76,14 @@ Section resolve_material(const RodMaterial& m, const std::string& path) {
     i2 = *m.inertia_2;
     torsion = *m.torsion_constant;
   }
-  return {m.youngs_modulus * area, m.youngs_modulus * i1, m.youngs_modulus * i2, shear * torsion,
-          m.density * area, m.density * (i1 + i2)};
+  const Section out{m.youngs_modulus * area, m.youngs_modulus * i1, m.youngs_modulus * i2, shear * torsion,
+                    m.density * area, m.density * (i1 + i2)};
+  // each input may be finite while a product overflows (E = 1e200 Pa with r = 1 m)
+  for (double value : {out.stretch, out.bend_1, out.bend_2, out.twist, out.line_density, out.line_inertia})
+    if (!std::isfinite(value) || !(value > 0.0))
+      throw InputError(path + (m.radius ? ".radius" : ".A"), m.radius ? text(*m.radius) : text(*m.area),
+                       "a section whose stiffnesses EA, EI, GJ and mass per length are finite and > 0");
+  return out;
 }
 
 void validate_topology(const RodNetworkInput& in) {

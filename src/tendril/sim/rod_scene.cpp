@@ -424,6 +424,10 @@ RodScene load_rod_scene(io::Scene& scene) {
     out.dynamics.validate("integrator.");
     if (!(out.duration > 0.0)) root.fail("duration", "a duration > 0 for a dynamic simulation");
   }
+  // the step count must be representable (and a run of more steps is a mistake, not a plan)
+  constexpr double kMaxSteps = 1e9;
+  if (out.duration / out.dt > kMaxSteps)
+    root.fail("duration", fmt::format("at most {:g} steps of integrator.dt = {:g} s", kMaxSteps, out.dt));
   const io::SceneNode output = root.map("output");
   if (output.has("interval")) out.output_interval = output.real("interval");
   else out.output_every_steps = output.integer("every_steps");

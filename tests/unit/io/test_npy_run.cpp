@@ -177,3 +177,24 @@ TEST(RunDirectory, ReadableWithNumpyAlone) {
 
 }  // namespace
 }  // namespace tendril::io
+
+namespace tendril::io {
+namespace {
+
+TEST(Npy, AFailedWriteIsReportedNotIgnored) {
+  // /dev/full accepts the open and fails every write with ENOSPC, like a full disk
+  if (!std::filesystem::exists("/dev/full")) GTEST_FAIL() << "/dev/full is missing on this machine";
+  NpyAppender array("/dev/full", NpyType::Float64, {2});
+  const double frame[2] = {1.0, 2.0};
+  try {
+    for (int i = 0; i < 10000; ++i) array.append(frame);  // fails once the stream buffer is flushed
+    array.close();
+    FAIL() << "no error for a failed write";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("write failed"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tendril::io

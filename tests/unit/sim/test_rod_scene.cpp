@@ -210,6 +210,11 @@ TEST(RodSceneErrors, MaterialAndValues) {
                      {"rods[0].geometry.pitch", "got 0.1", "not used"});
   expect_input_error([] { load(straight(5), {"integrator.type=implicit"}); }, {"integrator.type", "got implicit"});
   expect_input_error([] { load(straight(2, "start")); }, {"rods[0].geometry.num_nodes", "got 2", "at least 3"});
+  // an integer that does not fit an int is refused, never wrapped
+  expect_input_error([] { load(straight(5), {"rods.0.geometry.num_nodes=4294967322"}); },
+                     {"rods[0].geometry.num_nodes", "got 4294967322", "at most 2147483647"});
+  // so is a step count that cannot be represented
+  expect_input_error([] { load(straight(5), {"duration=1e300"}); }, {"duration", "got 1e300", "at most 1e+09 steps"});
 }
 
 TEST(RodScene, MidpointAlphaOnlyForTheMidpointRule) {

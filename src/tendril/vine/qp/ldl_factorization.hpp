@@ -33,8 +33,8 @@ class LdlFactorization {
   std::vector<int> value_source_;  // index into the values of `lower` of each entry of the permuted matrix (nnz)
   std::vector<signed char> sign_;  // pivot sign in the new ordering (n)
   std::vector<int> parent_, lp_, lnz_, li_;        // elimination tree, L columns (n, n + 1, n, nnz(L))
-  std::vector<int> row_begin_, row_pattern_;         // pattern of each row of L, topological order (n + 1, nnz(L))
-  std::vector<double> lx_, d_inverse_, y_, work_;             // L values, 1 / D, work vectors
+  std::vector<int> row_begin_, row_pattern_;       // pattern of each row of L, topological order (n + 1, nnz(L))
+  std::vector<double> lx_, d_inverse_, y_, work_;  // L values, 1 / D, work vectors
 };
 
 }  // namespace tendril::vine
