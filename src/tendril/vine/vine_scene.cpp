@@ -70,7 +70,9 @@ io::SchemaTable make_table() {
         k.choices = {"uniform", "tip"};
         return k;
       }(),
-      key("vine.growth.rate", KeyType::Real, kOpt, "m/s", "Constant total growth rate u."),
+      key("vine.growth.rate", KeyType::Real, kOpt, "m/s",
+          "Constant total growth rate u >= 0 (retraction is not modelled: the prismatic joints have no lower limit).",
+          0),
       key("vine.growth.schedule", KeyType::RealTable, kOpt, "s, m/s",
           "Piecewise-constant u: rows [t_start, u] with ascending t_start (the first row starts the run)."),
       key("vine.growth.table_csv", KeyType::String, kOpt, "",
@@ -211,6 +213,8 @@ GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& 
   if (g.has("schedule")) {
     std::vector<double> times, rates;
     for (const auto& row : g.real_table("schedule", 2)) {
+      if (row[1] < 0.0)
+        g.fail("schedule", fmt::format("{}", row[1]), "growth rates u >= 0 (retraction is not modelled)");
       times.push_back(row[0]);
       rates.push_back(row[1]);
     }
@@ -220,6 +224,8 @@ GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& 
     const std::string key = g.child_path("table_csv");
     std::vector<double> times, rates;
     for (const auto& row : read_csv(base_dir / g.text("table_csv"), 2, key)) {
+      if (row[1] < 0.0)
+        g.fail("table_csv", fmt::format("a rate of {}", row[1]), "growth rates u >= 0 (retraction is not modelled)");
       times.push_back(row[0]);
       rates.push_back(row[1]);
     }

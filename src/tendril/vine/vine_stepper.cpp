@@ -214,7 +214,15 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   report.joint_error = (problem_.b_eq.head(num_joint_rows) * m.dt).lpNorm<Eigen::Infinity>();
   report.min_distance = phi_.size() > 0 ? phi_.minCoeff() : std::numeric_limits<double>::infinity();
 
-  solution_ = solver_.solve(problem_);
+  // a state or parameters that overflow (a huge dt, a vanishing mass) are a numerical failure of
+  // this step, not bad input to the QP
+  const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
+  if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() || !finite(problem_.P) ||
+      !finite(problem_.A_eq) || !finite(problem_.A_in)) {
+    report.status = QpStatus::numerical_failure;
+    return report;
+  }
+  solver_.solve(problem_, solution_);  // reuses the solution's storage: no allocation per step
   report.status = solution_.status;
   report.qp_iterations = solution_.iterations;
   report.kkt_residual = solution_.kkt_residual;

@@ -12,6 +12,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
 namespace {
@@ -105,6 +106,26 @@ TEST(VineExamples, BadScenesNameTheKey) {
   expect_key({"vine.obstacles.0.center=[0.2, 0.0]"}, "vine.initial_state");
   expect_key({"vine.bodys=3"}, "bodys");
   expect_key({"vine.obstacles.0.type=ellipse"}, "vine.obstacles[0].type");
+  expect_key({"vine.growth.rate=-0.04"}, "vine.growth.rate");  // retraction is not modelled
+}
+
+TEST(VineExamples, OverflowingStepIsANumericalFailureNotBadInput) {
+  // dt = 1e300 s passes the scene checks; the first step moves the bodies by ~1e300 m and the next
+  // one overflows the step's data: that step must fail as a numerical failure with the state
+  // unchanged, not throw from the QP's input checks
+  VineScene scene = load_vine_scene_file(example("vine_runtime.yaml"), {"vine.dt=1e300"});
+  VineStepper stepper(scene.model);
+  VineState state = scene.initial;
+  VineStepReport report = stepper.step(state);
+  ASSERT_EQ(report.status, QpStatus::solved);  // the first step's data is still finite
+  VineState before = state;
+  for (int k = 0; k < 5 && report.status == QpStatus::solved; ++k) {
+    before = state;
+    report = stepper.step(state);
+  }
+  EXPECT_EQ(report.status, QpStatus::numerical_failure);
+  EXPECT_EQ(state.q, before.q);
+  EXPECT_EQ(state.v, before.v);
 }
 
 TEST(VineExamples, SceneReadsCsvGrowthTableAndInitialState) {
