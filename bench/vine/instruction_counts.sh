@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Instructions per step of the vine paper's runtime scene (examples/vine_runtime.yaml, 30 bodies),
+# counted by callgrind: repeatable on a shared machine where wall-clock benchmarks are noisy
+# (docs/performance.md). Runs `tendril run` for 1 and for 1 + STEPS steps, saving one frame only,
+# and divides the difference by STEPS.
+# Usage: bench/vine/instruction_counts.sh [path/to/tendril] [steps]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tendril="${1:-build/release/apps/cli/tendril}"
+steps="${2:-200}"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+instructions() {  # number of steps -> total instructions of the whole run
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tendril" run examples/vine_runtime.yaml \
+    --out "$out/run" --set "vine.steps=$1" --set "vine.save_every=$1" 2>&1 >/dev/null | awk '/Collected/ {print $4}'
+}
+
+base=$(instructions 1)
+total=$(instructions $((steps + 1)))
+awk -v s="$steps" -v a="$base" -v b="$total" 'BEGIN { printf "vine_runtime (30 bodies): %.0f instructions per step over %d steps\n", (b - a) / s, s }'
