@@ -15,11 +15,13 @@
 /// through the term's own declare_sparsity + HessianAssembler, so a missing pattern entry aborts.
 ///
 /// Error measure (robust to scale): ||analytic - fd|| <= tol * max(floor, ||analytic||, ||fd||), with
-/// the Frobenius / Euclidean norm of the whole vector or matrix. Defaults suit O(1) geometry and
+/// the Frobenius / Euclidean norm of the whole vector or matrix; Hessians are also checked entry by
+/// entry against sqrt(|H_ii| |H_jj|), the scale of the entry's own row and column. Defaults suit O(1) geometry and
 /// stiffness; pass a Tolerances to change them. The FD step is absolute in q units [m] / [rad].
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -154,6 +156,20 @@ inline void expect_energy_conforms(const Energy& term, const Model& model, const
       << "gradient\nanalytic:\n" << at.gradient.transpose() << "\nfd:\n" << gradient_fd.transpose();
   EXPECT_LE(relative_error(at.hessian, hessian_fd, tol.floor), tol.hessian)
       << "Hessian, largest entry error " << (at.hessian - hessian_fd).cwiseAbs().maxCoeff();
+  // entry by entry on the scale of its own row and column, so an error in a weak block (twist
+  // against position) cannot hide behind a stiff one (stretching) in the whole-matrix norm; plus
+  // the round-off of the central differences of the gradient
+  const double fd_noise = 1e2 * std::numeric_limits<double>::epsilon() * at.gradient.cwiseAbs().maxCoeff() / tol.step;
+  double worst = 0.0;  // largest error relative to the allowed error
+  Eigen::Index worst_i = 0, worst_j = 0;
+  for (Eigen::Index j = 0; j < n; ++j)
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double scale = std::max(tol.floor, std::sqrt(std::abs(at.hessian(i, i)) * std::abs(at.hessian(j, j))));
+      const double ratio = std::abs(at.hessian(i, j) - hessian_fd(i, j)) / (tol.hessian * scale + fd_noise);
+      if (ratio > worst) worst = ratio, worst_i = i, worst_j = j;
+    }
+  EXPECT_LE(worst, 1.0) << "Hessian entry (" << worst_i << ", " << worst_j << "): analytic "
+                        << at.hessian(worst_i, worst_j) << ", fd " << hessian_fd(worst_i, worst_j);
   EXPECT_LE((at.hessian - at.hessian.transpose()).norm(), tol.symmetry * std::max(tol.floor, at.hessian.norm()))
       << "Hessian is not symmetric: " << (at.hessian - at.hessian.transpose()).norm() << " vs " << at.hessian.norm();
 }

@@ -175,3 +175,24 @@ TEST(BendTwist, ReusedAssemblerGivesTheSameHessian) {
 
 }  // namespace
 }  // namespace tendril
+
+namespace tendril {
+namespace {
+
+using namespace conformance;
+
+TEST(BendTwist, ConformsAtRealisticScale) {
+  // the benchmark rod (E 1e7 Pa, r 5 mm, edges of 0.14 m): EA |e| / EI ~ 3e4 and GJ / EI ~ 0.7, so
+  // the blocks of the Hessian span several decades; the entrywise check sees each on its own scale
+  const test::BuiltRod rod = test::clamped_benchmark_rod(8);
+  const VecX trial = perturbed(rod.model, rod.q, 0.01, 0.3, 5);
+  const RodFrames stepped = test::frames_after_step(rod, trial);
+  const VecX next = perturbed(rod.model, trial, 0.005, 0.2, 6);
+  for (const auto& term : rod.model.energies) {
+    expect_energy_conforms(*term, rod.model, rod.frames, trial);
+    expect_energy_conforms(*term, rod.model, stepped, next);
+  }
+}
+
+}  // namespace
+}  // namespace tendril
