@@ -90,7 +90,9 @@ TEST(WallGrowth, TipSlidesAlongWallLikeTheVideo) {
   // the tip stays on the wall (within a millimetre) and moves to +x like the video
   EXPECT_LT(max_wall_gap, 1e-3);
   EXPECT_GT(tip_of(s.q).x(), tip0.x());
-  EXPECT_LT(mae, 5.0);
+  // measured 1.31 mm with these unfitted parameters (the paper: 1.1 mm after fitting K and C);
+  // the bound only guards against a regression of several millimetres, fitting is a later issue
+  EXPECT_LT(mae, 2.0);
 }
 
 }  // namespace
