@@ -47,14 +47,18 @@ void HessianAssembler::set_zero() {
   std::fill(matrix_.valuePtr(), matrix_.valuePtr() + matrix_.nonZeros(), 0.0);
 }
 
-int HessianAssembler::slot(int row, int col) const {
-  const int* outer = matrix_.outerIndexPtr();
-  const int* inner = matrix_.innerIndexPtr();
-  const int* begin = inner + outer[col];
-  const int* end = inner + outer[col + 1];
+int value_index(const SparseMatrix& matrix, int row, int col) {
+  const int* inner = matrix.innerIndexPtr();
+  const int* begin = inner + matrix.outerIndexPtr()[col];
+  const int* end = inner + matrix.outerIndexPtr()[col + 1];
   const int* it = std::lower_bound(begin, end, row);
-  TENDRIL_ASSERT(it != end && *it == row, "entry not declared in the sparsity pattern");
-  return static_cast<int>(it - inner);
+  return it != end && *it == row ? static_cast<int>(it - inner) : -1;
+}
+
+int HessianAssembler::slot(int row, int col) const {
+  const int k = value_index(matrix_, row, col);
+  TENDRIL_ASSERT(k >= 0, "entry not declared in the sparsity pattern");
+  return k;
 }
 
 void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale) {

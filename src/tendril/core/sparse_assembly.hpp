@@ -18,6 +18,10 @@ namespace tendril {
 
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
+/// Index into the value array of entry (row, col) of a compressed matrix, or -1 if the pattern has
+/// no such entry (binary search in the column).
+int value_index(const SparseMatrix& matrix, int row, int col);
+
 /// Collects the coupled DOF sets of all stencils (both triangles are stored).
 class SparsityBuilder {
  public:

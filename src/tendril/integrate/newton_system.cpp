@@ -16,15 +16,6 @@ std::string format(const char* fmt, double a, double b = 0.0) {
   return buf;
 }
 
-/// Value index of (row, col) in a compressed pattern, or -1.
-int find_slot(const SparseMatrix& m, int row, int col) {
-  const int* inner = m.innerIndexPtr();
-  const int* begin = inner + m.outerIndexPtr()[col];
-  const int* end = inner + m.outerIndexPtr()[col + 1];
-  const int* it = std::lower_bound(begin, end, row);
-  return (it != end && *it == row) ? static_cast<int>(it - inner) : -1;
-}
-
 }  // namespace
 
 NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
@@ -53,7 +44,7 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
   const SparseMatrix& pattern = full_.matrix();
 
   diagonal_slot_full_.resize(n);
-  for (int i = 0; i < n; ++i) diagonal_slot_full_[i] = find_slot(pattern, i, i);
+  for (int i = 0; i < n; ++i) diagonal_slot_full_[i] = value_index(pattern, i, i);
 
   // the free-DOF pattern and the gather map from the full values
   std::vector<int> free_index(n, -1);
@@ -80,7 +71,7 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
       if (free_index[it.row()] >= 0) gather_[p++] = static_cast<int>(&it.value() - pattern.valuePtr());
   }
   diagonal_slot_free_.resize(nf);
-  for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = find_slot(free_matrix_, k, k);
+  for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = value_index(free_matrix_, k, k);
 
   solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth);
 

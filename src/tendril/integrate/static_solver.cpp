@@ -2,8 +2,8 @@
 
 #include <array>
 #include <cstdio>
-#include <numeric>
 
+#include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/rod/bend_twist.hpp"
 
@@ -15,11 +15,6 @@ const NewtonOptions& validated(const StaticOptions& options) {
   return options.newton;
 }
 
-int find_root(std::vector<int>& parent, int v) {
-  while (parent[v] != v) v = parent[v] = parent[parent[v]];
-  return v;
-}
-
 /// The translation of each connected part (through the coupling pattern) along each axis that has
 /// no fixed DOF in that part: ones on the part's free position DOFs along the axis.
 void find_free_translations(const Model& model, const SparseMatrix& pattern, std::vector<VecX>& modes,
@@ -28,22 +23,21 @@ void find_free_translations(const Model& model, const SparseMatrix& pattern, std
   const int position_dofs = 3 * num_nodes;
   // the node a DOF belongs to: position DOFs by index, twists by their edge's first node
   auto node_of = [&](int d) { return d < position_dofs ? d / 3 : model.rods.edges[d - position_dofs][0]; };
-  std::vector<int> parent(num_nodes);
-  std::iota(parent.begin(), parent.end(), 0);
+  DisjointSets parts(num_nodes);
   for (int c = 0; c < pattern.outerSize(); ++c)
     for (SparseMatrix::InnerIterator it(pattern, c); it; ++it)
-      parent[find_root(parent, node_of(c))] = find_root(parent, node_of(static_cast<int>(it.row())));
+      parts.merge_into(node_of(c), node_of(static_cast<int>(it.row())));
   std::vector<std::array<bool, 3>> restrained(num_nodes, {false, false, false});
   for (int i = 0; i < num_nodes; ++i)
     for (int a = 0; a < 3; ++a)
-      if (model.fixed[3 * i + a]) restrained[find_root(parent, i)][a] = true;
+      if (model.fixed[3 * i + a]) restrained[parts.find(i)][a] = true;
   for (int root = 0; root < num_nodes; ++root) {
-    if (find_root(parent, root) != root) continue;
+    if (parts.find(root) != root) continue;
     for (int a = 0; a < 3; ++a) {
       if (restrained[root][a]) continue;
       VecX mode = VecX::Zero(model.dofs.size());
       for (int i = 0; i < num_nodes; ++i)
-        if (find_root(parent, i) == root) mode[3 * i + a] = 1.0;
+        if (parts.find(i) == root) mode[3 * i + a] = 1.0;
       modes.push_back(std::move(mode));
       names.push_back("the part containing node " + std::to_string(root) + " along " + "xyz"[a]);
     }

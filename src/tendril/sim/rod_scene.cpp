@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <fmt/format.h>
 
+#include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
@@ -139,12 +140,6 @@ RodMaterial read_material(const io::SceneNode& m) {
   return out;
 }
 
-/// Union-find over global node indices (joints merge nodes).
-int find_root(std::vector<int>& parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
-}
-
 /// Rigid motion of clamped DOFs: x(t) = c0 + v t + R(omega t) (x0 - c0), theta(t) = theta0 + (omega . t0) t.
 PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
                               const Vec3& velocity, const Vec3& omega, const Vec3& center) {
@@ -218,8 +213,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   // joints: merge coincident nodes of different rods
   double scale = 0.0;
   for (const Vec3& x : net.nodes) scale = std::max(scale, (x - net.nodes.front()).norm());
-  std::vector<int> parent(net.nodes.size());
-  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+  DisjointSets joined(static_cast<int>(net.nodes.size()));
   for (const io::SceneNode& joint : root.list("joints")) {
     const auto rows = joint.int_table("nodes", 2);
     if (rows.size() < 2) joint.fail("nodes", "at least two [rod, node] rows");
@@ -238,14 +232,14 @@ RodScene load_rod_scene(io::Scene& scene) {
       if (gap > 1e-9 * std::max(scale, 1.0))
         joint.fail(key, fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0], rows[k][1], num(gap)),
                    "coincident nodes (within 1e-9 of the scene size)");
-      parent[find_root(parent, global)] = find_root(parent, first);
+      joined.merge_into(global, first);
     }
   }
   // renumber: one model node per joint class, in order of first appearance
   std::vector<int> model_node(net.nodes.size(), -1);
   std::vector<Vec3> merged;
   for (std::size_t i = 0; i < net.nodes.size(); ++i) {
-    const int root_i = find_root(parent, static_cast<int>(i));
+    const int root_i = joined.find(static_cast<int>(i));
     if (model_node[root_i] < 0) {
       model_node[root_i] = static_cast<int>(merged.size());
       merged.push_back(net.nodes[root_i]);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/sparse_assembly.hpp"
 #include "tendril/vine/applied_forces.hpp"
 
 namespace tendril::vine {
@@ -31,10 +32,7 @@ SparseMatrix row_pattern(const std::vector<RowSpec>& rows, int cols, std::vector
       const int body = l < 3 ? rows[r].body_a : rows[r].body_b;
       if (body < 0 || !row_entry_used(rows[r].kind, l)) continue;
       const int col = 3 * body + l % 3;
-      const int* begin = a.innerIndexPtr() + a.outerIndexPtr()[col];
-      const int* end = a.innerIndexPtr() + a.outerIndexPtr()[col + 1];
-      const int* it = std::lower_bound(begin, end, r);
-      slots[6 * r + l] = static_cast<int>(it - a.innerIndexPtr());
+      slots[6 * r + l] = value_index(a, r, col);
     }
   return a;
 }

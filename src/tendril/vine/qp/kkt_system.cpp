@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/sparse_assembly.hpp"
 
 namespace tendril::vine {
 namespace {
@@ -86,11 +87,9 @@ void KktSystem::analyse(const QpProblem& problem) {
 }
 
 int KktSystem::slot(int row, int col) const {
-  const int* begin = k_.innerIndexPtr() + k_.outerIndexPtr()[col];
-  const int* end = k_.innerIndexPtr() + k_.outerIndexPtr()[col + 1];
-  const int* it = std::lower_bound(begin, end, row);
-  TENDRIL_ASSERT(it != end && *it == row, "KKT entry missing from the pattern");
-  return static_cast<int>(it - k_.innerIndexPtr());
+  const int k = value_index(k_, row, col);
+  TENDRIL_ASSERT(k >= 0, "KKT entry missing from the pattern");
+  return k;
 }
 
 void KktSystem::set_values(const QpProblem& problem, double regularization, const std::vector<char>& row_on,
