@@ -11,10 +11,12 @@ steps="${2:-20}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+source bench/support/callgrind.sh
 instructions() {  # nodes, number of steps -> total instructions of the whole run
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tendril" run examples/cantilever_gravity.yaml \
-    --out "$out/run" --set "rods.0.geometry.num_nodes=$1" --set "duration=$(echo "$2 * 0.001" | bc -l)" \
-    --set "output.interval=$(echo "$2 * 0.001" | bc -l)" 2>&1 >/dev/null | awk '/Collected/ {print $4}'
+  local duration
+  duration=$(echo "$2 * 0.001" | bc -l)
+  callgrind_instructions "$tendril" run examples/cantilever_gravity.yaml --out "$out/run" \
+    --set "rods.0.geometry.num_nodes=$1" --set "duration=$duration" --set "output.interval=$duration"
 }
 
 printf "%8s %20s %18s %26s\n" nodes "instructions/step" "Newton it./step" "instructions/node/iteration"

@@ -11,9 +11,10 @@ steps="${2:-200}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+source bench/support/callgrind.sh
 instructions() {  # number of steps -> total instructions of the whole run
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tendril" run examples/vine_runtime.yaml \
-    --out "$out/run" --set "vine.steps=$1" --set "vine.save_every=$1" 2>&1 >/dev/null | awk '/Collected/ {print $4}'
+  callgrind_instructions "$tendril" run examples/vine_runtime.yaml --out "$out/run" --set "vine.steps=$1" \
+    --set "vine.save_every=$1"
 }
 
 base=$(instructions 1)

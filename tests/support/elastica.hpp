@@ -128,19 +128,26 @@ class ElasticaSolver {
   std::vector<double> theta_;
 };
 
-/// Solves the clamped-free elastica by load continuation from the natural shape (loads ramped in
-/// `load_steps` increments). Throws std::runtime_error if an increment does not converge.
-inline ElasticaTip solve_cantilever_elastica(const ElasticaProblem& p, int load_steps = 50) {
-  ElasticaSolver solver;
+namespace detail {
+/// Ramps the loads of p from zero to full in `steps` increments, solving each with `solver`.
+inline void ramp_loads(ElasticaSolver& solver, const ElasticaProblem& p, int steps) {
   ElasticaProblem stage = p;
-  for (int k = 1; k <= load_steps; ++k) {
-    const double factor = static_cast<double>(k) / load_steps;
+  for (int k = 1; k <= steps; ++k) {
+    const double factor = static_cast<double>(k) / steps;
     for (int i = 0; i < 2; ++i) {
       stage.load_per_length[i] = p.load_per_length[i] * factor;
       stage.tip_force[i] = p.tip_force[i] * factor;
     }
-    if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge");
+    if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge (loading)");
   }
+}
+}  // namespace detail
+
+/// Solves the clamped-free elastica by load continuation from the natural shape (loads ramped in
+/// `load_steps` increments). Throws std::runtime_error if an increment does not converge.
+inline ElasticaTip solve_cantilever_elastica(const ElasticaProblem& p, int load_steps = 50) {
+  ElasticaSolver solver;
+  detail::ramp_loads(solver, p, load_steps);
   return solver.tip(p);
 }
 
@@ -151,15 +158,7 @@ inline ElasticaTip solve_actuated_elastica(const ElasticaProblem& p, double star
   ElasticaSolver solver;
   ElasticaProblem stage = p;
   stage.natural_curvature = start_curvature;
-  const ElasticaProblem unloaded_start = stage;
-  for (int k = 1; k <= stages; ++k) {
-    const double factor = static_cast<double>(k) / stages;
-    for (int i = 0; i < 2; ++i) {
-      stage.load_per_length[i] = unloaded_start.load_per_length[i] * factor;
-      stage.tip_force[i] = unloaded_start.tip_force[i] * factor;
-    }
-    if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge (loading)");
-  }
+  detail::ramp_loads(solver, stage, stages);
   for (int k = 1; k <= stages; ++k) {
     stage.natural_curvature = start_curvature + (p.natural_curvature - start_curvature) * k / stages;
     if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge (actuation)");

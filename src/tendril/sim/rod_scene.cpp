@@ -436,4 +436,10 @@ RodScene load_rod_scene_file(const std::filesystem::path& file, const std::vecto
   return load_rod_scene(scene);
 }
 
+RodScene load_rod_scene_text(const std::string& text, const std::vector<std::string>& overrides,
+                             const std::string& origin) {
+  io::Scene scene = io::Scene::from_text(text, rod_schema(), overrides, origin);
+  return load_rod_scene(scene);
+}
+
 }  // namespace tendril::sim

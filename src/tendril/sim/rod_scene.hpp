@@ -46,5 +46,8 @@ struct RodScene {
 RodScene load_rod_scene(io::Scene& scene);
 /// Parses a YAML/JSON file, applies "key.path=value" overrides and loads it.
 RodScene load_rod_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+/// The same for a scene given as YAML text; `origin` names it in error messages.
+RodScene load_rod_scene_text(const std::string& text, const std::vector<std::string>& overrides = {},
+                             const std::string& origin = "scene");
 
 }  // namespace tendril::sim

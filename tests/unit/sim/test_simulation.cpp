@@ -15,8 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 RodScene load(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  io::Scene scene = io::Scene::from_text(text, rod_schema(), overrides, "test.yaml");
-  return load_rod_scene(scene);
+  return load_rod_scene_text(text, overrides, "test.yaml");
 }
 
 const std::string kCantilever =
