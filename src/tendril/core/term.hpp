@@ -58,6 +58,11 @@ class ForceTerm {
   virtual std::string_view name() const = 0;
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
+  /// True if dq_scale dF/dq + du_scale dF/du is symmetric for every pair of scales (a linear
+  /// spring, a load that does not depend on q or u). A term that is not (RFT, drag, friction,
+  /// follower loads, gyroscopic forces) returns false, and the Newton system then factorizes the
+  /// whole matrix instead of one triangle.
+  virtual bool has_symmetric_jacobian() const { return false; }
 };
 
 }  // namespace tendril

@@ -37,6 +37,8 @@ class PointLoad final : public ForceTerm {
   /// Checks the node index against the model (InputError "point_load.node" when out of range).
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
+  /// Its Jacobians are zero.
+  bool has_symmetric_jacobian() const override { return true; }
 
   int node() const { return node_; }
   /// F(t) [N].
