@@ -8,7 +8,10 @@ packages=(
   libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-yaml python3-cvxopt
+  python3-matplotlib python3-vtk9 ffmpeg chromium nodejs  # viewer, plots, export, render
 )
+# npm ships with some nodejs builds (NodeSource); Debian's own nodejs needs the npm package
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

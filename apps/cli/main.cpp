@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "command.hpp"
 #include "progress_bar.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/scene.hpp"
@@ -99,6 +100,8 @@ int main(int argc, char** argv) {
   CLI::App* schema = app.add_subcommand("schema", "Print the scene reference generated from the schema tables");
   schema->add_flag("--markdown", markdown, "Markdown (the content of docs/scene_reference.md)")->required();
 
+  const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app)};
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -111,6 +114,8 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(scene_file, out_dir, overrides);
     if (*validate) return validate_command(scene_file, overrides);
+    for (const cli::Command& c : viewer_commands)
+      if (*c.app) return c.run();
     std::fputs(io::schema_markdown(all_tables()).c_str(), stdout);
     return 0;
   } catch (const InputError& e) {

@@ -1,0 +1,57 @@
+#include "share_files.hpp"
+
+#include <cstdlib>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril::cli {
+
+namespace fs = std::filesystem;
+
+std::filesystem::path share_file(const std::string& relative) {
+  std::vector<fs::path> roots;
+  if (const char* env = std::getenv("TENDRIL_SHARE_DIR")) roots.emplace_back(env);
+  std::error_code ec;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  if (!ec) {
+    roots.push_back(exe_dir / ".." / "share" / "tendril");
+    roots.push_back(exe_dir / ".." / ".." / "share" / "tendril");
+  }
+  std::string looked;
+  for (const fs::path& root : roots) {
+    const fs::path candidate = (root / relative).lexically_normal();
+    if (fs::exists(candidate)) return candidate;
+    looked += (looked.empty() ? "" : ", ") + candidate.string();
+  }
+  throw InputError(relative, fmt::format("(not found; looked in {})", looked),
+                   "an installed or built tendril (set TENDRIL_SHARE_DIR to the share/tendril directory)");
+}
+
+std::string python_interpreter() {
+  if (const char* env = std::getenv("TENDRIL_PYTHON")) return env;
+  if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
+  return "python3";
+}
+
+int run_process(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace tendril::cli

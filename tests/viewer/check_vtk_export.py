@@ -1,0 +1,72 @@
+"""`tendril export RUN --vtk DIR` read back with the real VTK reader (python3-vtk9).
+
+Runs the export, then checks every frame listed in run.pvd: point counts, cell counts, the
+positions and the twist / body-angle fields equal the .npy data, strain and displacement equal
+their definitions (docs/visualisation.md) recomputed here with numpy, and the .pvd times equal
+frame_time.  Usage: check_vtk_export.py TENDRIL RUN_DIR OUT_DIR
+"""
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy
+
+
+def main(tendril, run_dir, out_dir):
+    run_dir, out_dir = Path(run_dir), Path(out_dir)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    try:
+        subprocess.run([tendril, "export", str(run_dir), "--vtk", str(out_dir)], check=True)
+        check(run_dir, out_dir)
+    finally:
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def check(run_dir, out_dir):
+    meta = json.loads((run_dir / "run.json").read_text())
+    arrays = {a["name"]: np.load(run_dir / a["file"]) for a in meta["arrays"]}
+    times = arrays["frame_time"]
+    datasets = ET.parse(out_dir / "run.pvd").getroot().find("Collection").findall("DataSet")
+    assert len(datasets) == len(times) > 1, (len(datasets), len(times))
+    np.testing.assert_array_equal([float(d.get("timestep")) for d in datasets], times)
+
+    for f, d in enumerate(datasets):
+        reader = vtk.vtkXMLPolyDataReader()
+        reader.SetFileName(str(out_dir / d.get("file")))
+        reader.Update()
+        poly = reader.GetOutput()
+        points = vtk_to_numpy(poly.GetPoints().GetData())
+        cell = lambda name: vtk_to_numpy(poly.GetCellData().GetArray(name))
+        if meta["kind"] == "rod":
+            x = arrays["positions"]
+            edges = np.array(meta["info"]["edges"])
+            assert poly.GetNumberOfPoints() == meta["info"]["num_nodes"] == x.shape[1]
+            assert poly.GetNumberOfLines() == len(edges) == meta["info"]["num_edges"]
+            np.testing.assert_array_equal(points, x[f])
+            np.testing.assert_array_equal(cell("twist"), arrays["twists"][f])
+            length = lambda p: np.linalg.norm(p[edges[:, 1]] - p[edges[:, 0]], axis=1)
+            np.testing.assert_allclose(cell("strain"), length(x[f]) / length(x[0]) - 1, rtol=0, atol=1e-12)
+            disp = vtk_to_numpy(poly.GetPointData().GetArray("displacement"))
+            np.testing.assert_allclose(disp, x[f] - x[0], rtol=0, atol=1e-15)
+            radius = meta["scene"]["rods"][0]["material"]["radius"]
+            assert cell("radius")[0] == radius
+            # connectivity of each line cell is its edge
+            lines = vtk_to_numpy(poly.GetLines().GetConnectivityArray()).reshape(-1, 2)
+            np.testing.assert_array_equal(lines, edges)
+        else:
+            line, pose = arrays["centerline"], arrays["body_pose"]
+            assert poly.GetNumberOfPoints() == line.shape[1]
+            assert poly.GetNumberOfLines() == pose.shape[1]
+            np.testing.assert_array_equal(points[:, :2], line[f])
+            np.testing.assert_array_equal(points[:, 2], 0)
+            np.testing.assert_array_equal(cell("body_angle"), pose[f, :, 2])
+    print(f"{run_dir.name}: {len(datasets)} frames read back by vtkXMLPolyDataReader {vtk.vtkVersion.GetVTKVersion()}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
