@@ -1,0 +1,142 @@
+#include "tendril/forces/rft.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "tendril/core/error.hpp"
+#include "tendril/forces/voronoi_length.hpp"
+
+namespace tendril {
+namespace {
+
+std::array<int, 9> stencil_dofs(const DofMap& dofs, const RftNode& n) {
+  std::array<int, 9> out;
+  const std::array<int, 3> nodes{n.neighbours[0], n.node, n.neighbours[1]};
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) out[3 * k + a] = nodes[k] < 0 ? -1 : dofs.node(nodes[k]) + a;
+  return out;
+}
+
+void check_coefficient(const char* key, double value) {
+  if (!(std::isfinite(value) && value >= 0.0))
+    throw InputError(key, std::to_string(value), "a finite drag coefficient >= 0 [Pa s]");
+}
+
+}  // namespace
+
+RftCoefficients rft_coefficients_from_medium(double mu, double length, double radius) {
+  if (!(std::isfinite(mu) && mu >= 0.0)) throw InputError("mu", std::to_string(mu), "a finite mu >= 0 [Pa s]");
+  if (!(std::isfinite(radius) && radius > 0.0))
+    throw InputError("radius", std::to_string(radius), "a rod radius r0 > 0 [m]");
+  if (!(std::isfinite(length) && length > radius))
+    throw InputError("length", std::to_string(length),
+                     "a rod length L > its radius r0 = " + std::to_string(radius) +
+                         " m (RFT is slender-body theory: L >> r0)");
+  const double log_ratio = std::log(2.0 * length / radius);  // > ln 2 > 1/2
+  return {2.0 * std::numbers::pi * mu / (log_ratio - 0.5), 4.0 * std::numbers::pi * mu / (log_ratio + 0.5)};
+}
+
+Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
+                    Eigen::Matrix<double, 3, 9>* dF_dx) {
+  // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
+  Vec3 s = Vec3::Zero();
+  Mat3 ds_da = Mat3::Zero(), ds_db = Mat3::Zero();  // ds/de_a, ds/de_b
+  if (has_previous) {
+    const Vec3 e = x - previous;
+    const double l = e.norm();
+    const Vec3 t = e / l;
+    s += t;
+    ds_da = (Mat3::Identity() - t * t.transpose()) / l;
+  }
+  if (has_next) {
+    const Vec3 e = next - x;
+    const double l = e.norm();
+    const Vec3 t = e / l;
+    s += t;
+    ds_db = (Mat3::Identity() - t * t.transpose()) / l;
+  }
+  const double s_norm = s.norm();
+  const Vec3 t = s / s_norm;
+  const double vt = velocity.dot(t);
+  const double difference = eta.tangential - eta.normal;
+  // F = - dl (eta_n v + (eta_t - eta_n)(v . t) t)
+  const Vec3 force = -voronoi_length * (eta.normal * velocity + difference * vt * t);
+  if (dF_du) *dF_du = -voronoi_length * (eta.normal * Mat3::Identity() + difference * t * t.transpose());
+  if (dF_dx) {
+    // dF/dt = - dl (eta_t - eta_n)((v . t) I + t v^T), dt/ds = (I - t t^T)/|s|
+    const Mat3 dF_ds = (-voronoi_length * difference) * (vt * Mat3::Identity() + t * velocity.transpose()) *
+                       ((Mat3::Identity() - t * t.transpose()) / s_norm);
+    // e_a = x - x_prev, e_b = x_next - x
+    dF_dx->block<3, 3>(0, 0) = -dF_ds * ds_da;
+    dF_dx->block<3, 3>(0, 3) = dF_ds * (ds_da - ds_db);
+    dF_dx->block<3, 3>(0, 6) = dF_ds * ds_db;
+  }
+  return force;
+}
+
+ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges, const RftCoefficients& eta)
+    : eta_(eta) {
+  check_coefficient("eta_t", eta.tangential);
+  check_coefficient("eta_n", eta.normal);
+  const int num_edges = static_cast<int>(model.rods.edges.size());
+  if (edges.empty()) throw InputError("edges", "none", "at least one rod edge");
+  std::vector<int> slot(model.dofs.num_nodes, -1);  // index into nodes_ of each node, or -1
+  for (std::size_t k = 0; k < edges.size(); ++k) {
+    const int e = edges[k];
+    if (e < 0 || e >= num_edges)
+      throw InputError("edges[" + std::to_string(k) + "]", std::to_string(e),
+                       "an edge index in [0, " + std::to_string(num_edges) + ")");
+    const auto [a, b] = model.rods.edges[e];
+    // the edge a -> b: b is the next node of a, a the previous node of b
+    for (const auto& [node, side, other] : {std::tuple{a, 1, b}, std::tuple{b, 0, a}}) {
+      if (slot[node] < 0) {
+        slot[node] = static_cast<int>(nodes_.size());
+        nodes_.push_back(RftNode{node, {-1, -1}, 0.0});
+      }
+      RftNode& n = nodes_[slot[node]];
+      // edges pointing against each other (a -> b <- c): the second neighbour takes the free side;
+      // tangents are formed from positions along previous -> node -> next, so edge directions do not matter
+      const int use = n.neighbours[side] < 0 ? side : 1 - side;
+      if (n.neighbours[use] >= 0)
+        throw InputError("edges[" + std::to_string(k) + "]", std::to_string(e),
+                         "edges of rods (node " + std::to_string(node) +
+                             " would have three or more RFT edges; apply RFT per rod)");
+      n.neighbours[use] = other;
+    }
+  }
+  const std::vector<double> voronoi = node_voronoi_lengths(model, edges);
+  for (RftNode& n : nodes_) n.voronoi_length = voronoi[n.node];
+}
+
+void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
+}
+
+void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
+  const DofMap& dofs = in.model.dofs;
+  const bool jacobian = out.jacobian != nullptr;
+  Mat3 dF_du;
+  Eigen::Matrix<double, 3, 9> dF_dx;
+  MatN<9> local;
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    const RftNode& n = nodes_[k];
+    const int d = dofs.node(n.node);
+    const int p = n.neighbours[0], m = n.neighbours[1];
+    const Vec3 x = in.q.segment<3>(d);
+    const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
+    const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
+    const Vec3 force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
+                                      jacobian ? &dF_du : nullptr, jacobian ? &dF_dx : nullptr);
+    if (out.force) out.force->segment<3>(d) += force;
+    if (!jacobian) continue;
+    // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
+    local.setZero();
+    local.block<3, 9>(3, 0) = out.dq_scale * dF_dx;
+    local.block<3, 3>(3, 3) += out.du_scale * dF_du;
+    out.jacobian->add_cached(this, k, stencil_dofs(dofs, n), local);
+  }
+}
+
+}  // namespace tendril

@@ -1,0 +1,64 @@
+#pragma once
+/// Resistive Force Theory for rods (granular_flagella IV-C, eq. 9-10; Gray and Hancock 1955):
+///   t_j = (t^{j-1} + t^j) / |t^{j-1} + t^j|        node tangent from its (one or two) rod edges
+///   v_t = (v_j . t_j) t_j,   v_n = v_j - v_t
+///   F_j = - Delta l_j (eta_t v_t + eta_n v_n) = - Delta l_j (eta_n v_j + (eta_t - eta_n)(v_j . t_j) t_j)
+/// with v_j = dx_j/dt [m/s], Delta l_j the node's Voronoi length along the rod [m] and eta_t, eta_n
+/// the tangential and normal drag coefficients [Pa s = N s/m^2], given or from the medium (eq. 10):
+///   eta_t = 2 pi mu / (ln(2L/r0) - 1/2),   eta_n = 4 pi mu / (ln(2L/r0) + 1/2),
+/// mu the medium's friction constant [Pa s], L the rod length [m], r0 its radius [m].
+/// The paper writes t_j as the plain average; here the average is normalised so that v_t + v_n is an
+/// orthogonal split (the two differ by O(phi^2) at a turning angle phi; docs/physics/media.md).
+/// F depends on q through t_j: dF/dq is included (and is not symmetric), so the Newton system must
+/// factorize the whole matrix (has_symmetric_jacobian() is false).
+/// Stencil DOFs: (x_{j-1}, x_j, x_{j+1}), 9 entries (a missing neighbour at a rod end is skipped).
+
+#include <array>
+#include <vector>
+
+#include "tendril/core/term.hpp"
+
+namespace tendril {
+
+/// Tangential and normal RFT coefficients.
+struct RftCoefficients {
+  double tangential = 0.0;  ///< eta_t [Pa s]
+  double normal = 0.0;      ///< eta_n [Pa s]
+};
+
+/// eq. 10 from the medium constant mu [Pa s] >= 0, rod length L [m] and radius r0 [m]. InputError
+/// ("mu", "length") unless mu >= 0 is finite and L > r0 > 0 (slender-body theory needs L >> r0).
+RftCoefficients rft_coefficients_from_medium(double mu, double length, double radius);
+
+/// One node of an RFT rod: its neighbours along the rod (-1 at an end) and Voronoi length.
+struct RftNode {
+  int node = -1;
+  std::array<int, 2> neighbours{-1, -1};  ///< previous and next node along the rod, -1 if absent
+  double voronoi_length = 0.0;            ///< Delta l_j [m]
+};
+
+/// Force [N] on one node and, when requested, dF/du (3 x 3) and dF/d(x_{j-1}, x_j, x_{j+1}) (3 x 9).
+/// has_previous / has_next tell which neighbours exist (at least one).
+Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
+                    Eigen::Matrix<double, 3, 9>* dF_dx);
+
+class ResistiveForce final : public ForceTerm {
+ public:
+  /// RFT on the nodes of the rod edges `edges` (each node then has one or two of them; a node where
+  /// three or more meet is an InputError "edges"). Voronoi lengths count these edges only.
+  ResistiveForce(const Model& model, const std::vector<int>& edges, const RftCoefficients& eta);
+
+  std::string_view name() const override { return "rft"; }
+  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  void accumulate(const EvalInput& in, ForceOutput& out) const override;
+
+  const std::vector<RftNode>& nodes() const { return nodes_; }
+  const RftCoefficients& coefficients() const { return eta_; }
+
+ private:
+  std::vector<RftNode> nodes_;  ///< (#RFT nodes)
+  RftCoefficients eta_;
+};
+
+}  // namespace tendril
