@@ -1,0 +1,152 @@
+// Contact and friction of rod nodes with rigid obstacles (mat_dismech sec. 5.2, eq. 25-26 and 23):
+// the conformance suite for the ground plane, sphere, capsule and box, fixed and moving, in the
+// smooth zone and in deep contact, and friction in stick, slip and the transition.
+#include <gtest/gtest.h>
+
+#include "forces/small_rod.hpp"
+#include "support/conformance.hpp"
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/core/error.hpp"
+
+namespace tendril::contact {
+namespace {
+
+using namespace conformance;
+
+/// A small rod whose nodes sit at gaps of -delta .. +delta from the obstacle along its normal.
+struct ContactSetup {
+  testing::SmallRod rod = testing::make_small_rod(6, 3);
+  ContactNodes nodes;
+  ContactParameters params;
+  ContactSetup() {
+    params.stiffness = 50.0;
+    params.distance_tolerance = 0.02;
+    params.slip_tolerance = 0.05;
+    params.friction = 0.4;
+    for (int i = 0; i < 6; ++i) {
+      nodes.nodes.push_back(i);
+      nodes.radius.push_back(0.01 + 0.002 * i);
+    }
+  }
+  /// Places node i at gap (i / 5 * 2 - 1) * 1.2 delta from the obstacle, along its normal at the node.
+  void place_on(const RigidObstacle& obstacle, double time = 0.0) {
+    for (int i = 0; i < 6; ++i) {
+      Vec3 x = rod.q.segment<3>(3 * i);
+      for (int it = 0; it < 50; ++it) {
+        const SurfaceDistance d = obstacle.distance(x, time);
+        const double target = nodes.radius[i] + (i / 5.0 * 2.0 - 1.0) * 1.2 * params.distance_tolerance;
+        x += (target - d.distance) * d.normal;
+      }
+      rod.q.segment<3>(3 * i) = x;
+    }
+  }
+};
+
+std::vector<std::shared_ptr<RigidObstacle>> all_obstacles() {
+  const double angle = 0.4;
+  const Mat3 rotation = Eigen::AngleAxisd(angle, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  return {std::make_shared<HalfSpace>(Vec3(0, 0, -0.05), Vec3(0.1, -0.2, 1.0)),
+          std::make_shared<Sphere>(Vec3(0.25, 0.0, -0.4), 0.35),
+          std::make_shared<Capsule>(Vec3(-0.1, -0.2, -0.3), Vec3(0.6, 0.3, -0.35), 0.2),
+          std::make_shared<Box>(Vec3(0.25, 0.0, -0.3), Vec3(0.4, 0.3, 0.2), rotation)};
+}
+
+TEST(ObstacleContact, EveryShapeConformsInAndAroundTheSmoothZone) {
+  for (const auto& obstacle : all_obstacles()) {
+    SCOPED_TRACE(std::string(obstacle->shape()));
+    ContactSetup s;
+    s.place_on(*obstacle);
+    const ObstacleContact term(obstacle, s.nodes, s.params);
+    const EnergyEval e = evaluate_energy(term, s.rod.model, s.rod.frames, s.rod.q);
+    EXPECT_GT(e.energy, 0.0);
+    expect_energy_conforms(term, s.rod.model, s.rod.frames, s.rod.q);
+    const ContactStatistics stats = term.statistics(s.rod.model, s.rod.q, 0.0);
+    EXPECT_NEAR(stats.min_gap, -1.2 * s.params.distance_tolerance, 1e-9);
+    EXPECT_EQ(stats.active, 5);  // gaps -1.2, -0.72, -0.24, 0.24, 0.72 delta are below delta, 1.2 delta is not
+  }
+}
+
+TEST(ObstacleContact, GroundCarriesTheNodesWeightAtTheClosedFormGap) {
+  // a node of mass m resting on z = 0: k_c b'(g) = -m g_z at equilibrium (eq. 25); deep contact
+  // (g <= -delta) gives the linear spring 2 k_c (-g) = m g
+  ContactSetup s;
+  auto ground = std::make_shared<HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  ContactNodes one{{0}, {0.0}};
+  s.params.distance_tolerance = 1e-4;
+  const ObstacleContact term(ground, one, s.params);
+  const double weight = 0.3;  // [N]
+  const double gap = -weight / (2 * s.params.stiffness);
+  VecX q = s.rod.q;
+  q.segment<3>(0) = Vec3(0.0, 0.0, gap);
+  const EnergyEval e = evaluate_energy(term, s.rod.model, s.rod.frames, q, false);
+  EXPECT_NEAR(-e.gradient[2], weight, 1e-6 * weight);
+}
+
+TEST(ObstacleContact, MovingObstacleUsesItsDisplacement) {
+  ContactSetup s;
+  auto sphere = std::make_shared<Sphere>(Vec3(0.25, 0.0, -0.4), 0.35);
+  sphere->set_path([](double t) { return Vec3(0.1 * t, 0.0, 0.05 * t); });
+  s.place_on(*sphere, 0.7);
+  const ObstacleContact term(sphere, s.nodes, s.params);
+  const ContactStatistics stats = term.statistics(s.rod.model, s.rod.q, 0.7);
+  EXPECT_NEAR(stats.min_gap, -1.2 * s.params.distance_tolerance, 1e-9);
+  EXPECT_NEAR(sphere->velocity(0.7).x(), 0.1, 1e-9);
+}
+
+TEST(ObstacleFriction, ConformsInStickSlipAndTransitionOnEveryShape) {
+  for (const auto& obstacle : all_obstacles()) {
+    SCOPED_TRACE(std::string(obstacle->shape()));
+    obstacle->set_path([](double t) { return Vec3(0.02 * t, -0.01 * t, 0.0); });
+    ContactSetup s;
+    s.place_on(*obstacle, 0.3);
+    const ObstacleFriction term(obstacle, s.nodes, s.params);
+    EXPECT_FALSE(term.has_symmetric_jacobian());
+    // slip speeds relative to nu = 0.05: stick (1e-3 nu), transition (0.1 .. 1 nu), slip (10 nu)
+    for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
+      SCOPED_TRACE(speed);
+      VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
+      Tolerances tol;
+      tol.step = 1e-7;
+      tol.hessian = 2e-5;
+      expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
+    }
+  }
+}
+
+TEST(ObstacleFriction, SlidingNodeFeelsMuTimesNormalForceAgainstItsSlip) {
+  ContactSetup s;
+  auto ground = std::make_shared<HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  ContactNodes one{{0}, {0.0}};
+  VecX q = s.rod.q;
+  q.segment<3>(0) = Vec3(0.0, 0.0, -0.01);
+  VecX u = VecX::Zero(q.size());
+  u.segment<3>(0) = Vec3(3.0, -4.0, 0.7);  // slip 5 m/s = 100 nu: gamma = 1
+  const ObstacleContact contact(ground, one, s.params);
+  const ObstacleFriction friction(ground, one, s.params);
+  const double normal = -evaluate_energy(contact, s.rod.model, s.rod.frames, q, false).gradient[2];
+  const Vec3 f = evaluate_force(friction, s.rod.model, s.rod.frames, q, u, 0.0).force.segment<3>(0);
+  EXPECT_NEAR(f.x(), -s.params.friction * normal * 0.6, 1e-12);
+  EXPECT_NEAR(f.y(), s.params.friction * normal * 0.8, 1e-12);
+  EXPECT_EQ(f.z(), 0.0);
+}
+
+TEST(ObstacleContact, RejectsBadParameters) {
+  ContactSetup s;
+  auto ground = std::make_shared<HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  ContactParameters p = s.params;
+  p.stiffness = -1.0;
+  EXPECT_THROW(ObstacleContact(ground, s.nodes, p), InputError);
+  p = s.params;
+  p.distance_tolerance = 0.0;
+  EXPECT_THROW(ObstacleContact(ground, s.nodes, p), InputError);
+  p = s.params;
+  p.friction = -0.1;
+  EXPECT_THROW(ObstacleFriction(ground, s.nodes, p), InputError);
+  EXPECT_THROW(HalfSpace(Vec3::Zero(), Vec3::Zero()), InputError);
+  EXPECT_THROW(Sphere(Vec3::Zero(), -1.0), InputError);
+  EXPECT_THROW(Box(Vec3::Zero(), Vec3(1, 0, 1)), InputError);
+}
+
+}  // namespace
+}  // namespace tendril::contact
