@@ -1,0 +1,72 @@
+#include "tendril/contact/broad_phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace tendril::contact {
+namespace {
+
+constexpr int kBits = 21;  // cell coordinates per axis in [0, 2^21)
+constexpr std::int64_t kRange = std::int64_t{1} << kBits;
+
+std::uint64_t pack(std::int64_t x, std::int64_t y, std::int64_t z) {
+  return (static_cast<std::uint64_t>(x) << (2 * kBits)) | (static_cast<std::uint64_t>(y) << kBits) |
+         static_cast<std::uint64_t>(z);
+}
+
+}  // namespace
+
+void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<std::array<int, 2>>& edges,
+                            const std::vector<double>& margin, std::vector<EdgePair>& pairs) {
+  pairs.clear();
+  const std::size_t num_edges = edges.size();
+  if (num_edges < 2) return;
+  lower_.resize(num_edges);
+  upper_.resize(num_edges);
+  // inflated boxes, the grid's origin and cell size
+  Vec3 origin = Vec3::Constant(std::numeric_limits<double>::infinity());
+  double cell = 0.0;  // [m]
+  for (std::size_t e = 0; e < num_edges; ++e) {
+    const Vec3 p0 = positions.segment<3>(3 * edges[e][0]), p1 = positions.segment<3>(3 * edges[e][1]);
+    lower_[e] = p0.cwiseMin(p1).array() - margin[e];
+    upper_[e] = p0.cwiseMax(p1).array() + margin[e];
+    origin = origin.cwiseMin(lower_[e]);
+    cell = std::max(cell, (upper_[e] - lower_[e]).maxCoeff());
+  }
+  if (!(cell > 0.0)) cell = 1.0;  // every box is a point: any cell size works
+  // a box spans at most two cells per axis; coordinates beyond the grid's range share the last cell
+  const auto coordinate = [&](double v) {
+    return std::min<std::int64_t>(static_cast<std::int64_t>(std::floor(v / cell)), kRange - 1);
+  };
+  entries_.clear();
+  for (std::size_t e = 0; e < num_edges; ++e) {
+    const Vec3 lo = (lower_[e] - origin), hi = (upper_[e] - origin);
+    for (std::int64_t x = coordinate(lo.x()); x <= coordinate(hi.x()); ++x)
+      for (std::int64_t y = coordinate(lo.y()); y <= coordinate(hi.y()); ++y)
+        for (std::int64_t z = coordinate(lo.z()); z <= coordinate(hi.z()); ++z)
+          entries_.push_back({pack(x, y, z), static_cast<int>(e)});
+  }
+  std::sort(entries_.begin(), entries_.end());
+  // pairs within each cell; a pair is reported by the cell of its intersection's lower corner
+  for (std::size_t begin = 0; begin < entries_.size();) {
+    std::size_t end = begin + 1;
+    while (end < entries_.size() && entries_[end].cell == entries_[begin].cell) ++end;
+    for (std::size_t i = begin; i < end; ++i)
+      for (std::size_t j = i + 1; j < end; ++j) {
+        const int a = entries_[i].edge, b = entries_[j].edge;
+        if (edges[a][0] == edges[b][0] || edges[a][0] == edges[b][1] || edges[a][1] == edges[b][0] ||
+            edges[a][1] == edges[b][1])
+          continue;
+        if ((lower_[a].array() > upper_[b].array()).any() || (lower_[b].array() > upper_[a].array()).any()) continue;
+        const Vec3 corner = lower_[a].cwiseMax(lower_[b]) - origin;
+        if (pack(coordinate(corner.x()), coordinate(corner.y()), coordinate(corner.z())) != entries_[begin].cell)
+          continue;
+        pairs.push_back({std::min(a, b), std::max(a, b)});
+      }
+    begin = end;
+  }
+  std::sort(pairs.begin(), pairs.end());
+}
+
+}  // namespace tendril::contact

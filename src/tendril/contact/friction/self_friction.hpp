@@ -1,0 +1,42 @@
+#pragma once
+/// IMC friction between two rod edges in contact (mat_dismech eq. 23-24): with the closest points
+/// at s on edge a and t on edge b, J = [(1-s) I, s I, -(1-t) I, -t I] and n = w / Delta,
+///   f = -k_c b'(g)                  (normal force of the pair [N]),
+///   v = (I - n n^T) J u             (tangential velocity of a's closest point relative to b's [m/s]),
+///   F = -mu f J^T h(v)              (node k gets -mu f c_k h: |c_k| f is its contact force, eq. 23),
+/// h the smooth friction direction (smooth_friction.hpp). Its Jacobians in q (through s, t, n and
+/// f) and u are exact (docs/physics/contact.md, "Self-contact friction") and not symmetric.
+
+#include "tendril/contact/self_contact.hpp"
+
+namespace tendril::contact {
+
+/// Friction force on one pair's stencil and its Jacobians.
+struct PairFriction {
+  Vec12 force = Vec12::Zero();   ///< [N]
+  Mat12 d_dx = Mat12::Zero();    ///< dF/dx [N/m]
+  Mat12 d_du = Mat12::Zero();    ///< dF/du [N s/m]
+  bool active = false;           ///< the pair is in contact (g < delta)
+};
+/// Friction at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum = r_a + r_b [m].
+PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum, const ContactParameters& params,
+                               bool with_jacobians);
+
+class SelfFriction final : public ForceTerm {
+ public:
+  /// The same edges and parameters as the SelfContact it belongs to; params.friction is mu.
+  SelfFriction(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
+
+  std::string_view name() const override { return "self_friction"; }
+  /// The same candidate pairs as SelfContact.
+  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  void accumulate(const EvalInput& in, ForceOutput& out) const override;
+  bool has_symmetric_jacobian() const override { return false; }
+
+ private:
+  SelfContact contact_;  ///< its pair finder and pattern
+  ContactParameters params_;
+  mutable std::vector<EdgePair> pairs_;
+};
+
+}  // namespace tendril::contact

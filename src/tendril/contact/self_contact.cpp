@@ -1,0 +1,119 @@
+#include "tendril/contact/self_contact.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril::contact {
+
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+  PairContact out;
+  const EdgeEdgeDistance d =
+      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
+  out.gap = d.closest.distance - radius_sum;
+  const PenaltyValue b = smooth_penalty(out.gap, params.distance_tolerance);
+  if (b.value == 0.0 && b.slope == 0.0) return out;
+  const double kc = params.stiffness;
+  out.energy = kc * b.value;
+  out.gradient = kc * b.slope * d.gradient;
+  if (with_hessian) out.hessian = kc * (b.curvature * d.gradient * d.gradient.transpose() + b.slope * d.hessian);
+  return out;
+}
+
+PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial) : edges_(std::move(edges)) {
+  TENDRIL_ASSERT(edges_.nodes.size() == edges_.radius.size(), "one contact radius per edge");
+  margin_.resize(edges_.nodes.size());
+  for (std::size_t e = 0; e < margin_.size(); ++e) {
+    if (!(edges_.radius[e] >= 0.0) || !std::isfinite(edges_.radius[e]))
+      throw InputError("contact_radius", std::to_string(edges_.radius[e]), "a radius >= 0 [m]");
+    margin_[e] = edges_.radius[e] + 0.5 * distance_tolerance;
+  }
+  // pairs already within delta of touching at the start never interact
+  std::vector<EdgePair> near;
+  find(q_initial, near);
+  for (const EdgePair& p : near) {
+    const Vec12 x = stencil(q_initial, p);
+    const double gap = edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false)
+                           .closest.distance -
+                       edges_.radius[p.a] - edges_.radius[p.b];
+    if (gap < distance_tolerance) excluded_.push_back(p);
+  }
+}
+
+void PairFinder::find(const VecX& q, std::vector<EdgePair>& pairs) const {
+  broad_phase_.find_pairs(q, edges_.nodes, margin_, found_);
+  pairs.clear();
+  // sorted merge against the sorted exclusions
+  auto skip = excluded_.begin();
+  for (const EdgePair& p : found_) {
+    while (skip != excluded_.end() && *skip < p) ++skip;
+    if (skip != excluded_.end() && *skip == p) continue;
+    pairs.push_back(p);
+  }
+}
+
+std::array<int, 12> PairFinder::stencil_dofs(const EdgePair& pair) const {
+  std::array<int, 12> dofs;
+  const int nodes[4] = {edges_.nodes[pair.a][0], edges_.nodes[pair.a][1], edges_.nodes[pair.b][0],
+                        edges_.nodes[pair.b][1]};
+  for (int k = 0; k < 4; ++k)
+    for (int c = 0; c < 3; ++c) dofs[3 * k + c] = 3 * nodes[k] + c;
+  return dofs;
+}
+
+Vec12 PairFinder::stencil(const VecX& q, const EdgePair& pair) const {
+  Vec12 x;
+  const std::array<int, 12> dofs = stencil_dofs(pair);
+  for (int k = 0; k < 12; ++k) x[k] = q[dofs[k]];
+  return x;
+}
+
+SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial)
+    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial), params_(params) {}
+
+void SelfContact::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  // every pair of contact edges without a shared node and not excluded
+  const auto& nodes = finder_.edges().nodes;
+  const auto& excluded = finder_.excluded();
+  for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
+    for (int b = a + 1; b < static_cast<int>(nodes.size()); ++b) {
+      if (nodes[a][0] == nodes[b][0] || nodes[a][0] == nodes[b][1] || nodes[a][1] == nodes[b][0] ||
+          nodes[a][1] == nodes[b][1])
+        continue;
+      if (std::binary_search(excluded.begin(), excluded.end(), EdgePair{a, b})) continue;
+      const std::array<int, 12> dofs = finder_.stencil_dofs({a, b});
+      TENDRIL_ASSERT(dofs[11] < 3 * model.dofs.num_nodes, "contact edge node out of range");
+      pattern.add_stencil(dofs);
+    }
+}
+
+void SelfContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  finder_.find(in.q, pairs_);
+  for (const EdgePair& pair : pairs_) {
+    const double radius_sum = finder_.edges().radius[pair.a] + finder_.edges().radius[pair.b];
+    const PairContact c = imc_pair_contact(finder_.stencil(in.q, pair), radius_sum, params_, out.hessian != nullptr);
+    if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
+    out.energy += c.energy;
+    const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
+    if (out.gradient)
+      for (int k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += c.gradient[k];
+    if (out.hessian) out.hessian->add(dofs, c.hessian);
+  }
+}
+
+ContactStatistics SelfContact::statistics(const Model&, const VecX& q, double) const {
+  ContactStatistics stats;
+  finder_.find(q, pairs_);
+  for (const EdgePair& pair : pairs_) {
+    const Vec12 x = finder_.stencil(q, pair);
+    const double gap =
+        edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false).closest.distance -
+        finder_.edges().radius[pair.a] - finder_.edges().radius[pair.b];
+    stats.min_gap = std::min(stats.min_gap, gap);
+    if (gap < params_.distance_tolerance) ++stats.active;
+  }
+  return stats;
+}
+
+}  // namespace tendril::contact

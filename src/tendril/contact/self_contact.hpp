@@ -1,0 +1,84 @@
+#pragma once
+/// IMC self-contact between rod edges (mat_dismech sec. 4, eq. 21-22): for each pair of edges
+/// (a0, a1), (b0, b1) that share no node,
+///   g = Delta(a0, a1, b0, b1) - (r_a + r_b),   E = k_c b(g),
+///   dE/dx = k_c b'(g) dDelta/dx,   d2E/dx2 = k_c (b'' dDelta dDelta^T + b' d2Delta/dx2),
+/// with Delta the edge-edge distance (distance/edge_edge_distance.hpp), b the smooth penalty
+/// (potentials/smooth_penalty.hpp) and r_a, r_b the edges' contact radii [m].
+///
+/// The pairs evaluated at a configuration are those the broad phase finds there (boxes grown by
+/// r_e + delta / 2, so every pair with g < delta is found) among the *candidate* pairs. Pairs that
+/// already touch (g < delta) in the initial shape are excluded for good (joints, sharp bends).
+/// Candidates: until the Newton system can change a term's pattern between steps, every pair not
+/// excluded is a candidate and is declared once in the sparsity pattern (a dense block over the
+/// contact nodes: fine for a few hundred edges, the limit the scene loader enforces).
+/// docs/physics/contact.md, "Self-contact".
+
+#include <array>
+#include <vector>
+
+#include "tendril/contact/broad_phase.hpp"
+#include "tendril/contact/contact_parameters.hpp"
+#include "tendril/contact/distance/edge_edge_distance.hpp"
+#include "tendril/contact/potentials/smooth_penalty.hpp"
+
+namespace tendril::contact {
+
+/// Energy, gradient and Hessian of one pair's contact at stencil x = [a0, a1, b0, b1] [m] (12).
+struct PairContact {
+  double gap = 0.0;              ///< g [m]
+  double energy = 0.0;           ///< k_c b(g) [J]
+  Vec12 gradient = Vec12::Zero();  ///< [N]
+  Mat12 hessian = Mat12::Zero();   ///< [N/m]
+};
+/// radius_sum = r_a + r_b [m].
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian);
+
+/// The edges that take part in self-contact.
+struct ContactEdges {
+  std::vector<std::array<int, 2>> nodes;  ///< (n0, n1) node indices of each edge (#contact edges)
+  std::vector<double> radius;             ///< r_e, contact radius of each edge [m] (#contact edges)
+};
+
+/// Pairs of contact edges (indices into ContactEdges) near each other at q, skipping `excluded`
+/// (sorted): the broad phase plus the exclusion; shared by contact and friction.
+class PairFinder {
+ public:
+  PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial);
+  /// Pairs at positions q (3N...) whose boxes grown by r_e + delta / 2 overlap (sorted).
+  void find(const VecX& q, std::vector<EdgePair>& pairs) const;
+  const ContactEdges& edges() const { return edges_; }
+  /// Pairs that touch in the initial shape and never interact (sorted).
+  const std::vector<EdgePair>& excluded() const { return excluded_; }
+  /// The 12 position DOFs of a pair's stencil.
+  std::array<int, 12> stencil_dofs(const EdgePair& pair) const;
+  Vec12 stencil(const VecX& q, const EdgePair& pair) const;
+
+ private:
+  ContactEdges edges_;
+  std::vector<double> margin_;          ///< r_e + delta / 2 (#contact edges)
+  std::vector<EdgePair> excluded_;
+  mutable BroadPhase broad_phase_;      ///< scratch buffers only
+  mutable std::vector<EdgePair> found_;  ///< scratch
+};
+
+class SelfContact final : public ContactEnergy {
+ public:
+  SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
+
+  std::string_view name() const override { return "self_contact"; }
+  /// Declares every candidate pair (see the file comment).
+  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  void accumulate(const EvalInput& in, EnergyOutput& out) const override;
+  ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
+
+  const PairFinder& pairs() const { return finder_; }
+  const ContactParameters& parameters() const { return params_; }
+
+ private:
+  PairFinder finder_;
+  ContactParameters params_;
+  mutable std::vector<EdgePair> pairs_;  ///< scratch: the pairs at the evaluated configuration
+};
+
+}  // namespace tendril::contact
