@@ -11,9 +11,9 @@ void JacobianSink::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& 
 }
 
 CustomForce::CustomForce(std::string name, ForceFunction force, std::vector<std::vector<int>> jacobian_stencils,
-                         JacobianFunction jacobian)
+                         JacobianFunction jacobian, Symmetry symmetry)
     : name_(std::move(name)), force_(std::move(force)), stencils_(std::move(jacobian_stencils)),
-      jacobian_(std::move(jacobian)) {
+      jacobian_(std::move(jacobian)), symmetry_(symmetry) {
   if (!force_) throw InputError("custom_force." + name_ + ".force", "empty function", "a callable F(q, u, t)");
   if (jacobian_ && stencils_.empty())
     throw InputError("custom_force." + name_ + ".jacobian_stencils", "none",

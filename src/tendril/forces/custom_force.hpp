@@ -36,20 +36,30 @@ class CustomForce final : public ForceTerm {
   /// Reports dF/dq and dF/du at (q, u, t) through sink.add(...) on the declared stencils.
   using JacobianFunction = std::function<void(const VecX& q, const VecX& u, double t, JacobianSink& sink)>;
 
+  /// Whether the Jacobian blocks a JacobianFunction reports are symmetric (see
+  /// ForceTerm::has_symmetric_jacobian): both dF/dq and dF/du of every block.
+  enum class Symmetry { general, symmetric };
+
   /// name: shown in reports; force: required; jacobian_stencils: the DOF sets the Jacobian couples
-  /// (declared once in the sparsity pattern); jacobian: optional (empty = no contribution).
+  /// (declared once in the sparsity pattern); jacobian: optional (empty = no contribution);
+  /// symmetry: general unless the caller knows every block is symmetric (a general Jacobian makes
+  /// the Newton system use an LU, always correct; declaring a non-symmetric one symmetric makes the
+  /// LDL^T read one triangle and Newton converge slowly or not at all).
   CustomForce(std::string name, ForceFunction force, std::vector<std::vector<int>> jacobian_stencils = {},
-              JacobianFunction jacobian = {});
+              JacobianFunction jacobian = {}, Symmetry symmetry = Symmetry::general);
 
   std::string_view name() const override { return name_; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
+  /// True without a Jacobian callback (no contribution to the matrix) or when declared symmetric.
+  bool has_symmetric_jacobian() const override { return !jacobian_ || symmetry_ == Symmetry::symmetric; }
 
  private:
   std::string name_;
   ForceFunction force_;
   std::vector<std::vector<int>> stencils_;
   JacobianFunction jacobian_;
+  Symmetry symmetry_;
 };
 
 }  // namespace tendril

@@ -1,7 +1,9 @@
 #pragma once
-/// Symmetric linear solvers behind one small interface: analyze a fixed sparsity pattern once,
-/// then factorize and solve every Newton iteration without allocating. Factorization reports the
-/// inertia it saw (negative / near-zero pivots) so Newton can shift indefinite matrices.
+/// Linear solvers behind one small interface: analyze a fixed sparsity pattern once, then factorize
+/// and solve every Newton iteration without allocating. The LDL^T solvers read one triangle of a
+/// symmetric matrix and report the inertia they saw (negative / near-zero pivots) so Newton can
+/// shift indefinite matrices; the LU solvers read the whole matrix (non-symmetric Jacobians) and
+/// report only near-zero pivots.
 
 #include <memory>
 #include <string_view>
@@ -12,12 +14,13 @@
 
 namespace tendril {
 
-/// What an LDL^T factorization found.
+/// What a factorization found.
 struct Factorization {
   enum class Status {
     positive_definite,  ///< every pivot > 0
     indefinite,         ///< some pivots < 0, none near zero: the factors are usable
     singular,           ///< a pivot |d_i| <= tolerance * max|A_jj|: the factors are not usable
+    general,            ///< an LU without near-zero pivots: usable, inertia unknown
   };
   Status status = Status::positive_definite;
   int negative_pivots = 0;
@@ -27,17 +30,21 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   virtual std::string_view name() const = 0;
-  /// Symbolic analysis of a symmetric pattern (both triangles stored); done once per topology.
+  /// Symbolic analysis of a structurally symmetric pattern (both triangles stored); done once per
+  /// pattern.
   virtual void analyze(const SparseMatrix& pattern) = 0;
-  /// Numeric LDL^T of A (same pattern as analyzed). singular_tolerance: see Factorization.
+  /// Numeric LDL^T or LU of A (same pattern as analyzed). singular_tolerance: see Factorization.
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;
 };
 
-/// The solver of `kind` for `pattern`, already analyzed. automatic chooses the banded solver when
-/// the reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth.
+/// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when
+/// the reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, else a sparse one. When
+/// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by
+/// the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle
+/// would not describe the matrix.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,
-                                                 int banded_max_bandwidth);
+                                                 int banded_max_bandwidth, bool symmetric);
 
 }  // namespace tendril

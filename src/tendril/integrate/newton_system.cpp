@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/term.hpp"
@@ -31,13 +32,28 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
     if (diagonal > 0.0) length_scale_ = diagonal;
   }
 
+  symmetric_ = std::all_of(model.forces.begin(), model.forces.end(),
+                           [](const auto& force) { return force->has_symmetric_jacobian(); });
+  // the potential merit needs a symmetric Jacobian (only then is the Newton step a descent direction
+  // of the incremental potential); a non-symmetric system decreases the residual norm
+  merit_ = symmetric_ ? options_.line_search.merit : Merit::residual_norm;
+  for (const auto& energy : model.energies) has_load_energy_ = has_load_energy_ || energy->is_external_load();
+  for (int i = 0; i < n; ++i)
+    if (!model.fixed[i]) free_.push_back(i);
+  analyze_pattern();
+
+  for (VecX* v : {&u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
+  residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
+  step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
+}
+
+void NewtonSystem::analyze_pattern() {
+  const Model& model = model_;
+  const int n = model.dofs.size();
   // the full pattern: mass diagonal + every term's stencils
   SparsityBuilder builder(n);
   builder.add_diagonal();
-  for (const auto& energy : model.energies) {
-    energy->declare_sparsity(model, builder);
-    has_load_energy_ = has_load_energy_ || energy->is_external_load();
-  }
+  for (const auto& energy : model.energies) energy->declare_sparsity(model, builder);
   for (const auto& force : model.forces) force->declare_sparsity(model, builder);
   full_ = HessianAssembler(builder.build());
   if (has_load_energy_) load_hessian_ = HessianAssembler(full_.matrix());
@@ -48,17 +64,13 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
 
   // the free-DOF pattern and the gather map from the full values
   std::vector<int> free_index(n, -1);
-  for (int i = 0; i < n; ++i)
-    if (!model.fixed[i]) {
-      free_index[i] = static_cast<int>(free_.size());
-      free_.push_back(i);
-    }
+  for (std::size_t k = 0; k < free_.size(); ++k) free_index[free_[k]] = static_cast<int>(k);
   const int nf = static_cast<int>(free_.size());
   std::vector<Eigen::Index> counts(nf, 0);
   for (int k = 0; k < nf; ++k)
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
       if (free_index[it.row()] >= 0) ++counts[k];
-  free_matrix_.resize(nf, nf);
+  free_matrix_ = SparseMatrix(nf, nf);
   free_matrix_.reserve(counts);
   for (int k = 0; k < nf; ++k)
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
@@ -73,11 +85,10 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
   diagonal_slot_free_.resize(nf);
   for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = value_index(free_matrix_, k, k);
 
-  solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth);
-
-  for (VecX* v : {&u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
-  residual_free_.setZero(nf);
-  step_free_.setZero(nf);
+  // no free DOF: nothing to factorize (every solve converges at its initial guess)
+  solver_.reset();
+  if (nf > 0)
+    solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth, symmetric_);
 }
 
 bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian) {
@@ -131,11 +142,37 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   merit_base_ = kinetic + energy_int_ + lambda * energy_load_;
   gather_residual();
   // a non-finite Jacobian shows up as a failed factorization (checked there)
-  return std::isfinite(merit_base_) && residual_free_.allFinite() && force_.allFinite();
+  return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() && y.allFinite();
 }
 
 void NewtonSystem::gather_residual() {
   for (std::size_t k = 0; k < free_.size(); ++k) residual_free_[k] = residual_[free_[k]];
+  residual_norm_ = residual_free_.norm();
+}
+
+std::string NewtonSystem::describe_non_finite(const VecX& y) const {
+  const DofMap& dofs = model_.dofs;
+  auto where = [&](int d) {
+    if (dofs.is_position(d)) return "node " + std::to_string(d / 3) + " (" + "xyz"[d % 3] + ")";
+    if (dofs.is_twist(d)) return "twist of edge " + std::to_string(d - dofs.twist(0));
+    return "DOF " + std::to_string(d);
+  };
+  // a non-finite unknown first (it makes the forces around it non-finite), then the largest residual
+  for (int d = 0; d < dofs.size(); ++d)
+    if (!std::isfinite(y[d])) return "the value of " + where(d) + " is " + format("%g", y[d]);
+  int worst = -1;
+  double worst_value = 0.0;
+  for (int d : free_) {
+    const double v = std::abs(residual_[d]);
+    if (worst < 0 || !(v <= worst_value)) {
+      worst = d;
+      worst_value = v;
+      if (std::isnan(v)) break;
+    }
+  }
+  if (worst < 0 || std::isfinite(residual_norm_)) return format("the energy (%.3g J)", merit_base_);
+  return "the force residual (" + format("||f|| = %.3g N, ", residual_norm_) + "largest at " + where(worst) +
+         format(": %.3g N; external force there %.3g N)", residual_[worst], force_[worst] - load_gradient_[worst]);
 }
 
 double NewtonSystem::force_scale(const NewtonProblem& p) const {
@@ -153,7 +190,7 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
-  const bool need_definite = options_.line_search.enabled && options_.line_search.merit == Merit::incremental_potential;
+  const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
   double max_diagonal = 0.0;
   for (int s : diagonal_slot_free_) max_diagonal = std::max(max_diagonal, std::abs(values[s]));
@@ -163,6 +200,7 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
   for (int attempt = 0;; ++attempt) {
     const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     const bool usable = f.status == Factorization::Status::positive_definite ||
+                        f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
     if (usable) break;
     if (!std::isfinite(max_diagonal) || (attempt == 0 && !free_matrix_.coeffs().allFinite())) {
@@ -208,11 +246,17 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
 
   if (!evaluate(p, y, true)) {
     report.status = StepStatus::non_finite;
-    report.message = "non-finite forces or energy at the initial guess";
+    report.message = "non-finite forces or energy at the initial guess: " + describe_non_finite(y);
     return report;
   }
   const double tolerance = std::max(options_.force_tolerance_abs, options_.force_tolerance * force_scale(p));
-  double residual_norm = residual_free_.norm();
+  if (!std::isfinite(tolerance)) {
+    report.status = StepStatus::non_finite;
+    report.message = format("the force scale of the solve overflows (inertial + elastic + external forces %.3g N)",
+                            force_scale(p));
+    return report;
+  }
+  double residual_norm = residual_norm_;
   report.residual_history.push_back(residual_norm);
   if (residual_norm <= tolerance) return report;
 
@@ -234,16 +278,16 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       y += step_;
       if (!evaluate(p, y, false)) {
         report.status = StepStatus::non_finite;
-        report.message = "non-finite forces or energy after a negligible Newton step";
+        report.message = "non-finite forces or energy after a negligible Newton step: " + describe_non_finite(y);
         return report;
       }
-      report.residual_history.push_back(residual_free_.norm());
+      report.residual_history.push_back(residual_norm_);
       report.line_search_steps.push_back(1.0);
       return report;
     }
 
     // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
-    const bool potential = ls.merit == Merit::incremental_potential;
+    const bool potential = merit_ == Merit::incremental_potential;
     const double slope = residual_free_.dot(step_free_);
     const double force_along = force_.dot(step_);
     const double phi0 = potential ? merit_base_ : 0.5 * residual_norm * residual_norm;
@@ -273,7 +317,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
           const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(phi0) + std::abs(lambda * work));
           bound = phi0 + ls.armijo * alpha * slope + roundoff;
         } else {
-          const double r = residual_free_.norm();
+          const double r = residual_norm_;
           phi = 0.5 * r * r;
           bound = (1.0 - 2.0 * ls.armijo * alpha) * phi0;
         }
@@ -296,7 +340,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       return report;
     }
     y.swap(trial_);
-    residual_norm = residual_free_.norm();
+    residual_norm = residual_norm_;
     report.residual_history.push_back(residual_norm);
     report.line_search_steps.push_back(alpha);
     if (residual_norm <= tolerance) return report;

@@ -52,7 +52,11 @@ class NewtonSystem {
   const std::vector<int>& free_dofs() const { return free_; }
   /// The full pattern (#dofs x #dofs) the terms assemble into.
   const SparseMatrix& pattern() const { return full_.matrix(); }
-  const LinearSolver& linear_solver() const { return *solver_; }
+  /// The solver of the free system; null when no DOF is free.
+  const LinearSolver* linear_solver() const { return solver_.get(); }
+  /// False if some ForceTerm's Jacobian is not symmetric: the Newton system is then solved by LU
+  /// and the line search decreases the residual norm (see Merit).
+  bool symmetric() const { return symmetric_; }
   const NewtonOptions& options() const { return options_; }
   /// L: diagonal of the rest shape's bounding box [m] (1 m if the shape is a point).
   double length_scale() const { return length_scale_; }
@@ -66,12 +70,19 @@ class NewtonSystem {
   const SparseMatrix& jacobian() const { return full_.matrix(); }
 
  private:
+  /// Builds the full pattern from the terms' stencils, the free pattern, the gather map and the
+  /// solver with its symbolic analysis.
+  void analyze_pattern();
   /// Norm of the inertial + elastic + external parts of the last evaluation (free DOFs).
   double force_scale(const NewtonProblem& problem) const;
   /// Gathers the free Jacobian, factorizes (shifting if needed) and solves for the step d_free_.
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used.
   StepStatus newton_direction(bool& shifted, std::string& message);
+  /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
+  /// Which quantity of the last evaluation at y is not finite (or overflows in the residual norm), in
+  /// words with the node or edge it belongs to.
+  std::string describe_non_finite(const VecX& y) const;
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
@@ -88,6 +99,8 @@ class NewtonSystem {
   SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
   std::unique_ptr<LinearSolver> solver_;
   bool has_load_energy_ = false;
+  bool symmetric_ = true;  ///< every ForceTerm has a symmetric Jacobian
+  Merit merit_ = Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
 
   Kinematics kin_;
   VecX u_;               ///< trial velocity (#dofs)
@@ -100,6 +113,7 @@ class NewtonSystem {
   VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
   VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
   VecX trial_;           ///< y + a d (#dofs)
+  double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]
   double energy_int_ = 0.0, energy_load_ = 0.0, merit_base_ = 0.0;
 };
 

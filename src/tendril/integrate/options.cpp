@@ -43,6 +43,8 @@ std::string_view to_string(LinearSolverKind kind) {
     case LinearSolverKind::automatic: return "automatic";
     case LinearSolverKind::banded_ldlt: return "banded_ldlt";
     case LinearSolverKind::sparse_ldlt: return "sparse_ldlt";
+    case LinearSolverKind::banded_lu: return "banded_lu";
+    case LinearSolverKind::sparse_lu: return "sparse_lu";
   }
   return "unknown";
 }
@@ -57,7 +59,8 @@ Merit parse_merit(std::string_view text, const std::string& key_path) {
 }
 LinearSolverKind parse_linear_solver(std::string_view text, const std::string& key_path) {
   constexpr LinearSolverKind all[] = {LinearSolverKind::automatic, LinearSolverKind::banded_ldlt,
-                                      LinearSolverKind::sparse_ldlt};
+                                      LinearSolverKind::sparse_ldlt, LinearSolverKind::banded_lu,
+                                      LinearSolverKind::sparse_lu};
   return parse_enum(text, key_path, all);
 }
 

@@ -23,10 +23,15 @@ enum class Merit {
   residual_norm,
 };
 
+/// Which factorization solves the Newton system. The LDL^T kinds read one triangle; when a ForceTerm
+/// of the model reports has_symmetric_jacobian() == false they are replaced by the LU of the same
+/// structure (make_linear_solver).
 enum class LinearSolverKind {
-  automatic,    ///< banded LDL^T when the reverse Cuthill-McKee bandwidth is small, else sparse LDL^T
+  automatic,    ///< banded when the reverse Cuthill-McKee bandwidth is small, else sparse; LDL^T or LU
   banded_ldlt,  ///< LDL^T on band storage after a reverse Cuthill-McKee permutation
   sparse_ldlt,  ///< Eigen SimplicialLDLT with AMD ordering, symbolic analysis reused
+  banded_lu,    ///< LU without pivoting on band storage after a reverse Cuthill-McKee permutation
+  sparse_lu,    ///< Eigen SparseLU with COLAMD ordering, symbolic analysis reused
 };
 
 std::string_view to_string(Scheme scheme);

@@ -185,8 +185,9 @@ const io::SchemaTable& rod_scene_schema() {
            .unit = "-", .doc = "Relative Newton-step tolerance.", .min = 0.0},
           integer("integrator.newton.max_iterations", "30", 1, "Newton iterations per solve."),
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
-          choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt"},
-                 "Linear solver for the Newton systems."),
+          choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
+                 "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "
+                 "when a force's Jacobian is not symmetric)."),
           integer("integrator.static_load_steps", "1", 1, "static: load increments tried first."),
           integer("integrator.static_max_load_steps", "64", 1, "static: smallest increment is 1 / this."),
 

@@ -8,6 +8,8 @@
 #include <Eigen/Dense>
 
 #include "tendril/integrate/banded_ldlt_solver.hpp"
+#include "tendril/integrate/banded_lu_solver.hpp"
+#include "tendril/integrate/sparse_lu_solver.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 #include "tendril/integrate/sparse_ldlt_solver.hpp"
 
@@ -56,6 +58,50 @@ TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
     banded.factorize(s2, 1e-13);
     banded.solve(rhs, x_banded);
     EXPECT_LE((2.0 * x_banded - x_dense).norm(), 1e-10 * x_dense.norm());
+  }
+}
+
+TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
+  for (auto [n, b, seed] : {std::tuple{30, 1, 5u}, {80, 4, 6u}, {150, 10, 7u}}) {
+    // symmetric pattern, non-symmetric values: a random skew part added to an SPD banded matrix
+    const MatX spd = random_banded(n, b, 0.5, seed);
+    MatX a = spd;
+    std::mt19937 rng(seed + 100);
+    std::uniform_real_distribution<double> unit(-0.5, 0.5);
+    for (int j = 0; j < n; ++j)
+      for (int i = j + 1; i < n; ++i)
+        if (spd(i, j) != 0.0) {
+          const double s = unit(rng);
+          a(i, j) += s;
+          a(j, i) -= s;
+        }
+    const SparseMatrix s = to_sparse(a);
+    BandedLuSolver banded;
+    SparseLuSolver sparse;
+    banded.analyze(s);
+    sparse.analyze(s);
+    EXPECT_LE(banded.bandwidth(), 3 * b);
+    ASSERT_NE(banded.factorize(s, 1e-13).status, Factorization::Status::singular);
+    ASSERT_NE(sparse.factorize(s, 1e-13).status, Factorization::Status::singular);
+    const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+    VecX x_banded, x_sparse;
+    banded.solve(rhs, x_banded);
+    sparse.solve(rhs, x_sparse);
+    const VecX x_dense = a.partialPivLu().solve(rhs);
+    EXPECT_LE((x_banded - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
+    EXPECT_LE((x_sparse - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
+    // a zero row/column is singular for both
+    MatX z = a;
+    z.row(n / 2).setZero();
+    z.col(n / 2).setZero();
+    z(n / 2, n / 2) = 1e-300;
+    const SparseMatrix zs = to_sparse(z);
+    BandedLuSolver banded_z;
+    SparseLuSolver sparse_z;
+    banded_z.analyze(zs);
+    sparse_z.analyze(zs);
+    EXPECT_EQ(banded_z.factorize(zs, 1e-13).status, Factorization::Status::singular);
+    EXPECT_EQ(sparse_z.factorize(zs, 1e-13).status, Factorization::Status::singular);
   }
 }
 

@@ -25,8 +25,9 @@ test::BuiltRod cantilever(int num_nodes) {
 TEST(RodStepping, AutomaticSolverIsBandedForASingleRod) {
   const test::BuiltRod rod = cantilever(41);
   const TimeStepper stepper(rod.model, DynamicsOptions{}, rod.q);
-  EXPECT_EQ(stepper.system().linear_solver().name(), "banded_ldlt");
-  const auto& banded = dynamic_cast<const BandedLdltSolver&>(stepper.system().linear_solver());
+  ASSERT_NE(stepper.system().linear_solver(), nullptr);
+  EXPECT_EQ(stepper.system().linear_solver()->name(), "banded_ldlt");
+  const auto& banded = dynamic_cast<const BandedLdltSolver&>(*stepper.system().linear_solver());
   EXPECT_LE(banded.bandwidth(), 11) << "interleaved x_i, theta_i";
 }
 
