@@ -73,6 +73,10 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
   }
   work.rhs << -problem.c, problem.b_eq, problem.b_in;
   work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
+  if (!work.u.allFinite()) {
+    result.status = QpStatus::numerical_failure;
+    return result;
+  }
   work.unpack(point);
   VecX s = problem.A_in * point.x - problem.b_in;
   VecX& z = point.z;

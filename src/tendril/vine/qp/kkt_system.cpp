@@ -120,10 +120,11 @@ void KktSystem::set_values(const QpProblem& problem, double regularization, cons
 }
 
 bool KktSystem::factorize() {
-  // thresholds of the dynamic regularisation relative to the largest entry of K0
-  const double scale = std::max(1.0, k_max_);
-  ldl_.factorize(k_, 1e-14 * scale, 1e-10 * scale);
-  return std::isfinite(k_max_);
+  // thresholds of the dynamic regularisation relative to the largest entry of K0, or to the terms of
+  // the pivot if larger (1e-14 ~ the rounding error of a sum of ~100 terms, Higham, Accuracy and
+  // Stability of Numerical Algorithms, 2nd ed., sec. 3.1; the shift stands 1e4 above it)
+  if (!std::isfinite(k_max_)) return false;
+  return ldl_.factorize(k_, std::max(1.0, k_max_), 1e-14, 1e-10) >= 0;
 }
 
 bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error) {

@@ -28,7 +28,7 @@ class KktSystem {
   void analyse(const QpProblem& problem);
   /// Writes the values of K: inequality row i uses A_in row i and D_i = d[i] if row_on[i], else zeros and D_i = 1.
   void set_values(const QpProblem& problem, double regularization, const std::vector<char>& row_on, const VecX& d);
-  /// Numeric LDL^T of K; false on a non-finite pivot.
+  /// Numeric LDL^T of K; false on a non-finite entry or pivot.
   bool factorize();
   /// Solves K0 u = rhs (size n + m_eq + m_in) by LDL^T of K and at most `max_steps` refinement steps,
   /// starting from u = 0. Returns true once the blockwise backward error (for each block of rows:

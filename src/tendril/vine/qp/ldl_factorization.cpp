@@ -85,7 +85,8 @@ void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<sign
   }
 }
 
-int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshold, double pivot_shift) {
+int LdlFactorization::factorize(const SparseMatrix& lower, double scale, double relative_threshold,
+                                double relative_shift) {
   const double* values = lower.valuePtr();
   int replaced = 0;
   std::fill(lnz_.begin(), lnz_.end(), 0);
@@ -94,6 +95,7 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshol
     for (int p = cp_[k]; p < cp_[k + 1]; ++p) y_[ci_[p]] += values[value_source_[p]];
     // sparse triangular solve for row k of L (pattern from analyse()), and the pivot d_k
     double dk = y_[k];
+    double magnitude = std::abs(dk);  // sum of |terms| of d_k: its rounding error is ~ u * magnitude
     y_[k] = 0.0;
     for (int r = row_begin_[k]; r < row_begin_[k + 1]; ++r) {
       const int i = row_pattern_[r];
@@ -103,12 +105,16 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double pivot_threshol
       for (int p = lp_[i]; p < end; ++p) y_[li_[p]] -= lx_[p] * yi;
       const double lki = yi * d_inverse_[i];
       dk -= lki * yi;
+      magnitude += std::abs(lki * yi);
       lx_[end] = lki;
       ++lnz_[i];
     }
-    // dynamic regularisation: the pivot must have the sign of its block
-    if (!(sign_[k] * dk > pivot_threshold)) {
-      dk = sign_[k] * pivot_shift;
+    // dynamic regularisation: the pivot must have the sign of its block and stand out of its own
+    // rounding error; a pivot cancelled down to noise (a row dependent on earlier ones) is replaced
+    if (!std::isfinite(dk)) return -1;
+    const double reference = std::max(scale, magnitude);
+    if (!(sign_[k] * dk > relative_threshold * reference)) {
+      dk = sign_[k] * relative_shift * reference;
       ++replaced;
     }
     d_inverse_[k] = 1.0 / dk;

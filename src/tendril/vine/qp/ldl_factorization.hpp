@@ -5,9 +5,12 @@
 /// ACM TOMS 31(4), 2005) after an approximate-minimum-degree ordering. The elimination tree, the
 /// column counts of L, the row and column patterns of L and the permuted pattern are computed once
 /// by analyse(); factorize() only does arithmetic (no allocation). Each pivot has a known sign (+ for primal, - for dual rows):
-/// a pivot with the wrong sign or |d| <= pivot_threshold is replaced by sign * pivot_shift
+/// a pivot d_k with the wrong sign or |d_k| <= relative_threshold r_k is replaced by sign * relative_shift r_k
 /// (dynamic regularisation), so the factorisation always exists and the caller's iterative
-/// refinement removes the perturbation.
+/// refinement removes the perturbation. r_k = max(scale, m_k), where m_k is the sum of the absolute
+/// values of the terms d_k is computed from: its rounding error is ~ u m_k, so a pivot cancelled
+/// down to that noise (a row dependent on earlier rows, with Schur complements ~ |A|^2 / rho) is
+/// treated as zero instead of being divided by (docs/physics/qp_solver.md, "Sparse LDL^T").
 
 #include <vector>
 
@@ -20,8 +23,9 @@ class LdlFactorization {
  public:
   /// Pattern of the lower triangle `lower` (compressed, diagonal present) and the pivot signs (+1 / -1 per row).
   void analyse(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
-  /// Numeric factorisation of a matrix with the analysed pattern. Returns the number of replaced pivots.
-  int factorize(const SparseMatrix& lower, double pivot_threshold, double pivot_shift);
+  /// Numeric factorisation of a matrix with the analysed pattern. Returns the number of replaced pivots,
+  /// or -1 if a pivot is not finite (overflow; the factors are then unusable).
+  int factorize(const SparseMatrix& lower, double scale, double relative_threshold, double relative_shift);
   /// Overwrites b with L^-T D^-1 L^-1 b in the original ordering.
   void solve_in_place(VecX& b);
   int size() const { return n_; }

@@ -93,6 +93,11 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
     r.complementarity = std::max(r.complementarity, std::abs(z[i] * work.slack[i]) / (s_z * s_i));
   }
   r.kkt = std::max({r.stationarity, r.equality, r.inequality, r.dual_sign, r.complementarity});
+  // std::max drops NaN operands: a point with a non-finite entry (or an overflowing product) must
+  // never look converged
+  if (!x.allFinite() || !y.allFinite() || !z.allFinite() || !std::isfinite(s_d) || !std::isfinite(s_i) ||
+      !std::isfinite(s_z) || !std::isfinite(r.kkt))
+    r = QpResiduals{HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL};
   return r;
 }
 

@@ -53,6 +53,7 @@ std::string_view to_string(QpStatus status);
 /// dual_sign        = max_i max(0, -z_i) / s_z
 /// complementarity  = max_i |z_i (A_in x - b_in)_i| / (s_z s_i)
 /// kkt              = the largest of the five.
+/// All six are +inf if x, y, z or a scale is not finite (such a point is never `solved`).
 struct QpResiduals {
   double stationarity = 0.0;
   double equality = 0.0;
