@@ -29,7 +29,26 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
       throw InputError("contact_radius", std::to_string(edges_.radius[e]), "a radius >= 0 [m]");
     margin_[e] = edges_.radius[e] + 0.5 * distance_tolerance;
   }
-  // pairs already within delta of touching at the start never interact
+  // pairs within delta of touching at the start whose edges are joined by at most two other edges
+  // never interact (neighbours at joints and along rods with edges shorter than their diameter)
+  std::vector<std::vector<int>> neighbours;
+  for (const auto& e : edges_.nodes) {
+    const int top = std::max(e[0], e[1]);
+    if (static_cast<int>(neighbours.size()) <= top) neighbours.resize(top + 1);
+    neighbours[e[0]].push_back(e[1]);
+    neighbours[e[1]].push_back(e[0]);
+  }
+  // nodes reachable from a's nodes through at most two edges
+  const auto near_in_graph = [&](const EdgePair& p) {
+    std::vector<int> reach = {edges_.nodes[p.a][0], edges_.nodes[p.a][1]};
+    for (int hop = 0; hop < 2; ++hop) {
+      const std::size_t size = reach.size();
+      for (std::size_t k = 0; k < size; ++k)
+        for (int n : neighbours[reach[k]]) reach.push_back(n);
+    }
+    return std::find(reach.begin(), reach.end(), edges_.nodes[p.b][0]) != reach.end() ||
+           std::find(reach.begin(), reach.end(), edges_.nodes[p.b][1]) != reach.end();
+  };
   std::vector<EdgePair> near;
   find(q_initial, near);
   for (const EdgePair& p : near) {
@@ -37,7 +56,7 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
     const double gap = edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false)
                            .closest.distance -
                        edges_.radius[p.a] - edges_.radius[p.b];
-    if (gap < distance_tolerance) excluded_.push_back(p);
+    if (gap < distance_tolerance && near_in_graph(p)) excluded_.push_back(p);
   }
 }
 

@@ -8,7 +8,9 @@
 ///
 /// The pairs evaluated at a configuration are those the broad phase finds there (boxes grown by
 /// r_e + delta / 2, so every pair with g < delta is found) among the *candidate* pairs. Pairs that
-/// already touch (g < delta) in the initial shape are excluded for good (joints, sharp bends).
+/// already touch (g < delta) in the initial shape and are joined through at most two other contact
+/// edges are excluded for good (neighbours at joints, rods with edges shorter than their diameter);
+/// other pairs touching at the start (a rod lying on another) do interact.
 /// Candidates: until the Newton system can change a term's pattern between steps, every pair not
 /// excluded is a candidate and is declared once in the sparsity pattern (a dense block over the
 /// contact nodes: fine for a few hundred edges, the limit the scene loader enforces).
@@ -48,7 +50,7 @@ class PairFinder {
   /// Pairs at positions q (3N...) whose boxes grown by r_e + delta / 2 overlap (sorted).
   void find(const VecX& q, std::vector<EdgePair>& pairs) const;
   const ContactEdges& edges() const { return edges_; }
-  /// Pairs that touch in the initial shape and never interact (sorted).
+  /// Pairs near each other in the initial shape and in the edge graph that never interact (sorted).
   const std::vector<EdgePair>& excluded() const { return excluded_; }
   /// The 12 position DOFs of a pair's stencil.
   std::array<int, 12> stencil_dofs(const EdgePair& pair) const;

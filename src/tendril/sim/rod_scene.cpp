@@ -14,10 +14,11 @@
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/rod_generators.hpp"
 #include "tendril/rod/rod_builder.hpp"
+#include "tendril/sim/contact_scene.hpp"
 
 namespace tendril::sim {
 
-io::Schema rod_schema() { return io::Schema({&io::common_schema(), &rod_scene_schema()}); }
+io::Schema rod_schema() { return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema()}); }
 
 namespace {
 
@@ -385,6 +386,12 @@ RodScene load_rod_scene(io::Scene& scene) {
       model.forces.push_back(std::make_shared<PointLoad>(n, piecewise_linear(std::move(times), std::move(values))));
     }
   }
+
+  // contact: each rod's radius, or sqrt(A / pi) for a general section
+  std::vector<double> rod_radius;
+  for (const RodMaterial& m : net.materials)
+    rod_radius.push_back(m.radius ? *m.radius : std::sqrt(*m.area / std::numbers::pi));
+  add_contact(root, out, rod_radius);
 
   // integrator and output
   const io::SceneNode integ = root.map("integrator");

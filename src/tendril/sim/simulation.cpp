@@ -1,5 +1,6 @@
 #include "tendril/sim/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -65,6 +66,19 @@ std::vector<std::pair<std::string, double>> Simulation::energies() const {
   return out;
 }
 
+contact::ContactStatistics Simulation::contact_statistics() const {
+  contact::ContactStatistics stats;
+  for (const auto& e : scene_->model.energies)
+    if (const auto* c = dynamic_cast<const contact::ContactEnergy*>(e.get()))
+      stats.merge(c->statistics(scene_->model, state_.q, state_.time));
+  return stats;
+}
+
+bool Simulation::has_contact() const {
+  return std::any_of(scene_->model.energies.begin(), scene_->model.energies.end(),
+                     [](const auto& e) { return dynamic_cast<const contact::ContactEnergy*>(e.get()) != nullptr; });
+}
+
 RunResult Simulation::run(const std::filesystem::path& out, const std::function<void(const Progress&)>& progress) {
   const RodScene& s = *scene_;
   const Model& m = s.model;
@@ -74,6 +88,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
 
   std::unique_ptr<io::RunDirectory> run;
   io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr;
+  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr;
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr;
   if (!out.empty()) {
@@ -83,6 +98,12 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     twists = &run->add_array("twists", io::NpyType::Float64, {e}, "rad", "edge twist angles theta_e");
     energy = &run->add_array("energies", io::NpyType::Float64, {terms.size()}, "J",
                              "energy of each term (names in info.energy_terms)");
+    if (has_contact()) {
+      contact_active = &run->add_array("contact_active", io::NpyType::Int64, {}, "-",
+                                       "contacts with gap below delta (nodes on obstacles + edge pairs)");
+      contact_min_gap = &run->add_array("contact_min_gap", io::NpyType::Float64, {}, "m",
+                                        "smallest contact gap (negative: overlap; inf: nothing near)");
+    }
     step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
     step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s", "time step used (after halving)", "step");
     step_iterations =
@@ -124,6 +145,12 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     std::vector<double> values;
     for (const auto& term : energies()) values.push_back(term.second);
     energy->append(values);
+    if (contact_active) {
+      const contact::ContactStatistics stats = contact_statistics();
+      const std::int64_t active = stats.active;
+      contact_active->append(std::span<const std::int64_t>(&active, 1));
+      contact_min_gap->append(std::span<const double>(&stats.min_gap, 1));
+    }
   };
   if (steps_ == 0) save_frame();
 

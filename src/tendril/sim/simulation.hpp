@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "tendril/contact/contact_parameters.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/integrate/static_solver.hpp"
@@ -51,6 +52,12 @@ class Simulation {
 
   /// Energy of every term at the current state, named by Energy::name(), then "kinetic" (u^T M u / 2) [J].
   std::vector<std::pair<std::string, double>> energies() const;
+
+  /// Contacts of every contact energy at the current state: the number with gap below delta and the
+  /// smallest gap [m] (+inf without contact terms or close pairs). docs/physics/contact.md.
+  contact::ContactStatistics contact_statistics() const;
+  /// True if the model has a contact energy (the run then saves contact arrays).
+  bool has_contact() const;
 
   /// Runs the remaining steps; writes a run directory to `out` unless `out` is empty. `progress` is
   /// called after every step.

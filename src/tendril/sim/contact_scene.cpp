@@ -1,0 +1,231 @@
+#include "tendril/sim/contact_scene.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include <Eigen/Geometry>
+#include <fmt/format.h>
+
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
+#include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/contact/self_contact.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/forces/point_load.hpp"
+
+namespace tendril::sim {
+namespace {
+
+using io::KeySpec;
+using io::KeyType;
+const std::string kReq(io::kRequired);
+const std::string kOpt(io::kOptional);
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+KeySpec positive(std::string path, std::string def, std::string unit, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc), .min = 0.0, .max = kInf, .min_exclusive = true};
+}
+KeySpec friction(std::string path, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Real, .default_value = "0", .unit = "-", .doc = std::move(doc),
+          .min = 0.0};
+}
+KeySpec vec3(std::string path, std::string def, std::string unit, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Vec3, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc)};
+}
+KeySpec map(std::string path, KeyType type, std::string doc) {
+  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
+}
+KeySpec flag(std::string path, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Bool, .default_value = "true", .unit = "", .doc = std::move(doc)};
+}
+
+/// Largest number of self-contact edges: every pair is declared in the sparsity pattern until the
+/// Newton system can change a term's pattern between steps (docs/physics/contact.md).
+constexpr int kMaxSelfContactEdges = 300;
+
+}  // namespace
+
+const io::SchemaTable& contact_scene_schema() {
+  static const io::SchemaTable table{
+      "Contact",
+      "Ground, rigid obstacles and self-contact of rods with smooth Coulomb friction (IMC, mat_dismech sec. 4 "
+      "and 5.2; docs/physics/contact.md). Contact acts on the rods' surfaces: a node's (edge's) contact radius "
+      "is its rod's radius (sqrt(A / pi) for a general section). The penalty is k_c b(g) with b of eq. 21 and "
+      "the gap g; it is non-zero for g < delta.",
+      {
+          map("contact", KeyType::Map, "Contact and friction (absent: no contact)."),
+          positive("contact.stiffness", "20", "N/m",
+                   "Contact stiffness k_c: deep contact is a spring of stiffness 2 k_c per node (ground, obstacles) "
+                   "or edge pair (self). The rod drop of mat_dismech Fig. 7 uses 20."),
+          positive("contact.distance_tolerance", "1e-3", "m",
+                   "delta: width of the smooth zone (K1 = 15 / delta); the penalty starts at gap delta and is "
+                   "(-g)^2 k_c below -delta."),
+          positive("contact.slip_tolerance", "1e-3", "m/s",
+                   "nu: slip speed above which friction is Coulomb's mu |F_n| (K2 = 15 / nu); below it friction "
+                   "is a stiff viscous law."),
+          {.path = "contact.rods", .type = KeyType::IntList, .default_value = kOpt, .unit = "-",
+           .doc = "Rods that take part in contact (ground, obstacles and self), by index. Default: all rods."},
+          map("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods rest on."),
+          flag("contact.ground.enabled", "Ground contact on or off."),
+          vec3("contact.ground.point", "[0, 0, 0]", "m", "A point of the ground plane."),
+          vec3("contact.ground.normal", "[0, 0, 1]", "-", "Outward normal of the ground (normalised)."),
+          friction("contact.ground.friction", "Coulomb coefficient mu between rods and ground."),
+          map("contact.self", KeyType::Map,
+              "Self-contact between rod edges that share no node (IMC). Pairs already within delta of touching "
+              "at the start never interact. At most 300 contact edges for now."),
+          flag("contact.self.enabled", "Self-contact on or off."),
+          friction("contact.self.friction", "Coulomb coefficient mu between rod edges."),
+          map("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
+          {.path = "contact.obstacles[].shape", .type = KeyType::String, .default_value = kReq, .unit = "",
+           .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a cylinder with round "
+                  "caps) or box (center, half_extents, rotation).",
+           .choices = {"plane", "sphere", "capsule", "box"}},
+          vec3("contact.obstacles[].point", kReq, "m", "plane: a point of the plane."),
+          vec3("contact.obstacles[].normal", kReq, "-", "plane: outward normal."),
+          vec3("contact.obstacles[].center", kReq, "m", "sphere, box: centre."),
+          positive("contact.obstacles[].radius", kReq, "m", "sphere, capsule: radius."),
+          vec3("contact.obstacles[].p0", kReq, "m", "capsule: first end of the axis."),
+          vec3("contact.obstacles[].p1", kReq, "m", "capsule: second end of the axis."),
+          vec3("contact.obstacles[].half_extents", kReq, "m", "box: half side lengths along its axes."),
+          vec3("contact.obstacles[].rotation", "[0, 0, 0]", "rad",
+               "box: orientation as a rotation vector (axis times angle) from the world axes."),
+          friction("contact.obstacles[].friction", "Coulomb coefficient mu between rods and this obstacle."),
+          {.path = "contact.obstacles[].path", .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, m",
+           .doc = "Prescribed translation: rows [t, dx, dy, dz], piecewise linear in t, held constant outside; "
+                  "absent: fixed."},
+      }};
+  return table;
+}
+
+void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius) {
+  if (!root.has("contact")) return;
+  const io::SceneNode c = root.map("contact");
+  contact::ContactParameters params;
+  params.stiffness = c.real("stiffness");
+  params.distance_tolerance = c.real("distance_tolerance");
+  params.slip_tolerance = c.real("slip_tolerance");
+  params.validate("contact.");
+  Model& model = out.model;
+  const int num_rods = static_cast<int>(out.rod_nodes.size());
+
+  // the rods in contact, their nodes and edges with contact radii (a joint node takes the largest)
+  std::vector<int> rods;
+  if (c.has("rods")) {
+    const auto list = c.integers("rods");
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (list[k] < 0 || list[k] >= num_rods)
+        c.fail(fmt::format("rods[{}]", k), std::to_string(list[k]), fmt::format("a rod index in 0..{}", num_rods - 1));
+      rods.push_back(list[k]);
+    }
+  } else {
+    for (int r = 0; r < num_rods; ++r) rods.push_back(r);
+  }
+  std::vector<double> node_radius(model.dofs.num_nodes, -1.0);
+  contact::ContactEdges edges;
+  for (int r : rods) {
+    for (int n : out.rod_nodes[r]) node_radius[n] = std::max(node_radius[n], rod_radius[r]);
+    for (int e : out.rod_edges[r]) {
+      edges.nodes.push_back(model.rods.edges[e]);
+      edges.radius.push_back(rod_radius[r]);
+    }
+  }
+  contact::ContactNodes nodes;
+  for (int n = 0; n < model.dofs.num_nodes; ++n)
+    if (node_radius[n] >= 0.0) {
+      nodes.nodes.push_back(n);
+      nodes.radius.push_back(node_radius[n]);
+    }
+
+  // an obstacle: contact, friction if mu > 0, and no node inside it at t = 0
+  const auto add_obstacle = [&](const io::SceneNode& at, std::shared_ptr<contact::RigidObstacle> obstacle, double mu) {
+    for (std::size_t k = 0; k < nodes.nodes.size(); ++k) {
+      const Vec3 x = out.q_initial.segment<3>(model.dofs.node(nodes.nodes[k]));
+      const double gap = obstacle->distance(x, 0.0).distance - nodes.radius[k];
+      if (gap < 0.0)
+        root.fail(at.path().empty() ? "contact" : at.path(),
+                  fmt::format("node {} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)", nodes.nodes[k], x.x(), x.y(),
+                              x.z(), gap),
+                  "an obstacle that starts outside every rod's surface (gap >= 0)");
+    }
+    contact::ContactParameters p = params;
+    p.friction = mu;
+    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p));
+    if (mu > 0.0) model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
+  };
+  const auto check_enabled = [](const io::SceneNode& at) {
+    const bool enabled = at.boolean("enabled");
+    const double mu = at.real("friction");
+    if (!enabled && mu > 0.0)
+      at.fail("friction", fmt::format("{:g}", mu), "0 when this contact is disabled (friction needs contact)");
+    return enabled;
+  };
+  bool any = false;
+
+  if (c.has("ground")) {
+    const io::SceneNode g = c.map("ground");
+    if (check_enabled(g)) {
+      const Vec3 normal = g.vec3("normal");
+      if (!(normal.norm() > 0.0)) g.fail("normal", "a non-zero vector");
+      add_obstacle(g, std::make_shared<contact::HalfSpace>(g.vec3("point"), normal), g.real("friction"));
+      any = true;
+    }
+  }
+
+  const std::vector<io::SceneNode> obstacles = c.list("obstacles");
+  for (const io::SceneNode& o : obstacles) {
+    const std::string shape = o.text("shape");
+    std::shared_ptr<contact::RigidObstacle> obstacle;
+    if (shape == "plane") {
+      const Vec3 normal = o.vec3("normal");
+      if (!(normal.norm() > 0.0)) o.fail("normal", "a non-zero vector");
+      obstacle = std::make_shared<contact::HalfSpace>(o.vec3("point"), normal);
+    } else if (shape == "sphere") {
+      obstacle = std::make_shared<contact::Sphere>(o.vec3("center"), o.real("radius"));
+    } else if (shape == "capsule") {
+      const Vec3 p0 = o.vec3("p0"), p1 = o.vec3("p1");
+      obstacle = std::make_shared<contact::Capsule>(p0, p1, o.real("radius"));
+    } else {
+      const Vec3 rotation = o.vec3("rotation");
+      const double angle = rotation.norm();
+      const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
+      const Vec3 half = o.vec3("half_extents");
+      if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
+      obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
+    }
+    if (o.has("path")) {
+      std::vector<double> times;
+      std::vector<Vec3> offsets;
+      for (const auto& row : o.real_table("path", 4)) {
+        if (!times.empty() && !(row[0] > times.back()))
+          o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
+        times.push_back(row[0]);
+        offsets.emplace_back(row[1], row[2], row[3]);
+      }
+      obstacle->set_path(piecewise_linear(std::move(times), std::move(offsets)));
+    }
+    add_obstacle(o, obstacle, o.real("friction"));
+    any = true;
+  }
+
+  if (c.has("self")) {
+    const io::SceneNode s = c.map("self");
+    if (check_enabled(s)) {
+      if (static_cast<int>(edges.nodes.size()) > kMaxSelfContactEdges)
+        s.fail("enabled", fmt::format("true with {} contact edges", edges.nodes.size()),
+               fmt::format("at most {} contact edges (every pair is in the sparsity pattern for now; "
+                           "select rods with contact.rods)",
+                           kMaxSelfContactEdges));
+      contact::ContactParameters p = params;
+      p.friction = s.real("friction");
+      model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial));
+      if (p.friction > 0.0) model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
+      any = true;
+    }
+  }
+  if (!any) root.fail("contact", "(nothing enabled)", "a ground, an obstacle or self-contact");
+}
+
+}  // namespace tendril::sim

@@ -1,0 +1,20 @@
+#pragma once
+/// The `contact` keys of rod scenes: ground, rigid obstacles and self-contact with their friction
+/// (src/tendril/contact/, docs/physics/contact.md), read into the Model's energies and forces.
+
+#include <vector>
+
+#include "tendril/io/scene.hpp"
+#include "tendril/sim/rod_scene.hpp"
+
+namespace tendril::sim {
+
+/// The schema table of the `contact` keys.
+const io::SchemaTable& contact_scene_schema();
+
+/// Reads `contact` (if present) and appends its terms to out.model. rod_radius: contact radius of
+/// each rod [m] (#rods). Throws InputError for bad values, friction without contact, an obstacle
+/// (or the ground) that starts inside a rod, and self-contact beyond its current size limit.
+void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius);
+
+}  // namespace tendril::sim
