@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
   CLI::App* schema = app.add_subcommand("schema", "Print the scene reference generated from the schema tables");
   schema->add_flag("--markdown", markdown, "Markdown (the content of docs/scene_reference.md)")->required();
 
-  const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app)};
+  const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app),
+                                                      cli::add_view_command(app), cli::add_render_command(app)};
 
   try {
     app.parse(argc, argv);

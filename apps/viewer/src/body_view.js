@@ -1,0 +1,202 @@
+// The three.js objects of one run: rods as tubes with their true radius (one instanced cylinder per
+// edge, one instanced sphere per node closing the joints), a dark stripe along the material
+// director d1 so twist shows, triangles as a surface when the run has them, and vine obstacles.
+import * as THREE from 'three';
+import { MaterialFrames } from './material_frames.js';
+import { colourMap, fieldRange } from './fields.js';
+
+const BODY_COLOUR = [0.45, 0.62, 0.85];
+const STRIPE_SHADE = 0.3;    // stripe brightness relative to the tube
+const STRIPE_HALF_ANGLE = 0.45;  // rad
+
+// unit cylinder along +y from y = -1/2 to 1/2, radius 1, darker around the local +x direction
+function stripedCylinder() {
+  const g = new THREE.CylinderGeometry(1, 1, 1, 16, 1, true);
+  const pos = g.attributes.position;
+  const colour = new Float32Array(pos.count * 3);
+  for (let v = 0; v < pos.count; ++v) {
+    const angle = Math.atan2(pos.getZ(v), pos.getX(v));
+    colour.fill(Math.abs(angle) < STRIPE_HALF_ANGLE ? STRIPE_SHADE : 1, 3 * v, 3 * v + 3);
+  }
+  g.setAttribute('color', new THREE.BufferAttribute(colour, 3));
+  return g;
+}
+
+export class BodyView {
+  constructor(run) {
+    this.run = run;
+    this.group = new THREE.Group();
+    const numEdges = run.edges.length / 2;
+    this.numEdges = numEdges;
+    this.frames = new MaterialFrames(run);
+
+    // a radius for runs that give none: 1 % of the body's size
+    const size = this.boundingBox(0).getSize(new THREE.Vector3()).length() || 1;
+    this.radius = Float32Array.from(run.radius, (r) => (r > 0 ? r : 0.01 * size));
+    this.nodeRadius = new Float32Array(run.numNodes);
+    for (let e = 0; e < numEdges; ++e)
+      for (const i of [run.edges[2 * e], run.edges[2 * e + 1]])
+        this.nodeRadius[i] = Math.max(this.nodeRadius[i], this.radius[e]);
+
+    const material = new THREE.MeshLambertMaterial({ vertexColors: true });
+    this.tubes = new THREE.InstancedMesh(stripedCylinder(), material, numEdges);
+    this.joints = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 12, 8), new THREE.MeshLambertMaterial(),
+                                          run.numNodes);
+    for (const m of [this.tubes, this.joints]) {
+      m.frustumCulled = false;
+      m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
+      this.group.add(m);
+    }
+    this.edgeColour = new Float32Array(numEdges * 3);
+    this.nodeColour = new Float32Array(run.numNodes * 3);
+    this.tubes.instanceColor = new THREE.InstancedBufferAttribute(this.edgeColour, 3);
+    this.joints.instanceColor = new THREE.InstancedBufferAttribute(this.nodeColour, 3);
+
+    if (run.triangles) {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(run.numNodes * 3), 3));
+      g.setAttribute('color', new THREE.BufferAttribute(new Float32Array(run.numNodes * 3), 3));
+      g.setIndex(new THREE.BufferAttribute(Uint32Array.from(run.triangles), 1));
+      this.surface = new THREE.Mesh(g, new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide }));
+      this.surface.frustumCulled = false;
+      this.group.add(this.surface);
+    }
+    if (run.obstacles.length) this.group.add(obstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
+    this.field = null;
+    this.values = { node: new Float64Array(run.numNodes), edge: new Float64Array(numEdges) };
+    this.shown = -1;
+  }
+
+  /** Axis-aligned box of the nodes at frame f. */
+  boundingBox(f) {
+    const { positions: x, numNodes: n } = this.run;
+    const box = new THREE.Box3();
+    const p = new THREE.Vector3();
+    for (let i = 0; i < n; ++i) box.expandByPoint(p.fromArray(x, (f * n + i) * 3));
+    return box;
+  }
+
+  setField(field) {
+    this.field = field;
+    this.range = field ? fieldRange(this.run, field) : null;
+    const f = this.shown;
+    this.shown = -1;
+    if (f >= 0) this.show(f);
+  }
+
+  /** Poses every tube, joint and triangle at saved frame f and colours them. */
+  show(f) {
+    if (f === this.shown) return;
+    this.shown = f;
+    const { run, radius, nodeRadius } = this;
+    const { positions: x, numNodes: n, edges } = run;
+    const d1 = this.frames.at(f);
+    const m = this.tubes.instanceMatrix.array;
+    const o = f * n * 3;
+    for (let e = 0; e < this.numEdges; ++e) {
+      const i = o + 3 * edges[2 * e], j = o + 3 * edges[2 * e + 1];
+      const ex = x[j] - x[i], ey = x[j + 1] - x[i + 1], ez = x[j + 2] - x[i + 2];
+      const l = Math.hypot(ex, ey, ez) || 1;
+      const ax = d1[3 * e], ay = d1[3 * e + 1], az = d1[3 * e + 2];
+      // d2 = t x d1
+      const bx = (ey * az - ez * ay) / l, by = (ez * ax - ex * az) / l, bz = (ex * ay - ey * ax) / l;
+      const r = radius[e], k = 16 * e;
+      // columns: local x -> r d1, local y -> edge vector, local z -> r d2 (= -r (t x d1) keeps it right-handed)
+      m[k] = r * ax; m[k + 1] = r * ay; m[k + 2] = r * az; m[k + 3] = 0;
+      m[k + 4] = ex; m[k + 5] = ey; m[k + 6] = ez; m[k + 7] = 0;
+      m[k + 8] = -r * bx; m[k + 9] = -r * by; m[k + 10] = -r * bz; m[k + 11] = 0;
+      m[k + 12] = 0.5 * (x[i] + x[j]); m[k + 13] = 0.5 * (x[i + 1] + x[j + 1]); m[k + 14] = 0.5 * (x[i + 2] + x[j + 2]);
+      m[k + 15] = 1;
+    }
+    const s = this.joints.instanceMatrix.array;
+    for (let i = 0; i < n; ++i) {
+      const r = nodeRadius[i], k = 16 * i;
+      s.fill(0, k, k + 16);
+      s[k] = r; s[k + 5] = r; s[k + 10] = r; s[k + 15] = 1;
+      s[k + 12] = x[o + 3 * i]; s[k + 13] = x[o + 3 * i + 1]; s[k + 14] = x[o + 3 * i + 2];
+    }
+    this.tubes.instanceMatrix.needsUpdate = true;
+    this.joints.instanceMatrix.needsUpdate = true;
+    if (this.surface) {
+      const p = this.surface.geometry.attributes.position;
+      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[o + i];
+      p.needsUpdate = true;
+      this.surface.geometry.computeVertexNormals();
+    }
+    this.colour(f);
+  }
+
+  colour(f) {
+    const { field, run } = this;
+    const edgeColour = this.edgeColour, nodeColour = this.nodeColour;
+    if (!field) {
+      for (let e = 0; e < this.numEdges; ++e) edgeColour.set(BODY_COLOUR, 3 * e);
+      for (let i = 0; i < run.numNodes; ++i) nodeColour.set(BODY_COLOUR, 3 * i);
+    } else {
+      const values = this.values[field.on];
+      field.compute(run, f, values);
+      const [lo, hi] = this.range;
+      const target = field.on === 'node' ? nodeColour : edgeColour;
+      for (let k = 0; k < values.length; ++k) target.set(colourMap((values[k] - lo) / (hi - lo)), 3 * k);
+      if (field.on === 'node') {  // an edge takes the mean of its nodes' colours
+        for (let e = 0; e < this.numEdges; ++e)
+          for (let c = 0; c < 3; ++c)
+            edgeColour[3 * e + c] = 0.5 * (nodeColour[3 * run.edges[2 * e] + c] + nodeColour[3 * run.edges[2 * e + 1] + c]);
+      } else {  // a node takes the colour of its last edge
+        for (let e = 0; e < this.numEdges; ++e)
+          for (const i of [run.edges[2 * e], run.edges[2 * e + 1]]) nodeColour.set(edgeColour.subarray(3 * e, 3 * e + 3), 3 * i);
+      }
+    }
+    this.tubes.instanceColor.needsUpdate = true;
+    this.joints.instanceColor.needsUpdate = true;
+    if (this.surface) {
+      this.surface.geometry.attributes.color.array.set(nodeColour);
+      this.surface.geometry.attributes.color.needsUpdate = true;
+    }
+  }
+
+  /** Node positions as drawn (the joints' translations), for tests: Float32Array (#nodes x 3). */
+  drawnNodePositions() {
+    const s = this.joints.instanceMatrix.array, n = this.run.numNodes;
+    const out = new Float32Array(3 * n);
+    for (let i = 0; i < n; ++i) out.set(s.subarray(16 * i + 12, 16 * i + 15), 3 * i);
+    return out;
+  }
+}
+
+// obstacles of a planar (vine) run as flat grey shapes just below the body's plane
+function obstacleMeshes(run, box, radius) {
+  const group = new THREE.Group();
+  const material = new THREE.MeshBasicMaterial({ color: 0x8a8f98, side: THREE.DoubleSide });
+  const size = box.getSize(new THREE.Vector3()).length() || 1;
+  const centre = box.getCenter(new THREE.Vector3());
+  const polygon = (points) => new THREE.ShapeGeometry(new THREE.Shape(points.map(([u, v]) => new THREE.Vector2(u, v))));
+  for (const o of run.obstacles) {
+    let g = null;
+    if (o.type === 'circle') {
+      g = new THREE.CircleGeometry(o.radius, 48);
+      g.translate(o.center[0], o.center[1], 0);
+    } else if (o.type === 'polygon') {
+      g = polygon(o.vertices);
+    } else if (o.type === 'box') {
+      const [w, h] = o.size, c = Math.cos(o.angle || 0), s = Math.sin(o.angle || 0);
+      g = polygon([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]].map(([u, v]) =>
+        [o.center[0] + c * u - s * v, o.center[1] + s * u + c * v]));
+    } else if (o.type === 'segment') {
+      const [ax, ay] = o.a, [bx, by] = o.b, l = Math.hypot(bx - ax, by - ay) || 1;
+      const w = Math.max(o.radius || 0, 0.002 * size), nx = (-(by - ay) / l) * w, ny = ((bx - ax) / l) * w;
+      g = polygon([[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny], [ax - nx, ay - ny]]);
+    } else if (o.type === 'half_plane') {
+      // a large rectangle on the solid side of the wall line
+      const [px, py] = o.point, [nx, ny] = o.normal, l = Math.hypot(nx, ny) || 1;
+      const ux = -ny / l, uy = nx / l, L = 10 * size + Math.hypot(centre.x - px, centre.y - py);
+      g = polygon([[px - L * ux, py - L * uy], [px + L * ux, py + L * uy],
+                   [px + L * ux - L * nx / l, py + L * uy - L * ny / l], [px - L * ux - L * nx / l, py - L * uy - L * ny / l]]);
+    }
+    if (g) {
+      g.translate(0, 0, -2 * radius);
+      group.add(new THREE.Mesh(g, material));
+    }
+  }
+  return group;
+}

@@ -1,0 +1,158 @@
+// The page `tendril view` serves: every run of /api/runs side by side on one shared clock, with
+// play, pause, scrub, speed, colour-by and a time read-out. URL parameters (used by `tendril
+// render`): render=1 (no controls), colour=<field>, azimuth=, elevation= [deg], zoom=, frame=.
+// window.__tendril is the hook the browser tests and the renderer drive.
+import { loadRun } from './run.js';
+import { Panel, BACKGROUND } from './panel.js';
+
+const params = new URLSearchParams(location.search);
+const options = {
+  render: params.get('render') === '1',
+  azimuth: params.has('azimuth') ? Number(params.get('azimuth')) : undefined,
+  elevation: params.has('elevation') ? Number(params.get('elevation')) : undefined,
+  zoom: params.has('zoom') ? Number(params.get('zoom')) : undefined,
+  pixelRatio: params.get('render') === '1' ? 1 : undefined,
+};
+const $ = (id) => document.getElementById(id);
+if (options.render) document.body.classList.add('render');
+
+const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate: 1, colour: params.get('colour') || '' };
+const hook = (window.__tendril = { ready: false, errors: [], openMs: null });
+
+function lead() { return state.panels.find((p) => p.run); }
+
+function setTime(t) {
+  state.time = Math.min(Math.max(t, 0), state.duration);
+  for (const p of state.panels) if (p.run) p.show(p.frameAt(state.time));
+  const l = lead();
+  if (l) {
+    $('scrub').value = String(l.frame);
+    $('readout').textContent = `t = ${state.time.toFixed(4)} s   frame ${l.frame} / ${l.run.frames - 1}`;
+  }
+}
+
+function setFrame(k) {
+  const l = lead();
+  if (l) setTime(l.run.times[Math.min(Math.max(k, 0), l.run.frames - 1)]);
+}
+
+function setPlaying(on) {
+  state.playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+  last = performance.now();
+}
+
+let last = performance.now();
+let drawn = 0;
+function loop(now) {
+  if (state.playing && state.duration > 0) {
+    let t = state.time + ((now - last) / 1000) * state.rate * state.speed;
+    if (t > state.duration) t = 0;  // loop
+    setTime(t);
+  }
+  last = now;
+  for (const p of state.panels) if (p.render()) ++drawn;
+  requestAnimationFrame(loop);
+}
+
+function buildControls() {
+  $('play').onclick = () => setPlaying(!state.playing);
+  $('scrub').oninput = (e) => { setPlaying(false); setFrame(Number(e.target.value)); };
+  $('speed').onchange = (e) => { state.speed = Number(e.target.value); };
+  $('colour').onchange = (e) => { state.colour = e.target.value; for (const p of state.panels) p.setField(state.colour); };
+  window.addEventListener('resize', () => state.panels.forEach((p) => p.resize()));
+  window.addEventListener('keydown', (e) => { if (e.key === ' ') { e.preventDefault(); setPlaying(!state.playing); } });
+}
+
+async function main() {
+  buildControls();
+  let entries;
+  try {
+    const response = await fetch('/api/runs');
+    entries = (await response.json()).runs;
+  } catch (e) {
+    $('status').textContent = `Cannot reach the tendril view server: ${e.message}`;
+    $('status').className = 'error';
+    hook.errors.push(String(e));
+    hook.ready = true;
+    return;
+  }
+  const container = $('panels');
+  state.panels = entries.map((entry) => new Panel(container, entry));
+  await Promise.all(state.panels.map(async (panel, i) => {
+    try {
+      if (panel.entry.error) throw new Error(panel.entry.error);
+      panel.attach(await loadRun(i, panel.entry), options);
+    } catch (e) {
+      panel.fail(e);
+      hook.errors.push(`${panel.entry.name}: ${panel.error}`);
+    }
+  }));
+  const loaded = state.panels.filter((p) => p.run);
+  if (loaded.length) {
+    state.duration = Math.max(...loaded.map((p) => p.run.times[p.run.frames - 1]));
+    // 1x plays the whole run in about 5 s of wall time
+    state.rate = state.duration > 0 ? state.duration / 5 : 1;
+    $('scrub').max = String(lead().run.frames - 1);
+    const keys = new Map();
+    for (const p of loaded) for (const f of p.fields) keys.set(f.key, `${f.label} [${f.unit}]`);
+    for (const [key, label] of keys) $('colour').add(new Option(label, key));
+    $('colour').value = keys.has(state.colour) ? state.colour : '';
+    for (const p of loaded) p.setField($('colour').value);
+    setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
+    for (const p of loaded) p.render(true);
+  }
+  $('status').textContent = hook.errors.length ? `${hook.errors.length} run(s) could not be shown` : '';
+  $('status').className = hook.errors.length ? 'error' : '';
+  hook.openMs = performance.now();
+  hook.ready = true;
+  requestAnimationFrame(loop);
+}
+
+Object.assign(hook, {
+  background: BACKGROUND,
+  runs: () => state.panels.map((p) => (p.run ? { name: p.run.name, kind: p.run.kind, frames: p.run.frames,
+                                                 nodes: p.run.numNodes } : { name: p.entry.name, error: p.error })),
+  play: () => setPlaying(true),
+  pause: () => setPlaying(false),
+  setFrame: (k) => { setFrame(k); state.panels.forEach((p) => p.render(true)); },
+  frame: (i = 0) => state.panels[i].frame,
+  time: () => state.time,
+  readout: () => $('readout').textContent,
+  setColour: (key) => { $('colour').value = key; $('colour').onchange({ target: $('colour') }); },
+  /** Node positions as drawn in panel i, (#nodes x 3). */
+  drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
+  /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
+  project: (i, node) => {
+    const p = state.panels[i];
+    const x = p.run.positions, o = (p.frame * p.run.numNodes + node) * 3;
+    const v = new p.camera.position.constructor(x[o], x[o + 1], x[o + 2]).project(p.camera);
+    const c = p.renderer.domElement;
+    return [Math.round(((v.x + 1) / 2) * c.width), Math.round(((1 - v.y) / 2) * c.height)];
+  },
+  /** RGB of canvas pixels [[x, y], ...] of panel i (after a fresh render). */
+  pixels: (i, points) => {
+    const p = state.panels[i];
+    p.render(true);
+    const gl = p.renderer.getContext(), h = p.renderer.domElement.height, rgba = new Uint8Array(4);
+    return points.map(([x, y]) => { gl.readPixels(x, h - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, rgba); return [rgba[0], rgba[1], rgba[2]]; });
+  },
+  setBodyVisible: (i, on) => { state.panels[i].body.group.visible = on; state.panels[i].dirty = true; },
+  /** Counts drawn canvas frames while playing for `seconds`: {fps, framesAdvanced}. */
+  measurePlayback: (seconds) => new Promise((resolve) => {
+    const d0 = drawn, f0 = state.panels[0].frame, t0 = performance.now();
+    let advanced = 0, previous = f0;
+    const count = () => { const f = state.panels[0].frame; if (f !== previous) { ++advanced; previous = f; } };
+    const timer = setInterval(count, 1);
+    setPlaying(true);
+    setTimeout(() => {
+      clearInterval(timer);
+      setPlaying(false);
+      const s = (performance.now() - t0) / 1000;
+      resolve({ fps: (drawn - d0) / s / Math.max(state.panels.filter((p) => p.run).length, 1), frameChanges: advanced, seconds: s });
+    }, seconds * 1000);
+  }),
+  setSpeed: (s) => { state.speed = s; },
+});
+
+main();

@@ -1,0 +1,147 @@
+// One run in its own canvas: renderer, camera, orbit/pan/zoom controls, the body, a title, a
+// legend and an error box. A planar (vine) run is shown from above with an orthographic camera.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { BodyView } from './body_view.js';
+import { fieldsOf, colourMapCss } from './fields.js';
+
+export const BACKGROUND = 0xf5f6f8;
+
+export class Panel {
+  constructor(container, entry) {
+    this.entry = entry;
+    this.element = document.createElement('div');
+    this.element.className = 'panel';
+    this.title = document.createElement('div');
+    this.title.className = 'title';
+    this.title.textContent = entry.name;
+    this.message = document.createElement('div');
+    this.message.className = 'message';
+    this.legend = document.createElement('div');
+    this.legend.className = 'legend';
+    this.legend.hidden = true;
+    this.element.append(this.title, this.message, this.legend);
+    container.append(this.element);
+    this.run = null;
+    this.frame = -1;
+  }
+
+  fail(error) {
+    this.error = String(error.message || error);
+    this.message.className = 'message error';
+    this.message.textContent = `Cannot show ${this.entry.name}: ${this.error}`;
+  }
+
+  /** Builds the scene once the run is loaded. */
+  attach(run, options) {
+    this.run = run;
+    this.fields = fieldsOf(run);
+    const { meta } = run;
+    const counts = run.kind === 'vine' ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
+      (run.triangles ? `, ${run.triangles.length / 3} triangles` : '');
+    this.title.textContent = `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;
+    if (meta.status !== 'completed') {
+      this.message.className = 'message warning';
+      this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
+    }
+    this.renderer = new THREE.WebGLRenderer({ antialias: !options.fast, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(options.pixelRatio ?? window.devicePixelRatio);
+    this.renderer.setClearColor(BACKGROUND);
+    this.element.prepend(this.renderer.domElement);
+    this.scene = new THREE.Scene();
+    this.body = new BodyView(run);
+    this.scene.add(this.body.group);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8090a0, 1.6));
+    const light = new THREE.DirectionalLight(0xffffff, 1.8);
+    light.position.set(1, -2, 3);
+    this.scene.add(light);
+
+    // frame the body over the whole run (first and last frames)
+    const box = this.body.boundingBox(0).union(this.body.boundingBox(run.frames - 1));
+    const maxRadius = Math.max(...this.body.radius);
+    box.expandByScalar(2 * maxRadius);
+    const centre = box.getCenter(new THREE.Vector3());
+    const size = Math.max(box.getSize(new THREE.Vector3()).length(), 1e-6);
+    if (run.planar) {
+      this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -10 * size, 10 * size);
+      this.camera.position.set(centre.x, centre.y, centre.z + size);
+      this.halfHeight = 0.6 * size / (options.zoom ?? 1);
+    } else {
+      this.camera = new THREE.PerspectiveCamera(35, 1, size / 1000, size * 100);
+      this.camera.up.set(0, 0, 1);
+      const az = THREE.MathUtils.degToRad(options.azimuth ?? -60), el = THREE.MathUtils.degToRad(options.elevation ?? 25);
+      // the bounding sphere (radius size / 2) fits the narrower of the two fields of view
+      const aspect = Math.max(this.element.clientWidth, 1) / Math.max(this.element.clientHeight, 1);
+      const halfFov = Math.atan(Math.tan(THREE.MathUtils.degToRad(35 / 2)) * Math.min(aspect, 1));
+      const distance = (0.55 * size) / Math.sin(halfFov) / (options.zoom ?? 1);
+      this.camera.position.set(centre.x + distance * Math.cos(el) * Math.cos(az),
+                               centre.y + distance * Math.cos(el) * Math.sin(az), centre.z + distance * Math.sin(el));
+      const grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
+      grid.rotation.x = Math.PI / 2;
+      grid.position.set(centre.x, centre.y, box.min.z);
+      this.scene.add(grid);
+    }
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.target.copy(centre);
+    if (run.planar) this.controls.enableRotate = false;
+    this.controls.addEventListener('change', () => (this.dirty = true));
+    this.controls.update();
+    this.resize();
+    this.dirty = true;
+  }
+
+  resize() {
+    if (!this.renderer) return;
+    const w = Math.max(this.element.clientWidth, 1), h = Math.max(this.element.clientHeight, 1);
+    this.renderer.setSize(w, h, false);
+    if (this.camera.isOrthographicCamera) {
+      const a = w / h, hh = this.halfHeight / Math.min(a, 1);  // the body fits the narrower side
+      Object.assign(this.camera, { left: -hh * a, right: hh * a, top: hh, bottom: -hh });
+    } else {
+      this.camera.aspect = w / h;
+    }
+    this.camera.updateProjectionMatrix();
+    this.dirty = true;
+  }
+
+  /** Frame of this run shown at time t [s]: the last saved frame at or before t. */
+  frameAt(t) {
+    const times = this.run.times;
+    let lo = 0, hi = this.run.frames - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (times[mid] <= t + 1e-12) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  setField(key) {
+    if (!this.run) return;
+    const field = this.fields.find((f) => f.key === key) || null;
+    this.body.setField(field);
+    this.legend.hidden = !field;
+    if (field) {
+      const [lo, hi] = this.body.range;
+      this.legend.innerHTML = `<div class="bar" style="background:${colourMapCss()}"></div>` +
+        `<span>${lo.toPrecision(3)}</span><span class="name">${field.label} [${field.unit}]</span>` +
+        `<span>${hi.toPrecision(3)}</span>`;
+    }
+    this.dirty = true;
+  }
+
+  show(frame) {
+    if (!this.run) return;
+    if (frame !== this.frame) {
+      this.frame = frame;
+      this.body.show(frame);
+      this.dirty = true;
+    }
+  }
+
+  render(force = false) {
+    if (!this.run || !(this.dirty || force)) return false;
+    this.renderer.render(this.scene, this.camera);
+    this.dirty = false;
+    return true;
+  }
+}

@@ -1,0 +1,88 @@
+// A run directory as the viewer sees it: fetched from `tendril view` (/run/<i>/<file>), turned into
+// one shape for rods, rod networks, shells and vines: nodes (F, N, 3), edges with a radius, node
+// chains (rods), optional triangles, optional twist per edge, and the fields one can colour by.
+import { parseNpy } from './npy.js';
+
+async function fetchOk(url, what) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${(await response.text()).trim()}`);
+  return response;
+}
+
+/** Loads run `index` (its name and the server's verdict in `entry`). */
+export async function loadRun(index, entry) {
+  const base = `/run/${index}/`;
+  const meta = await (await fetchOk(base + 'run.json', 'run.json')).json().catch((e) => {
+    throw new Error(`run.json: not valid JSON (${e.message})`);
+  });
+  if (meta.format !== 'tendril-run' || meta.format_version !== 1)
+    throw new Error(`run.json: format '${meta.format}' version ${meta.format_version}; allowed: 'tendril-run' version 1`);
+  const files = Object.fromEntries(meta.arrays.map((a) => [a.name, a.file]));
+  const wanted = meta.kind === 'vine' ? ['frame_time', 'centerline', 'body_pose', 'body_velocity']
+                                      : ['frame_time', 'positions', 'twists'];
+  const arrays = {};
+  await Promise.all(wanted.filter((n) => files[n]).map(async (n) => {
+    const buffer = await (await fetchOk(base + files[n], files[n])).arrayBuffer();
+    arrays[n] = parseNpy(buffer, files[n]);
+  }));
+  for (const n of wanted.slice(0, 3))
+    if (!arrays[n]) throw new Error(`run.json lists no array '${n}'`);
+  const run = meta.kind === 'vine' ? vineRun(meta, arrays) : rodRun(meta, arrays);
+  run.name = entry.name;
+  run.meta = meta;
+  run.times = arrays.frame_time.data;
+  run.frames = arrays.frame_time.shape[0];
+  if (run.frames === 0) throw new Error('the run has no saved frames');
+  return run;
+}
+
+function rodRun(meta, a) {
+  const info = meta.info;
+  const [frames, numNodes] = a.positions.shape;
+  if (numNodes !== info.num_nodes || a.positions.shape[2] !== 3)
+    throw new Error(`positions.npy: shape (${a.positions.shape}) does not match info.num_nodes = ${info.num_nodes}`);
+  if (frames !== a.frame_time.shape[0])
+    throw new Error(`positions.npy has ${frames} frames, frame_time.npy ${a.frame_time.shape[0]}`);
+  const edges = Int32Array.from(info.edges.flat());
+  const chains = info.rod_nodes || [];
+  // radius of each edge: its rod's material radius
+  const radiusOf = new Map();
+  chains.forEach((chain, r) => {
+    const radius = meta.scene?.rods?.[r]?.material?.radius ?? 0;
+    for (let k = 0; k + 1 < chain.length; ++k)
+      radiusOf.set(Math.min(chain[k], chain[k + 1]) * numNodes + Math.max(chain[k], chain[k + 1]), radius);
+  });
+  const radius = new Float32Array(edges.length / 2);
+  for (let e = 0; e < radius.length; ++e) {
+    const i = edges[2 * e], j = edges[2 * e + 1];
+    radius[e] = radiusOf.get(Math.min(i, j) * numNodes + Math.max(i, j)) ?? 0;
+  }
+  return {
+    kind: 'rod', planar: false, numNodes, edges, chains, radius,
+    positions: a.positions.data,
+    twists: a.twists ? a.twists.data : null,
+    triangles: info.triangles ? Int32Array.from(info.triangles.flat()) : null,
+    obstacles: [],
+  };
+}
+
+function vineRun(meta, a) {
+  const [frames, points] = a.centerline.shape;
+  const bodies = a.body_pose.shape[1];
+  const positions = new Float64Array(frames * points * 3);
+  for (let i = 0; i < frames * points; ++i) {
+    positions[3 * i] = a.centerline.data[2 * i];
+    positions[3 * i + 1] = a.centerline.data[2 * i + 1];
+  }
+  const edges = new Int32Array(2 * bodies);
+  for (let b = 0; b < bodies; ++b) { edges[2 * b] = b; edges[2 * b + 1] = b + 1; }
+  const vine = meta.scene.vine;
+  return {
+    kind: 'vine', planar: true, numNodes: points, edges,
+    chains: [Array.from({ length: points }, (_, i) => i)],
+    radius: new Float32Array(bodies).fill(vine.tube_diameter / 2),
+    positions, twists: null, triangles: null,
+    obstacles: vine.obstacles || [],
+    bodyPose: a.body_pose.data, bodyVelocity: a.body_velocity ? a.body_velocity.data : null, bodies,
+  };
+}

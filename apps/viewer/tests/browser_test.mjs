@@ -1,0 +1,152 @@
+// Browser test of `tendril view` in headless Chromium (Debian's /usr/bin/chromium driven by
+// playwright-core; no browser download). On example runs shown side by side (a rod, a rod network,
+// the vine) it checks that:
+//  - every canvas shows its body: at the projected node positions at least 90 % of the pixels
+//    change when the body is hidden (the body is drawn there, not just background or grid);
+//  - play advances the time read-out, pause stops it;
+//  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
+//    from the drawn instance matrices, compared with the .npy files parsed here);
+//  - colouring by a field shows a legend with its name;
+//  - a damaged run (truncated positions.npy) shows a clear error message in the page.
+// Screenshots go to OUT_DIR (test artefacts in the build tree).
+// Usage: node browser_test.mjs TENDRIL OUT_DIR RUN_DIR... (the last run is copied and damaged)
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, truncateSync, statSync } from 'node:fs';
+import { join, basename } from 'node:path';
+import { strict as assert } from 'node:assert';
+import { parseNpy } from '../src/npy.js';
+import { CHROMIUM_FLAGS } from '../tools/chromium_flags.mjs';
+
+const [tendril, outDir, ...runs] = process.argv.slice(2);
+mkdirSync(outDir, { recursive: true });
+
+function startViewer(dirs) {
+  const p = spawn(tendril, ['view', ...dirs, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  p.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    p.stdout.on('data', (d) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(String(d));
+      if (m) resolve({ process: p, url: m[1], stderr: () => stderr });
+    });
+    p.on('exit', (code) => reject(new Error(`tendril view exited with ${code}: ${stderr}`)));
+  });
+}
+
+function loadPositions(dir) {
+  const meta = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+  const file = (n) => meta.arrays.find((a) => a.name === n).file;
+  const read = (n) => { const b = readFileSync(join(dir, file(n))); return parseNpy(b.buffer.slice(b.byteOffset, b.byteOffset + b.length), n); };
+  const times = read('frame_time').data;
+  if (meta.kind === 'vine') {
+    const c = read('centerline');
+    const [F, P] = c.shape;
+    const x = new Float64Array(F * P * 3);
+    for (let i = 0; i < F * P; ++i) { x[3 * i] = c.data[2 * i]; x[3 * i + 1] = c.data[2 * i + 1]; }
+    return { times, x, nodes: P };
+  }
+  const p = read('positions');
+  return { times, x: p.data, nodes: p.shape[1] };
+}
+
+const browser = await chromium.launch({ executablePath: process.env.TENDRIL_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+const viewers = [];
+let scratch = null;
+try {
+  const page = await browser.newPage({ viewport: { width: 1500, height: 560 } });
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  const viewer = await startViewer(runs);
+  viewers.push(viewer);
+  await page.goto(viewer.url);
+  await page.waitForFunction(() => window.__tendril?.ready, null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => window.__tendril.errors), []);
+  const shown = await page.evaluate(() => window.__tendril.runs());
+  assert.equal(shown.length, runs.length);
+  await page.screenshot({ path: join(outDir, 'side_by_side_frame0.png') });
+
+  // the canvas shows each body
+  for (let i = 0; i < runs.length; ++i) {
+    const points = await page.evaluate(([i, n]) => {
+      const t = window.__tendril;
+      return Array.from({ length: n }, (_, k) => t.project(i, k));
+    }, [i, shown[i].nodes]);
+    const withBody = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
+    const without = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => window.__tendril.setBodyVisible(i, true), i);
+    const changed = withBody.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / points.length;
+    console.log(`${shown[i].name}: ${(100 * changed).toFixed(1)} % of ${points.length} node pixels show the body`);
+    assert.ok(changed >= 0.9, `${shown[i].name}: only ${changed} of the node pixels show the body`);
+  }
+
+  // play advances the read-out, pause stops it
+  const before = await page.evaluate(() => [window.__tendril.time(), window.__tendril.readout()]);
+  await page.click('#play');
+  await page.waitForTimeout(1500);
+  await page.click('#play');
+  const after = await page.evaluate(() => [window.__tendril.time(), window.__tendril.readout()]);
+  console.log(`play: "${before[1]}" -> "${after[1]}"`);
+  assert.ok(after[0] > before[0] && after[1] !== before[1], 'play did not advance the time read-out');
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.__tendril.time()), after[0], 'pause did not stop the clock');
+
+  // scrubbing to frame k draws frame k (panel 0 leads; the others show the same time)
+  const data = runs.map(loadPositions);
+  const frames = shown[0].frames;
+  for (const k of [frames - 1, Math.floor(frames / 2), 0]) {
+    await page.evaluate((k) => { const s = document.getElementById('scrub'); s.value = String(k); s.dispatchEvent(new Event('input')); }, k);
+    const t = await page.evaluate(() => window.__tendril.time());
+    assert.equal(t, data[0].times[k]);
+    assert.match(await page.evaluate(() => window.__tendril.readout()), new RegExp(`frame ${k} / ${frames - 1}`));
+    for (let i = 0; i < runs.length; ++i) {
+      let f = 0;
+      while (f + 1 < data[i].times.length && data[i].times[f + 1] <= t + 1e-12) ++f;
+      assert.equal(await page.evaluate((i) => window.__tendril.frame(i), i), f);
+      const drawn = await page.evaluate((i) => window.__tendril.drawnPositions(i), i);
+      const { x, nodes } = data[i];
+      let worst = 0, scale = 0;
+      for (let j = 0; j < 3 * nodes; ++j) {
+        worst = Math.max(worst, Math.abs(drawn[j] - x[f * 3 * nodes + j]));
+        scale = Math.max(scale, Math.abs(x[f * 3 * nodes + j]));
+      }
+      // float32 instance matrices: a few ulps of the largest coordinate
+      assert.ok(worst <= 1e-6 * scale + 1e-9, `${shown[i].name} frame ${f}: drawn positions differ by ${worst}`);
+      // and frame k differs from frame 0 where the body moved, so the check is not vacuous
+    }
+    await page.screenshot({ path: join(outDir, `scrub_frame${k}.png`) });
+  }
+  const moved = data[0].x.slice(-3 * data[0].nodes).some((v, j) => Math.abs(v - data[0].x[j]) > 1e-6);
+  assert.ok(moved, 'the lead run does not move: scrubbing would not be tested');
+
+  // colour by twist: legend with its name
+  await page.selectOption('#colour', 'speed');
+  const legend = await page.evaluate(() => Array.from(document.querySelectorAll('.legend')).filter((l) => !l.hidden).map((l) => l.textContent));
+  assert.equal(legend.length, runs.length);
+  assert.ok(legend.every((l) => l.includes('speed [m/s]')), legend.join(' | '));
+  await page.screenshot({ path: join(outDir, 'coloured_by_speed.png') });
+  assert.deepEqual(pageErrors, []);
+
+  // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
+  scratch = join(outDir, 'damaged_run');
+  rmSync(scratch, { recursive: true, force: true });
+  cpSync(runs[runs.length - 1], scratch, { recursive: true });
+  const meta = JSON.parse(readFileSync(join(scratch, 'run.json'), 'utf8'));
+  const victim = join(scratch, meta.arrays[1].file);
+  truncateSync(victim, Math.floor(statSync(victim).size / 2));
+  const damaged = await startViewer([scratch]);
+  viewers.push(damaged);
+  await page.goto(damaged.url);
+  await page.waitForFunction(() => window.__tendril?.ready, null, { timeout: 60000 });
+  const message = await page.textContent('.panel .message.error');
+  console.log(`damaged run, page says: ${message}`);
+  assert.ok(message.includes(basename(victim)) && message.includes('truncated'), message);
+  await page.screenshot({ path: join(outDir, 'damaged_run.png') });
+  writeFileSync(join(outDir, 'README.txt'), 'Screenshots written by apps/viewer/tests/browser_test.mjs\n');
+  console.log(`screenshots in ${outDir}`);
+} finally {
+  for (const v of viewers) v.process.kill('SIGTERM');
+  await browser.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+}
