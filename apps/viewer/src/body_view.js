@@ -9,9 +9,12 @@ const BODY_COLOUR = [0.45, 0.62, 0.85];
 const STRIPE_SHADE = 0.3;    // stripe brightness relative to the tube
 const STRIPE_HALF_ANGLE = 0.45;  // rad
 
+// above this many nodes, tubes and joints use fewer triangles (software WebGL stays interactive)
+export const LARGE_RUN_NODES = 2000;
+
 // unit cylinder along +y from y = -1/2 to 1/2, radius 1, darker around the local +x direction
-function stripedCylinder() {
-  const g = new THREE.CylinderGeometry(1, 1, 1, 16, 1, true);
+function stripedCylinder(segments) {
+  const g = new THREE.CylinderGeometry(1, 1, 1, segments, 1, true);
   const pos = g.attributes.position;
   const colour = new Float32Array(pos.count * 3);
   for (let v = 0; v < pos.count; ++v) {
@@ -39,9 +42,10 @@ export class BodyView {
         this.nodeRadius[i] = Math.max(this.nodeRadius[i], this.radius[e]);
 
     const material = new THREE.MeshLambertMaterial({ vertexColors: true });
-    this.tubes = new THREE.InstancedMesh(stripedCylinder(), material, numEdges);
-    this.joints = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 12, 8), new THREE.MeshLambertMaterial(),
-                                          run.numNodes);
+    const large = run.numNodes > LARGE_RUN_NODES;
+    this.tubes = new THREE.InstancedMesh(stripedCylinder(large ? 8 : 16), material, numEdges);
+    this.joints = new THREE.InstancedMesh(large ? new THREE.SphereGeometry(1, 6, 4) : new THREE.SphereGeometry(1, 12, 8),
+                                          new THREE.MeshLambertMaterial(), run.numNodes);
     for (const m of [this.tubes, this.joints]) {
       m.frustumCulled = false;
       m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);

@@ -2,7 +2,7 @@
 // legend and an error box. A planar (vine) run is shown from above with an orthographic camera.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import { BodyView } from './body_view.js';
+import { BodyView, LARGE_RUN_NODES } from './body_view.js';
 import { fieldsOf, colourMapCss } from './fields.js';
 
 export const BACKGROUND = 0xf5f6f8;
@@ -44,7 +44,7 @@ export class Panel {
       this.message.className = 'message warning';
       this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
     }
-    this.renderer = new THREE.WebGLRenderer({ antialias: !options.fast, preserveDrawingBuffer: true });
+    this.renderer = new THREE.WebGLRenderer({ antialias: run.numNodes <= LARGE_RUN_NODES, preserveDrawingBuffer: true });
     this.renderer.setPixelRatio(options.pixelRatio ?? window.devicePixelRatio);
     this.renderer.setClearColor(BACKGROUND);
     this.element.prepend(this.renderer.domElement);
