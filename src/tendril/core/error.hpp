@@ -26,6 +26,19 @@ class InputError : public std::runtime_error {
   std::string key_path_, value_, allowed_;
 };
 
+/// A term assembled a matrix entry (row, col) that its declare_sparsity() did not declare: a bug in
+/// that term (or a stencil set changed without update_stencils() saying so). Thrown, not aborted,
+/// so a caller (Python, a GUI) survives it; the solver that was running leaves its State unchanged.
+class SparsityError : public std::logic_error {
+ public:
+  SparsityError(int row, int col);
+  int row() const { return row_; }
+  int col() const { return col_; }
+
+ private:
+  int row_, col_;
+};
+
 [[noreturn]] void assertion_failed(const char* condition, const char* file, int line, const std::string& message);
 
 }  // namespace tendril

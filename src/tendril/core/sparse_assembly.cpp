@@ -57,7 +57,7 @@ int value_index(const SparseMatrix& matrix, int row, int col) {
 
 int HessianAssembler::slot(int row, int col) const {
   const int k = value_index(matrix_, row, col);
-  TENDRIL_ASSERT(k >= 0, "entry not declared in the sparsity pattern");
+  if (k < 0) throw SparsityError(row, col);
   return k;
 }
 

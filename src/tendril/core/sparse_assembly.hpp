@@ -1,11 +1,13 @@
 #pragma once
 /// Fixed-pattern sparse assembly of Hessians and force Jacobians.
 ///
-/// Every term declares the DOF sets of its stencils once per topology (SparsityBuilder);
-/// the union becomes one compressed column matrix whose pattern never changes. Each Newton
-/// iteration zeroes the values and terms add their local matrices straight into them
-/// (HessianAssembler::add), so no triplets are built in the hot loop and solvers can reuse
-/// their symbolic analysis.
+/// Every term declares the DOF sets of its stencils (SparsityBuilder); the union becomes one
+/// compressed column matrix whose pattern is fixed during a solve. Each Newton iteration zeroes
+/// the values and terms add their local matrices straight into them (HessianAssembler::add), so
+/// no triplets are built in the hot loop and solvers can reuse their symbolic analysis. Terms whose
+/// stencil set changes (contact pairs) say so between steps (update_stencils in core/term.hpp) and
+/// the solver rebuilds the pattern then. Adding an entry that was not declared throws
+/// SparsityError (core/error.hpp).
 
 #include <span>
 #include <vector>
@@ -47,9 +49,9 @@ class HessianAssembler {
   /// Zeroes the values, keeping the pattern.
   void set_zero();
   /// Adds scale * local into the rows and columns `dofs` (local is #dofs x #dofs).
-  /// Every pair must have been declared; negative DOF indices are skipped.
+  /// Every pair must have been declared (else SparsityError); negative DOF indices are skipped.
   void add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale = 1.0);
-  /// Adds scale * local into one entry.
+  /// Adds `value` into the declared entry (row, col) (else SparsityError).
   void add_entry(int row, int col, double value);
   /// Same as add(), for terms that add the same stencils at every evaluation: the value slots of
   /// stencil `index` of the term `owner` are searched once and kept with this assembler (the pattern
@@ -61,7 +63,7 @@ class HessianAssembler {
   SparseMatrix& matrix() { return matrix_; }
 
  private:
-  /// Index into the value array of (row, col); aborts if the entry is not in the pattern.
+  /// Index into the value array of (row, col); throws SparsityError if the entry is not in the pattern.
   int slot(int row, int col) const;
   /// Cached stencil slots of one term: per stencil its DOFs (n) then its slots (n x n, column-major,
   /// -1 for skipped DOFs).

@@ -44,12 +44,23 @@ class Energy {
  public:
   virtual ~Energy() = default;
   virtual std::string_view name() const = 0;
-  /// Declares the DOF sets of all stencils (once per topology).
+  /// Declares the DOF sets of all stencils (once per topology, and again after update_stencils()
+  /// returned true).
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
   virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
   /// True for the potential of an external load (gravity, buoyancy): a static solve ramps these
   /// terms with the load factor during load stepping; internal (elastic) energies are never ramped.
   virtual bool is_external_load() const { return false; }
+  /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
+  /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
+  /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
+  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step and
+  /// static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the set
+  /// must cover every entry accumulate() adds during the step (grow the search radius by what a
+  /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
+  /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
+  /// docs/physics/time_integration.md, "Changing sparsity".
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
 };
 
 class ForceTerm {
@@ -63,6 +74,16 @@ class ForceTerm {
   /// follower loads, gyroscopic forces) returns false, and the Newton system then factorizes the
   /// whole matrix instead of one triangle.
   virtual bool has_symmetric_jacobian() const { return false; }
+  /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
+  /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
+  /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
+  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step and
+  /// static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the set
+  /// must cover every entry accumulate() adds during the step (grow the search radius by what a
+  /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
+  /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
+  /// docs/physics/time_integration.md, "Changing sparsity".
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
 };
 
 }  // namespace tendril

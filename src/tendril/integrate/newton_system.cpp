@@ -47,7 +47,16 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
   step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
 }
 
+bool NewtonSystem::update_stencils(const State& state) {
+  bool changed = false;
+  for (const auto& energy : model_.energies) changed = energy->update_stencils(model_, state) || changed;
+  for (const auto& force : model_.forces) changed = force->update_stencils(model_, state) || changed;
+  if (changed) analyze_pattern();
+  return changed;
+}
+
 void NewtonSystem::analyze_pattern() {
+  ++pattern_analyses_;
   const Model& model = model_;
   const int n = model.dofs.size();
   // the full pattern: mass diagonal + every term's stencils

@@ -9,8 +9,9 @@
 /// midpoint unknown; static: c_m = c_u = 0. See docs/physics/time_integration.md.
 ///
 /// The sparsity pattern (mass diagonal + every term's declare_sparsity), its restriction to the
-/// free DOFs, the gather map between them and the solver's symbolic analysis are built once in
-/// the constructor; an iteration allocates nothing.
+/// free DOFs, the gather map between them and the solver's symbolic analysis are built in the
+/// constructor and again only when a term's stencil set changed (update_stencils); an iteration
+/// allocates nothing.
 
 #include <memory>
 #include <string>
@@ -45,6 +46,14 @@ class NewtonSystem {
   /// Solves f(y) = 0 from the initial guess y (fixed entries already set). On convergence y holds
   /// the solution and kinematics() the kinematics at it; otherwise y is unspecified.
   StepReport solve(const NewtonProblem& problem, VecX& y);
+
+  /// Asks every term to update its stencils for the accepted `state` (Energy/ForceTerm::
+  /// update_stencils); if any set changed, rebuilds the pattern, the free pattern, the gather map and
+  /// the linear solver (ordering, automatic choice, symbolic analysis) and returns true. Call between
+  /// solves only.
+  bool update_stencils(const State& state);
+  /// How many times the pattern was analysed (1 after construction).
+  int pattern_analyses() const { return pattern_analyses_; }
 
   /// Kinematics at the last evaluated configuration.
   const Kinematics& kinematics() const { return kin_; }
@@ -99,6 +108,7 @@ class NewtonSystem {
   SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
   std::unique_ptr<LinearSolver> solver_;
   bool has_load_energy_ = false;
+  int pattern_analyses_ = 0;
   bool symmetric_ = true;  ///< every ForceTerm has a symmetric Jacobian
   Merit merit_ = Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
 

@@ -130,6 +130,12 @@ StaticReport StaticSolver::solve(State& state) {
   const int n = model_.dofs.size();
   TENDRIL_ASSERT(state.q.size() == n, "State q must have one entry per DOF");
   StaticReport report;
+  // stencils that follow the state (contact pairs); the parts a pattern connects may change with them
+  if (system_.update_stencils(state)) {
+    translations_.clear();
+    translation_names_.clear();
+    find_free_translations(model_, system_.pattern(), translations_, translation_names_);
+  }
   start_path(state);
   y_ = state.q;
   frames_ = state.frames;

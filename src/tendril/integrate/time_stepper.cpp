@@ -85,6 +85,7 @@ StepReport TimeStepper::substep(State& s, double dt) {
   const double alpha = midpoint ? options_.midpoint_alpha : 1.0;
   const double h = alpha * dt;
   const double t_next = s.time + dt;
+  system_.update_stencils(s);
 
   // fixed DOFs at t_{k+1}: prescribed motions write their DOFs, the others stay put
   target_ = s.q;
