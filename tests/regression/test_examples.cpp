@@ -17,9 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Every rod example; a new examples/*.yaml must be added here (see Manifest below).
-const std::vector<std::string> kRodExamples = {"cantilever_gravity", "helix_gravity",      "pneunet_kappa15_70",
-                                               "pneunet_kappa31_45", "pneunet_kappa47_15", "rod_drop_soft",
-                                               "rod_drop_stiff",     "star_network"};
+const std::vector<std::string> kRodExamples = {"cantilever_gravity", "helix_gravity",      "legged_robot",
+                                               "pneunet_kappa15_70", "pneunet_kappa31_45", "pneunet_kappa47_15",
+                                               "rod_drop_soft",      "rod_drop_stiff",     "star_network"};
 
 struct ExampleRun {
   RunResult result;
@@ -149,6 +149,22 @@ TEST(Examples, RodDrop) {
     EXPECT_GT(*std::max_element(active.data.begin(), active.data.end()), 0) << name;
     for (double g : gap.data) EXPECT_GT(g, -2e-3) << name;
   }
+}
+
+// Legged robot (shortened to 0.3 s): the nine feet land (each limb's last node within delta = 1 mm
+// of the ground), no node sinks below the ground by more than delta, and the body node stays above
+// the feet.
+TEST(Examples, LeggedRobot) {
+  const ExampleRun r = run_example("legged_robot", {"duration=0.3"});
+  ASSERT_EQ(r.nodes, 9 * 24 + 1);
+  const std::size_t last = r.frames() - 1;
+  for (int limb = 0; limb < 9; ++limb) {
+    const int foot = 24 * (limb + 1);  // the body node is 0, then 24 nodes per limb
+    EXPECT_LT(r.x(last, foot).z() - 0.002, 1e-3) << "limb " << limb;
+  }
+  for (std::size_t f = 0; f < r.frames(); ++f)
+    for (int i = 0; i < r.nodes; ++i) ASSERT_GT(r.x(f, i).z() - 0.002, -1e-3) << "frame " << f << " node " << i;
+  EXPECT_GT(r.x(last, 0).z(), 0.01);
 }
 
 }  // namespace

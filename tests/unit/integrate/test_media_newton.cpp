@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/newton_order.hpp"
 #include "unit/rod/rod_shapes.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/head_drag.hpp"
@@ -23,16 +24,7 @@
 namespace tendril {
 namespace {
 
-/// Largest observed convergence order log(r_{k+1}/r_k) / log(r_k/r_{k-1}) over the residual triples
-/// above `floor`: about 2 or more once Newton reaches its quadratic phase, about 1 or less throughout
-/// when the Newton matrix is not the Jacobian of the residual (linear convergence). 0 when fewer than
-/// three residuals are above the floor (nothing to measure).
-double best_order(const std::vector<double>& r, double floor) {
-  double order = 0.0;
-  for (std::size_t k = 2; k < r.size() && r[k] > floor; ++k)
-    order = std::max(order, std::log(r[k] / r[k - 1]) / std::log(r[k - 1] / r[k - 2]));
-  return order;
-}
+using testing::best_order;
 
 /// The benchmark rod's nodes and edges with gravity and `force`, no elastic energy, moving with a
 /// seeded random velocity, stepped 10 times; returns the residual histories of the steps.
