@@ -18,8 +18,9 @@ namespace fs = std::filesystem;
 
 /// Every rod example; a new examples/*.yaml must be added here (see Manifest below).
 const std::vector<std::string> kRodExamples = {"cantilever_gravity", "helix_gravity",      "legged_robot",
-                                               "pneunet_kappa15_70", "pneunet_kappa31_45", "pneunet_kappa47_15",
-                                               "rod_drop_soft",      "rod_drop_stiff",     "star_network"};
+                                               "overhand_knot",      "pneunet_kappa15_70", "pneunet_kappa31_45",
+                                               "pneunet_kappa47_15", "rod_drop_soft",      "rod_drop_stiff",
+                                               "star_network"};
 
 struct ExampleRun {
   RunResult result;
@@ -165,6 +166,16 @@ TEST(Examples, LeggedRobot) {
   for (std::size_t f = 0; f < r.frames(); ++f)
     for (int i = 0; i < r.nodes; ++i) ASSERT_GT(r.x(f, i).z() - 0.002, -1e-3) << "frame " << f << " node " << i;
   EXPECT_GT(r.x(last, 0).z(), 0.01);
+}
+
+// Overhand knot (shortened to 0.02 s; tests/validation/contact runs the tightening with a check at
+// every step): the pulled ends move apart and the run saves the contact arrays.
+TEST(Examples, OverhandKnot) {
+  const ExampleRun r = run_example("overhand_knot", {"duration=0.02"});
+  const std::size_t last = r.frames() - 1;
+  EXPECT_GT((r.x(last, 0) - r.x(last, r.nodes - 1)).norm(), (r.x(0, 0) - r.x(0, r.nodes - 1)).norm());
+  const io::NpyArray gap = io::read_npy(r.result.path / "contact_min_gap.npy");
+  EXPECT_EQ(gap.shape[0], r.frames());
 }
 
 }  // namespace
