@@ -71,6 +71,10 @@ void BM_SelfContactCost(benchmark::State& state) {
   contact::ContactParameters params;
   params.distance_tolerance = 1e-3;
   const contact::SelfContact term(edges, params, far);
+  State at_rest;
+  at_rest.q = q;
+  at_rest.u = VecX::Zero(q.size());
+  term.update_stencils(model, at_rest);
   SparsityBuilder pattern(model.dofs.size());
   term.declare_sparsity(model, pattern);
   HessianAssembler hessian(pattern.build());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "tendril/core/error.hpp"
 
@@ -60,8 +61,10 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
   }
 }
 
-void PairFinder::find(const VecX& q, std::vector<EdgePair>& pairs) const {
-  broad_phase_.find_pairs(q, edges_.nodes, margin_, found_);
+void PairFinder::find(const VecX& q, std::vector<EdgePair>& pairs, double extra) const {
+  grown_.resize(margin_.size());
+  for (std::size_t e = 0; e < margin_.size(); ++e) grown_[e] = margin_[e] + 0.5 * extra;
+  broad_phase_.find_pairs(q, edges_.nodes, grown_, found_);
   pairs.clear();
   // sorted merge against the sorted exclusions
   auto skip = excluded_.begin();
@@ -89,22 +92,32 @@ Vec12 PairFinder::stencil(const VecX& q, const EdgePair& pair) const {
 }
 
 SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial)
-    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial), params_(params) {}
+    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial), params_(params) {
+  // candidates for the first step: the motion allowance is delta until a step has been seen
+  finder_.find(q_initial, candidates_, params_.distance_tolerance);
+  last_update_time_ = std::numeric_limits<double>::quiet_NaN();
+}
+
+bool SelfContact::update_stencils(const Model& model, const State& state) const {
+  // twice the largest node displacement of the last step, estimated from the velocity
+  double speed = 0.0;
+  for (int i = 0; i < model.dofs.num_nodes; ++i)
+    speed = std::max(speed, state.u.segment<3>(model.dofs.node(i)).norm());
+  const double elapsed = std::isfinite(last_update_time_) ? std::max(0.0, state.time - last_update_time_) : 0.0;
+  last_update_time_ = state.time;
+  finder_.find(state.q, scratch_, params_.distance_tolerance + 2.0 * speed * elapsed);
+  if (scratch_ == candidates_) return false;
+  candidates_.swap(scratch_);
+  return true;
+}
 
 void SelfContact::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  // every pair of contact edges without a shared node and not excluded
-  const auto& nodes = finder_.edges().nodes;
-  const auto& excluded = finder_.excluded();
-  for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
-    for (int b = a + 1; b < static_cast<int>(nodes.size()); ++b) {
-      if (nodes[a][0] == nodes[b][0] || nodes[a][0] == nodes[b][1] || nodes[a][1] == nodes[b][0] ||
-          nodes[a][1] == nodes[b][1])
-        continue;
-      if (std::binary_search(excluded.begin(), excluded.end(), EdgePair{a, b})) continue;
-      const std::array<int, 12> dofs = finder_.stencil_dofs({a, b});
-      TENDRIL_ASSERT(dofs[11] < 3 * model.dofs.num_nodes, "contact edge node out of range");
-      pattern.add_stencil(dofs);
-    }
+  for (const EdgePair& pair : candidates_) {
+    const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
+    TENDRIL_ASSERT(*std::max_element(dofs.begin(), dofs.end()) < 3 * model.dofs.num_nodes,
+                   "contact edge node out of range");
+    pattern.add_stencil(dofs);
+  }
 }
 
 void SelfContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
@@ -117,7 +130,12 @@ void SelfContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
     const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
     if (out.gradient)
       for (int k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += c.gradient[k];
-    if (out.hessian) out.hessian->add(dofs, c.hessian);
+    if (out.hessian) {
+      if (std::binary_search(candidates_.begin(), candidates_.end(), pair))
+        out.hessian->add(dofs, c.hessian);
+      else
+        ++missed_;
+    }
   }
 }
 

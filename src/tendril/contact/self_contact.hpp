@@ -11,9 +11,12 @@
 /// already touch (g < delta) in the initial shape and are joined through at most two other contact
 /// edges are excluded for good (neighbours at joints, rods with edges shorter than their diameter);
 /// other pairs touching at the start (a rod lying on another) do interact.
-/// Candidates: until the Newton system can change a term's pattern between steps, every pair not
-/// excluded is a candidate and is declared once in the sparsity pattern (a dense block over the
-/// contact nodes: fine for a few hundred edges, the limit the scene loader enforces).
+/// Candidates (the declared stencils): before every step the solver calls update_stencils() with the
+/// accepted state; the candidates are the pairs whose boxes, grown by r_e + (delta + m) / 2, overlap,
+/// with the motion allowance m = delta + 2 max_i |u_i| (t - t_previous update) (twice the largest node
+/// displacement of the last step). The pattern is re-analysed only when the set changed. A pair that
+/// comes within delta during the step without being a candidate still gets its force (its Hessian
+/// cannot enter the fixed pattern; missed_pairs() counts these evaluations).
 /// docs/physics/contact.md, "Self-contact".
 
 #include <array>
@@ -47,8 +50,9 @@ struct ContactEdges {
 class PairFinder {
  public:
   PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial);
-  /// Pairs at positions q (3N...) whose boxes grown by r_e + delta / 2 overlap (sorted).
-  void find(const VecX& q, std::vector<EdgePair>& pairs) const;
+  /// Pairs at positions q (3N...) whose boxes grown by r_e + (delta + extra) / 2 overlap (sorted),
+  /// extra [m] >= 0.
+  void find(const VecX& q, std::vector<EdgePair>& pairs, double extra = 0.0) const;
   const ContactEdges& edges() const { return edges_; }
   /// Pairs near each other in the initial shape and in the edge graph that never interact (sorted).
   const std::vector<EdgePair>& excluded() const { return excluded_; }
@@ -59,6 +63,7 @@ class PairFinder {
  private:
   ContactEdges edges_;
   std::vector<double> margin_;          ///< r_e + delta / 2 (#contact edges)
+  mutable std::vector<double> grown_;   ///< scratch: margin_ + extra / 2
   std::vector<EdgePair> excluded_;
   mutable BroadPhase broad_phase_;      ///< scratch buffers only
   mutable std::vector<EdgePair> found_;  ///< scratch
@@ -69,10 +74,16 @@ class SelfContact final : public ContactEnergy {
   SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
 
   std::string_view name() const override { return "self_contact"; }
-  /// Declares every candidate pair (see the file comment).
+  /// Declares the candidate pairs (see the file comment).
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, EnergyOutput& out) const override;
   ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
+  /// New candidates for the step starting at `state`; true if they changed.
+  bool update_stencils(const Model& model, const State& state) const override;
+  /// The declared pairs (sorted).
+  const std::vector<EdgePair>& candidates() const { return candidates_; }
+  /// Pair evaluations outside the candidates since construction (force without Hessian).
+  long missed_pairs() const { return missed_; }
 
   const PairFinder& pairs() const { return finder_; }
   const ContactParameters& parameters() const { return params_; }
@@ -81,6 +92,10 @@ class SelfContact final : public ContactEnergy {
   PairFinder finder_;
   ContactParameters params_;
   mutable std::vector<EdgePair> pairs_;  ///< scratch: the pairs at the evaluated configuration
+  mutable std::vector<EdgePair> candidates_;  ///< declared pairs, from the last update (sorted)
+  mutable std::vector<EdgePair> scratch_;     ///< the next candidates
+  mutable double last_update_time_;           ///< t [s] of the last update
+  mutable long missed_ = 0;
 };
 
 }  // namespace tendril::contact

@@ -42,10 +42,6 @@ KeySpec flag(std::string path, std::string doc) {
   return {.path = std::move(path), .type = KeyType::Bool, .default_value = "true", .unit = "", .doc = std::move(doc)};
 }
 
-/// Largest number of self-contact edges: every pair is declared in the sparsity pattern until the
-/// Newton system can change a term's pattern between steps (docs/physics/contact.md).
-constexpr int kMaxSelfContactEdges = 300;
-
 }  // namespace
 
 const io::SchemaTable& contact_scene_schema() {
@@ -75,7 +71,7 @@ const io::SchemaTable& contact_scene_schema() {
           friction("contact.ground.friction", "Coulomb coefficient mu between rods and ground."),
           map("contact.self", KeyType::Map,
               "Self-contact between rod edges that share no node (IMC). Pairs already within delta of touching "
-              "at the start never interact. At most 300 contact edges for now."),
+              "at the start never interact."),
           flag("contact.self.enabled", "Self-contact on or off."),
           friction("contact.self.friction", "Coulomb coefficient mu between rod edges."),
           map("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
@@ -213,11 +209,6 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
   if (c.has("self")) {
     const io::SceneNode s = c.map("self");
     if (check_enabled(s)) {
-      if (static_cast<int>(edges.nodes.size()) > kMaxSelfContactEdges)
-        s.fail("enabled", fmt::format("true with {} contact edges", edges.nodes.size()),
-               fmt::format("at most {} contact edges (every pair is in the sparsity pattern for now; "
-                           "select rods with contact.rods)",
-                           kMaxSelfContactEdges));
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
       model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial));

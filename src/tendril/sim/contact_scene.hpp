@@ -14,7 +14,7 @@ const io::SchemaTable& contact_scene_schema();
 
 /// Reads `contact` (if present) and appends its terms to out.model. rod_radius: contact radius of
 /// each rod [m] (#rods). Throws InputError for bad values, friction without contact, an obstacle
-/// (or the ground) that starts inside a rod, and self-contact beyond its current size limit.
+/// (or the ground) that starts inside a rod.
 void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius);
 
 }  // namespace tendril::sim

@@ -4,7 +4,8 @@
 // r_a + r_b - delta apart), and (2) no node moves by more than r - delta / 2 in one step, so along
 // the straight-line motion between two steps two centrelines stay more than
 // 2 r - delta - 2 (r - delta / 2) = 0 apart: no crossing in between either. Run for the first
-// 0.12 s, when the strands first press on each other.
+// 0.12 s, when the strands first press on each other; every contact pair must have been among the
+// candidates declared before its step (docs/physics/contact.md, "Sparsity").
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -36,6 +37,7 @@ TEST(OverhandKnot, NoPairEverCrosses) {
     max_active = std::max(max_active, stats.active);
   }
   EXPECT_GT(max_active, 5);  // the strands did come into contact
+  EXPECT_EQ(self->missed_pairs(), 0);  // every pair in contact was a declared candidate
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "tendril/contact/friction/self_friction.hpp"
 
+#include <algorithm>
+
 #include "tendril/contact/friction/smooth_friction.hpp"
 
 namespace tendril::contact {
@@ -75,7 +77,8 @@ void SelfFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
     const std::array<int, 12> dofs = finder.stencil_dofs(pair);
     if (out.force)
       for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
-    if (out.jacobian && f.active)
+    if (out.jacobian && f.active &&
+        std::binary_search(contact_.candidates().begin(), contact_.candidates().end(), pair))
       out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
   }
 }

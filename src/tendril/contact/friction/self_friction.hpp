@@ -28,8 +28,11 @@ class SelfFriction final : public ForceTerm {
   SelfFriction(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
 
   std::string_view name() const override { return "self_friction"; }
-  /// The same candidate pairs as SelfContact.
+  /// The same candidate pairs as SelfContact (updated alike).
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  bool update_stencils(const Model& model, const State& state) const override {
+    return contact_.update_stencils(model, state);
+  }
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
   bool has_symmetric_jacobian() const override { return false; }
 
