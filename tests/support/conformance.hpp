@@ -184,7 +184,7 @@ inline void expect_zero_at_rest(const Energy& term, const Model& model, const Ro
 }
 
 /// Moves positions by x -> R x + b and rotates the accepted frames alike: the energy must not change
-/// and the gradient must rotate with the positions (twist entries unchanged).
+/// and the gradient must rotate with the positions (twist and xi entries unchanged).
 inline void expect_rigid_motion_invariance(const Energy& term, const Model& model, const RodFrames& accepted,
                                            const VecX& q, unsigned seed = 7, const Tolerances& tol = {}) {
   SCOPED_TRACE(std::string("energy term ") + std::string(term.name()));
@@ -196,6 +196,7 @@ inline void expect_rigid_motion_invariance(const Energy& term, const Model& mode
   RodFrames moved_frames = accepted;
   for (auto& t : moved_frames.tangent) t = rotation * t;
   for (auto& a : moved_frames.reference_director) a = rotation * a;
+  for (auto& tau : moved_frames.shell_edge_tau) tau = rotation * tau;
   const EnergyEval before = evaluate_energy(term, model, accepted, q, false);
   const EnergyEval after = evaluate_energy(term, model, moved_frames, moved, false);
   EXPECT_NEAR(after.energy, before.energy, tol.invariance * std::max(tol.floor, std::abs(before.energy)));

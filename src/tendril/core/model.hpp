@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include <Eigen/Core>
+
 #include "tendril/core/dof_map.hpp"
 #include "tendril/core/types.hpp"
 
@@ -45,6 +47,59 @@ struct RodNetwork {
   std::vector<BendTwistSpring> springs;   ///< bend-twist springs (#springs)
 };
 
+/// One hinge spring of a shell: two triangles sharing a shell edge (mat_dismech 3.3.1, eq. 17).
+struct ShellHinge {
+  /// (x_0, x_1) the hinge edge, x_2 the third node of the triangle that runs x_0 -> x_1, x_3 the third
+  /// node of the other triangle (docs/physics/shells.md#hinge-bending)
+  std::array<int, 4> nodes{};
+  double stiffness = 0.0;      ///< k_b [N m]
+  double natural_angle = 0.0;  ///< phi_bar natural dihedral angle [rad]; may change between steps (actuation)
+};
+
+/// One membrane spring on a shell edge (mat_dismech 3.1, eq. 10).
+struct ShellEdgeSpring {
+  int edge = -1;             ///< shell edge index
+  double rest_length = 0.0;  ///< |e_bar| [m]
+  double stiffness = 0.0;    ///< k_s [N]
+};
+
+/// One constant-strain triangle of a St. Venant-Kirchhoff membrane (docs/physics/shells.md#cst-membrane).
+struct MembraneTriangle {
+  int triangle = -1;
+  Eigen::Matrix2d rest_shape_inverse = Eigen::Matrix2d::Identity();  ///< D_m^{-1} of the rest edges in a local orthonormal basis [1/m]
+  double rest_area = 0.0;    ///< A_bar [m^2]
+  double thickness = 0.0;    ///< h [m]
+  double lame_mu = 0.0;      ///< mu = E / (2 (1 + nu)) [Pa]
+  double lame_lambda = 0.0;  ///< plane-stress lambda = E nu / (1 - nu^2) [Pa]
+};
+
+/// One triangle of mid-edge normal bending (mat_dismech 3.3.2, eqs. 19-20; docs/physics/shells.md#mid-edge-bending).
+/// Edge k of the triangle is the one opposite its node k.
+struct MidEdgeTriangle {
+  int triangle = -1;
+  std::array<int, 3> xi{};                   ///< index in the xi block of edge k (DofMap::xi)
+  Vec3 edge_sign = Vec3::Ones();             ///< s^k: +1 if the triangle runs edge k along its shell-edge direction
+  Vec3 coefficient = Vec3::Zero();           ///< c^k = 1 / (A_bar |e_bar^k| (t_bar^k . tau_bar^k)) [1/m^3]
+  Vec3 natural_weight = Vec3::Zero();        ///< w_bar^k = c^k (s^k xi_bar^k - f_bar^k) of the rest shape [1/m^3]
+  /// G_ij = (1 - nu) (t_bar^i . t_bar^j)^2 + nu |t_bar^i|^2 |t_bar^j|^2 [m^4], the rest metric of eq. 20
+  Mat3 metric = Mat3::Zero();
+  double stiffness = 0.0;                    ///< k_b A_bar = E h^3 A_bar / (24 (1 - nu^2)) [N m^3]
+};
+
+/// Thin shells: triangles, shell edges, and the stencils of the shell energies (mat_dismech 2, 3.1, 3.3).
+struct ShellMesh {
+  std::vector<std::array<int, 3>> triangles;       ///< (x_0, x_1, x_2) node indices (#triangles)
+  std::vector<std::array<int, 2>> edges;           ///< shell edge (n_0, n_1), n_0 < n_1 (#shell edges)
+  std::vector<std::array<int, 2>> edge_triangles;  ///< the triangles sharing each edge, -1 if none (#shell edges)
+  std::vector<std::array<int, 3>> triangle_edges;  ///< shell edge opposite node k of each triangle (#triangles)
+  std::vector<int> edge_xi;                        ///< xi index of each shell edge, -1 if it has none (#shell edges)
+  std::vector<int> xi_edge;                        ///< shell edge of each xi (Z)
+  std::vector<ShellHinge> hinges;                  ///< hinge springs (#hinges)
+  std::vector<ShellEdgeSpring> edge_springs;       ///< membrane springs (#springs)
+  std::vector<MembraneTriangle> membrane_triangles;  ///< CST membrane triangles
+  std::vector<MidEdgeTriangle> midedge_triangles;    ///< mid-edge bending triangles
+};
+
 /// Prescribed values of fixed DOFs over time (a clamp that moves or rotates).
 struct PrescribedMotion {
   std::vector<int> dofs;  ///< driven DOF indices (all must be fixed)
@@ -56,6 +111,7 @@ struct Model {
   DofMap dofs;
   VecX rest_positions;               ///< node positions of the rest (stress-free) shape [m] (3N)
   RodNetwork rods;
+  ShellMesh shells;
   VecX mass;                         ///< lumped mass per DOF: [kg] for positions, [kg m^2] for twists (#dofs)
   std::vector<std::uint8_t> fixed;   ///< 1 if the DOF is fixed (#dofs)
   std::vector<PrescribedMotion> prescribed;  ///< motions of fixed DOFs

@@ -6,6 +6,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/geometry/parallel_transport.hpp"
 #include "tendril/geometry/signed_angle.hpp"
+#include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril {
 namespace {
@@ -35,6 +36,22 @@ double spring_reference_angle(const BendTwistSpring& s, const std::vector<Vec3>&
   return signed_angle(parallel_transport(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
 }
 
+/// tau = n_avg x e_hat of the shell edge carrying xi index z at q (mat_dismech 3.3.2): e_hat along the
+/// shell edge (n_0 -> n_1), n_avg the normalised sum of the unit normals of its one or two triangles.
+Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
+  const ShellMesh& shells = model.shells;
+  const auto k = static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)]);
+  const auto position = [&](int node) { return q.segment<3>(model.dofs.node(node)); };
+  Vec3 n_sum = Vec3::Zero();
+  for (int t : shells.edge_triangles[k]) {
+    if (t < 0) continue;
+    const auto& tri = shells.triangles[static_cast<std::size_t>(t)];
+    n_sum += triangle_normal(position(tri[0]), position(tri[1]), position(tri[2])).normalized();
+  }
+  const Vec3 e_hat = (position(shells.edges[k][1]) - position(shells.edges[k][0])).normalized();
+  return n_sum.normalized().cross(e_hat);
+}
+
 }  // namespace
 
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
@@ -43,6 +60,9 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   frames.tangent.resize(num_edges);
   frames.reference_director.resize(num_edges);
   frames.reference_twist.assign(num_springs, 0.0);
+  frames.shell_edge_tau.resize(model.shells.xi_edge.size());
+  for (std::size_t z = 0; z < frames.shell_edge_tau.size(); ++z)
+    frames.shell_edge_tau[z] = shell_edge_frame(model, q, static_cast<int>(z));
   for (std::size_t e = 0; e < num_edges; ++e) {
     const Vec3 edge = edge_vector(model, q, static_cast<int>(e));
     TENDRIL_ASSERT(edge.norm() > 0.0, "zero-length edge in initialize_frames");
@@ -93,7 +113,8 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
   const auto num_edges = model.rods.edges.size();
   const auto num_springs = model.rods.springs.size();
   TENDRIL_ASSERT(accepted.tangent.size() == num_edges && accepted.reference_director.size() == num_edges &&
-                     accepted.reference_twist.size() == num_springs,
+                     accepted.reference_twist.size() == num_springs &&
+                     accepted.shell_edge_tau.size() == model.shells.xi_edge.size(),
                  "accepted frames do not match the model (call initialize_frames)");
   kin.edge.resize(num_edges);
   kin.edge_length.resize(num_edges);
@@ -104,6 +125,10 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
   kin.material_director_2.resize(num_edges);
   kin.transport_rotation_gradient.resize(num_edges);
   kin.reference_twist.resize(num_springs);
+  kin.shell_edge_tau_accepted = accepted.shell_edge_tau;
+  kin.shell_edge_tau.resize(accepted.shell_edge_tau.size());
+  for (std::size_t z = 0; z < kin.shell_edge_tau.size(); ++z)
+    kin.shell_edge_tau[z] = shell_edge_frame(model, q, static_cast<int>(z));
 
   // edges, tangents, time-parallel transported reference frames, material frames
   for (std::size_t e = 0; e < num_edges; ++e) {
@@ -140,6 +165,7 @@ void accept_frames(const Kinematics& kin, RodFrames& frames) {
   frames.tangent = kin.tangent;
   frames.reference_director = kin.reference_director_1;
   frames.reference_twist = kin.reference_twist;
+  frames.shell_edge_tau = kin.shell_edge_tau;
 }
 
 }  // namespace tendril

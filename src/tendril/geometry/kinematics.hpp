@@ -27,6 +27,10 @@ struct Kinematics {
   /// (twist-free) transport, the holonomy of the finite transport step. Zero when t = t_acc.
   /// Needed for exact derivatives at Newton trial points (docs/physics/rods.md#exact-derivatives). (#edges)
   std::vector<Vec3> transport_rotation_gradient;
+  /// tau^{k,0} of each mid-edge shell edge at the last accepted step, held fixed within a step (Z)
+  std::vector<Vec3> shell_edge_tau_accepted;
+  /// n_avg x e_hat of each mid-edge shell edge at q; becomes tau^{k,0} when the step is accepted (Z)
+  std::vector<Vec3> shell_edge_tau;
 };
 
 /// Builds reference frames for a fresh configuration q (at t = 0): a_1 perpendicular to each

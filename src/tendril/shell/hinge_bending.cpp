@@ -1,0 +1,63 @@
+#include "tendril/shell/hinge_bending.hpp"
+
+#include "tendril/geometry/dihedral_angle.hpp"
+
+namespace tendril {
+namespace {
+
+std::array<int, 12> stencil_dofs(const DofMap& dofs, const ShellHinge& hinge) {
+  std::array<int, 12> out{};
+  for (int k = 0; k < 4; ++k)
+    for (int d = 0; d < 3; ++d) out[static_cast<std::size_t>(3 * k + d)] = dofs.node(hinge.nodes[static_cast<std::size_t>(k)]) + d;
+  return out;
+}
+
+HingeStencil gather(const EvalInput& in, const ShellHinge& hinge) {
+  HingeStencil x;
+  for (std::size_t k = 0; k < 4; ++k) x[k] = in.q.segment<3>(in.model.dofs.node(hinge.nodes[k]));
+  return x;
+}
+
+}  // namespace
+
+double hinge_bending_energy(const HingeStencil& x, const ShellHinge& hinge) {
+  const double strain = dihedral_angle(x[0], x[1], x[2], x[3]) - hinge.natural_angle;
+  return 0.5 * hinge.stiffness * strain * strain;
+}
+
+double hinge_bending_derivatives(const HingeStencil& x, const ShellHinge& hinge, VecN<12>* gradient,
+                                 MatN<12>* hessian) {
+  VecN<12> dphi;
+  MatN<12> d2phi;
+  const double phi = dihedral_angle_derivatives(x[0], x[1], x[2], x[3], &dphi, hessian ? &d2phi : nullptr);
+  const double strain = phi - hinge.natural_angle;
+  // dE = k (phi - phi_bar) dphi, d2E = k (dphi dphi^T + (phi - phi_bar) d2phi)
+  if (gradient) *gradient = hinge.stiffness * strain * dphi;
+  if (hessian) *hessian = hinge.stiffness * (dphi * dphi.transpose() + strain * d2phi);
+  return 0.5 * hinge.stiffness * strain * strain;
+}
+
+void HingeBendingEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  for (const ShellHinge& hinge : model.shells.hinges) pattern.add_stencil(stencil_dofs(model.dofs, hinge));
+}
+
+void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  const auto& hinges = in.model.shells.hinges;
+  for (std::size_t i = 0; i < hinges.size(); ++i) {
+    const ShellHinge& hinge = hinges[i];
+    const HingeStencil x = gather(in, hinge);
+    if (!out.gradient && !out.hessian) {
+      out.energy += hinge_bending_energy(x, hinge);
+      continue;
+    }
+    VecN<12> g;
+    MatN<12> h;
+    out.energy += hinge_bending_derivatives(x, hinge, &g, out.hessian ? &h : nullptr);
+    const std::array<int, 12> dofs = stencil_dofs(in.model.dofs, hinge);
+    if (out.gradient)
+      for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
+    if (out.hessian) out.hessian->add_cached(this, i, dofs, h);
+  }
+}
+
+}  // namespace tendril

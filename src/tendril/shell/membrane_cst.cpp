@@ -1,0 +1,79 @@
+#include "tendril/shell/membrane_cst.hpp"
+
+namespace tendril {
+namespace {
+
+using Mat32 = Eigen::Matrix<double, 3, 2>;
+using Mat2 = Eigen::Matrix2d;
+
+std::array<int, 9> stencil_dofs(const Model& model, const MembraneTriangle& t) {
+  const auto& nodes = model.shells.triangles[static_cast<std::size_t>(t.triangle)];
+  std::array<int, 9> out{};
+  for (std::size_t k = 0; k < 3; ++k)
+    for (int d = 0; d < 3; ++d) out[3 * k + static_cast<std::size_t>(d)] = model.dofs.node(nodes[k]) + d;
+  return out;
+}
+
+/// Second Piola-Kirchhoff stress S = 2 mu G + lambda Tr(G) I [Pa] of Green strain G.
+Mat2 piola_kirchhoff_2(const Mat2& green, const MembraneTriangle& t) {
+  return 2.0 * t.lame_mu * green + t.lame_lambda * green.trace() * Mat2::Identity();
+}
+
+}  // namespace
+
+double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTriangle& triangle, VecN<9>* gradient,
+                                MatN<9>* hessian) {
+  // F = sum_i x_i grad_N_i^T with grad_N_1, grad_N_2 the rows of D_m^{-1}, grad_N_0 = -grad_N_1 - grad_N_2
+  Mat32 ds;
+  ds << x[1] - x[0], x[2] - x[0];
+  const Mat32 f = ds * triangle.rest_shape_inverse;
+  const Mat2 green = 0.5 * (f.transpose() * f - Mat2::Identity());
+  const double volume = triangle.thickness * triangle.rest_area;
+  const double energy =
+      volume * (triangle.lame_mu * green.squaredNorm() + 0.5 * triangle.lame_lambda * green.trace() * green.trace());
+  if (!gradient && !hessian) return energy;
+
+  std::array<Vec2, 3> grad_n;
+  grad_n[1] = triangle.rest_shape_inverse.row(0).transpose();
+  grad_n[2] = triangle.rest_shape_inverse.row(1).transpose();
+  grad_n[0] = -grad_n[1] - grad_n[2];
+  const Mat2 stress = piola_kirchhoff_2(green, triangle);
+  const Mat32 piola_1 = f * stress;  // P = F S
+  if (gradient)
+    for (std::size_t i = 0; i < 3; ++i) gradient->segment<3>(3 * static_cast<Eigen::Index>(i)) = volume * piola_1 * grad_n[i];
+  if (!hessian) return energy;
+
+  // column (j, d): dF = e_d grad_N_j^T, dG = (dF^T F + F^T dF) / 2, dP = dF S + F dS
+  for (std::size_t j = 0; j < 3; ++j)
+    for (int d = 0; d < 3; ++d) {
+      const Mat32 df = Vec3::Unit(d) * grad_n[j].transpose();
+      const Mat2 dg = 0.5 * (df.transpose() * f + f.transpose() * df);
+      const Mat32 dp = df * stress + f * piola_kirchhoff_2(dg, triangle);
+      for (std::size_t i = 0; i < 3; ++i)
+        hessian->block<3, 1>(3 * static_cast<Eigen::Index>(i), 3 * static_cast<Eigen::Index>(j) + d) =
+            volume * dp * grad_n[i];
+    }
+  return energy;
+}
+
+void MembraneCstEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  for (const MembraneTriangle& t : model.shells.membrane_triangles) pattern.add_stencil(stencil_dofs(model, t));
+}
+
+void MembraneCstEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  const auto& triangles = in.model.shells.membrane_triangles;
+  const bool derivatives = out.gradient || out.hessian;
+  for (std::size_t i = 0; i < triangles.size(); ++i) {
+    const MembraneTriangle& t = triangles[i];
+    const std::array<int, 9> dofs = stencil_dofs(in.model, t);
+    const std::array<Vec3, 3> x = {in.q.segment<3>(dofs[0]), in.q.segment<3>(dofs[3]), in.q.segment<3>(dofs[6])};
+    VecN<9> g;
+    MatN<9> h;
+    out.energy += membrane_cst_derivatives(x, t, derivatives ? &g : nullptr, out.hessian ? &h : nullptr);
+    if (out.gradient)
+      for (std::size_t k = 0; k < 9; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
+    if (out.hessian) out.hessian->add_cached(this, i, dofs, h);
+  }
+}
+
+}  // namespace tendril
