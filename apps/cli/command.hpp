@@ -21,6 +21,8 @@ constexpr int kExitBadInput = 2;
 Command add_export_command(CLI::App& app);
 /// `tendril plot RUN_DIR [--out DIR] [--node I]` (plot_command.cpp).
 Command add_plot_command(CLI::App& app);
+/// `tendril sweep SCENE --set key=v1,v2,... [--out DIR] [--jobs N]` (sweep_command.cpp).
+Command add_sweep_command(CLI::App& app);
 /// `tendril view RUN_DIR... [--port P] [--host H]` (view_command.cpp).
 Command add_view_command(CLI::App& app);
 /// `tendril render RUN_DIR --out movie.mp4 | --png frame.png` (render_command.cpp).

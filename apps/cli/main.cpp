@@ -2,6 +2,7 @@
 //   tendril run SCENE [--out DIR] [--set key.path=value ...]
 //   tendril validate SCENE [--set key.path=value ...]
 //   tendril schema --markdown
+//   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes: 0 success, 1 a run that failed numerically, 2 bad input (scene, options, files).
 
@@ -32,7 +33,8 @@ constexpr int kExitBadInput = 2;
 
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
-  return {&io::common_schema(), &sim::rod_scene_schema(), &sim::contact_scene_schema(), &vine::vine_scene_schema()};
+  return {&io::common_schema(), &sim::rod_scene_schema(), &sim::contact_scene_schema(), &sim::media_scene_schema(),
+          &vine::vine_scene_schema()};
 }
 
 /// A scene with a top-level `vine:` key goes to the vine simulator, any other to the rod simulation.
@@ -102,7 +104,8 @@ int main(int argc, char** argv) {
   schema->add_flag("--markdown", markdown, "Markdown (the content of docs/scene_reference.md)")->required();
 
   const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app),
-                                                      cli::add_view_command(app), cli::add_render_command(app)};
+                                                      cli::add_view_command(app), cli::add_render_command(app),
+                                                      cli::add_sweep_command(app)};
 
   try {
     app.parse(argc, argv);

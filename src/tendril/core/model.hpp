@@ -1,7 +1,7 @@
 #pragma once
 /// The immutable-in-a-step description of a simulated system: topology, rest configuration,
-/// materials, masses, boundary conditions and the list of physical terms. Actuation changes
-/// rest quantities (natural curvature / twist) between steps; nothing in Model changes within one.
+/// materials, masses, boundary conditions and the list of physical terms. Actuators (core/actuator.hpp)
+/// schedule rest quantities in time; the solvers apply them to their own copy of the rod data.
 
 #include <array>
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 namespace tendril {
 
+class Actuator;
 class Energy;
 class ForceTerm;
 
@@ -117,6 +118,8 @@ struct Model {
   std::vector<PrescribedMotion> prescribed;  ///< motions of fixed DOFs
   std::vector<std::shared_ptr<const Energy>> energies;  ///< conservative terms
   std::vector<std::shared_ptr<const ForceTerm>> forces;  ///< non-conservative / time-dependent terms
+  /// schedules of rest quantities, applied by the solvers at each solve's time (core/actuator.hpp)
+  std::vector<std::shared_ptr<const Actuator>> actuators;
 };
 
 }  // namespace tendril

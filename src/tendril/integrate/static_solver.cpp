@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 
+#include "tendril/core/actuator.hpp"
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/rod/bend_twist.hpp"
@@ -91,18 +92,24 @@ void StaticSolver::start_path(const State& state) {
 void StaticSolver::set_path_point(double lambda, VecX& y) {
   // rest shape: (1 - lambda) stress-free at q_s + lambda Model; exactly the Model's at lambda = 1
   const double mu = 1.0 - lambda;
+  // the path's time: from the last solved time to state.time, like the prescribed motions
+  const double time = last_time_ + lambda * (path_end_time_ - last_time_);
+  const RodNetwork* target_rods = &model_.rods;
+  if (!model_.actuators.empty()) {
+    actuated_rods(model_, time, target_rods_);
+    target_rods = &target_rods_;
+  }
   std::vector<BendTwistSpring>& springs = path_model_.rods.springs;
   for (std::size_t k = 0; k < springs.size(); ++k) {
-    const BendTwistSpring& target = model_.rods.springs[k];
+    const BendTwistSpring& target = target_rods->springs[k];
     springs[k].natural_curvature = mu * start_curvature_[k] + lambda * target.natural_curvature;
     springs[k].natural_twist = mu * start_twist_[k] + lambda * target.natural_twist;
   }
   std::vector<double>& rest_length = path_model_.rods.rest_length;
   for (std::size_t e = 0; e < rest_length.size(); ++e)
-    rest_length[e] = mu * start_length_[e] + lambda * model_.rods.rest_length[e];
+    rest_length[e] = mu * start_length_[e] + lambda * target_rods->rest_length[e];
   // prescribed DOFs along their motions, from the last solved time to state.time
   if (prescribed_dofs_.empty()) return;
-  const double time = last_time_ + lambda * (path_end_time_ - last_time_);
   for (const PrescribedMotion& motion : model_.prescribed) motion.apply(time, q_initial_, motion_q_);
   for (int d : prescribed_dofs_) y[d] = motion_q_[d] + mu * start_offset_[d];
 }

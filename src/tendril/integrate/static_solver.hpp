@@ -7,7 +7,8 @@
 /// - the loads (external-load energies such as gravity, and every ForceTerm) scaled by lambda;
 /// - the rest shape: natural curvature, natural twist (bend-twist springs) and rest lengths go
 ///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to the
-///   Model's values;
+///   Model's values, with Model::actuators applied at the path's time (below), so at lambda = 1 the
+///   rest shape is the actuated one at state.time;
 /// - the prescribed DOFs follow their motions in time from the last solved time (0 at first) to
 ///   state.time, so a rotating clamp turns rigidly instead of cutting across; an offset of q_s
 ///   from the motion at the last solved time fades out linearly.
@@ -71,6 +72,7 @@ class StaticSolver {
   std::vector<int> prescribed_dofs_;            ///< DOFs driven by Model::prescribed (#driven)
   VecX y_, stage_start_;
   RodFrames frames_;
+  RodNetwork target_rods_;              ///< the Model's rod data with the actuators at the path's time
   // the homotopy's end points
   std::vector<Vec2> start_curvature_;   ///< kappa_i at q_s [-] (#springs)
   std::vector<double> start_twist_;     ///< m at q_s [rad] (#springs)

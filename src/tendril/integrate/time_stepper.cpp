@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril {
@@ -17,7 +18,11 @@ const NewtonOptions& validated(const DynamicsOptions& options) {
 }  // namespace
 
 TimeStepper::TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial)
-    : model_(model), options_(options), q_initial_(std::move(q_initial)), system_(model, validated(options)) {
+    : model_(model),
+      actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
+      options_(options),
+      q_initial_(std::move(q_initial)),
+      system_(actuated_ ? *actuated_ : model, validated(options)) {
   TENDRIL_ASSERT(q_initial_.size() == model.dofs.size(), "q_initial must have one entry per DOF");
   const int n = model.dofs.size();
   for (std::size_t m = 0; m < model.prescribed.size(); ++m)
@@ -107,6 +112,8 @@ StepReport TimeStepper::substep(State& s, double dt) {
   problem.time = s.time + h;
   problem.load_factor = 1.0;
   problem.frames = &s.frames;
+  // rest quantities scheduled in time, at the time the forces are evaluated
+  if (actuated_) actuated_rods(model_, problem.time, actuated_->rods);
   StepReport report = system_.solve(problem, y_);
   report.dt = dt;
   if (!report.ok()) return report;

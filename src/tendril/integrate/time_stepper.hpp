@@ -9,10 +9,14 @@
 /// i.e. forces at the midpoint configuration and velocity (no numerical damping). With
 /// DynamicsOptions::midpoint_alpha = alpha > 1/2 (generalised midpoint rule) y = q_alpha, h = alpha dt,
 ///   q_{k+1} = q_k + (y - q_k)/alpha,   u_{k+1} = ((y - q_k)/h - (1 - alpha) u_k)/alpha.
+/// Model::actuators are applied at the time of the Newton solve (t_k + h) to the stepper's own copy of
+/// the rod data, so a rest quantity scheduled in time acts at the intermediate time of implicit midpoint.
 /// Fixed DOFs are eliminated; prescribed motions set them at t_{k+1} before each step and their
 /// velocities follow as (q_{k+1} - q_k)/dt. A failed (sub)step is split into two halves, up to
 /// DynamicsOptions::max_dt_halvings deep; if that still fails the State is left unchanged.
 /// See docs/physics/time_integration.md.
+
+#include <memory>
 
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
@@ -45,6 +49,8 @@ class TimeStepper {
   bool advance(State& s, double dt, int depth, StepReport& report);
 
   const Model& model_;
+  /// copy of model_ whose rod data carries the actuators' values at the solve time (null without actuators)
+  std::unique_ptr<Model> actuated_;
   DynamicsOptions options_;
   VecX q_initial_;
   NewtonSystem system_;

@@ -363,6 +363,12 @@ bool Scene::has_top_level(std::string_view key) const {
   return n.IsDefined() && !n.IsNull();
 }
 
+void Scene::add_generated(const std::string& key, const YAML::Node& value, const std::string& generator) {
+  if (has_top_level(key))
+    throw InputError(key, node_text(tree_[key]), "absent when " + generator + " is given (it generates " + key + ")");
+  tree_[key] = value;
+}
+
 void Scene::check_unused() const { check_unused_in(tree_, ""); }
 
 void Scene::check_unused_in(const YAML::Node& node, const std::string& path) const {

@@ -107,6 +107,10 @@ class Scene {
   SceneNode root();
   /// True if the file has the top-level key (used to tell rod scenes from vine scenes).
   bool has_top_level(std::string_view key) const;
+  /// Adds a top-level key written by a scene generator (e.g. `flagellated_robot` writes `rods`); it is
+  /// then read, checked and resolved like a key from the file. InputError naming `key` if the file
+  /// already has it.
+  void add_generated(const std::string& key, const YAML::Node& value, const std::string& generator);
   /// Throws InputError for the first key in the file that is not in the schema ("did you mean")
   /// or that no reader used (e.g. `pitch` on a straight rod).
   void check_unused() const;

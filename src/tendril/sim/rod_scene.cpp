@@ -15,16 +15,14 @@
 #include "tendril/io/rod_generators.hpp"
 #include "tendril/rod/rod_builder.hpp"
 #include "tendril/sim/contact_scene.hpp"
+#include "tendril/sim/media_scene.hpp"
 
 namespace tendril::sim {
 
-io::Schema rod_schema() { return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema()}); }
+io::Schema rod_schema() {
+  return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema(), &media_scene_schema()});
+}
 
-namespace {
-
-std::string num(double x) { return fmt::format("{:g}", x); }
-
-/// A node or edge index written in the scene (negative counts from the end) made 0-based.
 int resolve_index(const io::SceneNode& at, const std::string& key, int value, int count, const char* what) {
   const int i = value < 0 ? count + value : value;
   if (i < 0 || i >= count)
@@ -32,6 +30,10 @@ int resolve_index(const io::SceneNode& at, const std::string& key, int value, in
             fmt::format("a {} index in {}..{} (this rod has {} {}s)", what, -count, count - 1, count, what));
   return i;
 }
+
+namespace {
+
+std::string num(double x) { return fmt::format("{:g}", x); }
 
 /// Unit vector of a Vec3 key; a zero vector is an error.
 Vec3 unit_vector(const io::SceneNode& at, const char* key) {
@@ -169,6 +171,7 @@ struct RodInput {
 }  // namespace
 
 RodScene load_rod_scene(io::Scene& scene) {
+  expand_flagellated_robot(scene);
   RodScene out;
   io::SceneNode root = scene.root();
   out.description = root.text("description");
@@ -287,25 +290,51 @@ RodScene load_rod_scene(io::Scene& scene) {
   Model& model = out.model;
   out.q_initial = rest_configuration(model);
 
-  // natural curvature / twist given per rod (else from the initial shape): integrated per spring
+  // natural curvature / twist given per rod (else from the initial shape) or per spring (rest_shape):
+  // integrated per spring
   std::vector<int> edge_rod;
   for (int r = 0; r < num_rods; ++r)
     for (int e = 0; e < rod_edge_count(r); ++e) edge_rod.push_back(r);
+  auto set_natural_shape = [&](BendTwistSpring& s, const std::optional<Vec2>& kappa, const std::optional<double>& tau,
+                               const io::SceneNode& at) {
+    const double l = s.voronoi_length;
+    if (kappa) {
+      // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l / 2)
+      const double k = kappa->norm();
+      if (k * l >= std::numbers::pi)
+        at.fail("natural_curvature", fmt::format("{} 1/m", num(k)),
+                fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", num(l)));
+      s.natural_curvature = k > 0.0 ? Vec2(*kappa / k * 2.0 * std::tan(0.5 * k * l)) : Vec2::Zero();
+    }
+    if (tau) s.natural_twist = *tau * l;
+  };
   for (BendTwistSpring& s : model.rods.springs) {
     const int r = edge_rod[s.edge_a];
     if (edge_rod[s.edge_b] != r) continue;  // joint springs between rods keep their initial shape
-    const RodInput& in = rod_inputs[r];
-    const double l = s.voronoi_length;
-    if (in.natural_curvature) {
-      // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l / 2)
-      const double k = in.natural_curvature->norm();
-      if (k * l >= std::numbers::pi)
-        rods[r].fail("natural_curvature", fmt::format("{} 1/m", num(k)),
-                     fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", num(l)));
-      s.natural_curvature = k > 0.0 ? Vec2(*in.natural_curvature / k * 2.0 * std::tan(0.5 * k * l)) : Vec2::Zero();
-    }
-    if (in.natural_twist) s.natural_twist = *in.natural_twist * l;
+    set_natural_shape(s, rod_inputs[r].natural_curvature, rod_inputs[r].natural_twist, rods[r]);
   }
+  const std::vector<RodMaterial> materials = net.materials;
+  const SceneRods scene_rods{rods, out.rod_nodes, out.rod_edges, materials};
+  for (int r = 0; r < num_rods; ++r)
+    for (const io::SceneNode& shape : rods[r].list("rest_shape")) {
+      std::optional<Vec2> kappa;
+      std::optional<double> tau;
+      if (shape.has("natural_curvature")) {
+        const auto k = shape.reals("natural_curvature", 2);
+        kappa = Vec2(k[0], k[1]);
+      }
+      if (shape.has("natural_twist")) tau = shape.real("natural_twist");
+      if (!kappa && !tau) shape.fail("natural_curvature", "(absent)", "natural_curvature and/or natural_twist");
+      const auto nodes = shape.integers("nodes");
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const std::string key = fmt::format("nodes[{}]", k);
+        const int n = out.rod_nodes[r][resolve_index(shape, key, nodes[k], rod_size(r), "node")];
+        const std::vector<int> springs = springs_of_rod_at(model, scene_rods, r, n);
+        if (springs.empty())
+          shape.fail(key, std::to_string(nodes[k]), "a node with a bend-twist spring of this rod (not a rod end)");
+        for (int spring : springs) set_natural_shape(model.rods.springs[spring], kappa, tau, shape);
+      }
+    }
 
   // boundary conditions: clamps, fixed nodes / twists / components
   auto fix_node = [&](int n) {
@@ -392,6 +421,11 @@ RodScene load_rod_scene(io::Scene& scene) {
   for (const RodMaterial& m : net.materials)
     rod_radius.push_back(m.radius ? *m.radius : std::sqrt(*m.area / std::numbers::pi));
   add_contact(root, out, rod_radius);
+
+  // media forces, actuation schedules, robot observables (media_scene.cpp)
+  load_media_forces(forces, scene_rods, model);
+  load_actuation(root, scene_rods, scene.base_directory(), model);
+  out.observables = load_observables(root, scene_rods);
 
   // integrator and output
   const io::SceneNode integ = root.map("integrator");

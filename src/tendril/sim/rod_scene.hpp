@@ -14,6 +14,7 @@
 #include "tendril/integrate/options.hpp"
 #include "tendril/io/json.hpp"
 #include "tendril/io/scene.hpp"
+#include "tendril/sim/media_scene.hpp"
 
 namespace tendril::sim {
 
@@ -37,6 +38,7 @@ struct RodScene {
   double duration = 0.0;                      ///< T [s]
   int output_every_steps = 1;                 ///< save a frame every this many steps
   std::optional<double> output_interval;      ///< or whenever t crosses a multiple of this [s]
+  std::optional<ObservableSpec> observables;  ///< robot observables to record (`observables`)
   std::string description;
   io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
 };

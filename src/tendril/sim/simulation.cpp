@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "tendril/core/actuator.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
 
@@ -24,6 +25,14 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
     stepper_ = std::make_unique<TimeStepper>(s.model, s.dynamics, s.q_initial);
     total_steps_ = std::max(1L, static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)));
   }
+  if (s.observables) observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
+  record_observables();
+}
+
+void Simulation::record_observables() {
+  if (!observables_) return;
+  compute_kinematics(scene_->model, state_.frames, state_.q, kin_);
+  observables_->record(state_.time, state_.q, kin_);
 }
 
 Simulation Simulation::from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
@@ -48,12 +57,21 @@ StepReport Simulation::step() {
     report.status = StepStatus::non_finite;
     report.message = "the state became non-finite";
   }
-  if (report.ok()) ++steps_;
+  if (report.ok()) {
+    ++steps_;
+    record_observables();
+  }
   return report;
 }
 
 std::vector<std::pair<std::string, double>> Simulation::energies() const {
-  const Model& m = scene_->model;
+  // the rest quantities scheduled by actuators, at the state's time
+  std::unique_ptr<Model> actuated;
+  if (!scene_->model.actuators.empty()) {
+    actuated = std::make_unique<Model>(scene_->model);
+    actuated_rods(scene_->model, state_.time, actuated->rods);
+  }
+  const Model& m = actuated ? *actuated : scene_->model;
   compute_kinematics(m, state_.frames, state_.q, kin_);
   const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
   std::vector<std::pair<std::string, double>> out;
@@ -88,6 +106,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
 
   std::unique_ptr<io::RunDirectory> run;
   io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr;
+  io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr;
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr;
@@ -98,6 +117,14 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     twists = &run->add_array("twists", io::NpyType::Float64, {e}, "rad", "edge twist angles theta_e");
     energy = &run->add_array("energies", io::NpyType::Float64, {terms.size()}, "J",
                              "energy of each term (names in info.energy_terms)");
+    if (observables_) {
+      robot_position = &run->add_array("robot_position", io::NpyType::Float64, {}, "m",
+                                       "position of the head edge's midpoint along observables.axis");
+      head_angle = &run->add_array("head_angle", io::NpyType::Float64, {}, "rad",
+                                   "spin angle of the head edge's material frame about the axis (unwrapped)");
+      tail_angle = &run->add_array("tail_angle", io::NpyType::Float64, {}, "rad",
+                                   "spin angle of observables.tail_edge's material frame about the axis (unwrapped)");
+    }
     if (has_contact()) {
       contact_active = &run->add_array("contact_active", io::NpyType::Int64, {}, "-",
                                        "contacts with gap below delta (nodes on obstacles + edge pairs)");
@@ -145,12 +172,33 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     std::vector<double> values;
     for (const auto& term : energies()) values.push_back(term.second);
     energy->append(values);
+    if (observables_) {
+      const double s = observables_->position(), h = observables_->head_angle(), a = observables_->tail_angle();
+      robot_position->append(std::span<const double>(&s, 1));
+      head_angle->append(std::span<const double>(&h, 1));
+      tail_angle->append(std::span<const double>(&a, 1));
+    }
     if (contact_active) {
       const contact::ContactStatistics stats = contact_statistics();
       const std::int64_t active = stats.active;
       contact_active->append(std::span<const std::int64_t>(&active, 1));
       contact_min_gap->append(std::span<const double>(&stats.min_gap, 1));
     }
+  };
+  // the observables' fits over the steady part, in run.json (also of a failed run, up to the failure)
+  auto write_observables = [&] {
+    if (!run || !observables_) return;
+    const RobotObservables::Summary o = observables_->summary();
+    io::Json j = io::Json::object();
+    j["speed"] = o.speed;
+    j["head_rotation_rate"] = o.head_rotation_rate;
+    j["tail_rotation_rate"] = o.tail_rotation_rate;
+    j["efficiency"] = o.efficiency;
+    j["steady_start"] = o.steady_start;
+    j["samples"] = o.samples;
+    const Vec3& axis = observables_->spec().axis;
+    j["axis"] = io::Json(io::Json::Array{axis.x(), axis.y(), axis.z()});
+    run->set_info("observables", std::move(j));
   };
   if (steps_ == 0) save_frame();
 
@@ -174,6 +222,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       result.message = "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +
                        " s failed (" + std::string(to_string(report.status)) + ")" +
                        (report.message.empty() ? "" : ": " + report.message);
+      write_observables();
       if (run) result.path = run->fail(result.message);
       result.steps = steps_;
       return result;
@@ -189,6 +238,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     if (save) save_frame();
     if (progress) progress({steps_, total_steps_, state_.time, s.duration, report.iterations});
   }
+  write_observables();
   if (run) result.path = run->finish();
   result.ok = true;
   result.steps = steps_;

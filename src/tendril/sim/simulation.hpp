@@ -22,6 +22,7 @@
 #include "tendril/integrate/step_report.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/sim/robot_observables.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::sim {
@@ -41,6 +42,8 @@ class Simulation {
   /// Mutable model for actuation between steps (natural curvature / twist); not its topology.
   Model& model() { return scene_->model; }
   const State& state() const { return state_; }
+  /// The robot observables recorded at every step, or null if the scene has no `observables`.
+  const RobotObservables* observables() const { return observables_.get(); }
 
   long steps_taken() const { return steps_; }
   /// Steps of a full run: ceil(T / dt) (the last one shortened to end at T); 1 for a static solve at T = 0.
@@ -50,7 +53,8 @@ class Simulation {
   /// One time step, or one quasi-static solve at the next time. On failure the State is unchanged.
   StepReport step();
 
-  /// Energy of every term at the current state, named by Energy::name(), then "kinetic" (u^T M u / 2) [J].
+  /// Energy of every term at the current state (rest quantities actuated at its time), named by
+  /// Energy::name(), then "kinetic" (u^T M u / 2) [J].
   std::vector<std::pair<std::string, double>> energies() const;
 
   /// Contacts of every contact energy at the current state: the number with gap below delta and the
@@ -68,9 +72,12 @@ class Simulation {
   State state_;
   std::unique_ptr<TimeStepper> stepper_;
   std::unique_ptr<StaticSolver> static_solver_;
+  std::unique_ptr<RobotObservables> observables_;
   long steps_ = 0;
   long total_steps_ = 0;
   mutable Kinematics kin_;
+  /// Records the current state in observables_ (if any).
+  void record_observables();
 };
 
 }  // namespace tendril::sim

@@ -76,13 +76,11 @@ TEST(MediaNewton, HeadDragStepIsSolvedInOneIteration) {
   expect_one_iteration(std::make_shared<HeadDrag>(20, 19, HeadDragParameters{2.420, 0.039, 6.828, 0.02}));
 }
 
-// DISABLED until the Newton system factorizes the whole matrix for terms with
-// has_symmetric_jacobian() == false (the solver issue, not yet on main). With today's symmetric
-// factorizations, which read one triangle, the tangent part of the RFT Jacobian is lost and Newton
-// converges linearly (measured orders 0.9-1.1, residual ratio about 1e-2 per iteration). Checked with
-// an LU solve of the whole matrix substituted locally: orders 1.8 and above, 3 iterations per step.
-// A linear method stays near 1, so the bound 1.5 separates the two.
-TEST(MediaNewton, DISABLED_RftIncludingTheTangentConvergesQuadratically) {
+// The tangent part of the RFT Jacobian is not symmetric: the Newton system factorizes the whole matrix
+// (LU) for it. With a symmetric factorization reading one triangle, Newton converged linearly here
+// (measured orders 0.9-1.1, residual ratio about 1e-2 per iteration); a linear method stays near 1, so
+// the bound 1.5 separates the two.
+TEST(MediaNewton, RftIncludingTheTangentConvergesQuadratically) {
   const test::BuiltRod rod = test::clamped_benchmark_rod(21);
   const auto rft = std::make_shared<ResistiveForce>(rod.model, all_edges(rod.model),
                                                     rft_coefficients_from_medium(6.828, 1.0, 5e-3));
