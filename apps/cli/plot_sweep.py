@@ -27,7 +27,12 @@ def main(path, out):
     keys = [k for k in rows[0].keys() if k not in FIXED] if rows else []
     if not keys:
         raise SystemExit("no swept key in " + path)
-    x_key, group_keys = keys[0], keys[1:]
+    # the x axis: a motor speed key if swept, else the first key with several values; curves: the
+    # other keys with several values (keys held at one value only label the title)
+    varied = [k for k in keys if len({r[k] for r in rows}) > 1] or keys[:1]
+    speed_keys = [k for k in varied if "rpm" in k or "rate" in k]
+    x_key = speed_keys[0] if speed_keys else varied[0]
+    group_keys = [k for k in varied if k != x_key]
     rpm = "rpm" in x_key
     groups = {}
     for r in rows:
@@ -54,7 +59,8 @@ def main(path, out):
         axes[0].plot([250], [0.6], "k^", label="experiment, n = 2 (V-B)")
     axes[0].legend(fontsize=8)
     failed = sum(1 for r in rows if r["status"] != "completed")
-    fig.suptitle(f"{path}: {len(rows)} points, {failed} failed")
+    held = ", ".join(f"{k.split('.')[-1]}={rows[0][k]}" for k in keys if k not in varied)
+    fig.suptitle(f"{path}: {len(rows)} points, {failed} failed" + (f" ({held})" if held else ""))
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
