@@ -94,6 +94,21 @@ TEST(Examples, CantileverGravity) {
   EXPECT_NEAR(length1 / length0, 1.0, 2 * 1273.52 * 9.81 / 1e7);
 }
 
+// Flagellated robot (granular_flagella Fig. 3, n = 2, 100 rpm; shortened to 4 s, fits over t >= 2 s):
+// it swims head first (v > 0); the motor spring is rigid, so at steady state the head and the tails
+// share the motor's rotation, omega_h + omega_t = omega_T (granular_flagella V), to within 1%; the
+// observables are written per frame and fitted in run.json.
+TEST(Examples, FlagellatedRobot) {
+  const ExampleRun r = run_example("flagellated_robot", {"duration=4", "output.interval=0.5"});
+  const YAML::Node o = YAML::LoadFile((r.result.path / "run.json").string())["info"]["observables"];
+  ASSERT_TRUE(o.IsMap());
+  const double omega_T = 100.0 * 2.0 * std::numbers::pi / 60.0;
+  EXPECT_GT(o["speed"].as<double>(), 0.0);
+  EXPECT_NEAR(o["head_rotation_rate"].as<double>() + o["tail_rotation_rate"].as<double>(), omega_T, 0.01 * omega_T);
+  EXPECT_GT(o["efficiency"].as<double>(), 0.0);
+  EXPECT_EQ(io::read_npy(r.result.path / "robot_position.npy").shape[0], r.frames());
+}
+
 // PneuNet actuators (mat_dismech Fig. 4): the 175 N tip force pulls each rod nearly straight along
 // +x, the natural curvature keeps the tip above the axis, and more natural curvature leaves the tip
 // higher and stores more bending energy. Stretch energy ~ F_x^2 L / (2 EA).
@@ -137,21 +152,6 @@ TEST(Examples, StarNetwork) {
   }
   EXPECT_LE(r.total_energy(last), r.total_energy(0) + 1e-12);
   EXPECT_GT(r.energy(last, "bend_twist"), 0.0);
-}
-
-// Flagellated robot (granular_flagella Fig. 3, n = 2, 100 rpm; shortened to 4 s, fits over t >= 2 s):
-// it swims head first (v > 0); the motor spring is rigid, so at steady state the head and the tails
-// share the motor's rotation, omega_h + omega_t = omega_T (granular_flagella V), to within 1%; the
-// observables are written per frame and fitted in run.json.
-TEST(Examples, FlagellatedRobot) {
-  const ExampleRun r = run_example("flagellated_robot", {"duration=4", "output.interval=0.5"});
-  const YAML::Node o = YAML::LoadFile((r.result.path / "run.json").string())["info"]["observables"];
-  ASSERT_TRUE(o.IsMap());
-  const double omega_T = 100.0 * 2.0 * std::numbers::pi / 60.0;
-  EXPECT_GT(o["speed"].as<double>(), 0.0);
-  EXPECT_NEAR(o["head_rotation_rate"].as<double>() + o["tail_rotation_rate"].as<double>(), omega_T, 0.01 * omega_T);
-  EXPECT_GT(o["efficiency"].as<double>(), 0.0);
-  EXPECT_EQ(io::read_npy(r.result.path / "robot_position.npy").shape[0], r.frames());
 }
 
 // Rod drop (mat_dismech Fig. 7, shortened to 0.2 s: the impact is at t ~ 0.1 s): the run saves the
