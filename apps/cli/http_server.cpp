@@ -11,6 +11,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -28,6 +29,8 @@ const char* reason(int status) {
     case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
+    case 206: return "Partial Content";
+    case 416: return "Range Not Satisfiable";
     default: return "Internal Server Error";
   }
 }
@@ -126,11 +129,12 @@ void HttpServer::handle_connection(int fd, const std::function<HttpResponse(cons
   const std::size_t s1 = line.find(' '), s2 = line.rfind(' ');
   const std::string method = line.substr(0, s1);
   std::string target = s1 != std::string::npos && s2 > s1 ? line.substr(s1 + 1, s2 - s1 - 1) : "";
-  std::string host;
+  std::string host, range;
   for (std::size_t at = line_end; at != std::string::npos && at + 2 < head.size();) {
     const std::size_t next = head.find("\r\n", at + 2);
     const std::string header = head.substr(at + 2, next - at - 2);
     if (lower(header.substr(0, 5)) == "host:") host = lower(header.substr(5));
+    if (lower(header.substr(0, 6)) == "range:") range = lower(header.substr(6));
     at = next;
   }
   host.erase(0, host.find_first_not_of(' '));
@@ -160,16 +164,45 @@ void HttpServer::handle_connection(int fd, const std::function<HttpResponse(cons
       length = static_cast<std::uint64_t>(st.st_size);
     }
   }
+  // one byte range of a file ("Range: bytes=first-last", last clamped to the end): 206
+  std::uint64_t first = 0;
+  std::string extra = file >= 0 ? "Accept-Ranges: bytes\r\n" : "";
+  if (file >= 0 && range.find("bytes=") != std::string::npos) {
+    const std::string spec = range.substr(range.find("bytes=") + 6);
+    const std::size_t dash = spec.find('-');
+    std::uint64_t last = length - 1;
+    bool valid = dash != std::string::npos && dash > 0 &&
+                 spec.find_first_not_of("0123456789- ") == std::string::npos && spec.find(',') == std::string::npos;
+    if (valid) {
+      first = std::stoull(spec.substr(0, dash));
+      const std::string tail = spec.substr(dash + 1);
+      if (tail.find_first_of("0123456789") != std::string::npos) last = std::min<std::uint64_t>(last, std::stoull(tail));
+      valid = first <= last && first < length;
+    }
+    if (valid) {
+      extra += fmt::format("Content-Range: bytes {}-{}/{}\r\n", first, last, length);
+      response.status = 206;
+      length = last - first + 1;
+    } else {
+      ::close(file);
+      file = -1;
+      extra = fmt::format("Content-Range: bytes */{}\r\n", length);
+      response.status = 416;
+      response.body.clear();
+      length = 0;
+    }
+  }
   const std::string header = fmt::format(
       "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n"
-      "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-      response.status, reason(response.status), response.content_type, length);
+      "X-Content-Type-Options: nosniff\r\n{}Connection: close\r\n\r\n",
+      response.status, reason(response.status), response.content_type, length, extra);
   bool ok = send_all(fd, header.data(), header.size());
   if (method != "HEAD") {
     if (file >= 0) {
-      off_t offset = 0;
-      while (ok && static_cast<std::uint64_t>(offset) < length) {
-        const ssize_t n = ::sendfile(fd, file, &offset, length - static_cast<std::uint64_t>(offset));
+      off_t offset = static_cast<off_t>(first);
+      const std::uint64_t end = first + length;
+      while (ok && static_cast<std::uint64_t>(offset) < end) {
+        const ssize_t n = ::sendfile(fd, file, &offset, end - static_cast<std::uint64_t>(offset));
         if (n < 0 && errno == EINTR) continue;
         ok = n > 0;
       }

@@ -1,6 +1,7 @@
 #pragma once
 /// A small HTTP/1.1 server for `tendril view` and `tendril render`: GET and HEAD only, one
-/// connection at a time, "Connection: close". Bound to loopback unless another host is given; on
+/// connection at a time, "Connection: close"; files also in one byte range ("Range: bytes=a-b",
+/// 206), so the viewer can show the first frame of a large run before the rest has arrived. Bound to loopback unless another host is given; on
 /// loopback it also refuses requests whose Host header is not a loopback name (DNS rebinding).
 /// What a path maps to is the caller's handler: the server only parses and sends.
 

@@ -1,7 +1,8 @@
 """`tendril view` serves only the viewer and the given run's files, on loopback, and reports
 damaged runs (a real HTTP client against the real server process).
 
-Checks: the page, /api/runs and every listed run file are served byte for byte; path traversal
+Checks: the page, /api/runs and every listed run file are served byte for byte (and one byte range
+of a file, 206; past the end, 416); path traversal
 ("..", percent-encoded "%2e%2e" and "%2f", absolute paths, a file in the run directory that
 run.json does not list) gets 404/400 and never file content; a foreign Host header gets 403
 (DNS rebinding); only GET/HEAD; the server listens on 127.0.0.1 only; a truncated .npy and an
@@ -27,11 +28,13 @@ class Viewer:
         assert "http://127.0.0.1:" in line, line
         self.port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
 
-    def get(self, path, method="GET", host=None):
+    def get(self, path, method="GET", host=None, range_=None):
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         c.putrequest(method, path, skip_host=host is not None, skip_accept_encoding=True)
         if host is not None:
             c.putheader("Host", host)
+        if range_ is not None:
+            c.putheader("Range", range_)
         c.endheaders()
         r = c.getresponse()
         body = r.read()
@@ -69,6 +72,10 @@ def check_serving(tendril, run):
         for name in ["run.json"] + [a["file"] for a in meta["arrays"]]:
             status, body = v.get(f"/run/0/{name}")
             assert status == 200 and body == (run / name).read_bytes(), name
+        status, body = v.get("/run/0/positions.npy", range_="bytes=3-12")
+        assert status == 206 and body == (run / "positions.npy").read_bytes()[3:13], status
+        assert v.get("/run/0/positions.npy", range_="bytes=999999999-")[0] == 416
+        assert v.get("/../../etc/passwd", range_="bytes=0-9")[0] == 404
         status, body = v.get("/run/0/run.json", method="HEAD")
         assert status == 200 and body == b""
 

@@ -48,16 +48,22 @@ def check(run_dir, out_dir):
             assert poly.GetNumberOfPoints() == meta["info"]["num_nodes"] == x.shape[1]
             assert poly.GetNumberOfLines() == len(edges) == meta["info"]["num_edges"]
             np.testing.assert_array_equal(points, x[f])
-            np.testing.assert_array_equal(cell("twist"), arrays["twists"][f])
+            np.testing.assert_array_equal(cell("twist")[:len(edges)], arrays["twists"][f])
             length = lambda p: np.linalg.norm(p[edges[:, 1]] - p[edges[:, 0]], axis=1)
-            np.testing.assert_allclose(cell("strain"), length(x[f]) / length(x[0]) - 1, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(cell("strain")[:len(edges)], length(x[f]) / length(x[0]) - 1, rtol=0, atol=1e-12)
             disp = vtk_to_numpy(poly.GetPointData().GetArray("displacement"))
             np.testing.assert_allclose(disp, x[f] - x[0], rtol=0, atol=1e-15)
-            radius = meta["scene"]["rods"][0]["material"]["radius"]
-            assert cell("radius")[0] == radius
-            # connectivity of each line cell is its edge
+            if meta["scene"].get("rods"):
+                assert cell("radius")[0] == meta["scene"]["rods"][0]["material"]["radius"]
+            # connectivity of each line cell is its edge, of each polygon its triangle
             lines = vtk_to_numpy(poly.GetLines().GetConnectivityArray()).reshape(-1, 2)
             np.testing.assert_array_equal(lines, edges)
+            triangles = np.array(meta["info"].get("triangles", []), dtype=np.int64).reshape(-1, 3)
+            assert poly.GetNumberOfPolys() == len(triangles)
+            if len(triangles):
+                polys = vtk_to_numpy(poly.GetPolys().GetConnectivityArray()).reshape(-1, 3)
+                np.testing.assert_array_equal(polys, triangles)
+                assert np.isnan(cell("strain")[len(edges):]).all()  # edge fields carry no value on triangles
         else:
             line, pose = arrays["centerline"], arrays["body_pose"]
             assert poly.GetNumberOfPoints() == line.shape[1]

@@ -78,18 +78,20 @@ export function fieldsOf(run) {
   return fields;
 }
 
-/** [min, max] of a field over every frame (cached on the run). */
+/** [min, max] of a field over every loaded frame (cached on the run once all frames are in). */
 export function fieldRange(run, field) {
   run.ranges ??= {};
   if (run.ranges[field.key]) return run.ranges[field.key];
   const out = new Float64Array(field.on === 'node' ? run.numNodes : run.edges.length / 2);
   let lo = Infinity, hi = -Infinity;
-  for (let f = 0; f < run.frames; ++f) {
+  const frames = run.loadedFrames();
+  for (let f = 0; f < frames; ++f) {
     field.compute(run, f, out);
     for (const v of out) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
   }
   if (!(lo <= hi)) { lo = 0; hi = 1; }
   if (lo === hi) { lo -= 0.5 * Math.abs(lo) || 0.5; hi += 0.5 * Math.abs(hi) || 0.5; }
+  if (frames < run.frames) return [lo, hi];
   return (run.ranges[field.key] = [lo, hi]);
 }
 

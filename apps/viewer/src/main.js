@@ -17,7 +17,7 @@ const $ = (id) => document.getElementById(id);
 if (options.render) document.body.classList.add('render');
 
 const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate: 1, colour: params.get('colour') || '' };
-const hook = (window.__tendril = { ready: false, errors: [], openMs: null });
+const hook = (window.__tendril = { ready: false, loaded: false, errors: [], openMs: null, loadedMs: null, timings: [] });
 
 function lead() { return state.panels.find((p) => p.run); }
 
@@ -76,7 +76,7 @@ async function main() {
     $('status').textContent = `Cannot reach the tendril view server: ${e.message}`;
     $('status').className = 'error';
     hook.errors.push(String(e));
-    hook.ready = true;
+    hook.ready = hook.loaded = true;
     return;
   }
   const container = $('panels');
@@ -84,7 +84,11 @@ async function main() {
   await Promise.all(state.panels.map(async (panel, i) => {
     try {
       if (panel.entry.error) throw new Error(panel.entry.error);
-      panel.attach(await loadRun(i, panel.entry), options);
+      const t0 = performance.now();
+      const run = await loadRun(i, panel.entry);
+      const t1 = performance.now();
+      panel.attach(run, options);
+      hook.timings.push({ run: run.name, fetchAndParseMs: t1 - t0, buildSceneMs: performance.now() - t1 });
     } catch (e) {
       panel.fail(e);
       hook.errors.push(`${panel.entry.name}: ${panel.error}`);
@@ -102,13 +106,28 @@ async function main() {
     $('colour').value = keys.has(state.colour) ? state.colour : '';
     for (const p of loaded) p.setField($('colour').value);
     setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
+    const t0 = performance.now();
     for (const p of loaded) p.render(true);
+    loaded[0].renderer.getContext().finish();
+    hook.timings.push({ firstRenderMs: performance.now() - t0 });
   }
   $('status').textContent = hook.errors.length ? `${hook.errors.length} run(s) could not be shown` : '';
   $('status').className = hook.errors.length ? 'error' : '';
   hook.openMs = performance.now();
   hook.ready = true;
   requestAnimationFrame(loop);
+  // the rest of the frames stream in: then colour ranges cover every frame
+  await Promise.all(loaded.map((p) => p.run.loaded.catch((e) => {
+    p.fail(e);
+    hook.errors.push(`${p.entry.name}: ${p.error}`);
+  })));
+  for (const p of loaded) {
+    p.setField($('colour').value);
+    if (!p.userMoved && !p.error) p.fitCamera();  // now over the whole run
+  }
+  setTime(state.time);
+  hook.loadedMs = performance.now();
+  hook.loaded = true;
 }
 
 Object.assign(hook, {

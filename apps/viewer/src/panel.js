@@ -56,19 +56,33 @@ export class Panel {
     light.position.set(1, -2, 3);
     this.scene.add(light);
 
-    // frame the body over the whole run (first and last frames)
-    const box = this.body.boundingBox(0).union(this.body.boundingBox(run.frames - 1));
-    const maxRadius = Math.max(...this.body.radius);
-    box.expandByScalar(2 * maxRadius);
+    if (run.planar) {
+      this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
+    } else {
+      this.camera = new THREE.PerspectiveCamera(35, 1, 1e-3, 1e3);
+      this.camera.up.set(0, 0, 1);
+    }
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    if (run.planar) this.controls.enableRotate = false;
+    this.controls.addEventListener('change', () => (this.dirty = true));
+    this.controls.addEventListener('start', () => (this.userMoved = true));
+    this.options = options;
+    this.fitCamera();
+  }
+
+  /** Frames the body over the loaded frames (first and last) from the options' view direction. */
+  fitCamera() {
+    const { run, options } = this;
+    const box = this.body.boundingBox(0).union(this.body.boundingBox(run.loadedFrames() - 1));
+    box.expandByScalar(2 * Math.max(...this.body.radius));
     const centre = box.getCenter(new THREE.Vector3());
     const size = Math.max(box.getSize(new THREE.Vector3()).length(), 1e-6);
     if (run.planar) {
-      this.camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -10 * size, 10 * size);
+      Object.assign(this.camera, { near: -10 * size, far: 10 * size });
       this.camera.position.set(centre.x, centre.y, centre.z + size);
       this.halfHeight = 0.6 * size / (options.zoom ?? 1);
     } else {
-      this.camera = new THREE.PerspectiveCamera(35, 1, size / 1000, size * 100);
-      this.camera.up.set(0, 0, 1);
+      Object.assign(this.camera, { near: size / 1000, far: size * 100 });
       const az = THREE.MathUtils.degToRad(options.azimuth ?? -60), el = THREE.MathUtils.degToRad(options.elevation ?? 25);
       // the bounding sphere (radius size / 2) fits the narrower of the two fields of view
       const aspect = Math.max(this.element.clientWidth, 1) / Math.max(this.element.clientHeight, 1);
@@ -76,15 +90,13 @@ export class Panel {
       const distance = (0.55 * size) / Math.sin(halfFov) / (options.zoom ?? 1);
       this.camera.position.set(centre.x + distance * Math.cos(el) * Math.cos(az),
                                centre.y + distance * Math.cos(el) * Math.sin(az), centre.z + distance * Math.sin(el));
-      const grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
-      grid.rotation.x = Math.PI / 2;
-      grid.position.set(centre.x, centre.y, box.min.z);
-      this.scene.add(grid);
+      if (this.grid) this.scene.remove(this.grid);
+      this.grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
+      this.grid.rotation.x = Math.PI / 2;
+      this.grid.position.set(centre.x, centre.y, box.min.z);
+      this.scene.add(this.grid);
     }
-    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.target.copy(centre);
-    if (run.planar) this.controls.enableRotate = false;
-    this.controls.addEventListener('change', () => (this.dirty = true));
     this.controls.update();
     this.resize();
     this.dirty = true;
@@ -104,10 +116,10 @@ export class Panel {
     this.dirty = true;
   }
 
-  /** Frame of this run shown at time t [s]: the last saved frame at or before t. */
+  /** Frame of this run shown at time t [s]: the last saved (and loaded) frame at or before t. */
   frameAt(t) {
     const times = this.run.times;
-    let lo = 0, hi = this.run.frames - 1;
+    let lo = 0, hi = this.run.loadedFrames() - 1;  // frames still streaming in are not shown
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (times[mid] <= t + 1e-12) lo = mid; else hi = mid - 1;

@@ -1,12 +1,51 @@
 // A run directory as the viewer sees it: fetched from `tendril view` (/run/<i>/<file>), turned into
 // one shape for rods, rod networks, shells and vines: nodes (F, N, 3), edges with a radius, node
 // chains (rods), optional triangles, optional twist per edge, and the fields one can colour by.
-import { parseNpy } from './npy.js';
+import { parseNpy, parseNpyHeader, truncated } from './npy.js';
 
-async function fetchOk(url, what) {
-  const response = await fetch(url);
+async function fetchOk(url, what, range) {
+  const response = await fetch(url, range ? { headers: { Range: range } } : undefined);
   if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${(await response.text()).trim()}`);
   return response;
+}
+
+/**
+ * A float64 array of frames, (F, ...): the header and frame 0 are fetched first (HTTP ranges), the
+ * rest streams into `data` in the background; `framesLoaded` counts the complete frames so far and
+ * `done` resolves when all are in. Other dtypes, or a server without ranges: one whole fetch.
+ */
+async function openFrameArray(url, name) {
+  const whole = async (response) => {
+    const a = parseNpy(await response.arrayBuffer(), name);
+    return { ...a, framesLoaded: a.shape[0], done: Promise.resolve() };
+  };
+  const head = await fetchOk(url, name, 'bytes=0-4095');
+  if (head.status !== 206) return whole(head);
+  const total = Number((head.headers.get('Content-Range') || '').split('/')[1]);
+  const { shape, descr, offset, count } = parseNpyHeader(new Uint8Array(await head.arrayBuffer()), name);
+  if (descr !== '<f8' || shape.length < 1) return whole(await fetchOk(url, name));
+  if (!(total >= offset + 8 * count)) throw truncated(name, shape, count, (total - offset) / 8);
+  const data = new Float64Array(count);
+  const array = { shape, data, framesLoaded: 0, done: Promise.resolve() };
+  if (count === 0) return array;
+  const frameBytes = (8 * count) / shape[0];
+  const bytes = new Uint8Array(data.buffer);
+  bytes.set(new Uint8Array(await (await fetchOk(url, name, `bytes=${offset}-${offset + frameBytes - 1}`)).arrayBuffer()));
+  array.framesLoaded = 1;
+  if (shape[0] > 1)
+    array.done = (async () => {
+      const reader = (await fetchOk(url, name, `bytes=${offset + frameBytes}-${offset + 8 * count - 1}`)).body.getReader();
+      let at = frameBytes;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes.set(value, at);
+        at += value.length;
+        array.framesLoaded = Math.floor(at / frameBytes);
+      }
+      if (at !== 8 * count) throw truncated(name, shape, count, at / 8);
+    })();
+  return array;
 }
 
 /** Loads run `index` (its name and the server's verdict in `entry`). */
@@ -21,9 +60,15 @@ export async function loadRun(index, entry) {
   const wanted = meta.kind === 'vine' ? ['frame_time', 'centerline', 'body_pose', 'body_velocity']
                                       : ['frame_time', 'positions', 'twists'];
   const arrays = {};
+  // rod frames stream in (frame 0 first); the small arrays and vine runs come whole
+  const streamed = meta.kind === 'vine' ? [] : ['positions', 'twists'];
   await Promise.all(wanted.filter((n) => files[n]).map(async (n) => {
-    const buffer = await (await fetchOk(base + files[n], files[n])).arrayBuffer();
-    arrays[n] = parseNpy(buffer, files[n]);
+    if (streamed.includes(n)) {
+      arrays[n] = await openFrameArray(base + files[n], files[n]);
+    } else {
+      const a = parseNpy(await (await fetchOk(base + files[n], files[n])).arrayBuffer(), files[n]);
+      arrays[n] = { ...a, framesLoaded: a.shape[0], done: Promise.resolve() };
+    }
   }));
   for (const n of wanted.slice(0, 3))
     if (!arrays[n]) throw new Error(`run.json lists no array '${n}'`);
@@ -33,6 +78,10 @@ export async function loadRun(index, entry) {
   run.times = arrays.frame_time.data;
   run.frames = arrays.frame_time.shape[0];
   if (run.frames === 0) throw new Error('the run has no saved frames');
+  const framed = Object.values(arrays).filter((a) => a.shape[0] === run.frames);
+  /** Frames whose every array has arrived. */
+  run.loadedFrames = () => Math.min(...framed.map((a) => a.framesLoaded));
+  run.loaded = Promise.all(Object.values(arrays).map((a) => a.done));
   return run;
 }
 

@@ -60,7 +60,7 @@ try {
   const viewer = await startViewer(runs);
   viewers.push(viewer);
   await page.goto(viewer.url);
-  await page.waitForFunction(() => window.__tendril?.ready, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
   assert.deepEqual(await page.evaluate(() => window.__tendril.errors), []);
   const shown = await page.evaluate(() => window.__tendril.runs());
   assert.equal(shown.length, runs.length);
@@ -138,7 +138,7 @@ try {
   const damaged = await startViewer([scratch]);
   viewers.push(damaged);
   await page.goto(damaged.url);
-  await page.waitForFunction(() => window.__tendril?.ready, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
   const message = await page.textContent('.panel .message.error');
   console.log(`damaged run, page says: ${message}`);
   assert.ok(message.includes(basename(victim)) && message.includes('truncated'), message);

@@ -4,7 +4,8 @@
 // The run: one rod of NODES nodes (a travelling wave on a straight line, radius 2 mm) with FRAMES
 // saved frames, written in the tendril-run 1 format (positions, twists, frame_time).
 // Prints: the server start (it reads and checks every array), the time from navigation to the
-// first drawn frame (window.__tendril.ready), and canvas frames drawn per second while playing.
+// first drawn frame (window.__tendril.ready: frame 0 shown, controls live), to every frame loaded
+// (window.__tendril.loaded), and canvas frames drawn per second while playing.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
@@ -73,10 +74,13 @@ try {
     await page.goto(url);
     await page.waitForFunction(() => window.__tendril?.ready, null, { timeout: 120000, polling: 10 });
     const openMs = Date.now() - start;
+    await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 120000, polling: 10 });
+    const allFramesMs = Date.now() - start;
     const errors = await page.evaluate(() => window.__tendril.errors);
     if (errors.length) throw new Error(errors.join('\n'));
     const play = await page.evaluate(() => window.__tendril.measurePlayback(5));
-    results.push({ openMs, ...play });
+    const timings = await page.evaluate(() => window.__tendril.timings);
+    results.push({ openMs, allFramesMs, timings, ...play });
   }
   console.log(JSON.stringify({ frames: F, nodes: N, serverStartMs: serverMs, results }, null, 1));
 } finally {

@@ -19,7 +19,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: CHRO
 try {
   const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
   await page.goto(url);
-  await page.waitForFunction(() => window.__tendril && window.__tendril.ready, null, { timeout: 120000 });
+  await page.waitForFunction(() => window.__tendril && window.__tendril.loaded, null, { timeout: 120000 });
   const errors = await page.evaluate(() => window.__tendril.errors);
   if (errors.length) fail(2, errors.join('\n'));
   const colour = new URL(url).searchParams.get('colour');
