@@ -46,6 +46,10 @@ struct RodNetwork {
   std::vector<double> rest_length;        ///< |e_bar| [m] (#edges)
   std::vector<double> stretch_stiffness;  ///< EA [N] (#edges)
   std::vector<BendTwistSpring> springs;   ///< bend-twist springs (#springs)
+  /// Initial material director hints (#edges, or empty): a non-zero entry u makes its edge a seed of the
+  /// frames at t = 0, with a_1 = u projected onto the plane normal to the edge (initialize_frames;
+  /// docs/conventions.md#material-frame-at-t--0).
+  std::vector<Vec3> initial_director_hint;
 };
 
 /// One hinge spring of a shell: two triangles sharing a shell edge (mat_dismech 3.3.1, eq. 17).

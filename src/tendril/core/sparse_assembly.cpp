@@ -48,6 +48,7 @@ void HessianAssembler::set_zero() {
 }
 
 int value_index(const SparseMatrix& matrix, int row, int col) {
+  if (row < 0 || row >= matrix.rows() || col < 0 || col >= matrix.cols()) return -1;
   const int* inner = matrix.innerIndexPtr();
   const int* begin = inner + matrix.outerIndexPtr()[col];
   const int* end = inner + matrix.outerIndexPtr()[col + 1];

@@ -16,13 +16,6 @@ Vec3 edge_vector(const Model& model, const VecX& q, int e) {
   return q.segment<3>(model.dofs.node(nodes[1])) - q.segment<3>(model.dofs.node(nodes[0]));
 }
 
-/// A unit vector perpendicular to the unit vector t (deterministic).
-Vec3 any_perpendicular(const Vec3& t) {
-  Eigen::Index smallest = 0;
-  t.cwiseAbs().minCoeff(&smallest);
-  return t.cross(Vec3::Unit(smallest)).normalized();
-}
-
 /// Reference twist of a spring: the angle about t_b (oriented) from the reference director of edge_a,
 /// space-parallel transported to edge_b, to the reference director of edge_b. The reference director
 /// a_1 is the same for both orientations of an edge (only t and a_2 flip); director_sign_a turns
@@ -54,6 +47,20 @@ Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
 
 }  // namespace
 
+bool director_hint_usable(const Vec3& t, const Vec3& u) {
+  return u.cross(t).norm() > kParallelHintSine * u.norm();
+}
+
+Vec3 initial_director(const Vec3& t, const Vec3& u) {
+  Vec3 up = u;
+  if (!director_hint_usable(t, u)) {
+    Eigen::Index smallest = 0;
+    u.cwiseAbs().minCoeff(&smallest);
+    up = Vec3::Unit(smallest);
+  }
+  return (up - up.dot(t) * t).normalized();
+}
+
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   const auto num_edges = model.rods.edges.size();
   const auto num_springs = model.rods.springs.size();
@@ -69,27 +76,27 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     frames.tangent[e] = edge.normalized();
   }
 
-  // springs touching each edge, to space-parallel transport a_1 along rods and through joints
+  // springs touching each edge, to space-parallel transport a_1 along rods and through joints; a spring
+  // is inside a chain when its node has exactly two edges (one spring)
   std::vector<std::vector<int>> springs_of_edge(num_edges);
+  std::vector<int> springs_at_node(static_cast<std::size_t>(model.dofs.num_nodes), 0);
   for (std::size_t k = 0; k < num_springs; ++k) {
-    springs_of_edge[static_cast<std::size_t>(model.rods.springs[k].edge_a)].push_back(static_cast<int>(k));
-    springs_of_edge[static_cast<std::size_t>(model.rods.springs[k].edge_b)].push_back(static_cast<int>(k));
+    const BendTwistSpring& s = model.rods.springs[k];
+    springs_of_edge[static_cast<std::size_t>(s.edge_a)].push_back(static_cast<int>(k));
+    springs_of_edge[static_cast<std::size_t>(s.edge_b)].push_back(static_cast<int>(k));
+    ++springs_at_node[static_cast<std::size_t>(s.node)];
   }
 
-  // breadth-first over the spring graph: the first edge of each connected part gets any a_1 ⟂ t,
-  // every other edge receives its neighbour's a_1 transported across the shared node
+  // breadth-first over the spring graph from the queued edges, through chain springs only or all springs
   std::vector<std::uint8_t> done(num_edges, 0);
   std::vector<int> queue;
   queue.reserve(num_edges);
-  for (std::size_t root = 0; root < num_edges; ++root) {
-    if (done[root]) continue;
-    frames.reference_director[root] = any_perpendicular(frames.tangent[root]);
-    done[root] = 1;
-    queue.assign(1, static_cast<int>(root));
+  const auto spread = [&](bool chains_only) {
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int from = queue[head];
       for (int k : springs_of_edge[static_cast<std::size_t>(from)]) {
         const BendTwistSpring& s = model.rods.springs[static_cast<std::size_t>(k)];
+        if (chains_only && springs_at_node[static_cast<std::size_t>(s.node)] != 1) continue;
         const int to = s.edge_a == from ? s.edge_b : s.edge_a;
         if (done[static_cast<std::size_t>(to)]) continue;
         const Vec3 t_from = (s.edge_a == from ? s.sign_a : s.sign_b) * frames.tangent[static_cast<std::size_t>(from)];
@@ -101,6 +108,23 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
         queue.push_back(to);
       }
     }
+  };
+  const auto& hints = model.rods.initial_director_hint;
+  TENDRIL_ASSERT(hints.empty() || hints.size() == num_edges, "initial_director_hint: one entry per edge or none");
+  for (std::size_t e = 0; e < hints.size(); ++e) {
+    if (hints[e].isZero()) continue;
+    frames.reference_director[e] = initial_director(frames.tangent[e], hints[e]);
+    done[e] = 1;
+    queue.push_back(static_cast<int>(e));
+  }
+  spread(true);   // each seed along its own chain first
+  spread(false);  // the same queue again, now through joints
+  for (std::size_t root = 0; root < num_edges; ++root) {
+    if (done[root]) continue;
+    frames.reference_director[root] = initial_director(frames.tangent[root]);
+    done[root] = 1;
+    queue.assign(1, static_cast<int>(root));
+    spread(false);
   }
 
   // springs on the spanning tree start untwisted; springs closing a loop at a joint carry its holonomy

@@ -33,8 +33,23 @@ struct Kinematics {
   std::vector<Vec3> shell_edge_tau;
 };
 
-/// Builds reference frames for a fresh configuration q (at t = 0): a_1 perpendicular to each
-/// tangent, chosen by space-parallel transport along each rod where possible.
+/// Default "up" vector of the initial frames: a_1 is +z projected onto the plane normal to the tangent.
+inline const Vec3 kDefaultDirectorUp = Vec3::UnitZ();
+/// |u x t| / |u| below which a hint u counts as parallel to the tangent t (about 1e-6 rad).
+inline constexpr double kParallelHintSine = 1e-6;
+
+/// Whether a_1 can be taken from hint u for unit tangent t: u is not within kParallelHintSine of +-t.
+bool director_hint_usable(const Vec3& t, const Vec3& u);
+
+/// The initial reference director a_1 for unit tangent t from hint u (docs/conventions.md#material-frame-at-t--0):
+/// u projected onto the plane normal to t and normalised. Continuous in t except where t is parallel to u;
+/// when director_hint_usable(t, u) is false, the coordinate axis least aligned with u is projected instead.
+Vec3 initial_director(const Vec3& t, const Vec3& u = kDefaultDirectorUp);
+
+/// Builds reference frames for a fresh configuration q (at t = 0). Seeds: every edge with a non-zero
+/// RodNetwork::initial_director_hint gets a_1 = initial_director(t, hint); from the seeds a_1 is
+/// space-parallel transported along chains (nodes where two edges meet), then through joints; each part
+/// reached by no seed gets initial_director(t) (+z) on its first edge and is transported from there.
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames);
 
 /// Fills `kin` at configuration q, transporting the reference frames in `accepted`

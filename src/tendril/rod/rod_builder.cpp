@@ -110,6 +110,17 @@ void validate_topology(const RodNetworkInput& in) {
   }
   for (std::size_t i = 0; i < used.size(); ++i)
     if (!used[i]) throw InputError(key("nodes", i), "a node on no edge", "every node on at least one rod edge");
+  if (!in.initial_director_hint.empty() && in.initial_director_hint.size() != in.edges.size())
+    throw InputError("initial_director_hint", std::to_string(in.initial_director_hint.size()) + " entries",
+                     "one vector per edge (" + std::to_string(in.edges.size()) + ") or none");
+  for (std::size_t e = 0; e < in.initial_director_hint.size(); ++e) {
+    const Vec3& u = in.initial_director_hint[e];
+    if (u.isZero()) continue;
+    const Vec3 t = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] - in.nodes[static_cast<std::size_t>(in.edges[e][0])]).normalized();
+    if (!u.allFinite() || !director_hint_usable(t, u))
+      throw InputError(key("initial_director_hint", e), "[" + text(u.x()) + ", " + text(u.y()) + ", " + text(u.z()) + "]",
+                       "a finite vector not parallel to its edge");
+  }
   if (in.materials.empty()) throw InputError("materials", "none", "at least one material");
   if (!in.edge_material.empty() && in.edge_material.size() != in.edges.size())
     throw InputError("edge_material", std::to_string(in.edge_material.size()) + " entries",
@@ -214,6 +225,7 @@ Model build_rod_model(const RodNetworkInput& in) {
   }
 
   model.fixed.assign(static_cast<std::size_t>(model.dofs.size()), 0);
+  rods.initial_director_hint = in.initial_director_hint;
 
   // springs closing a loop at a joint may start with a reference twist near pi, where the averaged
   // directors (m_2^a + m_2^b) cancel and the spring loses its bending stiffness: turn edge_a's frame

@@ -57,6 +57,8 @@ struct RodNetworkInput {
   std::vector<int> edge_material;             ///< material index per edge (E), empty: all use materials[0]
   std::vector<StiffnessOverride> overrides;
   NaturalShape natural_shape = NaturalShape::from_geometry;
+  /// Initial material director hints (#edges, or empty; zero entries: none): RodNetwork::initial_director_hint
+  std::vector<Vec3> initial_director_hint;
 };
 
 /// Validates `input` (throws InputError naming the offending key, e.g. "edges[3][1]") and builds the

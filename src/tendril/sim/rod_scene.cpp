@@ -11,6 +11,8 @@
 #include "tendril/core/error.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
+#include "tendril/forces/point_moment.hpp"
+#include "tendril/geometry/kinematics.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/rod_generators.hpp"
 #include "tendril/rod/rod_builder.hpp"
@@ -200,6 +202,18 @@ RodScene load_rod_scene(io::Scene& scene) {
     for (const auto& e : in.line.edges) {
       net.edges.push_back({e[0] + node_offset.back(), e[1] + node_offset.back()});
       net.edge_material.push_back(static_cast<int>(r));
+      net.initial_director_hint.push_back(Vec3::Zero());
+    }
+    // every rod's first edge seeds the initial frames: m1 = `m1` (absent: +z) made normal to the edge
+    const Vec3 first_tangent = (in.line.nodes[in.line.edges[0][1]] - in.line.nodes[in.line.edges[0][0]]).normalized();
+    Vec3& hint = net.initial_director_hint[edge_offset.back()];
+    hint = initial_director(first_tangent);
+    if (rod.has("m1")) {
+      hint = rod.vec3("m1");
+      if (!director_hint_usable(first_tangent, hint))
+        rod.fail("m1", fmt::format("[{}, {}, {}]", num(hint.x()), num(hint.y()), num(hint.z())),
+                 fmt::format("a vector not parallel to the rod's first edge (tangent [{}, {}, {}])", num(first_tangent.x()),
+                             num(first_tangent.y()), num(first_tangent.z())));
     }
     rod_inputs.push_back(std::move(in));
   }
@@ -392,28 +406,79 @@ RodScene load_rod_scene(io::Scene& scene) {
     for (const std::string& c : f.texts("components")) model.fixed[3 * n + (c[0] - 'x')] = 1;
   }
 
+  // initial conditions: node velocities, twist angles and rates (fixed DOFs keep zero velocity)
+  out.u_initial = VecX::Zero(model.dofs.size());
+  const io::SceneNode initial = root.map("initial_conditions");
+  // local indices listed under `key`, or all `count` of them when the key is absent
+  auto selected = [&](const io::SceneNode& at, const char* key, int count, const char* what) {
+    std::vector<int> local;
+    if (!at.has(key)) {
+      for (int i = 0; i < count; ++i) local.push_back(i);
+      return local;
+    }
+    const auto indices = at.integers(key);
+    for (std::size_t k = 0; k < indices.size(); ++k)
+      local.push_back(resolve_index(at, fmt::format("{}[{}]", key, k), indices[k], count, what));
+    return local;
+  };
+  for (const io::SceneNode& v : initial.list("velocities")) {
+    const int r = rod_index(v);
+    const Vec3 velocity = v.vec3("velocity");
+    for (int i : selected(v, "nodes", rod_size(r), "node")) {
+      const int n = out.rod_nodes[r][i];
+      for (int d = 0; d < 3; ++d) {
+        if (model.fixed[3 * n + d] && velocity[d] != 0.0)
+          v.fail("velocity", fmt::format("[{}, {}, {}] on node {} of rod {}", num(velocity.x()), num(velocity.y()),
+                                         num(velocity.z()), i, r),
+                 "zero components on fixed DOFs (clamped or fixed nodes, fixed_dofs)");
+        out.u_initial[3 * n + d] = velocity[d];
+      }
+    }
+  }
+  for (const io::SceneNode& tw : initial.list("twists")) {
+    const int r = rod_index(tw);
+    const double angle = tw.real("angle"), rate = tw.real("rate");
+    for (int e : selected(tw, "edges", rod_edge_count(r), "edge")) {
+      const int dof = model.dofs.twist(out.rod_edges[r][e]);
+      if (model.fixed[dof] && rate != 0.0)
+        tw.fail("rate", fmt::format("{} rad/s on edge {} of rod {} (a fixed twist)", num(rate), e, r),
+                "zero on fixed twists (clamped edges, fixed_twists)");
+      out.q_initial[dof] = angle;
+      out.u_initial[dof] = rate;
+    }
+  }
+
   // forces
   const io::SceneNode forces = root.map("forces");
   const Vec3 g = forces.vec3("gravity");
   if (g.norm() > 0.0) model.energies.push_back(std::make_shared<GravityEnergy>(g));
+  // a constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
+  auto history = [&](const io::SceneNode& p, const char* key) -> ForceHistory {
+    const bool has_value = p.has(key), has_table = p.has("table");
+    if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
+    if (has_value) {
+      const Vec3 value = p.vec3(key);
+      return [value](double) { return value; };
+    }
+    std::vector<double> times;
+    std::vector<Vec3> values;
+    for (const auto& row : p.real_table("table", 4)) {
+      if (!times.empty() && !(row[0] > times.back()))
+        p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
+      times.push_back(row[0]);
+      values.emplace_back(row[1], row[2], row[3]);
+    }
+    return piecewise_linear(std::move(times), std::move(values));
+  };
   for (const io::SceneNode& p : forces.list("point_loads")) {
     const int r = rod_index(p);
     const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
-    const bool has_force = p.has("force"), has_table = p.has("table");
-    if (has_force == has_table) p.fail("force", "either force or table (one of them)");
-    if (has_force) {
-      model.forces.push_back(std::make_shared<PointLoad>(n, p.vec3("force")));
-    } else {
-      std::vector<double> times;
-      std::vector<Vec3> values;
-      for (const auto& row : p.real_table("table", 4)) {
-        if (!times.empty() && !(row[0] > times.back()))
-          p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
-        times.push_back(row[0]);
-        values.emplace_back(row[1], row[2], row[3]);
-      }
-      model.forces.push_back(std::make_shared<PointLoad>(n, piecewise_linear(std::move(times), std::move(values))));
-    }
+    model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
+  }
+  for (const io::SceneNode& p : forces.list("point_moments")) {
+    const int r = rod_index(p);
+    const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
+    model.forces.push_back(std::make_shared<PointMoment>(e, history(p, "moment")));
   }
 
   // contact: each rod's radius, or sqrt(A / pi) for a general section
@@ -449,6 +514,9 @@ RodScene load_rod_scene(io::Scene& scene) {
       integ.fail("static_max_load_steps", fmt::format(">= static_load_steps ({})", out.statics.initial_load_steps));
     out.statics.newton = newton;
     out.statics.validate("integrator.");
+    if (!out.u_initial.isZero())
+      root.fail("initial_conditions", "non-zero velocities or twist rates",
+                "no initial velocities with integrator.type static (an equilibrium has none)");
   } else {
     out.dynamics.scheme = out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
     out.dynamics.dt = out.dt;

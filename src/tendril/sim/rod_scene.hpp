@@ -29,6 +29,7 @@ enum class Solve { implicit_euler, implicit_midpoint, static_equilibrium };
 struct RodScene {
   Model model;
   VecX q_initial;                             ///< DOFs at t = 0 (#dofs)
+  VecX u_initial;                             ///< velocities at t = 0 [m/s, rad/s] (#dofs; `initial_conditions`)
   std::vector<std::vector<int>> rod_nodes;    ///< model node index of each rod's nodes (#rods x its nodes)
   std::vector<std::vector<int>> rod_edges;    ///< model edge index of each rod's edges (#rods x its edges)
   Solve solve = Solve::implicit_euler;

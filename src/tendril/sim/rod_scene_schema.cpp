@@ -56,7 +56,7 @@ const io::SchemaTable& rod_scene_schema() {
       "end, -1 is the last node); edges likewise. Conventions (clamp, frames, DOF layout): docs/conventions.md.",
       {
           {.path = "duration", .type = KeyType::Real, .default_value = kReq, .unit = "s",
-           .doc = "Simulated time T. A static scene with duration 0 is solved once at t = 0.", .min = 0.0},
+           .doc = "Simulated time T: ceil(T / dt) steps, the last one shortened to end at T when T is not a multiple of dt. A static scene with duration 0 is solved once at t = 0.", .min = 0.0},
 
           node("rods", KeyType::List, "The rods (at least one). Each has a geometry and a material."),
           node("rods[].geometry", KeyType::Map, "Where the rod's nodes are (required)."),
@@ -119,6 +119,11 @@ const io::SchemaTable& rod_scene_schema() {
                                                                  "(bending in the plane of t and m2)."),
           positive("rods[].material.section.J", kReq, "m^4", "Torsion constant J."),
 
+          vec3("rods[].m1", kOpt, "-",
+               "Initial first material director m1 of the rod's first edge: this vector projected onto the plane "
+               "normal to the edge (not parallel to it); the other edges get m1 by parallel transport along the "
+               "rod. Absent: +z (+x when the first edge is within 1e-6 rad of vertical; "
+               "docs/conventions.md#material-frame-at-t--0). natural_curvature [k, 0] bends towards m1."),
           {.path = "rods[].natural_curvature", .type = KeyType::RealList, .default_value = kOpt, .unit = "1/m",
            .doc = "Uniform natural curvature [kappa1, kappa2] in the material frame (docs/conventions.md). "
                   "Absent: taken from the initial shape (stress-free start)."},
@@ -155,6 +160,24 @@ const io::SchemaTable& rod_scene_schema() {
           {.path = "boundary_conditions.fixed_dofs[].components", .type = KeyType::StringList,
            .default_value = kReq, .unit = "", .doc = "Fixed components.", .choices = {"x", "y", "z"}},
 
+          node("initial_conditions", KeyType::Map,
+               "State at t = 0 besides the geometry: node velocities, edge twist angles and twist rates."),
+          node("initial_conditions.velocities", KeyType::List,
+               "Node velocities at t = 0 (implicit_euler / implicit_midpoint; zero on fixed DOFs)."),
+          integer("initial_conditions.velocities[].rod", "0", 0, "Rod index."),
+          {.path = "initial_conditions.velocities[].nodes", .type = KeyType::IntList, .default_value = kOpt,
+           .unit = "-", .doc = "Node indices within the rod (negative: from the end). Absent: every node of the rod."},
+          vec3("initial_conditions.velocities[].velocity", kReq, "m/s", "Velocity v of these nodes at t = 0."),
+          node("initial_conditions.twists", KeyType::List, "Edge twist angles and twist rates at t = 0."),
+          integer("initial_conditions.twists[].rod", "0", 0, "Rod index."),
+          {.path = "initial_conditions.twists[].edges", .type = KeyType::IntList, .default_value = kOpt,
+           .unit = "-", .doc = "Edge indices within the rod (negative: from the end). Absent: every edge of the rod."},
+          real("initial_conditions.twists[].angle", "0", "rad",
+               "Twist angle theta at t = 0: turns m1 by theta about the edge. The natural twist stays that of "
+               "theta = 0, so angles that differ between neighbouring edges strain the rod."),
+          real("initial_conditions.twists[].rate", "0", "rad/s",
+               "Twist rate dtheta/dt at t = 0 (dynamic integrators; zero on fixed twists)."),
+
           node("forces", KeyType::Map, "External loads."),
           vec3("forces.gravity", "[0, 0, 0]", "m/s^2", "Gravitational acceleration g (e.g. [0, 0, -9.81])."),
           node("forces.point_loads", KeyType::List, "Concentrated forces on nodes."),
@@ -164,6 +187,16 @@ const io::SchemaTable& rod_scene_schema() {
           {.path = "forces.point_loads[].table", .type = KeyType::RealTable, .default_value = kOpt,
            .unit = "s, N",
            .doc = "Piecewise-linear F(t): rows [t, Fx, Fy, Fz] with increasing t, held constant outside."},
+
+          node("forces.point_moments", KeyType::List,
+               "Concentrated moments on edges, fixed in space: the part along the edge twists it, the rest is a "
+               "couple of forces on its two nodes (docs/physics/rods.md#point-moments)."),
+          integer("forces.point_moments[].rod", "0", 0, "Rod index."),
+          integer("forces.point_moments[].edge", kReq, -kInf, "Edge index within the rod (-1: last)."),
+          vec3("forces.point_moments[].moment", kOpt, "N m", "Constant moment M (axis times magnitude). Give moment or table."),
+          {.path = "forces.point_moments[].table", .type = KeyType::RealTable, .default_value = kOpt,
+           .unit = "s, N m",
+           .doc = "Piecewise-linear M(t): rows [t, Mx, My, Mz] with increasing t, held constant outside."},
 
           node("integrator", KeyType::Map, "Time stepping or static solve."),
           choice("integrator.type", "implicit_euler", {"implicit_euler", "implicit_midpoint", "static"},

@@ -16,7 +16,7 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   state_.time = 0.0;
   state_.q = s.q_initial;
   for (const PrescribedMotion& m : s.model.prescribed) m.apply(0.0, s.q_initial, state_.q);
-  state_.u = VecX::Zero(s.q_initial.size());
+  state_.u = s.u_initial.size() == s.q_initial.size() ? s.u_initial : VecX::Zero(s.q_initial.size());
   initialize_frames(s.model, state_.q, state_.frames);
   if (s.solve == Solve::static_equilibrium) {
     static_solver_ = std::make_unique<StaticSolver>(s.model, s.statics, s.q_initial);
@@ -25,6 +25,10 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
     stepper_ = std::make_unique<TimeStepper>(s.model, s.dynamics, s.q_initial);
     total_steps_ = std::max(1L, static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)));
   }
+  for (int d = 0; d < s.model.dofs.size(); ++d)
+    if (s.model.fixed[static_cast<std::size_t>(d)]) reaction_dofs_.push_back(d);
+  acceleration_ = VecX::Zero(s.q_initial.size());
+  forces_ = force_terms();
   if (s.observables) observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
   record_observables();
 }
@@ -44,6 +48,7 @@ StepReport Simulation::step() {
   // the step ends at (k + 1) dt, the last one at T exactly
   const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
   StepReport report;
+  const VecX q_before = state_.q;
   if (static_solver_) {
     State trial = state_;
     trial.time = t_end;
@@ -51,7 +56,10 @@ StepReport Simulation::step() {
     if (report.ok()) state_ = std::move(trial);
   } else {
     stepper_->set_dt(t_end - state_.time);
+    const VecX u_before = state_.u;
+    const double t_before = state_.time;
     report = stepper_->step(state_);
+    if (report.ok()) acceleration_ = (state_.u - u_before) / (state_.time - t_before);
   }
   if (report.ok() && !(state_.q.allFinite() && state_.u.allFinite())) {
     report.status = StepStatus::non_finite;
@@ -59,19 +67,24 @@ StepReport Simulation::step() {
   }
   if (report.ok()) {
     ++steps_;
+    const VecX forces_after = force_terms();
+    work_of_forces_ += 0.5 * (forces_ + forces_after).dot(state_.q - q_before);
+    forces_ = forces_after;
     record_observables();
   }
   return report;
 }
 
+const Model& Simulation::actuated_model(std::unique_ptr<Model>& storage) const {
+  if (scene_->model.actuators.empty()) return scene_->model;
+  storage = std::make_unique<Model>(scene_->model);
+  actuated_rods(scene_->model, state_.time, storage->rods);
+  return *storage;
+}
+
 std::vector<std::pair<std::string, double>> Simulation::energies() const {
-  // the rest quantities scheduled by actuators, at the state's time
-  std::unique_ptr<Model> actuated;
-  if (!scene_->model.actuators.empty()) {
-    actuated = std::make_unique<Model>(scene_->model);
-    actuated_rods(scene_->model, state_.time, actuated->rods);
-  }
-  const Model& m = actuated ? *actuated : scene_->model;
+  std::unique_ptr<Model> storage;
+  const Model& m = actuated_model(storage);
   compute_kinematics(m, state_.frames, state_.q, kin_);
   const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
   std::vector<std::pair<std::string, double>> out;
@@ -81,6 +94,38 @@ std::vector<std::pair<std::string, double>> Simulation::energies() const {
     out.emplace_back(std::string(e->name()), o.energy);
   }
   out.emplace_back("kinetic", 0.5 * state_.u.dot(m.mass.cwiseProduct(state_.u)));
+  return out;
+}
+
+VecX Simulation::force_terms() const {
+  if (scene_->model.forces.empty()) return VecX::Zero(state_.q.size());
+  std::unique_ptr<Model> storage;
+  const Model& m = actuated_model(storage);
+  compute_kinematics(m, state_.frames, state_.q, kin_);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  VecX force = VecX::Zero(state_.q.size());
+  for (const auto& f : m.forces) {
+    ForceOutput o;
+    o.force = &force;
+    f->accumulate(in, o);
+  }
+  return force;
+}
+
+VecX Simulation::reactions() const {
+  std::unique_ptr<Model> storage;
+  const Model& m = actuated_model(storage);
+  compute_kinematics(m, state_.frames, state_.q, kin_);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  VecX gradient = VecX::Zero(state_.q.size());
+  for (const auto& e : m.energies) {
+    EnergyOutput o;
+    o.gradient = &gradient;
+    e->accumulate(in, o);
+  }
+  const VecX all = gradient - forces_ + m.mass.cwiseProduct(acceleration_);
+  VecX out(static_cast<Eigen::Index>(reaction_dofs_.size()));
+  for (std::size_t k = 0; k < reaction_dofs_.size(); ++k) out[static_cast<Eigen::Index>(k)] = all[reaction_dofs_[k]];
   return out;
 }
 
@@ -107,7 +152,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   std::unique_ptr<io::RunDirectory> run;
   io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
-  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr;
+  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
+  io::NpyAppender* work = nullptr;
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr;
   if (!out.empty()) {
@@ -125,6 +171,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       tail_angle = &run->add_array("tail_angle", io::NpyType::Float64, {}, "rad",
                                    "spin angle of observables.tail_edge's material frame about the axis (unwrapped)");
     }
+    work = &run->add_array("work_of_forces", io::NpyType::Float64, {}, "J",
+                           "work of the force terms (point loads and moments, drag, ...) since t = 0, trapezoidal per step");
+    if (!reaction_dofs_.empty())
+      reactions_array = &run->add_array("reactions", io::NpyType::Float64, {reaction_dofs_.size()}, "N, N m",
+                                        "reaction forces at the fixed DOFs (info.reaction_dofs): R = dE/dq - F + M a");
     if (has_contact()) {
       contact_active = &run->add_array("contact_active", io::NpyType::Int64, {}, "-",
                                        "contacts with gap below delta (nodes on obstacles + edge pairs)");
@@ -159,6 +210,9 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       rod_nodes.push_back(std::move(list));
     }
     run->set_info("rod_nodes", std::move(rod_nodes));
+    io::Json fixed = io::Json::array();
+    for (int d : reaction_dofs_) fixed.push_back(d);
+    run->set_info("reaction_dofs", std::move(fixed));
   }
 
   RunResult result;
@@ -177,6 +231,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       robot_position->append(std::span<const double>(&s, 1));
       head_angle->append(std::span<const double>(&h, 1));
       tail_angle->append(std::span<const double>(&a, 1));
+    }
+    work->append(std::span<const double>(&work_of_forces_, 1));
+    if (reactions_array) {
+      const VecX r = reactions();
+      reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));
     }
     if (contact_active) {
       const contact::ContactStatistics stats = contact_statistics();

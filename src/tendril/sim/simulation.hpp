@@ -57,6 +57,20 @@ class Simulation {
   /// Energy::name(), then "kinetic" (u^T M u / 2) [J].
   std::vector<std::pair<std::string, double>> energies() const;
 
+  /// Work done on the model by its ForceTerms (point loads and moments, drag, custom forces) since t = 0,
+  /// summed over the steps by the trapezoidal rule W += (F_k + F_{k+1}) . (q_{k+1} - q_k) / 2 [J]. Loads
+  /// that are Energy terms (gravity) are in energies() as potentials instead. Saved per frame as the
+  /// run array `work_of_forces`.
+  double work_of_forces() const { return work_of_forces_; }
+
+  /// Reaction forces at the fixed DOFs (reaction_dofs()) at the current state: the generalised force the
+  /// supports exert on the model, R = dE/dq - F + M a [N for positions, N m for twists], with rest
+  /// quantities actuated at the state's time and a = (u - u_before) / dt of the last step (0 at t = 0
+  /// and in static solves). docs/output_format.md.
+  VecX reactions() const;
+  /// The fixed DOFs, in increasing order (#fixed): 3 n + c for component c of node n, 3 N + e for twist e.
+  const std::vector<int>& reaction_dofs() const { return reaction_dofs_; }
+
   /// Contacts of every contact energy at the current state: the number with gap below delta and the
   /// smallest gap [m] (+inf without contact terms or close pairs). docs/physics/contact.md.
   contact::ContactStatistics contact_statistics() const;
@@ -76,6 +90,14 @@ class Simulation {
   long steps_ = 0;
   long total_steps_ = 0;
   mutable Kinematics kin_;
+  std::vector<int> reaction_dofs_;
+  VecX acceleration_;
+  VecX forces_;                  ///< sum of the ForceTerms at the current state (#dofs)
+  double work_of_forces_ = 0.0;  ///< [J]
+  /// Sum of the ForceTerms' forces at the current state, rest quantities actuated at its time.
+  VecX force_terms() const;  ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
+  /// The model with rest quantities actuated at the state's time (`storage` holds a copy if needed).
+  const Model& actuated_model(std::unique_ptr<Model>& storage) const;
   /// Records the current state in observables_ (if any).
   void record_observables();
 };

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tendril/core/error.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 
 namespace tendril {
@@ -38,6 +39,21 @@ TEST(SparseAssembly, AddsLocalMatricesIntoFixedPattern) {
   h.set_zero();
   EXPECT_DOUBLE_EQ(h.matrix().coeff(2, 2), 0.0);
   EXPECT_EQ(h.matrix().nonZeros(), 7);
+}
+
+TEST(SparseAssembly, AddEntryOutsideThePatternThrows) {
+  // add_entry: an undeclared entry, and indices outside the matrix (no skipping of negatives, unlike
+  // add), are SparsityErrors, never out-of-bounds reads
+  SparsityBuilder builder(3);
+  const std::array<int, 2> a{0, 1};
+  builder.add_stencil(a);
+  HessianAssembler h(builder.build());
+  h.add_entry(1, 0, 2.5);
+  EXPECT_DOUBLE_EQ(h.matrix().coeff(1, 0), 2.5);
+  EXPECT_THROW(h.add_entry(2, 0, 1.0), SparsityError);
+  EXPECT_THROW(h.add_entry(-1, 0, 1.0), SparsityError);
+  EXPECT_THROW(h.add_entry(0, 3, 1.0), SparsityError);
+  EXPECT_THROW(h.add_entry(0, -1, 1.0), SparsityError);
 }
 
 }  // namespace

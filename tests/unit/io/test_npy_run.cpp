@@ -1,5 +1,5 @@
 // npy appending and reading back, run directories (temporary name, rename, failure path),
-// and, when a python3 with numpy is available, reading a run with numpy alone.
+// and reading a run with numpy alone (fails when python3 or numpy is missing).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -153,9 +153,13 @@ TEST(MatDismechGeometry, DanglingIndexNamesLine) {
   }
 }
 
-#ifdef TENDRIL_PYTHON_NUMPY
-// The run format is readable with numpy alone: the script checks shapes, dtypes and values.
+// The run format is readable with numpy alone: the script checks shapes, dtypes and values. A machine
+// without python3 or numpy fails here (scripts/setup.sh installs python3-numpy).
 TEST(RunDirectory, ReadableWithNumpyAlone) {
+  const std::string python = TENDRIL_PYTHON3;
+  ASSERT_TRUE(fs::exists(python)) << "no python3 found when configuring (" << python << "); run scripts/setup.sh";
+  const std::string has_numpy = python + " -c \"import numpy\"";
+  ASSERT_EQ(std::system(has_numpy.c_str()), 0) << python << " has no numpy; run scripts/setup.sh (python3-numpy)";
   const fs::path out = scratch("run_numpy");
   {
     RunDirectory run(out, "test", Json::object());
@@ -170,10 +174,9 @@ TEST(RunDirectory, ReadableWithNumpyAlone) {
     }
     run.finish();
   }
-  const std::string cmd = std::string(TENDRIL_PYTHON_NUMPY) + " " + TENDRIL_READ_RUN_CHECK + " " + out.string();
+  const std::string cmd = python + " " + TENDRIL_READ_RUN_CHECK + " " + out.string();
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
-#endif
 
 }  // namespace
 }  // namespace tendril::io

@@ -69,6 +69,9 @@ TEST(RodBuilder, JointSpringsKeepTheirBendingStiffness) {
     for (int j = 1; j <= 2; ++j) in.nodes.emplace_back(0.5 * j * std::cos(angle), 0.5 * j * std::sin(angle), 0.0);
   in.edges = {{2, 1}, {1, 0}, {0, 3}, {3, 4}, {0, 5}, {5, 6}};
   in.materials = {test::unit_material()};
+  // directors in the star's plane (the default +z would leave every joint spring untwisted)
+  in.initial_director_hint.assign(in.edges.size(), Vec3::Zero());
+  in.initial_director_hint[0] = Vec3(-std::sin(0.3), std::cos(0.3), 0.0);
   const test::BuiltRod rod = test::build(in);
   Kinematics kin;
   compute_kinematics(rod.model, rod.frames, rod.q, kin);
@@ -126,6 +129,31 @@ TEST(RodBuilder, StiffnessOverrides) {
   EXPECT_EQ(model.rods.springs[1].twist_stiffness, 7.0);                       // spring at node 2
 }
 
+TEST(RodBuilder, DirectorHintsSeedEachArmOfAStar) {
+  // docs/conventions.md#material-frame-at-t--0: an edge with a hint starts with a_1 = the hint made normal
+  // to it; its chain receives it by parallel transport before any joint spreads frames
+  RodNetworkInput in;
+  in.nodes.emplace_back(0.0, 0.0, 0.0);
+  const Vec3 directions[3] = {{1, 0, 0}, {0, 1, 0}, {-1, 0, 0}};
+  const Vec3 hints[3] = {{0, 1, 0}, {0, 0, 1}, {0, 1, 1}};
+  for (int arm = 0; arm < 3; ++arm) {
+    const int first = static_cast<int>(in.nodes.size());
+    for (int j = 1; j <= 3; ++j) in.nodes.push_back(0.5 * j * directions[arm]);
+    in.edges.insert(in.edges.end(), {{0, first}, {first, first + 1}, {first + 1, first + 2}});
+    for (int j = 0; j < 3; ++j) in.initial_director_hint.push_back(j == 0 ? hints[arm] : Vec3::Zero());
+  }
+  in.materials = {test::unit_material()};
+  const test::BuiltRod rod = test::build(in);
+  for (int arm = 0; arm < 3; ++arm)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_LE((rod.frames.reference_director[3 * arm + j] - hints[arm].normalized()).norm(), 1e-14)
+          << "arm " << arm << " edge " << j;
+  // without hints the whole star is transported from its first edge, which gets +z
+  in.initial_director_hint.clear();
+  const test::BuiltRod plain = test::build(in);
+  for (const Vec3& a1 : plain.frames.reference_director) EXPECT_LE((a1 - Vec3::UnitZ()).norm(), 1e-14);
+}
+
 TEST(RodBuilder, BadInputNamesTheKey) {
   RodNetworkInput in = test::straight_rod(3);
   in.edges[2][1] = 9;
@@ -172,6 +200,13 @@ TEST(RodBuilder, BadInputNamesTheKey) {
   in = test::straight_rod(2);
   in.nodes[2] = Vec3(0.1, 0.0, 0.0);  // edge 1 folds back onto edge 0
   EXPECT_EQ(error_key(in), "nodes[1]");
+
+  in = test::straight_rod(3);
+  in.initial_director_hint.assign(3, Vec3::Zero());
+  in.initial_director_hint[1] = Vec3(-2.0, 0.0, 0.0);  // along the edge
+  EXPECT_EQ(error_key(in), "initial_director_hint[1]");
+  in.initial_director_hint.pop_back();
+  EXPECT_EQ(error_key(in), "initial_director_hint");
 
   try {
     in = test::straight_rod(3);

@@ -13,6 +13,7 @@
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/io/rod_generators.hpp"
 #include "tendril/sim/rod_scene.hpp"
+#include "tendril/sim/simulation.hpp"
 
 namespace tendril::sim {
 namespace {
@@ -90,12 +91,47 @@ TEST(RodScene, CantileverClampAndMaterial) {
   EXPECT_NEAR(s.model.rods.stretch_stiffness[0], 1e7 * std::numbers::pi * 25e-6, 1e-6);
 }
 
-TEST(RodScene, StraightRodAlongXHasFirstMaterialDirectorUp) {
-  // docs/conventions.md: for a straight rod along +x, m1 = +z at t = 0 (natural_curvature [k, 0] bends towards +z)
-  const RodScene s = load(straight(5));
+TEST(RodScene, HorizontalRodsStartWithFirstMaterialDirectorUp) {
+  // docs/conventions.md#material-frame-at-t--0: without `m1`, m1 = +z made normal to the first edge, for any
+  // horizontal direction (the former rule gave +z along +x but -z along +y and -x)
+  for (const char* d : {"[1, 0, 0]", "[0, 1, 0]", "[-1, 0, 0]", "[1, 0.1, 0.09]", "[1, 0.09, 0.1]"}) {
+    const RodScene s = load("duration: 0.01\nrods:\n  - geometry: {type: straight, direction: " + std::string(d) +
+                            ", length: 1.0, num_nodes: 5}\n" + kMaterial);
+    RodFrames frames;
+    initialize_frames(s.model, s.q_initial, frames);
+    const Vec3 t = frames.tangent[0];
+    const Vec3 expected = (Vec3::UnitZ() - t.z() * t).normalized();
+    for (const Vec3& a1 : frames.reference_director) EXPECT_LE((a1 - expected).norm(), 1e-14) << d;
+  }
+}
+
+TEST(RodScene, M1KeySetsTheInitialMaterialFrame) {
+  const RodScene s = load(straight(5, "none", "    m1: [0.5, 1, 1]\n"));
   RodFrames frames;
   initialize_frames(s.model, s.q_initial, frames);
-  for (const Vec3& a1 : frames.reference_director) EXPECT_TRUE(a1.isApprox(Vec3(0, 0, 1), 1e-14));
+  Kinematics kin;
+  compute_kinematics(s.model, frames, s.q_initial, kin);
+  for (const Vec3& m1 : kin.material_director_1) EXPECT_LE((m1 - Vec3(0, 1, 1).normalized()).norm(), 1e-14);
+  testing::expect_input_error([] { load(straight(5, "none", "    m1: [-2, 0, 0]\n")); },
+                              {"rods[0].m1", "[-2, 0, 0]", "not parallel to the rod's first edge"});
+}
+
+TEST(RodScene, NaturalCurvatureBendsTowardsM1) {
+  // a clamped rod with natural curvature [k, 0] and no load is stress-free as the polygon that turns by
+  // k l at every spring in the plane of t and m1 (docs/conventions.md#natural-curvature-and-twist-in-scenes)
+  const double k = 2.0, length = 1.0;
+  const int num_nodes = 21;
+  Simulation sim(load("duration: 0\nrods:\n  - geometry: {type: straight, direction: [1, 0, 0], length: 1.0, "
+                      "num_nodes: " + std::to_string(num_nodes) + "}\n    clamp: start\n" + kMaterial +
+                      "    m1: [0, 1, 1]\n    natural_curvature: [2.0, 0]\nintegrator: {type: static}\n"));
+  ASSERT_TRUE(sim.step().ok());
+  const double dl = length / (num_nodes - 1.5);
+  const Vec3 m1 = Vec3(0, 1, 1).normalized();
+  Vec3 tip = 0.5 * dl * Vec3::UnitX();  // the first edge's midpoint is the clamp point, the origin
+  for (int j = 1; j < num_nodes - 1; ++j) tip += dl * (std::cos(j * k * dl) * Vec3::UnitX() + std::sin(j * k * dl) * m1);
+  const VecX& q = sim.state().q;
+  EXPECT_LE((q.segment<3>(3 * (num_nodes - 1)) - tip).norm(), 1e-6);
+  EXPECT_GT(q.segment<3>(3 * (num_nodes - 1)).dot(m1), 0.3);
 }
 
 TEST(RodScene, NaturalCurvatureIsIntegratedPerSpring) {

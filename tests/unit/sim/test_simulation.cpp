@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/input_error.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -125,6 +126,113 @@ TEST(Simulation, StaticClampTurningAlmostHalfATurnInOneSolveStaysRigid) {
   EXPECT_NEAR(x.x(), 0.5 * std::cos(3.1), 1e-6);
   EXPECT_NEAR(x.y(), 0.5 * std::sin(3.1), 1e-6);
   EXPECT_NEAR(x.z(), 0.0, 1e-9);
+}
+
+TEST(Simulation, InitialVelocitiesAndTwistRates) {
+  // a free rod without loads keeps its initial velocity and twist rate (no strain arises from a uniform
+  // translation and spin): x(T) = x(0) + v T, theta(T) = theta(0) + omega T
+  const std::string scene =
+      "duration: 0.05\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 6}\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "initial_conditions:\n"
+      "  velocities: [{velocity: [0.1, 0.2, -0.3]}]\n"
+      "  twists: [{angle: 0.25, rate: 4.0}]\n"
+      "integrator: {type: implicit_euler, dt: 0.01}\n";
+  Simulation sim{load(scene)};
+  const VecX q0 = sim.state().q;
+  const DofMap& dofs = sim.model().dofs;
+  for (int e = 0; e < dofs.num_edges; ++e) {
+    EXPECT_EQ(q0[dofs.twist(e)], 0.25);
+    EXPECT_EQ(sim.state().u[dofs.twist(e)], 4.0);
+  }
+  ASSERT_TRUE(sim.run("").ok);
+  const VecX& q = sim.state().q;
+  for (int i = 0; i < dofs.num_nodes; ++i)
+    EXPECT_LE((q.segment<3>(dofs.node(i)) - q0.segment<3>(dofs.node(i)) - 0.05 * Vec3(0.1, 0.2, -0.3)).norm(), 1e-12);
+  for (int e = 0; e < dofs.num_edges; ++e) EXPECT_NEAR(q[dofs.twist(e)], 0.25 + 0.05 * 4.0, 1e-12);
+}
+
+TEST(Simulation, InitialConditionsSelectNodesAndEdges) {
+  const std::string base =
+      "duration: 0.01\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 6}\n"
+      "    clamp: start\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n";
+  const RodScene s = load(base + "initial_conditions:\n  velocities: [{nodes: [-1], velocity: [0, 0, 2]}]\n"
+                                 "  twists: [{edges: [2, -1], angle: 0.1}]\n");
+  const DofMap& dofs = s.model.dofs;
+  for (int i = 0; i < dofs.num_nodes; ++i) EXPECT_EQ(s.u_initial[dofs.node(i) + 2], i == 5 ? 2.0 : 0.0);
+  for (int e = 0; e < dofs.num_edges; ++e) EXPECT_EQ(s.q_initial[dofs.twist(e)], e == 2 || e == 4 ? 0.1 : 0.0);
+  // velocities and twist rates on fixed DOFs, and velocities in a static scene, are input errors
+  testing::expect_input_error([&] { load(base + "initial_conditions: {velocities: [{nodes: [1], velocity: [0, 1, 0]}]}\n"); },
+                              {"initial_conditions.velocities[0].velocity", "fixed DOFs"});
+  testing::expect_input_error([&] { load(base + "initial_conditions: {twists: [{edges: [0], rate: 1}]}\n"); },
+                              {"initial_conditions.twists[0].rate", "fixed twists"});
+  testing::expect_input_error([&] { load(base + "initial_conditions: {velocities: [{nodes: [9], velocity: [0, 1, 0]}]}\n"); },
+                              {"initial_conditions.velocities[0].nodes[0]", "9"});
+  testing::expect_input_error(
+      [&] { load(base + "integrator: {type: static}\ninitial_conditions: {twists: [{rate: 1, edges: [3]}]}\n"); },
+      {"initial_conditions", "integrator.type static"});
+}
+
+TEST(Simulation, ReactionsBalanceTheLoads) {
+  // statics of the whole rod: the supports' forces balance gravity and the tip load, sum R = -(m g + P);
+  // the clamp's twist reaction is zero for loads in the rod's plane. Written per frame to the run directory.
+  const std::string scene =
+      "duration: 0\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 11}\n"
+      "    clamp: start\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "forces:\n  gravity: [0, 0, -9.81]\n  point_loads: [{node: -1, force: [0.002, 0, -0.01]}]\n"
+      "integrator: {type: static}\n";
+  Simulation sim{load(scene)};
+  const fs::path out = scratch("reactions");
+  const io::RunResult result = sim.run(out);
+  ASSERT_TRUE(result.ok) << result.message;
+  const std::vector<int>& dofs = sim.reaction_dofs();
+  ASSERT_EQ(dofs, (std::vector<int>{0, 1, 2, 3, 4, 5, 3 * 11}));
+  const VecX r = sim.reactions();
+  const double mass = sim.model().mass.head(3 * 11).sum() / 3.0;
+  Vec3 total = Vec3::Zero();
+  for (int k = 0; k < 6; ++k) total[k % 3] += r[k];
+  EXPECT_LE((total - (-Vec3(0.002, 0.0, -0.01) + mass * Vec3(0, 0, 9.81))).norm(), 1e-9);
+  EXPECT_NEAR(r[6], 0.0, 1e-12);
+  const io::NpyArray saved = io::read_npy(out / "reactions.npy");
+  ASSERT_EQ(saved.shape, (std::vector<std::size_t>{2, 7}));  // frames: t = 0 and the solution
+  for (int k = 0; k < 7; ++k) EXPECT_DOUBLE_EQ(saved.data[7 + k], r[k]);
+  fs::remove_all(out);
+}
+
+TEST(Simulation, WorkOfPointLoadsBecomesKineticEnergy) {
+  // point loads proportional to the lumped masses (half on the end nodes) accelerate the free rod as a
+  // rigid body; the midpoint rule gives Delta(u^T M u / 2) = F . Delta x exactly per step, so the saved
+  // work of the forces equals the kinetic energy to round-off
+  const std::string scene =
+      "duration: 0.04\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.3, num_nodes: 4}\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "forces:\n  point_loads:\n"
+      "    - {node: 0, force: [0.01, 0, 0.02]}\n    - {node: 1, force: [0.02, 0, 0.04]}\n"
+      "    - {node: 2, force: [0.02, 0, 0.04]}\n    - {node: 3, force: [0.01, 0, 0.02]}\n"
+      "integrator: {type: implicit_midpoint, dt: 0.01}\n";
+  Simulation sim{load(scene)};
+  const fs::path out = scratch("work");
+  ASSERT_TRUE(sim.run(out).ok);
+  const auto energies = sim.energies();
+  const double kinetic = energies.back().second;
+  ASSERT_EQ(energies.back().first, "kinetic");
+  EXPECT_GT(kinetic, 0.0);
+  EXPECT_NEAR(sim.work_of_forces(), kinetic, 1e-12 * kinetic);
+  const io::NpyArray work = io::read_npy(out / "work_of_forces.npy");
+  ASSERT_EQ(work.shape, (std::vector<std::size_t>{5}));
+  EXPECT_EQ(work.data.front(), 0.0);
+  EXPECT_DOUBLE_EQ(work.data.back(), sim.work_of_forces());
+  fs::remove_all(out);
 }
 
 }  // namespace

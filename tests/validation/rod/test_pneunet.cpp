@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,10 @@ constexpr double kPi = 3.14159265358979323846;
 
 /// Tip of the scene's static solution with `overrides`.
 Vec3 static_tip(const std::string& scene, const std::vector<std::string>& overrides = {}) {
+  // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
+  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   sim::Simulation simulation =
-      sim::Simulation::from_file(std::string(std::getenv("TENDRIL_SOURCE_DIR")) + "/examples/" + scene, overrides);
+      sim::Simulation::from_file(std::filesystem::path(source ? source : ".") / "examples" / scene, overrides);
   const StepReport report = simulation.step();
   EXPECT_EQ(report.status, StepStatus::converged) << report.message;
   return simulation.state().q.segment<3>(3 * (simulation.model().dofs.num_nodes - 1));
