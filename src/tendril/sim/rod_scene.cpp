@@ -350,6 +350,26 @@ RodScene load_rod_scene(io::Scene& scene) {
       }
     }
 
+  // a constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
+  // (`rate`: the vector under `key` times t instead)
+  auto history = [&](const io::SceneNode& p, const char* key, bool rate = false) -> ForceHistory {
+    const bool has_value = p.has(key), has_table = p.has("table");
+    if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
+    if (has_value) {
+      const Vec3 value = p.vec3(key);
+      if (rate) return [value](double t) { return Vec3(value * t); };
+      return [value](double) { return value; };
+    }
+    std::vector<double> times;
+    std::vector<Vec3> values;
+    for (const auto& row : p.real_table("table", 4)) {
+      if (!times.empty() && !(row[0] > times.back()))
+        p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
+      times.push_back(row[0]);
+      values.emplace_back(row[1], row[2], row[3]);
+    }
+    return piecewise_linear(std::move(times), std::move(values));
+  };
   // boundary conditions: clamps, fixed nodes / twists / components
   auto fix_node = [&](int n) {
     for (int d = 0; d < 3; ++d) model.fixed[3 * n + d] = 1;
@@ -405,6 +425,23 @@ RodScene load_rod_scene(io::Scene& scene) {
     const int n = out.rod_nodes[r][resolve_index(f, "node", f.integer("node"), rod_size(r), "node")];
     for (const std::string& c : f.texts("components")) model.fixed[3 * n + (c[0] - 'x')] = 1;
   }
+  for (const io::SceneNode& f : bc.list("moving_nodes")) {
+    const int r = rod_index(f);
+    const auto nodes = f.integers("nodes");
+    PrescribedMotion motion;
+    std::vector<int> moved;
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+      const int n = out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k], rod_size(r), "node")];
+      fix_node(n);
+      moved.push_back(n);
+      for (int d = 0; d < 3; ++d) motion.dofs.push_back(3 * n + d);
+    }
+    motion.apply = [moved, displacement = history(f, "velocity", true)](double t, const VecX& q0, VecX& q) {
+      const Vec3 d = displacement(t);
+      for (int n : moved) q.segment<3>(3 * n) = q0.segment<3>(3 * n) + d;
+    };
+    model.prescribed.push_back(std::move(motion));
+  }
 
   // initial conditions: node velocities, twist angles and rates (fixed DOFs keep zero velocity)
   out.u_initial = VecX::Zero(model.dofs.size());
@@ -452,24 +489,6 @@ RodScene load_rod_scene(io::Scene& scene) {
   const io::SceneNode forces = root.map("forces");
   const Vec3 g = forces.vec3("gravity");
   if (g.norm() > 0.0) model.energies.push_back(std::make_shared<GravityEnergy>(g));
-  // a constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
-  auto history = [&](const io::SceneNode& p, const char* key) -> ForceHistory {
-    const bool has_value = p.has(key), has_table = p.has("table");
-    if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
-    if (has_value) {
-      const Vec3 value = p.vec3(key);
-      return [value](double) { return value; };
-    }
-    std::vector<double> times;
-    std::vector<Vec3> values;
-    for (const auto& row : p.real_table("table", 4)) {
-      if (!times.empty() && !(row[0] > times.back()))
-        p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
-      times.push_back(row[0]);
-      values.emplace_back(row[1], row[2], row[3]);
-    }
-    return piecewise_linear(std::move(times), std::move(values));
-  };
   for (const io::SceneNode& p : forces.list("point_loads")) {
     const int r = rod_index(p);
     const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];

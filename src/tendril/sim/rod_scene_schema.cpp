@@ -159,6 +159,18 @@ const io::SchemaTable& rod_scene_schema() {
           integer("boundary_conditions.fixed_dofs[].node", kReq, -kInf, "Node index within the rod."),
           {.path = "boundary_conditions.fixed_dofs[].components", .type = KeyType::StringList,
            .default_value = kReq, .unit = "", .doc = "Fixed components.", .choices = {"x", "y", "z"}},
+          node("boundary_conditions.moving_nodes", KeyType::List,
+               "Displacement control of pinned nodes: their positions follow x(t) = x(0) + d(t); twists and other "
+               "nodes stay free (a clamp's rigid motion is rods[].clamp_motion)."),
+          integer("boundary_conditions.moving_nodes[].rod", "0", 0, "Rod index."),
+          {.path = "boundary_conditions.moving_nodes[].nodes", .type = KeyType::IntList, .default_value = kReq,
+           .unit = "-", .doc = "Node indices within the rod (negative: from the end)."},
+          vec3("boundary_conditions.moving_nodes[].velocity", kOpt, "m/s",
+               "Constant velocity v: d(t) = v t. Give velocity or table."),
+          {.path = "boundary_conditions.moving_nodes[].table", .type = KeyType::RealTable, .default_value = kOpt,
+           .unit = "s, m",
+           .doc = "Piecewise-linear displacement d(t): rows [t, dx, dy, dz] with increasing t, held constant outside "
+                  "(start at d = 0 for a continuous start)."},
 
           node("initial_conditions", KeyType::Map,
                "State at t = 0 besides the geometry: node velocities, edge twist angles and twist rates."),

@@ -75,55 +75,50 @@ StepReport Simulation::step() {
   return report;
 }
 
-const Model& Simulation::actuated_model(std::unique_ptr<Model>& storage) const {
-  if (scene_->model.actuators.empty()) return scene_->model;
-  storage = std::make_unique<Model>(scene_->model);
-  actuated_rods(scene_->model, state_.time, storage->rods);
-  return *storage;
+void Simulation::evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const {
+  // the rest quantities scheduled by actuators, at the state's time
+  std::unique_ptr<Model> actuated;
+  if (!scene_->model.actuators.empty()) {
+    actuated = std::make_unique<Model>(scene_->model);
+    actuated_rods(scene_->model, state_.time, actuated->rods);
+  }
+  const Model& m = actuated ? *actuated : scene_->model;
+  compute_kinematics(m, state_.frames, state_.q, kin_);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  if (gradient) *gradient = VecX::Zero(state_.q.size());
+  for (const auto& e : m.energies) {
+    if (!energies && !gradient) break;
+    EnergyOutput o;
+    o.gradient = gradient;
+    e->accumulate(in, o);
+    if (energies) energies->emplace_back(std::string(e->name()), o.energy);
+  }
+  if (energies) energies->emplace_back("kinetic", 0.5 * state_.u.dot(m.mass.cwiseProduct(state_.u)));
+  if (!force) return;
+  *force = VecX::Zero(state_.q.size());
+  for (const auto& f : m.forces) {
+    ForceOutput o;
+    o.force = force;
+    f->accumulate(in, o);
+  }
 }
 
 std::vector<std::pair<std::string, double>> Simulation::energies() const {
-  std::unique_ptr<Model> storage;
-  const Model& m = actuated_model(storage);
-  compute_kinematics(m, state_.frames, state_.q, kin_);
-  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& e : m.energies) {
-    EnergyOutput o;
-    e->accumulate(in, o);
-    out.emplace_back(std::string(e->name()), o.energy);
-  }
-  out.emplace_back("kinetic", 0.5 * state_.u.dot(m.mass.cwiseProduct(state_.u)));
+  evaluate(&out, nullptr, nullptr);
   return out;
 }
 
 VecX Simulation::force_terms() const {
-  if (scene_->model.forces.empty()) return VecX::Zero(state_.q.size());
-  std::unique_ptr<Model> storage;
-  const Model& m = actuated_model(storage);
-  compute_kinematics(m, state_.frames, state_.q, kin_);
-  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
   VecX force = VecX::Zero(state_.q.size());
-  for (const auto& f : m.forces) {
-    ForceOutput o;
-    o.force = &force;
-    f->accumulate(in, o);
-  }
+  if (!scene_->model.forces.empty()) evaluate(nullptr, nullptr, &force);
   return force;
 }
 
 VecX Simulation::reactions() const {
-  std::unique_ptr<Model> storage;
-  const Model& m = actuated_model(storage);
-  compute_kinematics(m, state_.frames, state_.q, kin_);
-  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
-  VecX gradient = VecX::Zero(state_.q.size());
-  for (const auto& e : m.energies) {
-    EnergyOutput o;
-    o.gradient = &gradient;
-    e->accumulate(in, o);
-  }
-  const VecX all = gradient - forces_ + m.mass.cwiseProduct(acceleration_);
+  VecX gradient;
+  evaluate(nullptr, &gradient, nullptr);
+  const VecX all = gradient - forces_ + scene_->model.mass.cwiseProduct(acceleration_);
   VecX out(static_cast<Eigen::Index>(reaction_dofs_.size()));
   for (std::size_t k = 0; k < reaction_dofs_.size(); ++k) out[static_cast<Eigen::Index>(k)] = all[reaction_dofs_[k]];
   return out;
@@ -227,8 +222,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     for (const auto& term : energies()) values.push_back(term.second);
     energy->append(values);
     if (observables_) {
-      const double s = observables_->position(), h = observables_->head_angle(), a = observables_->tail_angle();
-      robot_position->append(std::span<const double>(&s, 1));
+      const double p = observables_->position(), h = observables_->head_angle(), a = observables_->tail_angle();
+      robot_position->append(std::span<const double>(&p, 1));
       head_angle->append(std::span<const double>(&h, 1));
       tail_angle->append(std::span<const double>(&a, 1));
     }

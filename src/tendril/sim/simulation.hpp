@@ -96,8 +96,9 @@ class Simulation {
   double work_of_forces_ = 0.0;  ///< [J]
   /// Sum of the ForceTerms' forces at the current state, rest quantities actuated at its time.
   VecX force_terms() const;  ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
-  /// The model with rest quantities actuated at the state's time (`storage` holds a copy if needed).
-  const Model& actuated_model(std::unique_ptr<Model>& storage) const;
+  /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
+  /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
+  void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
   /// Records the current state in observables_ (if any).
   void record_observables();
 };

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include "support/input_error.hpp"
@@ -233,6 +234,41 @@ TEST(Simulation, WorkOfPointLoadsBecomesKineticEnergy) {
   EXPECT_EQ(work.data.front(), 0.0);
   EXPECT_DOUBLE_EQ(work.data.back(), sim.work_of_forces());
   fs::remove_all(out);
+}
+
+TEST(Simulation, MovingPinnedEndStretchesTheRod) {
+  // displacement control of a pinned end (boundary_conditions.moving_nodes): a straight rod pinned at
+  // node 0 whose last node is pulled by d = v t along its axis carries the axial force EA d / L (uniform
+  // strain d / L; the stretching force is EA times the strain), the reaction at the moving node
+  const std::string scene =
+      "duration: 2\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 1.0, num_nodes: 11}\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "boundary_conditions:\n"
+      "  fixed_nodes: [{nodes: [0]}]\n"
+      "  fixed_twists: [{edges: [0]}]\n"
+      "  moving_nodes: [{nodes: [-1], velocity: [0.0005, 0, 0]}]\n"
+      "integrator: {type: static, dt: 1}\n";
+  Simulation sim{load(scene)};
+  ASSERT_TRUE(sim.run("").ok);
+  const VecX& q = sim.state().q;
+  EXPECT_NEAR(q[3 * 10], 1.001, 1e-15);  // d(2 s) = 1 mm
+  EXPECT_NEAR(q[3 * 5], 0.5005, 1e-9);   // the middle node halfway
+  const std::vector<int>& dofs = sim.reaction_dofs();
+  ASSERT_EQ(dofs, (std::vector<int>{0, 1, 2, 30, 31, 32, 3 * 11}));  // node 0, node 10, twist 0
+  const VecX r = sim.reactions();
+  const double ea = 1e7 * std::numbers::pi * 25e-6;
+  EXPECT_NEAR(r[3], ea * 1e-3, 1e-7 * ea * 1e-3);  // pulled towards +x by the support
+  EXPECT_NEAR(r[0], -ea * 1e-3, 1e-7 * ea * 1e-3);
+  // a table gives the same end state; with neither (or both) an input error names the key
+  Simulation tabled{load(scene, {"boundary_conditions.moving_nodes.0.velocity=null",
+                                 "boundary_conditions.moving_nodes.0.table=[[0, 0, 0, 0], [2, 0.001, 0, 0]]"})};
+  ASSERT_TRUE(tabled.run("").ok);
+  EXPECT_LE((tabled.state().q - q).norm(), 1e-12);
+  testing::expect_input_error(
+      [&] { load(scene, {"boundary_conditions.moving_nodes.0.table=[[0, 0, 0, 0]]"}); },
+      {"boundary_conditions.moving_nodes[0].velocity", "either velocity or table"});
 }
 
 }  // namespace
