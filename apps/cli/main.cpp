@@ -2,6 +2,7 @@
 //   tendril run SCENE [--out DIR] [--set key.path=value ...]
 //   tendril validate SCENE [--set key.path=value ...]
 //   tendril schema --markdown
+//   tendril modes SCENE [--count N] [--shapes FILE.npy] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes: 0 success, 1 a run that failed numerically, 2 bad input (scene, options, files).
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,10 @@
 #include "command.hpp"
 #include "progress_bar.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/io/npy.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/contact_scene.hpp"
+#include "tendril/sim/natural_modes.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/sim/simulation.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -82,6 +86,43 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
   return 0;
 }
 
+/// Natural frequencies (and mode shapes into `shapes_file`, a (#dofs, count) .npy) of a rod scene about
+/// its initial state, or about its static solution at the end of a static scene.
+int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file,
+                  const std::vector<std::string>& overrides) {
+  if (is_vine_scene(scene_file))
+    throw InputError("scene", scene_file.string() + " (a vine scene)", "a rod scene (modes of rods and rod networks)");
+  sim::Simulation simulation = sim::Simulation::from_file(scene_file, overrides);
+  std::string about = "the initial state (t = 0)";
+  if (simulation.scene().solve == sim::Solve::static_equilibrium) {
+    const io::RunResult result = simulation.run("");
+    if (!result.ok) {
+      std::fprintf(stderr, "%s: the static solve failed: %s\n", scene_file.string().c_str(), result.message.c_str());
+      return kExitFailedRun;
+    }
+    about = "the static solution at t = " + std::to_string(simulation.state().time) + " s";
+  }
+  const sim::NaturalModes modes = sim::natural_modes(simulation.model(), simulation.state(), count);
+  std::printf("%s: %d lowest natural modes about %s\n", scene_file.string().c_str(), count, about.c_str());
+  std::printf("%6s %16s %16s\n", "mode", "omega [rad/s]", "f [Hz]");
+  for (int k = 0; k < count; ++k)
+    std::printf("%6d %16.8g %16.8g\n", k + 1, modes.omega[static_cast<std::size_t>(k)],
+                modes.omega[static_cast<std::size_t>(k)] / (2.0 * 3.14159265358979323846));
+  if (!shapes_file.empty()) {
+    // one row per DOF (q layout, docs/conventions.md), one column per mode
+    const auto dofs = static_cast<std::size_t>(modes.shapes.rows());
+    if (shapes_file.has_parent_path()) fs::create_directories(shapes_file.parent_path());
+    io::NpyAppender shapes(shapes_file, io::NpyType::Float64, {static_cast<std::size_t>(count)});
+    for (std::size_t d = 0; d < dofs; ++d) {
+      const VecX row = modes.shapes.row(static_cast<Eigen::Index>(d)).transpose();
+      shapes.append(std::span<const double>(row.data(), static_cast<std::size_t>(count)));
+    }
+    shapes.close();
+    std::printf("mode shapes (%zu DOFs x %d modes, zero on fixed DOFs): %s\n", dofs, count, shapes_file.string().c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,6 +139,16 @@ int main(int argc, char** argv) {
   CLI::App* validate = app.add_subcommand("validate", "Check a scene without running it");
   validate->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   validate->add_option("--set", overrides, "Override a scene value: key.path=value");
+
+  int mode_count = 6;
+  std::string shapes_file;
+  CLI::App* modes = app.add_subcommand(
+      "modes", "Natural frequencies and mode shapes of a rod scene about its initial state (static scenes: about "
+               "the static solution)");
+  modes->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
+  modes->add_option("--count", mode_count, "Number of modes (lowest first; default 6)");
+  modes->add_option("--shapes", shapes_file, "Write the mode shapes to this .npy file (#dofs x count)");
+  modes->add_option("--set", overrides, "Override a scene value: key.path=value");
 
   bool markdown = false;
   CLI::App* schema = app.add_subcommand("schema", "Print the scene reference generated from the schema tables");
@@ -119,6 +170,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(scene_file, out_dir, overrides);
     if (*validate) return validate_command(scene_file, overrides);
+    if (*modes) return modes_command(scene_file, mode_count, shapes_file, overrides);
     for (const cli::Command& c : viewer_commands)
       if (*c.app) return c.run();
     std::fputs(io::schema_markdown(all_tables()).c_str(), stdout);
