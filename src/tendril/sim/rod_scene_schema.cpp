@@ -41,6 +41,12 @@ KeySpec choice(std::string path, std::string def, std::vector<std::string> choic
           .doc = std::move(doc), .choices = std::move(choices)};
 }
 
+/// A piecewise-linear vector history: rows [t, x, y, z] [s, `unit`] (scene loader: `history` in rod_scene.cpp).
+KeySpec vector_table(std::string path, const std::string& unit, const std::string& what) {
+  return {.path = std::move(path), .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, " + unit,
+          .doc = "Piecewise-linear " + what + ": rows [t, x, y, z] with increasing t, held constant outside."};
+}
+
 KeySpec flag(std::string path, std::string def, std::string doc) {
   return {.path = std::move(path), .type = KeyType::Bool, .default_value = std::move(def), .unit = "",
           .doc = std::move(doc)};
@@ -167,10 +173,7 @@ const io::SchemaTable& rod_scene_schema() {
            .unit = "-", .doc = "Node indices within the rod (negative: from the end)."},
           vec3("boundary_conditions.moving_nodes[].velocity", kOpt, "m/s",
                "Constant velocity v: d(t) = v t. Give velocity or table."),
-          {.path = "boundary_conditions.moving_nodes[].table", .type = KeyType::RealTable, .default_value = kOpt,
-           .unit = "s, m",
-           .doc = "Piecewise-linear displacement d(t): rows [t, dx, dy, dz] with increasing t, held constant outside "
-                  "(start at d = 0 for a continuous start)."},
+          vector_table("boundary_conditions.moving_nodes[].table", "m", "displacement d(t) (start at d = 0)"),
 
           node("initial_conditions", KeyType::Map,
                "State at t = 0 besides the geometry: node velocities, edge twist angles and twist rates."),
@@ -196,9 +199,7 @@ const io::SchemaTable& rod_scene_schema() {
           integer("forces.point_loads[].rod", "0", 0, "Rod index."),
           integer("forces.point_loads[].node", kReq, -kInf, "Node index within the rod (-1: last)."),
           vec3("forces.point_loads[].force", kOpt, "N", "Constant force F. Give force or table."),
-          {.path = "forces.point_loads[].table", .type = KeyType::RealTable, .default_value = kOpt,
-           .unit = "s, N",
-           .doc = "Piecewise-linear F(t): rows [t, Fx, Fy, Fz] with increasing t, held constant outside."},
+          vector_table("forces.point_loads[].table", "N", "force F(t)"),
 
           node("forces.point_moments", KeyType::List,
                "Concentrated moments on edges, fixed in space: the part along the edge twists it, the rest is a "
@@ -206,9 +207,7 @@ const io::SchemaTable& rod_scene_schema() {
           integer("forces.point_moments[].rod", "0", 0, "Rod index."),
           integer("forces.point_moments[].edge", kReq, -kInf, "Edge index within the rod (-1: last)."),
           vec3("forces.point_moments[].moment", kOpt, "N m", "Constant moment M (axis times magnitude). Give moment or table."),
-          {.path = "forces.point_moments[].table", .type = KeyType::RealTable, .default_value = kOpt,
-           .unit = "s, N m",
-           .doc = "Piecewise-linear M(t): rows [t, Mx, My, Mz] with increasing t, held constant outside."},
+          vector_table("forces.point_moments[].table", "N m", "moment M(t)"),
 
           node("integrator", KeyType::Map, "Time stepping or static solve."),
           choice("integrator.type", "implicit_euler", {"implicit_euler", "implicit_midpoint", "static"},
