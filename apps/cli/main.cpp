@@ -2,7 +2,7 @@
 //   tendril run SCENE [--out DIR] [--set key.path=value ...]
 //   tendril validate SCENE [--set key.path=value ...]
 //   tendril schema --markdown
-//   tendril modes SCENE [--count N] [--shapes FILE.npy] [--set key.path=value ...]
+//   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes: 0 success, 1 a run that failed numerically, 2 bad input (scene, options, files).
@@ -87,12 +87,16 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
 }
 
 /// Natural frequencies (and mode shapes into `shapes_file`, a (#dofs, count) .npy) of a rod scene about
-/// its initial state, or about its static solution at the end of a static scene.
-int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file,
+/// its initial state, or about its static solution at the end of a static scene; with `buckling`, the
+/// linear buckling load factors of that static solution instead.
+int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file, bool buckling,
                   const std::vector<std::string>& overrides) {
   if (is_vine_scene(scene_file))
     throw InputError("scene", scene_file.string() + " (a vine scene)", "a rod scene (modes of rods and rod networks)");
   sim::Simulation simulation = sim::Simulation::from_file(scene_file, overrides);
+  if (buckling && simulation.scene().solve != sim::Solve::static_equilibrium)
+    throw InputError("integrator.type", "a dynamic scene", "static (--buckling linearises about the static solution)");
+  const State unloaded = simulation.state();
   std::string about = "the initial state (t = 0)";
   if (simulation.scene().solve == sim::Solve::static_equilibrium) {
     const io::RunResult result = simulation.run("");
@@ -101,6 +105,15 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
       return kExitFailedRun;
     }
     about = "the static solution at t = " + std::to_string(simulation.state().time) + " s";
+  }
+  if (buckling) {
+    const std::vector<double> factors = sim::buckling_load_factors(simulation.model(), unloaded, simulation.state(), count);
+    std::printf("%s: linear buckling load factors about %s (the scene's loads times lambda buckle it)\n",
+                scene_file.string().c_str(), about.c_str());
+    std::printf("%6s %16s\n", "mode", "lambda [-]");
+    for (std::size_t k = 0; k < factors.size(); ++k) std::printf("%6zu %16.8g\n", k + 1, factors[k]);
+    if (factors.empty()) std::printf("no positive load factor: these loads do not buckle the structure\n");
+    return 0;
   }
   const sim::NaturalModes modes = sim::natural_modes(simulation.model(), simulation.state(), count);
   std::printf("%s: %d lowest natural modes about %s\n", scene_file.string().c_str(), count, about.c_str());
@@ -148,6 +161,8 @@ int main(int argc, char** argv) {
   modes->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   modes->add_option("--count", mode_count, "Number of modes (lowest first; default 6)");
   modes->add_option("--shapes", shapes_file, "Write the mode shapes to this .npy file (#dofs x count)");
+  bool buckling = false;
+  modes->add_flag("--buckling", buckling, "Linear buckling load factors of a static scene's solution instead");
   modes->add_option("--set", overrides, "Override a scene value: key.path=value");
 
   bool markdown = false;
@@ -170,7 +185,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(scene_file, out_dir, overrides);
     if (*validate) return validate_command(scene_file, overrides);
-    if (*modes) return modes_command(scene_file, mode_count, shapes_file, overrides);
+    if (*modes) return modes_command(scene_file, mode_count, shapes_file, buckling, overrides);
     for (const cli::Command& c : viewer_commands)
       if (*c.app) return c.run();
     std::fputs(io::schema_markdown(all_tables()).c_str(), stdout);

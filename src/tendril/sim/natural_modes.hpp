@@ -1,7 +1,7 @@
 #pragma once
 /// Linear natural modes of a model about a configuration: K v = omega^2 M v on the free DOFs, with
 /// K = d2E/dq2 - dF/dq (all energies and force terms at u = 0, symmetrised) and M the lumped mass.
-/// docs/physics/rods.md#natural-modes. Used by `tendril modes` and the frequency validation tests.
+/// docs/physics/rods.md#natural-modes. Used by `tendril modes` and the frequency and buckling validation tests.
 
 #include <vector>
 
@@ -20,5 +20,12 @@ struct NaturalModes {
 /// The `count` lowest modes about `state` (its q, time and accepted frames). Throws InputError when a
 /// free DOF has no mass (shell xi DOFs) or `count` exceeds the free DOFs. Dense: O(n^3) in the free DOFs.
 NaturalModes natural_modes(const Model& model, const State& state, int count);
+
+/// Linear buckling of a loaded static state: the smallest `count` positive load factors lambda at which
+/// K_0 + lambda K_G is singular, with K_0 the elastic stiffness (energies without the external loads) at
+/// `unloaded` and K_G = K(loaded) - K_0 (K with every load, at the equilibrium `loaded`). The loads
+/// times lambda_1 are the first buckling load. Ascending; fewer when fewer are positive. Needs supports
+/// that hold every rigid motion (K_0 positive definite; else InputError).
+std::vector<double> buckling_load_factors(const Model& model, const State& unloaded, const State& loaded, int count);
 
 }  // namespace tendril::sim
