@@ -12,8 +12,6 @@ unsigned long long hash_of(const std::vector<char>& flags) {
   return h;
 }
 
-double inf_norm(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
-
 }  // namespace
 
 ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& options, int max_iterations,

@@ -11,8 +11,6 @@ namespace {
 // interior-point iterations without a better KKT residual before giving up
 constexpr int kStallIterations = 10;
 
-double inf_norm(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
-
 double max_abs(const SparseMatrix& m) {
   double r = 0.0;
   for (int k = 0; k < m.nonZeros(); ++k) r = std::max(r, std::abs(m.valuePtr()[k]));

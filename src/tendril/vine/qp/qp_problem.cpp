@@ -33,8 +33,6 @@ void check_finite(const VecX& v, const char* key) {
       throw InputError(std::string(key) + "[" + std::to_string(i) + "]", std::to_string(v[i]), "a finite number");
 }
 
-double inf_norm(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
-
 }  // namespace
 
 void QpProblem::validate() const {

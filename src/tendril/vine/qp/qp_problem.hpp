@@ -43,6 +43,9 @@ enum class QpStatus {
 /// Lower-case name of a status ("solved", "infeasible", ...).
 std::string_view to_string(QpStatus status);
 
+/// max_i |v_i|, 0 for an empty vector (the QP solvers' residual norm).
+inline double inf_norm(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
+
 /// Scaled KKT residuals of a primal-dual point (all dimensionless, see docs/physics/qp_solver.md):
 ///   dual scale    s_d = max(1, |c|, |P x|, |A_eq^T y|, |A_in^T z|)         (inf-norms)
 ///   primal scales s_e = max(1, |b_eq|, |A_eq x|),  s_i = max(1, |b_in|, |A_in x|)
