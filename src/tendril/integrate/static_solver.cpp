@@ -22,8 +22,12 @@ void find_free_translations(const Model& model, const SparseMatrix& pattern, std
                             std::vector<std::string>& names) {
   const int num_nodes = model.dofs.num_nodes;
   const int position_dofs = 3 * num_nodes;
-  // the node a DOF belongs to: position DOFs by index, twists by their edge's first node
-  auto node_of = [&](int d) { return d < position_dofs ? d / 3 : model.rods.edges[d - position_dofs][0]; };
+  // the node a DOF belongs to: position DOFs by index, twists and xi by their edge's first node
+  auto node_of = [&](int d) {
+    if (model.dofs.is_position(d)) return d / 3;
+    if (model.dofs.is_twist(d)) return model.rods.edges[d - position_dofs][0];
+    return model.shells.edges[model.shells.xi_edge[d - model.dofs.xi(0)]][0];
+  };
   DisjointSets parts(num_nodes);
   for (int c = 0; c < pattern.outerSize(); ++c)
     for (SparseMatrix::InnerIterator it(pattern, c); it; ++it)

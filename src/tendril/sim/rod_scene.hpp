@@ -29,8 +29,10 @@ enum class Solve { implicit_euler, implicit_midpoint, static_equilibrium };
 struct RodScene {
   Model model;
   VecX q_initial;                             ///< DOFs at t = 0 (#dofs)
+  VecX u_initial;                             ///< velocities at t = 0 (#dofs)
   std::vector<std::vector<int>> rod_nodes;    ///< model node index of each rod's nodes (#rods x its nodes)
   std::vector<std::vector<int>> rod_edges;    ///< model edge index of each rod's edges (#rods x its edges)
+  std::vector<std::vector<int>> shell_nodes;  ///< model node index of each shell's nodes (#shells x its nodes)
   Solve solve = Solve::implicit_euler;
   DynamicsOptions dynamics;                   ///< used by implicit_euler / implicit_midpoint
   StaticOptions statics;                      ///< used by static_equilibrium
