@@ -102,6 +102,8 @@ void StaticSolver::set_path_point(double lambda, VecX& y) {
   if (!model_.actuators.empty()) {
     actuated_rods(model_, time, target_rods_);
     target_rods = &target_rods_;
+    // natural hinge angles follow their schedules along the path's time
+    actuated_hinges(model_, time, path_model_.shells.hinges);
   }
   std::vector<BendTwistSpring>& springs = path_model_.rods.springs;
   for (std::size_t k = 0; k < springs.size(); ++k) {

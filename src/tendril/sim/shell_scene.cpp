@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/actuation/hinge_angle_schedule.hpp"
 #include "tendril/forces/aerodynamic_drag.hpp"
 #include "tendril/forces/buoyancy.hpp"
 #include "tendril/geometry/triangle_normal.hpp"
@@ -84,6 +85,41 @@ std::vector<int> clamped_rows(const std::vector<Vec3>& nodes, const std::string&
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (sign * nodes[i][axis] <= limit + tolerance) out.push_back(static_cast<int>(i));
   return out;
+}
+
+/// `hinge_actuation` of one shell: a sinusoid per hinge on a line, the phase linear along it.
+void add_hinge_actuation(const io::SceneNode& entry, const SceneShell& shell, const std::vector<int>& nodes,
+                         Model& model) {
+  const std::vector<io::SceneNode> lines = entry.list("hinge_actuation");
+  if (lines.empty()) return;
+  if (shell.input.bending != ShellBending::hinge) entry.fail("hinge_actuation", "only with bending: hinge");
+  std::vector<std::uint8_t> ours(static_cast<std::size_t>(model.dofs.num_nodes), 0);
+  for (int n : nodes) ours[static_cast<std::size_t>(n)] = 1;
+  double scale = 0.0;
+  for (const Vec3& x : shell.mesh.nodes) scale = std::max(scale, (x - shell.mesh.nodes.front()).norm());
+  const auto rest = [&](int n) -> Vec3 { return model.rest_positions.segment<3>(model.dofs.node(n)); };
+  for (const io::SceneNode& line : lines) {
+    const int axis = line.text("axis") == "x" ? 0 : 1, along = 1 - axis;
+    const double value = line.real("value");
+    std::vector<int> hinges;
+    std::vector<double> position;  // coordinate of each hinge's midpoint along the line
+    for (std::size_t k = 0; k < model.shells.hinges.size(); ++k) {
+      const auto& h = model.shells.hinges[k].nodes;
+      const Vec3 a = rest(h[0]), b = rest(h[1]);
+      if (!ours[static_cast<std::size_t>(h[0])] || !ours[static_cast<std::size_t>(h[1])]) continue;
+      if (std::abs(a[axis] - value) > 1e-9 * scale || std::abs(b[axis] - value) > 1e-9 * scale) continue;
+      hinges.push_back(static_cast<int>(k));
+      position.push_back(0.5 * (a[along] + b[along]));
+    }
+    if (hinges.empty())
+      line.fail("value", fmt::format("{:g} m", value), fmt::format("a line {} = const through hinges of this shell", "xy"[axis]));
+    const auto [low, high] = std::minmax_element(position.begin(), position.end());
+    const double span = std::max(*high - *low, 1e-300), top = *high;
+    const double amplitude = line.real("amplitude"), frequency = line.real("frequency"), lag = line.real("phase_lag");
+    std::vector<Schedule> schedules;
+    for (double p : position) schedules.push_back(sinusoid(0.0, amplitude, frequency, -lag * (top - p) / span));
+    model.actuators.push_back(std::make_shared<HingeAngleSchedule>(model, std::move(hinges), std::move(schedules)));
+  }
 }
 
 }  // namespace
@@ -195,6 +231,7 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
       for (int d : model.dofs.node_dofs(shell_nodes[s][static_cast<std::size_t>(i)])) model.fixed[static_cast<std::size_t>(d)] = 1;
     const Vec3 v = e.vec3("velocity");
     for (int n : shell_nodes[s]) u_initial.segment<3>(model.dofs.node(n)) = v;
+    add_hinge_actuation(e, shells[s], shell_nodes[s], model);
   }
   return shell_nodes;
 }

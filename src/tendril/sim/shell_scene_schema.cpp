@@ -101,6 +101,23 @@ const io::SchemaTable& shell_scene_schema() {
           integer("shells[].joints[].rod", "0", 0, "Rod index."),
           integer("shells[].joints[].rod_node", kReq, -kInf, "Node of that rod."),
 
+          node("shells[].hinge_actuation", KeyType::List,
+               "Natural hinge angles scheduled in time along a straight line of hinges (mat_dismech 7, the manta "
+               "ray): phi_bar_k(t) = phi_bar_k(0) + amplitude sin(2 pi frequency t + phase_k), the phase falling "
+               "linearly from 0 at the line's end with the largest coordinate to -phase_lag at the other end. "
+               "Needs bending: hinge."),
+          choice("shells[].hinge_actuation[].axis", kReq, {"x", "y"},
+                 "The line is where this coordinate equals `value` (hinges with both nodes on it)."),
+          {.path = "shells[].hinge_actuation[].value", .type = KeyType::Real, .default_value = kReq, .unit = "m",
+           .doc = "Coordinate of the line (nodes within 1e-9 of the mesh size)."},
+          {.path = "shells[].hinge_actuation[].amplitude", .type = KeyType::Real, .default_value = kReq,
+           .unit = "rad", .doc = "Amplitude of the natural angle's oscillation."},
+          {.path = "shells[].hinge_actuation[].frequency", .type = KeyType::Real, .default_value = kReq,
+           .unit = "Hz", .doc = "Frequency f.", .min = 0.0},
+          {.path = "shells[].hinge_actuation[].phase_lag", .type = KeyType::Real, .default_value = "0",
+           .unit = "rad", .doc = "Phase lag from the line's leading end (largest coordinate along it) to its "
+                                 "trailing end."},
+
           node("point_masses", KeyType::List, "Extra masses lumped at nodes (e.g. a payload)."),
           integer("point_masses[].rod", kOpt, 0, "Rod of the node (give rod or shell)."),
           integer("point_masses[].shell", kOpt, 0, "Shell of the node (give rod or shell)."),

@@ -70,6 +70,7 @@ std::vector<std::pair<std::string, double>> Simulation::energies() const {
   if (!scene_->model.actuators.empty()) {
     actuated = std::make_unique<Model>(scene_->model);
     actuated_rods(scene_->model, state_.time, actuated->rods);
+    actuated_hinges(scene_->model, state_.time, actuated->shells.hinges);
   }
   const Model& m = actuated ? *actuated : scene_->model;
   compute_kinematics(m, state_.frames, state_.q, kin_);

@@ -12,6 +12,7 @@
 #include <numbers>
 
 #include "support/input_error.hpp"
+#include "tendril/core/actuator.hpp"
 #include "tendril/forces/aerodynamic_drag.hpp"
 #include "tendril/forces/buoyancy.hpp"
 #include "tendril/io/run_reader.hpp"
@@ -193,6 +194,39 @@ TEST(ShellScene, BadMaterialsAndKeysNameThePath) {
   expect_input_error([] { load(kStrip, {"forces.buoyancy.density=1000", "forces.gravity=[0,0,0]"}); },
                      {"forces.gravity", "non-zero gravity"});
   expect_input_error([] { load("duration: 1\nrods: []\n"); }, {"rods", "at least one rod (or `shells`)"});
+}
+
+TEST(ShellScene, HingeActuationOnALineWithAPhaseLag) {
+  // the right-pattern 6 x 3 strip: the middle row y = 0.01 has 5 hinge edges along x
+  const RodScene s = load(kStrip, {"shells.0.bending=hinge", "shells.0.clamp.rows=1",
+                                   "shells.0.hinge_actuation=[{axis: y, value: 0.01, amplitude: 0.5, frequency: 2, "
+                                   "phase_lag: 3.0}]"});
+  const Model& m = s.model;
+  ASSERT_EQ(m.actuators.size(), 1u);
+  std::vector<ShellHinge> hinges;
+  const double t = 0.07;
+  actuated_hinges(m, t, hinges);
+  int on_line = 0;
+  for (std::size_t k = 0; k < hinges.size(); ++k) {
+    const Vec3 a = m.rest_positions.segment<3>(3 * hinges[k].nodes[0]);
+    const Vec3 b = m.rest_positions.segment<3>(3 * hinges[k].nodes[1]);
+    double expected = m.shells.hinges[k].natural_angle;
+    if (std::abs(a.y() - 0.01) < 1e-12 && std::abs(b.y() - 0.01) < 1e-12) {
+      ++on_line;
+      // midpoints at x = 0.01 .. 0.09: phase 0 at the leading end x = 0.09, -3 at the trailing x = 0.01
+      const double phase = -3.0 * (0.09 - 0.5 * (a.x() + b.x())) / 0.08;
+      expected += 0.5 * std::sin(2.0 * std::numbers::pi * 2.0 * t + phase);
+    }
+    EXPECT_NEAR(hinges[k].natural_angle, expected, 1e-14) << "hinge " << k;
+  }
+  EXPECT_EQ(on_line, 5);
+  expect_input_error([] { load(kStrip, {"shells.0.hinge_actuation=[{axis: y, value: 0.01, amplitude: 1, frequency: 1}]"}); },
+                     {"shells[0].hinge_actuation", "bending: hinge"});
+  expect_input_error(
+      [] {
+        load(kStrip, {"shells.0.bending=hinge", "shells.0.hinge_actuation=[{axis: y, value: 0.013, amplitude: 1, frequency: 1}]"});
+      },
+      {"shells[0].hinge_actuation[0].value", "0.013"});
 }
 
 TEST(ShellScene, RunWritesTrianglesAndXi) {
