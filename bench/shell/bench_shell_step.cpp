@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include "support/statistics.hpp"
+#include "support/timed_steps.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -18,19 +19,10 @@ namespace {
 /// Times steps of `sim` after `warmup` untimed steps; one benchmark iteration is one step.
 void time_steps(benchmark::State& state, tendril::sim::Simulation& sim, int warmup) {
   for (int k = 0; k < warmup; ++k) sim.step();
-  long iterations = 0, steps = 0;
-  for (auto _ : state) {
-    const tendril::StepReport report = sim.step();
-    if (report.status != tendril::StepStatus::converged) {
-      state.SkipWithError(("step failed: " + report.message).c_str());
-      return;
-    }
-    iterations += report.iterations;
-    ++steps;
-  }
+  const double newton_iterations = tendril::bench::timed_steps(state, sim, 1);
   state.counters["nodes"] = sim.model().dofs.num_nodes;
   state.counters["dofs"] = sim.model().dofs.size();
-  state.counters["newton_iterations"] = static_cast<double>(iterations) / std::max(1L, steps);
+  state.counters["newton_iterations"] = newton_iterations;
 }
 
 void BM_ShellCantileverStep(benchmark::State& state) {

@@ -2,41 +2,13 @@
 
 #include <limits>
 
+#include "tendril/io/schema_keys.hpp"
+
 namespace tendril::sim {
 
-namespace {
-
-using io::KeySpec;
 using io::KeyType;
+using namespace io::keys;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const std::string kReq(io::kRequired);
-const std::string kOpt(io::kOptional);
-
-KeySpec node(std::string path, KeyType type, std::string doc) {
-  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
-}
-
-KeySpec positive(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc), .min = 0.0, .max = kInf, .min_exclusive = true};
-}
-
-KeySpec integer(std::string path, std::string def, double min, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min};
-}
-
-KeySpec vec3(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Vec3, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc)};
-}
-
-KeySpec choice(std::string path, std::string def, std::vector<std::string> choices, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::String, .default_value = std::move(def), .unit = "",
-          .doc = std::move(doc), .choices = std::move(choices)};
-}
-
-}  // namespace
 
 const io::SchemaTable& shell_scene_schema() {
   static const io::SchemaTable table{
@@ -73,8 +45,8 @@ const io::SchemaTable& shell_scene_schema() {
           positive("shells[].material.E", kReq, "Pa", "Young's modulus E."),
           {.path = "shells[].material.nu", .type = KeyType::Real, .default_value = kReq, .unit = "-",
            .doc = "Poisson ratio nu.", .min = -1.0, .max = 0.5, .min_exclusive = true},
-          {.path = "shells[].material.density", .type = KeyType::Real, .default_value = kReq, .unit = "kg/m^3",
-           .doc = "Mass density rho (lumped: a third of rho h A of each triangle per node).", .min = 0.0},
+          real("shells[].material.density", kReq, "kg/m^3",
+               "Mass density rho (lumped: a third of rho h A of each triangle per node).", 0.0),
           positive("shells[].material.thickness", kReq, "m", "Thickness h."),
           choice("shells[].bending", "midedge", {"midedge", "hinge"},
                  "Bending model: midedge (mid-edge normals, eq. 19-20, one DOF xi per shell edge; converges to the "
@@ -108,15 +80,11 @@ const io::SchemaTable& shell_scene_schema() {
                "Needs bending: hinge."),
           choice("shells[].hinge_actuation[].axis", kReq, {"x", "y"},
                  "The line is where this coordinate equals `value` (hinges with both nodes on it)."),
-          {.path = "shells[].hinge_actuation[].value", .type = KeyType::Real, .default_value = kReq, .unit = "m",
-           .doc = "Coordinate of the line (nodes within 1e-9 of the mesh size)."},
-          {.path = "shells[].hinge_actuation[].amplitude", .type = KeyType::Real, .default_value = kReq,
-           .unit = "rad", .doc = "Amplitude of the natural angle's oscillation."},
-          {.path = "shells[].hinge_actuation[].frequency", .type = KeyType::Real, .default_value = kReq,
-           .unit = "Hz", .doc = "Frequency f.", .min = 0.0},
-          {.path = "shells[].hinge_actuation[].phase_lag", .type = KeyType::Real, .default_value = "0",
-           .unit = "rad", .doc = "Phase lag from the line's leading end (largest coordinate along it) to its "
-                                 "trailing end."},
+          real("shells[].hinge_actuation[].value", kReq, "m", "Coordinate of the line (nodes within 1e-9 of the mesh size)."),
+          real("shells[].hinge_actuation[].amplitude", kReq, "rad", "Amplitude of the natural angle's oscillation."),
+          real("shells[].hinge_actuation[].frequency", kReq, "Hz", "Frequency f.", 0.0),
+          real("shells[].hinge_actuation[].phase_lag", "0", "rad",
+               "Phase lag from the line's leading end (largest coordinate along it) to its trailing end."),
 
           node("point_masses", KeyType::List, "Extra masses lumped at nodes (e.g. a payload)."),
           integer("point_masses[].rod", kOpt, 0, "Rod of the node (give rod or shell)."),
@@ -128,15 +96,12 @@ const io::SchemaTable& shell_scene_schema() {
                "Buoyancy of rods and shells in a medium (mat_dismech 5.1): F_i = -rho_med V_i g on each node, V_i "
                "the node's share of the displaced volume (half of A |e| of each rod edge, a third of h A of each "
                "triangle). Needs forces.gravity. Point masses displace nothing."),
-          {.path = "forces.buoyancy.density", .type = KeyType::Real, .default_value = kReq, .unit = "kg/m^3",
-           .doc = "Density of the medium rho_med.", .min = 0.0},
+          real("forces.buoyancy.density", kReq, "kg/m^3", "Density of the medium rho_med.", 0.0),
           node("forces.aerodynamic_drag", KeyType::Map,
                "Quadratic drag on shell triangles (mat_dismech 5.4, eq. 29): each node of triangle k gets "
                "-rho_med C_D A_k / 6 sgn(u_i . n_k) (u_i . n_k)^2 n_k (n_k the current unit normal, A_k the rest area)."),
-          {.path = "forces.aerodynamic_drag.density", .type = KeyType::Real, .default_value = kReq,
-           .unit = "kg/m^3", .doc = "Density of the medium rho_med.", .min = 0.0},
-          {.path = "forces.aerodynamic_drag.drag_coefficient", .type = KeyType::Real, .default_value = kReq,
-           .unit = "-", .doc = "Drag coefficient C_D.", .min = 0.0},
+          real("forces.aerodynamic_drag.density", kReq, "kg/m^3", "Density of the medium rho_med.", 0.0),
+          real("forces.aerodynamic_drag.drag_coefficient", kReq, "-", "Drag coefficient C_D.", 0.0),
       }};
   return table;
 }
