@@ -145,7 +145,15 @@ RodMaterial read_material(const io::SceneNode& m) {
   return out;
 }
 
-/// Rigid motion of clamped DOFs: x(t) = c0 + v t + R(omega t) (x0 - c0), theta(t) = theta0 + (omega . t0) t.
+struct RodInput {
+  io::Polyline line;
+  std::string clamp;
+  std::optional<Vec2> natural_curvature;  // [1/m]
+  std::optional<double> natural_twist;    // [rad/m]
+};
+
+}  // namespace
+
 PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
                               const Vec3& velocity, const Vec3& omega, const Vec3& center) {
   PrescribedMotion motion;
@@ -162,15 +170,6 @@ PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dof
   };
   return motion;
 }
-
-struct RodInput {
-  io::Polyline line;
-  std::string clamp;
-  std::optional<Vec2> natural_curvature;  // [1/m]
-  std::optional<double> natural_twist;    // [rad/m]
-};
-
-}  // namespace
 
 RodScene load_rod_scene(io::Scene& scene) {
   expand_flagellated_robot(scene);

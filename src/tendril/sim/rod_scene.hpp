@@ -45,6 +45,11 @@ struct RodScene {
   io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
 };
 
+/// Rigid motion of clamped DOFs from t = 0: x(t) = c + v t + R(omega t) (x(0) - c) for the nodes,
+/// theta(t) = theta(0) + (omega . t_0) t for the twist DOFs (t_0 the tangent of each twisted edge at t = 0).
+PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
+                              const Vec3& velocity, const Vec3& omega, const Vec3& center);
+
 /// Reads a parsed rod scene (built with rod_schema()), validates every key (InputError with the
 /// key path and value) and builds the Model. Unknown or unused keys are errors.
 RodScene load_rod_scene(io::Scene& scene);

@@ -13,6 +13,7 @@
 #include "tendril/geometry/triangle_normal.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/obj_mesh.hpp"
+#include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::sim {
 
@@ -227,8 +228,25 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
       const io::SceneNode c = e.map("clamp");
       for (int i : clamped_rows(shells[s].mesh.nodes, c.text("side"), c.integer("rows"))) fixed.push_back(i);
     }
-    for (int i : fixed)
-      for (int d : model.dofs.node_dofs(shell_nodes[s][static_cast<std::size_t>(i)])) model.fixed[static_cast<std::size_t>(d)] = 1;
+    std::sort(fixed.begin(), fixed.end());
+    fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+    std::vector<int> moving;
+    for (int i : fixed) {
+      moving.push_back(shell_nodes[s][static_cast<std::size_t>(i)]);
+      for (int d : model.dofs.node_dofs(moving.back())) model.fixed[static_cast<std::size_t>(d)] = 1;
+    }
+    for (const io::SceneNode& f : e.list("fixed_dofs")) {
+      const int n = shell_nodes[s][static_cast<std::size_t>(resolve_index(f, "node", f.integer("node"), count, "node"))];
+      for (const std::string& c : f.texts("components")) model.fixed[static_cast<std::size_t>(model.dofs.node(n) + (c[0] - 'x'))] = 1;
+    }
+    if (e.has("clamp_motion")) {
+      if (moving.empty()) e.fail("clamp_motion", "only with clamp or fixed_nodes (the nodes it moves)");
+      const io::SceneNode m = e.map("clamp_motion");
+      Vec3 centroid = Vec3::Zero();
+      for (int n : moving) centroid += q_initial.segment<3>(model.dofs.node(n)) / static_cast<double>(moving.size());
+      model.prescribed.push_back(clamp_motion(moving, {}, {}, m.vec3("velocity"), m.vec3("angular_velocity"),
+                                              m.has("center") ? m.vec3("center") : centroid));
+    }
     const Vec3 v = e.vec3("velocity");
     for (int n : shell_nodes[s]) u_initial.segment<3>(model.dofs.node(n)) = v;
     add_hinge_actuation(e, shells[s], shell_nodes[s], model);

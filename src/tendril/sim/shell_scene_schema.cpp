@@ -65,6 +65,18 @@ const io::SchemaTable& shell_scene_schema() {
                "distinct node coordinates along that axis, nearest to the side first). Two rows clamp the slope."),
           choice("shells[].clamp.side", kReq, {"x_min", "x_max", "y_min", "y_max"}, "The clamped side."),
           integer("shells[].clamp.rows", "2", 1, "Rows of nodes fixed."),
+          node("shells[].fixed_dofs", KeyType::List, "Individual fixed components of a node of this shell."),
+          integer("shells[].fixed_dofs[].node", kReq, -kInf, "Node index within the shell."),
+          {.path = "shells[].fixed_dofs[].components", .type = KeyType::StringList, .default_value = kReq,
+           .unit = "", .doc = "Fixed components.", .choices = {"x", "y", "z"}},
+          node("shells[].clamp_motion", KeyType::Map,
+               "Prescribed rigid motion from t = 0 of the nodes fixed by `clamp` and `fixed_nodes`: "
+               "x(t) = c + v t + R(omega t) (x(0) - c)."),
+          vec3("shells[].clamp_motion.velocity", "[0, 0, 0]", "m/s", "Translation velocity v."),
+          vec3("shells[].clamp_motion.angular_velocity", "[0, 0, 0]", "rad/s",
+               "Angular velocity omega (axis times rate) about the axis through `center`."),
+          vec3("shells[].clamp_motion.center", kOpt, "m",
+               "A point on the rotation axis at t = 0 (default: the centroid of the moving nodes)."),
           vec3("shells[].velocity", "[0, 0, 0]", "m/s", "Initial velocity of every node of this shell."),
           node("shells[].joints", KeyType::List,
                "Rod-shell joints: a shell node that is the same node as a rod node (coincident within 1e-9 of the "

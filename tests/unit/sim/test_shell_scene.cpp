@@ -229,6 +229,28 @@ TEST(ShellScene, HingeActuationOnALineWithAPhaseLag) {
       {"shells[0].hinge_actuation[0].value", "0.013"});
 }
 
+TEST(ShellScene, FixedDofsAndClampMotion) {
+  // the clamped column x = 0 turns about the x axis through the origin at 2 rad/s; node 17 (the far
+  // corner) is held in z only
+  Simulation sim(load(kStrip, {"shells.0.clamp.rows=1", "shells.0.fixed_dofs=[{node: -1, components: [z]}]",
+                               "shells.0.clamp_motion={angular_velocity: [2, 0, 0], center: [0, 0, 0]}",
+                               "shells.0.velocity=[0, 0, 0]"}));
+  const Model& m = sim.model();
+  EXPECT_EQ(m.fixed[3 * 17 + 2], 1);
+  EXPECT_EQ(m.fixed[3 * 17 + 1], 0);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim.step().ok());
+  const double angle = 2.0 * sim.state().time;
+  for (int i = 0; i < m.dofs.num_nodes; ++i) {
+    const Vec3 x0 = sim.scene().q_initial.segment<3>(3 * i);
+    if (x0.x() > 1e-12) continue;
+    const Vec3 expected(0.0, std::cos(angle) * x0.y(), std::sin(angle) * x0.y());
+    EXPECT_NEAR((sim.state().q.segment<3>(3 * i) - expected).norm(), 0.0, 1e-12) << "node " << i;
+  }
+  EXPECT_DOUBLE_EQ(sim.state().q[3 * 17 + 2], 0.0);
+  expect_input_error([] { load(kStrip, {"shells.0.clamp_motion={velocity: [1, 0, 0]}", "shells.0.clamp=null"}); },
+                     {"shells[0].clamp_motion", "only with clamp or fixed_nodes"});
+}
+
 TEST(ShellScene, RunWritesTrianglesAndXi) {
   const TempDir dir;
   Simulation sim(load(kStrip, {"duration=0.002"}));
