@@ -24,6 +24,7 @@
 #include "tendril/sim/contact_scene.hpp"
 #include "tendril/sim/natural_modes.hpp"
 #include "tendril/sim/rod_scene.hpp"
+#include "tendril/sim/shell_scene.hpp"
 #include "tendril/sim/simulation.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
@@ -38,7 +39,7 @@ constexpr int kExitBadInput = 2;
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
   return {&io::common_schema(), &sim::rod_scene_schema(), &sim::contact_scene_schema(), &sim::media_scene_schema(),
-          &vine::vine_scene_schema()};
+          &sim::shell_scene_schema(), &vine::vine_scene_schema()};
 }
 
 /// A scene with a top-level `vine:` key goes to the vine simulator, any other to the rod simulation.

@@ -24,8 +24,8 @@ import numpy as np  # noqa: E402
 
 def load(run_dir):
     meta = json.loads((run_dir / "run.json").read_text())
-    if meta.get("format") != "tendril-run" or meta.get("format_version") != 1:
-        raise SystemExit(f"error: {run_dir}/run.json: not a tendril-run version 1 directory")
+    if meta.get("format") != "tendril-run" or meta.get("format_version") not in (1, 2):
+        raise SystemExit(f"error: {run_dir}/run.json: not a tendril-run version 1 or 2 directory")
     arrays, entries = {}, {}
     for a in meta["arrays"]:
         arrays[a["name"]] = np.load(run_dir / a["file"])

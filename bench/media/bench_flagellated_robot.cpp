@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include "support/statistics.hpp"
+#include "support/timed_steps.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace {
@@ -18,20 +19,9 @@ void BM_FlagellatedRobotSimulatedSecond(benchmark::State& state) {
       std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml",
       {"flagellated_robot.tails=" + tails, "flagellated_robot.motor_rpm=100", "duration=1e6"});
   for (int k = 0; k < 100; ++k) sim.step();  // start-up (untimed)
-  long iterations = 0, steps = 0;
-  for (auto _ : state) {
-    for (int k = 0; k < 100; ++k) {
-      const tendril::StepReport report = sim.step();
-      if (report.status != tendril::StepStatus::converged) {
-        state.SkipWithError(("step failed: " + report.message).c_str());
-        return;
-      }
-      iterations += report.iterations;
-      ++steps;
-    }
-  }
+  const double newton_iterations = tendril::bench::timed_steps(state, sim, 100);
   state.counters["nodes"] = sim.model().dofs.num_nodes;
-  state.counters["newton_iterations"] = static_cast<double>(iterations) / std::max(1L, steps);
+  state.counters["newton_iterations"] = newton_iterations;
   state.counters["real_time_factor"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

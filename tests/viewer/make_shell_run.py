@@ -1,7 +1,6 @@
 """Writes a small synthetic run with triangles (a flapping square plate, 5 x 5 nodes, 32
-triangles, 6 frames) in the tendril-run 1 layout plus `info.triangles`, the entry the shells
-area will write; no producer writes triangles yet, so the viewer and the VTK export are tested on
-this fixture.  Usage: make_shell_run.py OUT_DIR
+triangles, 6 frames) in the tendril-run 2 layout with `info.triangles`, as shell runs write it
+(docs/output_format.md), so the viewer and the VTK export are tested on a small fixture.  Usage: make_shell_run.py OUT_DIR
 """
 import json
 import shutil
@@ -35,7 +34,7 @@ def main(out):
     entry = lambda name, shape, unit: {"name": name, "file": f"{name}.npy", "dtype": "float64", "shape": list(shape),
                                        "first_axis": "saved frame", "unit": unit, "meaning": ""}
     (out / "run.json").write_text(json.dumps({
-        "format": "tendril-run", "format_version": 1, "tendril_version": "test fixture", "kind": "rod",
+        "format": "tendril-run", "format_version": 2, "tendril_version": "test fixture", "kind": "rod",
         "status": "completed", "message": "", "units": "SI",
         "arrays": [entry("frame_time", t.shape, "s"), entry("positions", x.shape, "m"),
                    entry("twists", (frames, len(edges)), "rad")],

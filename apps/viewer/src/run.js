@@ -54,8 +54,8 @@ export async function loadRun(index, entry) {
   const meta = await (await fetchOk(base + 'run.json', 'run.json')).json().catch((e) => {
     throw new Error(`run.json: not valid JSON (${e.message})`);
   });
-  if (meta.format !== 'tendril-run' || meta.format_version !== 1)
-    throw new Error(`run.json: format '${meta.format}' version ${meta.format_version}; allowed: 'tendril-run' version 1`);
+  if (meta.format !== 'tendril-run' || (meta.format_version !== 1 && meta.format_version !== 2))
+    throw new Error(`run.json: format '${meta.format}' version ${meta.format_version}; allowed: 'tendril-run' version 1 or 2`);
   const files = Object.fromEntries(meta.arrays.map((a) => [a.name, a.file]));
   const wanted = meta.kind === 'vine' ? ['frame_time', 'centerline', 'body_pose', 'body_velocity']
                                       : ['frame_time', 'positions', 'twists'];

@@ -7,4 +7,9 @@ void actuated_rods(const Model& model, double t, RodNetwork& rods) {
   for (const auto& actuator : model.actuators) actuator->apply(t, rods);
 }
 
+void actuated_hinges(const Model& model, double t, std::vector<ShellHinge>& hinges) {
+  hinges = model.shells.hinges;  // the vector keeps its storage
+  for (const auto& actuator : model.actuators) actuator->apply_hinges(t, hinges);
+}
+
 }  // namespace tendril

@@ -22,8 +22,12 @@ void find_free_translations(const Model& model, const SparseMatrix& pattern, std
                             std::vector<std::string>& names) {
   const int num_nodes = model.dofs.num_nodes;
   const int position_dofs = 3 * num_nodes;
-  // the node a DOF belongs to: position DOFs by index, twists by their edge's first node
-  auto node_of = [&](int d) { return d < position_dofs ? d / 3 : model.rods.edges[d - position_dofs][0]; };
+  // the node a DOF belongs to: position DOFs by index, twists and xi by their edge's first node
+  auto node_of = [&](int d) {
+    if (model.dofs.is_position(d)) return d / 3;
+    if (model.dofs.is_twist(d)) return model.rods.edges[d - position_dofs][0];
+    return model.shells.edges[model.shells.xi_edge[d - model.dofs.xi(0)]][0];
+  };
   DisjointSets parts(num_nodes);
   for (int c = 0; c < pattern.outerSize(); ++c)
     for (SparseMatrix::InnerIterator it(pattern, c); it; ++it)
@@ -98,6 +102,8 @@ void StaticSolver::set_path_point(double lambda, VecX& y) {
   if (!model_.actuators.empty()) {
     actuated_rods(model_, time, target_rods_);
     target_rods = &target_rods_;
+    // natural hinge angles follow their schedules along the path's time
+    actuated_hinges(model_, time, path_model_.shells.hinges);
   }
   std::vector<BendTwistSpring>& springs = path_model_.rods.springs;
   for (std::size_t k = 0; k < springs.size(); ++k) {

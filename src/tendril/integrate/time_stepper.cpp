@@ -113,7 +113,10 @@ StepReport TimeStepper::substep(State& s, double dt) {
   problem.load_factor = 1.0;
   problem.frames = &s.frames;
   // rest quantities scheduled in time, at the time the forces are evaluated
-  if (actuated_) actuated_rods(model_, problem.time, actuated_->rods);
+  if (actuated_) {
+    actuated_rods(model_, problem.time, actuated_->rods);
+    actuated_hinges(model_, problem.time, actuated_->shells.hinges);
+  }
   StepReport report = system_.solve(problem, y_);
   report.dt = dt;
   if (!report.ok()) return report;

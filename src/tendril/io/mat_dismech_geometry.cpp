@@ -103,7 +103,10 @@ MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file) 
     if (idx[0] == idx[1] || (count == 3 && (idx[1] == idx[2] || idx[0] == idx[2])))
       throw InputError(where, fmt::format("repeated node index"), "distinct node indices");
     if (p.section == Section::Edges) g.edges.push_back({idx[0], idx[1]});
-    else g.triangles.push_back(idx);
+    else {
+      g.triangles.push_back(idx);
+      g.triangle_lines.push_back(p.line);
+    }
   }
   if (g.nodes.empty()) throw InputError(file.string(), "(no nodes)", "a *Nodes section with at least two nodes");
   return g;

@@ -25,6 +25,7 @@ struct MatDismechGeometry {
   std::vector<Vec3> nodes;                    ///< x_i [m] (#nodes)
   std::vector<std::array<int, 2>> edges;      ///< 0-based (m, n) (#edges)
   std::vector<std::array<int, 3>> triangles;  ///< 0-based (l, m, n) (#triangles)
+  std::vector<int> triangle_lines;            ///< 1-based line of each triangle in the file (#triangles)
 };
 
 MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file);

@@ -127,7 +127,7 @@ std::filesystem::path RunDirectory::close(const std::string& status, const std::
   open_ = false;
   Json meta = Json::object();
   meta["format"] = "tendril-run";
-  meta["format_version"] = 1;
+  meta["format_version"] = 2;
   meta["tendril_version"] = tendril_version();
   meta["kind"] = kind_;
   meta["status"] = status;

@@ -1,5 +1,5 @@
 #pragma once
-/// A run directory in the "tendril-run 1" format (docs/output_format.md): .npy arrays appended
+/// A run directory in the "tendril-run 2" format (docs/output_format.md): .npy arrays appended
 /// frame by frame plus run.json (format name and version, tendril version, status, the resolved
 /// scene, units, and the list of arrays with shapes and meaning).
 ///

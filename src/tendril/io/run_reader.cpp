@@ -34,9 +34,10 @@ RunData read_run_metadata(const fs::path& directory) {
   try {
     const std::string format = run.meta["format"].as<std::string>();
     const int version = run.meta["format_version"].as<int>();
-    if (format != "tendril-run" || version != 1)
+    // version 2 added shells (info.triangles, xi); version 1 runs read the same way
+    if (format != "tendril-run" || (version != 1 && version != 2))
       throw InputError(meta_file.string(), fmt::format("format '{}' version {}", format, version),
-                       "format 'tendril-run' version 1");
+                       "format 'tendril-run' version 1 or 2");
     run.kind = run.meta["kind"].as<std::string>();
     run.status = run.meta["status"].as<std::string>();
     for (const YAML::Node& a : run.meta["arrays"])

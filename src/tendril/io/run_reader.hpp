@@ -1,5 +1,5 @@
 #pragma once
-/// Reads a run directory in the "tendril-run 1" format (docs/output_format.md) back: run.json and
+/// Reads a run directory in the "tendril-run" format (version 1 or 2) (docs/output_format.md) back: run.json and
 /// every array it lists. Used by the CLI's export, plot and view commands. A damaged run (missing
 /// or unparsable run.json, a different format or version, a missing or truncated .npy, an array
 /// whose shape disagrees with run.json) throws InputError naming the file and what is wrong.

@@ -9,14 +9,18 @@ namespace tendril::io {
 namespace {
 
 /// Triangles between a lower row and an upper row of node indices, both sorted by x: walks both rows,
-/// each time advancing the row whose next node lies further left (counter-clockwise about +z).
+/// each time advancing the row whose next node lies further left (counter-clockwise about +z); on a tie
+/// (the last nodes of both rows) the row that is not shifted advances first (`lower_first`), so a mesh is
+/// mirror symmetric about every row.
 void zip_rows(const std::vector<Vec3>& nodes, const std::vector<int>& lower, const std::vector<int>& upper,
-              std::vector<std::array<int, 3>>& triangles) {
+              bool lower_first, std::vector<std::array<int, 3>>& triangles) {
   std::size_t i = 0, j = 0;
   while (i + 1 < lower.size() || j + 1 < upper.size()) {
+    const auto x = [&](int node) { return nodes[static_cast<std::size_t>(node)].x(); };
     const bool advance_lower =
         j + 1 >= upper.size() ||
-        (i + 1 < lower.size() && nodes[static_cast<std::size_t>(lower[i + 1])].x() <= nodes[static_cast<std::size_t>(upper[j + 1])].x());
+        (i + 1 < lower.size() &&
+         (x(lower[i + 1]) < x(upper[j + 1]) || (x(lower[i + 1]) == x(upper[j + 1]) && lower_first)));
     if (advance_lower) {
       triangles.push_back({lower[i], lower[i + 1], upper[j]});
       ++i;
@@ -52,7 +56,7 @@ TriangleMesh rectangle_mesh(double length, double width, int nodes_x, int nodes_
     const auto& lo = rows[static_cast<std::size_t>(j)];
     const auto& up = rows[static_cast<std::size_t>(j + 1)];
     if (pattern == MeshPattern::equilateral) {
-      zip_rows(mesh.nodes, lo, up, mesh.triangles);
+      zip_rows(mesh.nodes, lo, up, j % 2 == 0, mesh.triangles);
       continue;
     }
     for (std::size_t i = 0; i + 1 < lo.size(); ++i) {

@@ -19,7 +19,8 @@ enum class MeshPattern {
   right,        ///< every grid cell cut by the same diagonal (from (i, j) to (i + 1, j + 1))
   alternating,  ///< the diagonal alternates like a checkerboard (crossed, "union jack" style)
   equilateral,  ///< odd rows shifted by half a cell, with a node at both ends: equilateral triangles when
-                ///< the row spacing is sqrt(3)/2 of the node spacing; straight sides
+                ///< the row spacing is sqrt(3)/2 of the node spacing; straight sides; mirror symmetric
+                ///< about every row
 };
 
 /// The rectangle [0, length] x [0, width] with `nodes_x` nodes along x and `nodes_y` rows of nodes along y

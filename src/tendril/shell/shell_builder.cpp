@@ -31,7 +31,6 @@ std::string text(const std::array<int, 3>& t) {
 }
 
 std::string shell_path(std::size_t s) { return "shells[" + std::to_string(s) + "]"; }
-std::string triangle_path(std::size_t s, std::size_t t) { return shell_path(s) + ".triangles[" + std::to_string(t) + "]"; }
 
 void check_material(const ShellMaterial& m, const std::string& path) {
   if (!(m.youngs_modulus > 0.0) || !std::isfinite(m.youngs_modulus))
@@ -53,6 +52,10 @@ struct TriangleSource {
 }  // namespace
 
 void add_shells(Model& model, const std::vector<ShellInput>& shells) {
+  const auto triangle_path = [&](std::size_t s, std::size_t t) {
+    const auto& names = shells[s].triangle_names;
+    return t < names.size() ? names[t] : shell_path(s) + ".triangles[" + std::to_string(t) + "]";
+  };
   TENDRIL_ASSERT(model.shells.triangles.empty(), "add_shells called on a model that already has shells");
   ShellMesh& mesh = model.shells;
   const int num_nodes = model.dofs.num_nodes;
@@ -260,17 +263,33 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   if (!mesh.midedge_triangles.empty()) model.energies.push_back(std::make_shared<MidEdgeBendingEnergy>());
 }
 
-Model build_shell_model(const std::vector<Vec3>& nodes, const std::vector<ShellInput>& shells) {
-  Model model;
-  model.dofs.num_nodes = static_cast<int>(nodes.size());
-  model.rest_positions.resize(3 * static_cast<Eigen::Index>(nodes.size()));
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
+int append_nodes(Model& model, const std::vector<Vec3>& nodes) {
+  TENDRIL_ASSERT(model.dofs.num_shell_edges == 0 && model.shells.triangles.empty() && model.prescribed.empty(),
+                 "append_nodes called on a model with shells or prescribed DOFs");
+  for (std::size_t i = 0; i < nodes.size(); ++i)
     if (!nodes[i].allFinite())
       throw InputError("nodes[" + std::to_string(i) + "]", "a non-finite coordinate", "finite coordinates [m]");
-    model.rest_positions.segment<3>(3 * static_cast<Eigen::Index>(i)) = nodes[i];
-  }
-  model.mass = VecX::Zero(model.dofs.size());
-  model.fixed.assign(static_cast<std::size_t>(model.dofs.size()), 0);
+  const int first = model.dofs.num_nodes;
+  const auto old_positions = static_cast<Eigen::Index>(3 * first);
+  const auto added = static_cast<Eigen::Index>(3 * nodes.size());
+  // q = [x (3N) | theta (E)]: the new positions go between the old positions and the twists
+  VecX rest(old_positions + added);
+  rest << model.rest_positions, VecX::Zero(added);
+  for (std::size_t i = 0; i < nodes.size(); ++i) rest.segment<3>(old_positions + 3 * static_cast<Eigen::Index>(i)) = nodes[i];
+  model.rest_positions = std::move(rest);
+  const Eigen::Index old_dofs = model.mass.size();
+  VecX mass = VecX::Zero(old_dofs + added);
+  mass.head(old_positions) = model.mass.head(old_positions);
+  mass.tail(old_dofs - old_positions) = model.mass.tail(old_dofs - old_positions);
+  model.mass = std::move(mass);
+  model.fixed.insert(model.fixed.begin() + old_positions, static_cast<std::size_t>(added), 0);
+  model.dofs.num_nodes += static_cast<int>(nodes.size());
+  return first;
+}
+
+Model build_shell_model(const std::vector<Vec3>& nodes, const std::vector<ShellInput>& shells) {
+  Model model;
+  append_nodes(model, nodes);
   add_shells(model, shells);
   return model;
 }

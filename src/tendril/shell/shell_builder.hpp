@@ -11,6 +11,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tendril/core/model.hpp"
@@ -42,7 +43,14 @@ struct ShellInput {
   ShellMembrane membrane = ShellMembrane::cst;
   std::optional<double> edge_spring_stiffness;  ///< k_s [N] of every edge spring instead of sqrt(3)/4 E h |e_bar|
   std::optional<double> hinge_stiffness;        ///< k_b [N m] of every hinge instead of E h^3 / (12 sqrt 3)
+  /// Where each triangle came from, named in errors instead of "shells[s].triangles[t]" (e.g. "canopy.obj:14")
+  /// (#triangles, or empty)
+  std::vector<std::string> triangle_names;
 };
+
+/// Appends nodes x_i [m] (#new nodes) to a model without shells: free, massless, at rest; the twist DOFs
+/// move up by 3 per node (InputError "nodes[i]" for a non-finite coordinate). Returns the first new index.
+int append_nodes(Model& model, const std::vector<Vec3>& nodes);
 
 /// Validates the shells against the model's nodes (throws InputError naming "shells[s]...", the value and
 /// what is allowed: indices out of range, repeated nodes, degenerate, duplicated or inconsistently oriented

@@ -18,11 +18,13 @@
 #include "tendril/rod/rod_builder.hpp"
 #include "tendril/sim/contact_scene.hpp"
 #include "tendril/sim/media_scene.hpp"
+#include "tendril/sim/shell_scene.hpp"
 
 namespace tendril::sim {
 
 io::Schema rod_schema() {
-  return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema(), &media_scene_schema()});
+  return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema(), &media_scene_schema(),
+                     &shell_scene_schema()});
 }
 
 int resolve_index(const io::SceneNode& at, const std::string& key, int value, int count, const char* what) {
@@ -102,7 +104,7 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     const io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
     if (!file.triangles.empty())
       g.fail("file", fmt::format("{} ({} triangles)", name, file.triangles.size()),
-             "a geometry without *Triangles: shells are not supported yet");
+             "a geometry without *Triangles (triangle meshes are shells: shells[].geometry.type file)");
     if (file.edges.empty()) g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
     line.nodes = file.nodes;
     line.edges = file.edges;
@@ -145,7 +147,15 @@ RodMaterial read_material(const io::SceneNode& m) {
   return out;
 }
 
-/// Rigid motion of clamped DOFs: x(t) = c0 + v t + R(omega t) (x0 - c0), theta(t) = theta0 + (omega . t0) t.
+struct RodInput {
+  io::Polyline line;
+  std::string clamp;
+  std::optional<Vec2> natural_curvature;  // [1/m]
+  std::optional<double> natural_twist;    // [rad/m]
+};
+
+}  // namespace
+
 PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
                               const Vec3& velocity, const Vec3& omega, const Vec3& center) {
   PrescribedMotion motion;
@@ -163,15 +173,6 @@ PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dof
   return motion;
 }
 
-struct RodInput {
-  io::Polyline line;
-  std::string clamp;
-  std::optional<Vec2> natural_curvature;  // [1/m]
-  std::optional<double> natural_twist;    // [rad/m]
-};
-
-}  // namespace
-
 RodScene load_rod_scene(io::Scene& scene) {
   expand_flagellated_robot(scene);
   RodScene out;
@@ -181,7 +182,8 @@ RodScene load_rod_scene(io::Scene& scene) {
 
   // rods: geometry and material, numbered globally in order
   const std::vector<io::SceneNode> rods = root.list("rods");
-  if (rods.empty()) root.fail("rods", "a list of at least one rod");
+  const std::vector<io::SceneNode> shell_entries = root.list("shells");
+  if (rods.empty() && shell_entries.empty()) root.fail("rods", "a list of at least one rod (or `shells`)");
   RodNetworkInput net;
   std::vector<RodInput> rod_inputs;
   std::vector<int> node_offset, edge_offset;
@@ -231,6 +233,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   // joints: merge coincident nodes of different rods
   double scale = 0.0;
   for (const Vec3& x : net.nodes) scale = std::max(scale, (x - net.nodes.front()).norm());
+  std::vector<SceneShell> shells = read_scene_shells(shell_entries, scene.base_directory());
   DisjointSets joined(static_cast<int>(net.nodes.size()));
   for (const io::SceneNode& joint : root.list("joints")) {
     const auto rows = joint.int_table("nodes", 2);
@@ -300,9 +303,14 @@ RodScene load_rod_scene(io::Scene& scene) {
     }
   }
 
-  out.model = build_rod_model(net);
+  // rods, then the shells' nodes and triangles (shell_scene.cpp)
+  if (num_rods > 0) out.model = build_rod_model(net);
   Model& model = out.model;
   out.q_initial = rest_configuration(model);
+  out.u_initial = VecX::Zero(out.q_initial.size());
+  const std::vector<RodMaterial> materials = net.materials;
+  const SceneRods scene_rods{rods, out.rod_nodes, out.rod_edges, materials};
+  out.shell_nodes = add_scene_shells(shell_entries, shells, scene_rods, model, out.q_initial, out.u_initial);
 
   // natural curvature / twist given per rod (else from the initial shape) or per spring (rest_shape):
   // integrated per spring
@@ -327,8 +335,6 @@ RodScene load_rod_scene(io::Scene& scene) {
     if (edge_rod[s.edge_b] != r) continue;  // joint springs between rods keep their initial shape
     set_natural_shape(s, rod_inputs[r].natural_curvature, rod_inputs[r].natural_twist, rods[r]);
   }
-  const std::vector<RodMaterial> materials = net.materials;
-  const SceneRods scene_rods{rods, out.rod_nodes, out.rod_edges, materials};
   for (int r = 0; r < num_rods; ++r)
     for (const io::SceneNode& shape : rods[r].list("rest_shape")) {
       std::optional<Vec2> kappa;
@@ -443,8 +449,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     model.prescribed.push_back(std::move(motion));
   }
 
-  // initial conditions: node velocities, twist angles and rates (fixed DOFs keep zero velocity)
-  out.u_initial = VecX::Zero(model.dofs.size());
+  // initial conditions: node velocities, twist angles and rates (fixed DOFs keep zero velocity; the
+  // shells' velocities are already in u_initial)
   const io::SceneNode initial = root.map("initial_conditions");
   // local indices listed under `key`, or all `count` of them when the key is absent
   auto selected = [&](const io::SceneNode& at, const char* key, int count, const char* what) {
@@ -508,6 +514,7 @@ RodScene load_rod_scene(io::Scene& scene) {
 
   // media forces, actuation schedules, robot observables (media_scene.cpp)
   load_media_forces(forces, scene_rods, model);
+  load_shell_forces(root, scene_rods, shells, out.shell_nodes, model);
   load_actuation(root, scene_rods, scene.base_directory(), model);
   out.observables = load_observables(root, scene_rods);
 

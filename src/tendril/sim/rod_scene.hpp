@@ -32,6 +32,7 @@ struct RodScene {
   VecX u_initial;                             ///< velocities at t = 0 [m/s, rad/s] (#dofs; `initial_conditions`)
   std::vector<std::vector<int>> rod_nodes;    ///< model node index of each rod's nodes (#rods x its nodes)
   std::vector<std::vector<int>> rod_edges;    ///< model edge index of each rod's edges (#rods x its edges)
+  std::vector<std::vector<int>> shell_nodes;  ///< model node index of each shell's nodes (#shells x its nodes)
   Solve solve = Solve::implicit_euler;
   DynamicsOptions dynamics;                   ///< used by implicit_euler / implicit_midpoint
   StaticOptions statics;                      ///< used by static_equilibrium
@@ -43,6 +44,11 @@ struct RodScene {
   std::string description;
   io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
 };
+
+/// Rigid motion of clamped DOFs from t = 0: x(t) = c + v t + R(omega t) (x(0) - c) for the nodes,
+/// theta(t) = theta(0) + (omega . t_0) t for the twist DOFs (t_0 the tangent of each twisted edge at t = 0).
+PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
+                              const Vec3& velocity, const Vec3& omega, const Vec3& center);
 
 /// Reads a parsed rod scene (built with rod_schema()), validates every key (InputError with the
 /// key path and value) and builds the Model. Unknown or unused keys are errors.

@@ -16,7 +16,7 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   state_.time = 0.0;
   state_.q = s.q_initial;
   for (const PrescribedMotion& m : s.model.prescribed) m.apply(0.0, s.q_initial, state_.q);
-  state_.u = s.u_initial.size() == s.q_initial.size() ? s.u_initial : VecX::Zero(s.q_initial.size());
+  state_.u = s.u_initial;
   initialize_frames(s.model, state_.q, state_.frames);
   if (s.solve == Solve::static_equilibrium) {
     static_solver_ = std::make_unique<StaticSolver>(s.model, s.statics, s.q_initial);
@@ -81,6 +81,7 @@ void Simulation::evaluate(std::vector<std::pair<std::string, double>>* energies,
   if (!scene_->model.actuators.empty()) {
     actuated = std::make_unique<Model>(scene_->model);
     actuated_rods(scene_->model, state_.time, actuated->rods);
+    actuated_hinges(scene_->model, state_.time, actuated->shells.hinges);
   }
   const Model& m = actuated ? *actuated : scene_->model;
   compute_kinematics(m, state_.frames, state_.q, kin_);
@@ -142,10 +143,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   const Model& m = s.model;
   const auto n = static_cast<std::size_t>(m.dofs.num_nodes);
   const auto e = static_cast<std::size_t>(m.dofs.num_edges);
+  const auto z = static_cast<std::size_t>(m.dofs.num_shell_edges);
   const auto terms = energies();
 
   std::unique_ptr<io::RunDirectory> run;
-  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr;
+  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr, *xi = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
   io::NpyAppender* work = nullptr;
@@ -195,19 +197,30 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     run->set_info("step_status_codes", std::move(codes));
     run->set_info("num_nodes", n);
     run->set_info("num_edges", e);
-    io::Json edges = io::Json::array();
-    for (const auto& ed : m.rods.edges) edges.push_back(io::Json(io::Json::Array{ed[0], ed[1]}));
-    run->set_info("edges", std::move(edges));
-    io::Json rod_nodes = io::Json::array();
-    for (const auto& r : s.rod_nodes) {
-      io::Json list = io::Json::array();
-      for (int i : r) list.push_back(i);
-      rod_nodes.push_back(std::move(list));
-    }
-    run->set_info("rod_nodes", std::move(rod_nodes));
+    // lists of index lists as JSON arrays of arrays
+    const auto int_rows = [](const auto& rows) {
+      io::Json json = io::Json::array();
+      for (const auto& row : rows) {
+        io::Json list = io::Json::array();
+        for (int i : row) list.push_back(i);
+        json.push_back(std::move(list));
+      }
+      return json;
+    };
+    run->set_info("edges", int_rows(m.rods.edges));
+    run->set_info("rod_nodes", int_rows(s.rod_nodes));
     io::Json fixed = io::Json::array();
     for (int d : reaction_dofs_) fixed.push_back(d);
     run->set_info("reaction_dofs", std::move(fixed));
+    // shells (format version 2): triangles, each shell's nodes, the shell edge of each xi
+    if (!m.shells.triangles.empty()) {
+      run->set_info("triangles", int_rows(m.shells.triangles));
+      run->set_info("shell_nodes", int_rows(s.shell_nodes));
+      std::vector<std::array<int, 2>> xi_edges;
+      for (int k : m.shells.xi_edge) xi_edges.push_back(m.shells.edges[static_cast<std::size_t>(k)]);
+      run->set_info("xi_edges", int_rows(xi_edges));
+    }
+    if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
   }
 
   RunResult result;
@@ -218,6 +231,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     frame_time->append(std::span<const double>(&t, 1));
     positions->append(std::span<const double>(state_.q.data(), 3 * n));
     twists->append(std::span<const double>(state_.q.data() + 3 * n, e));
+    if (xi) xi->append(std::span<const double>(state_.q.data() + m.dofs.xi(0), z));
     std::vector<double> values;
     for (const auto& term : energies()) values.push_back(term.second);
     energy->append(values);

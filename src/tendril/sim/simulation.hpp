@@ -3,7 +3,7 @@
 /// fitting) use to build a rod simulation from a scene, step it and write a run directory.
 ///
 ///   auto sim = sim::Simulation::from_file("examples/cantilever_gravity.yaml", {"duration=0.1"});
-///   sim::RunResult r = sim.run("runs/cantilever");   // writes "tendril-run 1" (docs/output_format.md)
+///   sim::RunResult r = sim.run("runs/cantilever");   // writes "tendril-run 2" (docs/output_format.md)
 ///
 /// A step that fails (after the integrator's own dt halving) ends run(): the partial run directory
 /// is kept as "<out>.failed" with status "failed" and the reason, and RunResult::ok is false.

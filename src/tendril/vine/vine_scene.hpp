@@ -1,7 +1,7 @@
 #pragma once
 /// Vine-robot scene files: a top-level `vine:` map (keys in vine_scene_schema(), documented in
 /// docs/scene_reference.md) read into a VineModel and an initial VineState, and a run that writes a
-/// "tendril-run 1" directory of kind "vine" (docs/output_format.md, arrays listed below).
+/// "tendril-run 2" directory of kind "vine" (docs/output_format.md, arrays listed below).
 ///
 /// Entry points for the `tendril` command, which dispatches scenes with a top-level `vine:` key
 /// (io::Scene::has_top_level("vine")). The scene must be parsed with vine_schema(); the *_file

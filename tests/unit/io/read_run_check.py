@@ -1,4 +1,4 @@
-"""Reads a tendril-run 1 directory with numpy alone and checks the test run's contents.
+"""Reads a tendril-run directory with numpy alone and checks the test run's contents.
 
 Usage: read_run_check.py RUN_DIR   (written by test_npy_run.cpp: positions (3, 4, 3), iterations (3,))
 """
@@ -9,7 +9,7 @@ import numpy as np
 
 run = sys.argv[1]
 meta = json.load(open(f"{run}/run.json"))
-assert meta["format"] == "tendril-run" and meta["format_version"] == 1, meta
+assert meta["format"] == "tendril-run" and meta["format_version"] in (1, 2), meta
 arrays = {a["name"]: np.load(f"{run}/{a['file']}") for a in meta["arrays"]}
 for a in meta["arrays"]:
     assert list(arrays[a["name"]].shape) == a["shape"], (a, arrays[a["name"]].shape)

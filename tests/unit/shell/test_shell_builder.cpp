@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <set>
+
 #include "shell/shell_meshes.hpp"
 #include "support/input_error.hpp"
 
@@ -101,6 +105,28 @@ TEST(ShellGenerators, PatternsCoverTheRectangle) {
   for (const Vec3& x : disc.nodes) max_radius = std::max(max_radius, x.norm());
   EXPECT_NEAR(max_radius, 1.0, 1e-14);
   EXPECT_NO_THROW(build_with(disc));
+}
+
+TEST(ShellGenerators, EquilateralRectangleIsMirrorSymmetricAboutItsMiddleRow) {
+  // 13 rows: mirroring y -> width - y maps every node and every triangle onto one of the mesh (a symmetric
+  // body, the manta ray, then stays symmetric to round-off)
+  const io::TriangleMesh mesh = io::rectangle_mesh(1.0, 1.2, 11, 13, io::MeshPattern::equilateral);
+  const auto mirror = [&](int i) {
+    const Vec3 m(mesh.nodes[static_cast<std::size_t>(i)].x(), 1.2 - mesh.nodes[static_cast<std::size_t>(i)].y(), 0.0);
+    for (std::size_t k = 0; k < mesh.nodes.size(); ++k)
+      if ((mesh.nodes[k] - m).norm() < 1e-12) return static_cast<int>(k);
+    return -1;
+  };
+  std::set<std::array<int, 3>> triangles;
+  for (auto t : mesh.triangles) {
+    std::sort(t.begin(), t.end());
+    triangles.insert(t);
+  }
+  for (const auto& t : mesh.triangles) {
+    std::array<int, 3> m = {mirror(t[0]), mirror(t[1]), mirror(t[2])};
+    std::sort(m.begin(), m.end());
+    EXPECT_TRUE(triangles.count(m)) << t[0] << " " << t[1] << " " << t[2];
+  }
 }
 
 }  // namespace

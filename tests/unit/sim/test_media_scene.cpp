@@ -50,9 +50,11 @@ actuation:
   EXPECT_EQ(count<ViscousDrag>(m), 2);
   EXPECT_EQ(count<ResistiveForce>(m), 1);
   EXPECT_EQ(count<HeadDrag>(m), 1);
-  for (const auto& f : m.forces)
-    if (const auto* v = dynamic_cast<const ViscousDrag*>(f.get()); v && v->nodes().size() == 2)
+  for (const auto& f : m.forces) {
+    if (const auto* v = dynamic_cast<const ViscousDrag*>(f.get()); v && v->nodes().size() == 2) {
       EXPECT_EQ(v->nodes(), (std::vector<int>{0, 10}));
+    }
+  }
   for (const auto& f : m.forces)
     if (const auto* r = dynamic_cast<const ResistiveForce*>(f.get())) {
       // L = 1 m (the rod's length), r0 = 5 mm (its material radius)

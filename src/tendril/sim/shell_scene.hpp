@@ -1,0 +1,43 @@
+#pragma once
+/// Shell scenes (schema table: shell_scene_schema(); docs/scene_reference.md, docs/physics/shells.md):
+/// triangle meshes from generators, MAT-DiSMech files and OBJ files, shell materials and models, clamps,
+/// fixed nodes, initial velocities, rod-shell joints, point masses, buoyancy and aerodynamic drag.
+/// Called by load_rod_scene (rod_scene.cpp) once the rods are built.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tendril/core/model.hpp"
+#include "tendril/io/scene.hpp"
+#include "tendril/io/shell_generators.hpp"
+#include "tendril/shell/shell_builder.hpp"
+#include "tendril/sim/media_scene.hpp"
+
+namespace tendril::sim {
+
+const io::SchemaTable& shell_scene_schema();
+
+/// One `shells` entry as read before the model is built.
+struct SceneShell {
+  io::TriangleMesh mesh;  ///< nodes [m] (translated by `origin`) and shell-local triangles
+  ShellInput input;       ///< material, models; triangles (model node indices) once added
+};
+
+/// Reads the meshes and materials of the `shells` entries (InputError naming the key, or the file, line and
+/// value for mesh files); relative file names are resolved against `base`.
+std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entries, const std::filesystem::path& base);
+
+/// Adds the shells to `model`, which holds the scene's rods and nothing else yet: the shell nodes after the
+/// rod nodes (joint nodes are the rod's node), triangles, terms (shell/shell_builder.hpp), clamps and fixed
+/// nodes. Grows q_initial and u_initial to the new DOF count (u_initial: the shells' `velocity`). Returns
+/// the model node of each shell node (#shells x its nodes).
+std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>& entries,
+                                               std::vector<SceneShell>& shells, const SceneRods& rods, Model& model,
+                                               VecX& q_initial, VecX& u_initial);
+
+/// `point_masses`, `forces.buoyancy` and `forces.aerodynamic_drag` -> model masses, energies and forces.
+void load_shell_forces(const io::SceneNode& root, const SceneRods& rods, const std::vector<SceneShell>& shells,
+                       const std::vector<std::vector<int>>& shell_nodes, Model& model);
+
+}  // namespace tendril::sim

@@ -1,0 +1,275 @@
+// Shell scene keys (sim/shell_scene.hpp): meshes from generators, MAT-DiSMech and OBJ files, materials,
+// bending and membrane choices, clamps, fixed nodes, initial velocities, rod-shell joints, point masses,
+// buoyancy and aerodynamic drag; bad meshes give InputErrors naming the file, line or key and the value;
+// a run writes the triangles and xi (docs/output_format.md, format version 2).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+
+#include "support/input_error.hpp"
+#include "tendril/core/actuator.hpp"
+#include "tendril/forces/aerodynamic_drag.hpp"
+#include "tendril/forces/buoyancy.hpp"
+#include "tendril/io/run_reader.hpp"
+#include "tendril/io/shell_generators.hpp"
+#include "tendril/sim/rod_scene.hpp"
+#include "tendril/sim/simulation.hpp"
+
+namespace tendril::sim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::expect_input_error;
+
+RodScene load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return load_rod_scene_text(text, overrides, "test.yaml");
+}
+
+/// A temporary directory removed at the end of the test.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("tendril_shell_scene_" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+const std::string kStrip = R"(duration: 0.01
+shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.02, nodes_x: 6, nodes_y: 3, pattern: right}
+    material: {E: 2.0e9, nu: 0.3, density: 1200, thickness: 0.002}
+    clamp: {side: x_min, rows: 2}
+    velocity: [0, 0, 0.5]
+forces: {gravity: [0, 0, -9.81]}
+)";
+
+template <class T>
+int count(const auto& terms) {
+  int n = 0;
+  for (const auto& t : terms) n += dynamic_cast<const T*>(t.get()) != nullptr;
+  return n;
+}
+
+TEST(ShellScene, RectangleWithClampAndVelocity) {
+  const RodScene s = load(kStrip);
+  const Model& m = s.model;
+  EXPECT_EQ(m.dofs.num_nodes, 18);
+  EXPECT_EQ(m.dofs.num_edges, 0);
+  EXPECT_EQ(m.shells.triangles.size(), 20u);
+  // mid-edge bending (the default): one xi per shell edge, 5 + 10 + 2 * 6 - 1... counted by Euler: E = N + T - 1
+  EXPECT_EQ(m.dofs.num_shell_edges, 18 + 20 - 1);
+  EXPECT_FALSE(m.shells.membrane_triangles.empty());  // CST membrane by default
+  EXPECT_TRUE(m.shells.hinges.empty());
+  // the two columns x = 0 and x = 0.02 are fixed (6 nodes), nothing else
+  int fixed = 0;
+  for (int i = 0; i < m.dofs.num_nodes; ++i) {
+    const bool f = m.fixed[static_cast<std::size_t>(3 * i)] != 0;
+    fixed += f;
+    EXPECT_EQ(f, s.q_initial[3 * i] < 0.021) << "node " << i;
+  }
+  EXPECT_EQ(fixed, 6);
+  EXPECT_EQ(s.u_initial.size(), m.dofs.size());
+  EXPECT_DOUBLE_EQ(s.u_initial[3 * 7 + 2], 0.5);
+  EXPECT_DOUBLE_EQ(s.u_initial.tail(m.dofs.num_shell_edges).norm(), 0.0);
+  // lumped mass: rho h A in total
+  EXPECT_NEAR(m.mass.head(3 * 18).sum() / 3.0, 1200 * 0.002 * 0.1 * 0.02, 1e-15);
+
+  const RodScene hinge = load(kStrip, {"shells.0.bending=hinge", "shells.0.membrane=edge_springs"});
+  EXPECT_EQ(hinge.model.dofs.num_shell_edges, 0);
+  EXPECT_FALSE(hinge.model.shells.hinges.empty());
+  EXPECT_FALSE(hinge.model.shells.edge_springs.empty());
+  EXPECT_TRUE(hinge.model.shells.membrane_triangles.empty());
+}
+
+TEST(ShellScene, HexagonParachuteWithRodsJointsPointMassBuoyancyAndDrag) {
+  // a hexagon canopy (side 1, 2 divisions) with two ropes from corners 0 and 3 to a payload node below
+  const std::string text = R"(duration: 0.01
+rods:
+  - geometry: {type: straight, start: [1, 0, 0], end: [0, 0, -1], num_nodes: 4}
+    material: {E: 1.0e7, nu: 0.5, density: 1500, radius: 0.002}
+  - geometry: {type: straight, start: [-1, 0, 0], end: [0, 0, -1], num_nodes: 4}
+    material: {E: 1.0e7, nu: 0.5, density: 1500, radius: 0.002}
+joints: [{nodes: [[0, -1], [1, -1]]}]
+shells:
+  - geometry: {type: hexagon, side: 1.0, divisions: 2}
+    material: {E: 1.0e9, nu: 0.3, density: 1500, thickness: 0.001}
+    bending: hinge
+    joints: [{node: 0, rod: 0, rod_node: 0}, {node: -1, rod: 1, rod_node: 0}]
+point_masses: [{rod: 0, node: -1, mass: 0.13}]
+forces:
+  gravity: [0, 0, -9.8]
+  buoyancy: {density: 1.0}
+  aerodynamic_drag: {density: 1.0, drag_coefficient: 10}
+)";
+  // find the hexagon's corner nodes at (1, 0, 0) and (-1, 0, 0) to write the joints
+  const io::TriangleMesh hex = io::hexagon_mesh(1.0, 2);
+  int right = -1, left = -1;
+  for (std::size_t i = 0; i < hex.nodes.size(); ++i) {
+    if ((hex.nodes[i] - Vec3(1, 0, 0)).norm() < 1e-12) right = static_cast<int>(i);
+    if ((hex.nodes[i] - Vec3(-1, 0, 0)).norm() < 1e-12) left = static_cast<int>(i);
+  }
+  ASSERT_GE(right, 0);
+  ASSERT_GE(left, 0);
+  const std::vector<std::string> corners = {"shells.0.joints.0.node=" + std::to_string(right),
+                                            "shells.0.joints.1.node=" + std::to_string(left)};
+  const RodScene s = load(text, corners);
+  const Model& m = s.model;
+  EXPECT_EQ(m.dofs.num_nodes, 7 + static_cast<int>(hex.nodes.size()) - 2);
+  EXPECT_EQ(s.shell_nodes[0][static_cast<std::size_t>(right)], s.rod_nodes[0][0]);
+  EXPECT_EQ(s.shell_nodes[0][static_cast<std::size_t>(left)], s.rod_nodes[1][0]);
+  // the payload node: half an edge of each rope plus 0.13 kg
+  const int payload = s.rod_nodes[0][3];
+  const double rope_edge = std::sqrt(2.0) / 3.0 * 1500 * std::numbers::pi * 0.002 * 0.002;
+  EXPECT_NEAR(m.mass[3 * payload], rope_edge + 0.13, 1e-12);
+  EXPECT_EQ(count<BuoyancyEnergy>(m.energies), 1);
+  EXPECT_EQ(count<AerodynamicDrag>(m.forces), 1);
+
+  expect_input_error([&] { load(text, {corners[1], "shells.0.joints.0.node=1"}); },
+                     {"shells[0].joints[0].node", "coincident with the rod node"});
+  expect_input_error([&] { load(text, {corners[0], corners[1], "point_masses.0.shell=0"}); }, {"point_masses[0].rod", "either rod or shell"});
+}
+
+TEST(ShellScene, MatDismechAndObjFiles) {
+  const TempDir dir;
+  // a unit square of two triangles, with a comment and 1-based indices
+  dir.write("square.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n0, 1, 0\n# two triangles\n*Triangles\n1, 2, 3\n1, 3, 4\n");
+  dir.write("square.obj", "# square\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//1\nf -4 -2 -1\n");
+  const std::string scene = "duration: 0.01\nshells:\n  - geometry: {type: file, file: square.txt}\n"
+                            "    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.01}\n    fixed_nodes: [0, -1]\n";
+  const fs::path scene_file = dir.write("scene.yaml", scene);
+  auto load_in_dir = [&](const std::vector<std::string>& overrides = {}) { return load_rod_scene_file(scene_file, overrides); };
+  for (const std::string type : {"file", "obj"}) {
+    const std::string file = type == "file" ? "square.txt" : "square.obj";
+    const RodScene s = load_in_dir({"shells.0.geometry.type=" + type, "shells.0.geometry.file=" + file});
+    EXPECT_EQ(s.model.dofs.num_nodes, 4);
+    ASSERT_EQ(s.model.shells.triangles.size(), 2u);
+    EXPECT_EQ(s.model.shells.triangles[1], (std::array<int, 3>{0, 2, 3}));
+    EXPECT_EQ(s.model.fixed[9], 1);
+    EXPECT_EQ(s.model.fixed[3], 0);
+  }
+
+  // bad meshes: the file, the line and the value
+  dir.write("flipped.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n0, 1, 0\n*Triangles\n1, 2, 3\n1, 4, 3\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=flipped.txt"}); },
+                     {"flipped.txt:8", "[0, 3, 2]", "oriented like their neighbours"});
+  dir.write("range.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n*Triangles\n1, 2, 7\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=range.txt"}); }, {"range.txt:6", "7", "1..3"});
+  dir.write("flat.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n2, 0, 0\n*Triangles\n1, 2, 3\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=flat.txt"}); }, {"flat.txt:6", "non-zero area"});
+  dir.write("twice.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n*Triangles\n1, 2, 3\n2, 3, 1\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=twice.txt"}); }, {"twice.txt:7", "duplicate of", "twice.txt:6"});
+  dir.write("fan.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n0, 1, 0\n0, -1, 0\n0.5, -0.5, 1\n*Triangles\n1, 2, 3\n2, 1, 4\n2, 1, 5\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=fan.txt"}); }, {"fan.txt:10", "non-manifold"});
+  dir.write("rods.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n*Edges\n1, 2\n*Triangles\n1, 2, 3\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=rods.txt"}); },
+                     {"shells[0].geometry.file", "rods.txt (1 rod edges)", "without *Edges"});
+  dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=quad.obj"}); },
+                     {"quad.obj:5", "4 vertices", "triangular faces only"});
+  dir.write("far.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nf 1 2 9\n");
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=far.obj"}); },
+                     {"far.obj:4", "9", "1..3"});
+
+  // a rod geometry file with triangles points to shells
+  const std::string rod_scene = "duration: 0.01\nrods:\n  - geometry: {type: file, file: rods.txt}\n"
+                                "    material: {E: 1.0e6, nu: 0.3, density: 100, radius: 0.01}\n";
+  const fs::path rod_file = dir.write("rod_scene.yaml", rod_scene);
+  expect_input_error([&] { load_rod_scene_file(rod_file); },
+      {"rods[0].geometry.file", "1 triangles", "shells[].geometry.type file"});
+}
+
+TEST(ShellScene, BadMaterialsAndKeysNameThePath) {
+  expect_input_error([] { load(kStrip, {"shells.0.material.thickness=0"}); }, {"shells[0].material.thickness", "0"});
+  expect_input_error([] { load(kStrip, {"shells.0.material.nu=0.7"}); }, {"shells[0].material.nu", "0.7"});
+  expect_input_error([] { load(kStrip, {"shells.0.hinge_stiffness=1"}); }, {"shells[0].hinge_stiffness", "bending: hinge"});
+  expect_input_error([] { load(kStrip, {"shells.0.fixed_nodes=[18]"}); }, {"shells[0].fixed_nodes[0]", "18"});
+  expect_input_error([] { load(kStrip, {"shells.0.geometry.pattern=square"}); }, {"shells[0].geometry.pattern", "square"});
+  expect_input_error([] { load(kStrip, {"forces.buoyancy.density=1000", "forces.gravity=[0,0,0]"}); },
+                     {"forces.gravity", "non-zero gravity"});
+  expect_input_error([] { load("duration: 1\nrods: []\n"); }, {"rods", "at least one rod (or `shells`)"});
+}
+
+TEST(ShellScene, HingeActuationOnALineWithAPhaseLag) {
+  // the right-pattern 6 x 3 strip: the middle row y = 0.01 has 5 hinge edges along x
+  const RodScene s = load(kStrip, {"shells.0.bending=hinge", "shells.0.clamp.rows=1",
+                                   "shells.0.hinge_actuation=[{axis: y, value: 0.01, amplitude: 0.5, frequency: 2, "
+                                   "phase_lag: 3.0}]"});
+  const Model& m = s.model;
+  ASSERT_EQ(m.actuators.size(), 1u);
+  std::vector<ShellHinge> hinges;
+  const double t = 0.07;
+  actuated_hinges(m, t, hinges);
+  int on_line = 0;
+  for (std::size_t k = 0; k < hinges.size(); ++k) {
+    const Vec3 a = m.rest_positions.segment<3>(3 * hinges[k].nodes[0]);
+    const Vec3 b = m.rest_positions.segment<3>(3 * hinges[k].nodes[1]);
+    double expected = m.shells.hinges[k].natural_angle;
+    if (std::abs(a.y() - 0.01) < 1e-12 && std::abs(b.y() - 0.01) < 1e-12) {
+      ++on_line;
+      // midpoints at x = 0.01 .. 0.09: phase 0 at the leading end x = 0.09, -3 at the trailing x = 0.01
+      const double phase = -3.0 * (0.09 - 0.5 * (a.x() + b.x())) / 0.08;
+      expected += 0.5 * std::sin(2.0 * std::numbers::pi * 2.0 * t + phase);
+    }
+    EXPECT_NEAR(hinges[k].natural_angle, expected, 1e-14) << "hinge " << k;
+  }
+  EXPECT_EQ(on_line, 5);
+  expect_input_error([] { load(kStrip, {"shells.0.hinge_actuation=[{axis: y, value: 0.01, amplitude: 1, frequency: 1}]"}); },
+                     {"shells[0].hinge_actuation", "bending: hinge"});
+  expect_input_error(
+      [] {
+        load(kStrip, {"shells.0.bending=hinge", "shells.0.hinge_actuation=[{axis: y, value: 0.013, amplitude: 1, frequency: 1}]"});
+      },
+      {"shells[0].hinge_actuation[0].value", "0.013"});
+}
+
+TEST(ShellScene, FixedDofsAndClampMotion) {
+  // the clamped column x = 0 turns about the x axis through the origin at 2 rad/s; node 17 (the far
+  // corner) is held in z only
+  Simulation sim(load(kStrip, {"shells.0.clamp.rows=1", "shells.0.fixed_dofs=[{node: -1, components: [z]}]",
+                               "shells.0.clamp_motion={angular_velocity: [2, 0, 0], center: [0, 0, 0]}",
+                               "shells.0.velocity=[0, 0, 0]"}));
+  const Model& m = sim.model();
+  EXPECT_EQ(m.fixed[3 * 17 + 2], 1);
+  EXPECT_EQ(m.fixed[3 * 17 + 1], 0);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim.step().ok());
+  const double angle = 2.0 * sim.state().time;
+  for (int i = 0; i < m.dofs.num_nodes; ++i) {
+    const Vec3 x0 = sim.scene().q_initial.segment<3>(3 * i);
+    if (x0.x() > 1e-12) continue;
+    const Vec3 expected(0.0, std::cos(angle) * x0.y(), std::sin(angle) * x0.y());
+    EXPECT_NEAR((sim.state().q.segment<3>(3 * i) - expected).norm(), 0.0, 1e-12) << "node " << i;
+  }
+  EXPECT_DOUBLE_EQ(sim.state().q[3 * 17 + 2], 0.0);
+  expect_input_error([] { load(kStrip, {"shells.0.clamp_motion={velocity: [1, 0, 0]}", "shells.0.clamp=null"}); },
+                     {"shells[0].clamp_motion", "only with clamp or fixed_nodes"});
+}
+
+TEST(ShellScene, RunWritesTrianglesAndXi) {
+  const TempDir dir;
+  Simulation sim(load(kStrip, {"duration=0.002"}));
+  const RunResult r = sim.run(dir.path / "run");
+  ASSERT_TRUE(r.ok) << r.message;
+  const io::RunData run = io::read_run(dir.path / "run");
+  EXPECT_EQ(run.meta["format_version"].as<int>(), 2);
+  const YAML::Node info = run.meta["info"];
+  EXPECT_EQ(info["triangles"].size(), 20u);
+  EXPECT_EQ(info["shell_nodes"][0].size(), 18u);
+  EXPECT_EQ(info["xi_edges"].size(), 37u);
+  const io::NpyArray& xi = run.array("xi");
+  ASSERT_EQ(xi.shape.size(), 2u);
+  EXPECT_EQ(xi.shape[1], 37u);
+  EXPECT_EQ(xi.shape[0], static_cast<std::size_t>(r.frames));
+  // the shell moved up with its initial velocity in the first step (away from the clamp)
+  const io::NpyArray& x = run.array("positions");
+  EXPECT_GT(x.data[3 * 18 * 1 + 3 * 17 + 2], 0.0);
+}
+
+}  // namespace
+}  // namespace tendril::sim
