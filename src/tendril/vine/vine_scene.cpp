@@ -61,6 +61,11 @@ io::SchemaTable make_table() {
         k.choices = {"explicit", "implicit"};
         return k;
       }(),
+      key("vine.limits", KeyType::Map, kOpt, "", "Limits beyond which the run fails (reported, exit 1)."),
+      key("vine.limits.joint_error", KeyType::Real, "0.001", "m",
+          "Largest joint constraint error |c(q)|_inf at the start of a step (constraint drift).", 0, true),
+      key("vine.limits.speed", KeyType::Real, "10", "m/s",
+          "Energy blow-up: a step fails if its kinetic energy exceeds 1/2 (sum m) speed^2.", 0, true),
       key("vine.steps", KeyType::Int, kReq, "-", "Number of steps to run.", 1),
       key("vine.save_every", KeyType::Int, "1", "-", "Save a frame every this many steps.", 1),
       key("vine.growth", KeyType::Map, kOpt, "", "The growth-rate control u(t) (eq. 6); default: no growth."),
@@ -77,16 +82,36 @@ io::SchemaTable make_table() {
           "Piecewise-constant u: rows [t_start, u] with ascending t_start (the first row starts the run)."),
       key("vine.growth.table_csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and columns t [s], u [m/s], interpolated linearly."),
+      [] {
+        KeySpec k = key("vine.growth.control", KeyType::String, "rate", "",
+                        "rate: every prismatic joint grows at exactly its share of u (the paper; a blocked tip makes "
+                        "the step infeasible); force_limited: the actuator pushes each prismatic joint with at most "
+                        "`force` up to that rate, so a blocked tip stalls.");
+        k.choices = {"rate", "force_limited"};
+        return k;
+      }(),
+      key("vine.growth.force", KeyType::Real, "0", "N",
+          "force_limited: actuator force F on every prismatic joint (pressure times tube cross-section).", 0),
       key("vine.growth.lookahead", KeyType::Real, "1", "-",
           "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 makes the length follow the integral of u.",
           0, false, 1),
       key("vine.contact", KeyType::Map, kOpt, "", "Contact with the obstacles (eq. 5)."),
+      [] {
+        KeySpec k = key("vine.contact.model", KeyType::String, "body", "",
+                        "body: every body is a capsule of the contact radius, in contact at its closest point to each "
+                        "obstacle; point: only at `points` (the paper's eq. 5).");
+        k.choices = {"body", "point"};
+        return k;
+      }(),
       key("vine.contact.radius", KeyType::Real, kOpt, "m",
-          "Distance kept between contact points and obstacle surfaces; default tube_diameter / 2.", 0),
+          "Distance kept between the bodies' axes (or the contact points) and obstacle surfaces; default "
+          "tube_diameter / 2.", 0),
       key("vine.contact.friction", KeyType::Real, "0", "-",
           "Coulomb friction coefficient mu (two-edge planar cone; 0: frictionless, the paper).", 0),
+      key("vine.contact.gap", KeyType::Real, "1e-5", "m",
+          "Pairs closer than this are in contact and get friction rows; farther ones only the normal row.", 0),
       key("vine.contact.points", KeyType::List, kOpt, "",
-          "Contact points; default: the distal end of every body followed by a pin joint, and the tip."),
+          "Contact points of the point model; default: the distal end of every body followed by a pin joint, and the tip."),
       key("vine.contact.points[].body", KeyType::Int, kReq, "-", "Body index (0 = base).", 0),
       key("vine.contact.points[].offset", KeyType::Real, kReq, "m",
           "Position along the body axis from its centre (+d: distal end)."),
@@ -273,10 +298,19 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
+  m.growth_control = g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
+  m.growth_force = g.real("force");
+  if (m.growth_control == GrowthControl::force_limited && !(m.growth_force > 0.0))
+    g.fail("force", fmt::format("{}", m.growth_force), "a force > 0 [N] with control: force_limited");
+  const io::SceneNode limits = v.map("limits");
+  m.max_joint_error = limits.real("joint_error");
+  m.max_speed = limits.real("speed");
 
   const io::SceneNode c = v.map("contact");
   if (c.has("radius")) m.contact_radius = c.real("radius");
   m.friction = c.real("friction");
+  m.contact_gap = c.real("gap");
+  m.contact_model = c.text("model") == "point" ? ContactModel::point : ContactModel::body;
   if (c.has("points")) {
     m.contact_points.clear();
     for (const io::SceneNode& point : c.list("points")) m.contact_points.push_back({point.integer("body"), point.real("offset")});
@@ -301,6 +335,7 @@ VineScene load_vine_scene(io::Scene& scene) {
   }
   if (s.has("q")) out.initial.q = Eigen::Map<const VecX>(s.reals("q", n).data(), n);
   if (s.has("v")) out.initial.v = Eigen::Map<const VecX>(s.reals("v", n).data(), n);
+  check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
   check_no_penetration(m, out.initial.q, "vine.initial_state");
   scene.check_unused();
   out.resolved = scene.resolved();

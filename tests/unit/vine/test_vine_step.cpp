@@ -92,11 +92,15 @@ void check_linearised_constraints(double mu) {
       max_joint_error = std::max(max_joint_error, c_next.lpNorm<Eigen::Infinity>());
       // penetration: Phi is convex for these shapes, so only the rotation of the offset point,
       // 1/2 dt^2 s w^2, can take a contact point inside
-      const VecX phi_next = stepper.contact_distances_at(s.q);
-      for (int r = 0; r < phi_next.size(); ++r) {
-        const RowSpec& row = stepper.inequality_rows()[r];
-        const double w = s.v(3 * row.body_b + 2);
-        EXPECT_GE(phi_next(r), -0.5 * m.dt * m.dt * std::abs(row.d_b) * w * w - 1e-10) << "step " << k;
+      for (const ContactInfo& c : stepper.contacts()) {
+        const int body = element_body(m, c.point);
+        const double th = s.q(3 * body + 2);
+        Vec2 n;
+        const double phi_next = signed_distance<double>(m.obstacles[c.obstacle],
+                                                        Vec2(s.q.segment<2>(3 * body) + c.offset * Vec2(std::cos(th), std::sin(th))), n) -
+                                m.contact_radius;
+        const double w = s.v(3 * body + 2);
+        EXPECT_GE(phi_next, -0.5 * m.dt * m.dt * std::abs(c.offset) * w * w - 1e-10) << "step " << k;
       }
     }
     EXPECT_GT(contact_steps, 50) << "the tip should press on the circle";
@@ -106,7 +110,10 @@ void check_linearised_constraints(double mu) {
 
 TEST(VineStep, LinearisedConstraintsHoldAndImpulsesAreComplementary) { check_linearised_constraints(0.0); }
 
-TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constraints(0.3); }
+// friction rows exist only in contact: at mu = 0.3 the tip's first frictional contact (20 deg off
+// the normal, cone half-angle 16.7 deg) throws it off the circle under the hard growth constraint
+// (17 contact steps of 150); at mu = 0.05 it keeps sliding on it (71)
+TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constraints(0.05); }
 
 TEST(VineStep, FrictionJamIsReportedNotStepped) {
   // the tip meets the circle 20 deg off its normal; with mu = 0.5 (cone half-angle 26.6 deg) it
@@ -136,7 +143,7 @@ TEST(VineStep, FrictionOpposesSliding) {
     ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
     for (const ContactInfo& c : stepper.contacts()) {
       if (c.normal_impulse <= 0.0 || std::abs(c.tangent_impulse) < 1e-9) continue;
-      const ContactPoint& cp = stepper.model().contact_points[c.point];
+      const ContactPoint cp{element_body(stepper.model(), c.point), c.offset};
       // velocity of the point through dp/dq at q_k, as in the contact rows
       const double th_k = stepper.last_q()(3 * cp.body + 2);
       const Vec2 vel = s.v.segment<2>(3 * cp.body) + cp.offset * s.v(3 * cp.body + 2) * Vec2(-std::sin(th_k), std::cos(th_k));
