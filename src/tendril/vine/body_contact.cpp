@@ -11,7 +11,7 @@ double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, d
   if (o.kind == ObstacleKind::half_plane) {
     // sd is linear in s: the end with the smaller n . e s
     const double slope = o.normal.dot(axis);
-    const double s = slope > 0.0 ? -half_length : (slope < 0.0 ? half_length : 0.0);
+    const double s = slope < 0.0 ? half_length : -half_length;
     distance = sd(s);
     return s;
   }

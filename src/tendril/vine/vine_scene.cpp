@@ -1,5 +1,6 @@
 #include "tendril/vine/vine_scene.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -358,7 +359,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   VineStepper stepper(scene.model);
   const VineModel& m = stepper.model();
   const std::size_t nb = static_cast<std::size_t>(m.num_bodies);
-  const std::size_t pairs = m.contact_points.size() * m.obstacles.size();
+  const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
   io::RunDirectory run(out_dir, "vine", scene.resolved);
   run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(nb)));
   run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
@@ -380,8 +381,16 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   auto& step_min_distance = run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
                                           "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
   auto& impulses = run.add_array("contact_normal_impulse", io::NpyType::Float64, {pairs}, "N s",
-                                 "normal impulse n per (contact point, obstacle) pair, point-major", "step");
+                                 "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
+                                 "bodies, or contact points with contact.model: point)", "step");
   auto& growth = run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s", "commanded total growth rate u", "step");
+  auto& achieved = run.add_array("achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
+                                 "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
+  auto& step_wall = run.add_array("step_wall_time", io::NpyType::Float64, {}, "s", "wall-clock time of the step", "step");
+  auto& step_active = run.add_array("step_active_contacts", io::NpyType::Int64, {}, "-",
+                                    "contact pairs with a positive normal impulse", "step");
+  auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
+                                   "contact pairs with rows in the QP (near contact)", "step");
 
   VineState state = scene.initial;
   std::vector<double> buffer(3 * nb);
@@ -404,9 +413,12 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   const double duration = static_cast<double>(scene.steps) * m.dt;
   for (long k = 0; k < scene.steps; ++k) {
     const double u = m.growth.rate(state.time);
+    const auto wall_start = std::chrono::steady_clock::now();
     const VineStepReport rep = stepper.step(state);
-    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations};
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate, wall};
+    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
+                                  rep.contact_pairs};
     step_time.append(std::span<const double>(&values[0], 1));
     step_status.append(std::span<const std::int64_t>(&codes[0], 1));
     step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
@@ -414,12 +426,29 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     step_joint.append(std::span<const double>(&values[2], 1));
     step_min_distance.append(std::span<const double>(&values[3], 1));
     growth.append(std::span<const double>(&values[4], 1));
-    const std::vector<ContactInfo> contacts = stepper.contacts();
-    for (std::size_t i = 0; i < pairs; ++i) normal[i] = i < contacts.size() ? contacts[i].normal_impulse : 0.0;
+    achieved.append(std::span<const double>(&values[5], 1));
+    step_wall.append(std::span<const double>(&values[6], 1));
+    step_active.append(std::span<const std::int64_t>(&codes[2], 1));
+    step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
+    std::fill(normal.begin(), normal.end(), 0.0);
+    for (const ContactInfo& c : stepper.contacts()) normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
     impulses.append(std::span<const double>(normal.data(), normal.size()));
     if (rep.status != QpStatus::solved || !state.q.allFinite() || !state.v.allFinite()) {
       result.message = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k, state.time,
                                    to_string(rep.status), rep.kkt_residual);
+      result.steps = k;
+      result.path = run.fail(result.message);
+      return result;
+    }
+    if (rep.failure != VineFailure::none) {
+      result.message =
+          rep.failure == VineFailure::joint_drift
+              ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error = "
+                            "{:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+                            k, state.time, rep.joint_error, m.max_joint_error)
+              : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+                            "vine.limits.speed^2 (speed {:.3g} m/s)",
+                            k, state.time, rep.kinetic_energy, m.max_speed);
       result.steps = k;
       result.path = run.fail(result.message);
       return result;

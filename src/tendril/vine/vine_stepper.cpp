@@ -183,6 +183,28 @@ double VineStepper::element_reach(const VecX& v, int element) const {
   return model_.dt * (v.segment<2>(3 * body).norm() + extent * std::abs(v(3 * body + 2)));
 }
 
+void VineStepper::add_pair(int element, int obstacle, double offset, double phi) {
+  Pair pair;
+  pair.element = element;
+  pair.obstacle = obstacle;
+  pair.offset = offset;
+  pair.phi = phi;
+  // friction only for pairs in contact at q_k (within the contact gap)
+  pair.friction = model_.friction > 0.0 && phi <= model_.contact_gap;
+  pair.first_row = static_cast<int>(in_rows_.size());
+  pair.num_rows = pair.friction ? 2 : 1;
+  for (int k = 0; k < pair.num_rows; ++k) {
+    RowSpec r;
+    r.kind = RowKind::contact;
+    r.body_b = element_body(model_, element);
+    r.d_b = offset;
+    r.obstacle = obstacle;
+    r.sigma = pair.friction ? (k == 0 ? +1 : -1) : 0;
+    in_rows_.push_back(r);
+  }
+  pairs_.push_back(pair);
+}
+
 void VineStepper::collect_contact_rows() {
   const VineModel& m = model_;
   const bool bodies = m.contact_model == ContactModel::body;
@@ -199,26 +221,20 @@ void VineStepper::collect_contact_rows() {
     found_.clear();
     grid_.query(a.cwiseMin(b).array() - inflate, a.cwiseMax(b).array() + inflate, found_);
     for (int o : found_) {
-      Pair pair;
-      pair.element = e;
-      pair.obstacle = o;
-      pair.phi = element_distance(m, q_k_, e, o, pair.offset);
-      if (pair.phi > reach_[e]) continue;
-      // friction only for pairs in contact at q_k (within the contact gap)
-      pair.friction = m.friction > 0.0 && pair.phi <= m.contact_gap;
-      pair.first_row = static_cast<int>(in_rows_.size());
-      pair.num_rows = pair.friction ? 2 : 1;
-      for (int k = 0; k < pair.num_rows; ++k) {
-        const int sigma = pair.friction ? (k == 0 ? +1 : -1) : 0;
-        RowSpec r;
-        r.kind = RowKind::contact;
-        r.body_b = body;
-        r.d_b = pair.offset;
-        r.obstacle = o;
-        r.sigma = sigma;
-        in_rows_.push_back(r);
+      double offset = 0.0;
+      const double phi = element_distance(m, q_k_, e, o, offset);
+      if (phi > reach_[e]) continue;
+      add_pair(e, o, offset, phi);
+      if (!bodies) continue;
+      // the body's ends as well, near the obstacle: a body rotating about its closest point keeps
+      // both ends out too (a two-point manifold on a face)
+      for (const double end : {-m.half_length[body], m.half_length[body]}) {
+        if (std::abs(end - offset) <= 1e-9 * m.half_length[body]) continue;
+        Vec2 normal;
+        const double end_phi =
+            signed_distance<double>(m.obstacles[o], Vec2(centre + end * axis), normal) - m.contact_radius;
+        if (end_phi <= reach_[e]) add_pair(e, o, end, end_phi);
       }
-      pairs_.push_back(pair);
     }
   }
   // the A_in pattern depends only on the body of each row: rebuilt when that sequence changes

@@ -128,6 +128,8 @@ class VineStepper {
     int first_row = 0, num_rows = 1;
   };
   void build_pattern();
+  /// Appends a contact point (element, obstacle, offset s [m], Phi(q_k) [m]) and its rows.
+  void add_pair(int element, int obstacle, double offset, double phi);
   /// Broad and narrow phase at q_k: pairs_ within `reach_` of contact, their rows and the A_in pattern.
   void collect_contact_rows();
   /// Force-limited growth: negates the growth rows into caps -G_bar v >= -u_j and adds the actuator

@@ -1,0 +1,241 @@
+// Contact along the whole body, friction only in contact, the broad phase and the point-contact
+// option (issue 13; vine paper II-D, eq. 5, 13; docs/physics/vine.md#contact-along-the-body).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "tendril/vine/body_contact.hpp"
+#include "tendril/vine/broad_phase.hpp"
+#include "tendril/vine/paper_scenes.hpp"
+#include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine/vine_stepper.hpp"
+
+namespace tendril::vine {
+namespace {
+
+/// Distance between segments p0-p1 and q0-q1 (0 if they cross): the smallest end-to-segment distance.
+double segment_segment_distance(const Vec2& p0, const Vec2& p1, const Vec2& q0, const Vec2& q1) {
+  const auto cross = [](const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); };
+  const double d1 = cross(p1 - p0, q0 - p0), d2 = cross(p1 - p0, q1 - p0);
+  const double d3 = cross(q1 - q0, p0 - q0), d4 = cross(q1 - q0, p1 - q0);
+  if (((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0))) return 0.0;
+  const auto point_segment = [](const Vec2& p, const Vec2& a, const Vec2& b) {
+    const double s = std::clamp((p - a).dot(b - a) / (b - a).squaredNorm(), 0.0, 1.0);
+    return (p - (a + s * (b - a))).norm();
+  };
+  return std::min({point_segment(p0, q0, q1), point_segment(p1, q0, q1), point_segment(q0, p0, p1),
+                   point_segment(q1, p0, p1)});
+}
+
+TEST(BodyContact, ClosestOffsetMatchesDenseSampling) {
+  // sd(p(s)) sampled at 2e5 points: the returned offset is the minimiser to the sample spacing
+  const std::vector<Obstacle> obstacles = {make_circle(Vec2(0.3, 0.5), 0.2), make_segment(Vec2(-1, 0.2), Vec2(1, 0.4), 0.01),
+                                           make_box(Vec2(0.1, -0.05), Vec2(0.3, 0.2), 0.3, 0.02),
+                                           make_half_plane(Vec2(0, -1), Vec2(0.2, 1.0))};
+  const Vec2 centre(0.0, 0.0), axis = Vec2(1.0, 0.3).normalized();
+  const double d = 0.5;
+  for (const Obstacle& o : obstacles) {
+    double distance = 0.0;
+    const double s = closest_offset(o, centre, axis, d, distance);
+    double best = 1e300;
+    Vec2 n;
+    for (int i = 0; i <= 200000; ++i) {
+      const double t = -d + 2 * d * i / 200000.0;
+      best = std::min(best, signed_distance<double>(o, Vec2(centre + t * axis), n));
+    }
+    EXPECT_LE(distance, best + 1e-12);
+    EXPECT_NEAR(distance, best, 1e-5);
+    EXPECT_NEAR(signed_distance<double>(o, Vec2(centre + s * axis), n), distance, 1e-15);
+  }
+}
+
+TEST(BroadPhase, GridReturnsExactlyTheOverlappingBoxes) {
+  std::vector<Obstacle> obstacles;
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 25; ++j) obstacles.push_back(make_circle(Vec2(0.05 * i, 0.07 * j + 0.01 * (i % 3)), 0.004 + 0.001 * (j % 4)));
+  obstacles.push_back(make_half_plane(Vec2(0, -1), Vec2(0, 1)));
+  const ObstacleGrid grid(obstacles);
+  for (const auto& [lo, hi] : {std::pair{Vec2(0.1, 0.1), Vec2(0.2, 0.15)}, std::pair{Vec2(-1, -1), Vec2(-0.5, -0.5)},
+                               std::pair{Vec2(1.5, 1.0), Vec2(3.0, 3.0)}, std::pair{Vec2(0.0, 0.0), Vec2(0.0, 0.0)}}) {
+    std::vector<int> found;
+    grid.query(lo, hi, found);
+    std::sort(found.begin(), found.end());
+    std::vector<int> expected;
+    for (int o = 0; o < static_cast<int>(obstacles.size()); ++o) {
+      Vec2 olo, ohi;
+      if (!obstacle_bounds(obstacles[o], olo, ohi) || ((olo.array() <= hi.array()).all() && (ohi.array() >= lo.array()).all()))
+        expected.push_back(o);
+    }
+    EXPECT_EQ(found, expected);
+  }
+}
+
+// Reference from the previous implementation (commit 9d242ea: every contact point x obstacle row in
+// the QP, point contact): tip body pose after 400 steps of the runtime scene and after the 270
+// steps of examples/vine_cluttered.yaml, printed with 17 digits by a driver linked to that build.
+TEST(PointContact, ReproducesThePreviousImplementation) {
+  VineStepper stepper(runtime_scene_model(30));
+  ASSERT_EQ(stepper.model().contact_model, ContactModel::point);
+  VineState s = straight_state(stepper.model(), 0.0);
+  for (int k = 0; k < 400; ++k) ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
+  EXPECT_NEAR(s.q(87), 0.54986016283794981, 1e-9);
+  EXPECT_NEAR(s.q(88), -0.057431401342140871, 1e-9);
+  EXPECT_NEAR(s.q(89), -0.13997618203916101, 1e-9);
+
+  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
+  const VineScene scene = load_vine_scene_file(std::filesystem::path(source ? source : ".") / "examples" / "vine_cluttered.yaml");
+  ASSERT_EQ(scene.model.contact_model, ContactModel::point);
+  VineStepper cluttered(scene.model);
+  VineState c = scene.initial;
+  for (long k = 0; k < scene.steps; ++k) ASSERT_EQ(cluttered.step(c).status, QpStatus::solved);
+  const int b = scene.model.num_bodies - 1;
+  EXPECT_NEAR(c.q(3 * b), 0.42912228529086249, 1e-9);
+  EXPECT_NEAR(c.q(3 * b + 1), -0.79549620662990139, 1e-9);
+  EXPECT_NEAR(c.q(3 * b + 2), -1.3339837521165896, 1e-9);
+}
+
+/// A vine sagging under gravity onto a thin floor wall while it grows, then growing into a thin
+/// oblique wall and a thin post (walls 4 mm and 2 mm thick, tube 24 mm).
+VineModel thin_wall_scene(ContactModel contact) {
+  UniformVineParameters p;
+  p.bodies = 7;
+  p.half_length = 0.02;
+  p.tube_diameter = 0.024;
+  p.mass = 2e-3;
+  p.stiffness = 0.02;
+  p.damping = 2e-4;
+  p.dt = 0.01;
+  VineModel m = uniform_vine(p);
+  m.springs = SpringIntegration::implicit;
+  m.contact_model = contact;
+  m.gravity = Vec2(0.0, -9.81);
+  m.growth = GrowthSchedule::constant(0.06);
+  m.obstacles = {make_segment(Vec2(0.06, -0.022), Vec2(0.6, -0.022), 0.002),    // floor, surface 8 mm below the axis
+                 make_segment(Vec2(0.36, -0.06), Vec2(0.44, 0.12), 0.002),      // oblique wall ahead
+                 make_segment(Vec2(0.17, -0.0165), Vec2(0.17, -0.0145), 0.001)};  // thin post under body 4
+  return m;
+}
+
+/// Runs the thin-wall scene for 3 s; returns the smallest exact axis-to-wall-core distance minus
+/// (wall radius + contact radius) over all bodies, walls and steps, and counts contact steps per wall.
+double thin_wall_clearance(ContactModel contact, std::vector<int>& contact_steps) {
+  const VineModel m = thin_wall_scene(contact);
+  VineStepper stepper(m);
+  VineState s = straight_state(m, 0.0);
+  contact_steps.assign(m.obstacles.size(), 0);
+  double worst = 1e300;
+  for (int k = 0; k < 300; ++k) {
+    const VineStepReport rep = stepper.step(s);
+    EXPECT_TRUE(rep.ok()) << "step " << k;
+    if (!rep.ok()) break;
+    for (const ContactInfo& c : stepper.contacts())
+      if (c.normal_impulse > 0.0) ++contact_steps[c.obstacle];
+    for (int b = 0; b < m.num_bodies; ++b) {
+      const Vec2 e(std::cos(s.q(3 * b + 2)), std::sin(s.q(3 * b + 2)));
+      const Vec2 centre = s.q.segment<2>(3 * b);
+      for (const Obstacle& o : m.obstacles)
+        worst = std::min(worst, segment_segment_distance(centre - m.half_length[b] * e, centre + m.half_length[b] * e,
+                                                         o.vertices[0], o.vertices[1]) -
+                                    o.corner_radius - m.contact_radius);
+    }
+  }
+  return worst;
+}
+
+TEST(BodyContact, ThinWallsAreNeverCrossed) {
+  std::vector<int> steps;
+  const double clearance = thin_wall_clearance(ContactModel::body, steps);
+  std::printf("body contact: smallest clearance %.3g m; contact steps floor %d, oblique wall %d, post %d\n", clearance,
+              steps[0], steps[1], steps[2]);
+  EXPECT_GT(steps[0], 50);
+  EXPECT_GT(steps[1], 20);
+  EXPECT_GT(steps[2], 20);
+  // crossing needs a clearance of -(wall radius + contact radius) = -13 mm; the capsules overlap
+  // the walls by at most the linearisation's remainder (measured 0.64 um; bound 1e-3 tube radius)
+  EXPECT_GT(clearance, -1.2e-5);
+  // the same scene with the paper's contact points: the post sinks into the tube between two points
+  std::vector<int> point_steps;
+  const double point_clearance = thin_wall_clearance(ContactModel::point, point_steps);
+  std::printf("point contact: smallest clearance %.3g m\n", point_clearance);
+  EXPECT_LT(point_clearance, -1e-3);
+}
+
+TEST(Friction, ZeroUntilContact) {
+  // one body pinned at the base spinning at 10 rad/s; its tip passes a circle at a 1 mm gap. The
+  // old cone rows (n +- mu t) . v >= -Phi / dt would cap the tangential speed at Phi / (mu dt)
+  // = 0.2 m/s (< 0.4 m/s): friction at a distance. Now the motion equals the free one.
+  UniformVineParameters p;
+  p.bodies = 1;
+  p.half_length = 0.02;
+  p.tube_diameter = 0.01;
+  p.dt = 0.01;
+  VineModel free_model = uniform_vine(p);
+  for (ContactModel contact : {ContactModel::body, ContactModel::point}) {
+    VineModel m = free_model;
+    m.contact_model = contact;
+    m.friction = 0.5;
+    const double reach = 0.04 + 0.005;  // tip radius + contact radius
+    m.obstacles = {make_circle(Vec2(0.0, reach + 0.001 + 0.01), 0.01)};
+    VineStepper with(m), without(free_model);
+    VineState a = straight_state(m, 0.0), b = a;
+    a.v(2) = b.v(2) = 10.0;
+    a.v(1) = b.v(1) = 10.0 * 0.02;
+    int near = 0;
+    for (int k = 0; k < 40; ++k) {
+      ASSERT_TRUE(with.step(a).ok());
+      ASSERT_TRUE(without.step(b).ok());
+      EXPECT_LT((a.q - b.q).lpNorm<Eigen::Infinity>(), 1e-12) << "step " << k;
+      for (const ContactInfo& c : with.contacts()) {
+        EXPECT_EQ(c.tangent_impulse, 0.0);
+        EXPECT_FALSE(c.friction);
+        ++near;
+      }
+    }
+    EXPECT_GT(near, 0) << "the circle was never near";
+    // moved 2 mm closer the tip hits it: friction acts from the step in contact, not before
+    m.obstacles = {make_circle(Vec2(0.0, reach - 0.001 + 0.01), 0.01)};
+    VineStepper hit(m);
+    VineState h = straight_state(m, 0.0);
+    h.v(2) = 10.0;
+    h.v(1) = 0.2;
+    bool touched = false;
+    for (int k = 0; k < 40 && !touched; ++k) {
+      ASSERT_EQ(hit.step(h).status, QpStatus::solved);
+      for (const ContactInfo& c : hit.contacts()) {
+        if (c.distance > m.contact_gap) EXPECT_EQ(c.tangent_impulse, 0.0);
+        if (c.friction && c.normal_impulse > 0.0) {
+          // opposes the sliding of the contact point along t = (-n_y, n_x)
+          const double th = h.q(2);
+          const Vec2 point = h.q.segment<2>(0) + c.offset * Vec2(std::cos(th), std::sin(th));
+          const Vec2 velocity = h.v.segment<2>(0) + c.offset * h.v(2) * Vec2(-std::sin(th), std::cos(th));
+          Vec2 n;
+          signed_distance<double>(m.obstacles[0], point, n);
+          EXPECT_LT(c.tangent_impulse * Vec2(-n.y(), n.x()).dot(velocity), 0.0);
+          touched = true;
+        }
+      }
+    }
+    EXPECT_TRUE(touched);
+  }
+}
+
+TEST(BroadPhase, ThousandFarObstaclesChangeNothing) {
+  // the runtime scene with 999 circles far from the robot: the same trajectory, and no row for them
+  VineModel m = runtime_scene_model(30);
+  m.contact_model = ContactModel::body;
+  VineModel crowded = m;
+  for (int i = 0; i < 999; ++i) crowded.obstacles.push_back(make_circle(Vec2(2.0 + 0.05 * (i % 40), 1.0 + 0.05 * (i / 40)), 0.01));
+  VineStepper a(m), b(crowded);
+  VineState sa = straight_state(m, 0.0), sb = sa;
+  for (int k = 0; k < 200; ++k) {
+    const VineStepReport ra = a.step(sa), rb = b.step(sb);
+    ASSERT_TRUE(ra.ok() && rb.ok());
+    EXPECT_EQ(ra.contact_pairs, rb.contact_pairs);
+  }
+  EXPECT_LT((sa.q - sb.q).lpNorm<Eigen::Infinity>(), 1e-12);
+}
+
+}  // namespace
+}  // namespace tendril::vine
