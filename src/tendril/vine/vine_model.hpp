@@ -39,7 +39,7 @@ enum class ContactModel {
 enum class GrowthControl {
   rate,           ///< G_bar v = u_j exactly (eq. 14, the paper): a blocked tip makes the step infeasible
   force_limited,  ///< the actuator pushes every prismatic joint with at most `growth_force` up to the rate
-                  ///< u_j: G_bar v <= u_j, a blocked tip stalls (achieved rate < u_j)
+                  ///< u_j: 0 <= G_bar v <= u_j, a blocked tip stalls (achieved rate < u_j)
 };
 
 /// How the commanded total growth rate is shared among the prismatic joints (eq. 6).

@@ -64,14 +64,16 @@ void VineStepper::build_pattern() {
     eq_rows_.push_back(r);
   }
   in_rows_.clear();
-  for (int j = 0; j < m.num_prismatic(); ++j) {
-    RowSpec r;
-    r.kind = RowKind::growth;
-    r.body_a = m.prismatic_body(j) - 1;
-    r.body_b = m.prismatic_body(j);
-    (caps ? in_rows_ : eq_rows_).push_back(r);
-  }
-  num_growth_caps_ = static_cast<int>(in_rows_.size());
+  for (int copy = 0; copy < (caps ? 2 : 1); ++copy)  // force-limited: caps, then floors G_bar v >= 0
+    for (int j = 0; j < m.num_prismatic(); ++j) {
+      RowSpec r;
+      r.kind = RowKind::growth;
+      r.body_a = m.prismatic_body(j) - 1;
+      r.body_b = m.prismatic_body(j);
+      (caps ? in_rows_ : eq_rows_).push_back(r);
+    }
+  num_growth_caps_ = caps ? m.num_prismatic() : 0;
+  num_growth_rows_ = static_cast<int>(in_rows_.size());
   // contact rows (eq. 5, 13) are chosen every step near the obstacles (collect_contact_rows)
   grid_ = ObstacleGrid(m.obstacles);
   const int ne = m.num_contact_elements();
@@ -209,7 +211,7 @@ void VineStepper::collect_contact_rows() {
   const VineModel& m = model_;
   const bool bodies = m.contact_model == ContactModel::body;
   pairs_.clear();
-  in_rows_.resize(num_growth_caps_);
+  in_rows_.resize(num_growth_rows_);
   for (int e = 0; e < m.num_contact_elements() && !m.obstacles.empty(); ++e) {
     const int body = element_body(m, e);
     const double th = q_k_(3 * body + 2);
@@ -397,9 +399,9 @@ VecX VineStepper::joint_impulses() const {
 VecX VineStepper::growth_impulses() const {
   const int np = model_.num_prismatic();
   if (num_growth_caps_ > 0) {
-    // actuator push F dt minus the rate cap's multiplier
+    // actuator push F dt minus the rate cap's multiplier plus the no-retraction floor's
     VecX w = VecX::Constant(np, model_.dt * model_.growth_force);
-    if (solution_.z_in.size() >= np) w -= mass_scale_ * solution_.z_in.head(np);
+    if (solution_.z_in.size() >= 2 * np) w += mass_scale_ * (solution_.z_in.segment(np, np) - solution_.z_in.head(np));
     return w;
   }
   if (solution_.y_eq.size() == 0) return VecX::Zero(np);

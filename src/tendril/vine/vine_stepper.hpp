@@ -83,7 +83,7 @@ class VineStepper {
   /// G_bar (eq. 14) (#prismatic x 3 #bodies).
   SparseMatrix growth_jacobian() const;
   /// The inequality rows of the last step (#inequality rows x 3 #bodies): with GrowthControl::force_limited
-  /// first -G_bar (one per prismatic joint), then L = dPhi/dq of the pairs near contact; a pair in
+  /// first -G_bar (rate caps), then G_bar (no retraction), one each per prismatic joint, then L = dPhi/dq of the pairs near contact; a pair in
   /// contact with friction has the two rows (n +- mu t) . dp/dq instead of n . dp/dq.
   const SparseMatrix& contact_jacobian() const { return problem_.A_in; }
   /// Achieved growth rates G_bar_j v_{k+1} of the last step [m/s] (#prismatic).
@@ -148,7 +148,8 @@ class VineStepper {
   QpSolution solution_;
   std::vector<RowSpec> eq_rows_, in_rows_;
   std::vector<int> eq_slots_, in_slots_;  // value index of each local entry, -1 if unused (6 #rows)
-  int num_growth_caps_ = 0;               // leading growth rows of in_rows_ (force-limited growth)
+  int num_growth_caps_ = 0;               // leading growth caps -G_bar v >= -u of in_rows_ (force-limited growth)
+  int num_growth_rows_ = 0;               // caps and floors G_bar v >= 0 (no retraction) before the contact rows
   ObstacleGrid grid_;                     // broad phase over the obstacles
   std::vector<Pair> pairs_;               // pairs with rows this step
   std::vector<double> reach_;             // per element: pairs with Phi below it get rows [m]

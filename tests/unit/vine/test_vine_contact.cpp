@@ -239,3 +239,61 @@ TEST(BroadPhase, ThousandFarObstaclesChangeNothing) {
 
 }  // namespace
 }  // namespace tendril::vine
+
+namespace tendril::vine {
+namespace {
+
+/// A straight 4-body vine growing head-on into a wall 3 mm ahead of its tip capsule.
+VineModel head_on_scene(GrowthControl control) {
+  UniformVineParameters p;
+  p.bodies = 4;
+  p.half_length = 0.02;
+  p.tube_diameter = 0.024;
+  p.stiffness = 0.05;
+  p.damping = 1e-4;
+  p.dt = 0.01;
+  VineModel m = uniform_vine(p);
+  m.springs = SpringIntegration::implicit;
+  m.growth = GrowthSchedule::constant(0.04);
+  m.growth_control = control;
+  m.growth_force = 0.2;
+  m.obstacles = {make_half_plane(Vec2(0.16 + m.contact_radius + 0.003, 0.0), Vec2(-1.0, 0.0))};
+  return m;
+}
+
+TEST(Jam, HeadOnStallsBalancesTheGrowthForceAndResumes) {
+  // force-limited growth (docs/physics/vine.md#jams): every prismatic joint pushes with at most F
+  // up to its rate; the joints act in series, so a stalled tip presses on the wall with F:
+  // normal impulse F dt per step, achieved growth rate 0
+  const VineModel m = head_on_scene(GrowthControl::force_limited);
+  VineStepper stepper(m);
+  VineState s = straight_state(m, 0.0);
+  VineStepReport rep;
+  for (int k = 0; k < 60; ++k) {
+    rep = stepper.step(s);
+    ASSERT_TRUE(rep.ok()) << "step " << k;
+    if (k == 0) EXPECT_NEAR(rep.growth_rate, 0.04, 1e-12);  // free: the commanded rate
+  }
+  EXPECT_EQ(rep.active_contacts, 1);
+  EXPECT_LT(std::abs(rep.growth_rate), 1e-12);
+  double normal = 0.0;
+  for (const ContactInfo& c : stepper.contacts()) normal += c.normal_impulse;
+  EXPECT_NEAR(normal, m.growth_force * m.dt, 1e-12);
+  EXPECT_LT(s.v.lpNorm<Eigen::Infinity>(), 1e-12);
+  // the obstacle removed: growth resumes at the commanded rate
+  VineModel open = m;
+  open.obstacles.clear();
+  VineStepper resumed(open);
+  rep = resumed.step(s);
+  ASSERT_TRUE(rep.ok());
+  EXPECT_NEAR(rep.growth_rate, 0.04, 1e-12);
+  // the hard rate constraint cannot stall: the same jam is an infeasible step, reported
+  VineStepper hard(head_on_scene(GrowthControl::rate));
+  VineState h = straight_state(m, 0.0);
+  QpStatus status = QpStatus::solved;
+  for (int k = 0; k < 60 && status == QpStatus::solved; ++k) status = hard.step(h).status;
+  EXPECT_NE(status, QpStatus::solved);
+}
+
+}  // namespace
+}  // namespace tendril::vine

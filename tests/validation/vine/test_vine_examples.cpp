@@ -109,6 +109,48 @@ TEST(VineExamples, BadScenesNameTheKey) {
   expect_key({"vine.growth.rate=-0.04"}, "vine.growth.rate");  // retraction is not modelled
 }
 
+TEST(VineExamples, PaperExamplesRunWithBodyContact) {
+  // the same examples with contact along the bodies instead of the paper's points
+  for (const char* name : {"vine_runtime.yaml", "vine_cluttered.yaml", "vine_wall_growth.yaml"}) {
+    const ExampleRun r = run_example(name, {"vine.contact.model=body"});
+    EXPECT_GT(min_of(r.min_distance), -1e-4) << name;
+    EXPECT_GT(max_of(r.impulse), 0.0) << name;
+  }
+}
+
+TEST(VineExamples, UnstableExplicitSpringsFailTheRun) {
+  // explicit springs beyond their limit (dt omega ~ 6 > 2 with K = 0.3 N m/rad, I = 1e-6 kg m^2):
+  // the run must end as failed with the reason, not report completed
+  const VineScene scene = load_vine_scene_file(example("vine_wall_growth.yaml"),
+                                               {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400"});
+  const fs::path out = fs::temp_directory_path() / "tendril_test_vine_unstable";
+  const io::RunResult result = run_vine(scene, out);
+  EXPECT_FALSE(result.ok);
+  EXPECT_LT(result.steps, 400);
+  EXPECT_TRUE(result.message.find("joint drift") != std::string::npos ||
+              result.message.find("energy blow-up") != std::string::npos)
+      << result.message;
+  fs::remove_all(out);
+  // the same scene with implicit springs completes
+  const VineScene stable = load_vine_scene_file(
+      example("vine_wall_growth.yaml"), {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400", "vine.springs=implicit"});
+  const io::RunResult ok = run_vine(stable, out);
+  EXPECT_TRUE(ok.ok) << ok.message;
+  fs::remove_all(out);
+}
+
+TEST(VineExamples, ZeroLengthPrismaticJointIsBadInput) {
+  // bodies 0 and 1 of the 4-body vine share their centre: the growth direction is undefined
+  try {
+    load_vine_scene_file(example("vine_runtime.yaml"),
+                         {"vine.bodies=4", "vine.obstacles=[]", "vine.initial_state.q=[0.1,0,0, 0.1,0,0, 0.2,0,0, 0.3,0,0]"});
+    ADD_FAILURE() << "zero-length prismatic joint accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("prismatic joint 0"), std::string::npos) << e.what();
+    EXPECT_EQ(e.key_path(), "vine.initial_state");
+  }
+}
+
 TEST(VineExamples, OverflowingStepIsANumericalFailureNotBadInput) {
   // dt = 1e300 s passes the scene checks; the first step moves the bodies by ~1e300 m and the next
   // one overflows the step's data: that step must fail as a numerical failure with the state
