@@ -11,6 +11,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
@@ -141,6 +142,12 @@ io::SchemaTable make_table() {
       key("vine.initial_state.v", KeyType::RealList, kOpt, "m/s, m/s, rad/s", "Explicit v per body (3 n); default 0."),
       key("vine.initial_state.csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and one row per body: x, y, theta, vx, vy, omega."),
+      key("vine.initial_state.centerline_csv", KeyType::String, kOpt, "",
+          "CSV file (relative to the scene) with a header and a measured centre-line, one point x, y [m] per row from "
+          "the base: the start state at rest with every body a chord of it (prismatic joints share the extra length)."),
+      key("vine.initial_state.tolerance", KeyType::Real, "0.001", "m",
+          "The start state is projected onto the joint and contact constraints (to 1e-13 m); it is refused if any "
+          "point of a body moves farther than this.", 0, true),
   };
   return t;
 }
@@ -323,7 +330,9 @@ VineScene load_vine_scene(io::Scene& scene) {
   const io::SceneNode s = v.map("initial_state");
   const int n = m.num_dofs();
   out.initial = straight_state(m, p.heading, s.real("extension"));
-  if (s.has("csv") && (s.has("q") || s.has("v"))) s.fail("csv", "either csv or q/v, not both");
+  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) + (s.has("centerline_csv") ? 1 : 0);
+  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv");
+  const double tolerance = s.real("tolerance");
   if (s.has("csv")) {
     const auto rows = read_csv(base_dir / s.text("csv"), 6, s.child_path("csv"));
     if (static_cast<int>(rows.size()) != m.num_bodies)
@@ -336,8 +345,15 @@ VineScene load_vine_scene(io::Scene& scene) {
   }
   if (s.has("q")) out.initial.q = Eigen::Map<const VecX>(s.reals("q", n).data(), n);
   if (s.has("v")) out.initial.v = Eigen::Map<const VecX>(s.reals("v", n).data(), n);
-  check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
-  check_no_penetration(m, out.initial.q, "vine.initial_state");
+  if (s.has("centerline_csv")) {
+    std::vector<Vec2> points;
+    for (const auto& row : read_csv(base_dir / s.text("centerline_csv"), 2, s.child_path("centerline_csv")))
+      points.emplace_back(row[0], row[1]);
+    out.initial = state_from_centerline(m, points, tolerance, s.child_path("centerline_csv"), &out.projection);
+  } else {
+    check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
+    out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
+  }
   scene.check_unused();
   out.resolved = scene.resolved();
   return out;
@@ -363,6 +379,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   io::RunDirectory run(out_dir, "vine", scene.resolved);
   run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(nb)));
   run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
+  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
   auto& frame_time = run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
   auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
                              "(x, y, theta) of each body's centre of mass, base to tip");

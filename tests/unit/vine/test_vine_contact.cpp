@@ -8,6 +8,8 @@
 
 #include "tendril/vine/body_contact.hpp"
 #include "tendril/vine/broad_phase.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/vine_scene.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -293,6 +295,66 @@ TEST(Jam, HeadOnStallsBalancesTheGrowthForceAndResumes) {
   QpStatus status = QpStatus::solved;
   for (int k = 0; k < 60 && status == QpStatus::solved; ++k) status = hard.step(h).status;
   EXPECT_NE(status, QpStatus::solved);
+}
+
+}  // namespace
+}  // namespace tendril::vine
+
+namespace tendril::vine {
+namespace {
+
+TEST(InitialState, ProjectedMeasuredStateMeetsTheConstraints) {
+  // a noisy measured centre-line (a quarter circle of radius 0.3 m with +-0.5 mm noise) next to a
+  // circle it touches: the start state meets the joints and contacts to 1e-12 m after projection
+  VineModel m = runtime_scene_model(10);
+  m.contact_model = ContactModel::body;
+  std::vector<Vec2> points;
+  for (int i = 0; i <= 40; ++i) {
+    const double a = 0.5 * M_PI * i / 40.0 * 0.6;
+    const double noise = 5e-4 * std::sin(7.0 * i);
+    points.emplace_back((0.3 + noise) * std::sin(a), 0.3 - (0.3 + noise) * std::cos(a));
+  }
+  points[0] = m.base;
+  m.obstacles = {make_circle(Vec2(0.12, -0.012 - 0.01 + 1e-4), 0.01)};  // 0.1 mm into the tube near x = 0.12 m
+  ProjectionReport report;
+  const VineState s = state_from_centerline(m, points, 2e-3, "centerline", &report);
+  VineStepper stepper(m);
+  EXPECT_LT(stepper.joint_errors_at(s.q).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_GT(stepper.contact_distances_at(s.q).minCoeff(), -1e-12);
+  EXPECT_GT(report.max_move, 0.0);
+  EXPECT_LT(report.max_move, 2e-3);
+  std::printf("centre-line start: moved %.3g m (body %d) in %d iterations\n", report.max_move, report.moved_body,
+              report.iterations);
+  // it runs
+  VineState run = s;
+  for (int k = 0; k < 20; ++k) ASSERT_TRUE(stepper.step(run).ok());
+}
+
+TEST(InitialState, SmallPenetrationIsProjectedABrokenPinIsRefused) {
+  VineModel m = runtime_scene_model(6);
+  m.contact_model = ContactModel::body;
+  VineState s = straight_state(m, 0.0);
+  const double tip = centerline_points(m, s.q).back().x();
+  m.obstacles = {make_circle(Vec2(tip + m.contact_radius + 0.01 - 1.3e-6, 0.0), 0.01)};  // 1.3 um into the tip's capsule
+  const ProjectionReport report = project_state(m, s, 1e-3, "vine.initial_state");
+  // the prismatic joints shorten; no point moves more than the penetration
+  EXPECT_GT(report.max_move, 0.0);
+  EXPECT_LE(report.max_move, 1.3e-6 + 1e-12);
+  VineStepper stepper(m);
+  EXPECT_GT(stepper.contact_distances_at(s.q).minCoeff(), -1e-12);
+  // body 2 moved 5 cm off its pin: refused, naming the body and the distance
+  VineState broken = straight_state(m, 0.0);
+  broken.q(3 * 2 + 1) += 0.05;
+  broken.q(3 * 3 + 1) += 0.05;
+  broken.q(3 * 4 + 1) += 0.05;
+  broken.q(3 * 5 + 1) += 0.05;
+  try {
+    project_state(m, broken, 1e-3, "vine.initial_state");
+    FAIL() << "a 5 cm broken pin was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key_path(), "vine.initial_state");
+    EXPECT_NE(std::string(e.what()).find("tolerance"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
