@@ -48,6 +48,7 @@ void VineModel::validate(const std::string& prefix) const {
   require_finite_vector(prefix + ".stiffness", stiffness, false, true);
   require_finite_vector(prefix + ".damping", damping, false, true);
   require_finite_vector(prefix + ".rest_angle", rest_angle, false, false);
+  if (!rest_angle_schedule.empty()) require_size(prefix + ".steering", rest_angle_schedule.size(), num_pins(), "pin joint");
   require(std::isfinite(tube_diameter) && tube_diameter >= 0.0, prefix + ".tube_diameter", tube_diameter,
           "a finite diameter >= 0 [m]");
   require(std::isfinite(contact_radius) && contact_radius >= 0.0, prefix + ".contact.radius", contact_radius,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tendril/actuation/schedule.hpp"
 #include "tendril/core/types.hpp"
 #include "tendril/vine/growth_schedule.hpp"
 #include "tendril/vine/obstacles.hpp"
@@ -59,6 +60,9 @@ struct VineModel {
   std::vector<double> stiffness;     ///< K_j torsional stiffness of pin joint j [N m/rad] (#pins)
   std::vector<double> damping;       ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
   std::vector<double> rest_angle;    ///< rest angle of pin joint j [rad]; pin 0: absolute heading (#pins)
+  /// Steering (bending actuation, the paper's future work): rest angle of pin j at time t [rad]
+  /// (#pins, or empty: `rest_angle` held). The stepper sets rest_angle from it at each step's start.
+  std::vector<Schedule> rest_angle_schedule;
 
   ContactModel contact_model = ContactModel::body;  ///< along the bodies, or at `contact_points` only
   std::vector<ContactPoint> contact_points;  ///< where contact is enforced with ContactModel::point (#contact points)

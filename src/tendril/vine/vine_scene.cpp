@@ -53,6 +53,13 @@ io::SchemaTable make_table() {
           "Initial heading of the straight vine and rest angle of the base pin, from the x axis."),
       key("vine.rest_angles", KeyType::RealList, kOpt, "rad",
           "Rest angles of all pin joints (pin 0: absolute); default [heading, 0, 0, ...]."),
+      key("vine.steering", KeyType::Map, kOpt, "",
+          "Bending actuation: the pin joints' rest angles over time (default: `rest_angles` held)."),
+      key("vine.steering.table", KeyType::RealTable, kOpt, "s, rad",
+          "Rows [t, angle_0, ..., angle_{p-1}] (one per pin joint, pin 0 absolute), interpolated linearly, held "
+          "outside."),
+      key("vine.steering.csv", KeyType::String, kOpt, "",
+          "CSV file (relative to the scene): columns t, angle_0, ..., angle_{p-1} as for `table`."),
       key("vine.base", KeyType::RealList, "[0, 0]", "m", "World point (x, y) the base of body 0 is pinned to."),
       key("vine.gravity", KeyType::RealList, "[0, 0]", "m/s^2", "Gravity (g_x, g_y) in the plane of motion."),
       key("vine.dt", KeyType::Real, "0.01", "s", "Time step.", 0, true),
@@ -296,6 +303,30 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.stiffness = per_joint(v, "stiffness", m.num_pins());
   m.damping = per_joint(v, "damping", m.num_pins());
   if (v.has("rest_angles")) m.rest_angle = v.reals("rest_angles", m.num_pins());
+  const io::SceneNode steer = v.map("steering");
+  if (steer.has("table") && steer.has("csv")) steer.fail("csv", "either table or csv, not both");
+  if (steer.has("table")) {
+    const auto rows = steer.real_table("table", m.num_pins() + 1);
+    for (int j = 0; j < m.num_pins(); ++j) {
+      std::vector<double> times, angles;
+      for (const auto& row : rows) {
+        times.push_back(row[0]);
+        angles.push_back(row[j + 1]);
+      }
+      try {
+        m.rest_angle_schedule.push_back(table_schedule(times, angles));
+      } catch (const InputError& e) {
+        steer.fail("table", e.what(), "rows with increasing times and finite angles");
+      }
+    }
+  }
+  if (steer.has("csv")) {
+    m.rest_angle_schedule = csv_schedules(base_dir / steer.text("csv"));
+    if (static_cast<int>(m.rest_angle_schedule.size()) != m.num_pins())
+      steer.fail("csv", fmt::format("{} angle columns", m.rest_angle_schedule.size()),
+                 fmt::format("t and {} angle columns (one per pin joint)", m.num_pins()));
+  }
+  for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j) m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
   m.base = vec2(v, "base");
   m.gravity = vec2(v, "gravity");
   m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit : SpringIntegration::explicit_forces;

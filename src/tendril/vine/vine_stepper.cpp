@@ -265,6 +265,14 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   q_k_ = state.q;
   v_k_ = state.v;
   u_k_ = joint_rates;
+  // steering: the pin joints' rest angles at the step's start
+  for (std::size_t j = 0; j < model_.rest_angle_schedule.size(); ++j) {
+    const double angle = model_.rest_angle_schedule[j](state.time);
+    if (!std::isfinite(angle))
+      throw InputError(fmt::format("vine.steering (pin {})", j), fmt::format("{} at t = {} s", angle, state.time),
+                       "finite rest angles [rad]");
+    model_.rest_angle[j] = angle;
+  }
 
   // objective: 1/2 v^T P v - v^T (M v_k + Delta t F), divided by m_ref; implicit springs keep
   // the spring force at q_k here (its dt v_{k+1} part and the dampers are in P)

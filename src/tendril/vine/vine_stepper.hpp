@@ -69,7 +69,8 @@ class VineStepper {
 
   const VineModel& model() const { return model_; }
 
-  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule.
+  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule (and the rest
+  /// angles of its steering schedule at t, which model() then holds).
   VineStepReport step(VineState& state);
   /// Advances `state` by Delta t with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
   VineStepReport step(VineState& state, const VecX& joint_rates);

@@ -139,6 +139,19 @@ TEST(VineExamples, UnstableExplicitSpringsFailTheRun) {
   fs::remove_all(out);
 }
 
+TEST(VineExamples, SteeringTableAndBadSteeringKeys) {
+  const VineScene scene = load_vine_scene_file(example("vine_runtime.yaml"),
+                                               {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0, 0], [1, 0, 0.4]]"});
+  ASSERT_EQ(scene.model.rest_angle_schedule.size(), 2u);
+  EXPECT_NEAR(scene.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
+  try {
+    load_vine_scene_file(example("vine_runtime.yaml"), {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0]]"});
+    ADD_FAILURE() << "a steering row without an angle per pin joint was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("vine.steering.table"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VineExamples, ZeroLengthPrismaticJointIsBadInput) {
   // bodies 0 and 1 of the 4-body vine share their centre: the growth direction is undefined
   try {
