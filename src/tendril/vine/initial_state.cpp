@@ -34,23 +34,6 @@ double add_row(const VineModel& m, const RowSpec& spec, const VecX& q, int row,
   return rhs;
 }
 
-/// The joint rows (two per joint, eq. 2, 3) of the model.
-std::vector<RowSpec> joint_rows(const VineModel& m) {
-  std::vector<RowSpec> rows;
-  for (int k = 0; k < m.num_bodies; ++k) {
-    RowSpec r;
-    r.body_a = k - 1;
-    r.body_b = k;
-    r.d_a = k > 0 ? m.half_length[k - 1] : 0.0;
-    r.d_b = m.half_length[k];
-    r.kind = k % 2 == 0 ? RowKind::pin_x : RowKind::prismatic_a;
-    rows.push_back(r);
-    r.kind = k % 2 == 0 ? RowKind::pin_y : RowKind::prismatic_b;
-    rows.push_back(r);
-  }
-  return rows;
-}
-
 /// W = diag(1, 1, d_i^2): body displacements in metres.
 SparseMatrix metric(const VineModel& m) {
   SparseMatrix w(m.num_dofs(), m.num_dofs());
@@ -69,7 +52,7 @@ SparseMatrix metric(const VineModel& m) {
 ProjectionReport project_state(const VineModel& m, VineState& state, double tolerance, const std::string& key) {
   constexpr double kTarget = 1e-13;
   const int n = m.num_dofs();
-  const std::vector<RowSpec> joints = joint_rows(m);
+  const std::vector<RowSpec> joints = joint_row_specs(m.half_length);
   const int nj = static_cast<int>(joints.size());
   QpSolver solver;
   QpProblem qp;

@@ -50,19 +50,7 @@ void VineStepper::build_pattern() {
   const bool caps = m.growth_control == GrowthControl::force_limited;
   // joint rows (eq. 2, 3), two per joint, then one growth row per prismatic joint (eq. 6): an
   // equality (rate control) or the first inequality rows (force-limited growth, G_bar v <= u_j)
-  eq_rows_.clear();
-  for (int k = 0; k < m.num_bodies; ++k) {
-    RowSpec r;
-    r.body_a = k - 1;
-    r.body_b = k;
-    r.d_a = k > 0 ? m.half_length[k - 1] : 0.0;
-    r.d_b = m.half_length[k];
-    const bool pin = k % 2 == 0;
-    r.kind = pin ? RowKind::pin_x : RowKind::prismatic_a;
-    eq_rows_.push_back(r);
-    r.kind = pin ? RowKind::pin_y : RowKind::prismatic_b;
-    eq_rows_.push_back(r);
-  }
+  eq_rows_ = joint_row_specs(m.half_length);
   in_rows_.clear();
   for (int copy = 0; copy < (caps ? 2 : 1); ++copy)  // force-limited: caps, then floors G_bar v >= 0
     for (int j = 0; j < m.num_prismatic(); ++j) {

@@ -11,8 +11,12 @@
 ///
 /// The rows are the paper's divided by Delta t (velocity units) and the objective is divided by
 /// the mean body mass m_ref, which leaves the solution unchanged and makes the solver's absolute
-/// 1e-10 tolerance meaningful in SI units. Sparsity patterns, buffers and the KKT symbolic analysis
-/// are built once in the constructor; a step only rewrites values.
+/// 1e-10 tolerance meaningful in SI units. The joint and growth patterns are built once in the
+/// constructor; the contact rows are those of the pairs near contact at q_k (broad phase, body
+/// capsules or contact points; docs/physics/vine.md#which-pairs-get-rows-broad-phase-reach), and
+/// the pattern of A_in (with the KKT symbolic analysis) is rebuilt only when the rows' bodies change.
+/// With GrowthControl::force_limited the growth rows are inequalities 0 <= G_bar v <= u_k and the
+/// actuator force F enters the objective (docs/physics/vine.md#jams-force-limited-growth).
 
 #include <vector>
 
