@@ -144,6 +144,16 @@ TEST(VineExamples, SteeringTableAndBadSteeringKeys) {
                                                {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0, 0], [1, 0, 0.4]]"});
   ASSERT_EQ(scene.model.rest_angle_schedule.size(), 2u);
   EXPECT_NEAR(scene.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
+  // the same schedule from a CSV file
+  const fs::path dir = fs::temp_directory_path() / "tendril_vine_steering_csv";
+  fs::create_directories(dir);
+  std::ofstream(dir / "steer.csv") << "t,pin0,pin1\n0,0,0\n1,0,0.4\n";
+  fs::copy_file(example("vine_runtime.yaml"), dir / "scene.yaml", fs::copy_options::overwrite_existing);
+  const VineScene from_csv =
+      load_vine_scene_file(dir / "scene.yaml", {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.csv=steer.csv"});
+  ASSERT_EQ(from_csv.model.rest_angle_schedule.size(), 2u);
+  EXPECT_NEAR(from_csv.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
+  fs::remove_all(dir);
   try {
     load_vine_scene_file(example("vine_runtime.yaml"), {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0]]"});
     ADD_FAILURE() << "a steering row without an angle per pin joint was accepted";
