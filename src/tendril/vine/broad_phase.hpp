@@ -31,7 +31,7 @@ class ObstacleGrid {
   int nx_ = 0, ny_ = 0;                // cells per axis
   std::vector<int> cell_start_;        // CSR offsets into cell_items_ (nx ny + 1)
   std::vector<int> cell_items_;        // obstacle indices per cell
-  mutable std::vector<unsigned> stamp_;  // per obstacle: query number that last returned it
+  mutable std::vector<unsigned> stamp_;  // per obstacle: query number that last returned it (queries are not thread-safe)
   mutable unsigned query_count_ = 0;
 };
 
