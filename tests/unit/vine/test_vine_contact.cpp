@@ -359,3 +359,30 @@ TEST(InitialState, SmallPenetrationIsProjectedABrokenPinIsRefused) {
 
 }  // namespace
 }  // namespace tendril::vine
+
+namespace tendril::vine {
+namespace {
+
+TEST(BroadPhase, AStepBeyondTheReachIsSolvedAgainWithThePair) {
+  // at rest the reach is the contact radius (12 mm): a wall 15 mm ahead of the tip capsule gets no
+  // row; growth at 3 m/s moves the tip 30 mm in one step, so the step must be solved again with
+  // the wall's row and stop the tip on it
+  for (ContactModel contact : {ContactModel::body, ContactModel::point}) {
+    VineModel m = head_on_scene(GrowthControl::force_limited);
+    m.contact_model = contact;
+    m.growth = GrowthSchedule::constant(3.0);
+    m.growth_force = 1e3;
+    m.obstacles = {make_half_plane(Vec2(0.16 + m.contact_radius + 0.015, 0.0), Vec2(-1.0, 0.0))};
+    VineStepper stepper(m);
+    VineState s = straight_state(m, 0.0);
+    const VineStepReport rep = stepper.step(s);
+    ASSERT_TRUE(rep.ok());
+    EXPECT_EQ(rep.qp_solves, 2);
+    EXPECT_EQ(rep.active_contacts, 1);
+    EXPECT_NEAR(rep.growth_rate, 0.015 / m.dt, 1e-9);  // exactly to the wall
+    EXPECT_GT(stepper.contact_distances_at(s.q).minCoeff(), -1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace tendril::vine
