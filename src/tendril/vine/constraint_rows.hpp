@@ -23,6 +23,8 @@
 ///   friction, {+1, -1} with friction (the two edges of the planar Coulomb cone; see
 ///   docs/physics/vine.md#friction).
 
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "tendril/core/types.hpp"
@@ -54,6 +56,25 @@ inline constexpr bool row_entry_used(RowKind kind, int local) {
     case RowKind::contact: return local >= 3;
   }
   return false;
+}
+
+/// The joint rows of a chain whose bodies have half lengths `half_length` [m]: two per joint, base
+/// to tip; joint k (body k-1 to body k, the world for k = 0) is a pin for even k, prismatic for odd.
+inline std::vector<RowSpec> joint_row_specs(const std::vector<double>& half_length) {
+  std::vector<RowSpec> rows;
+  for (int k = 0; k < static_cast<int>(half_length.size()); ++k) {
+    RowSpec r;
+    r.body_a = k - 1;
+    r.body_b = k;
+    r.d_a = k > 0 ? half_length[k - 1] : 0.0;
+    r.d_b = half_length[k];
+    const bool pin = k % 2 == 0;
+    r.kind = pin ? RowKind::pin_x : RowKind::prismatic_a;
+    rows.push_back(r);
+    r.kind = pin ? RowKind::pin_y : RowKind::prismatic_b;
+    rows.push_back(r);
+  }
+  return rows;
 }
 
 /// Data a row needs besides the local state.

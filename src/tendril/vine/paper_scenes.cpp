@@ -20,6 +20,7 @@ VineModel runtime_scene_model(int bodies, RuntimeScaling scaling) {
   p.heading = 0.0;
   p.dt = 0.01;
   VineModel m = uniform_vine(p);
+  m.contact_model = ContactModel::point;  // the paper's contact points
   m.growth = GrowthSchedule::constant(0.040);
   const double length = 2.0 * p.half_length * bodies;
   m.obstacles = {make_circle(Vec2(length + 0.070, 0.025), 0.060)};

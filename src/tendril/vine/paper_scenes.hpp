@@ -5,7 +5,8 @@
 /// 30 bodies (15 pin-prismatic pairs) of half length 6.67 mm (the straight robot is 0.4 m long),
 /// tube diameter 24 mm, body mass 1 g, inertia 2e-4 kg m^2, K = 0.5 N m/rad, C = 3e-5 N m s/rad
 /// per pin joint, dt = 0.01 s, growth 40 mm/s in total, one circle of radius 60 mm centred at
-/// (470, 25) mm, heading 0: the tip starts 2.3 mm from the (tube-radius inflated) circle.
+/// (470, 25) mm, heading 0: the tip starts 2.3 mm from the (tube-radius inflated) circle. Contact
+/// at the paper's points (ContactModel::point).
 
 #include "tendril/vine/vine_model.hpp"
 

@@ -26,7 +26,8 @@ StepDerivatives step_derivatives(const VineStepper& stepper, double active_thres
   StepDerivatives out;
   const VineModel& m = stepper.model();
   const QpSolution& sol = stepper.last_solution();
-  if (sol.status != QpStatus::solved) return out;
+  // force-limited growth (growth caps among the inequalities, actuator force in c) is not differentiated
+  if (sol.status != QpStatus::solved || m.growth_control == GrowthControl::force_limited) return out;
   const int n = m.num_dofs();
   const int pins = m.num_pins();
   const int np = m.num_prismatic();

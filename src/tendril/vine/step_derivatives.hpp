@@ -7,7 +7,9 @@
 /// give  [P  -A^T; A  0] [dv/dtheta; dlambda/dtheta] = -[dr1/dtheta; dr2/dtheta]  and
 /// dq_{k+1} = d q_k + Delta t dv_{k+1}. Partial derivatives of the rows come from Eigen AutoDiff of
 /// the same row templates the step uses. Inequality rows with z_i = 0 are treated as inactive, so
-/// at a weakly active contact (z_i = 0 and zero slack) this is a one-sided derivative.
+/// at a weakly active contact (z_i = 0 and zero slack) this is a one-sided derivative. With body
+/// contact the offset s* of each contact point is held at its value of the step (its change with
+/// q, zero where s* is at a body end, is left out). Force-limited growth is not differentiated (ok = false).
 
 #include "tendril/core/types.hpp"
 #include "tendril/vine/vine_stepper.hpp"

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/vine/body_contact.hpp"
 
 namespace tendril::vine {
 
@@ -47,6 +48,7 @@ void VineModel::validate(const std::string& prefix) const {
   require_finite_vector(prefix + ".stiffness", stiffness, false, true);
   require_finite_vector(prefix + ".damping", damping, false, true);
   require_finite_vector(prefix + ".rest_angle", rest_angle, false, false);
+  if (!rest_angle_schedule.empty()) require_size(prefix + ".steering", rest_angle_schedule.size(), num_pins(), "pin joint");
   require(std::isfinite(tube_diameter) && tube_diameter >= 0.0, prefix + ".tube_diameter", tube_diameter,
           "a finite diameter >= 0 [m]");
   require(std::isfinite(contact_radius) && contact_radius >= 0.0, prefix + ".contact.radius", contact_radius,
@@ -55,6 +57,12 @@ void VineModel::validate(const std::string& prefix) const {
           "a finite coefficient >= 0");
   require(growth_lookahead >= 0.0 && growth_lookahead <= 1.0, prefix + ".growth.lookahead", growth_lookahead,
           "a value in [0, 1] (1: eq. 14 of the paper, 0.5: midpoint)");
+  require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
+          "a finite gap >= 0 [m]");
+  require(std::isfinite(growth_force) && growth_force >= 0.0, prefix + ".growth.force", growth_force,
+          "a finite force >= 0 [N]");
+  require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error, "a joint error > 0 [m]");
+  require(max_speed > 0.0, prefix + ".limits.speed", max_speed, "a speed > 0 [m/s]");
   require(std::isfinite(dt) && dt > 0.0, prefix + ".dt", dt, "a finite time step > 0 [s]");
   require(base.allFinite(), prefix + ".base", base.norm(), "a finite point [m]");
   require(gravity.allFinite(), prefix + ".gravity", gravity.norm(), "a finite vector [m/s^2]");
@@ -136,21 +144,51 @@ std::vector<Vec2> centerline_points(const VineModel& model, const VecX& q) {
   return points;
 }
 
+double element_distance(const VineModel& model, const VecX& q, int element, int obstacle, double& offset) {
+  const int body = element_body(model, element);
+  const double th = q(3 * body + 2);
+  const Vec2 axis(std::cos(th), std::sin(th));
+  const Vec2 centre = q.segment<2>(3 * body);
+  const Obstacle& o = model.obstacles[obstacle];
+  double distance = 0.0;
+  if (model.contact_model == ContactModel::body) {
+    offset = closest_offset(o, centre, axis, model.half_length[body], distance);
+  } else {
+    offset = model.contact_points[element].offset;
+    Vec2 n;
+    distance = signed_distance<double>(o, Vec2(centre + offset * axis), n);
+  }
+  return distance - model.contact_radius;
+}
+
 void check_no_penetration(const VineModel& model, const VecX& q, const std::string& key, double tolerance) {
-  for (std::size_t c = 0; c < model.contact_points.size(); ++c) {
-    const ContactPoint& cp = model.contact_points[c];
-    const double th = q(3 * cp.body + 2);
-    const Vec2 p = q.segment<2>(3 * cp.body) + cp.offset * Vec2(std::cos(th), std::sin(th));
+  const bool bodies = model.contact_model == ContactModel::body;
+  for (int e = 0; e < model.num_contact_elements(); ++e) {
+    const int body = element_body(model, e);
     for (std::size_t o = 0; o < model.obstacles.size(); ++o) {
-      Vec2 n;
-      const double phi = signed_distance<double>(model.obstacles[o], p, n) - model.contact_radius;
-      if (!(phi >= -tolerance))
-        throw InputError(key, fmt::format("contact point {} (body {}) at ({:.6g}, {:.6g}) m is {:.3g} m inside {}",
-                                          c, cp.body, p.x(), p.y(), -phi,
-                                          model.obstacles[o].name.empty() ? fmt::format("obstacle {}", o)
-                                                                          : model.obstacles[o].name),
-                         "an initial state with every contact point outside every obstacle (by the contact radius)");
+      double s = 0.0;
+      const double phi = element_distance(model, q, e, static_cast<int>(o), s);
+      if (phi >= -tolerance) continue;
+      const double th = q(3 * body + 2);
+      const Vec2 p = q.segment<2>(3 * body) + s * Vec2(std::cos(th), std::sin(th));
+      const std::string where =
+          bodies ? fmt::format("body {}", body) : fmt::format("contact point {} (body {})", e, body);
+      throw InputError(key, fmt::format("{} at ({:.6g}, {:.6g}) m is {:.3g} m inside {}", where, p.x(), p.y(), -phi,
+                                        model.obstacles[o].name.empty() ? fmt::format("obstacle {}", o)
+                                                                        : model.obstacles[o].name),
+                       "an initial state with every body outside every obstacle (by the contact radius)");
     }
+  }
+}
+
+void check_prismatic_lengths(const VineModel& model, const VecX& q, const std::string& key) {
+  for (int j = 0; j < model.num_prismatic(); ++j) {
+    const int b = model.prismatic_body(j);
+    const double length = (q.segment<2>(3 * b) - q.segment<2>(3 * (b - 1))).norm();
+    if (!(length > 1e-12))
+      throw InputError(key, fmt::format("prismatic joint {} (bodies {}, {}) of length {:.3g} m", j, b - 1, b, length),
+                       "prismatic joints of length |h| > 1e-12 m between the two bodies' centres (the growth "
+                       "direction h / |h| is undefined at 0)");
   }
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tendril/actuation/schedule.hpp"
 #include "tendril/core/types.hpp"
 #include "tendril/vine/growth_schedule.hpp"
 #include "tendril/vine/obstacles.hpp"
@@ -27,6 +28,19 @@ struct ContactPoint {
 enum class SpringIntegration {
   explicit_forces,  ///< tau(q_k, v_k) (the paper): stable while dt omega_max < 2
   implicit,         ///< tau(q_k + dt v_{k+1}, v_{k+1}): adds dt^2 R K R^T + dt R C R^T to M, stable for any K, C
+};
+
+/// Where contact with the obstacles is enforced (docs/physics/vine.md#contact-along-the-body).
+enum class ContactModel {
+  body,   ///< every body is a capsule of the contact radius: its closest point to each obstacle
+  point,  ///< only at VineModel::contact_points (the paper's eq. 5)
+};
+
+/// What the growth input u means (docs/physics/vine.md#jams).
+enum class GrowthControl {
+  rate,           ///< G_bar v = u_j exactly (eq. 14, the paper): a blocked tip makes the step infeasible
+  force_limited,  ///< the actuator pushes every prismatic joint with at most `growth_force` up to the rate
+                  ///< u_j: 0 <= G_bar v <= u_j, a blocked tip stalls (achieved rate < u_j)
 };
 
 /// How the commanded total growth rate is shared among the prismatic joints (eq. 6).
@@ -46,10 +60,18 @@ struct VineModel {
   std::vector<double> stiffness;     ///< K_j torsional stiffness of pin joint j [N m/rad] (#pins)
   std::vector<double> damping;       ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
   std::vector<double> rest_angle;    ///< rest angle of pin joint j [rad]; pin 0: absolute heading (#pins)
+  /// Steering (bending actuation, the paper's future work): rest angle of pin j at time t [rad]
+  /// (#pins, or empty: `rest_angle` held). The stepper sets rest_angle from it at each step's start.
+  std::vector<Schedule> rest_angle_schedule;
 
-  std::vector<ContactPoint> contact_points;  ///< where contact is enforced (#contact points)
+  ContactModel contact_model = ContactModel::body;  ///< along the bodies, or at `contact_points` only
+  std::vector<ContactPoint> contact_points;  ///< where contact is enforced with ContactModel::point (#contact points)
   double contact_radius = 0.0;       ///< r_c: obstacles are kept r_c away from contact points [m]
   double friction = 0.0;             ///< mu Coulomb friction coefficient (0 = frictionless, the paper)
+  /// A pair with Phi(q_k) <= this gap is in contact and gets friction rows; farther pairs only the
+  /// normal row, so friction does not act at a distance [m] (sliding on a convex obstacle leaves
+  /// gaps of order (v dt)^2 / R, far below the default)
+  double contact_gap = 1e-5;
   std::vector<Obstacle> obstacles;   ///< rigid, fixed obstacles (#obstacles)
 
   Vec2 gravity = Vec2::Zero();       ///< g in the plane of motion [m/s^2]
@@ -59,10 +81,22 @@ struct VineModel {
   GrowthSchedule growth;             ///< u(t) total growth rate [m/s]
   /// beta in G_bar = g_v + beta Delta t g_q (eq. 14: 1; 1/2: the length follows the integral of u)
   double growth_lookahead = 1.0;
+  GrowthControl growth_control = GrowthControl::rate;
+  double growth_force = 0.0;         ///< F: most force each prismatic joint's actuator exerts [N] (force_limited)
+
+  /// A step fails (VineFailure::joint_drift) if |c(q_k)|_inf exceeds this [m]
+  double max_joint_error = 1e-3;
+  /// A step fails (VineFailure::energy_blowup) if its kinetic energy exceeds 1/2 (sum m_i) v_max^2
+  /// with this v_max [m/s]
+  double max_speed = 10.0;
 
   int num_pins() const { return (num_bodies + 1) / 2; }
   int num_prismatic() const { return num_bodies / 2; }
   int num_dofs() const { return 3 * num_bodies; }
+  /// Contact elements: bodies (ContactModel::body) or contact points (ContactModel::point).
+  int num_contact_elements() const {
+    return contact_model == ContactModel::body ? num_bodies : static_cast<int>(contact_points.size());
+  }
   /// Body index distal of pin joint j (the body it rotates).
   int pin_body(int j) const { return 2 * j; }
   /// Body index distal of prismatic joint j.
@@ -110,7 +144,20 @@ VineState straight_state(const VineModel& model, double heading, double extensio
 /// of the distal body) and the tip (#bodies + 1).
 std::vector<Vec2> centerline_points(const VineModel& model, const VecX& q);
 
-/// Throws InputError naming `key` if any contact point is inside an obstacle (phi < -tolerance [m]).
+/// Throws InputError naming `key` if any contact element (body capsule or contact point) is inside
+/// an obstacle (phi < -tolerance [m]).
 void check_no_penetration(const VineModel& model, const VecX& q, const std::string& key, double tolerance = 1e-9);
+
+/// Throws InputError naming `key` if a prismatic joint has (near) zero length |h| <= 1e-12 m: its
+/// growth direction h / |h| (eq. 6) is undefined.
+void check_prismatic_lengths(const VineModel& model, const VecX& q, const std::string& key);
+
+/// Signed distance Phi [m] of contact element `element` to obstacle `obstacle` at q (the contact
+/// radius subtracted) and, in `offset`, the position s [m] along its body where it is attained.
+double element_distance(const VineModel& model, const VecX& q, int element, int obstacle, double& offset);
+/// The body of a contact element.
+inline int element_body(const VineModel& model, int element) {
+  return model.contact_model == ContactModel::body ? element : model.contact_points[element].body;
+}
 
 }  // namespace tendril::vine

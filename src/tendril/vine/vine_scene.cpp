@@ -1,5 +1,6 @@
 #include "tendril/vine/vine_scene.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
@@ -51,6 +53,13 @@ io::SchemaTable make_table() {
           "Initial heading of the straight vine and rest angle of the base pin, from the x axis."),
       key("vine.rest_angles", KeyType::RealList, kOpt, "rad",
           "Rest angles of all pin joints (pin 0: absolute); default [heading, 0, 0, ...]."),
+      key("vine.steering", KeyType::Map, kOpt, "",
+          "Bending actuation: the pin joints' rest angles over time (default: `rest_angles` held)."),
+      key("vine.steering.table", KeyType::RealTable, kOpt, "s, rad",
+          "Rows [t, angle_0, ..., angle_{p-1}] (one per pin joint, pin 0 absolute), interpolated linearly, held "
+          "outside."),
+      key("vine.steering.csv", KeyType::String, kOpt, "",
+          "CSV file (relative to the scene): columns t, angle_0, ..., angle_{p-1} as for `table`."),
       key("vine.base", KeyType::RealList, "[0, 0]", "m", "World point (x, y) the base of body 0 is pinned to."),
       key("vine.gravity", KeyType::RealList, "[0, 0]", "m/s^2", "Gravity (g_x, g_y) in the plane of motion."),
       key("vine.dt", KeyType::Real, "0.01", "s", "Time step.", 0, true),
@@ -61,6 +70,11 @@ io::SchemaTable make_table() {
         k.choices = {"explicit", "implicit"};
         return k;
       }(),
+      key("vine.limits", KeyType::Map, kOpt, "", "Limits beyond which the run fails (reported, exit 1)."),
+      key("vine.limits.joint_error", KeyType::Real, "0.001", "m",
+          "Largest joint constraint error |c(q)|_inf at the start of a step (constraint drift).", 0, true),
+      key("vine.limits.speed", KeyType::Real, "10", "m/s",
+          "Energy blow-up: a step fails if its kinetic energy exceeds 1/2 (sum m) speed^2.", 0, true),
       key("vine.steps", KeyType::Int, kReq, "-", "Number of steps to run.", 1),
       key("vine.save_every", KeyType::Int, "1", "-", "Save a frame every this many steps.", 1),
       key("vine.growth", KeyType::Map, kOpt, "", "The growth-rate control u(t) (eq. 6); default: no growth."),
@@ -77,16 +91,36 @@ io::SchemaTable make_table() {
           "Piecewise-constant u: rows [t_start, u] with ascending t_start (the first row starts the run)."),
       key("vine.growth.table_csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and columns t [s], u [m/s], interpolated linearly."),
+      [] {
+        KeySpec k = key("vine.growth.control", KeyType::String, "rate", "",
+                        "rate: every prismatic joint grows at exactly its share of u (the paper; a blocked tip makes "
+                        "the step infeasible); force_limited: the actuator pushes each prismatic joint with at most "
+                        "`force` up to that rate, so a blocked tip stalls.");
+        k.choices = {"rate", "force_limited"};
+        return k;
+      }(),
+      key("vine.growth.force", KeyType::Real, "0", "N",
+          "force_limited: actuator force F on every prismatic joint (pressure times tube cross-section).", 0),
       key("vine.growth.lookahead", KeyType::Real, "1", "-",
           "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 makes the length follow the integral of u.",
           0, false, 1),
       key("vine.contact", KeyType::Map, kOpt, "", "Contact with the obstacles (eq. 5)."),
+      [] {
+        KeySpec k = key("vine.contact.model", KeyType::String, "body", "",
+                        "body: every body is a capsule of the contact radius, in contact at its closest point to each "
+                        "obstacle; point: only at `points` (the paper's eq. 5).");
+        k.choices = {"body", "point"};
+        return k;
+      }(),
       key("vine.contact.radius", KeyType::Real, kOpt, "m",
-          "Distance kept between contact points and obstacle surfaces; default tube_diameter / 2.", 0),
+          "Distance kept between the bodies' axes (or the contact points) and obstacle surfaces; default "
+          "tube_diameter / 2.", 0),
       key("vine.contact.friction", KeyType::Real, "0", "-",
           "Coulomb friction coefficient mu (two-edge planar cone; 0: frictionless, the paper).", 0),
+      key("vine.contact.gap", KeyType::Real, "1e-5", "m",
+          "Pairs closer than this are in contact and get friction rows; farther ones only the normal row.", 0),
       key("vine.contact.points", KeyType::List, kOpt, "",
-          "Contact points; default: the distal end of every body followed by a pin joint, and the tip."),
+          "Contact points of the point model; default: the distal end of every body followed by a pin joint, and the tip."),
       key("vine.contact.points[].body", KeyType::Int, kReq, "-", "Body index (0 = base).", 0),
       key("vine.contact.points[].offset", KeyType::Real, kReq, "m",
           "Position along the body axis from its centre (+d: distal end)."),
@@ -115,6 +149,12 @@ io::SchemaTable make_table() {
       key("vine.initial_state.v", KeyType::RealList, kOpt, "m/s, m/s, rad/s", "Explicit v per body (3 n); default 0."),
       key("vine.initial_state.csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and one row per body: x, y, theta, vx, vy, omega."),
+      key("vine.initial_state.centerline_csv", KeyType::String, kOpt, "",
+          "CSV file (relative to the scene) with a header and a measured centre-line, one point x, y [m] per row from "
+          "the base: the start state at rest with every body a chord of it (prismatic joints share the extra length)."),
+      key("vine.initial_state.tolerance", KeyType::Real, "0.001", "m",
+          "The start state is projected onto the joint and contact constraints (to 1e-13 m); it is refused if any "
+          "point of a body moves farther than this.", 0, true),
   };
   return t;
 }
@@ -263,6 +303,30 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.stiffness = per_joint(v, "stiffness", m.num_pins());
   m.damping = per_joint(v, "damping", m.num_pins());
   if (v.has("rest_angles")) m.rest_angle = v.reals("rest_angles", m.num_pins());
+  const io::SceneNode steer = v.map("steering");
+  if (steer.has("table") && steer.has("csv")) steer.fail("csv", "either table or csv, not both");
+  if (steer.has("table")) {
+    const auto rows = steer.real_table("table", m.num_pins() + 1);
+    for (int j = 0; j < m.num_pins(); ++j) {
+      std::vector<double> times, angles;
+      for (const auto& row : rows) {
+        times.push_back(row[0]);
+        angles.push_back(row[j + 1]);
+      }
+      try {
+        m.rest_angle_schedule.push_back(table_schedule(times, angles));
+      } catch (const InputError& e) {
+        steer.fail("table", e.what(), "rows with increasing times and finite angles");
+      }
+    }
+  }
+  if (steer.has("csv")) {
+    m.rest_angle_schedule = csv_schedules(base_dir / steer.text("csv"));
+    if (static_cast<int>(m.rest_angle_schedule.size()) != m.num_pins())
+      steer.fail("csv", fmt::format("{} angle columns", m.rest_angle_schedule.size()),
+                 fmt::format("t and {} angle columns (one per pin joint)", m.num_pins()));
+  }
+  for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j) m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
   m.base = vec2(v, "base");
   m.gravity = vec2(v, "gravity");
   m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit : SpringIntegration::explicit_forces;
@@ -273,10 +337,19 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
+  m.growth_control = g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
+  m.growth_force = g.real("force");
+  if (m.growth_control == GrowthControl::force_limited && !(m.growth_force > 0.0))
+    g.fail("force", fmt::format("{}", m.growth_force), "a force > 0 [N] with control: force_limited");
+  const io::SceneNode limits = v.map("limits");
+  m.max_joint_error = limits.real("joint_error");
+  m.max_speed = limits.real("speed");
 
   const io::SceneNode c = v.map("contact");
   if (c.has("radius")) m.contact_radius = c.real("radius");
   m.friction = c.real("friction");
+  m.contact_gap = c.real("gap");
+  m.contact_model = c.text("model") == "point" ? ContactModel::point : ContactModel::body;
   if (c.has("points")) {
     m.contact_points.clear();
     for (const io::SceneNode& point : c.list("points")) m.contact_points.push_back({point.integer("body"), point.real("offset")});
@@ -288,7 +361,9 @@ VineScene load_vine_scene(io::Scene& scene) {
   const io::SceneNode s = v.map("initial_state");
   const int n = m.num_dofs();
   out.initial = straight_state(m, p.heading, s.real("extension"));
-  if (s.has("csv") && (s.has("q") || s.has("v"))) s.fail("csv", "either csv or q/v, not both");
+  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) + (s.has("centerline_csv") ? 1 : 0);
+  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv");
+  const double tolerance = s.real("tolerance");
   if (s.has("csv")) {
     const auto rows = read_csv(base_dir / s.text("csv"), 6, s.child_path("csv"));
     if (static_cast<int>(rows.size()) != m.num_bodies)
@@ -301,7 +376,15 @@ VineScene load_vine_scene(io::Scene& scene) {
   }
   if (s.has("q")) out.initial.q = Eigen::Map<const VecX>(s.reals("q", n).data(), n);
   if (s.has("v")) out.initial.v = Eigen::Map<const VecX>(s.reals("v", n).data(), n);
-  check_no_penetration(m, out.initial.q, "vine.initial_state");
+  if (s.has("centerline_csv")) {
+    std::vector<Vec2> points;
+    for (const auto& row : read_csv(base_dir / s.text("centerline_csv"), 2, s.child_path("centerline_csv")))
+      points.emplace_back(row[0], row[1]);
+    out.initial = state_from_centerline(m, points, tolerance, s.child_path("centerline_csv"), &out.projection);
+  } else {
+    check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
+    out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
+  }
   scene.check_unused();
   out.resolved = scene.resolved();
   return out;
@@ -323,10 +406,11 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   VineStepper stepper(scene.model);
   const VineModel& m = stepper.model();
   const std::size_t nb = static_cast<std::size_t>(m.num_bodies);
-  const std::size_t pairs = m.contact_points.size() * m.obstacles.size();
+  const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
   io::RunDirectory run(out_dir, "vine", scene.resolved);
   run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(nb)));
   run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
+  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
   auto& frame_time = run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
   auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
                              "(x, y, theta) of each body's centre of mass, base to tip");
@@ -345,8 +429,16 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   auto& step_min_distance = run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
                                           "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
   auto& impulses = run.add_array("contact_normal_impulse", io::NpyType::Float64, {pairs}, "N s",
-                                 "normal impulse n per (contact point, obstacle) pair, point-major", "step");
+                                 "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
+                                 "bodies, or contact points with contact.model: point)", "step");
   auto& growth = run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s", "commanded total growth rate u", "step");
+  auto& achieved = run.add_array("achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
+                                 "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
+  auto& step_wall = run.add_array("step_wall_time", io::NpyType::Float64, {}, "s", "wall-clock time of the step", "step");
+  auto& step_active = run.add_array("step_active_contacts", io::NpyType::Int64, {}, "-",
+                                    "contact pairs with a positive normal impulse", "step");
+  auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
+                                   "contact pairs with rows in the QP (near contact)", "step");
 
   VineState state = scene.initial;
   std::vector<double> buffer(3 * nb);
@@ -369,9 +461,12 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   const double duration = static_cast<double>(scene.steps) * m.dt;
   for (long k = 0; k < scene.steps; ++k) {
     const double u = m.growth.rate(state.time);
+    const auto wall_start = std::chrono::steady_clock::now();
     const VineStepReport rep = stepper.step(state);
-    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations};
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate, wall};
+    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
+                                  rep.contact_pairs};
     step_time.append(std::span<const double>(&values[0], 1));
     step_status.append(std::span<const std::int64_t>(&codes[0], 1));
     step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
@@ -379,12 +474,29 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     step_joint.append(std::span<const double>(&values[2], 1));
     step_min_distance.append(std::span<const double>(&values[3], 1));
     growth.append(std::span<const double>(&values[4], 1));
-    const std::vector<ContactInfo> contacts = stepper.contacts();
-    for (std::size_t i = 0; i < pairs; ++i) normal[i] = i < contacts.size() ? contacts[i].normal_impulse : 0.0;
+    achieved.append(std::span<const double>(&values[5], 1));
+    step_wall.append(std::span<const double>(&values[6], 1));
+    step_active.append(std::span<const std::int64_t>(&codes[2], 1));
+    step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
+    std::fill(normal.begin(), normal.end(), 0.0);
+    for (const ContactInfo& c : stepper.contacts()) normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
     impulses.append(std::span<const double>(normal.data(), normal.size()));
     if (rep.status != QpStatus::solved || !state.q.allFinite() || !state.v.allFinite()) {
       result.message = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k, state.time,
                                    to_string(rep.status), rep.kkt_residual);
+      result.steps = k;
+      result.path = run.fail(result.message);
+      return result;
+    }
+    if (rep.failure != VineFailure::none) {
+      result.message =
+          rep.failure == VineFailure::joint_drift
+              ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error = "
+                            "{:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+                            k, state.time, rep.joint_error, m.max_joint_error)
+              : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+                            "vine.limits.speed^2 (speed {:.3g} m/s)",
+                            k, state.time, rep.kinetic_energy, m.max_speed);
       result.steps = k;
       result.path = run.fail(result.message);
       return result;

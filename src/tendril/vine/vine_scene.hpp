@@ -17,6 +17,7 @@
 #include "tendril/io/run_directory.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/io/schema.hpp"
+#include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_model.hpp"
 
 namespace tendril::vine {
@@ -32,6 +33,7 @@ struct VineScene {
   long steps = 0;     ///< steps to run
   int save_every = 1; ///< save a frame every this many steps (frame 0 is the initial state)
   io::Json resolved;  ///< the scene as used
+  ProjectionReport projection;  ///< how far the start state was moved onto the constraints
 };
 
 /// Reads and checks a parsed scene (unknown or unused keys, sizes, NaN, bodies inside obstacles

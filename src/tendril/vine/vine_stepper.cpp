@@ -47,41 +47,27 @@ VineStepper::VineStepper(VineModel model, QpOptions options) : model_(std::move(
 void VineStepper::build_pattern() {
   const VineModel& m = model_;
   const int n = m.num_dofs();
-  // joint rows (eq. 2, 3), two per joint, then one growth row per prismatic joint (eq. 6)
-  eq_rows_.clear();
-  for (int k = 0; k < m.num_bodies; ++k) {
-    RowSpec r;
-    r.body_a = k - 1;
-    r.body_b = k;
-    r.d_a = k > 0 ? m.half_length[k - 1] : 0.0;
-    r.d_b = m.half_length[k];
-    const bool pin = k % 2 == 0;
-    r.kind = pin ? RowKind::pin_x : RowKind::prismatic_a;
-    eq_rows_.push_back(r);
-    r.kind = pin ? RowKind::pin_y : RowKind::prismatic_b;
-    eq_rows_.push_back(r);
-  }
-  for (int j = 0; j < m.num_prismatic(); ++j) {
-    RowSpec r;
-    r.kind = RowKind::growth;
-    r.body_a = m.prismatic_body(j) - 1;
-    r.body_b = m.prismatic_body(j);
-    eq_rows_.push_back(r);
-  }
-  // contact rows (eq. 5, 13): every point against every obstacle, two cone edges with friction
+  const bool caps = m.growth_control == GrowthControl::force_limited;
+  // joint rows (eq. 2, 3), two per joint, then one growth row per prismatic joint (eq. 6): an
+  // equality (rate control) or the first inequality rows (force-limited growth, G_bar v <= u_j)
+  eq_rows_ = joint_row_specs(m.half_length);
   in_rows_.clear();
-  const std::vector<int> sigmas = m.friction > 0.0 ? std::vector<int>{+1, -1} : std::vector<int>{0};
-  for (const ContactPoint& cp : m.contact_points)
-    for (int o = 0; o < static_cast<int>(m.obstacles.size()); ++o)
-      for (int s : sigmas) {
-        RowSpec r;
-        r.kind = RowKind::contact;
-        r.body_b = cp.body;
-        r.d_b = cp.offset;
-        r.obstacle = o;
-        r.sigma = s;
-        in_rows_.push_back(r);
-      }
+  for (int copy = 0; copy < (caps ? 2 : 1); ++copy)  // force-limited: caps, then floors G_bar v >= 0
+    for (int j = 0; j < m.num_prismatic(); ++j) {
+      RowSpec r;
+      r.kind = RowKind::growth;
+      r.body_a = m.prismatic_body(j) - 1;
+      r.body_b = m.prismatic_body(j);
+      (caps ? in_rows_ : eq_rows_).push_back(r);
+    }
+  num_growth_caps_ = caps ? m.num_prismatic() : 0;
+  num_growth_rows_ = static_cast<int>(in_rows_.size());
+  // contact rows (eq. 5, 13) are chosen every step near the obstacles (collect_contact_rows)
+  grid_ = ObstacleGrid(m.obstacles);
+  const int ne = m.num_contact_elements();
+  reach_.assign(ne, 0.0);
+  row_bodies_.assign(1, -1);  // never a valid key: the first step builds the A_in pattern
+  achieved_.setZero(m.num_prismatic());
 
   problem_.A_eq = row_pattern(eq_rows_, n, eq_slots_);
   problem_.A_in = row_pattern(in_rows_, n, in_slots_);
@@ -95,6 +81,7 @@ void VineStepper::build_pattern() {
   double total = 0.0;
   for (double mi : m.mass) total += mi;
   mass_scale_ = total / m.num_bodies;
+  max_kinetic_energy_ = 0.5 * total * m.max_speed * m.max_speed;
   // P = M (explicit springs) or M + dt^2 R K R^T + dt R C R^T (implicit springs), over m_ref
   problem_.P.resize(n, n);
   std::vector<Eigen::Triplet<double, int>> entries;
@@ -179,6 +166,79 @@ VineStepReport VineStepper::step(VineState& state) {
   return step(state, rates_);
 }
 
+double VineStepper::element_reach(const VecX& v, int element) const {
+  const int body = element_body(model_, element);
+  const double extent = model_.contact_model == ContactModel::body ? model_.half_length[body]
+                                                                   : std::abs(model_.contact_points[element].offset);
+  return model_.dt * (v.segment<2>(3 * body).norm() + extent * std::abs(v(3 * body + 2)));
+}
+
+void VineStepper::add_pair(int element, int obstacle, double offset, double phi) {
+  Pair pair;
+  pair.element = element;
+  pair.obstacle = obstacle;
+  pair.offset = offset;
+  pair.phi = phi;
+  // friction only for pairs in contact at q_k (within the contact gap)
+  pair.friction = model_.friction > 0.0 && phi <= model_.contact_gap;
+  pair.first_row = static_cast<int>(in_rows_.size());
+  pair.num_rows = pair.friction ? 2 : 1;
+  for (int k = 0; k < pair.num_rows; ++k) {
+    RowSpec r;
+    r.kind = RowKind::contact;
+    r.body_b = element_body(model_, element);
+    r.d_b = offset;
+    r.obstacle = obstacle;
+    r.sigma = pair.friction ? (k == 0 ? +1 : -1) : 0;
+    in_rows_.push_back(r);
+  }
+  pairs_.push_back(pair);
+}
+
+void VineStepper::collect_contact_rows() {
+  const VineModel& m = model_;
+  const bool bodies = m.contact_model == ContactModel::body;
+  pairs_.clear();
+  in_rows_.resize(num_growth_rows_);
+  for (int e = 0; e < m.num_contact_elements() && !m.obstacles.empty(); ++e) {
+    const int body = element_body(m, e);
+    const double th = q_k_(3 * body + 2);
+    const Vec2 axis(std::cos(th), std::sin(th));
+    const Vec2 centre = q_k_.segment<2>(3 * body);
+    const Vec2 a = centre + (bodies ? -m.half_length[body] : m.contact_points[e].offset) * axis;
+    const Vec2 b = centre + (bodies ? m.half_length[body] : m.contact_points[e].offset) * axis;
+    const double inflate = m.contact_radius + reach_[e];
+    found_.clear();
+    grid_.query(a.cwiseMin(b).array() - inflate, a.cwiseMax(b).array() + inflate, found_);
+    for (int o : found_) {
+      double offset = 0.0;
+      const double phi = element_distance(m, q_k_, e, o, offset);
+      if (phi > reach_[e]) continue;
+      add_pair(e, o, offset, phi);
+      if (!bodies) continue;
+      // the body's ends as well, near the obstacle: a body rotating about its closest point keeps
+      // both ends out too (a two-point manifold on a face)
+      for (const double end : {-m.half_length[body], m.half_length[body]}) {
+        if (std::abs(end - offset) <= 1e-9 * m.half_length[body]) continue;
+        Vec2 normal;
+        const double end_phi =
+            signed_distance<double>(m.obstacles[o], Vec2(centre + end * axis), normal) - m.contact_radius;
+        if (end_phi <= reach_[e]) add_pair(e, o, end, end_phi);
+      }
+    }
+  }
+  // the A_in pattern depends only on the body of each row: rebuilt when that sequence changes
+  bool same = row_bodies_.size() == in_rows_.size();
+  for (std::size_t r = 0; same && r < in_rows_.size(); ++r) same = row_bodies_[r] == in_rows_[r].body_b;
+  if (!same) {
+    row_bodies_.resize(in_rows_.size());
+    for (std::size_t r = 0; r < in_rows_.size(); ++r) row_bodies_[r] = in_rows_[r].body_b;
+    problem_.A_in = row_pattern(in_rows_, model_.num_dofs(), in_slots_);
+    problem_.b_in.setZero(static_cast<int>(in_rows_.size()));
+    phi_.setZero(static_cast<int>(in_rows_.size()));
+  }
+}
+
 VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   const VineModel& m = model_;
   const int n = m.num_dofs();
@@ -193,6 +253,14 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   q_k_ = state.q;
   v_k_ = state.v;
   u_k_ = joint_rates;
+  // steering: the pin joints' rest angles at the step's start
+  for (std::size_t j = 0; j < model_.rest_angle_schedule.size(); ++j) {
+    const double angle = model_.rest_angle_schedule[j](state.time);
+    if (!std::isfinite(angle))
+      throw InputError(fmt::format("vine.steering (pin {})", j), fmt::format("{} at t = {} s", angle, state.time),
+                       "finite rest angles [rad]");
+    model_.rest_angle[j] = angle;
+  }
 
   // objective: 1/2 v^T P v - v^T (M v_k + Delta t F), divided by m_ref; implicit springs keep
   // the spring force at q_k here (its dt v_{k+1} part and the dampers are in P)
@@ -205,31 +273,72 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   // constraint rows at (q_k, v_k)
   fill_rows(eq_rows_, eq_slots_, problem_.A_eq, problem_.b_eq, false);
   const int num_joint_rows = 2 * m.num_bodies;
-  problem_.b_eq.tail(m.num_prismatic()) += joint_rates;
-  fill_rows(in_rows_, in_slots_, problem_.A_in, problem_.b_in, true);
+  if (num_growth_caps_ == 0) problem_.b_eq.tail(m.num_prismatic()) += joint_rates;
 
   VineStepReport report;
   report.joint_error = (problem_.b_eq.head(num_joint_rows) * m.dt).lpNorm<Eigen::Infinity>();
-  report.min_distance = phi_.size() > 0 ? phi_.minCoeff() : std::numeric_limits<double>::infinity();
-
-  // a state or parameters that overflow (a huge dt, a vanishing mass) are a numerical failure of
-  // this step, not bad input to the QP
+  for (int e = 0; e < m.num_contact_elements(); ++e) reach_[e] = std::max(m.contact_radius, 3.0 * element_reach(v_k_, e));
   const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
-  if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() || !finite(problem_.P) ||
-      !finite(problem_.A_eq) || !finite(problem_.A_in)) {
-    report.status = QpStatus::numerical_failure;
+  // pairs near contact get rows; if the solution moves an element farther than its reach, pairs
+  // beyond it could be violated: widen the reach and solve again (the result is then that of the
+  // QP with every pair's row, whose other rows are inactive)
+  for (int round = 0; round < 4; ++round) {
+    collect_contact_rows();
+    fill_rows(in_rows_, in_slots_, problem_.A_in, problem_.b_in, true);
+    if (num_growth_caps_ > 0) add_growth_actuator(joint_rates, round == 0);
+    report.min_distance = std::numeric_limits<double>::infinity();
+    for (const Pair& pair : pairs_) report.min_distance = std::min(report.min_distance, pair.phi);
+    report.contact_pairs = static_cast<int>(pairs_.size());
+
+    // a state or parameters that overflow (a huge dt, a vanishing mass) are a numerical failure of
+    // this step, not bad input to the QP
+    if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() || !finite(problem_.P) ||
+        !finite(problem_.A_eq) || !finite(problem_.A_in)) {
+      report.status = QpStatus::numerical_failure;
+      return report;
+    }
+    solver_.solve(problem_, solution_);  // reuses the solution's storage: no allocation per step
+    ++report.qp_solves;
+    report.status = solution_.status;
+    report.qp_iterations += solution_.iterations;
+    report.kkt_residual = solution_.kkt_residual;
+    if (solution_.status != QpStatus::solved) return report;
+    bool widened = false;
+    for (int e = 0; e < m.num_contact_elements(); ++e) {
+      const double moved = element_reach(solution_.x, e);
+      if (moved > reach_[e] && !m.obstacles.empty()) {
+        reach_[e] = 2.0 * moved;
+        widened = true;
+      }
+    }
+    if (!widened) break;
+    if (round == 3) {
+      report.status = QpStatus::max_iterations;
+      return report;
+    }
+  }
+
+  for (const Pair& pair : pairs_) {
+    double z = 0.0;
+    for (int r = pair.first_row; r < pair.first_row + pair.num_rows; ++r) z += std::max(0.0, solution_.z_in(r));
+    if (z > 0.0) ++report.active_contacts;
+  }
+  // achieved growth rates G_bar_j v_{k+1}
+  if (num_growth_caps_ > 0)
+    achieved_ = -(problem_.A_in.topRows(num_growth_caps_) * solution_.x);
+  else
+    achieved_ = problem_.A_eq.bottomRows(m.num_prismatic()) * solution_.x;
+  report.growth_rate = achieved_.sum();
+  report.kinetic_energy = 0.5 * solution_.x.dot(mass_diag_.cwiseProduct(solution_.x));
+
+  // physical failures: the state is kept
+  if (report.joint_error > m.max_joint_error) {
+    report.failure = VineFailure::joint_drift;
     return report;
   }
-  solver_.solve(problem_, solution_);  // reuses the solution's storage: no allocation per step
-  report.status = solution_.status;
-  report.qp_iterations = solution_.iterations;
-  report.kkt_residual = solution_.kkt_residual;
-  if (solution_.status != QpStatus::solved) return report;
-  const int per_pair = m.friction > 0.0 ? 2 : 1;
-  for (int r = 0; r < solution_.z_in.size(); r += per_pair) {
-    double z = 0.0;
-    for (int e = 0; e < per_pair; ++e) z += std::max(0.0, solution_.z_in(r + e));
-    if (z > 0.0) ++report.active_contacts;
+  if (!(report.kinetic_energy <= max_kinetic_energy_)) {
+    report.failure = VineFailure::energy_blowup;
+    return report;
   }
 
   // semi-implicit Euler (eq. 10)
@@ -239,11 +348,40 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   return report;
 }
 
+void VineStepper::add_growth_actuator(const VecX& joint_rates, bool add_force) {
+  // rows G_bar_j v <= u_j as -G_bar_j v >= -u_j, and the actuator force F along G_bar_j in the objective
+  double* values = problem_.A_in.valuePtr();
+  VecN<6> ql, vl, al;
+  double rhs = 0.0;
+  const double push = model_.dt * model_.growth_force / mass_scale_;
+  for (int r = 0; r < num_growth_caps_; ++r) {
+    for (int l = 0; l < 6; ++l)
+      if (in_slots_[6 * r + l] >= 0) values[in_slots_[6 * r + l]] *= -1.0;
+    problem_.b_in(r) = -joint_rates(r);
+    if (!add_force) continue;
+    const RowSpec& row = in_rows_[r];
+    gather_local(row, q_k_, v_k_, ql, vl);
+    evaluate_row<double>(row, row_context(row), ql, vl, al, rhs);
+    problem_.c.segment<3>(3 * row.body_a) -= push * al.head<3>();
+    problem_.c.segment<3>(3 * row.body_b) -= push * al.tail<3>();
+  }
+}
+
+const char* to_string(VineFailure failure) {
+  switch (failure) {
+    case VineFailure::none: return "none";
+    case VineFailure::joint_drift: return "joint drift";
+    case VineFailure::energy_blowup: return "energy blow-up";
+  }
+  return "unknown";
+}
+
 SparseMatrix VineStepper::joint_jacobian() const {
   return problem_.A_eq.topRows(2 * model_.num_bodies);
 }
 
 SparseMatrix VineStepper::growth_jacobian() const {
+  if (num_growth_caps_ > 0) return -problem_.A_in.topRows(num_growth_caps_);
   return problem_.A_eq.bottomRows(model_.num_prismatic());
 }
 
@@ -255,8 +393,15 @@ VecX VineStepper::joint_impulses() const {
 }
 
 VecX VineStepper::growth_impulses() const {
-  if (solution_.y_eq.size() == 0) return VecX::Zero(model_.num_prismatic());
-  return mass_scale_ * solution_.y_eq.tail(model_.num_prismatic());
+  const int np = model_.num_prismatic();
+  if (num_growth_caps_ > 0) {
+    // actuator push F dt minus the rate cap's multiplier plus the no-retraction floor's
+    VecX w = VecX::Constant(np, model_.dt * model_.growth_force);
+    if (solution_.z_in.size() >= 2 * np) w += mass_scale_ * (solution_.z_in.segment(np, np) - solution_.z_in.head(np));
+    return w;
+  }
+  if (solution_.y_eq.size() == 0) return VecX::Zero(np);
+  return mass_scale_ * solution_.y_eq.tail(np);
 }
 
 VecX VineStepper::joint_errors_at(const VecX& q) const {
@@ -272,35 +417,31 @@ VecX VineStepper::joint_errors_at(const VecX& q) const {
 }
 
 VecX VineStepper::contact_distances_at(const VecX& q) const {
-  VecX phi(static_cast<int>(in_rows_.size()));
-  const VecX v = VecX::Zero(q.size());
-  VecN<6> ql, vl, al;
-  double rhs;
-  for (int r = 0; r < phi.size(); ++r) {
-    gather_local(in_rows_[r], q, v, ql, vl);
-    evaluate_row<double>(in_rows_[r], row_context(in_rows_[r]), ql, vl, al, rhs, &phi(r));
-  }
+  const int no = static_cast<int>(model_.obstacles.size());
+  VecX phi(model_.num_contact_elements() * no);
+  double offset = 0.0;
+  for (int e = 0; e < model_.num_contact_elements(); ++e)
+    for (int o = 0; o < no; ++o) phi(e * no + o) = element_distance(model_, q, e, o, offset);
   return phi;
 }
 
 std::vector<ContactInfo> VineStepper::contacts() const {
   std::vector<ContactInfo> out;
-  const int per_pair = model_.friction > 0.0 ? 2 : 1;
-  const int num_pairs = static_cast<int>(in_rows_.size()) / per_pair;
-  out.reserve(num_pairs);
-  const int no = static_cast<int>(model_.obstacles.size());
+  out.reserve(pairs_.size());
   const bool have_z = solution_.z_in.size() == static_cast<Eigen::Index>(in_rows_.size());
-  for (int p = 0; p < num_pairs; ++p) {
+  for (const Pair& pair : pairs_) {
     ContactInfo c;
-    c.point = p / no;
-    c.obstacle = p % no;
-    c.distance = phi_(per_pair * p);
+    c.point = pair.element;
+    c.obstacle = pair.obstacle;
+    c.offset = pair.offset;
+    c.friction = pair.friction;
+    c.distance = pair.phi;
     if (have_z) {
       // normal impulse n = m_ref sum z; the cone edges n +- mu t carry friction +- mu m_ref z
-      for (int s = 0; s < per_pair; ++s) {
-        const double z = std::max(0.0, solution_.z_in(per_pair * p + s)) * mass_scale_;
+      for (int r = pair.first_row; r < pair.first_row + pair.num_rows; ++r) {
+        const double z = std::max(0.0, solution_.z_in(r)) * mass_scale_;
         c.normal_impulse += z;
-        c.tangent_impulse += in_rows_[per_pair * p + s].sigma * model_.friction * z;
+        c.tangent_impulse += in_rows_[r].sigma * model_.friction * z;
       }
     }
     out.push_back(c);

@@ -11,32 +11,56 @@
 ///
 /// The rows are the paper's divided by Delta t (velocity units) and the objective is divided by
 /// the mean body mass m_ref, which leaves the solution unchanged and makes the solver's absolute
-/// 1e-10 tolerance meaningful in SI units. Sparsity patterns, buffers and the KKT symbolic analysis
-/// are built once in the constructor; a step only rewrites values.
+/// 1e-10 tolerance meaningful in SI units. The joint and growth patterns are built once in the
+/// constructor; the contact rows are those of the pairs near contact at q_k (broad phase, body
+/// capsules or contact points; docs/physics/vine.md#which-pairs-get-rows-broad-phase-reach), and
+/// the pattern of A_in (with the KKT symbolic analysis) is rebuilt only when the rows' bodies change.
+/// With GrowthControl::force_limited the growth rows are inequalities 0 <= G_bar v <= u_k and the
+/// actuator force F enters the objective (docs/physics/vine.md#jams-force-limited-growth).
 
 #include <vector>
 
 #include "tendril/core/sparse_assembly.hpp"
+#include "tendril/vine/broad_phase.hpp"
 #include "tendril/vine/constraint_rows.hpp"
 #include "tendril/vine/qp/qp_solver.hpp"
 #include "tendril/vine/vine_model.hpp"
 
 namespace tendril::vine {
 
-/// Outcome of one step. The state is advanced only if `status` is QpStatus::solved.
-struct VineStepReport {
-  QpStatus status = QpStatus::numerical_failure;
-  int qp_iterations = 0;
-  double kkt_residual = 0.0;     ///< scaled KKT residual of the QP solution [-]
-  double joint_error = 0.0;      ///< |c(q_k)|_inf of the state the step started from [m]
-  double min_distance = 0.0;     ///< min Phi(q_k) over contact rows [m] (+inf without obstacles)
-  int active_contacts = 0;       ///< contact pairs with a positive normal impulse
+/// A physical failure of a step whose QP solved (the state is then not advanced).
+enum class VineFailure {
+  none,
+  joint_drift,    ///< |c(q_k)|_inf > VineModel::max_joint_error
+  energy_blowup,  ///< kinetic energy of v_{k+1} > 1/2 (sum m_i) VineModel::max_speed^2
 };
 
-/// One (contact point, obstacle) pair at the last step.
+/// Lower-case name of a failure ("none", "joint drift", "energy blow-up").
+const char* to_string(VineFailure failure);
+
+/// Outcome of one step. The state is advanced only if ok().
+struct VineStepReport {
+  QpStatus status = QpStatus::numerical_failure;
+  VineFailure failure = VineFailure::none;
+  int qp_iterations = 0;
+  int qp_solves = 0;             ///< QPs solved (more than 1 if a contact pair outside the rows was reached)
+  double kkt_residual = 0.0;     ///< scaled KKT residual of the QP solution [-]
+  double joint_error = 0.0;      ///< |c(q_k)|_inf of the state the step started from [m]
+  double min_distance = 0.0;     ///< min Phi(q_k) over the contact pairs near enough for rows [m] (+inf if none)
+  int active_contacts = 0;       ///< contact pairs with a positive normal impulse
+  int contact_pairs = 0;         ///< contact pairs with rows in the QP (active or about to be)
+  double growth_rate = 0.0;      ///< achieved total growth rate sum_j G_bar_j v_{k+1} [m/s]
+  double kinetic_energy = 0.0;   ///< 1/2 v_{k+1}^T M v_{k+1} [J]
+  bool ok() const { return status == QpStatus::solved && failure == VineFailure::none; }
+};
+
+/// One (contact element, obstacle) pair with rows at the last step (elements: bodies with
+/// ContactModel::body, contact points with ContactModel::point).
 struct ContactInfo {
-  int point = 0;                ///< index into VineModel::contact_points
+  int point = 0;                ///< contact element: body index or index into VineModel::contact_points
   int obstacle = 0;             ///< index into VineModel::obstacles
+  double offset = 0.0;          ///< s of the contact point along its body [m]
+  bool friction = false;        ///< the pair had friction rows (it was in contact)
   double distance = 0.0;        ///< Phi(q_k) [m]
   double normal_impulse = 0.0;  ///< n >= 0 [N s]
   double tangent_impulse = 0.0; ///< friction impulse along t = (-n_y, n_x) [N s], |.| <= mu n
@@ -49,7 +73,8 @@ class VineStepper {
 
   const VineModel& model() const { return model_; }
 
-  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule.
+  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule (and the rest
+  /// angles of its steering schedule at t, which model() then holds).
   VineStepReport step(VineState& state);
   /// Advances `state` by Delta t with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
   VineStepReport step(VineState& state, const VecX& joint_rates);
@@ -62,15 +87,20 @@ class VineStepper {
   SparseMatrix joint_jacobian() const;
   /// G_bar (eq. 14) (#prismatic x 3 #bodies).
   SparseMatrix growth_jacobian() const;
-  /// L = dPhi/dq (#contact rows x 3 #bodies); with friction each pair has the two rows (n +- mu t) . dp/dq.
+  /// The inequality rows of the last step (#inequality rows x 3 #bodies): with GrowthControl::force_limited
+  /// first -G_bar (rate caps), then G_bar (no retraction), one each per prismatic joint, then L = dPhi/dq of the pairs near contact; a pair in
+  /// contact with friction has the two rows (n +- mu t) . dp/dq instead of n . dp/dq.
   const SparseMatrix& contact_jacobian() const { return problem_.A_in; }
+  /// Achieved growth rates G_bar_j v_{k+1} of the last step [m/s] (#prismatic).
+  const VecX& achieved_growth_rates() const { return achieved_; }
   /// c(q_k) joint constraint errors of the last step's start [m] (2 #bodies).
   VecX joint_errors() const;
   /// c(q) (eq. 2, 3) at any configuration [m] (2 #bodies).
   VecX joint_errors_at(const VecX& q) const;
-  /// Phi(q) of every contact row at any configuration [m] (#contact rows).
+  /// Phi(q) of every (contact element, obstacle) pair, element-major, at any configuration [m]
+  /// (#elements #obstacles): with body contact each body's closest point at q.
   VecX contact_distances_at(const VecX& q) const;
-  /// Every (point, obstacle) pair with its distance and impulses.
+  /// The pairs with rows at the last step, with their distances and impulses.
   std::vector<ContactInfo> contacts() const;
   /// Joint impulses lambda (2 #bodies) and growth impulses w (#prismatic) of eq. 9 [N s]
   /// (the rows of J and G_bar are dimensionless on translations, so M dv = J^T lambda + G_bar^T w + ...).
@@ -85,7 +115,8 @@ class VineStepper {
   const VecX& last_joint_rates() const { return u_k_; }
   /// m_ref: the objective scale [kg].
   double mass_scale() const { return mass_scale_; }
-  /// Row descriptions: equality rows (joints, then growth), inequality rows (contacts).
+  /// Row descriptions: equality rows (joints, then growth with GrowthControl::rate), inequality rows
+  /// (growth caps with GrowthControl::force_limited, then contacts).
   const std::vector<RowSpec>& equality_rows() const { return eq_rows_; }
   const std::vector<RowSpec>& inequality_rows() const { return in_rows_; }
   /// Context of the rows (dt, radius, friction, base); obstacle set per row.
@@ -94,7 +125,23 @@ class VineStepper {
   void gather_local(const RowSpec& row, const VecX& q, const VecX& v, VecN<6>& q_local, VecN<6>& v_local) const;
 
  private:
+  /// A contact element near an obstacle: its pair, the point's offset and distance at q_k.
+  struct Pair {
+    int element = 0, obstacle = 0;
+    double offset = 0.0, phi = 0.0;
+    bool friction = false;
+    int first_row = 0, num_rows = 1;
+  };
   void build_pattern();
+  /// Appends a contact point (element, obstacle, offset s [m], Phi(q_k) [m]) and its rows.
+  void add_pair(int element, int obstacle, double offset, double phi);
+  /// Broad and narrow phase at q_k: pairs_ within `reach_` of contact, their rows and the A_in pattern.
+  void collect_contact_rows();
+  /// Force-limited growth: negates the growth rows into caps -G_bar v >= -u_j and adds the actuator
+  /// force F along G_bar_j to the objective (if `add_force`; once per step).
+  void add_growth_actuator(const VecX& joint_rates, bool add_force);
+  /// The largest displacement of any point of a contact element's body over one step at velocity v [m].
+  double element_reach(const VecX& v, int element) const;
   /// u_j of the schedule at `time`, split by the growth mode, into `rates` (#prismatic).
   void fill_growth_rates(double time, VecX& rates) const;
   void fill_rows(const std::vector<RowSpec>& rows, const std::vector<int>& slots, SparseMatrix& a, VecX& rhs,
@@ -106,6 +153,15 @@ class VineStepper {
   QpSolution solution_;
   std::vector<RowSpec> eq_rows_, in_rows_;
   std::vector<int> eq_slots_, in_slots_;  // value index of each local entry, -1 if unused (6 #rows)
+  int num_growth_caps_ = 0;               // leading growth caps -G_bar v >= -u of in_rows_ (force-limited growth)
+  int num_growth_rows_ = 0;               // caps and floors G_bar v >= 0 (no retraction) before the contact rows
+  ObstacleGrid grid_;                     // broad phase over the obstacles
+  std::vector<Pair> pairs_;               // pairs with rows this step
+  std::vector<double> reach_;             // per element: pairs with Phi below it get rows [m]
+  std::vector<int> found_;                // broad-phase query buffer
+  std::vector<int> row_bodies_;           // body of each inequality row (A_in pattern key)
+  VecX achieved_;                         // G_bar_j v_{k+1} (#prismatic)
+  double max_kinetic_energy_ = 0.0;       // 1/2 (sum m) v_max^2 [J]
   VecX mass_diag_;                        // M diagonal [kg, kg, kg m^2] (3 #bodies)
   double mass_scale_ = 1.0;
   VecX force_;                            // F(q_k, v_k) (3 #bodies)

@@ -92,11 +92,15 @@ void check_linearised_constraints(double mu) {
       max_joint_error = std::max(max_joint_error, c_next.lpNorm<Eigen::Infinity>());
       // penetration: Phi is convex for these shapes, so only the rotation of the offset point,
       // 1/2 dt^2 s w^2, can take a contact point inside
-      const VecX phi_next = stepper.contact_distances_at(s.q);
-      for (int r = 0; r < phi_next.size(); ++r) {
-        const RowSpec& row = stepper.inequality_rows()[r];
-        const double w = s.v(3 * row.body_b + 2);
-        EXPECT_GE(phi_next(r), -0.5 * m.dt * m.dt * std::abs(row.d_b) * w * w - 1e-10) << "step " << k;
+      for (const ContactInfo& c : stepper.contacts()) {
+        const int body = element_body(m, c.point);
+        const double th = s.q(3 * body + 2);
+        Vec2 n;
+        const double phi_next = signed_distance<double>(m.obstacles[c.obstacle],
+                                                        Vec2(s.q.segment<2>(3 * body) + c.offset * Vec2(std::cos(th), std::sin(th))), n) -
+                                m.contact_radius;
+        const double w = s.v(3 * body + 2);
+        EXPECT_GE(phi_next, -0.5 * m.dt * m.dt * std::abs(c.offset) * w * w - 1e-10) << "step " << k;
       }
     }
     EXPECT_GT(contact_steps, 50) << "the tip should press on the circle";
@@ -106,7 +110,10 @@ void check_linearised_constraints(double mu) {
 
 TEST(VineStep, LinearisedConstraintsHoldAndImpulsesAreComplementary) { check_linearised_constraints(0.0); }
 
-TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constraints(0.3); }
+// friction rows exist only in contact: at mu = 0.3 the tip's first frictional contact (20 deg off
+// the normal, cone half-angle 16.7 deg) throws it off the circle under the hard growth constraint
+// (17 contact steps of 150); at mu = 0.05 it keeps sliding on it (71)
+TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constraints(0.05); }
 
 TEST(VineStep, FrictionJamIsReportedNotStepped) {
   // the tip meets the circle 20 deg off its normal; with mu = 0.5 (cone half-angle 26.6 deg) it
@@ -136,7 +143,7 @@ TEST(VineStep, FrictionOpposesSliding) {
     ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
     for (const ContactInfo& c : stepper.contacts()) {
       if (c.normal_impulse <= 0.0 || std::abs(c.tangent_impulse) < 1e-9) continue;
-      const ContactPoint& cp = stepper.model().contact_points[c.point];
+      const ContactPoint cp{element_body(stepper.model(), c.point), c.offset};
       // velocity of the point through dp/dq at q_k, as in the contact rows
       const double th_k = stepper.last_q()(3 * cp.body + 2);
       const Vec2 vel = s.v.segment<2>(3 * cp.body) + cp.offset * s.v(3 * cp.body + 2) * Vec2(-std::sin(th_k), std::cos(th_k));
@@ -265,16 +272,23 @@ TEST(VineStep, ImplicitSpringsAreStableBeyondTheExplicitLimit) {
     s.v(3 * 9 + 2) = 0.5;  // kick the tip body
     s.v(3 * 8 + 2) = 0.5;
     double max_energy = 0.0, first_energy = -1.0;
+    VineFailure failure = VineFailure::none;
     for (int k = 0; k < 100; ++k) {
-      if (stepper.step(s).status != QpStatus::solved) break;
+      const VineStepReport rep = stepper.step(s);
+      failure = rep.failure;
+      if (!rep.ok()) break;
       const double energy = spring_energy(m, s.q);
       if (first_energy < 0.0) first_energy = energy;
       max_energy = std::max(max_energy, energy);
     }
     if (springs == SpringIntegration::implicit) {
+      EXPECT_EQ(failure, VineFailure::none);
       EXPECT_LE(max_energy, 1.0001 * first_energy + 1e-15);
       EXPECT_LT(spring_energy(m, s.q), 0.5 * first_energy);
     } else {
+      // the blow-up is stopped and reported (joint drift beyond 1 mm or kinetic energy beyond
+      // 1/2 (sum m) (10 m/s)^2), not stepped on
+      EXPECT_NE(failure, VineFailure::none);
       EXPECT_GT(max_energy, 100.0 * first_energy);
     }
   }
@@ -306,6 +320,10 @@ TEST(VineStep, BadInputIsReported) {
   wrong.q.setZero(5);
   wrong.v.setZero(5);
   EXPECT_THROW(stepper.step(wrong), InputError);
+  // a zero-length prismatic joint (bodies 0 and 1 with the same centre)
+  VineState zero = straight_state(stepper.model(), 0.0);
+  zero.q.segment<2>(3) = zero.q.segment<2>(0);
+  EXPECT_THROW(check_prismatic_lengths(stepper.model(), zero.q, "vine.initial_state"), InputError);
   VineState nan_state = straight_state(stepper.model(), 0.0);
   nan_state.v(4) = std::nan("");
   EXPECT_THROW(stepper.step(nan_state), InputError);
