@@ -14,7 +14,7 @@ except ImportError:  # the CMake build: <build>/python on sys.path (PYTHONPATH o
     import _tendril
 
 from ._run import Run, read_run
-from ._sweep import sweep
+from ._sweep import Final, sweep
 
 InputError = _tendril.InputError
 Simulation = _tendril.Simulation
@@ -46,4 +46,4 @@ VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
 __all__ = ["InputError", "Simulation", "StepReport", "StepStatus", "Progress", "RunResult", "CustomForce",
            "RodState", "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus",
-           "Run", "read_run", "sweep"]
+           "Run", "read_run", "sweep", "Final"]

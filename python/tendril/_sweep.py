@@ -45,6 +45,20 @@ def overrides_text(point):
     return ";".join(f"{k}={_value_text(v)}" for k, v in point.items())
 
 
+class Final:
+    """An observable: the last saved frame of a run array at `index`, e.g. Final("positions", (-1, 2))
+    is the tip's z [m]. Picklable by reference (it lives in tendril), so any worker can evaluate it."""
+
+    def __init__(self, array, index=()):
+        self.array, self.index = array, tuple(index) if isinstance(index, (tuple, list)) else (index,)
+
+    def __call__(self, run):
+        return run[self.array][-1][self.index]
+
+    def __repr__(self):
+        return f"Final({self.array!r}, {self.index!r})"
+
+
 def _observable_value(name, spec, run):
     if callable(spec):
         return float(spec(run))
@@ -136,7 +150,7 @@ def _finished_rows(out, points, observables):
     csv = out / "sweep.csv"
     if not csv.exists():
         return {}
-    old = pandas.read_csv(csv, keep_default_na=False)
+    old = pandas.read_csv(csv, keep_default_na=False, float_precision="round_trip")
     by_overrides = {r["overrides"]: r for r in old.to_dict("records") if r.get("status") == "completed"}
     rows = {}
     for k, p in enumerate(points):
