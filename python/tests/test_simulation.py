@@ -1,6 +1,5 @@
 """The rod Simulation from Python: construction, stepping, views aliasing the C++ state, controls,
 run directories, and the same trajectory as the CLI bit for bit."""
-import json
 import subprocess
 import threading
 
