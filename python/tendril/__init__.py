@@ -16,34 +16,23 @@ except ImportError:  # the CMake build: <build>/python on sys.path (PYTHONPATH o
 from ._run import Run, read_run
 from ._sweep import Final, sweep
 
-InputError = _tendril.InputError
-Simulation = _tendril.Simulation
-StepReport = _tendril.StepReport
-StepStatus = _tendril.StepStatus
-Progress = _tendril.Progress
-RunResult = _tendril.RunResult
-CustomForce = _tendril.CustomForce
-RodState = _tendril.RodState
-RodControls = _tendril.RodControls
-VineSimulation = _tendril.VineSimulation
-VineStepReport = _tendril.VineStepReport
-StepDerivatives = _tendril.StepDerivatives
-QpStatus = _tendril.QpStatus
+# the extension's classes, as tendril.<name>
+_NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "Progress", "RunResult", "CustomForce", "RodState",
+           "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus"]
+globals().update({name: getattr(_tendril, name) for name in _NATIVE})
 
 
 def _simulation_from_dict(scene, overrides=None, forces=()):
     """A Simulation of a scene given as a dict (the YAML tree); JSON is YAML."""
-    return Simulation.from_yaml(_json.dumps(scene), overrides, list(forces))
+    return _tendril.Simulation.from_yaml(_json.dumps(scene), overrides, list(forces))
 
 
 def _vine_from_dict(scene, overrides=None):
     """A VineSimulation of a scene given as a dict."""
-    return VineSimulation.from_yaml(_json.dumps(scene), overrides)
+    return _tendril.VineSimulation.from_yaml(_json.dumps(scene), overrides)
 
 
-Simulation.from_dict = staticmethod(_simulation_from_dict)
-VineSimulation.from_dict = staticmethod(_vine_from_dict)
+_tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
+_tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
-__all__ = ["InputError", "Simulation", "StepReport", "StepStatus", "Progress", "RunResult", "CustomForce",
-           "RodState", "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus",
-           "Run", "read_run", "sweep", "Final"]
+__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final"]

@@ -3,10 +3,7 @@ import dataclasses
 import json
 import pathlib
 
-try:
-    from . import _tendril
-except ImportError:
-    import _tendril
+from . import _tendril  # set by __init__ (the extension inside the package or from the build folder)
 
 
 @dataclasses.dataclass
