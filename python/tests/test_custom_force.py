@@ -41,6 +41,8 @@ def make(jacobian=True, duration=0.05):
 
 def test_jacobian_matches_finite_differences():
     sim, spring = make()
+    f = tendril.CustomForce(spring.force, spring.jacobian, dofs=spring.dofs, name="s")
+    assert f.force == spring.force and f.jacobian == spring.jacobian and f.dofs == spring.dofs and f.name == "s"
     for _ in range(5):
         sim.step()
     q, u, t = sim.state.q.copy(), sim.state.u.copy(), sim.state.time

@@ -116,10 +116,12 @@ def test_run_and_read_run(tmp_dir):
     sim = tendril.Simulation.from_dict(cantilever())
     seen = []
     result = sim.run(tmp_dir / "run", progress=seen.append)
-    assert isinstance(result, tendril.RunResult) and result.ok and result.steps == 20
+    assert isinstance(result, tendril.RunResult) and result.ok and result.steps == 20 and result.frames == 21
+    assert result.message == "" and all(p.duration == pytest.approx(0.02) and p.iterations >= 1 for p in seen)
     assert [p.step for p in seen] == list(range(1, 21)) and seen[-1].total_steps == 20
     assert seen[-1].time == pytest.approx(0.02) and isinstance(seen[0], tendril.Progress)
     run = tendril.read_run(result.path)
+    assert run.directory == result.path
     assert run.kind == "rod" and run.status == "completed" and run.meta["status"] == "completed"
     assert run["positions"].shape == (21, 6, 3) and run["step_status"].dtype == np.int64
     assert np.array_equal(run["positions"][-1], sim.state.positions)

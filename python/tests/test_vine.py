@@ -30,9 +30,15 @@ def test_build_step_and_views(repo):
     assert sim.state.time == pytest.approx(0.01) and np.shares_memory(q, sim.state.q)
     assert np.array_equal(q, sim.state.q) and np.abs(v).max() > 0  # views see the step
     assert sim.centerline().shape == (7, 2) and np.linalg.norm(sim.centerline()[-1] - tip0) > 1e-5
-    # a file scene with overrides
+    assert sim.model.stiffness == [0.05] * 3 and sim.model.damping == [1e-4] * 3
+    assert np.isinf(r.min_distance) and r.active_contacts == 0 and r.joint_error >= 0
+    # a file scene with overrides, with an obstacle: contact rows and their distances
     wall = tendril.VineSimulation.from_file(repo / "examples/vine_wall_growth.yaml", {"vine.steps": 3})
-    assert wall.total_steps == 3 and wall.step().ok
+    w = wall.step()
+    assert wall.total_steps == 3 and w.ok and np.isfinite(w.min_distance) and w.min_distance > 0
+    L = wall.stepper.contact_jacobian()
+    phi = wall.stepper.contact_distances_at(wall.stepper.last_q)
+    assert L.shape[0] == phi.shape[0] > 0 and phi.min() == pytest.approx(w.min_distance, rel=1e-9, abs=1e-12)
 
 
 def test_set_state_and_rates():
