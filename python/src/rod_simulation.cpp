@@ -60,8 +60,8 @@ class ProgressCall {
 }  // namespace
 
 io::RunResult run_released(sim::Simulation& sim, const py::object& out, const py::object& progress) {
-  const std::filesystem::path dir =
-      out.is_none() ? std::filesystem::path() : std::filesystem::path(py::module_::import("os").attr("fspath")(out).cast<std::string>());
+  std::filesystem::path dir;
+  if (!out.is_none()) dir = py::module_::import("os").attr("fspath")(out).cast<std::string>();
   std::function<void(const io::RunProgress&)> call;
   if (!progress.is_none()) call = ProgressCall(progress);
   py::gil_scoped_release release;

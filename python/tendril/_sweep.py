@@ -69,7 +69,7 @@ def _observable_value(name, spec, run):
     return float(summary[spec])
 
 
-def run_point(scene, point, observables):
+def run_point(scene, point, observables, scratch=None):
     """Runs one point (in a worker) and returns its row: status "completed" or "failed" with the
     reason (bad input, a failed run, an observable that raised), the observables and the wall time."""
     import tendril  # the worker's own import
@@ -82,7 +82,7 @@ def run_point(scene, point, observables):
             sim = tendril.Simulation.from_dict(scene, overrides)
         else:
             sim = tendril.Simulation.from_file(str(scene), overrides)
-        with tempfile.TemporaryDirectory(prefix="tendril-sweep-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="tendril-sweep-", dir=scratch) as tmp:
             result = sim.run(pathlib.Path(tmp) / "run")
             run = tendril.read_run(result.path)
             values = {name: _observable_value(name, spec, run) for name, spec in observables.items()}
@@ -161,7 +161,8 @@ def _finished_rows(out, points, observables):
     return rows
 
 
-def sweep(scene, grid, observables=None, client=None, out=None, workers=None, retries=2, progress=None):
+def sweep(scene, grid, observables=None, client=None, out=None, workers=None, retries=2, progress=None,
+          scratch=None):
     """Runs `scene` (a scene file path, readable by every worker, or a dict) at every point of `grid`
     (see grid_points) and returns a pandas DataFrame, one row per point: "point", the swept keys,
     "status" ("completed" or "failed"), "message" (why it failed), the observables, "wall_time" [s]
@@ -174,6 +175,8 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
     whose worker failed; Dask itself reschedules the tasks of a worker that dies).
     out: a folder for sweep.csv; a sweep into the same folder resumes: completed points are kept.
     progress: None or a callable(row dict) called as each point finishes.
+    scratch: the folder on the workers for each point's temporary run directory (default: the
+    system's temporary folder); a worker that dies mid-run leaves its directory there.
     """
     observables = _normalise_observables(observables)
     points = grid_points(grid)
@@ -192,7 +195,7 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count(),
                                                     mp_context=context) as pool:
-            futures = {pool.submit(_run_pickled, _dumps((scene, points[k], observables))): k for k in todo}
+            futures = {pool.submit(_run_pickled, _dumps((scene, points[k], observables, scratch))): k for k in todo}
             for future in concurrent.futures.as_completed(futures):
                 k = futures[future]
                 try:
@@ -204,7 +207,7 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
         from distributed import as_completed
 
         token = uuid.uuid4().hex[:8]
-        futures = {client.submit(run_point, scene, points[k], observables, key=f"tendril-point-{k}-{token}",
+        futures = {client.submit(run_point, scene, points[k], observables, scratch, key=f"tendril-point-{k}-{token}",
                                  retries=retries, pure=False): k for k in todo}
         for future in as_completed(list(futures)):
             k = futures[future]

@@ -1,7 +1,7 @@
 """Shared fixtures of the Python tests: the repository, the CLI and small scenes."""
 import os
 import pathlib
-import shutil
+import tempfile
 
 import pytest
 
@@ -38,7 +38,7 @@ def cantilever(num_nodes=6, duration=0.02, dt=1e-3):
 
 
 @pytest.fixture
-def tmp_dir(tmp_path):
-    """A temporary folder removed after the test (pytest keeps tmp_path folders otherwise)."""
-    yield tmp_path
-    shutil.rmtree(tmp_path, ignore_errors=True)
+def tmp_dir():
+    """A temporary folder removed after the test (pytest's tmp_path folders outlive it)."""
+    with tempfile.TemporaryDirectory(prefix="tendril-test-") as d:
+        yield pathlib.Path(d)

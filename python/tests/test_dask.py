@@ -12,12 +12,13 @@ from conftest import cantilever
 TIP_Z = {"tip_z": tendril.Final("positions", (-1, 2))}  # the tip's z at the end [m]
 
 
-def test_dask_cluster_survives_a_killed_worker():
+def test_dask_cluster_survives_a_killed_worker(tmp_dir):
     distributed = pytest.importorskip("distributed")
     scene = cantilever(num_nodes=12, duration=0.3)
     grid = {"rods.0.material.E": [1e7, 2e7, 3e7, 4e7], "rods.0.material.density": [1000.0, 1300.0]}
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None, local_directory=str(tmp_dir))
+    with cluster, distributed.Client(cluster) as client:
         pids = client.run(os.getpid)
         assert len(pids) == 2
         killed = []
@@ -28,7 +29,8 @@ def test_dask_cluster_survives_a_killed_worker():
                 os.kill(victim, signal.SIGKILL)
                 killed.append(victim)
 
-        remote = tendril.sweep(scene, grid, TIP_Z, client=client, progress=kill_one)
+        # the killed worker's temporary run directory stays in tmp_dir (removed after the test)
+        remote = tendril.sweep(scene, grid, TIP_Z, client=client, progress=kill_one, scratch=str(tmp_dir))
         assert killed and killed[0] not in client.run(os.getpid).values()
     local = tendril.sweep(scene, grid, TIP_Z, workers=2)
     assert len(remote) == 8 and (remote["status"] == "completed").all()
@@ -57,8 +59,10 @@ def test_cli_sweep_on_dask_scheduler_and_worker_processes(repo, tmp_dir):
             time.sleep(0.1)
         address = json.loads(file.read_text())["address"]
         assert address.startswith("tcp://127.0.0.1:")
-        procs.append(subprocess.Popen([dask, "worker", address, "--nthreads", "1", "--host", "127.0.0.1",
-                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        worker = [dask, "worker", address, "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard",
+                  "--local-directory", str(tmp_dir)]
+        procs.append(subprocess.Popen(worker, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      env={**os.environ, "TMPDIR": str(tmp_dir)}))
         scene = repo / "examples/cantilever_gravity.yaml"
         out = subprocess.run([sys.executable, "-m", "tendril", "sweep", str(scene), "--set", "duration=0.01",
                               "--set", "rods.0.material.E=1e7,2e7,-3", "--scheduler", address,
