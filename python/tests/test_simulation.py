@@ -91,6 +91,7 @@ def test_controls_change_the_equilibrium():
     assert kappa.shape == (9, 2) and not kappa.any()
     assert sim.controls.natural_twist.shape == (9,) and sim.controls.rest_length.shape == (10,)
     assert sim.controls.hinge_natural_angle.shape == (0,)
+    x = sim.state.positions  # a view across static solves too
     sim.step()
     assert abs(sim.state.positions[-1, 2]) < 1e-9
     kappa[:, 0] = 0.1  # integrated curvature per spring [-]
@@ -99,7 +100,7 @@ def test_controls_change_the_equilibrium():
     assert abs(z1) > 0.1
     sim.controls.natural_curvature = np.full((9, 2), [0.2, 0.0])
     sim.step()
-    assert abs(sim.state.positions[-1, 2]) > abs(z1)
+    assert abs(sim.state.positions[-1, 2]) > abs(z1) and np.array_equal(x, sim.state.positions)
     # rest lengths 10 % longer: the 9 free edges of length h stretch by 0.1 h each (the clamped first
     # edge stays), so the straight tip moves out by 0.9 h
     sim.controls.natural_curvature = np.zeros((9, 2))
