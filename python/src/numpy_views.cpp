@@ -19,25 +19,31 @@ py::array contiguous_view(double* data, std::vector<py::ssize_t> shape, py::hand
   return double_view(data, std::move(shape), std::move(strides), owner, writable);
 }
 
-std::string shape_text(const py::array& a) {
+std::string shape_text(const std::vector<py::ssize_t>& shape) {
   std::string s = "(";
-  for (py::ssize_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
-  return s + (a.ndim() == 1 ? ",)" : ")");
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+py::array checked_real_array(py::handle value, const std::vector<py::ssize_t>& shape, const std::string& what) {
+  const py::array given = py::array::ensure(value);
+  if (!given)
+    throw py::type_error(what + ": got a " + std::string(py::str(py::type::of(value).attr("__name__"))) +
+                         "; allowed: an array of real numbers of shape " + shape_text(shape));
+  const char kind = given.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u')
+    throw py::type_error(what + ": got dtype " + std::string(py::str(given.dtype())) +
+                         "; allowed: float or integer (converted to float64)");
+  const std::vector<py::ssize_t> given_shape(given.shape(), given.shape() + given.ndim());
+  if (given_shape != shape)
+    throw py::value_error(what + ": got shape " + shape_text(given_shape) + "; allowed: " + shape_text(shape));
+  return given;
 }
 
 void assign_checked(py::array target, py::handle value, const std::string& name) {
   if (!target.writeable()) throw py::type_error(name + " is read-only");
-  const py::array given = py::array::ensure(value);
-  if (!given) throw py::type_error(name + ": got a " + std::string(py::str(py::type::of(value).attr("__name__"))) +
-                                   "; allowed: an array of real numbers of shape " + shape_text(target));
-  const char kind = given.dtype().kind();
-  if (kind != 'f' && kind != 'i' && kind != 'u')
-    throw py::type_error(name + ": got dtype " + std::string(py::str(given.dtype())) +
-                         "; allowed: float or integer (converted to float64)");
-  bool same = given.ndim() == target.ndim();
-  for (py::ssize_t i = 0; same && i < given.ndim(); ++i) same = given.shape(i) == target.shape(i);
-  if (!same) throw py::value_error(name + ": got shape " + shape_text(given) + "; allowed: " + shape_text(target));
-  target.attr("__setitem__")(py::ellipsis(), given);
+  const std::vector<py::ssize_t> shape(target.shape(), target.shape() + target.ndim());
+  target.attr("__setitem__")(py::ellipsis(), checked_real_array(value, shape, name));
 }
 
 }  // namespace tendril::python

@@ -11,25 +11,11 @@ namespace tendril::python {
 
 namespace {
 
-/// A float64 array of `shape` converted from a callback's result, or ValueError / TypeError naming
-/// what was returned.
+/// A C-ordered float64 array of `shape` converted from a callback's result (checked_real_array).
 py::array_t<double> checked_result(const py::object& result, const std::vector<py::ssize_t>& shape,
                                    const std::string& what) {
-  const py::array given = py::array::ensure(result);
-  if (!given) throw py::type_error(what + ": got a " + std::string(py::str(py::type::of(result).attr("__name__"))) +
-                                   "; allowed: a float array");
-  const char kind = given.dtype().kind();
-  if (kind != 'f' && kind != 'i' && kind != 'u')
-    throw py::type_error(what + ": got dtype " + std::string(py::str(given.dtype())) + "; allowed: float");
-  bool same = given.ndim() == static_cast<py::ssize_t>(shape.size());
-  for (py::ssize_t i = 0; same && i < given.ndim(); ++i) same = given.shape(i) == shape[static_cast<std::size_t>(i)];
-  if (!same) {
-    std::string allowed = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) allowed += (i ? ", " : "") + std::to_string(shape[i]);
-    throw py::value_error(what + ": got shape " + shape_text(given) + "; allowed: " + allowed +
-                          (shape.size() == 1 ? ",)" : ")"));
-  }
-  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(given);
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
+      checked_real_array(result, shape, what));
 }
 
 /// Calls force(q, u, t) and adds the result.
