@@ -26,7 +26,8 @@ def main():
         client = distributed.Client(args.scheduler)
     else:
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                           dashboard_address=None)
+                                           dashboard_address=None,
+                                           local_directory=str(pathlib.Path(args.out) / "dask-worker-space"))
         client = distributed.Client(cluster)
     grid = {"flagellated_robot.motor_rpm": [50, 100, 150, 200], "duration": [args.duration]}
     df = tendril.sweep(SCENE, grid, ["speed", "head_rotation_rate", "efficiency"], client=client, out=args.out,
