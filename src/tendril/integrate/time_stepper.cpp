@@ -51,8 +51,9 @@ StepReport TimeStepper::step(State& state) {
   StepReport report;
   report.dt = options_.dt;
   if (advance(work_, options_.dt, 0, report)) {
-    std::swap(state.q, work_.q);
-    std::swap(state.u, work_.u);
+    // copied, not swapped: state.q and state.u keep their storage, so views of them (Python) stay valid
+    state.q = work_.q;
+    state.u = work_.u;
     std::swap(state.frames, work_.frames);
     // the end time is set from the start time so halving adds no round-off drift
     state.time += options_.dt;

@@ -53,7 +53,7 @@ StepReport Simulation::step() {
     State trial = state_;
     trial.time = t_end;
     report = static_solver_->solve(trial);
-    if (report.ok()) state_ = std::move(trial);
+    if (report.ok()) state_ = trial;  // copied: q and u keep their storage (views of them stay valid)
   } else {
     stepper_->set_dt(t_end - state_.time);
     const VecX u_before = state_.u;

@@ -42,6 +42,9 @@ class Simulation {
   /// Mutable model for actuation between steps (natural curvature / twist); not its topology.
   Model& model() { return scene_->model; }
   const State& state() const { return state_; }
+  /// Mutable state for front ends that write q or u between steps (Python's numpy views). The storage
+  /// of q and u never moves: step() copies into it, so a pointer to q.data() stays valid.
+  State& state() { return state_; }
   /// The robot observables recorded at every step, or null if the scene has no `observables`.
   const RobotObservables* observables() const { return observables_.get(); }
 

@@ -1,0 +1,99 @@
+// Names of the vine simulator: VineSimulation, its state views, the stepper's constraint Jacobians
+// (vine/vine_stepper.hpp) and the step derivatives (vine/step_derivatives.hpp).
+#include <pybind11/eigen.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "bindings.hpp"
+#include "rod_simulation.hpp"
+#include "vine_simulation.hpp"
+
+namespace tendril::python {
+
+using namespace pybind11::literals;
+
+namespace {
+VineSimulation vine_from_file(const std::filesystem::path& file, py::handle overrides) {
+  return VineSimulation::from_file(file, override_list(overrides));
+}
+VineSimulation vine_from_yaml(const std::string& text, py::handle overrides) {
+  return VineSimulation::from_text(text, override_list(overrides));
+}
+}  // namespace
+
+void bind_vine(py::module_& m) {
+  using vine::QpStatus;
+  py::enum_<QpStatus>(m, "QpStatus")
+      .value("solved", QpStatus::solved)
+      .value("infeasible", QpStatus::infeasible)
+      .value("unbounded", QpStatus::unbounded)
+      .value("max_iterations", QpStatus::max_iterations)
+      .value("numerical_failure", QpStatus::numerical_failure);
+
+  py::class_<vine::VineStepReport>(m, "VineStepReport")
+      .def_property_readonly("ok", [](const vine::VineStepReport& r) { return r.status == QpStatus::solved; })
+      .def_readonly("status", &vine::VineStepReport::status)
+      .def_readonly("qp_iterations", &vine::VineStepReport::qp_iterations)
+      .def_readonly("kkt_residual", &vine::VineStepReport::kkt_residual)
+      .def_readonly("joint_error", &vine::VineStepReport::joint_error)
+      .def_readonly("min_distance", &vine::VineStepReport::min_distance)
+      .def_readonly("active_contacts", &vine::VineStepReport::active_contacts);
+
+  py::class_<vine::StepDerivatives>(m, "StepDerivatives")
+      .def_readonly("ok", &vine::StepDerivatives::ok)
+      .def_readonly("active_inequalities", &vine::StepDerivatives::active_inequalities)
+      .def_readonly("dq_dq", &vine::StepDerivatives::dq_dq)
+      .def_readonly("dq_dv", &vine::StepDerivatives::dq_dv)
+      .def_readonly("dv_dq", &vine::StepDerivatives::dv_dq)
+      .def_readonly("dv_dv", &vine::StepDerivatives::dv_dv)
+      .def_readonly("dq_dK", &vine::StepDerivatives::dq_dK)
+      .def_readonly("dv_dK", &vine::StepDerivatives::dv_dK)
+      .def_readonly("dq_dC", &vine::StepDerivatives::dq_dC)
+      .def_readonly("dv_dC", &vine::StepDerivatives::dv_dC)
+      .def_readonly("dq_du", &vine::StepDerivatives::dq_du)
+      .def_readonly("dv_du", &vine::StepDerivatives::dv_du);
+
+  py::class_<vine::VineModel>(m, "VineModel")
+      .def_readonly("num_bodies", &vine::VineModel::num_bodies)
+      .def_property_readonly("num_pins", &vine::VineModel::num_pins)
+      .def_property_readonly("num_prismatic", &vine::VineModel::num_prismatic)
+      .def_readonly("dt", &vine::VineModel::dt)
+      .def_readonly("stiffness", &vine::VineModel::stiffness)
+      .def_readonly("damping", &vine::VineModel::damping);
+
+  py::class_<vine::VineStepper>(m, "VineStepper")
+      .def("joint_growth_rates", &vine::VineStepper::joint_growth_rates, "time"_a)
+      .def("joint_jacobian", &vine::VineStepper::joint_jacobian)
+      .def("growth_jacobian", &vine::VineStepper::growth_jacobian)
+      .def("contact_jacobian", &vine::VineStepper::contact_jacobian)
+      .def("joint_errors", &vine::VineStepper::joint_errors)
+      .def("joint_errors_at", &vine::VineStepper::joint_errors_at, "q"_a)
+      .def("contact_distances_at", &vine::VineStepper::contact_distances_at, "q"_a)
+      .def("joint_impulses", &vine::VineStepper::joint_impulses)
+      .def("growth_impulses", &vine::VineStepper::growth_impulses)
+      .def_property_readonly("last_q", &vine::VineStepper::last_q)
+      .def_property_readonly("last_v", &vine::VineStepper::last_v)
+      .def_property_readonly("last_joint_rates", &vine::VineStepper::last_joint_rates);
+
+  py::class_<VineStateView>(m, "VineState")
+      .def(py::init<py::object>(), "simulation"_a)
+      .def_property("q", &VineStateView::q, &VineStateView::set_q)
+      .def_property("v", &VineStateView::v, &VineStateView::set_v)
+      .def_property_readonly("poses", &VineStateView::poses)
+      .def_property_readonly("time", &VineStateView::time);
+
+  py::class_<VineSimulation>(m, "VineSimulation")
+      .def_static("from_file", &vine_from_file, "path"_a, "overrides"_a = py::none())
+      .def_static("from_yaml", &vine_from_yaml, "text"_a, "overrides"_a = py::none())
+      .def("step", &VineSimulation::step)
+      .def("step", &VineSimulation::step_with_rates, "rates"_a)
+      .def("derivatives", &VineSimulation::derivatives)
+      .def("centerline", &VineSimulation::centerline)
+      .def_property_readonly("model", &VineSimulation::model, py::return_value_policy::reference_internal)
+      .def_property_readonly("stepper", &VineSimulation::stepper, py::return_value_policy::reference_internal)
+      .def_property_readonly("steps_taken", &VineSimulation::steps_taken)
+      .def_property_readonly("total_steps", &VineSimulation::total_steps)
+      .def_property_readonly("state", [](py::object self) { return VineStateView(std::move(self)); });
+}
+
+}  // namespace tendril::python

@@ -1,0 +1,136 @@
+#include "rod_simulation.hpp"
+
+#include "numpy_views.hpp"
+
+namespace tendril::python {
+
+std::vector<std::string> override_list(py::handle overrides) {
+  std::vector<std::string> out;
+  if (overrides.is_none()) return out;
+  if (py::isinstance<py::dict>(overrides)) {
+    const py::object dumps = py::module_::import("json").attr("dumps");
+    for (const auto& [key, value] : overrides.cast<py::dict>()) {
+      const std::string text = py::isinstance<py::str>(value) ? value.cast<std::string>() : dumps(value).cast<std::string>();
+      out.push_back(py::str(key).cast<std::string>() + "=" + text);
+    }
+    return out;
+  }
+  if (py::isinstance<py::str>(overrides))
+    throw py::type_error("overrides: got a str; allowed: a list of \"key.path=value\" strings or a dict");
+  for (const auto& item : overrides) out.push_back(item.cast<std::string>());
+  return out;
+}
+
+sim::Simulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces) {
+  for (const PythonForce& f : forces) scene.model.forces.push_back(make_custom_force(f, scene.model.dofs.size()));
+  return sim::Simulation(std::move(scene));
+}
+
+sim::Simulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
+                                     const std::vector<PythonForce>& forces) {
+  return make_simulation(sim::load_rod_scene_file(file, override_list(overrides)), forces);
+}
+
+sim::Simulation simulation_from_yaml(const std::string& text, py::handle overrides,
+                                     const std::vector<PythonForce>& forces) {
+  return make_simulation(sim::load_rod_scene_text(text, override_list(overrides)), forces);
+}
+
+py::dict energies_dict(const sim::Simulation& sim) {
+  py::dict d;
+  for (const auto& [name, value] : sim.energies()) d[py::str(name)] = value;
+  return d;
+}
+
+namespace {
+
+/// Calls a Python progress callable with the GIL held.
+class ProgressCall {
+ public:
+  explicit ProgressCall(py::object f) : f_(std::move(f)) {}
+  void operator()(const io::RunProgress& p) const {
+    py::gil_scoped_acquire gil;
+    f_(p);
+  }
+
+ private:
+  py::object f_;
+};
+
+}  // namespace
+
+io::RunResult run_released(sim::Simulation& sim, const py::object& out, const py::object& progress) {
+  std::filesystem::path dir;
+  if (!out.is_none()) dir = py::module_::import("os").attr("fspath")(out).cast<std::string>();
+  std::function<void(const io::RunProgress&)> call;
+  if (!progress.is_none()) call = ProgressCall(progress);
+  py::gil_scoped_release release;
+  return sim.run(dir, call);
+}
+
+StepReport step_released(sim::Simulation& sim) {
+  py::gil_scoped_release release;
+  return sim.step();
+}
+
+RodStateView::RodStateView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<sim::Simulation&>()) {}
+
+py::array RodStateView::q() const {
+  State& s = sim_.state();
+  return contiguous_view(s.q.data(), {s.q.size()}, owner_, true);
+}
+py::array RodStateView::u() const {
+  State& s = sim_.state();
+  return contiguous_view(s.u.data(), {s.u.size()}, owner_, true);
+}
+py::array RodStateView::positions() const {
+  return contiguous_view(sim_.state().q.data(), {sim_.model().dofs.num_nodes, 3}, owner_, true);
+}
+py::array RodStateView::velocities() const {
+  return contiguous_view(sim_.state().u.data(), {sim_.model().dofs.num_nodes, 3}, owner_, true);
+}
+py::array RodStateView::twists() const {
+  const DofMap& d = sim_.model().dofs;
+  return contiguous_view(sim_.state().q.data() + d.twist(0), {d.num_edges}, owner_, true);
+}
+double RodStateView::time() const { return sim_.state().time; }
+void RodStateView::set_q(py::handle v) const { assign_checked(q(), v, "state.q"); }
+void RodStateView::set_u(py::handle v) const { assign_checked(u(), v, "state.u"); }
+void RodStateView::set_positions(py::handle v) const { assign_checked(positions(), v, "state.positions"); }
+void RodStateView::set_velocities(py::handle v) const { assign_checked(velocities(), v, "state.velocities"); }
+void RodStateView::set_twists(py::handle v) const { assign_checked(twists(), v, "state.twists"); }
+
+RodControls::RodControls(py::object owner) : owner_(std::move(owner)), model_(owner_.cast<sim::Simulation&>().model()) {}
+
+py::array RodControls::natural_curvature() const {
+  auto& springs = model_.rods.springs;
+  const auto s = static_cast<py::ssize_t>(springs.size());
+  double* data = s ? springs[0].natural_curvature.data() : nullptr;
+  return double_view(data, {s, 2}, {static_cast<py::ssize_t>(sizeof(BendTwistSpring)), sizeof(double)}, owner_, true);
+}
+py::array RodControls::natural_twist() const {
+  auto& springs = model_.rods.springs;
+  const auto s = static_cast<py::ssize_t>(springs.size());
+  double* data = s ? &springs[0].natural_twist : nullptr;
+  return double_view(data, {s}, {static_cast<py::ssize_t>(sizeof(BendTwistSpring))}, owner_, true);
+}
+py::array RodControls::rest_length() const {
+  auto& l = model_.rods.rest_length;
+  return contiguous_view(l.data(), {static_cast<py::ssize_t>(l.size())}, owner_, true);
+}
+py::array RodControls::hinge_natural_angle() const {
+  auto& hinges = model_.shells.hinges;
+  const auto h = static_cast<py::ssize_t>(hinges.size());
+  double* data = h ? &hinges[0].natural_angle : nullptr;
+  return double_view(data, {h}, {static_cast<py::ssize_t>(sizeof(ShellHinge))}, owner_, true);
+}
+void RodControls::set_natural_curvature(py::handle v) const {
+  assign_checked(natural_curvature(), v, "controls.natural_curvature");
+}
+void RodControls::set_natural_twist(py::handle v) const { assign_checked(natural_twist(), v, "controls.natural_twist"); }
+void RodControls::set_rest_length(py::handle v) const { assign_checked(rest_length(), v, "controls.rest_length"); }
+void RodControls::set_hinge_natural_angle(py::handle v) const {
+  assign_checked(hinge_natural_angle(), v, "controls.hinge_natural_angle");
+}
+
+}  // namespace tendril::python

@@ -1,0 +1,85 @@
+#pragma once
+/// What the Python `Simulation` class needs beyond the facade (sim/simulation.hpp): building one with
+/// Python custom forces, `--set` overrides from a list or dict, and the numpy views of its State and of
+/// the rest quantities a controller changes between steps.
+
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "python_force.hpp"
+#include "tendril/sim/simulation.hpp"
+
+namespace tendril::python {
+
+namespace py = pybind11;
+
+/// ["key.path=value", ...] from a list of such strings, or from a dict {key.path: value} (values other
+/// than str are written as JSON, which is YAML).
+std::vector<std::string> override_list(py::handle overrides);
+
+/// A Simulation of `scene` with the Python forces added to its model before the solver is built.
+sim::Simulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces);
+/// The same from a scene file, or from YAML text; `overrides` as in override_list().
+sim::Simulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
+                                     const std::vector<PythonForce>& forces);
+sim::Simulation simulation_from_yaml(const std::string& text, py::handle overrides,
+                                     const std::vector<PythonForce>& forces);
+
+/// {term name: energy [J]} in the facade's order (Simulation::energies()).
+py::dict energies_dict(const sim::Simulation& sim);
+
+/// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a Progress)
+/// is called with the GIL held after every step. An exception raised by it ends the run (the partial
+/// run directory is kept as <out>.failed) and propagates.
+/// `out`: None (no run directory) or a path.
+io::RunResult run_released(sim::Simulation& sim, const py::object& out, const py::object& progress);
+
+/// One step with the GIL released.
+StepReport step_released(sim::Simulation& sim);
+
+/// Views of a Simulation's State (aliasing it; valid while the Simulation lives: the views keep it).
+/// N nodes, E rod edges, Z shell edges with a mid-edge DOF; n = 3N + E + Z DOFs.
+class RodStateView {
+ public:
+  explicit RodStateView(py::object owner);
+  py::array q() const;          ///< (n,) DOFs [m, rad], writable
+  py::array u() const;          ///< (n,) velocities [m/s, rad/s], writable
+  py::array positions() const;  ///< (N, 3) node positions [m], writable
+  py::array velocities() const; ///< (N, 3) node velocities [m/s], writable
+  py::array twists() const;     ///< (E,) edge twists theta_e [rad], writable
+  double time() const;          ///< t [s]
+  void set_q(py::handle v) const;
+  void set_u(py::handle v) const;
+  void set_positions(py::handle v) const;
+  void set_velocities(py::handle v) const;
+  void set_twists(py::handle v) const;
+
+ private:
+  py::object owner_;
+  sim::Simulation& sim_;
+};
+
+/// Writable views of the rest quantities of a Simulation's Model (S bend-twist springs, E edges,
+/// H shell hinges). Changes act from the next step on; actuators in the scene overwrite the
+/// quantities they schedule.
+class RodControls {
+ public:
+  explicit RodControls(py::object owner);
+  py::array natural_curvature() const;    ///< (S, 2) (kappa_bar_1, kappa_bar_2) integrated [-]
+  py::array natural_twist() const;        ///< (S,) m_bar integrated [rad]
+  py::array rest_length() const;          ///< (E,) |e_bar| [m] (stretching only; Voronoi lengths and masses stay)
+  py::array hinge_natural_angle() const;  ///< (H,) phi_bar [rad]
+  void set_natural_curvature(py::handle v) const;
+  void set_natural_twist(py::handle v) const;
+  void set_rest_length(py::handle v) const;
+  void set_hinge_natural_angle(py::handle v) const;
+
+ private:
+  py::object owner_;
+  Model& model_;
+};
+
+}  // namespace tendril::python

@@ -1,0 +1,68 @@
+#pragma once
+/// The vine simulator for Python: a VineScene with its stepper and state, stepped one QP at a time
+/// (vine/vine_stepper.hpp), with numpy views of q and v and the last step's derivatives and
+/// constraint Jacobians (the vine paper's "low-level access for planning").
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include "tendril/vine/step_derivatives.hpp"
+#include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine/vine_stepper.hpp"
+
+namespace tendril::python {
+
+namespace py = pybind11;
+
+class VineSimulation {
+ public:
+  explicit VineSimulation(vine::VineScene scene);
+  /// A scene file with "key.path=value" overrides (InputError on bad input).
+  static VineSimulation from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides);
+  /// A scene given as YAML text.
+  static VineSimulation from_text(const std::string& text, const std::vector<std::string>& overrides);
+
+  const vine::VineModel& model() const { return stepper_.model(); }
+  const vine::VineStepper& stepper() const { return stepper_; }
+  vine::VineState& state() { return state_; }
+  long steps_taken() const { return steps_; }
+  /// Steps of the scene's run (`vine.steps`).
+  long total_steps() const { return scene_.steps; }
+
+  /// One step with the scene's growth schedule (GIL released).
+  vine::VineStepReport step();
+  /// One step with per-prismatic-joint growth rates u_j [m/s] (#prismatic) (GIL released).
+  vine::VineStepReport step_with_rates(const VecX& joint_rates);
+  /// Derivatives of the last step (call after a solved step).
+  vine::StepDerivatives derivatives() const { return vine::step_derivatives(stepper_); }
+  /// The joint points base .. tip at the current q (#bodies + 1, 2) [m] (vine::centerline_points).
+  MatX centerline() const;
+
+ private:
+  vine::VineScene scene_;
+  vine::VineStepper stepper_;
+  vine::VineState state_;
+  long steps_ = 0;
+};
+
+/// Views of a VineSimulation's state (B bodies), kept alive by and aliasing it.
+class VineStateView {
+ public:
+  explicit VineStateView(py::object owner);
+  py::array q() const;      ///< (3B,) (x, y, theta) per body [m, m, rad], writable
+  py::array v() const;      ///< (3B,) dq/dt [m/s, m/s, rad/s], writable
+  py::array poses() const;  ///< (B, 3) view of q
+  double time() const;      ///< t [s]
+  void set_q(py::handle value) const;
+  void set_v(py::handle value) const;
+
+ private:
+  py::object owner_;
+  vine::VineState& state_;
+};
+
+}  // namespace tendril::python

@@ -1,0 +1,38 @@
+"""Tendril from Python: rod and vine simulations, run directories, and sweeps (docs/python.md).
+
+    import tendril
+    sim = tendril.Simulation.from_file("examples/cantilever_gravity.yaml", {"duration": 0.1})
+    while not sim.finished:
+        report = sim.step()              # releases the GIL
+    x = sim.state.positions              # (N, 3) numpy view of the C++ state [m]
+"""
+import json as _json
+
+try:  # installed with pip: the extension inside the package
+    from . import _tendril
+except ImportError:  # the CMake build: <build>/python on sys.path (PYTHONPATH or tendril.pth)
+    import _tendril
+
+from ._run import Run, read_run
+from ._sweep import Final, sweep
+
+# the extension's classes, as tendril.<name>
+_NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "Progress", "RunResult", "CustomForce", "RodState",
+           "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus"]
+globals().update({name: getattr(_tendril, name) for name in _NATIVE})
+
+
+def _simulation_from_dict(scene, overrides=None, forces=()):
+    """A Simulation of a scene given as a dict (the YAML tree); JSON is YAML."""
+    return _tendril.Simulation.from_yaml(_json.dumps(scene), overrides, list(forces))
+
+
+def _vine_from_dict(scene, overrides=None):
+    """A VineSimulation of a scene given as a dict."""
+    return _tendril.VineSimulation.from_yaml(_json.dumps(scene), overrides)
+
+
+_tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
+_tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
+
+__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final"]
