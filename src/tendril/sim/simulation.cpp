@@ -28,7 +28,6 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   for (int d = 0; d < s.model.dofs.size(); ++d)
     if (s.model.fixed[static_cast<std::size_t>(d)]) reaction_dofs_.push_back(d);
   acceleration_ = VecX::Zero(s.q_initial.size());
-  forces_ = force_terms();
   if (s.observables) observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
   record_observables();
 }
@@ -49,6 +48,9 @@ StepReport Simulation::step() {
   const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
   StepReport report;
   const VecX q_before = state_.q;
+  // the forces at the step's start, for the work of forces (at the first step: user callbacks are
+  // called by steps, not by the constructor)
+  if (forces_.size() == 0) forces_ = force_terms();
   if (static_solver_) {
     State trial = state_;
     trial.time = t_end;
@@ -119,7 +121,7 @@ VecX Simulation::force_terms() const {
 VecX Simulation::reactions() const {
   VecX gradient;
   evaluate(nullptr, &gradient, nullptr);
-  const VecX all = gradient - forces_ + scene_->model.mass.cwiseProduct(acceleration_);
+  const VecX all = gradient - (forces_.size() ? forces_ : force_terms()) + scene_->model.mass.cwiseProduct(acceleration_);
   VecX out(static_cast<Eigen::Index>(reaction_dofs_.size()));
   for (std::size_t k = 0; k < reaction_dofs_.size(); ++k) out[static_cast<Eigen::Index>(k)] = all[reaction_dofs_[k]];
   return out;

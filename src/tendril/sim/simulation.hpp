@@ -94,11 +94,11 @@ class Simulation {
   long total_steps_ = 0;
   mutable Kinematics kin_;
   std::vector<int> reaction_dofs_;
-  VecX acceleration_;
-  VecX forces_;                  ///< sum of the ForceTerms at the current state (#dofs)
+  VecX acceleration_;            ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
+  VecX forces_;                  ///< sum of the ForceTerms at the current state (#dofs; empty before the first step)
   double work_of_forces_ = 0.0;  ///< [J]
   /// Sum of the ForceTerms' forces at the current state, rest quantities actuated at its time.
-  VecX force_terms() const;  ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
+  VecX force_terms() const;
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
   /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
