@@ -15,7 +15,7 @@ namespace {
 /// from (see excess_over_round_off): a force is a sum of a few terms, each a few operations deep.
 constexpr double kRoundOffFactor = 16.0;
 
-/// First diagonal shift mu of the equilibrated Newton matrix (relative to each row's diagonal).
+/// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
 constexpr double kInitialShift = 1e-8;
 
 std::string format(const char* fmt, double a, double b = 0.0) {
@@ -51,8 +51,7 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
 
   for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
-  rhs_free_.setZero(static_cast<Eigen::Index>(free_.size()));
-  scale_free_.setOnes(static_cast<Eigen::Index>(free_.size()));
+  shift_scale_.setOnes(static_cast<Eigen::Index>(free_.size()));
   step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
 }
 
@@ -215,7 +214,7 @@ double NewtonSystem::diagonal_round_off(const VecX& y) const {
 }
 
 double NewtonSystem::excess_over_round_off(const VecX& y) {
-  // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |lambda dE_load/dq|_i + |lambda F|_i)
+  // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i + |F|_i)
   // with y~ = |y| for positions and |y| + 1 rad for angles: the error of f_i from rounding the
   // unknowns (relative eps of each coordinate; frames are unit vectors, eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
@@ -240,24 +239,7 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
-  // symmetric equilibration S J S with S = diag(s), s_k the power of two nearest 1/sqrt|J_kk| (the
-  // scaled diagonal lies in [1/2, 2)). Powers of two are exact in floating point, so the factors carry
-  // the rounding of J's own; what changes is that the singular-pivot test and the shift below act on
-  // each row relative to its own diagonal, not to the stiffest row of the matrix.
-  bool finite = true;
-  for (int k = 0; k < nf; ++k) {
-    const double d = std::abs(full[gather_[diagonal_slot_free_[k]]]);
-    finite = finite && std::isfinite(d);
-    int exponent = 0;
-    std::frexp(d > 0.0 && std::isfinite(d) ? d : column_magnitude(k), &exponent);
-    scale_free_[k] = std::ldexp(1.0, -(exponent >> 1));
-  }
-  const int* outer = free_matrix_.outerIndexPtr();
-  const int* inner = free_matrix_.innerIndexPtr();
-  for (int c = 0; c < nf; ++c) {
-    const double sc = scale_free_[c];
-    for (int p = outer[c]; p < outer[c + 1]; ++p) values[p] = full[gather_[p]] * scale_free_[inner[p]] * sc;
-  }
+  for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
   const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
   shifted = false;
@@ -269,7 +251,7 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
                         f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
     if (usable) break;
-    if (!finite || (attempt == 0 && !free_matrix_.coeffs().allFinite())) {
+    if (attempt == 0 && !free_matrix_.coeffs().allFinite()) {
       message = "the Newton matrix has non-finite entries";
       return StepStatus::non_finite;
     }
@@ -279,17 +261,20 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
                 format(" after diagonal shifts up to %.3g times each row's diagonal", shift);
       return StepStatus::linear_solve_failed;
     }
-    // S J S + mu I = S (J + mu S^-2) S: every row shifted by about mu times its own diagonal, mu growing
-    // tenfold per attempt
-    for (int s : diagonal_slot_free_) values[s] += next_shift - shift;
+    // J + mu D, D = diag(|J_kk|) (Marquardt's scaling): every row shifted by mu times its own diagonal
+    // (its column's largest entry if the diagonal is zero), mu growing tenfold per attempt
+    if (attempt == 0)
+      for (int k = 0; k < nf; ++k) {
+        const double d = std::abs(full[gather_[diagonal_slot_free_[k]]]);
+        shift_scale_[k] = d > 0.0 ? d : column_magnitude(k);
+      }
+    for (int k = 0; k < nf; ++k) values[diagonal_slot_free_[k]] += (next_shift - shift) * shift_scale_[k];
     shift = next_shift;
     next_shift *= 10.0;
     shifted = true;
   }
-  // d = -S (S J S)^{-1} S f
-  for (int k = 0; k < nf; ++k) rhs_free_[k] = scale_free_[k] * residual_free_[k];
-  solver_->solve(rhs_free_, step_free_);
-  for (int k = 0; k < nf; ++k) step_free_[k] *= -scale_free_[k];
+  solver_->solve(residual_free_, step_free_);
+  step_free_ = -step_free_;
   if (!step_free_.allFinite()) {
     message = "the Newton step is not finite";
     return StepStatus::non_finite;
@@ -351,11 +336,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     return report;
   }
 
+  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a solve)
+  const double round_off_estimate = diagonal_round_off(y);
   const LineSearchOptions& ls = options_.line_search;
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
     // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every entry
     // is within its floor up to the tolerance, no iteration can improve y
-    if (residual_norm <= tolerance + diagonal_round_off(y)) {
+    if (residual_norm <= tolerance + round_off_estimate) {
       const double excess = excess_over_round_off(y);
       report.round_off_excess = excess;
       if (excess <= tolerance) {

@@ -84,13 +84,14 @@ class NewtonSystem {
   void analyze_pattern();
   /// ||c_m M (y - y_pred)|| + ||lambda (dE_load/dq - F)|| of the last evaluation (free DOFs) [N].
   double force_scale(const NewtonProblem& problem) const;
-  /// Gathers the free Jacobian equilibrated (S J S, see scale_free_), factorizes (shifting if needed)
+  /// Gathers the free Jacobian, factorizes (shifting each row by mu times its own diagonal if needed)
   /// and solves for the step d_free_.
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used.
   StepStatus newton_direction(bool& shifted, std::string& message);
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
-  /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero.
+  /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
+  /// (or not a normal number).
   double column_magnitude(int k) const;
   /// Which quantity of the last evaluation at y is not finite (or overflows in the residual norm), in
   /// words with the node or edge it belongs to.
@@ -132,8 +133,7 @@ class NewtonSystem {
   VecX residual_;        ///< f (#dofs)
   VecX residual_free_;   ///< f restricted to the free DOFs (#free)
   VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
-  VecX rhs_free_;        ///< S f_free, the equilibrated right-hand side (#free)
-  VecX scale_free_;      ///< s: the equilibration S = diag(s) of the free matrix, powers of two (#free)
+  VecX shift_scale_;     ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
   VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
   VecX trial_;           ///< y + a d (#dofs)
   double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]

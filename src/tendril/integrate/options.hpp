@@ -72,12 +72,10 @@ struct NewtonOptions {
   LinearSolverKind linear_solver = LinearSolverKind::automatic;
   /// automatic picks the banded solver when the permuted bandwidth is at most this.
   int banded_max_bandwidth = 64;       ///< >= 1
-  /// The Newton matrix is factorized equilibrated, S J S with s_i ~ 1/sqrt|J_ii| (unit diagonal), so
-  /// a pivot |d_i| <= singular_pivot_tolerance (about; times the largest scaled diagonal, in [1/2, 2))
-  /// counts as zero: the part of each row's own diagonal that survives the elimination.
+  /// A pivot |d_i| <= singular_pivot_tolerance * |A_ii| (its own row's diagonal) counts as zero
+  /// (singular matrix), however stiff the other rows are.
   double singular_pivot_tolerance = 1e-13;  ///< in [0, 1)
-  /// Indefinite/singular matrices are retried with S J S + mu I (J + mu |J_ii| per row, within a factor
-  /// 2), mu = 1e-8 growing 10x per try.
+  /// Indefinite/singular matrices are retried with J + mu diag(|J_ii|), mu = 1e-8 growing 10x per try.
   int max_shift_attempts = 12;         ///< >= 0
 
   void validate(std::string_view prefix = "") const;

@@ -1,7 +1,7 @@
 // Near-rigid parts (issue 7): the benchmark cantilever (L 1 m, r 5 mm, E 1e7 Pa, 26 nodes, gravity)
 // whose five edges next to the clamp are f = 1e2 .. 1e10 times stiffer (EA of edges 1-5, EI and GJ
 // of the springs at nodes 1-5, i.e. the scene's stiffness_overrides by edges and by nodes). The
-// Newton matrix then spans f in diagonal magnitude; the solver equilibrates it, so no iteration is
+// Newton matrix then spans f in diagonal magnitude; pivots and shifts are judged per row, so none is
 // shifted, no step is halved, and each solve takes about as many iterations as the plain rod.
 //
 // Reference (the rigid limit): as f -> infinity the five edges cannot stretch, bend or twist, and
