@@ -61,10 +61,10 @@ struct NewtonOptions {
   /// free DOFs, and at a poor iterate (a moved clamp, a strained stiff edge) they would inflate it.
   double force_tolerance = 1e-8;       ///< relative [-], >= 0
   double force_tolerance_abs = 0.0;    ///< absolute floor [N], >= 0
-  /// Also converged ("round_off") when a Newton step moves no position by more than
-  /// step_tolerance * L (L = diagonal of the rest shape's bounding box [m]) and no twist by more than
-  /// step_tolerance [rad], and every residual entry lies within its round-off floor up to the force
-  /// tolerance: ||(|f_i| - phi_i)_+|| <= tolerance, phi_i = 16 eps (sum_j |J_ij| |y_j| + the magnitudes
+  /// Also converged ("round_off") when every residual entry lies within its round-off floor up to the
+  /// force tolerance, tested when the residual is near the floor's cheap diagonal estimate or when a
+  /// Newton step moves no position by more than step_tolerance * L (L = diagonal of the rest shape's
+  /// bounding box [m]) and no twist by more than step_tolerance [rad]: ||(|f_i| - phi_i)_+|| <= tolerance, phi_i = 16 eps (sum_j |J_ij| |y_j| + the magnitudes
   /// of the forces summed into f_i), |y_j| + 1 for angles. A negligible step above the floor goes on.
   double step_tolerance = 1e-12;       ///< relative [-], >= 0
   int max_iterations = 30;             ///< Newton iterations per solve, >= 1
@@ -101,7 +101,8 @@ struct StaticOptions {
   int max_load_steps = 1024;   ///< smallest increment is 1 / max_load_steps, >= initial_load_steps
   /// Newton options; max_iterations defaults to 100 here: from a straight, unloaded rod the tangent
   /// stiffness lacks the geometric (stress) stiffness, and large-deflection solves (a cantilever
-  /// hanging under its weight) measured 20-35 iterations before the quadratic phase.
+  /// hanging under its weight) measured 20-35 iterations before the quadratic phase. Scenes use the
+  /// same defaults (integrator.newton.max_iterations absent, integrator.static_max_load_steps).
   NewtonOptions newton = [] {
     NewtonOptions o;
     o.max_iterations = 100;
