@@ -36,16 +36,20 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
   const double* values = A.valuePtr();
   for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
   const int w = b_ + 1;
+  // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
-  for (int j = 0; j < n_; ++j) max_diagonal = std::max(max_diagonal, std::abs(band_[j * w]));
-  const double tiny = singular_tolerance * max_diagonal;
+  for (int j = 0; j < n_; ++j) {
+    inverse_pivot_[j] = std::abs(band_[j * w]);  // the diagonal, until column j is eliminated
+    max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
+  }
 
   Factorization result;
   double* t = work_.data();
   for (int j = 0; j < n_; ++j) {
     double* col_j = band_.data() + j * w;  // col_j[r] = A(j + r, j), updated by the columns before j
     const double d = col_j[0];
-    if (!(std::abs(d) > tiny)) {
+    const double own = inverse_pivot_[j] > 0.0 ? inverse_pivot_[j] : max_diagonal;
+    if (!(std::abs(d) > singular_tolerance * own)) {
       result.status = Factorization::Status::singular;
       return result;
     }

@@ -24,6 +24,7 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
       slot_.push_back(j * w + (i - j + b_));
     }
   band_.assign(static_cast<std::size_t>(n_) * w, 0.0);
+  diagonal_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
@@ -32,16 +33,20 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
   const double* values = A.valuePtr();
   for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
   const int w = 2 * b_ + 1;
+  // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
-  for (int j = 0; j < n_; ++j) max_diagonal = std::max(max_diagonal, std::abs(band_[j * w + b_]));
-  const double tiny = singular_tolerance * max_diagonal;
+  for (int j = 0; j < n_; ++j) {
+    diagonal_[j] = std::abs(band_[j * w + b_]);
+    max_diagonal = std::max(max_diagonal, diagonal_[j]);
+  }
 
   Factorization result;
   result.status = Factorization::Status::general;
   for (int j = 0; j < n_; ++j) {
     double* col_j = band_.data() + j * w + b_;  // col_j[r] = A(j + r, j) for -b <= r <= b
     const double d = col_j[0];
-    if (!(std::abs(d) > tiny)) {
+    const double own = diagonal_[j] > 0.0 ? diagonal_[j] : max_diagonal;
+    if (!(std::abs(d) > singular_tolerance * own)) {
       result.status = Factorization::Status::singular;
       return result;
     }

@@ -34,6 +34,7 @@ class BandedLuSolver final : public LinearSolver {
   /// column-major band: column j holds A(j - b .. j + b, j) at offsets 0 .. 2b, i.e. U above and at
   /// offset b (the diagonal), the unit-lower L below it after factorization (n x (2b + 1))
   std::vector<double> band_;
+  std::vector<double> diagonal_;  ///< |A_jj| before elimination, the pivots' own scales (n)
   VecX y_;                    ///< permuted right-hand side / solution (n)
 };
 

@@ -19,7 +19,7 @@ struct Factorization {
   enum class Status {
     positive_definite,  ///< every pivot > 0
     indefinite,         ///< some pivots < 0, none near zero: the factors are usable
-    singular,           ///< a pivot |d_i| <= tolerance * max|A_jj|: the factors are not usable
+    singular,           ///< a pivot |d_i| <= tolerance * |A_ii| (its row's own diagonal): the factors are not usable
     general,            ///< an LU without near-zero pivots: usable, inertia unknown
   };
   Status status = Status::positive_definite;
@@ -33,7 +33,10 @@ class LinearSolver {
   /// Symbolic analysis of a structurally symmetric pattern (both triangles stored); done once per
   /// pattern.
   virtual void analyze(const SparseMatrix& pattern) = 0;
-  /// Numeric LDL^T or LU of A (same pattern as analyzed). singular_tolerance: see Factorization.
+  /// Numeric LDL^T or LU of A (same pattern as analyzed). A pivot counts as zero when it is at most
+  /// singular_tolerance times the magnitude of its row's own diagonal entry in A (the largest diagonal
+  /// if that is zero): how much of the row's stiffness survived the elimination, independent of how
+  /// stiff other rows are (a near-rigid part next to soft ones, twists next to positions).
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;

@@ -11,6 +11,13 @@
 namespace tendril {
 namespace {
 
+/// The round-off floor of a residual entry is this many times eps times the magnitudes it is summed
+/// from (see excess_over_round_off): a force is a sum of a few terms, each a few operations deep.
+constexpr double kRoundOffFactor = 16.0;
+
+/// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
+constexpr double kInitialShift = 1e-8;
+
 std::string format(const char* fmt, double a, double b = 0.0) {
   char buf[160];
   std::snprintf(buf, sizeof buf, fmt, a, b);
@@ -42,8 +49,9 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
     if (!model.fixed[i]) free_.push_back(i);
   analyze_pattern();
 
-  for (VecX* v : {&u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
+  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
+  shift_scale_.setOnes(static_cast<Eigen::Index>(free_.size()));
   step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
 }
 
@@ -185,45 +193,82 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
 }
 
 double NewtonSystem::force_scale(const NewtonProblem& p) const {
-  double inertial = 0.0, elastic = 0.0, external = 0.0;
+  double inertial = 0.0, external = 0.0;
   for (int i : free_) {
     inertial += inertial_[i] * inertial_[i];
-    elastic += gradient_[i] * gradient_[i];
     const double e = p.load_factor * (load_gradient_[i] - force_[i]);
     external += e * e;
   }
-  return std::sqrt(inertial) + std::sqrt(elastic) + std::sqrt(external);
+  return std::sqrt(inertial) + std::sqrt(external);
+}
+
+double NewtonSystem::diagonal_round_off(const VecX& y) const {
+  const double* values = full_.matrix().valuePtr();
+  const DofMap& dofs = model_.dofs;
+  double sum = 0.0;
+  for (int i : free_) {
+    const double term = std::abs(values[diagonal_slot_full_[i]]) * (std::abs(y[i]) + (dofs.is_position(i) ? 0.0 : 1.0));
+    sum += term * term;
+  }
+  return 2.0 * kRoundOffFactor * std::numeric_limits<double>::epsilon() * std::sqrt(sum);
+}
+
+double NewtonSystem::excess_over_round_off(const VecX& y) {
+  // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i + |F|_i)
+  // with y~ = |y| for positions and |y| + 1 rad for angles: the error of f_i from rounding the
+  // unknowns (relative eps of each coordinate; frames are unit vectors, eps rad) and the sum
+  const SparseMatrix& J = full_.matrix();
+  const DofMap& dofs = model_.dofs;
+  floor_.setZero();
+  for (int j = 0; j < J.outerSize(); ++j) {
+    const double magnitude = std::abs(y[j]) + (dofs.is_position(j) ? 0.0 : 1.0);
+    for (SparseMatrix::InnerIterator it(J, j); it; ++it) floor_[it.row()] += std::abs(it.value()) * magnitude;
+  }
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  double excess = 0.0;
+  for (int i : free_) {
+    const double terms = std::abs(inertial_[i]) + std::abs(gradient_[i]) + std::abs(load_gradient_[i]) + std::abs(force_[i]);
+    const double floor = kRoundOffFactor * eps * (floor_[i] + terms);
+    const double over = std::max(std::abs(residual_[i]) - floor, 0.0);
+    excess += over * over;
+  }
+  return std::sqrt(excess);
 }
 
 StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
+  const int nf = static_cast<int>(free_.size());
   for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
   const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
-  double max_diagonal = 0.0;
-  for (int s : diagonal_slot_free_) max_diagonal = std::max(max_diagonal, std::abs(values[s]));
   shifted = false;
   double shift = 0.0;
-  double next_shift = 1e-8 * (max_diagonal > 0.0 ? max_diagonal : 1.0);
+  double next_shift = kInitialShift;
   for (int attempt = 0;; ++attempt) {
     const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
     if (usable) break;
-    if (!std::isfinite(max_diagonal) || (attempt == 0 && !free_matrix_.coeffs().allFinite())) {
+    if (attempt == 0 && !free_matrix_.coeffs().allFinite()) {
       message = "the Newton matrix has non-finite entries";
       return StepStatus::non_finite;
     }
     if (attempt >= options_.max_shift_attempts) {
       message = std::string("the Newton matrix stayed ") +
                 (f.status == Factorization::Status::singular ? "singular" : "indefinite") +
-                format(" after diagonal shifts up to %.3g (max diagonal %.3g)", shift, max_diagonal);
+                format(" after diagonal shifts up to %.3g times each row's diagonal", shift);
       return StepStatus::linear_solve_failed;
     }
-    // J + mu I, mu growing tenfold per attempt
-    for (int s : diagonal_slot_free_) values[s] += next_shift - shift;
+    // J + mu D, D = diag(|J_kk|) (Marquardt's scaling): every row shifted by mu times its own diagonal
+    // (its column's largest entry if the diagonal is zero), mu growing tenfold per attempt
+    if (attempt == 0)
+      for (int k = 0; k < nf; ++k) {
+        const double d = std::abs(full[gather_[diagonal_slot_free_[k]]]);
+        shift_scale_[k] = d > 0.0 ? d : column_magnitude(k);
+      }
+    for (int k = 0; k < nf; ++k) values[diagonal_slot_free_[k]] += (next_shift - shift) * shift_scale_[k];
     shift = next_shift;
     next_shift *= 10.0;
     shifted = true;
@@ -235,8 +280,16 @@ StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
     return StepStatus::non_finite;
   }
   step_.setZero();
-  for (std::size_t k = 0; k < free_.size(); ++k) step_[free_[k]] = step_free_[k];
+  for (int k = 0; k < nf; ++k) step_[free_[k]] = step_free_[k];
   return StepStatus::converged;
+}
+
+double NewtonSystem::column_magnitude(int k) const {
+  const double* full = full_.matrix().valuePtr();
+  double largest = 0.0;
+  for (int p = free_matrix_.outerIndexPtr()[k]; p < free_matrix_.outerIndexPtr()[k + 1]; ++p)
+    if (std::isfinite(full[gather_[p]])) largest = std::max(largest, std::abs(full[gather_[p]]));
+  return largest > 0.0 ? largest : 1.0;
 }
 
 bool NewtonSystem::step_is_negligible() const {
@@ -258,19 +311,45 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     report.message = "non-finite forces or energy at the initial guess: " + describe_non_finite(y);
     return report;
   }
-  const double tolerance = std::max(options_.force_tolerance_abs, options_.force_tolerance * force_scale(p));
+  // the force scale: loads and inertia at each iterate, plus the inertia of the predicted motion
+  // c_m M (y_0 - y_pred) at the initial guess (see NewtonOptions::force_tolerance)
+  const double initial_inertia = [&] {
+    double sum = 0.0;
+    for (int i : free_) sum += inertial_[i] * inertial_[i];
+    return std::sqrt(sum);
+  }();
+  auto tolerance_here = [&] {
+    return std::max(options_.force_tolerance_abs, options_.force_tolerance * (initial_inertia + force_scale(p)));
+  };
+  double tolerance = tolerance_here();
   if (!std::isfinite(tolerance)) {
     report.status = StepStatus::non_finite;
-    report.message = format("the force scale of the solve overflows (inertial + elastic + external forces %.3g N)",
-                            force_scale(p));
+    report.message = format("the force scale of the solve overflows (inertial + external forces %.3g N)",
+                            initial_inertia + force_scale(p));
     return report;
   }
   double residual_norm = residual_norm_;
   report.residual_history.push_back(residual_norm);
-  if (residual_norm <= tolerance) return report;
+  report.tolerance = tolerance;
+  if (residual_norm <= tolerance) {
+    report.criterion = StopCriterion::residual;
+    return report;
+  }
 
+  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a solve)
+  const double round_off_estimate = diagonal_round_off(y);
   const LineSearchOptions& ls = options_.line_search;
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
+    // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every entry
+    // is within its floor up to the tolerance, no iteration can improve y
+    if (residual_norm <= tolerance + round_off_estimate) {
+      const double excess = excess_over_round_off(y);
+      report.round_off_excess = excess;
+      if (excess <= tolerance) {
+        report.criterion = StopCriterion::round_off;
+        return report;
+      }
+    }
     bool shifted = false;
     const StepStatus direction = newton_direction(shifted, report.message);
     if (direction != StepStatus::converged) {
@@ -280,19 +359,28 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     report.iterations = iteration;
     if (shifted) ++report.regularized_iterations;
 
-    // a Newton step below the step tolerance: take it whole, no line search (the merit's change is
-    // then below its round-off) and stop. Not after a shifted matrix: a large shift shrinks the step
-    // without the residual being small.
-    if (!shifted && step_is_negligible()) {
-      y += step_;
-      if (!evaluate(p, y, false)) {
-        report.status = StepStatus::non_finite;
-        report.message = "non-finite forces or energy after a negligible Newton step: " + describe_non_finite(y);
+    // a Newton step below the step tolerance: if every residual entry is within its round-off floor
+    // (up to the tolerance), take the step whole, no line search (the merit's change is then below its
+    // round-off), and stop. Not after a shifted matrix: a large shift shrinks the step without the
+    // residual being small. A negligible step with a residual above the floor (a stiff row) goes on.
+    const bool negligible = !shifted && step_is_negligible();
+    double excess = 0.0;
+    if (negligible) {
+      excess = excess_over_round_off(y);
+      if (excess <= tolerance) {
+        y += step_;
+        if (!evaluate(p, y, false)) {
+          report.status = StepStatus::non_finite;
+          report.message = "non-finite forces or energy after a negligible Newton step: " + describe_non_finite(y);
+          return report;
+        }
+        report.residual_history.push_back(residual_norm_);
+        report.line_search_steps.push_back(1.0);
+        report.criterion = StopCriterion::round_off;
+        report.round_off_excess = excess;
         return report;
       }
-      report.residual_history.push_back(residual_norm_);
-      report.line_search_steps.push_back(1.0);
-      return report;
+      report.round_off_excess = excess;
     }
 
     // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
@@ -352,10 +440,12 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     residual_norm = residual_norm_;
     report.residual_history.push_back(residual_norm);
     report.line_search_steps.push_back(alpha);
-    if (residual_norm <= tolerance) return report;
-
-    // a full Newton step below the step tolerance: the residual is at its round-off floor
-    if (alpha == 1.0 && !shifted && step_is_negligible()) return report;
+    tolerance = tolerance_here();
+    report.tolerance = tolerance;
+    if (residual_norm <= tolerance) {
+      report.criterion = StopCriterion::residual;
+      return report;
+    }
     if (likely_last && iteration < options_.max_iterations && !evaluate(p, y, true)) {
       report.status = StepStatus::non_finite;
       report.message = "non-finite Jacobian at an accepted Newton iterate";
@@ -365,7 +455,10 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   report.status = StepStatus::max_iterations;
   report.message = format("Newton did not converge in %.0f iterations (residual %.3g N, ", options_.max_iterations,
                           residual_norm) +
-                   format("tolerance %.3g N)", tolerance);
+                   format("tolerance %.3g N", tolerance) +
+                   (report.round_off_excess > 0.0
+                        ? format("; the last negligible step left %.3g N above the round-off floor)", report.round_off_excess)
+                        : std::string(")"));
   return report;
 }
 

@@ -82,16 +82,27 @@ class NewtonSystem {
   /// Builds the full pattern from the terms' stencils, the free pattern, the gather map and the
   /// solver with its symbolic analysis.
   void analyze_pattern();
-  /// Norm of the inertial + elastic + external parts of the last evaluation (free DOFs).
+  /// ||c_m M (y - y_pred)|| + ||lambda (dE_load/dq - F)|| of the last evaluation (free DOFs) [N].
   double force_scale(const NewtonProblem& problem) const;
-  /// Gathers the free Jacobian, factorizes (shifting if needed) and solves for the step d_free_.
+  /// Gathers the free Jacobian, factorizes (shifting each row by mu times its own diagonal if needed)
+  /// and solves for the step d_free_.
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used.
   StepStatus newton_direction(bool& shifted, std::string& message);
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
+  /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
+  /// (or not a normal number).
+  double column_magnitude(int k) const;
   /// Which quantity of the last evaluation at y is not finite (or overflows in the residual norm), in
   /// words with the node or edge it belongs to.
   std::string describe_non_finite(const VecX& y) const;
+  /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y, with
+  /// its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
+  double excess_over_round_off(const VecX& y);
+  /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
+  /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides when
+  /// excess_over_round_off is worth its pass over J.
+  double diagonal_round_off(const VecX& y) const;
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
@@ -113,6 +124,7 @@ class NewtonSystem {
   Merit merit_ = Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
 
   Kinematics kin_;
+  VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
   VecX u_;               ///< trial velocity (#dofs)
   VecX gradient_;        ///< dE_int/dq (#dofs)
   VecX load_gradient_;   ///< dE_load/dq (#dofs)
@@ -121,6 +133,7 @@ class NewtonSystem {
   VecX residual_;        ///< f (#dofs)
   VecX residual_free_;   ///< f restricted to the free DOFs (#free)
   VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
+  VecX shift_scale_;     ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
   VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
   VecX trial_;           ///< y + a d (#dofs)
   double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]

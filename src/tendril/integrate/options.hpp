@@ -53,22 +53,29 @@ struct LineSearchOptions {
 };
 
 struct NewtonOptions {
-  /// Converged when ||f_free||_2 <= max(force_tolerance_abs, force_tolerance * force_scale), where
-  /// force_scale = ||inertial|| + ||elastic|| + ||external|| forces (free DOFs) at the initial guess.
+  /// Converged ("residual") when ||f_free||_2 <= max(force_tolerance_abs, force_tolerance * F), with the
+  /// physical force scale F = ||c_m M (y_0 - y_pred)|| + ||c_m M (y - y_pred)|| + ||lambda (dE_load/dq - F)||
+  /// on the free DOFs: the inertia of the predicted motion (m/dt^2 times the step's predicted
+  /// displacement dt u_k, at the initial guess y_0) plus the inertial force M a and the applied loads at
+  /// the current iterate y. Elastic forces are not part of it: at a solution they balance these on the
+  /// free DOFs, and at a poor iterate (a moved clamp, a strained stiff edge) they would inflate it.
   double force_tolerance = 1e-8;       ///< relative [-], >= 0
   double force_tolerance_abs = 0.0;    ///< absolute floor [N], >= 0
-  /// Also converged when a Newton step moves no position by more than step_tolerance * L
-  /// (L = diagonal of the rest shape's bounding box [m]) and no twist by more than step_tolerance
-  /// [rad]: the residual is then at its round-off floor (the step is taken whole, no line search).
+  /// Also converged ("round_off") when every residual entry lies within its round-off floor up to the
+  /// force tolerance, tested when the residual is near the floor's cheap diagonal estimate or when a
+  /// Newton step moves no position by more than step_tolerance * L (L = diagonal of the rest shape's
+  /// bounding box [m]) and no twist by more than step_tolerance [rad]: ||(|f_i| - phi_i)_+|| <= tolerance, phi_i = 16 eps (sum_j |J_ij| |y_j| + the magnitudes
+  /// of the forces summed into f_i), |y_j| + 1 for angles. A negligible step above the floor goes on.
   double step_tolerance = 1e-12;       ///< relative [-], >= 0
   int max_iterations = 30;             ///< Newton iterations per solve, >= 1
   LineSearchOptions line_search;
   LinearSolverKind linear_solver = LinearSolverKind::automatic;
   /// automatic picks the banded solver when the permuted bandwidth is at most this.
   int banded_max_bandwidth = 64;       ///< >= 1
-  /// A pivot |d_i| <= singular_pivot_tolerance * max_j |A_jj| counts as zero (singular matrix).
+  /// A pivot |d_i| <= singular_pivot_tolerance * |A_ii| (its own row's diagonal) counts as zero
+  /// (singular matrix), however stiff the other rows are.
   double singular_pivot_tolerance = 1e-13;  ///< in [0, 1)
-  /// Indefinite/singular matrices are retried with A + mu I, mu = 1e-8 max|A_jj| growing 10x per try.
+  /// Indefinite/singular matrices are retried with J + mu diag(|J_ii|), mu = 1e-8 growing 10x per try.
   int max_shift_attempts = 12;         ///< >= 0
 
   void validate(std::string_view prefix = "") const;
@@ -94,7 +101,8 @@ struct StaticOptions {
   int max_load_steps = 1024;   ///< smallest increment is 1 / max_load_steps, >= initial_load_steps
   /// Newton options; max_iterations defaults to 100 here: from a straight, unloaded rod the tangent
   /// stiffness lacks the geometric (stress) stiffness, and large-deflection solves (a cantilever
-  /// hanging under its weight) measured 20-35 iterations before the quadratic phase.
+  /// hanging under its weight) measured 20-35 iterations before the quadratic phase. Scenes use the
+  /// same defaults (integrator.newton.max_iterations absent, integrator.static_max_load_steps).
   NewtonOptions newton = [] {
     NewtonOptions o;
     o.max_iterations = 100;

@@ -10,14 +10,18 @@ void SparseLdltSolver::analyze(const SparseMatrix& pattern) { ldlt_.analyzePatte
 Factorization SparseLdltSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
   ldlt_.factorize(A);
   Factorization result;
-  const double tiny = singular_tolerance * A.diagonal().cwiseAbs().maxCoeff();
   if (ldlt_.info() != Eigen::Success) {
     result.status = Factorization::Status::singular;
     return result;
   }
+  // each pivot against its own row's diagonal, in the factorization's (AMD) order
+  diagonal_ = A.diagonal().cwiseAbs();
+  const double max_diagonal = diagonal_.maxCoeff();
+  permuted_diagonal_ = ldlt_.permutationP() * diagonal_;
   const auto& d = ldlt_.vectorD();
   for (Eigen::Index i = 0; i < d.size(); ++i) {
-    if (!(std::abs(d[i]) > tiny)) {
+    const double own = permuted_diagonal_[i] > 0.0 ? permuted_diagonal_[i] : max_diagonal;
+    if (!(std::abs(d[i]) > singular_tolerance * own)) {
       result.status = Factorization::Status::singular;
       return result;
     }

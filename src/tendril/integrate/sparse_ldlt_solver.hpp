@@ -16,6 +16,8 @@ class SparseLdltSolver final : public LinearSolver {
 
  private:
   Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt_;
+  VecX diagonal_;           ///< |A_ii| (n)
+  VecX permuted_diagonal_;  ///< the same in the factorization's order (n)
 };
 
 }  // namespace tendril

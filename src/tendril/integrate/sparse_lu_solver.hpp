@@ -1,7 +1,8 @@
 #pragma once
 /// Eigen's SparseLU (COLAMD column ordering, partial pivoting by threshold) for Newton matrices that
 /// are not symmetric, with the symbolic analysis (column ordering and elimination tree) done once
-/// per pattern.
+/// per pattern. The matrix is equilibrated first (S A S, s_i a power of two near 1/sqrt|A_ii|), so the
+/// threshold pivoting and the singular-pivot test see rows of comparable scale.
 
 #include <Eigen/SparseLU>
 
@@ -18,6 +19,8 @@ class SparseLuSolver final : public LinearSolver {
 
  private:
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu_;
+  SparseMatrix scaled_;  ///< S A S, equilibrated with powers of two (the analyzed pattern)
+  VecX scale_;           ///< s (n)
 };
 
 }  // namespace tendril

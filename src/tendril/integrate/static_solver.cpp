@@ -176,6 +176,9 @@ StaticReport StaticSolver::solve(State& state) {
     report.regularized_iterations += stage.regularized_iterations;
     report.residual_history = std::move(stage.residual_history);
     report.line_search_steps = std::move(stage.line_search_steps);
+    report.criterion = stage.criterion;
+    report.tolerance = stage.tolerance;
+    report.round_off_excess = stage.round_off_excess;
     if (stage.ok()) {
       reached = target;
       ++report.load_stages;

@@ -14,4 +14,13 @@ std::string_view to_string(StepStatus status) {
   return "unknown";
 }
 
+std::string_view to_string(StopCriterion criterion) {
+  switch (criterion) {
+    case StopCriterion::none: return "none";
+    case StopCriterion::residual: return "residual";
+    case StopCriterion::round_off: return "round_off";
+  }
+  return "unknown";
+}
+
 }  // namespace tendril

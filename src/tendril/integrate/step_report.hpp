@@ -19,6 +19,15 @@ enum class StepStatus {
 
 std::string_view to_string(StepStatus status);
 
+/// Which test ended a converged Newton solve (NewtonOptions, docs/physics/time_integration.md).
+enum class StopCriterion {
+  none,       ///< not converged
+  residual,   ///< ||f_free|| <= the force tolerance
+  round_off,  ///< a negligible Newton step, and the residual within its round-off floor up to the tolerance
+};
+
+std::string_view to_string(StopCriterion criterion);
+
 struct StepReport {
   StepStatus status = StepStatus::converged;
   int iterations = 0;                      ///< Newton iterations (linear solves) over all attempts and substeps
@@ -27,6 +36,10 @@ struct StepReport {
   double dt = 0.0;                         ///< smallest (sub)step used [s]; 0 for a static solve
   int dt_halvings = 0;                     ///< how many times dt was halved within the step
   int regularized_iterations = 0;          ///< iterations whose matrix needed a diagonal shift (indefinite/singular)
+  StopCriterion criterion = StopCriterion::none;  ///< what ended the last Newton solve (none if it failed)
+  double tolerance = 0.0;                  ///< the force tolerance at the last iterate of the last solve [N]
+  /// ||(|f_i| - phi_i)_+|| at the last negligible step [N], phi the round-off floor (0 if none)
+  double round_off_excess = 0.0;
   std::string message;                     ///< what happened, in words (empty when converged plainly)
 
   bool ok() const { return status == StepStatus::converged; }

@@ -68,6 +68,9 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   if (attempt.ok()) {
     report.residual_history = std::move(attempt.residual_history);
     report.line_search_steps = std::move(attempt.line_search_steps);
+    report.criterion = attempt.criterion;
+    report.tolerance = attempt.tolerance;
+    report.round_off_excess = attempt.round_off_excess;
     report.dt = std::min(report.dt, dt);
     return true;
   }
@@ -79,6 +82,9 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
     report.message = buf + attempt.message;
     report.residual_history = std::move(attempt.residual_history);
     report.line_search_steps = std::move(attempt.line_search_steps);
+    report.criterion = attempt.criterion;
+    report.tolerance = attempt.tolerance;
+    report.round_off_excess = attempt.round_off_excess;
     report.dt = std::min(report.dt, dt);
     return false;
   }

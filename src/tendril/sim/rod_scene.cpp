@@ -530,7 +530,9 @@ RodScene load_rod_scene(io::Scene& scene) {
   newton.force_tolerance = n.real("force_tolerance");
   newton.force_tolerance_abs = n.real("force_tolerance_abs");
   newton.step_tolerance = n.real("step_tolerance");
-  newton.max_iterations = n.integer("max_iterations");
+  // absent: the options' own default for the kind of solve (30 dynamic, 100 static)
+  if (n.has("max_iterations")) newton.max_iterations = n.integer("max_iterations");
+  else if (out.solve == Solve::static_equilibrium) newton.max_iterations = StaticOptions{}.newton.max_iterations;
   newton.line_search.enabled = n.boolean("line_search");
   newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
   if (out.solve == Solve::static_equilibrium) {

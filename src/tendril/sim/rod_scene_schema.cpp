@@ -222,18 +222,22 @@ const io::SchemaTable& rod_scene_schema() {
            .min = 0.5, .max = 1.0},
           node("integrator.newton", KeyType::Map, "Newton solver options."),
           {.path = "integrator.newton.force_tolerance", .type = KeyType::Real, .default_value = "1e-8",
-           .unit = "-", .doc = "Relative force-residual tolerance.", .min = 0.0},
+           .unit = "-", .doc = "Force-residual tolerance relative to the loads and inertial forces "
+                               "(docs/physics/time_integration.md).", .min = 0.0},
           {.path = "integrator.newton.force_tolerance_abs", .type = KeyType::Real, .default_value = "0",
            .unit = "N", .doc = "Absolute force-residual floor.", .min = 0.0},
           {.path = "integrator.newton.step_tolerance", .type = KeyType::Real, .default_value = "1e-12",
-           .unit = "-", .doc = "Relative Newton-step tolerance.", .min = 0.0},
-          integer("integrator.newton.max_iterations", "30", 1, "Newton iterations per solve."),
+           .unit = "-", .doc = "Newton step (relative to the scene size) below which the residual is compared "
+                               "with its round-off floor.", .min = 0.0},
+          integer("integrator.newton.max_iterations", kOpt, 1,
+                  "Newton iterations per solve. Absent: 30 for time steps, 100 for static solves (from a straight "
+                  "rod a large deflection takes 30-40)."),
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "
                  "when a force's Jacobian is not symmetric)."),
           integer("integrator.static_load_steps", "1", 1, "static: load increments tried first."),
-          integer("integrator.static_max_load_steps", "64", 1, "static: smallest increment is 1 / this."),
+          integer("integrator.static_max_load_steps", "1024", 1, "static: smallest increment is 1 / this."),
 
           node("output", KeyType::Map, "What is saved and how often."),
           integer("output.every_steps", "1", 1, "Save a frame every this many steps (and always the last)."),

@@ -1,6 +1,7 @@
 // Linear solvers: banded LDL^T (after reverse Cuthill-McKee) agrees with Eigen's sparse LDL^T and a
 // dense solve; both report the inertia (Sylvester's law: #negative pivots = #negative eigenvalues)
 // and singular matrices.
+#include <memory>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -90,11 +91,11 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
     const VecX x_dense = a.partialPivLu().solve(rhs);
     EXPECT_LE((x_banded - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
     EXPECT_LE((x_sparse - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
-    // a zero row/column is singular for both
+    // a zero row/column is singular for both (a row with only a tiny diagonal, 1e-300, is not: the pivot
+    // test is relative to each row's own diagonal, so such a row is as well conditioned as any)
     MatX z = a;
     z.row(n / 2).setZero();
     z.col(n / 2).setZero();
-    z(n / 2, n / 2) = 1e-300;
     const SparseMatrix zs = to_sparse(z);
     BandedLuSolver banded_z;
     SparseLuSolver sparse_z;
@@ -102,6 +103,32 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
     sparse_z.analyze(zs);
     EXPECT_EQ(banded_z.factorize(zs, 1e-13).status, Factorization::Status::singular);
     EXPECT_EQ(sparse_z.factorize(zs, 1e-13).status, Factorization::Status::singular);
+  }
+}
+
+TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
+  // D A D with D = diag(1e-7 .. 1e7): rows of very different stiffness (a near-rigid part beside soft
+  // ones, twists beside positions). Every pivot is its row's diagonal times what survives the
+  // elimination of the (well conditioned) A, so no solver may call it singular, and the solution is
+  // D^-1 A^-1 D^-1 b to the accuracy of A's own solve
+  const int n = 60;
+  const MatX a = random_banded(n, 3, 0.5, 7u);
+  VecX d(n);
+  for (int i = 0; i < n; ++i) d[i] = std::pow(10.0, (i * 7) % 15 - 7);
+  const MatX scaled = d.asDiagonal() * a * d.asDiagonal();
+  const SparseMatrix s = to_sparse(scaled);
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  const VecX expected = (a.ldlt().solve(rhs.cwiseQuotient(d))).cwiseQuotient(d);
+  std::unique_ptr<LinearSolver> solvers[] = {std::make_unique<BandedLdltSolver>(), std::make_unique<SparseLdltSolver>(),
+                                             std::make_unique<BandedLuSolver>(), std::make_unique<SparseLuSolver>()};
+  for (auto& solver : solvers) {
+    solver->analyze(s);
+    const Factorization f = solver->factorize(s, 1e-13);
+    EXPECT_NE(f.status, Factorization::Status::singular) << solver->name();
+    EXPECT_EQ(f.negative_pivots, 0) << solver->name();
+    VecX x;
+    solver->solve(rhs, x);
+    EXPECT_LE((x - expected).cwiseQuotient(expected).cwiseAbs().maxCoeff(), 1e-9) << solver->name();
   }
 }
 

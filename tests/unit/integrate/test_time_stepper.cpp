@@ -88,24 +88,40 @@ TEST(TimeStepper, PrescribedMotionOfAFreeDofIsRejected) {
   EXPECT_THROW(TimeStepper(chain.model, DynamicsOptions{}, chain.state.q), InputError);
 }
 
-TEST(TimeStepper, ImpossibleToleranceFailsAndLeavesStateUnchanged) {
+TEST(TimeStepper, UnreachedToleranceFailsAndLeavesStateUnchanged) {
   Chain chain;
   DynamicsOptions options;
   options.newton.force_tolerance = 0.0;
   options.newton.step_tolerance = 0.0;
-  options.newton.max_iterations = 3;
+  options.newton.max_iterations = 1;
   options.max_dt_halvings = 1;
   TimeStepper stepper(chain.model, options, chain.state.q);
   const State before = chain.state;
   const StepReport report = stepper.step(chain.state);
-  // a residual of exactly zero is out of reach for this nonlinear chain
+  // a tolerance of zero is met only at the residual's round-off floor (StopCriterion::round_off), which
+  // one Newton iteration does not reach on this nonlinear chain
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.status, StepStatus::max_iterations);
+  EXPECT_EQ(report.criterion, StopCriterion::none);
   EXPECT_EQ(report.dt_halvings, 1);
-  EXPECT_EQ(report.iterations, 6) << "full step (3) + first half step (3)";
+  EXPECT_EQ(report.iterations, 2) << "full step (1) + first half step (1)";
   EXPECT_NE(report.message.find("did not converge"), std::string::npos) << report.message;
   EXPECT_NE(report.message.find("halvings"), std::string::npos) << report.message;
   expect_same_state(chain.state, before);
+}
+
+TEST(TimeStepper, ZeroToleranceEndsAtTheRoundOffFloor) {
+  // the same chain with enough iterations: Newton reaches the floor and says so
+  Chain chain;
+  DynamicsOptions options;
+  options.newton.force_tolerance = 0.0;
+  TimeStepper stepper(chain.model, options, chain.state.q);
+  const StepReport report = stepper.step(chain.state);
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_EQ(report.criterion, StopCriterion::round_off);
+  EXPECT_EQ(report.tolerance, 0.0);
+  EXPECT_EQ(report.round_off_excess, 0.0);
+  EXPECT_LE(report.iterations, 6);
 }
 
 TEST(TimeStepper, NaNForceFailsAndLeavesStateUnchanged) {
