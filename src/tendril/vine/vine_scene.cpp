@@ -37,7 +37,8 @@ io::SchemaTable make_table() {
       "Body 0 is pinned to `base`; lengths in m, angles in rad.";
   t.keys = {
       key("vine", KeyType::Map, kReq, "", "The vine-robot scene."),
-      key("vine.bodies", KeyType::Int, kReq, "-", "Number of rigid bodies n (pin and prismatic joints alternate).", 1),
+      key("vine.bodies", KeyType::Int, kReq, "-", "Number of rigid bodies n (pin and prismatic joints alternate).", 1,
+          false, kMaxBodies),
       key("vine.half_length", KeyType::Real, kReq, "m", "Half body length d (centre of mass to either end).", 0, true),
       key("vine.tube_diameter", KeyType::Real, "0.024", "m", "Outer tube diameter D.", 0),
       key("vine.mass", KeyType::Real, "0.001", "kg", "Mass m of each body.", 0, true),
@@ -243,6 +244,29 @@ const io::SchemaTable& vine_scene_schema() {
 
 io::Schema vine_schema() { return io::Schema({&io::common_schema(), &vine_scene_schema()}); }
 
+namespace {
+
+/// Largest joint constraint error |c(q)| [m] an initial state may have (docs/limits.md): the first
+/// step would otherwise pull the bodies together silently.
+constexpr double kMaxInitialJointError = 1e-6;
+
+/// Refuses an initial state whose pin or prismatic joints are broken (|c(q)| above the tolerance),
+/// naming the joint and by how much.
+void check_joints_hold(const VineModel& m, const VecX& q, const io::SceneNode& at, const char* key) {
+  const VecX c = VineStepper(m).joint_errors_at(q);
+  int worst = 0;
+  const double error = c.cwiseAbs().maxCoeff(&worst);
+  if (!(error <= kMaxInitialJointError)) {
+    const int joint = worst / 2;
+    at.fail(key, fmt::format("a state whose joint {} ({}, between bodies {} and {}) is broken by {:.3g} m", joint,
+                             joint % 2 == 0 ? "pin" : "prismatic", joint - 1, joint, error),
+            fmt::format("an initial state whose joints hold (|c(q)| <= {:g} m at every joint)",
+                        kMaxInitialJointError));
+  }
+}
+
+}  // namespace
+
 VineScene load_vine_scene(io::Scene& scene) {
   io::SceneNode root = scene.root();
   if (root.has("description")) root.text("description");
@@ -301,6 +325,7 @@ VineScene load_vine_scene(io::Scene& scene) {
   }
   if (s.has("q")) out.initial.q = Eigen::Map<const VecX>(s.reals("q", n).data(), n);
   if (s.has("v")) out.initial.v = Eigen::Map<const VecX>(s.reals("v", n).data(), n);
+  if (s.has("csv") || s.has("q")) check_joints_hold(m, out.initial.q, s, s.has("csv") ? "csv" : "q");
   check_no_penetration(m, out.initial.q, "vine.initial_state");
   scene.check_unused();
   out.resolved = scene.resolved();
@@ -317,6 +342,19 @@ void validate_scene(io::Scene& scene) { load_vine_scene(scene); }
 void validate_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
   load_vine_scene_file(file, overrides);
 }
+
+namespace {
+
+/// The first non-finite quantity of a state after a step ("" if all are finite).
+std::string non_finite_quantity(const VineState& state, bool impulses_finite) {
+  if (!std::isfinite(state.time)) return "the time";
+  if (!state.q.allFinite()) return "the body poses q";
+  if (!state.v.allFinite()) return "the body velocities v";
+  if (!impulses_finite) return "a contact normal impulse";
+  return "";
+}
+
+}  // namespace
 
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
                        const std::function<void(const io::RunProgress&)>& progress) {
@@ -363,37 +401,63 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     centerline.append(std::span<const double>(buffer.data(), buffer.size()));
   };
   io::RunResult result;
-  save_frame();
-  result.frames = 1;
+  // a run that ends early keeps what was written in <out>.failed, saying why and how far it got
+  auto end_early = [&](const std::string& status, const std::string& message, long steps_done) {
+    result.message = message;
+    result.steps = steps_done;
+    result.path = run.stop(status, message, steps_done, state.time);
+    return result;
+  };
   std::vector<double> normal(pairs);
   const double duration = static_cast<double>(scene.steps) * m.dt;
-  for (long k = 0; k < scene.steps; ++k) {
-    const double u = m.growth.rate(state.time);
-    const VineStepReport rep = stepper.step(state);
-    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations};
-    step_time.append(std::span<const double>(&values[0], 1));
-    step_status.append(std::span<const std::int64_t>(&codes[0], 1));
-    step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
-    step_kkt.append(std::span<const double>(&values[1], 1));
-    step_joint.append(std::span<const double>(&values[2], 1));
-    step_min_distance.append(std::span<const double>(&values[3], 1));
-    growth.append(std::span<const double>(&values[4], 1));
-    const std::vector<ContactInfo> contacts = stepper.contacts();
-    for (std::size_t i = 0; i < pairs; ++i) normal[i] = i < contacts.size() ? contacts[i].normal_impulse : 0.0;
-    impulses.append(std::span<const double>(normal.data(), normal.size()));
-    if (rep.status != QpStatus::solved || !state.q.allFinite() || !state.v.allFinite()) {
-      result.message = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k, state.time,
-                                   to_string(rep.status), rep.kkt_residual);
-      result.steps = k;
-      result.path = run.fail(result.message);
-      return result;
+  long k = 0;
+  try {
+    save_frame();
+    result.frames = 1;
+    for (; k < scene.steps; ++k) {
+      const double u = m.growth.rate(state.time);
+      const VineStepReport rep = stepper.step(state);
+      const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u};
+      const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations};
+      step_time.append(std::span<const double>(&values[0], 1));
+      step_status.append(std::span<const std::int64_t>(&codes[0], 1));
+      step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
+      step_kkt.append(std::span<const double>(&values[1], 1));
+      step_joint.append(std::span<const double>(&values[2], 1));
+      step_min_distance.append(std::span<const double>(&values[3], 1));
+      growth.append(std::span<const double>(&values[4], 1));
+      const std::vector<ContactInfo> contacts = stepper.contacts();
+      bool impulses_finite = true;
+      for (std::size_t i = 0; i < pairs; ++i) {
+        normal[i] = i < contacts.size() ? contacts[i].normal_impulse : 0.0;
+        impulses_finite = impulses_finite && std::isfinite(normal[i]);
+      }
+      impulses.append(std::span<const double>(normal.data(), normal.size()));
+      if (rep.status != QpStatus::solved)
+        return end_early("failed",
+                         fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k + 1, state.time,
+                                     to_string(rep.status), rep.kkt_residual),
+                         k);
+      const std::string bad = non_finite_quantity(state, impulses_finite);
+      if (!bad.empty())
+        return end_early("failed", fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad),
+                         k);
+      if ((k + 1) % scene.save_every == 0) {
+        save_frame();
+        ++result.frames;
+      }
+      if (progress) progress({k + 1, scene.steps, state.time, duration, rep.qp_iterations});
+      if (io::stop_signal() != 0 && k + 1 < scene.steps) {
+        result.signal = io::stop_signal();
+        return end_early("interrupted",
+                         fmt::format("stopped by signal {} after step {} at t = {:.6g} s", result.signal, k + 1,
+                                     state.time),
+                         k + 1);
+      }
     }
-    if ((k + 1) % scene.save_every == 0) {
-      save_frame();
-      ++result.frames;
-    }
-    if (progress) progress({k + 1, scene.steps, state.time, duration, rep.qp_iterations});
+  } catch (const std::exception& e) {
+    // e.g. an output write that failed (a full disk)
+    return end_early("failed", fmt::format("step {}: {}", k + 1, e.what()), k);
   }
   result.ok = true;
   result.steps = scene.steps;

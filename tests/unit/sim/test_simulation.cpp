@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/scratch_dir.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -29,9 +30,7 @@ const std::string kCantilever =
     "output: {every_steps: 4}\n";
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("tendril_sim_run_" + std::to_string(::getpid())) / name;
-  fs::create_directories(p.parent_path());
-  return p;
+  return testing::scratch_dir("sim_run") / name;
 }
 
 TEST(Simulation, StepsFramesAndArrays) {
