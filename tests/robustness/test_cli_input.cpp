@@ -119,6 +119,19 @@ TEST_F(CliInput, HugeCountsAreRefusedBeforeAllocating) {
   EXPECT_NE(r.err.find("vine.bodies"), std::string::npos) << r.err;
 }
 
+TEST_F(CliInput, VineWithABrokenPinIsRefused) {
+  // body 0 half a metre away from the base pin: the first step would pull it back silently
+  const fs::path vine = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  const CliResult r = run_cli({"validate", vine.string(), "--set", "vine.bodies=2", "--set", "vine.stiffness=[0.5]",
+                               "--set", "vine.damping=[3e-5]", "--set",
+                               "vine.initial_state.q=[0.5, 0.5, 0, 0.51333334, 0.5, 0]"},
+                              dir_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("vine.initial_state.q"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("joint 0 (pin, between the base and body 0) is broken by 0.5 m"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("(at "), std::string::npos) << r.err;  // a --set value has no place in the file
+}
+
 TEST_F(CliInput, EndlessDeviceAndOversizedFileAreRefused) {
   const CliResult zero = run_cli({"validate", "/dev/zero"}, dir_);
   EXPECT_EQ(zero.exit_code, 2) << zero.err;

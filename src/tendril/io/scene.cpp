@@ -537,6 +537,26 @@ void Scene::check_unused_in(const YAML::Node& node, const std::string& path) con
 
 // ---------------------------------------------------------------- overrides
 
+namespace {
+
+/// A copy of `node` without positions: a value from --set has no line and column in the scene file.
+YAML::Node without_marks(const YAML::Node& node) {
+  if (node.IsScalar()) return YAML::Node(node.Scalar());
+  if (node.IsSequence()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const YAML::Node& child : node) out.push_back(without_marks(child));
+    return out;
+  }
+  if (node.IsMap()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (auto it = node.begin(); it != node.end(); ++it) out[without_marks(it->first)] = without_marks(it->second);
+    return out;
+  }
+  return YAML::Node(node.Type());
+}
+
+}  // namespace
+
 void apply_override(YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -560,7 +580,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
 
   YAML::Node value;
   try {
-    value = YAML::Load(value_text);
+    value = without_marks(YAML::Load(value_text));
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + path, value_text, "a YAML value (" + e.msg + ")");
   }

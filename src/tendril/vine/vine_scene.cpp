@@ -258,8 +258,9 @@ void check_joints_hold(const VineModel& m, const VecX& q, const io::SceneNode& a
   const double error = c.cwiseAbs().maxCoeff(&worst);
   if (!(error <= kMaxInitialJointError)) {
     const int joint = worst / 2;
-    at.fail(key, fmt::format("a state whose joint {} ({}, between bodies {} and {}) is broken by {:.3g} m", joint,
-                             joint % 2 == 0 ? "pin" : "prismatic", joint - 1, joint, error),
+    at.fail(key, fmt::format("a state whose joint {} ({}, between {} and body {}) is broken by {:.3g} m", joint,
+                             joint % 2 == 0 ? "pin" : "prismatic",
+                             joint == 0 ? std::string("the base") : fmt::format("body {}", joint - 1), joint, error),
             fmt::format("an initial state whose joints hold (|c(q)| <= {:g} m at every joint)",
                         kMaxInitialJointError));
   }

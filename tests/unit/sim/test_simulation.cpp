@@ -71,7 +71,8 @@ TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
                                     "integrator.dt=0.01", "duration=0.05"})};
   const fs::path out = scratch("failing");
   fs::create_directories(out);
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
+  // an earlier run (its run.json lists its files)
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\", \"files\": [\"previous\", \"run.json\"]}\n";
   std::ofstream(out / "previous") << "kept";
   const RunResult r = sim.run(out);
   ASSERT_FALSE(r.ok);
