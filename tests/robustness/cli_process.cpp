@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/scratch_dir.hpp"
+
 namespace tendril::robustness {
 
 CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd, const CliOptions& options) {
@@ -64,8 +66,18 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
   ::wait4(pid, &status, 0, &usage);
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.peak_kb = usage.ru_maxrss;
+  r.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+void CliTest::SetUp() {
+  dir_ = testing::scratch_dir("robustness") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  write_text(dir_ / "rod.yaml", kSmallRod);
+  write_text(dir_ / "fixed.yaml", kFullyFixedRod);
 }
 
 std::string slurp(const std::filesystem::path& file) {

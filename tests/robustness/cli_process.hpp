@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 namespace tendril::robustness {
 
 struct CliResult {
   int exit_code = -1;      ///< exit status, or 128 + signal if killed by one
   std::string err;         ///< stderr and stdout
   double wall_seconds = 0; ///< wall-clock time of the child
+  double cpu_seconds = 0;  ///< CPU time (user + system) of the child: unlike wall time, not stretched by load
   long peak_kb = 0;        ///< peak resident memory of the child [KiB]
 };
 
@@ -53,5 +56,13 @@ forces:
 integrator:
   dt: 1.0e-3
 )";
+
+/// A fresh folder per test (in the program's scratch folder, removed at exit) holding rod.yaml
+/// (kSmallRod) and fixed.yaml (kFullyFixedRod).
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  std::filesystem::path dir_;
+};
 
 }  // namespace tendril::robustness

@@ -6,7 +6,6 @@
 #include <csignal>
 
 #include "cli_process.hpp"
-#include "support/scratch_dir.hpp"
 #include "tendril/io/npy.hpp"
 
 namespace tendril::robustness {
@@ -14,22 +13,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class FailedRuns : public ::testing::Test {
+class FailedRuns : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = testing::scratch_dir("robustness") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    write_text(dir_ / "rod.yaml", kSmallRod);
-    write_text(dir_ / "fixed.yaml", kFullyFixedRod);
-  }
   /// True if no "<name>.tmp-*" folder is left in the test folder.
   bool no_temporary_left() const {
     for (const std::string& e : entries(dir_))
       if (e.find(".tmp-") != std::string::npos) return false;
     return true;
   }
-  fs::path dir_;
+  /// A run to "out" that ended early: only out.failed, with `status` and the step reached, no temp folder.
+  void expect_ended_early(const std::string& status) const {
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+    const std::string meta = slurp(dir_ / "out.failed" / "run.json");
+    EXPECT_NE(meta.find("\"status\": \"" + status + "\""), std::string::npos) << meta;
+    EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
+    EXPECT_TRUE(no_temporary_left());
+  }
 };
 
 TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {
@@ -48,11 +47,7 @@ TEST_F(FailedRuns, InfiniteLoadIsReportedFailed) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("(non_finite)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("(rods[0].nodes["), std::string::npos) << r.err;  // the scene's name for the node
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
-  const std::string meta = slurp(dir_ / "out.failed" / "run.json");
-  EXPECT_NE(meta.find("\"status\": \"failed\""), std::string::npos) << meta;
-  EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
-  EXPECT_TRUE(no_temporary_left());
+  expect_ended_early("failed");
 }
 
 TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
@@ -60,7 +55,8 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   CliOptions o;
   o.while_running = [&](int pid) {
     for (const std::string& e : entries(dir_))
-      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy") && fs::file_size(dir_ / e / "positions.npy") > 4096) {
+      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy") &&
+          fs::file_size(dir_ / e / "positions.npy") > 4096) {
         ::kill(pid, SIGINT);
         return true;
       }
@@ -69,11 +65,7 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
-  const std::string meta = slurp(dir_ / "out.failed" / "run.json");
-  EXPECT_NE(meta.find("\"status\": \"interrupted\""), std::string::npos) << meta;
-  EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
-  EXPECT_TRUE(no_temporary_left());
+  expect_ended_early("interrupted");
 }
 
 TEST_F(FailedRuns, WriteFailureIsReportedFailedWithNothingHalfWritten) {
@@ -83,9 +75,7 @@ TEST_F(FailedRuns, WriteFailureIsReportedFailedWithNothingHalfWritten) {
   const CliResult r =
       run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=10", "--set", "integrator.dt=0.01"}, dir_, o);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_FALSE(fs::exists(dir_ / "out"));
-  EXPECT_NE(slurp(dir_ / "out.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
-  EXPECT_TRUE(no_temporary_left());
+  expect_ended_early("failed");
 }
 
 TEST_F(FailedRuns, NothingWritableLeavesNothing) {

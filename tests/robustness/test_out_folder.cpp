@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "cli_process.hpp"
-#include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
 
@@ -15,16 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class OutFolder : public ::testing::Test {
+class OutFolder : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = testing::scratch_dir("robustness") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    write_text(dir_ / "scene.yaml", kFullyFixedRod);
-  }
-  CliResult run(const std::string& out) { return run_cli({"run", "scene.yaml", "--out", out}, dir_); }
-  fs::path dir_;
+  CliResult run(const std::string& out) { return run_cli({"run", "fixed.yaml", "--out", out}, dir_); }
 };
 
 TEST_F(OutFolder, ForeignFolderIsRefusedAndKept) {
@@ -34,7 +26,7 @@ TEST_F(OutFolder, ForeignFolderIsRefusedAndKept) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("thesis.tex"), std::string::npos) << r.err;  // says what is in the way
   EXPECT_EQ(slurp(dir_ / "thesis" / "thesis.tex"), "keep me");
-  EXPECT_EQ(entries(dir_), (std::vector<std::string>{"scene.yaml", "thesis"}));
+  EXPECT_EQ(entries(dir_), (std::vector<std::string>{"fixed.yaml", "rod.yaml", "thesis"}));
 }
 
 TEST_F(OutFolder, FolderWhoseRunJsonOnlyNamesTheFormatIsRefused) {
@@ -53,12 +45,12 @@ TEST_F(OutFolder, EarlierRunIsReplacedButNotWithAnExtraFile) {
   const auto run_files = entries(dir_ / "out");
   ASSERT_EQ(run("out").exit_code, 0);  // an earlier run holding only its own files is replaced
   EXPECT_EQ(entries(dir_ / "out"), run_files);
-  fs::copy_file(dir_ / "scene.yaml", dir_ / "out" / "scene.yaml");  // the user keeps the scene with the run
+  fs::copy_file(dir_ / "fixed.yaml", dir_ / "out" / "fixed.yaml");  // the user keeps the scene with the run
   const CliResult r = run("out");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("scene.yaml"), std::string::npos) << r.err;
-  EXPECT_EQ(slurp(dir_ / "out" / "scene.yaml"), kFullyFixedRod);
-  fs::remove(dir_ / "out" / "scene.yaml");
+  EXPECT_NE(r.err.find("fixed.yaml"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir_ / "out" / "fixed.yaml"), kFullyFixedRod);
+  fs::remove(dir_ / "out" / "fixed.yaml");
   fs::create_directories(dir_ / "out" / "plots");  // a subfolder is not a run's file either
   EXPECT_EQ(run("out").exit_code, 2);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "plots"));
