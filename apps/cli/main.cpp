@@ -5,10 +5,14 @@
 //   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
-// Exit codes: 0 success, 1 a run that failed numerically, 2 bad input (scene, options, files).
+// Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
+// (numerically, or its output could not be written), 2 bad input or an internal error,
+// 128 + signal for a run stopped by SIGINT (130) or SIGTERM (143).
 
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <new>
 #include <functional>
 #include <span>
 #include <string>
@@ -20,6 +24,7 @@
 #include "progress_bar.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/npy.hpp"
+#include "tendril/core/printable_text.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/contact_scene.hpp"
 #include "tendril/sim/natural_modes.hpp"
@@ -35,6 +40,15 @@ using namespace tendril;
 
 constexpr int kExitFailedRun = 1;
 constexpr int kExitBadInput = 2;
+constexpr const char* kExitCodes =
+    "Exit codes:\n"
+    "  0    success\n"
+    "  1    the run failed (a step did not converge, a non-finite state, its output could not be\n"
+    "       written); what was written is kept in <out>.failed with status \"failed\"\n"
+    "  2    bad input (scene, options, files; the message names the key path), or an internal error\n"
+    "  130  the run was stopped by SIGINT (Ctrl-C), 143 by SIGTERM; kept in <out>.failed with\n"
+    "       status \"interrupted\"\n"
+    "Size limits: docs/limits.md.";
 
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
@@ -42,23 +56,29 @@ std::vector<const io::SchemaTable*> all_tables() {
           &sim::shell_scene_schema(), &vine::vine_scene_schema()};
 }
 
-/// A scene with a top-level `vine:` key goes to the vine simulator, any other to the rod simulation.
-bool is_vine_scene(const fs::path& scene_file) {
-  return io::Scene::from_file(scene_file, io::Schema{}).has_top_level("vine");
+/// Parses the scene file once (overrides applied) with the schema of its simulator: a top-level
+/// `vine:` key selects the vine simulator, anything else the rod simulation.
+io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>& overrides, bool& vine) {
+  io::Scene scene = io::Scene::from_file(scene_file, io::Schema{}, overrides);
+  vine = scene.has_top_level("vine");
+  scene.use_schema(vine ? vine::vine_schema() : sim::rod_schema());
+  return scene;
 }
 
 /// Runs `run` with a progress bar and reports how it ended (exit code).
-int report_run(const fs::path& scene_file,
+int report_run(const fs::path& scene_file, const char* iterations_name,
                const std::function<io::RunResult(const std::function<void(const io::RunProgress&)>&)>& run) {
-  cli::ProgressBar bar;
+  cli::ProgressBar bar(iterations_name);
   const io::RunResult result = run([&](const io::RunProgress& p) {
     bar.update(static_cast<double>(p.step) / static_cast<double>(p.total_steps), p.time, p.duration, p.iterations);
   });
   bar.finish();
   if (!result.ok) {
-    std::fprintf(stderr, "error: run failed: %s\n  partial output kept in %s\n", result.message.c_str(),
-                 result.path.string().c_str());
-    return kExitFailedRun;
+    std::fprintf(stderr, "error: run %s: %s\n  %s\n", result.signal ? "interrupted" : "failed",
+                 printable(result.message, 2000).c_str(),
+                 result.path.empty() ? "nothing could be kept (the output could not be written)"
+                                     : ("partial output kept in " + result.path.string()).c_str());
+    return result.signal ? 128 + result.signal : kExitFailedRun;
   }
   std::printf("%s: %ld steps, %ld frames written to %s\n", scene_file.string().c_str(), result.steps, result.frames,
               result.path.string().c_str());
@@ -66,22 +86,27 @@ int report_run(const fs::path& scene_file,
 }
 
 int run_command(const fs::path& scene_file, fs::path out, const std::vector<std::string>& overrides) {
+  io::install_stop_handlers();
   if (out.empty()) out = fs::path("runs") / scene_file.stem();
-  if (is_vine_scene(scene_file))
-    return report_run(scene_file, [&](const auto& progress) {
-      return vine::run_scene_file(scene_file, out, overrides, progress);
-    });
-  sim::Simulation simulation = sim::Simulation::from_file(scene_file, overrides);
-  return report_run(scene_file, [&](const auto& progress) { return simulation.run(out, progress); });
+  bool vine = false;
+  io::Scene scene = read_scene(scene_file, overrides, vine);
+  if (vine)
+    return report_run(scene_file, "contact iterations",
+                      [&](const auto& progress) { return vine::run_scene(scene, out, progress); });
+  sim::Simulation simulation(sim::load_rod_scene(scene));
+  return report_run(scene_file, "Newton iterations",
+                    [&](const auto& progress) { return simulation.run(out, progress); });
 }
 
 int validate_command(const fs::path& scene_file, const std::vector<std::string>& overrides) {
-  if (is_vine_scene(scene_file)) {
-    vine::validate_scene_file(scene_file, overrides);
+  bool vine = false;
+  io::Scene parsed = read_scene(scene_file, overrides, vine);
+  if (vine) {
+    vine::validate_scene(parsed);
     std::printf("%s: valid (vine scene)\n", scene_file.string().c_str());
     return 0;
   }
-  const sim::RodScene scene = sim::load_rod_scene_file(scene_file, overrides);
+  const sim::RodScene scene = sim::load_rod_scene(parsed);
   std::printf("%s: valid (%d nodes, %zu edges, %zu bend-twist springs)\n", scene_file.string().c_str(),
               scene.model.dofs.num_nodes, scene.model.rods.edges.size(), scene.model.rods.springs.size());
   return 0;
@@ -92,9 +117,11 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
 /// linear buckling load factors of that static solution instead.
 int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file, bool buckling,
                   const std::vector<std::string>& overrides) {
-  if (is_vine_scene(scene_file))
+  bool vine = false;
+  io::Scene parsed = read_scene(scene_file, overrides, vine);
+  if (vine)
     throw InputError("scene", scene_file.string() + " (a vine scene)", "a rod scene (modes of rods and rod networks)");
-  sim::Simulation simulation = sim::Simulation::from_file(scene_file, overrides);
+  sim::Simulation simulation(sim::load_rod_scene(parsed));
   if (buckling && simulation.scene().solve != sim::Solve::static_equilibrium)
     throw InputError("integrator.type", "a dynamic scene", "static (--buckling linearises about the static solution)");
   const State unloaded = simulation.state();
@@ -142,6 +169,8 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
 int main(int argc, char** argv) {
   CLI::App app{"tendril: simulation of soft robots built from slender parts"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", io::tendril_version());
+  app.footer(kExitCodes);
 
   std::string scene_file, out_dir;
   std::vector<std::string> overrides;
@@ -153,6 +182,13 @@ int main(int argc, char** argv) {
   CLI::App* validate = app.add_subcommand("validate", "Check a scene without running it");
   validate->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   validate->add_option("--set", overrides, "Override a scene value: key.path=value");
+  io::SceneLimits& limits = io::scene_limits();
+  for (CLI::App* sub : {run, validate}) {
+    sub->add_option("--max-scene-bytes", limits.max_file_bytes, "Largest scene file accepted [bytes]")
+        ->capture_default_str();
+    sub->add_option("--max-scene-nodes", limits.max_nodes, "Most YAML nodes of a scene, aliases expanded")
+        ->capture_default_str();
+  }
 
   int mode_count = 6;
   std::string shapes_file;
@@ -178,6 +214,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitBadInput;
@@ -193,6 +231,15 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory (see docs/limits.md for the size limits)\n");
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal error: %s\n", printable(e.what(), 2000).c_str());
+    return kExitBadInput;
+  } catch (...) {
+    std::fprintf(stderr, "error: internal error (an unknown exception)\n");
     return kExitBadInput;
   }
 }

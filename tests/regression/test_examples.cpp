@@ -11,6 +11,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "support/scratch_dir.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -60,7 +61,7 @@ struct ExampleRun {
 
 ExampleRun run_example(const std::string& name, const std::vector<std::string>& overrides = {}) {
   Simulation sim = Simulation::from_file(fs::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"), overrides);
-  const fs::path out = fs::temp_directory_path() / ("tendril_regression_" + std::to_string(::getpid())) / name;
+  const fs::path out = testing::scratch_dir("regression") / name;
   ExampleRun r;
   r.result = sim.run(out);
   EXPECT_TRUE(r.result.ok) << name << ": " << r.result.message;

@@ -3,15 +3,19 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "tendril/core/printable_text.hpp"
+
 namespace tendril {
 
+// the key path and value come from the user's file: escaped and cut (a 10 kB number, a terminal
+// control sequence or a non-UTF-8 byte is not echoed raw)
 InputError::InputError(std::string key_path, std::string value, std::string allowed)
-    : std::runtime_error(key_path + ": got " + value + "; allowed: " + allowed),
+    : std::runtime_error(printable(key_path) + ": got " + printable(value) + "; allowed: " + printable(allowed, 2000)),
       key_path_(std::move(key_path)),
       value_(std::move(value)),
       allowed_(std::move(allowed)) {}
 
-InputError::InputError(const std::string& message) : std::runtime_error(message) {}
+InputError::InputError(const std::string& message) : std::runtime_error(printable(message, 2000)) {}
 
 SparsityError::SparsityError(int row, int col)
     : std::logic_error("matrix entry (" + std::to_string(row) + ", " + std::to_string(col) +

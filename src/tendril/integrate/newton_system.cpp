@@ -88,7 +88,9 @@ void NewtonSystem::analyze_pattern() {
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
       if (free_index[it.row()] >= 0) ++counts[k];
   free_matrix_ = SparseMatrix(nf, nf);
-  free_matrix_.reserve(counts);
+  // reserve() on an empty matrix leaves it uncompressed with a one-entry buffer that
+  // makeCompressed() then reads past (found by the scene fuzzer on a fully clamped rod)
+  if (nf > 0) free_matrix_.reserve(counts);
   for (int k = 0; k < nf; ++k)
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
       if (free_index[it.row()] >= 0) free_matrix_.insert(free_index[it.row()], k) = 0.0;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "tendril/core/printable_text.hpp"
+
 namespace tendril::io {
 
 Json::Json(const std::vector<double>& v) {
@@ -43,9 +45,24 @@ const Json* Json::find(const std::string& key) const {
 
 namespace {
 
+/// A JSON string: valid UTF-8 as is, control characters as \uXXXX, and each byte that is not valid
+/// UTF-8 (a Latin-1 scene file) as U+FFFD, so strict readers accept run.json.
 void write_string(std::string& out, const std::string& s) {
   out += '"';
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const std::size_t n = utf8_sequence_length(s, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out.append(s, i, n);
+      i += n;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -53,9 +70,9 @@ void write_string(std::string& out, const std::string& s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
           out += buf;
         } else {
           out += c;

@@ -1,13 +1,21 @@
 #include "tendril/io/run_directory.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
-#include <iterator>
+#include <optional>
+#include <set>
 #include <system_error>
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include "tendril/core/error.hpp"
 
@@ -17,85 +25,145 @@ const char* tendril_version() { return "0.1.0"; }
 
 namespace {
 
-void write_file(const std::filesystem::path& file, const std::string& text) {
+namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+void record_stop_signal(int signal) { g_stop_signal = signal; }
+
+void write_file(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
-  if (!out) throw InputError(file.string(), "(cannot be written)", "a writable path");
+  out.close();
+  if (!out) throw InputError(file.string(), "(cannot be written)", "a writable file system with free space");
 }
 
-/// True if `dir` may be replaced by a run: it does not exist, is an empty directory, or is a
-/// directory holding an earlier run (its run.json names the "tendril-run" format).
-bool replaceable(const std::filesystem::path& dir) {
+/// The files a run folder's run.json lists (run.json itself included), or nullopt if `dir` holds
+/// no run.json of the tendril-run format. Older runs without "files" list their arrays only.
+std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
   std::error_code ec;
-  if (!std::filesystem::exists(dir, ec)) return true;
-  if (!std::filesystem::is_directory(dir, ec)) return false;
-  if (std::filesystem::is_empty(dir, ec)) return true;
-  std::ifstream meta(dir / "run.json");
-  const std::string text((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
-  return text.find("\"format\": \"tendril-run\"") != std::string::npos ||
-         text.find("\"format\":\"tendril-run\"") != std::string::npos;
+  const fs::path meta = dir / "run.json";
+  if (!fs::is_regular_file(fs::symlink_status(meta, ec)) || fs::file_size(meta, ec) > (std::size_t{64} << 20))
+    return std::nullopt;
+  try {
+    const YAML::Node j = YAML::LoadFile(meta.string());
+    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() || j["format"].Scalar() != "tendril-run")
+      return std::nullopt;
+    std::set<std::string> files{"run.json"};
+    if (j["files"] && j["files"].IsSequence()) {
+      for (const auto& f : j["files"])
+        if (f.IsScalar()) files.insert(f.Scalar());
+    } else if (j["arrays"] && j["arrays"].IsSequence()) {
+      for (const auto& a : j["arrays"])
+        if (a.IsMap() && a["file"] && a["file"].IsScalar()) files.insert(a["file"].Scalar());
+    }
+    return files;
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
+
+/// Why `dir` may not be replaced by a run ("" if it may): a symbolic link, a file, or a folder that
+/// is neither empty nor a run folder holding exactly the files its run.json lists.
+std::string in_the_way(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(dir, ec);
+  if (!fs::exists(status)) return "";
+  if (fs::is_symlink(status))
+    return "(a symbolic link to " + fs::read_symlink(dir, ec).string() + ", which is neither followed nor replaced)";
+  if (!fs::is_directory(status)) return "(an existing file that is not a folder)";
+  if (fs::is_empty(dir, ec)) return "";
+  const auto files = listed_files(dir);
+  std::vector<std::string> foreign;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool regular = fs::is_regular_file(entry.symlink_status(ec));
+    if (!files || !regular || files->count(name) == 0) foreign.push_back(name + (regular ? "" : " (not a plain file)"));
+  }
+  // the first few names, then how many more
+  std::string names;
+  for (std::size_t i = 0; i < foreign.size() && i < 5; ++i) names += (i ? ", " : "") + foreign[i];
+  if (foreign.size() > 5) names += fmt::format(" and {} more", foreign.size() - 5);
+  if (!files) return "(a folder that is not a tendril run: no run.json of the tendril-run format; it holds " + names + ")";
+  if (!foreign.empty())
+    return "(a run folder that also holds files the run did not write: " + names + "; this one holds other files)";
+  return "";
 }
 
 /// Checks that a run may end up at `dir` (an earlier run there is replaced only at the end).
-void check_destination(const std::filesystem::path& dir) {
+void check_destination(const fs::path& dir) {
   std::error_code ec;
-  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  const fs::path cwd = fs::current_path(ec);
   // the current directory or one of its parents would contain the temporary directory itself
   const auto [end, unused] = std::mismatch(dir.begin(), dir.end(), cwd.begin(), cwd.end());
   if (end == dir.end())
     throw InputError("--out", dir.string(), "a directory that is not the current directory or one of its parents");
-  if (!replaceable(dir))
-    throw InputError("--out", dir.string(),
-                     "a new path, an empty directory or an earlier tendril run directory (which is replaced); "
-                     "this one holds other files");
+  const std::string problem = in_the_way(dir);
+  if (!problem.empty())
+    throw InputError("--out " + dir.string(), problem,
+                     "a new path, an empty folder, or an earlier tendril run folder holding only the files its "
+                     "run.json lists (it is replaced); move the files in the way or choose another --out");
 }
 
-/// Replaces `destination` by `source` (a directory): the old destination is moved aside, the new
-/// one moved in, then the old one removed, so a failure leaves the old destination in place.
-void replace_directory(const std::filesystem::path& source, const std::filesystem::path& destination) {
-  std::error_code ec;
-  std::filesystem::path backup = destination;
-  backup += fmt::format(".old-{}", static_cast<long>(::getpid()));
-  const bool had_old = std::filesystem::exists(destination, ec);
-  if (had_old) {
-    std::filesystem::rename(destination, backup, ec);
-    if (ec) throw InputError(destination.string(), "(cannot be replaced: " + ec.message() + ")", "a writable path");
+/// Creates "<out>.tmp-<pid>-<n>" for the first n whose name is free (mkdir is atomic and fails on
+/// an existing name, so a folder that is there already is never reused or removed).
+fs::path make_temporary(const fs::path& out) {
+  for (int n = 0; n < 1000; ++n) {
+    fs::path tmp = out;
+    tmp += fmt::format(".tmp-{}-{}", static_cast<long>(::getpid()), n);
+    if (::mkdir(tmp.c_str(), 0777) == 0) return tmp;
+    if (errno != EEXIST)
+      throw InputError(out.string(), fmt::format("(cannot create {}: {})", tmp.string(), std::strerror(errno)),
+                       "a writable output directory");
   }
-  std::filesystem::rename(source, destination, ec);
-  if (ec) {
-    std::error_code ignored;
-    if (had_old) std::filesystem::rename(backup, destination, ignored);
-    throw InputError(destination.string(), "(cannot be created: " + ec.message() + ")", "a writable path");
+  throw InputError(out.string(), "(1000 temporary folders next to it)", "a writable output directory");
+}
+
+/// Moves the finished `source` folder to `destination`: atomically swapped with an earlier run
+/// there (checked again now, as files may have been added during the run), which is then removed.
+void replace_directory(const fs::path& source, const fs::path& destination) {
+  check_destination(destination);
+  if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_NOREPLACE) == 0) return;
+  if (errno == EEXIST || errno == ENOTEMPTY) {
+    if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_EXCHANGE) == 0) {
+      std::error_code ec;
+      fs::remove_all(source, ec);  // the earlier run, now under the temporary name
+      return;
+    }
   }
-  if (had_old) std::filesystem::remove_all(backup, ec);
+  throw InputError(destination.string(), fmt::format("(cannot be created: {})", std::strerror(errno)),
+                   "a writable path");
 }
 
 }  // namespace
 
-RunDirectory::RunDirectory(std::filesystem::path out, std::string kind, Json scene)
+void install_stop_handlers() {
+  struct sigaction action {};
+  action.sa_handler = record_stop_signal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+  // past a file size limit a write fails (and the run is reported failed) instead of killing us
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+int stop_signal() { return static_cast<int>(g_stop_signal); }
+
+RunDirectory::RunDirectory(fs::path out, std::string kind, Json scene)
     : out_(std::move(out)), kind_(std::move(kind)), scene_(std::move(scene)) {
   std::error_code ec;
-  out_ = std::filesystem::absolute(out_, ec).lexically_normal();
+  out_ = fs::absolute(out_, ec).lexically_normal();
   if (!out_.has_filename()) out_ = out_.parent_path();
   check_destination(out_);
-  std::filesystem::path failed = out_;
+  fs::path failed = out_;
   failed += ".failed";
   check_destination(failed);
-  tmp_ = out_;
-  tmp_ += fmt::format(".tmp-{}", static_cast<long>(::getpid()));
-  std::filesystem::remove_all(tmp_, ec);
-  if (out_.has_parent_path()) std::filesystem::create_directories(out_.parent_path(), ec);
-  if (!std::filesystem::create_directory(tmp_, ec) || ec)
-    throw InputError(out_.string(), "(cannot create " + tmp_.string() + ")", "a writable output directory");
+  if (out_.has_parent_path()) fs::create_directories(out_.parent_path(), ec);
+  tmp_ = make_temporary(out_);
 }
 
 RunDirectory::~RunDirectory() {
-  if (!open_) return;
-  try {
-    fail("interrupted: the run ended before it was finished");
-  } catch (...) {
-    // a destructor must not throw; the temporary directory stays for inspection
-  }
+  if (open_) stop("failed", "the run ended before it was finished (an error was raised)", -1, 0.0);
 }
 
 NpyAppender& RunDirectory::add_array(const std::string& name, NpyType type, std::vector<std::size_t> frame_shape,
@@ -119,10 +187,11 @@ void RunDirectory::set_info(const std::string& key, Json value) { info_[key] = s
 void RunDirectory::write_text_file(const std::string& name, const std::string& text) {
   TENDRIL_ASSERT(open_, "run directory already closed");
   write_file(tmp_ / name, text);
+  if (std::find(text_files_.begin(), text_files_.end(), name) == text_files_.end()) text_files_.push_back(name);
 }
 
 std::filesystem::path RunDirectory::close(const std::string& status, const std::string& message,
-                                          const std::filesystem::path& destination) {
+                                          const std::filesystem::path& destination, Json progress) {
   TENDRIL_ASSERT(open_, "run directory already closed");
   open_ = false;
   Json meta = Json::object();
@@ -132,10 +201,38 @@ std::filesystem::path RunDirectory::close(const std::string& status, const std::
   meta["kind"] = kind_;
   meta["status"] = status;
   meta["message"] = message;
+  if (!progress.is_null()) meta["reached"] = std::move(progress);
   meta["units"] = "SI (m, kg, s, rad, N, J); each array gives its unit";
-  Json arrays = Json::array();
+  try {
+    write_metadata(std::move(meta));
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmp_, ec);  // a full disk: no half-written run is left
+    throw;
+  }
+  try {
+    replace_directory(tmp_, destination);
+  } catch (const InputError& e) {
+    throw InputError(e.key_path(), e.value() + "; the run is kept in " + tmp_.string(), e.allowed());
+  }
+  return destination;
+}
+
+void RunDirectory::write_metadata(Json meta) {
+  Json arrays = Json::array(), files = Json::array(), lost = Json::array();
+  bool all_written = true;
   for (auto& a : arrays_) {
-    a.file->close();
+    try {
+      a.file->close();
+    } catch (const InputError&) {
+      // a write that failed (a full disk): the file is not trustworthy, so it is not kept
+      std::error_code ec;
+      fs::remove(tmp_ / (a.name + ".npy"), ec);
+      lost.push_back(a.name);
+      all_written = false;
+      continue;
+    }
+    files.push_back(a.name + ".npy");
     Json entry = Json::object();
     entry["name"] = a.name;
     entry["file"] = a.name + ".npy";
@@ -150,11 +247,14 @@ std::filesystem::path RunDirectory::close(const std::string& status, const std::
     arrays.push_back(std::move(entry));
   }
   meta["arrays"] = std::move(arrays);
+  if (!all_written) meta["arrays_not_written"] = std::move(lost);
+  for (const auto& f : text_files_) files.push_back(f);
+  files.push_back("run.json");
+  meta["files"] = std::move(files);
   meta["info"] = info_;
   meta["scene"] = scene_;
+  // run.json is written last: it marks the folder as a run's and lists every file in it
   write_file(tmp_ / "run.json", meta.dump() + "\n");
-  replace_directory(tmp_, destination);
-  return destination;
 }
 
 std::filesystem::path RunDirectory::finish() { return close("completed", "", out_); }
@@ -163,6 +263,27 @@ std::filesystem::path RunDirectory::fail(const std::string& message) {
   std::filesystem::path failed = out_;
   failed += ".failed";
   return close("failed", message, failed);
+}
+
+std::filesystem::path RunDirectory::stop(const std::string& status, const std::string& message, long steps_done,
+                                         double time_reached) noexcept {
+  try {
+    std::filesystem::path failed = out_;
+    failed += ".failed";
+    Json reached = Json();
+    if (steps_done >= 0) {
+      reached = Json::object();
+      reached["steps"] = static_cast<std::int64_t>(steps_done);
+      reached["time"] = time_reached;
+    }
+    return close(status, message, failed, std::move(reached));
+  } catch (...) {
+    // nothing readable can be kept (a full disk, a vanished folder): leave no half-written folder
+    open_ = false;
+    std::error_code ec;
+    std::filesystem::remove_all(tmp_, ec);
+    return {};
+  }
 }
 
 }  // namespace tendril::io

@@ -3,13 +3,17 @@
 /// frame by frame plus run.json (format name and version, tendril version, status, the resolved
 /// scene, units, and the list of arrays with shapes and meaning).
 ///
-/// Everything is written into "<out>.tmp-<pid>" and renamed at the end:
-/// - finish(): status "completed"; an existing <out> is replaced (only now, on success);
-///   <out> and <out>.failed must be new, empty, or earlier runs, else the constructor throws
-///   InputError("--out", ...), as it does for the current directory or one of its parents;
-/// - fail(message): status "failed" and the message in run.json; the partial directory is renamed
-///   to "<out>.failed" (replacing an earlier one), and <out> itself is left untouched;
-/// - destroyed without either (an exception unwound through the run): like fail("interrupted").
+/// Everything is written into "<out>.tmp-<pid>-<n>" (a name that did not exist: mkdir fails on an
+/// existing one, which is never touched) and renamed at the end; run.json, written last, lists
+/// every file of the run and is the marker that a folder is a run's:
+/// - finish(): status "completed"; an existing <out> is swapped out atomically and removed;
+/// - fail(message) / stop(...): status "failed" or "interrupted" with the step and time reached;
+///   the partial directory becomes "<out>.failed" (replacing an earlier one), <out> is untouched;
+/// - destroyed without either (an exception unwound through the run): like stop("failed", ...).
+/// <out> and <out>.failed must each be a new path, an empty directory, or a run folder holding
+/// exactly the files its run.json lists (nothing else, no subfolder); a symbolic link is never
+/// followed or replaced. Anything else, and the current directory or one of its parents, makes the
+/// constructor throw InputError("--out", what is in the way, ...), and nothing is created.
 ///
 ///   io::RunDirectory run("runs/x", "tendril-run", scene.resolved());
 ///   auto& x = run.add_array("positions", io::NpyType::Float64, {N, 3}, "m", "node positions per saved frame");
@@ -28,6 +32,12 @@ namespace tendril::io {
 /// The version string written to run.json ("tendril_version").
 const char* tendril_version();
 
+/// Makes SIGINT and SIGTERM request a stop instead of killing the process: a run then ends after
+/// its current step with status "interrupted" (the `tendril run` command installs this).
+void install_stop_handlers();
+/// The signal that requested a stop (SIGINT, SIGTERM), or 0.
+int stop_signal();
+
 /// Reported after every step of a run (rod or vine simulation).
 struct RunProgress {
   long step = 0;          ///< steps done
@@ -44,6 +54,7 @@ struct RunResult {
   std::filesystem::path path;   ///< the run directory written (<out> or <out>.failed); empty if none
   long steps = 0;               ///< steps completed
   long frames = 0;              ///< frames saved
+  int signal = 0;               ///< the signal that interrupted the run (0: it was not interrupted)
 };
 
 class RunDirectory {
@@ -69,15 +80,22 @@ class RunDirectory {
   std::filesystem::path finish();
   /// Closes everything with status "failed" and renames to "<out>.failed". Returns that path.
   std::filesystem::path fail(const std::string& message);
+  /// Ends a run that stopped early: `status` "failed" or "interrupted", `message`, and the steps
+  /// done and time reached [s] in run.json, renamed to "<out>.failed". Never throws: if even that
+  /// cannot be written (a full disk), the temporary directory is removed and the path is empty.
+  std::filesystem::path stop(const std::string& status, const std::string& message, long steps_done,
+                             double time_reached) noexcept;
 
-  /// The directory being written ("<out>.tmp-<pid>").
+  /// The directory being written ("<out>.tmp-<pid>-<n>").
   const std::filesystem::path& temporary_path() const { return tmp_; }
   const std::filesystem::path& final_path() const { return out_; }
   bool open() const { return open_; }
 
  private:
   std::filesystem::path close(const std::string& status, const std::string& message,
-                              const std::filesystem::path& destination);
+                              const std::filesystem::path& destination, Json progress = Json());
+  /// Closes the arrays and writes run.json (`meta` completed with arrays, files, info, scene).
+  void write_metadata(Json meta);
   struct ArrayInfo {
     std::string name, unit, meaning, frames_axis;
     std::unique_ptr<NpyAppender> file;
@@ -87,6 +105,7 @@ class RunDirectory {
   Json scene_;
   Json info_ = Json::object();
   std::vector<ArrayInfo> arrays_;
+  std::vector<std::string> text_files_;
   bool open_ = true;
 };
 

@@ -1,11 +1,16 @@
 #include "tendril/io/scene.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <limits>
-#include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -24,19 +29,140 @@ const SchemaTable& common_schema() {
   return table;
 }
 
-std::string node_text(const YAML::Node& node) {
-  if (!node.IsDefined() || node.IsNull()) return "(absent)";
-  if (node.IsScalar()) return node.Scalar();
-  YAML::Emitter out;
-  out.SetMapFormat(YAML::Flow);
-  out.SetSeqFormat(YAML::Flow);
-  out << node;
-  std::string text = out.c_str();
-  if (text.size() > 120) text = text.substr(0, 117) + "...";
-  return text;
+SceneLimits& scene_limits() {
+  static SceneLimits limits;
+  return limits;
 }
 
 namespace {
+
+constexpr std::size_t kNodeTextLength = 120;
+
+/// What is allowed, followed by where the value is in the file ("... (at scene.yaml:12:7)").
+std::string with_location(std::string_view allowed, const std::string& location) {
+  return std::string(allowed) + (location.empty() ? "" : " (at " + location + ")");
+}
+
+/// Appends the flow-style text of `node` to `out`, stopping once `out` passes kNodeTextLength.
+void append_flow(const YAML::Node& node, std::string& out) {
+  if (out.size() > kNodeTextLength) return;
+  if (node.IsScalar()) {
+    out += node.Scalar().substr(0, kNodeTextLength + 1);
+  } else if (node.IsSequence() || node.IsMap()) {
+    out += node.IsMap() ? "{" : "[";
+    bool first = true;
+    for (auto it = node.begin(); it != node.end() && out.size() <= kNodeTextLength; ++it) {
+      out += first ? "" : ", ";
+      first = false;
+      if (node.IsMap()) {
+        append_flow(it->first, out);
+        out += ": ";
+        append_flow(it->second, out);
+      } else {
+        append_flow(*it, out);
+      }
+    }
+    out += node.IsMap() ? "}" : "]";
+  } else {
+    out += "~";
+  }
+}
+
+}  // namespace
+
+std::string node_text(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "(absent)";
+  if (node.IsScalar()) return node.Scalar();
+  std::string text;
+  append_flow(node, text);
+  if (text.size() > kNodeTextLength) text = text.substr(0, kNodeTextLength - 3) + "...";
+  return text;
+}
+
+std::string read_scene_file(const std::filesystem::path& file) {
+  const SceneLimits& limits = scene_limits();
+  const std::string name = file.string();
+  const std::string allowed = "an existing, readable YAML or JSON file";
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(name, fmt::format("(cannot be opened: {})", std::strerror(errno)), allowed);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) throw InputError(name, "(a directory)", allowed);
+  const auto too_large = [&] {
+    return InputError(name, fmt::format("(more than {} bytes)", limits.max_file_bytes),
+                      fmt::format("a scene file of at most {} bytes (--max-scene-bytes)", limits.max_file_bytes));
+  };
+  if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > limits.max_file_bytes) throw too_large();
+  // a pipe, FIFO or device (/dev/stdin, /dev/zero): wait for data at most read_timeout_seconds
+  const bool regular = S_ISREG(st.st_mode);
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    if (!regular) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, limits.read_timeout_seconds * 1000);
+      if (ready == 0)
+        throw InputError(name, fmt::format("(nothing to read for {} s: a FIFO without a writer?)",
+                                           limits.read_timeout_seconds),
+                         "a file, or a pipe that sends the scene");
+      if (ready < 0 && errno != EINTR) throw InputError(name, std::strerror(errno), allowed);
+    }
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got > 0) {
+      text.append(buffer, static_cast<std::size_t>(got));
+      if (text.size() > limits.max_file_bytes) throw too_large();
+    } else if (got == 0) {
+      return text;
+    } else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
+      throw InputError(name, fmt::format("(read failed: {})", std::strerror(errno)), allowed);
+    }
+  }
+}
+
+namespace {
+
+/// Walks the document as the readers will see it (every alias expanded): refuses it past the node
+/// count or depth limits, a non-text map key, and a key given twice in one map.
+class DocumentCheck {
+ public:
+  DocumentCheck(const Scene& scene, std::string source) : scene_(scene), source_(std::move(source)) {}
+  void walk(const YAML::Node& node, int depth) {
+    const SceneLimits& limits = scene_limits();
+    if (++count_ > limits.max_nodes)
+      throw InputError(source_, fmt::format("(more than {} YAML nodes once aliases are expanded)", limits.max_nodes),
+                       with_location(fmt::format("a scene of at most {} nodes (--max-scene-nodes)", limits.max_nodes),
+                                     scene_.location(node)));
+    if (depth > limits.max_depth)
+      throw InputError(source_, fmt::format("(maps and lists nested more than {} deep)", limits.max_depth),
+                       with_location(fmt::format("at most {} levels of nesting", limits.max_depth),
+                                     scene_.location(node)));
+    if (node.IsSequence()) {
+      for (const YAML::Node& child : node) walk(child, depth + 1);
+    } else if (node.IsMap()) {
+      std::unordered_map<std::string, std::string> seen;  // key -> where it was first given
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        if (!it->first.IsScalar())
+          throw InputError(source_, "a map key " + node_text(it->first),
+                           with_location("map keys that are plain text", scene_.location(it->first)));
+        const std::string& key = it->first.Scalar();
+        const auto [first, inserted] = seen.emplace(key, scene_.location(it->first));
+        if (!inserted)
+          throw InputError(source_, fmt::format("the key '{}' twice in one map (first at {})", key, first->second),
+                           with_location("each key once per map", scene_.location(it->first)));
+        ++count_;
+        walk(it->second, depth + 1);
+      }
+    }
+  }
+
+ private:
+  const Scene& scene_;
+  std::string source_;
+  std::size_t count_ = 0;
+};
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -109,11 +235,17 @@ bool SceneNode::has(std::string_view key) const {
 
 void SceneNode::fail(std::string_view key, std::string_view allowed) const {
   const bool present = node_.IsDefined() && node_.IsMap() && node_[std::string(key)].IsDefined();
-  throw InputError(child_path(key), present ? node_text(node_[std::string(key)]) : "(absent)", std::string(allowed));
+  fail(key, present ? node_text(node_[std::string(key)]) : "(absent)", allowed);
 }
 
 void SceneNode::fail(std::string_view key, std::string_view value, std::string_view allowed) const {
-  throw InputError(child_path(key), std::string(value), std::string(allowed));
+  const bool present = node_.IsDefined() && node_.IsMap() && node_[std::string(key)].IsDefined();
+  fail_at(key, present ? node_[std::string(key)] : node_, value, allowed);
+}
+
+void SceneNode::fail_at(std::string_view key, const YAML::Node& at, std::string_view value,
+                        std::string_view allowed) const {
+  throw InputError(child_path(key), std::string(value), with_location(allowed, scene_->location(at)));
 }
 
 const KeySpec& SceneNode::spec(std::string_view key, std::initializer_list<KeyType> types) const {
@@ -207,7 +339,7 @@ std::vector<double> SceneNode::reals(std::string_view key, int expected_size) co
   std::vector<double> v(n.size());
   for (std::size_t i = 0; i < n.size(); ++i)
     if (!parse_real(n[i], v[i]) || !in_range(s, v[i]))
-      fail(fmt::format("{}[{}]", key, i), node_text(n[i]), allowed_text(s));
+      fail_at(fmt::format("{}[{}]", key, i), n[i], node_text(n[i]), allowed_text(s));
   resolve(key, Json(v));
   return v;
 }
@@ -224,7 +356,7 @@ std::vector<int> SceneNode::integers(std::string_view key, int expected_size) co
   for (std::size_t i = 0; i < n.size(); ++i) {
     long long x = 0;
     if (!parse_int(n[i], x) || !in_range(s, static_cast<double>(x)))
-      fail(fmt::format("{}[{}]", key, i), node_text(n[i]), int_allowed(s, n[i]));
+      fail_at(fmt::format("{}[{}]", key, i), n[i], node_text(n[i]), int_allowed(s, n[i]));
     v[i] = static_cast<int>(x);
     j.push_back(v[i]);
   }
@@ -244,7 +376,7 @@ std::vector<std::string> SceneNode::texts(std::string_view key) const {
       ok = false;
       for (const auto& c : s.choices) ok = ok || c == n[i].Scalar();
     }
-    if (!ok) fail(fmt::format("{}[{}]", key, i), node_text(n[i]), allowed_text(s));
+    if (!ok) fail_at(fmt::format("{}[{}]", key, i), n[i], node_text(n[i]), allowed_text(s));
     v.push_back(n[i].Scalar());
     j.push_back(v.back());
   }
@@ -261,10 +393,10 @@ std::vector<std::vector<double>> SceneNode::real_table(std::string_view key, int
   for (std::size_t r = 0; r < n.size(); ++r) {
     const std::string row_key = fmt::format("{}[{}]", key, r);
     if (!n[r].IsSequence() || static_cast<int>(n[r].size()) != columns)
-      fail(row_key, node_text(n[r]), fmt::format("a row of {} finite reals", columns));
+      fail_at(row_key, n[r], node_text(n[r]), fmt::format("a row of {} finite reals", columns));
     for (int c = 0; c < columns; ++c)
       if (!parse_real(n[r][c], rows[r][c]) || !in_range(s, rows[r][c]))
-        fail(fmt::format("{}[{}]", row_key, c), node_text(n[r][c]), allowed_text(s));
+        fail_at(fmt::format("{}[{}]", row_key, c), n[r][c], node_text(n[r][c]), allowed_text(s));
     j.push_back(Json(rows[r]));
   }
   resolve(key, std::move(j));
@@ -280,12 +412,12 @@ std::vector<std::vector<int>> SceneNode::int_table(std::string_view key, int col
   for (std::size_t r = 0; r < n.size(); ++r) {
     const std::string row_key = fmt::format("{}[{}]", key, r);
     if (!n[r].IsSequence() || static_cast<int>(n[r].size()) != columns)
-      fail(row_key, node_text(n[r]), fmt::format("a row of {} integers", columns));
+      fail_at(row_key, n[r], node_text(n[r]), fmt::format("a row of {} integers", columns));
     Json row = Json::array();
     for (int c = 0; c < columns; ++c) {
       long long x = 0;
       if (!parse_int(n[r][c], x) || !in_range(s, static_cast<double>(x)))
-        fail(fmt::format("{}[{}]", row_key, c), node_text(n[r][c]), int_allowed(s, n[r][c]));
+        fail_at(fmt::format("{}[{}]", row_key, c), n[r][c], node_text(n[r][c]), int_allowed(s, n[r][c]));
       rows[r][c] = static_cast<int>(x);
       row.push_back(rows[r][c]);
     }
@@ -319,7 +451,8 @@ std::vector<SceneNode> SceneNode::list(std::string_view key) const {
   if (!seq.IsSequence()) fail(key, "a list of maps");
   for (std::size_t i = 0; i < seq.size(); ++i) {
     const std::string element_path = fmt::format("{}[{}]", child_path(key), i);
-    if (!seq[i].IsMap()) throw InputError(element_path, node_text(seq[i]), "a map of keys");
+    if (!seq[i].IsMap())
+      throw InputError(element_path, node_text(seq[i]), with_location("a map of keys", scene_->location(seq[i])));
     auto segments = segments_;
     segments.push_back({std::string(key), -1});
     segments.push_back({"", static_cast<int>(i)});
@@ -334,26 +467,32 @@ Scene Scene::from_text(const std::string& text, Schema schema, const std::vector
                        const std::string& source) {
   Scene scene;
   scene.schema_ = std::move(schema);
+  scene.source_ = source;
+  if (text.size() > scene_limits().max_file_bytes)
+    throw InputError(source, fmt::format("({} bytes)", text.size()),
+                     fmt::format("a scene of at most {} bytes (--max-scene-bytes)", scene_limits().max_file_bytes));
   try {
     scene.tree_ = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
+  } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}:{}:{}", source, e.mark.line + 1, e.mark.column + 1), e.msg,
                      "valid YAML or JSON");
   }
   if (scene.tree_.IsNull()) scene.tree_ = YAML::Node(YAML::NodeType::Map);
   if (!scene.tree_.IsMap()) throw InputError(source, node_text(scene.tree_), "a map of scene keys at the top level");
+  DocumentCheck(scene, source).walk(scene.tree_, 0);
   for (const std::string& o : overrides) apply_override(scene.tree_, o);
   return scene;
 }
 
 Scene Scene::from_file(const std::filesystem::path& file, Schema schema, const std::vector<std::string>& overrides) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "(cannot be opened)", "an existing, readable YAML or JSON file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  Scene scene = from_text(buffer.str(), std::move(schema), overrides, file.string());
+  Scene scene = from_text(read_scene_file(file), std::move(schema), overrides, file.string());
   scene.base_directory_ = file.parent_path();
   return scene;
+}
+
+std::string Scene::location(const YAML::Node& node) const {
+  if (!node.IsDefined() || node.Mark().is_null()) return "";
+  return fmt::format("{}:{}:{}", source_, node.Mark().line + 1, node.Mark().column + 1);
 }
 
 SceneNode Scene::root() { return SceneNode(this, tree_, "", {}); }
@@ -398,6 +537,26 @@ void Scene::check_unused_in(const YAML::Node& node, const std::string& path) con
 
 // ---------------------------------------------------------------- overrides
 
+namespace {
+
+/// A copy of `node` without positions: a value from --set has no line and column in the scene file.
+YAML::Node without_marks(const YAML::Node& node) {
+  if (node.IsScalar()) return YAML::Node(node.Scalar());
+  if (node.IsSequence()) {
+    YAML::Node out(YAML::NodeType::Sequence);
+    for (const YAML::Node& child : node) out.push_back(without_marks(child));
+    return out;
+  }
+  if (node.IsMap()) {
+    YAML::Node out(YAML::NodeType::Map);
+    for (auto it = node.begin(); it != node.end(); ++it) out[without_marks(it->first)] = without_marks(it->second);
+    return out;
+  }
+  return YAML::Node(node.Type());
+}
+
+}  // namespace
+
 void apply_override(YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -421,10 +580,15 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
 
   YAML::Node value;
   try {
-    value = YAML::Load(value_text);
-  } catch (const YAML::ParserException& e) {
+    value = without_marks(YAML::Load(value_text));
+  } catch (const YAML::Exception& e) {
     throw InputError("--set " + path, value_text, "a YAML value (" + e.msg + ")");
   }
+  // nothing after '=' would silently put the key back to its default (an explicit null removes the
+  // key on purpose)
+  if (value_text.find_first_not_of(" \t") == std::string::npos)
+    throw InputError("--set " + path, "(nothing after '=')",
+                     "a value after '=' (null removes the key; to keep the scene's value, leave the --set out)");
 
   YAML::Node node;
   node.reset(root);

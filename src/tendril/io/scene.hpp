@@ -35,6 +35,22 @@ namespace tendril::io {
 /// Keys every scene may have (`description`).
 const SchemaTable& common_schema();
 
+/// Size limits of a scene (docs/limits.md). The `tendril` command's --max-scene-bytes and
+/// --max-scene-nodes change them for one invocation; anything past them is refused with InputError.
+struct SceneLimits {
+  std::size_t max_file_bytes = std::size_t{16} << 20;  ///< bytes of a scene file (16 MiB)
+  std::size_t max_nodes = 1'000'000;  ///< YAML nodes of the document with every alias expanded
+  int max_depth = 64;                 ///< nesting of maps and lists
+  int read_timeout_seconds = 10;      ///< a pipe or device that sends nothing for this long is refused
+};
+/// The limits in force (process-wide; set once by the command line before any scene is read).
+SceneLimits& scene_limits();
+
+/// The bytes of a scene file, read once: a regular file, a pipe or /dev/stdin. InputError if it
+/// cannot be opened, is a directory, exceeds max_file_bytes (/dev/zero), or a pipe or FIFO sends
+/// nothing for read_timeout_seconds (a FIFO without a writer).
+std::string read_scene_file(const std::filesystem::path& file);
+
 class Scene;
 
 /// A view of one map in the scene at a concrete key path ("rods[1].material").
@@ -70,6 +86,9 @@ class SceneNode {
   [[noreturn]] void fail(std::string_view key, std::string_view allowed) const;
   /// Throws InputError with an explicit value text.
   [[noreturn]] void fail(std::string_view key, std::string_view value, std::string_view allowed) const;
+  /// Throws InputError for the child `key` (e.g. "points[3]") located at node `at` of the file.
+  [[noreturn]] void fail_at(std::string_view key, const YAML::Node& at, std::string_view value,
+                            std::string_view allowed) const;
 
  private:
   friend class Scene;
@@ -94,7 +113,9 @@ class SceneNode {
 
 class Scene {
  public:
-  /// Parses a YAML/JSON file and applies overrides ("key.path=value").
+  /// Parses a YAML/JSON file (read_scene_file) and applies overrides ("key.path=value"). Beyond
+  /// YAML syntax, refuses (InputError with line and column) a document past scene_limits() once
+  /// aliases are expanded, a key given twice in one map (both lines named), and a non-text key.
   static Scene from_file(const std::filesystem::path& file, Schema schema,
                          const std::vector<std::string>& overrides = {});
   /// Parses YAML/JSON text; `source` names it in messages.
@@ -103,6 +124,12 @@ class Scene {
 
   Scene(Scene&&) noexcept = default;
   Scene& operator=(Scene&&) noexcept = default;
+
+  /// Reads the same parsed file with another schema (the command line parses a file once, then
+  /// picks the rod or vine schema from its top-level keys). Only before any read.
+  void use_schema(Schema schema) { schema_ = std::move(schema); }
+  /// "file:line:column" of a node from the file ("" for a default or an override).
+  std::string location(const YAML::Node& node) const;
 
   SceneNode root();
   /// True if the file has the top-level key (used to tell rod scenes from vine scenes).
@@ -129,6 +156,7 @@ class Scene {
 
   YAML::Node tree_;
   Schema schema_;
+  std::string source_;  ///< the file name (or "<text>") for locations
   std::filesystem::path base_directory_;
   std::unique_ptr<Json> resolved_ = std::make_unique<Json>(Json::object());
   std::unique_ptr<std::set<std::string>> used_ = std::make_unique<std::set<std::string>>();
@@ -137,7 +165,8 @@ class Scene {
 /// Applies one "key.path=value" override to a parsed tree (see the header comment).
 void apply_override(YAML::Node& root, const std::string& assignment);
 
-/// The YAML text of a node on one line (for messages).
+/// The YAML text of a node on one line, cut after about 120 characters (for messages; it never
+/// expands a whole aliased document).
 std::string node_text(const YAML::Node& node);
 
 }  // namespace tendril::io

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <numbers>
 
+#include <fmt/format.h>
+
 #include "tendril/sim/media_scene.hpp"
+#include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::sim {
 namespace {
@@ -32,7 +35,11 @@ void expand_flagellated_robot(io::Scene& scene) {
   const int n = p.integer("tails");
   const double a = p.real("head_radius"), disc = p.real("disc_diameter"), tail = p.real("tail_length");
   const double shaft = p.real("shaft_length");
-  const int tail_edges = std::max(1, static_cast<int>(std::lround(tail / p.real("tail_edge_length"))));
+  const double edges_per_tail = tail / p.real("tail_edge_length");
+  if (!(edges_per_tail < kMaxNodes))
+    p.fail("tail_edge_length", fmt::format("{:g} edges per tail", edges_per_tail),
+           fmt::format("at most {} edges per tail (tail_length / tail_edge_length)", kMaxNodes));
+  const int tail_edges = std::max(1, static_cast<int>(std::lround(edges_per_tail)));
   const double E = p.real("E"), nu = p.real("nu"), r0 = p.real("tail_radius"), factor = p.real("rigid_factor");
   const double pi = std::numbers::pi;
 

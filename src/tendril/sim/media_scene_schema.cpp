@@ -22,9 +22,9 @@ KeySpec real(std::string path, std::string def, std::string unit, std::string do
           .doc = std::move(doc), .min = min, .min_exclusive = min_exclusive};
 }
 
-KeySpec integer(std::string path, std::string def, double min, std::string doc) {
+KeySpec integer(std::string path, std::string def, double min, std::string doc, double max = kInf) {
   return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min};
+          .doc = std::move(doc), .min = min, .max = max};
 }
 
 KeySpec indices(std::string path, std::string doc) {
@@ -128,7 +128,7 @@ const io::SchemaTable& media_scene_schema() {
                "Generates the robot of granular_flagella Fig. 3 (rods, joints, rigid parts, RFT, head drag, motor, "
                "observables); excludes rods, joints, forces, actuation and observables. Geometry: "
                "docs/physics/flagellated_robot.md."),
-          integer("flagellated_robot.tails", "2", 1, "Number of tails n."),
+          integer("flagellated_robot.tails", "2", 1, "Number of tails n.", 1000),
           real("flagellated_robot.motor_rpm", "100", "rev/min",
                "Motor speed omega_T (natural twist at the head node ramped at omega_T)."),
           real("flagellated_robot.head_radius", "0.02", "m", "Head radius a (head edge length L1 = 2a).", 0.0, true),

@@ -198,6 +198,9 @@ RodScene load_rod_scene(io::Scene& scene) {
       in.natural_curvature = Vec2(k[0], k[1]);
     }
     if (rod.has("natural_twist")) in.natural_twist = rod.real("natural_twist");
+    if (net.nodes.size() + in.line.nodes.size() > static_cast<std::size_t>(kMaxNodes))
+      rod.fail("geometry", fmt::format("{} nodes in rods[0..{}]", net.nodes.size() + in.line.nodes.size(), r),
+               fmt::format("at most {} nodes in all rods together (docs/limits.md)", kMaxNodes));
     node_offset.push_back(static_cast<int>(net.nodes.size()));
     edge_offset.push_back(static_cast<int>(net.edges.size()));
     for (const Vec3& x : in.line.nodes) net.nodes.push_back(x);

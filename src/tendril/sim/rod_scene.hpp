@@ -18,6 +18,11 @@
 
 namespace tendril::sim {
 
+/// Largest count a rod scene may ask for (docs/limits.md): nodes of all rods together, and Newton
+/// iterations or load steps per solve. Checked when the scene is read, before anything is allocated.
+constexpr int kMaxNodes = 1'000'000;
+constexpr int kMaxIterations = 100'000;
+
 /// The keys of rod scenes (rods, joints, boundary conditions, forces, integrator, output).
 const io::SchemaTable& rod_scene_schema();
 /// The schema a rod scene is read with: the common keys plus rod_scene_schema().

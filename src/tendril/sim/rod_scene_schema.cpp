@@ -27,9 +27,9 @@ KeySpec vec3(std::string path, std::string def, std::string unit, std::string do
           .doc = std::move(doc)};
 }
 
-KeySpec integer(std::string path, std::string def, double min, std::string doc) {
+KeySpec integer(std::string path, std::string def, double min, std::string doc, double max = kInf) {
   return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min};
+          .doc = std::move(doc), .min = min, .max = max};
 }
 
 KeySpec node(std::string path, KeyType type, std::string doc) {
@@ -78,7 +78,7 @@ const io::SchemaTable& rod_scene_schema() {
           positive("rods[].geometry.length", kOpt, "m",
                    "straight: length; measured from the clamp point when clamp is start (docs/conventions.md)."),
           integer("rods[].geometry.num_nodes", kReq, 2,
-                  "straight, helix, circle: number of nodes N (straight: N - 1 edges; circle: N >= 3)."),
+                  "straight, helix, circle: number of nodes N (straight: N - 1 edges; circle: N >= 3).", kMaxNodes),
           positive("rods[].geometry.radius", kReq, "m", "helix, circle: radius R of the centreline."),
           real("rods[].geometry.pitch", kReq, "m", "helix: rise along the axis per turn (may be negative)."),
           positive("rods[].geometry.turns", kReq, "-", "helix: number of turns."),
@@ -215,7 +215,7 @@ const io::SchemaTable& rod_scene_schema() {
                  "(no numerical damping) or static (equilibrium at each output time, loads ramped if needed)."),
           positive("integrator.dt", "1e-3", "s",
                    "Time step (static: spacing of the quasi-static solves when duration > 0)."),
-          integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep."),
+          integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep.", 30),
           {.path = "integrator.midpoint_alpha", .type = KeyType::Real, .default_value = "0.5", .unit = "-",
            .doc = "implicit_midpoint: forces at (1 - alpha) q_k + alpha q_{k+1}; 0.5 is the midpoint rule (no "
                   "numerical damping), larger values damp stiff modes (1 is implicit Euler).",
@@ -231,18 +231,21 @@ const io::SchemaTable& rod_scene_schema() {
                                "with its round-off floor.", .min = 0.0},
           integer("integrator.newton.max_iterations", kOpt, 1,
                   "Newton iterations per solve. Absent: 30 for time steps, 100 for static solves (from a straight "
-                  "rod a large deflection takes 30-40)."),
+                  "rod a large deflection takes 30-40).",
+                  kMaxIterations),
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "
                  "when a force's Jacobian is not symmetric)."),
-          integer("integrator.static_load_steps", "1", 1, "static: load increments tried first."),
-          integer("integrator.static_max_load_steps", "1024", 1, "static: smallest increment is 1 / this."),
+          integer("integrator.static_load_steps", "1", 1, "static: load increments tried first.", kMaxIterations),
+          integer("integrator.static_max_load_steps", "1024", 1, "static: smallest increment is 1 / this.",
+                  kMaxIterations),
 
           node("output", KeyType::Map, "What is saved and how often."),
           integer("output.every_steps", "1", 1, "Save a frame every this many steps (and always the last)."),
           positive("output.interval", kOpt, "s",
-                   "Save a frame whenever t crosses a multiple of this interval (instead of every_steps)."),
+                   "Save a frame whenever t crosses a multiple of this interval (instead of every_steps); an "
+                   "interval not longer than integrator.dt saves every step."),
       }};
   return table;
 }

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <regex>
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/term.hpp"
+#include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
 
 namespace tendril::sim {
@@ -42,6 +44,35 @@ Simulation Simulation::from_file(const std::filesystem::path& file, const std::v
   return Simulation(load_rod_scene_file(file, overrides));
 }
 
+namespace {
+
+/// `message` with every model-wide "node N" / "edge N" followed by the scene's name for it
+/// ("node 17 (rods[2].nodes[7])"), so a failure names what the user wrote.
+std::string with_scene_names(const std::string& message, const RodScene& s) {
+  static const std::regex numbered(R"((node|edge) (\d+))");
+  std::string out;
+  auto last = message.cbegin();
+  for (std::sregex_iterator it(message.begin(), message.end(), numbered), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    out.append(last, m[0].second);
+    last = m[0].second;
+    const bool node = m[1] == "node";
+    const int index = std::stoi(m[2]);
+    const auto& lists = node ? s.rod_nodes : s.rod_edges;
+    for (std::size_t r = 0; r < lists.size(); ++r) {
+      const auto at = std::find(lists[r].begin(), lists[r].end(), index);
+      if (at == lists[r].end()) continue;
+      out += " (rods[" + std::to_string(r) + "]." + (node ? "nodes[" : "edges[") +
+             std::to_string(at - lists[r].begin()) + "])";
+      break;
+    }
+  }
+  out.append(last, message.cend());
+  return out;
+}
+
+}  // namespace
+
 StepReport Simulation::step() {
   const RodScene& s = *scene_;
   // the step ends at (k + 1) dt, the last one at T exactly
@@ -67,6 +98,7 @@ StepReport Simulation::step() {
     report.status = StepStatus::non_finite;
     report.message = "the state became non-finite";
   }
+  if (!report.ok()) report.message = with_scene_names(report.message, s);
   if (report.ok()) {
     ++steps_;
     const VecX forces_after = force_terms();
@@ -270,43 +302,61 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     j["axis"] = io::Json(io::Json::Array{axis.x(), axis.y(), axis.z()});
     run->set_info("observables", std::move(j));
   };
-  if (steps_ == 0) save_frame();
-
-  while (!finished()) {
-    const double t_before = state_.time;
-    const auto start = std::chrono::steady_clock::now();
-    const StepReport report = step();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (run) {
-      const double t = report.ok() ? state_.time : t_before;
-      const double dt = report.dt, residual = report.final_residual();
-      const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status);
-      step_time->append(std::span<const double>(&t, 1));
-      step_dt->append(std::span<const double>(&dt, 1));
-      step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
-      step_residual->append(std::span<const double>(&residual, 1));
-      step_wall->append(std::span<const double>(&wall, 1));
-      step_status->append(std::span<const std::int64_t>(&status, 1));
+  // a run that ends early keeps what was written in <out>.failed, saying why and how far it got
+  auto end_early = [&](const std::string& status, const std::string& message) {
+    result.message = message;
+    result.steps = steps_;
+    write_observables();
+    if (run) result.path = run->stop(status, message, steps_, state_.time);
+    return result;
+  };
+  try {
+    if (steps_ == 0) save_frame();
+    while (!finished()) {
+      const double t_before = state_.time;
+      const auto start = std::chrono::steady_clock::now();
+      const StepReport report = step();
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (run) {
+        const double t = report.ok() ? state_.time : t_before;
+        const double dt = report.dt, residual = report.final_residual();
+        const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status);
+        step_time->append(std::span<const double>(&t, 1));
+        step_dt->append(std::span<const double>(&dt, 1));
+        step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
+        step_residual->append(std::span<const double>(&residual, 1));
+        step_wall->append(std::span<const double>(&wall, 1));
+        step_status->append(std::span<const std::int64_t>(&status, 1));
+      }
+      if (!report.ok())
+        return end_early("failed", "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +
+                                       " s failed (" + std::string(to_string(report.status)) + ")" +
+                                       (report.message.empty() ? "" : ": " + report.message));
+      // save every N steps, or when t crosses a multiple of the interval (every step when the
+      // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
+      bool save = finished();
+      if (s.output_interval) {
+        const double w = *s.output_interval;
+        save = save || w <= s.dt || std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
+      } else {
+        save = save || steps_ % s.output_every_steps == 0;
+      }
+      if (save) save_frame();
+      if (progress) progress({steps_, total_steps_, state_.time, s.duration, report.iterations});
+      if (io::stop_signal() != 0 && !finished()) {
+        result.signal = io::stop_signal();
+        return end_early("interrupted", "stopped by signal " + std::to_string(result.signal) + " after step " +
+                                            std::to_string(steps_) + " at t = " + std::to_string(state_.time) + " s");
+      }
     }
-    if (!report.ok()) {
-      result.message = "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +
-                       " s failed (" + std::string(to_string(report.status)) + ")" +
-                       (report.message.empty() ? "" : ": " + report.message);
-      write_observables();
-      if (run) result.path = run->fail(result.message);
-      result.steps = steps_;
-      return result;
-    }
-    // save every N steps, or when t crosses a multiple of the interval, and always at the end
-    bool save = finished();
-    if (s.output_interval) {
-      const double w = *s.output_interval;
-      save = save || std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
-    } else {
-      save = save || steps_ % s.output_every_steps == 0;
-    }
-    if (save) save_frame();
-    if (progress) progress({steps_, total_steps_, state_.time, s.duration, report.iterations});
+  } catch (const tendril::InputError& error) {
+    // an output write that failed (a full disk)
+    return end_early("failed", "step " + std::to_string(steps_ + 1) + ": " + error.what());
+  } catch (const std::exception& error) {
+    // anything else (a user callback that raised): the partial run is kept as failed and the error
+    // goes on to the caller
+    end_early("failed", "step " + std::to_string(steps_ + 1) + ": " + error.what());
+    throw;
   }
   write_observables();
   if (run) result.path = run->finish();

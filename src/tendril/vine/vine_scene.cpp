@@ -39,7 +39,8 @@ io::SchemaTable make_table() {
       "Body 0 is pinned to `base`; lengths in m, angles in rad.";
   t.keys = {
       key("vine", KeyType::Map, kReq, "", "The vine-robot scene."),
-      key("vine.bodies", KeyType::Int, kReq, "-", "Number of rigid bodies n (pin and prismatic joints alternate).", 1),
+      key("vine.bodies", KeyType::Int, kReq, "-", "Number of rigid bodies n (pin and prismatic joints alternate).", 1,
+          false, kMaxBodies),
       key("vine.half_length", KeyType::Real, kReq, "m", "Half body length d (centre of mass to either end).", 0, true),
       key("vine.tube_diameter", KeyType::Real, "0.024", "m", "Outer tube diameter D.", 0),
       key("vine.mass", KeyType::Real, "0.001", "kg", "Mass m of each body.", 0, true),
@@ -283,6 +284,7 @@ const io::SchemaTable& vine_scene_schema() {
 
 io::Schema vine_schema() { return io::Schema({&io::common_schema(), &vine_scene_schema()}); }
 
+
 VineScene load_vine_scene(io::Scene& scene) {
   io::SceneNode root = scene.root();
   if (root.has("description")) root.text("description");
@@ -401,6 +403,19 @@ void validate_scene_file(const std::filesystem::path& file, const std::vector<st
   load_vine_scene_file(file, overrides);
 }
 
+namespace {
+
+/// The first non-finite quantity of a state after a step ("" if all are finite).
+std::string non_finite_quantity(const VineState& state, bool impulses_finite) {
+  if (!std::isfinite(state.time)) return "the time";
+  if (!state.q.allFinite()) return "the body poses q";
+  if (!state.v.allFinite()) return "the body velocities v";
+  if (!impulses_finite) return "a contact normal impulse";
+  return "";
+}
+
+}  // namespace
+
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
                        const std::function<void(const io::RunProgress&)>& progress) {
   VineStepper stepper(scene.model);
@@ -455,57 +470,87 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     centerline.append(std::span<const double>(buffer.data(), buffer.size()));
   };
   io::RunResult result;
-  save_frame();
-  result.frames = 1;
+  // a run that ends early keeps what was written in <out>.failed, saying why and how far it got
+  auto end_early = [&](const std::string& status, const std::string& message, long steps_done) {
+    result.message = message;
+    result.steps = steps_done;
+    result.path = run.stop(status, message, steps_done, state.time);
+    return result;
+  };
   std::vector<double> normal(pairs);
   const double duration = static_cast<double>(scene.steps) * m.dt;
-  for (long k = 0; k < scene.steps; ++k) {
-    const double u = m.growth.rate(state.time);
-    const auto wall_start = std::chrono::steady_clock::now();
-    const VineStepReport rep = stepper.step(state);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate, wall};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
-                                  rep.contact_pairs};
-    step_time.append(std::span<const double>(&values[0], 1));
-    step_status.append(std::span<const std::int64_t>(&codes[0], 1));
-    step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
-    step_kkt.append(std::span<const double>(&values[1], 1));
-    step_joint.append(std::span<const double>(&values[2], 1));
-    step_min_distance.append(std::span<const double>(&values[3], 1));
-    growth.append(std::span<const double>(&values[4], 1));
-    achieved.append(std::span<const double>(&values[5], 1));
-    step_wall.append(std::span<const double>(&values[6], 1));
-    step_active.append(std::span<const std::int64_t>(&codes[2], 1));
-    step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
-    std::fill(normal.begin(), normal.end(), 0.0);
-    for (const ContactInfo& c : stepper.contacts()) normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
-    impulses.append(std::span<const double>(normal.data(), normal.size()));
-    if (rep.status != QpStatus::solved || !state.q.allFinite() || !state.v.allFinite()) {
-      result.message = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k, state.time,
-                                   to_string(rep.status), rep.kkt_residual);
-      result.steps = k;
-      result.path = run.fail(result.message);
-      return result;
+  long k = 0;
+  try {
+    save_frame();
+    result.frames = 1;
+    for (; k < scene.steps; ++k) {
+      const double u = m.growth.rate(state.time);
+      const auto wall_start = std::chrono::steady_clock::now();
+      const VineStepReport rep = stepper.step(state);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+      const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate,
+                               wall};
+      const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
+                                    rep.contact_pairs};
+      step_time.append(std::span<const double>(&values[0], 1));
+      step_status.append(std::span<const std::int64_t>(&codes[0], 1));
+      step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
+      step_kkt.append(std::span<const double>(&values[1], 1));
+      step_joint.append(std::span<const double>(&values[2], 1));
+      step_min_distance.append(std::span<const double>(&values[3], 1));
+      growth.append(std::span<const double>(&values[4], 1));
+      achieved.append(std::span<const double>(&values[5], 1));
+      step_wall.append(std::span<const double>(&values[6], 1));
+      step_active.append(std::span<const std::int64_t>(&codes[2], 1));
+      step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
+      std::fill(normal.begin(), normal.end(), 0.0);
+      bool impulses_finite = true;
+      for (const ContactInfo& c : stepper.contacts()) {
+        normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
+        impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
+      }
+      impulses.append(std::span<const double>(normal.data(), normal.size()));
+      if (rep.status != QpStatus::solved)
+        return end_early("failed",
+                         fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k + 1, state.time,
+                                     to_string(rep.status), rep.kkt_residual),
+                         k);
+      const std::string bad = non_finite_quantity(state, impulses_finite);
+      if (!bad.empty())
+        return end_early("failed", fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad),
+                         k);
+      if (rep.failure != VineFailure::none)
+        return end_early(
+            "failed",
+            rep.failure == VineFailure::joint_drift
+                ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
+                              "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+                              k + 1, state.time, rep.joint_error, m.max_joint_error)
+                : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+                              "vine.limits.speed^2 (speed {:.3g} m/s)",
+                              k + 1, state.time, rep.kinetic_energy, m.max_speed),
+            k);
+      if ((k + 1) % scene.save_every == 0) {
+        save_frame();
+        ++result.frames;
+      }
+      if (progress) progress({k + 1, scene.steps, state.time, duration, rep.qp_iterations});
+      if (io::stop_signal() != 0 && k + 1 < scene.steps) {
+        result.signal = io::stop_signal();
+        return end_early("interrupted",
+                         fmt::format("stopped by signal {} after step {} at t = {:.6g} s", result.signal, k + 1,
+                                     state.time),
+                         k + 1);
+      }
     }
-    if (rep.failure != VineFailure::none) {
-      result.message =
-          rep.failure == VineFailure::joint_drift
-              ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error = "
-                            "{:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
-                            k, state.time, rep.joint_error, m.max_joint_error)
-              : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-                            "vine.limits.speed^2 (speed {:.3g} m/s)",
-                            k, state.time, rep.kinetic_energy, m.max_speed);
-      result.steps = k;
-      result.path = run.fail(result.message);
-      return result;
-    }
-    if ((k + 1) % scene.save_every == 0) {
-      save_frame();
-      ++result.frames;
-    }
-    if (progress) progress({k + 1, scene.steps, state.time, duration, rep.qp_iterations});
+  } catch (const InputError& e) {
+    // an output write that failed (a full disk)
+    return end_early("failed", fmt::format("step {}: {}", k + 1, e.what()), k);
+  } catch (const std::exception& e) {
+    // anything else (a user callback that raised): the partial run is kept as failed and the error
+    // goes on to the caller
+    end_early("failed", fmt::format("step {}: {}", k + 1, e.what()), k);
+    throw;
   }
   result.ok = true;
   result.steps = scene.steps;

@@ -22,6 +22,9 @@
 
 namespace tendril::vine {
 
+/// Most bodies a vine scene may have (docs/limits.md), checked before anything is allocated.
+constexpr int kMaxBodies = 100'000;
+
 /// The keys of the `vine:` map.
 const io::SchemaTable& vine_scene_schema();
 /// common_schema() + vine_scene_schema().

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/scratch_dir.hpp"
 #include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
@@ -20,9 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("tendril_io_test_" + std::to_string(::getpid())) / name;
-  fs::create_directories(p.parent_path());
-  return p;
+  return testing::scratch_dir("io_test") / name;
 }
 
 std::string slurp(const fs::path& p) {
@@ -64,22 +63,25 @@ TEST(Npy, ScalarFramesAndInt64) {
 
 TEST(RunDirectory, FinishRenamesAndReplaces) {
   const fs::path out = scratch("run_ok");
-  fs::create_directories(out / "old");
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
+  fs::create_directories(out);
+  // an earlier run: its run.json lists every file in the folder
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\", \"files\": [\"old.npy\", \"run.json\"]}\n";
+  std::ofstream(out / "old.npy") << "old";
   {
     RunDirectory run(out, "test", Json::object());
     EXPECT_TRUE(fs::exists(run.temporary_path()));
-    EXPECT_TRUE(fs::exists(out / "old"));  // the old output is untouched while running
+    EXPECT_TRUE(fs::exists(out / "old.npy"));  // the old output is untouched while running
     auto& x = run.add_array("x", NpyType::Float64, {2}, "m", "test positions");
     const double v[2] = {1, 2};
     x.append(v);
     EXPECT_EQ(run.finish(), out);
   }
-  EXPECT_FALSE(fs::exists(out / "old"));
+  EXPECT_FALSE(fs::exists(out / "old.npy"));
   const std::string meta = slurp(out / "run.json");
   EXPECT_NE(meta.find("\"format\": \"tendril-run\""), std::string::npos) << meta;
   EXPECT_NE(meta.find("\"status\": \"completed\""), std::string::npos);
   EXPECT_NE(meta.find("\"shape\": [1, 2]"), std::string::npos) << meta;
+  EXPECT_NE(meta.find("\"files\": [\"x.npy\", \"run.json\"]"), std::string::npos) << meta;
   EXPECT_EQ(read_npy(out / "x.npy").shape, (std::vector<std::size_t>{1, 2}));
 }
 
@@ -88,7 +90,7 @@ TEST(RunDirectory, RefusesToReplaceOtherFilesOrTheCurrentDirectory) {
   fs::create_directories(out);
   std::ofstream(out / "thesis.tex") << "keep me";
   testing::expect_input_error([&] { RunDirectory run(out, "test", Json::object()); },
-                              {"--out", "not_a_run", "holds other files"});
+                              {"--out", "not_a_run", "not a tendril run", "thesis.tex"});
   EXPECT_TRUE(fs::exists(out / "thesis.tex"));
   testing::expect_input_error([] { RunDirectory run(".", "test", Json::object()); },
                               {"--out", "not the current directory or one of its parents"});
@@ -98,23 +100,21 @@ TEST(RunDirectory, RefusesToReplaceOtherFilesOrTheCurrentDirectory) {
 
 TEST(RunDirectory, FailureKeepsOutputAndWritesFailedDirectory) {
   const fs::path out = scratch("run_bad");
-  fs::create_directories(out);
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
-  std::ofstream(out / "marker") << "previous run";
+  RunDirectory(out, "test", Json::object()).finish();  // an earlier run
   fs::path failed;
   {
     RunDirectory run(out, "test", Json::object());
     run.add_array("x", NpyType::Float64, {1}, "m", "x");
     failed = run.fail("step 3 did not converge");
   }
-  EXPECT_TRUE(fs::exists(out / "marker"));
+  EXPECT_NE(slurp(out / "run.json").find("\"status\": \"completed\""), std::string::npos);
   EXPECT_EQ(failed.filename().string(), "run_bad.failed");
   const std::string meta = slurp(failed / "run.json");
   EXPECT_NE(meta.find("\"status\": \"failed\""), std::string::npos);
   EXPECT_NE(meta.find("step 3 did not converge"), std::string::npos);
 }
 
-TEST(RunDirectory, UnwoundRunIsMarkedInterrupted) {
+TEST(RunDirectory, UnwoundRunIsMarkedFailed) {
   const fs::path out = scratch("run_unwound");
   try {
     RunDirectory run(out, "test", Json::object());
@@ -124,7 +124,9 @@ TEST(RunDirectory, UnwoundRunIsMarkedInterrupted) {
   EXPECT_FALSE(fs::exists(out));
   fs::path failed = out;
   failed += ".failed";
-  EXPECT_NE(slurp(failed / "run.json").find("interrupted"), std::string::npos);
+  const std::string meta = slurp(failed / "run.json");
+  EXPECT_NE(meta.find("\"status\": \"failed\""), std::string::npos) << meta;
+  EXPECT_NE(meta.find("ended before it was finished"), std::string::npos) << meta;
 }
 
 TEST(MatDismechGeometry, ReadsSectionsOneBased) {

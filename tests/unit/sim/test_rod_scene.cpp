@@ -7,6 +7,7 @@
 #include <fstream>
 #include <numbers>
 
+#include "support/scratch_dir.hpp"
 #include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/term.hpp"
@@ -191,8 +192,7 @@ TEST(RodScene, ClampMotionRotatesTheClampedEdge) {
 }
 
 TEST(RodScene, MatDismechFileGeometry) {
-  const fs::path dir = fs::temp_directory_path() / ("tendril_sim_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = testing::scratch_dir("sim_test");
   std::ofstream(dir / "rod.txt") << "*Nodes\n0, 0, 0\n0.1, 0, 0\n0.2, 0, 0\n*Edges\n1, 2\n2, 3\n";
   std::ofstream(dir / "shell.txt") << "*Nodes\n0, 0, 0\n0.1, 0, 0\n0, 0.1, 0\n*Edges\n1, 2\n*Triangles\n1, 2, 3\n";
   const std::string scene = "duration: 1\nrods:\n  - geometry: {type: file, file: FILE}\n" + kMaterial;

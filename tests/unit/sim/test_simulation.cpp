@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/input_error.hpp"
+#include "support/scratch_dir.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -31,9 +32,7 @@ const std::string kCantilever =
     "output: {every_steps: 4}\n";
 
 fs::path scratch(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("tendril_sim_run_" + std::to_string(::getpid())) / name;
-  fs::create_directories(p.parent_path());
-  return p;
+  return testing::scratch_dir("sim_run") / name;
 }
 
 TEST(Simulation, StepsFramesAndArrays) {
@@ -74,7 +73,8 @@ TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
                                     "integrator.dt=0.01", "duration=0.05"})};
   const fs::path out = scratch("failing");
   fs::create_directories(out);
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\"}\n";  // an earlier run
+  // an earlier run (its run.json lists its files)
+  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\", \"files\": [\"previous\", \"run.json\"]}\n";
   std::ofstream(out / "previous") << "kept";
   const RunResult r = sim.run(out);
   ASSERT_FALSE(r.ok);

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -32,7 +33,7 @@ struct ExampleRun {
 ExampleRun run_example(const std::string& name, const std::vector<std::string>& overrides = {}) {
   ExampleRun r;
   r.scene = load_vine_scene_file(example(name), overrides);
-  const fs::path out = fs::temp_directory_path() / ("tendril_test_" + fs::path(name).stem().string());
+  const fs::path out = testing::scratch_dir("vine_examples") / fs::path(name).stem();
   const io::RunResult result = run_vine(r.scene, out);
   EXPECT_TRUE(result.ok) << result.message;
   EXPECT_EQ(result.steps, r.scene.steps);
@@ -194,8 +195,7 @@ TEST(VineExamples, OverflowingStepIsANumericalFailureNotBadInput) {
 }
 
 TEST(VineExamples, SceneReadsCsvGrowthTableAndInitialState) {
-  const fs::path dir = fs::temp_directory_path() / "tendril_vine_csv_scene";
-  fs::create_directories(dir);
+  const fs::path dir = testing::scratch_dir("vine_csv_scene");
   {
     std::ofstream(dir / "growth.csv") << "t,u\n0.0,0.0\n1.0,0.04\n";
     std::ofstream state(dir / "state.csv");

@@ -1,0 +1,115 @@
+// Issue 8: a fully fixed network runs; a run that cannot go on (a non-finite state or residual, an
+// output that cannot be written, a signal) ends as "failed" or "interrupted" in <out>.failed with
+// the step it reached, leaves no temporary folder, and says so in its exit code.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "cli_process.hpp"
+#include "tendril/io/npy.hpp"
+
+namespace tendril::robustness {
+namespace {
+
+namespace fs = std::filesystem;
+
+class FailedRuns : public CliTest {
+ protected:
+  /// True if no "<name>.tmp-*" folder is left in the test folder.
+  bool no_temporary_left() const {
+    for (const std::string& e : entries(dir_))
+      if (e.find(".tmp-") != std::string::npos) return false;
+    return true;
+  }
+  /// A run to "out" that ended early: only out.failed, with `status` and the step reached, no temp folder.
+  void expect_ended_early(const std::string& status) const {
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+    const std::string meta = slurp(dir_ / "out.failed" / "run.json");
+    EXPECT_NE(meta.find("\"status\": \"" + status + "\""), std::string::npos) << meta;
+    EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
+    EXPECT_TRUE(no_temporary_left());
+  }
+};
+
+TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {
+  const CliResult r = run_cli({"run", "fixed.yaml", "--out", "out"}, dir_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(slurp(dir_ / "out" / "run.json").find("\"status\": \"completed\""), std::string::npos);
+  const io::NpyArray x = io::read_npy(dir_ / "out" / "positions.npy");
+  ASSERT_EQ(x.shape.size(), 3u);
+  ASSERT_GT(x.shape[0], 1u);
+  const std::size_t frame = x.shape[1] * 3;
+  for (std::size_t i = frame; i < x.data.size(); ++i) EXPECT_EQ(x.data[i], x.data[i % frame]) << i;
+}
+
+TEST_F(FailedRuns, InfiniteLoadIsReportedFailed) {
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "forces.gravity=[0, 0, -1e308]"}, dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("(non_finite)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(rods[0].nodes["), std::string::npos) << r.err;  // the scene's name for the node
+  expect_ended_early("failed");
+}
+
+TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
+  // long enough to be running when the signal comes (about 10 s if it never came)
+  CliOptions o;
+  o.while_running = [&](int pid) {
+    for (const std::string& e : entries(dir_))
+      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy") &&
+          fs::file_size(dir_ / e / "positions.npy") > 4096) {
+        ::kill(pid, SIGINT);
+        return true;
+      }
+    return false;
+  };
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+  expect_ended_early("interrupted");
+}
+
+TEST_F(FailedRuns, WriteFailureIsReportedFailedWithNothingHalfWritten) {
+  // a file size limit makes the growing arrays' writes fail like a full disk does (EFBIG / ENOSPC)
+  CliOptions o;
+  o.file_size_limit = 20000;
+  const CliResult r =
+      run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=10", "--set", "integrator.dt=0.01"}, dir_, o);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  expect_ended_early("failed");
+}
+
+TEST_F(FailedRuns, NothingWritableLeavesNothing) {
+  CliOptions o;
+  o.file_size_limit = 0;  // not even run.json can be written
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out"}, dir_, o);
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  EXPECT_FALSE(fs::exists(dir_ / "out.failed" / "run.json"));
+  EXPECT_TRUE(no_temporary_left());
+}
+
+TEST_F(FailedRuns, TinyOutputIntervalSavesEveryStep) {
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "output.interval=1e-320"}, dir_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(io::read_npy(dir_ / "out" / "frame_time.npy").shape[0], 11u);  // 10 steps + the initial state
+}
+
+TEST_F(FailedRuns, VineWithHugeMassFails) {
+  const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  const CliResult r =
+      run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.mass=1e308", "--set", "vine.steps=20"}, dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
+}
+
+TEST_F(FailedRuns, ExplicitSpringVineThatBlowsUpFails) {
+  const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.springs=explicit", "--set",
+                               "vine.stiffness=[1e9]", "--set", "vine.steps=200"},
+                              dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tendril::robustness
