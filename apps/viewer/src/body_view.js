@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { MaterialFrames } from './material_frames.js';
 import { colourMap, fieldRange } from './fields.js';
+import { planarObstacleMeshes, RigidObstacles } from './obstacles.js';
 
 const BODY_COLOUR = [0.45, 0.62, 0.85];
 const STRIPE_SHADE = 0.3;    // stripe brightness relative to the tube
@@ -65,7 +66,9 @@ export class BodyView {
       this.surface.frustumCulled = false;
       this.group.add(this.surface);
     }
-    if (run.obstacles.length) this.group.add(obstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
+    if (run.obstacles.length) this.group.add(planarObstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
+    // the ground and rigid obstacles of a rod run with contact (their own group: not part of the body)
+    this.contact = run.meta?.scene?.contact ? new RigidObstacles(run.meta.scene.contact, this.boundingBox(0)) : null;
     this.field = null;
     this.values = { node: new Float64Array(run.numNodes), edge: new Float64Array(numEdges) };
     this.shown = -1;
@@ -127,6 +130,7 @@ export class BodyView {
       p.needsUpdate = true;
       this.surface.geometry.computeVertexNormals();
     }
+    if (this.contact) this.contact.show(run.times[f]);
     this.colour(f);
   }
 
@@ -141,7 +145,9 @@ export class BodyView {
       field.compute(run, f, values);
       const [lo, hi] = this.range;
       const target = field.on === 'node' ? nodeColour : edgeColour;
-      for (let k = 0; k < values.length; ++k) target.set(colourMap((values[k] - lo) / (hi - lo)), 3 * k);
+      // values a field does not define (NaN) keep the body colour
+      for (let k = 0; k < values.length; ++k)
+        target.set(Number.isFinite(values[k]) ? colourMap((values[k] - lo) / (hi - lo)) : BODY_COLOUR, 3 * k);
       if (field.on === 'node') {  // an edge takes the mean of its nodes' colours
         for (let e = 0; e < this.numEdges; ++e)
           for (let c = 0; c < 3; ++c)
@@ -166,41 +172,4 @@ export class BodyView {
     for (let i = 0; i < n; ++i) out.set(s.subarray(16 * i + 12, 16 * i + 15), 3 * i);
     return out;
   }
-}
-
-// obstacles of a planar (vine) run as flat grey shapes just below the body's plane
-function obstacleMeshes(run, box, radius) {
-  const group = new THREE.Group();
-  const material = new THREE.MeshBasicMaterial({ color: 0x8a8f98, side: THREE.DoubleSide });
-  const size = box.getSize(new THREE.Vector3()).length() || 1;
-  const centre = box.getCenter(new THREE.Vector3());
-  const polygon = (points) => new THREE.ShapeGeometry(new THREE.Shape(points.map(([u, v]) => new THREE.Vector2(u, v))));
-  for (const o of run.obstacles) {
-    let g = null;
-    if (o.type === 'circle') {
-      g = new THREE.CircleGeometry(o.radius, 48);
-      g.translate(o.center[0], o.center[1], 0);
-    } else if (o.type === 'polygon') {
-      g = polygon(o.vertices);
-    } else if (o.type === 'box') {
-      const [w, h] = o.size, c = Math.cos(o.angle || 0), s = Math.sin(o.angle || 0);
-      g = polygon([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]].map(([u, v]) =>
-        [o.center[0] + c * u - s * v, o.center[1] + s * u + c * v]));
-    } else if (o.type === 'segment') {
-      const [ax, ay] = o.a, [bx, by] = o.b, l = Math.hypot(bx - ax, by - ay) || 1;
-      const w = Math.max(o.radius || 0, 0.002 * size), nx = (-(by - ay) / l) * w, ny = ((bx - ax) / l) * w;
-      g = polygon([[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny], [ax - nx, ay - ny]]);
-    } else if (o.type === 'half_plane') {
-      // a large rectangle on the solid side of the wall line
-      const [px, py] = o.point, [nx, ny] = o.normal, l = Math.hypot(nx, ny) || 1;
-      const ux = -ny / l, uy = nx / l, L = 10 * size + Math.hypot(centre.x - px, centre.y - py);
-      g = polygon([[px - L * ux, py - L * uy], [px + L * ux, py + L * uy],
-                   [px + L * ux - L * nx / l, py + L * uy - L * ny / l], [px - L * ux - L * nx / l, py - L * uy - L * ny / l]]);
-    }
-    if (g) {
-      g.translate(0, 0, -2 * radius);
-      group.add(new THREE.Mesh(g, material));
-    }
-  }
-  return group;
 }

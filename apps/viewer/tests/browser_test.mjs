@@ -7,6 +7,8 @@
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
 //    from the drawn instance matrices, compared with the .npy files parsed here);
 //  - colouring by a field shows a legend with its name;
+//  - in a rod run with contact the ground is drawn below the body, and the contact-gap field's
+//    smallest value per frame equals the run's recorded contact_min_gap;
 //  - a damaged run (truncated positions.npy) shows a clear error message in the page.
 // Screenshots go to OUT_DIR (test artefacts in the build tree).
 // Usage: node browser_test.mjs TENDRIL OUT_DIR RUN_DIR... (the last run is copied and damaged)
@@ -127,6 +129,47 @@ try {
   assert.ok(legend.every((l) => l.includes('speed [m/s]')), legend.join(' | '));
   await page.screenshot({ path: join(outDir, 'coloured_by_speed.png') });
   assert.deepEqual(pageErrors, []);
+
+  // rod runs with contact: the ground is drawn where it is, and the contact-gap field agrees with the
+  // run's own record of the smallest gap (contact_min_gap.npy; the fixture has no self-contact, so
+  // that is the nodes' gap to the ground)
+  for (let i = 0; i < runs.length; ++i) {
+    const meta = JSON.parse(readFileSync(join(runs[i], 'run.json'), 'utf8'));
+    if (!meta.scene?.contact) continue;
+    assert.equal(meta.scene.contact.self?.enabled, false, 'the contact fixture must run without self-contact');
+    const file = meta.arrays.find((a) => a.name === 'contact_min_gap').file;
+    const b = readFileSync(join(runs[i], file));
+    const minGap = parseNpy(b.buffer.slice(b.byteOffset, b.byteOffset + b.length), file).data;
+    let checked = 0;
+    for (let f = 0; f < minGap.length; ++f) {
+      const gaps = await page.evaluate(([i, f]) => window.__tendril.fieldValues(i, 'contact_gap', f), [i, f]);
+      const viewerMin = Math.min(...gaps);
+      if (!Number.isFinite(minGap[f])) continue;  // nothing within reach at this frame
+      assert.ok(Math.abs(viewerMin - minGap[f]) <= 1e-12 + 1e-9 * Math.abs(minGap[f]),
+                `${shown[i].name} frame ${f}: viewer's smallest contact gap ${viewerMin}, run's ${minGap[f]}`);
+      ++checked;
+    }
+    console.log(`${shown[i].name}: contact gap agrees with contact_min_gap at ${checked} of ${minGap.length} frames`);
+    assert.ok(checked > 0, 'no frame with a finite contact_min_gap: the gap check is vacuous');
+    // the ground below every node, with the body hidden: drawn when shown, background when hidden
+    const ground = meta.scene.contact.ground ?? {};
+    assert.deepEqual(ground.normal ?? [0, 0, 1], [0, 0, 1], 'the fixture\'s ground must be a plane z = const');
+    const pz = (ground.point ?? [0, 0, 0])[2];
+    const f0 = await page.evaluate((i) => window.__tendril.frame(i), i);
+    const x = data[i].x, n = data[i].nodes;
+    const points = await page.evaluate(([i, feet]) => feet.map((p) => window.__tendril.projectPoint(i, p)),
+                                       [i, Array.from({ length: n }, (_, k) => [x[(f0 * n + k) * 3], x[(f0 * n + k) * 3 + 1], pz])]);
+    await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
+    const withGround = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => window.__tendril.setObstaclesVisible(i, false), i);
+    const without = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => { window.__tendril.setObstaclesVisible(i, true); window.__tendril.setBodyVisible(i, true); }, i);
+    const changed = withGround.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / n;
+    console.log(`${shown[i].name}: the ground shows at ${(100 * changed).toFixed(1)} % of the points below the nodes`);
+    assert.ok(changed >= 0.9, `${shown[i].name}: the ground shows at only ${changed} of the points below the nodes`);
+    await page.selectOption('#colour', 'contact_gap');
+    await page.screenshot({ path: join(outDir, 'coloured_by_contact_gap.png') });
+  }
 
   // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
   scratch = join(outDir, 'damaged_run');
