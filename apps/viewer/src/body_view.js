@@ -57,6 +57,19 @@ export class BodyView {
     this.tubes.instanceColor = new THREE.InstancedBufferAttribute(this.edgeColour, 3);
     this.joints.instanceColor = new THREE.InstancedBufferAttribute(this.nodeColour, 3);
 
+    // large runs play as lines (one segment per edge): software WebGL cannot redraw ~0.5 M tube
+    // triangles and every material frame at the playback rate; paused, they show as tubes again
+    if (large) {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('color', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      this.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ vertexColors: true }));
+      this.lines.frustumCulled = false;
+      this.lines.visible = false;
+      this.group.add(this.lines);
+    }
+    this.fast = false;
+
     if (run.triangles) {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(run.numNodes * 3), 3));
@@ -91,12 +104,35 @@ export class BodyView {
     if (f >= 0) this.show(f);
   }
 
-  /** Poses every tube, joint and triangle at saved frame f and colours them. */
+  /** Lines instead of tubes (large runs while playing: `on`), tubes otherwise. */
+  setFast(on) {
+    const fast = Boolean(on && this.lines);
+    if (fast === this.fast) return;
+    this.fast = fast;
+    if (this.lines) this.lines.visible = fast;
+    this.tubes.visible = this.joints.visible = !fast;
+    const f = this.shown;
+    this.shown = -1;
+    if (f >= 0) this.show(f);
+  }
+
+  /** Poses every tube, joint and triangle (or line, when fast) at saved frame f and colours them. */
   show(f) {
     if (f === this.shown) return;
     this.shown = f;
     const { run, radius, nodeRadius } = this;
     const { positions: x, numNodes: n, edges } = run;
+    if (this.fast) {
+      const p = this.lines.geometry.attributes.position;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) {
+          const i = (f * n + edges[2 * e + k]) * 3;
+          p.array[6 * e + 3 * k] = x[i]; p.array[6 * e + 3 * k + 1] = x[i + 1]; p.array[6 * e + 3 * k + 2] = x[i + 2];
+        }
+      p.needsUpdate = true;
+      this.showSurfaceAndObstacles(f);
+      return;
+    }
     const d1 = this.frames.at(f);
     const m = this.tubes.instanceMatrix.array;
     const o = f * n * 3;
@@ -124,13 +160,18 @@ export class BodyView {
     }
     this.tubes.instanceMatrix.needsUpdate = true;
     this.joints.instanceMatrix.needsUpdate = true;
+    this.showSurfaceAndObstacles(f);
+  }
+
+  showSurfaceAndObstacles(f) {
+    const { positions: x, numNodes: n } = this.run;
     if (this.surface) {
       const p = this.surface.geometry.attributes.position;
-      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[o + i];
+      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[f * n * 3 + i];
       p.needsUpdate = true;
       this.surface.geometry.computeVertexNormals();
     }
-    if (this.contact) this.contact.show(run.times[f]);
+    if (this.contact) this.contact.show(this.run.times[f]);
     this.colour(f);
   }
 
@@ -159,6 +200,12 @@ export class BodyView {
     }
     this.tubes.instanceColor.needsUpdate = true;
     this.joints.instanceColor.needsUpdate = true;
+    if (this.fast) {  // line vertices take their nodes' colours
+      const c = this.lines.geometry.attributes.color;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) c.array.set(nodeColour.subarray(3 * run.edges[2 * e + k], 3 * run.edges[2 * e + k] + 3), 6 * e + 3 * k);
+      c.needsUpdate = true;
+    }
     if (this.surface) {
       this.surface.geometry.attributes.color.array.set(nodeColour);
       this.surface.geometry.attributes.color.needsUpdate = true;

@@ -38,6 +38,7 @@ function setFrame(k) {
 
 function setPlaying(on) {
   state.playing = on;
+  for (const p of state.panels) if (p.run) { p.body.setFast(on); p.dirty = true; }
   $('play').textContent = on ? 'Pause' : 'Play';
   last = performance.now();
 }
