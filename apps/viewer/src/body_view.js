@@ -212,10 +212,19 @@ export class BodyView {
     }
   }
 
-  /** Node positions as drawn (the joints' translations), for tests: Float32Array (#nodes x 3). */
+  /**
+   * Node positions as drawn (the joints' translations, or the line segments' ends when fast), for
+   * tests: Float32Array (#nodes x 3).
+   */
   drawnNodePositions() {
-    const s = this.joints.instanceMatrix.array, n = this.run.numNodes;
-    const out = new Float32Array(3 * n);
+    const n = this.run.numNodes, out = new Float32Array(3 * n);
+    if (this.fast) {
+      const p = this.lines.geometry.attributes.position.array, edges = this.run.edges;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) out.set(p.subarray(6 * e + 3 * k, 6 * e + 3 * k + 3), 3 * edges[2 * e + k]);
+      return out;
+    }
+    const s = this.joints.instanceMatrix.array;
     for (let i = 0; i < n; ++i) out.set(s.subarray(16 * i + 12, 16 * i + 15), 3 * i);
     return out;
   }

@@ -144,6 +144,8 @@ Object.assign(hook, {
   setColour: (key) => { $('colour').value = key; $('colour').onchange({ target: $('colour') }); },
   /** Node positions as drawn in panel i, (#nodes x 3). */
   drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
+  /** 'lines' (a large run while playing) or 'tubes'. */
+  drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
   /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
   project: (i, node) => {
     const p = state.panels[i];

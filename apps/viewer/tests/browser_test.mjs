@@ -11,7 +11,10 @@
 //    smallest value per frame equals the run's recorded contact_min_gap;
 //  - a damaged run (truncated positions.npy) shows a clear error message in the page.
 // Screenshots go to OUT_DIR (test artefacts in the build tree).
-// Usage: node browser_test.mjs TENDRIL OUT_DIR RUN_DIR... (the last run is copied and damaged)
+//  - a run above 2000 nodes plays as line segments at the saved positions of the frame played,
+//    and shows tubes again when paused;
+// Usage: node browser_test.mjs TENDRIL OUT_DIR [--large RUN_DIR] RUN_DIR... (the last run is copied
+// and damaged)
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, truncateSync, statSync } from 'node:fs';
@@ -20,7 +23,10 @@ import { strict as assert } from 'node:assert';
 import { parseNpy } from '../src/npy.js';
 import { CHROMIUM_FLAGS } from '../tools/chromium_flags.mjs';
 
-const [tendril, outDir, ...runs] = process.argv.slice(2);
+const [tendril, outDir, ...args] = process.argv.slice(2);
+// --large RUN: a run above 2000 nodes for the line playback check
+const large = args.includes('--large') ? args[args.indexOf('--large') + 1] : null;
+const runs = args.filter((a, k) => a !== '--large' && args[k - 1] !== '--large');
 mkdirSync(outDir, { recursive: true });
 
 function startViewer(dirs) {
@@ -169,6 +175,33 @@ try {
     assert.ok(changed >= 0.9, `${shown[i].name}: the ground shows at only ${changed} of the points below the nodes`);
     await page.selectOption('#colour', 'contact_gap');
     await page.screenshot({ path: join(outDir, 'coloured_by_contact_gap.png') });
+  }
+
+  // a large run (above 2000 nodes) plays as lines that show the frame being played, and is drawn
+  // as tubes again when paused
+  if (large) {
+    const big = await startViewer([large]);
+    viewers.push(big);
+    await page.goto(big.url);
+    await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
+    const { x, nodes } = loadPositions(large);
+    assert.ok(nodes > 2000, `the large fixture has only ${nodes} nodes`);
+    await page.evaluate(() => window.__tendril.play());
+    let seen = new Set();
+    for (let k = 0; k < 20 && seen.size < 3; ++k) {
+      const { mode, f, drawn } = await page.evaluate(() => ({ mode: window.__tendril.drawMode(0), f: window.__tendril.frame(0),
+                                                                drawn: window.__tendril.drawnPositions(0) }));
+      assert.equal(mode, 'lines');
+      let worst = 0;
+      for (let j = 0; j < 3 * nodes; ++j) worst = Math.max(worst, Math.abs(drawn[j] - x[f * 3 * nodes + j]));
+      assert.ok(worst <= 1e-6, `playing frame ${f}: lines differ from the saved positions by ${worst}`);
+      seen.add(f);
+      await page.waitForTimeout(100);
+    }
+    await page.evaluate(() => window.__tendril.pause());
+    assert.equal(await page.evaluate(() => window.__tendril.drawMode(0)), 'tubes');
+    console.log(`large run: lines matched the saved positions at frames ${[...seen].join(', ')} while playing`);
+    assert.ok(seen.size >= 2, 'playback of the large run did not advance');
   }
 
   // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
