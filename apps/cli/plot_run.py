@@ -9,6 +9,8 @@ python3-matplotlib; writes PNG files into the output directory and prints their 
   wall_time.png   wall-clock time per step (when recorded)
   trajectory.png  x, y, z of node I over time (rod runs; default the last node)
   tip_path.png    the vine tip path, the body at a few frames and the obstacles (vine runs)
+  contact.png     active contacts and the smallest gap per saved frame, with the smooth zone's
+                  width delta (rod runs with contact)
 Usage: plot_run.py RUN_DIR OUT_DIR NODE
 """
 import json
@@ -146,6 +148,22 @@ def tip_path(meta, a, out_dir, written):
     save(fig, out_dir, "tip_path.png", written)
 
 
+def contact(meta, a, out_dir, written):
+    t = a["frame_time"]
+    fig, axes = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    axes[0].step(t, a["contact_active"], where="post")
+    axes[0].set(ylabel="active contacts")
+    gap = a["contact_min_gap"]
+    finite = np.isfinite(gap)
+    axes[1].plot(t[finite], gap[finite] * 1e3, ".-", ms=3, label="smallest gap g")
+    delta = meta["scene"]["contact"].get("distance_tolerance", 1e-3)
+    axes[1].axhline(delta * 1e3, color="0.5", ls="--", lw=1, label="delta (contact starts)")
+    axes[1].axhline(0, color="k", lw=0.8)
+    axes[1].set(ylabel="gap [mm]", xlabel="time [s]")
+    axes[1].legend(fontsize=8)
+    save(fig, out_dir, "contact.png", written)
+
+
 def main(run_dir, out_dir, node):
     run_dir, out_dir = Path(run_dir), Path(out_dir)
     meta, a, entries = load(run_dir)
@@ -155,6 +173,8 @@ def main(run_dir, out_dir, node):
         energies(meta, a, out_dir, written)
         newton(a, out_dir, written)
         trajectory(a, int(node), out_dir, written)
+        if "contact_min_gap" in a:
+            contact(meta, a, out_dir, written)
     if meta["kind"] == "vine":
         tip_path(meta, a, out_dir, written)
     if "step_wall_time" in a:

@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { MaterialFrames } from './material_frames.js';
 import { colourMap, fieldRange } from './fields.js';
+import { planarObstacleMeshes, RigidObstacles } from './obstacles.js';
 
 const BODY_COLOUR = [0.45, 0.62, 0.85];
 const STRIPE_SHADE = 0.3;    // stripe brightness relative to the tube
@@ -56,6 +57,19 @@ export class BodyView {
     this.tubes.instanceColor = new THREE.InstancedBufferAttribute(this.edgeColour, 3);
     this.joints.instanceColor = new THREE.InstancedBufferAttribute(this.nodeColour, 3);
 
+    // large runs play as lines (one segment per edge): software WebGL cannot redraw ~0.5 M tube
+    // triangles and every material frame at the playback rate; paused, they show as tubes again
+    if (large) {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('color', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      this.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ vertexColors: true }));
+      this.lines.frustumCulled = false;
+      this.lines.visible = false;
+      this.group.add(this.lines);
+    }
+    this.fast = false;
+
     if (run.triangles) {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(run.numNodes * 3), 3));
@@ -65,7 +79,9 @@ export class BodyView {
       this.surface.frustumCulled = false;
       this.group.add(this.surface);
     }
-    if (run.obstacles.length) this.group.add(obstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
+    if (run.obstacles.length) this.group.add(planarObstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
+    // the ground and rigid obstacles of a rod run with contact (their own group: not part of the body)
+    this.contact = run.meta?.scene?.contact ? new RigidObstacles(run.meta.scene.contact, this.boundingBox(0)) : null;
     this.field = null;
     this.values = { node: new Float64Array(run.numNodes), edge: new Float64Array(numEdges) };
     this.shown = -1;
@@ -88,12 +104,35 @@ export class BodyView {
     if (f >= 0) this.show(f);
   }
 
-  /** Poses every tube, joint and triangle at saved frame f and colours them. */
+  /** Lines instead of tubes (large runs while playing: `on`), tubes otherwise. */
+  setFast(on) {
+    const fast = Boolean(on && this.lines);
+    if (fast === this.fast) return;
+    this.fast = fast;
+    if (this.lines) this.lines.visible = fast;
+    this.tubes.visible = this.joints.visible = !fast;
+    const f = this.shown;
+    this.shown = -1;
+    if (f >= 0) this.show(f);
+  }
+
+  /** Poses every tube, joint and triangle (or line, when fast) at saved frame f and colours them. */
   show(f) {
     if (f === this.shown) return;
     this.shown = f;
     const { run, radius, nodeRadius } = this;
     const { positions: x, numNodes: n, edges } = run;
+    if (this.fast) {
+      const p = this.lines.geometry.attributes.position;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) {
+          const i = (f * n + edges[2 * e + k]) * 3;
+          p.array[6 * e + 3 * k] = x[i]; p.array[6 * e + 3 * k + 1] = x[i + 1]; p.array[6 * e + 3 * k + 2] = x[i + 2];
+        }
+      p.needsUpdate = true;
+      this.showSurfaceAndObstacles(f);
+      return;
+    }
     const d1 = this.frames.at(f);
     const m = this.tubes.instanceMatrix.array;
     const o = f * n * 3;
@@ -121,12 +160,18 @@ export class BodyView {
     }
     this.tubes.instanceMatrix.needsUpdate = true;
     this.joints.instanceMatrix.needsUpdate = true;
+    this.showSurfaceAndObstacles(f);
+  }
+
+  showSurfaceAndObstacles(f) {
+    const { positions: x, numNodes: n } = this.run;
     if (this.surface) {
       const p = this.surface.geometry.attributes.position;
-      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[o + i];
+      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[f * n * 3 + i];
       p.needsUpdate = true;
       this.surface.geometry.computeVertexNormals();
     }
+    if (this.contact) this.contact.show(this.run.times[f]);
     this.colour(f);
   }
 
@@ -141,7 +186,9 @@ export class BodyView {
       field.compute(run, f, values);
       const [lo, hi] = this.range;
       const target = field.on === 'node' ? nodeColour : edgeColour;
-      for (let k = 0; k < values.length; ++k) target.set(colourMap((values[k] - lo) / (hi - lo)), 3 * k);
+      // values a field does not define (NaN) keep the body colour
+      for (let k = 0; k < values.length; ++k)
+        target.set(Number.isFinite(values[k]) ? colourMap((values[k] - lo) / (hi - lo)) : BODY_COLOUR, 3 * k);
       if (field.on === 'node') {  // an edge takes the mean of its nodes' colours
         for (let e = 0; e < this.numEdges; ++e)
           for (let c = 0; c < 3; ++c)
@@ -153,54 +200,32 @@ export class BodyView {
     }
     this.tubes.instanceColor.needsUpdate = true;
     this.joints.instanceColor.needsUpdate = true;
+    if (this.fast) {  // line vertices take their nodes' colours
+      const c = this.lines.geometry.attributes.color;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) c.array.set(nodeColour.subarray(3 * run.edges[2 * e + k], 3 * run.edges[2 * e + k] + 3), 6 * e + 3 * k);
+      c.needsUpdate = true;
+    }
     if (this.surface) {
       this.surface.geometry.attributes.color.array.set(nodeColour);
       this.surface.geometry.attributes.color.needsUpdate = true;
     }
   }
 
-  /** Node positions as drawn (the joints' translations), for tests: Float32Array (#nodes x 3). */
+  /**
+   * Node positions as drawn (the joints' translations, or the line segments' ends when fast), for
+   * tests: Float32Array (#nodes x 3).
+   */
   drawnNodePositions() {
-    const s = this.joints.instanceMatrix.array, n = this.run.numNodes;
-    const out = new Float32Array(3 * n);
+    const n = this.run.numNodes, out = new Float32Array(3 * n);
+    if (this.fast) {
+      const p = this.lines.geometry.attributes.position.array, edges = this.run.edges;
+      for (let e = 0; e < this.numEdges; ++e)
+        for (let k = 0; k < 2; ++k) out.set(p.subarray(6 * e + 3 * k, 6 * e + 3 * k + 3), 3 * edges[2 * e + k]);
+      return out;
+    }
+    const s = this.joints.instanceMatrix.array;
     for (let i = 0; i < n; ++i) out.set(s.subarray(16 * i + 12, 16 * i + 15), 3 * i);
     return out;
   }
-}
-
-// obstacles of a planar (vine) run as flat grey shapes just below the body's plane
-function obstacleMeshes(run, box, radius) {
-  const group = new THREE.Group();
-  const material = new THREE.MeshBasicMaterial({ color: 0x8a8f98, side: THREE.DoubleSide });
-  const size = box.getSize(new THREE.Vector3()).length() || 1;
-  const centre = box.getCenter(new THREE.Vector3());
-  const polygon = (points) => new THREE.ShapeGeometry(new THREE.Shape(points.map(([u, v]) => new THREE.Vector2(u, v))));
-  for (const o of run.obstacles) {
-    let g = null;
-    if (o.type === 'circle') {
-      g = new THREE.CircleGeometry(o.radius, 48);
-      g.translate(o.center[0], o.center[1], 0);
-    } else if (o.type === 'polygon') {
-      g = polygon(o.vertices);
-    } else if (o.type === 'box') {
-      const [w, h] = o.size, c = Math.cos(o.angle || 0), s = Math.sin(o.angle || 0);
-      g = polygon([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]].map(([u, v]) =>
-        [o.center[0] + c * u - s * v, o.center[1] + s * u + c * v]));
-    } else if (o.type === 'segment') {
-      const [ax, ay] = o.a, [bx, by] = o.b, l = Math.hypot(bx - ax, by - ay) || 1;
-      const w = Math.max(o.radius || 0, 0.002 * size), nx = (-(by - ay) / l) * w, ny = ((bx - ax) / l) * w;
-      g = polygon([[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny], [ax - nx, ay - ny]]);
-    } else if (o.type === 'half_plane') {
-      // a large rectangle on the solid side of the wall line
-      const [px, py] = o.point, [nx, ny] = o.normal, l = Math.hypot(nx, ny) || 1;
-      const ux = -ny / l, uy = nx / l, L = 10 * size + Math.hypot(centre.x - px, centre.y - py);
-      g = polygon([[px - L * ux, py - L * uy], [px + L * ux, py + L * uy],
-                   [px + L * ux - L * nx / l, py + L * uy - L * ny / l], [px - L * ux - L * nx / l, py - L * uy - L * ny / l]]);
-    }
-    if (g) {
-      g.translate(0, 0, -2 * radius);
-      group.add(new THREE.Mesh(g, material));
-    }
-  }
-  return group;
 }

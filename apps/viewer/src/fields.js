@@ -62,8 +62,37 @@ function bodySpeed(run, f, out) {
   }
 }
 
-/** The fields available for `run`: {key, label, unit, on: 'node' | 'edge', compute(run, f, out)}. */
-export function fieldsOf(run) {
+// gap g = phi(x_i, t) - r_i [m] of each contact node to the nearest ground or obstacle surface, r_i the
+// largest radius of the contact rods through node i (src/tendril/sim/contact_scene.cpp); NaN on
+// nodes that take no part in contact
+function contactGap(contact, radius) {
+  return (run, f, out) => {
+    const { positions: x, numNodes: n, times } = run;
+    for (let i = 0; i < n; ++i)
+      out[i] = radius[i] >= 0 ? contact.gap([x[(f * n + i) * 3], x[(f * n + i) * 3 + 1], x[(f * n + i) * 3 + 2]], times[f]) - radius[i]
+                              : NaN;
+  };
+}
+
+// contact radius of every node: the largest radius of the contact rods (`contact.rods`, default
+// all) through it, -1 elsewhere; a rod's radius is `material.radius` or sqrt(A / pi)
+function contactRadius(run) {
+  const scene = run.meta.scene;
+  const rods = scene.contact.rods ?? run.chains.map((_, r) => r);
+  const radius = new Float64Array(run.numNodes).fill(-1);
+  for (const r of rods) {
+    const m = scene.rods?.[r]?.material ?? {};
+    const rodRadius = m.radius ?? Math.sqrt((m.section?.A ?? 0) / Math.PI);
+    for (const i of run.chains[r] ?? []) radius[i] = Math.max(radius[i], rodRadius);
+  }
+  return radius;
+}
+
+/**
+ * The fields available for `run`: {key, label, unit, on: 'node' | 'edge', compute(run, f, out)};
+ * `contact` (obstacles.js RigidObstacles) adds the contact gap.
+ */
+export function fieldsOf(run, contact = null) {
   const fields = [
     { key: 'speed', label: 'speed', unit: 'm/s', on: 'node', compute: nodeSpeed },
     { key: 'displacement', label: 'displacement', unit: 'm', on: 'node', compute: nodeDisplacement },
@@ -71,6 +100,7 @@ export function fieldsOf(run) {
   ];
   if (run.kind === 'rod') fields.push({ key: 'strain', label: 'strain', unit: '-', on: 'edge', compute: edgeStrain });
   if (run.twists) fields.push({ key: 'twist', label: 'twist θ', unit: 'rad', on: 'edge', compute: edgeTwist });
+  if (contact) fields.push({ key: 'contact_gap', label: 'contact gap', unit: 'm', on: 'node', compute: contactGap(contact, contactRadius(run)) });
   if (run.kind === 'vine') {
     fields.push({ key: 'body_angle', label: 'body angle', unit: 'rad', on: 'edge', compute: bodyAngle });
     if (run.bodyVelocity) fields.push({ key: 'body_speed', label: 'body speed', unit: 'm/s', on: 'edge', compute: bodySpeed });

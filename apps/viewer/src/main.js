@@ -38,6 +38,7 @@ function setFrame(k) {
 
 function setPlaying(on) {
   state.playing = on;
+  for (const p of state.panels) if (p.run) { p.body.setFast(on); p.dirty = true; }
   $('play').textContent = on ? 'Pause' : 'Play';
   last = performance.now();
 }
@@ -143,14 +144,30 @@ Object.assign(hook, {
   setColour: (key) => { $('colour').value = key; $('colour').onchange({ target: $('colour') }); },
   /** Node positions as drawn in panel i, (#nodes x 3). */
   drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
+  /** 'lines' (a large run while playing) or 'tubes'. */
+  drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
   /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
   project: (i, node) => {
     const p = state.panels[i];
-    const x = p.run.positions, o = (p.frame * p.run.numNodes + node) * 3;
-    const v = new p.camera.position.constructor(x[o], x[o + 1], x[o + 2]).project(p.camera);
+    const o = (p.frame * p.run.numNodes + node) * 3;
+    return hook.projectPoint(i, Array.from(p.run.positions.subarray(o, o + 3)));
+  },
+  /** Canvas pixel coordinates (from the top left) of a world point [x, y, z] [m] in panel i. */
+  projectPoint: (i, [x, y, z]) => {
+    const p = state.panels[i];
+    const v = new p.camera.position.constructor(x, y, z).project(p.camera);
     const c = p.renderer.domElement;
     return [Math.round(((v.x + 1) / 2) * c.width), Math.round(((1 - v.y) / 2) * c.height)];
   },
+  /** Values of field `key` at saved frame f of panel i (per node or per edge). */
+  fieldValues: (i, key, f) => {
+    const p = state.panels[i], field = p.fields.find((d) => d.key === key);
+    const out = new Float64Array(field.on === 'node' ? p.run.numNodes : p.run.edges.length / 2);
+    field.compute(p.run, f, out);
+    return Array.from(out);
+  },
+  /** Shows or hides the ground and rigid obstacles of panel i (rod runs with contact). */
+  setObstaclesVisible: (i, on) => { state.panels[i].body.contact.group.visible = on; state.panels[i].dirty = true; },
   /** RGB of canvas pixels [[x, y], ...] of panel i (after a fresh render). */
   pixels: (i, points) => {
     const p = state.panels[i];

@@ -35,7 +35,6 @@ export class Panel {
   /** Builds the scene once the run is loaded. */
   attach(run, options) {
     this.run = run;
-    this.fields = fieldsOf(run);
     const { meta } = run;
     const counts = run.kind === 'vine' ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
       (run.triangles ? `, ${run.triangles.length / 3} triangles` : '');
@@ -50,7 +49,9 @@ export class Panel {
     this.element.prepend(this.renderer.domElement);
     this.scene = new THREE.Scene();
     this.body = new BodyView(run);
+    this.fields = fieldsOf(run, this.body.contact);
     this.scene.add(this.body.group);
+    if (this.body.contact) this.scene.add(this.body.contact.group);
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8090a0, 1.6));
     const light = new THREE.DirectionalLight(0xffffff, 1.8);
     light.position.set(1, -2, 3);
@@ -90,11 +91,14 @@ export class Panel {
       const distance = (0.55 * size) / Math.sin(halfFov) / (options.zoom ?? 1);
       this.camera.position.set(centre.x + distance * Math.cos(el) * Math.cos(az),
                                centre.y + distance * Math.cos(el) * Math.sin(az), centre.z + distance * Math.sin(el));
+      // a grid under the body as the ground reference, unless the scene has its own ground
       if (this.grid) this.scene.remove(this.grid);
-      this.grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
-      this.grid.rotation.x = Math.PI / 2;
-      this.grid.position.set(centre.x, centre.y, box.min.z);
-      this.scene.add(this.grid);
+      if (!this.body.contact?.items.some((o) => o.ground)) {
+        this.grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
+        this.grid.rotation.x = Math.PI / 2;
+        this.grid.position.set(centre.x, centre.y, box.min.z);
+        this.scene.add(this.grid);
+      }
     }
     this.controls.target.copy(centre);
     this.controls.update();

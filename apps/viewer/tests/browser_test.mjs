@@ -7,9 +7,14 @@
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
 //    from the drawn instance matrices, compared with the .npy files parsed here);
 //  - colouring by a field shows a legend with its name;
+//  - in a rod run with contact the ground is drawn below the body, and the contact-gap field's
+//    smallest value per frame equals the run's recorded contact_min_gap;
 //  - a damaged run (truncated positions.npy) shows a clear error message in the page.
 // Screenshots go to OUT_DIR (test artefacts in the build tree).
-// Usage: node browser_test.mjs TENDRIL OUT_DIR RUN_DIR... (the last run is copied and damaged)
+//  - a run above 2000 nodes plays as line segments at the saved positions of the frame played,
+//    and shows tubes again when paused;
+// Usage: node browser_test.mjs TENDRIL OUT_DIR [--large RUN_DIR] RUN_DIR... (the last run is copied
+// and damaged)
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, truncateSync, statSync } from 'node:fs';
@@ -18,7 +23,10 @@ import { strict as assert } from 'node:assert';
 import { parseNpy } from '../src/npy.js';
 import { CHROMIUM_FLAGS } from '../tools/chromium_flags.mjs';
 
-const [tendril, outDir, ...runs] = process.argv.slice(2);
+const [tendril, outDir, ...args] = process.argv.slice(2);
+// --large RUN: a run above 2000 nodes for the line playback check
+const large = args.includes('--large') ? args[args.indexOf('--large') + 1] : null;
+const runs = args.filter((a, k) => a !== '--large' && args[k - 1] !== '--large');
 mkdirSync(outDir, { recursive: true });
 
 function startViewer(dirs) {
@@ -127,6 +135,74 @@ try {
   assert.ok(legend.every((l) => l.includes('speed [m/s]')), legend.join(' | '));
   await page.screenshot({ path: join(outDir, 'coloured_by_speed.png') });
   assert.deepEqual(pageErrors, []);
+
+  // rod runs with contact: the ground is drawn where it is, and the contact-gap field agrees with the
+  // run's own record of the smallest gap (contact_min_gap.npy; the fixture has no self-contact, so
+  // that is the nodes' gap to the ground)
+  for (let i = 0; i < runs.length; ++i) {
+    const meta = JSON.parse(readFileSync(join(runs[i], 'run.json'), 'utf8'));
+    if (!meta.scene?.contact) continue;
+    assert.equal(meta.scene.contact.self?.enabled, false, 'the contact fixture must run without self-contact');
+    const file = meta.arrays.find((a) => a.name === 'contact_min_gap').file;
+    const b = readFileSync(join(runs[i], file));
+    const minGap = parseNpy(b.buffer.slice(b.byteOffset, b.byteOffset + b.length), file).data;
+    let checked = 0;
+    for (let f = 0; f < minGap.length; ++f) {
+      const gaps = await page.evaluate(([i, f]) => window.__tendril.fieldValues(i, 'contact_gap', f), [i, f]);
+      const viewerMin = Math.min(...gaps);
+      if (!Number.isFinite(minGap[f])) continue;  // nothing within reach at this frame
+      assert.ok(Math.abs(viewerMin - minGap[f]) <= 1e-12 + 1e-9 * Math.abs(minGap[f]),
+                `${shown[i].name} frame ${f}: viewer's smallest contact gap ${viewerMin}, run's ${minGap[f]}`);
+      ++checked;
+    }
+    console.log(`${shown[i].name}: contact gap agrees with contact_min_gap at ${checked} of ${minGap.length} frames`);
+    assert.ok(checked > 0, 'no frame with a finite contact_min_gap: the gap check is vacuous');
+    // the ground below every node, with the body hidden: drawn when shown, background when hidden
+    const ground = meta.scene.contact.ground ?? {};
+    assert.deepEqual(ground.normal ?? [0, 0, 1], [0, 0, 1], 'the fixture\'s ground must be a plane z = const');
+    const pz = (ground.point ?? [0, 0, 0])[2];
+    const f0 = await page.evaluate((i) => window.__tendril.frame(i), i);
+    const x = data[i].x, n = data[i].nodes;
+    const points = await page.evaluate(([i, feet]) => feet.map((p) => window.__tendril.projectPoint(i, p)),
+                                       [i, Array.from({ length: n }, (_, k) => [x[(f0 * n + k) * 3], x[(f0 * n + k) * 3 + 1], pz])]);
+    await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
+    const withGround = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => window.__tendril.setObstaclesVisible(i, false), i);
+    const without = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
+    await page.evaluate((i) => { window.__tendril.setObstaclesVisible(i, true); window.__tendril.setBodyVisible(i, true); }, i);
+    const changed = withGround.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / n;
+    console.log(`${shown[i].name}: the ground shows at ${(100 * changed).toFixed(1)} % of the points below the nodes`);
+    assert.ok(changed >= 0.9, `${shown[i].name}: the ground shows at only ${changed} of the points below the nodes`);
+    await page.selectOption('#colour', 'contact_gap');
+    await page.screenshot({ path: join(outDir, 'coloured_by_contact_gap.png') });
+  }
+
+  // a large run (above 2000 nodes) plays as lines that show the frame being played, and is drawn
+  // as tubes again when paused
+  if (large) {
+    const big = await startViewer([large]);
+    viewers.push(big);
+    await page.goto(big.url);
+    await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
+    const { x, nodes } = loadPositions(large);
+    assert.ok(nodes > 2000, `the large fixture has only ${nodes} nodes`);
+    await page.evaluate(() => window.__tendril.play());
+    let seen = new Set();
+    for (let k = 0; k < 20 && seen.size < 3; ++k) {
+      const { mode, f, drawn } = await page.evaluate(() => ({ mode: window.__tendril.drawMode(0), f: window.__tendril.frame(0),
+                                                                drawn: window.__tendril.drawnPositions(0) }));
+      assert.equal(mode, 'lines');
+      let worst = 0;
+      for (let j = 0; j < 3 * nodes; ++j) worst = Math.max(worst, Math.abs(drawn[j] - x[f * 3 * nodes + j]));
+      assert.ok(worst <= 1e-6, `playing frame ${f}: lines differ from the saved positions by ${worst}`);
+      seen.add(f);
+      await page.waitForTimeout(100);
+    }
+    await page.evaluate(() => window.__tendril.pause());
+    assert.equal(await page.evaluate(() => window.__tendril.drawMode(0)), 'tubes');
+    console.log(`large run: lines matched the saved positions at frames ${[...seen].join(', ')} while playing`);
+    assert.ok(seen.size >= 2, 'playback of the large run did not advance');
+  }
 
   // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
   scratch = join(outDir, 'damaged_run');
