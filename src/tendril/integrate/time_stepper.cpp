@@ -112,6 +112,7 @@ StepReport TimeStepper::substep(State& s, double dt) {
   problem.time = s.time + h;
   problem.load_factor = 1.0;
   problem.frames = &s.frames;
+  problem.end_scale = 1.0 / alpha;
   // rest quantities scheduled in time, at the time the forces are evaluated
   if (actuated_) actuated_rods(model_, problem.time, actuated_->rods);
   StepReport report = system_.solve(problem, y_);
