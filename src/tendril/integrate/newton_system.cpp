@@ -384,9 +384,12 @@ double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y) {
     end_ = *p.velocity_origin + p.end_scale * (y - *p.velocity_origin);
     end_step_ = p.end_scale * step_;
   }
+  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : step_);
+}
+
+double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq) const {
   double fraction = 1.0;
-  for (const auto& energy : model_.energies)
-    fraction = std::min(fraction, energy->max_step_fraction(model_, mapped ? end_ : y, mapped ? end_step_ : step_));
+  for (const auto& energy : model_.energies) fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq));
   return fraction;
 }
 

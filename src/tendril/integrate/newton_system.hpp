@@ -59,6 +59,10 @@ class NewtonSystem {
   /// How many times the pattern was analysed (1 after construction).
   int pattern_analyses() const { return pattern_analyses_; }
 
+  /// The largest a in [0, 1] such that q + a' dq, a' in [0, a], passes every Energy's continuous
+  /// collision check (Energy::max_step_fraction); 1 when no term checks.
+  double collision_free_fraction(const VecX& q, const VecX& dq) const;
+
   /// Kinematics at the last evaluated configuration.
   const Kinematics& kinematics() const { return kin_; }
   Kinematics& kinematics() { return kin_; }
