@@ -96,17 +96,19 @@ StepReport TimeStepper::substep(State& s, double dt) {
   target_ = s.q;
   for (const PrescribedMotion& motion : model_.prescribed) motion.apply(t_next, q_initial_, target_);
 
-  // unknown y: q_{k+1} (Euler) or q_alpha (midpoint). Initial guess on the free DOFs: the inertial
-  // prediction q_k + h u_k (a force-free step), shortened by the continuous collision checks so no
-  // rod edge jumps through another; it takes a steadily moving body (a spinning robot, a falling
-  // rod) close to the solution, where mat_dismech's Algorithm 1 (line 5) starts from q_k
-  // (docs/physics/time_integration.md, "Initial guess")
+  // unknown y: q_{k+1} (Euler) or q_alpha (midpoint). Initial guess on the free DOFs (options
+  // initial_guess): the inertial prediction q_k + h u_k (a force-free step), shortened by the
+  // continuous collision checks so no rod edge jumps through another, or q_k as in mat_dismech's
+  // Algorithm 1 (line 5) (docs/physics/time_integration.md, "Initial guess")
   predicted_ = s.q + h * s.u;
   const int n = model_.dofs.size();
-  guess_step_ = dt * s.u;  // the end configuration's change q_{k+1} - q_k under the guess
-  for (int i = 0; i < n; ++i)
-    if (model_.fixed[i]) guess_step_[i] = target_[i] - s.q[i];
-  const double fraction = system_.collision_free_fraction(s.q, guess_step_);
+  double fraction = 0.0;
+  if (options_.initial_guess == InitialGuess::inertial) {
+    guess_step_ = dt * s.u;  // the end configuration's change q_{k+1} - q_k under the guess
+    for (int i = 0; i < n; ++i)
+      if (model_.fixed[i]) guess_step_[i] = target_[i] - s.q[i];
+    fraction = system_.collision_free_fraction(s.q, guess_step_);
+  }
   y_ = s.q + (fraction * h) * s.u;
   for (int i = 0; i < n; ++i)
     if (model_.fixed[i]) y_[i] = (1.0 - alpha) * s.q[i] + alpha * target_[i];
