@@ -91,8 +91,10 @@ Vec12 PairFinder::stencil(const VecX& q, const EdgePair& pair) const {
   return x;
 }
 
-SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial)
-    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial), params_(params) {
+SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check)
+    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial),
+      params_(params),
+      collision_check_(collision_check) {
   // candidates for the first step: the motion allowance is delta until a step has been seen
   finder_.find(q_initial, candidates_, params_.distance_tolerance);
   last_update_time_ = std::numeric_limits<double>::quiet_NaN();
@@ -109,6 +111,21 @@ bool SelfContact::update_stencils(const Model& model, const State& state) const 
   if (scratch_ == candidates_) return false;
   candidates_.swap(scratch_);
   return true;
+}
+
+double SelfContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const {
+  if (!collision_check_) return 1.0;
+  // the pairs that can meet during the step: each box grown by the largest node displacement
+  double reach = 0.0;
+  for (const auto& edge : finder_.edges().nodes)
+    for (int n : edge) reach = std::max(reach, dq.segment<3>(model.dofs.node(n)).norm());
+  if (reach == 0.0) return 1.0;
+  finder_.find(q, pairs_, 2.0 * reach);
+  double fraction = 1.0;
+  for (const EdgePair& pair : pairs_)
+    fraction = std::min(fraction, edge_edge_collision_free_fraction(finder_.stencil(q, pair), finder_.stencil(dq, pair),
+                                                                    kCollisionKeep, fraction));
+  return fraction;
 }
 
 void SelfContact::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {

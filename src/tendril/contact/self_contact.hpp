@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tendril/contact/broad_phase.hpp"
+#include "tendril/contact/ccd/edge_edge_ccd.hpp"
 #include "tendril/contact/contact_parameters.hpp"
 #include "tendril/contact/distance/edge_edge_distance.hpp"
 #include "tendril/contact/potentials/smooth_penalty.hpp"
@@ -71,7 +72,8 @@ class PairFinder {
 
 class SelfContact final : public ContactEnergy {
  public:
-  SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
+  /// collision_check: limit Newton steps by the continuous collision check (max_step_fraction).
+  SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check = true);
 
   std::string_view name() const override { return "self_contact"; }
   /// Declares the candidate pairs (see the file comment).
@@ -80,6 +82,13 @@ class SelfContact final : public ContactEnergy {
   ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
   /// New candidates for the step starting at `state`; true if they changed.
   bool update_stencils(const Model& model, const State& state) const override;
+  /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
+  /// pair's centre-line distance falls below kCollisionKeep of its value at q (ccd/edge_edge_ccd.hpp),
+  /// over the pairs whose boxes at q, grown by the largest node displacement, overlap; 1 when the
+  /// check is off.
+  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const override;
+  /// A Newton step may shrink a pair's centre-line distance to this fraction of its value, no less.
+  static constexpr double kCollisionKeep = 0.1;
   /// The declared pairs (sorted).
   const std::vector<EdgePair>& candidates() const { return candidates_; }
   /// Pair evaluations outside the candidates since construction (force without Hessian).
@@ -96,6 +105,7 @@ class SelfContact final : public ContactEnergy {
   mutable std::vector<EdgePair> scratch_;     ///< the next candidates
   mutable double last_update_time_;           ///< t [s] of the last update
   mutable long missed_ = 0;
+  bool collision_check_;
 };
 
 }  // namespace tendril::contact

@@ -61,6 +61,11 @@ class Energy {
   /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
   /// docs/physics/time_integration.md, "Changing sparsity".
   virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
+  /// Continuous collision check: the largest a in [0, 1] such that the configurations q + a' dq,
+  /// a' in [0, a], are admissible for this term (no rod edge passes through another). The Newton
+  /// line search starts from the smallest of these over all terms, so every accepted iterate is
+  /// reached by a collision-free straight path. Default: 1 (no restriction).
+  virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/) const { return 1.0; }
 };
 
 class ForceTerm {

@@ -398,7 +398,16 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     const std::size_t history = report.residual_history.size();
     const bool likely_last =
         history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
-    double alpha = 1.0;
+    // every iterate is reached by a collision-free straight path: the line search starts at the
+    // largest fraction of the step the continuous collision checks allow
+    double alpha = max_step_fraction(p, y);
+    if (alpha < ls.min_step) {
+      report.status = StepStatus::line_search_failed;
+      report.message = format("a continuous collision check stops the Newton step at fraction %.3g < %.3g, ",
+                              alpha, ls.min_step) +
+                       "the line search's minimum (rod edges about to pass through each other)";
+      return report;
+    }
     bool accepted = false, any_non_finite = false;
     while (alpha >= ls.min_step) {
       trial_ = y + alpha * step_;
@@ -462,6 +471,21 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
                         ? format("; the last negligible step left %.3g N above the round-off floor)", report.round_off_excess)
                         : std::string(")"));
   return report;
+}
+
+double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y) {
+  const bool mapped = p.end_scale != 1.0 && p.velocity_origin;
+  if (mapped) {
+    end_ = *p.velocity_origin + p.end_scale * (y - *p.velocity_origin);
+    end_step_ = p.end_scale * step_;
+  }
+  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : step_);
+}
+
+double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq) const {
+  double fraction = 1.0;
+  for (const auto& energy : model_.energies) fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq));
+  return fraction;
 }
 
 }  // namespace tendril

@@ -36,6 +36,10 @@ struct NewtonProblem {
   double time = 0.0;                   ///< t [s] at which the terms are evaluated
   double load_factor = 1.0;            ///< lambda, scales external-load energies and ForceTerms
   const RodFrames* frames = nullptr;   ///< accepted reference frames to transport from
+  /// The configuration the solve ends in is q_ref + end_scale (y - q_ref) (q_ref = velocity_origin;
+  /// y itself when there is none): 1 for implicit Euler and static solves, 1/alpha for the
+  /// generalised midpoint. Continuous collision checks (Energy::max_step_fraction) run on it.
+  double end_scale = 1.0;
 };
 
 class NewtonSystem {
@@ -54,6 +58,10 @@ class NewtonSystem {
   bool update_stencils(const State& state);
   /// How many times the pattern was analysed (1 after construction).
   int pattern_analyses() const { return pattern_analyses_; }
+
+  /// The largest a in [0, 1] such that q + a' dq, a' in [0, a], passes every Energy's continuous
+  /// collision check (Energy::max_step_fraction); 1 when no term checks.
+  double collision_free_fraction(const VecX& q, const VecX& dq) const;
 
   /// Kinematics at the last evaluated configuration.
   const Kinematics& kinematics() const { return kin_; }
@@ -106,6 +114,9 @@ class NewtonSystem {
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
+  /// The largest fraction of the current Newton step from y that every Energy's continuous collision
+  /// check allows (Energy::max_step_fraction on the end configuration; see NewtonProblem::end_scale).
+  double max_step_fraction(const NewtonProblem& problem, const VecX& y);
 
   const Model& model_;
   NewtonOptions options_;
@@ -136,6 +147,7 @@ class NewtonSystem {
   VecX shift_scale_;     ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
   VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
   VecX trial_;           ///< y + a d (#dofs)
+  VecX end_, end_step_;  ///< end configuration and its change along d, when end_scale != 1 (#dofs)
   double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]
   double energy_int_ = 0.0, energy_load_ = 0.0, merit_base_ = 0.0;
 };

@@ -35,6 +35,7 @@ Enum parse_enum(std::string_view text, const std::string& key_path, const Enum (
 std::string_view to_string(Scheme scheme) {
   return scheme == Scheme::implicit_euler ? "implicit_euler" : "implicit_midpoint";
 }
+std::string_view to_string(InitialGuess guess) { return guess == InitialGuess::inertial ? "inertial" : "previous"; }
 std::string_view to_string(Merit merit) {
   return merit == Merit::incremental_potential ? "incremental_potential" : "residual_norm";
 }
@@ -51,6 +52,10 @@ std::string_view to_string(LinearSolverKind kind) {
 
 Scheme parse_scheme(std::string_view text, const std::string& key_path) {
   constexpr Scheme all[] = {Scheme::implicit_euler, Scheme::implicit_midpoint};
+  return parse_enum(text, key_path, all);
+}
+InitialGuess parse_initial_guess(std::string_view text, const std::string& key_path) {
+  constexpr InitialGuess all[] = {InitialGuess::inertial, InitialGuess::previous};
   return parse_enum(text, key_path, all);
 }
 Merit parse_merit(std::string_view text, const std::string& key_path) {

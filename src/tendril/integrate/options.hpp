@@ -34,11 +34,19 @@ enum class LinearSolverKind {
   sparse_lu,    ///< Eigen SparseLU with COLAMD ordering, symbolic analysis reused
 };
 
+/// Where each time step's Newton iteration starts (docs/physics/time_integration.md, "Initial guess").
+enum class InitialGuess {
+  inertial,  ///< q_k + h u_k, the force-free motion, cut short by the continuous collision checks
+  previous,  ///< q_k (mat_dismech Algorithm 1, line 5)
+};
+
 std::string_view to_string(Scheme scheme);
+std::string_view to_string(InitialGuess guess);
 std::string_view to_string(Merit merit);
 std::string_view to_string(LinearSolverKind kind);
 /// Parse the names above; throw InputError(key_path, text, allowed names) otherwise.
 Scheme parse_scheme(std::string_view text, const std::string& key_path);
+InitialGuess parse_initial_guess(std::string_view text, const std::string& key_path);
 Merit parse_merit(std::string_view text, const std::string& key_path);
 LinearSolverKind parse_linear_solver(std::string_view text, const std::string& key_path);
 
@@ -91,6 +99,7 @@ struct DynamicsOptions {
   /// implicit Euler. See docs/physics/time_integration.md, "Midpoint rule and stiff modes".
   double midpoint_alpha = 0.5;
   int max_dt_halvings = 4; ///< a failed (sub)step is split in two at most this deep, >= 0
+  InitialGuess initial_guess = InitialGuess::inertial;
   NewtonOptions newton;
 
   void validate(std::string_view prefix = "") const;

@@ -103,13 +103,22 @@ StepReport TimeStepper::substep(State& s, double dt) {
   target_ = s.q;
   for (const PrescribedMotion& motion : model_.prescribed) motion.apply(t_next, q_initial_, target_);
 
-  // unknown y: q_{k+1} (Euler) or q_alpha (midpoint), initial guess q_k on the free DOFs
-  // (mat_dismech Algorithm 1, line 5; a constant-velocity guess q_k + h u_k measured no better)
-  y_ = s.q;
+  // unknown y: q_{k+1} (Euler) or q_alpha (midpoint). Initial guess on the free DOFs (options
+  // initial_guess): the inertial prediction q_k + h u_k (a force-free step), shortened by the
+  // continuous collision checks so no rod edge jumps through another, or q_k as in mat_dismech's
+  // Algorithm 1 (line 5) (docs/physics/time_integration.md, "Initial guess")
+  predicted_ = s.q + h * s.u;
   const int n = model_.dofs.size();
+  double fraction = 0.0;
+  if (options_.initial_guess == InitialGuess::inertial) {
+    guess_step_ = dt * s.u;  // the end configuration's change q_{k+1} - q_k under the guess
+    for (int i = 0; i < n; ++i)
+      if (model_.fixed[i]) guess_step_[i] = target_[i] - s.q[i];
+    fraction = system_.collision_free_fraction(s.q, guess_step_);
+  }
+  y_ = s.q + (fraction * h) * s.u;
   for (int i = 0; i < n; ++i)
     if (model_.fixed[i]) y_[i] = (1.0 - alpha) * s.q[i] + alpha * target_[i];
-  predicted_ = s.q + h * s.u;
 
   NewtonProblem problem;
   problem.inertia = 1.0 / (h * h);
@@ -119,6 +128,7 @@ StepReport TimeStepper::substep(State& s, double dt) {
   problem.time = s.time + h;
   problem.load_factor = 1.0;
   problem.frames = &s.frames;
+  problem.end_scale = 1.0 / alpha;
   // rest quantities scheduled in time, at the time the forces are evaluated
   if (actuated_) {
     actuated_rods(model_, problem.time, actuated_->rods);

@@ -58,6 +58,7 @@ class TimeStepper {
   VecX y_;       ///< Newton unknown (#dofs)
   VecX target_;  ///< q with prescribed DOFs at t_{k+1} (#dofs)
   VecX predicted_;  ///< y_pred = q_k + h u_k (#dofs)
+  VecX guess_step_; ///< q_{k+1} - q_k under the initial guess, for the collision check (#dofs)
 };
 
 }  // namespace tendril

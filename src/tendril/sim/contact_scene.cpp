@@ -74,6 +74,9 @@ const io::SchemaTable& contact_scene_schema() {
               "at the start never interact."),
           flag("contact.self.enabled", "Self-contact on or off."),
           friction("contact.self.friction", "Coulomb coefficient mu between rod edges."),
+          {.path = "contact.self.collision_check", .type = KeyType::Bool, .default_value = "true", .unit = "",
+           .doc = "Continuous collision check of every Newton step: no rod edge passes through another however "
+                  "fast or thin the rods (docs/physics/contact.md, \"No tunnelling\"). Off only to compare."},
           map("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
           {.path = "contact.obstacles[].shape", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a cylinder with round "
@@ -211,7 +214,8 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     if (check_enabled(s)) {
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
-      model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial));
+      model.energies.push_back(
+          std::make_shared<contact::SelfContact>(edges, p, out.q_initial, s.boolean("collision_check")));
       if (p.friction > 0.0) model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
       any = true;
     }

@@ -544,6 +544,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     if (out.statics.max_load_steps < out.statics.initial_load_steps)
       integ.fail("static_max_load_steps", fmt::format(">= static_load_steps ({})", out.statics.initial_load_steps));
     out.statics.newton = newton;
+    if (integ.has("initial_guess")) integ.fail("initial_guess", "only for time stepping (implicit_euler, implicit_midpoint)");
     out.statics.validate("integrator.");
     if (!out.u_initial.isZero())
       root.fail("initial_conditions", "non-zero velocities or twist rates",
@@ -552,6 +553,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     out.dynamics.scheme = out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
     out.dynamics.dt = out.dt;
     out.dynamics.max_dt_halvings = integ.integer("max_dt_halvings");
+    out.dynamics.initial_guess = parse_initial_guess(integ.text("initial_guess"), "integrator.initial_guess");
     if (out.solve == Solve::implicit_midpoint) out.dynamics.midpoint_alpha = integ.real("midpoint_alpha");
     else if (integ.has("midpoint_alpha")) integ.fail("midpoint_alpha", "only with type implicit_midpoint");
     out.dynamics.newton = newton;

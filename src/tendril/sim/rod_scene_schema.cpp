@@ -216,6 +216,10 @@ const io::SchemaTable& rod_scene_schema() {
           positive("integrator.dt", "1e-3", "s",
                    "Time step (static: spacing of the quasi-static solves when duration > 0)."),
           integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep.", 30),
+          choice("integrator.initial_guess", "inertial", {"inertial", "previous"},
+                 "Where each step's Newton iteration starts: inertial (q_k + dt u_k, the force-free motion, cut "
+                 "short by the continuous collision check) or previous (q_k, mat_dismech Alg. 1). Time stepping "
+                 "only."),
           {.path = "integrator.midpoint_alpha", .type = KeyType::Real, .default_value = "0.5", .unit = "-",
            .doc = "implicit_midpoint: forces at (1 - alpha) q_k + alpha q_{k+1}; 0.5 is the midpoint rule (no "
                   "numerical damping), larger values damp stiff modes (1 is implicit Euler).",

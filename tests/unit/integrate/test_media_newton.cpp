@@ -41,6 +41,8 @@ std::vector<std::vector<double>> step_chain(const std::shared_ptr<const ForceTer
   options.scheme = scheme;
   options.dt = 0.02;
   options.newton.force_tolerance = 1e-13;
+  // from q_k: far enough from the solution for several iterations whose order can be measured
+  options.initial_guess = InitialGuess::previous;
   TimeStepper stepper(rod.model, options, rod.q);
   std::vector<std::vector<double>> histories;
   for (int k = 0; k < 10; ++k) {
