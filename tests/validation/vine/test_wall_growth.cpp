@@ -5,69 +5,29 @@
 // mean absolute error of 1.1 mm after fitting; we report the unfitted error and check that the
 // tip stays on the wall and slides along it in the measured direction.
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <vector>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
+#include "support/wall_growth.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
 namespace {
 
-std::vector<std::vector<double>> read_csv(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  EXPECT_TRUE(in.good()) << file;
-  std::vector<std::vector<double>> rows;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 TEST(WallGrowth, TipSlidesAlongWallLikeTheVideo) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  const std::filesystem::path dir =
-      std::filesystem::path(source ? source : ".") / ".." / "shared" / "data" / "vine_wall_growth";
   // the data ships beside the project (../shared), never inside it (no redistribution): CI has it, a
   // clone of the repository alone does not (README, "Tests that need ../shared")
-  if (!std::filesystem::exists(dir))
-    GTEST_SKIP() << "measured data not found at " << dir.lexically_normal()
-                 << " (it ships beside the repository in ../shared, not inside it; CI has it)";
-  const auto tip = read_csv(dir / "wall_growth_video_tip_mm.csv");        // frame, step, t, x, y
-  const auto wall = read_csv(dir / "wall_growth_wall_polygon_mm.csv");    // edge, x1, y1, x2, y2, nx, ny
+  const std::filesystem::path dir = testing::wall_growth_data_dir();
+  if (dir.empty())
+    GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository (it ships "
+                    "beside the repository, not inside it; CI has it)";
+  const testing::WallGrowthCase c = testing::wall_growth_case(dir);
+  const auto& tip = c.tip;  // frame, step, t, x, y
   ASSERT_EQ(tip.size(), 8u);
-  ASSERT_EQ(wall.size(), 4u);
-
-  UniformVineParameters p;
-  p.bodies = 10;
-  p.half_length = 0.016845;
-  p.tube_diameter = 0.024;
-  p.mass = 1e-3;
-  p.inertia = 2e-4;
-  p.stiffness = 0.05;
-  p.damping = 1e-5;
-  p.heading = 1.31;
-  p.dt = 1.0 / 90.0;
-  VineModel m = uniform_vine(p);
-  m.growth = GrowthSchedule::constant(0.040);
-  std::vector<Vec2> corners;
-  for (const auto& edge : wall) corners.push_back(1e-3 * Vec2(edge[1], edge[2]));
-  m.obstacles = {make_polygon(corners, 0.0, "wall")};
-
-  // straight through the measured tip of frame 0, prismatic joints extended to its length
+  const VineModel& m = c.model;
+  VineState s = c.start;
   const Vec2 tip0 = 1e-3 * Vec2(tip[0][3], tip[0][4]);
-  const double extension = (tip0.norm() - 2 * p.bodies * p.half_length) / m.num_prismatic();
-  VineState s = straight_state(m, std::atan2(tip0.y(), tip0.x()), extension);
   check_no_penetration(m, s.q, "initial_state");
 
   VineStepper stepper(m);
