@@ -203,7 +203,8 @@ export class BodyView {
     if (this.fast) {  // line vertices take their nodes' colours
       const c = this.lines.geometry.attributes.color;
       for (let e = 0; e < this.numEdges; ++e)
-        for (let k = 0; k < 2; ++k) c.array.set(nodeColour.subarray(3 * run.edges[2 * e + k], 3 * run.edges[2 * e + k] + 3), 6 * e + 3 * k);
+        for (let k = 0; k < 2; ++k)
+          for (let d = 0; d < 3; ++d) c.array[6 * e + 3 * k + d] = nodeColour[3 * run.edges[2 * e + k] + d];
       c.needsUpdate = true;
     }
     if (this.surface) {
