@@ -186,7 +186,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
   io::NpyAppender* work = nullptr;
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
-                  *step_wall = nullptr, *step_status = nullptr;
+                  *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
     run = std::make_unique<io::RunDirectory>(out, "rod", s.resolved);
     frame_time = &run->add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
@@ -222,6 +222,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     step_wall = &run->add_array("step_wall_time", io::NpyType::Float64, {}, "s", "wall-clock time of the step", "step");
     step_status = &run->add_array("step_status", io::NpyType::Int64, {}, "-",
                                   "0 converged; see info.step_status_codes", "step");
+    step_criterion = &run->add_array("step_criterion", io::NpyType::Int64, {}, "-",
+                                     "what ended the step's last Newton solve; see info.step_criterion_codes", "step");
     io::Json names = io::Json::array();
     for (const auto& t : terms) names.push_back(t.first);
     run->set_info("energy_terms", std::move(names));
@@ -229,6 +231,10 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
       codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
     run->set_info("step_status_codes", std::move(codes));
+    io::Json criteria = io::Json::object();
+    for (int c = 0; c <= static_cast<int>(StopCriterion::round_off); ++c)
+      criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
+    run->set_info("step_criterion_codes", std::move(criteria));
     run->set_info("num_nodes", n);
     run->set_info("num_edges", e);
     // lists of index lists as JSON arrays of arrays
@@ -320,13 +326,15 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       if (run) {
         const double t = report.ok() ? state_.time : t_before;
         const double dt = report.dt, residual = report.final_residual();
-        const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status);
+        const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status),
+                           criterion = static_cast<std::int64_t>(report.criterion);
         step_time->append(std::span<const double>(&t, 1));
         step_dt->append(std::span<const double>(&dt, 1));
         step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
         step_residual->append(std::span<const double>(&residual, 1));
         step_wall->append(std::span<const double>(&wall, 1));
         step_status->append(std::span<const std::int64_t>(&status, 1));
+        step_criterion->append(std::span<const std::int64_t>(&criterion, 1));
       }
       if (!report.ok())
         return end_early("failed", "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +

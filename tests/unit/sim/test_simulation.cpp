@@ -85,10 +85,15 @@ TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
   std::stringstream text;
   text << meta.rdbuf();
   EXPECT_NE(text.str().find("\"status\": \"failed\""), std::string::npos);
-  // the failed step is recorded with a non-zero status
+  // the failed step is recorded with a non-zero status and no stopping criterion; the steps before it
+  // converged by one of the two criteria
   const io::NpyArray status = io::read_npy(r.path / "step_status.npy");
+  const io::NpyArray criterion = io::read_npy(r.path / "step_criterion.npy");
   ASSERT_GE(status.size(), 1u);
+  ASSERT_EQ(criterion.size(), status.size());
   EXPECT_NE(status.data.back(), 0.0);
+  EXPECT_EQ(criterion.data.back(), static_cast<double>(StopCriterion::none));
+  for (std::size_t k = 0; k + 1 < criterion.size(); ++k) EXPECT_NE(criterion.data[k], 0.0) << "step " << k;
 }
 
 TEST(Simulation, StaticSolveOnce) {
