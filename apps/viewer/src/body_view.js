@@ -69,6 +69,7 @@ export class BodyView {
       this.group.add(this.lines);
     }
     this.fast = false;
+    this.minRadius = 0;  // [m] tubes are drawn at least this thick (about a pixel on screen)
 
     if (run.triangles) {
       const g = new THREE.BufferGeometry();
@@ -99,6 +100,18 @@ export class BodyView {
   setField(field) {
     this.field = field;
     this.range = field ? fieldRange(this.run, field) : null;
+    const f = this.shown;
+    this.shown = -1;
+    if (f >= 0) this.show(f);
+  }
+
+  /**
+   * Draws tubes and joints at least `radius` [m] thick (half a pixel at the body's distance), so a
+   * rope much thinner than a pixel stays visible; re-poses the shown frame when it changes.
+   */
+  setMinRadius(radius) {
+    if (Math.abs(radius - this.minRadius) <= 0.05 * this.minRadius) return;
+    this.minRadius = radius;
     const f = this.shown;
     this.shown = -1;
     if (f >= 0) this.show(f);
@@ -143,7 +156,7 @@ export class BodyView {
       const ax = d1[3 * e], ay = d1[3 * e + 1], az = d1[3 * e + 2];
       // d2 = t x d1
       const bx = (ey * az - ez * ay) / l, by = (ez * ax - ex * az) / l, bz = (ex * ay - ey * ax) / l;
-      const r = radius[e], k = 16 * e;
+      const r = Math.max(radius[e], this.minRadius), k = 16 * e;
       // columns: local x -> r d1, local y -> edge vector, local z -> r d2 (= -r (t x d1) keeps it right-handed)
       m[k] = r * ax; m[k + 1] = r * ay; m[k + 2] = r * az; m[k + 3] = 0;
       m[k + 4] = ex; m[k + 5] = ey; m[k + 6] = ez; m[k + 7] = 0;
@@ -153,7 +166,7 @@ export class BodyView {
     }
     const s = this.joints.instanceMatrix.array;
     for (let i = 0; i < n; ++i) {
-      const r = nodeRadius[i], k = 16 * i;
+      const r = Math.max(nodeRadius[i], this.minRadius), k = 16 * i;
       s.fill(0, k, k + 16);
       s[k] = r; s[k + 5] = r; s[k + 10] = r; s[k + 15] = 1;
       s[k + 12] = x[o + 3 * i]; s[k + 13] = x[o + 3 * i + 1]; s[k + 14] = x[o + 3 * i + 2];

@@ -65,7 +65,10 @@ export class Panel {
     }
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     if (run.planar) this.controls.enableRotate = false;
-    this.controls.addEventListener('change', () => (this.dirty = true));
+    this.controls.addEventListener('change', () => {
+      this.updateMinRadius();
+      this.dirty = true;
+    });
     this.controls.addEventListener('start', () => (this.userMoved = true));
     this.options = options;
     this.fitCamera();
@@ -106,6 +109,15 @@ export class Panel {
     this.dirty = true;
   }
 
+  /** Half a pixel at the distance of the view's target [m]: the thinnest tube drawn. */
+  updateMinRadius() {
+    const height = Math.max(this.renderer.domElement.height, 1);
+    const visible = this.camera.isOrthographicCamera
+      ? (this.camera.top - this.camera.bottom) / this.camera.zoom
+      : 2 * this.camera.position.distanceTo(this.controls.target) * Math.tan(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    this.body.setMinRadius(0.5 * visible / height);
+  }
+
   resize() {
     if (!this.renderer) return;
     const w = Math.max(this.element.clientWidth, 1), h = Math.max(this.element.clientHeight, 1);
@@ -117,6 +129,7 @@ export class Panel {
       this.camera.aspect = w / h;
     }
     this.camera.updateProjectionMatrix();
+    this.updateMinRadius();
     this.dirty = true;
   }
 
