@@ -39,6 +39,7 @@ namespace fs = std::filesystem;
 
 struct SweepOptions {
   std::string scene, out;
+  std::string scheduler;  ///< Dask scheduler address: the sweep runs through the Python module there
   std::vector<std::string> sets;
   int jobs = 0;
   bool plot = true;
@@ -140,8 +141,16 @@ int sweep(const SweepOptions& o) {
   if (o.sets.empty()) throw InputError("--set", "(absent)", "at least one key.path=v1,v2,...");
   std::vector<Axis> axes;
   for (std::size_t i = 0; i < o.sets.size(); ++i) axes.push_back(parse_set(o.sets[i], i));
-  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const fs::path out = o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
+  // on a Dask cluster: the Python module's sweep (tendril.sweep, docs/python.md) with the same grid
+  if (!o.scheduler.empty()) {
+    std::vector<std::string> command = {python_interpreter(), "-m", "tendril", "sweep", o.scene, "--out", out.string(),
+                                        "--scheduler", o.scheduler};
+    for (const std::string& set : o.sets) command.insert(command.end(), {"--set", set});
+    const int code = run_process(command);
+    return code == 0 ? 0 : code == 1 ? kExitFailedRun : kExitBadInput;
+  }
+  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const fs::path points_dir = out / "points";
   fs::create_directories(points_dir);
 
@@ -243,6 +252,9 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "Output directory (default: sweeps/<scene name>)");
   cmd->add_option("--jobs", o->jobs, "Processes at once (default: all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw sweep.png");
+  cmd->add_option("--scheduler", o->scheduler,
+                  "Dask scheduler address (tcp://HOST:PORT): run the points on that cluster through the Python "
+                  "module (python3 -m tendril sweep; its CSV columns, no plot)");
   return {cmd, [o] { return sweep(*o); }};
 }
 

@@ -37,7 +37,7 @@ def test_dask_cluster_survives_a_killed_worker(tmp_dir):
     pandas.testing.assert_frame_equal(remote.drop(columns="wall_time"), local.drop(columns="wall_time"))
 
 
-def test_cli_sweep_on_dask_scheduler_and_worker_processes(repo, tmp_dir):
+def test_cli_sweep_on_dask_scheduler_and_worker_processes(repo, cli, tmp_dir):
     # the documented commands: `dask scheduler` and `dask worker ADDRESS` as processes on 127.0.0.1, and
     # `python3 -m tendril sweep --scheduler ADDRESS` pointed at them
     import json
@@ -71,6 +71,14 @@ def test_cli_sweep_on_dask_scheduler_and_worker_processes(repo, tmp_dir):
         df = pandas.read_csv(tmp_dir / "sweep" / "sweep.csv")
         assert list(df["status"]) == ["completed", "completed", "failed"]
         assert "rods[0].material.E: got -3" in df.loc[2, "message"]
+        # the same sweep from the `tendril` command, which hands it to the Python module on the cluster
+        out = subprocess.run([cli, "sweep", str(scene), "--set", "duration=0.01", "--set", "rods.0.material.E=1e7,2e7,-3",
+                              "--scheduler", address, "--out", str(tmp_dir / "cli_sweep")],
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 1, out.stderr  # one point failed
+        cli_df = pandas.read_csv(tmp_dir / "cli_sweep" / "sweep.csv")
+        assert list(cli_df["status"]) == ["completed", "completed", "failed"]
+        assert cli_df.drop(columns=[c for c in cli_df if "wall" in c]).equals(df.drop(columns=[c for c in df if "wall" in c]))
     finally:
         for p in reversed(procs):
             p.terminate()

@@ -113,6 +113,21 @@ def test_controls_change_the_equilibrium():
         sim.controls.natural_twist = np.zeros(3)
 
 
+def test_hinge_angles_steer_a_shell(repo):
+    # the parachute's canopy (hinge bending): natural dihedral angles set from Python
+    # between steps change the canopy's shape, and the view has one angle per hinge
+    plain = tendril.Simulation.from_file(repo / "examples/parachute.yaml", {"duration": 0.05})
+    bent = tendril.Simulation.from_file(repo / "examples/parachute.yaml", {"duration": 0.05})
+    angles = bent.controls.hinge_natural_angle.copy()  # the property is a view of the model
+    assert angles.ndim == 1 and angles.size > 0
+    bent.controls.hinge_natural_angle = angles + 0.2
+    assert np.allclose(bent.controls.hinge_natural_angle, angles + 0.2)
+    for sim in (plain, bent):
+        while not sim.finished:
+            assert sim.step().ok
+    assert np.abs(bent.state.positions - plain.state.positions).max() > 1e-4
+
+
 def test_run_and_read_run(tmp_dir):
     sim = tendril.Simulation.from_dict(cantilever())
     seen = []
