@@ -9,6 +9,7 @@
 
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/forces/follower_load.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
 #include "tendril/forces/point_moment.hpp"
@@ -507,6 +508,12 @@ RodScene load_rod_scene(io::Scene& scene) {
     const int r = rod_index(p);
     const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
     model.forces.push_back(std::make_shared<PointMoment>(e, history(p, "moment")));
+  }
+  for (const io::SceneNode& p : forces.list("follower_loads")) {
+    const int r = rod_index(p);
+    const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
+    const double magnitude = p.real("force");
+    model.forces.push_back(std::make_shared<FollowerLoad>(e, [magnitude](double) { return magnitude; }));
   }
 
   // contact: each rod's radius, or sqrt(A / pi) for a general section

@@ -209,6 +209,15 @@ const io::SchemaTable& rod_scene_schema() {
           vec3("forces.point_moments[].moment", kOpt, "N m", "Constant moment M (axis times magnitude). Give moment or table."),
           vector_table("forces.point_moments[].table", "N m", "moment M(t)"),
 
+          node("forces.follower_loads", KeyType::List,
+               "Follower loads: a force along the current tangent of an edge, at its end node; it turns with "
+               "the rod (docs/physics/rods.md#follower-loads)."),
+          integer("forces.follower_loads[].rod", "0", 0, "Rod index."),
+          integer("forces.follower_loads[].edge", kReq, -kInf, "Edge index within the rod (-1: last)."),
+          {.path = "forces.follower_loads[].force", .type = KeyType::Real, .default_value = kReq, .unit = "N",
+           .doc = "Magnitude P along the edge's tangent (first to second node); negative: pushing against it "
+                  "(a compressive tip load on the last edge, Beck's column)."},
+
           node("integrator", KeyType::Map, "Time stepping or static solve."),
           choice("integrator.type", "implicit_euler", {"implicit_euler", "implicit_midpoint", "static"},
                  "implicit_euler (backward Euler, mat_dismech Alg. 1; numerically damped), implicit_midpoint "
