@@ -30,6 +30,7 @@
 #include "command.hpp"
 #include "share_files.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril::cli {
 
@@ -87,7 +88,8 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : ""; }
+/// A CSV number: 9 significant digits, empty when not finite (an observable the run did not reach).
+std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
 
 /// Reads what point k's process left: run.json of the run (or of its .failed directory), else the
 /// last "error:" line of its log.

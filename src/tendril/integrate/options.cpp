@@ -1,23 +1,17 @@
 #include "tendril/integrate/options.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril {
 namespace {
 
 std::string key(std::string_view prefix, std::string_view field) { return std::string(prefix) + std::string(field); }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 void check_range(bool ok, std::string_view prefix, std::string_view field, double value, const char* allowed) {
-  if (!ok || std::isnan(value)) throw InputError(key(prefix, field), number(value), allowed);
+  if (!ok || std::isnan(value)) throw InputError(key(prefix, field), number_text(value), allowed);
 }
 
 template <class Enum, std::size_t N>

@@ -9,6 +9,7 @@
 
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/forces/follower_load.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
@@ -38,7 +39,6 @@ int resolve_index(const io::SceneNode& at, const std::string& key, int value, in
 
 namespace {
 
-std::string num(double x) { return fmt::format("{:g}", x); }
 
 /// Unit vector of a Vec3 key; a zero vector is an error.
 Vec3 unit_vector(const io::SceneNode& at, const char* key) {
@@ -118,7 +118,7 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     const auto [a, b] = line.edges[e];
     const double length = (line.nodes[b] - line.nodes[a]).norm();
     if (!(length > 1e-12 * std::max(scale, 1e-300)))
-      g.fail(fmt::format("edges[{}]", e), fmt::format("nodes {} and {} at distance {}", a, b, num(length)),
+      g.fail(fmt::format("edges[{}]", e), fmt::format("nodes {} and {} at distance {}", a, b, number_text(length)),
              "edges of non-zero length (distinct node positions)");
   }
   return line;
@@ -217,9 +217,9 @@ RodScene load_rod_scene(io::Scene& scene) {
     if (rod.has("m1")) {
       hint = rod.vec3("m1");
       if (!director_hint_usable(first_tangent, hint))
-        rod.fail("m1", fmt::format("[{}, {}, {}]", num(hint.x()), num(hint.y()), num(hint.z())),
-                 fmt::format("a vector not parallel to the rod's first edge (tangent [{}, {}, {}])", num(first_tangent.x()),
-                             num(first_tangent.y()), num(first_tangent.z())));
+        rod.fail("m1", fmt::format("[{}, {}, {}]", number_text(hint.x()), number_text(hint.y()), number_text(hint.z())),
+                 fmt::format("a vector not parallel to the rod's first edge (tangent [{}, {}, {}])", number_text(first_tangent.x()),
+                             number_text(first_tangent.y()), number_text(first_tangent.z())));
     }
     rod_inputs.push_back(std::move(in));
   }
@@ -255,7 +255,7 @@ RodScene load_rod_scene(io::Scene& scene) {
       }
       const double gap = (net.nodes[global] - net.nodes[first]).norm();
       if (gap > 1e-9 * std::max(scale, 1.0))
-        joint.fail(key, fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0], rows[k][1], num(gap)),
+        joint.fail(key, fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0], rows[k][1], number_text(gap)),
                    "coincident nodes (within 1e-9 of the scene size)");
       joined.merge_into(global, first);
     }
@@ -328,8 +328,8 @@ RodScene load_rod_scene(io::Scene& scene) {
       // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l / 2)
       const double k = kappa->norm();
       if (k * l >= std::numbers::pi)
-        at.fail("natural_curvature", fmt::format("{} 1/m", num(k)),
-                fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", num(l)));
+        at.fail("natural_curvature", fmt::format("{} 1/m", number_text(k)),
+                fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", number_text(l)));
       s.natural_curvature = k > 0.0 ? Vec2(*kappa / k * 2.0 * std::tan(0.5 * k * l)) : Vec2::Zero();
     }
     if (tau) s.natural_twist = *tau * l;
@@ -374,7 +374,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     std::vector<Vec3> values;
     for (const auto& row : p.real_table("table", 4)) {
       if (!times.empty() && !(row[0] > times.back()))
-        p.fail(fmt::format("table[{}][0]", times.size()), num(row[0]), "times in strictly increasing order");
+        p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
       times.push_back(row[0]);
       values.emplace_back(row[1], row[2], row[3]);
     }
@@ -475,8 +475,8 @@ RodScene load_rod_scene(io::Scene& scene) {
       const int n = out.rod_nodes[r][i];
       for (int d = 0; d < 3; ++d) {
         if (model.fixed[3 * n + d] && velocity[d] != 0.0)
-          v.fail("velocity", fmt::format("[{}, {}, {}] on node {} of rod {}", num(velocity.x()), num(velocity.y()),
-                                         num(velocity.z()), i, r),
+          v.fail("velocity", fmt::format("[{}, {}, {}] on node {} of rod {}", number_text(velocity.x()), number_text(velocity.y()),
+                                         number_text(velocity.z()), i, r),
                  "zero components on fixed DOFs (clamped or fixed nodes, fixed_dofs)");
         out.u_initial[3 * n + d] = velocity[d];
       }
@@ -488,7 +488,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     for (int e : selected(tw, "edges", rod_edge_count(r), "edge")) {
       const int dof = model.dofs.twist(out.rod_edges[r][e]);
       if (model.fixed[dof] && rate != 0.0)
-        tw.fail("rate", fmt::format("{} rad/s on edge {} of rod {} (a fixed twist)", num(rate), e, r),
+        tw.fail("rate", fmt::format("{} rad/s on edge {} of rod {} (a fixed twist)", number_text(rate), e, r),
                 "zero on fixed twists (clamped edges, fixed_twists)");
       out.q_initial[dof] = angle;
       out.u_initial[dof] = rate;
