@@ -183,8 +183,23 @@ def main(run_dir, out_dir, node):
     if meta["kind"] == "rod":
         shown |= {"step_iterations", "step_residual", "step_dt", "step_status"}
     other_steps(a, entries, out_dir, written, skip=shown)
+    mark_plots(out_dir, written)
     for name in written:
         print(out_dir / name)
+
+
+def mark_plots(out_dir, written):
+    """Writes plots.json listing the PNG files tendril plot wrote into out_dir (with those of an
+    earlier plot there): a run folder holding such a plots folder is still replaced by a new run."""
+    marker = out_dir / "plots.json"
+    files = set(written)
+    try:
+        old = json.loads(marker.read_text())
+        if old.get("format") == "tendril-plots":
+            files |= {f for f in old.get("files", []) if isinstance(f, str) and f != "plots.json"}
+    except (OSError, ValueError):
+        pass
+    marker.write_text(json.dumps({"format": "tendril-plots", "files": sorted(files) + ["plots.json"]}) + "\n")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,35 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   expect_ended_early("interrupted");
 }
 
+TEST_F(FailedRuns, TemporaryFolderOfAKilledRunIsRemovedByTheNextRun) {
+  // SIGKILL cannot be caught: the killed run's "out.tmp-<pid>-0" stays until the next run to "out"
+  CliOptions o;
+  o.while_running = [&](int pid) {
+    for (const std::string& e : entries(dir_))
+      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy")) {
+        ::kill(pid, SIGKILL);
+        return true;
+      }
+    return false;
+  };
+  const CliResult killed = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
+  ASSERT_EQ(killed.exit_code, 128 + SIGKILL) << killed.err;
+  std::string left;
+  for (const std::string& e : entries(dir_))
+    if (e.find("out.tmp-") == 0) left = e;
+  ASSERT_FALSE(left.empty()) << "the killed run left no temporary folder";
+  // a folder of the same form holding a file a run never writes is not removed
+  fs::create_directories(dir_ / "out.tmp-999999999-0");
+  write_text(dir_ / "out.tmp-999999999-0" / "notes.txt", "mine");
+
+  const CliResult next = run_cli({"run", "rod.yaml", "--out", "out"}, dir_);
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_FALSE(fs::exists(dir_ / left));
+  EXPECT_NE(slurp(dir_ / "out" / "run.json").find("\"removed_temporaries_of_killed_runs\": [\"" + left + "\"]"),
+            std::string::npos);
+  EXPECT_EQ(slurp(dir_ / "out.tmp-999999999-0" / "notes.txt"), "mine");
+}
+
 TEST_F(FailedRuns, WriteFailureIsReportedFailedWithNothingHalfWritten) {
   // a file size limit makes the growing arrays' writes fail like a full disk does (EFBIG / ENOSPC)
   CliOptions o;

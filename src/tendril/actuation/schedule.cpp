@@ -7,13 +7,14 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/core/piecewise_linear.hpp"
 
 namespace tendril {
 namespace {
 
 void check_finite(const char* key, double v) {
-  if (!std::isfinite(v)) throw InputError(key, std::to_string(v), "a finite value");
+  if (!std::isfinite(v)) throw InputError(key, number_text(v), "a finite value");
 }
 
 /// Splits a CSV row at commas, semicolons and whitespace.
@@ -51,7 +52,7 @@ Schedule sinusoid(double mean, double amplitude, double frequency, double phase)
   check_finite("amplitude", amplitude);
   check_finite("phase", phase);
   if (!(std::isfinite(frequency) && frequency >= 0.0))
-    throw InputError("frequency", std::to_string(frequency), "a finite frequency f >= 0 [Hz]");
+    throw InputError("frequency", number_text(frequency), "a finite frequency f >= 0 [Hz]");
   const double omega = 2.0 * std::numbers::pi * frequency;
   return [=](double t) { return mean + amplitude * std::sin(omega * t + phase); };
 }
@@ -92,7 +93,7 @@ std::vector<Schedule> csv_schedules(const std::filesystem::path& file) {
       if (!std::isfinite(v)) throw InputError(where, line, "finite numbers");
     if (!times.empty() && !(numbers[0] > times.back()))
       throw InputError(where, line, "times in strictly increasing order (previous row: t = " +
-                                        std::to_string(times.back()) + " s)");
+                                        number_text(times.back()) + " s)");
     times.push_back(numbers[0]);
     for (std::size_t c = 1; c < numbers.size(); ++c) columns[c - 1].push_back(numbers[c]);
   }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril::contact {
 
@@ -27,7 +28,7 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
   margin_.resize(edges_.nodes.size());
   for (std::size_t e = 0; e < margin_.size(); ++e) {
     if (!(edges_.radius[e] >= 0.0) || !std::isfinite(edges_.radius[e]))
-      throw InputError("contact_radius", std::to_string(edges_.radius[e]), "a radius >= 0 [m]");
+      throw InputError("contact_radius", number_text(edges_.radius[e]), "a radius >= 0 [m]");
     margin_[e] = edges_.radius[e] + 0.5 * distance_tolerance;
   }
   // pairs within delta of touching at the start whose edges are joined by at most two other edges

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril {
@@ -22,10 +23,10 @@ std::array<int, 9> triangle_dofs(const Model& model, const std::array<int, 3>& t
 
 AerodynamicDrag::AerodynamicDrag(const Model& model, double medium_density, double drag_coefficient) {
   if (!(std::isfinite(medium_density) && medium_density >= 0.0))
-    throw InputError("aerodynamic_drag.density", std::to_string(medium_density),
+    throw InputError("aerodynamic_drag.density", number_text(medium_density),
                      "a finite density rho_med >= 0 [kg/m^3]");
   if (!(std::isfinite(drag_coefficient) && drag_coefficient >= 0.0))
-    throw InputError("aerodynamic_drag.drag_coefficient", std::to_string(drag_coefficient),
+    throw InputError("aerodynamic_drag.drag_coefficient", number_text(drag_coefficient),
                      "a finite drag coefficient C_D >= 0");
   for (const auto& tri : model.shells.triangles) {
     const auto x = [&](int k) -> Vec3 { return model.rest_positions.segment<3>(model.dofs.node(tri[k])); };

@@ -3,13 +3,14 @@
 #include <cmath>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril {
 
 GravityEnergy::GravityEnergy(const Vec3& g) : g_(g) {
   if (!g.allFinite())
-    throw InputError("gravity", "(" + std::to_string(g.x()) + ", " + std::to_string(g.y()) + ", " +
-                                    std::to_string(g.z()) + ")",
+    throw InputError("gravity", "(" + number_text(g.x()) + ", " + number_text(g.y()) + ", " +
+                                    number_text(g.z()) + ")",
                      "a finite acceleration vector [m/s^2]");
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril {
 
@@ -16,13 +17,13 @@ double HeadDragParameters::torque_coefficient() const {
 
 void HeadDragParameters::validate() const {
   auto non_negative = [](const char* key, double v, const char* what) {
-    if (!(std::isfinite(v) && v >= 0.0)) throw InputError(key, std::to_string(v), what);
+    if (!(std::isfinite(v) && v >= 0.0)) throw InputError(key, number_text(v), what);
   };
   non_negative("C1", shape_factor_force, "a finite shape factor C1 >= 0");
   non_negative("C2", shape_factor_torque, "a finite shape factor C2 >= 0");
   non_negative("mu", mu, "a finite mu >= 0 [Pa s]");
   if (!(std::isfinite(radius) && radius > 0.0))
-    throw InputError("radius", std::to_string(radius), "a finite head radius a > 0 [m]");
+    throw InputError("radius", number_text(radius), "a finite head radius a > 0 [m]");
 }
 
 HeadDrag::HeadDrag(int node, int edge, const HeadDragParameters& parameters)

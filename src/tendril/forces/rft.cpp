@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/forces/voronoi_length.hpp"
 
 namespace tendril {
@@ -20,18 +21,18 @@ std::array<int, 9> stencil_dofs(const DofMap& dofs, const RftNode& n) {
 
 void check_coefficient(const char* key, double value) {
   if (!(std::isfinite(value) && value >= 0.0))
-    throw InputError(key, std::to_string(value), "a finite drag coefficient >= 0 [Pa s]");
+    throw InputError(key, number_text(value), "a finite drag coefficient >= 0 [Pa s]");
 }
 
 }  // namespace
 
 RftCoefficients rft_coefficients_from_medium(double mu, double length, double radius) {
-  if (!(std::isfinite(mu) && mu >= 0.0)) throw InputError("mu", std::to_string(mu), "a finite mu >= 0 [Pa s]");
+  if (!(std::isfinite(mu) && mu >= 0.0)) throw InputError("mu", number_text(mu), "a finite mu >= 0 [Pa s]");
   if (!(std::isfinite(radius) && radius > 0.0))
-    throw InputError("radius", std::to_string(radius), "a rod radius r0 > 0 [m]");
+    throw InputError("radius", number_text(radius), "a rod radius r0 > 0 [m]");
   if (!(std::isfinite(length) && length > radius))
-    throw InputError("length", std::to_string(length),
-                     "a rod length L > its radius r0 = " + std::to_string(radius) +
+    throw InputError("length", number_text(length),
+                     "a rod length L > its radius r0 = " + number_text(radius) +
                          " m (RFT is slender-body theory: L >> r0)");
   const double log_ratio = std::log(2.0 * length / radius);  // > ln 2 > 1/2
   return {2.0 * std::numbers::pi * mu / (log_ratio - 0.5), 4.0 * std::numbers::pi * mu / (log_ratio + 0.5)};

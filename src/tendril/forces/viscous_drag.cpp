@@ -4,13 +4,14 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/forces/voronoi_length.hpp"
 
 namespace tendril {
 
 ViscousDrag::ViscousDrag(const Model& model, std::vector<int> nodes, double viscosity) : nodes_(std::move(nodes)) {
   if (!(std::isfinite(viscosity) && viscosity >= 0.0))
-    throw InputError("viscosity", std::to_string(viscosity), "a finite viscosity eta >= 0 [Pa s]");
+    throw InputError("viscosity", number_text(viscosity), "a finite viscosity eta >= 0 [Pa s]");
   const int num_nodes = model.dofs.num_nodes;
   if (nodes_.empty())
     for (int i = 0; i < num_nodes; ++i) nodes_.push_back(i);

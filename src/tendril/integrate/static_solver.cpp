@@ -6,6 +6,7 @@
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/rod/bend_twist.hpp"
 
 namespace tendril {
@@ -133,7 +134,7 @@ std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
     if (null_mode && push > 1e-8 * f.norm())
       return "static solve: " + translation_names_[m] +
              " is a free rigid-body translation (no fixed DOF along it) and the loads do not balance along it "
-             "(net force " + std::to_string(push) + " N): no equilibrium exists and the stiffness matrix is "
+             "(net force " + number_text(push) + " N): no equilibrium exists and the stiffness matrix is "
              "singular; fix at least one DOF per direction in each connected part";
   }
   return {};

@@ -63,8 +63,33 @@ std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
   }
 }
 
+/// True if `dir` is a folder of `tendril plot` output: it holds exactly the plain files its
+/// plots.json ({"format": "tendril-plots", "files": [...]}) lists.
+bool is_plots_folder(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path marker = dir / "plots.json";
+  if (!fs::is_regular_file(fs::symlink_status(marker, ec)) || fs::file_size(marker, ec) > (std::size_t{1} << 20))
+    return false;
+  std::set<std::string> files;
+  try {
+    const YAML::Node j = YAML::LoadFile(marker.string());
+    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() || j["format"].Scalar() != "tendril-plots" ||
+        !j["files"] || !j["files"].IsSequence())
+      return false;
+    for (const auto& f : j["files"])
+      if (f.IsScalar()) files.insert(f.Scalar());
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
+    if (!fs::is_regular_file(entry.symlink_status(ec)) || files.count(entry.path().filename().string()) == 0)
+      return false;
+  return !ec;
+}
+
 /// Why `dir` may not be replaced by a run ("" if it may): a symbolic link, a file, or a folder that
-/// is neither empty nor a run folder holding exactly the files its run.json lists.
+/// is neither empty nor a run folder holding exactly the files its run.json lists (and, optionally,
+/// folders of `tendril plot` output, which are replaced with it).
 std::string in_the_way(const fs::path& dir) {
   std::error_code ec;
   const fs::file_status status = fs::symlink_status(dir, ec);
@@ -77,7 +102,9 @@ std::string in_the_way(const fs::path& dir) {
   std::vector<std::string> foreign;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    const bool regular = fs::is_regular_file(entry.symlink_status(ec));
+    const fs::file_status entry_status = entry.symlink_status(ec);
+    const bool regular = fs::is_regular_file(entry_status);
+    if (files && fs::is_directory(entry_status) && is_plots_folder(entry.path())) continue;
     if (!files || !regular || files->count(name) == 0) foreign.push_back(name + (regular ? "" : " (not a plain file)"));
   }
   // the first few names, then how many more
@@ -117,6 +144,37 @@ fs::path make_temporary(const fs::path& out) {
                        "a writable output directory");
   }
   throw InputError(out.string(), "(1000 temporary folders next to it)", "a writable output directory");
+}
+
+/// True if `dir` holds only plain files a run writes (*.npy, *.json) and no subfolder.
+bool holds_only_run_files(const fs::path& dir) {
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string ext = entry.path().extension().string();
+    if (!fs::is_regular_file(entry.symlink_status(ec)) || (ext != ".npy" && ext != ".json")) return false;
+  }
+  return !ec;
+}
+
+/// Removes "<out>.tmp-<pid>-<n>" folders left by runs that were killed (SIGKILL, a power cut): the
+/// process <pid> no longer exists and the folder holds only a run's files. Returns their names.
+/// Anything else with such a name (a live run's folder, a folder with other files) is left alone.
+std::vector<std::string> remove_killed_temporaries(const fs::path& out) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  const std::string prefix = out.filename().string() + ".tmp-";
+  for (const fs::directory_entry& entry : fs::directory_iterator(out.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || !fs::is_directory(entry.symlink_status(ec))) continue;
+    long pid = 0;
+    int n = 0;
+    char tail = 0;
+    if (std::sscanf(name.c_str() + prefix.size(), "%ld-%d%c", &pid, &n, &tail) != 2 || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+    if (!holds_only_run_files(entry.path())) continue;
+    if (fs::remove_all(entry.path(), ec) != static_cast<std::uintmax_t>(-1) && !ec) removed.push_back(name);
+  }
+  return removed;
 }
 
 /// Moves the finished `source` folder to `destination`: atomically swapped with an earlier run
@@ -159,6 +217,8 @@ RunDirectory::RunDirectory(fs::path out, std::string kind, Json scene)
   failed += ".failed";
   check_destination(failed);
   if (out_.has_parent_path()) fs::create_directories(out_.parent_path(), ec);
+  const std::vector<std::string> removed = remove_killed_temporaries(out_);
+  for (const std::string& name : removed) info_["removed_temporaries_of_killed_runs"].push_back(name);
   tmp_ = make_temporary(out_);
 }
 

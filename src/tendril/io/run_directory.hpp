@@ -11,9 +11,13 @@
 ///   the partial directory becomes "<out>.failed" (replacing an earlier one), <out> is untouched;
 /// - destroyed without either (an exception unwound through the run): like stop("failed", ...).
 /// <out> and <out>.failed must each be a new path, an empty directory, or a run folder holding
-/// exactly the files its run.json lists (nothing else, no subfolder); a symbolic link is never
+/// exactly the files its run.json lists (nothing else, no subfolder except folders of `tendril
+/// plot` output holding exactly what their plots.json lists, replaced with the run); a symbolic link is never
 /// followed or replaced. Anything else, and the current directory or one of its parents, makes the
 /// constructor throw InputError("--out", what is in the way, ...), and nothing is created.
+/// A run that is killed (SIGKILL) leaves its "<out>.tmp-<pid>-<n>"; the next run to the same <out>
+/// removes it if process <pid> is gone and it holds only *.npy and *.json files, and lists it in
+/// run.json's info.removed_temporaries_of_killed_runs.
 ///
 ///   io::RunDirectory run("runs/x", "tendril-run", scene.resolved());
 ///   auto& x = run.add_array("positions", io::NpyType::Float64, {N, 3}, "m", "node positions per saved frame");

@@ -128,17 +128,18 @@ namespace {
 /// count or depth limits, a non-text map key, and a key given twice in one map.
 class DocumentCheck {
  public:
-  DocumentCheck(const Scene& scene, std::string source) : scene_(scene), source_(std::move(source)) {}
+  /// `scene` gives file:line:column locations; without it (a --set value) messages have none.
+  DocumentCheck(const Scene* scene, std::string source) : scene_(scene), source_(std::move(source)) {}
   void walk(const YAML::Node& node, int depth) {
     const SceneLimits& limits = scene_limits();
     if (++count_ > limits.max_nodes)
       throw InputError(source_, fmt::format("(more than {} YAML nodes once aliases are expanded)", limits.max_nodes),
                        with_location(fmt::format("a scene of at most {} nodes (--max-scene-nodes)", limits.max_nodes),
-                                     scene_.location(node)));
+                                     location(node)));
     if (depth > limits.max_depth)
       throw InputError(source_, fmt::format("(maps and lists nested more than {} deep)", limits.max_depth),
                        with_location(fmt::format("at most {} levels of nesting", limits.max_depth),
-                                     scene_.location(node)));
+                                     location(node)));
     if (node.IsSequence()) {
       for (const YAML::Node& child : node) walk(child, depth + 1);
     } else if (node.IsMap()) {
@@ -146,12 +147,15 @@ class DocumentCheck {
       for (auto it = node.begin(); it != node.end(); ++it) {
         if (!it->first.IsScalar())
           throw InputError(source_, "a map key " + node_text(it->first),
-                           with_location("map keys that are plain text", scene_.location(it->first)));
+                           with_location("map keys that are plain text", location(it->first)));
         const std::string& key = it->first.Scalar();
-        const auto [first, inserted] = seen.emplace(key, scene_.location(it->first));
+        const auto [first, inserted] = seen.emplace(key, location(it->first));
         if (!inserted)
-          throw InputError(source_, fmt::format("the key '{}' twice in one map (first at {})", key, first->second),
-                           with_location("each key once per map", scene_.location(it->first)));
+          throw InputError(source_,
+                           first->second.empty() ? fmt::format("the key '{}' twice in one map", key)
+                                                 : fmt::format("the key '{}' twice in one map (first at {})", key,
+                                                               first->second),
+                           with_location("each key once per map", location(it->first)));
         ++count_;
         walk(it->second, depth + 1);
       }
@@ -159,7 +163,9 @@ class DocumentCheck {
   }
 
  private:
-  const Scene& scene_;
+  std::string location(const YAML::Node& node) const { return scene_ ? scene_->location(node) : ""; }
+
+  const Scene* scene_;
   std::string source_;
   std::size_t count_ = 0;
 };
@@ -479,8 +485,15 @@ Scene Scene::from_text(const std::string& text, Schema schema, const std::vector
   }
   if (scene.tree_.IsNull()) scene.tree_ = YAML::Node(YAML::NodeType::Map);
   if (!scene.tree_.IsMap()) throw InputError(source, node_text(scene.tree_), "a map of scene keys at the top level");
-  DocumentCheck(scene, source).walk(scene.tree_, 0);
-  for (const std::string& o : overrides) apply_override(scene.tree_, o);
+  DocumentCheck(&scene, source).walk(scene.tree_, 0);
+  std::unordered_map<std::string, std::string> assigned;  // key path -> the --set that gave it
+  for (const std::string& o : overrides) {
+    const std::string path = apply_override(scene.tree_, o);
+    const auto [first, inserted] = assigned.emplace(path, o);
+    if (!inserted)
+      throw InputError("--set " + path, fmt::format("given twice: '{}' and '{}'", first->second, o),
+                       "each key path once");
+  }
   return scene;
 }
 
@@ -557,7 +570,7 @@ YAML::Node without_marks(const YAML::Node& node) {
 
 }  // namespace
 
-void apply_override(YAML::Node& root, const std::string& assignment) {
+std::string apply_override(YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError("--set", assignment, "key.path=value, e.g. rods.0.material.E=2e7");
@@ -580,10 +593,13 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
 
   YAML::Node value;
   try {
-    value = without_marks(YAML::Load(value_text));
+    value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + path, value_text, "a YAML value (" + e.msg + ")");
   }
+  // the limits and duplicate-key rule of scene files, before aliases are expanded by the copy
+  DocumentCheck(nullptr, "--set " + path).walk(value, 0);
+  value = without_marks(value);
   // nothing after '=' would silently put the key back to its default (an explicit null removes the
   // key on purpose)
   if (value_text.find_first_not_of(" \t") == std::string::npos)
@@ -605,7 +621,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
       walked += fmt::format("[{}]", index);
       if (last) {
         node[static_cast<std::size_t>(index)] = value;
-        return;
+        return walked;
       }
       YAML::Node next = node[static_cast<std::size_t>(index)];
       node.reset(next);
@@ -615,7 +631,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
       walked += (walked.empty() ? "" : ".") + seg;
       if (last) {
         node[seg] = value;
-        return;
+        return walked;
       }
       YAML::Node next = node[seg];
       if (!next.IsDefined() || next.IsNull()) {
@@ -625,6 +641,7 @@ void apply_override(YAML::Node& root, const std::string& assignment) {
       node.reset(next);
     }
   }
+  return walked;  // not reached: the last segment returns above
 }
 
 }  // namespace tendril::io

@@ -16,6 +16,7 @@
 /// uses dots between map keys; a list element is written `rods.0.material.E` or `rods[0].material.E`
 /// (0-based). The value is YAML text: `gravity=[0,0,-9.81]`, `integrator.type=static`. Missing map
 /// keys are created (an unknown one is then reported like any unknown key); list indices must exist.
+/// A value obeys the file's limits and duplicate-key rule; the same key path set twice is refused.
 
 #include <filesystem>
 #include <memory>
@@ -162,8 +163,10 @@ class Scene {
   std::unique_ptr<std::set<std::string>> used_ = std::make_unique<std::set<std::string>>();
 };
 
-/// Applies one "key.path=value" override to a parsed tree (see the header comment).
-void apply_override(YAML::Node& root, const std::string& assignment);
+/// Applies one "key.path=value" override to a parsed tree (see the header comment) and returns the
+/// key path it set, spelled "rods[0].material.E" whichever spelling the assignment used. The value
+/// obeys the scene file's limits (node count, depth, each key once per map).
+std::string apply_override(YAML::Node& root, const std::string& assignment);
 
 /// The YAML text of a node on one line, cut after about 120 characters (for messages; it never
 /// expands a whole aliased document).

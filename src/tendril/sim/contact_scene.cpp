@@ -145,8 +145,8 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       const double gap = obstacle->distance(x, 0.0).distance - nodes.radius[k];
       if (gap < 0.0)
         root.fail(at.path().empty() ? "contact" : at.path(),
-                  fmt::format("node {} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)", nodes.nodes[k], x.x(), x.y(),
-                              x.z(), gap),
+                  fmt::format("{} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)",
+                              scene_node_name(out, nodes.nodes[k]), x.x(), x.y(), x.z(), gap),
                   "an obstacle that starts outside every rod's surface (gap >= 0)");
     }
     contact::ContactParameters p = params;

@@ -1,5 +1,6 @@
 #include "tendril/sim/rod_scene.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -172,6 +173,18 @@ PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dof
       q[twist_dofs[k]] = q0[twist_dofs[k]] + omega.dot(tangents[k]) * t;
   };
   return motion;
+}
+
+std::string scene_node_name(const RodScene& scene, int node) {
+  const auto name_in = [node](const std::vector<std::vector<int>>& lists, const char* what) -> std::string {
+    for (std::size_t r = 0; r < lists.size(); ++r) {
+      const auto at = std::find(lists[r].begin(), lists[r].end(), node);
+      if (at != lists[r].end()) return fmt::format("{}[{}].nodes[{}]", what, r, at - lists[r].begin());
+    }
+    return "";
+  };
+  const std::string rod = name_in(scene.rod_nodes, "rods");
+  return rod.empty() ? name_in(scene.shell_nodes, "shells") : rod;
 }
 
 RodScene load_rod_scene(io::Scene& scene) {

@@ -50,6 +50,10 @@ struct RodScene {
   io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
 };
 
+/// The scene's name of model node `node`: "rods[2].nodes[7]" or "shells[0].nodes[12]" (a node shared
+/// by a rod and a shell is named by its rod), or "" for an index the scene does not list.
+std::string scene_node_name(const RodScene& scene, int node);
+
 /// Rigid motion of clamped DOFs from t = 0: x(t) = c + v t + R(omega t) (x(0) - c) for the nodes,
 /// theta(t) = theta(0) + (omega . t_0) t for the twist DOFs (t_0 the tangent of each twisted edge at t = 0).
 PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,

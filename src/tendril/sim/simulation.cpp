@@ -7,8 +7,9 @@
 #include <regex>
 
 #include "tendril/core/actuator.hpp"
-#include "tendril/core/term.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
+#include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
 
 namespace tendril::sim {
@@ -47,7 +48,7 @@ Simulation Simulation::from_file(const std::filesystem::path& file, const std::v
 namespace {
 
 /// `message` with every model-wide "node N" / "edge N" followed by the scene's name for it
-/// ("node 17 (rods[2].nodes[7])"), so a failure names what the user wrote.
+/// ("node 17 (rods[2].nodes[7])", "node 40 (shells[0].nodes[12])"), so a failure names what the user wrote.
 std::string with_scene_names(const std::string& message, const RodScene& s) {
   static const std::regex numbered(R"((node|edge) (\d+))");
   std::string out;
@@ -56,14 +57,16 @@ std::string with_scene_names(const std::string& message, const RodScene& s) {
     const std::smatch& m = *it;
     out.append(last, m[0].second);
     last = m[0].second;
-    const bool node = m[1] == "node";
     const int index = std::stoi(m[2]);
-    const auto& lists = node ? s.rod_nodes : s.rod_edges;
-    for (std::size_t r = 0; r < lists.size(); ++r) {
-      const auto at = std::find(lists[r].begin(), lists[r].end(), index);
-      if (at == lists[r].end()) continue;
-      out += " (rods[" + std::to_string(r) + "]." + (node ? "nodes[" : "edges[") +
-             std::to_string(at - lists[r].begin()) + "])";
+    if (m[1] == "node") {
+      const std::string name = scene_node_name(s, index);
+      if (!name.empty()) out += " (" + name + ")";
+      continue;
+    }
+    for (std::size_t r = 0; r < s.rod_edges.size(); ++r) {
+      const auto at = std::find(s.rod_edges[r].begin(), s.rod_edges[r].end(), index);
+      if (at == s.rod_edges[r].end()) continue;
+      out += " (rods[" + std::to_string(r) + "].edges[" + std::to_string(at - s.rod_edges[r].begin()) + "])";
       break;
     }
   }
@@ -354,7 +357,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       if (io::stop_signal() != 0 && !finished()) {
         result.signal = io::stop_signal();
         return end_early("interrupted", "stopped by signal " + std::to_string(result.signal) + " after step " +
-                                            std::to_string(steps_) + " at t = " + std::to_string(state_.time) + " s");
+                                            std::to_string(steps_) + " at t = " + number_text(state_.time) + " s");
       }
     }
   } catch (const tendril::InputError& error) {

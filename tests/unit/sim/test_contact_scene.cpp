@@ -73,7 +73,7 @@ TEST(ContactScene, RejectsFrictionWithoutContact) {
 TEST(ContactScene, RejectsAnObstacleThatStartsInsideARod) {
   // the rod lies at z = 0.01 with radius 2 mm: a sphere around its middle node, a ground above it
   expect_input_error([] { load("contact: {obstacles: [{shape: sphere, center: [0.04, 0, 0.01], radius: 0.005}]}\n"); },
-                     {"contact.obstacles[0]", "node 2", "inside", "gap >= 0"});
+                     {"contact.obstacles[0]", "rods[0].nodes[2] at", "inside", "gap >= 0"});
   expect_input_error([] { load("contact: {ground: {point: [0, 0, 0.009]}}\n"); }, {"contact.ground", "inside"});
 }
 

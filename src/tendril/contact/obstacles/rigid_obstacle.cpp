@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril::contact {
 namespace {
@@ -71,7 +72,7 @@ Box::Box(const Vec3& center, const Vec3& half_extents, const Mat3& rotation)
     : center_(center), half_extents_(half_extents), rotation_(rotation) {
   if (!center.allFinite()) throw InputError("center", "non-finite", "a finite point [m]");
   if (!half_extents.allFinite() || !(half_extents.minCoeff() > 0.0))
-    throw InputError("half_extents", "min " + std::to_string(half_extents.minCoeff()),
+    throw InputError("half_extents", "min " + number_text(half_extents.minCoeff()),
                      "finite half extents > 0 [m]");
   if (!rotation.allFinite() || !(rotation.transpose() * rotation).isIdentity(1e-9) || rotation.determinant() < 0.0)
     throw InputError("rotation", "not a rotation", "a proper rotation");

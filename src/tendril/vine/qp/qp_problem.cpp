@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril::vine {
 namespace {
@@ -23,7 +24,7 @@ void check_finite(const SparseMatrix& m, const char* key) {
     for (SparseMatrix::InnerIterator it(m, k); it; ++it)
       if (!std::isfinite(it.value()))
         throw InputError(std::string(key) + "(" + std::to_string(it.row()) + "," + std::to_string(it.col()) + ")",
-                         std::to_string(it.value()), "a finite number");
+                         number_text(it.value()), "a finite number");
 }
 
 void check_finite(const VecX& v, const char* key) {
