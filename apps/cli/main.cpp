@@ -23,8 +23,9 @@
 #include "command.hpp"
 #include "progress_bar.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/io/npy.hpp"
+#include "tendril/core/number_text.hpp"
 #include "tendril/core/printable_text.hpp"
+#include "tendril/io/npy.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/contact_scene.hpp"
 #include "tendril/sim/natural_modes.hpp"
@@ -132,7 +133,7 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
       std::fprintf(stderr, "%s: the static solve failed: %s\n", scene_file.string().c_str(), result.message.c_str());
       return kExitFailedRun;
     }
-    about = "the static solution at t = " + std::to_string(simulation.state().time) + " s";
+    about = "the static solution at t = " + number_text(simulation.state().time) + " s";
   }
   if (buckling) {
     const std::vector<double> factors = sim::buckling_load_factors(simulation.model(), unloaded, simulation.state(), count);

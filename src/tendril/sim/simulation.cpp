@@ -340,9 +340,10 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
         step_criterion->append(std::span<const std::int64_t>(&criterion, 1));
       }
       if (!report.ok())
-        return end_early("failed", "step " + std::to_string(steps_ + 1) + " from t = " + std::to_string(t_before) +
-                                       " s failed (" + std::string(to_string(report.status)) + ")" +
-                                       (report.message.empty() ? "" : ": " + report.message));
+        // the stepper's message starts with the time and dt of the failed attempt
+        return end_early("failed", "step " + std::to_string(steps_ + 1) + " (" + std::string(to_string(report.status)) +
+                                       "): " +
+                                       (report.message.empty() ? "from t = " + number_text(t_before) + " s" : report.message));
       // save every N steps, or when t crosses a multiple of the interval (every step when the
       // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
       bool save = finished();
