@@ -131,6 +131,24 @@ TEST_F(FailedRuns, VineWithHugeMassFails) {
   EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
 }
 
+TEST_F(FailedRuns, FrictionJamOfAVineSaysWhatToChange) {
+  // the runtime scene with mu = 0.5: the tip wedges against the first circle (docs/physics/vine.md)
+  const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.contact.friction=0.5", "--set",
+                               "vine.contact.model=point"},
+                              dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("QP max_iterations"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("jam"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("vine.growth.control: force_limited"), std::string::npos) << r.err;
+  // with force-limited growth the same vine stalls at the circle and the run completes
+  const CliResult stalled = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.contact.friction=0.5",
+                                     "--set", "vine.contact.model=point", "--set", "vine.growth.control=force_limited",
+                                     "--set", "vine.growth.force=0.5"},
+                                    dir_);
+  EXPECT_EQ(stalled.exit_code, 0) << stalled.err;
+}
+
 TEST_F(FailedRuns, ExplicitSpringVineThatBlowsUpFails) {
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
   const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.springs=explicit", "--set",

@@ -510,11 +510,20 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
         impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
       }
       impulses.append(std::span<const double>(normal.data(), normal.size()));
-      if (rep.status != QpStatus::solved)
+      if (rep.status != QpStatus::solved) {
+        // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but
+        // its contact impulses grow without bound (tests/unit/vine/test_vine_step.cpp, FrictionJam)
+        const bool jam = rep.status == QpStatus::max_iterations && rep.contact_pairs > 0 && m.friction > 0.0 &&
+                         m.growth_control == GrowthControl::rate;
         return end_early("failed",
-                         fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g})", k + 1, state.time,
-                                     to_string(rep.status), rep.kkt_residual),
+                         fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
+                                     to_string(rep.status), rep.kkt_residual,
+                                     jam ? "; with growth control 'rate' and friction at a contact this is usually a "
+                                           "jam (the growth rate can be met only with ever larger contact impulses): "
+                                           "vine.growth.control: force_limited lets the growth stall instead"
+                                         : ""),
                          k);
+      }
       const std::string bad = non_finite_quantity(state, impulses_finite);
       if (!bad.empty())
         return end_early("failed", fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad),

@@ -117,8 +117,12 @@ TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constra
 
 TEST(VineStep, FrictionJamIsReportedNotStepped) {
   // the tip meets the circle 20 deg off its normal; with mu = 0.5 (cone half-angle 26.6 deg) it
-  // cannot slide and the hard growth constraint cannot be met: the QP is infeasible (cvxopt's LP
-  // finds it primal infeasible), so the step must report a failure and leave the state unchanged
+  // cannot slide, and the hard growth constraint can be met only with enormous contact impulses.
+  // The QP of the failing step (step 8) is feasible, not infeasible: dumped and checked with SciPy
+  // (2026-11-24), HiGHS finds a point with every inequality slack = 1, P is positive definite
+  // (eigenvalues 0.2..1), and cvxopt's QP stops with status 'unknown' at multipliers up to 1.2e7.
+  // No Farkas certificate exists, so the honest report is max_iterations (the run's message says
+  // it is a jam and names vine.growth.control: force_limited), and the state must be unchanged.
   VineStepper stepper(contact_scene(0.5));
   VineState s = straight_state(stepper.model(), 0.0);
   QpStatus status = QpStatus::solved;
@@ -131,7 +135,7 @@ TEST(VineStep, FrictionJamIsReportedNotStepped) {
       EXPECT_EQ(s.time, before.time);
     }
   }
-  EXPECT_NE(status, QpStatus::solved) << "an infeasible step was reported solved";
+  EXPECT_EQ(status, QpStatus::max_iterations) << "a jammed step was reported " << to_string(status);
 }
 
 TEST(VineStep, FrictionOpposesSliding) {
