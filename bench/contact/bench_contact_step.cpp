@@ -3,12 +3,12 @@
 // CPU for its 10000 steps) and the nine-limbed legged robot (217 nodes, dt 2.5e-3 s; dismech-rods
 // ~12 ms per step). Each simulation runs its whole scene and restarts (untimed), so the steps
 // measured are the scene's own mix of free fall, impact and rest.
-#include <optional>
 #include <string>
 
 #include <benchmark/benchmark.h>
 
 #include "support/statistics.hpp"
+#include "support/timed_steps.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace {
@@ -16,24 +16,10 @@ namespace {
 const std::string kExamples = std::string(TENDRIL_SOURCE_DIR) + "/examples/";
 
 void run_scene(benchmark::State& state, const std::string& name) {
-  const auto make = [&] { return tendril::sim::Simulation::from_file(kExamples + name + ".yaml"); };
-  std::optional<tendril::sim::Simulation> sim(make());
-  long iterations = 0, steps = 0;
-  for (auto _ : state) {
-    if (sim->finished()) {
-      state.PauseTiming();
-      sim.emplace(make());
-      state.ResumeTiming();
-    }
-    const tendril::StepReport report = sim->step();
-    if (report.status != tendril::StepStatus::converged) {
-      state.SkipWithError(("step failed: " + report.message).c_str());
-      break;
-    }
-    iterations += report.iterations;
-    ++steps;
-  }
-  state.counters["newton_iterations"] = benchmark::Counter(static_cast<double>(iterations) / std::max(1L, steps));
+  const double iterations = tendril::bench::restarted_steps(
+      state, [&] { return tendril::sim::Simulation::from_file(kExamples + name + ".yaml"); },
+      [](const tendril::sim::Simulation& sim) { return sim.finished(); });
+  state.counters["newton_iterations"] = iterations;
 }
 
 void BM_RodDropSoftStep(benchmark::State& state) { run_scene(state, "rod_drop_soft"); }

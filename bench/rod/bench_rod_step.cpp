@@ -2,13 +2,13 @@
 // examples/). Counters: newton_iterations per step and seconds per node per Newton iteration
 // (node_iteration, shown inverted as a time). Results and method: docs/performance.md.
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "support/statistics.hpp"
+#include "support/timed_steps.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace {
@@ -18,27 +18,14 @@ const std::string kExamples = std::string(TENDRIL_SOURCE_DIR) + "/examples/";
 /// Times sim.step(); the simulation is rebuilt (untimed) whenever it reaches `restart_time` [s], so
 /// every size measures steps of the same stretch of motion.
 void run_steps(benchmark::State& state, const std::function<tendril::sim::Simulation()>& make, double restart_time) {
-  std::optional<tendril::sim::Simulation> sim(make());
-  const int nodes = sim->model().dofs.num_nodes;
-  long iterations = 0, steps = 0;
-  for (auto _ : state) {
-    if (sim->state().time >= restart_time) {
-      state.PauseTiming();
-      sim.emplace(make());
-      state.ResumeTiming();
-    }
-    const tendril::StepReport report = sim->step();
-    if (report.status != tendril::StepStatus::converged) {
-      state.SkipWithError(("step failed: " + report.message).c_str());
-      break;
-    }
-    iterations += report.iterations;
-    ++steps;
-  }
+  const int nodes = make().model().dofs.num_nodes;
+  const double iterations = tendril::bench::restarted_steps(
+      state, make, [&](const tendril::sim::Simulation& sim) { return sim.state().time >= restart_time; });
   state.counters["nodes"] = nodes;
-  state.counters["newton_iterations"] = benchmark::Counter(static_cast<double>(iterations) / std::max(1L, steps));
-  state.counters["node_iteration"] = benchmark::Counter(static_cast<double>(iterations) * nodes,
-                                                        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["newton_iterations"] = iterations;
+  state.counters["node_iteration"] =
+      benchmark::Counter(iterations * static_cast<double>(state.iterations()) * nodes,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // straight cantilever: L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5, clamped, gravity, backward Euler, dt 1e-3

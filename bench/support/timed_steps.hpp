@@ -1,8 +1,9 @@
 #pragma once
-/// The timed loop of the Simulation benchmarks: `steps_per_iteration` steps per benchmark iteration, a
-/// failed step ends the benchmark with its message.
+/// The timed loops of the Simulation benchmarks: a failed step ends the benchmark with its message.
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <string>
 
 #include <benchmark/benchmark.h>
@@ -11,19 +12,43 @@
 
 namespace tendril::bench {
 
-/// Runs the benchmark loop on `sim`; returns the mean Newton iterations per step (0 after a failed step).
+/// One step of `sim`, its Newton iterations added to `iterations`; false (the benchmark skipped with the
+/// step's message) if it failed.
+inline bool counted_step(benchmark::State& state, sim::Simulation& sim, long& iterations, long& steps) {
+  const StepReport report = sim.step();
+  if (report.status != StepStatus::converged) {
+    state.SkipWithError(("step failed: " + report.message).c_str());
+    return false;
+  }
+  iterations += report.iterations;
+  ++steps;
+  return true;
+}
+
+/// Runs the benchmark loop on `sim`, `steps_per_iteration` steps per benchmark iteration; returns the
+/// mean Newton iterations per step (0 after a failed step).
 inline double timed_steps(benchmark::State& state, sim::Simulation& sim, int steps_per_iteration) {
   long iterations = 0, steps = 0;
+  for (auto _ : state)
+    for (int k = 0; k < steps_per_iteration; ++k)
+      if (!counted_step(state, sim, iterations, steps)) return 0.0;
+  return static_cast<double>(iterations) / std::max(1L, steps);
+}
+
+/// One step per benchmark iteration on a simulation built by `make`, rebuilt (untimed) whenever
+/// `restart(sim)` says so (the scene's end, or a time), so a long benchmark keeps measuring the same
+/// stretch of motion. Returns the mean Newton iterations per step (0 after a failed step).
+inline double restarted_steps(benchmark::State& state, const std::function<sim::Simulation()>& make,
+                              const std::function<bool(const sim::Simulation&)>& restart) {
+  std::optional<sim::Simulation> sim(make());
+  long iterations = 0, steps = 0;
   for (auto _ : state) {
-    for (int k = 0; k < steps_per_iteration; ++k) {
-      const StepReport report = sim.step();
-      if (report.status != StepStatus::converged) {
-        state.SkipWithError(("step failed: " + report.message).c_str());
-        return 0.0;
-      }
-      iterations += report.iterations;
-      ++steps;
+    if (restart(*sim)) {
+      state.PauseTiming();
+      sim.emplace(make());
+      state.ResumeTiming();
     }
+    if (!counted_step(state, *sim, iterations, steps)) return 0.0;
   }
   return static_cast<double>(iterations) / std::max(1L, steps);
 }
