@@ -124,12 +124,16 @@ void StaticSolver::set_path_point(double lambda, VecX& y) {
 std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
   if (translations_.empty() || !system_.evaluate(problem, y_, true)) return {};
   const SparseMatrix& J = system_.jacobian();
-  const double max_diagonal = J.diagonal().cwiseAbs().maxCoeff();
   const VecX& f = system_.residual();
   for (std::size_t m = 0; m < translations_.size(); ++m) {
     const VecX& t = translations_[m];
-    // a null mode of J (translation-invariant energies) along which the loads do not balance
-    const bool null_mode = (J * t).norm() <= 1e-10 * std::max(max_diagonal, 1e-300) * t.norm();
+    // a null mode of J (translation-invariant energies) along which the loads do not balance: every
+    // row of J t within 1e-10 of that row's own scale |J| |t| (a global scale, such as the largest
+    // diagonal, would call a weak anchor a null mode whenever a stiff part sits elsewhere)
+    const VecX jt = J * t;
+    const VecX scale = J.cwiseAbs() * t.cwiseAbs();
+    bool null_mode = true;
+    for (Eigen::Index i = 0; i < jt.size() && null_mode; ++i) null_mode = std::abs(jt[i]) <= 1e-10 * scale[i];
     const double push = std::abs(f.dot(t)) / t.norm();
     if (null_mode && push > 1e-8 * f.norm())
       return "static solve: " + translation_names_[m] +

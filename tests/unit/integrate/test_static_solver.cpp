@@ -39,6 +39,28 @@ TEST(StaticSolver, FreeFloatingStructureIsReportedSingular) {
   EXPECT_TRUE(state.q.allFinite());
 }
 
+TEST(StaticSolver, WeakAnchorBesideAStiffPartIsNotAFreeTranslation) {
+  // particles 0-1 (k = 10 N/m between them) hang from the origin by a 1 N/m spring: not free. A
+  // separate, clamped pair 2-3 joined by a 1e12 N/m spring must not make the anchor look like a
+  // null mode (the test used to compare |J t| with 1e-10 of the largest diagonal of J: 200 N/m here).
+  // Closed form (linear springs): z_0 = -2 m g / k_a, z_1 = z_0 - m g / k.
+  VecX x(12);
+  x << 0, 0, 0, 0.1, 0, 0, 1, 0, 0, 1.1, 0, 0;
+  Model model = testing::make_particles(x, 0.1);
+  for (int d = 6; d < 9; ++d) model.fixed[static_cast<std::size_t>(d)] = 1;
+  model.energies.push_back(std::make_shared<testing::LinearSprings>(std::vector<testing::LinearSpring>{
+      {0, -1, 1.0, Vec3::Zero()}, {1, 0, 10.0, Vec3(0.1, 0, 0)}, {3, 2, 1e12, Vec3(0.1, 0, 0)}}));
+  model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0, 0, -9.81)));
+  State state = testing::make_state(model, x, VecX::Zero(12));
+  StaticSolver solver(model, StaticOptions{}, state.q);
+  ASSERT_EQ(solver.candidate_translations().size(), 3u);  // the part {0, 1} has no fixed DOF
+  const StaticReport report = solver.solve(state);
+  ASSERT_TRUE(report.ok()) << report.message;
+  const double weight = 0.1 * 9.81;
+  EXPECT_NEAR(state.q[2], -2.0 * weight / 1.0, 1e-9);
+  EXPECT_NEAR(state.q[5], -2.0 * weight / 1.0 - weight / 10.0, 1e-9);
+}
+
 TEST(StaticSolver, UnloadedFreeStructureIsAlreadyInEquilibrium) {
   VecX x(6);
   x << 0, 0, 0, 0.1, 0, 0;
