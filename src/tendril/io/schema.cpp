@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "tendril/core/number_text.hpp"
+
 namespace tendril::io {
 
 const KeySpec* Schema::find(std::string_view path) const {
@@ -64,11 +66,9 @@ std::string type_name(KeyType type) {
 
 namespace {
 
-std::string number_text(double x) { return fmt::format("{:g}", x); }
-
 std::string range_text(const KeySpec& s) {
   const bool lo = std::isfinite(s.min), hi = std::isfinite(s.max);
-  if (lo && hi) return fmt::format("in [{}, {}]", number_text(s.min), number_text(s.max));
+  if (lo && hi) return fmt::format("in {}{}, {}]", s.min_exclusive ? "(" : "[", number_text(s.min), number_text(s.max));
   if (lo) return fmt::format("{} {}", s.min_exclusive ? ">" : ">=", number_text(s.min));
   if (hi) return fmt::format("<= {}", number_text(s.max));
   return "";

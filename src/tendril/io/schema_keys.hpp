@@ -24,18 +24,30 @@ inline KeySpec positive(std::string path, std::string def, std::string unit, std
           .doc = std::move(doc), .min = 0.0, .max = std::numeric_limits<double>::infinity(), .min_exclusive = true};
 }
 
-/// A real in [min, max].
+/// A real in [min, max] ((min, max] if `min_exclusive`).
 inline KeySpec real(std::string path, std::string def, std::string unit, std::string doc,
                     double min = -std::numeric_limits<double>::infinity(),
-                    double max = std::numeric_limits<double>::infinity()) {
+                    double max = std::numeric_limits<double>::infinity(), bool min_exclusive = false) {
   return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
+          .doc = std::move(doc), .min = min, .max = max, .min_exclusive = min_exclusive};
+}
+
+/// An integer in [min, max].
+inline KeySpec integer(std::string path, std::string def, double min, std::string doc,
+                       double max = std::numeric_limits<double>::infinity()) {
+  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
           .doc = std::move(doc), .min = min, .max = max};
 }
 
-/// An integer >= min.
-inline KeySpec integer(std::string path, std::string def, double min, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min};
+/// true or false.
+inline KeySpec flag(std::string path, std::string def, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::Bool, .default_value = std::move(def), .unit = "",
+          .doc = std::move(doc)};
+}
+
+/// A list of indices (optional).
+inline KeySpec indices(std::string path, std::string doc) {
+  return {.path = std::move(path), .type = KeyType::IntList, .default_value = kOpt, .unit = "-", .doc = std::move(doc)};
 }
 
 /// A [x, y, z] vector.

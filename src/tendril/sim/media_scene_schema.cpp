@@ -2,34 +2,15 @@
 
 #include <limits>
 
+#include "tendril/io/schema_keys.hpp"
+
 namespace tendril::sim {
 
 namespace {
 
-using io::KeySpec;
 using io::KeyType;
+using namespace io::keys;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const std::string kReq(io::kRequired);
-const std::string kOpt(io::kOptional);
-
-KeySpec node(std::string path, KeyType type, std::string doc) {
-  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
-}
-
-KeySpec real(std::string path, std::string def, std::string unit, std::string doc, double min = -kInf,
-             bool min_exclusive = false) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc), .min = min, .min_exclusive = min_exclusive};
-}
-
-KeySpec integer(std::string path, std::string def, double min, std::string doc, double max = kInf) {
-  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min, .max = max};
-}
-
-KeySpec indices(std::string path, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::IntList, .default_value = kOpt, .unit = "-", .doc = std::move(doc)};
-}
 
 }  // namespace
 
@@ -55,10 +36,8 @@ const io::SchemaTable& media_scene_schema() {
           real("forces.rft[].eta_n", kOpt, "Pa s", "Normal drag coefficient eta_n.", 0.0),
           real("forces.rft[].mu", kOpt, "Pa s",
                "Medium constant mu: eta_t = 2 pi mu / (ln(2L/r0) - 1/2), eta_n = 4 pi mu / (ln(2L/r0) + 1/2).", 0.0),
-          real("forces.rft[].length", kOpt, "m", "L in the formula of mu (default: each rod's rest length).", 0.0,
-               true),
-          real("forces.rft[].radius", kOpt, "m", "r0 in the formula of mu (default: each rod's material radius).",
-               0.0, true),
+          positive("forces.rft[].length", kOpt, "m", "L in the formula of mu (default: each rod's rest length)."),
+          positive("forces.rft[].radius", kOpt, "m", "r0 in the formula of mu (default: each rod's material radius)."),
 
           node("forces.head_drag", KeyType::Map,
                "Drag force -6 pi C1 mu a v_h on a head node and torque -8 pi C2 mu a^3 omega_h on the twist of a head "
@@ -69,7 +48,7 @@ const io::SchemaTable& media_scene_schema() {
           real("forces.head_drag.C1", "1", "-", "Shape factor C1 of the force (1: Stokes sphere).", 0.0),
           real("forces.head_drag.C2", "1", "-", "Shape factor C2 of the torque (1: Stokes sphere).", 0.0),
           real("forces.head_drag.mu", kReq, "Pa s", "Medium constant mu.", 0.0),
-          real("forces.head_drag.radius", kReq, "m", "Head radius a.", 0.0, true),
+          positive("forces.head_drag.radius", kReq, "m", "Head radius a."),
 
           node("rods[].rest_shape", KeyType::List,
                "Natural curvature / twist of chosen springs (overrides the uniform values), same units and "
@@ -131,17 +110,17 @@ const io::SchemaTable& media_scene_schema() {
           integer("flagellated_robot.tails", "2", 1, "Number of tails n.", 1000),
           real("flagellated_robot.motor_rpm", "100", "rev/min",
                "Motor speed omega_T (natural twist at the head node ramped at omega_T)."),
-          real("flagellated_robot.head_radius", "0.02", "m", "Head radius a (head edge length L1 = 2a).", 0.0, true),
-          real("flagellated_robot.disc_diameter", "0.04", "m", "Disc diameter L2.", 0.0, true),
-          real("flagellated_robot.tail_length", "0.111", "m", "Tail length L3.", 0.0, true),
-          real("flagellated_robot.tail_edge_length", "0.00411", "m",
-               "Target edge length on the tails (rounded to a whole number of edges).", 0.0, true),
-          real("flagellated_robot.shaft_length", "0.00411", "m",
-               "Length of the rigid shaft edge from the head node x_h to the disc centre x_a.", 0.0, true),
-          real("flagellated_robot.E", "1.2e6", "Pa", "Young's modulus of the tails.", 0.0, true),
-          real("flagellated_robot.nu", "0.5", "-", "Poisson ratio of the tails.", -1.0, true),
-          real("flagellated_robot.density", "1000", "kg/m^3", "Density (masses; inertia is negligible).", 0.0, true),
-          real("flagellated_robot.tail_radius", "0.0032", "m", "Tail cross-section radius r0.", 0.0, true),
+          positive("flagellated_robot.head_radius", "0.02", "m", "Head radius a (head edge length L1 = 2a)."),
+          positive("flagellated_robot.disc_diameter", "0.04", "m", "Disc diameter L2."),
+          positive("flagellated_robot.tail_length", "0.111", "m", "Tail length L3."),
+          positive("flagellated_robot.tail_edge_length", "0.00411", "m",
+               "Target edge length on the tails (rounded to a whole number of edges)."),
+          positive("flagellated_robot.shaft_length", "0.00411", "m",
+               "Length of the rigid shaft edge from the head node x_h to the disc centre x_a."),
+          positive("flagellated_robot.E", "1.2e6", "Pa", "Young's modulus of the tails."),
+          real("flagellated_robot.nu", "0.5", "-", "Poisson ratio of the tails.", -1.0, 0.5, true),
+          positive("flagellated_robot.density", "1000", "kg/m^3", "Density (masses; inertia is negligible)."),
+          positive("flagellated_robot.tail_radius", "0.0032", "m", "Tail cross-section radius r0."),
           real("flagellated_robot.rigid_factor", "1000", "-",
                "EA, EI and GJ of the head, shaft and disc edges as multiples of the tails'.", 1.0),
           real("flagellated_robot.C1", "2.420", "-", "Head drag shape factor C1 (fitted, granular_flagella V-C).", 0.0),

@@ -2,54 +2,21 @@
 
 #include <limits>
 
+#include "tendril/io/schema_keys.hpp"
+
 namespace tendril::sim {
 
 namespace {
 
 using io::KeySpec;
 using io::KeyType;
+using namespace io::keys;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const std::string kReq(io::kRequired);
-const std::string kOpt(io::kOptional);
-
-KeySpec positive(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc), .min = 0.0, .max = kInf, .min_exclusive = true};
-}
-
-KeySpec real(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc)};
-}
-
-KeySpec vec3(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Vec3, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc)};
-}
-
-KeySpec integer(std::string path, std::string def, double min, std::string doc, double max = kInf) {
-  return {.path = std::move(path), .type = KeyType::Int, .default_value = std::move(def), .unit = "-",
-          .doc = std::move(doc), .min = min, .max = max};
-}
-
-KeySpec node(std::string path, KeyType type, std::string doc) {
-  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
-}
-
-KeySpec choice(std::string path, std::string def, std::vector<std::string> choices, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::String, .default_value = std::move(def), .unit = "",
-          .doc = std::move(doc), .choices = std::move(choices)};
-}
 
 /// A piecewise-linear vector history: rows [t, x, y, z] [s, `unit`] (scene loader: `history` in rod_scene.cpp).
 KeySpec vector_table(std::string path, const std::string& unit, const std::string& what) {
   return {.path = std::move(path), .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, " + unit,
           .doc = "Piecewise-linear " + what + ": rows [t, x, y, z] with increasing t, held constant outside."};
-}
-
-KeySpec flag(std::string path, std::string def, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Bool, .default_value = std::move(def), .unit = "",
-          .doc = std::move(doc)};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -20,9 +21,9 @@ namespace {
 
 using io::KeySpec;
 using io::KeyType;
+using io::keys::kOpt;
+using io::keys::kReq;
 constexpr double kInf = std::numeric_limits<double>::infinity();
-const std::string kReq(io::kRequired);
-const std::string kOpt(io::kOptional);
 
 KeySpec key(std::string path, KeyType type, std::string def, std::string unit, std::string doc, double min = -kInf,
             bool min_exclusive = false, double max = kInf) {
