@@ -179,11 +179,7 @@ StaticReport StaticSolver::solve(State& state) {
     StepReport stage = system_.solve(problem, y_);
     report.iterations += stage.iterations;
     report.regularized_iterations += stage.regularized_iterations;
-    report.residual_history = std::move(stage.residual_history);
-    report.line_search_steps = std::move(stage.line_search_steps);
-    report.criterion = stage.criterion;
-    report.tolerance = stage.tolerance;
-    report.round_off_excess = stage.round_off_excess;
+    report.take_last_solve(stage);
     if (stage.ok()) {
       reached = target;
       ++report.load_stages;

@@ -43,6 +43,15 @@ struct StepReport {
   std::string message;                     ///< what happened, in words (empty when converged plainly)
 
   bool ok() const { return status == StepStatus::converged; }
+  /// Takes the details of the last Newton solve (`solve`: one attempt, substep or load stage):
+  /// residual history and line-search steps (moved out of `solve`), criterion, tolerance and round-off excess.
+  void take_last_solve(StepReport& solve) {
+    residual_history = std::move(solve.residual_history);
+    line_search_steps = std::move(solve.line_search_steps);
+    criterion = solve.criterion;
+    tolerance = solve.tolerance;
+    round_off_excess = solve.round_off_excess;
+  }
   /// ||f_free|| at the last accepted iterate, or 0 if none was recorded.
   double final_residual() const { return residual_history.empty() ? 0.0 : residual_history.back(); }
 };

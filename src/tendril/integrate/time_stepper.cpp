@@ -66,11 +66,7 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   report.iterations += attempt.iterations;
   report.regularized_iterations += attempt.regularized_iterations;
   if (attempt.ok()) {
-    report.residual_history = std::move(attempt.residual_history);
-    report.line_search_steps = std::move(attempt.line_search_steps);
-    report.criterion = attempt.criterion;
-    report.tolerance = attempt.tolerance;
-    report.round_off_excess = attempt.round_off_excess;
+    report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
     return true;
   }
@@ -80,11 +76,7 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
                   depth);
     report.status = attempt.status;
     report.message = buf + attempt.message;
-    report.residual_history = std::move(attempt.residual_history);
-    report.line_search_steps = std::move(attempt.line_search_steps);
-    report.criterion = attempt.criterion;
-    report.tolerance = attempt.tolerance;
-    report.round_off_excess = attempt.round_off_excess;
+    report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
     return false;
   }
