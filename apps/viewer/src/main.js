@@ -4,6 +4,7 @@
 // window.__tendril is the hook the browser tests and the renderer drive.
 import { loadRun } from './run.js';
 import { Panel, BACKGROUND } from './panel.js';
+import { AdaptiveResolution } from './adaptive_resolution.js';
 
 const params = new URLSearchParams(location.search);
 const options = {
@@ -17,6 +18,7 @@ const $ = (id) => document.getElementById(id);
 if (options.render) document.body.classList.add('render');
 
 const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate: 1, colour: params.get('colour') || '' };
+const resolution = new AdaptiveResolution();  // of the frames drawn while playing
 const hook = (window.__tendril = { ready: false, loaded: false, errors: [], openMs: null, loadedMs: null, timings: [] });
 
 function lead() { return state.panels.find((p) => p.run); }
@@ -38,23 +40,33 @@ function setFrame(k) {
 
 function setPlaying(on) {
   state.playing = on;
-  for (const p of state.panels) if (p.run) { p.body.setFast(on); p.dirty = true; }
+  if (on) resolution.start();
+  for (const p of state.panels) p.setPlaying(on, resolution.scale);
   $('play').textContent = on ? 'Pause' : 'Play';
   last = performance.now();
 }
 
 let last = performance.now();
-let drawn = 0, frameChanges = 0;
+let drawn = 0, frameChanges = 0, ticks = 0, drewLast = false;
 function loop(now) {
+  ++ticks;
+  const interval = now - last;  // since the last frame [ms]
   if (state.playing && state.duration > 0) {
-    let t = state.time + ((now - last) / 1000) * state.rate * state.speed;
+    let t = state.time + (interval / 1000) * state.rate * state.speed;
     if (t > state.duration) t = 0;  // loop
     const before = lead().frame;
     setTime(t);
     if (lead().frame !== before) ++frameChanges;
   }
+  // the pace of frames that drew while playing, of frames that did not while paused
+  if (state.playing) {
+    if (drewLast && resolution.playingFrame(interval)) for (const p of state.panels) p.setPlaying(true, resolution.scale);
+  } else if (!drewLast) {
+    resolution.idleFrame(interval);
+  }
   last = now;
-  for (const p of state.panels) if (p.render()) ++drawn;
+  drewLast = false;
+  for (const p of state.panels) if (p.render()) { ++drawn; drewLast = true; }
   requestAnimationFrame(loop);
 }
 
@@ -109,7 +121,8 @@ async function main() {
     setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
     const t0 = performance.now();
     for (const p of loaded) p.render(true);
-    loaded[0].renderer.getContext().finish();
+    const gl = loaded[0].renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the GPU
     hook.timings.push({ firstRenderMs: performance.now() - t0 });
   }
   $('status').textContent = hook.errors.length ? `${hook.errors.length} run(s) could not be shown` : '';
@@ -178,16 +191,50 @@ Object.assign(hook, {
   setBodyVisible: (i, on) => { state.panels[i].body.group.visible = on; state.panels[i].dirty = true; },
   /** Plays for `seconds`: canvas frames drawn per second (per panel) and saved-frame changes. */
   measurePlayback: (seconds) => new Promise((resolve) => {
-    const d0 = drawn, c0 = frameChanges, t0 = performance.now();
+    const d0 = drawn, c0 = frameChanges, k0 = ticks, t0 = performance.now();
     setPlaying(true);
     setTimeout(() => {
       setPlaying(false);
       const s = (performance.now() - t0) / 1000;
       resolve({ fps: (drawn - d0) / s / Math.max(state.panels.filter((p) => p.run).length, 1),
-                frameChanges: frameChanges - c0, seconds: s });
+                frameChanges: frameChanges - c0, ticksPerSecond: (ticks - k0) / s, seconds: s,
+                scale: resolution.scale });
     }, seconds * 1000);
   }),
   setSpeed: (s) => { state.speed = s; },
+  /** requestAnimationFrame callbacks per second, paused (nothing drawn): the page's frame cap. */
+  measureIdle: (seconds) => new Promise((resolve) => {
+    setPlaying(false);
+    const k0 = ticks, t0 = performance.now();
+    setTimeout(() => resolve((ticks - k0) / ((performance.now() - t0) / 1000)), seconds * 1000);
+  }),
+  /**
+   * Where a frame's time goes: `count` consecutive saved frames of the first run shown as while
+   * playing, each timed in the page: update (posing, colouring), render (three.js calls) and gpu
+   * (reading one pixel back waits for the frame's GPU work; gl.finish does not in Chromium); then
+   * the same for frames drawn paused. Medians [ms].
+   */
+  profilePlayback: (count = 60) => {
+    const p = lead(), pixel = new Uint8Array(4);
+    const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+    const time = (n) => {
+      const update = [], render = [], gpu = [], gl = p.renderer.getContext();
+      for (let k = 0; k < n; ++k) {
+        const t0 = performance.now();
+        setTime(p.run.times[(p.frame + 1) % p.run.loadedFrames()]);
+        const t1 = performance.now();
+        p.render(true);
+        const t2 = performance.now();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        update.push(t1 - t0); render.push(t2 - t1); gpu.push(performance.now() - t2);
+      }
+      return { updateMs: median(update), renderMs: median(render), gpuMs: median(gpu) };
+    };
+    setPlaying(true);
+    const playing = time(count);
+    setPlaying(false);
+    return { playing, paused: time(Math.min(count, 5)) };
+  },
 });
 
 main();

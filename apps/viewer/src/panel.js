@@ -1,5 +1,9 @@
 // One run in its own canvas: renderer, camera, orbit/pan/zoom controls, the body, a title, a
 // legend and an error box. A planar (vine) run is shown from above with an orthographic camera.
+// Two canvases show the same scene: the still view (paused, scrubbed, orbited) at full resolution
+// with multisampling (up to LARGE_RUN_NODES nodes), and on top of it, only while playing, a canvas
+// without multisampling whose resolution the page scales to keep up with the display
+// (adaptive_resolution.js). A WebGL context's multisampling is fixed when it is made: hence two.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { BodyView, LARGE_RUN_NODES } from './body_view.js';
@@ -43,10 +47,11 @@ export class Panel {
       this.message.className = 'message warning';
       this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
     }
-    this.renderer = new THREE.WebGLRenderer({ antialias: run.numNodes <= LARGE_RUN_NODES, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(options.pixelRatio ?? window.devicePixelRatio);
-    this.renderer.setClearColor(BACKGROUND);
-    this.element.prepend(this.renderer.domElement);
+    this.pixelRatio = options.pixelRatio ?? window.devicePixelRatio;  // of the still view
+    this.stillRenderer = this.makeRenderer(run.numNodes <= LARGE_RUN_NODES);
+    this.element.prepend(this.stillRenderer.domElement);
+    this.playRenderer = null;  // made at the first play
+    this.renderer = this.stillRenderer;  // the one drawing now
     this.scene = new THREE.Scene();
     this.body = new BodyView(run);
     this.fields = fieldsOf(run, this.body.contact);
@@ -63,7 +68,8 @@ export class Panel {
       this.camera = new THREE.PerspectiveCamera(35, 1, 1e-3, 1e3);
       this.camera.up.set(0, 0, 1);
     }
-    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    // the playing canvas lets pointer events through to the still one under it
+    this.controls = new OrbitControls(this.camera, this.stillRenderer.domElement);
     if (run.planar) this.controls.enableRotate = false;
     this.controls.addEventListener('change', () => {
       this.updateMinRadius();
@@ -72,6 +78,13 @@ export class Panel {
     this.controls.addEventListener('start', () => (this.userMoved = true));
     this.options = options;
     this.fitCamera();
+  }
+
+  makeRenderer(antialias) {
+    const renderer = new THREE.WebGLRenderer({ antialias });
+    renderer.setPixelRatio(this.pixelRatio);
+    renderer.setClearColor(BACKGROUND);
+    return renderer;
   }
 
   /** Frames the body over the loaded frames (first and last) from the options' view direction. */
@@ -121,7 +134,7 @@ export class Panel {
   resize() {
     if (!this.renderer) return;
     const w = Math.max(this.element.clientWidth, 1), h = Math.max(this.element.clientHeight, 1);
-    this.renderer.setSize(w, h, false);
+    for (const r of [this.stillRenderer, this.playRenderer]) r?.setSize(w, h, false);
     if (this.camera.isOrthographicCamera) {
       const a = w / h, hh = this.halfHeight / Math.min(a, 1);  // the body fits the narrower side
       Object.assign(this.camera, { left: -hh * a, right: hh * a, top: hh, bottom: -hh });
@@ -165,6 +178,27 @@ export class Panel {
       this.body.show(frame);
       this.dirty = true;
     }
+  }
+
+  /**
+   * Playing (`on`): the playing canvas (no multisampling, `scale` times the still view's
+   * resolution) over the still one, and the body's playing shapes (body_view.js); paused: the still
+   * canvas and shapes.
+   */
+  setPlaying(on, scale = 1) {
+    if (!this.run) return;
+    if (on && !this.playRenderer) {
+      this.playRenderer = this.makeRenderer(false);
+      this.playRenderer.domElement.style.pointerEvents = 'none';
+      this.stillRenderer.domElement.after(this.playRenderer.domElement);
+    }
+    if (this.playRenderer) {
+      this.playRenderer.domElement.style.visibility = on ? 'visible' : 'hidden';
+      if (on && this.pixelRatio * scale !== this.playRenderer.getPixelRatio()) this.playRenderer.setPixelRatio(this.pixelRatio * scale);
+    }
+    this.renderer = on ? this.playRenderer : this.stillRenderer;
+    this.body.setPlaying(on);
+    this.resize();
   }
 
   render(force = false) {
