@@ -157,6 +157,16 @@ Object.assign(hook, {
   setColour: (key) => { $('colour').value = key; $('colour').onchange({ target: $('colour') }); },
   /** Node positions as drawn in panel i, (#nodes x 3). */
   drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
+  /**
+   * The canvas panel i draws on now: 'playing' or 'still', whether it is multisampled, its drawing
+   * buffer's and its on-page size [px], and whether it is shown.
+   */
+  canvas: (i = 0) => {
+    const p = state.panels[i], c = p.renderer.domElement;
+    return { role: p.renderer === p.stillRenderer ? 'still' : 'playing',
+             antialias: p.renderer.getContext().getContextAttributes().antialias, width: c.width, height: c.height,
+             clientWidth: c.clientWidth, clientHeight: c.clientHeight, visible: getComputedStyle(c).visibility === 'visible' };
+  },
   /** 'lines' (a large run while playing) or 'tubes'. */
   drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
   /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
@@ -189,7 +199,10 @@ Object.assign(hook, {
     return points.map(([x, y]) => { gl.readPixels(x, h - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, rgba); return [rgba[0], rgba[1], rgba[2]]; });
   },
   setBodyVisible: (i, on) => { state.panels[i].body.group.visible = on; state.panels[i].dirty = true; },
-  /** Plays for `seconds`: canvas frames drawn per second (per panel) and saved-frame changes. */
+  /**
+   * Plays for `seconds`: canvas frames drawn per second (per panel), requestAnimationFrame
+   * callbacks per second, saved-frame changes and the playing resolution's scale at the end.
+   */
   measurePlayback: (seconds) => new Promise((resolve) => {
     const d0 = drawn, c0 = frameChanges, k0 = ticks, t0 = performance.now();
     setPlaying(true);
