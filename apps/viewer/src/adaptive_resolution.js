@@ -20,6 +20,7 @@ export class AdaptiveResolution {
     this.idle = [];         // recent frame intervals while paused [ms]
     this.display = 1000 / 60;  // the display's frame interval [ms]
     this.intervals = [];
+    this.fixed = null;      // a scale that playback keeps (measurements), or null: adapt
   }
 
   /** A frame interval [ms] paused with nothing drawn: the display's pace. */
@@ -31,6 +32,7 @@ export class AdaptiveResolution {
 
   /** Playback starts (at the scale the last one ended with). */
   start() {
+    if (this.fixed !== null) this.scale = this.fixed;
     this.ceiling = 1;
     this.raised = false;
     this.intervals.length = 0;
@@ -38,6 +40,7 @@ export class AdaptiveResolution {
 
   /** A frame interval [ms] while playing; returns whether the scale changed. */
   playingFrame(ms) {
+    if (this.fixed !== null) return false;
     this.intervals.push(ms);
     if (this.intervals.length < WINDOW) return false;
     const m = median(this.intervals);

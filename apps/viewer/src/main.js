@@ -201,13 +201,16 @@ Object.assign(hook, {
   setBodyVisible: (i, on) => { state.panels[i].body.group.visible = on; state.panels[i].dirty = true; },
   /**
    * Plays for `seconds`: canvas frames drawn per second (per panel), requestAnimationFrame
-   * callbacks per second, saved-frame changes and the playing resolution's scale at the end.
+   * callbacks per second, saved-frame changes and the playing resolution's scale at the end; at
+   * the fixed resolution scale `scale` if given, else adapting it.
    */
-  measurePlayback: (seconds) => new Promise((resolve) => {
+  measurePlayback: (seconds, scale = null) => new Promise((resolve) => {
+    resolution.fixed = scale;
     const d0 = drawn, c0 = frameChanges, k0 = ticks, t0 = performance.now();
     setPlaying(true);
     setTimeout(() => {
       setPlaying(false);
+      resolution.fixed = null;
       const s = (performance.now() - t0) / 1000;
       resolve({ fps: (drawn - d0) / s / Math.max(state.panels.filter((p) => p.run).length, 1),
                 frameChanges: frameChanges - c0, ticksPerSecond: (ticks - k0) / s, seconds: s,

@@ -1,7 +1,7 @@
 // One run in its own canvas: renderer, camera, orbit/pan/zoom controls, the body, a title, a
 // legend and an error box. A planar (vine) run is shown from above with an orthographic camera.
 // Two canvases show the same scene: the still view (paused, scrubbed, orbited) at full resolution
-// with multisampling (up to LARGE_RUN_NODES nodes), and on top of it, only while playing, a canvas
+// with multisampling (up to LARGE_RUN_NODES nodes), and in its place while playing a canvas
 // without multisampling whose resolution the page scales to keep up with the display
 // (adaptive_resolution.js). A WebGL context's multisampling is fixed when it is made: hence two.
 import * as THREE from 'three';
@@ -49,7 +49,10 @@ export class Panel {
     }
     this.pixelRatio = options.pixelRatio ?? window.devicePixelRatio;  // of the still view
     this.stillRenderer = this.makeRenderer(run.numNodes <= LARGE_RUN_NODES);
-    this.element.prepend(this.stillRenderer.domElement);
+    this.view = document.createElement('div');  // holds the canvases; takes the mouse for the controls
+    this.view.className = 'view';
+    this.view.append(this.stillRenderer.domElement);
+    this.element.prepend(this.view);
     this.playRenderer = null;  // made at the first play
     this.renderer = this.stillRenderer;  // the one drawing now
     this.scene = new THREE.Scene();
@@ -68,8 +71,7 @@ export class Panel {
       this.camera = new THREE.PerspectiveCamera(35, 1, 1e-3, 1e3);
       this.camera.up.set(0, 0, 1);
     }
-    // the playing canvas lets pointer events through to the still one under it
-    this.controls = new OrbitControls(this.camera, this.stillRenderer.domElement);
+    this.controls = new OrbitControls(this.camera, this.view);
     if (run.planar) this.controls.enableRotate = false;
     this.controls.addEventListener('change', () => {
       this.updateMinRadius();
@@ -81,7 +83,8 @@ export class Panel {
   }
 
   makeRenderer(antialias) {
-    const renderer = new THREE.WebGLRenderer({ antialias });
+    // opaque (alpha: false): the compositor copies the canvas instead of blending it
+    const renderer = new THREE.WebGLRenderer({ antialias, alpha: false });
     renderer.setPixelRatio(this.pixelRatio);
     renderer.setClearColor(BACKGROUND);
     return renderer;
@@ -189,9 +192,10 @@ export class Panel {
     if (!this.run) return;
     if (on && !this.playRenderer) {
       this.playRenderer = this.makeRenderer(false);
-      this.playRenderer.domElement.style.pointerEvents = 'none';
-      this.stillRenderer.domElement.after(this.playRenderer.domElement);
+      this.view.append(this.playRenderer.domElement);
     }
+    // only the canvas drawing now is shown (the compositor draws every shown one, in software)
+    this.stillRenderer.domElement.style.visibility = on ? 'hidden' : 'visible';
     if (this.playRenderer) {
       this.playRenderer.domElement.style.visibility = on ? 'visible' : 'hidden';
       if (on && this.pixelRatio * scale !== this.playRenderer.getPixelRatio()) this.playRenderer.setPixelRatio(this.pixelRatio * scale);

@@ -6,14 +6,17 @@
 // times in one browser (viewport 1280 x 720). Prints, per load:
 //  - openMs / allFramesMs: navigation to the first drawn frame (window.__tendril.ready: frame 0
 //    shown, controls live) and to every frame loaded (window.__tendril.loaded);
-//  - fps: canvas frames drawn per second while playing (5 s at 1x, or faster when the run has
-//    fewer than 60 saved frames per second of playback, so that every display frame has a new
-//    saved frame to draw), ticksPerSecond: requestAnimationFrame callbacks per second (headless
+//  - adaptive, fullResolution: 5 s of playback, with the playing resolution adapted as users get
+//    it, and at full resolution (scale 1), each with
+//    fps: canvas frames drawn per second while playing (at 1x, or faster when the run has fewer
+//    than 60 saved frames per second of playback, so that every display frame has a new saved
+//    frame to draw), ticksPerSecond: requestAnimationFrame callbacks per second (headless
 //    Chromium caps them at 60 even when nothing is drawn: idleTicksPerSecond, measured paused),
-//    frameChanges: distinct saved frames drawn, pixelRatio: the playing resolution at the end;
-//  - cpuMsPerFrame: CPU time [ms] of each kind of Chromium process (renderer: the page's
-//    JavaScript; gpu-process: SwiftShader's WebGL and the compositor; browser) per drawn frame,
-//    from /proc: this, unlike fps, hardly depends on what else the machine runs;
+//    frameChanges: distinct saved frames drawn, scale: the playing resolution at the end,
+//    cpuMsPerFrame: CPU time [ms] of each kind of Chromium process (renderer: the page's
+//    JavaScript, layout and the canvas's read-back; gpu-process: SwiftShader's WebGL and the
+//    software compositor; browser) per drawn frame, from /proc: unlike fps, this hardly depends
+//    on what else the machine runs;
 //  - profile: medians over 60 consecutive saved frames shown as while playing, each timed in the
 //    page: update (posing, colouring), render (three.js calls) and gpu (readPixels of one pixel,
 //    which waits for the frame's GPU work; gl.finish does not in Chromium);
@@ -127,14 +130,18 @@ async function measure(browser, F, N) {
       if (errors.length) throw new Error(errors.join('\n'));
       const idleTicksPerSecond = await page.evaluate(() => window.__tendril.measureIdle(2));
       await page.evaluate((s) => window.__tendril.setSpeed(s), speed);
-      const cpu0 = chromiumCpuMs();
-      const play = await page.evaluate(() => window.__tendril.measurePlayback(5));
-      const cpu1 = chromiumCpuMs();
-      const drawn = play.fps * play.seconds;
-      const cpuMsPerFrame = Object.fromEntries(Object.keys(cpu1).map((k) => [k, +(((cpu1[k] - (cpu0[k] ?? 0)) / drawn).toFixed(2))]));
+      const playback = async (scale) => {
+        const cpu0 = chromiumCpuMs();
+        const play = await page.evaluate((s) => window.__tendril.measurePlayback(5, s), scale);
+        const cpu1 = chromiumCpuMs();
+        const drawn = play.fps * play.seconds;
+        return { ...play, cpuMsPerFrame: Object.fromEntries(Object.keys(cpu1).map((k) =>
+          [k, +(((cpu1[k] - (cpu0[k] ?? 0)) / drawn).toFixed(2))])) };
+      };
+      const adaptive = await playback(null), fullResolution = await playback(1);
       const timings = await page.evaluate(() => window.__tendril.timings);
       const profile = await page.evaluate(() => window.__tendril.profilePlayback(60));
-      results.push({ openMs, allFramesMs, timings, speed, idleTicksPerSecond, ...play, cpuMsPerFrame, profile });
+      results.push({ openMs, allFramesMs, timings, speed, idleTicksPerSecond, adaptive, fullResolution, profile });
     }
     await page.close();
     return { frames: F, nodes: N, serverStartMs, results };
