@@ -185,8 +185,8 @@ export class Panel {
 
   /**
    * Playing (`on`): the playing canvas (no multisampling, `scale` times the still view's
-   * resolution) over the still one, and the body's playing shapes (body_view.js); paused: the still
-   * canvas and shapes.
+   * resolution) in place of the still one, and the body's playing shapes (body_view.js); paused:
+   * the still canvas and shapes.
    */
   setPlaying(on, scale = 1) {
     if (!this.run) return;

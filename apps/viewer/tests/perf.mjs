@@ -3,7 +3,8 @@
 // Usage: node perf.mjs TENDRIL [FRAMES NODES]...   (default: 1000 10000 1000 100)
 // Each run: one rod of NODES nodes (a travelling wave on a straight line, radius 2 mm) with FRAMES
 // saved frames, written in the tendril-run 1 format (positions, twists, frame_time), opened three
-// times in one browser (viewport 1280 x 720). Prints, per load:
+// times in one browser (viewport 1280 x 720). Prints the load average (1, 5, 15 min) before and
+// after, and per load:
 //  - openMs / allFramesMs: navigation to the first drawn frame (window.__tendril.ready: frame 0
 //    shown, controls live) and to every frame loaded (window.__tendril.loaded);
 //  - adaptive, fullResolution: 5 s of playback, with the playing resolution adapted as users get
@@ -24,7 +25,7 @@
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_FLAGS } from '../tools/chromium_flags.mjs';
 
@@ -118,7 +119,7 @@ async function measure(browser, F, N) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     // 1x plays the run in 5 s: below 60 saved frames per second, play faster (every display frame new)
     const speed = Math.max(1, Math.ceil((60 * 5) / F));
-    const results = [];
+    const results = [], loadBefore = loadavg();
     for (let attempt = 0; attempt < 3; ++attempt) {
       const start = Date.now();
       await page.goto(url);
@@ -144,7 +145,8 @@ async function measure(browser, F, N) {
       results.push({ openMs, allFramesMs, timings, speed, idleTicksPerSecond, adaptive, fullResolution, profile });
     }
     await page.close();
-    return { frames: F, nodes: N, serverStartMs, results };
+    return { frames: F, nodes: N, loadAverage: [loadBefore, loadavg()].map((l) => l.map((v) => +v.toFixed(2))),
+             serverStartMs, results };
   } finally {
     if (viewer) viewer.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
