@@ -142,6 +142,8 @@ async function main() {
   setTime(state.time);
   hook.loadedMs = performance.now();
   hook.loaded = true;
+  // the playing canvases, ahead of the first play (a still render needs none)
+  if (!options.render) setTimeout(() => loaded.forEach((p) => p.error || p.preparePlaying()), 0);
 }
 
 Object.assign(hook, {

@@ -53,7 +53,7 @@ export class Panel {
     this.view.className = 'view';
     this.view.append(this.stillRenderer.domElement);
     this.element.prepend(this.view);
-    this.playRenderer = null;  // made at the first play
+    this.playRenderer = null;  // made by preparePlaying
     this.renderer = this.stillRenderer;  // the one drawing now
     this.scene = new THREE.Scene();
     this.body = new BodyView(run);
@@ -190,10 +190,7 @@ export class Panel {
    */
   setPlaying(on, scale = 1) {
     if (!this.run) return;
-    if (on && !this.playRenderer) {
-      this.playRenderer = this.makeRenderer(false);
-      this.view.append(this.playRenderer.domElement);
-    }
+    if (on) this.preparePlaying();
     // only the canvas drawing now is shown (the compositor draws every shown one, in software)
     this.stillRenderer.domElement.style.visibility = on ? 'hidden' : 'visible';
     if (this.playRenderer) {
@@ -203,6 +200,22 @@ export class Panel {
     this.renderer = on ? this.playRenderer : this.stillRenderer;
     this.body.setPlaying(on);
     this.resize();
+  }
+
+  /**
+   * Makes the playing canvas and draws the shown frame on it, hidden, with the playing shapes: the
+   * first play then finds its shaders compiled (software WebGL also builds its pipelines only when
+   * it first draws with them).
+   */
+  preparePlaying() {
+    if (!this.run || this.playRenderer) return;
+    this.playRenderer = this.makeRenderer(false);
+    this.playRenderer.domElement.style.visibility = 'hidden';
+    this.view.append(this.playRenderer.domElement);
+    this.resize();
+    this.body.setPlaying(true);
+    this.playRenderer.render(this.scene, this.camera);
+    this.body.setPlaying(false);
   }
 
   render(force = false) {
