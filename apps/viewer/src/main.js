@@ -151,7 +151,7 @@ Object.assign(hook, {
   runs: () => state.panels.map((p) => (p.run ? { name: p.run.name, kind: p.run.kind, frames: p.run.frames,
                                                  nodes: p.run.numNodes } : { name: p.entry.name, error: p.error })),
   play: () => setPlaying(true),
-  pause: () => setPlaying(false),
+  pause: () => { setPlaying(false); resolution.fixed = null; },
   setFrame: (k) => { setFrame(k); state.panels.forEach((p) => p.render(true)); },
   frame: (i = 0) => state.panels[i].frame,
   time: () => state.time,
@@ -204,15 +204,14 @@ Object.assign(hook, {
   /**
    * Plays for `seconds`: canvas frames drawn per second (per panel), requestAnimationFrame
    * callbacks per second, saved-frame changes and the playing resolution's scale at the end; at
-   * the fixed resolution scale `scale` if given, else adapting it.
+   * the fixed resolution scale `scale` if given, else adapting it. Still playing when it resolves
+   * (pause() ends it), so that what pausing costs is not counted.
    */
   measurePlayback: (seconds, scale = null) => new Promise((resolve) => {
     resolution.fixed = scale;
     const d0 = drawn, c0 = frameChanges, k0 = ticks, t0 = performance.now();
     setPlaying(true);
     setTimeout(() => {
-      setPlaying(false);
-      resolution.fixed = null;
       const s = (performance.now() - t0) / 1000;
       resolve({ fps: (drawn - d0) / s / Math.max(state.panels.filter((p) => p.run).length, 1),
                 frameChanges: frameChanges - c0, ticksPerSecond: (ticks - k0) / s, seconds: s,

@@ -14,6 +14,7 @@
 //    frame to draw), ticksPerSecond: requestAnimationFrame callbacks per second (headless
 //    Chromium caps them at 60 even when nothing is drawn: idleTicksPerSecond, measured paused),
 //    frameChanges: distinct saved frames drawn, scale: the playing resolution at the end,
+//    pauseMs: from pause() to the second frame after it (the still view drawn again),
 //    cpuMsPerFrame: CPU time [ms] of each kind of Chromium process (renderer: the page's
 //    JavaScript, layout and the canvas's read-back; gpu-process: SwiftShader's WebGL and the
 //    software compositor; browser) per drawn frame, from /proc: unlike fps, this hardly depends
@@ -135,8 +136,15 @@ async function measure(browser, F, N) {
         const cpu0 = chromiumCpuMs();
         const play = await page.evaluate((s) => window.__tendril.measurePlayback(5, s), scale);
         const cpu1 = chromiumCpuMs();
+        // pausing: the still view's shapes (a large run's tubes need the material frames) drawn
+        const pauseMs = await page.evaluate(async () => {
+          const t0 = performance.now();
+          window.__tendril.pause();
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          return performance.now() - t0;
+        });
         const drawn = play.fps * play.seconds;
-        return { ...play, cpuMsPerFrame: Object.fromEntries(Object.keys(cpu1).map((k) =>
+        return { ...play, pauseMs, cpuMsPerFrame: Object.fromEntries(Object.keys(cpu1).map((k) =>
           [k, +(((cpu1[k] - (cpu0[k] ?? 0)) / drawn).toFixed(2))])) };
       };
       const adaptive = await playback(null), fullResolution = await playback(1);
