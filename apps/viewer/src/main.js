@@ -142,8 +142,16 @@ async function main() {
   setTime(state.time);
   hook.loadedMs = performance.now();
   hook.loaded = true;
-  // the playing canvases, ahead of the first play (a still render needs none)
-  if (!options.render) setTimeout(() => loaded.forEach((p) => p.error || p.preparePlaying()), 0);
+  // ahead of the first play (a still render needs none): the playing canvases, and in idle time the
+  // material frames' checkpoints, so pausing anywhere transports a few frames only
+  if (!options.render) {
+    setTimeout(() => loaded.forEach((p) => p.error || p.preparePlaying()), 0);
+    const precompute = (deadline) => {
+      const hasTime = () => deadline.timeRemaining() > 1;
+      if (!loaded.every((p) => p.error || p.body.frames.advance(p.run.frames, hasTime))) requestIdleCallback(precompute);
+    };
+    requestIdleCallback(precompute);
+  }
 }
 
 Object.assign(hook, {
