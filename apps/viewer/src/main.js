@@ -14,6 +14,7 @@ const options = {
   zoom: params.has('zoom') ? Number(params.get('zoom')) : undefined,
   pixelRatio: params.get('render') === '1' ? 1 : undefined,
 };
+const MAX_CONTEXTS = 16;  // WebGL contexts Chromium keeps alive in one page
 const $ = (id) => document.getElementById(id);
 if (options.render) document.body.classList.add('render');
 
@@ -93,6 +94,9 @@ async function main() {
     return;
   }
   const container = $('panels');
+  // Chromium keeps at most 16 WebGL contexts per page (it drops the oldest beyond that): a
+  // separate playing canvas per panel up to 8 panels, beyond that panels play on their still one
+  options.playingCanvases = entries.length <= MAX_CONTEXTS / 2;
   state.panels = entries.map((entry) => new Panel(container, entry));
   await Promise.all(state.panels.map(async (panel, i) => {
     try {
@@ -169,13 +173,15 @@ Object.assign(hook, {
   drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
   /**
    * The canvas panel i draws on now: 'playing' or 'still', whether it is multisampled, its drawing
-   * buffer's and its on-page size [px], and whether it is shown.
+   * buffer's and its on-page size [px], whether it is shown, and whether any WebGL context of the
+   * panel was lost.
    */
   canvas: (i = 0) => {
     const p = state.panels[i], c = p.renderer.domElement;
     return { role: p.renderer === p.stillRenderer ? 'still' : 'playing',
              antialias: p.renderer.getContext().getContextAttributes().antialias, width: c.width, height: c.height,
-             clientWidth: c.clientWidth, clientHeight: c.clientHeight, visible: getComputedStyle(c).visibility === 'visible' };
+             clientWidth: c.clientWidth, clientHeight: c.clientHeight, visible: getComputedStyle(c).visibility === 'visible',
+             lost: [p.stillRenderer, p.playRenderer].some((r) => r?.getContext().isContextLost()) };
   },
   /** 'lines' (a large run while playing) or 'tubes'. */
   drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),

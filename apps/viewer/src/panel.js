@@ -53,7 +53,7 @@ export class Panel {
     this.view.className = 'view';
     this.view.append(this.stillRenderer.domElement);
     this.element.prepend(this.view);
-    this.playRenderer = null;  // made by preparePlaying
+    this.playRenderer = null;  // made by preparePlaying (if options.playingCanvases)
     this.renderer = this.stillRenderer;  // the one drawing now
     this.scene = new THREE.Scene();
     this.body = new BodyView(run);
@@ -191,13 +191,14 @@ export class Panel {
   setPlaying(on, scale = 1) {
     if (!this.run) return;
     if (on) this.preparePlaying();
+    const separate = on && this.playRenderer !== null;  // else the still canvas plays too
     // only the canvas drawing now is shown (the compositor draws every shown one, in software)
-    this.stillRenderer.domElement.style.visibility = on ? 'hidden' : 'visible';
+    this.stillRenderer.domElement.style.visibility = separate ? 'hidden' : 'visible';
     if (this.playRenderer) {
-      this.playRenderer.domElement.style.visibility = on ? 'visible' : 'hidden';
-      if (on && this.pixelRatio * scale !== this.playRenderer.getPixelRatio()) this.playRenderer.setPixelRatio(this.pixelRatio * scale);
+      this.playRenderer.domElement.style.visibility = separate ? 'visible' : 'hidden';
+      if (separate && this.pixelRatio * scale !== this.playRenderer.getPixelRatio()) this.playRenderer.setPixelRatio(this.pixelRatio * scale);
     }
-    this.renderer = on ? this.playRenderer : this.stillRenderer;
+    this.renderer = separate ? this.playRenderer : this.stillRenderer;
     this.body.setPlaying(on);
     this.resize();
   }
@@ -205,10 +206,11 @@ export class Panel {
   /**
    * Makes the playing canvas and draws the shown frame on it, hidden, with the playing shapes: the
    * first play then finds its shaders compiled (software WebGL also builds its pipelines only when
-   * it first draws with them).
+   * it first draws with them). Not when the page has too many panels for two WebGL contexts each
+   * (options.playingCanvases false): they then play on their still canvas.
    */
   preparePlaying() {
-    if (!this.run || this.playRenderer) return;
+    if (!this.run || this.playRenderer || !this.options.playingCanvases) return;
     this.playRenderer = this.makeRenderer(false);
     this.playRenderer.domElement.style.visibility = 'hidden';
     this.view.append(this.playRenderer.domElement);

@@ -5,8 +5,9 @@
 //  - every canvas shows its body: at the projected node positions at least 90 % of the pixels
 //    change when the body is hidden (the body is drawn there, not just background or grid);
 //  - play advances the time read-out, pause stops it;
-//  - paused, the still canvas is multisampled at full resolution; playing, the playing canvas over
-//    it is not multisampled and shows the body;
+//  - paused, the still canvas is multisampled at full resolution; playing, the playing canvas in
+//    its place is not multisampled and shows the body; no WebGL context is lost; nine panels (too
+//    many for two contexts each) play on their still canvases and lose none;
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
 //    from the drawn instance matrices, compared with the .npy files parsed here);
 //  - colouring by a field shows a legend with its name;
@@ -110,6 +111,7 @@ try {
   await page.evaluate(() => window.__tendril.pause());
   assert.deepEqual(await page.evaluate(() => [window.__tendril.canvas(0).role, window.__tendril.canvas(0).visible]), ['still', true]);
   await page.evaluate(() => window.__tendril.setFrame(0));
+  for (let i = 0; i < runs.length; ++i) assert.equal(await page.evaluate((i) => window.__tendril.canvas(i).lost, i), false);
 
   // play advances the read-out, pause stops it
   const before = await page.evaluate(() => [window.__tendril.time(), window.__tendril.readout()]);
@@ -224,6 +226,23 @@ try {
     assert.equal(await page.evaluate(() => window.__tendril.drawMode(0)), 'tubes');
     console.log(`large run: lines matched the saved positions at frames ${[...seen].join(', ')} while playing`);
     assert.ok(seen.size >= 2, 'playback of the large run did not advance');
+  }
+
+  // nine panels: too many for two WebGL contexts each (Chromium keeps 16 per page), so they play on
+  // their still canvases, and no context is lost
+  {
+    const many = await startViewer(Array(9).fill(runs[0]));
+    viewers.push(many);
+    await page.goto(many.url);
+    await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
+    assert.deepEqual(await page.evaluate(() => window.__tendril.errors), []);
+    await page.evaluate(() => window.__tendril.play());
+    await page.waitForTimeout(300);
+    const views = await page.evaluate(() => window.__tendril.runs().map((_, i) => window.__tendril.canvas(i)));
+    await page.evaluate(() => window.__tendril.pause());
+    assert.equal(views.length, 9);
+    for (const v of views) assert.deepEqual([v.role, v.visible, v.lost], ['still', true, false]);
+    console.log('nine panels: played on their still canvases, no WebGL context lost');
   }
 
   // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
