@@ -44,9 +44,13 @@ export class BodyView {
 
     const material = new THREE.MeshLambertMaterial({ vertexColors: true });
     const large = run.numNodes > LARGE_RUN_NODES;
-    this.tubes = new THREE.InstancedMesh(stripedCylinder(large ? 8 : 16), material, numEdges);
-    this.joints = new THREE.InstancedMesh(large ? new THREE.SphereGeometry(1, 6, 4) : new THREE.SphereGeometry(1, 12, 8),
-                                          new THREE.MeshLambertMaterial(), run.numNodes);
+    // tube and joint shapes of the still view and, with fewer triangles, while playing (software
+    // WebGL spends most of a small run's frame on the joints' triangles)
+    const coarse = { tube: stripedCylinder(8), joint: new THREE.SphereGeometry(1, 6, 4) };
+    this.shapes = { still: large ? coarse : { tube: stripedCylinder(16), joint: new THREE.SphereGeometry(1, 12, 8) },
+                    playing: coarse };
+    this.tubes = new THREE.InstancedMesh(this.shapes.still.tube, material, numEdges);
+    this.joints = new THREE.InstancedMesh(this.shapes.still.joint, new THREE.MeshLambertMaterial(), run.numNodes);
     for (const m of [this.tubes, this.joints]) {
       m.frustumCulled = false;
       m.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
@@ -57,12 +61,14 @@ export class BodyView {
     this.tubes.instanceColor = new THREE.InstancedBufferAttribute(this.edgeColour, 3);
     this.joints.instanceColor = new THREE.InstancedBufferAttribute(this.nodeColour, 3);
 
-    // large runs play as lines (one segment per edge): software WebGL cannot redraw ~0.5 M tube
-    // triangles and every material frame at the playback rate; paused, they show as tubes again
+    // large runs play as lines (one segment per edge, a vertex per node, coloured like the nodes):
+    // software WebGL cannot redraw ~0.5 M tube triangles and every material frame at the playback
+    // rate; paused, they show as tubes again
     if (large) {
       const g = new THREE.BufferGeometry();
-      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
-      g.setAttribute('color', new THREE.BufferAttribute(new Float32Array(numEdges * 6), 3).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(run.numNodes * 3), 3).setUsage(THREE.DynamicDrawUsage));
+      g.setAttribute('color', new THREE.BufferAttribute(this.nodeColour, 3).setUsage(THREE.DynamicDrawUsage));
+      g.setIndex(new THREE.BufferAttribute(Uint32Array.from(run.edges), 1));
       this.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ vertexColors: true }));
       this.lines.frustumCulled = false;
       this.lines.visible = false;
@@ -117,8 +123,14 @@ export class BodyView {
     if (f >= 0) this.show(f);
   }
 
-  /** Lines instead of tubes (large runs while playing: `on`), tubes otherwise. */
-  setFast(on) {
+  /**
+   * While playing (`on`): large runs as lines, others with the coarse tubes and joints; paused:
+   * the still view's tubes and joints.
+   */
+  setPlaying(on) {
+    const shapes = on ? this.shapes.playing : this.shapes.still;
+    this.tubes.geometry = shapes.tube;
+    this.joints.geometry = shapes.joint;
     const fast = Boolean(on && this.lines);
     if (fast === this.fast) return;
     this.fast = fast;
@@ -137,11 +149,7 @@ export class BodyView {
     const { positions: x, numNodes: n, edges } = run;
     if (this.fast) {
       const p = this.lines.geometry.attributes.position;
-      for (let e = 0; e < this.numEdges; ++e)
-        for (let k = 0; k < 2; ++k) {
-          const i = (f * n + edges[2 * e + k]) * 3;
-          p.array[6 * e + 3 * k] = x[i]; p.array[6 * e + 3 * k + 1] = x[i + 1]; p.array[6 * e + 3 * k + 2] = x[i + 2];
-        }
+      p.array.set(x.subarray(f * n * 3, (f + 1) * n * 3));
       p.needsUpdate = true;
       this.showSurfaceAndObstacles(f);
       return;
@@ -188,10 +196,13 @@ export class BodyView {
     this.colour(f);
   }
 
+  /** Colours the body at saved frame f: uploads only what changed (nothing, uncoloured). */
   colour(f) {
     const { field, run } = this;
+    const { edges } = run;
     const edgeColour = this.edgeColour, nodeColour = this.nodeColour;
     if (!field) {
+      if (this.plain) return;  // the body colour is in place
       for (let e = 0; e < this.numEdges; ++e) edgeColour.set(BODY_COLOUR, 3 * e);
       for (let i = 0; i < run.numNodes; ++i) nodeColour.set(BODY_COLOUR, 3 * i);
     } else {
@@ -201,25 +212,21 @@ export class BodyView {
       const target = field.on === 'node' ? nodeColour : edgeColour;
       // values a field does not define (NaN) keep the body colour
       for (let k = 0; k < values.length; ++k)
-        target.set(Number.isFinite(values[k]) ? colourMap((values[k] - lo) / (hi - lo)) : BODY_COLOUR, 3 * k);
+        if (Number.isFinite(values[k])) colourMap((values[k] - lo) / (hi - lo), target, 3 * k);
+        else target.set(BODY_COLOUR, 3 * k);
       if (field.on === 'node') {  // an edge takes the mean of its nodes' colours
         for (let e = 0; e < this.numEdges; ++e)
           for (let c = 0; c < 3; ++c)
-            edgeColour[3 * e + c] = 0.5 * (nodeColour[3 * run.edges[2 * e] + c] + nodeColour[3 * run.edges[2 * e + 1] + c]);
+            edgeColour[3 * e + c] = 0.5 * (nodeColour[3 * edges[2 * e] + c] + nodeColour[3 * edges[2 * e + 1] + c]);
       } else {  // a node takes the colour of its last edge
         for (let e = 0; e < this.numEdges; ++e)
-          for (const i of [run.edges[2 * e], run.edges[2 * e + 1]]) nodeColour.set(edgeColour.subarray(3 * e, 3 * e + 3), 3 * i);
+          for (let c = 0; c < 3; ++c) nodeColour[3 * edges[2 * e] + c] = nodeColour[3 * edges[2 * e + 1] + c] = edgeColour[3 * e + c];
       }
     }
+    this.plain = !field;
     this.tubes.instanceColor.needsUpdate = true;
     this.joints.instanceColor.needsUpdate = true;
-    if (this.fast) {  // line vertices take their nodes' colours
-      const c = this.lines.geometry.attributes.color;
-      for (let e = 0; e < this.numEdges; ++e)
-        for (let k = 0; k < 2; ++k)
-          for (let d = 0; d < 3; ++d) c.array[6 * e + 3 * k + d] = nodeColour[3 * run.edges[2 * e + k] + d];
-      c.needsUpdate = true;
-    }
+    if (this.lines) this.lines.geometry.attributes.color.needsUpdate = true;  // the node colours
     if (this.surface) {
       this.surface.geometry.attributes.color.array.set(nodeColour);
       this.surface.geometry.attributes.color.needsUpdate = true;
@@ -227,17 +234,13 @@ export class BodyView {
   }
 
   /**
-   * Node positions as drawn (the joints' translations, or the line segments' ends when fast), for
+   * Node positions as drawn (the joints' translations, or the lines' vertices when fast), for
    * tests: Float32Array (#nodes x 3).
    */
   drawnNodePositions() {
-    const n = this.run.numNodes, out = new Float32Array(3 * n);
-    if (this.fast) {
-      const p = this.lines.geometry.attributes.position.array, edges = this.run.edges;
-      for (let e = 0; e < this.numEdges; ++e)
-        for (let k = 0; k < 2; ++k) out.set(p.subarray(6 * e + 3 * k, 6 * e + 3 * k + 3), 3 * edges[2 * e + k]);
-      return out;
-    }
+    const n = this.run.numNodes;
+    if (this.fast) return Float32Array.from(this.lines.geometry.attributes.position.array);
+    const out = new Float32Array(3 * n);
     const s = this.joints.instanceMatrix.array;
     for (let i = 0; i < n; ++i) out.set(s.subarray(16 * i + 12, 16 * i + 15), 3 * i);
     return out;

@@ -130,11 +130,12 @@ const VIRIDIS = [[0.267, 0.005, 0.329], [0.279, 0.175, 0.483], [0.230, 0.322, 0.
                  [0.128, 0.567, 0.551], [0.157, 0.684, 0.502], [0.369, 0.789, 0.383], [0.678, 0.864, 0.190],
                  [0.993, 0.906, 0.144]];
 
-/** Colour of s in [0, 1] as [r, g, b] in [0, 1]. */
-export function colourMap(s) {
+/** Writes the colour of s in [0, 1] as r, g, b in [0, 1] into out[at], out[at + 1], out[at + 2]. */
+export function colourMap(s, out, at) {
   const u = Math.min(Math.max(Number.isFinite(s) ? s : 0, 0), 1) * (VIRIDIS.length - 1);
   const k = Math.min(Math.floor(u), VIRIDIS.length - 2), w = u - k;
-  return VIRIDIS[k].map((c, i) => c + w * (VIRIDIS[k + 1][i] - c));
+  const a = VIRIDIS[k], b = VIRIDIS[k + 1];
+  for (let i = 0; i < 3; ++i) out[at + i] = a[i] + w * (b[i] - a[i]);
 }
 
 /** CSS gradient of the colour map, for the legend. */

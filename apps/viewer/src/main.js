@@ -4,6 +4,7 @@
 // window.__tendril is the hook the browser tests and the renderer drive.
 import { loadRun } from './run.js';
 import { Panel, BACKGROUND } from './panel.js';
+import { AdaptiveResolution } from './adaptive_resolution.js';
 
 const params = new URLSearchParams(location.search);
 const options = {
@@ -13,10 +14,12 @@ const options = {
   zoom: params.has('zoom') ? Number(params.get('zoom')) : undefined,
   pixelRatio: params.get('render') === '1' ? 1 : undefined,
 };
+const MAX_CONTEXTS = 16;  // WebGL contexts Chromium keeps alive in one page
 const $ = (id) => document.getElementById(id);
 if (options.render) document.body.classList.add('render');
 
 const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate: 1, colour: params.get('colour') || '' };
+const resolution = new AdaptiveResolution();  // of the frames drawn while playing
 const hook = (window.__tendril = { ready: false, loaded: false, errors: [], openMs: null, loadedMs: null, timings: [] });
 
 function lead() { return state.panels.find((p) => p.run); }
@@ -38,23 +41,33 @@ function setFrame(k) {
 
 function setPlaying(on) {
   state.playing = on;
-  for (const p of state.panels) if (p.run) { p.body.setFast(on); p.dirty = true; }
+  if (on) resolution.start();
+  for (const p of state.panels) p.setPlaying(on, resolution.scale);
   $('play').textContent = on ? 'Pause' : 'Play';
   last = performance.now();
 }
 
 let last = performance.now();
-let drawn = 0, frameChanges = 0;
+let drawn = 0, frameChanges = 0, ticks = 0, drewLast = false;
 function loop(now) {
+  ++ticks;
+  const interval = now - last;  // since the last frame [ms]
   if (state.playing && state.duration > 0) {
-    let t = state.time + ((now - last) / 1000) * state.rate * state.speed;
+    let t = state.time + (interval / 1000) * state.rate * state.speed;
     if (t > state.duration) t = 0;  // loop
     const before = lead().frame;
     setTime(t);
     if (lead().frame !== before) ++frameChanges;
   }
+  // the pace of frames that drew while playing, of frames that did not while paused
+  if (state.playing) {
+    if (drewLast && resolution.playingFrame(interval)) for (const p of state.panels) p.setPlaying(true, resolution.scale);
+  } else if (!drewLast) {
+    resolution.idleFrame(interval);
+  }
   last = now;
-  for (const p of state.panels) if (p.render()) ++drawn;
+  drewLast = false;
+  for (const p of state.panels) if (p.render()) { ++drawn; drewLast = true; }
   requestAnimationFrame(loop);
 }
 
@@ -81,6 +94,9 @@ async function main() {
     return;
   }
   const container = $('panels');
+  // Chromium keeps at most 16 WebGL contexts per page (it drops the oldest beyond that): a
+  // separate playing canvas per panel up to 8 panels, beyond that panels play on their still one
+  options.playingCanvases = entries.length <= MAX_CONTEXTS / 2;
   state.panels = entries.map((entry) => new Panel(container, entry));
   await Promise.all(state.panels.map(async (panel, i) => {
     try {
@@ -109,7 +125,8 @@ async function main() {
     setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
     const t0 = performance.now();
     for (const p of loaded) p.render(true);
-    loaded[0].renderer.getContext().finish();
+    const gl = loaded[0].renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));  // waits for the GPU
     hook.timings.push({ firstRenderMs: performance.now() - t0 });
   }
   $('status').textContent = hook.errors.length ? `${hook.errors.length} run(s) could not be shown` : '';
@@ -129,6 +146,16 @@ async function main() {
   setTime(state.time);
   hook.loadedMs = performance.now();
   hook.loaded = true;
+  // ahead of the first play (a still render needs none): the playing canvases, and in idle time the
+  // material frames' checkpoints, so pausing anywhere transports a few frames only
+  if (!options.render) {
+    setTimeout(() => loaded.forEach((p) => p.error || p.preparePlaying()), 0);
+    const precompute = (deadline) => {
+      const hasTime = () => deadline.timeRemaining() > 1;
+      if (!loaded.every((p) => p.error || p.body.frames.advance(p.run.frames, hasTime))) requestIdleCallback(precompute);
+    };
+    requestIdleCallback(precompute);
+  }
 }
 
 Object.assign(hook, {
@@ -136,7 +163,7 @@ Object.assign(hook, {
   runs: () => state.panels.map((p) => (p.run ? { name: p.run.name, kind: p.run.kind, frames: p.run.frames,
                                                  nodes: p.run.numNodes } : { name: p.entry.name, error: p.error })),
   play: () => setPlaying(true),
-  pause: () => setPlaying(false),
+  pause: () => { setPlaying(false); resolution.fixed = null; },
   setFrame: (k) => { setFrame(k); state.panels.forEach((p) => p.render(true)); },
   frame: (i = 0) => state.panels[i].frame,
   time: () => state.time,
@@ -144,6 +171,18 @@ Object.assign(hook, {
   setColour: (key) => { $('colour').value = key; $('colour').onchange({ target: $('colour') }); },
   /** Node positions as drawn in panel i, (#nodes x 3). */
   drawnPositions: (i = 0) => Array.from(state.panels[i].body.drawnNodePositions()),
+  /**
+   * The canvas panel i draws on now: 'playing' or 'still', whether it is multisampled, its drawing
+   * buffer's and its on-page size [px], whether it is shown, and whether any WebGL context of the
+   * panel was lost.
+   */
+  canvas: (i = 0) => {
+    const p = state.panels[i], c = p.renderer.domElement;
+    return { role: p.renderer === p.stillRenderer ? 'still' : 'playing',
+             antialias: p.renderer.getContext().getContextAttributes().antialias, width: c.width, height: c.height,
+             clientWidth: c.clientWidth, clientHeight: c.clientHeight, visible: getComputedStyle(c).visibility === 'visible',
+             lost: [p.stillRenderer, p.playRenderer].some((r) => r?.getContext().isContextLost()) };
+  },
   /** 'lines' (a large run while playing) or 'tubes'. */
   drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
   /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
@@ -176,18 +215,57 @@ Object.assign(hook, {
     return points.map(([x, y]) => { gl.readPixels(x, h - 1 - y, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, rgba); return [rgba[0], rgba[1], rgba[2]]; });
   },
   setBodyVisible: (i, on) => { state.panels[i].body.group.visible = on; state.panels[i].dirty = true; },
-  /** Plays for `seconds`: canvas frames drawn per second (per panel) and saved-frame changes. */
-  measurePlayback: (seconds) => new Promise((resolve) => {
-    const d0 = drawn, c0 = frameChanges, t0 = performance.now();
+  /**
+   * Plays for `seconds`: canvas frames drawn per second (per panel), requestAnimationFrame
+   * callbacks per second, saved-frame changes and the playing resolution's scale at the end; at
+   * the fixed resolution scale `scale` if given, else adapting it. Still playing when it resolves
+   * (pause() ends it), so that what pausing costs is not counted.
+   */
+  measurePlayback: (seconds, scale = null) => new Promise((resolve) => {
+    resolution.fixed = scale;
+    const d0 = drawn, c0 = frameChanges, k0 = ticks, t0 = performance.now();
     setPlaying(true);
     setTimeout(() => {
-      setPlaying(false);
       const s = (performance.now() - t0) / 1000;
       resolve({ fps: (drawn - d0) / s / Math.max(state.panels.filter((p) => p.run).length, 1),
-                frameChanges: frameChanges - c0, seconds: s });
+                frameChanges: frameChanges - c0, ticksPerSecond: (ticks - k0) / s, seconds: s,
+                scale: resolution.scale });
     }, seconds * 1000);
   }),
   setSpeed: (s) => { state.speed = s; },
+  /** requestAnimationFrame callbacks per second, paused (nothing drawn): the page's frame cap. */
+  measureIdle: (seconds) => new Promise((resolve) => {
+    setPlaying(false);
+    const k0 = ticks, t0 = performance.now();
+    setTimeout(() => resolve((ticks - k0) / ((performance.now() - t0) / 1000)), seconds * 1000);
+  }),
+  /**
+   * Where a frame's time goes: `count` consecutive saved frames of the first run shown as while
+   * playing, each timed in the page: update (posing, colouring), render (three.js calls) and gpu
+   * (reading one pixel back waits for the frame's GPU work; gl.finish does not in Chromium); then
+   * the same for frames drawn paused. Medians [ms].
+   */
+  profilePlayback: (count = 60) => {
+    const p = lead(), pixel = new Uint8Array(4);
+    const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+    const time = (n) => {
+      const update = [], render = [], gpu = [], gl = p.renderer.getContext();
+      for (let k = 0; k < n; ++k) {
+        const t0 = performance.now();
+        setTime(p.run.times[(p.frame + 1) % p.run.loadedFrames()]);
+        const t1 = performance.now();
+        p.render(true);
+        const t2 = performance.now();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        update.push(t1 - t0); render.push(t2 - t1); gpu.push(performance.now() - t2);
+      }
+      return { updateMs: median(update), renderMs: median(render), gpuMs: median(gpu) };
+    };
+    setPlaying(true);
+    const playing = time(count);
+    setPlaying(false);
+    return { playing, paused: time(Math.min(count, 5)) };
+  },
 });
 
 main();

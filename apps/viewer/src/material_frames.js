@@ -94,6 +94,26 @@ export class MaterialFrames {
       this.checkpoints[this.current / CHECKPOINT] = Float64Array.from(a1);
   }
 
+  /**
+   * Stores the reference frames of every CHECKPOINT-th frame below `frames`, stepping on while
+   * `hasTime()` allows (the page calls it when idle), so that showing any frame later transports
+   * at most CHECKPOINT - 1 frames, e.g. when a large run is paused after playing as lines. Returns
+   * whether all are stored.
+   */
+  advance(frames, hasTime) {
+    if (this.current < 0) this.initial();
+    const needed = Math.floor((frames - 1) / CHECKPOINT);  // the last checkpoint's index
+    const last = this.checkpoints.length - 1;
+    if (last >= needed) return true;
+    if (this.current < last * CHECKPOINT) {  // go on from the last checkpoint
+      this.a1.set(this.checkpoints[last]);
+      this.current = last * CHECKPOINT;
+      tangents(this.run, this.current, this.t);
+    }
+    while (this.checkpoints.length - 1 < needed && hasTime()) this.step();
+    return this.checkpoints.length - 1 >= needed;
+  }
+
   /** d1 (#edges x 3) at frame f. */
   at(f) {
     if (this.current < 0) this.initial();

@@ -1,5 +1,9 @@
 // One run in its own canvas: renderer, camera, orbit/pan/zoom controls, the body, a title, a
 // legend and an error box. A planar (vine) run is shown from above with an orthographic camera.
+// Two canvases show the same scene: the still view (paused, scrubbed, orbited) at full resolution
+// with multisampling (up to LARGE_RUN_NODES nodes), and in its place while playing a canvas
+// without multisampling whose resolution the page scales to keep up with the display
+// (adaptive_resolution.js). A WebGL context's multisampling is fixed when it is made: hence two.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { BodyView, LARGE_RUN_NODES } from './body_view.js';
@@ -43,10 +47,14 @@ export class Panel {
       this.message.className = 'message warning';
       this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
     }
-    this.renderer = new THREE.WebGLRenderer({ antialias: run.numNodes <= LARGE_RUN_NODES, preserveDrawingBuffer: true });
-    this.renderer.setPixelRatio(options.pixelRatio ?? window.devicePixelRatio);
-    this.renderer.setClearColor(BACKGROUND);
-    this.element.prepend(this.renderer.domElement);
+    this.pixelRatio = options.pixelRatio ?? window.devicePixelRatio;  // of the still view
+    this.stillRenderer = this.makeRenderer(run.numNodes <= LARGE_RUN_NODES);
+    this.view = document.createElement('div');  // holds the canvases; takes the mouse for the controls
+    this.view.className = 'view';
+    this.view.append(this.stillRenderer.domElement);
+    this.element.prepend(this.view);
+    this.playRenderer = null;  // made by preparePlaying (if options.playingCanvases)
+    this.renderer = this.stillRenderer;  // the one drawing now
     this.scene = new THREE.Scene();
     this.body = new BodyView(run);
     this.fields = fieldsOf(run, this.body.contact);
@@ -63,7 +71,7 @@ export class Panel {
       this.camera = new THREE.PerspectiveCamera(35, 1, 1e-3, 1e3);
       this.camera.up.set(0, 0, 1);
     }
-    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls = new OrbitControls(this.camera, this.view);
     if (run.planar) this.controls.enableRotate = false;
     this.controls.addEventListener('change', () => {
       this.updateMinRadius();
@@ -72,6 +80,14 @@ export class Panel {
     this.controls.addEventListener('start', () => (this.userMoved = true));
     this.options = options;
     this.fitCamera();
+  }
+
+  makeRenderer(antialias) {
+    // opaque (alpha: false): the compositor copies the canvas instead of blending it
+    const renderer = new THREE.WebGLRenderer({ antialias, alpha: false });
+    renderer.setPixelRatio(this.pixelRatio);
+    renderer.setClearColor(BACKGROUND);
+    return renderer;
   }
 
   /** Frames the body over the loaded frames (first and last) from the options' view direction. */
@@ -121,7 +137,7 @@ export class Panel {
   resize() {
     if (!this.renderer) return;
     const w = Math.max(this.element.clientWidth, 1), h = Math.max(this.element.clientHeight, 1);
-    this.renderer.setSize(w, h, false);
+    for (const r of [this.stillRenderer, this.playRenderer]) r?.setSize(w, h, false);
     if (this.camera.isOrthographicCamera) {
       const a = w / h, hh = this.halfHeight / Math.min(a, 1);  // the body fits the narrower side
       Object.assign(this.camera, { left: -hh * a, right: hh * a, top: hh, bottom: -hh });
@@ -165,6 +181,43 @@ export class Panel {
       this.body.show(frame);
       this.dirty = true;
     }
+  }
+
+  /**
+   * Playing (`on`): the playing canvas (no multisampling, `scale` times the still view's
+   * resolution) in place of the still one, and the body's playing shapes (body_view.js); paused:
+   * the still canvas and shapes.
+   */
+  setPlaying(on, scale = 1) {
+    if (!this.run) return;
+    if (on) this.preparePlaying();
+    const separate = on && this.playRenderer !== null;  // else the still canvas plays too
+    // only the canvas drawing now is shown (the compositor draws every shown one, in software)
+    this.stillRenderer.domElement.style.visibility = separate ? 'hidden' : 'visible';
+    if (this.playRenderer) {
+      this.playRenderer.domElement.style.visibility = separate ? 'visible' : 'hidden';
+      if (separate && this.pixelRatio * scale !== this.playRenderer.getPixelRatio()) this.playRenderer.setPixelRatio(this.pixelRatio * scale);
+    }
+    this.renderer = separate ? this.playRenderer : this.stillRenderer;
+    this.body.setPlaying(on);
+    this.resize();
+  }
+
+  /**
+   * Makes the playing canvas and draws the shown frame on it, hidden, with the playing shapes: the
+   * first play then finds its shaders compiled (software WebGL also builds its pipelines only when
+   * it first draws with them). Not when the page has too many panels for two WebGL contexts each
+   * (options.playingCanvases false): they then play on their still canvas.
+   */
+  preparePlaying() {
+    if (!this.run || this.playRenderer || !this.options.playingCanvases) return;
+    this.playRenderer = this.makeRenderer(false);
+    this.playRenderer.domElement.style.visibility = 'hidden';
+    this.view.append(this.playRenderer.domElement);
+    this.resize();
+    this.body.setPlaying(true);
+    this.playRenderer.render(this.scene, this.camera);
+    this.body.setPlaying(false);
   }
 
   render(force = false) {

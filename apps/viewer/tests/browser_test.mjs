@@ -5,6 +5,9 @@
 //  - every canvas shows its body: at the projected node positions at least 90 % of the pixels
 //    change when the body is hidden (the body is drawn there, not just background or grid);
 //  - play advances the time read-out, pause stops it;
+//  - paused, the still canvas is multisampled at full resolution; playing, the playing canvas in
+//    its place is not multisampled and shows the body; no WebGL context is lost; nine panels (too
+//    many for two contexts each) play on their still canvases and lose none;
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
 //    from the drawn instance matrices, compared with the .npy files parsed here);
 //  - colouring by a field shows a legend with its name;
@@ -76,19 +79,39 @@ try {
   await page.screenshot({ path: join(outDir, 'side_by_side_frame0.png') });
 
   // the canvas shows each body
+  // fraction of panel i's node pixels that change when its body is hidden (all in one task, so a
+  // playing panel draws the same frame throughout)
+  const bodyShows = (i) => page.evaluate(([i, n]) => {
+    const t = window.__tendril;
+    const points = Array.from({ length: n }, (_, k) => t.project(i, k));
+    const withBody = t.pixels(i, points);
+    t.setBodyVisible(i, false);
+    const without = t.pixels(i, points);
+    t.setBodyVisible(i, true);
+    return withBody.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / n;
+  }, [i, shown[i].nodes]);
   for (let i = 0; i < runs.length; ++i) {
-    const points = await page.evaluate(([i, n]) => {
-      const t = window.__tendril;
-      return Array.from({ length: n }, (_, k) => t.project(i, k));
-    }, [i, shown[i].nodes]);
-    const withBody = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
-    await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
-    const without = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
-    await page.evaluate((i) => window.__tendril.setBodyVisible(i, true), i);
-    const changed = withBody.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / points.length;
-    console.log(`${shown[i].name}: ${(100 * changed).toFixed(1)} % of ${points.length} node pixels show the body`);
+    const changed = await bodyShows(i);
+    console.log(`${shown[i].name}: ${(100 * changed).toFixed(1)} % of ${shown[i].nodes} node pixels show the body`);
     assert.ok(changed >= 0.9, `${shown[i].name}: only ${changed} of the node pixels show the body`);
   }
+
+  // paused: the still canvas, multisampled, at the page's full resolution; playing: the playing
+  // canvas on top of it, not multisampled, and it shows the body too
+  const still = await page.evaluate(() => window.__tendril.canvas(0));
+  const ratio = await page.evaluate(() => window.devicePixelRatio);
+  assert.deepEqual([still.role, still.antialias, still.visible], ['still', true, true]);
+  assert.deepEqual([still.width, still.height], [Math.floor(still.clientWidth * ratio), Math.floor(still.clientHeight * ratio)]);
+  await page.evaluate(() => window.__tendril.play());
+  const playing = await page.evaluate(() => window.__tendril.canvas(0));
+  assert.deepEqual([playing.role, playing.antialias, playing.visible], ['playing', false, true]);
+  const changedPlaying = await bodyShows(0);
+  console.log(`playing ${shown[0].name} on a ${playing.width} x ${playing.height} canvas: ${(100 * changedPlaying).toFixed(1)} % of the node pixels show the body`);
+  assert.ok(changedPlaying >= 0.9, `playing: only ${changedPlaying} of the node pixels show the body`);
+  await page.evaluate(() => window.__tendril.pause());
+  assert.deepEqual(await page.evaluate(() => [window.__tendril.canvas(0).role, window.__tendril.canvas(0).visible]), ['still', true]);
+  await page.evaluate(() => window.__tendril.setFrame(0));
+  for (let i = 0; i < runs.length; ++i) assert.equal(await page.evaluate((i) => window.__tendril.canvas(i).lost, i), false);
 
   // play advances the read-out, pause stops it
   const before = await page.evaluate(() => [window.__tendril.time(), window.__tendril.readout()]);
@@ -203,6 +226,23 @@ try {
     assert.equal(await page.evaluate(() => window.__tendril.drawMode(0)), 'tubes');
     console.log(`large run: lines matched the saved positions at frames ${[...seen].join(', ')} while playing`);
     assert.ok(seen.size >= 2, 'playback of the large run did not advance');
+  }
+
+  // nine panels: too many for two WebGL contexts each (Chromium keeps 16 per page), so they play on
+  // their still canvases, and no context is lost
+  {
+    const many = await startViewer(Array(9).fill(runs[0]));
+    viewers.push(many);
+    await page.goto(many.url);
+    await page.waitForFunction(() => window.__tendril?.loaded, null, { timeout: 60000 });
+    assert.deepEqual(await page.evaluate(() => window.__tendril.errors), []);
+    await page.evaluate(() => window.__tendril.play());
+    await page.waitForTimeout(300);
+    const views = await page.evaluate(() => window.__tendril.runs().map((_, i) => window.__tendril.canvas(i)));
+    await page.evaluate(() => window.__tendril.pause());
+    assert.equal(views.length, 9);
+    for (const v of views) assert.deepEqual([v.role, v.visible, v.lost], ['still', true, false]);
+    console.log('nine panels: played on their still canvases, no WebGL context lost');
   }
 
   // a damaged run: clear message in the page (and on the CLI, checked by check_view_server.py)
