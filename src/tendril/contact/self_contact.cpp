@@ -4,22 +4,28 @@
 #include <cmath>
 #include <limits>
 
+#include "tendril/contact/contact_graph.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::contact {
 
-PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
+                        const ContactParameters& params, bool with_hessian) {
   PairContact out;
-  const EdgeEdgeDistance d =
-      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
-  out.gap = d.closest.distance - radius_sum;
+  out.gap = distance - radius_sum;
   const PenaltyValue b = smooth_penalty(out.gap, params.distance_tolerance);
   if (b.value == 0.0 && b.slope == 0.0) return out;
   const double kc = params.stiffness;
   out.energy = kc * b.value;
-  out.gradient = kc * b.slope * d.gradient;
-  if (with_hessian) out.hessian = kc * (b.curvature * d.gradient * d.gradient.transpose() + b.slope * d.hessian);
+  out.gradient = kc * b.slope * gradient;
+  if (with_hessian) out.hessian = kc * (b.curvature * gradient * gradient.transpose() + b.slope * hessian);
   return out;
+}
+
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+  const EdgeEdgeDistance d =
+      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
+  return imc_contact(d.closest.distance, d.gradient, d.hessian, radius_sum, params, with_hessian);
 }
 
 PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial) : edges_(std::move(edges)) {
@@ -32,23 +38,9 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
   }
   // pairs within delta of touching at the start whose edges are joined by at most two other edges
   // never interact (neighbours at joints and along rods with edges shorter than their diameter)
-  std::vector<std::vector<int>> neighbours;
-  for (const auto& e : edges_.nodes) {
-    const int top = std::max(e[0], e[1]);
-    if (static_cast<int>(neighbours.size()) <= top) neighbours.resize(top + 1);
-    neighbours[e[0]].push_back(e[1]);
-    neighbours[e[1]].push_back(e[0]);
-  }
-  // nodes reachable from a's nodes through at most two edges
+  const ContactGraph graph(edges_.nodes);
   const auto near_in_graph = [&](const EdgePair& p) {
-    std::vector<int> reach = {edges_.nodes[p.a][0], edges_.nodes[p.a][1]};
-    for (int hop = 0; hop < 2; ++hop) {
-      const std::size_t size = reach.size();
-      for (std::size_t k = 0; k < size; ++k)
-        for (int n : neighbours[reach[k]]) reach.push_back(n);
-    }
-    return std::find(reach.begin(), reach.end(), edges_.nodes[p.b][0]) != reach.end() ||
-           std::find(reach.begin(), reach.end(), edges_.nodes[p.b][1]) != reach.end();
+    return graph.near({edges_.nodes[p.a][0], edges_.nodes[p.a][1]}, {edges_.nodes[p.b][0], edges_.nodes[p.b][1]});
   };
   std::vector<EdgePair> near;
   find(q_initial, near);
@@ -101,13 +93,8 @@ SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, co
 }
 
 bool SelfContact::update_stencils(const Model& model, const State& state) const {
-  // twice the largest node displacement of the last step, estimated from the velocity
-  double speed = 0.0;
-  for (int i = 0; i < model.dofs.num_nodes; ++i)
-    speed = std::max(speed, state.u.segment<3>(model.dofs.node(i)).norm());
-  const double elapsed = std::isfinite(last_update_time_) ? std::max(0.0, state.time - last_update_time_) : 0.0;
-  last_update_time_ = state.time;
-  finder_.find(state.q, scratch_, params_.distance_tolerance + 2.0 * speed * elapsed);
+  finder_.find(state.q, scratch_,
+               step_motion_allowance(model, state, params_.distance_tolerance, last_update_time_));
   if (scratch_ == candidates_) return false;
   candidates_.swap(scratch_);
   return true;

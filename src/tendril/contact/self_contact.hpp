@@ -37,7 +37,11 @@ struct PairContact {
   Vec12 gradient = Vec12::Zero();  ///< [N]
   Mat12 hessian = Mat12::Zero();   ///< [N/m]
 };
-/// radius_sum = r_a + r_b [m].
+/// The IMC contact of a pair at centre-line distance Delta [m] with gradient and Hessian (12):
+/// g = Delta - radius_sum, E = k_c b(g), dE = k_c b' dDelta, d2E = k_c (b'' dDelta dDelta^T + b' d2Delta).
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
+                        const ContactParameters& params, bool with_hessian);
+/// An edge-edge pair; radius_sum = r_a + r_b [m].
 PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian);
 
 /// The edges that take part in self-contact.
