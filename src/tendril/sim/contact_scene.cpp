@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
 #include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
 #include "tendril/contact/point_triangle_contact.hpp"
@@ -80,8 +81,7 @@ const io::SchemaTable& contact_scene_schema() {
               "already within delta of touching at the start never interact."),
           flag("contact.self.enabled", "Self-contact on or off."),
           friction("contact.self.friction",
-                   "Coulomb coefficient mu between edges (rod and shell edges); node-triangle pairs have no "
-                   "friction yet."),
+                   "Coulomb coefficient mu of every self-contact pair (edge-edge and node-triangle)."),
           {.path = "contact.self.collision_check", .type = KeyType::Bool, .default_value = "true", .unit = "",
            .doc = "Continuous collision check of every Newton step: no edge passes through another and no node "
                   "through a triangle however fast or thin the bodies (docs/physics/contact.md, \"No tunnelling\"). "
@@ -249,9 +249,13 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       p.friction = s.real("friction");
       const bool check = s.boolean("collision_check");
       model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check));
-      if (!triangles.nodes.empty())
+      if (!triangles.nodes.empty()) {
         model.energies.push_back(
             std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check));
+        if (p.friction > 0.0)
+          model.forces.push_back(
+              std::make_shared<contact::PointTriangleFriction>(nodes, triangles, edges.nodes, p, out.q_initial));
+      }
       if (p.friction > 0.0) model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
       any = true;
     }

@@ -2,7 +2,8 @@
 // mat_dismech eq. 21 on the point-triangle distance, docs/physics/contact.md "Shell contact"):
 // conformance inside and at the edges of the smooth zone in every distance regime, equal and
 // opposite pair forces of magnitude -k_c b'(g), the exclusion of mesh neighbours touching at the
-// start, the point-triangle broad phase against all pairs, and the point-triangle continuous
+// start, friction (eq. 23-24 on the point-triangle pairs) in stick, slip and the transition in every
+// regime, the point-triangle broad phase against all pairs, and the point-triangle continuous
 // collision check (additive conservative advancement, Li, Kaufman and Jiang 2021, Algorithm 1).
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 
 #include "support/conformance.hpp"
 #include "tendril/contact/ccd/point_triangle_ccd.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
 #include "tendril/contact/point_triangle_contact.hpp"
 
 namespace tendril::contact {
@@ -43,6 +45,9 @@ ContactParameters parameters() {
   p.distance_tolerance = 0.004;
   return p;
 }
+
+/// The stencil [p, t0, t1, t2] of the single pair.
+Vec12 term_stencil(const PointAndTriangle& s) { return s.q.head<12>(); }
 
 ContactNodes point_nodes(double radius) { return {{0}, {radius}}; }
 ContactTriangles triangle(double radius) { return {{{1, 2, 3}}, {radius}}; }
@@ -117,6 +122,57 @@ TEST(PointTriangleContact, PairForceIsEqualAndOppositeAlongTheNormal) {
   // beyond the smooth zone: nothing
   const PointAndTriangle away = make({0.03, 0.03, 0.0045 + 0.01});
   EXPECT_EQ(evaluate_energy(term, away.model, away.frames, away.q, false).gradient.norm(), 0.0);
+}
+
+TEST(PointTriangleFriction, ConformsInStickSlipAndTransitionInEveryRegime) {
+  ContactParameters p = parameters();
+  p.slip_tolerance = 0.01;
+  p.friction = 0.3;
+  // gap -0.4 delta in the face, edge and vertex regimes (r_p + r_t = 0.008)
+  const Vec3 points[] = {{0.04, 0.03, 0.0068}, {0.05, -0.0068, 0.003}, {0.106, -0.003, 0.004}};
+  const TriangleRegime regimes[] = {TriangleRegime::face, TriangleRegime::edge, TriangleRegime::vertex};
+  for (int r = 0; r < 3; ++r) {
+    const Vec3& point = points[r];
+    const PointAndTriangle s = make(point);
+    const Vec12 x = term_stencil(s);
+    EXPECT_EQ(point_triangle_closest_point(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9)).regime,
+              regimes[r]);
+    const PointTriangleFriction term(point_nodes(0.007), triangle(0.001), {}, p, make({0, 0, 1}).q);
+    State state;
+    state.q = s.q;
+    state.u = VecX::Zero(s.q.size());
+    term.update_stencils(s.model, state);
+    EXPECT_FALSE(term.has_symmetric_jacobian());
+    for (double speed : {1e-5, 1e-3, 0.01, 0.1}) {
+      SCOPED_TRACE(::testing::Message() << point.transpose() << " speed " << speed);
+      const VecX u = perturbed(s.model, VecX::Zero(s.q.size()), speed, 0.0, 5);
+      Tolerances tol;
+      tol.step = 1e-8;
+      tol.hessian = 2e-5;
+      expect_force_conforms(term, s.model, s.frames, s.q, u, 0.0, tol);
+      EXPECT_GT(evaluate_force(term, s.model, s.frames, s.q, u, 0.0, 1, 0, false).force.norm(), 0.0);
+    }
+  }
+}
+
+TEST(PointTriangleFriction, SlidingPointFeelsMuTimesNormalForceBalanced) {
+  ContactParameters p = parameters();
+  p.friction = 0.3;
+  p.slip_tolerance = 0.01;
+  const PointAndTriangle s = make({0.04, 0.03, 0.0085});
+  const PointTriangleFriction term(point_nodes(0.007), triangle(0.001), {}, p, make({0, 0, 1}).q);
+  VecX u = VecX::Zero(s.q.size());
+  u.head<3>() = Vec3(0.0, 2.0, 0.0);  // the node slides along y at 200 nu
+  const ForceEval f = evaluate_force(term, s.model, s.frames, s.q, u, 0.0, 1, 0, false);
+  const Vec3 on_point = f.force.head<3>();
+  Vec3 on_triangle = Vec3::Zero();
+  for (int i = 1; i < 4; ++i) on_triangle += f.force.segment<3>(3 * i);
+  const PairContact c = imc_point_triangle_contact(term_stencil(s), 0.008, p, false);
+  const double normal = -p.stiffness * smooth_penalty(c.gap, p.distance_tolerance).slope;
+  // the slip is along y up to the tilt of the triangle's normal; gamma(200 nu) = tanh(1500) = 1
+  EXPECT_NEAR(on_point.norm(), p.friction * normal, 1e-3 * p.friction * normal);
+  EXPECT_LT(on_point.y(), -0.99 * on_point.norm());
+  EXPECT_LE((on_point + on_triangle).norm(), 1e-12 * on_point.norm());
 }
 
 TEST(PointTriangleContact, MeshNeighboursTouchingAtTheStartAreExcluded) {

@@ -5,6 +5,8 @@
 
 #include "support/input_error.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
 #include "tendril/contact/point_triangle_contact.hpp"
 #include "tendril/contact/self_contact.hpp"
@@ -86,10 +88,12 @@ shells:
 )";
 
 TEST(ContactScene, ShellsTakePartInGroundObstaclesAndSelfContact) {
-  const RodScene s = load(kSheet + "contact: {ground: {}, self: {}}\n");
+  const RodScene s = load(kSheet + "contact: {ground: {}, self: {friction: 0.2}}\n");
   EXPECT_EQ(count<contact::ObstacleContact>(s), 1);
   EXPECT_EQ(count<contact::SelfContact>(s), 1);
   EXPECT_EQ(count<contact::PointTriangleContact>(s), 1);
+  EXPECT_EQ(count<contact::SelfFriction>(s), 1);
+  EXPECT_EQ(count<contact::PointTriangleFriction>(s), 1);
   for (const auto& e : s.model.energies) {
     if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) {
       // 6 rod nodes (radius 2 mm) and 9 shell nodes (half the thickness)

@@ -96,11 +96,16 @@ PointTriangleDistance point_triangle_distance(const Vec3& p, const Vec3& t0, con
   Mat12 hess_f;
   for (int k = 0; k < 4; ++k)
     for (int l = 0; l < 4; ++l) hess_f.block<3, 3>(3 * k, 3 * l) = weight[k] * weight[l] * Mat3::Identity();
+  Eigen::Matrix<double, 2, 12> dz_dx = Eigen::Matrix<double, 2, 12>::Zero();
   if (num_free == 1) {
-    hess_f -= f_xz.col(0) * f_xz.col(0).transpose() / f_zz(0, 0);
+    dz_dx.row(0) = -f_xz.col(0).transpose() / f_zz(0, 0);
   } else if (num_free == 2) {
-    hess_f -= f_xz * f_zz.inverse() * f_xz.transpose();
+    dz_dx = -f_zz.inverse() * f_xz.transpose();
   }
+  hess_f += f_xz * dz_dx;
+  // the weights are affine in z: db_k/dz_j = c_jk
+  for (int j = 0; j < num_free; ++j)
+    for (int k = 0; k < 3; ++k) out.dbarycentric_dx.row(k) += coef[j][k] * dz_dx.row(j);
   out.hessian = (hess_f - out.gradient * out.gradient.transpose()) / cp.distance;
   out.hessian = 0.5 * (out.hessian + out.hessian.transpose()).eval();
   return out;

@@ -36,6 +36,9 @@ struct PointTriangleDistance {
   TriangleClosestPoint closest;
   Vec12 gradient = Vec12::Zero();  ///< dDelta/dx [-] (12)
   Mat12 hessian = Mat12::Zero();   ///< d2Delta/dx2 [1/m] (12 x 12), filled if requested
+  /// d(b0, b1, b2)/dx [1/m] (3 x 12), the motion of the closest point's barycentric weights (zero in
+  /// the vertex regime), filled if the Hessian is
+  Eigen::Matrix<double, 3, 12> dbarycentric_dx = Eigen::Matrix<double, 3, 12>::Zero();
 };
 
 /// Delta, its gradient and (if with_hessian) Hessian. At Delta = 0 (the point lies on the

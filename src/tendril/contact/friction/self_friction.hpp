@@ -18,7 +18,16 @@ struct PairFriction {
   Mat12 d_du = Mat12::Zero();    ///< dF/du [N s/m]
   bool active = false;           ///< the pair is in contact (g < delta)
 };
-/// Friction at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum = r_a + r_b [m].
+/// The friction of any pair whose gap vector is w = sum_k c_k x_k over the four points of its
+/// stencil x [m] (12): weights c_k [-] and their derivatives dc_k/dx [1/m] (12 each, from the
+/// closest-point parameters), Delta = |w| [m]; the normal force is -k_c b'(Delta - radius_sum).
+/// dw/dx = J + sum_k x_k dc_k^T and d(J u)/dx = sum_k u_k dc_k^T carry the motion of the closest
+/// points; otherwise as above.
+PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<double, 4>& c,
+                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance, double radius_sum,
+                          const ContactParameters& params, bool with_jacobians);
+/// Friction of an edge pair at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum =
+/// r_a + r_b [m].
 PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum, const ContactParameters& params,
                                bool with_jacobians);
 
