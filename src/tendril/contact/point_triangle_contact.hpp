@@ -52,9 +52,12 @@ class PointTriangleFinder {
   /// The 12 position DOFs of a pair's stencil [p, t0, t1, t2].
   std::array<int, 12> stencil_dofs(const EdgePair& pair) const;
   Vec12 stencil(const VecX& q, const EdgePair& pair) const;
+  /// Every node of the points and triangles.
+  const std::vector<int>& nodes() const { return nodes_; }
 
  private:
   ContactNodes points_;
+  std::vector<int> nodes_;
   ContactTriangles triangles_;
   std::vector<double> point_margin_, triangle_margin_;     ///< r + delta / 2
   mutable std::vector<double> point_grown_, triangle_grown_;  ///< scratch: margin + extra / 2
@@ -63,34 +66,24 @@ class PointTriangleFinder {
   mutable std::vector<EdgePair> found_;
 };
 
-class PointTriangleContact final : public ContactEnergy {
+/// The point-triangle pair type of PairContactTerm.
+struct PointTrianglePairs {
+  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+    return imc_point_triangle_contact(x, radius_sum, params, with_hessian);
+  }
+  static double distance(const Vec12& x);
+  static double collision_free_fraction(const Vec12& x, const Vec12& dx, double keep, double t_max);
+};
+
+/// Candidates, sparsity, statistics and the collision check (ccd/point_triangle_ccd.hpp) as for
+/// SelfContact (pair_contact_term.hpp).
+class PointTriangleContact final : public PairContactTerm<PointTriangleFinder, PointTrianglePairs> {
  public:
   /// collision_check: limit Newton steps by the continuous collision check (max_step_fraction).
   PointTriangleContact(ContactNodes points, ContactTriangles triangles,
                        const std::vector<std::array<int, 2>>& graph_edges, const ContactParameters& params,
                        const VecX& q_initial, bool collision_check = true);
-
   std::string_view name() const override { return "point_triangle_contact"; }
-  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
-  void accumulate(const EvalInput& in, EnergyOutput& out) const override;
-  ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
-  /// New candidates for the step starting at `state` (as SelfContact); true if they changed.
-  bool update_stencils(const Model& model, const State& state) const override;
-  /// Continuous collision check of q -> q + dq (ccd/point_triangle_ccd.hpp): the largest fraction
-  /// over which no pair's distance falls below SelfContact::kCollisionKeep of its value at q; 1 when
-  /// the check is off.
-  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const override;
-  const std::vector<EdgePair>& candidates() const { return candidates_; }
-  long missed_pairs() const { return missed_; }
-  const PointTriangleFinder& pairs() const { return finder_; }
-
- private:
-  PointTriangleFinder finder_;
-  ContactParameters params_;
-  mutable std::vector<EdgePair> pairs_, candidates_, scratch_;
-  mutable double last_update_time_;
-  mutable long missed_ = 0;
-  bool collision_check_;
 };
 
 }  // namespace tendril::contact

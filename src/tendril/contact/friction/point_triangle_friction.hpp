@@ -16,27 +16,17 @@ namespace tendril::contact {
 PairFriction imc_point_triangle_friction(const Vec12& x, const Vec12& u, double radius_sum,
                                          const ContactParameters& params, bool with_jacobians);
 
-class PointTriangleFriction final : public ForceTerm {
+class PointTriangleFriction final : public PairFrictionTerm<PointTriangleContact, imc_point_triangle_friction> {
  public:
   /// The same nodes, triangles, graph edges and parameters as the PointTriangleContact it belongs
   /// to; params.friction is mu.
   PointTriangleFriction(ContactNodes points, ContactTriangles triangles,
                         const std::vector<std::array<int, 2>>& graph_edges, const ContactParameters& params,
-                        const VecX& q_initial);
-
+                        const VecX& q_initial)
+      : PairFrictionTerm(PointTriangleContact(std::move(points), std::move(triangles), graph_edges, params, q_initial,
+                                              false),
+                         params) {}
   std::string_view name() const override { return "point_triangle_friction"; }
-  /// The same candidate pairs as PointTriangleContact (updated alike).
-  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
-  bool update_stencils(const Model& model, const State& state) const override {
-    return contact_.update_stencils(model, state);
-  }
-  void accumulate(const EvalInput& in, ForceOutput& out) const override;
-  bool has_symmetric_jacobian() const override { return false; }
-
- private:
-  PointTriangleContact contact_;  ///< its pair finder and pattern
-  ContactParameters params_;
-  mutable std::vector<EdgePair> pairs_;
 };
 
 }  // namespace tendril::contact

@@ -64,28 +64,4 @@ PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum
   return imc_friction(x, u, c, dc, cp.w, cp.distance, radius_sum, params, with_jacobians);
 }
 
-SelfFriction::SelfFriction(ContactEdges edges, const ContactParameters& params, const VecX& q_initial)
-    : contact_(std::move(edges), params, q_initial), params_(params) {}
-
-void SelfFriction::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  contact_.declare_sparsity(model, pattern);
-}
-
-void SelfFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
-  if (params_.friction == 0.0) return;
-  const PairFinder& finder = contact_.pairs();
-  finder.find(in.q, pairs_);
-  for (const EdgePair& pair : pairs_) {
-    const double radius_sum = finder.edges().radius[pair.a] + finder.edges().radius[pair.b];
-    const PairFriction f =
-        imc_pair_friction(finder.stencil(in.q, pair), finder.stencil(in.u, pair), radius_sum, params_, out.jacobian);
-    const std::array<int, 12> dofs = finder.stencil_dofs(pair);
-    if (out.force)
-      for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
-    if (out.jacobian && f.active &&
-        std::binary_search(contact_.candidates().begin(), contact_.candidates().end(), pair))
-      out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
-  }
-}
-
 }  // namespace tendril::contact
