@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "energy_force.hpp"
 #include "tendril/contact/distance/edge_edge_distance.hpp"
 #include "tendril/contact/distance/point_triangle_distance.hpp"
 #include "tendril/contact/point_triangle_contact.hpp"
@@ -83,22 +84,14 @@ Separation separation(const Bodies& b, const VecX& q) {
 
 /// Sum of the self-contact forces (edge-edge and point-triangle) on the rod's nodes [N].
 Vec3 contact_force_on_rod(const sim::Simulation& sim, const Bodies& b) {
-  const Model& m = sim.model();
-  Kinematics kin;
-  compute_kinematics(m, sim.state().frames, sim.state().q, kin);
-  const EvalInput in{m, sim.state().q, sim.state().u, sim.state().time, kin};
-  VecX gradient = VecX::Zero(m.dofs.size());
-  EnergyOutput out;
-  out.gradient = &gradient;
   int terms = 0;
-  for (const auto& e : m.energies)
-    if (dynamic_cast<const contact::SelfContact*>(e.get()) || dynamic_cast<const contact::PointTriangleContact*>(e.get())) {
-      e->accumulate(in, out);
-      ++terms;
-    }
+  const Vec3 total = testing::energy_force_on(sim, b.rod_nodes, [&](const Energy& e) {
+    const bool pair_contact = dynamic_cast<const contact::SelfContact*>(&e) != nullptr ||
+                              dynamic_cast<const contact::PointTriangleContact*>(&e) != nullptr;
+    terms += pair_contact;
+    return pair_contact;
+  });
   EXPECT_EQ(terms, 2);
-  Vec3 total = Vec3::Zero();
-  for (int n : b.rod_nodes) total -= gradient.segment<3>(m.dofs.node(n));
   return total;
 }
 
