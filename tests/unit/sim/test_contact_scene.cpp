@@ -123,7 +123,7 @@ TEST(ContactScene, RejectsABadShellIndexAndAnObstacleInsideAShell) {
   expect_input_error([] { load("contact: {shells: [0], ground: {}}\n"); }, {"contact.shells[0]", "no shells"});
   // the sheet's surface is 0.5 mm below its mid-surface at z = 0.005: a ground at z = 0.0046 cuts it
   expect_input_error([] { load(kSheet + "contact: {rods: [], ground: {point: [0, 0, 0.0046]}}\n"); },
-                     {"contact.ground", "node 6", "inside"});
+                     {"contact.ground", "inside", "shell's surface"});
 }
 
 }  // namespace
