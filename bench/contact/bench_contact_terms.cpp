@@ -2,6 +2,9 @@
 // - BM_BroadPhase/E: the broad phase alone on a tightly wound helix of E edges (r = 1 mm, 2 mm edges,
 //   pitch 2.6 mm: every edge has neighbours in the turns above and below, a constant number per
 //   edge), so a linear cost shows as a constant time per edge (counter edge, inverted rate);
+// - BM_PointTriangleBroadPhase/n: the point-triangle broad phase on two stacked n x n-node sheets
+//   (2 mm grid, mid-surfaces 1.2 mm apart, h = 1 mm, delta = 0.4 mm): every node of both sheets
+//   against every triangle of both, a constant number of pairs per triangle (counter triangle);
 // - BM_SelfContactCost/n: gradient + Hessian of SelfContact with n^2 active pairs (n one-edge rods
 //   along x resting across n along y), counter pair = time per active pair.
 #include <cmath>
@@ -43,6 +46,43 @@ void BM_BroadPhase(benchmark::State& state) {
 BENCHMARK(BM_BroadPhase)
     ->RangeMultiplier(10)
     ->Range(1000, 100000)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_PointTriangleBroadPhase(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const double spacing = 0.002, gap = 0.0012;
+  VecX positions(3 * 2 * n * n);
+  std::vector<int> points;
+  std::vector<std::array<int, 3>> triangles;
+  for (int sheet = 0; sheet < 2; ++sheet)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const int node = sheet * n * n + j * n + i;
+        positions.segment<3>(3 * node) = Vec3(i * spacing, j * spacing, sheet * gap);
+        points.push_back(node);
+        if (i + 1 < n && j + 1 < n) {
+          triangles.push_back({node, node + 1, node + n + 1});
+          triangles.push_back({node, node + n + 1, node + n});
+        }
+      }
+  const std::vector<double> point_margin(points.size(), 0.0005 + 0.0002);  // r + delta / 2
+  const std::vector<double> triangle_margin(triangles.size(), 0.0005 + 0.0002);
+  contact::BroadPhase broad;
+  std::vector<contact::EdgePair> pairs;
+  for (auto _ : state) {
+    broad.find_point_triangle_pairs(positions, points, point_margin, triangles, triangle_margin, pairs);
+    benchmark::DoNotOptimize(pairs.data());
+  }
+  state.counters["pairs"] = static_cast<double>(pairs.size());
+  state.counters["triangle"] = benchmark::Counter(static_cast<double>(triangles.size()),
+                                                  benchmark::Counter::kIsIterationInvariantRate |
+                                                      benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PointTriangleBroadPhase)
+    ->Arg(23)
+    ->Arg(72)
+    ->Arg(225)
     ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMicrosecond);
 

@@ -24,13 +24,54 @@ void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::
   if (num_edges < 2) return;
   lower_.resize(num_edges);
   upper_.resize(num_edges);
-  // inflated boxes, the grid's origin and cell size
-  Vec3 origin = Vec3::Constant(std::numeric_limits<double>::infinity());
-  double cell = 0.0;  // [m]
   for (std::size_t e = 0; e < num_edges; ++e) {
     const Vec3 p0 = positions.segment<3>(3 * edges[e][0]), p1 = positions.segment<3>(3 * edges[e][1]);
     lower_[e] = p0.cwiseMin(p1).array() - margin[e];
     upper_[e] = p0.cwiseMax(p1).array() + margin[e];
+  }
+  overlapping_boxes(num_edges, pairs, [&](int a, int b) {
+    return edges[a][0] == edges[b][0] || edges[a][0] == edges[b][1] || edges[a][1] == edges[b][0] ||
+           edges[a][1] == edges[b][1];
+  });
+}
+
+void BroadPhase::find_point_triangle_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<int>& points,
+                                           const std::vector<double>& point_margin,
+                                           const std::vector<std::array<int, 3>>& triangles,
+                                           const std::vector<double>& triangle_margin, std::vector<EdgePair>& pairs) {
+  pairs.clear();
+  const std::size_t num_points = points.size(), total = num_points + triangles.size();
+  if (num_points == 0 || triangles.empty()) return;
+  lower_.resize(total);
+  upper_.resize(total);
+  for (std::size_t i = 0; i < num_points; ++i) {
+    const Vec3 p = positions.segment<3>(3 * points[i]);
+    lower_[i] = p.array() - point_margin[i];
+    upper_[i] = p.array() + point_margin[i];
+  }
+  for (std::size_t f = 0; f < triangles.size(); ++f) {
+    const Vec3 p0 = positions.segment<3>(3 * triangles[f][0]), p1 = positions.segment<3>(3 * triangles[f][1]),
+               p2 = positions.segment<3>(3 * triangles[f][2]);
+    lower_[num_points + f] = p0.cwiseMin(p1).cwiseMin(p2).array() - triangle_margin[f];
+    upper_[num_points + f] = p0.cwiseMax(p1).cwiseMax(p2).array() + triangle_margin[f];
+  }
+  const int split = static_cast<int>(num_points);
+  // only point-triangle pairs, and no point with a triangle it is a vertex of
+  overlapping_boxes(total, pairs, [&](int a, int b) {
+    if ((a < split) == (b < split)) return true;
+    const int point = points[std::min(a, b)];
+    const auto& t = triangles[std::max(a, b) - split];
+    return point == t[0] || point == t[1] || point == t[2];
+  });
+  for (EdgePair& p : pairs) p.b -= split;
+}
+
+template <class Skip>
+void BroadPhase::overlapping_boxes(std::size_t num_boxes, std::vector<EdgePair>& pairs, Skip skip) {
+  // the grid's origin and cell size
+  Vec3 origin = Vec3::Constant(std::numeric_limits<double>::infinity());
+  double cell = 0.0;  // [m]
+  for (std::size_t e = 0; e < num_boxes; ++e) {
     origin = origin.cwiseMin(lower_[e]);
     cell = std::max(cell, (upper_[e] - lower_[e]).maxCoeff());
   }
@@ -40,7 +81,7 @@ void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::
     return std::min<std::int64_t>(static_cast<std::int64_t>(std::floor(v / cell)), kRange - 1);
   };
   entries_.clear();
-  for (std::size_t e = 0; e < num_edges; ++e) {
+  for (std::size_t e = 0; e < num_boxes; ++e) {
     const Vec3 lo = (lower_[e] - origin), hi = (upper_[e] - origin);
     for (std::int64_t x = coordinate(lo.x()); x <= coordinate(hi.x()); ++x)
       for (std::int64_t y = coordinate(lo.y()); y <= coordinate(hi.y()); ++y)
@@ -54,10 +95,8 @@ void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::
     while (end < entries_.size() && entries_[end].cell == entries_[begin].cell) ++end;
     for (std::size_t i = begin; i < end; ++i)
       for (std::size_t j = i + 1; j < end; ++j) {
-        const int a = entries_[i].edge, b = entries_[j].edge;
-        if (edges[a][0] == edges[b][0] || edges[a][0] == edges[b][1] || edges[a][1] == edges[b][0] ||
-            edges[a][1] == edges[b][1])
-          continue;
+        const int a = entries_[i].box, b = entries_[j].box;
+        if (skip(a, b)) continue;
         if ((lower_[a].array() > upper_[b].array()).any() || (lower_[b].array() > upper_[a].array()).any()) continue;
         const Vec3 corner = lower_[a].cwiseMax(lower_[b]) - origin;
         if (pack(coordinate(corner.x()), coordinate(corner.y()), coordinate(corner.z())) != entries_[begin].cell)

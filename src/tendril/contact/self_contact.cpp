@@ -4,60 +4,53 @@
 #include <cmath>
 #include <limits>
 
+#include "tendril/contact/contact_graph.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 
 namespace tendril::contact {
 
-PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
+                        const ContactParameters& params, bool with_hessian) {
   PairContact out;
-  const EdgeEdgeDistance d =
-      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
-  out.gap = d.closest.distance - radius_sum;
+  out.gap = distance - radius_sum;
   const PenaltyValue b = smooth_penalty(out.gap, params.distance_tolerance);
   if (b.value == 0.0 && b.slope == 0.0) return out;
   const double kc = params.stiffness;
   out.energy = kc * b.value;
-  out.gradient = kc * b.slope * d.gradient;
-  if (with_hessian) out.hessian = kc * (b.curvature * d.gradient * d.gradient.transpose() + b.slope * d.hessian);
+  out.gradient = kc * b.slope * gradient;
+  if (with_hessian) out.hessian = kc * (b.curvature * gradient * gradient.transpose() + b.slope * hessian);
   return out;
+}
+
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+  const EdgeEdgeDistance d =
+      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
+  return imc_contact(d.closest.distance, d.gradient, d.hessian, radius_sum, params, with_hessian);
 }
 
 PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial) : edges_(std::move(edges)) {
   TENDRIL_ASSERT(edges_.nodes.size() == edges_.radius.size(), "one contact radius per edge");
   margin_.resize(edges_.nodes.size());
   for (std::size_t e = 0; e < margin_.size(); ++e) {
+    nodes_.push_back(edges_.nodes[e][0]);
+    nodes_.push_back(edges_.nodes[e][1]);
     if (!(edges_.radius[e] >= 0.0) || !std::isfinite(edges_.radius[e]))
       throw InputError("contact_radius", number_text(edges_.radius[e]), "a radius >= 0 [m]");
     margin_[e] = edges_.radius[e] + 0.5 * distance_tolerance;
   }
+  std::sort(nodes_.begin(), nodes_.end());
+  nodes_.erase(std::unique(nodes_.begin(), nodes_.end()), nodes_.end());
   // pairs within delta of touching at the start whose edges are joined by at most two other edges
   // never interact (neighbours at joints and along rods with edges shorter than their diameter)
-  std::vector<std::vector<int>> neighbours;
-  for (const auto& e : edges_.nodes) {
-    const int top = std::max(e[0], e[1]);
-    if (static_cast<int>(neighbours.size()) <= top) neighbours.resize(top + 1);
-    neighbours[e[0]].push_back(e[1]);
-    neighbours[e[1]].push_back(e[0]);
-  }
-  // nodes reachable from a's nodes through at most two edges
+  const ContactGraph graph(edges_.nodes);
   const auto near_in_graph = [&](const EdgePair& p) {
-    std::vector<int> reach = {edges_.nodes[p.a][0], edges_.nodes[p.a][1]};
-    for (int hop = 0; hop < 2; ++hop) {
-      const std::size_t size = reach.size();
-      for (std::size_t k = 0; k < size; ++k)
-        for (int n : neighbours[reach[k]]) reach.push_back(n);
-    }
-    return std::find(reach.begin(), reach.end(), edges_.nodes[p.b][0]) != reach.end() ||
-           std::find(reach.begin(), reach.end(), edges_.nodes[p.b][1]) != reach.end();
+    return graph.near({edges_.nodes[p.a][0], edges_.nodes[p.a][1]}, {edges_.nodes[p.b][0], edges_.nodes[p.b][1]});
   };
   std::vector<EdgePair> near;
   find(q_initial, near);
   for (const EdgePair& p : near) {
-    const Vec12 x = stencil(q_initial, p);
-    const double gap = edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false)
-                           .closest.distance -
-                       edges_.radius[p.a] - edges_.radius[p.b];
+    const double gap = EdgeEdgePairs::distance(stencil(q_initial, p)) - radius_sum(p);
     if (gap < distance_tolerance && near_in_graph(p)) excluded_.push_back(p);
   }
 }
@@ -92,83 +85,12 @@ Vec12 PairFinder::stencil(const VecX& q, const EdgePair& pair) const {
   return x;
 }
 
+double EdgeEdgePairs::distance(const Vec12& x) {
+  return segment_closest_points(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9)).distance;
+}
+
 SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check)
-    : finder_((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial),
-      params_(params),
-      collision_check_(collision_check) {
-  // candidates for the first step: the motion allowance is delta until a step has been seen
-  finder_.find(q_initial, candidates_, params_.distance_tolerance);
-  last_update_time_ = std::numeric_limits<double>::quiet_NaN();
-}
-
-bool SelfContact::update_stencils(const Model& model, const State& state) const {
-  // twice the largest node displacement of the last step, estimated from the velocity
-  double speed = 0.0;
-  for (int i = 0; i < model.dofs.num_nodes; ++i)
-    speed = std::max(speed, state.u.segment<3>(model.dofs.node(i)).norm());
-  const double elapsed = std::isfinite(last_update_time_) ? std::max(0.0, state.time - last_update_time_) : 0.0;
-  last_update_time_ = state.time;
-  finder_.find(state.q, scratch_, params_.distance_tolerance + 2.0 * speed * elapsed);
-  if (scratch_ == candidates_) return false;
-  candidates_.swap(scratch_);
-  return true;
-}
-
-double SelfContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const {
-  if (!collision_check_) return 1.0;
-  // the pairs that can meet during the step: each box grown by the largest node displacement
-  double reach = 0.0;
-  for (const auto& edge : finder_.edges().nodes)
-    for (int n : edge) reach = std::max(reach, dq.segment<3>(model.dofs.node(n)).norm());
-  if (reach == 0.0) return 1.0;
-  finder_.find(q, pairs_, 2.0 * reach);
-  double fraction = 1.0;
-  for (const EdgePair& pair : pairs_)
-    fraction = std::min(fraction, edge_edge_collision_free_fraction(finder_.stencil(q, pair), finder_.stencil(dq, pair),
-                                                                    kCollisionKeep, fraction));
-  return fraction;
-}
-
-void SelfContact::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  for (const EdgePair& pair : candidates_) {
-    const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
-    TENDRIL_ASSERT(*std::max_element(dofs.begin(), dofs.end()) < 3 * model.dofs.num_nodes,
-                   "contact edge node out of range");
-    pattern.add_stencil(dofs);
-  }
-}
-
-void SelfContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
-  finder_.find(in.q, pairs_);
-  for (const EdgePair& pair : pairs_) {
-    const double radius_sum = finder_.edges().radius[pair.a] + finder_.edges().radius[pair.b];
-    const PairContact c = imc_pair_contact(finder_.stencil(in.q, pair), radius_sum, params_, out.hessian != nullptr);
-    if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
-    out.energy += c.energy;
-    const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
-    if (out.gradient)
-      for (int k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += c.gradient[k];
-    if (out.hessian) {
-      if (std::binary_search(candidates_.begin(), candidates_.end(), pair))
-        out.hessian->add(dofs, c.hessian);
-      else
-        ++missed_;
-    }
-  }
-}
-
-ContactStatistics SelfContact::statistics(const Model&, const VecX& q, double) const {
-  ContactStatistics stats;
-  finder_.find(q, pairs_);
-  for (const EdgePair& pair : pairs_) {
-    const Vec12 x = finder_.stencil(q, pair);
-    const double gap =
-        edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false).closest.distance -
-        finder_.edges().radius[pair.a] - finder_.edges().radius[pair.b];
-    stats.min_gap = std::min(stats.min_gap, gap);
-    if (gap < params_.distance_tolerance) ++stats.active;
-  }
-  return stats;
-}
+    : PairContactTerm(PairFinder((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial),
+                      params, q_initial, collision_check) {}
 
 }  // namespace tendril::contact

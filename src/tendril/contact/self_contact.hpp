@@ -26,18 +26,16 @@
 #include "tendril/contact/ccd/edge_edge_ccd.hpp"
 #include "tendril/contact/contact_parameters.hpp"
 #include "tendril/contact/distance/edge_edge_distance.hpp"
+#include "tendril/contact/pair_contact_term.hpp"
 #include "tendril/contact/potentials/smooth_penalty.hpp"
 
 namespace tendril::contact {
 
-/// Energy, gradient and Hessian of one pair's contact at stencil x = [a0, a1, b0, b1] [m] (12).
-struct PairContact {
-  double gap = 0.0;              ///< g [m]
-  double energy = 0.0;           ///< k_c b(g) [J]
-  Vec12 gradient = Vec12::Zero();  ///< [N]
-  Mat12 hessian = Mat12::Zero();   ///< [N/m]
-};
-/// radius_sum = r_a + r_b [m].
+/// The IMC contact of a pair at centre-line distance Delta [m] with gradient and Hessian (12):
+/// g = Delta - radius_sum, E = k_c b(g), dE = k_c b' dDelta, d2E = k_c (b'' dDelta dDelta^T + b' d2Delta).
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
+                        const ContactParameters& params, bool with_hessian);
+/// An edge-edge pair; radius_sum = r_a + r_b [m].
 PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian);
 
 /// The edges that take part in self-contact.
@@ -60,9 +58,14 @@ class PairFinder {
   /// The 12 position DOFs of a pair's stencil.
   std::array<int, 12> stencil_dofs(const EdgePair& pair) const;
   Vec12 stencil(const VecX& q, const EdgePair& pair) const;
+  /// r_a + r_b [m].
+  double radius_sum(const EdgePair& pair) const { return edges_.radius[pair.a] + edges_.radius[pair.b]; }
+  /// Every node of the contact edges.
+  const std::vector<int>& nodes() const { return nodes_; }
 
  private:
   ContactEdges edges_;
+  std::vector<int> nodes_;
   std::vector<double> margin_;          ///< r_e + delta / 2 (#contact edges)
   mutable std::vector<double> grown_;   ///< scratch: margin_ + extra / 2
   std::vector<EdgePair> excluded_;
@@ -70,42 +73,24 @@ class PairFinder {
   mutable std::vector<EdgePair> found_;  ///< scratch
 };
 
-class SelfContact final : public ContactEnergy {
+/// The edge-edge pair type of PairContactTerm.
+struct EdgeEdgePairs {
+  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+    return imc_pair_contact(x, radius_sum, params, with_hessian);
+  }
+  static double distance(const Vec12& x);
+  static double collision_free_fraction(const Vec12& x, const Vec12& dx, double keep, double t_max) {
+    return edge_edge_collision_free_fraction(x, dx, keep, t_max);
+  }
+};
+
+/// Candidates, sparsity, statistics and the collision check (ccd/edge_edge_ccd.hpp) as described
+/// above and in pair_contact_term.hpp.
+class SelfContact final : public PairContactTerm<PairFinder, EdgeEdgePairs> {
  public:
   /// collision_check: limit Newton steps by the continuous collision check (max_step_fraction).
   SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check = true);
-
   std::string_view name() const override { return "self_contact"; }
-  /// Declares the candidate pairs (see the file comment).
-  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
-  void accumulate(const EvalInput& in, EnergyOutput& out) const override;
-  ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
-  /// New candidates for the step starting at `state`; true if they changed.
-  bool update_stencils(const Model& model, const State& state) const override;
-  /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
-  /// pair's centre-line distance falls below kCollisionKeep of its value at q (ccd/edge_edge_ccd.hpp),
-  /// over the pairs whose boxes at q, grown by the largest node displacement, overlap; 1 when the
-  /// check is off.
-  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const override;
-  /// A Newton step may shrink a pair's centre-line distance to this fraction of its value, no less.
-  static constexpr double kCollisionKeep = 0.1;
-  /// The declared pairs (sorted).
-  const std::vector<EdgePair>& candidates() const { return candidates_; }
-  /// Pair evaluations outside the candidates since construction (force without Hessian).
-  long missed_pairs() const { return missed_; }
-
-  const PairFinder& pairs() const { return finder_; }
-  const ContactParameters& parameters() const { return params_; }
-
- private:
-  PairFinder finder_;
-  ContactParameters params_;
-  mutable std::vector<EdgePair> pairs_;  ///< scratch: the pairs at the evaluated configuration
-  mutable std::vector<EdgePair> candidates_;  ///< declared pairs, from the last update (sorted)
-  mutable std::vector<EdgePair> scratch_;     ///< the next candidates
-  mutable double last_update_time_;           ///< t [s] of the last update
-  mutable long missed_ = 0;
-  bool collision_check_;
 };
 
 }  // namespace tendril::contact

@@ -8,8 +8,10 @@
 #include <fmt/format.h>
 
 #include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
 #include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/contact/point_triangle_contact.hpp"
 #include "tendril/contact/self_contact.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/point_load.hpp"
@@ -47,10 +49,11 @@ KeySpec flag(std::string path, std::string doc) {
 const io::SchemaTable& contact_scene_schema() {
   static const io::SchemaTable table{
       "Contact",
-      "Ground, rigid obstacles and self-contact of rods with smooth Coulomb friction (IMC, mat_dismech sec. 4 "
-      "and 5.2; docs/physics/contact.md). Contact acts on the rods' surfaces: a node's (edge's) contact radius "
-      "is its rod's radius (sqrt(A / pi) for a general section). The penalty is k_c b(g) with b of eq. 21 and "
-      "the gap g; it is non-zero for g < delta.",
+      "Ground, rigid obstacles and self-contact of rods and shells with smooth Coulomb friction (IMC, "
+      "mat_dismech sec. 4 and 5.2; docs/physics/contact.md). Contact acts on the surfaces: a rod node's "
+      "(edge's) contact radius is its rod's radius (sqrt(A / pi) for a general section), a shell node's, edge's "
+      "or triangle's is half the shell's thickness. The penalty is k_c b(g) with b of eq. 21 and the gap g; it "
+      "is non-zero for g < delta.",
       {
           map("contact", KeyType::Map, "Contact and friction (absent: no contact)."),
           positive("contact.stiffness", "20", "N/m",
@@ -64,19 +67,25 @@ const io::SchemaTable& contact_scene_schema() {
                    "is a stiff viscous law."),
           {.path = "contact.rods", .type = KeyType::IntList, .default_value = kOpt, .unit = "-",
            .doc = "Rods that take part in contact (ground, obstacles and self), by index. Default: all rods."},
-          map("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods rest on."),
+          {.path = "contact.shells", .type = KeyType::IntList, .default_value = kOpt, .unit = "-",
+           .doc = "Shells that take part in contact (ground, obstacles and self), by index. Default: all shells."},
+          map("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods and shells rest on."),
           flag("contact.ground.enabled", "Ground contact on or off."),
           vec3("contact.ground.point", "[0, 0, 0]", "m", "A point of the ground plane."),
           vec3("contact.ground.normal", "[0, 0, 1]", "-", "Outward normal of the ground (normalised)."),
-          friction("contact.ground.friction", "Coulomb coefficient mu between rods and ground."),
+          friction("contact.ground.friction", "Coulomb coefficient mu between rods (shell nodes) and ground."),
           map("contact.self", KeyType::Map,
-              "Self-contact between rod edges that share no node (IMC). Pairs already within delta of touching "
-              "at the start never interact."),
+              "Self-contact (IMC) among the rods and shells in contact: pairs of edges (rod and shell edges) that "
+              "share no node, and pairs of a node (rod or shell) and a shell triangle not containing it; together "
+              "rod-rod, rod-shell and shell-shell contact (shell self-contact included). Neighbouring pairs "
+              "already within delta of touching at the start never interact."),
           flag("contact.self.enabled", "Self-contact on or off."),
-          friction("contact.self.friction", "Coulomb coefficient mu between rod edges."),
+          friction("contact.self.friction",
+                   "Coulomb coefficient mu of every self-contact pair (edge-edge and node-triangle)."),
           {.path = "contact.self.collision_check", .type = KeyType::Bool, .default_value = "true", .unit = "",
-           .doc = "Continuous collision check of every Newton step: no rod edge passes through another however "
-                  "fast or thin the rods (docs/physics/contact.md, \"No tunnelling\"). Off only to compare."},
+           .doc = "Continuous collision check of every Newton step: no edge passes through another and no node "
+                  "through a triangle however fast or thin the bodies (docs/physics/contact.md, \"No tunnelling\"). "
+                  "Off only to compare."},
           map("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
           {.path = "contact.obstacles[].shape", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a cylinder with round "
@@ -91,7 +100,7 @@ const io::SchemaTable& contact_scene_schema() {
           vec3("contact.obstacles[].half_extents", kReq, "m", "box: half side lengths along its axes."),
           vec3("contact.obstacles[].rotation", "[0, 0, 0]", "rad",
                "box: orientation as a rotation vector (axis times angle) from the world axes."),
-          friction("contact.obstacles[].friction", "Coulomb coefficient mu between rods and this obstacle."),
+          friction("contact.obstacles[].friction", "Coulomb coefficient mu between rods (shell nodes) and this obstacle."),
           {.path = "contact.obstacles[].path", .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, m",
            .doc = "Prescribed translation: rows [t, dx, dy, dz], piecewise linear in t, held constant outside; "
                   "absent: fixed."},
@@ -99,7 +108,8 @@ const io::SchemaTable& contact_scene_schema() {
   return table;
 }
 
-void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius) {
+void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius,
+                 const std::vector<SceneShell>& shells) {
   if (!root.has("contact")) return;
   const io::SceneNode c = root.map("contact");
   contact::ContactParameters params;
@@ -108,27 +118,50 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
   params.slip_tolerance = c.real("slip_tolerance");
   params.validate("contact.");
   Model& model = out.model;
-  const int num_rods = static_cast<int>(out.rod_nodes.size());
-
-  // the rods in contact, their nodes and edges with contact radii (a joint node takes the largest)
-  std::vector<int> rods;
-  if (c.has("rods")) {
-    const auto list = c.integers("rods");
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (list[k] < 0 || list[k] >= num_rods)
-        c.fail(fmt::format("rods[{}]", k), std::to_string(list[k]), fmt::format("a rod index in 0..{}", num_rods - 1));
-      rods.push_back(list[k]);
+  // the bodies in contact (`key`: rods or shells, `count` of them): the listed ones, default all
+  const auto selected = [&](const std::string& key, int count) {
+    std::vector<int> out_list;
+    if (!c.has(key)) {
+      for (int k = 0; k < count; ++k) out_list.push_back(k);
+      return out_list;
     }
-  } else {
-    for (int r = 0; r < num_rods; ++r) rods.push_back(r);
-  }
+    const auto list = c.integers(key);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      if (list[k] < 0 || list[k] >= count)
+        c.fail(fmt::format("{}[{}]", key, k), std::to_string(list[k]),
+               count > 0 ? fmt::format("a {} index in 0..{}", key == "rods" ? "rod" : "shell", count - 1)
+                         : fmt::format("no index (the scene has no {})", key));
+      out_list.push_back(list[k]);
+    }
+    return out_list;
+  };
+
+  // their nodes, edges and triangles with contact radii (a joint node takes the largest): a rod's
+  // radius, half a shell's thickness
   std::vector<double> node_radius(model.dofs.num_nodes, -1.0);
   contact::ContactEdges edges;
-  for (int r : rods) {
+  for (int r : selected("rods", static_cast<int>(out.rod_nodes.size()))) {
     for (int n : out.rod_nodes[r]) node_radius[n] = std::max(node_radius[n], rod_radius[r]);
     for (int e : out.rod_edges[r]) {
       edges.nodes.push_back(model.rods.edges[e]);
       edges.radius.push_back(rod_radius[r]);
+    }
+  }
+  contact::ContactTriangles triangles;
+  for (int s : selected("shells", static_cast<int>(shells.size()))) {
+    const double radius = 0.5 * shells[s].input.material.thickness;
+    for (int n : out.shell_nodes[s]) node_radius[n] = std::max(node_radius[n], radius);
+    std::vector<std::array<int, 2>> shell_edges;
+    for (const auto& t : shells[s].input.triangles) {
+      triangles.nodes.push_back(t);
+      triangles.radius.push_back(radius);
+      for (int k = 0; k < 3; ++k) shell_edges.push_back({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
+    }
+    std::sort(shell_edges.begin(), shell_edges.end());
+    shell_edges.erase(std::unique(shell_edges.begin(), shell_edges.end()), shell_edges.end());
+    for (const auto& e : shell_edges) {
+      edges.nodes.push_back(e);
+      edges.radius.push_back(radius);
     }
   }
   contact::ContactNodes nodes;
@@ -147,7 +180,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
         root.fail(at.path().empty() ? "contact" : at.path(),
                   fmt::format("{} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)",
                               scene_node_name(out, nodes.nodes[k]), x.x(), x.y(), x.z(), gap),
-                  "an obstacle that starts outside every rod's surface (gap >= 0)");
+                  "an obstacle that starts outside every rod's and shell's surface (gap >= 0)");
     }
     contact::ContactParameters p = params;
     p.friction = mu;
@@ -214,8 +247,15 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     if (check_enabled(s)) {
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
-      model.energies.push_back(
-          std::make_shared<contact::SelfContact>(edges, p, out.q_initial, s.boolean("collision_check")));
+      const bool check = s.boolean("collision_check");
+      model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check));
+      if (!triangles.nodes.empty()) {
+        model.energies.push_back(
+            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check));
+        if (p.friction > 0.0)
+          model.forces.push_back(
+              std::make_shared<contact::PointTriangleFriction>(nodes, triangles, edges.nodes, p, out.q_initial));
+      }
       if (p.friction > 0.0) model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
       any = true;
     }

@@ -533,7 +533,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   std::vector<double> rod_radius;
   for (const RodMaterial& m : net.materials)
     rod_radius.push_back(m.radius ? *m.radius : std::sqrt(*m.area / std::numbers::pi));
-  add_contact(root, out, rod_radius);
+  add_contact(root, out, rod_radius, shells);
 
   // media forces, actuation schedules, robot observables (media_scene.cpp)
   load_media_forces(forces, scene_rods, model);

@@ -212,7 +212,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
                                         "reaction forces at the fixed DOFs (info.reaction_dofs): R = dE/dq - F + M a");
     if (has_contact()) {
       contact_active = &run->add_array("contact_active", io::NpyType::Int64, {}, "-",
-                                       "contacts with gap below delta (nodes on obstacles + edge pairs)");
+                                       "contacts with gap below delta (nodes on obstacles + edge pairs + "
+                                       "node-triangle pairs)");
       contact_min_gap = &run->add_array("contact_min_gap", io::NpyType::Float64, {}, "m",
                                         "smallest contact gap (negative: overlap; inf: nothing near)");
     }

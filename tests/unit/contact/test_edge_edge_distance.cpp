@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "distance_derivatives.hpp"
 #include "tendril/contact/distance/edge_edge_distance.hpp"
 
 namespace tendril::contact {
@@ -36,26 +37,10 @@ double sampled_distance(const Stencil& x) {
   return best;
 }
 
-/// Gradient vs central differences of Delta, Hessian vs central differences of the gradient;
-/// `h` is the FD step [m], errors relative to the largest entry.
 void expect_derivatives_conform(const Stencil& x, double h, double tol) {
-  const EdgeEdgeDistance d = at(x);
-  Vec12 grad_fd;
-  Mat12 hess_fd;
-  for (int i = 0; i < 12; ++i) {
-    Stencil p = x, m = x;
-    p[i] += h;
-    m[i] -= h;
-    const EdgeEdgeDistance dp = at(p), dm = at(m);
-    ASSERT_EQ(dp.closest.regime(), d.closest.regime()) << "FD step changed the regime; choose another point";
-    grad_fd[i] = (dp.closest.distance - dm.closest.distance) / (2 * h);
-    hess_fd.col(i) = (dp.gradient - dm.gradient) / (2 * h);
-  }
-  EXPECT_LE((d.gradient - grad_fd).norm(), tol * std::max(1.0, grad_fd.norm())) << d.gradient.transpose() << "\n"
-                                                                            << grad_fd.transpose();
-  EXPECT_LE((d.hessian - hess_fd).norm(), tol * std::max(1e-8, hess_fd.norm()))
-      << "Hessian regime " << int(d.closest.regime()) << "\n" << d.hessian << "\n\n" << hess_fd;
-  EXPECT_LE((d.hessian - d.hessian.transpose()).norm(), 1e-12 * d.hessian.norm());
+  testing::expect_distance_derivatives_conform([](const Stencil& y) { return at(y); },
+                                               [](const EdgeEdgeDistance& d) { return d.closest.distance; },
+                                               [](const EdgeEdgeDistance& d) { return d.closest.regime(); }, x, h, tol);
 }
 
 TEST(EdgeEdgeDistance, CrossingSkewSegmentsAreEdgeEdge) {

@@ -1,11 +1,14 @@
-// The `contact` keys of rod scenes (sim/contact_scene.cpp): terms built from the keys, and bad input
-// (negative stiffness or tolerance, friction without contact, an obstacle that starts inside a rod)
-// reported as InputError naming the key and the value.
+// The `contact` keys of scenes (sim/contact_scene.cpp): terms built from the keys (rods and shells),
+// and bad input (negative stiffness or tolerance, friction without contact, an obstacle that starts
+// inside a rod or shell, a shell index out of range) reported as InputError naming the key and the value.
 #include <gtest/gtest.h>
 
 #include "support/input_error.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/contact/point_triangle_contact.hpp"
 #include "tendril/contact/self_contact.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
@@ -75,6 +78,52 @@ TEST(ContactScene, RejectsAnObstacleThatStartsInsideARod) {
   expect_input_error([] { load("contact: {obstacles: [{shape: sphere, center: [0.04, 0, 0.01], radius: 0.005}]}\n"); },
                      {"contact.obstacles[0]", "rods[0].nodes[2] at", "inside", "gap >= 0"});
   expect_input_error([] { load("contact: {ground: {point: [0, 0, 0.009]}}\n"); }, {"contact.ground", "inside"});
+}
+
+// the rod above a 3 x 3-node sheet (8 triangles, 16 edges, thickness 1 mm) at z = 0.005
+const std::string kSheet = R"(
+shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.1, nodes_x: 3, nodes_y: 3, pattern: right, origin: [0, -0.05, 0.005]}
+    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.001}
+)";
+
+TEST(ContactScene, ShellsTakePartInGroundObstaclesAndSelfContact) {
+  const RodScene s = load(kSheet + "contact: {ground: {}, self: {friction: 0.2}}\n");
+  EXPECT_EQ(count<contact::ObstacleContact>(s), 1);
+  EXPECT_EQ(count<contact::SelfContact>(s), 1);
+  EXPECT_EQ(count<contact::PointTriangleContact>(s), 1);
+  EXPECT_EQ(count<contact::SelfFriction>(s), 1);
+  EXPECT_EQ(count<contact::PointTriangleFriction>(s), 1);
+  for (const auto& e : s.model.energies) {
+    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) {
+      // 6 rod nodes (radius 2 mm) and 9 shell nodes (half the thickness)
+      ASSERT_EQ(c->nodes().nodes.size(), 15u);
+      EXPECT_EQ(c->nodes().radius[0], 0.002);
+      EXPECT_EQ(c->nodes().radius[14], 0.0005);
+    }
+    if (const auto* c = dynamic_cast<const contact::SelfContact*>(e.get())) {
+      EXPECT_EQ(c->pairs().edges().nodes.size(), 5u + 16u);  // rod edges and shell edges
+      EXPECT_EQ(c->pairs().edges().radius.back(), 0.0005);
+    }
+    if (const auto* c = dynamic_cast<const contact::PointTriangleContact*>(e.get())) {
+      EXPECT_EQ(c->pairs().points().nodes.size(), 15u);
+      EXPECT_EQ(c->pairs().triangles().nodes.size(), 8u);
+    }
+  }
+  // only the rod: no triangles, no point-triangle term; only the sheet: 9 nodes on the ground
+  EXPECT_EQ(count<contact::PointTriangleContact>(load(kSheet + "contact: {shells: [], self: {}}\n")), 0);
+  const RodScene sheet_only = load(kSheet + "contact: {rods: [], ground: {}}\n");
+  for (const auto& e : sheet_only.model.energies)
+    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) EXPECT_EQ(c->nodes().nodes.size(), 9u);
+}
+
+TEST(ContactScene, RejectsABadShellIndexAndAnObstacleInsideAShell) {
+  expect_input_error([] { load(kSheet + "contact: {shells: [1], ground: {}}\n"); },
+                     {"contact.shells[0]", "1", "a shell index in 0..0"});
+  expect_input_error([] { load("contact: {shells: [0], ground: {}}\n"); }, {"contact.shells[0]", "no shells"});
+  // the sheet's surface is 0.5 mm below its mid-surface at z = 0.005: a ground at z = 0.0046 cuts it
+  expect_input_error([] { load(kSheet + "contact: {rods: [], ground: {point: [0, 0, 0.0046]}}\n"); },
+                     {"contact.ground", "shells[0].nodes[0] at", "inside", "shell's surface"});
 }
 
 }  // namespace

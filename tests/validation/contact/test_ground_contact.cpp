@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "energy_force.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -18,18 +19,10 @@ namespace {
 
 /// Sum of the ground contact forces on all nodes at the current state [N].
 Vec3 contact_force(const sim::Simulation& sim) {
-  const Model& m = sim.model();
-  Kinematics kin;
-  compute_kinematics(m, sim.state().frames, sim.state().q, kin);
-  const EvalInput in{m, sim.state().q, sim.state().u, sim.state().time, kin};
-  VecX gradient = VecX::Zero(m.dofs.size());
-  EnergyOutput out;
-  out.gradient = &gradient;
-  for (const auto& e : m.energies)
-    if (dynamic_cast<const contact::ObstacleContact*>(e.get())) e->accumulate(in, out);
-  Vec3 total = Vec3::Zero();
-  for (int i = 0; i < m.dofs.num_nodes; ++i) total -= gradient.segment<3>(m.dofs.node(i));
-  return total;
+  std::vector<int> nodes(sim.model().dofs.num_nodes);
+  for (int i = 0; i < sim.model().dofs.num_nodes; ++i) nodes[i] = i;
+  return testing::energy_force_on(
+      sim, nodes, [](const Energy& e) { return dynamic_cast<const contact::ObstacleContact*>(&e) != nullptr; });
 }
 
 double total_mass(const Model& m) {

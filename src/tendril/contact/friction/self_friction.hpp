@@ -7,6 +7,8 @@
 /// h the smooth friction direction (smooth_friction.hpp). Its Jacobians in q (through s, t, n and
 /// f) and u are exact (docs/physics/contact.md, "Self-contact friction") and not symmetric.
 
+#include <algorithm>
+
 #include "tendril/contact/self_contact.hpp"
 
 namespace tendril::contact {
@@ -18,28 +20,65 @@ struct PairFriction {
   Mat12 d_du = Mat12::Zero();    ///< dF/du [N s/m]
   bool active = false;           ///< the pair is in contact (g < delta)
 };
-/// Friction at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum = r_a + r_b [m].
+/// The friction of any pair whose gap vector is w = sum_k c_k x_k over the four points of its
+/// stencil x [m] (12): weights c_k [-] and their derivatives dc_k/dx [1/m] (12 each, from the
+/// closest-point parameters), Delta = |w| [m]; the normal force is -k_c b'(Delta - radius_sum).
+/// dw/dx = J + sum_k x_k dc_k^T and d(J u)/dx = sum_k u_k dc_k^T carry the motion of the closest
+/// points; otherwise as above.
+PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<double, 4>& c,
+                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance, double radius_sum,
+                          const ContactParameters& params, bool with_jacobians);
+/// Friction of an edge pair at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum =
+/// r_a + r_b [m].
 PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum, const ContactParameters& params,
                                bool with_jacobians);
 
-class SelfFriction final : public ForceTerm {
+/// The friction of the pairs of a pair contact term (Contact: SelfContact or PointTriangleContact),
+/// with the same candidates and pattern; pair_friction(x, u, radius_sum, params, with_jacobians)
+/// gives one pair's force and Jacobians.
+template <class Contact, PairFriction (*pair_friction)(const Vec12&, const Vec12&, double, const ContactParameters&, bool)>
+class PairFrictionTerm : public ForceTerm {
  public:
-  /// The same edges and parameters as the SelfContact it belongs to; params.friction is mu.
-  SelfFriction(ContactEdges edges, const ContactParameters& params, const VecX& q_initial);
-
-  std::string_view name() const override { return "self_friction"; }
-  /// The same candidate pairs as SelfContact (updated alike).
-  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
+  /// The same candidate pairs as the contact term (updated alike).
+  void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override {
+    contact_.declare_sparsity(model, pattern);
+  }
   bool update_stencils(const Model& model, const State& state) const override {
     return contact_.update_stencils(model, state);
   }
-  void accumulate(const EvalInput& in, ForceOutput& out) const override;
+  void accumulate(const EvalInput& in, ForceOutput& out) const override {
+    if (params_.friction == 0.0) return;
+    const auto& finder = contact_.pairs();
+    finder.find(in.q, pairs_);
+    for (const EdgePair& pair : pairs_) {
+      const PairFriction f = pair_friction(finder.stencil(in.q, pair), finder.stencil(in.u, pair),
+                                           finder.radius_sum(pair), params_, out.jacobian);
+      const std::array<int, 12> dofs = finder.stencil_dofs(pair);
+      if (out.force)
+        for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
+      if (out.jacobian && f.active &&
+          std::binary_search(contact_.candidates().begin(), contact_.candidates().end(), pair))
+        out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
+    }
+  }
   bool has_symmetric_jacobian() const override { return false; }
 
+ protected:
+  /// params.friction is mu.
+  PairFrictionTerm(Contact contact, const ContactParameters& params) : contact_(std::move(contact)), params_(params) {}
+
  private:
-  SelfContact contact_;  ///< its pair finder and pattern
+  Contact contact_;  ///< its pair finder and pattern
   ContactParameters params_;
   mutable std::vector<EdgePair> pairs_;
+};
+
+class SelfFriction final : public PairFrictionTerm<SelfContact, imc_pair_friction> {
+ public:
+  /// The same edges and parameters as the SelfContact it belongs to; params.friction is mu.
+  SelfFriction(ContactEdges edges, const ContactParameters& params, const VecX& q_initial)
+      : PairFrictionTerm(SelfContact(std::move(edges), params, q_initial), params) {}
+  std::string_view name() const override { return "self_friction"; }
 };
 
 }  // namespace tendril::contact
