@@ -260,7 +260,7 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
     Eigen::SelfAdjointEigenSolver<MatX> eig(J.transpose() * J);
     const VecX& ev = eig.eigenvalues();
     const double cutoff = 1e-12 * std::max(ev.maxCoeff(), 1e-300);
-    VecX variance = VecX::Zero(n);
+    MatX inverse = MatX::Zero(n, n);
     std::vector<bool> undetermined(static_cast<std::size_t>(n), false);
     for (Eigen::Index e = 0; e < n; ++e) {
       const VecX v = eig.eigenvectors().col(e);
@@ -268,11 +268,20 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
         for (Eigen::Index j = 0; j < n; ++j)
           if (std::abs(v[j]) > 1e-8) undetermined[static_cast<std::size_t>(j)] = true;
       } else {
-        variance += v.cwiseAbs2() / ev[e];
+        inverse += v * v.transpose() / ev[e];
       }
     }
-    for (Eigen::Index j = 0; j < n; ++j)
-      if (!undetermined[static_cast<std::size_t>(j)]) result.sigma[j] = scale[j] * std::sqrt(s2 * variance[j]);
+    result.covariance = s2 * scale.asDiagonal() * inverse * scale.asDiagonal();
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if (!undetermined[static_cast<std::size_t>(j)]) {
+        result.sigma[j] = std::sqrt(result.covariance(j, j));
+      } else {
+        result.covariance.row(j).setConstant(std::nan(""));
+        result.covariance.col(j).setConstant(std::nan(""));
+      }
+    }
+  } else {
+    result.covariance = MatX::Constant(n, n, std::nan(""));
   }
   return result;
 }

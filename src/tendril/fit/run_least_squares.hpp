@@ -76,6 +76,7 @@ struct RunFitResult {
   /// One-sigma uncertainties: s^2 (J^T J)^-1 in z with s^2 = 2 C / (#residuals - #parameters), times
   /// scale; +inf for a parameter the data do not determine (or without more residuals than parameters).
   VecX sigma;
+  MatX covariance;              ///< (#parameters x #parameters) in theta's units, its diagonal sigma^2; NaN if undetermined
   double initial_cost = 0.0, cost = 0.0;
   std::vector<FitIteration> history;
   MatX simulated;               ///< (#i x #k) observables at the fitted values
