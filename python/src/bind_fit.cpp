@@ -46,7 +46,8 @@ void bind_fit(py::module_& m) {
       .def_readwrite("cost_tolerance", &fit::RunFitOptions::cost_tolerance)
       .def_readwrite("gradient_tolerance", &fit::RunFitOptions::gradient_tolerance)
       .def_readwrite("initial_damping", &fit::RunFitOptions::initial_damping)
-      .def_readwrite("max_rejections", &fit::RunFitOptions::max_rejections);
+      .def_readwrite("max_rejections", &fit::RunFitOptions::max_rejections)
+      .def_readwrite("absolute_sigma", &fit::RunFitOptions::absolute_sigma);
 
   py::class_<fit::FitIteration>(m, "FitIteration")
       .def_readonly("iteration", &fit::FitIteration::iteration)

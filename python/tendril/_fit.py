@@ -72,7 +72,9 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
     observables: {column: spec}, a spec as in tendril.sweep (a name in run.json info.observables such as
     "speed", or a callable taking the run); the column holds the measurement in the spec's SI unit, NaN
     or None where not measured.
-    sigma: {column: residual scale}, default the RMS of the column; residuals are (simulated - measured) / sigma.
+    sigma: {column: measurement error}; residuals are (simulated - measured) / sigma. Given for every
+    column, the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the
+    column, a weight only) they are scaled by the residual's s^2.
     settings: "key=value" overrides applied to every run (e.g. "duration=3").
     client / workers / retries / scratch: the executor, as in tendril.sweep (a process pool that lives for
     the whole fit, or the Dask cluster of `client`).
@@ -104,6 +106,7 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
             scales.append(float(numpy.sqrt(numpy.mean(column ** 2))) if column.size else 1.0)
     table.sigma = numpy.array(scales)
     opts = _tendril.RunFitOptions()
+    opts.absolute_sigma = sigma is not None and all(c in sigma for c in specs)
     for name, value in (options or {}).items():
         if not hasattr(opts, name):
             raise KeyError(f"options: no option '{name}'")

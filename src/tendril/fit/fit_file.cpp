@@ -150,8 +150,9 @@ const io::SchemaTable& fit_file_schema() {
           positive("data.observables[].factor", "1", "-",
                    "Multiplies the column to SI units (e.g. 1e-3 for mm/s)."),
           positive("data.observables[].sigma", kOpt, "SI unit of the observable",
-                   "Residual scale (its measurement error): residuals are (simulated - measured) / sigma "
-                   "(default: the RMS of the column)."),
+                   "Measurement error: residuals are (simulated - measured) / sigma. Given for every observable, "
+                   "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the "
+                   "column, a weight only) they are scaled by the residual's s^2."),
           node("options", KeyType::Map, "Solver options."),
           integer("options.max_iterations", "30", 1, "Most Levenberg-Marquardt iterations (Jacobians)."),
           positive("options.difference_step", "1e-3", "-",
@@ -214,6 +215,7 @@ FitFile read_fit_file(const fs::path& file) {
   const auto rows = static_cast<Eigen::Index>(table.rows.size()), cols = static_cast<Eigen::Index>(observables.size());
   f.data.measured = MatX::Constant(rows, cols, std::nan(""));
   f.data.sigma.resize(cols);
+  bool all_sigma_given = true;
   for (Eigen::Index k = 0; k < cols; ++k) {
     const io::SceneNode& o = observables[static_cast<std::size_t>(k)];
     const std::string column = o.text("column");
@@ -242,6 +244,7 @@ FitFile read_fit_file(const fs::path& file) {
       ++count;
     }
     if (count == 0) o.fail("column", column, "a column with at least one measured value");
+    all_sigma_given = all_sigma_given && o.has("sigma");
     f.data.sigma[k] = o.has("sigma") ? o.real("sigma") : std::sqrt(sum / count);
     if (!(f.data.sigma[k] > 0.0)) o.fail("sigma", "a sigma > 0 (the column's RMS is 0: give sigma)");
   }
@@ -261,6 +264,7 @@ FitFile read_fit_file(const fs::path& file) {
   f.options.cost_tolerance = options.real("cost_tolerance");
   f.options.gradient_tolerance = options.real("gradient_tolerance");
   f.jobs = options.integer("jobs");
+  f.options.absolute_sigma = all_sigma_given;
   doc.check_unused();
   f.resolved = doc.resolved();
 

@@ -254,9 +254,9 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
   result.cost = current.cost();
   result.simulated = current.simulated;
   result.sigma = VecX::Constant(n, kInf);
-  if (J.rows() == m && J.cols() == n && m > n) {
+  if (J.rows() == m && J.cols() == n && (m > n || (options.absolute_sigma && m == n))) {
     // s^2 (J^T J)^-1 by eigen-decomposition: directions with (numerically) zero curvature are undetermined
-    const double s2 = 2.0 * current.cost() / static_cast<double>(m - n);
+    const double s2 = options.absolute_sigma ? 1.0 : 2.0 * current.cost() / static_cast<double>(m - n);
     Eigen::SelfAdjointEigenSolver<MatX> eig(J.transpose() * J);
     const VecX& ev = eig.eigenvalues();
     const double cutoff = 1e-12 * std::max(ev.maxCoeff(), 1e-300);

@@ -55,6 +55,9 @@ struct RunFitOptions {
   double gradient_tolerance = 1e-10;  ///< converged when the projected gradient |dC/dz|_inf < this
   double initial_damping = 1e-3;      ///< lambda at the start (Marquardt's diagonal scaling)
   int max_rejections = 12;            ///< rejected trial steps in a row before giving up
+  /// True: MeasurementTable::sigma are the measurement errors, the covariance is (J^T J)^-1 (scipy's
+  /// absolute_sigma); false: only relative weights, the covariance is scaled by s^2 from the residual.
+  bool absolute_sigma = false;
 };
 
 /// One line of the fit's progress (after each Jacobian).
@@ -73,8 +76,9 @@ struct RunFitResult {
   std::string message;          ///< why it stopped (the solver's reason)
   int iterations = 0;
   VecX values;                  ///< fitted theta
-  /// One-sigma uncertainties: s^2 (J^T J)^-1 in z with s^2 = 2 C / (#residuals - #parameters), times
-  /// scale; +inf for a parameter the data do not determine (or without more residuals than parameters).
+  /// One-sigma uncertainties: s^2 (J^T J)^-1 in z with s^2 = 2 C / (#residuals - #parameters) (or 1 with
+  /// absolute_sigma), times scale; +inf for a parameter the data do not determine (or, without
+  /// absolute_sigma, without more residuals than parameters).
   VecX sigma;
   MatX covariance;              ///< (#parameters x #parameters) in theta's units, its diagonal sigma^2; NaN if undetermined
   double initial_cost = 0.0, cost = 0.0;

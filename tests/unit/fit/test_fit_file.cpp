@@ -46,7 +46,12 @@ TEST(FitFile, ReadsParametersExperimentsAndMeasurements) {
   EXPECT_TRUE(std::isnan(f.data.measured(1, 0)));   // empty cell: not measured
   EXPECT_DOUBLE_EQ(f.data.sigma[0], 0.2e-3);        // default: the column's RMS
   EXPECT_EQ(f.data.observables, std::vector<std::string>{"speed"});
+  EXPECT_FALSE(f.options.absolute_sigma);  // no sigma given: weights only
   EXPECT_NO_THROW(fit_method(f.method));
+  const FitFile g = read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                                           "{column: v_mm_per_s, observable: speed, factor: 1e-3, sigma: 2e-5}"));
+  EXPECT_EQ(g.data.sigma[0], 2e-5);
+  EXPECT_TRUE(g.options.absolute_sigma);  // every observable's error given
 }
 
 TEST(FitFile, RefusesBadFilesNamingKeyValueAndPlace) {

@@ -1,7 +1,7 @@
 // The least-squares fit over whole runs (fit/run_least_squares.hpp) on closed-form "runs": an evaluator
 // that computes y = a exp(-b x) and z = a + b x from the settings x, a, b instead of simulating. Checked
 // against the exact parameters, the linear least-squares solution and its textbook covariance
-// s^2 (X^T X)^-1 (e.g. Seber & Lee, Linear Regression Analysis, 3.3), bounds, failing runs and batching.
+// s^2 (X^T X)^-1 (e.g. Seber & Lee, Linear Regression Analysis, 3.3; sigma^2 (X^T X)^-1 with a known error), bounds, failing runs and batching.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,6 +94,15 @@ TEST(RunLeastSquares, LinearModelGivesTheLeastSquaresSolutionAndItsCovariance) {
   EXPECT_NEAR(r.values[1], beta[1], 1e-7);
   EXPECT_NEAR(r.sigma[0], std::sqrt(cov(0, 0)), 1e-5 * std::sqrt(cov(0, 0)));
   EXPECT_NEAR(r.sigma[1], std::sqrt(cov(1, 1)), 1e-5 * std::sqrt(cov(1, 1)));
+  // with the measurement error known (absolute_sigma): sigma^2 (X^T X)^-1, whatever the residual
+  data.sigma[1] = 0.05;
+  ClosedForm again;
+  const RunFitResult known = fit_runs({{"a", 0.0, -10.0, 10.0, 1.0}, {"b", 0.0, -10.0, 10.0, 1.0}}, data,
+                                      std::ref(again), {.absolute_sigma = true});
+  const MatX known_cov = 0.05 * 0.05 * (X.transpose() * X).inverse();
+  EXPECT_NEAR(known.values[1], beta[1], 1e-7);
+  EXPECT_NEAR(known.sigma[0], std::sqrt(known_cov(0, 0)), 1e-5 * std::sqrt(known_cov(0, 0)));
+  EXPECT_NEAR(known.covariance(0, 1), known_cov(0, 1), 1e-5 * std::abs(known_cov(0, 1)));
 }
 
 TEST(RunLeastSquares, StopsAtABoundThatExcludesTheTruth) {
