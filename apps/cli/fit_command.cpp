@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -47,7 +48,8 @@ std::string history_csv(const fit::FitReport& r) {
   for (const fit::FitIteration& h : r.history) {
     csv += fmt::format("{},{},{},{},{},{}", h.iteration, number(h.objective), number(h.constraint_violation),
                        number(h.step_norm), number(h.damping), h.runs);
-    for (Eigen::Index j = 0; j < h.values.size(); ++j) csv += fmt::format(",{}", number(h.values[j]));
+    for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
+      csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
     csv += "\n";
   }
   return csv;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "tendril/io/scene.hpp"
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/sim/rod_scene.hpp"
+#include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
 
@@ -112,6 +114,44 @@ std::size_t column_index(const CsvTable& t, const std::string& column, const io:
   return static_cast<std::size_t>(it - t.header.begin());
 }
 
+/// vine_shooting's measured frames: the rows grouped by step (in increasing order), points in row order.
+void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
+  const io::SceneNode fr = data.map("frames");
+  const std::size_t step = column_index(t, fr.text("step"), fr, "step", f.data_csv);
+  const std::size_t x = column_index(t, fr.text("x"), fr, "x", f.data_csv);
+  const std::size_t y = column_index(t, fr.text("y"), fr, "y", f.data_csv);
+  const int offset = fr.integer("step_offset");
+  const double factor = fr.real("factor");
+  std::map<int, std::vector<Vec2>> points;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    double v[3];
+    const std::size_t cols[3] = {step, x, y};
+    for (int c = 0; c < 3; ++c) {
+      const std::string& cell = t.rows[i][cols[c]];
+      std::size_t used = 0;
+      try {
+        v[c] = std::stod(cell, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != cell.size() || !std::isfinite(v[c]))
+        throw InputError(fmt::format("{} column {} ({} line {})", fr.path(), t.header[cols[c]], f.data_csv.string(),
+                                     t.lines[i]),
+                         cell, "a finite real number");
+    }
+    const long s = std::lround(v[0]) - offset;
+    if (s < 0 || s != v[0] - offset)
+      throw InputError(fmt::format("{}.step ({} line {})", fr.path(), f.data_csv.string(), t.lines[i]), t.rows[i][step],
+                       fmt::format("a whole step >= {}", offset));
+    points[static_cast<int>(s)].push_back(factor * Vec2(v[1], v[2]));
+  }
+  for (const auto& [s, p] : points) {
+    MeasuredFrame frame{s, MatX(static_cast<Eigen::Index>(p.size()), 2)};
+    for (std::size_t k = 0; k < p.size(); ++k) frame.points.row(static_cast<Eigen::Index>(k)) = p[k].transpose();
+    f.frames.push_back(std::move(frame));
+  }
+}
+
 }  // namespace
 
 const io::SchemaTable& fit_file_schema() {
@@ -125,8 +165,9 @@ const io::SchemaTable& fit_file_schema() {
           {.path = "settings", .type = KeyType::StringList, .default_value = kOpt, .unit = "",
            .doc = "Overrides key.path=value applied to every run (as `--set`, e.g. duration=3)."},
           choice("method", "finite_difference_lm", method_names(),
-                 "finite_difference_lm: bounded Levenberg-Marquardt over whole runs, Jacobian by finite differences "
-                 "of runs evaluated in parallel."),
+                 "finite_difference_lm: bounded Levenberg-Marquardt over whole runs of a rod scene, Jacobian by "
+                 "finite differences of runs evaluated in parallel. vine_shooting: the vine's uniform K and C "
+                 "(parameters vine.stiffness and vine.damping) by single shooting with exact sensitivities."),
           {.path = "parameters", .type = KeyType::List, .default_value = kReq, .unit = "",
            .doc = "The fitted parameters, one map each."},
           {.path = "parameters[].key", .type = KeyType::String, .default_value = kReq, .unit = "",
@@ -141,8 +182,8 @@ const io::SchemaTable& fit_file_schema() {
            .doc = "CSV file with a header line; one row per experiment (lines starting with # are comments)."},
           {.path = "data.variables", .type = KeyType::StringList, .default_value = kOpt, .unit = "",
            .doc = "Columns that are scene key paths: each row's values are set on the scene for its run."},
-          {.path = "data.observables", .type = KeyType::List, .default_value = kReq, .unit = "",
-           .doc = "The measured columns, one map each; an empty cell is not measured."},
+          {.path = "data.observables", .type = KeyType::List, .default_value = kOpt, .unit = "",
+           .doc = "finite_difference_lm (required): the measured columns, one map each; an empty cell is not measured."},
           {.path = "data.observables[].column", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "The CSV column."},
           choice("data.observables[].observable", kReq, run_observable_names(),
@@ -153,6 +194,15 @@ const io::SchemaTable& fit_file_schema() {
                    "Measurement error: residuals are (simulated - measured) / sigma. Given for every observable, "
                    "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the "
                    "column, a weight only) they are scaled by the residual's s^2."),
+          node("data.frames", KeyType::Map,
+               "vine_shooting (required): the CSV holds measured centre-line points, one row per point, base to "
+               "tip within each frame."),
+          {.path = "data.frames.step", .type = KeyType::String, .default_value = kReq, .unit = "",
+           .doc = "Column of the simulation step a point's frame is taken at (0: the start)."},
+          integer("data.frames.step_offset", "0", -1e9, "Subtracted from the step column (1 for 1-based steps)."),
+          {.path = "data.frames.x", .type = KeyType::String, .default_value = kReq, .unit = "", .doc = "Column of x."},
+          {.path = "data.frames.y", .type = KeyType::String, .default_value = kReq, .unit = "", .doc = "Column of y."},
+          positive("data.frames.factor", "1", "-", "Multiplies x and y to metres (e.g. 1e-3 for mm)."),
           node("options", KeyType::Map, "Solver options."),
           integer("options.max_iterations", "30", 1, "Most Levenberg-Marquardt iterations (Jacobians)."),
           positive("options.difference_step", "1e-3", "-",
@@ -166,6 +216,11 @@ const io::SchemaTable& fit_file_schema() {
   return table;
 }
 
+std::string vine_parameter_setting(const std::string& key, double value) {
+  const std::string s = parameter_setting(key, value);
+  return s.substr(0, key.size() + 1) + "[" + s.substr(key.size() + 1) + "]";
+}
+
 FitFile read_fit_file(const fs::path& file) {
   io::Scene doc = io::Scene::from_file(file, io::Schema({&io::common_schema(), &fit_file_schema()}));
   io::SceneNode root = doc.root();
@@ -177,16 +232,22 @@ FitFile read_fit_file(const fs::path& file) {
   if (!fs::is_regular_file(f.scene)) root.fail("scene", "an existing scene file (relative to the fit file)");
   f.method = root.text("method");
 
+  const bool vine = f.method == "vine_shooting";
   const io::Schema scene_schema = sim::rod_schema();
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
-    const io::KeySpec* spec = scene_schema.find(schema_path(q.key));
-    if (spec == nullptr) p.fail("key", q.key, "a key path of the scene's schema (docs/scene_reference.md)");
-    if (spec->type != KeyType::Real)
-      p.fail("key", q.key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
+    if (vine) {
+      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping") || parameters.size() != 2)
+        p.fail("key", q.key, "vine_shooting fits two parameters: vine.stiffness, then vine.damping (uniform K and C)");
+    } else {
+      const io::KeySpec* spec = scene_schema.find(schema_path(q.key));
+      if (spec == nullptr) p.fail("key", q.key, "a key path of the scene's schema (docs/scene_reference.md)");
+      if (spec->type != KeyType::Real)
+        p.fail("key", q.key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
+    }
     q.initial = p.real("initial");
     q.lower = p.has("lower") ? p.real("lower") : -std::numeric_limits<double>::infinity();
     q.upper = p.has("upper") ? p.real("upper") : std::numeric_limits<double>::infinity();
@@ -210,8 +271,15 @@ FitFile read_fit_file(const fs::path& file) {
       variable_columns.push_back(column_index(table, v, data, "variables", f.data_csv));
       f.variables.push_back(v);
     }
+  if (vine) {
+    if (data.has("variables")) data.fail("variables", "(given)", "no variables with method vine_shooting (one run)");
+    read_frames(f, table, data);
+  } else if (data.has("frames")) {
+    data.fail("frames", "(given)", "frames only with method vine_shooting");
+  }
   const std::vector<io::SceneNode> observables = data.list("observables");
-  if (observables.empty()) data.fail("observables", "at least one measured column");
+  if (observables.empty() && !vine) data.fail("observables", "at least one measured column");
+  if (!observables.empty() && vine) data.fail("observables", "(given)", "observables only with method finite_difference_lm");
   const auto rows = static_cast<Eigen::Index>(table.rows.size()), cols = static_cast<Eigen::Index>(observables.size());
   f.data.measured = MatX::Constant(rows, cols, std::nan(""));
   f.data.sigma.resize(cols);
@@ -269,11 +337,16 @@ FitFile read_fit_file(const fs::path& file) {
   f.resolved = doc.resolved();
 
   // the scene with the parameters at their initial values and each experiment's settings
+  if (vine) f.data.experiments = {fixed};  // one run: the vine scene from its start
   for (std::size_t i = 0; i < f.data.experiments.size(); ++i) {
     RunSettings s = f.data.experiments[i];
-    for (const FitParameter& q : f.parameters) s.push_back(parameter_setting(q.key, q.initial));
+    for (const FitParameter& q : f.parameters)
+      s.push_back(vine ? vine_parameter_setting(q.key, q.initial) : parameter_setting(q.key, q.initial));
     try {
-      (void)sim::load_rod_scene_file(f.scene, s);
+      if (vine)
+        (void)vine::load_vine_scene_file(f.scene, s);
+      else
+        (void)sim::load_rod_scene_file(f.scene, s);
     } catch (const InputError& e) {
       throw InputError(fmt::format("{}: the scene {} with the parameters at their initial values and the settings "
                                    "of {} line {}",

@@ -6,6 +6,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
 
@@ -27,6 +28,45 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   report.history = r.history;
   report.residuals_csv = run_fit_residuals_csv(file, r.simulated);
   report.runs = r.runs;
+  return report;
+}
+
+/// The vine's uniform K and C by single shooting from the scene's start (fit/vine_shooting_fit.hpp).
+FitReport vine_shooting(const FitFile& file, const FitContext& context) {
+  RunSettings settings = file.data.experiments.front();
+  for (const FitParameter& p : file.parameters) settings.push_back(vine_parameter_setting(p.key, p.initial));
+  const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
+  VineFitOptions options;
+  options.max_iterations = file.options.max_iterations;
+  options.step_tolerance = file.options.step_tolerance;
+  options.cost_tolerance = file.options.cost_tolerance;
+  const VineFitResult r = fit_stiffness_damping(scene.model, scene.initial, file.frames, options);
+  FitReport report;
+  report.converged = r.converged;
+  report.message = r.message;
+  report.iterations = r.iterations;
+  report.names = {file.parameters[0].key, file.parameters[1].key};
+  report.values = Vec2(r.stiffness, r.damping);
+  report.sigma = Vec2(r.stiffness_sigma, r.damping_sigma);
+  report.initial_cost = r.initial_cost;
+  report.cost = r.cost;
+  report.runs = r.iterations + 1;
+  for (std::size_t k = 0; k < r.history.size(); ++k) {
+    FitIteration line{static_cast<int>(k) + 1, r.history[k], 0.0, 0.0, 0.0, 0, VecX()};
+    if (context.progress) context.progress(line);
+    report.history.push_back(line);
+  }
+  // per frame and point: measured and simulated x, y [m]
+  report.residuals_csv = "step,point,x_measured,y_measured,x_simulated,y_simulated\n";
+  for (std::size_t f = 0; f < file.frames.size(); ++f) {
+    const MeasuredFrame& m = file.frames[f];
+    for (Eigen::Index p = 0; p < m.points.rows(); ++p) {
+      const bool have = f < r.fitted.simulated.size() && p < r.fitted.simulated[f].rows();
+      report.residuals_csv += fmt::format("{},{},{},{},{},{}\n", m.step, p, number(m.points(p, 0)), number(m.points(p, 1)),
+                                          have ? number(r.fitted.simulated[f](p, 0)) : "",
+                                          have ? number(r.fitted.simulated[f](p, 1)) : "");
+    }
+  }
   return report;
 }
 
@@ -59,6 +99,10 @@ const std::vector<FitMethod>& fit_methods() {
       {"finite_difference_lm",
        "bounded Levenberg-Marquardt over whole runs, Jacobian by finite differences of runs in parallel",
        finite_difference_lm},
+      {"vine_shooting",
+       "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single shooting, exact "
+       "sensitivities through the step-map derivatives",
+       vine_shooting},
   };
   return methods;
 }
