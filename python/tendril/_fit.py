@@ -35,7 +35,8 @@ class FitResult:
             [{"iteration": h.iteration, "objective": h.objective, "constraint_violation": h.constraint_violation,
               "step": h.step_norm, "damping": h.damping, "runs": h.runs, **dict(zip(keys, h.values))}
              for h in native.history])
-        self.simulated = pandas.DataFrame(native.simulated, columns=columns)
+        # empty when the start failed
+        self.simulated = pandas.DataFrame(native.simulated.reshape(-1, len(columns)), columns=columns)
 
     def __repr__(self):
         values = ", ".join(f"{k} = {v:.7g} +- {self.sigma[k]:.3g}" for k, v in self.values.items())
