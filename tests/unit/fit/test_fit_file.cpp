@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 
 #include "support/input_error.hpp"
@@ -76,6 +77,21 @@ TEST(FitFile, RefusesBadFilesNamingKeyValueAndPlace) {
   // the scene refuses a value of the fit: a negative initial C1 (the scene's own rule)
   expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: -1}")); },
                      {"flagellated_robot.C1", "got -1", "data.csv line 3"});
+}
+
+// The shipped fit files read (the vine one needs the measured data beside the repository).
+TEST(FitFile, ExamplesRead) {
+  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  const fs::path dir = fs::path(source) / "examples" / "fit";
+  const FitFile n2 = read_fit_file(dir / "flagellated_robot_n2.yaml");
+  EXPECT_EQ(n2.parameters.size(), 3u);
+  EXPECT_EQ(n2.data.experiments.size(), 3u);
+  EXPECT_TRUE(n2.options.absolute_sigma);
+  const FitFile one = read_fit_file(dir / "flagellated_robot_one_point.yaml");
+  EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
+  if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth"))
+    EXPECT_EQ(read_fit_file(dir / "vine_wall_growth.yaml").frames.size(), 8u);
 }
 
 }  // namespace
