@@ -19,6 +19,8 @@ constexpr int kExitBadInput = 2;
 
 /// `tendril export RUN_DIR --vtk DIR` (export_command.cpp).
 Command add_export_command(CLI::App& app);
+/// `tendril fit FIT.yaml [--out DIR] [--jobs N]` (fit_command.cpp).
+Command add_fit_command(CLI::App& app);
 /// `tendril plot RUN_DIR [--out DIR] [--node I]` (plot_command.cpp).
 Command add_plot_command(CLI::App& app);
 /// `tendril sweep SCENE --set key=v1,v2,... [--out DIR] [--jobs N]` (sweep_command.cpp).

@@ -4,6 +4,7 @@
 //   tendril schema --markdown
 //   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
+//   tendril fit FIT.yaml [--out DIR] [--jobs N]                             (fit_command.cpp)
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
 // (numerically, or its output could not be written), 2 bad input or an internal error,
@@ -25,6 +26,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/printable_text.hpp"
+#include "tendril/fit/fit_file.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/contact_scene.hpp"
@@ -54,7 +56,7 @@ constexpr const char* kExitCodes =
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
   return {&io::common_schema(), &sim::rod_scene_schema(), &sim::contact_scene_schema(), &sim::media_scene_schema(),
-          &sim::shell_scene_schema(), &vine::vine_scene_schema()};
+          &sim::shell_scene_schema(), &vine::vine_scene_schema(), &fit::fit_file_schema()};
 }
 
 /// Parses the scene file once (overrides applied) with the schema of its simulator: a top-level
@@ -209,7 +211,7 @@ int main(int argc, char** argv) {
 
   const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app),
                                                       cli::add_view_command(app), cli::add_render_command(app),
-                                                      cli::add_sweep_command(app)};
+                                                      cli::add_sweep_command(app), cli::add_fit_command(app)};
 
   try {
     app.parse(argc, argv);

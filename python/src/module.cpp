@@ -8,4 +8,5 @@ PYBIND11_MODULE(_tendril, m) {
   tendril::python::bind_rod(m);
   tendril::python::bind_vine(m);
   tendril::python::bind_run(m);
+  tendril::python::bind_fit(m);
 }

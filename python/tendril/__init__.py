@@ -1,4 +1,4 @@
-"""Tendril from Python: rod and vine simulations, run directories, and sweeps (docs/python.md).
+"""Tendril from Python: rod and vine simulations, run directories, sweeps and fits (docs/python.md).
 
     import tendril
     sim = tendril.Simulation.from_file("examples/cantilever_gravity.yaml", {"duration": 0.1})
@@ -15,10 +15,12 @@ except ImportError:  # the CMake build: <build>/python on sys.path (PYTHONPATH o
 
 from ._run import Run, read_run
 from ._sweep import Final, sweep
+from ._fit import FitResult, fit
 
 # the extension's classes, as tendril.<name>
 _NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "Progress", "RunResult", "CustomForce", "RodState",
-           "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus"]
+           "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus", "FitParameter", "RunOutcome",
+           "MeasurementTable", "RunFitOptions", "FitIteration", "RunFitResult"]
 globals().update({name: getattr(_tendril, name) for name in _NATIVE})
 
 
@@ -35,4 +37,4 @@ def _vine_from_dict(scene, overrides=None):
 _tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
 _tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
-__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final"]
+__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "fit", "FitResult"]

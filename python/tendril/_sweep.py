@@ -161,6 +161,51 @@ def _finished_rows(out, points, observables):
     return rows
 
 
+class Executor:
+    """Runs points of a scene on local processes (`workers` of them, default os.cpu_count(); the pool lives
+    as long as the executor) or as tasks of a dask.distributed.Client (`retries` retries of a task whose
+    worker failed). Shared by sweep and fit (tendril/_fit.py), so a fit's runs scale out as a sweep's do."""
+
+    def __init__(self, client=None, workers=None, retries=2):
+        self.client, self.workers, self.retries = client, workers, retries
+        self.pool = None
+
+    def __enter__(self):
+        if self.client is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.workers or os.cpu_count(),
+                                                               mp_context=multiprocessing.get_context("spawn"))
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+    def run(self, scene, points, observables, scratch=None):
+        """Yields (index into points, row) as the points finish (see run_point); a point whose worker
+        died (or whose task failed on every try) gives a failed row."""
+        if self.client is None:
+            futures = {self.pool.submit(_run_pickled, _dumps((scene, p, observables, scratch))): k
+                       for k, p in enumerate(points)}
+            for future in concurrent.futures.as_completed(futures):
+                yield futures[future], _result_row(future)
+        else:
+            from distributed import as_completed
+
+            token = uuid.uuid4().hex[:8]
+            futures = {self.client.submit(run_point, scene, p, observables, scratch, key=f"tendril-point-{k}-{token}",
+                                          retries=self.retries, pure=False): k for k, p in enumerate(points)}
+            for future in as_completed(list(futures)):
+                yield futures[future], _result_row(future)
+
+
+def _result_row(future):
+    try:
+        return future.result()
+    except Exception as e:  # the worker process died, or the task failed on every try (e.g. KilledWorker)
+        return {"status": "failed", "message": f"{type(e).__name__}: {e}", "wall_time": float("nan")}
+
+
 def sweep(scene, grid, observables=None, client=None, out=None, workers=None, retries=2, progress=None,
           scratch=None):
     """Runs `scene` (a scene file path, readable by every worker, or a dict) at every point of `grid`
@@ -191,31 +236,9 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
         if progress is not None:
             progress({"point": k, **points[k], **row})
 
-    if client is None:
-        context = multiprocessing.get_context("spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count(),
-                                                    mp_context=context) as pool:
-            futures = {pool.submit(_run_pickled, _dumps((scene, points[k], observables, scratch))): k for k in todo}
-            for future in concurrent.futures.as_completed(futures):
-                k = futures[future]
-                try:
-                    row = future.result()
-                except Exception as e:  # the worker process died
-                    row = {"status": "failed", "message": f"{type(e).__name__}: {e}", "wall_time": float("nan")}
-                finished(k, row)
-    else:
-        from distributed import as_completed
-
-        token = uuid.uuid4().hex[:8]
-        futures = {client.submit(run_point, scene, points[k], observables, scratch, key=f"tendril-point-{k}-{token}",
-                                 retries=retries, pure=False): k for k in todo}
-        for future in as_completed(list(futures)):
-            k = futures[future]
-            try:
-                row = future.result()
-            except Exception as e:  # the task failed on every try (e.g. KilledWorker)
-                row = {"status": "failed", "message": f"{type(e).__name__}: {e}", "wall_time": float("nan")}
-            finished(k, row)
+    with Executor(client=client, workers=workers, retries=retries) as executor:
+        for k, row in executor.run(scene, [points[k] for k in todo], observables, scratch):
+            finished(todo[k], row)
     df = _frame(points, rows, observables)
     if out is not None:
         _write_csv(df, out)

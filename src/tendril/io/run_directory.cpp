@@ -247,6 +247,11 @@ void RunDirectory::set_info(const std::string& key, Json value) { info_[key] = s
 void RunDirectory::write_text_file(const std::string& name, const std::string& text) {
   TENDRIL_ASSERT(open_, "run directory already closed");
   write_file(tmp_ / name, text);
+  adopt_file(name);
+}
+
+void RunDirectory::adopt_file(const std::string& name) {
+  TENDRIL_ASSERT(open_, "run directory already closed");
   if (std::find(text_files_.begin(), text_files_.end(), name) == text_files_.end()) text_files_.push_back(name);
 }
 

@@ -79,6 +79,8 @@ class RunDirectory {
   void set_info(const std::string& key, Json value);
   /// Writes a small extra file (e.g. edges.json) into the run directory.
   void write_text_file(const std::string& name, const std::string& text);
+  /// Lists a file that another program wrote into temporary_path() (e.g. a plot), so it belongs to the run.
+  void adopt_file(const std::string& name);
 
   /// Closes everything with status "completed" and renames to `out` (replacing it). Returns `out`.
   std::filesystem::path finish();

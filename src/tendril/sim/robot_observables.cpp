@@ -65,4 +65,11 @@ RobotObservables::Summary RobotObservables::summary() const {
   return s;
 }
 
+std::vector<std::pair<std::string, double>> RobotObservables::named_values(const Summary& s) {
+  return {{"speed", s.speed},
+          {"head_rotation_rate", s.head_rotation_rate},
+          {"tail_rotation_rate", s.tail_rotation_rate},
+          {"efficiency", s.efficiency}};
+}
+
 }  // namespace tendril::sim

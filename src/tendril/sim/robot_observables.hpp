@@ -7,6 +7,8 @@
 /// step); written to run directories by Simulation::run (docs/output_format.md).
 
 #include <array>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "tendril/core/model.hpp"
@@ -37,6 +39,10 @@ class RobotObservables {
     int samples;                ///< recorded states used by the fits
   };
   Summary summary() const;
+
+  /// The named values of a summary (speed, head_rotation_rate, tail_rotation_rate, efficiency), as
+  /// run.json info.observables and fits (fit/scene_run_evaluator.hpp) name them.
+  static std::vector<std::pair<std::string, double>> named_values(const Summary& s);
 
   double position() const { return position_.back(); }      ///< s = x_head . axis [m] (latest)
   double head_angle() const { return head_angle_.back(); }  ///< unwrapped spin angle of the head [rad]

@@ -302,10 +302,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     if (!run || !observables_) return;
     const RobotObservables::Summary o = observables_->summary();
     io::Json j = io::Json::object();
-    j["speed"] = o.speed;
-    j["head_rotation_rate"] = o.head_rotation_rate;
-    j["tail_rotation_rate"] = o.tail_rotation_rate;
-    j["efficiency"] = o.efficiency;
+    for (const auto& [name, value] : RobotObservables::named_values(o)) j[name] = value;
     j["steady_start"] = o.steady_start;
     j["samples"] = o.samples;
     const Vec3& axis = observables_->spec().axis;

@@ -1,0 +1,152 @@
+// `tendril fit FIT.yaml [--out DIR] [--jobs N] [--no-plot]`: fits scene parameters to measurements
+// as the fit file says (fit/fit_file.hpp, docs/physics/fitting.md). Prints one line per iteration
+// (objective, constraint violation, step, damping, runs, values) and writes the fit directory
+// atomically with the rules of run directories (io/run_directory.hpp: the same --out refusals):
+//   DIR/fit.json        method, status and reason, fitted values with one-sigma uncertainties, costs
+//   DIR/history.csv     one row per iteration
+//   DIR/residuals.csv   measured against simulated at the fitted values, per experiment
+//   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py, matplotlib)
+//   DIR/run.json        the folder's manifest (kind "fit", the resolved fit file as its scene)
+// A fit that does not converge keeps what it has in DIR.failed and exits 1 with the solver's reason;
+// a bad fit file exits 2 naming the key, the value and file:line:column.
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "share_files.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
+#include "tendril/fit/fit_methods.hpp"
+#include "tendril/fit/scene_run_evaluator.hpp"
+#include "tendril/io/run_directory.hpp"
+
+namespace tendril::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FitOptions {
+  std::string file, out;
+  int jobs = 0;
+  bool plot = true;
+};
+
+std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
+
+std::string history_csv(const fit::FitReport& r) {
+  std::string csv = "iteration,objective,constraint_violation,step,damping,runs";
+  for (const std::string& name : r.names) csv += fmt::format(",{}", name);
+  csv += "\n";
+  for (const fit::FitIteration& h : r.history) {
+    csv += fmt::format("{},{},{},{},{},{}", h.iteration, number(h.objective), number(h.constraint_violation),
+                       number(h.step_norm), number(h.damping), h.runs);
+    for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
+      csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
+    csv += "\n";
+  }
+  return csv;
+}
+
+io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
+  io::Json j = io::Json::object();
+  j["method"] = file.method;
+  j["converged"] = r.converged;
+  j["message"] = r.message;
+  j["iterations"] = r.iterations;
+  j["runs"] = static_cast<std::int64_t>(r.runs);
+  j["initial_cost"] = r.initial_cost;
+  j["cost"] = r.cost;
+  io::Json parameters = io::Json::array();
+  for (std::size_t k = 0; k < r.names.size(); ++k) {
+    io::Json p = io::Json::object();
+    const auto e = static_cast<Eigen::Index>(k);
+    p["key"] = r.names[k];
+    p["value"] = r.values[e];
+    p["sigma"] = std::isfinite(r.sigma[e]) ? io::Json(r.sigma[e]) : io::Json("undetermined");
+    p["initial"] = file.parameters[k].initial;
+    parameters.push_back(std::move(p));
+  }
+  j["parameters"] = std::move(parameters);
+  return j;
+}
+
+int fit(const FitOptions& o) {
+  io::install_stop_handlers();
+  const fit::FitFile file = fit::read_fit_file(o.file);
+  const fit::FitMethod& method = fit::fit_method(file.method);
+  const fs::path out = o.out.empty() ? fs::path("fits") / fs::path(o.file).stem() : fs::path(o.out);
+  const int jobs = o.jobs > 0 ? o.jobs : file.jobs > 0 ? file.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  io::RunDirectory dir(out, "fit", file.resolved);  // checks --out before any run
+
+  std::printf("fitting %zu parameter(s) of %s to %zu experiment(s) of %s by %s on %d thread(s)\n",
+              file.parameters.size(), file.scene.string().c_str(), file.data.experiments.size(),
+              file.data_csv.string().c_str(), file.method.c_str(), jobs);
+  std::printf("%5s %15s %11s %11s %10s %6s  values\n", "iter", "objective", "constr.viol", "step", "lambda", "runs");
+  fit::FitContext context;
+  context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
+  context.progress = [](const fit::FitIteration& h) {
+    // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here, keeping DIR.failed
+    if (io::stop_signal() != 0) throw InputError(fmt::format("the fit was interrupted by signal {}", io::stop_signal()));
+    std::string values;
+    for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
+    std::printf("%5d %15.8e %11.3e %11.3e %10.3e %6ld %s\n", h.iteration, h.objective, h.constraint_violation,
+                h.step_norm, h.damping, h.runs, values.c_str());
+    std::fflush(stdout);
+  };
+  const fit::FitReport report = method.run(file, context);
+
+  dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
+  dir.write_text_file("history.csv", history_csv(report));
+  dir.write_text_file("residuals.csv", report.residuals_csv);
+  if (o.plot) {
+    const std::string python = python_interpreter();
+    const fs::path png = dir.temporary_path() / "fit.png";
+    const int code = run_process({python, share_file("plot_fit.py").string(), dir.temporary_path().string(), png.string()});
+    if (code == 0 && fs::exists(png))
+      dir.adopt_file("fit.png");
+    else
+      std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n", python.c_str(), code);
+  }
+  for (std::size_t k = 0; k < report.names.size(); ++k) {
+    const auto e = static_cast<Eigen::Index>(k);
+    std::printf("%s = %s +- %s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
+                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)");
+  }
+  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
+              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
+  if (!report.converged) {
+    const fs::path kept = dir.fail(report.message);
+    std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n", report.message.c_str(),
+                 kept.string().c_str());
+    return kExitFailedRun;
+  }
+  std::printf("fit written to %s\n", dir.finish().string().c_str());
+  return 0;
+}
+
+}  // namespace
+
+Command add_fit_command(CLI::App& app) {
+  auto o = std::make_shared<FitOptions>();
+  std::string methods;
+  for (const fit::FitMethod& m : fit::fit_methods()) methods += "\n  " + m.name + ": " + m.summary;
+  CLI::App* cmd = app.add_subcommand(
+      "fit", "Fit scene parameters to measurements (FIT.yaml: scene, parameters, data CSV, method; docs/physics/"
+             "fitting.md); writes fitted values with uncertainties, history, residuals and a plot");
+  cmd->footer("Methods:" + methods);
+  cmd->add_option("fit_file", o->file, "Fit file (YAML; keys in docs/scene_reference.md, \"Fit files\")")->required();
+  cmd->add_option("--out", o->out, "Fit directory (default: fits/<fit file name>); the rules of tendril run --out");
+  cmd->add_option("--jobs", o->jobs, "Runs at once on worker threads (default: options.jobs, else all local cores)");
+  cmd->add_flag("!--no-plot", o->plot, "Do not draw fit.png");
+  return {cmd, [o] { return fit(*o); }};
+}
+
+}  // namespace tendril::cli

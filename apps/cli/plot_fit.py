@@ -1,0 +1,53 @@
+"""Plots a `tendril fit` directory: the objective per iteration, and per observable the measured
+against the simulated values at the fitted parameters (one point per experiment, the line y = x).
+Usage: plot_fit.py FIT_DIR OUT_PNG   (Debian python3-matplotlib; reads history.csv, residuals.csv)."""
+import csv
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def main(folder, out):
+    history = rows(os.path.join(folder, "history.csv"))
+    residuals = rows(os.path.join(folder, "residuals.csv"))
+    observables = [c[:-len("_measured")] for c in (residuals[0] if residuals else {}) if c.endswith("_measured")]
+    fig, axes = plt.subplots(1, 1 + len(observables), figsize=(4.2 * (1 + len(observables)), 3.6))
+    axes = list(axes) if len(observables) else [axes]
+    axes[0].semilogy([number(r["iteration"]) for r in history], [number(r["objective"]) for r in history], "o-")
+    axes[0].set_xlabel("iteration")
+    axes[0].set_ylabel("objective 1/2 |r|^2")
+    axes[0].set_title("convergence")
+    for ax, name in zip(axes[1:], observables):
+        m = [number(r[name + "_measured"]) for r in residuals]
+        s = [number(r[name + "_simulated"]) for r in residuals]
+        ax.plot(m, s, "o")
+        finite = [v for v in m + s if math.isfinite(v)]
+        if finite:
+            lo, hi = min(finite), max(finite)
+            ax.plot([lo, hi], [lo, hi], "k--", lw=0.8)
+        ax.set_xlabel(f"measured {name} [SI]")
+        ax.set_ylabel(f"simulated {name} [SI]")
+        ax.set_title(name)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])

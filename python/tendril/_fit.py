@@ -1,0 +1,127 @@
+"""Least-squares fits of scene parameters to measured observables over whole runs, with the runs of
+each finite-difference Jacobian evaluated through tendril.sweep's executor: local processes by default,
+or a Dask distributed cluster with `client` (docs/python.md, docs/physics/fitting.md). The algorithm is
+the C++ one of `tendril fit` (fit/run_least_squares.hpp: bounded Levenberg-Marquardt in value / scale,
+uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here.
+"""
+import math
+
+from ._sweep import Executor, _normalise_observables
+
+try:
+    from . import _tendril
+except ImportError:
+    import _tendril
+
+
+class FitResult:
+    """What tendril.fit returns: `values` and `sigma` ({key: value}; sigma +inf where the data do not
+    determine a parameter), `covariance` (numpy, parameters in the given order), `converged`, `message`
+    (the solver's reason), `iterations`, `runs`, `initial_cost`, `cost`, `history` (a pandas DataFrame:
+    iteration, objective, constraint_violation, step, damping, runs and the values) and `simulated`
+    (the observables at the fitted values, one row per experiment, a DataFrame)."""
+
+    def __init__(self, keys, columns, native):
+        import pandas
+
+        self.native = native
+        self.converged, self.message = native.converged, native.message
+        self.iterations, self.runs = native.iterations, native.runs
+        self.initial_cost, self.cost = native.initial_cost, native.cost
+        self.values = {k: float(v) for k, v in zip(keys, native.values)}
+        self.sigma = {k: float(s) for k, s in zip(keys, native.sigma)}
+        self.covariance = native.covariance
+        self.history = pandas.DataFrame.from_records(
+            [{"iteration": h.iteration, "objective": h.objective, "constraint_violation": h.constraint_violation,
+              "step": h.step_norm, "damping": h.damping, "runs": h.runs, **dict(zip(keys, h.values))}
+             for h in native.history])
+        # empty when the start failed
+        self.simulated = pandas.DataFrame(native.simulated.reshape(-1, len(columns)), columns=columns)
+
+    def __repr__(self):
+        values = ", ".join(f"{k} = {v:.7g} +- {self.sigma[k]:.3g}" for k, v in self.values.items())
+        return f"FitResult({values}; {self.message})"
+
+
+def _parameter(p):
+    if isinstance(p, _tendril.FitParameter):
+        return p
+    initial = float(p["initial"])
+    scale = float(p.get("scale", abs(initial) if initial != 0 else 1.0))
+    return _tendril.FitParameter(p["key"], initial, float(p.get("lower", -math.inf)), float(p.get("upper", math.inf)),
+                                 scale)
+
+
+def _columns(data):
+    """{column: list of cells} from a pandas DataFrame, a dict of columns or a list of row dicts."""
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):
+        return {c: list(data[c]) for c in data.columns}
+    if isinstance(data, dict):
+        return {c: list(v) for c, v in data.items()}
+    rows = list(data)
+    return {c: [r.get(c) for r in rows] for c in (rows[0].keys() if rows else [])}
+
+
+def fit(scene, parameters, data, variables, observables, sigma=None, settings=(), client=None, workers=None,
+        retries=2, options=None, progress=None, scratch=None):
+    """Fits `parameters` of `scene` (a scene file path, readable by every worker, or a dict) to `data`.
+
+    parameters: a list of {"key": scene key path, "initial": value, "lower", "upper", "scale"} (bounds
+    optional; scale defaults to |initial|) or tendril.FitParameter.
+    data: a pandas DataFrame (or a dict of columns, or a list of row dicts), one row per experiment.
+    variables: the columns that are scene key paths (each row's values are set on the scene for its run).
+    observables: {column: spec}, a spec as in tendril.sweep (a name in run.json info.observables such as
+    "speed", or a callable taking the run); the column holds the measurement in the spec's SI unit, NaN
+    or None where not measured.
+    sigma: {column: measurement error}; residuals are (simulated - measured) / sigma. Given for every
+    column, the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the
+    column, a weight only) they are scaled by the residual's s^2.
+    settings: "key=value" overrides applied to every run (e.g. "duration=3").
+    client / workers / retries / scratch: the executor, as in tendril.sweep (a process pool that lives for
+    the whole fit, or the Dask cluster of `client`).
+    options: {name: value} of tendril.RunFitOptions (max_iterations, difference_step, step_tolerance,
+    cost_tolerance, gradient_tolerance, initial_damping, max_rejections).
+    progress: None or a callable(tendril.FitIteration) called after each iteration.
+    Returns a FitResult."""
+    import numpy
+
+    params = [_parameter(p) for p in parameters]
+    specs = _normalise_observables(observables)
+    columns = _columns(data)
+    for c in list(variables) + list(specs):
+        if c not in columns:
+            raise KeyError(f"data has no column '{c}' (has: {', '.join(columns)})")
+    rows = len(next(iter(columns.values()))) if columns else 0
+    table = _tendril.MeasurementTable()
+    table.observables = list(specs)
+    table.experiments = [list(settings) + [f"{v}={columns[v][i]}" for v in variables] for i in range(rows)]
+    measured = numpy.array([[numpy.nan if columns[c][i] is None else float(columns[c][i]) for c in specs]
+                            for i in range(rows)], dtype=float).reshape(rows, len(specs))
+    table.measured = measured
+    scales = []
+    for k, c in enumerate(specs):
+        if sigma is not None and c in sigma:
+            scales.append(float(sigma[c]))
+        else:
+            column = measured[:, k][numpy.isfinite(measured[:, k])]
+            scales.append(float(numpy.sqrt(numpy.mean(column ** 2))) if column.size else 1.0)
+    table.sigma = numpy.array(scales)
+    opts = _tendril.RunFitOptions()
+    opts.absolute_sigma = sigma is not None and all(c in sigma for c in specs)
+    for name, value in (options or {}).items():
+        if not hasattr(opts, name):
+            raise KeyError(f"options: no option '{name}'")
+        setattr(opts, name, value)
+
+    with Executor(client=client, workers=workers, retries=retries) as executor:
+        def evaluate(batch):
+            points = [dict(s.split("=", 1) for s in run) for run in batch]
+            outcomes = [None] * len(points)
+            for k, row in executor.run(scene, points, specs, scratch):
+                ok = row.get("status") == "completed"
+                values = [float(row.get(c, math.nan)) for c in specs] if ok else []
+                outcomes[k] = _tendril.RunOutcome(ok, row.get("message", ""), values)
+            return outcomes
+
+        native = _tendril.fit_runs(params, table, evaluate, opts, progress or (lambda line: None))
+    return FitResult([p.key for p in params], list(specs), native)

@@ -1,0 +1,68 @@
+"""tendril.fit: the least-squares fit over whole runs driven from Python, its finite-difference runs
+evaluated through tendril.sweep's executor. The same fit (the flagellated robot's head drag C1 from its
+speed at two motor speeds, data simulated at the paper's C1 = 2.420) on local processes, on a real Dask
+LocalCluster of two worker processes on 127.0.0.1 and by the `tendril fit` command gives the same result:
+the runs are deterministic and the algorithm is the one C++ implementation."""
+import json
+import math
+import subprocess
+
+import pandas
+import pytest
+
+import tendril
+
+ROBOT = {"duration": 1.0, "flagellated_robot": {"tails": 2, "motor_rpm": 100},
+         "integrator": {"type": "implicit_euler", "dt": 0.01}, "output": {"interval": 1.0}}
+C1 = [{"key": "flagellated_robot.C1", "initial": 3.0, "lower": 0.5, "upper": 10.0}]
+
+
+@pytest.fixture
+def robot_data(tmp_dir):
+    scene = tmp_dir / "robot.yaml"
+    scene.write_text(json.dumps(ROBOT))  # JSON is YAML
+    truth = tendril.sweep(str(scene), {"flagellated_robot.motor_rpm": [150, 250]}, ["speed"], workers=2)
+    assert (truth["status"] == "completed").all()
+    data = pandas.DataFrame({"flagellated_robot.motor_rpm": [150, 250], "v": list(truth["speed"])})
+    return scene, data
+
+
+def test_fit_on_local_processes_recovers_c1(robot_data):
+    scene, data = robot_data
+    lines = []
+    r = tendril.fit(str(scene), C1, data, ["flagellated_robot.motor_rpm"], {"v": "speed"}, workers=2,
+                    progress=lines.append)
+    assert r.converged, r.message
+    assert abs(r.values["flagellated_robot.C1"] - 2.42) < 1e-5 * 2.42
+    assert len(lines) == len(r.history) and r.history["objective"].iloc[-1] == r.cost
+    assert r.runs == r.history["runs"].iloc[-1]
+    assert list(r.simulated.columns) == ["v"] and r.simulated.shape == (2, 1)
+    # a bad column is a clear error
+    with pytest.raises(KeyError, match="no column 'speed'"):
+        tendril.fit(str(scene), C1, data, ["flagellated_robot.motor_rpm"], {"speed": "speed"})
+
+
+def test_fit_on_a_dask_cluster_equals_the_local_fit_and_the_cli(robot_data, tmp_dir, cli):
+    distributed = pytest.importorskip("distributed")
+    scene, data = robot_data
+    local = tendril.fit(str(scene), C1, data, ["flagellated_robot.motor_rpm"], {"v": "speed"}, workers=2)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None, local_directory=str(tmp_dir))
+    with cluster, distributed.Client(cluster) as client:
+        remote = tendril.fit(str(scene), C1, data, ["flagellated_robot.motor_rpm"], {"v": "speed"}, client=client,
+                             scratch=str(tmp_dir))
+    assert remote.converged, remote.message
+    assert remote.values == local.values and remote.runs == local.runs
+    pandas.testing.assert_frame_equal(remote.history, local.history)
+    # `tendril fit` with the same fit as a file: its own thread pool, the same runs, the same result
+    data.to_csv(tmp_dir / "data.csv", index=False)
+    (tmp_dir / "fit.yaml").write_text(
+        "scene: robot.yaml\nparameters:\n  - {key: flagellated_robot.C1, initial: 3.0, lower: 0.5, upper: 10}\n"
+        "data:\n  csv: data.csv\n  variables: [flagellated_robot.motor_rpm]\n"
+        "  observables:\n    - {column: v, observable: speed}\n")
+    out = subprocess.run([cli, "fit", str(tmp_dir / "fit.yaml"), "--out", str(tmp_dir / "fit"), "--jobs", "2",
+                          "--no-plot"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads((tmp_dir / "fit" / "fit.json").read_text())
+    assert result["converged"] and result["runs"] == local.runs
+    assert math.isclose(result["parameters"][0]["value"], local.values["flagellated_robot.C1"], rel_tol=1e-12)

@@ -1,0 +1,46 @@
+#pragma once
+/// The fit file of `tendril fit FIT.yaml` (docs/physics/fitting.md, keys in docs/scene_reference.md
+/// under "Fit files"): the scene, the fitted parameters (scene key paths with initial value, bounds
+/// and scale), the measurements (a CSV whose `variables` columns are experiment settings and whose
+/// observable columns are compared with run observables) and the method with its options. Read
+/// through its own schema table, so bad input names the key, the value and file:line:column.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tendril/fit/run_least_squares.hpp"
+#include "tendril/fit/vine_shooting_fit.hpp"
+#include "tendril/io/json.hpp"
+#include "tendril/io/schema.hpp"
+
+namespace tendril::fit {
+
+/// The keys of a fit file.
+const io::SchemaTable& fit_file_schema();
+
+struct FitFile {
+  std::filesystem::path path;        ///< the fit file
+  std::filesystem::path scene;       ///< the scene file (relative paths resolved against the fit file)
+  std::string method;                ///< a name of fit_methods() (fit_methods.hpp)
+  std::vector<FitParameter> parameters;
+  std::filesystem::path data_csv;    ///< the measurements
+  std::vector<std::string> variables;  ///< CSV columns that are scene key paths (the experiments' settings)
+  std::vector<std::string> columns;    ///< the CSV column of each observable (as MeasurementTable::observables)
+  MeasurementTable data;             ///< observables in SI (column values times their factor)
+  std::vector<MeasuredFrame> frames; ///< vine_shooting: measured centre-line points per simulation step [m]
+  RunFitOptions options;
+  int jobs = 0;                      ///< runs at once (0: all local cores)
+  io::Json resolved;                 ///< the fit file as read, defaults filled in
+};
+
+/// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of
+/// the scene's schema, bounds containing the initial value; vine_shooting: vine.stiffness and
+/// vine.damping), the CSV columns, and the scene itself with the parameters at their initial values
+/// and each experiment's settings. InputError otherwise.
+FitFile read_fit_file(const std::filesystem::path& file);
+
+/// The override of vine_shooting's uniform K or C: "vine.stiffness=[value]" (the keys are per-joint lists).
+std::string vine_parameter_setting(const std::string& key, double value);
+
+}  // namespace tendril::fit

@@ -1,0 +1,49 @@
+#pragma once
+/// The methods of `tendril fit` by name (the fit file's `method`): each turns a read fit file into a
+/// FitReport that the command prints and writes. A new method (e.g. IPOPT joint estimation) is one
+/// more entry in fit_methods() (fit_methods.cpp).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tendril/fit/fit_file.hpp"
+#include "tendril/fit/run_least_squares.hpp"
+
+namespace tendril::fit {
+
+/// What a fit gives, whatever the method.
+struct FitReport {
+  bool converged = false;
+  std::string message;               ///< the solver's reason for stopping
+  int iterations = 0;
+  std::vector<std::string> names;    ///< parameter key paths
+  VecX values, sigma;                ///< fitted values and one-sigma uncertainties (+inf: undetermined)
+  double initial_cost = 0.0, cost = 0.0;
+  std::vector<FitIteration> history;
+  std::string residuals_csv;         ///< measured against simulated at the fitted values, with header
+  long runs = 0;                     ///< simulations run
+};
+
+/// How a method runs: the evaluator for batches of runs (threads, processes, a cluster) and progress.
+struct FitContext {
+  RunBatchEvaluator evaluate;
+  std::function<void(const FitIteration&)> progress;
+};
+
+struct FitMethod {
+  std::string name;
+  std::string summary;  ///< one line for the help
+  std::function<FitReport(const FitFile&, const FitContext&)> run;
+};
+
+/// The registered methods.
+const std::vector<FitMethod>& fit_methods();
+/// The method named `name` (InputError listing the names otherwise).
+const FitMethod& fit_method(const std::string& name);
+
+/// The residual table of a run fit: one row per experiment with its settings, and per observable the
+/// measured and simulated values [SI] and the weighted residual (simulated - measured) / sigma.
+std::string run_fit_residuals_csv(const FitFile& file, const MatX& simulated);
+
+}  // namespace tendril::fit

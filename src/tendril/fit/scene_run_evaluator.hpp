@@ -1,0 +1,27 @@
+#pragma once
+/// Runs of a rod scene for fits (fit/run_least_squares.hpp): one run in this process with its
+/// overrides, returning the robot observables a fit compares with measurements, and a batch
+/// evaluator that runs a batch on a pool of worker threads (each run is its own Simulation).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tendril/fit/run_least_squares.hpp"
+
+namespace tendril::fit {
+
+/// The observables a run can give: sim::RobotObservables::named_values (speed, head_rotation_rate, ...).
+std::vector<std::string> run_observable_names();
+
+/// Runs `scene_file` with `settings` (no run directory) and returns `observables` of its run.json
+/// info.observables; a bad override, a failed run or a scene without observables is a failed outcome
+/// with the reason.
+RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
+                     const std::vector<std::string>& observables);
+
+/// Evaluates batches of runs of `scene_file` on `jobs` threads (>= 1).
+RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file, std::vector<std::string> observables,
+                                        int jobs);
+
+}  // namespace tendril::fit
