@@ -68,6 +68,16 @@ class EstimationProblem {
     first_step_ = frames.front().step;
     steps_ = frames.back().step - first_step_;  // N
     start_time_ = start.time + first_step_ * model.dt;
+    k_max_ = options.stiffness_max;
+    c_max_ = options.damping_max;
+    if (!(c_max_ > 0.0))
+      c_max_ = model.springs == vine::SpringIntegration::explicit_forces
+                   ? *std::min_element(model.inertia.begin(), model.inertia.end()) / model.dt
+                   : std::numeric_limits<double>::infinity();
+    // the step checks for drift and blow-up guard simulations; the optimiser's trial points may
+    // violate the joints by more than a simulation would, and the step map is defined there
+    model_.max_joint_error = 1.0;
+    model_.max_speed = 1e3;
     k_scale_ = options.stiffness_scale > 0.0 ? options.stiffness_scale : model.stiffness[0];
     c_scale_ = options.damping_scale > 0.0 ? options.damping_scale : model.damping[0];
     weights_.resize(2 * n_);
@@ -146,6 +156,9 @@ class EstimationProblem {
   const std::vector<int>& hessian_cols() const { return hess_cols_; }
   double stiffness_scale() const { return k_scale_; }
   double damping_scale() const { return c_scale_; }
+  /// Upper bounds of the scaled variables K / K_scale, C / C_scale.
+  double stiffness_upper() const { return k_max_ / k_scale_; }
+  double damping_upper() const { return c_max_ / c_scale_; }
 
   // variable offsets
   int z(int i) const { return 2 * n_ * i; }
@@ -275,6 +288,10 @@ class EstimationProblem {
         for (int l = 3; l < 6; ++l) put(al(l));
     }
     TENDRIL_ASSERT(row == num_constraints(), "constraint count");
+    if (!g.allFinite() || (jacobian && !jacobian->allFinite())) {
+      message = "a constraint or its derivative is not finite";
+      return false;
+    }
     TENDRIL_ASSERT(!jacobian || value == static_cast<int>(jac_rows_.size()), "Jacobian pattern size");
     return true;
   }
@@ -402,7 +419,7 @@ class EstimationProblem {
   JointEstimationOptions options_;
   vine::VineStepper stepper_;  // the model at the initial guess: rows, contexts, growth rates
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
-  double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0;
+  double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
   VecX weights_;  // diagonal of R (2n)
   std::vector<RowSpec> joint_specs_, growth_specs_;
   std::vector<ContactRow> contact_rows_;
@@ -430,8 +447,9 @@ class EstimationNlp : public Ipopt::TNLP {
   bool get_bounds_info(Ipopt::Index n, Ipopt::Number* x_l, Ipopt::Number* x_u, Ipopt::Index m, Ipopt::Number* g_l,
                        Ipopt::Number* g_u) override {
     for (int i = 0; i < n; ++i) {
-      x_l[i] = i >= problem_.k(0) ? 0.0 : -2e19;  // K, C >= 0; the rest free
-      x_u[i] = 2e19;
+      x_l[i] = i >= problem_.k(0) ? 0.0 : -2e19;  // 0 <= K, C <= their maxima; the rest free
+      x_u[i] = i >= problem_.c(0) ? std::min(problem_.damping_upper(), 2e19)
+               : i >= problem_.k(0) ? std::min(problem_.stiffness_upper(), 2e19) : 2e19;
     }
     std::fill(g_l, g_l + m, 0.0);
     std::fill(g_u, g_u + m, 0.0);
@@ -446,14 +464,14 @@ class EstimationNlp : public Ipopt::TNLP {
 
   bool eval_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number& obj_value) override {
     obj_value = problem_.objective(Eigen::Map<const VecX>(x, n), nullptr);
-    return true;
+    return std::isfinite(obj_value);
   }
 
   bool eval_grad_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number* grad_f) override {
     VecX g;
     problem_.objective(Eigen::Map<const VecX>(x, n), &g);
     std::copy(g.data(), g.data() + n, grad_f);
-    return true;
+    return g.allFinite();
   }
 
   bool eval_g(Ipopt::Index n, const Ipopt::Number* x, bool new_x, Ipopt::Index m, Ipopt::Number* g) override {
@@ -508,8 +526,13 @@ class EstimationNlp : public Ipopt::TNLP {
   bool update(Ipopt::Index n, const Ipopt::Number* x, bool new_x, bool with_jacobian) {
     if (new_x || !have_g_ || (with_jacobian && !have_jac_)) {
       have_g_ = have_jac_ = false;
-      if (!problem_.constraints(Eigen::Map<const VecX>(x, n), g_, with_jacobian ? &jac_ : nullptr, failure_))
+      try {
+        if (!problem_.constraints(Eigen::Map<const VecX>(x, n), g_, with_jacobian ? &jac_ : nullptr, failure_))
+          return false;
+      } catch (const std::exception& e) {  // the model rejects the trial state (e.g. a zero-length prismatic joint)
+        failure_ = e.what();
         return false;
+      }
       have_g_ = true;
       have_jac_ = with_jacobian;
     }

@@ -18,6 +18,7 @@
 /// Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq / sigma_p^2 and 2 R, no constraint curvature).
 /// docs/physics/fitting.md.
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,9 @@ struct KnownContact {
 
 /// How the Hessian of the Lagrangian is formed.
 enum class EstimationHessian {
-  limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory)
-  gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out
+  gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
+  limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
+                   ///< problems (docs/physics/fitting.md)
 };
 
 struct JointEstimationOptions {
@@ -54,13 +56,17 @@ struct JointEstimationOptions {
   double model_sigma_angle = 1e-4;     ///< sigma_theta: in theta [rad]
   double model_sigma_velocity = 1e-3;  ///< sigma_v: in the velocities dx/dt, dy/dt [m/s]
   double model_sigma_angular_velocity = 1e-2;  ///< sigma_omega: in dtheta/dt [rad/s]
-  EstimationHessian hessian = EstimationHessian::limited_memory;
+  EstimationHessian hessian = EstimationHessian::gauss_newton;
   double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;            ///< IPOPT `max_iter`
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
   /// (<= 0: the initial guess's)
   double stiffness_scale = 0.0, damping_scale = 0.0;
+  /// Upper bounds on K [N m/rad] and C [N m s/rad] (the lower bounds are 0). damping_max <= 0: with
+  /// the paper's explicit springs min_i I_i / Delta t (C Delta t / I = 1, half the explicit dampers'
+  /// stability limit 2: beyond it the step map the fit differentiates oscillates), else unbounded.
+  double stiffness_max = std::numeric_limits<double>::infinity(), damping_max = 0.0;
 };
 
 struct JointEstimationResult {
