@@ -199,8 +199,9 @@ class EstimationProblem {
   bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message) {
     VineModel m = model_;
     for (int j = 0; j < pins_; ++j) {
-      m.stiffness[j] = x(k(options_.per_joint ? j : 0)) * k_scale_;
-      m.damping[j] = x(c(options_.per_joint ? j : 0)) * c_scale_;
+      // IPOPT may step past the bound 0 by its bound_relax_factor (1e-8)
+      m.stiffness[j] = std::max(0.0, x(k(options_.per_joint ? j : 0)) * k_scale_);
+      m.damping[j] = std::max(0.0, x(c(options_.per_joint ? j : 0)) * c_scale_);
     }
     vine::VineStepper stepper(m);
     g.resize(num_constraints());
@@ -612,8 +613,8 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
   if (evaluated) sigma = problem.parameter_sigmas(x, jac);
   for (int j = 0; j < nk; ++j) {
-    result.stiffness.push_back(x(problem.k(j)) * problem.stiffness_scale());
-    result.damping.push_back(x(problem.c(j)) * problem.damping_scale());
+    result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
+    result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
     result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
     result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
   }

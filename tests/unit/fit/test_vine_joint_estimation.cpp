@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 
+#include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
 
 namespace tendril::fit {
@@ -17,50 +18,19 @@ namespace {
 using vine::VineModel;
 using vine::VineState;
 
-constexpr double kStiffness = 0.05, kDamping = 5e-4;
-
-// six bodies released 0.3 rad off their rest heading while growing (as in test_vine_shooting_fit)
-VineModel swinging_vine() {
-  vine::UniformVineParameters p;
-  p.bodies = 6;
-  p.half_length = 0.02;
-  p.mass = 1e-3;
-  p.inertia = 2e-4;
-  p.stiffness = kStiffness;
-  p.damping = kDamping;
-  p.heading = 1.2;
-  p.dt = 1.0 / 90.0;
-  VineModel m = vine::uniform_vine(p);
-  m.growth = vine::GrowthSchedule::constant(0.02);
-  return m;
-}
-
-VineState start_of(const VineModel& m) { return vine::straight_state(m, 1.5, 0.002); }
-
-// the simulator's own centre line every `every` steps through `last`, P = 11 points, plus noise
-std::vector<MeasuredFrame> synthetic_frames(const VineModel& m, int every, int last, double noise, unsigned seed) {
-  std::vector<MeasuredFrame> frames;
-  for (int step = 0; step <= last; step += every) frames.push_back({step, MatX::Zero(11, 2)});
-  const ShootingResiduals truth = shooting_residuals(m, start_of(m), frames, Observation::points, kStiffness, kDamping, false);
-  EXPECT_TRUE(truth.ok) << truth.message;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  for (std::size_t f = 0; f < frames.size(); ++f) {
-    frames[f].points = truth.simulated[f];
-    for (int i = 0; i < frames[f].points.size(); ++i) frames[f].points.data()[i] += noise * gauss(rng);
-  }
-  return frames;
-}
+using testing::swinging_frames;
+using testing::swinging_start;
+using testing::swinging_vine;
 
 // central differences of the objective and the constraints in every variable at x
 void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& frames, const JointEstimationOptions& options) {
-  const JointEstimationProblemEvaluation guess = evaluate_joint_estimation(m, start_of(m), frames, options);
+  const JointEstimationProblemEvaluation guess = evaluate_joint_estimation(m, swinging_start(m), frames, options);
   // away from the guess (where r = 0 and the joints close): a small random displacement
   std::mt19937 rng(3);
   std::normal_distribution<double> gauss(0.0, 1.0);
   VecX x = guess.x;
   for (int i = 0; i < x.size(); ++i) x(i) += 1e-5 * gauss(rng);
-  const JointEstimationProblemEvaluation at = evaluate_joint_estimation(m, start_of(m), frames, options, x);
+  const JointEstimationProblemEvaluation at = evaluate_joint_estimation(m, swinging_start(m), frames, options, x);
   const MatX jacobian = MatX(at.jacobian);
   EXPECT_LT(at.jacobian.nonZeros(), 0.2 * jacobian.size());  // sparse
   const double h = 1e-6;
@@ -69,8 +39,8 @@ void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& fra
     VecX plus = x, minus = x;
     plus(j) += h;
     minus(j) -= h;
-    const JointEstimationProblemEvaluation up = evaluate_joint_estimation(m, start_of(m), frames, options, plus);
-    const JointEstimationProblemEvaluation down = evaluate_joint_estimation(m, start_of(m), frames, options, minus);
+    const JointEstimationProblemEvaluation up = evaluate_joint_estimation(m, swinging_start(m), frames, options, plus);
+    const JointEstimationProblemEvaluation down = evaluate_joint_estimation(m, swinging_start(m), frames, options, minus);
     const double fd_gradient = (up.objective - down.objective) / (2 * h);
     const VecX fd_column = (up.constraints - down.constraints) / (2 * h);
     worst_gradient = std::max(worst_gradient, std::abs(fd_gradient - at.gradient(j)) / (1.0 + std::abs(at.gradient(j))));
@@ -86,7 +56,7 @@ void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& fra
 
 TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
   const VineModel m = swinging_vine();
-  const std::vector<MeasuredFrame> frames = synthetic_frames(m, 3, 6, 1e-3, 1);
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
   check_derivatives(m, frames, options);
   options.per_joint = true;
@@ -97,13 +67,13 @@ TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDiffer
   // the tip pressed on a wall across its growth direction (point contact, as in the paper)
   VineModel m = swinging_vine();
   m.contact_model = vine::ContactModel::point;
-  const VineState s = start_of(m);
+  const VineState s = swinging_start(m);
   const std::vector<Vec2> line = vine::centerline_points(m, s.q);
   const Vec2 tip = line.back(), axis = (tip - line.front()).normalized(), across(-axis.y(), axis.x());
   const Vec2 face = tip + (m.contact_radius + 1e-3) * axis;
   m.obstacles = {vine::make_polygon({face - 0.2 * across, face + 0.2 * across, face + 0.2 * across + 0.03 * axis,
                                      face - 0.2 * across + 0.03 * axis}, 0.0, "wall")};
-  const std::vector<MeasuredFrame> frames = synthetic_frames(m, 3, 6, 1e-3, 1);
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   check_derivatives(m, frames, options);
@@ -124,22 +94,22 @@ TEST(VineJointEstimation, RecoversKnownStiffnessAndDampingWithinTheirUncertainty
     JointEstimationOptions options;
     options.measurement_sigma = noise[level];
     const JointEstimationResult fit = estimate_vine_states_and_parameters(
-        guess, start_of(guess), synthetic_frames(truth, 3, 45, noise[level], 11), options);
+        guess, swinging_start(guess), swinging_frames(truth, 3, 45, noise[level], 11), options);
     std::printf("noise %.0e m: %s after %d iterations (%.2f s), K = %.6g +- %.2g, C = %.6g +- %.2g, objective %.4g, "
                 "constraint violation %.1e\n",
                 noise[level], fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0],
                 fit.damping[0], fit.damping_sigma[0], fit.objective, fit.constraint_violation);
     ASSERT_EQ(fit.status, "Solve_Succeeded");
     EXPECT_LT(fit.constraint_violation, 1e-8);
-    EXPECT_LT(std::abs(fit.stiffness[0] - kStiffness), 4 * fit.stiffness_sigma[0]);
-    EXPECT_LT(std::abs(fit.damping[0] - kDamping), 4 * fit.damping_sigma[0]);
+    EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+    EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
     EXPECT_EQ(fit.trajectory.size(), 46u);
     sigma_k[level] = fit.stiffness_sigma[0];
     sigma_c[level] = fit.damping_sigma[0];
   }
   EXPECT_LT(sigma_k[1], 0.5 * sigma_k[0]);
   EXPECT_LT(sigma_c[1], 0.5 * sigma_c[0]);
-  EXPECT_LT(sigma_k[1], 0.02 * kStiffness);
+  EXPECT_LT(sigma_k[1], 0.02 * testing::kSwingStiffness);
 }
 
 }  // namespace
