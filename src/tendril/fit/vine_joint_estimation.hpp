@@ -14,9 +14,9 @@
 /// constraint Jacobian is exact and sparse: dense 2n x 2n blocks df/dZ_i and the columns df/dK,
 /// df/dC from vine/step_derivatives.hpp, identities for Z_{i+1} and r_i, and the joint, growth and
 /// contact rows' gradients from the step's row templates (vine/constraint_rows.hpp). The Hessian
-/// of the Lagrangian is IPOPT's limited-memory quasi-Newton approximation or the constrained
-/// Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq / sigma_p^2 and 2 R, no constraint curvature).
-/// docs/physics/fitting.md.
+/// of the Lagrangian is the constrained Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq /
+/// sigma_p^2 and 2 R, no constraint curvature; converges on simulated data, not yet on the measured
+/// wall growth) or IPOPT's limited-memory quasi-Newton approximation. docs/physics/fitting.md.
 
 #include <limits>
 #include <string>
