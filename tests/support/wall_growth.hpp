@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tendril/fit/vine_shooting_fit.hpp"
 #include "tendril/vine/obstacles.hpp"
 #include "tendril/vine/vine_model.hpp"
 
@@ -75,6 +76,30 @@ inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
   const double extension = (tip0.norm() - 2 * p.bodies * p.half_length) / c.model.num_prismatic();
   c.start = vine::straight_state(c.model, std::atan2(tip0.y(), tip0.x()), extension);
   return c;
+}
+
+/// Video frames first .. last (0-7) as measured frames: 21 points each [m] at their simulation steps.
+inline std::vector<fit::MeasuredFrame> wall_growth_frames(const WallGrowthCase& c, int first, int last) {
+  std::vector<fit::MeasuredFrame> frames;
+  for (int f = first; f <= last; ++f) {
+    fit::MeasuredFrame frame{0, MatX(21, 2)};
+    for (const auto& row : c.points)
+      if (static_cast<int>(row[0]) == f) {
+        frame.step = static_cast<int>(row[1]) - 1;
+        frame.points.row(static_cast<int>(row[3])) << 1e-3 * row[4], 1e-3 * row[5];
+      }
+    frames.push_back(frame);
+  }
+  return frames;
+}
+
+/// Tip-x mean absolute error [mm] of simulated points per frame (the tip last) against the video,
+/// simulated[i] being video frame first_frame + i.
+inline double wall_growth_tip_x_mae(const std::vector<MatX>& simulated, const WallGrowthCase& c, int first_frame) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < simulated.size(); ++i)
+    sum += std::abs(1e3 * simulated[i](simulated[i].rows() - 1, 0) - c.tip[first_frame + i][3]);
+  return sum / static_cast<double>(simulated.size());
 }
 
 }  // namespace tendril::testing

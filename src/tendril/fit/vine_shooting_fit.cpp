@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
-#include "tendril/fit/polyline_resample.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -17,44 +16,6 @@ namespace {
 
 using vine::VineModel;
 using vine::VineState;
-
-// centre-line vertices base .. tip (m x 2) and their derivative d vec(vertices) / dq (2m x 3n)
-void centerline(const VineModel& model, const VecX& q, MatX& vertices, MatX& dvertices) {
-  const int n = model.num_bodies, m = n + 1;
-  vertices.resize(m, 2);
-  dvertices = MatX::Zero(2 * m, q.size());
-  vertices.row(0) = model.base.transpose();
-  for (int i = 0; i < n; ++i) {
-    // body i's proximal end (i > 0) is vertex i; the tip is vertex n
-    const double th = q(3 * i + 2);
-    const Vec2 e(std::cos(th), std::sin(th)), de(-std::sin(th), std::cos(th));
-    const auto set = [&](int vertex, double sign) {
-      vertices.row(vertex) = (q.segment<2>(3 * i) + sign * model.half_length[i] * e).transpose();
-      for (int c = 0; c < 2; ++c) {
-        dvertices(2 * vertex + c, 3 * i + c) = 1.0;
-        dvertices(2 * vertex + c, 3 * i + 2) = sign * model.half_length[i] * de[c];
-      }
-    };
-    if (i > 0) set(i, -1.0);
-    if (i + 1 == n) set(n, +1.0);
-  }
-}
-
-// the observed points at q ((P or 1) x 2) and, if requested, d vec(points) / dq
-void observe(const VineModel& model, const VecX& q, Observation observation, int measured_points, MatX& points,
-             MatX* dpoints) {
-  MatX vertices, dvertices;
-  centerline(model, q, vertices, dvertices);
-  if (observation == Observation::tip) {
-    const int tip = static_cast<int>(vertices.rows()) - 1;
-    points = vertices.row(tip);
-    if (dpoints) *dpoints = dvertices.middleRows(2 * tip, 2);
-    return;
-  }
-  const ResampledPolyline resampled = resample_polyline(vertices, measured_points);
-  points = resampled.points;
-  if (dpoints) *dpoints = resampled.jacobian * dvertices;
-}
 
 void set_parameters(VineModel& model, double stiffness, double damping) {
   std::fill(model.stiffness.begin(), model.stiffness.end(), stiffness);
@@ -109,7 +70,7 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start, co
     }
     const int measured = static_cast<int>(frame.points.rows());
     MatX points, dpoints;
-    observe(model, s.q, observation, measured, points, with_jacobian ? &dpoints : nullptr);
+    observe_vine(model, s.q, observation, measured, points, with_jacobian ? &dpoints : nullptr);
     const MatX target = observation == Observation::tip ? MatX(frame.points.row(measured - 1)) : frame.points;
     for (int k = 0; k < points.rows(); ++k)
       for (int c = 0; c < 2; ++c) out.residual(row + 2 * k + c) = points(k, c) - target(k, c);

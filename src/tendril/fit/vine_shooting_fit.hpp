@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tendril/core/types.hpp"
+#include "tendril/fit/vine_observation.hpp"
 #include "tendril/vine/vine_model.hpp"
 
 namespace tendril::fit {
@@ -19,12 +20,6 @@ namespace tendril::fit {
 struct MeasuredFrame {
   int step = 0;  ///< simulation step the frame is taken at (0: the start)
   MatX points;   ///< (P x 2) [m], base to tip, evenly spaced by arc length along the robot
-};
-
-/// What is compared with the measurement at each frame.
-enum class Observation {
-  points,  ///< P points evenly spaced by arc length along the simulated centre line (P as measured)
-  tip,     ///< the tip only (the last measured point)
 };
 
 /// Residuals at theta and their Jacobian.

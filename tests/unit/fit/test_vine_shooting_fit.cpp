@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
+#include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_shooting_fit.hpp"
 
 namespace tendril::fit {
@@ -16,42 +16,14 @@ namespace {
 using vine::VineModel;
 using vine::VineState;
 
-constexpr double kStiffness = 0.05, kDamping = 5e-4;
+using testing::swinging_vine;
+constexpr double kStiffness = testing::kSwingStiffness, kDamping = testing::kSwingDamping;
 
-// six bodies released 0.3 rad off their rest heading while growing: the base spring swings the
-// robot back (K sets the period, about 0.4 s; C the decay, about 1 / s)
-VineModel swinging_vine() {
-  vine::UniformVineParameters p;
-  p.bodies = 6;
-  p.half_length = 0.02;
-  p.mass = 1e-3;
-  p.inertia = 2e-4;
-  p.stiffness = kStiffness;
-  p.damping = kDamping;
-  p.heading = 1.2;
-  p.dt = 1.0 / 90.0;
-  VineModel m = vine::uniform_vine(p);
-  m.growth = vine::GrowthSchedule::constant(0.02);
-  return m;
-}
+VineState start_of(const VineModel& m) { return testing::swinging_start(m); }
 
-VineState start_of(const VineModel& m) { return vine::straight_state(m, 1.5, 0.002); }
-
-// the simulator's own centre line at every third step through 1 s, P = 11 points, plus noise
+// the simulator's own centre line at every third step through 1 s, P = 11 points, noise after the start
 std::vector<MeasuredFrame> synthetic_frames(double noise, unsigned seed) {
-  const VineModel m = swinging_vine();
-  std::vector<MeasuredFrame> frames;
-  for (int step = 0; step <= 90; step += 3) frames.push_back({step, MatX::Zero(11, 2)});
-  const ShootingResiduals truth = shooting_residuals(m, start_of(m), frames, Observation::points, kStiffness, kDamping, false);
-  EXPECT_TRUE(truth.ok) << truth.message;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  for (std::size_t f = 0; f < frames.size(); ++f) {
-    frames[f].points = truth.simulated[f];
-    if (f > 0)
-      for (int i = 0; i < frames[f].points.size(); ++i) frames[f].points.data()[i] += noise * gauss(rng);
-  }
-  return frames;
+  return testing::swinging_frames(swinging_vine(), 3, 90, noise, seed, 1);
 }
 
 TEST(VineShootingFit, ResidualJacobianMatchesFiniteDifferencesOfWholeRuns) {

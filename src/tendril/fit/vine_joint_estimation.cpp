@@ -1,0 +1,648 @@
+#include "tendril/fit/vine_joint_estimation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <Eigen/SparseLU>
+#include <IpIpoptApplication.hpp>
+#include <IpTNLP.hpp>
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+#include "tendril/vine/step_derivatives.hpp"
+#include "tendril/vine/vine_stepper.hpp"
+
+namespace tendril::fit {
+
+namespace {
+
+using vine::RowSpec;
+using vine::VineModel;
+using vine::VineState;
+using Triplet = Eigen::Triplet<double, int>;
+
+/// One contact row Phi(q_i) = 0 of the problem.
+struct ContactRow {
+  int step = 0;  // trajectory index i
+  RowSpec spec;  // kind contact: body_b, offset d_b, obstacle
+};
+
+/// The estimation problem (eq. 16) without the solver: layout, values and derivatives at x.
+///   x = [Z_0 .. Z_N (q_i, v_i: 2n each), r_0 .. r_{N-1} (2n each), K / K_scale (nk), C / C_scale (nk)]
+///   g = [Z_{i+1} - f(Z_i) - r_i (2n each) | c(q_i) (2 #bodies each) | g(q_i, v_i) - u_i (#prismatic each)
+///        | Phi(q_i) of the known contacts]
+class EstimationProblem {
+ public:
+  EstimationProblem(const VineModel& model, const VineState& start, const std::vector<MeasuredFrame>& frames,
+                    const JointEstimationOptions& options)
+      : model_(model), frames_(frames), options_(options), stepper_(model) {
+    const std::string key = "joint_estimation";
+    if (frames.empty()) throw InputError(key + ".frames", "[]", "at least one measured frame");
+    for (std::size_t f = 1; f < frames.size(); ++f)
+      if (frames[f].step <= frames[f - 1].step)
+        throw InputError(fmt::format("{}.frames[{}].step", key, f), std::to_string(frames[f].step),
+                         fmt::format("steps increasing (> {})", frames[f - 1].step));
+    if (frames.front().step < 0)
+      throw InputError(key + ".frames[0].step", std::to_string(frames.front().step), "a step >= 0");
+    for (const auto& [name, value] : {std::pair{"measurement_sigma", options.measurement_sigma},
+                                      {"model_sigma_position", options.model_sigma_position},
+                                      {"model_sigma_angle", options.model_sigma_angle},
+                                      {"model_sigma_velocity", options.model_sigma_velocity},
+                                      {"model_sigma_angular_velocity", options.model_sigma_angular_velocity},
+                                      {"tolerance", options.tolerance}})
+      if (!(value > 0.0) || !std::isfinite(value))
+        throw InputError(fmt::format("{}.{}", key, name), fmt::format("{}", value), "a finite number > 0");
+    if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
+      throw InputError("vine.stiffness", model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
+                       "an initial guess K > 0 and C > 0");
+    if (model.growth_control != vine::GrowthControl::rate)
+      throw InputError("vine.growth_control", "force_limited", "rate (the step map is differentiated for it)");
+    if (!options.contacts.empty() && model.contact_model != vine::ContactModel::point)
+      throw InputError(key + ".contacts", "body contact", "the model's point contact (vine.contact_model: point)");
+
+    n_ = model.num_dofs();
+    pins_ = model.num_pins();
+    nk_ = options.per_joint ? pins_ : 1;
+    first_step_ = frames.front().step;
+    steps_ = frames.back().step - first_step_;  // N
+    start_time_ = start.time + first_step_ * model.dt;
+    k_max_ = options.stiffness_max;
+    c_max_ = options.damping_max;
+    if (!(c_max_ > 0.0))
+      c_max_ = model.springs == vine::SpringIntegration::explicit_forces
+                   ? *std::min_element(model.inertia.begin(), model.inertia.end()) / model.dt
+                   : std::numeric_limits<double>::infinity();
+    // the step checks for drift and blow-up guard simulations; the optimiser's trial points may
+    // violate the joints by more than a simulation would, and the step map is defined there
+    model_.max_joint_error = 1.0;
+    model_.max_speed = 1e3;
+    k_scale_ = options.stiffness_scale > 0.0 ? options.stiffness_scale : model.stiffness[0];
+    c_scale_ = options.damping_scale > 0.0 ? options.damping_scale : model.damping[0];
+    weights_.resize(2 * n_);
+    for (int b = 0; b < model.num_bodies; ++b) {
+      weights_.segment<3>(3 * b) << 1.0 / std::pow(options.model_sigma_position, 2),
+          1.0 / std::pow(options.model_sigma_position, 2), 1.0 / std::pow(options.model_sigma_angle, 2);
+      weights_.segment<3>(n_ + 3 * b) << 1.0 / std::pow(options.model_sigma_velocity, 2),
+          1.0 / std::pow(options.model_sigma_velocity, 2), 1.0 / std::pow(options.model_sigma_angular_velocity, 2);
+    }
+    const int joint_rows = 2 * model.num_bodies;
+    joint_specs_.assign(stepper_.equality_rows().begin(), stepper_.equality_rows().begin() + joint_rows);
+    growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows, stepper_.equality_rows().end());
+    for (std::size_t c = 0; c < options.contacts.size(); ++c) {
+      const KnownContact& k = options.contacts[c];
+      const std::string ck = fmt::format("{}.contacts[{}]", key, c);
+      if (k.point < 0 || k.point >= static_cast<int>(model.contact_points.size()))
+        throw InputError(ck + ".point", std::to_string(k.point),
+                         fmt::format("a contact point index 0 .. {}", model.contact_points.size() - 1));
+      if (k.obstacle < 0 || k.obstacle >= static_cast<int>(model.obstacles.size()))
+        throw InputError(ck + ".obstacle", std::to_string(k.obstacle),
+                         fmt::format("an obstacle index 0 .. {}", model.obstacles.size() - 1));
+      if (k.last_step < k.first_step)
+        throw InputError(ck + ".last_step", std::to_string(k.last_step), fmt::format(">= first_step {}", k.first_step));
+      for (int s = std::max(k.first_step, first_step_); s <= std::min(k.last_step, first_step_ + steps_); ++s) {
+        ContactRow row;
+        row.step = s - first_step_;
+        row.spec.kind = vine::RowKind::contact;
+        row.spec.body_b = model.contact_points[k.point].body;
+        row.spec.d_b = model.contact_points[k.point].offset;
+        row.spec.obstacle = k.obstacle;
+        contact_rows_.push_back(row);
+      }
+    }
+    frame_of_step_.assign(steps_ + 1, -1);
+    for (std::size_t f = 0; f < frames.size(); ++f) frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
+    rates_.resize(steps_ + 1);
+    for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
+    build_jacobian_pattern();
+    build_hessian_pattern();
+
+    // the initial guess: the simulation from `start` with the model's K and C, r = 0
+    x0_ = VecX::Zero(num_variables());
+    VineState s = start;
+    for (int step = 0; step <= first_step_ + steps_; ++step) {
+      if (step >= first_step_) {
+        x0_.segment(z(step - first_step_), n_) = s.q;
+        x0_.segment(z(step - first_step_) + n_, n_) = s.v;
+      }
+      if (step == first_step_ + steps_) break;
+      const vine::VineStepReport report = stepper_.step(s);
+      if (!report.ok())
+        throw InputError("vine", fmt::format("K = {}, C = {}", model.stiffness[0], model.damping[0]),
+                         fmt::format("an initial guess that simulates (step {} failed: {})", step,
+                                     report.status != vine::QpStatus::solved ? std::string(vine::to_string(report.status))
+                                                                             : std::string(vine::to_string(report.failure))));
+    }
+    for (int j = 0; j < nk_; ++j) {
+      x0_(k(j)) = model.stiffness[j] / k_scale_;
+      x0_(c(j)) = model.damping[j] / c_scale_;
+    }
+  }
+
+  int num_variables() const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + 2 * nk_; }
+  int num_constraints() const {
+    return 2 * n_ * steps_ + (steps_ + 1) * static_cast<int>(joint_specs_.size() + growth_specs_.size()) +
+           static_cast<int>(contact_rows_.size());
+  }
+  int steps() const { return steps_; }
+  int first_step() const { return first_step_; }
+  int num_parameters() const { return nk_; }
+  int dofs() const { return n_; }
+  const VecX& initial_guess() const { return x0_; }
+  const std::vector<int>& jacobian_rows() const { return jac_rows_; }
+  const std::vector<int>& jacobian_cols() const { return jac_cols_; }
+  const std::vector<int>& hessian_rows() const { return hess_rows_; }
+  const std::vector<int>& hessian_cols() const { return hess_cols_; }
+  double stiffness_scale() const { return k_scale_; }
+  double damping_scale() const { return c_scale_; }
+  /// Upper bounds of the scaled variables K / K_scale, C / C_scale.
+  double stiffness_upper() const { return k_max_ / k_scale_; }
+  double damping_upper() const { return c_max_ / c_scale_; }
+
+  // variable offsets
+  int z(int i) const { return 2 * n_ * i; }
+  int r(int i) const { return 2 * n_ * (steps_ + 1) + 2 * n_ * i; }
+  int k(int j) const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + j; }
+  int c(int j) const { return k(0) + nk_ + j; }
+
+  /// Objective and, if asked, its gradient (only q_i at frames and r_i enter); data/model parts.
+  double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
+    if (gradient) gradient->setZero(x.size());
+    const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
+    double fd = 0.0, fm = 0.0;
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      const MatX& target = frames_[frame_of_step_[i]].points;
+      MatX points, dpoints;
+      observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points,
+                   gradient ? &dpoints : nullptr);
+      const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
+      VecX e(2 * points.rows());
+      for (int p = 0; p < points.rows(); ++p)
+        for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
+      fd += w * e.squaredNorm();
+      if (gradient) gradient->segment(z(i), n_) += 2.0 * w * dpoints.transpose() * e;
+    }
+    for (int i = 0; i < steps_; ++i) {
+      const auto ri = x.segment(r(i), 2 * n_);
+      fm += ri.dot(weights_.cwiseProduct(ri));
+      if (gradient) gradient->segment(r(i), 2 * n_) = 2.0 * weights_.cwiseProduct(ri);
+    }
+    if (data) *data = fd;
+    if (model) *model = fm;
+    return fd + fm;
+  }
+
+  /// Constraints g(x) and, if `jacobian` is given, the Jacobian values in the pattern's order.
+  /// Returns false (with `message`) if a step of the model fails at x.
+  bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message) {
+    VineModel m = model_;
+    for (int j = 0; j < pins_; ++j) {
+      // IPOPT may step past the bound 0 by its bound_relax_factor (1e-8)
+      m.stiffness[j] = std::max(0.0, x(k(options_.per_joint ? j : 0)) * k_scale_);
+      m.damping[j] = std::max(0.0, x(c(options_.per_joint ? j : 0)) * c_scale_);
+    }
+    vine::VineStepper stepper(m);
+    g.resize(num_constraints());
+    if (jacobian) jacobian->resize(static_cast<Eigen::Index>(jac_rows_.size()));
+    int value = 0, row = 0;
+    const auto put = [&](double v) { (*jacobian)(value++) = v; };
+    for (int i = 0; i < steps_; ++i) {
+      VineState s{time(i), x.segment(z(i), n_), x.segment(z(i) + n_, n_)};
+      const vine::VineStepReport report = stepper.step(s);
+      if (!report.ok()) {
+        message = fmt::format("step {}: {}", first_step_ + i,
+                              report.status != vine::QpStatus::solved ? std::string(vine::to_string(report.status))
+                                                                      : std::string(vine::to_string(report.failure)));
+        return false;
+      }
+      g.segment(row, n_) = x.segment(z(i + 1), n_) - s.q - x.segment(r(i), n_);
+      g.segment(row + n_, n_) = x.segment(z(i + 1) + n_, n_) - s.v - x.segment(r(i) + n_, n_);
+      row += 2 * n_;
+      if (!jacobian) continue;
+      const vine::StepDerivatives d = vine::step_derivatives(stepper);
+      if (!d.ok) {
+        message = fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)", first_step_ + i);
+        return false;
+      }
+      // pattern order (build_jacobian_pattern): row by row, Z_i (2n), Z_{i+1} (1), r_i (1), K, C
+      for (int a = 0; a < 2 * n_; ++a) {
+        const bool qrow = a < n_;
+        const int ar = qrow ? a : a - n_;
+        for (int b = 0; b < n_; ++b) put(-(qrow ? d.dq_dq(ar, b) : d.dv_dq(ar, b)));
+        for (int b = 0; b < n_; ++b) put(-(qrow ? d.dq_dv(ar, b) : d.dv_dv(ar, b)));
+        put(1.0);
+        put(-1.0);
+        const MatX& dk = qrow ? d.dq_dK : d.dv_dK;
+        const MatX& dc = qrow ? d.dq_dC : d.dv_dC;
+        if (options_.per_joint) {
+          for (int j = 0; j < pins_; ++j) put(-dk(ar, j) * k_scale_);
+          for (int j = 0; j < pins_; ++j) put(-dc(ar, j) * c_scale_);
+        } else {
+          put(-dk.row(ar).sum() * k_scale_);
+          put(-dc.row(ar).sum() * c_scale_);
+        }
+      }
+    }
+    VecN<6> ql, vl, al;
+    double rhs = 0.0;
+    for (int i = 0; i <= steps_; ++i) {
+      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_);
+      // joint rows: rhs = -c(q) / dt, a = dc/dq on the used local entries of the (non-world) bodies
+      for (const RowSpec& spec : joint_specs_) {
+        stepper_.gather_local(spec, q, v, ql, vl);
+        vine::evaluate_row<double>(spec, stepper_.row_context(spec), ql, vl, al, rhs);
+        g(row++) = -model_.dt * rhs;
+        if (jacobian)
+          for (int l = 0; l < 6; ++l)
+            if (used(spec, l)) put(al(l));
+      }
+      // growth rows: g(q, v) = h^ . dh/dt; the row template with lookahead 0 is dg/dv, and with
+      // lookahead 1 and dt = 1 it is dg/dv + dg/dq
+      for (std::size_t p = 0; p < growth_specs_.size(); ++p) {
+        const RowSpec& spec = growth_specs_[p];
+        stepper_.gather_local(spec, q, v, ql, vl);
+        vine::RowContext ctx = stepper_.row_context(spec);
+        ctx.growth_lookahead = 0.0;
+        vine::evaluate_row<double>(spec, ctx, ql, vl, al, rhs);
+        g(row++) = al.dot(vl) - rates_[i](static_cast<Eigen::Index>(p));
+        if (!jacobian) continue;
+        VecN<6> gq;
+        ctx.growth_lookahead = 1.0;
+        ctx.dt = 1.0;
+        vine::evaluate_row<double>(spec, ctx, ql, vl, gq, rhs);
+        gq -= al;
+        for (int l = 0; l < 6; ++l)
+          if (used(spec, l)) put(gq(l));
+        for (int l = 0; l < 6; ++l)
+          if (used(spec, l)) put(al(l));
+      }
+    }
+    for (const ContactRow& cr : contact_rows_) {
+      const VecX q = x.segment(z(cr.step), n_), v = x.segment(z(cr.step) + n_, n_);
+      stepper_.gather_local(cr.spec, q, v, ql, vl);
+      double phi = 0.0;
+      vine::evaluate_row<double>(cr.spec, stepper_.row_context(cr.spec), ql, vl, al, rhs, &phi);
+      g(row++) = phi;
+      if (jacobian)
+        for (int l = 3; l < 6; ++l) put(al(l));
+    }
+    TENDRIL_ASSERT(row == num_constraints(), "constraint count");
+    if (!g.allFinite() || (jacobian && !jacobian->allFinite())) {
+      message = "a constraint or its derivative is not finite";
+      return false;
+    }
+    TENDRIL_ASSERT(!jacobian || value == static_cast<int>(jac_rows_.size()), "Jacobian pattern size");
+    return true;
+  }
+
+  /// Lower triangle of the objective's Gauss-Newton matrix in the Hessian pattern's order.
+  void gauss_newton(const VecX& x, double factor, double* values) const {
+    const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
+    int value = 0;
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      const MatX& target = frames_[frame_of_step_[i]].points;
+      MatX points, dpoints;
+      observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points,
+                   &dpoints);
+      const MatX h = 2.0 * w * factor * dpoints.transpose() * dpoints;
+      for (int a = 0; a < n_; ++a)
+        for (int b = 0; b <= a; ++b) values[value++] = h(a, b);
+    }
+    for (int i = 0; i < steps_; ++i)
+      for (int a = 0; a < 2 * n_; ++a) values[value++] = 2.0 * factor * weights_(a);
+  }
+
+  /// One-sigma uncertainties of the scaled parameters K / K_scale, C / C_scale (2 nk) from the KKT
+  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx); +inf if singular.
+  VecX parameter_sigmas(const VecX& x, const VecX& jacobian_values) const {
+    const int nv = num_variables(), nc = num_constraints();
+    std::vector<Triplet> t;
+    std::vector<double> h(hess_rows_.size());
+    gauss_newton(x, 0.5, h.data());
+    for (std::size_t e = 0; e < h.size(); ++e) {
+      t.emplace_back(hess_rows_[e], hess_cols_[e], h[e]);
+      if (hess_rows_[e] != hess_cols_[e]) t.emplace_back(hess_cols_[e], hess_rows_[e], h[e]);
+    }
+    for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
+      t.emplace_back(nv + jac_rows_[e], jac_cols_[e], jacobian_values(static_cast<Eigen::Index>(e)));
+      t.emplace_back(jac_cols_[e], nv + jac_rows_[e], jacobian_values(static_cast<Eigen::Index>(e)));
+    }
+    SparseMatrix kkt(nv + nc, nv + nc);
+    kkt.setFromTriplets(t.begin(), t.end());
+    Eigen::SparseLU<SparseMatrix> lu(kkt);
+    VecX sigma = VecX::Constant(2 * nk_, std::numeric_limits<double>::infinity());
+    if (lu.info() != Eigen::Success) return sigma;
+    for (int p = 0; p < 2 * nk_; ++p) {
+      VecX e = VecX::Zero(nv + nc);
+      e(k(0) + p) = 1.0;
+      const VecX col = lu.solve(e);
+      const double variance = col(k(0) + p);
+      if (lu.info() == Eigen::Success && variance > 0.0 && std::isfinite(variance)) sigma(p) = std::sqrt(variance);
+    }
+    return sigma;
+  }
+
+  /// The observed points at every frame for x.
+  std::vector<MatX> observed(const VecX& x) const {
+    std::vector<MatX> out;
+    for (const MeasuredFrame& f : frames_) {
+      MatX points;
+      observe_vine(model_, x.segment(z(f.step - first_step_), n_), options_.observation,
+                   static_cast<int>(f.points.rows()), points, nullptr);
+      out.push_back(points);
+    }
+    return out;
+  }
+
+  double time(int i) const { return start_time_ + i * model_.dt; }
+
+ private:
+  static bool used(const RowSpec& spec, int l) {
+    return vine::row_entry_used(spec.kind, l) && (l >= 3 || spec.body_a >= 0);
+  }
+
+  void build_jacobian_pattern() {
+    int row = 0;
+    const auto add = [&](int rr, int cc) {
+      jac_rows_.push_back(rr);
+      jac_cols_.push_back(cc);
+    };
+    for (int i = 0; i < steps_; ++i)
+      for (int a = 0; a < 2 * n_; ++a, ++row) {
+        for (int b = 0; b < 2 * n_; ++b) add(row, z(i) + b);
+        add(row, z(i + 1) + a);
+        add(row, r(i) + a);
+        for (int j = 0; j < nk_; ++j) add(row, k(j));
+        for (int j = 0; j < nk_; ++j) add(row, c(j));
+      }
+    const auto body_col = [&](const RowSpec& spec, int l) { return 3 * (l < 3 ? spec.body_a : spec.body_b) + l % 3; };
+    for (int i = 0; i <= steps_; ++i) {
+      for (const RowSpec& spec : joint_specs_) {
+        for (int l = 0; l < 6; ++l)
+          if (used(spec, l)) add(row, z(i) + body_col(spec, l));
+        ++row;
+      }
+      for (const RowSpec& spec : growth_specs_) {
+        for (int l = 0; l < 6; ++l)
+          if (used(spec, l)) add(row, z(i) + body_col(spec, l));
+        for (int l = 0; l < 6; ++l)
+          if (used(spec, l)) add(row, z(i) + n_ + body_col(spec, l));
+        ++row;
+      }
+    }
+    for (const ContactRow& cr : contact_rows_) {
+      for (int l = 3; l < 6; ++l) add(row, z(cr.step) + body_col(cr.spec, l));
+      ++row;
+    }
+  }
+
+  void build_hessian_pattern() {
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      for (int a = 0; a < n_; ++a)
+        for (int b = 0; b <= a; ++b) {
+          hess_rows_.push_back(z(i) + a);
+          hess_cols_.push_back(z(i) + b);
+        }
+    }
+    for (int i = 0; i < steps_; ++i)
+      for (int a = 0; a < 2 * n_; ++a) {
+        hess_rows_.push_back(r(i) + a);
+        hess_cols_.push_back(r(i) + a);
+      }
+  }
+
+  VineModel model_;
+  std::vector<MeasuredFrame> frames_;
+  JointEstimationOptions options_;
+  vine::VineStepper stepper_;  // the model at the initial guess: rows, contexts, growth rates
+  int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
+  double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
+  VecX weights_;  // diagonal of R (2n)
+  std::vector<RowSpec> joint_specs_, growth_specs_;
+  std::vector<ContactRow> contact_rows_;
+  std::vector<int> frame_of_step_;
+  std::vector<VecX> rates_;  // u at each step (#prismatic)
+  std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;
+  VecX x0_;
+};
+
+/// IPOPT's view of the problem: x, g evaluated once per new point, the Jacobian on demand.
+class EstimationNlp : public Ipopt::TNLP {
+ public:
+  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian) : problem_(problem), hessian_(hessian) {}
+
+  bool get_nlp_info(Ipopt::Index& n, Ipopt::Index& m, Ipopt::Index& nnz_jac_g, Ipopt::Index& nnz_h_lag,
+                    IndexStyleEnum& index_style) override {
+    n = problem_.num_variables();
+    m = problem_.num_constraints();
+    nnz_jac_g = static_cast<Ipopt::Index>(problem_.jacobian_rows().size());
+    nnz_h_lag = hessian_ == EstimationHessian::gauss_newton ? static_cast<Ipopt::Index>(problem_.hessian_rows().size()) : 0;
+    index_style = C_STYLE;
+    return true;
+  }
+
+  bool get_bounds_info(Ipopt::Index n, Ipopt::Number* x_l, Ipopt::Number* x_u, Ipopt::Index m, Ipopt::Number* g_l,
+                       Ipopt::Number* g_u) override {
+    for (int i = 0; i < n; ++i) {
+      x_l[i] = i >= problem_.k(0) ? 0.0 : -2e19;  // 0 <= K, C <= their maxima; the rest free
+      x_u[i] = i >= problem_.c(0) ? std::min(problem_.damping_upper(), 2e19)
+               : i >= problem_.k(0) ? std::min(problem_.stiffness_upper(), 2e19) : 2e19;
+    }
+    std::fill(g_l, g_l + m, 0.0);
+    std::fill(g_u, g_u + m, 0.0);
+    return true;
+  }
+
+  bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool, Ipopt::Number*, Ipopt::Number*,
+                          Ipopt::Index, bool, Ipopt::Number*) override {
+    if (init_x) std::copy(problem_.initial_guess().data(), problem_.initial_guess().data() + n, x);
+    return true;
+  }
+
+  bool eval_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number& obj_value) override {
+    obj_value = problem_.objective(Eigen::Map<const VecX>(x, n), nullptr);
+    return std::isfinite(obj_value);
+  }
+
+  bool eval_grad_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number* grad_f) override {
+    VecX g;
+    problem_.objective(Eigen::Map<const VecX>(x, n), &g);
+    std::copy(g.data(), g.data() + n, grad_f);
+    return g.allFinite();
+  }
+
+  bool eval_g(Ipopt::Index n, const Ipopt::Number* x, bool new_x, Ipopt::Index m, Ipopt::Number* g) override {
+    if (!update(n, x, new_x, false)) return false;
+    std::copy(g_.data(), g_.data() + m, g);
+    return true;
+  }
+
+  bool eval_jac_g(Ipopt::Index n, const Ipopt::Number* x, bool new_x, Ipopt::Index, Ipopt::Index nele_jac,
+                  Ipopt::Index* i_row, Ipopt::Index* j_col, Ipopt::Number* values) override {
+    if (!values) {
+      std::copy(problem_.jacobian_rows().begin(), problem_.jacobian_rows().end(), i_row);
+      std::copy(problem_.jacobian_cols().begin(), problem_.jacobian_cols().end(), j_col);
+      return true;
+    }
+    if (!update(n, x, new_x, true)) return false;
+    std::copy(jac_.data(), jac_.data() + nele_jac, values);
+    return true;
+  }
+
+  bool eval_h(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number obj_factor, Ipopt::Index, const Ipopt::Number*,
+              bool, Ipopt::Index, Ipopt::Index* i_row, Ipopt::Index* j_col, Ipopt::Number* values) override {
+    if (hessian_ != EstimationHessian::gauss_newton) return false;
+    if (!values) {
+      std::copy(problem_.hessian_rows().begin(), problem_.hessian_rows().end(), i_row);
+      std::copy(problem_.hessian_cols().begin(), problem_.hessian_cols().end(), j_col);
+      return true;
+    }
+    problem_.gauss_newton(Eigen::Map<const VecX>(x, n), obj_factor, values);
+    return true;
+  }
+
+  void finalize_solution(Ipopt::SolverReturn, Ipopt::Index n, const Ipopt::Number* x, const Ipopt::Number*,
+                         const Ipopt::Number*, Ipopt::Index, const Ipopt::Number*, const Ipopt::Number*,
+                         Ipopt::Number, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
+    solution_ = Eigen::Map<const VecX>(x, n);
+  }
+
+  bool intermediate_callback(Ipopt::AlgorithmMode, Ipopt::Index iter, Ipopt::Number, Ipopt::Number, Ipopt::Number,
+                             Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Index,
+                             const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
+    iterations_ = iter;
+    return true;
+  }
+
+  const VecX& solution() const { return solution_; }
+  int iterations() const { return iterations_; }
+  const std::string& failure() const { return failure_; }
+
+ private:
+  // g (and the Jacobian values) at x, recomputed when x is new or the Jacobian is wanted and missing
+  bool update(Ipopt::Index n, const Ipopt::Number* x, bool new_x, bool with_jacobian) {
+    if (new_x || !have_g_ || (with_jacobian && !have_jac_)) {
+      have_g_ = have_jac_ = false;
+      try {
+        if (!problem_.constraints(Eigen::Map<const VecX>(x, n), g_, with_jacobian ? &jac_ : nullptr, failure_))
+          return false;
+      } catch (const std::exception& e) {  // the model rejects the trial state (e.g. a zero-length prismatic joint)
+        failure_ = e.what();
+        return false;
+      }
+      have_g_ = true;
+      have_jac_ = with_jacobian;
+    }
+    return true;
+  }
+
+  EstimationProblem& problem_;
+  EstimationHessian hessian_;
+  VecX g_, jac_, solution_;
+  bool have_g_ = false, have_jac_ = false;
+  int iterations_ = 0;
+  std::string failure_;
+};
+
+const char* status_name(Ipopt::ApplicationReturnStatus status) {
+  switch (status) {
+    case Ipopt::Solve_Succeeded: return "Solve_Succeeded";
+    case Ipopt::Solved_To_Acceptable_Level: return "Solved_To_Acceptable_Level";
+    case Ipopt::Infeasible_Problem_Detected: return "Infeasible_Problem_Detected";
+    case Ipopt::Search_Direction_Becomes_Too_Small: return "Search_Direction_Becomes_Too_Small";
+    case Ipopt::Diverging_Iterates: return "Diverging_Iterates";
+    case Ipopt::User_Requested_Stop: return "User_Requested_Stop";
+    case Ipopt::Feasible_Point_Found: return "Feasible_Point_Found";
+    case Ipopt::Maximum_Iterations_Exceeded: return "Maximum_Iterations_Exceeded";
+    case Ipopt::Restoration_Failed: return "Restoration_Failed";
+    case Ipopt::Error_In_Step_Computation: return "Error_In_Step_Computation";
+    case Ipopt::Maximum_CpuTime_Exceeded: return "Maximum_CpuTime_Exceeded";
+    case Ipopt::Not_Enough_Degrees_Of_Freedom: return "Not_Enough_Degrees_Of_Freedom";
+    case Ipopt::Invalid_Problem_Definition: return "Invalid_Problem_Definition";
+    case Ipopt::Invalid_Option: return "Invalid_Option";
+    case Ipopt::Invalid_Number_Detected: return "Invalid_Number_Detected";
+    case Ipopt::Unrecoverable_Exception: return "Unrecoverable_Exception";
+    case Ipopt::NonIpopt_Exception_Thrown: return "NonIpopt_Exception_Thrown";
+    case Ipopt::Insufficient_Memory: return "Insufficient_Memory";
+    case Ipopt::Internal_Error: return "Internal_Error";
+  }
+  return "unknown IPOPT status";
+}
+
+}  // namespace
+
+JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model, const VineState& start,
+                                                          const std::vector<MeasuredFrame>& frames,
+                                                          const JointEstimationOptions& options) {
+  if (options.max_iterations < 1)
+    throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations), "an integer >= 1");
+  EstimationProblem problem(model, start, frames, options);
+  JointEstimationResult result;
+  result.first_step = problem.first_step();
+  result.initial_objective = problem.objective(problem.initial_guess(), nullptr);
+
+  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian);
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
+  app->Options()->SetNumericValue("tol", options.tolerance);
+  app->Options()->SetIntegerValue("max_iter", options.max_iterations);
+  app->Options()->SetIntegerValue("print_level", options.print_level);
+  app->Options()->SetStringValue("sb", "yes");  // no banner
+  app->Options()->SetStringValue("hessian_approximation",
+                                 options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
+  if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
+  const auto t0 = std::chrono::steady_clock::now();
+  const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.status = status_name(status);
+  if (!nlp->failure().empty() && status != Ipopt::Solve_Succeeded)
+    result.status += " (last model failure: " + nlp->failure() + ")";
+  result.converged = status == Ipopt::Solve_Succeeded || status == Ipopt::Solved_To_Acceptable_Level;
+  result.iterations = nlp->iterations();
+  const VecX x = nlp->solution().size() == problem.num_variables() ? nlp->solution() : problem.initial_guess();
+
+  result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
+  VecX g, jac;
+  std::string message;
+  const bool evaluated = problem.constraints(x, g, &jac, message);
+  result.constraint_violation = evaluated ? g.lpNorm<Eigen::Infinity>() : std::numeric_limits<double>::infinity();
+  const int nk = problem.num_parameters();
+  VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
+  if (evaluated) sigma = problem.parameter_sigmas(x, jac);
+  for (int j = 0; j < nk; ++j) {
+    result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
+    result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
+    result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
+    result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
+  }
+  const int n = problem.dofs();
+  for (int i = 0; i <= problem.steps(); ++i)
+    result.trajectory.push_back({problem.time(i), x.segment(problem.z(i), n), x.segment(problem.z(i) + n, n)});
+  result.simulated = problem.observed(x);
+  return result;
+}
+
+JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& model, const VineState& start,
+                                                           const std::vector<MeasuredFrame>& frames,
+                                                           const JointEstimationOptions& options, const VecX& x) {
+  EstimationProblem problem(model, start, frames, options);
+  JointEstimationProblemEvaluation out;
+  out.x = x.size() > 0 ? x : problem.initial_guess();
+  TENDRIL_ASSERT(out.x.size() == problem.num_variables(), "x has the problem's size");
+  out.objective = problem.objective(out.x, &out.gradient);
+  VecX values;
+  std::string message;
+  if (!problem.constraints(out.x, out.constraints, &values, message))
+    throw std::runtime_error("joint estimation: the model fails at x: " + message);
+  std::vector<Triplet> t;
+  for (std::size_t e = 0; e < problem.jacobian_rows().size(); ++e)
+    t.emplace_back(problem.jacobian_rows()[e], problem.jacobian_cols()[e], values(static_cast<Eigen::Index>(e)));
+  out.jacobian.resize(problem.num_constraints(), problem.num_variables());
+  out.jacobian.setFromTriplets(t.begin(), t.end());
+  return out;
+}
+
+}  // namespace tendril::fit

@@ -1,0 +1,116 @@
+#pragma once
+/// The vine paper's joint state and parameter estimation (section III, eq. 16), solved with IPOPT:
+///
+///   minimise over Z, K, C, r   sum_frames |p_hat_i - p(q_i)|^2 / sigma_p^2  +  sum_i r_i^T R r_i
+///   subject to  Z_{i+1} - f(Z_i, K, C) = r_i      i = 0 .. N-1  (the step map, vine/vine_stepper.hpp)
+///               c(q_i) = 0                        i = 0 .. N    (pin and prismatic joints)
+///               g(q_i, v_i) = u_i                 i = 0 .. N    (growth rate of every prismatic joint)
+///               Phi_c(q_i) = 0                    for the known contacts c active at step i
+///
+/// Z_i = (q_i, v_i) at every simulation step from the first to the last measured frame. The
+/// objective is the paper's divided by the measurement variance sigma_p^2 (a chi-square): R =
+/// diag(1/sigma_q^2, 1/sigma_q^2, 1/sigma_theta^2 per body | 1/sigma_v^2, 1/sigma_v^2, 1/sigma_omega^2
+/// per body), the model's trust expressed as the standard deviations of its one-step errors. The
+/// constraint Jacobian is exact and sparse: dense 2n x 2n blocks df/dZ_i and the columns df/dK,
+/// df/dC from vine/step_derivatives.hpp, identities for Z_{i+1} and r_i, and the joint, growth and
+/// contact rows' gradients from the step's row templates (vine/constraint_rows.hpp). The Hessian
+/// of the Lagrangian is the constrained Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq /
+/// sigma_p^2 and 2 R, no constraint curvature; converges on simulated data, not yet on the measured
+/// wall growth) or IPOPT's limited-memory quasi-Newton approximation. docs/physics/fitting.md.
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/core/types.hpp"
+#include "tendril/fit/vine_shooting_fit.hpp"
+#include "tendril/vine/vine_model.hpp"
+
+namespace tendril::fit {
+
+/// A contact known from the video: contact point `point` (an index into VineModel::contact_points;
+/// the model uses ContactModel::point) touches obstacle `obstacle` at steps first_step .. last_step
+/// (simulation steps counted from the start state, inclusive): Phi(q_i) = 0 there.
+struct KnownContact {
+  int point = 0;
+  int obstacle = 0;
+  int first_step = 0;
+  int last_step = 0;
+};
+
+/// How the Hessian of the Lagrangian is formed.
+enum class EstimationHessian {
+  gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
+  limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
+                   ///< problems (docs/physics/fitting.md)
+};
+
+struct JointEstimationOptions {
+  Observation observation = Observation::points;
+  /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
+  bool per_joint = false;
+  std::vector<KnownContact> contacts;  ///< the contacts Phi(q_i) = 0 (none: no contact constraint)
+  double measurement_sigma = 1e-3;     ///< sigma_p: standard deviation of a measured coordinate [m]
+  double model_sigma_position = 1e-5;  ///< sigma_q: of a one-step model error in x, y [m]
+  double model_sigma_angle = 1e-4;     ///< sigma_theta: in theta [rad]
+  double model_sigma_velocity = 1e-3;  ///< sigma_v: in the velocities dx/dt, dy/dt [m/s]
+  double model_sigma_angular_velocity = 1e-2;  ///< sigma_omega: in dtheta/dt [rad/s]
+  EstimationHessian hessian = EstimationHessian::gauss_newton;
+  double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
+  int max_iterations = 500;            ///< IPOPT `max_iter`
+  int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
+  /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
+  /// (<= 0: the initial guess's)
+  double stiffness_scale = 0.0, damping_scale = 0.0;
+  /// Upper bounds on K [N m/rad] and C [N m s/rad] (the lower bounds are 0). damping_max <= 0: with
+  /// the paper's explicit springs min_i I_i / Delta t (C Delta t / I = 1, half the explicit dampers'
+  /// stability limit 2: beyond it the step map the fit differentiates oscillates), else unbounded.
+  double stiffness_max = std::numeric_limits<double>::infinity(), damping_max = 0.0;
+};
+
+struct JointEstimationResult {
+  bool converged = false;            ///< IPOPT returned Solve_Succeeded (or Solved_To_Acceptable_Level)
+  std::string status;                ///< IPOPT's return status, e.g. "Solve_Succeeded"
+  int iterations = 0;                ///< IPOPT iterations
+  double objective = 0.0;            ///< objective at the solution (chi-square form above) [-]
+  double data_term = 0.0;            ///< its measurement part sum |p_hat - p|^2 / sigma_p^2 [-]
+  double model_term = 0.0;           ///< its model part sum r^T R r [-]
+  double constraint_violation = 0.0; ///< max |constraint| at the solution (unscaled) [m, m/s]
+  double initial_objective = 0.0;    ///< objective at the initial guess (simulated trajectory) [-]
+  std::vector<double> stiffness;     ///< fitted K [N m/rad] (1 or #pins)
+  std::vector<double> damping;       ///< fitted C [N m s/rad] (1 or #pins)
+  /// One-sigma uncertainties from the constrained Gauss-Newton Hessian at the optimum (the inverse of
+  /// its KKT matrix, parameter block), in the noise model's units; +inf for a parameter at its
+  /// bound 0 or not identifiable (singular KKT matrix)
+  std::vector<double> stiffness_sigma, damping_sigma;
+  std::vector<vine::VineState> trajectory;  ///< fitted Z_i, i = 0 .. N (steps first .. last frame)
+  std::vector<MatX> simulated;       ///< p(q_i) at the measured frames ((P or 1) x 2) [m]
+  int first_step = 0;                ///< simulation step of Z_0
+  double seconds = 0.0;              ///< wall time of the IPOPT solve [s]
+};
+
+/// Estimates the trajectory and K, C from `frames` (increasing steps; Z spans the first to the last
+/// frame's step). The initial guess is the simulation from `start` (the state at step 0) with the
+/// model's K and C (its first pin's, or every pin's with per_joint). Throws InputError for an
+/// invalid option or a guess that does not simulate.
+JointEstimationResult estimate_vine_states_and_parameters(const vine::VineModel& model, const vine::VineState& start,
+                                                          const std::vector<MeasuredFrame>& frames,
+                                                          const JointEstimationOptions& options = {});
+
+/// The estimation problem's pieces at a point, for the derivative checks: x = [Z_0 .. Z_N (q, v
+/// each), r_0 .. r_{N-1}, K / K_scale, C / C_scale] in IPOPT's variables.
+struct JointEstimationProblemEvaluation {
+  VecX x;                 ///< the initial guess
+  double objective = 0.0;
+  VecX gradient;          ///< d objective / dx
+  VecX constraints;       ///< g(x)
+  SparseMatrix jacobian;  ///< dg/dx (sparse, the solver's pattern)
+};
+
+/// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it.
+JointEstimationProblemEvaluation evaluate_joint_estimation(const vine::VineModel& model, const vine::VineState& start,
+                                                           const std::vector<MeasuredFrame>& frames,
+                                                           const JointEstimationOptions& options, const VecX& x = {});
+
+}  // namespace tendril::fit
