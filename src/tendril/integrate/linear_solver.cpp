@@ -33,14 +33,14 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
   std::unique_ptr<LinearSolver> solver;
   if (kind == LinearSolverKind::automatic) {
     const int bandwidth = permuted_bandwidth(pattern, reverse_cuthill_mckee(pattern));
-    kind = LinearSolverKind::banded_ldlt;
-    if (bandwidth > banded_max_bandwidth) {
+    kind = bandwidth <= banded_max_bandwidth ? LinearSolverKind::banded_ldlt : LinearSolverKind::sparse_ldlt;
+    // a wider band may still be cheaper than the sparse LDL^T (the LU's are not weighed)
+    if (kind == LinearSolverKind::sparse_ldlt && symmetric) {
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
-      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > kBandedSpeedup * sparse->multiply_adds()) {
-        if (symmetric) return sparse;  // analyzed already
-        kind = LinearSolverKind::sparse_ldlt;
-      }
+      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > kBandedSpeedup * sparse->multiply_adds())
+        return sparse;  // analyzed already
+      kind = LinearSolverKind::banded_ldlt;
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;
