@@ -79,8 +79,10 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   h_z += phi_xx * grad_x * grad_x.transpose() + phi_yy * grad_y * grad_y.transpose() +
          phi_xy * (grad_x * grad_y.transpose() + grad_y * grad_x.transpose());
 
-  // chain rule; a and b are bilinear in q, e is linear
-  MatN<12> h = jz.transpose() * h_z * jz;
+  // chain rule; a and b are bilinear in q, e is linear (lazyProduct: coefficient-wise loops the compiler
+  // unrolls, instead of the general matrix product Eigen picks for these sizes)
+  const Eigen::Matrix<double, 12, 9> jz_h = jz.transpose().lazyProduct(h_z);
+  MatN<12> h = jz_h.lazyProduct(jz);
   const MatN<9> ha = triangle_normal_weighted_hessian(grad_z.head<3>());
   const MatN<9> hb = triangle_normal_weighted_hessian(grad_z.segment<3>(3));
   for (int i = 0; i < 3; ++i)

@@ -66,8 +66,11 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
     h_n += beta[k] * unit_projection_hessian(n, tau[static_cast<std::size_t>(k)]);
     lambda += beta[k] * unit_projection_gradient(n, tau[static_cast<std::size_t>(k)]);
   }
-  *hessian = 2.0 * triangle.stiffness * jw.transpose() * triangle.metric * jw;
-  hessian->topLeftCorner<9, 9>() += jn.transpose() * h_n * jn + triangle_normal_weighted_hessian(lambda);
+  // lazyProduct: coefficient-wise loops instead of the general matrix product Eigen picks for these sizes
+  const Eigen::Matrix<double, 12, 3> jw_g = 2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
+  *hessian = jw_g.lazyProduct(jw);
+  const Eigen::Matrix<double, 9, 3> jn_h = jn.transpose() * h_n;
+  hessian->topLeftCorner<9, 9>() += jn_h.lazyProduct(jn) + triangle_normal_weighted_hessian(lambda);
   return energy;
 }
 

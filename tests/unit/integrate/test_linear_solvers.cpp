@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "tendril/integrate/banded_ldlt_solver.hpp"
+#include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
 #include "tendril/integrate/sparse_lu_solver.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
@@ -35,6 +36,29 @@ MatX random_banded(int n, int b, double shift, unsigned seed) {
 }
 
 SparseMatrix to_sparse(const MatX& a) { return a.sparseView(0.0, 0.0); }
+
+/// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
+/// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its null
+/// vector.
+MatX grid_laplacian(int rows, int cols, unsigned seed) {
+  const int n = rows * cols;
+  std::vector<int> id(n);
+  std::iota(id.begin(), id.end(), 0);
+  std::mt19937 rng(seed);
+  std::shuffle(id.begin(), id.end(), rng);
+  MatX a = MatX::Zero(n, n);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      for (int dr = 0; dr <= 1; ++dr)
+        for (int dc = -1; dc <= 1; ++dc) {
+          if ((dr == 0 && dc <= 0) || r + dr >= rows || c + dc < 0 || c + dc >= cols) continue;
+          const int i = id[r * cols + c], j = id[(r + dr) * cols + c + dc];
+          a(i, j) = a(j, i) = -1.0;
+          a(i, i) += 1.0;
+          a(j, j) += 1.0;
+        }
+  return a;
+}
 
 TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
   for (auto [n, b, seed] : {std::tuple{30, 1, 1u}, {80, 4, 2u}, {150, 10, 3u}, {200, 25, 4u}}) {
@@ -169,6 +193,96 @@ TEST(LinearSolvers, SingularMatricesAreDetected) {
   sparse.analyze(s);
   EXPECT_EQ(banded.factorize(s, 1e-13).status, Factorization::Status::singular);
   EXPECT_EQ(sparse.factorize(s, 1e-13).status, Factorization::Status::singular);
+}
+
+TEST(LinearSolvers, SparseLdltOnMeshPatternsMatchesDenseSolvesAcrossPatternChanges) {
+  // one solver object analyzes a 12 x 9 grid, then a 7 x 20 grid, then the first again: each time the
+  // solve of an SPD matrix (Laplacian + identity) agrees with a dense LDL^T
+  SparseLdltSolver sparse;
+  for (auto [rows, cols, seed] : {std::tuple{12, 9, 11u}, {7, 20, 12u}, {12, 9, 13u}}) {
+    MatX a = grid_laplacian(rows, cols, seed);
+    a.diagonal().array() += 1.0;
+    const SparseMatrix s = to_sparse(a);
+    sparse.analyze(s);
+    ASSERT_EQ(sparse.factorize(s, 1e-13).status, Factorization::Status::positive_definite);
+    const VecX rhs = VecX::LinSpaced(a.rows(), -1.0, 2.0);
+    VecX x;
+    sparse.solve(rhs, x);
+    const VecX expected = a.ldlt().solve(rhs);
+    EXPECT_LE((x - expected).norm(), 1e-12 * expected.norm()) << rows << " x " << cols;
+  }
+}
+
+TEST(LinearSolvers, SparseLdltOnAMeshTellsNearlySingularFromSingularAndCountsNegativePivots) {
+  const MatX laplacian = grid_laplacian(10, 8, 14u);
+  const int n = static_cast<int>(laplacian.rows());
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  SparseLdltSolver sparse;
+  sparse.analyze(to_sparse(laplacian));
+  // the Laplacian itself: its last pivot is round-off, far below 1e-13 of its row's diagonal
+  EXPECT_EQ(sparse.factorize(to_sparse(laplacian), 1e-13).status, Factorization::Status::singular);
+  // + 1e-7 I: smallest eigenvalue 1e-7, condition ~1e8, yet every pivot is far above the tolerance;
+  // the solve still agrees with the dense one to about condition x eps
+  MatX nearly = laplacian;
+  nearly.diagonal().array() += 1e-7;
+  ASSERT_EQ(sparse.factorize(to_sparse(nearly), 1e-13).status, Factorization::Status::positive_definite);
+  VecX x;
+  sparse.solve(rhs, x);
+  const VecX expected = nearly.ldlt().solve(rhs);
+  EXPECT_LE((x - expected).norm(), 1e-6 * expected.norm());
+  // - 2.5 I: indefinite; the negative pivots are the negative eigenvalues (Sylvester's law of inertia),
+  // and the solve of the indefinite system still agrees
+  MatX indefinite = laplacian;
+  indefinite.diagonal().array() -= 2.5;
+  Eigen::SelfAdjointEigenSolver<MatX> eig(indefinite);
+  const int negative = static_cast<int>((eig.eigenvalues().array() < 0.0).count());
+  ASSERT_GT(negative, 0);
+  ASSERT_LT(negative, n);
+  ASSERT_GT(eig.eigenvalues().cwiseAbs().minCoeff(), 1e-3);
+  const Factorization f = sparse.factorize(to_sparse(indefinite), 1e-13);
+  EXPECT_EQ(f.status, Factorization::Status::indefinite);
+  EXPECT_EQ(f.negative_pivots, negative);
+  sparse.solve(rhs, x);
+  const VecX expected_indefinite = eig.eigenvectors() * (eig.eigenvectors().transpose() * rhs).cwiseQuotient(eig.eigenvalues());
+  EXPECT_LE((x - expected_indefinite).norm(), 1e-9 * expected_indefinite.norm());
+}
+
+TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
+  // the work estimates: a dense matrix fills L completely whatever the ordering, so both count
+  // sum_j (n-1-j)(n-j)/2; a tridiagonal one has one entry per column of L under AMD as well
+  const int n = 30;
+  MatX dense = MatX::Constant(n, n, 1.0);
+  dense.diagonal().array() += n;
+  SparseLdltSolver sparse;
+  sparse.analyze(to_sparse(dense));
+  EXPECT_DOUBLE_EQ(sparse.multiply_adds(), banded_multiply_adds(n, n - 1));
+  EXPECT_DOUBLE_EQ(banded_multiply_adds(n, n - 1), (n - 1.0) * n * (n + 1.0) / 6.0);
+  MatX path = grid_laplacian(1, n, 15u);
+  path.diagonal().array() += 1.0;
+  sparse.analyze(to_sparse(path));
+  EXPECT_DOUBLE_EQ(sparse.multiply_adds(), n - 1.0);
+  EXPECT_DOUBLE_EQ(banded_multiply_adds(n, 1), n - 1.0);
+
+  // above banded_max_bandwidth the estimates decide: a 3-wide strip's band (b ~ 4) costs about what
+  // the sparse factor does, a square grid's band (b ~ 20-40) many times more
+  MatX strip = grid_laplacian(60, 3, 16u), square = grid_laplacian(20, 20, 17u);
+  strip.diagonal().array() += 1.0;
+  square.diagonal().array() += 1.0;
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, true)->name(), "banded_ldlt");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, true)->name(), "sparse_ldlt");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(), "sparse_lu");
+  // a non-symmetric system keeps the plain bandwidth rule
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(), "sparse_lu");
+  // within banded_max_bandwidth the band is taken without weighing
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 400, true)->name(), "banded_ldlt");
+  // the automatically chosen sparse solver comes analyzed: it factorizes and solves at once
+  const SparseMatrix square_sparse = to_sparse(square);
+  auto chosen = make_linear_solver(LinearSolverKind::automatic, square_sparse, 8, true);
+  ASSERT_EQ(chosen->factorize(square_sparse, 1e-13).status, Factorization::Status::positive_definite);
+  const VecX rhs = VecX::LinSpaced(square.rows(), -1.0, 2.0);
+  VecX x;
+  chosen->solve(rhs, x);
+  EXPECT_LE((x - square.ldlt().solve(rhs)).norm(), 1e-12 * x.norm());
 }
 
 TEST(LinearSolvers, ReverseCuthillMcKeeMakesARodBanded) {
