@@ -24,6 +24,7 @@
 
 #include "tendril/forces/gravity.hpp"
 #include "tendril/integrate/static_solver.hpp"
+#include "tendril/integrate/stiff_segments.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
@@ -155,7 +156,9 @@ TEST(RotatingStiffParts, StaticSolveFromStraightConvergesAndTendsToARigidSegment
                 factor, segment_angle(state.q), report.iterations, report.load_stages,
                 distance_from_rigid(state.q, rod.q), previous.size() ? max_node_distance(state.q, previous, kNodes) : 0.0);
     if (factor == 1.0) plain_iterations = report.iterations;
-    if (factor > 1.0 && factor <= 1e4) EXPECT_LE(report.iterations, plain_iterations + 10) << factor;
+    if (factor > 1.0 && factor <= 1e4) {
+      EXPECT_LE(report.iterations, plain_iterations + 10) << factor;
+    }
     EXPECT_GT(segment_angle(state.q), 80.0);
     if (factor >= 1e4) {
       EXPECT_LE(distance_from_rigid(state.q, rod.q), bound / factor + 1e-9) << factor;
@@ -164,6 +167,44 @@ TEST(RotatingStiffParts, StaticSolveFromStraightConvergesAndTendsToARigidSegment
     previous = state.q;
     previous_factor = factor;
   }
+}
+
+TEST(RotatingStiffParts, SegmentsAreTheFreeGroupsOfStiffEdgesAndTurnAlongTheFittedRotation) {
+  // grouping: edges 10-14 of the rod above, and no group when the stiff edges hang on the clamp
+  const test::BuiltRod rod = rod_with_stiff_middle(1e6);
+  StiffSegments segments(rod.model, 100.0);
+  ASSERT_EQ(segments.groups().size(), 1u);
+  EXPECT_EQ(segments.groups()[0], (std::vector<int>{10, 11, 12, 13, 14, 15}));
+  EXPECT_TRUE(StiffSegments(rod.model, 0.0).empty());
+  EXPECT_TRUE(StiffSegments(rod_with_stiff_middle(50.0).model, 100.0).empty());
+  test::BuiltRod clamped = test::clamped_benchmark_rod(kNodes);
+  for (int e = 0; e < 5; ++e) clamped.model.rods.stretch_stiffness[e] *= 1e6;
+  EXPECT_TRUE(StiffSegments(clamped.model, 100.0).empty());
+
+  // a step that is an infinitesimal rotation w x r of the segment about its centroid (plus a
+  // translation; w normal to the straight segment, which cannot see a spin about its own axis): the
+  // trial point is the exact rotation, so the segment keeps its edge lengths for any a
+  const VecX& y = rod.q;
+  const Vec3 centre = 0.5 * (y.segment<3>(3 * 12) + y.segment<3>(3 * 13));
+  const Vec3 w(0.0, 0.7, -0.2), t(0.01, -0.02, 0.03);
+  VecX d = VecX::Zero(y.size());
+  for (int i = 10; i <= 15; ++i) d.segment<3>(3 * i) = t + w.cross(y.segment<3>(3 * i) - centre);
+  d[3 * 5 + 2] = 0.3;  // a soft node moves on the straight line
+  segments.fit(y, d);
+  VecX trial;
+  for (double a : {1.0, 0.5}) {
+    segments.trial(y, d, a, trial);
+    const Eigen::AngleAxisd rotation(a * w.norm(), w.normalized());
+    for (int i = 10; i <= 15; ++i) {
+      const Vec3 expected = centre + a * t + rotation * (y.segment<3>(3 * i) - centre);
+      EXPECT_LT((trial.segment<3>(3 * i) - expected).norm(), 1e-12) << i;
+    }
+    EXPECT_EQ(trial[3 * 5 + 2], y[3 * 5 + 2] + a * 0.3);
+  }
+  // tangent d at a = 0: the trial differs from y + a d by O(a^2)
+  const double a = 1e-4;
+  segments.trial(y, d, a, trial);
+  EXPECT_LT((trial - y - a * d).norm(), 1.0 * a * a * w.squaredNorm());
 }
 
 }  // namespace
