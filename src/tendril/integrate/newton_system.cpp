@@ -401,7 +401,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
         history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
     // every iterate is reached by a collision-free straight path: the line search starts at the
     // largest fraction of the step the continuous collision checks allow
-    double alpha = max_step_fraction(p, y);
+    double alpha = max_step_fraction(p, y, step_);
     if (alpha < ls.min_step) {
       report.status = StepStatus::line_search_failed;
       report.message = format("a continuous collision check stops the Newton step at fraction %.3g < %.3g, ",
@@ -417,8 +417,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     while (alpha >= ls.min_step) {
       if (stiff_segments_.empty())
         trial_ = y + alpha * step_;
-      else
+      else {
         stiff_segments_.trial(y, step_, alpha, trial_);
+        // the turned groups leave the straight line: keep the curve only if the chord from y to the
+        // trial passes every continuous collision check (else the straight step, checked above)
+        path_ = trial_ - y;
+        if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
+      }
       const bool finite = evaluate(p, trial_, !likely_last);
       if (finite) {
         if (!ls.enabled) {
@@ -487,13 +492,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   return report;
 }
 
-double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y) {
+double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, const VecX& dy) {
   const bool mapped = p.end_scale != 1.0 && p.velocity_origin;
   if (mapped) {
     end_ = *p.velocity_origin + p.end_scale * (y - *p.velocity_origin);
-    end_step_ = p.end_scale * step_;
+    end_step_ = p.end_scale * dy;
   }
-  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : step_);
+  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : dy);
 }
 
 double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq) const {

@@ -115,9 +115,10 @@ class NewtonSystem {
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
-  /// The largest fraction of the current Newton step from y that every Energy's continuous collision
-  /// check allows (Energy::max_step_fraction on the end configuration; see NewtonProblem::end_scale).
-  double max_step_fraction(const NewtonProblem& problem, const VecX& y);
+  /// The largest fraction of the displacement dy from y (the Newton step, or the chord to a curved
+  /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
+  /// end configuration; see NewtonProblem::end_scale).
+  double max_step_fraction(const NewtonProblem& problem, const VecX& y, const VecX& dy);
 
   const Model& model_;
   NewtonOptions options_;
