@@ -151,9 +151,9 @@ TEST(RotatingStiffParts, StaticSolveFromStraightConvergesAndTendsToARigidSegment
     StaticSolver solver(rod.model, StaticOptions{}, rod.q);
     const StaticReport report = solver.solve(state);
     ASSERT_TRUE(report.ok()) << "factor " << factor << ": " << report.message;
-    std::printf("factor %.0e: segment at %.1f deg, %d Newton iterations in %d load stages, rigid-fit distance %.3e m, "
-                "distance to f/100 %.3e m\n",
-                factor, segment_angle(state.q), report.iterations, report.load_stages,
+    std::printf("factor %.0e: segment at %.1f deg, %d Newton iterations (%d shifted) in %d load stages, rigid-fit "
+                "distance %.3e m, distance to f/100 %.3e m\n",
+                factor, segment_angle(state.q), report.iterations, report.regularized_iterations, report.load_stages,
                 distance_from_rigid(state.q, rod.q), previous.size() ? max_node_distance(state.q, previous, kNodes) : 0.0);
     if (factor == 1.0) plain_iterations = report.iterations;
     if (factor > 1.0 && factor <= 1e4) {
