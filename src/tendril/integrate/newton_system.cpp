@@ -48,8 +48,9 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
   for (int i = 0; i < n; ++i)
     if (!model.fixed[i]) free_.push_back(i);
   analyze_pattern();
+  stiff_segments_ = StiffSegments(model, options_.stiff_segment_ratio);
 
-  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_}) v->setZero(n);
+  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_, &path_, &force_base_}) v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
   shift_scale_.setOnes(static_cast<Eigen::Index>(free_.size()));
   step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
@@ -400,7 +401,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
         history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
     // every iterate is reached by a collision-free straight path: the line search starts at the
     // largest fraction of the step the continuous collision checks allow
-    double alpha = max_step_fraction(p, y);
+    double alpha = max_step_fraction(p, y, step_);
     if (alpha < ls.min_step) {
       report.status = StepStatus::line_search_failed;
       report.message = format("a continuous collision check stops the Newton step at fraction %.3g < %.3g, ",
@@ -409,8 +410,20 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       return report;
     }
     bool accepted = false, any_non_finite = false;
+    if (!stiff_segments_.empty()) {
+      stiff_segments_.fit(y, step_);
+      force_base_ = force_;
+    }
     while (alpha >= ls.min_step) {
-      trial_ = y + alpha * step_;
+      if (stiff_segments_.empty())
+        trial_ = y + alpha * step_;
+      else {
+        stiff_segments_.trial(y, step_, alpha, trial_);
+        // the turned groups leave the straight line: keep the curve only if the chord from y to the
+        // trial passes every continuous collision check (else the straight step, checked above)
+        path_ = trial_ - y;
+        if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
+      }
       const bool finite = evaluate(p, trial_, !likely_last);
       if (finite) {
         if (!ls.enabled) {
@@ -419,8 +432,14 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
         }
         double phi, bound;
         if (potential) {
-          // work of the ForceTerms along the line, trapezoidal rule
-          const double work = 0.5 * alpha * (force_along + force_.dot(step_));
+          // work of the ForceTerms along the path, trapezoidal rule
+          double work;
+          if (stiff_segments_.empty()) {
+            work = 0.5 * alpha * (force_along + force_.dot(step_));
+          } else {
+            path_ = trial_ - y;
+            work = 0.5 * (force_base_ + force_).dot(path_);
+          }
           phi = merit_base_ - lambda * work;
           const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(phi0) + std::abs(lambda * work));
           bound = phi0 + ls.armijo * alpha * slope + roundoff;
@@ -473,13 +492,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   return report;
 }
 
-double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y) {
+double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, const VecX& dy) {
   const bool mapped = p.end_scale != 1.0 && p.velocity_origin;
   if (mapped) {
     end_ = *p.velocity_origin + p.end_scale * (y - *p.velocity_origin);
-    end_step_ = p.end_scale * step_;
+    end_step_ = p.end_scale * dy;
   }
-  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : step_);
+  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : dy);
 }
 
 double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq) const {

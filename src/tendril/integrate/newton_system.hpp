@@ -24,6 +24,7 @@
 #include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/options.hpp"
 #include "tendril/integrate/step_report.hpp"
+#include "tendril/integrate/stiff_segments.hpp"
 
 namespace tendril {
 
@@ -114,9 +115,10 @@ class NewtonSystem {
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
-  /// The largest fraction of the current Newton step from y that every Energy's continuous collision
-  /// check allows (Energy::max_step_fraction on the end configuration; see NewtonProblem::end_scale).
-  double max_step_fraction(const NewtonProblem& problem, const VecX& y);
+  /// The largest fraction of the displacement dy from y (the Newton step, or the chord to a curved
+  /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
+  /// end configuration; see NewtonProblem::end_scale).
+  double max_step_fraction(const NewtonProblem& problem, const VecX& y, const VecX& dy);
 
   const Model& model_;
   NewtonOptions options_;
@@ -129,6 +131,7 @@ class NewtonSystem {
   HessianAssembler load_hessian_;       ///< load-energy Hessians, when lambda != 1
   SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
   std::unique_ptr<LinearSolver> solver_;
+  StiffSegments stiff_segments_;        ///< near-rigid rod parts the line search turns
   bool has_load_energy_ = false;
   int pattern_analyses_ = 0;
   bool symmetric_ = true;  ///< every ForceTerm has a symmetric Jacobian
@@ -146,7 +149,9 @@ class NewtonSystem {
   VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
   VecX shift_scale_;     ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
   VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
-  VecX trial_;           ///< y + a d (#dofs)
+  VecX trial_;           ///< y + a d, stiff segments turned (#dofs)
+  VecX path_;            ///< trial - y (#dofs)
+  VecX force_base_;      ///< F at y, for the work along a curved path (#dofs)
   VecX end_, end_step_;  ///< end configuration and its change along d, when end_scale != 1 (#dofs)
   double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]
   double energy_int_ = 0.0, energy_load_ = 0.0, merit_base_ = 0.0;

@@ -86,6 +86,9 @@ struct NewtonOptions {
   double singular_pivot_tolerance = 1e-13;  ///< in [0, 1)
   /// Indefinite/singular matrices are retried with J + mu diag(|J_ii|), mu = 1e-8 growing 10x per try.
   int max_shift_attempts = 12;         ///< >= 0
+  /// Rod edges whose EA is at least this many times the median EA of all rod edges form near-rigid
+  /// segments that the line search turns instead of stretching (StiffSegments); 0 switches it off.
+  double stiff_segment_ratio = 100.0;  ///< 0 or >= 1
 
   void validate(std::string_view prefix = "") const;
 };

@@ -42,6 +42,8 @@ TEST(Options, BadFieldsAreNamed) {
   EXPECT_EQ(dynamics([](auto& o) { o.newton.max_iterations = 0; }), "integrator.newton.max_iterations");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.singular_pivot_tolerance = 1.0; }),
             "integrator.newton.singular_pivot_tolerance");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.stiff_segment_ratio = 0.5; }), "integrator.newton.stiff_segment_ratio");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }), "integrator.newton.stiff_segment_ratio");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.armijo = 0.7; }), "integrator.newton.line_search.armijo");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.shrink = 1.0; }), "integrator.newton.line_search.shrink");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.min_step = 0.0; }),

@@ -1,0 +1,85 @@
+#include "tendril/integrate/stiff_segments.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
+
+#include "tendril/core/disjoint_sets.hpp"
+
+namespace tendril {
+
+StiffSegments::StiffSegments(const Model& model, double ratio) {
+  const RodNetwork& rods = model.rods;
+  if (ratio <= 0.0 || rods.edges.empty()) return;
+  std::vector<double> stiffness = rods.stretch_stiffness;
+  std::nth_element(stiffness.begin(), stiffness.begin() + stiffness.size() / 2, stiffness.end());
+  const double threshold = ratio * stiffness[stiffness.size() / 2];
+
+  DisjointSets sets(model.dofs.num_nodes);
+  std::vector<char> stiff_node(model.dofs.num_nodes, 0);
+  for (std::size_t e = 0; e < rods.edges.size(); ++e)
+    if (rods.stretch_stiffness[e] >= threshold) {
+      sets.merge_into(rods.edges[e][0], rods.edges[e][1]);
+      stiff_node[rods.edges[e][0]] = stiff_node[rods.edges[e][1]] = 1;
+    }
+  std::map<int, std::vector<int>> by_root;
+  for (int i = 0; i < model.dofs.num_nodes; ++i)
+    if (stiff_node[i]) by_root[sets.find(i)].push_back(i);
+  for (auto& [root, nodes] : by_root) {
+    const bool held = std::any_of(nodes.begin(), nodes.end(), [&](int i) {
+      const auto dofs = model.dofs.node_dofs(i);
+      return std::any_of(dofs.begin(), dofs.end(), [&](int d) { return model.fixed[d] != 0; });
+    });
+    if (!held) groups_.push_back(std::move(nodes));
+  }
+  motions_.resize(groups_.size());
+}
+
+void StiffSegments::fit(const VecX& y, const VecX& d) {
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const std::vector<int>& nodes = groups_[g];
+    const double count = static_cast<double>(nodes.size());
+    Vec3 centroid = Vec3::Zero(), translation = Vec3::Zero();
+    for (int i : nodes) {
+      centroid += y.segment<3>(3 * i);
+      translation += d.segment<3>(3 * i);
+    }
+    centroid /= count;
+    translation /= count;
+    // least squares: min_w sum |d_i - t - w x r_i|^2  <=>  A w = sum r_i x (d_i - t),
+    // A = sum (|r_i|^2 I - r_i r_i^T) (the segment's unit-mass inertia tensor about c)
+    Mat3 inertia = Mat3::Zero();
+    Vec3 moment = Vec3::Zero();
+    for (int i : nodes) {
+      const Vec3 r = y.segment<3>(3 * i) - centroid;
+      inertia += r.squaredNorm() * Mat3::Identity() - r * r.transpose();
+      moment += r.cross(d.segment<3>(3 * i) - translation);
+    }
+    // pseudo-inverse: a straight segment does not see a rotation about its own axis (zero eigenvalue)
+    const Eigen::SelfAdjointEigenSolver<Mat3> eigen(inertia);
+    const double largest = eigen.eigenvalues().maxCoeff();
+    Vec3 rotation = Vec3::Zero();
+    for (int k = 0; k < 3; ++k)
+      if (eigen.eigenvalues()[k] > 1e-12 * largest)
+        rotation += eigen.eigenvectors().col(k) * (eigen.eigenvectors().col(k).dot(moment) / eigen.eigenvalues()[k]);
+    motions_[g] = {centroid, rotation};
+  }
+}
+
+void StiffSegments::trial(const VecX& y, const VecX& d, double a, VecX& trial) const {
+  trial = y + a * d;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Vec3 w = a * motions_[g].rotation;
+    const double angle = w.norm();
+    if (angle == 0.0) continue;
+    const Mat3 rotation = Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
+    for (int i : groups_[g]) {
+      const Vec3 r = y.segment<3>(3 * i) - motions_[g].centroid;
+      trial.segment<3>(3 * i) += rotation * r - r - w.cross(r);
+    }
+  }
+}
+
+}  // namespace tendril
