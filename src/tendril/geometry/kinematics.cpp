@@ -12,7 +12,7 @@ namespace tendril {
 namespace {
 
 Vec3 edge_vector(const Model& model, const VecX& q, int e) {
-  const auto& nodes = model.rods.edges[static_cast<std::size_t>(e)];
+  const auto& nodes = framed_edge_nodes(model, e);
   return q.segment<3>(model.dofs.node(nodes[1])) - q.segment<3>(model.dofs.node(nodes[0]));
 }
 
@@ -62,8 +62,9 @@ Vec3 initial_director(const Vec3& t, const Vec3& u) {
 }
 
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
-  const auto num_edges = model.rods.edges.size();
-  const auto num_springs = model.rods.springs.size();
+  const auto num_edges = framed_edge_count(model);
+  const auto num_rod_edges = model.rods.edges.size();
+  const auto num_springs = framed_spring_count(model);
   frames.tangent.resize(num_edges);
   frames.reference_director.resize(num_edges);
   frames.reference_twist.assign(num_springs, 0.0);
@@ -77,10 +78,11 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   }
 
   // springs touching each edge, to space-parallel transport a_1 along rods and through joints; a spring
-  // is inside a chain when its node has exactly two edges (one spring)
+  // is inside a chain when its node has exactly two edges (one spring). The rod springs first: the rod
+  // frames do not depend on the rod-shell joints (their natural strains were taken without them).
   std::vector<std::vector<int>> springs_of_edge(num_edges);
   std::vector<int> springs_at_node(static_cast<std::size_t>(model.dofs.num_nodes), 0);
-  for (std::size_t k = 0; k < num_springs; ++k) {
+  for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
     const BendTwistSpring& s = model.rods.springs[k];
     springs_of_edge[static_cast<std::size_t>(s.edge_a)].push_back(static_cast<int>(k));
     springs_of_edge[static_cast<std::size_t>(s.edge_b)].push_back(static_cast<int>(k));
@@ -95,7 +97,7 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int from = queue[head];
       for (int k : springs_of_edge[static_cast<std::size_t>(from)]) {
-        const BendTwistSpring& s = model.rods.springs[static_cast<std::size_t>(k)];
+        const BendTwistSpring& s = framed_spring(model, static_cast<std::size_t>(k));
         if (chains_only && springs_at_node[static_cast<std::size_t>(s.node)] != 1) continue;
         const int to = s.edge_a == from ? s.edge_b : s.edge_a;
         if (done[static_cast<std::size_t>(to)]) continue;
@@ -110,7 +112,7 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     }
   };
   const auto& hints = model.rods.initial_director_hint;
-  TENDRIL_ASSERT(hints.empty() || hints.size() == num_edges, "initial_director_hint: one entry per edge or none");
+  TENDRIL_ASSERT(hints.empty() || hints.size() == num_rod_edges, "initial_director_hint: one entry per rod edge or none");
   for (std::size_t e = 0; e < hints.size(); ++e) {
     if (hints[e].isZero()) continue;
     frames.reference_director[e] = initial_director(frames.tangent[e], hints[e]);
@@ -119,23 +121,36 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   }
   spread(true);   // each seed along its own chain first
   spread(false);  // the same queue again, now through joints
-  for (std::size_t root = 0; root < num_edges; ++root) {
-    if (done[root]) continue;
-    frames.reference_director[root] = initial_director(frames.tangent[root]);
-    done[root] = 1;
-    queue.assign(1, static_cast<int>(root));
-    spread(false);
+  const auto roots = [&](std::size_t end) {
+    for (std::size_t root = 0; root < end; ++root) {
+      if (done[root]) continue;
+      frames.reference_director[root] = initial_director(frames.tangent[root]);
+      done[root] = 1;
+      queue.assign(1, static_cast<int>(root));
+      spread(false);
+    }
+  };
+  roots(num_rod_edges);
+  // then the joint edges, transported from the rod edges through the joint springs
+  for (std::size_t k = model.rods.springs.size(); k < num_springs; ++k) {
+    const BendTwistSpring& s = framed_spring(model, k);
+    springs_of_edge[static_cast<std::size_t>(s.edge_a)].push_back(static_cast<int>(k));
+    springs_of_edge[static_cast<std::size_t>(s.edge_b)].push_back(static_cast<int>(k));
   }
+  queue.resize(num_rod_edges);
+  for (std::size_t e = 0; e < num_rod_edges; ++e) queue[e] = static_cast<int>(e);
+  spread(false);
+  roots(num_edges);
 
   // springs on the spanning tree start untwisted; springs closing a loop at a joint carry its holonomy
   for (std::size_t k = 0; k < num_springs; ++k)
     frames.reference_twist[k] =
-        spring_reference_angle(model.rods.springs[k], frames.tangent, frames.reference_director);
+        spring_reference_angle(framed_spring(model, k), frames.tangent, frames.reference_director);
 }
 
 void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin) {
-  const auto num_edges = model.rods.edges.size();
-  const auto num_springs = model.rods.springs.size();
+  const auto num_edges = framed_edge_count(model);
+  const auto num_springs = framed_spring_count(model);
   TENDRIL_ASSERT(accepted.tangent.size() == num_edges && accepted.reference_director.size() == num_edges &&
                      accepted.reference_twist.size() == num_springs &&
                      accepted.shell_edge_tau.size() == model.shells.xi_edge.size(),
@@ -164,7 +179,7 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
     a1 -= a1.dot(t) * t;
     a1.normalize();
     const Vec3 a2 = t.cross(a1);
-    const double theta = q[model.dofs.twist(static_cast<int>(e))];
+    const double theta = q[framed_edge_twist(model, static_cast<int>(e))];
     const double c = std::cos(theta);
     const double s = std::sin(theta);
     kin.edge[e] = edge;
@@ -180,7 +195,7 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
   // reference twist, on the branch (multiple of 2 pi) closest to the accepted one
   constexpr double two_pi = 2.0 * std::numbers::pi;
   for (std::size_t k = 0; k < num_springs; ++k) {
-    const double angle = spring_reference_angle(model.rods.springs[k], kin.tangent, kin.reference_director_1);
+    const double angle = spring_reference_angle(framed_spring(model, k), kin.tangent, kin.reference_director_1);
     kin.reference_twist[k] = angle + two_pi * std::round((accepted.reference_twist[k] - angle) / two_pi);
   }
 }
