@@ -1,6 +1,7 @@
 #include "tendril/geometry/kinematics.hpp"
 
 #include <cmath>
+#include <map>
 #include <numbers>
 
 #include "tendril/core/error.hpp"
@@ -29,11 +30,9 @@ double spring_reference_angle(const BendTwistSpring& s, const std::vector<Vec3>&
   return signed_angle(parallel_transport(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
 }
 
-/// tau = n_avg x e_hat of the shell edge carrying xi index z at q (mat_dismech 3.3.2): e_hat along the
-/// shell edge (n_0 -> n_1), n_avg the normalised sum of the unit normals of its one or two triangles.
-Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
+/// n_avg of shell edge k at q: the normalised sum of the unit normals of its one or two triangles.
+Vec3 shell_edge_normal(const Model& model, const VecX& q, std::size_t k) {
   const ShellMesh& shells = model.shells;
-  const auto k = static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)]);
   const auto position = [&](int node) { return q.segment<3>(model.dofs.node(node)); };
   Vec3 n_sum = Vec3::Zero();
   for (int t : shells.edge_triangles[k]) {
@@ -41,8 +40,17 @@ Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
     const auto& tri = shells.triangles[static_cast<std::size_t>(t)];
     n_sum += triangle_normal(position(tri[0]), position(tri[1]), position(tri[2])).normalized();
   }
-  const Vec3 e_hat = (position(shells.edges[k][1]) - position(shells.edges[k][0])).normalized();
-  return n_sum.normalized().cross(e_hat);
+  return n_sum.normalized();
+}
+
+/// tau = n_avg x e_hat of the shell edge carrying xi index z at q (mat_dismech 3.3.2): e_hat along the
+/// shell edge (n_0 -> n_1).
+Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
+  const ShellMesh& shells = model.shells;
+  const auto k = static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)]);
+  const Vec3 e_hat = (q.segment<3>(model.dofs.node(shells.edges[k][1])) - q.segment<3>(model.dofs.node(shells.edges[k][0])))
+                         .normalized();
+  return shell_edge_normal(model, q, k).cross(e_hat);
 }
 
 }  // namespace
@@ -77,10 +85,9 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     frames.tangent[e] = edge.normalized();
   }
 
-  // springs touching each edge, to space-parallel transport a_1 along rods and through joints; a spring
-  // is inside a chain when its node has exactly two edges (one spring). The rod springs first: the rod
-  // frames do not depend on the rod-shell joints (their natural strains were taken without them).
-  std::vector<std::vector<int>> springs_of_edge(num_edges);
+  // springs touching each rod edge, to space-parallel transport a_1 along rods and through joints; a
+  // spring is inside a chain when its node has exactly two edges (one spring)
+  std::vector<std::vector<int>> springs_of_edge(num_rod_edges);
   std::vector<int> springs_at_node(static_cast<std::size_t>(model.dofs.num_nodes), 0);
   for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
     const BendTwistSpring& s = model.rods.springs[k];
@@ -97,7 +104,7 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     for (std::size_t head = 0; head < queue.size(); ++head) {
       const int from = queue[head];
       for (int k : springs_of_edge[static_cast<std::size_t>(from)]) {
-        const BendTwistSpring& s = framed_spring(model, static_cast<std::size_t>(k));
+        const BendTwistSpring& s = model.rods.springs[static_cast<std::size_t>(k)];
         if (chains_only && springs_at_node[static_cast<std::size_t>(s.node)] != 1) continue;
         const int to = s.edge_a == from ? s.edge_b : s.edge_a;
         if (done[static_cast<std::size_t>(to)]) continue;
@@ -121,26 +128,21 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   }
   spread(true);   // each seed along its own chain first
   spread(false);  // the same queue again, now through joints
-  const auto roots = [&](std::size_t end) {
-    for (std::size_t root = 0; root < end; ++root) {
-      if (done[root]) continue;
-      frames.reference_director[root] = initial_director(frames.tangent[root]);
-      done[root] = 1;
-      queue.assign(1, static_cast<int>(root));
-      spread(false);
-    }
-  };
-  roots(num_rod_edges);
-  // then the joint edges, transported from the rod edges through the joint springs
-  for (std::size_t k = model.rods.springs.size(); k < num_springs; ++k) {
-    const BendTwistSpring& s = framed_spring(model, k);
-    springs_of_edge[static_cast<std::size_t>(s.edge_a)].push_back(static_cast<int>(k));
-    springs_of_edge[static_cast<std::size_t>(s.edge_b)].push_back(static_cast<int>(k));
+  for (std::size_t root = 0; root < num_rod_edges; ++root) {
+    if (done[root]) continue;
+    frames.reference_director[root] = initial_director(frames.tangent[root]);
+    done[root] = 1;
+    queue.assign(1, static_cast<int>(root));
+    spread(false);
   }
-  queue.resize(num_rod_edges);
-  for (std::size_t e = 0; e < num_rod_edges; ++e) queue[e] = static_cast<int>(e);
-  spread(false);
-  roots(num_edges);
+  // then the joint edges of rod-shell joints: a_1 along the shell's normal at the edge (n_avg, normal to
+  // the edge), a choice that follows the geometry only, so symmetric joints get symmetric frames
+  std::map<std::array<int, 2>, std::size_t> shell_edge_of;
+  if (num_edges > num_rod_edges)
+    for (std::size_t k = 0; k < model.shells.edges.size(); ++k) shell_edge_of.emplace(model.shells.edges[k], k);
+  for (std::size_t e = num_rod_edges; e < num_edges; ++e)
+    frames.reference_director[e] =
+        initial_director(frames.tangent[e], shell_edge_normal(model, q, shell_edge_of.at(framed_edge_nodes(model, static_cast<int>(e)))));
 
   // springs on the spanning tree start untwisted; springs closing a loop at a joint carry its holonomy
   for (std::size_t k = 0; k < num_springs; ++k)

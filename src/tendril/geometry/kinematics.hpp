@@ -52,7 +52,8 @@ Vec3 initial_director(const Vec3& t, const Vec3& u = kDefaultDirectorUp);
 /// RodNetwork::initial_director_hint gets a_1 = initial_director(t, hint); from the seeds a_1 is
 /// space-parallel transported along chains (nodes where two edges meet), then through joints; each part
 /// reached by no seed gets initial_director(t) (+z) on its first edge and is transported from there. The
-/// joint edges of rod-shell joints come last, transported from the rod edges through the joint springs.
+/// joint edges of rod-shell joints come last: a_1 = initial_director(t, n_avg), the shell's mean unit normal at
+/// the edge (a geometric choice: symmetric joints get symmetric frames).
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames);
 
 /// Fills `kin` at configuration q, transporting the reference frames in `accepted`
