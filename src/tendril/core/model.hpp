@@ -46,6 +46,9 @@ struct RodNetwork {
   std::vector<double> rest_length;        ///< |e_bar| [m] (#edges)
   std::vector<double> stretch_stiffness;  ///< EA [N] (#edges)
   std::vector<BendTwistSpring> springs;   ///< bend-twist springs (#springs)
+  /// (EI_1, EI_2, GJ) [N m^2] of each edge's section after overrides, the stiffness its joint springs
+  /// with shell edges take (mat_dismech 3.4) (#edges)
+  std::vector<Vec3> bend_twist_stiffness;
   /// Initial material director hints (#edges, or empty): a non-zero entry u makes its edge a seed of the
   /// frames at t = 0, with a_1 = u projected onto the plane normal to the edge (initialize_frames;
   /// docs/conventions.md#material-frame-at-t--0).
@@ -103,6 +106,12 @@ struct ShellMesh {
   std::vector<ShellEdgeSpring> edge_springs;       ///< membrane springs (#springs)
   std::vector<MembraneTriangle> membrane_triangles;  ///< CST membrane triangles
   std::vector<MidEdgeTriangle> midedge_triangles;    ///< mid-edge bending triangles
+  /// Shell edges that carry rod frames at rod-shell joints (mat_dismech 3.4): (n_0, n_1) as the shell edge,
+  /// each with a twist DOF (DofMap::joint_twist). As framed edges they are numbered after the rod edges (J).
+  std::vector<std::array<int, 2>> joint_edges;
+  /// Bend-twist springs of the rod-shell joints; edge_a / edge_b are framed-edge indices (rod edges first,
+  /// then E + j for joint edge j) (docs/physics/shells.md#rod-shell-joints)
+  std::vector<BendTwistSpring> joint_springs;
 };
 
 /// Prescribed values of fixed DOFs over time (a clamp that moves or rotates).
@@ -125,5 +134,29 @@ struct Model {
   /// schedules of rest quantities, applied by the solvers at each solve's time (core/actuator.hpp)
   std::vector<std::shared_ptr<const Actuator>> actuators;
 };
+
+/// Framed edges (edges with a reference frame and a twist angle): the rod edges, then the joint edges.
+inline std::size_t framed_edge_count(const Model& model) {
+  return model.rods.edges.size() + model.shells.joint_edges.size();
+}
+/// Nodes (n_0, n_1) of framed edge f; the edge points n_0 -> n_1.
+inline const std::array<int, 2>& framed_edge_nodes(const Model& model, int f) {
+  const auto e = static_cast<std::size_t>(f);
+  const std::size_t rods = model.rods.edges.size();
+  return e < rods ? model.rods.edges[e] : model.shells.joint_edges[e - rods];
+}
+/// The twist DOF of framed edge f.
+inline int framed_edge_twist(const Model& model, int f) {
+  const int rods = static_cast<int>(model.rods.edges.size());
+  return f < rods ? model.dofs.twist(f) : model.dofs.joint_twist(f - rods);
+}
+/// Bend-twist springs: the rod springs, then the joint springs.
+inline std::size_t framed_spring_count(const Model& model) {
+  return model.rods.springs.size() + model.shells.joint_springs.size();
+}
+inline const BendTwistSpring& framed_spring(const Model& model, std::size_t k) {
+  const std::size_t rods = model.rods.springs.size();
+  return k < rods ? model.rods.springs[k] : model.shells.joint_springs[k - rods];
+}
 
 }  // namespace tendril

@@ -10,6 +10,7 @@ namespace tendril {
 /// Reference frames of the rod edges (and of the mid-edge shell edges) at the last accepted configuration. They are
 /// time-dependent (time-parallel transported each step), so they live in State, not Model.
 struct RodFrames {
+  // per framed edge: rod edges, then rod-shell joint edges (core/model.hpp framed_edge_count)
   std::vector<Vec3> tangent;             ///< t^e unit edge tangent (#edges)
   std::vector<Vec3> reference_director;  ///< a_1^e first reference director, a_1 . t = 0 (#edges)
   std::vector<double> reference_twist;   ///< m_ref^k accumulated reference twist [rad] (#bend-twist springs)

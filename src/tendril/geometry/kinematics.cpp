@@ -1,6 +1,7 @@
 #include "tendril/geometry/kinematics.hpp"
 
 #include <cmath>
+#include <map>
 #include <numbers>
 
 #include "tendril/core/error.hpp"
@@ -12,7 +13,7 @@ namespace tendril {
 namespace {
 
 Vec3 edge_vector(const Model& model, const VecX& q, int e) {
-  const auto& nodes = model.rods.edges[static_cast<std::size_t>(e)];
+  const auto& nodes = framed_edge_nodes(model, e);
   return q.segment<3>(model.dofs.node(nodes[1])) - q.segment<3>(model.dofs.node(nodes[0]));
 }
 
@@ -29,11 +30,9 @@ double spring_reference_angle(const BendTwistSpring& s, const std::vector<Vec3>&
   return signed_angle(parallel_transport(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
 }
 
-/// tau = n_avg x e_hat of the shell edge carrying xi index z at q (mat_dismech 3.3.2): e_hat along the
-/// shell edge (n_0 -> n_1), n_avg the normalised sum of the unit normals of its one or two triangles.
-Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
+/// n_avg of shell edge k at q: the normalised sum of the unit normals of its one or two triangles.
+Vec3 shell_edge_normal(const Model& model, const VecX& q, std::size_t k) {
   const ShellMesh& shells = model.shells;
-  const auto k = static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)]);
   const auto position = [&](int node) { return q.segment<3>(model.dofs.node(node)); };
   Vec3 n_sum = Vec3::Zero();
   for (int t : shells.edge_triangles[k]) {
@@ -41,8 +40,17 @@ Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
     const auto& tri = shells.triangles[static_cast<std::size_t>(t)];
     n_sum += triangle_normal(position(tri[0]), position(tri[1]), position(tri[2])).normalized();
   }
-  const Vec3 e_hat = (position(shells.edges[k][1]) - position(shells.edges[k][0])).normalized();
-  return n_sum.normalized().cross(e_hat);
+  return n_sum.normalized();
+}
+
+/// tau = n_avg x e_hat of the shell edge carrying xi index z at q (mat_dismech 3.3.2): e_hat along the
+/// shell edge (n_0 -> n_1).
+Vec3 shell_edge_frame(const Model& model, const VecX& q, int z) {
+  const ShellMesh& shells = model.shells;
+  const auto k = static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)]);
+  const Vec3 e_hat = (q.segment<3>(model.dofs.node(shells.edges[k][1])) - q.segment<3>(model.dofs.node(shells.edges[k][0])))
+                         .normalized();
+  return shell_edge_normal(model, q, k).cross(e_hat);
 }
 
 }  // namespace
@@ -62,8 +70,9 @@ Vec3 initial_director(const Vec3& t, const Vec3& u) {
 }
 
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
-  const auto num_edges = model.rods.edges.size();
-  const auto num_springs = model.rods.springs.size();
+  const auto num_edges = framed_edge_count(model);
+  const auto num_rod_edges = model.rods.edges.size();
+  const auto num_springs = framed_spring_count(model);
   frames.tangent.resize(num_edges);
   frames.reference_director.resize(num_edges);
   frames.reference_twist.assign(num_springs, 0.0);
@@ -76,11 +85,11 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     frames.tangent[e] = edge.normalized();
   }
 
-  // springs touching each edge, to space-parallel transport a_1 along rods and through joints; a spring
-  // is inside a chain when its node has exactly two edges (one spring)
-  std::vector<std::vector<int>> springs_of_edge(num_edges);
+  // springs touching each rod edge, to space-parallel transport a_1 along rods and through joints; a
+  // spring is inside a chain when its node has exactly two edges (one spring)
+  std::vector<std::vector<int>> springs_of_edge(num_rod_edges);
   std::vector<int> springs_at_node(static_cast<std::size_t>(model.dofs.num_nodes), 0);
-  for (std::size_t k = 0; k < num_springs; ++k) {
+  for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
     const BendTwistSpring& s = model.rods.springs[k];
     springs_of_edge[static_cast<std::size_t>(s.edge_a)].push_back(static_cast<int>(k));
     springs_of_edge[static_cast<std::size_t>(s.edge_b)].push_back(static_cast<int>(k));
@@ -110,7 +119,7 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
     }
   };
   const auto& hints = model.rods.initial_director_hint;
-  TENDRIL_ASSERT(hints.empty() || hints.size() == num_edges, "initial_director_hint: one entry per edge or none");
+  TENDRIL_ASSERT(hints.empty() || hints.size() == num_rod_edges, "initial_director_hint: one entry per rod edge or none");
   for (std::size_t e = 0; e < hints.size(); ++e) {
     if (hints[e].isZero()) continue;
     frames.reference_director[e] = initial_director(frames.tangent[e], hints[e]);
@@ -119,23 +128,31 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
   }
   spread(true);   // each seed along its own chain first
   spread(false);  // the same queue again, now through joints
-  for (std::size_t root = 0; root < num_edges; ++root) {
+  for (std::size_t root = 0; root < num_rod_edges; ++root) {
     if (done[root]) continue;
     frames.reference_director[root] = initial_director(frames.tangent[root]);
     done[root] = 1;
     queue.assign(1, static_cast<int>(root));
     spread(false);
   }
+  // then the joint edges of rod-shell joints: a_1 along the shell's normal at the edge (n_avg, normal to
+  // the edge), a choice that follows the geometry only, so symmetric joints get symmetric frames
+  std::map<std::array<int, 2>, std::size_t> shell_edge_of;
+  if (num_edges > num_rod_edges)
+    for (std::size_t k = 0; k < model.shells.edges.size(); ++k) shell_edge_of.emplace(model.shells.edges[k], k);
+  for (std::size_t e = num_rod_edges; e < num_edges; ++e)
+    frames.reference_director[e] =
+        initial_director(frames.tangent[e], shell_edge_normal(model, q, shell_edge_of.at(framed_edge_nodes(model, static_cast<int>(e)))));
 
   // springs on the spanning tree start untwisted; springs closing a loop at a joint carry its holonomy
   for (std::size_t k = 0; k < num_springs; ++k)
     frames.reference_twist[k] =
-        spring_reference_angle(model.rods.springs[k], frames.tangent, frames.reference_director);
+        spring_reference_angle(framed_spring(model, k), frames.tangent, frames.reference_director);
 }
 
 void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin) {
-  const auto num_edges = model.rods.edges.size();
-  const auto num_springs = model.rods.springs.size();
+  const auto num_edges = framed_edge_count(model);
+  const auto num_springs = framed_spring_count(model);
   TENDRIL_ASSERT(accepted.tangent.size() == num_edges && accepted.reference_director.size() == num_edges &&
                      accepted.reference_twist.size() == num_springs &&
                      accepted.shell_edge_tau.size() == model.shells.xi_edge.size(),
@@ -164,7 +181,7 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
     a1 -= a1.dot(t) * t;
     a1.normalize();
     const Vec3 a2 = t.cross(a1);
-    const double theta = q[model.dofs.twist(static_cast<int>(e))];
+    const double theta = q[framed_edge_twist(model, static_cast<int>(e))];
     const double c = std::cos(theta);
     const double s = std::sin(theta);
     kin.edge[e] = edge;
@@ -180,7 +197,7 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
   // reference twist, on the branch (multiple of 2 pi) closest to the accepted one
   constexpr double two_pi = 2.0 * std::numbers::pi;
   for (std::size_t k = 0; k < num_springs; ++k) {
-    const double angle = spring_reference_angle(model.rods.springs[k], kin.tangent, kin.reference_director_1);
+    const double angle = spring_reference_angle(framed_spring(model, k), kin.tangent, kin.reference_director_1);
     kin.reference_twist[k] = angle + two_pi * std::round((accepted.reference_twist[k] - angle) / two_pi);
   }
 }

@@ -13,6 +13,8 @@
 
 namespace tendril {
 
+/// Per framed edge (rod edges, then the joint edges of rod-shell joints; core/model.hpp framed_edge_*) and
+/// per bend-twist spring (rod springs, then joint springs).
 struct Kinematics {
   std::vector<Vec3> edge;                 ///< e^j = x_{n1} - x_{n0} [m] (#edges)
   std::vector<double> edge_length;        ///< |e^j| [m] (#edges)
@@ -49,7 +51,9 @@ Vec3 initial_director(const Vec3& t, const Vec3& u = kDefaultDirectorUp);
 /// Builds reference frames for a fresh configuration q (at t = 0). Seeds: every edge with a non-zero
 /// RodNetwork::initial_director_hint gets a_1 = initial_director(t, hint); from the seeds a_1 is
 /// space-parallel transported along chains (nodes where two edges meet), then through joints; each part
-/// reached by no seed gets initial_director(t) (+z) on its first edge and is transported from there.
+/// reached by no seed gets initial_director(t) (+z) on its first edge and is transported from there. The
+/// joint edges of rod-shell joints come last: a_1 = initial_director(t, n_avg), the shell's mean unit normal at
+/// the edge (a geometric choice: symmetric joints get symmetric frames).
 void initialize_frames(const Model& model, const VecX& q, RodFrames& frames);
 
 /// Fills `kin` at configuration q, transporting the reference frames in `accepted`

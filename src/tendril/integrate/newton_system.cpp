@@ -175,6 +175,7 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
   auto where = [&](int d) {
     if (dofs.is_position(d)) return "node " + std::to_string(d / 3) + " (" + "xyz"[d % 3] + ")";
     if (dofs.is_twist(d)) return "twist of edge " + std::to_string(d - dofs.twist(0));
+    if (dofs.is_joint_twist(d)) return "twist of rod-shell joint edge " + std::to_string(d - dofs.joint_twist(0));
     return "mid-edge rotation xi of shell edge " + std::to_string(d - dofs.xi(0));
   };
   // a non-finite unknown first (it makes the forces around it non-finite), then the largest residual

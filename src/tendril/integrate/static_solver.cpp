@@ -27,6 +27,7 @@ void find_free_translations(const Model& model, const SparseMatrix& pattern, std
   auto node_of = [&](int d) {
     if (model.dofs.is_position(d)) return d / 3;
     if (model.dofs.is_twist(d)) return model.rods.edges[d - position_dofs][0];
+    if (model.dofs.is_joint_twist(d)) return model.shells.joint_edges[d - model.dofs.joint_twist(0)][0];
     return model.shells.edges[model.shells.xi_edge[d - model.dofs.xi(0)]][0];
   };
   DisjointSets parts(num_nodes);

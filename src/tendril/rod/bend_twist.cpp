@@ -194,7 +194,7 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
 }
 
 BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q, std::size_t k) {
-  const BendTwistSpring& spring = model.rods.springs[k];
+  const BendTwistSpring& spring = framed_spring(model, k);
   const auto a = static_cast<std::size_t>(spring.edge_a);
   const auto b = static_cast<std::size_t>(spring.edge_b);
   // an edge pointing the other way is seen with t, m2 (and a2) and theta negated; m1 and a1 are kept;
@@ -208,37 +208,38 @@ BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, con
   s.director_2_b = spring.sign_b * kin.material_director_2[b];
   s.rotation_gradient_a = kin.transport_rotation_gradient[a];
   s.rotation_gradient_b = kin.transport_rotation_gradient[b];
-  s.twist_a = spring.sign_a * q[model.dofs.twist(spring.edge_a)];
-  s.twist_b = spring.sign_b * q[model.dofs.twist(spring.edge_b)];
+  s.twist_a = spring.sign_a * q[framed_edge_twist(model, spring.edge_a)];
+  s.twist_b = spring.sign_b * q[framed_edge_twist(model, spring.edge_b)];
   s.reference_twist = kin.reference_twist[k];
   return s;
 }
 
 namespace {
 
-/// Stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) of spring k.
+/// Stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) of a spring.
 std::array<int, 11> spring_dofs(const Model& model, const BendTwistSpring& spring) {
-  const auto& ea = model.rods.edges[static_cast<std::size_t>(spring.edge_a)];
-  const auto& eb = model.rods.edges[static_cast<std::size_t>(spring.edge_b)];
+  const auto& ea = framed_edge_nodes(model, spring.edge_a);
+  const auto& eb = framed_edge_nodes(model, spring.edge_b);
   const int before = spring.sign_a > 0 ? ea[0] : ea[1];
   const int after = spring.sign_b > 0 ? eb[1] : eb[0];
   const DofMap& d = model.dofs;
   const int x0 = d.node(before), x1 = d.node(spring.node), x2 = d.node(after);
-  return {x0, x0 + 1, x0 + 2, x1, x1 + 1, x1 + 2, x2, x2 + 1, x2 + 2, d.twist(spring.edge_a), d.twist(spring.edge_b)};
+  return {x0, x0 + 1, x0 + 2, x1, x1 + 1, x1 + 2, x2, x2 + 1, x2 + 2, framed_edge_twist(model, spring.edge_a),
+          framed_edge_twist(model, spring.edge_b)};
 }
 
 }  // namespace
 
-void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  for (const auto& spring : model.rods.springs) pattern.add_stencil(spring_dofs(model, spring));
+void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::size_t last, SparsityBuilder& pattern) {
+  for (std::size_t k = first; k < last; ++k) pattern.add_stencil(spring_dofs(model, framed_spring(model, k)));
 }
 
-void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
-  const auto& springs = in.model.rods.springs;
+void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last, const EvalInput& in,
+                           EnergyOutput& out) {
   VecN<11> g;
   MatN<11> h;
-  for (std::size_t k = 0; k < springs.size(); ++k) {
-    const BendTwistSpring& spring = springs[k];
+  for (std::size_t k = first; k < last; ++k) {
+    const BendTwistSpring& spring = framed_spring(in.model, k);
     const BendTwistStencil s = oriented_stencil(in.model, in.kin, in.q, k);
     out.energy += bend_twist_stencil(s, spring, out.gradient || out.hessian ? &g : nullptr,
                                      out.hessian ? &h : nullptr);
@@ -255,9 +256,17 @@ void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
       h.col(9) *= sign_a;
       h.row(10) *= sign_b;
       h.col(10) *= sign_b;
-      out.hessian->add_cached(this, k, dofs, h);
+      out.hessian->add_cached(owner, k - first, dofs, h);
     }
   }
+}
+
+void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
+  declare_bend_twist_sparsity(model, 0, model.rods.springs.size(), pattern);
+}
+
+void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out);
 }
 
 }  // namespace tendril

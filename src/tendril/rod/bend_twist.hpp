@@ -46,8 +46,17 @@ Vec2 material_curvature(const BendTwistStencil& stencil);
 /// Twist m = theta_b - theta_a + m_ref [rad] of an oriented stencil.
 double spring_twist(const BendTwistStencil& stencil);
 
-/// The oriented stencil of `spring` at the configuration described by `kin` and q.
+/// The oriented stencil of spring k (core/model.hpp framed_spring: rod springs, then rod-shell joint springs)
+/// at the configuration described by `kin` and q.
 BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q, std::size_t spring);
+
+/// Declares the stencils of framed springs [first, last).
+void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::size_t last, SparsityBuilder& pattern);
+
+/// Adds the energy, gradient and Hessian of framed springs [first, last) to `out`; Hessian blocks are cached
+/// under (owner, k - first).
+void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last, const EvalInput& in,
+                           EnergyOutput& out);
 
 /// Sum of the bending and twisting energies of Model::rods.springs.
 class BendTwistEnergy final : public Energy {

@@ -205,7 +205,10 @@ Model build_rod_model(const RodNetworkInput& in) {
     if (ov.bend_stiffness) s.bend_1 = s.bend_2 = *ov.bend_stiffness;
     if (ov.twist_stiffness) s.twist = *ov.twist_stiffness;
   }
-  for (const Section& s : edge_section) rods.stretch_stiffness.push_back(s.stretch);
+  for (const Section& s : edge_section) {
+    rods.stretch_stiffness.push_back(s.stretch);
+    rods.bend_twist_stiffness.emplace_back(s.bend_1, s.bend_2, s.twist);
+  }
 
   // bend-twist springs: stiffness = mean of the two edges, then node overrides
   rods.springs = make_springs(in);

@@ -145,11 +145,7 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     mesh.xi_edge.push_back(static_cast<int>(e));
   }
   model.dofs.num_shell_edges = static_cast<int>(mesh.xi_edge.size());
-  const auto num_dofs = static_cast<Eigen::Index>(model.dofs.size());
-  const Eigen::Index old_dofs = model.mass.size();
-  model.mass.conservativeResize(num_dofs);
-  model.mass.tail(num_dofs - old_dofs).setZero();
-  model.fixed.resize(static_cast<std::size_t>(num_dofs), 0);
+  grow_massless_dofs(model);
 
   // lumped masses, membranes
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
@@ -261,6 +257,14 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   if (!mesh.membrane_triangles.empty()) model.energies.push_back(std::make_shared<MembraneCstEnergy>());
   if (!mesh.hinges.empty()) model.energies.push_back(std::make_shared<HingeBendingEnergy>());
   if (!mesh.midedge_triangles.empty()) model.energies.push_back(std::make_shared<MidEdgeBendingEnergy>());
+}
+
+void grow_massless_dofs(Model& model) {
+  const auto num_dofs = static_cast<Eigen::Index>(model.dofs.size());
+  const Eigen::Index old_dofs = model.mass.size();
+  model.mass.conservativeResize(num_dofs);
+  model.mass.tail(num_dofs - old_dofs).setZero();
+  model.fixed.resize(static_cast<std::size_t>(num_dofs), 0);
 }
 
 int append_nodes(Model& model, const std::vector<Vec3>& nodes) {

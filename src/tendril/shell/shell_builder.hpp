@@ -52,6 +52,10 @@ struct ShellInput {
 /// move up by 3 per node (InputError "nodes[i]" for a non-finite coordinate). Returns the first new index.
 int append_nodes(Model& model, const std::vector<Vec3>& nodes);
 
+/// Grows Model::mass and Model::fixed to model.dofs.size() after DOFs were appended (xi, joint-edge twists):
+/// the new DOFs are massless and free.
+void grow_massless_dofs(Model& model);
+
 /// Validates the shells against the model's nodes (throws InputError naming "shells[s]...", the value and
 /// what is allowed: indices out of range, repeated nodes, degenerate, duplicated or inconsistently oriented
 /// triangles, edges shared by more than two triangles, bad materials) and adds their topology, stencils,

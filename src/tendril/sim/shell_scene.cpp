@@ -13,6 +13,7 @@
 #include "tendril/geometry/triangle_normal.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/obj_mesh.hpp"
+#include "tendril/shell/rod_shell_joint.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::sim {
@@ -117,8 +118,17 @@ void add_hinge_actuation(const io::SceneNode& entry, const SceneShell& shell, co
     const auto [low, high] = std::minmax_element(position.begin(), position.end());
     const double span = std::max(*high - *low, 1e-300), top = *high;
     const double amplitude = line.real("amplitude"), frequency = line.real("frequency"), lag = line.real("phase_lag");
+    const double ramp = line.real("ramp_time");
     std::vector<Schedule> schedules;
-    for (double p : position) schedules.push_back(sinusoid(0.0, amplitude, frequency, -lag * (top - p) / span));
+    for (double p : position) {
+      Schedule wave = sinusoid(0.0, amplitude, frequency, -lag * (top - p) / span);
+      if (ramp > 0.0)  // amplitude grown by the smoothstep 3 s^2 - 2 s^3, s = t / ramp_time
+        wave = [wave, ramp](double t) {
+          const double s = std::clamp(t / ramp, 0.0, 1.0);
+          return s * s * (3.0 - 2.0 * s) * wave(t);
+        };
+      schedules.push_back(std::move(wave));
+    }
     model.actuators.push_back(std::make_shared<HingeAngleSchedule>(model, std::move(hinges), std::move(schedules)));
   }
 }
@@ -157,6 +167,7 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
     for (const Vec3& x : s.mesh.nodes) scale = std::max(scale, (x - shells.front().mesh.nodes.front()).norm());
   std::vector<std::vector<int>> shell_nodes;
   std::vector<Vec3> new_nodes;
+  std::vector<int> bend_twist_joints;  // model nodes of the bend_twist joints
   const int num_rods = static_cast<int>(rods.rod_nodes.size());
   for (std::size_t s = 0; s < shells.size(); ++s) {
     const int count = static_cast<int>(shells[s].mesh.nodes.size());
@@ -173,7 +184,11 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
       if (gap > 1e-9 * std::max(scale, 1.0))
         j.fail("node", fmt::format("{} at distance {:g} m from rod {} node {}", j.integer("node"), gap, r, j.integer("rod_node")),
                "a shell node coincident with the rod node (within 1e-9 of the scene size)");
+      const bool on_triangle = std::any_of(shells[s].mesh.triangles.begin(), shells[s].mesh.triangles.end(),
+                                           [&](const auto& t) { return std::find(t.begin(), t.end(), i) != t.end(); });
+      if (!on_triangle) j.fail("node", std::to_string(j.integer("node")), "a node of a triangle of this shell");
       joined[static_cast<std::size_t>(i)] = n;
+      if (j.text("type") == "bend_twist") bend_twist_joints.push_back(n);
     }
     std::vector<int> map;
     for (int i = 0; i < count; ++i) {
@@ -199,8 +214,9 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
     inputs.push_back(shells[s].input);
   }
   add_shells(model, inputs);
+  if (!bend_twist_joints.empty()) add_rod_shell_joints(model, bend_twist_joints);
 
-  // q and u: rod positions, new shell nodes, twists, xi (= 0 in the rest shape)
+  // q and u: rod positions, new shell nodes, twists, xi and joint-edge twists (= 0 in the rest shape)
   const auto n_rod = static_cast<Eigen::Index>(3 * rod_node_count);
   const Eigen::Index twists = q_initial.size() - n_rod;
   VecX q = VecX::Zero(model.dofs.size());

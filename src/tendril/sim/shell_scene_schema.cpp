@@ -80,10 +80,15 @@ const io::SchemaTable& shell_scene_schema() {
           vec3("shells[].velocity", "[0, 0, 0]", "m/s", "Initial velocity of every node of this shell."),
           node("shells[].joints", KeyType::List,
                "Rod-shell joints: a shell node that is the same node as a rod node (coincident within 1e-9 of the "
-               "scene size). The node is shared (a pin joint: positions coupled, no bending moment passed)."),
-          integer("shells[].joints[].node", kReq, -kInf, "Node of this shell."),
+               "scene size). The node is shared."),
+          integer("shells[].joints[].node", kReq, -kInf, "Node of this shell (a node of one of its triangles)."),
           integer("shells[].joints[].rod", "0", 0, "Rod index."),
           integer("shells[].joints[].rod_node", kReq, -kInf, "Node of that rod."),
+          choice("shells[].joints[].type", "bend_twist", {"bend_twist", "pin"},
+                 "bend_twist (mat_dismech 3.4, the default): the shell edges of the triangles around the node get "
+                 "rod frames and twist angles, and bend-twist springs with the rod's EI and GJ join every pair of "
+                 "framed edges meeting at a node, so the joint passes bending and twisting moments; pin: only the "
+                 "positions are shared (no moment passed)."),
 
           node("shells[].hinge_actuation", KeyType::List,
                "Natural hinge angles scheduled in time along a straight line of hinges (mat_dismech 7, the manta "
@@ -97,6 +102,9 @@ const io::SchemaTable& shell_scene_schema() {
           real("shells[].hinge_actuation[].frequency", kReq, "Hz", "Frequency f.", 0.0),
           real("shells[].hinge_actuation[].phase_lag", "0", "rad",
                "Phase lag from the line's leading end (largest coordinate along it) to its trailing end."),
+          real("shells[].hinge_actuation[].ramp_time", "0", "s",
+               "Soft start: the amplitude grows from 0 to `amplitude` over this time (smoothstep 3 s^2 - 2 s^3 of "
+               "s = t / ramp_time); 0: the full amplitude from t = 0.", 0.0),
 
           node("point_masses", KeyType::List, "Extra masses lumped at nodes (e.g. a payload)."),
           integer("point_masses[].rod", kOpt, 0, "Rod of the node (give rod or shell)."),

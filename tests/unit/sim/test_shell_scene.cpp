@@ -17,6 +17,7 @@
 #include "tendril/forces/buoyancy.hpp"
 #include "tendril/io/run_reader.hpp"
 #include "tendril/io/shell_generators.hpp"
+#include "tendril/shell/rod_shell_joint.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -130,6 +131,16 @@ forces:
   EXPECT_NEAR(m.mass[3 * payload], rope_edge + 0.13, 1e-12);
   EXPECT_EQ(count<BuoyancyEnergy>(m.energies), 1);
   EXPECT_EQ(count<AerodynamicDrag>(m.forces), 1);
+  // bend-twist joints by default: the shell edges of the corner triangles get twist DOFs after xi
+  EXPECT_EQ(count<RodShellJointEnergy>(m.energies), 1);
+  EXPECT_GT(m.dofs.num_joint_edges, 0);
+  EXPECT_EQ(s.q_initial.size(), m.dofs.size());
+  EXPECT_EQ(m.mass.size(), m.dofs.size());
+  const RodScene pin = load(text, {corners[0], corners[1], "shells.0.joints.0.type=pin", "shells.0.joints.1.type=pin"});
+  EXPECT_EQ(count<RodShellJointEnergy>(pin.model.energies), 0);
+  EXPECT_EQ(pin.model.dofs.num_joint_edges, 0);
+  expect_input_error([&] { load(text, {corners[0], corners[1], "shells.0.joints.0.type=glued"}); },
+                     {"shells[0].joints[0].type", "glued"});
 
   expect_input_error([&] { load(text, {corners[1], "shells.0.joints.0.node=1"}); },
                      {"shells[0].joints[0].node", "coincident with the rod node"});

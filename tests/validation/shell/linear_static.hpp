@@ -15,8 +15,8 @@
 
 namespace tendril::test {
 
-/// The displacement u (#dofs, zero on fixed DOFs) with K u = load on the DOFs not marked in model.fixed.
-inline VecX linear_static_displacement(const Model& model, const VecX& load) {
+/// K, the Hessian of all energies at the rest state [N/m | N | N m] (#dofs x #dofs).
+inline SparseMatrix rest_hessian(const Model& model) {
   const VecX q = rest_configuration(model);
   RodFrames frames;
   initialize_frames(model, q, frames);
@@ -31,13 +31,21 @@ inline VecX linear_static_displacement(const Model& model, const VecX& load) {
   EnergyOutput out;
   out.hessian = &hessian;
   for (const auto& term : model.energies) term->accumulate(in, out);
+  return hessian.matrix();
+}
 
+/// v^T K v of a rest-state variation v (#dofs): twice the elastic energy of a small motion along v.
+inline double energy_hessian_form(const Model& model, const VecX& v) { return v.dot(rest_hessian(model) * v); }
+
+/// The displacement u (#dofs, zero on fixed DOFs) with K u = load on the DOFs not marked in model.fixed.
+inline VecX linear_static_displacement(const Model& model, const VecX& load) {
+  const int n = model.dofs.size();
   std::vector<int> reduced(static_cast<std::size_t>(n), -1);
   int num_free = 0;
   for (int i = 0; i < n; ++i)
     if (!model.fixed[static_cast<std::size_t>(i)]) reduced[static_cast<std::size_t>(i)] = num_free++;
   std::vector<Eigen::Triplet<double>> entries;
-  const SparseMatrix& k = hessian.matrix();
+  const SparseMatrix k = rest_hessian(model);
   for (int col = 0; col < k.outerSize(); ++col)
     for (SparseMatrix::InnerIterator it(k, col); it; ++it) {
       const int r = reduced[static_cast<std::size_t>(it.row())], c = reduced[static_cast<std::size_t>(col)];
