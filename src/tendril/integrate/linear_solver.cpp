@@ -16,6 +16,12 @@ namespace {
 /// cantilever of bench/shell/bench_shell_step.cpp (docs/performance.md, "Shells"): about 2.7; 2.5
 /// leans towards the sparse solver, whose memory stays linear in the DOFs.
 constexpr double kBandedSpeedup = 2.5;
+/// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates. Measured
+/// with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM bandwidth 119, band
+/// 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s of fall; the manta ray
+/// (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The break-even is above 13; 10
+/// leans towards the sparse solver.
+constexpr double kBandedLuSpeedup = 10.0;
 
 }  // namespace
 
@@ -34,13 +40,17 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
   if (kind == LinearSolverKind::automatic) {
     const int bandwidth = permuted_bandwidth(pattern, reverse_cuthill_mckee(pattern));
     kind = bandwidth <= banded_max_bandwidth ? LinearSolverKind::banded_ldlt : LinearSolverKind::sparse_ldlt;
-    // a wider band may still be cheaper than the sparse LDL^T (the LU's are not weighed)
-    if (kind == LinearSolverKind::sparse_ldlt && symmetric) {
+    // a wider band may still be cheaper than the sparse factorization (the LU's weighed with the
+    // LDL^T estimates of the same pattern)
+    if (kind == LinearSolverKind::sparse_ldlt) {
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
-      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > kBandedSpeedup * sparse->multiply_adds())
-        return sparse;  // analyzed already
-      kind = LinearSolverKind::banded_ldlt;
+      const double speedup = symmetric ? kBandedSpeedup : kBandedLuSpeedup;
+      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > speedup * sparse->multiply_adds()) {
+        if (symmetric) return sparse;  // analyzed already
+      } else {
+        kind = LinearSolverKind::banded_ldlt;
+      }
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;

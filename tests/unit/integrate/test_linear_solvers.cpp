@@ -270,9 +270,19 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
   square.diagonal().array() += 1.0;
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, true)->name(), "banded_ldlt");
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, true)->name(), "sparse_ldlt");
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(), "sparse_lu");
-  // a non-symmetric system keeps the plain bandwidth rule
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(), "sparse_lu");
+  // the LU's weigh with a factor 10: the 20 x 20 grid's band is within it; a random tree's is not
+  // (no fill in its sparse factor, a wide band in any order)
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(), "banded_lu");
+  const int tree_nodes = 300;
+  MatX tree = MatX::Identity(tree_nodes, tree_nodes) * 4.0;
+  std::mt19937 parents(19u);
+  for (int i = 1; i < tree_nodes; ++i) {
+    const int p = std::uniform_int_distribution<int>(0, i - 1)(parents);
+    tree(i, p) = tree(p, i) = -1.0;
+  }
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(tree), 8, false)->name(), "sparse_lu");
+  // a non-symmetric system is weighed with the same estimates
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(), "banded_lu");
   // within banded_max_bandwidth the band is taken without weighing
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 400, true)->name(), "banded_ldlt");
   // the automatically chosen sparse solver comes analyzed: it factorizes and solves at once
