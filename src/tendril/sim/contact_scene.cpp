@@ -15,34 +15,19 @@
 #include "tendril/contact/self_contact.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/point_load.hpp"
+#include "tendril/io/schema_keys.hpp"
 
 namespace tendril::sim {
 namespace {
 
 using io::KeySpec;
 using io::KeyType;
-const std::string kReq(io::kRequired);
-const std::string kOpt(io::kOptional);
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using namespace io::keys;
+/// A Coulomb coefficient mu >= 0 (default 0: frictionless).
+KeySpec friction(std::string path, std::string doc) { return real(std::move(path), "0", "-", std::move(doc), 0.0); }
 
-KeySpec positive(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc), .min = 0.0, .max = kInf, .min_exclusive = true};
-}
-KeySpec friction(std::string path, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Real, .default_value = "0", .unit = "-", .doc = std::move(doc),
-          .min = 0.0};
-}
-KeySpec vec3(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Vec3, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc)};
-}
-KeySpec map(std::string path, KeyType type, std::string doc) {
-  return {.path = std::move(path), .type = type, .default_value = kOpt, .unit = "", .doc = std::move(doc)};
-}
-KeySpec flag(std::string path, std::string doc) {
-  return {.path = std::move(path), .type = KeyType::Bool, .default_value = "true", .unit = "", .doc = std::move(doc)};
-}
+/// An on/off switch, on by default (a map that is present is enabled unless it says otherwise).
+KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path), "true", std::move(doc)); }
 
 }  // namespace
 
@@ -55,7 +40,7 @@ const io::SchemaTable& contact_scene_schema() {
       "or triangle's is half the shell's thickness. The penalty is k_c b(g) with b of eq. 21 and the gap g; it "
       "is non-zero for g < delta.",
       {
-          map("contact", KeyType::Map, "Contact and friction (absent: no contact)."),
+          node("contact", KeyType::Map, "Contact and friction (absent: no contact)."),
           positive("contact.stiffness", "20", "N/m",
                    "Contact stiffness k_c: deep contact is a spring of stiffness 2 k_c per node (ground, obstacles) "
                    "or edge pair (self). The rod drop of mat_dismech Fig. 7 uses 20."),
@@ -65,28 +50,27 @@ const io::SchemaTable& contact_scene_schema() {
           positive("contact.slip_tolerance", "1e-3", "m/s",
                    "nu: slip speed above which friction is Coulomb's mu |F_n| (K2 = 15 / nu); below it friction "
                    "is a stiff viscous law."),
-          {.path = "contact.rods", .type = KeyType::IntList, .default_value = kOpt, .unit = "-",
-           .doc = "Rods that take part in contact (ground, obstacles and self), by index. Default: all rods."},
-          {.path = "contact.shells", .type = KeyType::IntList, .default_value = kOpt, .unit = "-",
-           .doc = "Shells that take part in contact (ground, obstacles and self), by index. Default: all shells."},
-          map("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods and shells rest on."),
-          flag("contact.ground.enabled", "Ground contact on or off."),
+          indices("contact.rods", "Rods that take part in contact (ground, obstacles and self), by index. Default: all rods."),
+          indices("contact.shells",
+                  "Shells that take part in contact (ground, obstacles and self), by index. Default: all shells."),
+          node("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods and shells rest on."),
+          enabled("contact.ground.enabled", "Ground contact on or off."),
           vec3("contact.ground.point", "[0, 0, 0]", "m", "A point of the ground plane."),
           vec3("contact.ground.normal", "[0, 0, 1]", "-", "Outward normal of the ground (normalised)."),
           friction("contact.ground.friction", "Coulomb coefficient mu between rods (shell nodes) and ground."),
-          map("contact.self", KeyType::Map,
+          node("contact.self", KeyType::Map,
               "Self-contact (IMC) among the rods and shells in contact: pairs of edges (rod and shell edges) that "
               "share no node, and pairs of a node (rod or shell) and a shell triangle not containing it; together "
               "rod-rod, rod-shell and shell-shell contact (shell self-contact included). Neighbouring pairs "
               "already within delta of touching at the start never interact."),
-          flag("contact.self.enabled", "Self-contact on or off."),
+          enabled("contact.self.enabled", "Self-contact on or off."),
           friction("contact.self.friction",
                    "Coulomb coefficient mu of every self-contact pair (edge-edge and node-triangle)."),
           {.path = "contact.self.collision_check", .type = KeyType::Bool, .default_value = "true", .unit = "",
            .doc = "Continuous collision check of every Newton step: no edge passes through another and no node "
                   "through a triangle however fast or thin the bodies (docs/physics/contact.md, \"No tunnelling\"). "
                   "Off only to compare."},
-          map("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
+          node("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
           {.path = "contact.obstacles[].shape", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a cylinder with round "
                   "caps) or box (center, half_extents, rotation).",
