@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <system_error>
 
@@ -15,16 +16,18 @@ namespace tendril::testing {
 
 /// The folder for `tag` (created on first use; one per tag and process).
 inline std::filesystem::path scratch_dir(const std::string& tag) {
-  struct Folder {
-    std::filesystem::path path;
-    ~Folder() {
+  struct Folders {
+    std::map<std::string, std::filesystem::path> paths;
+    ~Folders() {
       std::error_code ec;
-      std::filesystem::remove_all(path, ec);
+      for (const auto& [unused, path] : paths) std::filesystem::remove_all(path, ec);
     }
   };
-  static Folder folder{std::filesystem::temp_directory_path() / ("tendril_" + tag + "_" + std::to_string(::getpid()))};
-  std::filesystem::create_directories(folder.path);
-  return folder.path;
+  static Folders folders;
+  auto [it, inserted] = folders.paths.try_emplace(
+      tag, std::filesystem::temp_directory_path() / ("tendril_" + tag + "_" + std::to_string(::getpid())));
+  std::filesystem::create_directories(it->second);
+  return it->second;
 }
 
 }  // namespace tendril::testing

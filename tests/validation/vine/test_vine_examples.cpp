@@ -124,7 +124,7 @@ TEST(VineExamples, UnstableExplicitSpringsFailTheRun) {
   // the run must end as failed with the reason, not report completed
   const VineScene scene = load_vine_scene_file(example("vine_wall_growth.yaml"),
                                                {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400"});
-  const fs::path out = fs::temp_directory_path() / "tendril_test_vine_unstable";
+  const fs::path out = testing::scratch_dir("vine_examples") / "unstable";
   const io::RunResult result = run_vine(scene, out);
   EXPECT_FALSE(result.ok);
   EXPECT_LT(result.steps, 400);
@@ -146,7 +146,7 @@ TEST(VineExamples, SteeringTableAndBadSteeringKeys) {
   ASSERT_EQ(scene.model.rest_angle_schedule.size(), 2u);
   EXPECT_NEAR(scene.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
   // the same schedule from a CSV file
-  const fs::path dir = fs::temp_directory_path() / "tendril_vine_steering_csv";
+  const fs::path dir = testing::scratch_dir("vine_examples") / "steering_csv";
   fs::create_directories(dir);
   std::ofstream(dir / "steer.csv") << "t,pin0,pin1\n0,0,0\n1,0,0.4\n";
   fs::copy_file(example("vine_runtime.yaml"), dir / "scene.yaml", fs::copy_options::overwrite_existing);
