@@ -60,8 +60,8 @@ const io::SchemaTable& rod_scene_schema() {
                   "Default: the chain 0-1, 1-2, ...",
            .min = 0},
           {.path = "rods[].geometry.file", .type = KeyType::String, .default_value = kReq, .unit = "",
-           .doc = "file: path of a MAT-DiSMech geometry text file, relative to the scene file. Triangles are "
-                  "rejected until shells exist."},
+           .doc = "file: path of a MAT-DiSMech geometry text file, relative to the scene file. The rod takes its "
+                  "*Edges and their nodes; *Triangles are for a shell naming the same file (shells[].geometry)."},
 
           choice("rods[].clamp", "none", {"none", "start", "end", "both"},
                  "Clamp: fixes the first (start) and/or last (end) edge, both of its nodes and its twist. A "

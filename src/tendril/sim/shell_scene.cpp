@@ -50,12 +50,19 @@ io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& 
       io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
       if (file.triangles.empty())
         g.fail("file", fmt::format("{} (no *Triangles)", name), "a geometry with a *Triangles section");
-      if (!file.edges.empty())
-        g.fail("file", fmt::format("{} ({} rod edges)", name, file.edges.size()),
-               "a shell geometry without *Edges: rods go in `rods` (a rod geometry file) and are attached to the "
-               "shell with shells[].joints");
-      mesh.nodes = std::move(file.nodes);
-      mesh.triangles = std::move(file.triangles);
+      // the nodes of the triangles, in file order: a file that also has *Edges (a rod naming the same file
+      // takes those; shared nodes become joints) leaves its edge-only nodes out
+      std::vector<int> index(file.nodes.size(), -1);
+      for (const auto& t : file.triangles)
+        for (int n : t) index[static_cast<std::size_t>(n)] = 0;
+      for (std::size_t n = 0; n < file.nodes.size(); ++n)
+        if (index[n] == 0) {
+          index[n] = static_cast<int>(mesh.nodes.size());
+          mesh.nodes.push_back(file.nodes[n]);
+        }
+      for (const auto& t : file.triangles)
+        mesh.triangles.push_back({index[static_cast<std::size_t>(t[0])], index[static_cast<std::size_t>(t[1])],
+                                  index[static_cast<std::size_t>(t[2])]});
       lines = std::move(file.triangle_lines);
     }
     for (int line : lines) names.push_back(fmt::format("{}:{} ({})", path.string(), line, g.child_path("file")));
@@ -133,6 +140,29 @@ void add_hinge_actuation(const io::SceneNode& entry, const SceneShell& shell, co
   }
 }
 
+/// MAT-DiSMech's single geometry file (sec. 6.1): every shell node that coincides with a node of a rod
+/// read from the same `file` becomes a bend_twist joint (sets joined[i] and adds the node to `joints`).
+/// A shell sharing its file with rods but no node with them is an error (a different `origin`?).
+void join_rods_of_the_same_file(const io::SceneNode& entry, const SceneShell& shell, const SceneRods& rods,
+                                const Model& model, double scale, std::vector<int>& joined, std::vector<int>& joints) {
+  bool shares_file = false;
+  for (std::size_t r = 0; r < rods.nodes.size(); ++r) {
+    const io::SceneNode g = rods.nodes[r].map("geometry");
+    if (g.text("type") != "file" || g.text("file") != shell.mat_dismech_file) continue;
+    shares_file = true;
+    for (std::size_t i = 0; i < shell.mesh.nodes.size(); ++i)
+      for (int n : rods.rod_nodes[r])
+        if ((model.rest_positions.segment<3>(model.dofs.node(n)) - shell.mesh.nodes[i]).norm() <= 1e-9 * std::max(scale, 1.0) &&
+            joined[i] < 0) {
+          joined[i] = n;
+          joints.push_back(n);
+        }
+  }
+  if (shares_file && std::all_of(joined.begin(), joined.end(), [](int n) { return n < 0; }))
+    entry.map("geometry").fail("file", shell.mat_dismech_file + " (no node shared with the rods of the same file)",
+                               "rods and a shell of one geometry file that meet at a node (the same `origin`)");
+}
+
 }  // namespace
 
 std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entries,
@@ -141,6 +171,7 @@ std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entr
   for (const io::SceneNode& s : entries) {
     SceneShell shell;
     shell.mesh = read_mesh(s.map("geometry"), base, shell.input.triangle_names);
+    if (s.map("geometry").text("type") == "file") shell.mat_dismech_file = s.map("geometry").text("file");
     const io::SceneNode m = s.map("material");
     shell.input.material = {m.real("E"), m.real("nu"), m.real("density"), m.real("thickness")};
     shell.input.bending = s.text("bending") == "hinge" ? ShellBending::hinge : ShellBending::midedge;
@@ -172,6 +203,8 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
   for (std::size_t s = 0; s < shells.size(); ++s) {
     const int count = static_cast<int>(shells[s].mesh.nodes.size());
     std::vector<int> joined(static_cast<std::size_t>(count), -1);
+    if (!entries[s].has("joints") && !shells[s].mat_dismech_file.empty())
+      join_rods_of_the_same_file(entries[s], shells[s], rods, model, scale, joined, bend_twist_joints);
     for (const io::SceneNode& j : entries[s].list("joints")) {
       const int i = resolve_index(j, "node", j.integer("node"), count, "node");
       const int r = j.integer("rod");

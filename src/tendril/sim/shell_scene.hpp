@@ -22,6 +22,7 @@ const io::SchemaTable& shell_scene_schema();
 struct SceneShell {
   io::TriangleMesh mesh;  ///< nodes [m] (translated by `origin`) and shell-local triangles
   ShellInput input;       ///< material, models; triangles (model node indices) once added
+  std::string mat_dismech_file;  ///< `geometry.file` of a MAT-DiSMech file (type file), else ""
 };
 
 /// Reads the meshes and materials of the `shells` entries (InputError naming the key, or the file, line and

@@ -37,8 +37,9 @@ const io::SchemaTable& shell_scene_schema() {
           positive("shells[].geometry.radius", kReq, "m", "disc: radius R."),
           integer("shells[].geometry.rings", kReq, 1, "disc: rings of nodes (6 rings^2 triangles)."),
           {.path = "shells[].geometry.file", .type = KeyType::String, .default_value = kReq, .unit = "",
-           .doc = "file, obj: path relative to the scene file. A MAT-DiSMech file must have *Triangles and no "
-                  "*Edges (rods go in `rods`; attach them with `shells[].joints`)."},
+           .doc = "file, obj: path relative to the scene file. A MAT-DiSMech file must have *Triangles; its *Edges, "
+                  "if any, are left to a rod naming the same file (rods[].geometry.type file), and without "
+                  "`joints` every node the two share becomes a bend_twist joint (mat_dismech 6.1)."},
           vec3("shells[].geometry.origin", "[0, 0, 0]", "m", "Translation added to every node of the mesh."),
 
           node("shells[].material", KeyType::Map, "Elastic and inertial properties (required)."),
@@ -80,7 +81,8 @@ const io::SchemaTable& shell_scene_schema() {
           vec3("shells[].velocity", "[0, 0, 0]", "m/s", "Initial velocity of every node of this shell."),
           node("shells[].joints", KeyType::List,
                "Rod-shell joints: a shell node that is the same node as a rod node (coincident within 1e-9 of the "
-               "scene size). The node is shared."),
+               "scene size). The node is shared. Default: none, or for a shell read from a MAT-DiSMech file that "
+               "rods also read, a bend_twist joint at every coincident node of the two."),
           integer("shells[].joints[].node", kReq, -kInf, "Node of this shell (a node of one of its triangles)."),
           integer("shells[].joints[].rod", "0", 0, "Rod index."),
           integer("shells[].joints[].rod_node", kReq, -kInf, "Node of that rod."),

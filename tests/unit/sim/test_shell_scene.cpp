@@ -11,6 +11,8 @@
 #include <fstream>
 #include <numbers>
 
+#include <fmt/format.h>
+
 #include "support/input_error.hpp"
 #include "tendril/core/actuator.hpp"
 #include "tendril/forces/aerodynamic_drag.hpp"
@@ -178,9 +180,9 @@ TEST(ShellScene, MatDismechAndObjFiles) {
   expect_input_error([&] { load_in_dir({"shells.0.geometry.file=twice.txt"}); }, {"twice.txt:7", "duplicate of", "twice.txt:6"});
   dir.write("fan.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n0, 1, 0\n0, -1, 0\n0.5, -0.5, 1\n*Triangles\n1, 2, 3\n2, 1, 4\n2, 1, 5\n");
   expect_input_error([&] { load_in_dir({"shells.0.geometry.file=fan.txt"}); }, {"fan.txt:10", "non-manifold"});
-  dir.write("rods.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n*Edges\n1, 2\n*Triangles\n1, 2, 3\n");
-  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=rods.txt"}); },
-                     {"shells[0].geometry.file", "rods.txt (1 rod edges)", "without *Edges"});
+  // a file with a rod edge besides the triangle: the shell takes the triangle's nodes only
+  dir.write("rods.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n2, 0, 0\n*Edges\n2, 4\n*Triangles\n1, 2, 3\n");
+  EXPECT_EQ(load_in_dir({"shells.0.geometry.file=rods.txt", "shells.0.fixed_nodes=[0]"}).model.dofs.num_nodes, 3);
   dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n");
   expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=quad.obj"}); },
                      {"quad.obj:5", "4 vertices", "triangular faces only"});
@@ -188,12 +190,92 @@ TEST(ShellScene, MatDismechAndObjFiles) {
   expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=far.obj"}); },
                      {"far.obj:4", "9", "1..3"});
 
-  // a rod geometry file with triangles points to shells
+  // and a rod naming it takes the edge's nodes only
   const std::string rod_scene = "duration: 0.01\nrods:\n  - geometry: {type: file, file: rods.txt}\n"
                                 "    material: {E: 1.0e6, nu: 0.3, density: 100, radius: 0.01}\n";
-  const fs::path rod_file = dir.write("rod_scene.yaml", rod_scene);
-  expect_input_error([&] { load_rod_scene_file(rod_file); },
-      {"rods[0].geometry.file", "1 triangles", "shells[].geometry.type file"});
+  EXPECT_EQ(load_rod_scene_file(dir.write("rod_scene.yaml", rod_scene)).model.dofs.num_nodes, 2);
+}
+
+// MAT-DiSMech's single geometry file (mat_dismech 6.1, Fig. 2a): rods and triangles in one file, the
+// shared node a rod-shell joint. The rod plate cantilever of examples/rod_plate_cantilever.yaml (a
+// 1 m rod, 40 edges, clamped at x = 0, its tip node the middle of one edge of a stiff 0.2 m plate of
+// 5 x 5 nodes) written as one file: the rod and the shell name it, no `joints` are given, and the
+// static deflection equals the example's (explicit bend_twist joint) to 1e-9; with the plate
+// moved off the rod (`origin`) the file's rods and shell no longer meet, which is an error.
+TEST(ShellScene, OneGeometryFileWithRodsAndTrianglesJoinsThemAtTheSharedNode) {
+  const TempDir dir;
+  // examples/rod_plate_cantilever.yaml: a generated rod and plate, the joint listed
+  Simulation example(load_rod_scene_text(R"(duration: 0
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 1.0, num_nodes: 41}
+    clamp: start
+    material: {E: 1.0e9, nu: 0.3, density: 1.0e-3, radius: 0.005}
+shells:
+  - geometry: {type: rectangle, length: 0.2, width: 0.2, nodes_x: 5, nodes_y: 5, pattern: right, origin: [1.0, -0.1, 0]}
+    material: {E: 1.0e12, nu: 0.3, density: 2.54842, thickness: 0.01}
+    bending: hinge
+    joints: [{node: 10, rod: 0, rod_node: -1}]
+forces:
+  gravity: [0, 0, -9.81]
+integrator:
+  type: static
+)"));
+  // the file: the example's rod nodes (its first edge centred on the clamp at x = 0), then the plate's
+  std::string text = "*Nodes\n";
+  for (int i = 0; i <= 40; ++i) {  // rod nodes 1..41
+    const Vec3 x = example.model().rest_positions.segment<3>(example.model().dofs.node(i));
+    text += fmt::format("{:.17g}, {:.17g}, {:.17g}\n", x.x(), x.y(), x.z());
+  }
+  int index[5][5];                                                              // plate node (ix, iy) -> 1-based
+  int next = 42;
+  for (int iy = 0; iy < 5; ++iy)
+    for (int ix = 0; ix < 5; ++ix) {
+      if (ix == 0 && iy == 2) {
+        index[ix][iy] = 41;  // the rod's tip
+        continue;
+      }
+      index[ix][iy] = next++;
+      text += fmt::format("{}, {}, 0\n", 1.0 + 0.05 * ix, -0.1 + 0.05 * iy);
+    }
+  text += "*Edges\n";
+  for (int i = 1; i <= 40; ++i) text += fmt::format("{}, {}\n", i, i + 1);
+  text += "*Triangles\n";
+  for (int iy = 0; iy < 4; ++iy)
+    for (int ix = 0; ix < 4; ++ix) {
+      text += fmt::format("{}, {}, {}\n", index[ix][iy], index[ix + 1][iy], index[ix + 1][iy + 1]);
+      text += fmt::format("{}, {}, {}\n", index[ix][iy], index[ix + 1][iy + 1], index[ix][iy + 1]);
+    }
+  dir.write("rod_plate.txt", text);
+  const std::string scene = R"(duration: 0
+rods:
+  - geometry: {type: file, file: rod_plate.txt}
+    clamp: start
+    material: {E: 1.0e9, nu: 0.3, density: 1.0e-3, radius: 0.005}
+shells:
+  - geometry: {type: file, file: rod_plate.txt}
+    material: {E: 1.0e12, nu: 0.3, density: 2.54842, thickness: 0.01}
+    bending: hinge
+forces:
+  gravity: [0, 0, -9.81]
+integrator:
+  type: static
+)";
+  const fs::path file = dir.write("scene.yaml", scene);
+  Simulation one_file(load_rod_scene_file(file));
+  EXPECT_EQ(one_file.model().dofs.num_nodes, 41 + 24);
+  ASSERT_EQ(example.model().dofs.size(), one_file.model().dofs.size());
+  ASSERT_TRUE(one_file.step().ok());
+  ASSERT_TRUE(example.step().ok());
+  const auto mean_z = [](const Simulation& sim) {  // mean height of the plate's nodes (all but the rod's)
+    double z = 0.0;
+    for (int n = 40; n < sim.model().dofs.num_nodes; ++n) z += sim.state().q[sim.model().dofs.node(n) + 2];
+    return z / (sim.model().dofs.num_nodes - 40);
+  };
+  EXPECT_LT(mean_z(example), -5e-3);  // 9.0 mm by beam theory (the example's regression test)
+  EXPECT_NEAR(mean_z(one_file), mean_z(example), 1e-9 * std::abs(mean_z(example)));
+
+  expect_input_error([&] { load_rod_scene_file(file, {"shells.0.geometry.origin=[0, 0, 0.1]"}); },
+                     {"shells[0].geometry.file", "no node shared with the rods", "origin"});
 }
 
 TEST(ShellScene, BadMaterialsAndKeysNameThePath) {
