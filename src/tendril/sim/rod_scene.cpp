@@ -182,6 +182,43 @@ PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dof
   return motion;
 }
 
+namespace {
+
+/// A MAT-DiSMech file holding rods and triangles (mat_dismech 6.1) must be named by a rod entry (for its
+/// *Edges) and by a shell entry (for its *Triangles): a part nobody reads is an error, not left out.
+void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const std::vector<io::SceneNode>& shell_entries,
+                                 const std::vector<SceneShell>& shells, const std::filesystem::path& base) {
+  const auto path_of = [&](const std::string& name) {
+    return std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
+  };
+  for (const io::SceneNode& rod : rods) {
+    const io::SceneNode g = rod.map("geometry");
+    if (g.text("type") != "file") continue;
+    const std::string name = g.text("file");
+    const std::size_t triangles = io::read_mat_dismech_geometry(path_of(name)).triangles.size();
+    if (triangles > 0 && std::none_of(shells.begin(), shells.end(),
+                                      [&](const SceneShell& s) { return s.mat_dismech_file == name; }))
+      g.fail("file", fmt::format("{} ({} triangles, and no shell names this file)", name, triangles),
+             "a shells entry with geometry {type: file, file: " + name +
+                 "} for its triangles, or a rod geometry without *Triangles");
+  }
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    const std::string& name = shells[s].mat_dismech_file;
+    if (name.empty()) continue;
+    const std::size_t edges = io::read_mat_dismech_geometry(path_of(name)).edges.size();
+    const bool named_by_a_rod = std::any_of(rods.begin(), rods.end(), [&](const io::SceneNode& rod) {
+      const io::SceneNode g = rod.map("geometry");
+      return g.text("type") == "file" && g.text("file") == name;
+    });
+    if (edges > 0 && !named_by_a_rod)
+      shell_entries[s].map("geometry").fail(
+          "file", fmt::format("{} ({} rod edges, and no rod names this file)", name, edges),
+          "a rods entry with geometry {type: file, file: " + name + "} for its edges, or a shell geometry without *Edges");
+  }
+}
+
+}  // namespace
+
 std::string scene_node_name(const RodScene& scene, int node) {
   const auto name_in = [node](const std::vector<std::vector<int>>& lists, const char* what) -> std::string {
     for (std::size_t r = 0; r < lists.size(); ++r) {
@@ -258,6 +295,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   double scale = 0.0;
   for (const Vec3& x : net.nodes) scale = std::max(scale, (x - net.nodes.front()).norm());
   std::vector<SceneShell> shells = read_scene_shells(shell_entries, scene.base_directory());
+  check_shared_geometry_files(rods, shell_entries, shells, scene.base_directory());
   DisjointSets joined(static_cast<int>(net.nodes.size()));
   for (const io::SceneNode& joint : root.list("joints")) {
     const auto rows = joint.int_table("nodes", 2);

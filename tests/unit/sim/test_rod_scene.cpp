@@ -202,8 +202,9 @@ TEST(RodScene, MatDismechFileGeometry) {
     return t;
   };
   EXPECT_EQ(load(with("rod.txt")).model.dofs.num_nodes, 3);
-  // a file with triangles as well (mat_dismech 6.1): the rod takes its edges' nodes, a shell the triangles
-  EXPECT_EQ(load(with("shell.txt")).model.dofs.num_nodes, 2);
+  // a file with triangles as well (mat_dismech 6.1) needs a shell naming it for the triangles
+  expect_input_error([&] { load(with("shell.txt")); },
+                     {"rods[0].geometry.file", "1 triangles, and no shell names this file", "shells entry"});
   std::ofstream(dir / "triangles_only.txt") << "*Nodes\n0, 0, 0\n0.1, 0, 0\n0, 0.1, 0\n*Triangles\n1, 2, 3\n";
   expect_input_error([&] { load(with("triangles_only.txt")); }, {"rods[0].geometry.file", "no *Edges"});
 }

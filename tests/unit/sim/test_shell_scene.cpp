@@ -180,9 +180,10 @@ TEST(ShellScene, MatDismechAndObjFiles) {
   expect_input_error([&] { load_in_dir({"shells.0.geometry.file=twice.txt"}); }, {"twice.txt:7", "duplicate of", "twice.txt:6"});
   dir.write("fan.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n0, 1, 0\n0, -1, 0\n0.5, -0.5, 1\n*Triangles\n1, 2, 3\n2, 1, 4\n2, 1, 5\n");
   expect_input_error([&] { load_in_dir({"shells.0.geometry.file=fan.txt"}); }, {"fan.txt:10", "non-manifold"});
-  // a file with a rod edge besides the triangle: the shell takes the triangle's nodes only
+  // a file with a rod edge besides the triangle needs a rod naming it too (the edge would be lost)
   dir.write("rods.txt", "*Nodes\n0, 0, 0\n1, 0, 0\n1, 1, 0\n2, 0, 0\n*Edges\n2, 4\n*Triangles\n1, 2, 3\n");
-  EXPECT_EQ(load_in_dir({"shells.0.geometry.file=rods.txt", "shells.0.fixed_nodes=[0]"}).model.dofs.num_nodes, 3);
+  expect_input_error([&] { load_in_dir({"shells.0.geometry.file=rods.txt"}); },
+                     {"shells[0].geometry.file", "rods.txt (1 rod edges, and no rod names this file)", "rods entry"});
   dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n");
   expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=quad.obj"}); },
                      {"quad.obj:5", "4 vertices", "triangular faces only"});
@@ -190,10 +191,16 @@ TEST(ShellScene, MatDismechAndObjFiles) {
   expect_input_error([&] { load_in_dir({"shells.0.geometry.type=obj", "shells.0.geometry.file=far.obj"}); },
                      {"far.obj:4", "9", "1..3"});
 
-  // and a rod naming it takes the edge's nodes only
-  const std::string rod_scene = "duration: 0.01\nrods:\n  - geometry: {type: file, file: rods.txt}\n"
-                                "    material: {E: 1.0e6, nu: 0.3, density: 100, radius: 0.01}\n";
-  EXPECT_EQ(load_rod_scene_file(dir.write("rod_scene.yaml", rod_scene)).model.dofs.num_nodes, 2);
+  // a rod naming it alone would lose the triangle; with both, each takes its own nodes (2 + 3, none shared)
+  const std::string rod = "rods:\n  - geometry: {type: file, file: rods.txt}\n"
+                          "    material: {E: 1.0e6, nu: 0.3, density: 100, radius: 0.01}\n";
+  expect_input_error([&] { load_rod_scene_file(dir.write("rod_scene.yaml", "duration: 0.01\n" + rod)); },
+                     {"rods[0].geometry.file", "rods.txt (1 triangles, and no shell names this file)", "shells entry"});
+  const std::string both = "duration: 0.01\n" + rod +
+                           "shells:\n  - geometry: {type: file, file: rods.txt}\n"
+                           "    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.01}\n    fixed_nodes: [0]\n"
+                           "    joints: []\n";
+  EXPECT_EQ(load_rod_scene_file(dir.write("both.yaml", both)).model.dofs.num_nodes, 5);
 }
 
 // MAT-DiSMech's single geometry file (mat_dismech 6.1, Fig. 2a): rods and triangles in one file, the
