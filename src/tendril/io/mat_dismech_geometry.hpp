@@ -30,4 +30,22 @@ struct MatDismechGeometry {
 
 MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file);
 
+/// The nodes that `elements` (edges or triangles of one file) use, in file order, with `elements`
+/// renumbered to them: a file holding rods and triangles gives each part only its own nodes.
+template <std::size_t K>
+std::vector<Vec3> compact_nodes(const std::vector<Vec3>& nodes, std::vector<std::array<int, K>>& elements) {
+  std::vector<int> index(nodes.size(), -1);
+  for (const auto& element : elements)
+    for (int n : element) index[static_cast<std::size_t>(n)] = 0;
+  std::vector<Vec3> used;
+  for (std::size_t n = 0; n < nodes.size(); ++n)
+    if (index[n] == 0) {
+      index[n] = static_cast<int>(used.size());
+      used.push_back(nodes[n]);
+    }
+  for (auto& element : elements)
+    for (int& n : element) n = index[static_cast<std::size_t>(n)];
+  return used;
+}
+
 }  // namespace tendril::io

@@ -103,20 +103,11 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
   } else {  // file
     const std::string name = g.text("file");
     const std::filesystem::path path = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
-    const io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
+    io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
     if (file.edges.empty()) g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
-    // the nodes of the edges, in file order: a file that also has *Triangles (a shell naming the same
-    // file takes those) leaves its triangle-only nodes out
-    std::vector<int> index(file.nodes.size(), -1);
-    for (const auto& e : file.edges)
-      for (int n : e) index[static_cast<std::size_t>(n)] = 0;
-    for (std::size_t n = 0; n < file.nodes.size(); ++n)
-      if (index[n] == 0) {
-        index[n] = static_cast<int>(line.nodes.size());
-        line.nodes.push_back(file.nodes[n]);
-      }
-    for (const auto& e : file.edges)
-      line.edges.push_back({index[static_cast<std::size_t>(e[0])], index[static_cast<std::size_t>(e[1])]});
+    // the edges' nodes only: a file that also has *Triangles gives those to a shell naming it
+    line.nodes = io::compact_nodes(file.nodes, file.edges);
+    line.edges = std::move(file.edges);
   }
 
   // zero-length edges make frames undefined

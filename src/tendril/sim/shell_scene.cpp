@@ -50,19 +50,10 @@ io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& 
       io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
       if (file.triangles.empty())
         g.fail("file", fmt::format("{} (no *Triangles)", name), "a geometry with a *Triangles section");
-      // the nodes of the triangles, in file order: a file that also has *Edges (a rod naming the same file
-      // takes those; shared nodes become joints) leaves its edge-only nodes out
-      std::vector<int> index(file.nodes.size(), -1);
-      for (const auto& t : file.triangles)
-        for (int n : t) index[static_cast<std::size_t>(n)] = 0;
-      for (std::size_t n = 0; n < file.nodes.size(); ++n)
-        if (index[n] == 0) {
-          index[n] = static_cast<int>(mesh.nodes.size());
-          mesh.nodes.push_back(file.nodes[n]);
-        }
-      for (const auto& t : file.triangles)
-        mesh.triangles.push_back({index[static_cast<std::size_t>(t[0])], index[static_cast<std::size_t>(t[1])],
-                                  index[static_cast<std::size_t>(t[2])]});
+      // the triangles' nodes only: a file that also has *Edges gives those to a rod naming it (shared
+      // nodes become joints)
+      mesh.nodes = io::compact_nodes(file.nodes, file.triangles);
+      mesh.triangles = std::move(file.triangles);
       lines = std::move(file.triangle_lines);
     }
     for (int line : lines) names.push_back(fmt::format("{}:{} ({})", path.string(), line, g.child_path("file")));
