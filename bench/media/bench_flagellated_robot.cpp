@@ -18,12 +18,14 @@
 
 namespace {
 
-/// One simulated second of the robot with `tails` tails at the time step dt [s].
-void simulated_seconds(benchmark::State& state, int tails, double dt) {
+/// One simulated second of the robot with `tails` tails at the time step dt [s], Newton chord steps
+/// after iterations that cut the residual to at most chord_contraction times the previous (0: off).
+void simulated_seconds(benchmark::State& state, int tails, double dt, double chord_contraction = 0.0) {
   tendril::sim::Simulation sim = tendril::sim::Simulation::from_file(
       std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml",
       {"flagellated_robot.tails=" + std::to_string(tails), "flagellated_robot.motor_rpm=100", "duration=1e6",
-       "integrator.dt=" + std::to_string(dt)});
+       "integrator.dt=" + std::to_string(dt),
+       "integrator.newton.chord_contraction=" + std::to_string(chord_contraction)});
   const int steps_per_second = static_cast<int>(std::lround(1.0 / dt));
   for (int k = 0; k < steps_per_second; ++k) sim.step();  // start-up (untimed)
   const double newton_iterations = tendril::bench::timed_steps(state, sim, steps_per_second);
@@ -41,6 +43,15 @@ BENCHMARK(BM_FlagellatedRobotSimulatedSecond)
     ->Arg(3)
     ->Arg(4)
     ->Arg(6)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMillisecond);
+
+/// dt = 0.01 s with chord steps: chord_contraction = second argument / 1000.
+void BM_FlagellatedRobotChord(benchmark::State& state) {
+  simulated_seconds(state, static_cast<int>(state.range(0)), 0.01, 1e-3 * static_cast<double>(state.range(1)));
+}
+BENCHMARK(BM_FlagellatedRobotChord)
+    ->ArgsProduct({{2, 3}, {10, 100}})
     ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMillisecond);
 
