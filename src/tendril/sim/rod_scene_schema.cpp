@@ -217,7 +217,7 @@ const io::SchemaTable& rod_scene_schema() {
            .unit = "-", .doc = "Chord steps: after an iteration that cut the force residual to at most this "
                                "fraction of the previous one, the next solves with the factorization already "
                                "held instead of a new Jacobian (docs/physics/time_integration.md); 0: off.",
-           .min = 0.0, .max = 1.0},
+           .min = 0.0, .max = 0.5},
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "
