@@ -5,10 +5,13 @@
 // same robot at dt = 0.02 and 0.04 s (second argument, in ms), whose v, omega_h, omega_t and eta agree
 // with dt = 0.01 s within one unit of the last digit of docs/physics/flagellated_robot.md's table
 // (dt 0.02 s) and within 0.4 % (0.04 s); the comparison is in that page.
+// Both use the example's Newton chord steps (integrator.newton.chord_contraction 0.1);
+// BM_FlagellatedRobotChord compares chord_contraction 0 (off), 0.01 and 0.1 at dt = 0.01 s.
 // Counters: real_time_factor = simulated seconds per wall-clock second (>= 100 is the target
 // for n = 2), newton_iterations per step, nodes. Results: docs/performance.md.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -18,12 +21,16 @@
 
 namespace {
 
-/// One simulated second of the robot with `tails` tails at the time step dt [s].
-void simulated_seconds(benchmark::State& state, int tails, double dt) {
+/// One simulated second of the robot with `tails` tails at the time step dt [s]; chord_contraction
+/// overrides the example's integrator.newton.chord_contraction when >= 0.
+void simulated_seconds(benchmark::State& state, int tails, double dt, double chord_contraction = -1.0) {
+  std::vector<std::string> overrides{"flagellated_robot.tails=" + std::to_string(tails),
+                                     "flagellated_robot.motor_rpm=100", "duration=1e6",
+                                     "integrator.dt=" + std::to_string(dt)};
+  if (chord_contraction >= 0.0)
+    overrides.push_back("integrator.newton.chord_contraction=" + std::to_string(chord_contraction));
   tendril::sim::Simulation sim = tendril::sim::Simulation::from_file(
-      std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml",
-      {"flagellated_robot.tails=" + std::to_string(tails), "flagellated_robot.motor_rpm=100", "duration=1e6",
-       "integrator.dt=" + std::to_string(dt)});
+      std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml", overrides);
   const int steps_per_second = static_cast<int>(std::lround(1.0 / dt));
   for (int k = 0; k < steps_per_second; ++k) sim.step();  // start-up (untimed)
   const double newton_iterations = tendril::bench::timed_steps(state, sim, steps_per_second);
@@ -41,6 +48,15 @@ BENCHMARK(BM_FlagellatedRobotSimulatedSecond)
     ->Arg(3)
     ->Arg(4)
     ->Arg(6)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMillisecond);
+
+/// dt = 0.01 s with chord_contraction = second argument / 1000 (0: every iteration factorizes).
+void BM_FlagellatedRobotChord(benchmark::State& state) {
+  simulated_seconds(state, static_cast<int>(state.range(0)), 0.01, 1e-3 * static_cast<double>(state.range(1)));
+}
+BENCHMARK(BM_FlagellatedRobotChord)
+    ->ArgsProduct({{2, 3}, {0, 10, 100}})
     ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMillisecond);
 

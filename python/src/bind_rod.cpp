@@ -29,6 +29,7 @@ void bind_rod(py::module_& m) {
       .def_readonly("dt", &StepReport::dt)
       .def_readonly("dt_halvings", &StepReport::dt_halvings)
       .def_readonly("regularized_iterations", &StepReport::regularized_iterations)
+      .def_readonly("chord_iterations", &StepReport::chord_iterations)
       .def_readonly("message", &StepReport::message)
       .def_property_readonly("final_residual", &StepReport::final_residual);
 

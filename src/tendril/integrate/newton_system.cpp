@@ -239,17 +239,18 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   return std::sqrt(excess);
 }
 
-StepStatus NewtonSystem::newton_direction(bool& shifted, std::string& message) {
+StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
-  for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
+  if (!chord)
+    for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
   const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
   shifted = false;
   double shift = 0.0;
   double next_shift = kInitialShift;
-  for (int attempt = 0;; ++attempt) {
+  for (int attempt = 0; !chord; ++attempt) {
     const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
@@ -343,6 +344,16 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a solve)
   const double round_off_estimate = diagonal_round_off(y);
   const LineSearchOptions& ls = options_.line_search;
+  // chord steps (NewtonOptions::chord_contraction): trial points are then evaluated without the
+  // Jacobian, which is evaluated at an accepted iterate only when the next iteration needs it
+  const double chord_contraction = options_.chord_contraction;
+  bool chord = false;  // this iteration solves with the factorization of an earlier iterate
+  auto refresh_jacobian = [&] {
+    if (evaluate(p, y, true)) return true;
+    report.status = StepStatus::non_finite;
+    report.message = "non-finite Jacobian at an accepted Newton iterate";
+    return false;
+  };
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
     // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every entry
     // is within its floor up to the tolerance, no iteration can improve y
@@ -355,7 +366,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       }
     }
     bool shifted = false;
-    const StepStatus direction = newton_direction(shifted, report.message);
+    const StepStatus direction = newton_direction(chord, shifted, report.message);
     if (direction != StepStatus::converged) {
       report.status = direction;
       return report;
@@ -390,6 +401,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
     const bool potential = merit_ == Merit::incremental_potential;
     const double slope = residual_free_.dot(step_free_);
+    // a chord direction that is not a descent direction: a fresh Newton step from the same iterate
+    if (chord && !(slope < 0.0)) {
+      if (!refresh_jacobian()) return report;
+      chord = false;
+      --iteration;
+      continue;
+    }
     const double force_along = force_.dot(step_);
     const double phi0 = potential ? merit_base_ : 0.5 * residual_norm * residual_norm;
     const double lambda = p.load_factor;
@@ -410,6 +428,10 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
                        "the line search's minimum (rod edges about to pass through each other)";
       return report;
     }
+    // a chord step may follow from the second iteration on (the first iteration's contraction measures
+    // how well the Jacobian at the initial guess predicts the whole step, including the jump of the
+    // prescribed motion; measured on the flagellated robot, a chord step after it contracted by 0.37 only)
+    const bool chord_may_follow = chord_contraction > 0.0 && iteration >= 2;
     bool accepted = false, any_non_finite = false;
     if (!stiff_segments_.empty()) {
       stiff_segments_.fit(y, step_);
@@ -425,7 +447,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
         path_ = trial_ - y;
         if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
       }
-      const bool finite = evaluate(p, trial_, !likely_last);
+      const bool finite = evaluate(p, trial_, !likely_last && !chord_may_follow);
       if (finite) {
         if (!ls.enabled) {
           accepted = true;
@@ -459,6 +481,13 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       }
       alpha *= ls.shrink;
     }
+    if (!accepted && chord) {
+      // the chord direction failed: a fresh Newton step from the same iterate
+      if (!refresh_jacobian()) return report;
+      chord = false;
+      --iteration;
+      continue;
+    }
     if (!accepted) {
       report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
       report.message = any_non_finite
@@ -468,6 +497,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       return report;
     }
     y.swap(trial_);
+    if (chord) ++report.chord_iterations;
+    const double contraction = residual_norm_ / residual_norm;
     residual_norm = residual_norm_;
     report.residual_history.push_back(residual_norm);
     report.line_search_steps.push_back(alpha);
@@ -477,11 +508,10 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       report.criterion = StopCriterion::residual;
       return report;
     }
-    if (likely_last && iteration < options_.max_iterations && !evaluate(p, y, true)) {
-      report.status = StepStatus::non_finite;
-      report.message = "non-finite Jacobian at an accepted Newton iterate";
+    chord = chord_may_follow && contraction <= chord_contraction;
+    if ((likely_last || chord_may_follow) && !chord && iteration < options_.max_iterations &&
+        !refresh_jacobian())
       return report;
-    }
   }
   report.status = StepStatus::max_iterations;
   report.message = format("Newton did not converge in %.0f iterations (residual %.3g N, ", options_.max_iterations,

@@ -83,6 +83,8 @@ void NewtonOptions::validate(std::string_view prefix) const {
   check_range(max_shift_attempts >= 0, prefix, "max_shift_attempts", max_shift_attempts, "an integer >= 0");
   check_range(stiff_segment_ratio == 0.0 || (stiff_segment_ratio >= 1.0 && std::isfinite(stiff_segment_ratio)), prefix,
               "stiff_segment_ratio", stiff_segment_ratio, "0 (off) or a finite number >= 1");
+  check_range(chord_contraction >= 0.0 && chord_contraction <= 0.5, prefix, "chord_contraction", chord_contraction,
+              "a number in [0, 0.5] (0: off)");
   line_search.validate(key(prefix, "line_search."));
 }
 

@@ -180,6 +180,7 @@ StaticReport StaticSolver::solve(State& state) {
     StepReport stage = system_.solve(problem, y_);
     report.iterations += stage.iterations;
     report.regularized_iterations += stage.regularized_iterations;
+    report.chord_iterations += stage.chord_iterations;
     report.take_last_solve(stage);
     if (stage.ok()) {
       reached = target;

@@ -36,6 +36,9 @@ struct StepReport {
   double dt = 0.0;                         ///< smallest (sub)step used [s]; 0 for a static solve
   int dt_halvings = 0;                     ///< how many times dt was halved within the step
   int regularized_iterations = 0;          ///< iterations whose matrix needed a diagonal shift (indefinite/singular)
+  /// iterations (counted in `iterations`) that solved with an earlier iterate's factorization
+  /// (NewtonOptions::chord_contraction)
+  int chord_iterations = 0;
   StopCriterion criterion = StopCriterion::none;  ///< what ended the last Newton solve (none if it failed)
   double tolerance = 0.0;                  ///< the force tolerance at the last iterate of the last solve [N]
   /// ||(|f_i| - phi_i)_+|| at the last negligible step [N], phi the round-off floor (0 if none)

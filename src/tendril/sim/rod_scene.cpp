@@ -593,6 +593,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   if (n.has("max_iterations")) newton.max_iterations = n.integer("max_iterations");
   else if (out.solve == Solve::static_equilibrium) newton.max_iterations = StaticOptions{}.newton.max_iterations;
   newton.line_search.enabled = n.boolean("line_search");
+  newton.chord_contraction = n.real("chord_contraction");
   newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
   if (out.solve == Solve::static_equilibrium) {
     out.statics.initial_load_steps = integ.integer("static_load_steps");

@@ -213,6 +213,11 @@ const io::SchemaTable& rod_scene_schema() {
                   "Newton iterations per solve. Absent: 30 for time steps, 100 for static solves (from a straight "
                   "rod a large deflection takes 30-40).",
                   kMaxIterations),
+          {.path = "integrator.newton.chord_contraction", .type = KeyType::Real, .default_value = "0",
+           .unit = "-", .doc = "Chord steps: after an iteration that cut the force residual to at most this "
+                               "fraction of the previous one, the next solves with the factorization already "
+                               "held instead of a new Jacobian (docs/physics/time_integration.md); 0: off.",
+           .min = 0.0, .max = 0.5},
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "

@@ -44,6 +44,8 @@ TEST(Options, BadFieldsAreNamed) {
             "integrator.newton.singular_pivot_tolerance");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.stiff_segment_ratio = 0.5; }), "integrator.newton.stiff_segment_ratio");
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }), "integrator.newton.stiff_segment_ratio");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.chord_contraction = 0.6; }), "integrator.newton.chord_contraction");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.chord_contraction = nan; }), "integrator.newton.chord_contraction");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.armijo = 0.7; }), "integrator.newton.line_search.armijo");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.shrink = 1.0; }), "integrator.newton.line_search.shrink");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.min_step = 0.0; }),
