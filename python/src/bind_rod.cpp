@@ -20,6 +20,11 @@ void bind_rod(py::module_& m) {
       .value("linear_solve_failed", StepStatus::linear_solve_failed)
       .value("singular_system", StepStatus::singular_system);
 
+  py::enum_<StopCriterion>(m, "StopCriterion")
+      .value("none", StopCriterion::none)
+      .value("residual", StopCriterion::residual)
+      .value("round_off", StopCriterion::round_off);
+
   py::class_<StepReport>(m, "StepReport")
       .def_property_readonly("ok", &StepReport::ok)
       .def_readonly("status", &StepReport::status)
@@ -30,6 +35,9 @@ void bind_rod(py::module_& m) {
       .def_readonly("dt_halvings", &StepReport::dt_halvings)
       .def_readonly("regularized_iterations", &StepReport::regularized_iterations)
       .def_readonly("chord_iterations", &StepReport::chord_iterations)
+      .def_readonly("criterion", &StepReport::criterion)
+      .def_readonly("tolerance", &StepReport::tolerance)
+      .def_readonly("round_off_excess", &StepReport::round_off_excess)
       .def_readonly("message", &StepReport::message)
       .def_property_readonly("final_residual", &StepReport::final_residual);
 

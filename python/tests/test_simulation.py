@@ -33,6 +33,11 @@ def test_step_report_and_energies():
     assert r.iterations >= 1 and r.dt == pytest.approx(1e-3) and r.message == ""
     assert len(r.residual_history) >= 1 and r.final_residual == r.residual_history[-1]
     assert r.dt_halvings == 0 and r.regularized_iterations >= 0 and len(r.line_search_steps) >= 1
+    # what ended the solve: the residual test (within the tolerance) or the round-off floor
+    assert r.criterion in (tendril.StopCriterion.residual, tendril.StopCriterion.round_off)
+    assert r.tolerance > 0 and r.round_off_excess >= 0
+    if r.criterion == tendril.StopCriterion.residual:
+        assert r.final_residual <= r.tolerance
     e1 = sim.energies()
     assert e1["kinetic"] > 0 and set(e1) == set(e0)
 
