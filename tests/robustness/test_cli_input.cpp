@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 #include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/printable_text.hpp"

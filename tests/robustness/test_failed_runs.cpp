@@ -5,7 +5,7 @@
 
 #include <csignal>
 
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 #include "tendril/io/npy.hpp"
 
 namespace tendril::robustness {

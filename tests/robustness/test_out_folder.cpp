@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_directory.hpp"
 

@@ -48,7 +48,11 @@ Vec3 unit_vector(const io::SceneNode& at, const char* key) {
   return v.normalized();
 }
 
-io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const std::filesystem::path& base) {
+/// The rod's node and edge lists; `file_triangles` is set to the triangles of a geometry file, which
+/// the rod leaves to a shell naming the same file (0 for other geometries).
+io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const std::filesystem::path& base,
+                           std::size_t& file_triangles) {
+  file_triangles = 0;
   const std::string type = g.text("type");
   io::Polyline line;
   if (type == "straight") {
@@ -108,6 +112,7 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     // the edges' nodes only: a file that also has *Triangles gives those to a shell naming it
     line.nodes = io::compact_nodes(file.nodes, file.edges);
     line.edges = std::move(file.edges);
+    file_triangles = file.triangles.size();
   }
 
   // zero-length edges make frames undefined
@@ -149,6 +154,7 @@ RodMaterial read_material(const io::SceneNode& m) {
 
 struct RodInput {
   io::Polyline line;
+  std::size_t file_triangles = 0;  // triangles of its geometry file (for a shell naming the same file)
   std::string clamp;
   std::optional<Vec2> natural_curvature;  // [1/m]
   std::optional<double> natural_twist;    // [rad/m]
@@ -177,31 +183,25 @@ namespace {
 
 /// A MAT-DiSMech file holding rods and triangles (mat_dismech 6.1) must be named by a rod entry (for its
 /// *Edges) and by a shell entry (for its *Triangles): a part nobody reads is an error, not left out.
-void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const std::vector<io::SceneNode>& shell_entries,
-                                 const std::vector<SceneShell>& shells, const std::filesystem::path& base) {
-  const auto path_of = [&](const std::string& name) {
-    return std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
+void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const std::vector<RodInput>& rod_inputs,
+                                 const std::vector<io::SceneNode>& shell_entries, const std::vector<SceneShell>& shells) {
+  const auto file_of = [](const io::SceneNode& entry) {
+    const io::SceneNode g = entry.map("geometry");
+    return g.text("type") == "file" ? g.text("file") : std::string();
   };
-  for (const io::SceneNode& rod : rods) {
-    const io::SceneNode g = rod.map("geometry");
-    if (g.text("type") != "file") continue;
-    const std::string name = g.text("file");
-    const std::size_t triangles = io::read_mat_dismech_geometry(path_of(name)).triangles.size();
+  for (std::size_t r = 0; r < rods.size(); ++r) {
+    const std::string name = file_of(rods[r]);
+    const std::size_t triangles = rod_inputs[r].file_triangles;
     if (triangles > 0 && std::none_of(shells.begin(), shells.end(),
                                       [&](const SceneShell& s) { return s.mat_dismech_file == name; }))
-      g.fail("file", fmt::format("{} ({} triangles, and no shell names this file)", name, triangles),
-             "a shells entry with geometry {type: file, file: " + name +
-                 "} for its triangles, or a rod geometry without *Triangles");
+      rods[r].map("geometry").fail("file", fmt::format("{} ({} triangles, and no shell names this file)", name, triangles),
+                                   "a shells entry with geometry {type: file, file: " + name +
+                                       "} for its triangles, or a rod geometry without *Triangles");
   }
   for (std::size_t s = 0; s < shells.size(); ++s) {
     const std::string& name = shells[s].mat_dismech_file;
-    if (name.empty()) continue;
-    const std::size_t edges = io::read_mat_dismech_geometry(path_of(name)).edges.size();
-    const bool named_by_a_rod = std::any_of(rods.begin(), rods.end(), [&](const io::SceneNode& rod) {
-      const io::SceneNode g = rod.map("geometry");
-      return g.text("type") == "file" && g.text("file") == name;
-    });
-    if (edges > 0 && !named_by_a_rod)
+    const std::size_t edges = shells[s].mat_dismech_edges;
+    if (edges > 0 && std::none_of(rods.begin(), rods.end(), [&](const io::SceneNode& rod) { return file_of(rod) == name; }))
       shell_entries[s].map("geometry").fail(
           "file", fmt::format("{} ({} rod edges, and no rod names this file)", name, edges),
           "a rods entry with geometry {type: file, file: " + name + "} for its edges, or a shell geometry without *Edges");
@@ -240,7 +240,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     const io::SceneNode& rod = rods[r];
     RodInput in;
     in.clamp = rod.text("clamp");
-    in.line = read_geometry(rod.map("geometry"), in.clamp == "start" || in.clamp == "both", scene.base_directory());
+    in.line = read_geometry(rod.map("geometry"), in.clamp == "start" || in.clamp == "both", scene.base_directory(),
+                            in.file_triangles);
     net.materials.push_back(read_material(rod.map("material")));
     if (rod.has("natural_curvature")) {
       const auto k = rod.reals("natural_curvature", 2);
@@ -286,7 +287,7 @@ RodScene load_rod_scene(io::Scene& scene) {
   double scale = 0.0;
   for (const Vec3& x : net.nodes) scale = std::max(scale, (x - net.nodes.front()).norm());
   std::vector<SceneShell> shells = read_scene_shells(shell_entries, scene.base_directory());
-  check_shared_geometry_files(rods, shell_entries, shells, scene.base_directory());
+  check_shared_geometry_files(rods, rod_inputs, shell_entries, shells);
   DisjointSets joined(static_cast<int>(net.nodes.size()));
   for (const io::SceneNode& joint : root.list("joints")) {
     const auto rows = joint.int_table("nodes", 2);

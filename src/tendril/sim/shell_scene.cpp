@@ -27,7 +27,11 @@ io::MeshPattern mesh_pattern(const std::string& name) {
 }
 
 /// The mesh of one `geometry` map; file meshes name their triangles "file:line" for later errors.
-io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& base, std::vector<std::string>& names) {
+/// `file_edges` is set to the rod edges of a MAT-DiSMech file, which the shell leaves to a rod naming the
+/// same file (0 for other geometries).
+io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& base, std::vector<std::string>& names,
+                           std::size_t& file_edges) {
+  file_edges = 0;
   const std::string type = g.text("type");
   io::TriangleMesh mesh;
   if (type == "rectangle") {
@@ -54,6 +58,7 @@ io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& 
       // nodes become joints)
       mesh.nodes = io::compact_nodes(file.nodes, file.triangles);
       mesh.triangles = std::move(file.triangles);
+      file_edges = file.edges.size();
       lines = std::move(file.triangle_lines);
     }
     for (int line : lines) names.push_back(fmt::format("{}:{} ({})", path.string(), line, g.child_path("file")));
@@ -161,7 +166,7 @@ std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entr
   std::vector<SceneShell> shells;
   for (const io::SceneNode& s : entries) {
     SceneShell shell;
-    shell.mesh = read_mesh(s.map("geometry"), base, shell.input.triangle_names);
+    shell.mesh = read_mesh(s.map("geometry"), base, shell.input.triangle_names, shell.mat_dismech_edges);
     if (s.map("geometry").text("type") == "file") shell.mat_dismech_file = s.map("geometry").text("file");
     const io::SceneNode m = s.map("material");
     shell.input.material = {m.real("E"), m.real("nu"), m.real("density"), m.real("thickness")};

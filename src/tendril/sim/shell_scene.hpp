@@ -23,6 +23,7 @@ struct SceneShell {
   io::TriangleMesh mesh;  ///< nodes [m] (translated by `origin`) and shell-local triangles
   ShellInput input;       ///< material, models; triangles (model node indices) once added
   std::string mat_dismech_file;  ///< `geometry.file` of a MAT-DiSMech file (type file), else ""
+  std::size_t mat_dismech_edges = 0;  ///< rod edges in that file (a rod naming the same file takes them)
 };
 
 /// Reads the meshes and materials of the `shells` entries (InputError naming the key, or the file, line and

@@ -1,4 +1,4 @@
-#include "cli_process.hpp"
+#include "support/cli_process.hpp"
 
 #include <poll.h>
 #include <sys/resource.h>
