@@ -68,6 +68,31 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   expect_ended_early("interrupted");
 }
 
+TEST_F(FailedRuns, SignalMarksAVineRunInterrupted) {
+  // the vine goes through the same run loop (io/run_loop.hpp): a signal ends it after the current step
+  const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  CliOptions o;
+  o.while_running = [&](int pid) {
+    for (const std::string& e : entries(dir_))
+      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "body_pose.npy") &&
+          fs::file_size(dir_ / e / "body_pose.npy") > 4096) {
+        ::kill(pid, SIGINT);
+        return true;
+      }
+    return false;
+  };
+  const CliResult r =
+      run_cli({"run", scene.string(), "--out", "out", "--set", "vine.steps=100000000", "--set", "vine.save_every=1"},
+              dir_, o);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  EXPECT_NE(r.err.find("stopped by signal"), std::string::npos) << r.err;
+  expect_ended_early("interrupted");
+  // the frames saved before the signal are all there: one per step done, plus the initial state
+  const std::string meta = slurp(dir_ / "out.failed" / "run.json");
+  const io::NpyArray t = io::read_npy(dir_ / "out.failed" / "frame_time.npy");
+  EXPECT_NE(meta.find("\"steps\": " + std::to_string(t.shape[0] - 1)), std::string::npos) << meta;
+}
+
 TEST_F(FailedRuns, TemporaryFolderOfAKilledRunIsRemovedByTheNextRun) {
   // SIGKILL cannot be caught: the killed run's "out.tmp-<pid>-0" stays until the next run to "out"
   CliOptions o;

@@ -11,6 +11,7 @@
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/io/run_loop.hpp"
 
 namespace tendril::sim {
 
@@ -267,9 +268,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
   }
 
-  RunResult result;
   auto save_frame = [&] {
-    ++result.frames;
     if (!run) return;
     const double t = state_.time;
     frame_time->append(std::span<const double>(&t, 1));
@@ -297,6 +296,43 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       contact_min_gap->append(std::span<const double>(&stats.min_gap, 1));
     }
   };
+  auto step_once = [&] {
+    const double t_before = state_.time;
+    const auto start = std::chrono::steady_clock::now();
+    const StepReport report = step();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (run) {
+      const double t = report.ok() ? state_.time : t_before;
+      const double dt = report.dt, residual = report.final_residual();
+      const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status),
+                         criterion = static_cast<std::int64_t>(report.criterion);
+      step_time->append(std::span<const double>(&t, 1));
+      step_dt->append(std::span<const double>(&dt, 1));
+      step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
+      step_residual->append(std::span<const double>(&residual, 1));
+      step_wall->append(std::span<const double>(&wall, 1));
+      step_status->append(std::span<const std::int64_t>(&status, 1));
+      step_criterion->append(std::span<const std::int64_t>(&criterion, 1));
+    }
+    io::LoopStep result;
+    result.iterations = report.iterations;
+    if (!report.ok()) {
+      // the stepper's message starts with the time and dt of the failed attempt
+      result.failure = "step " + std::to_string(steps_ + 1) + " (" + std::string(to_string(report.status)) + "): " +
+                       (report.message.empty() ? "from t = " + number_text(t_before) + " s" : report.message);
+      return result;
+    }
+    // save every N steps, or when t crosses a multiple of the interval (every step when the
+    // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
+    result.save = finished();
+    if (s.output_interval) {
+      const double w = *s.output_interval;
+      result.save = result.save || w <= s.dt || std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
+    } else {
+      result.save = result.save || steps_ % s.output_every_steps == 0;
+    }
+    return result;
+  };
   // the observables' fits over the steady part, in run.json (also of a failed run, up to the failure)
   auto write_observables = [&] {
     if (!run || !observables_) return;
@@ -309,70 +345,17 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     j["axis"] = io::Json(io::Json::Array{axis.x(), axis.y(), axis.z()});
     run->set_info("observables", std::move(j));
   };
-  // a run that ends early keeps what was written in <out>.failed, saying why and how far it got
-  auto end_early = [&](const std::string& status, const std::string& message) {
-    result.message = message;
-    result.steps = steps_;
-    write_observables();
-    if (run) result.path = run->stop(status, message, steps_, state_.time);
-    return result;
-  };
-  try {
-    if (steps_ == 0) save_frame();
-    while (!finished()) {
-      const double t_before = state_.time;
-      const auto start = std::chrono::steady_clock::now();
-      const StepReport report = step();
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (run) {
-        const double t = report.ok() ? state_.time : t_before;
-        const double dt = report.dt, residual = report.final_residual();
-        const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status),
-                           criterion = static_cast<std::int64_t>(report.criterion);
-        step_time->append(std::span<const double>(&t, 1));
-        step_dt->append(std::span<const double>(&dt, 1));
-        step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
-        step_residual->append(std::span<const double>(&residual, 1));
-        step_wall->append(std::span<const double>(&wall, 1));
-        step_status->append(std::span<const std::int64_t>(&status, 1));
-        step_criterion->append(std::span<const std::int64_t>(&criterion, 1));
-      }
-      if (!report.ok())
-        // the stepper's message starts with the time and dt of the failed attempt
-        return end_early("failed", "step " + std::to_string(steps_ + 1) + " (" + std::string(to_string(report.status)) +
-                                       "): " +
-                                       (report.message.empty() ? "from t = " + number_text(t_before) + " s" : report.message));
-      // save every N steps, or when t crosses a multiple of the interval (every step when the
-      // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
-      bool save = finished();
-      if (s.output_interval) {
-        const double w = *s.output_interval;
-        save = save || w <= s.dt || std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
-      } else {
-        save = save || steps_ % s.output_every_steps == 0;
-      }
-      if (save) save_frame();
-      if (progress) progress({steps_, total_steps_, state_.time, s.duration, report.iterations});
-      if (io::stop_signal() != 0 && !finished()) {
-        result.signal = io::stop_signal();
-        return end_early("interrupted", "stopped by signal " + std::to_string(result.signal) + " after step " +
-                                            std::to_string(steps_) + " at t = " + number_text(state_.time) + " s");
-      }
-    }
-  } catch (const tendril::InputError& error) {
-    // an output write that failed (a full disk)
-    return end_early("failed", "step " + std::to_string(steps_ + 1) + ": " + error.what());
-  } catch (const std::exception& error) {
-    // anything else (a user callback that raised): the partial run is kept as failed and the error
-    // goes on to the caller
-    end_early("failed", "step " + std::to_string(steps_ + 1) + ": " + error.what());
-    throw;
-  }
-  write_observables();
-  if (run) result.path = run->finish();
-  result.ok = true;
-  result.steps = steps_;
-  return result;
+  io::RunLoopHooks hooks;
+  hooks.step = step_once;
+  hooks.save_frame = save_frame;
+  hooks.finished = [this] { return finished(); };
+  hooks.steps = [this] { return steps_; };
+  hooks.time = [this] { return state_.time; };
+  hooks.before_end = write_observables;
+  hooks.total_steps = total_steps_;
+  hooks.duration = s.duration;
+  hooks.save_initial_frame = steps_ == 0;
+  return io::run_loop(run.get(), hooks, progress);
 }
 
 }  // namespace tendril::sim

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
-#include "tendril/io/run_directory.hpp"
+#include "tendril/io/run_loop.hpp"
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -470,102 +470,79 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     }
     centerline.append(std::span<const double>(buffer.data(), buffer.size()));
   };
-  io::RunResult result;
-  // a run that ends early keeps what was written in <out>.failed, saying why and how far it got
-  auto end_early = [&](const std::string& status, const std::string& message, long steps_done) {
-    result.message = message;
-    result.steps = steps_done;
-    result.path = run.stop(status, message, steps_done, state.time);
-    return result;
-  };
   std::vector<double> normal(pairs);
-  const double duration = static_cast<double>(scene.steps) * m.dt;
-  long k = 0;
-  try {
-    save_frame();
-    result.frames = 1;
-    for (; k < scene.steps; ++k) {
-      const double u = m.growth.rate(state.time);
-      const auto wall_start = std::chrono::steady_clock::now();
-      const VineStepReport rep = stepper.step(state);
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-      const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate,
-                               wall};
-      const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
-                                    rep.contact_pairs};
-      step_time.append(std::span<const double>(&values[0], 1));
-      step_status.append(std::span<const std::int64_t>(&codes[0], 1));
-      step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
-      step_kkt.append(std::span<const double>(&values[1], 1));
-      step_joint.append(std::span<const double>(&values[2], 1));
-      step_min_distance.append(std::span<const double>(&values[3], 1));
-      growth.append(std::span<const double>(&values[4], 1));
-      achieved.append(std::span<const double>(&values[5], 1));
-      step_wall.append(std::span<const double>(&values[6], 1));
-      step_active.append(std::span<const std::int64_t>(&codes[2], 1));
-      step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
-      std::fill(normal.begin(), normal.end(), 0.0);
-      bool impulses_finite = true;
-      for (const ContactInfo& c : stepper.contacts()) {
-        normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
-        impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
-      }
-      impulses.append(std::span<const double>(normal.data(), normal.size()));
-      if (rep.status != QpStatus::solved) {
-        // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but
-        // its contact impulses grow without bound (tests/unit/vine/test_vine_step.cpp, FrictionJam)
-        const bool jam = rep.status == QpStatus::max_iterations && rep.contact_pairs > 0 && m.friction > 0.0 &&
-                         m.growth_control == GrowthControl::rate;
-        return end_early("failed",
-                         fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
-                                     to_string(rep.status), rep.kkt_residual,
-                                     jam ? "; with growth control 'rate' and friction at a contact this is usually a "
-                                           "jam (the growth rate can be met only with ever larger contact impulses): "
-                                           "vine.growth.control: force_limited lets the growth stall instead"
-                                         : ""),
-                         k);
-      }
-      const std::string bad = non_finite_quantity(state, impulses_finite);
-      if (!bad.empty())
-        return end_early("failed", fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad),
-                         k);
-      if (rep.failure != VineFailure::none)
-        return end_early(
-            "failed",
-            rep.failure == VineFailure::joint_drift
-                ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
-                              "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
-                              k + 1, state.time, rep.joint_error, m.max_joint_error)
-                : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-                              "vine.limits.speed^2 (speed {:.3g} m/s)",
-                              k + 1, state.time, rep.kinetic_energy, m.max_speed),
-            k);
-      if ((k + 1) % scene.save_every == 0) {
-        save_frame();
-        ++result.frames;
-      }
-      if (progress) progress({k + 1, scene.steps, state.time, duration, rep.qp_iterations});
-      if (io::stop_signal() != 0 && k + 1 < scene.steps) {
-        result.signal = io::stop_signal();
-        return end_early("interrupted",
-                         fmt::format("stopped by signal {} after step {} at t = {:.6g} s", result.signal, k + 1,
-                                     state.time),
-                         k + 1);
-      }
+  long k = 0;  // steps done
+  auto step_once = [&] {
+    const double u = m.growth.rate(state.time);
+    const auto wall_start = std::chrono::steady_clock::now();
+    const VineStepReport rep = stepper.step(state);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate,
+                             wall};
+    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
+                                  rep.contact_pairs};
+    step_time.append(std::span<const double>(&values[0], 1));
+    step_status.append(std::span<const std::int64_t>(&codes[0], 1));
+    step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
+    step_kkt.append(std::span<const double>(&values[1], 1));
+    step_joint.append(std::span<const double>(&values[2], 1));
+    step_min_distance.append(std::span<const double>(&values[3], 1));
+    growth.append(std::span<const double>(&values[4], 1));
+    achieved.append(std::span<const double>(&values[5], 1));
+    step_wall.append(std::span<const double>(&values[6], 1));
+    step_active.append(std::span<const std::int64_t>(&codes[2], 1));
+    step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
+    std::fill(normal.begin(), normal.end(), 0.0);
+    bool impulses_finite = true;
+    for (const ContactInfo& c : stepper.contacts()) {
+      normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
+      impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
     }
-  } catch (const InputError& e) {
-    // an output write that failed (a full disk)
-    return end_early("failed", fmt::format("step {}: {}", k + 1, e.what()), k);
-  } catch (const std::exception& e) {
-    // anything else (a user callback that raised): the partial run is kept as failed and the error
-    // goes on to the caller
-    end_early("failed", fmt::format("step {}: {}", k + 1, e.what()), k);
-    throw;
-  }
-  result.ok = true;
-  result.steps = scene.steps;
-  result.path = run.finish();
-  return result;
+    impulses.append(std::span<const double>(normal.data(), normal.size()));
+    io::LoopStep out;
+    out.iterations = rep.qp_iterations;
+    if (rep.status != QpStatus::solved) {
+      // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but
+      // its contact impulses grow without bound (tests/unit/vine/test_vine_step.cpp, FrictionJam)
+      const bool jam = rep.status == QpStatus::max_iterations && rep.contact_pairs > 0 && m.friction > 0.0 &&
+                       m.growth_control == GrowthControl::rate;
+      out.failure = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
+                                to_string(rep.status), rep.kkt_residual,
+                                jam ? "; with growth control 'rate' and friction at a contact this is usually a "
+                                      "jam (the growth rate can be met only with ever larger contact impulses): "
+                                      "vine.growth.control: force_limited lets the growth stall instead"
+                                    : "");
+      return out;
+    }
+    const std::string bad = non_finite_quantity(state, impulses_finite);
+    if (!bad.empty()) {
+      out.failure = fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
+      return out;
+    }
+    if (rep.failure != VineFailure::none) {
+      out.failure =
+          rep.failure == VineFailure::joint_drift
+              ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
+                            "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+                            k + 1, state.time, rep.joint_error, m.max_joint_error)
+              : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+                            "vine.limits.speed^2 (speed {:.3g} m/s)",
+                            k + 1, state.time, rep.kinetic_energy, m.max_speed);
+      return out;
+    }
+    ++k;
+    out.save = k % scene.save_every == 0;
+    return out;
+  };
+  io::RunLoopHooks hooks;
+  hooks.step = step_once;
+  hooks.save_frame = save_frame;
+  hooks.finished = [&] { return k >= scene.steps; };
+  hooks.steps = [&] { return k; };
+  hooks.time = [&] { return state.time; };
+  hooks.total_steps = scene.steps;
+  hooks.duration = static_cast<double>(scene.steps) * m.dt;
+  return io::run_loop(&run, hooks, progress);
 }
 
 io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
