@@ -182,10 +182,12 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   const auto n = static_cast<std::size_t>(m.dofs.num_nodes);
   const auto e = static_cast<std::size_t>(m.dofs.num_edges);
   const auto z = static_cast<std::size_t>(m.dofs.num_shell_edges);
+  const auto nj = static_cast<std::size_t>(m.dofs.num_joint_edges);
   const auto terms = energies();
 
   std::unique_ptr<io::RunDirectory> run;
-  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr, *xi = nullptr;
+  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr, *xi = nullptr,
+                  *joint_twists = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
   io::NpyAppender* work = nullptr;
@@ -266,6 +268,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       run->set_info("xi_edges", int_rows(xi_edges));
     }
     if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
+    if (nj > 0) {
+      run->set_info("joint_edges", int_rows(m.shells.joint_edges));
+      joint_twists = &run->add_array("joint_twists", io::NpyType::Float64, {nj}, "rad",
+                                     "twist angles of the shell edges at rod-shell joints (info.joint_edges)");
+    }
   }
 
   auto save_frame = [&] {
@@ -275,6 +282,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     positions->append(std::span<const double>(state_.q.data(), 3 * n));
     twists->append(std::span<const double>(state_.q.data() + 3 * n, e));
     if (xi) xi->append(std::span<const double>(state_.q.data() + m.dofs.xi(0), z));
+    if (joint_twists) joint_twists->append(std::span<const double>(state_.q.data() + m.dofs.joint_twist(0), nj));
     std::vector<double> values;
     for (const auto& term : energies()) values.push_back(term.second);
     energy->append(values);

@@ -209,10 +209,8 @@ TEST(ShellScene, MatDismechAndObjFiles) {
 // 5 x 5 nodes) written as one file: the rod and the shell name it, no `joints` are given, and the
 // static deflection equals the example's (explicit bend_twist joint) to 1e-9; with the plate
 // moved off the rod (`origin`) the file's rods and shell no longer meet, which is an error.
-TEST(ShellScene, OneGeometryFileWithRodsAndTrianglesJoinsThemAtTheSharedNode) {
-  const TempDir dir;
-  // examples/rod_plate_cantilever.yaml: a generated rod and plate, the joint listed
-  Simulation example(load_rod_scene_text(R"(duration: 0
+// examples/rod_plate_cantilever.yaml: a generated rod and plate, the joint listed
+constexpr const char* kRodPlate = R"(duration: 0
 rods:
   - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 1.0, num_nodes: 41}
     clamp: start
@@ -226,7 +224,11 @@ forces:
   gravity: [0, 0, -9.81]
 integrator:
   type: static
-)"));
+)";
+
+TEST(ShellScene, OneGeometryFileWithRodsAndTrianglesJoinsThemAtTheSharedNode) {
+  const TempDir dir;
+  Simulation example(load_rod_scene_text(kRodPlate));
   // the file: the example's rod nodes (its first edge centred on the clamp at x = 0), then the plate's
   std::string text = "*Nodes\n";
   for (int i = 0; i <= 40; ++i) {  // rod nodes 1..41
@@ -369,6 +371,31 @@ TEST(ShellScene, RunWritesTrianglesAndXi) {
   // the shell moved up with its initial velocity in the first step (away from the clamp)
   const io::NpyArray& x = run.array("positions");
   EXPECT_GT(x.data[3 * 18 * 1 + 3 * 17 + 2], 0.0);
+}
+
+TEST(ShellScene, RunWritesJointEdgesAndTheirTwists) {
+  // the rod-plate cantilever as a static run: one frame before, one after
+  const TempDir dir;
+  Simulation sim(load_rod_scene_text(kRodPlate));
+  const DofMap& dofs = sim.model().dofs;
+  ASSERT_GT(dofs.num_joint_edges, 0);
+  const RunResult r = sim.run(dir.path / "run");
+  ASSERT_TRUE(r.ok) << r.message;
+  const io::RunData run = io::read_run(dir.path / "run");
+  const YAML::Node edges = run.meta["info"]["joint_edges"];
+  ASSERT_EQ(edges.size(), static_cast<std::size_t>(dofs.num_joint_edges));
+  for (std::size_t j = 0; j < edges.size(); ++j) {
+    EXPECT_EQ(edges[j][0].as<int>(), sim.model().shells.joint_edges[j][0]);
+    EXPECT_EQ(edges[j][1].as<int>(), sim.model().shells.joint_edges[j][1]);
+  }
+  const io::NpyArray& twists = run.array("joint_twists");
+  ASSERT_EQ(twists.shape.size(), 2u);
+  ASSERT_EQ(twists.shape[0], static_cast<std::size_t>(r.frames));
+  ASSERT_EQ(twists.shape[1], edges.size());
+  // the last frame is the solved state
+  const std::size_t last = (twists.shape[0] - 1) * twists.shape[1];
+  for (int j = 0; j < dofs.num_joint_edges; ++j)
+    EXPECT_EQ(twists.data[last + static_cast<std::size_t>(j)], sim.state().q[dofs.joint_twist(j)]) << j;
 }
 
 }  // namespace
