@@ -29,6 +29,19 @@ class FailedRuns : public CliTest {
     EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
     EXPECT_TRUE(no_temporary_left());
   }
+  /// Options that send SIGINT to the run once its temporary folder holds more than 4 KiB of `array`.
+  CliOptions interrupt_once_written(const std::string& array) const {
+    CliOptions o;
+    o.while_running = [this, array](int pid) {
+      for (const std::string& e : entries(dir_))
+        if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / array) && fs::file_size(dir_ / e / array) > 4096) {
+          ::kill(pid, SIGINT);
+          return true;
+        }
+      return false;
+    };
+    return o;
+  }
 };
 
 TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {
@@ -52,17 +65,8 @@ TEST_F(FailedRuns, InfiniteLoadIsReportedFailed) {
 
 TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   // long enough to be running when the signal comes (about 10 s if it never came)
-  CliOptions o;
-  o.while_running = [&](int pid) {
-    for (const std::string& e : entries(dir_))
-      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy") &&
-          fs::file_size(dir_ / e / "positions.npy") > 4096) {
-        ::kill(pid, SIGINT);
-        return true;
-      }
-    return false;
-  };
-  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
+  const CliResult r =
+      run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, interrupt_once_written("positions.npy"));
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
@@ -71,19 +75,9 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
 TEST_F(FailedRuns, SignalMarksAVineRunInterrupted) {
   // the vine goes through the same run loop (io/run_loop.hpp): a signal ends it after the current step
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  CliOptions o;
-  o.while_running = [&](int pid) {
-    for (const std::string& e : entries(dir_))
-      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "body_pose.npy") &&
-          fs::file_size(dir_ / e / "body_pose.npy") > 4096) {
-        ::kill(pid, SIGINT);
-        return true;
-      }
-    return false;
-  };
   const CliResult r =
       run_cli({"run", scene.string(), "--out", "out", "--set", "vine.steps=100000000", "--set", "vine.save_every=1"},
-              dir_, o);
+              dir_, interrupt_once_written("body_pose.npy"));
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("stopped by signal"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
