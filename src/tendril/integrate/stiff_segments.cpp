@@ -35,21 +35,24 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
   }
 
   DisjointSets sets(model.dofs.num_nodes);
-  std::vector<char> member(model.dofs.num_nodes, 0);
+  std::vector<char> member(model.dofs.num_nodes, 0);  // 1: node of a grouped edge, 2: of a stiff edge
   for (std::size_t e = 0; e < rods.edges.size(); ++e)
     if (grouped[e]) {
       sets.merge_into(rods.edges[e][0], rods.edges[e][1]);
-      member[rods.edges[e][0]] = member[rods.edges[e][1]] = 1;
+      for (int i : rods.edges[e]) member[i] = std::max<char>(member[i], stiff_edge[e] ? 2 : 1);
     }
+  auto fixed = [&](int i) {
+    const auto dofs = model.dofs.node_dofs(i);
+    return std::any_of(dofs.begin(), dofs.end(), [&](int d) { return model.fixed[d] != 0; });
+  };
   std::map<int, std::vector<int>> by_root;
   for (int i = 0; i < model.dofs.num_nodes; ++i)
     if (member[i]) by_root[sets.find(i)].push_back(i);
   for (auto& [root, nodes] : by_root) {
-    const bool held = std::any_of(nodes.begin(), nodes.end(), [&](int i) {
-      const auto dofs = model.dofs.node_dofs(i);
-      return std::any_of(dofs.begin(), dofs.end(), [&](int d) { return model.fixed[d] != 0; });
-    });
-    if (!held) groups_.push_back(std::move(nodes));
+    // a stiff edge on a fixed node: the group is held; a fixed node of a soft edge just stays
+    if (std::any_of(nodes.begin(), nodes.end(), [&](int i) { return member[i] == 2 && fixed(i); })) continue;
+    std::erase_if(nodes, fixed);
+    groups_.push_back(std::move(nodes));
   }
   motions_.resize(groups_.size());
 }

@@ -25,8 +25,8 @@ class StiffSegments {
   /// The connected groups of rod edges whose stretch stiffness EA is at least `ratio` times the median
   /// EA of all rod edges (ratio 0: none), each with the edges that meet one of its edges at a spring
   /// whose bending stiffness min(EI_1, EI_2) is at least `ratio` times the median over all springs.
-  /// Groups with a fixed position DOF are left out: they are held by their clamp, and moving them would
-  /// move fixed DOFs.
+  /// Groups with a fixed DOF on a stiff edge are left out: they are held by their clamp, and moving them
+  /// would move fixed DOFs; a fixed node of one of the soft edges is left out of its group (it stays).
   StiffSegments(const Model& model, double ratio);
 
   bool empty() const { return groups_.empty(); }

@@ -188,6 +188,14 @@ TEST(RotatingStiffParts, SegmentsAreTheFreeGroupsOfStiffEdgesAndTurnAlongTheFitt
   test::BuiltRod clamped = test::clamped_benchmark_rod(kNodes);
   for (int e = 0; e < 5; ++e) clamped.model.rods.stretch_stiffness[e] *= 1e6;
   EXPECT_TRUE(StiffSegments(clamped.model, 100.0).empty());
+  // stiff edges 2-4 and springs 2-5 (nodes 0 and 1 are clamped): edges 1 and 5 join, fixed node 1 stays
+  test::BuiltRod near_clamp = test::clamped_benchmark_rod(kNodes);
+  for (int e = 2; e <= 4; ++e) near_clamp.model.rods.stretch_stiffness[e] *= 1e6;
+  for (BendTwistSpring& spring : near_clamp.model.rods.springs)
+    if (spring.node >= 2 && spring.node <= 5) spring.bend_stiffness_1 = spring.bend_stiffness_2 *= 1e6;
+  const StiffSegments near_clamp_segments(near_clamp.model, 100.0);
+  ASSERT_EQ(near_clamp_segments.groups().size(), 1u);
+  EXPECT_EQ(near_clamp_segments.groups()[0], (std::vector<int>{2, 3, 4, 5, 6}));
 
   // a step that is an infinitesimal rotation w x r of the group about its centroid (plus a translation;
   // w normal to the straight segment, which cannot see a spin about its own axis): the trial point is
