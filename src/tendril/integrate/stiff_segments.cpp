@@ -13,26 +13,46 @@ namespace tendril {
 StiffSegments::StiffSegments(const Model& model, double ratio) {
   const RodNetwork& rods = model.rods;
   if (ratio <= 0.0 || rods.edges.empty()) return;
-  std::vector<double> stiffness = rods.stretch_stiffness;
-  std::nth_element(stiffness.begin(), stiffness.begin() + stiffness.size() / 2, stiffness.end());
-  const double threshold = ratio * stiffness[stiffness.size() / 2];
+  // a value `ratio` times the median of `values`
+  auto threshold = [ratio](std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return ratio * values[values.size() / 2];
+  };
+  const double stretch_threshold = threshold(rods.stretch_stiffness);
+  std::vector<char> stiff_edge(rods.edges.size(), 0), grouped(rods.edges.size(), 0);
+  for (std::size_t e = 0; e < rods.edges.size(); ++e) stiff_edge[e] = grouped[e] = rods.stretch_stiffness[e] >= stretch_threshold;
+  // an edge that meets a stiff edge at a spring with stiff bending turns with it (its length stays soft)
+  if (!rods.springs.empty()) {
+    std::vector<double> bending(rods.springs.size());
+    for (std::size_t k = 0; k < rods.springs.size(); ++k)
+      bending[k] = std::min(rods.springs[k].bend_stiffness_1, rods.springs[k].bend_stiffness_2);
+    const double bend_threshold = threshold(bending);
+    for (std::size_t k = 0; k < rods.springs.size(); ++k) {
+      const BendTwistSpring& spring = rods.springs[k];
+      if (bending[k] >= bend_threshold && (stiff_edge[spring.edge_a] || stiff_edge[spring.edge_b]))
+        grouped[spring.edge_a] = grouped[spring.edge_b] = 1;
+    }
+  }
 
   DisjointSets sets(model.dofs.num_nodes);
-  std::vector<char> stiff_node(model.dofs.num_nodes, 0);
+  std::vector<char> member(model.dofs.num_nodes, 0);  // 1: node of a grouped edge, 2: of a stiff edge
   for (std::size_t e = 0; e < rods.edges.size(); ++e)
-    if (rods.stretch_stiffness[e] >= threshold) {
+    if (grouped[e]) {
       sets.merge_into(rods.edges[e][0], rods.edges[e][1]);
-      stiff_node[rods.edges[e][0]] = stiff_node[rods.edges[e][1]] = 1;
+      for (int i : rods.edges[e]) member[i] = std::max<char>(member[i], stiff_edge[e] ? 2 : 1);
     }
+  auto fixed = [&](int i) {
+    const auto dofs = model.dofs.node_dofs(i);
+    return std::any_of(dofs.begin(), dofs.end(), [&](int d) { return model.fixed[d] != 0; });
+  };
   std::map<int, std::vector<int>> by_root;
   for (int i = 0; i < model.dofs.num_nodes; ++i)
-    if (stiff_node[i]) by_root[sets.find(i)].push_back(i);
+    if (member[i]) by_root[sets.find(i)].push_back(i);
   for (auto& [root, nodes] : by_root) {
-    const bool held = std::any_of(nodes.begin(), nodes.end(), [&](int i) {
-      const auto dofs = model.dofs.node_dofs(i);
-      return std::any_of(dofs.begin(), dofs.end(), [&](int d) { return model.fixed[d] != 0; });
-    });
-    if (!held) groups_.push_back(std::move(nodes));
+    // a stiff edge on a fixed node: the group is held; a fixed node of a soft edge just stays
+    if (std::any_of(nodes.begin(), nodes.end(), [&](int i) { return member[i] == 2 && fixed(i); })) continue;
+    std::erase_if(nodes, fixed);
+    groups_.push_back(std::move(nodes));
   }
   motions_.resize(groups_.size());
 }
@@ -64,7 +84,7 @@ void StiffSegments::fit(const VecX& y, const VecX& d) {
     for (int k = 0; k < 3; ++k)
       if (eigen.eigenvalues()[k] > 1e-12 * largest)
         rotation += eigen.eigenvectors().col(k) * (eigen.eigenvectors().col(k).dot(moment) / eigen.eigenvalues()[k]);
-    motions_[g] = {centroid, rotation};
+    motions_[g] = {centroid, translation, rotation};
   }
 }
 
@@ -76,8 +96,10 @@ void StiffSegments::trial(const VecX& y, const VecX& d, double a, VecX& trial) c
     if (angle == 0.0) continue;
     const Mat3 rotation = Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
     for (int i : groups_[g]) {
+      // x_i(a) = c + a t + R(a w) (r_i + a delta_i): the non-rigid rest a delta_i turns with the group
       const Vec3 r = y.segment<3>(3 * i) - motions_[g].centroid;
-      trial.segment<3>(3 * i) += rotation * r - r - w.cross(r);
+      const Vec3 a_delta = a * (d.segment<3>(3 * i) - motions_[g].translation) - w.cross(r);
+      trial.segment<3>(3 * i) += rotation * (r + a_delta) - r - w.cross(r) - a_delta;
     }
   }
 }
