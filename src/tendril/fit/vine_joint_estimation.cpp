@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -22,6 +23,10 @@ using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
 using Triplet = Eigen::Triplet<double, int>;
+
+/// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
+/// fraction of the model's sigmas (sigma_q for positions, sigma_v for the growth rates).
+constexpr double kPenaltySigma = 1e-2;
 
 /// One contact row Phi(q_i) = 0 of the problem.
 struct ContactRow {
@@ -117,6 +122,15 @@ class EstimationProblem {
     for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
     build_jacobian_pattern();
     build_hessian_pattern();
+    // the trust-region pass's residual scales of the constraint rows (least_squares)
+    row_scale_.resize(num_constraints());
+    for (int i = 0; i < steps_; ++i) row_scale_.segment(2 * n_ * i, 2 * n_) = weights_.cwiseSqrt();
+    int row = 2 * n_ * steps_;
+    for (int i = 0; i <= steps_; ++i) {
+      for (std::size_t j = 0; j < joint_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+      for (std::size_t j = 0; j < growth_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
+    }
+    for (std::size_t j = 0; j < contact_rows_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
 
     // the initial guess: the simulation from `start` with the model's K and C, r = 0
     x0_ = VecX::Zero(num_variables());
@@ -166,6 +180,19 @@ class EstimationProblem {
   int k(int j) const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + j; }
   int c(int j) const { return k(0) + nk_ + j; }
 
+  /// The measurement residual p(q_i) - p_hat_i at trajectory index i (a measured frame), flattened
+  /// (2 (P or 1): x, y of each point) [m], and, if asked, its derivative dp/dq_i (2 (P or 1) x n).
+  VecX data_residual(const VecX& x, int i, MatX* dpoints) const {
+    const MatX& target = frames_[frame_of_step_[i]].points;
+    MatX points;
+    observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points, dpoints);
+    const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
+    VecX e(2 * points.rows());
+    for (int p = 0; p < points.rows(); ++p)
+      for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
+    return e;
+  }
+
   /// Objective and, if asked, its gradient (only q_i at frames and r_i enter); data/model parts.
   double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
     if (gradient) gradient->setZero(x.size());
@@ -173,14 +200,8 @@ class EstimationProblem {
     double fd = 0.0, fm = 0.0;
     for (int i = 0; i <= steps_; ++i) {
       if (frame_of_step_[i] < 0) continue;
-      const MatX& target = frames_[frame_of_step_[i]].points;
-      MatX points, dpoints;
-      observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points,
-                   gradient ? &dpoints : nullptr);
-      const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
-      VecX e(2 * points.rows());
-      for (int p = 0; p < points.rows(); ++p)
-        for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
+      MatX dpoints;
+      const VecX e = data_residual(x, i, gradient ? &dpoints : nullptr);
       fd += w * e.squaredNorm();
       if (gradient) gradient->segment(z(i), n_) += 2.0 * w * dpoints.transpose() * e;
     }
@@ -192,6 +213,77 @@ class EstimationProblem {
     if (data) *data = fd;
     if (model) *model = fm;
     return fd + fm;
+  }
+
+  /// The trust-region pass's variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale] (x without r).
+  int num_reduced_variables() const { return r(0) + 2 * nk_; }
+  VecX reduced(const VecX& x) const {
+    VecX y(num_reduced_variables());
+    y << x.head(r(0)), x.tail(2 * nk_);
+    return y;
+  }
+  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at y.
+  VecX full(const VecX& y) {
+    VecX x = VecX::Zero(num_variables());
+    x.head(r(0)) = y.head(r(0));
+    x.tail(2 * nk_) = y.tail(2 * nk_);
+    VecX g;
+    std::string message;
+    if (!constraints(x, g, nullptr, message)) return {};
+    x.segment(r(0), 2 * n_ * steps_) = g.head(2 * n_ * steps_);  // g = Z_{i+1} - f(Z_i) - 0
+    return x;
+  }
+
+  /// The problem as least squares in y for the trust-region pass: the objective's residuals
+  /// (data / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i)), r eliminated) and the joint, growth and contact
+  /// constraints as residuals with 1/100 of the model's sigmas (a quadratic penalty); 1/2 |residual|^2
+  /// is half the objective plus the penalty.
+  SparseResiduals least_squares(const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    VecX x = VecX::Zero(num_variables());
+    x.head(r(0)) = y.head(r(0));
+    x.tail(2 * nk_) = y.tail(2 * nk_);
+    VecX g, values;
+    try {
+      if (!constraints(x, g, with_jacobian ? &values : nullptr, out.message)) return out;
+    } catch (const std::exception& e) {  // the model rejects the state
+      out.message = e.what();
+      return out;
+    }
+    const double ws = 1.0 / options_.measurement_sigma;
+    int data_rows = 0;
+    for (int i = 0; i <= steps_; ++i)
+      if (frame_of_step_[i] >= 0)
+        data_rows += 2 * (options_.observation == Observation::tip ? 1 : static_cast<int>(frames_[frame_of_step_[i]].points.rows()));
+    out.residual.resize(data_rows + g.size());
+    std::vector<Triplet> t;
+    int row = 0;
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      MatX dpoints;
+      const VecX e = data_residual(x, i, with_jacobian ? &dpoints : nullptr);
+      out.residual.segment(row, e.size()) = ws * e;
+      if (with_jacobian)
+        for (int a = 0; a < dpoints.rows(); ++a)
+          for (int b = 0; b < n_; ++b)
+            if (dpoints(a, b) != 0.0) t.emplace_back(row + a, z(i) + b, ws * dpoints(a, b));
+      row += static_cast<int>(e.size());
+    }
+    out.residual.tail(g.size()) = row_scale_.cwiseProduct(g);
+    if (with_jacobian) {
+      const int r_end = k(0), shift = k(0) - r(0);
+      for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
+        const int col = jac_cols_[e];
+        if (col >= r(0) && col < r_end) continue;  // r is eliminated
+        t.emplace_back(row + jac_rows_[e], col < r(0) ? col : col - shift,
+                       row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
+      }
+      out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
+      out.jacobian.setFromTriplets(t.begin(), t.end());
+    }
+    out.ok = out.residual.allFinite();
+    if (!out.ok) out.message = "a residual is not finite";
+    return out;
   }
 
   /// Constraints g(x) and, if `jacobian` is given, the Jacobian values in the pattern's order.
@@ -422,6 +514,7 @@ class EstimationProblem {
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
   double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
   VecX weights_;  // diagonal of R (2n)
+  VecX row_scale_;  // residual scale of each constraint row in least_squares (#constraints)
   std::vector<RowSpec> joint_specs_, growth_specs_;
   std::vector<ContactRow> contact_rows_;
   std::vector<int> frame_of_step_;
@@ -433,7 +526,8 @@ class EstimationProblem {
 /// IPOPT's view of the problem: x, g evaluated once per new point, the Jacobian on demand.
 class EstimationNlp : public Ipopt::TNLP {
  public:
-  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian) : problem_(problem), hessian_(hessian) {}
+  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian, VecX start)
+      : problem_(problem), hessian_(hessian), start_(std::move(start)) {}
 
   bool get_nlp_info(Ipopt::Index& n, Ipopt::Index& m, Ipopt::Index& nnz_jac_g, Ipopt::Index& nnz_h_lag,
                     IndexStyleEnum& index_style) override {
@@ -459,7 +553,7 @@ class EstimationNlp : public Ipopt::TNLP {
 
   bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool, Ipopt::Number*, Ipopt::Number*,
                           Ipopt::Index, bool, Ipopt::Number*) override {
-    if (init_x) std::copy(problem_.initial_guess().data(), problem_.initial_guess().data() + n, x);
+    if (init_x) std::copy(start_.data(), start_.data() + n, x);
     return true;
   }
 
@@ -542,6 +636,7 @@ class EstimationNlp : public Ipopt::TNLP {
 
   EstimationProblem& problem_;
   EstimationHessian hessian_;
+  VecX start_;  // IPOPT's starting point
   VecX g_, jac_, solution_;
   bool have_g_ = false, have_jac_ = false;
   int iterations_ = 0;
@@ -585,7 +680,27 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   result.first_step = problem.first_step();
   result.initial_objective = problem.objective(problem.initial_guess(), nullptr);
 
-  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian);
+  // the trust-region pass: Levenberg-Marquardt on the least-squares form from the simulated guess
+  VecX x_start = problem.initial_guess();
+  if (options.trust_region_iterations > 0) {
+    const int ny = problem.num_reduced_variables(), nk = problem.num_parameters();
+    VecX lower = VecX::Constant(ny, -INFINITY), upper = VecX::Constant(ny, INFINITY);
+    lower.tail(2 * nk).setZero();
+    upper.segment(ny - 2 * nk, nk).setConstant(problem.stiffness_upper());
+    upper.tail(nk).setConstant(problem.damping_upper());
+    const auto t0 = std::chrono::steady_clock::now();
+    const SparseLmResult lm = minimise_sparse_least_squares(
+        [&](const VecX& y, bool with_jacobian) { return problem.least_squares(y, with_jacobian); },
+        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations});
+    result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.trust_region_iterations = lm.iterations;
+    result.trust_region_message = lm.message;
+    const VecX x = problem.full(lm.y);
+    if (x.size() > 0) x_start = x;
+    result.trust_region_objective = problem.objective(x_start, nullptr);
+  }
+
+  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian, x_start);
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetNumericValue("tol", options.tolerance);
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);
@@ -593,6 +708,12 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   app->Options()->SetStringValue("sb", "yes");  // no banner
   app->Options()->SetStringValue("hessian_approximation",
                                  options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
+  if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
+    app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
+    app->Options()->SetNumericValue("bound_push", 1e-9);
+    app->Options()->SetNumericValue("bound_frac", 1e-9);
+    app->Options()->SetNumericValue("mu_init", 1e-6);
+  }
   if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
   const auto t0 = std::chrono::steady_clock::now();
   const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));

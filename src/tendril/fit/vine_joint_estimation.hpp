@@ -59,6 +59,13 @@ struct JointEstimationOptions {
   EstimationHessian hessian = EstimationHessian::gauss_newton;
   double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;            ///< IPOPT `max_iter`
+  /// Accepted steps of the trust-region pass before IPOPT (0: IPOPT from the simulated guess): sparse
+  /// Levenberg-Marquardt on the problem as least squares, r eliminated and the joint, growth and
+  /// contact constraints as heavily weighted residuals (fit/sparse_levenberg_marquardt.hpp). IPOPT
+  /// then starts from its point as a warm start: its least-squares multiplier estimate kept however
+  /// large (`constr_mult_init_max` 1e20), the bounded K, C not pushed into the interior (`bound_push`,
+  /// `bound_frac` 1e-9) and the barrier parameter `mu_init` 1e-6
+  int trust_region_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
   /// (<= 0: the initial guess's)
@@ -88,6 +95,10 @@ struct JointEstimationResult {
   std::vector<MatX> simulated;       ///< p(q_i) at the measured frames ((P or 1) x 2) [m]
   int first_step = 0;                ///< simulation step of Z_0
   double seconds = 0.0;              ///< wall time of the IPOPT solve [s]
+  int trust_region_iterations = 0;   ///< accepted steps of the trust-region pass
+  std::string trust_region_message;  ///< why it stopped
+  double trust_region_objective = 0.0;  ///< the objective where IPOPT starts [-]
+  double trust_region_seconds = 0.0; ///< wall time of the trust-region pass [s]
 };
 
 /// Estimates the trajectory and K, C from `frames` (increasing steps; Z spans the first to the last

@@ -136,8 +136,11 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   const int tip = static_cast<int>(d->c.model.contact_points.size()) - 1;
   options.contacts = {{tip, 0, d->frames.front().step, d->frames.back().step}};
   options.print_level = std::getenv("TENDRIL_IPOPT_LOG") ? 5 : 0;
+  options.trust_region_iterations = 200;
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
   const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
+  std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
+              fit.trust_region_seconds, fit.trust_region_message.c_str(), fit.initial_objective, fit.trust_region_objective);
   std::printf("IPOPT %s after %d iterations in %.2f s (%.1f ms per iteration); objective %.4g -> %.4g "
               "(data %.4g, model %.4g), constraint violation %.2e\n",
               fit.status.c_str(), fit.iterations, fit.seconds, 1e3 * fit.seconds / std::max(1, fit.iterations),
