@@ -6,6 +6,7 @@
 ///               c(q_i) = 0                        i = 0 .. N    (pin and prismatic joints)
 ///               g(q_i, v_i) = u_i                 i = 0 .. N    (growth rate of every prismatic joint)
 ///               Phi_c(q_i) = 0                    for the known contacts c active at step i
+///               n_c,i(Z_i, K, C) >= 0             their normal impulses, with bilateral_contacts
 ///
 /// Z_i = (q_i, v_i) at every simulation step from the first to the last measured frame. The
 /// objective is the paper's divided by the measurement variance sigma_p^2 (a chi-square): R =
@@ -51,6 +52,13 @@ struct JointEstimationOptions {
   /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
   bool per_joint = false;
   std::vector<KnownContact> contacts;  ///< the contacts Phi(q_i) = 0 (none: no contact constraint)
+  /// true: the step map f holds each known contact at its steps by an equality row (its impulse
+  /// may pull: vine::VineStepper::set_bilateral_contacts) instead of the inequality of eq. 13, whose
+  /// switch between touching and pushing is a kink of f exactly where Phi(q_i) = 0 puts the states,
+  /// and the problem gets the inequalities impulse_i / (m_ref sigma_v) >= 0 (their derivatives from
+  /// vine/step_derivatives.hpp), so a solution is one of the simulator's. Smooth, but IPOPT does not
+  /// converge with it on the wall growth either (docs/physics/fitting.md); false (the default): eq. 13.
+  bool bilateral_contacts = false;
   double measurement_sigma = 1e-3;     ///< sigma_p: standard deviation of a measured coordinate [m]
   double model_sigma_position = 1e-5;  ///< sigma_q: of a one-step model error in x, y [m]
   double model_sigma_angle = 1e-4;     ///< sigma_theta: in theta [rad]
@@ -84,6 +92,9 @@ struct JointEstimationResult {
   double data_term = 0.0;            ///< its measurement part sum |p_hat - p|^2 / sigma_p^2 [-]
   double model_term = 0.0;           ///< its model part sum r^T R r [-]
   double constraint_violation = 0.0; ///< max |constraint| at the solution (unscaled) [m, m/s]
+  /// Smallest normal impulse of the held known contacts over the steps at the solution [N s]
+  /// (+inf without bilateral contacts); >= 0: the unilateral contact of eq. 13 gives the same steps
+  double min_contact_impulse = std::numeric_limits<double>::infinity();
   double initial_objective = 0.0;    ///< objective at the initial guess (simulated trajectory) [-]
   std::vector<double> stiffness;     ///< fitted K [N m/rad] (1 or #pins)
   std::vector<double> damping;       ///< fitted C [N m s/rad] (1 or #pins)
