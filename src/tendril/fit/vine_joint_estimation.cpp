@@ -256,11 +256,16 @@ class EstimationProblem {
     y << x.head(r(0)), x.tail(2 * nk_);
     return y;
   }
-  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at y.
-  VecX full(const VecX& y) {
+  /// x from y with r = 0.
+  VecX with_zero_residuals(const VecX& y) const {
     VecX x = VecX::Zero(num_variables());
     x.head(r(0)) = y.head(r(0));
     x.tail(2 * nk_) = y.tail(2 * nk_);
+    return x;
+  }
+  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at y.
+  VecX full(const VecX& y) {
+    VecX x = with_zero_residuals(y);
     VecX g;
     std::string message;
     if (!constraints(x, g, nullptr, message)) return {};
@@ -274,9 +279,7 @@ class EstimationProblem {
   /// impulses' rows with weight 0); 1/2 |residual|^2 is half the objective plus the penalty.
   SparseResiduals least_squares(const VecX& y, bool with_jacobian) {
     SparseResiduals out;
-    VecX x = VecX::Zero(num_variables());
-    x.head(r(0)) = y.head(r(0));
-    x.tail(2 * nk_) = y.tail(2 * nk_);
+    const VecX x = with_zero_residuals(y);
     VecX g, values;
     try {
       if (!constraints(x, g, with_jacobian ? &values : nullptr, out.message)) return out;
@@ -473,7 +476,8 @@ class EstimationProblem {
   }
 
   /// One-sigma uncertainties of the scaled parameters K / K_scale, C / C_scale (2 nk) from the KKT
-  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx); +inf if singular.
+  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the equalities
+  /// and the held impulses' rows at 0, i.e. active); +inf if singular.
   VecX parameter_sigmas(const VecX& x, const VecX& g, const VecX& jacobian_values) const {
     const int nv = num_variables(), nc = num_constraints();
     std::vector<Triplet> t;
