@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -22,6 +23,10 @@ using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
 using Triplet = Eigen::Triplet<double, int>;
+
+/// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
+/// fraction of the model's sigmas (sigma_q for positions, sigma_v for the growth rates).
+constexpr double kPenaltySigma = 1e-2;
 
 /// One contact row Phi(q_i) = 0 of the problem.
 struct ContactRow {
@@ -111,12 +116,45 @@ class EstimationProblem {
         contact_rows_.push_back(row);
       }
     }
+    // the step map holds the known contacts by equality rows at their steps (the option)
+    held_set_of_step_.assign(steps_, 0);
+    held_sets_.assign(1, {});
+    if (options.bilateral_contacts)
+      for (int i = 0; i < steps_; ++i) {
+        std::vector<vine::BilateralContact> held;
+        for (const KnownContact& kc : options.contacts)
+          if (first_step_ + i >= kc.first_step && first_step_ + i <= kc.last_step) held.push_back({kc.point, kc.obstacle});
+        const auto same = [&](const std::vector<vine::BilateralContact>& set) {
+          return set.size() == held.size() && std::equal(set.begin(), set.end(), held.begin(), [](const auto& a, const auto& b) {
+                   return a.point == b.point && a.obstacle == b.obstacle;
+                 });
+        };
+        const auto found = std::find_if(held_sets_.begin(), held_sets_.end(), same);
+        held_set_of_step_[i] = static_cast<int>(found - held_sets_.begin());
+        if (found == held_sets_.end()) held_sets_.push_back(held);
+      }
+    held_row_of_step_.assign(steps_ + 1, 0);
+    for (int i = 0; i < steps_; ++i)
+      held_row_of_step_[i + 1] = held_row_of_step_[i] + static_cast<int>(held_sets_[held_set_of_step_[i]].size());
+    impulse_scale_ = stepper_.mass_scale() * options.model_sigma_velocity;
     frame_of_step_.assign(steps_ + 1, -1);
     for (std::size_t f = 0; f < frames.size(); ++f) frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
     rates_.resize(steps_ + 1);
     for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
     build_jacobian_pattern();
     build_hessian_pattern();
+    // the trust-region pass's residual scales of the constraint rows (least_squares)
+    row_scale_.resize(num_constraints());
+    for (int i = 0; i < steps_; ++i) row_scale_.segment(2 * n_ * i, 2 * n_) = weights_.cwiseSqrt();
+    int row = 2 * n_ * steps_;
+    for (int i = 0; i <= steps_; ++i) {
+      for (std::size_t j = 0; j < joint_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+      for (std::size_t j = 0; j < growth_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
+    }
+    for (std::size_t j = 0; j < contact_rows_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+    // the held impulses' sign is left to IPOPT: a one-sided penalty (scale > 0) stalled the pass at
+    // its switch (docs/physics/fitting.md)
+    row_scale_.tail(num_held_rows()).setZero();
 
     // the initial guess: the simulation from `start` with the model's K and C, r = 0
     x0_ = VecX::Zero(num_variables());
@@ -143,8 +181,11 @@ class EstimationProblem {
   int num_variables() const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + 2 * nk_; }
   int num_constraints() const {
     return 2 * n_ * steps_ + (steps_ + 1) * static_cast<int>(joint_specs_.size() + growth_specs_.size()) +
-           static_cast<int>(contact_rows_.size());
+           static_cast<int>(contact_rows_.size()) + num_held_rows();
   }
+  /// The last rows: held contacts' normal impulses / (m_ref sigma_v) >= 0, step by step.
+  int num_held_rows() const { return held_row_of_step_.back(); }
+  int first_held_row() const { return num_constraints() - num_held_rows(); }
   int steps() const { return steps_; }
   int first_step() const { return first_step_; }
   int num_parameters() const { return nk_; }
@@ -166,6 +207,19 @@ class EstimationProblem {
   int k(int j) const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + j; }
   int c(int j) const { return k(0) + nk_ + j; }
 
+  /// The measurement residual p(q_i) - p_hat_i at trajectory index i (a measured frame), flattened
+  /// (2 (P or 1): x, y of each point) [m], and, if asked, its derivative dp/dq_i (2 (P or 1) x n).
+  VecX data_residual(const VecX& x, int i, MatX* dpoints) const {
+    const MatX& target = frames_[frame_of_step_[i]].points;
+    MatX points;
+    observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points, dpoints);
+    const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
+    VecX e(2 * points.rows());
+    for (int p = 0; p < points.rows(); ++p)
+      for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
+    return e;
+  }
+
   /// Objective and, if asked, its gradient (only q_i at frames and r_i enter); data/model parts.
   double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
     if (gradient) gradient->setZero(x.size());
@@ -173,14 +227,8 @@ class EstimationProblem {
     double fd = 0.0, fm = 0.0;
     for (int i = 0; i <= steps_; ++i) {
       if (frame_of_step_[i] < 0) continue;
-      const MatX& target = frames_[frame_of_step_[i]].points;
-      MatX points, dpoints;
-      observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points,
-                   gradient ? &dpoints : nullptr);
-      const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
-      VecX e(2 * points.rows());
-      for (int p = 0; p < points.rows(); ++p)
-        for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
+      MatX dpoints;
+      const VecX e = data_residual(x, i, gradient ? &dpoints : nullptr);
       fd += w * e.squaredNorm();
       if (gradient) gradient->segment(z(i), n_) += 2.0 * w * dpoints.transpose() * e;
     }
@@ -194,22 +242,117 @@ class EstimationProblem {
     return fd + fm;
   }
 
-  /// Constraints g(x) and, if `jacobian` is given, the Jacobian values in the pattern's order.
-  /// Returns false (with `message`) if a step of the model fails at x.
-  bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message) {
+  /// The largest violation of g(x): |g| of the equalities, the negative part of the held impulses' rows.
+  double violation(const VecX& g) const {
+    const int first = first_held_row();
+    const double equalities = g.head(first).lpNorm<Eigen::Infinity>();
+    return num_held_rows() == 0 ? equalities : std::max(equalities, -std::min(0.0, g.tail(num_held_rows()).minCoeff()));
+  }
+
+  /// The trust-region pass's variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale] (x without r).
+  int num_reduced_variables() const { return r(0) + 2 * nk_; }
+  VecX reduced(const VecX& x) const {
+    VecX y(num_reduced_variables());
+    y << x.head(r(0)), x.tail(2 * nk_);
+    return y;
+  }
+  /// x from y with r = 0.
+  VecX with_zero_residuals(const VecX& y) const {
+    VecX x = VecX::Zero(num_variables());
+    x.head(r(0)) = y.head(r(0));
+    x.tail(2 * nk_) = y.tail(2 * nk_);
+    return x;
+  }
+  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at y.
+  VecX full(const VecX& y) {
+    VecX x = with_zero_residuals(y);
+    VecX g;
+    std::string message;
+    if (!constraints(x, g, nullptr, message)) return {};
+    x.segment(r(0), 2 * n_ * steps_) = g.head(2 * n_ * steps_);  // g = Z_{i+1} - f(Z_i) - 0
+    return x;
+  }
+
+  /// The problem as least squares in y for the trust-region pass: the objective's residuals
+  /// (data / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i)), r eliminated) and the joint, growth and contact
+  /// constraints as residuals with 1/100 of the model's sigmas (a quadratic penalty; the held
+  /// impulses' rows with weight 0); 1/2 |residual|^2 is half the objective plus the penalty.
+  SparseResiduals least_squares(const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    const VecX x = with_zero_residuals(y);
+    VecX g, values;
+    try {
+      if (!constraints(x, g, with_jacobian ? &values : nullptr, out.message)) return out;
+    } catch (const std::exception& e) {  // the model rejects the state
+      out.message = e.what();
+      return out;
+    }
+    const double ws = 1.0 / options_.measurement_sigma;
+    int data_rows = 0;
+    for (int i = 0; i <= steps_; ++i)
+      if (frame_of_step_[i] >= 0)
+        data_rows += 2 * (options_.observation == Observation::tip ? 1 : static_cast<int>(frames_[frame_of_step_[i]].points.rows()));
+    out.residual.resize(data_rows + g.size());
+    std::vector<Triplet> t;
+    int row = 0;
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      MatX dpoints;
+      const VecX e = data_residual(x, i, with_jacobian ? &dpoints : nullptr);
+      out.residual.segment(row, e.size()) = ws * e;
+      if (with_jacobian)
+        for (int a = 0; a < dpoints.rows(); ++a)
+          for (int b = 0; b < n_; ++b)
+            if (dpoints(a, b) != 0.0) t.emplace_back(row + a, z(i) + b, ws * dpoints(a, b));
+      row += static_cast<int>(e.size());
+    }
+    out.residual.tail(g.size()) = row_scale_.cwiseProduct(g);
+    if (with_jacobian) {
+      const int r_end = k(0), shift = k(0) - r(0);
+      for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
+        const int col = jac_cols_[e];
+        if (col >= r(0) && col < r_end) continue;  // r is eliminated
+        t.emplace_back(row + jac_rows_[e], col < r(0) ? col : col - shift,
+                       row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
+      }
+      out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
+      out.jacobian.setFromTriplets(t.begin(), t.end());
+    }
+    out.ok = out.residual.allFinite();
+    if (!out.ok) out.message = "a residual is not finite";
+    return out;
+  }
+
+  /// The step maps at x's K, C: one stepper per set of held (bilateral) known contacts.
+  std::vector<vine::VineStepper> step_maps(const VecX& x) const {
     VineModel m = model_;
     for (int j = 0; j < pins_; ++j) {
       // IPOPT may step past the bound 0 by its bound_relax_factor (1e-8)
       m.stiffness[j] = std::max(0.0, x(k(options_.per_joint ? j : 0)) * k_scale_);
       m.damping[j] = std::max(0.0, x(c(options_.per_joint ? j : 0)) * c_scale_);
     }
-    vine::VineStepper stepper(m);
+    std::vector<vine::VineStepper> steppers;
+    for (const auto& held : held_sets_) {
+      steppers.emplace_back(m);
+      if (!held.empty()) steppers.back().set_bilateral_contacts(held);
+    }
+    return steppers;
+  }
+
+  /// Constraints g(x) and, if `jacobian` is given, the Jacobian values in the pattern's order;
+  /// `min_held_impulse`: the smallest normal impulse of the held known contacts over the steps [N s].
+  /// Returns false (with `message`) if a step of the model fails at x.
+  bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message, double* min_held_impulse = nullptr) {
+    std::vector<vine::VineStepper> steppers = step_maps(x);
+    if (min_held_impulse) *min_held_impulse = std::numeric_limits<double>::infinity();
     g.resize(num_constraints());
     if (jacobian) jacobian->resize(static_cast<Eigen::Index>(jac_rows_.size()));
     int value = 0, row = 0;
     const auto put = [&](double v) { (*jacobian)(value++) = v; };
+    std::vector<double> held_values;  // the held rows' Jacobian values, put last
     for (int i = 0; i < steps_; ++i) {
       VineState s{time(i), x.segment(z(i), n_), x.segment(z(i) + n_, n_)};
+      vine::VineStepper& stepper = steppers[held_set_of_step_[i]];
       const vine::VineStepReport report = stepper.step(s);
       if (!report.ok()) {
         message = fmt::format("step {}: {}", first_step_ + i,
@@ -217,6 +360,8 @@ class EstimationProblem {
                                                                       : std::string(vine::to_string(report.failure)));
         return false;
       }
+      const int nh = static_cast<int>(held_sets_[held_set_of_step_[i]].size());
+      if (nh > 0) g.segment(first_held_row() + held_row_of_step_[i], nh) = stepper.bilateral_impulses() / impulse_scale_;
       g.segment(row, n_) = x.segment(z(i + 1), n_) - s.q - x.segment(r(i), n_);
       g.segment(row + n_, n_) = x.segment(z(i + 1) + n_, n_) - s.v - x.segment(r(i) + n_, n_);
       row += 2 * n_;
@@ -242,6 +387,18 @@ class EstimationProblem {
         } else {
           put(-dk.row(ar).sum() * k_scale_);
           put(-dc.row(ar).sum() * c_scale_);
+        }
+      }
+      // held rows: Z_i (2n), K, C
+      for (int h = 0; h < nh; ++h) {
+        for (int b = 0; b < n_; ++b) held_values.push_back(d.dheld_dq(h, b) / impulse_scale_);
+        for (int b = 0; b < n_; ++b) held_values.push_back(d.dheld_dv(h, b) / impulse_scale_);
+        if (options_.per_joint) {
+          for (int j = 0; j < pins_; ++j) held_values.push_back(d.dheld_dK(h, j) * k_scale_ / impulse_scale_);
+          for (int j = 0; j < pins_; ++j) held_values.push_back(d.dheld_dC(h, j) * c_scale_ / impulse_scale_);
+        } else {
+          held_values.push_back(d.dheld_dK.row(h).sum() * k_scale_ / impulse_scale_);
+          held_values.push_back(d.dheld_dC.row(h).sum() * c_scale_ / impulse_scale_);
         }
       }
     }
@@ -288,6 +445,9 @@ class EstimationProblem {
       if (jacobian)
         for (int l = 3; l < 6; ++l) put(al(l));
     }
+    row += num_held_rows();  // filled during the steps
+    if (min_held_impulse && num_held_rows() > 0) *min_held_impulse = impulse_scale_ * g.tail(num_held_rows()).minCoeff();
+    for (double h : held_values) put(h);
     TENDRIL_ASSERT(row == num_constraints(), "constraint count");
     if (!g.allFinite() || (jacobian && !jacobian->allFinite())) {
       message = "a constraint or its derivative is not finite";
@@ -316,8 +476,9 @@ class EstimationProblem {
   }
 
   /// One-sigma uncertainties of the scaled parameters K / K_scale, C / C_scale (2 nk) from the KKT
-  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx); +inf if singular.
-  VecX parameter_sigmas(const VecX& x, const VecX& jacobian_values) const {
+  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the equalities
+  /// and the held impulses' rows at 0, i.e. active); +inf if singular.
+  VecX parameter_sigmas(const VecX& x, const VecX& g, const VecX& jacobian_values) const {
     const int nv = num_variables(), nc = num_constraints();
     std::vector<Triplet> t;
     std::vector<double> h(hess_rows_.size());
@@ -326,10 +487,15 @@ class EstimationProblem {
       t.emplace_back(hess_rows_[e], hess_cols_[e], h[e]);
       if (hess_rows_[e] != hess_cols_[e]) t.emplace_back(hess_cols_[e], hess_rows_[e], h[e]);
     }
+    // held impulses' rows count where active (impulse 0); an inactive row gets multiplier 0
+    const auto active = [&](int row) { return row < first_held_row() || std::abs(g(row)) <= 1e-6; };
     for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
+      if (!active(jac_rows_[e])) continue;
       t.emplace_back(nv + jac_rows_[e], jac_cols_[e], jacobian_values(static_cast<Eigen::Index>(e)));
       t.emplace_back(jac_cols_[e], nv + jac_rows_[e], jacobian_values(static_cast<Eigen::Index>(e)));
     }
+    for (int row = first_held_row(); row < nc; ++row)
+      if (!active(row)) t.emplace_back(nv + row, nv + row, 1.0);
     SparseMatrix kkt(nv + nc, nv + nc);
     kkt.setFromTriplets(t.begin(), t.end());
     Eigen::SparseLU<SparseMatrix> lu(kkt);
@@ -397,6 +563,11 @@ class EstimationProblem {
       for (int l = 3; l < 6; ++l) add(row, z(cr.step) + body_col(cr.spec, l));
       ++row;
     }
+    for (int i = 0; i < steps_; ++i)
+      for (int h = held_row_of_step_[i]; h < held_row_of_step_[i + 1]; ++h, ++row) {
+        for (int b = 0; b < 2 * n_; ++b) add(row, z(i) + b);
+        for (int j = 0; j < 2 * nk_; ++j) add(row, k(0) + j);
+      }
   }
 
   void build_hessian_pattern() {
@@ -422,9 +593,14 @@ class EstimationProblem {
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
   double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
   VecX weights_;  // diagonal of R (2n)
+  VecX row_scale_;  // residual scale of each constraint row in least_squares (#constraints)
   std::vector<RowSpec> joint_specs_, growth_specs_;
   std::vector<ContactRow> contact_rows_;
   std::vector<int> frame_of_step_;
+  std::vector<std::vector<vine::BilateralContact>> held_sets_;  // distinct sets of held contacts ([0]: none)
+  std::vector<int> held_set_of_step_;  // index into held_sets_ of each step i = 0 .. N-1
+  std::vector<int> held_row_of_step_;  // first held row of step i among the held rows (N + 1)
+  double impulse_scale_ = 1.0;         // m_ref sigma_v [N s]: the held rows' unit
   std::vector<VecX> rates_;  // u at each step (#prismatic)
   std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;
   VecX x0_;
@@ -433,7 +609,8 @@ class EstimationProblem {
 /// IPOPT's view of the problem: x, g evaluated once per new point, the Jacobian on demand.
 class EstimationNlp : public Ipopt::TNLP {
  public:
-  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian) : problem_(problem), hessian_(hessian) {}
+  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian, VecX start)
+      : problem_(problem), hessian_(hessian), start_(std::move(start)) {}
 
   bool get_nlp_info(Ipopt::Index& n, Ipopt::Index& m, Ipopt::Index& nnz_jac_g, Ipopt::Index& nnz_h_lag,
                     IndexStyleEnum& index_style) override {
@@ -454,12 +631,13 @@ class EstimationNlp : public Ipopt::TNLP {
     }
     std::fill(g_l, g_l + m, 0.0);
     std::fill(g_u, g_u + m, 0.0);
+    std::fill(g_u + problem_.first_held_row(), g_u + m, 2e19);  // held impulses >= 0
     return true;
   }
 
   bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool, Ipopt::Number*, Ipopt::Number*,
                           Ipopt::Index, bool, Ipopt::Number*) override {
-    if (init_x) std::copy(problem_.initial_guess().data(), problem_.initial_guess().data() + n, x);
+    if (init_x) std::copy(start_.data(), start_.data() + n, x);
     return true;
   }
 
@@ -542,6 +720,7 @@ class EstimationNlp : public Ipopt::TNLP {
 
   EstimationProblem& problem_;
   EstimationHessian hessian_;
+  VecX start_;  // IPOPT's starting point
   VecX g_, jac_, solution_;
   bool have_g_ = false, have_jac_ = false;
   int iterations_ = 0;
@@ -585,7 +764,27 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   result.first_step = problem.first_step();
   result.initial_objective = problem.objective(problem.initial_guess(), nullptr);
 
-  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian);
+  // the trust-region pass: Levenberg-Marquardt on the least-squares form from the simulated guess
+  VecX x_start = problem.initial_guess();
+  if (options.trust_region_iterations > 0) {
+    const int ny = problem.num_reduced_variables(), nk = problem.num_parameters();
+    VecX lower = VecX::Constant(ny, -INFINITY), upper = VecX::Constant(ny, INFINITY);
+    lower.tail(2 * nk).setZero();
+    upper.segment(ny - 2 * nk, nk).setConstant(problem.stiffness_upper());
+    upper.tail(nk).setConstant(problem.damping_upper());
+    const auto t0 = std::chrono::steady_clock::now();
+    const SparseLmResult lm = minimise_sparse_least_squares(
+        [&](const VecX& y, bool with_jacobian) { return problem.least_squares(y, with_jacobian); },
+        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations});
+    result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.trust_region_iterations = lm.iterations;
+    result.trust_region_message = lm.message;
+    const VecX x = problem.full(lm.y);
+    if (x.size() > 0) x_start = x;
+    result.trust_region_objective = problem.objective(x_start, nullptr);
+  }
+
+  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian, x_start);
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetNumericValue("tol", options.tolerance);
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);
@@ -593,6 +792,12 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   app->Options()->SetStringValue("sb", "yes");  // no banner
   app->Options()->SetStringValue("hessian_approximation",
                                  options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
+  if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
+    app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
+    app->Options()->SetNumericValue("bound_push", 1e-9);
+    app->Options()->SetNumericValue("bound_frac", 1e-9);
+    app->Options()->SetNumericValue("mu_init", 1e-6);
+  }
   if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
   const auto t0 = std::chrono::steady_clock::now();
   const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));
@@ -607,11 +812,11 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
   std::string message;
-  const bool evaluated = problem.constraints(x, g, &jac, message);
-  result.constraint_violation = evaluated ? g.lpNorm<Eigen::Infinity>() : std::numeric_limits<double>::infinity();
+  const bool evaluated = problem.constraints(x, g, &jac, message, &result.min_contact_impulse);
+  result.constraint_violation = evaluated ? problem.violation(g) : std::numeric_limits<double>::infinity();
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
-  if (evaluated) sigma = problem.parameter_sigmas(x, jac);
+  if (evaluated) sigma = problem.parameter_sigmas(x, g, jac);
   for (int j = 0; j < nk; ++j) {
     result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
     result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));

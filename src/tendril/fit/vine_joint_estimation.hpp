@@ -6,6 +6,7 @@
 ///               c(q_i) = 0                        i = 0 .. N    (pin and prismatic joints)
 ///               g(q_i, v_i) = u_i                 i = 0 .. N    (growth rate of every prismatic joint)
 ///               Phi_c(q_i) = 0                    for the known contacts c active at step i
+///               n_c,i(Z_i, K, C) >= 0             their normal impulses, with bilateral_contacts
 ///
 /// Z_i = (q_i, v_i) at every simulation step from the first to the last measured frame. The
 /// objective is the paper's divided by the measurement variance sigma_p^2 (a chi-square): R =
@@ -51,6 +52,13 @@ struct JointEstimationOptions {
   /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
   bool per_joint = false;
   std::vector<KnownContact> contacts;  ///< the contacts Phi(q_i) = 0 (none: no contact constraint)
+  /// true: the step map f holds each known contact at its steps by an equality row (its impulse
+  /// may pull: vine::VineStepper::set_bilateral_contacts) instead of the inequality of eq. 13, whose
+  /// switch between touching and pushing is a kink of f exactly where Phi(q_i) = 0 puts the states,
+  /// and the problem gets the inequalities impulse_i / (m_ref sigma_v) >= 0 (their derivatives from
+  /// vine/step_derivatives.hpp), so a solution is one of the simulator's. Smooth, but IPOPT does not
+  /// converge with it on the wall growth either (docs/physics/fitting.md); false (the default): eq. 13.
+  bool bilateral_contacts = false;
   double measurement_sigma = 1e-3;     ///< sigma_p: standard deviation of a measured coordinate [m]
   double model_sigma_position = 1e-5;  ///< sigma_q: of a one-step model error in x, y [m]
   double model_sigma_angle = 1e-4;     ///< sigma_theta: in theta [rad]
@@ -59,6 +67,13 @@ struct JointEstimationOptions {
   EstimationHessian hessian = EstimationHessian::gauss_newton;
   double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;            ///< IPOPT `max_iter`
+  /// Accepted steps of the trust-region pass before IPOPT (0: IPOPT from the simulated guess): sparse
+  /// Levenberg-Marquardt on the problem as least squares, r eliminated and the joint, growth and
+  /// contact constraints as heavily weighted residuals (fit/sparse_levenberg_marquardt.hpp). IPOPT
+  /// then starts from its point as a warm start: its least-squares multiplier estimate kept however
+  /// large (`constr_mult_init_max` 1e20), the bounded K, C not pushed into the interior (`bound_push`,
+  /// `bound_frac` 1e-9) and the barrier parameter `mu_init` 1e-6
+  int trust_region_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
   /// (<= 0: the initial guess's)
@@ -77,6 +92,9 @@ struct JointEstimationResult {
   double data_term = 0.0;            ///< its measurement part sum |p_hat - p|^2 / sigma_p^2 [-]
   double model_term = 0.0;           ///< its model part sum r^T R r [-]
   double constraint_violation = 0.0; ///< max |constraint| at the solution (unscaled) [m, m/s]
+  /// Smallest normal impulse of the held known contacts over the steps at the solution [N s]
+  /// (+inf without bilateral contacts); >= 0: the unilateral contact of eq. 13 gives the same steps
+  double min_contact_impulse = std::numeric_limits<double>::infinity();
   double initial_objective = 0.0;    ///< objective at the initial guess (simulated trajectory) [-]
   std::vector<double> stiffness;     ///< fitted K [N m/rad] (1 or #pins)
   std::vector<double> damping;       ///< fitted C [N m s/rad] (1 or #pins)
@@ -88,6 +106,10 @@ struct JointEstimationResult {
   std::vector<MatX> simulated;       ///< p(q_i) at the measured frames ((P or 1) x 2) [m]
   int first_step = 0;                ///< simulation step of Z_0
   double seconds = 0.0;              ///< wall time of the IPOPT solve [s]
+  int trust_region_iterations = 0;   ///< accepted steps of the trust-region pass
+  std::string trust_region_message;  ///< why it stopped
+  double trust_region_objective = 0.0;  ///< the objective where IPOPT starts [-]
+  double trust_region_seconds = 0.0; ///< wall time of the trust-region pass [s]
 };
 
 /// Estimates the trajectory and K, C from `frames` (increasing steps; Z spans the first to the last

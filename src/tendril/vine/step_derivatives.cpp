@@ -121,7 +121,7 @@ StepDerivatives step_derivatives(const VineStepper& stepper, double active_thres
       rhs(n + r, k < 6 ? gk : col_v + gk) -= dr2(k);
     }
     if (row.kind == RowKind::growth) {
-      const int j = r - 2 * m.num_bodies;
+      const int j = r - (m_eq - np);  // growth rows are the last equality rows
       rhs(n + r, col_u + j) += 1.0;
     }
   }
@@ -146,6 +146,13 @@ StepDerivatives step_derivatives(const VineStepper& stepper, double active_thres
   out.dq_dK = dt * out.dv_dK;
   out.dq_dC = dt * out.dv_dC;
   out.dq_du = dt * out.dv_du;
+  // the bilateral contacts' rows follow the joint rows; impulse = m_ref lambda
+  const int nb = stepper.num_bilateral_contacts();
+  const auto dheld = x.middleRows(n + 2 * m.num_bodies, nb) * m_ref;
+  out.dheld_dq = dheld.middleCols(0, n);
+  out.dheld_dv = dheld.middleCols(col_v, n);
+  out.dheld_dK = dheld.middleCols(col_k, pins);
+  out.dheld_dC = dheld.middleCols(col_c, pins);
   out.ok = true;
   return out;
 }

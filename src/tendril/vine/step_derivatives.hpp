@@ -24,6 +24,9 @@ struct StepDerivatives {
   MatX dq_dK, dv_dK;               ///< w.r.t. pin stiffnesses K_j (n x #pins)
   MatX dq_dC, dv_dC;               ///< w.r.t. pin dampings C_j (n x #pins)
   MatX dq_du, dv_du;               ///< w.r.t. joint growth rates u_j (n x #prismatic)
+  /// Normal impulses of the bilateral contacts (VineStepper::bilateral_impulses) w.r.t. q_k, v_k
+  /// (#bilateral x n each) [N s per unit], K_j and C_j (#bilateral x #pins)
+  MatX dheld_dq, dheld_dv, dheld_dK, dheld_dC;
 };
 
 /// Differentiates the last step of `stepper` (call after a successful step()).

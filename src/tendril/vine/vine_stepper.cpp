@@ -44,6 +44,28 @@ VineStepper::VineStepper(VineModel model, QpOptions options) : model_(std::move(
   build_pattern();
 }
 
+void VineStepper::set_bilateral_contacts(std::vector<BilateralContact> contacts) {
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    const std::string key = fmt::format("bilateral_contacts[{}]", c);
+    if (model_.contact_model != ContactModel::point)
+      throw InputError(key, "body contact", "the model's point contact (vine.contact_model: point)");
+    if (contacts[c].point < 0 || contacts[c].point >= static_cast<int>(model_.contact_points.size()))
+      throw InputError(key + ".point", std::to_string(contacts[c].point),
+                       fmt::format("a contact point index 0 .. {}", static_cast<int>(model_.contact_points.size()) - 1));
+    if (contacts[c].obstacle < 0 || contacts[c].obstacle >= static_cast<int>(model_.obstacles.size()))
+      throw InputError(key + ".obstacle", std::to_string(contacts[c].obstacle),
+                       fmt::format("an obstacle index 0 .. {}", static_cast<int>(model_.obstacles.size()) - 1));
+  }
+  bilateral_ = std::move(contacts);
+  build_pattern();
+}
+
+VecX VineStepper::bilateral_impulses() const {
+  const int nb = static_cast<int>(bilateral_.size());
+  if (solution_.y_eq.size() == 0) return VecX::Zero(nb);
+  return mass_scale_ * solution_.y_eq.segment(2 * model_.num_bodies, nb);
+}
+
 void VineStepper::build_pattern() {
   const VineModel& m = model_;
   const int n = m.num_dofs();
@@ -51,6 +73,14 @@ void VineStepper::build_pattern() {
   // joint rows (eq. 2, 3), two per joint, then one growth row per prismatic joint (eq. 6): an
   // equality (rate control) or the first inequality rows (force-limited growth, G_bar v <= u_j)
   eq_rows_ = joint_row_specs(m.half_length);
+  for (const BilateralContact& b : bilateral_) {
+    RowSpec r;
+    r.kind = RowKind::contact;
+    r.body_b = m.contact_points[b.point].body;
+    r.d_b = m.contact_points[b.point].offset;
+    r.obstacle = b.obstacle;
+    eq_rows_.push_back(r);
+  }
   in_rows_.clear();
   for (int copy = 0; copy < (caps ? 2 : 1); ++copy)  // force-limited: caps, then floors G_bar v >= 0
     for (int j = 0; j < m.num_prismatic(); ++j) {
@@ -211,6 +241,9 @@ void VineStepper::collect_contact_rows() {
     found_.clear();
     grid_.query(a.cwiseMin(b).array() - inflate, a.cwiseMax(b).array() + inflate, found_);
     for (int o : found_) {
+      if (std::any_of(bilateral_.begin(), bilateral_.end(),
+                      [&](const BilateralContact& held) { return held.point == e && held.obstacle == o; }))
+        continue;  // held by its equality row
       double offset = 0.0;
       const double phi = element_distance(m, q_k_, e, o, offset);
       if (phi > reach_[e]) continue;

@@ -66,6 +66,13 @@ struct ContactInfo {
   double tangent_impulse = 0.0; ///< friction impulse along t = (-n_y, n_x) [N s], |.| <= mu n
 };
 
+/// A contact point held on an obstacle by an equality row L v = -Phi(q_k) / Delta t instead of the
+/// inequality of eq. 13 (VineStepper::set_bilateral_contacts): its normal impulse may be negative.
+struct BilateralContact {
+  int point = 0;     ///< index into VineModel::contact_points (ContactModel::point)
+  int obstacle = 0;  ///< index into VineModel::obstacles
+};
+
 class VineStepper {
  public:
   /// Validates the model (throws InputError) and builds the QP pattern.
@@ -81,6 +88,16 @@ class VineStepper {
 
   /// u_j of the model's schedule at time t, split by the growth mode [m/s] (#prismatic).
   VecX joint_growth_rates(double time) const;
+
+  /// Holds these contact points on their obstacles in the following steps: each gets an equality
+  /// row (between the joint and the growth rows) and no inequality row, so the step map has no
+  /// contact switch there (the joint estimation's known contacts, fit/vine_joint_estimation.hpp).
+  /// Not a simulation model: the impulse may pull. Throws InputError without ContactModel::point or
+  /// for an index out of range; an empty list restores eq. 13.
+  void set_bilateral_contacts(std::vector<BilateralContact> contacts);
+  /// Normal impulses of the bilateral contacts at the last step, in their order [N s] (< 0: pulling).
+  VecX bilateral_impulses() const;
+  int num_bilateral_contacts() const { return static_cast<int>(bilateral_.size()); }
 
   // internals of the last step (evaluated at q_k, v_k of that step)
   /// J = dc/dq (2 #bodies x 3 #bodies); rows: two per joint, joints base to tip.
@@ -115,7 +132,7 @@ class VineStepper {
   const VecX& last_joint_rates() const { return u_k_; }
   /// m_ref: the objective scale [kg].
   double mass_scale() const { return mass_scale_; }
-  /// Row descriptions: equality rows (joints, then growth with GrowthControl::rate), inequality rows
+  /// Row descriptions: equality rows (joints, bilateral contacts, then growth with GrowthControl::rate), inequality rows
   /// (growth caps with GrowthControl::force_limited, then contacts).
   const std::vector<RowSpec>& equality_rows() const { return eq_rows_; }
   const std::vector<RowSpec>& inequality_rows() const { return in_rows_; }
@@ -151,6 +168,7 @@ class VineStepper {
   QpSolver solver_;
   QpProblem problem_;
   QpSolution solution_;
+  std::vector<BilateralContact> bilateral_;  // contacts held by equality rows
   std::vector<RowSpec> eq_rows_, in_rows_;
   std::vector<int> eq_slots_, in_slots_;  // value index of each local entry, -1 if unused (6 #rows)
   int num_growth_caps_ = 0;               // leading growth caps -G_bar v >= -u of in_rows_ (force-limited growth)

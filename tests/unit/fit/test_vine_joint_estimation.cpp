@@ -1,7 +1,7 @@
 // The vine paper's joint state and parameter estimation (section III, eq. 16;
 // fit/vine_joint_estimation.hpp): the objective gradient and the sparse constraint Jacobian the
 // IPOPT solver is given against central differences on a small problem (six bodies, six steps,
-// scalar and per-joint K, C, with a known contact), and recovery of known K, C from trajectories the
+// scalar and per-joint K, C, with a known contact: off the wall, and held on it by the step map), and recovery of known K, C from trajectories the
 // simulator made with noise added: the error stays within four estimated standard deviations, which
 // shrink with the noise.
 #include <gtest/gtest.h>
@@ -63,19 +63,40 @@ TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
   check_derivatives(m, frames, options);
 }
 
-TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDifferences) {
-  // the tip pressed on a wall across its growth direction (point contact, as in the paper)
+// the swinging vine's tip at `gap` [m] from a wall whose normal is `tilt` [rad] from its growth
+// direction (point contact, as in the paper)
+VineModel vine_before_a_wall(double gap, double tilt) {
   VineModel m = swinging_vine();
   m.contact_model = vine::ContactModel::point;
   const VineState s = swinging_start(m);
   const std::vector<Vec2> line = vine::centerline_points(m, s.q);
-  const Vec2 tip = line.back(), axis = (tip - line.front()).normalized(), across(-axis.y(), axis.x());
-  const Vec2 face = tip + (m.contact_radius + 1e-3) * axis;
+  const Vec2 tip = line.back(), growth = (tip - line.front()).normalized();
+  const Vec2 axis(std::cos(tilt) * growth.x() - std::sin(tilt) * growth.y(), std::sin(tilt) * growth.x() + std::cos(tilt) * growth.y());
+  const Vec2 across(-axis.y(), axis.x());
+  const Vec2 face = tip + (m.contact_radius + gap) * axis;
   m.obstacles = {vine::make_polygon({face - 0.2 * across, face + 0.2 * across, face + 0.2 * across + 0.03 * axis,
                                      face - 0.2 * across + 0.03 * axis}, 0.0, "wall")};
+  return m;
+}
+
+TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDifferences) {
+  // the wall 1 mm ahead: the step map keeps eq. 13's inequality (a bilateral row would pull the tip
+  // 1 mm in one step)
+  const VineModel m = vine_before_a_wall(1e-3, 0.0);
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
+  check_derivatives(m, frames, options);
+}
+
+TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDifferences) {
+  // the tip on a slanted wall (it slides along it): the step map holds it there by an equality row
+  // (bilateral_contacts)
+  const VineModel m = vine_before_a_wall(0.0, 0.6);
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  JointEstimationOptions options;
+  options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
+  options.bilateral_contacts = true;  // adds the rows impulse / (m_ref sigma_v) >= 0, one per step
   check_derivatives(m, frames, options);
 }
 

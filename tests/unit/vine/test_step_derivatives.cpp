@@ -2,6 +2,7 @@
 // differentiation of the KKT system, against central differences of whole steps, in contact.
 #include <gtest/gtest.h>
 
+#include "tendril/core/error.hpp"
 #include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 
@@ -88,6 +89,86 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
       return step_from(m, q, v, up);
     }, "d/du");
   }
+}
+
+}  // namespace
+}  // namespace tendril::vine
+
+namespace tendril::vine {
+namespace {
+
+// A contact point pressing on an obstacle, held by an equality row instead (set_bilateral_contacts,
+// used by the joint estimation): while the unilateral impulse is positive the QP of eq. 15 has the
+// same solution with the row as an equality (the KKT conditions are the same), so the step and the
+// impulse must agree; and the impulse's derivative in q, v, K, C must match central differences.
+TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivativeMatchesDifferences) {
+  VineModel m = runtime_scene_model(8);
+  m.contact_model = ContactModel::point;
+  m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02)};
+  m.stiffness = {0.5, 0.4, 0.3, 0.2};
+  m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
+  VineStepper stepper(m);
+  VineState s = straight_state(m, 0.0);
+  int pressing = -1;
+  for (int k = 0; k < 300 && pressing < 0; ++k) {
+    ASSERT_TRUE(stepper.step(s).ok());
+    for (const ContactInfo& c : stepper.contacts())
+      if (c.normal_impulse > 1e-6 && k > 30) pressing = c.point;
+  }
+  ASSERT_GE(pressing, 0) << "no contact reached";
+  const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
+  VineState unilateral = s;
+  ASSERT_TRUE(stepper.step(unilateral, rates).ok());
+  double pushing = 0.0;
+  for (const ContactInfo& c : stepper.contacts())
+    if (c.point == pressing) pushing = c.normal_impulse;
+
+  ASSERT_GT(pushing, 0.0);
+  VineStepper held(m);
+  held.set_bilateral_contacts({{pressing, 0}});
+  const auto impulse_after = [&](const VineModel& model, const VecX& qk, const VecX& vk) {
+    VineStepper h(model);
+    h.set_bilateral_contacts({{pressing, 0}});
+    VineState st{0.0, qk, vk};
+    EXPECT_TRUE(h.step(st, rates).ok());
+    return h.bilateral_impulses()(0);
+  };
+  VineState bilateral = s;
+  ASSERT_TRUE(held.step(bilateral, rates).ok());
+  EXPECT_LT((bilateral.v - unilateral.v).lpNorm<Eigen::Infinity>(), 1e-8 * std::max(1.0, unilateral.v.lpNorm<Eigen::Infinity>()));
+  EXPECT_NEAR(held.bilateral_impulses()(0), pushing, 1e-6 * pushing);
+  // no inequality row for the held pair
+  for (const ContactInfo& c : held.contacts()) EXPECT_FALSE(c.point == pressing && c.obstacle == 0);
+
+  const StepDerivatives d = step_derivatives(held);
+  ASSERT_TRUE(d.ok);
+  const int n = m.num_dofs();
+  const double scale = std::max(std::abs(pushing), d.dheld_dq.lpNorm<Eigen::Infinity>());
+  for (int i = 0; i < n; ++i) {
+    VecX qp = q, qm = q, vp = v, vm = v;
+    qp(i) += 1e-7;
+    qm(i) -= 1e-7;
+    vp(i) += 1e-6;
+    vm(i) -= 1e-6;
+    EXPECT_NEAR((impulse_after(m, qp, v) - impulse_after(m, qm, v)) / 2e-7, d.dheld_dq(0, i), 2e-5 * scale) << "q " << i;
+    EXPECT_NEAR((impulse_after(m, q, vp) - impulse_after(m, q, vm)) / 2e-6, d.dheld_dv(0, i),
+                2e-5 * std::max(scale, d.dheld_dv.lpNorm<Eigen::Infinity>()))
+        << "v " << i;
+  }
+  for (int j = 0; j < m.num_pins(); ++j) {
+    VineModel kp = m, km = m, cp = m, cm = m;
+    kp.stiffness[j] += 1e-5;
+    km.stiffness[j] -= 1e-5;
+    cp.damping[j] += 1e-6;
+    cm.damping[j] -= 1e-6;
+    EXPECT_NEAR((impulse_after(kp, q, v) - impulse_after(km, q, v)) / 2e-5, d.dheld_dK(0, j),
+                2e-5 * std::max(1e-3, d.dheld_dK.lpNorm<Eigen::Infinity>())) << "K " << j;
+    EXPECT_NEAR((impulse_after(cp, q, v) - impulse_after(cm, q, v)) / 2e-6, d.dheld_dC(0, j),
+                2e-5 * std::max(1e-3, d.dheld_dC.lpNorm<Eigen::Infinity>())) << "C " << j;
+  }
+  // bad input names the key and the allowed range
+  EXPECT_THROW(held.set_bilateral_contacts({{99, 0}}), InputError);
+  EXPECT_THROW(held.set_bilateral_contacts({{pressing, 3}}), InputError);
 }
 
 }  // namespace

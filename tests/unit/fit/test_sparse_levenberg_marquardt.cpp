@@ -1,0 +1,96 @@
+// The sparse bounded Levenberg-Marquardt of fit/sparse_levenberg_marquardt.hpp on problems with known
+// minima: the chained Rosenbrock function (minimum 0 at y = 1, More, Garbow and Hillstrom 1981,
+// problem 21 "extended Rosenbrock"), a quadratic whose minimum lies outside the bounds (the solution
+// is its projection, a closed form), and residuals undefined beyond a point (the trial steps there
+// are rejected, the iterates stay where r is defined).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
+
+namespace tendril::fit {
+namespace {
+
+using Triplet = Eigen::Triplet<double, int>;
+
+SparseMatrix sparse(int rows, int cols, const std::vector<Triplet>& t) {
+  SparseMatrix m(rows, cols);
+  m.setFromTriplets(t.begin(), t.end());
+  return m;
+}
+
+TEST(SparseLevenbergMarquardt, FindsTheExtendedRosenbrockMinimum) {
+  const int n = 200;  // r_{2i} = 10 (y_{2i+1} - y_{2i}^2), r_{2i+1} = 1 - y_{2i}
+  const auto residuals = [n](const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    out.ok = true;
+    out.residual.resize(n);
+    std::vector<Triplet> t;
+    for (int i = 0; i < n / 2; ++i) {
+      out.residual(2 * i) = 10.0 * (y(2 * i + 1) - y(2 * i) * y(2 * i));
+      out.residual(2 * i + 1) = 1.0 - y(2 * i);
+      t.emplace_back(2 * i, 2 * i, -20.0 * y(2 * i));
+      t.emplace_back(2 * i, 2 * i + 1, 10.0);
+      t.emplace_back(2 * i + 1, 2 * i, -1.0);
+    }
+    if (with_jacobian) out.jacobian = sparse(n, n, t);
+    return out;
+  };
+  VecX y0(n);
+  for (int i = 0; i < n / 2; ++i) y0.segment<2>(2 * i) << -1.2, 1.0;  // the standard start
+  const VecX inf = VecX::Constant(n, INFINITY);
+  const SparseLmResult r = minimise_sparse_least_squares(residuals, y0, -inf, inf);
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_LT(r.cost, 1e-20);
+  EXPECT_LT((r.y - VecX::Ones(n)).lpNorm<Eigen::Infinity>(), 1e-9);
+  EXPECT_EQ(r.failed_evaluations, 0);
+}
+
+TEST(SparseLevenbergMarquardt, KeepsTheBoundsAndStopsOnThem) {
+  // 1/2 ((y0 - 2)^2 + (y1 + 1)^2 + (y0 - y2)^2) on 0 <= y0, y1 <= 1 (y2 free): y = (1, 0, 1)
+  const auto residuals = [](const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    out.ok = true;
+    out.residual = Vec3(y(0) - 2.0, y(1) + 1.0, y(0) - y(2));
+    if (with_jacobian) out.jacobian = sparse(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 0, 1.0}, {2, 2, -1.0}});
+    return out;
+  };
+  const VecX lower = Vec3(0.0, 0.0, -INFINITY), upper = Vec3(1.0, 1.0, INFINITY);
+  const SparseLmResult r = minimise_sparse_least_squares(residuals, Vec3(0.5, 0.5, 0.0), lower, upper);
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.y(0), 1.0, 1e-12);
+  EXPECT_NEAR(r.y(1), 0.0, 1e-12);
+  EXPECT_NEAR(r.y(2), 1.0, 1e-9);
+}
+
+TEST(SparseLevenbergMarquardt, RejectsTrialPointsWhereTheResidualsAreUndefined) {
+  // r = y - 3 defined only for y < 2.5: the iterates approach 2.5 from below and never leave
+  std::vector<double> visited;
+  const auto residuals = [&](const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    if (!(y(0) < 2.5)) {
+      out.message = "undefined";
+      return out;
+    }
+    visited.push_back(y(0));
+    out.ok = true;
+    out.residual = VecX::Constant(1, y(0) - 3.0);
+    if (with_jacobian) out.jacobian = sparse(1, 1, {{0, 0, 1.0}});
+    return out;
+  };
+  const VecX inf = VecX::Constant(1, INFINITY);
+  const SparseLmResult r =
+      minimise_sparse_least_squares(residuals, VecX::Zero(1), -inf, inf, {.max_iterations = 60, .max_rejections = 60});
+  EXPECT_GT(r.failed_evaluations, 0);
+  EXPECT_LT(r.y(0), 2.5);
+  EXPECT_GT(r.y(0), 2.4);
+  EXPECT_LT(r.cost, 0.5 * 0.6 * 0.6);
+  for (double y : visited) EXPECT_LT(y, 2.5);
+  const auto undefined = [](const VecX&, bool) { return SparseResiduals{}; };
+  EXPECT_THROW(minimise_sparse_least_squares(undefined, VecX::Zero(1), -inf, inf), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace tendril::fit
