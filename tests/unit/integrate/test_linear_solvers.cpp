@@ -61,7 +61,9 @@ MatX grid_laplacian(int rows, int cols, unsigned seed) {
 }
 
 TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
-  for (auto [n, b, seed] : {std::tuple{30, 1, 1u}, {80, 4, 2u}, {150, 10, 3u}, {200, 25, 4u}}) {
+  // sizes of every remainder modulo the banded LDL^T's panel of 4 columns, down to a single unknown
+  for (auto [n, b, seed] : {std::tuple{30, 1, 1u}, {80, 4, 2u}, {150, 10, 3u}, {200, 25, 4u}, {97, 6, 21u},
+                            {7, 2, 22u}, {3, 1, 23u}, {1, 0, 24u}}) {
     const MatX a = random_banded(n, b, 0.5, seed);
     const SparseMatrix s = to_sparse(a);
     BandedLdltSolver banded;
