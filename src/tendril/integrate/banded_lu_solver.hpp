@@ -5,7 +5,8 @@
 /// structurally symmetric (SparsityBuilder stores both triangles), so the permuted matrix has the
 /// same bandwidth b above and below the diagonal. Cost n b^2 per factorization, twice the LDL^T.
 /// Algorithm: right-looking band LU without pivoting, Golub & Van Loan, Matrix Computations, 4th ed.,
-/// sec. 4.3.5 (band Gaussian elimination). Without pivoting the factors exist when every leading
+/// sec. 4.3.5 (band Gaussian elimination), in panels of kPanel columns (sec. 3.2.11, block outer-product
+/// elimination): each panel updates the columns after it by one rank-kPanel update. Without pivoting the factors exist when every leading
 /// principal minor is non-singular; a Newton matrix c_m M + K - dF/dq is dominated by its diagonal
 /// at the time steps and loads Tendril runs, and a vanishing pivot is reported as singular (Newton
 /// then shifts the diagonal, see NewtonSystem).
@@ -27,13 +28,19 @@ class BandedLuSolver final : public LinearSolver {
 
  private:
   int n_ = 0;
+  static constexpr int kPanel = 4;  ///< columns eliminated together (the rank of each trailing update)
   int b_ = 0;                 ///< bandwidth after permutation (above and below the diagonal)
+  int diagonal_offset_ = 0;   ///< b + kPanel - 1: a column's band entries have kPanel - 1 zeros above and below
+  int stride_ = 0;            ///< 2 diagonal_offset_ + 1 entries per column
   std::vector<int> order_;    ///< new -> old (#rows)
   std::vector<int> entry_;    ///< every stored entry of A (#entries)
   std::vector<int> slot_;     ///< its band index (#entries)
-  /// column-major band: column j holds A(j - b .. j + b, j) at offsets 0 .. 2b, i.e. U above and at
-  /// offset b (the diagonal), the unit-lower L below it after factorization (n x (2b + 1))
+  /// column-major band: column j holds A(j - b .. j + b, j) at offsets kPanel - 1 .. kPanel - 1 + 2b between
+  /// zeros (the padding a panel's update reads), i.e. U above and at diagonal_offset_ (the diagonal), the
+  /// unit-lower L below it after factorization (n x stride_)
   std::vector<double> band_;
+  /// column(c)[s] = the entry of row s in column c's storage (c - diagonal_offset_ <= s <= c + diagonal_offset_)
+  double* column(int c);
   std::vector<double> diagonal_;  ///< |A_jj| before elimination, the pivots' own scales (n)
   VecX y_;                    ///< permuted right-hand side / solution (n)
 };

@@ -89,7 +89,9 @@ TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
 }
 
 TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
-  for (auto [n, b, seed] : {std::tuple{30, 1, 5u}, {80, 4, 6u}, {150, 10, 7u}}) {
+  // sizes of every remainder modulo the banded LU's panel of 4 columns, down to a single unknown
+  for (auto [n, b, seed] : {std::tuple{30, 1, 5u}, {80, 4, 6u}, {150, 10, 7u}, {97, 6, 25u}, {7, 2, 26u},
+                            {3, 1, 27u}, {1, 0, 28u}}) {
     // symmetric pattern, non-symmetric values: a random skew part added to an SPD banded matrix
     const MatX spd = random_banded(n, b, 0.5, seed);
     MatX a = spd;
