@@ -6,11 +6,15 @@
 // - the parachute (examples/parachute.yaml: 103 nodes, rods and a shell, aerodynamic drag), after 0.5 s.
 // Counters: nodes, newton_iterations per step. Results and commands: docs/performance.md.
 #include <string>
+#include <type_traits>
 
 #include <benchmark/benchmark.h>
 
+#include "support/free_newton_matrix.hpp"
 #include "support/statistics.hpp"
 #include "support/timed_steps.hpp"
+#include "tendril/integrate/banded_ldlt_solver.hpp"
+#include "tendril/integrate/sparse_ldlt_solver.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -25,8 +29,9 @@ void time_steps(benchmark::State& state, tendril::sim::Simulation& sim, int warm
   state.counters["newton_iterations"] = newton_iterations;
 }
 
-void BM_ShellCantileverStep(benchmark::State& state) {
-  const std::string bending = state.range(0) == 0 ? "hinge" : "midedge";
+/// The 451-node shell cantilever with `bending` ("hinge" or "midedge") and the integrator's Newton options
+/// `newton` (YAML flow mapping; empty: the defaults).
+tendril::sim::Simulation shell_cantilever(const std::string& bending, const std::string& newton = "") {
   const std::string scene = R"(duration: 1.0e6
 shells:
   - geometry: {type: rectangle, length: 0.1, width: 0.025, nodes_x: 41, nodes_y: 11, pattern: right}
@@ -34,12 +39,49 @@ shells:
     clamp: {side: x_min, rows: 2}
     bending: )" + bending + R"(
 forces: {gravity: [0, 0, -9.81]}
-integrator: {type: implicit_euler, dt: 1.0e-2}
+integrator: {type: implicit_euler, dt: 1.0e-2)" + (newton.empty() ? "" : ", newton: " + newton) + R"(}
 )";
-  tendril::sim::Simulation sim(tendril::sim::load_rod_scene_text(scene, {}, "shell cantilever"));
+  return tendril::sim::Simulation(tendril::sim::load_rod_scene_text(scene, {}, "shell cantilever"));
+}
+
+std::string bending_model(const benchmark::State& state) { return state.range(0) == 0 ? "hinge" : "midedge"; }
+
+void BM_ShellCantileverStep(benchmark::State& state) {
+  tendril::sim::Simulation sim = shell_cantilever(bending_model(state));
   time_steps(state, sim, 10);
 }
 BENCHMARK(BM_ShellCantileverStep)
+    ->ArgName("midedge")
+    ->Arg(0)
+    ->Arg(1)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMillisecond);
+
+/// One factorization and solve of the cantilever's Newton matrix (c_m = 1/dt^2) after 10 steps of its fall, per
+/// linear solver: the kernels' speed per multiply-add (counter multiply_adds: the solver's own estimate of its work).
+template <class Solver>
+void BM_ShellCantileverFactorize(benchmark::State& state) {
+  tendril::sim::Simulation sim = shell_cantilever(bending_model(state));
+  for (int k = 0; k < 10; ++k) sim.step();
+  const double dt = sim.scene().dt;
+  const tendril::SparseMatrix A = tendril::bench::free_newton_matrix(sim.model(), tendril::NewtonOptions{},
+                                                                      sim.state().q, sim.state().frames, 1.0 / (dt * dt));
+  tendril::bench::time_factorizations<Solver>(state, A);
+  Solver solver;
+  solver.analyze(A);
+  if constexpr (std::is_same_v<Solver, tendril::BandedLdltSolver>)
+    state.counters["multiply_adds"] = tendril::banded_multiply_adds(static_cast<int>(A.rows()), solver.bandwidth());
+  else
+    state.counters["multiply_adds"] = solver.multiply_adds();
+  state.counters["dofs"] = static_cast<double>(A.rows());
+}
+BENCHMARK_TEMPLATE(BM_ShellCantileverFactorize, tendril::BandedLdltSolver)
+    ->ArgName("midedge")
+    ->Arg(0)
+    ->Arg(1)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_ShellCantileverFactorize, tendril::SparseLdltSolver)
     ->ArgName("midedge")
     ->Arg(0)
     ->Arg(1)
