@@ -12,10 +12,11 @@ namespace tendril {
 namespace {
 
 /// How many times faster a banded factorization is per multiply-add than the simplicial sparse one:
-/// contiguous, vectorized band columns against indirect scalar updates. Measured on the shell
-/// cantilever of bench/shell/bench_shell_step.cpp (docs/performance.md, "Shells"): about 2.7; 2.5
-/// leans towards the sparse solver, whose memory stays linear in the DOFs.
-constexpr double kBandedSpeedup = 2.5;
+/// contiguous, vectorized rank-4 panel updates against indirect scalar updates. Measured on the shell
+/// cantilever's Newton matrices (bench_shell_step, BM_ShellCantileverFactorize; docs/performance.md,
+/// "Shells"): 5.2 G multiply-adds/s banded against 1.2-1.3 sparse, about 4.2; 3.5 leans towards the
+/// sparse solver, whose memory stays linear in the DOFs on any mesh.
+constexpr double kBandedSpeedup = 3.5;
 /// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates. Measured
 /// with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM bandwidth 119, band
 /// 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s of fall; the manta ray
