@@ -46,12 +46,14 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
     if (kind == LinearSolverKind::sparse_ldlt) {
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
-      const double speedup = symmetric ? kBandedSpeedup : kBandedLuSpeedup;
-      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > speedup * sparse->multiply_adds()) {
-        if (symmetric) return sparse;  // analyzed already
-      } else {
-        kind = LinearSolverKind::banded_ldlt;
+      if (symmetric) {  // the LDL^T's envelope (both come analyzed)
+        auto banded = std::make_unique<BandedLdltSolver>();
+        banded->analyze(pattern);
+        if (banded->multiply_adds() > kBandedSpeedup * sparse->multiply_adds()) return sparse;
+        return banded;
       }
+      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) <= kBandedLuSpeedup * sparse->multiply_adds())
+        kind = LinearSolverKind::banded_ldlt;
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;
