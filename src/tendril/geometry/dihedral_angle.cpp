@@ -54,13 +54,14 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   const Mat3 ga_l = inv_na2 * n_a * e_hat.transpose();  // (n_A / |n_A|^2) e_hat^T
   const Mat3 gb_l = inv_nb2 * n_b * e_hat.transpose();
   const Mat3 e_x = cross_matrix(e);
-  // dg2/dx_k, dg3/dx_k (k = 0 .. 3; dg2/dx_3 = dg3/dx_2 = 0)
-  const Mat3 h20 = ga_l - p_a * cross_matrix(x2 - x1);
+  // dg2/dx_k, dg3/dx_k (k = 0 .. 3; dg2/dx_3 = dg3/dx_2 = 0); g_2, g_3 do not change under a translation, so
+  // dg/dx_0 = -(the sum over the other nodes), as [x_2 - x_1]_x = [a]_x - [e]_x and [x_1 - x_3]_x = [e]_x - [b]_x say
   const Mat3 h21 = -ga_l + p_a * cross_matrix(a);
   const Mat3 h22 = -p_a * e_x;
-  const Mat3 h30 = gb_l - p_b * cross_matrix(x1 - x3);
+  const Mat3 h20 = -h21 - h22;
   const Mat3 h31 = -gb_l - p_b * cross_matrix(b);
   const Mat3 h33 = p_b * e_x;
+  const Mat3 h30 = -h31 - h33;
   // d alpha_A / dx_k: x_0: -(a + e - 2 alpha_A e) / L^2, x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2
   const Vec3 da_1 = (a - 2.0 * alpha_a * e) / l2;
   const Vec3 da_2 = e / l2;
