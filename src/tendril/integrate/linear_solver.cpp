@@ -11,10 +11,10 @@
 namespace tendril {
 namespace {
 
-/// How many times faster a banded factorization is per multiply-add than the simplicial sparse one:
+/// How many times faster the banded (envelope) LDL^T is per multiply-add than the simplicial sparse one:
 /// contiguous, vectorized rank-4 panel updates against indirect scalar updates. Measured on the shell
 /// cantilever's Newton matrices (bench_shell_step, BM_ShellCantileverFactorize; docs/performance.md,
-/// "Shells"): 5.2 G multiply-adds/s banded against 1.2-1.3 sparse, about 4.2; 3.5 leans towards the
+/// "Shells"): 4.6-4.9 G multiply-adds/s banded against 1.2-1.3 sparse, about 3.8; 3.5 leans towards the
 /// sparse solver, whose memory stays linear in the DOFs on any mesh.
 constexpr double kBandedSpeedup = 3.5;
 /// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates. Measured

@@ -47,8 +47,9 @@ double banded_multiply_adds(int n, int bandwidth);
 
 /// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when the
 /// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or, for a symmetric system, when the
-/// banded factorization's multiply-adds are at most 2.5 times those of the sparse LDL^T with AMD
-/// ordering (the banded one does about 2.5 times more of them per second); else the sparse one. When
+/// banded (envelope) LDL^T's multiply-adds are at most 3.5 times those of the sparse LDL^T with AMD
+/// ordering (the banded one does about 3.8 times more of them per second), for a non-symmetric one when
+/// the band's are at most 10 times; else the sparse one. When
 /// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by
 /// the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle
 /// would not describe the matrix.
