@@ -74,12 +74,7 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
       const int j = j0 + q;
       double* col_j = column(j);  // col_j[s] = A(s, j)
       const double d = col_j[j];
-      const double own = inverse_pivot_[j] > 0.0 ? inverse_pivot_[j] : max_diagonal;
-      if (!(std::abs(d) > singular_tolerance * own)) {
-        result.status = Factorization::Status::singular;
-        return result;
-      }
-      if (d < 0.0) ++result.negative_pivots;
+      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result)) return result;
       const double inv = 1.0 / d;
       inverse_pivot_[j] = inv;
       double* t = work_.data() + static_cast<std::ptrdiff_t>(q) * n_ - j0;  // t[s], s = j + 1 .. last

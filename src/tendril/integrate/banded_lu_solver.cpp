@@ -50,12 +50,7 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
     for (int j = j0; j < j0 + k; ++j) {
       double* col_j = column(j);  // col_j[s] = A(s, j)
       const double d = col_j[j];
-      const double own = diagonal_[j] > 0.0 ? diagonal_[j] : max_diagonal;
-      if (!(std::abs(d) > singular_tolerance * own)) {
-        result.status = Factorization::Status::singular;
-        return result;
-      }
-      if (d < 0.0) ++result.negative_pivots;
+      if (!accept_pivot(d, diagonal_[j], max_diagonal, singular_tolerance, result)) return result;
       const double inv = 1.0 / d;
       // L(s, j) = A(s, j) / U(j, j)
       const int m = std::min(b_, n_ - 1 - j);

@@ -5,6 +5,7 @@
 /// shift indefinite matrices; the LU solvers read the whole matrix (non-symmetric Jacobians) and
 /// report only near-zero pivots.
 
+#include <cmath>
 #include <memory>
 #include <string_view>
 
@@ -25,6 +26,19 @@ struct Factorization {
   Status status = Status::positive_definite;
   int negative_pivots = 0;
 };
+
+/// The pivot test of the LDL^T and banded LU factorizations: false (result marked singular) when |d| <= tolerance times
+/// the pivot's own row diagonal |A_jj| (`own`; the largest diagonal `max_diagonal` when that is zero); a
+/// negative pivot is counted in result.negative_pivots.
+inline bool accept_pivot(double d, double own, double max_diagonal, double tolerance, Factorization& result) {
+  const double scale = own > 0.0 ? own : max_diagonal;
+  if (!(std::abs(d) > tolerance * scale)) {
+    result.status = Factorization::Status::singular;
+    return false;
+  }
+  if (d < 0.0) ++result.negative_pivots;
+  return true;
+}
 
 class LinearSolver {
  public:
