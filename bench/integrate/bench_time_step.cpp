@@ -14,6 +14,7 @@
 #include "tendril/integrate/sparse_lu_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 #include "support/benchmark_rod.hpp"
+#include "support/free_newton_matrix.hpp"
 
 namespace tendril {
 namespace {
@@ -85,37 +86,8 @@ BENCHMARK(BM_MidpointStepBanded)->Arg(101)->Unit(benchmark::kMicrosecond);
 /// Factorize + solve of the free-DOF Newton matrix of the cantilever at rest.
 template <class Solver>
 void factorize_benchmark(benchmark::State& bm) {
-  const int num_nodes = static_cast<int>(bm.range(0));
-  Cantilever c = cantilever(num_nodes);
-  DynamicsOptions options;
-  TimeStepper stepper(c.model, options, c.state.q);
-  NewtonProblem problem;
-  const VecX predicted = c.state.q;
-  problem.inertia = 1e6;
-  problem.predicted = &predicted;
-  problem.frames = &c.state.frames;
-  NewtonSystem system(c.model, options.newton);
-  system.evaluate(problem, c.state.q, true);
-  // the free block
-  std::vector<int> index(c.model.dofs.size(), -1);
-  for (std::size_t k = 0; k < system.free_dofs().size(); ++k) index[system.free_dofs()[k]] = static_cast<int>(k);
-  std::vector<Eigen::Triplet<double>> triplets;
-  const SparseMatrix& J = system.jacobian();
-  for (int col = 0; col < J.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(J, col); it; ++it)
-      if (index[it.row()] >= 0 && index[col] >= 0) triplets.emplace_back(index[it.row()], index[col], it.value());
-  const auto nf = static_cast<Eigen::Index>(system.free_dofs().size());
-  SparseMatrix A(nf, nf);
-  A.setFromTriplets(triplets.begin(), triplets.end());
-  Solver solver;
-  solver.analyze(A);
-  const VecX b = VecX::Ones(nf);
-  VecX x(nf);
-  for (auto _ : bm) {
-    solver.factorize(A, 1e-13);
-    solver.solve(b, x);
-    benchmark::DoNotOptimize(x.data());
-  }
+  Cantilever c = cantilever(static_cast<int>(bm.range(0)));
+  bench::time_factorizations<Solver>(bm, bench::free_newton_matrix(c.model, NewtonOptions{}, c.state.q, c.state.frames, 1e6));
 }
 BENCHMARK_TEMPLATE(factorize_benchmark, BandedLdltSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(factorize_benchmark, SparseLdltSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);

@@ -5,17 +5,6 @@
 #include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril {
-namespace {
-
-using Mat9_12 = Eigen::Matrix<double, 9, 12>;
-
-/// Scatters a 9-DOF triangle block (nodes in `slots` of the hinge) into 12-DOF hinge columns.
-template <class Dst, class Src>
-void scatter_columns(const Src& src, const int (&slots)[3], Dst&& dst) {
-  for (int k = 0; k < 3; ++k) dst.template middleCols<3>(3 * slots[k]) += src.template middleCols<3>(3 * k);
-}
-
-}  // namespace
 
 double dihedral_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3) {
   const Vec3 a = triangle_normal(x0, x1, x2);
@@ -26,71 +15,83 @@ double dihedral_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3
 
 double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
                                   VecN<12>* gradient, MatN<12>* hessian) {
-  // phi = atan2(y, x) of z = (a, b, e): x = a . b, y = (a x b) . e_hat
-  const Vec3 a = triangle_normal(x0, x1, x2);
-  const Vec3 b = triangle_normal(x0, x3, x1);
+  // Closed form (Tamstorf & Grinspun 2013, "Discrete bending forces and their Jacobians", sec. 3-4; derived
+  // afresh in docs/physics/shells.md#hinge-bending): with e = x_1 - x_0 (length L), a = x_2 - x_0,
+  // b = x_3 - x_0, n_A = e x a, n_B = b x e, the opposite nodes move phi along their triangles' normals,
+  //   g_2 = -w_A, g_3 = -w_B,  w_T = L n_T / |n_T|^2  (|w_T| = 1 / height of T over the edge),
+  // and the edge nodes take what keeps phi invariant under translations and rotations,
+  //   g_0 = -(1 - alpha_A) g_2 - (1 - alpha_B) g_3,  g_1 = -alpha_A g_2 - alpha_B g_3,
+  // alpha_A = a . e / L^2, alpha_B = b . e / L^2 (where the opposite nodes project onto the edge).
   const Vec3 e = x1 - x0;
-  const double e_length = e.norm();
-  const Vec3 e_hat = e / e_length;
-  const Vec3 axb = a.cross(b);
-  const double x = a.dot(b);
-  const double y = axb.dot(e_hat);
-  const double phi = std::atan2(y, x);
+  const Vec3 a = x2 - x0;
+  const Vec3 b = x3 - x0;
+  const Vec3 n_a = e.cross(a);
+  const Vec3 n_b = b.cross(e);
+  const double l2 = e.squaredNorm();
+  const double l = std::sqrt(l2);
+  const Vec3 e_hat = e / l;
+  const double phi = std::atan2(n_a.cross(n_b).dot(e_hat), n_a.dot(n_b));
   if (!gradient && !hessian) return phi;
 
-  const double r2 = x * x + y * y;
-  const double phi_x = -y / r2;
-  const double phi_y = x / r2;
-  VecN<9> grad_x, grad_y;
-  grad_x << b, a, Vec3::Zero();
-  grad_y << b.cross(e_hat), e_hat.cross(a), unit_projection_gradient(e, axb);
-  const VecN<9> grad_z = phi_x * grad_x + phi_y * grad_y;
-
-  // dz/dq: a from triangle (x_0, x_1, x_2), b from triangle (x_0, x_3, x_1), e = x_1 - x_0
-  constexpr int slots_a[3] = {0, 1, 2};
-  constexpr int slots_b[3] = {0, 3, 1};
-  Mat9_12 jz = Mat9_12::Zero();
-  scatter_columns(triangle_normal_jacobian(x0, x1, x2), slots_a, jz.topRows<3>());
-  scatter_columns(triangle_normal_jacobian(x0, x3, x1), slots_b, jz.middleRows<3>(3));
-  jz.block<3, 3>(6, 0) = -Mat3::Identity();
-  jz.block<3, 3>(6, 3) = Mat3::Identity();
-  if (gradient) *gradient = jz.transpose() * grad_z;
+  const double inv_na2 = 1.0 / n_a.squaredNorm();
+  const double inv_nb2 = 1.0 / n_b.squaredNorm();
+  const Vec3 g2 = -l * inv_na2 * n_a;
+  const Vec3 g3 = -l * inv_nb2 * n_b;
+  const double alpha_a = a.dot(e) / l2;
+  const double alpha_b = b.dot(e) / l2;
+  if (gradient) {
+    gradient->segment<3>(0) = -(1.0 - alpha_a) * g2 - (1.0 - alpha_b) * g3;
+    gradient->segment<3>(3) = -alpha_a * g2 - alpha_b * g3;
+    gradient->segment<3>(6) = g2;
+    gradient->segment<3>(9) = g3;
+  }
   if (!hessian) return phi;
 
-  // d2 phi / dz2 = phi_x d2x + phi_y d2y + [grad x, grad y] d2 atan2 [grad x, grad y]^T
-  MatN<9> h_z = MatN<9>::Zero();
-  h_z.block<3, 3>(0, 3) = phi_x * Mat3::Identity();
-  h_z.block<3, 3>(3, 0) = phi_x * Mat3::Identity();
-  const Mat3 p_e = (Mat3::Identity() - e_hat * e_hat.transpose()) / e_length;
-  const Mat3 ab = -cross_matrix(e_hat);
-  const Mat3 ae = cross_matrix(b) * p_e;
-  const Mat3 be = -cross_matrix(a) * p_e;
-  h_z.block<3, 3>(0, 3) += phi_y * ab;
-  h_z.block<3, 3>(3, 0) += phi_y * ab.transpose();
-  h_z.block<3, 3>(0, 6) += phi_y * ae;
-  h_z.block<3, 3>(6, 0) += phi_y * ae.transpose();
-  h_z.block<3, 3>(3, 6) += phi_y * be;
-  h_z.block<3, 3>(6, 3) += phi_y * be.transpose();
-  h_z.block<3, 3>(6, 6) += phi_y * unit_projection_hessian(e, axb);
-  const double r4 = r2 * r2;
-  const double phi_xx = 2.0 * x * y / r4;
-  const double phi_yy = -phi_xx;
-  const double phi_xy = (y * y - x * x) / r4;
-  h_z += phi_xx * grad_x * grad_x.transpose() + phi_yy * grad_y * grad_y.transpose() +
-         phi_xy * (grad_x * grad_y.transpose() + grad_y * grad_x.transpose());
-
-  // chain rule; a and b are bilinear in q, e is linear (lazyProduct: coefficient-wise loops the compiler
-  // unrolls, instead of the general matrix product Eigen picks for these sizes)
-  const Eigen::Matrix<double, 12, 9> jz_h = jz.transpose().lazyProduct(h_z);
-  MatN<12> h = jz_h.lazyProduct(jz);
-  const MatN<9> ha = triangle_normal_weighted_hessian(grad_z.head<3>());
-  const MatN<9> hb = triangle_normal_weighted_hessian(grad_z.segment<3>(3));
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      h.block<3, 3>(3 * slots_a[i], 3 * slots_a[j]) += ha.block<3, 3>(3 * i, 3 * j);
-      h.block<3, 3>(3 * slots_b[i], 3 * slots_b[j]) += hb.block<3, 3>(3 * i, 3 * j);
-    }
-  *hessian = h;
+  // dg_T = -(n_T / |n_T|^2) dL - L P_T dn_T with P_T = (I - 2 n_hat_T n_hat_T^T) / |n_T|^2, dL = e_hat . de,
+  // dn_A = [x_2 - x_1]_x dx_0 - [a]_x dx_1 + [e]_x dx_2, dn_B = [x_1 - x_3]_x dx_0 + [b]_x dx_1 - [e]_x dx_3
+  const Mat3 p_a = l * inv_na2 * (Mat3::Identity() - 2.0 * inv_na2 * n_a * n_a.transpose());
+  const Mat3 p_b = l * inv_nb2 * (Mat3::Identity() - 2.0 * inv_nb2 * n_b * n_b.transpose());
+  const Mat3 ga_l = inv_na2 * n_a * e_hat.transpose();  // (n_A / |n_A|^2) e_hat^T
+  const Mat3 gb_l = inv_nb2 * n_b * e_hat.transpose();
+  const Mat3 e_x = cross_matrix(e);
+  // dg2/dx_k, dg3/dx_k (k = 0 .. 3; dg2/dx_3 = dg3/dx_2 = 0); g_2, g_3 do not change under a translation, so
+  // dg/dx_0 = -(the sum over the other nodes), as [x_2 - x_1]_x = [a]_x - [e]_x and [x_1 - x_3]_x = [e]_x - [b]_x say
+  const Mat3 h21 = -ga_l + p_a * cross_matrix(a);
+  const Mat3 h22 = -p_a * e_x;
+  const Mat3 h20 = -h21 - h22;
+  const Mat3 h31 = -gb_l - p_b * cross_matrix(b);
+  const Mat3 h33 = p_b * e_x;
+  const Mat3 h30 = -h31 - h33;
+  // d alpha_A / dx_k: x_0: -(a + e - 2 alpha_A e) / L^2, x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2
+  const Vec3 da_1 = (a - 2.0 * alpha_a * e) / l2;
+  const Vec3 da_2 = e / l2;
+  const Vec3 da_0 = -da_1 - da_2;
+  const Vec3 db_1 = (b - 2.0 * alpha_b * e) / l2;
+  const Vec3 db_3 = e / l2;
+  const Vec3 db_0 = -db_1 - db_3;
+  // rows of nodes 0 and 1: g_0 = -(1 - alpha_A) g_2 - (1 - alpha_B) g_3, g_1 = -alpha_A g_2 - alpha_B g_3,
+  // differentiated by the product rule; the Hessian is symmetric, so only blocks (i, k >= i) are formed
+  const Mat3 ca = g2 * da_0.transpose() + g3 * db_0.transpose();
+  const Mat3 c1a = g2 * da_1.transpose() + g3 * db_1.transpose();
+  MatN<12>& h = *hessian;
+  h.block<3, 3>(0, 0) = -(1.0 - alpha_a) * h20 - (1.0 - alpha_b) * h30 + ca;
+  h.block<3, 3>(0, 3) = -(1.0 - alpha_a) * h21 - (1.0 - alpha_b) * h31 + c1a;
+  h.block<3, 3>(0, 6) = -(1.0 - alpha_a) * h22 + g2 * da_2.transpose();
+  h.block<3, 3>(0, 9) = -(1.0 - alpha_b) * h33 + g3 * db_3.transpose();
+  h.block<3, 3>(3, 3) = -alpha_a * h21 - alpha_b * h31 - c1a;
+  h.block<3, 3>(3, 6) = -alpha_a * h22 - g2 * da_2.transpose();
+  h.block<3, 3>(3, 9) = -alpha_b * h33 - g3 * db_3.transpose();
+  h.block<3, 3>(6, 6) = h22;
+  h.block<3, 3>(6, 9).setZero();
+  h.block<3, 3>(9, 9) = h33;
+  for (int i = 0; i < 4; ++i) {
+    for (int k = 0; k < i; ++k) h.block<3, 3>(3 * i, 3 * k) = h.block<3, 3>(3 * k, 3 * i).transpose();
+  }
+  // the diagonal blocks of nodes 0 .. 3 are symmetric in exact arithmetic; round-off is evened out
+  for (int i = 0; i < 4; ++i) {
+    const Mat3 d = h.block<3, 3>(3 * i, 3 * i);
+    h.block<3, 3>(3 * i, 3 * i) = 0.5 * (d + d.transpose());
+  }
   return phi;
 }
 

@@ -13,7 +13,29 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   b_ = permuted_bandwidth(pattern, order_);
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[order_[k]] = k;
-  // map each stored entry on or below the permuted diagonal to its band slot
+  // the envelope: the last row of each column's stored entries, then its running maximum (the staircase)
+  last_row_.resize(n_);
+  for (int j = 0; j < n_; ++j) last_row_[j] = j;
+  for (int c = 0; c < n_; ++c)
+    for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
+      const int i = inverse[pattern.innerIndexPtr()[p]];
+      const int j = inverse[c];
+      last_row_[j] = std::max(last_row_[j], i);
+    }
+  multiply_adds_ = 0.0;
+  for (int j = 1; j < n_; ++j) last_row_[j] = std::max(last_row_[j], last_row_[j - 1]);
+  for (int j = 0; j < n_; ++j) {
+    const double h = last_row_[j] - j;
+    multiply_adds_ += 0.5 * h * (h + 1.0);
+  }
+  // a panel's columns store the rows of its last column
+  for (int j0 = 0; j0 < n_; j0 += kPanel) {
+    const int last = last_row_[std::min(n_, j0 + kPanel) - 1];
+    for (int j = j0; j < std::min(n_, j0 + kPanel); ++j) last_row_[j] = last;
+  }
+  offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_row_[j] - j + 1);
+  // map each stored entry on or below the permuted diagonal to its slot
   entry_.clear();
   slot_.clear();
   for (int c = 0; c < n_; ++c)
@@ -22,11 +44,11 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
       const int j = inverse[c];
       if (i >= j) {
         entry_.push_back(p);
-        slot_.push_back(j * (b_ + 1) + (i - j));
+        slot_.push_back(static_cast<int>(offset_[j] + (i - j)));
       }
     }
-  band_.assign(static_cast<std::size_t>(n_) * (b_ + 1), 0.0);
-  work_.assign(b_ + 1, 0.0);
+  band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
+  work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
@@ -35,38 +57,65 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
   std::fill(band_.begin(), band_.end(), 0.0);
   const double* values = A.valuePtr();
   for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
-  const int w = b_ + 1;
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
   for (int j = 0; j < n_; ++j) {
-    inverse_pivot_[j] = std::abs(band_[j * w]);  // the diagonal, until column j is eliminated
+    inverse_pivot_[j] = std::abs(column(j)[j]);  // the diagonal, until column j is eliminated
     max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
   }
 
   Factorization result;
-  double* t = work_.data();
-  for (int j = 0; j < n_; ++j) {
-    double* col_j = band_.data() + j * w;  // col_j[r] = A(j + r, j), updated by the columns before j
-    const double d = col_j[0];
-    const double own = inverse_pivot_[j] > 0.0 ? inverse_pivot_[j] : max_diagonal;
-    if (!(std::abs(d) > singular_tolerance * own)) {
-      result.status = Factorization::Status::singular;
-      return result;
+  for (int j0 = 0; j0 < n_; j0 += kPanel) {
+    const int k = std::min(kPanel, n_ - j0);  // columns j0 .. j0 + k - 1 form the panel
+    const int last = last_row_[j0];           // the last row of the panel's columns
+    // 1. eliminate the panel's columns one after the other, updating only the panel's later columns;
+    //    t_q[s] = L(s, j) d_j is kept for the trailing update
+    for (int q = 0; q < k; ++q) {
+      const int j = j0 + q;
+      double* col_j = column(j);  // col_j[s] = A(s, j)
+      const double d = col_j[j];
+      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result)) return result;
+      const double inv = 1.0 / d;
+      inverse_pivot_[j] = inv;
+      double* t = work_.data() + static_cast<std::ptrdiff_t>(q) * n_ - j0;  // t[s], s = j + 1 .. last
+      for (int s = j + 1; s <= last; ++s) {
+        t[s] = col_j[s];
+        col_j[s] *= inv;
+      }
+      // A(s, r) -= L(r, j) d_j L(s, j) for the panel's columns r after j, r <= s <= last
+      for (int r = j + 1; r < j0 + k; ++r) {
+        const double l = col_j[r];
+        double* col_r = column(r);
+        for (int s = r; s <= last; ++s) col_r[s] -= l * t[s];
+      }
     }
-    if (d < 0.0) ++result.negative_pivots;
-    const double inv = 1.0 / d;
-    inverse_pivot_[j] = inv;
-    const int m = std::min(b_, n_ - 1 - j);
-    // L(j + r, j) = A(j + r, j) / d_j, keeping t_r = L(j + r, j) d_j for the update
-    for (int r = 1; r <= m; ++r) {
-      t[r] = col_j[r];
-      col_j[r] *= inv;
-    }
-    // trailing update A(j + s, j + r) -= L(j + r, j) d_j L(j + s, j) for 1 <= r <= s <= m
-    for (int r = 1; r <= m; ++r) {
-      const double l = col_j[r];
-      double* col_k = band_.data() + (j + r) * w - r;  // col_k[s] = A(j + s, j + r)
-      for (int s2 = r; s2 <= m; ++s2) col_k[s2] -= l * t[s2];
+    // 2. rank-k update of the columns after the panel up to its last row, c = j0 + k .. last:
+    //    A(s, c) -= sum_q L(s, j0 + q) t_q[c], s = c .. last (column c stores at least these rows: the
+    //    envelope is a staircase). Each entry is loaded and stored once per panel (contiguous in s: vectorized).
+    const double* t0 = work_.data() - j0;
+    const double* l0 = column(j0);
+    if (k == kPanel) {
+      const double* l1 = column(j0 + 1);
+      const double* l2 = column(j0 + 2);
+      const double* l3 = column(j0 + 3);
+      const double* t1 = t0 + n_;
+      const double* t2 = t1 + n_;
+      const double* t3 = t2 + n_;
+      for (int c = j0 + kPanel; c <= last; ++c) {
+        const double u0 = t0[c], u1 = t1[c], u2 = t2[c], u3 = t3[c];
+        double* col_c = column(c);
+        for (int s = c; s <= last; ++s) col_c[s] -= l0[s] * u0 + l1[s] * u1 + l2[s] * u2 + l3[s] * u3;
+      }
+    } else {
+      for (int q = 0; q < k; ++q) {
+        const double* lq = column(j0 + q);
+        const double* tq = t0 + static_cast<std::ptrdiff_t>(q) * n_;
+        for (int c = j0 + k; c <= last; ++c) {
+          const double u = tq[c];
+          double* col_c = column(c);
+          for (int s = c; s <= last; ++s) col_c[s] -= lq[s] * u;
+        }
+      }
     }
   }
   if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
@@ -74,27 +123,24 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
 }
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
-  const int w = b_ + 1;
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   // forward: L z = y (unit lower), column by column
   for (int j = 0; j < n_; ++j) {
-    const double* col_j = band_.data() + j * w;
+    const double* col_j = column(j);
     const double yj = y_[j];
-    const int m = std::min(b_, n_ - 1 - j);
-    for (int r = 1; r <= m; ++r) y_[j + r] -= col_j[r] * yj;
+    for (int s = j + 1; s <= last_row_[j]; ++s) y_[s] -= col_j[s] * yj;
   }
-  // diagonal, then backward: L^T x = z, x_j = z_j - sum_r L(j + r, j) x_{j + r}
+  // diagonal, then backward: L^T x = z, x_j = z_j - sum_s L(s, j) x_s
   for (int j = 0; j < n_; ++j) y_[j] *= inverse_pivot_[j];
   for (int j = n_ - 1; j >= 0; --j) {
-    const double* col_j = band_.data() + j * w;
-    const int m = std::min(b_, n_ - 1 - j);
+    const double* col_j = column(j);
     double s0 = 0.0, s1 = 0.0;  // two partial sums halve the dependency chain
-    int r = 1;
-    for (; r + 1 <= m; r += 2) {
-      s0 += col_j[r] * y_[j + r];
-      s1 += col_j[r + 1] * y_[j + r + 1];
+    int s = j + 1;
+    for (; s + 1 <= last_row_[j]; s += 2) {
+      s0 += col_j[s] * y_[s];
+      s1 += col_j[s + 1] * y_[s + 1];
     }
-    if (r <= m) s0 += col_j[r] * y_[j + r];
+    if (s <= last_row_[j]) s0 += col_j[s] * y_[s];
     y_[j] -= s0 + s1;
   }
   x.resize(n_);

@@ -11,11 +11,12 @@
 namespace tendril {
 namespace {
 
-/// How many times faster a banded factorization is per multiply-add than the simplicial sparse one:
-/// contiguous, vectorized band columns against indirect scalar updates. Measured on the shell
-/// cantilever of bench/shell/bench_shell_step.cpp (docs/performance.md, "Shells"): about 2.7; 2.5
-/// leans towards the sparse solver, whose memory stays linear in the DOFs.
-constexpr double kBandedSpeedup = 2.5;
+/// How many times faster the banded (envelope) LDL^T is per multiply-add than the simplicial sparse one:
+/// contiguous, vectorized rank-4 panel updates against indirect scalar updates. Measured on the shell
+/// cantilever's Newton matrices (bench_shell_step, BM_ShellCantileverFactorize; docs/performance.md,
+/// "Shells"): 4.6-4.9 G multiply-adds/s banded against 1.2-1.3 sparse, about 3.8; 3.5 leans towards the
+/// sparse solver, whose memory stays linear in the DOFs on any mesh.
+constexpr double kBandedSpeedup = 3.5;
 /// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates. Measured
 /// with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM bandwidth 119, band
 /// 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s of fall; the manta ray
@@ -45,12 +46,14 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
     if (kind == LinearSolverKind::sparse_ldlt) {
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
-      const double speedup = symmetric ? kBandedSpeedup : kBandedLuSpeedup;
-      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) > speedup * sparse->multiply_adds()) {
-        if (symmetric) return sparse;  // analyzed already
-      } else {
-        kind = LinearSolverKind::banded_ldlt;
+      if (symmetric) {  // the LDL^T's envelope (both come analyzed)
+        auto banded = std::make_unique<BandedLdltSolver>();
+        banded->analyze(pattern);
+        if (banded->multiply_adds() > kBandedSpeedup * sparse->multiply_adds()) return sparse;
+        return banded;
       }
+      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) <= kBandedLuSpeedup * sparse->multiply_adds())
+        kind = LinearSolverKind::banded_ldlt;
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;

@@ -5,6 +5,7 @@
 /// shift indefinite matrices; the LU solvers read the whole matrix (non-symmetric Jacobians) and
 /// report only near-zero pivots.
 
+#include <cmath>
 #include <memory>
 #include <string_view>
 
@@ -25,6 +26,19 @@ struct Factorization {
   Status status = Status::positive_definite;
   int negative_pivots = 0;
 };
+
+/// The pivot test of the LDL^T and banded LU factorizations: false (result marked singular) when |d| <= tolerance times
+/// the pivot's own row diagonal |A_jj| (`own`; the largest diagonal `max_diagonal` when that is zero); a
+/// negative pivot is counted in result.negative_pivots.
+inline bool accept_pivot(double d, double own, double max_diagonal, double tolerance, Factorization& result) {
+  const double scale = own > 0.0 ? own : max_diagonal;
+  if (!(std::abs(d) > tolerance * scale)) {
+    result.status = Factorization::Status::singular;
+    return false;
+  }
+  if (d < 0.0) ++result.negative_pivots;
+  return true;
+}
 
 class LinearSolver {
  public:
@@ -47,8 +61,9 @@ double banded_multiply_adds(int n, int bandwidth);
 
 /// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when the
 /// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or, for a symmetric system, when the
-/// banded factorization's multiply-adds are at most 2.5 times those of the sparse LDL^T with AMD
-/// ordering (the banded one does about 2.5 times more of them per second); else the sparse one. When
+/// banded (envelope) LDL^T's multiply-adds are at most 3.5 times those of the sparse LDL^T with AMD
+/// ordering (the banded one does about 3.8 times more of them per second), for a non-symmetric one when
+/// the band's are at most 10 times; else the sparse one. When
 /// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by
 /// the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle
 /// would not describe the matrix.

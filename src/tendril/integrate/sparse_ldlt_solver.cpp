@@ -53,11 +53,7 @@ Factorization SparseLdltSolver::factorize(const SparseMatrix& A, double singular
   const auto& d = ldlt_.vectorD();
   for (Eigen::Index i = 0; i < d.size(); ++i) {
     const double own = diagonal_[i] >= 0 ? std::abs(values[diagonal_[i]]) : 0.0;
-    if (!(std::abs(d[i]) > singular_tolerance * (own > 0.0 ? own : max_diagonal))) {
-      result.status = Factorization::Status::singular;
-      return result;
-    }
-    if (d[i] < 0.0) ++result.negative_pivots;
+    if (!accept_pivot(d[i], own, max_diagonal, singular_tolerance, result)) return result;
   }
   if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
   return result;

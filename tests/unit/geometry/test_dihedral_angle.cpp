@@ -1,6 +1,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -40,9 +41,21 @@ TEST(DihedralAngle, HandComputedValues) {
   EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, std::cos(pi / 6), -std::sin(pi / 6))), 5 * pi / 6, 1e-14);
 }
 
+/// Random hinges, then hinges the random ones do not reach: obtuse triangles whose opposite nodes project
+/// beyond the edge's ends (alpha_A < 0, alpha_B > 1 in the closed form) and a hinge folded by 170 degrees.
+std::vector<std::array<Vec3, 4>> derivative_cases() {
+  std::vector<std::array<Vec3, 4>> cases;
+  for (unsigned seed = 1; seed <= 5; ++seed) cases.push_back(random_hinge(seed));
+  cases.push_back({Vec3(0, 0, 0), Vec3(1, 0.1, 0), Vec3(-0.7, 0.4, 0.1), Vec3(1.8, -0.3, 0.2)});
+  const double fold = 170.0 * pi / 180.0;
+  cases.push_back({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.3, 1, 0.05),
+                   Vec3(0.6, std::cos(fold), -std::sin(fold))});
+  return cases;
+}
+
 TEST(DihedralAngle, ExactDerivativesMatchFiniteDifferences) {
-  for (unsigned seed = 1; seed <= 5; ++seed) {
-    const VecN<12> q = flatten(random_hinge(seed));
+  for (const std::array<Vec3, 4>& hinge : derivative_cases()) {
+    const VecN<12> q = flatten(hinge);
     VecN<12> g;
     MatN<12> h;
     const auto x = unflatten(q);
@@ -60,8 +73,8 @@ TEST(DihedralAngle, ExactDerivativesMatchFiniteDifferences) {
                  dihedral_angle_derivatives(m[0], m[1], m[2], m[3], &gm, nullptr)) / (2 * step);
       h_fd.col(i) = (gp - gm) / (2 * step);
     }
-    EXPECT_LE((g - g_fd).norm(), 1e-7 * g.norm()) << "seed " << seed;
-    EXPECT_LE((h - h_fd).norm(), 1e-6 * h.norm()) << "seed " << seed;
+    EXPECT_LE((g - g_fd).norm(), 1e-7 * g.norm()) << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
+    EXPECT_LE((h - h_fd).norm(), 1e-6 * h.norm()) << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
     EXPECT_LE((h - h.transpose()).norm(), 1e-13 * h.norm());
   }
 }
