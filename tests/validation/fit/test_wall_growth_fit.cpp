@@ -139,8 +139,9 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   const int tip = static_cast<int>(d->c.model.contact_points.size()) - 1;
   options.contacts = {{tip, 0, d->frames.front().step, d->frames.back().step}};
   options.print_level = std::getenv("TENDRIL_IPOPT_LOG") ? 5 : 0;
-  options.trust_region_iterations = 200;
+  options.trust_region_iterations = std::getenv("TENDRIL_TRUST_REGION") ? std::atoi(std::getenv("TENDRIL_TRUST_REGION")) : 200;
   options.bilateral_contacts = std::getenv("TENDRIL_HELD_CONTACTS") != nullptr;
+  options.eliminate_model_residuals = std::getenv("TENDRIL_ELIMINATE") != nullptr;
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
   const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
   std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
