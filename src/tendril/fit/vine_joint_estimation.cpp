@@ -617,8 +617,8 @@ class EstimationProblem {
 /// Eq. 16 with r eliminated by its own equality (r_i = Z_{i+1} - f(Z_i, K, C)), as IPOPT sees it
 /// with `eliminate_model_residuals`: variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale], objective
 /// |e(y)|^2 (e: the trust-region pass's residuals without the penalty rows, i.e. the measured points /
-/// sigma_p and sqrt(R) (Z_{i+1} - f(Z_i))), gradient 2 J^T e, Hessian 2 J^T J (J = de/dy: Gauss-Newton,
-/// consistent here since no constraint carries the dynamics), and as constraints the rows of g after
+/// sigma_p and sqrt(R) (Z_{i+1} - f(Z_i))), gradient 2 J^T e, Hessian 2 J^T J (J = de/dy: Gauss-Newton;
+/// J is rank-deficient in v_0, see docs/physics/fitting.md), and as constraints the rows of g after
 /// the dynamics: joints, growth, known contacts and the held impulses. Their curvature is left out of
 /// the Hessian. One evaluation of the steps and their derivatives per y serves f, grad f, g and dg/dy.
 class EliminatedProblem {

@@ -68,9 +68,10 @@ struct JointEstimationOptions {
   double model_sigma_angular_velocity = 1e-2;  ///< sigma_omega: in dtheta/dt [rad/s]
   /// true: IPOPT solves eq. 16 with r eliminated by its own equality, r_i = Z_{i+1} - f(Z_i, K, C)
   /// substituted into r^T R r: variables Z and K, C only, the Hessian the Gauss-Newton matrix 2 J^T J
-  /// of the objective's residuals (consistent: no constraint carries the dynamics' large multipliers;
-  /// the remaining joint, growth and contact rows' curvature is left out), and as constraints only the
-  /// joint, growth and known-contact rows (and the held impulses >= 0). false: the form above.
+  /// of the objective's residuals (the remaining joint, growth and contact rows' curvature left out),
+  /// and as constraints only the joint, growth and known-contact rows (and the held impulses >= 0).
+  /// Every trial point satisfies the dynamics exactly; at such points the Gauss-Newton step is the
+  /// form above's. false: the form above.
   /// Converges to the same optimum on simulated data (in about twice the iterations); not on the
   /// measured wall growth either (docs/physics/fitting.md).
   bool eliminate_model_residuals = false;
