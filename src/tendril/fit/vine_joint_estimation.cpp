@@ -251,6 +251,10 @@ class EstimationProblem {
 
   /// The trust-region pass's variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale] (x without r).
   int num_reduced_variables() const { return r(0) + 2 * nk_; }
+  /// y's column of x's column `col` (a Z or K, C column).
+  int reduced_column(int col) const { return col < r(0) ? col : col - (k(0) - r(0)); }
+  /// The dynamics rows Z_{i+1} - f(Z_i) - r_i come first in g (2n per step).
+  int num_dynamics_rows() const { return 2 * n_ * steps_; }
   VecX reduced(const VecX& x) const {
     VecX y(num_reduced_variables());
     y << x.head(r(0)), x.tail(2 * nk_);
@@ -277,10 +281,15 @@ class EstimationProblem {
   /// (data / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i)), r eliminated) and the joint, growth and contact
   /// constraints as residuals with 1/100 of the model's sigmas (a quadratic penalty; the held
   /// impulses' rows with weight 0); 1/2 |residual|^2 is half the objective plus the penalty.
-  SparseResiduals least_squares(const VecX& y, bool with_jacobian) {
+  /// penalty false: the objective's residuals only (data and dynamics rows: |residual|^2 is the
+  /// objective with r eliminated); `g`, `values`: g(x) and its Jacobian values at x = (y, r = 0).
+  SparseResiduals least_squares(const VecX& y, bool with_jacobian, bool penalty = true, VecX* g_out = nullptr,
+                                VecX* values_out = nullptr) {
     SparseResiduals out;
     const VecX x = with_zero_residuals(y);
-    VecX g, values;
+    VecX local_g, local_values;
+    VecX& g = g_out ? *g_out : local_g;
+    VecX& values = values_out ? *values_out : local_values;
     try {
       if (!constraints(x, g, with_jacobian ? &values : nullptr, out.message)) return out;
     } catch (const std::exception& e) {  // the model rejects the state
@@ -292,7 +301,8 @@ class EstimationProblem {
     for (int i = 0; i <= steps_; ++i)
       if (frame_of_step_[i] >= 0)
         data_rows += 2 * (options_.observation == Observation::tip ? 1 : static_cast<int>(frames_[frame_of_step_[i]].points.rows()));
-    out.residual.resize(data_rows + g.size());
+    const int rows = penalty ? static_cast<int>(g.size()) : num_dynamics_rows();
+    out.residual.resize(data_rows + rows);
     std::vector<Triplet> t;
     int row = 0;
     for (int i = 0; i <= steps_; ++i) {
@@ -306,14 +316,12 @@ class EstimationProblem {
             if (dpoints(a, b) != 0.0) t.emplace_back(row + a, z(i) + b, ws * dpoints(a, b));
       row += static_cast<int>(e.size());
     }
-    out.residual.tail(g.size()) = row_scale_.cwiseProduct(g);
+    out.residual.tail(rows) = row_scale_.head(rows).cwiseProduct(g.head(rows));
     if (with_jacobian) {
-      const int r_end = k(0), shift = k(0) - r(0);
       for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
         const int col = jac_cols_[e];
-        if (col >= r(0) && col < r_end) continue;  // r is eliminated
-        t.emplace_back(row + jac_rows_[e], col < r(0) ? col : col - shift,
-                       row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
+        if ((col >= r(0) && col < k(0)) || jac_rows_[e] >= rows) continue;  // r is eliminated
+        t.emplace_back(row + jac_rows_[e], reduced_column(col), row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
       }
       out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
       out.jacobian.setFromTriplets(t.begin(), t.end());
@@ -606,10 +614,118 @@ class EstimationProblem {
   VecX x0_;
 };
 
-/// IPOPT's view of the problem: x, g evaluated once per new point, the Jacobian on demand.
+/// Eq. 16 with r eliminated by its own equality (r_i = Z_{i+1} - f(Z_i, K, C)), as IPOPT sees it
+/// with `eliminate_model_residuals`: variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale], objective
+/// |e(y)|^2 (e: the trust-region pass's residuals without the penalty rows, i.e. the measured points /
+/// sigma_p and sqrt(R) (Z_{i+1} - f(Z_i))), gradient 2 J^T e, Hessian 2 J^T J (J = de/dy: Gauss-Newton;
+/// J is rank-deficient in v_0, see docs/physics/fitting.md), and as constraints the rows of g after
+/// the dynamics: joints, growth, known contacts and the held impulses. Their curvature is left out of
+/// the Hessian. One evaluation of the steps and their derivatives per y serves f, grad f, g and dg/dy.
+class EliminatedProblem {
+ public:
+  explicit EliminatedProblem(EstimationProblem& problem) : p_(problem) {
+    const int first = p_.num_dynamics_rows();
+    for (std::size_t e = 0; e < p_.jacobian_rows().size(); ++e)
+      if (p_.jacobian_rows()[e] >= first) {
+        jac_entries_.push_back(static_cast<int>(e));
+        jac_rows_.push_back(p_.jacobian_rows()[e] - first);
+        jac_cols_.push_back(p_.reduced_column(p_.jacobian_cols()[e]));
+      }
+    // the Hessian's pattern: that of J^T J for J with every structural entry of de/dy (the dynamics
+    // rows' pattern, and a dense row over q_i for every state as the data rows' superset)
+    std::vector<Triplet> t;
+    for (std::size_t e = 0; e < p_.jacobian_rows().size(); ++e) {
+      const int col = p_.jacobian_cols()[e];
+      if (p_.jacobian_rows()[e] < first && (col < p_.r(0) || col >= p_.k(0)))
+        t.emplace_back(p_.jacobian_rows()[e], p_.reduced_column(col), 1.0);
+    }
+    for (int i = 0; i <= p_.steps(); ++i)
+      for (int b = 0; b < p_.dofs(); ++b) t.emplace_back(first + i, p_.z(i) + b, 1.0);
+    SparseMatrix pattern(first + p_.steps() + 1, num_variables());
+    pattern.setFromTriplets(t.begin(), t.end());
+    const SparseMatrix h = SparseMatrix(pattern.transpose() * pattern).triangularView<Eigen::Lower>();
+    for (int col = 0; col < h.outerSize(); ++col)
+      for (SparseMatrix::InnerIterator it(h, col); it; ++it) {
+        hess_rows_.push_back(static_cast<int>(it.row()));
+        hess_cols_.push_back(col);
+      }
+  }
+
+  int num_variables() const { return p_.num_reduced_variables(); }
+  int num_constraints() const { return p_.num_constraints() - p_.num_dynamics_rows(); }
+  int first_held_row() const { return p_.first_held_row() - p_.num_dynamics_rows(); }
+  int k(int j) const { return p_.reduced_column(p_.k(j)); }
+  int c(int j) const { return p_.reduced_column(p_.c(j)); }
+  double stiffness_upper() const { return p_.stiffness_upper(); }
+  double damping_upper() const { return p_.damping_upper(); }
+  const std::vector<int>& jacobian_rows() const { return jac_rows_; }
+  const std::vector<int>& jacobian_cols() const { return jac_cols_; }
+  const std::vector<int>& hessian_rows() const { return hess_rows_; }
+  const std::vector<int>& hessian_cols() const { return hess_cols_; }
+
+  /// |e(y)|^2 and, if asked, 2 J^T e; NaN where the model fails at y.
+  double objective(const VecX& y, VecX* gradient) {
+    if (!evaluate(y, gradient != nullptr)) {
+      if (gradient) gradient->setConstant(y.size(), std::numeric_limits<double>::quiet_NaN());
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (gradient) *gradient = 2.0 * (at_.jacobian.transpose() * at_.residual);
+    return at_.residual.squaredNorm();
+  }
+
+  /// The constraint rows after the dynamics and, if asked, their Jacobian values in the pattern's order.
+  bool constraints(const VecX& y, VecX& g, VecX* jacobian, std::string& message) {
+    if (!evaluate(y, jacobian != nullptr)) {
+      message = at_.message;
+      return false;
+    }
+    g = g_.tail(num_constraints());
+    if (jacobian) {
+      jacobian->resize(static_cast<Eigen::Index>(jac_entries_.size()));
+      for (std::size_t e = 0; e < jac_entries_.size(); ++e) (*jacobian)(static_cast<Eigen::Index>(e)) = values_(jac_entries_[e]);
+    }
+    return true;
+  }
+
+  /// e(y) and J = de/dy (empty where the model fails at y).
+  SparseResiduals residuals(const VecX& y) {
+    evaluate(y, true);
+    return at_;
+  }
+
+  /// Lower triangle of factor 2 J^T J in the Hessian pattern's order.
+  void gauss_newton(const VecX& y, double factor, double* values) {
+    const bool ok = evaluate(y, true);
+    const SparseMatrix h = ok ? SparseMatrix(at_.jacobian.transpose() * at_.jacobian) : SparseMatrix();
+    for (std::size_t e = 0; e < hess_rows_.size(); ++e)
+      values[e] = ok ? 2.0 * factor * h.coeff(hess_rows_[e], hess_cols_[e]) : 0.0;
+  }
+
+ private:
+  // e, J, g and dg/dx at y, recomputed when y is new or the derivatives are wanted and missing
+  bool evaluate(const VecX& y, bool with_jacobian) {
+    if (y.size() != y_.size() || y != y_ || (with_jacobian && !have_jacobian_)) {
+      y_ = y;
+      have_jacobian_ = with_jacobian;
+      at_ = p_.least_squares(y, with_jacobian, false, &g_, &values_);
+    }
+    return at_.ok;
+  }
+
+  EstimationProblem& p_;
+  std::vector<int> jac_entries_;  // index into the full problem's Jacobian values of each entry
+  std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;
+  VecX y_, g_, values_;
+  SparseResiduals at_;
+  bool have_jacobian_ = false;
+};
+
+/// IPOPT's view of the problem (EstimationProblem or EliminatedProblem): x, g evaluated once per
+/// new point, the Jacobian on demand.
+template <class Problem>
 class EstimationNlp : public Ipopt::TNLP {
  public:
-  EstimationNlp(EstimationProblem& problem, EstimationHessian hessian, VecX start)
+  EstimationNlp(Problem& problem, EstimationHessian hessian, VecX start)
       : problem_(problem), hessian_(hessian), start_(std::move(start)) {}
 
   bool get_nlp_info(Ipopt::Index& n, Ipopt::Index& m, Ipopt::Index& nnz_jac_g, Ipopt::Index& nnz_h_lag,
@@ -718,7 +834,7 @@ class EstimationNlp : public Ipopt::TNLP {
     return true;
   }
 
-  EstimationProblem& problem_;
+  Problem& problem_;
   EstimationHessian hessian_;
   VecX start_;  // IPOPT's starting point
   VecX g_, jac_, solution_;
@@ -750,6 +866,56 @@ const char* status_name(Ipopt::ApplicationReturnStatus status) {
     case Ipopt::Internal_Error: return "Internal_Error";
   }
   return "unknown IPOPT status";
+}
+
+/// Runs IPOPT on `problem` from `start`; fills the result's status, iterations and time and returns
+/// IPOPT's last point (empty if it gave none).
+template <class Problem>
+VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
+                      JointEstimationResult& result) {
+  Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
+  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
+  app->Options()->SetNumericValue("tol", options.tolerance);
+  app->Options()->SetIntegerValue("max_iter", options.max_iterations);
+  app->Options()->SetIntegerValue("print_level", options.print_level);
+  app->Options()->SetStringValue("sb", "yes");  // no banner
+  app->Options()->SetStringValue("hessian_approximation",
+                                 options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
+  if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
+    app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
+    app->Options()->SetNumericValue("bound_push", 1e-9);
+    app->Options()->SetNumericValue("bound_frac", 1e-9);
+    app->Options()->SetNumericValue("mu_init", 1e-6);
+  }
+  if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
+  const auto t0 = std::chrono::steady_clock::now();
+  const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.status = status_name(status);
+  if (!nlp->failure().empty() && status != Ipopt::Solve_Succeeded)
+    result.status += " (last model failure: " + nlp->failure() + ")";
+  result.converged = status == Ipopt::Solve_Succeeded || status == Ipopt::Solved_To_Acceptable_Level;
+  result.iterations = nlp->iterations();
+  return nlp->solution().size() == problem.num_variables() ? nlp->solution() : VecX();
+}
+
+/// The problem's objective, gradient, constraints and sparse constraint Jacobian at x.
+template <class Problem>
+JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x) {
+  JointEstimationProblemEvaluation out;
+  out.x = x;
+  TENDRIL_ASSERT(out.x.size() == problem.num_variables(), "x has the problem's size");
+  out.objective = problem.objective(out.x, &out.gradient);
+  VecX values;
+  std::string message;
+  if (!problem.constraints(out.x, out.constraints, &values, message))
+    throw std::runtime_error("joint estimation: the model fails at x: " + message);
+  std::vector<Triplet> t;
+  for (std::size_t e = 0; e < problem.jacobian_rows().size(); ++e)
+    t.emplace_back(problem.jacobian_rows()[e], problem.jacobian_cols()[e], values(static_cast<Eigen::Index>(e)));
+  out.jacobian.resize(problem.num_constraints(), problem.num_variables());
+  out.jacobian.setFromTriplets(t.begin(), t.end());
+  return out;
 }
 
 }  // namespace
@@ -784,30 +950,16 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
     result.trust_region_objective = problem.objective(x_start, nullptr);
   }
 
-  Ipopt::SmartPtr<EstimationNlp> nlp = new EstimationNlp(problem, options.hessian, x_start);
-  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
-  app->Options()->SetNumericValue("tol", options.tolerance);
-  app->Options()->SetIntegerValue("max_iter", options.max_iterations);
-  app->Options()->SetIntegerValue("print_level", options.print_level);
-  app->Options()->SetStringValue("sb", "yes");  // no banner
-  app->Options()->SetStringValue("hessian_approximation",
-                                 options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
-  if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
-    app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
-    app->Options()->SetNumericValue("bound_push", 1e-9);
-    app->Options()->SetNumericValue("bound_frac", 1e-9);
-    app->Options()->SetNumericValue("mu_init", 1e-6);
+  VecX x = problem.initial_guess();
+  if (options.eliminate_model_residuals) {
+    EliminatedProblem eliminated(problem);
+    const VecX y = solve_with_ipopt(eliminated, options, problem.reduced(x_start), result);
+    if (y.size() > 0) x = problem.full(y);  // r = the defects; empty if the model fails at y
+    if (x.size() == 0) x = problem.initial_guess();
+  } else {
+    const VecX solution = solve_with_ipopt(problem, options, x_start, result);
+    if (solution.size() > 0) x = solution;
   }
-  if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
-  const auto t0 = std::chrono::steady_clock::now();
-  const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.status = status_name(status);
-  if (!nlp->failure().empty() && status != Ipopt::Solve_Succeeded)
-    result.status += " (last model failure: " + nlp->failure() + ")";
-  result.converged = status == Ipopt::Solve_Succeeded || status == Ipopt::Solved_To_Acceptable_Level;
-  result.iterations = nlp->iterations();
-  const VecX x = nlp->solution().size() == problem.num_variables() ? nlp->solution() : problem.initial_guess();
 
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
@@ -834,19 +986,12 @@ JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& mode
                                                            const std::vector<MeasuredFrame>& frames,
                                                            const JointEstimationOptions& options, const VecX& x) {
   EstimationProblem problem(model, start, frames, options);
-  JointEstimationProblemEvaluation out;
-  out.x = x.size() > 0 ? x : problem.initial_guess();
-  TENDRIL_ASSERT(out.x.size() == problem.num_variables(), "x has the problem's size");
-  out.objective = problem.objective(out.x, &out.gradient);
-  VecX values;
-  std::string message;
-  if (!problem.constraints(out.x, out.constraints, &values, message))
-    throw std::runtime_error("joint estimation: the model fails at x: " + message);
-  std::vector<Triplet> t;
-  for (std::size_t e = 0; e < problem.jacobian_rows().size(); ++e)
-    t.emplace_back(problem.jacobian_rows()[e], problem.jacobian_cols()[e], values(static_cast<Eigen::Index>(e)));
-  out.jacobian.resize(problem.num_constraints(), problem.num_variables());
-  out.jacobian.setFromTriplets(t.begin(), t.end());
+  if (!options.eliminate_model_residuals) return evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess());
+  EliminatedProblem eliminated(problem);
+  JointEstimationProblemEvaluation out = evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
+  const SparseResiduals e = eliminated.residuals(out.x);
+  out.residuals = e.residual;
+  out.residual_jacobian = e.jacobian;
   return out;
 }
 

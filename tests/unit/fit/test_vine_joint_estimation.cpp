@@ -3,11 +3,14 @@
 // IPOPT solver is given against central differences on a small problem (six bodies, six steps,
 // scalar and per-joint K, C, with a known contact: off the wall, and held on it by the step map), and recovery of known K, C from trajectories the
 // simulator made with noise added: the error stays within four estimated standard deviations, which
-// shrink with the noise.
+// shrink with the noise. The same with r eliminated (eliminate_model_residuals): the residuals'
+// Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+
+#include <Eigen/SVD>
 
 #include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
@@ -34,30 +37,72 @@ void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& fra
   const MatX jacobian = MatX(at.jacobian);
   EXPECT_LT(at.jacobian.nonZeros(), 0.2 * jacobian.size());  // sparse
   const double h = 1e-6;
-  double worst_gradient = 0.0, worst_jacobian = 0.0;
+  double worst_gradient = 0.0, worst_jacobian = 0.0, worst_residual = 0.0;
+  if (options.eliminate_model_residuals) {
+    EXPECT_NEAR(at.objective, at.residuals.squaredNorm(), 1e-12 * at.objective);
+    const VecX gradient = 2.0 * (at.residual_jacobian.transpose() * at.residuals);
+    EXPECT_LT((gradient - at.gradient).norm(), 1e-12 * at.gradient.norm());
+  }
   for (int j = 0; j < x.size(); ++j) {
     VecX plus = x, minus = x;
     plus(j) += h;
     minus(j) -= h;
     const JointEstimationProblemEvaluation up = evaluate_joint_estimation(m, swinging_start(m), frames, options, plus);
     const JointEstimationProblemEvaluation down = evaluate_joint_estimation(m, swinging_start(m), frames, options, minus);
-    const double fd_gradient = (up.objective - down.objective) / (2 * h);
+    if (options.eliminate_model_residuals) {
+      // with r eliminated the objective carries R ~ 1e10 times the step map's curvature, and its
+      // central differences err by ~1e-5 relative at h = 1e-6: check the residuals' Jacobian instead
+      // (the gradient is 2 J^T e, checked above). The residuals are the full problem's dynamics rows
+      // times sqrt(R) <= 1 / sigma_q: their errors are measured in its units (1 + |column| there);
+      // rounding alone gives ~1e-16 / (sigma_q h) = 1e-5 in e's units
+      const VecX fd_residuals = (up.residuals - down.residuals) / (2 * h);
+      const VecX column = MatX(at.residual_jacobian.col(j));
+      const double unit = 1.0 / options.model_sigma_position;
+      worst_residual = std::max(worst_residual, (fd_residuals - column).norm() / (unit + column.norm()));
+    } else {
+      const double fd_gradient = (up.objective - down.objective) / (2 * h);
+      worst_gradient = std::max(worst_gradient, std::abs(fd_gradient - at.gradient(j)) / (1.0 + std::abs(at.gradient(j))));
+    }
     const VecX fd_column = (up.constraints - down.constraints) / (2 * h);
-    worst_gradient = std::max(worst_gradient, std::abs(fd_gradient - at.gradient(j)) / (1.0 + std::abs(at.gradient(j))));
     worst_jacobian = std::max(worst_jacobian, (fd_column - jacobian.col(j)).norm() / (1.0 + jacobian.col(j).norm()));
   }
-  std::printf("%d variables, %d constraints: worst gradient error %.2e, worst Jacobian column error %.2e\n",
-              static_cast<int>(x.size()), static_cast<int>(at.constraints.size()), worst_gradient, worst_jacobian);
+  std::printf("%d variables, %d constraints: worst gradient error %.2e, worst Jacobian column error %.2e, "
+              "worst residual Jacobian column error %.2e\n",
+              static_cast<int>(x.size()), static_cast<int>(at.constraints.size()), worst_gradient, worst_jacobian,
+              worst_residual);
   EXPECT_LT(worst_gradient, 1e-5);
+  EXPECT_LT(worst_residual, 1e-6);
   EXPECT_LT(worst_jacobian, 1e-6);
-  // the parameter columns are not vacuous: the step map depends on K and C
-  EXPECT_GT(jacobian.rightCols(2).norm(), 1e-6);
+  // the parameter columns are not vacuous: the step map depends on K and C (with r eliminated, only
+  // the objective and the held impulses' rows see the step map)
+  if (options.eliminate_model_residuals) EXPECT_GT(at.gradient.tail(2).norm(), 1e-6);
+  else EXPECT_GT(jacobian.rightCols(2).norm(), 1e-6);
 }
 
 TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
   const VineModel m = swinging_vine();
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
+  check_derivatives(m, frames, options);
+  options.per_joint = true;
+  check_derivatives(m, frames, options);
+}
+
+// r eliminated (eliminate_model_residuals): the objective |e(y)|^2 with r_i = Z_{i+1} - f(Z_i)
+// substituted, its gradient 2 J^T e, and the joint, growth and contact rows alone as constraints
+TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDifferences) {
+  const VineModel m = swinging_vine();
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  JointEstimationOptions options;
+  options.eliminate_model_residuals = true;
+  const JointEstimationProblemEvaluation full = evaluate_joint_estimation(m, swinging_start(m), frames, {});
+  const JointEstimationProblemEvaluation eliminated = evaluate_joint_estimation(m, swinging_start(m), frames, options);
+  // the same problem: at the simulated guess r = 0 = the defects, so the objectives agree, and the
+  // constraints are the full problem's rows after its 2n N dynamics rows
+  const int dynamics = 2 * m.num_dofs() * 6;
+  EXPECT_EQ(full.x.size() - eliminated.x.size(), dynamics);
+  EXPECT_NEAR(eliminated.objective, full.objective, 1e-9 * full.objective);
+  EXPECT_EQ(eliminated.constraints, full.constraints.tail(full.constraints.size() - dynamics));
   check_derivatives(m, frames, options);
   options.per_joint = true;
   check_derivatives(m, frames, options);
@@ -87,6 +132,8 @@ TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDiffer
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   check_derivatives(m, frames, options);
+  options.eliminate_model_residuals = true;
+  check_derivatives(m, frames, options);
 }
 
 TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDifferences) {
@@ -97,6 +144,8 @@ TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDiffere
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   options.bilateral_contacts = true;  // adds the rows impulse / (m_ref sigma_v) >= 0, one per step
+  check_derivatives(m, frames, options);
+  options.eliminate_model_residuals = true;  // and with r eliminated
   check_derivatives(m, frames, options);
 }
 
@@ -131,6 +180,51 @@ TEST(VineJointEstimation, RecoversKnownStiffnessAndDampingWithinTheirUncertainty
   EXPECT_LT(sigma_k[1], 0.5 * sigma_k[0]);
   EXPECT_LT(sigma_c[1], 0.5 * sigma_c[0]);
   EXPECT_LT(sigma_k[1], 0.02 * testing::kSwingStiffness);
+}
+
+// The same recovery (1 mm noise) with r eliminated (eliminate_model_residuals): the same problem, so
+// IPOPT must converge to the same optimum as on the form with r as variables (K, C within 1 % of
+// their sigma) and the recovery holds (within four sigma).
+TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
+  const VineModel truth = swinging_vine();
+  VineModel guess = truth;
+  guess.stiffness.assign(guess.stiffness.size(), 0.03);
+  guess.damping.assign(guess.damping.size(), 1e-3);
+  const std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 30, 1e-3, 11);
+  JointEstimationOptions options;
+  const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
+  options.eliminate_model_residuals = true;
+  const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
+  std::printf("r eliminated: %s after %d iterations (%.2f s), K = %.6g +- %.2g, C = %.6g +- %.2g, objective %.6g; "
+              "with r: %d iterations, K = %.6g, C = %.6g, objective %.6g\n",
+              fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0], fit.damping[0],
+              fit.damping_sigma[0], fit.objective, full.iterations, full.stiffness[0], full.damping[0], full.objective);
+  ASSERT_EQ(fit.status, "Solve_Succeeded");
+  ASSERT_EQ(full.status, "Solve_Succeeded");
+  EXPECT_LT(fit.constraint_violation, 1e-8);
+  EXPECT_LT(std::abs(fit.stiffness[0] - full.stiffness[0]), 0.01 * full.stiffness_sigma[0]);
+  EXPECT_LT(std::abs(fit.damping[0] - full.damping[0]), 0.01 * full.damping_sigma[0]);
+  EXPECT_NEAR(fit.objective, full.objective, 1e-6 * full.objective);
+  EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+  EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+}
+
+// Why IPOPT regularises the Gauss-Newton matrix of the eliminated problem: the step map projects v_0
+// onto the joints' velocity constraints, so the residuals do not depend on v_0's components that
+// violate them. de/dv_0 (at the guess, 6 bodies, 18 velocities) has rank 18 - 2 per body = 6: its 12
+// smallest singular values are rounding-sized, the others are not.
+TEST(VineJointEstimation, EliminatedResidualsDoNotSeeTheJointViolatingVelocitiesOfTheFirstState) {
+  const VineModel m = swinging_vine();
+  JointEstimationOptions options;
+  options.eliminate_model_residuals = true;
+  const JointEstimationProblemEvaluation e =
+      evaluate_joint_estimation(m, swinging_start(m), swinging_frames(m, 3, 6, 1e-3, 1), options);
+  const int n = m.num_dofs(), hidden = 2 * m.num_bodies;
+  const VecX s = Eigen::JacobiSVD<MatX>(MatX(e.residual_jacobian).middleCols(n, n)).singularValues();
+  std::printf("singular values of de/dv_0: largest %.3g, smallest visible %.3g, largest hidden %.3g\n", s(0),
+              s(n - hidden - 1), s(n - hidden));
+  EXPECT_LT(s(n - hidden), 1e-10 * s(0));
+  EXPECT_GT(s(n - hidden - 1), 1e-4 * s(0));
 }
 
 }  // namespace
