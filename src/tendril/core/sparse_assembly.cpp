@@ -97,6 +97,12 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
   double* values = matrix_.valuePtr();
   const double* l = local.data();
   const Eigen::Index outer = local.outerStride();
+  // the common case, every DOF present, a contiguous block and no scale: one pass without tests
+  if (scale == 1.0 && outer == static_cast<Eigen::Index>(n) &&
+      std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; })) {
+    for (std::size_t k = 0; k < n * n; ++k) values[slots[k]] += l[k];
+    return;
+  }
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t i = 0; i < n; ++i) {
       const int k = slots[j * n + i];
