@@ -13,12 +13,6 @@ namespace {
 using Vec8 = VecN<8>;
 using Mat8 = MatN<8>;
 
-Mat3 cross_matrix(const Vec3& v) {
-  Mat3 m;
-  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-  return m;
-}
-
 /// m += [v]x (off-diagonal entries only; the cross-product matrix has a zero diagonal).
 void add_cross_matrix(const Vec3& v, Mat3& m) {
   m(0, 1) -= v.z();
@@ -48,9 +42,13 @@ struct EdgePair {
 ///   d(kappa b)/de_a = -(2 [t_b]x + (kappa b)(t_a + t_b)^T) / (chi |e_a|),
 ///   d(kappa b)/de_b = (2 [t_a]x - (kappa b)(t_a + t_b)^T) / (chi |e_b|).
 void binormal_jacobians(const EdgePair& p, Mat3& jac_a, Mat3& jac_b) {
-  const Vec3 t_sum = p.t_a + p.t_b;
-  jac_a = -(2.0 * cross_matrix(p.t_b) + p.kb * t_sum.transpose()) / (p.chi * p.len_a);
-  jac_b = (2.0 * cross_matrix(p.t_a) - p.kb * t_sum.transpose()) / (p.chi * p.len_b);
+  Mat3 outer;
+  outer.noalias() = p.kb * (p.t_a + p.t_b).transpose();
+  const double s_a = 1.0 / (p.chi * p.len_a), s_b = 1.0 / (p.chi * p.len_b);
+  jac_a = -s_a * outer;
+  add_cross_matrix((-2.0 * s_a) * p.t_b, jac_a);
+  jac_b = -s_b * outer;
+  add_cross_matrix((2.0 * s_b) * p.t_a, jac_b);
 }
 
 /// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric). With
