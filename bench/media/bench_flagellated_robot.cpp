@@ -33,9 +33,11 @@ void simulated_seconds(benchmark::State& state, int tails, double dt, double cho
       std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml", overrides);
   const int steps_per_second = static_cast<int>(std::lround(1.0 / dt));
   for (int k = 0; k < steps_per_second; ++k) sim.step();  // start-up (untimed)
-  const double newton_iterations = tendril::bench::timed_steps(state, sim, steps_per_second);
+  double factorizations = 0.0;
+  const double newton_iterations = tendril::bench::timed_steps(state, sim, steps_per_second, &factorizations);
   state.counters["nodes"] = sim.model().dofs.num_nodes;
   state.counters["newton_iterations"] = newton_iterations;
+  state.counters["factorizations"] = factorizations;
   state.counters["real_time_factor"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }

@@ -35,6 +35,7 @@ void bind_rod(py::module_& m) {
       .def_readonly("dt_halvings", &StepReport::dt_halvings)
       .def_readonly("regularized_iterations", &StepReport::regularized_iterations)
       .def_readonly("chord_iterations", &StepReport::chord_iterations)
+      .def_readonly("factorizations", &StepReport::factorizations)
       .def_readonly("criterion", &StepReport::criterion)
       .def_readonly("tolerance", &StepReport::tolerance)
       .def_readonly("round_off_excess", &StepReport::round_off_excess)

@@ -33,6 +33,8 @@ def test_step_report_and_energies():
     assert r.iterations >= 1 and r.dt == pytest.approx(1e-3) and r.message == ""
     assert len(r.residual_history) >= 1 and r.final_residual == r.residual_history[-1]
     assert r.dt_halvings == 0 and r.regularized_iterations >= 0 and len(r.line_search_steps) >= 1
+    # one factorization per iteration that does not reuse one (no chord steps here, no shift needed)
+    assert r.chord_iterations == 0 and r.regularized_iterations == 0 and r.factorizations == r.iterations
     # what ended the solve: the residual test (within the tolerance) or the round-off floor
     assert r.criterion in (tendril.StopCriterion.residual, tendril.StopCriterion.round_off)
     assert r.tolerance > 0 and r.round_off_excess >= 0

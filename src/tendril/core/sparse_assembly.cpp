@@ -77,29 +77,46 @@ void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const Mat
 
 void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> dofs,
                                   const Eigen::Ref<const MatX>& local, double scale) {
-  const std::size_t n = dofs.size();
-  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == n && static_cast<std::size_t>(local.cols()) == n,
+  add_cached(owner, index, dofs, dofs, local, scale);
+}
+
+void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> rows,
+                                  std::span<const int> cols, const Eigen::Ref<const MatX>& local, double scale) {
+  const std::size_t m = rows.size(), n = cols.size();
+  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
                  "local matrix size does not match stencil");
   SlotCache* cache = nullptr;
   for (SlotCache& c : slot_caches_)
-    if (c.owner == owner && c.stencil_size == n) cache = &c;
-  if (!cache) cache = &slot_caches_.emplace_back(SlotCache{owner, n, {}});
-  const std::size_t stride = n + n * n;
+    if (c.owner == owner && c.rows == m && c.cols == n) cache = &c;
+  if (!cache) cache = &slot_caches_.emplace_back(SlotCache{owner, m, n, {}});
+  const std::size_t stride = m + n + m * n;
   if (cache->entries.size() < (index + 1) * stride) cache->entries.resize((index + 1) * stride, -2);
-  int* stored_dofs = cache->entries.data() + index * stride;
-  int* slots = stored_dofs + n;
-  if (!std::equal(dofs.begin(), dofs.end(), stored_dofs)) {
-    std::copy(dofs.begin(), dofs.end(), stored_dofs);
+  int* stored_rows = cache->entries.data() + index * stride;
+  int* stored_cols = stored_rows + m;
+  int* slots = stored_cols + n;
+  const bool square = rows.data() == cols.data() && m == n;  // the same DOFs: checked once
+  if (!std::equal(rows.begin(), rows.end(), stored_rows) ||
+      (!square && !std::equal(cols.begin(), cols.end(), stored_cols))) {
+    std::copy(rows.begin(), rows.end(), stored_rows);
+    std::copy(cols.begin(), cols.end(), stored_cols);
     for (std::size_t j = 0; j < n; ++j)
-      for (std::size_t i = 0; i < n; ++i)
-        slots[j * n + i] = dofs[i] < 0 || dofs[j] < 0 ? -1 : slot(dofs[i], dofs[j]);
+      for (std::size_t i = 0; i < m; ++i)
+        slots[j * m + i] = rows[i] < 0 || cols[j] < 0 ? -1 : slot(rows[i], cols[j]);
   }
   double* values = matrix_.valuePtr();
   const double* l = local.data();
   const Eigen::Index outer = local.outerStride();
+  // the common case, every DOF present, a contiguous block and no scale: one pass without tests
+  const auto present = [](std::span<const int> dofs) {
+    return std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; });
+  };
+  if (scale == 1.0 && outer == static_cast<Eigen::Index>(m) && present(rows) && (square || present(cols))) {
+    for (std::size_t k = 0; k < m * n; ++k) values[slots[k]] += l[k];
+    return;
+  }
   for (std::size_t j = 0; j < n; ++j)
-    for (std::size_t i = 0; i < n; ++i) {
-      const int k = slots[j * n + i];
+    for (std::size_t i = 0; i < m; ++i) {
+      const int k = slots[j * m + i];
       if (k >= 0) values[k] += scale * l[static_cast<Eigen::Index>(j) * outer + static_cast<Eigen::Index>(i)];
     }
 }

@@ -59,17 +59,22 @@ class HessianAssembler {
   /// differ from the cached ones, the slots are searched again.
   void add_cached(const void* owner, std::size_t index, std::span<const int> dofs,
                   const Eigen::Ref<const MatX>& local, double scale = 1.0);
+  /// Same for a rectangular block: scale * local into rows `rows` and columns `cols` (local is #rows x
+  /// #cols), for a term whose force on some DOFs depends on more DOFs (a non-symmetric Jacobian's rows).
+  /// Stencils of one owner are cached per block shape.
+  void add_cached(const void* owner, std::size_t index, std::span<const int> rows, std::span<const int> cols,
+                  const Eigen::Ref<const MatX>& local, double scale = 1.0);
   const SparseMatrix& matrix() const { return matrix_; }
   SparseMatrix& matrix() { return matrix_; }
 
  private:
   /// Index into the value array of (row, col); throws SparsityError if the entry is not in the pattern.
   int slot(int row, int col) const;
-  /// Cached stencil slots of one term: per stencil its DOFs (n) then its slots (n x n, column-major,
-  /// -1 for skipped DOFs).
+  /// Cached stencil slots of one term and block shape: per stencil its row DOFs (rows), column DOFs
+  /// (cols), then its slots (rows x cols, column-major, -1 for skipped DOFs).
   struct SlotCache {
     const void* owner = nullptr;
-    std::size_t stencil_size = 0;
+    std::size_t rows = 0, cols = 0;
     std::vector<int> entries;
   };
   SparseMatrix matrix_;

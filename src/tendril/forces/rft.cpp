@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <string>
 
 #include "tendril/core/error.hpp"
@@ -43,20 +44,20 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
                     Eigen::Matrix<double, 3, 9>* dF_dx) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
   Vec3 s = Vec3::Zero();
-  Mat3 ds_da = Mat3::Zero(), ds_db = Mat3::Zero();  // ds/de_a, ds/de_b
+  Mat3 ds_da = Mat3::Zero(), ds_db = Mat3::Zero();  // ds/de_a, ds/de_b (with dF_dx only)
   if (has_previous) {
     const Vec3 e = x - previous;
     const double l = e.norm();
     const Vec3 t = e / l;
     s += t;
-    ds_da = (Mat3::Identity() - t * t.transpose()) / l;
+    if (dF_dx) ds_da = (Mat3::Identity() - t * t.transpose()) / l;
   }
   if (has_next) {
     const Vec3 e = next - x;
     const double l = e.norm();
     const Vec3 t = e / l;
     s += t;
-    ds_db = (Mat3::Identity() - t * t.transpose()) / l;
+    if (dF_dx) ds_db = (Mat3::Identity() - t * t.transpose()) / l;
   }
   const double s_norm = s.norm();
   const Vec3 t = s / s_norm;
@@ -70,9 +71,9 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
     const Mat3 dF_ds = (-voronoi_length * difference) * (vt * Mat3::Identity() + t * velocity.transpose()) *
                        ((Mat3::Identity() - t * t.transpose()) / s_norm);
     // e_a = x - x_prev, e_b = x_next - x
-    dF_dx->block<3, 3>(0, 0) = -dF_ds * ds_da;
-    dF_dx->block<3, 3>(0, 3) = dF_ds * (ds_da - ds_db);
-    dF_dx->block<3, 3>(0, 6) = dF_ds * ds_db;
+    dF_dx->block<3, 3>(0, 0).noalias() = -dF_ds * ds_da;
+    dF_dx->block<3, 3>(0, 6).noalias() = dF_ds * ds_db;
+    dF_dx->block<3, 3>(0, 3) = -dF_dx->block<3, 3>(0, 0) - dF_dx->block<3, 3>(0, 6);
   }
   return force;
 }
@@ -120,7 +121,6 @@ void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
   const bool jacobian = out.jacobian != nullptr;
   Mat3 dF_du;
   Eigen::Matrix<double, 3, 9> dF_dx;
-  MatN<9> local;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
     const int d = dofs.node(n.node);
@@ -133,10 +133,10 @@ void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
     if (out.force) out.force->segment<3>(d) += force;
     if (!jacobian) continue;
     // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-    local.setZero();
-    local.block<3, 9>(3, 0) = out.dq_scale * dF_dx;
-    local.block<3, 3>(3, 3) += out.du_scale * dF_du;
-    out.jacobian->add_cached(this, k, stencil_dofs(dofs, n), local);
+    dF_dx *= out.dq_scale;
+    dF_dx.middleCols<3>(3) += out.du_scale * dF_du;
+    const std::array<int, 9> columns = stencil_dofs(dofs, n);
+    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, dF_dx);
   }
 }
 

@@ -239,7 +239,7 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   return std::sqrt(excess);
 }
 
-StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, std::string& message) {
+StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
@@ -252,6 +252,7 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, std::string
   double next_shift = kInitialShift;
   for (int attempt = 0; !chord; ++attempt) {
     const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
+    ++factorizations;
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
@@ -366,7 +367,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       }
     }
     bool shifted = false;
-    const StepStatus direction = newton_direction(chord, shifted, report.message);
+    const StepStatus direction = newton_direction(chord, shifted, report.factorizations, report.message);
     if (direction != StepStatus::converged) {
       report.status = direction;
       return report;

@@ -95,8 +95,9 @@ class NewtonSystem {
   double force_scale(const NewtonProblem& problem) const;
   /// Gathers the free Jacobian, factorizes (shifting each row by mu times its own diagonal if needed)
   /// and solves for the step d_free_; with `chord`, solves with the factorization already held.
-  /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used.
-  StepStatus newton_direction(bool chord, bool& shifted, std::string& message);
+  /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used;
+  /// `factorizations` counts the factorizations made.
+  StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
   /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero

@@ -181,6 +181,7 @@ StaticReport StaticSolver::solve(State& state) {
     report.iterations += stage.iterations;
     report.regularized_iterations += stage.regularized_iterations;
     report.chord_iterations += stage.chord_iterations;
+    report.factorizations += stage.factorizations;
     report.take_last_solve(stage);
     if (stage.ok()) {
       reached = target;

@@ -39,6 +39,9 @@ struct StepReport {
   /// iterations (counted in `iterations`) that solved with an earlier iterate's factorization
   /// (NewtonOptions::chord_contraction)
   int chord_iterations = 0;
+  /// factorizations of the Newton matrix over all attempts and substeps (one per fresh iteration,
+  /// more when diagonal shifts were tried; none for chord iterations)
+  int factorizations = 0;
   StopCriterion criterion = StopCriterion::none;  ///< what ended the last Newton solve (none if it failed)
   double tolerance = 0.0;                  ///< the force tolerance at the last iterate of the last solve [N]
   /// ||(|f_i| - phi_i)_+|| at the last negligible step [N], phi the round-off floor (0 if none)

@@ -66,6 +66,7 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   report.iterations += attempt.iterations;
   report.regularized_iterations += attempt.regularized_iterations;
   report.chord_iterations += attempt.chord_iterations;
+  report.factorizations += attempt.factorizations;
   if (attempt.ok()) {
     report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);

@@ -13,10 +13,14 @@ namespace {
 using Vec8 = VecN<8>;
 using Mat8 = MatN<8>;
 
-Mat3 cross_matrix(const Vec3& v) {
-  Mat3 m;
-  m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-  return m;
+/// m += [v]x (off-diagonal entries only; the cross-product matrix has a zero diagonal).
+void add_cross_matrix(const Vec3& v, Mat3& m) {
+  m(0, 1) -= v.z();
+  m(0, 2) += v.y();
+  m(1, 0) += v.z();
+  m(1, 2) -= v.x();
+  m(2, 0) -= v.y();
+  m(2, 1) += v.x();
 }
 
 /// Geometry of the two oriented edges shared by all derivative pieces.
@@ -38,35 +42,51 @@ struct EdgePair {
 ///   d(kappa b)/de_a = -(2 [t_b]x + (kappa b)(t_a + t_b)^T) / (chi |e_a|),
 ///   d(kappa b)/de_b = (2 [t_a]x - (kappa b)(t_a + t_b)^T) / (chi |e_b|).
 void binormal_jacobians(const EdgePair& p, Mat3& jac_a, Mat3& jac_b) {
-  const Vec3 t_sum = p.t_a + p.t_b;
-  jac_a = -(2.0 * cross_matrix(p.t_b) + p.kb * t_sum.transpose()) / (p.chi * p.len_a);
-  jac_b = (2.0 * cross_matrix(p.t_a) - p.kb * t_sum.transpose()) / (p.chi * p.len_b);
+  Mat3 outer;
+  outer.noalias() = p.kb * (p.t_a + p.t_b).transpose();
+  const double s_a = 1.0 / (p.chi * p.len_a), s_b = 1.0 / (p.chi * p.len_b);
+  jac_a = -s_a * outer;
+  add_cross_matrix((-2.0 * s_a) * p.t_b, jac_a);
+  jac_b = -s_b * outer;
+  add_cross_matrix((2.0 * s_b) * p.t_a, jac_b);
 }
 
-/// Hessian over (e_a, e_b) of f = v . (kappa b) at fixed v (symmetric). With g = df/dt (tangents taken
-/// as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T - (P g) t^T] / |e|^2.
-MatN<6> binormal_hessian(const EdgePair& p, const Vec3& v) {
+/// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric). With
+/// g = df/dt (tangents taken as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T
+/// - (P g) t^T] / |e|^2, P = I - t t^T. Written with rank-one terms: P_a M P_b = M - t_a (M^T t_a)^T
+/// - (M t_b) t_b^T + (t_a . M t_b) t_a t_b^T.
+void add_binormal_hessian(const EdgePair& p, const Vec3& v, Mat8& h) {
   const double f = v.dot(p.kb);
   const Vec3 g_a = (2.0 * p.t_b.cross(v) - f * p.t_b) / p.chi;
   const Vec3 g_b = (2.0 * v.cross(p.t_a) - f * p.t_a) / p.chi;
-  const Mat3 proj_a = Mat3::Identity() - p.t_a * p.t_a.transpose();
-  const Mat3 proj_b = Mat3::Identity() - p.t_b * p.t_b.transpose();
-  const Vec3 pg_a = proj_a * g_a, pg_b = proj_b * g_b;
-  const Vec3 pt_b = proj_a * p.t_b, pt_a = proj_b * p.t_a;  // t_b seen from edge a and vice versa
-  MatN<6> h;
-  // G_aa = -(t_b g_a^T + g_a t_b^T) / chi, G_bb alike
-  h.topLeftCorner<3, 3>() = (-(pt_b * pg_a.transpose() + pg_a * pt_b.transpose()) / p.chi -
-                             p.t_a.dot(g_a) * proj_a - p.t_a * pg_a.transpose() - pg_a * p.t_a.transpose()) /
-                            (p.len_a * p.len_a);
-  h.bottomRightCorner<3, 3>() = (-(pt_a * pg_b.transpose() + pg_b * pt_a.transpose()) / p.chi -
-                                 p.t_b.dot(g_b) * proj_b - p.t_b * pg_b.transpose() - pg_b * p.t_b.transpose()) /
-                                (p.len_b * p.len_b);
-  // G_ab = (-2 [v]x - f I - t_b g_b^T - g_a t_a^T) / chi
-  h.topRightCorner<3, 3>() = (proj_a * (-2.0 * cross_matrix(v) - f * Mat3::Identity()) * proj_b -
-                              pt_b * pg_b.transpose() - pg_a * pt_a.transpose()) /
-                             (p.chi * p.len_a * p.len_b);
-  h.bottomLeftCorner<3, 3>() = h.topRightCorner<3, 3>().transpose();
-  return h;
+  const double tg_a = p.t_a.dot(g_a), tg_b = p.t_b.dot(g_b), cos = p.chi - 1.0;
+  const Vec3 pg_a = g_a - tg_a * p.t_a, pg_b = g_b - tg_b * p.t_b;
+  const Vec3 pt_b = p.t_b - cos * p.t_a, pt_a = p.t_a - cos * p.t_b;  // t_b seen from edge a and vice versa
+  // G_aa = -(t_b g_a^T + g_a t_b^T) / chi, G_bb alike:
+  // block aa = -(pg_a q_a^T + q_a pg_a^T + (t_a . g_a) P_a) / |e_a|^2 with q_a = P_a t_b / chi + t_a
+  const auto add_diagonal_block = [](auto block, const Vec3& t, const Vec3& pg, const Vec3& q, double tg,
+                                     double len) {
+    const double s = -1.0 / (len * len);
+    block.noalias() += (s * pg) * q.transpose() + (s * q) * pg.transpose() - (s * tg) * t * t.transpose();
+    block.diagonal().array() += s * tg;
+  };
+  add_diagonal_block(h.block<3, 3>(0, 0), p.t_a, pg_a, pt_b / p.chi + p.t_a, tg_a, p.len_a);
+  add_diagonal_block(h.block<3, 3>(3, 3), p.t_b, pg_b, pt_a / p.chi + p.t_b, tg_b, p.len_b);
+  // G_ab = (M - t_b g_b^T - g_a t_a^T) / chi with M = -2 [v]x - f I: block ab = (P_a M P_b - P_a t_b (P_b g_b)^T
+  // - (P_a g_a) (P_b t_a)^T) / (chi |e_a| |e_b|)
+  const Vec3 m_tb = -2.0 * v.cross(p.t_b) - f * p.t_b;  // M t_b
+  const Vec3 mt_ta = 2.0 * v.cross(p.t_a) - f * p.t_a;  // M^T t_a
+  const double c = p.t_a.dot(m_tb);
+  Eigen::Matrix<double, 3, 4> left, right;
+  left << p.t_a, -m_tb, -pt_b, -pg_a;
+  right << c * p.t_b - mt_ta, p.t_b, pg_b, pt_a;
+  const double s = 1.0 / (p.chi * p.len_a * p.len_b);
+  Mat3 ab;
+  ab.noalias() = (s * left) * right.transpose();
+  add_cross_matrix((-2.0 * s) * v, ab);
+  ab.diagonal().array() -= s * f;
+  h.block<3, 3>(0, 3) += ab;
+  h.block<3, 3>(3, 0) += ab.transpose();
 }
 
 /// d h / d e of the transport rotation gradient h = (t x t_acc) / (|e| (1 + t_acc . t)), written with
@@ -76,8 +96,24 @@ MatN<6> binormal_hessian(const EdgePair& p, const Vec3& v) {
 Mat3 rotation_gradient_jacobian(const Vec3& t, double len, const Vec3& h) {
   const double eta = len * len * h.squaredNorm();
   const Vec3 txh = t.cross(h);
-  return cross_matrix(-(1.0 - eta) / (2.0 * len * len) * t + txh / len) - (2.0 / len) * h * t.transpose() +
-         h * txh.transpose();
+  Mat3 dh;
+  dh.noalias() = h * (txh - (2.0 / len) * t).transpose();
+  add_cross_matrix(-(1.0 - eta) / (2.0 * len * len) * t + txh / len, dh);
+  return dh;
+}
+
+/// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is sparse:
+/// the transport rotation gradient at rows [offset, offset + 3), 1 at row `angle`, 0 elsewhere.
+void add_frame_angle_coupling(Mat8& h, const Vec8& r, const Vec3& rotation_gradient, int offset, int angle,
+                              double c) {
+  h.middleCols<3>(offset).noalias() -= r * rotation_gradient.transpose();
+  h.col(angle) -= r;
+  h.middleRows<3>(offset).noalias() -= rotation_gradient * r.transpose();
+  h.row(angle) -= r.transpose();
+  h.block<3, 3>(offset, offset).noalias() += (c * rotation_gradient) * rotation_gradient.transpose();
+  h.block<3, 1>(offset, angle) += c * rotation_gradient;
+  h.block<1, 3>(angle, offset) += c * rotation_gradient.transpose();
+  h(angle, angle) += c;
 }
 
 /// Maps a gradient over z to the stencil DOFs.
@@ -87,11 +123,10 @@ VecN<11> gradient_to_stencil(const Vec8& g) {
   return out;
 }
 
-/// D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
-MatN<11> hessian_to_stencil(const Mat8& h) {
-  const Mat3 aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
-  const Eigen::Matrix<double, 3, 2> ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
-  MatN<11> out;
+/// out = D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
+void hessian_to_stencil(const Mat8& h, MatN<11>& out) {
+  const auto aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
+  const auto ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
   out.block<3, 3>(0, 0) = aa;
   out.block<3, 3>(0, 3) = ab - aa;
   out.block<3, 3>(0, 6) = -ab;
@@ -106,7 +141,6 @@ MatN<11> hessian_to_stencil(const Mat8& h) {
   out.block<3, 3>(6, 0) = out.block<3, 3>(0, 6).transpose();
   out.block<3, 3>(6, 3) = out.block<3, 3>(3, 6).transpose();
   out.block<2, 9>(9, 0) = out.block<9, 2>(0, 9).transpose();
-  return out;
 }
 
 }  // namespace
@@ -142,22 +176,23 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   p_b.segment<3>(3) = s.rotation_gradient_b;
   p_b[7] = 1.0;
 
-  // gradients over z of (kappa b) . m for the four directors: (J_a^T m, J_b^T m, 0, 0)
+  // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b
   Mat3 jac_a, jac_b;
   binormal_jacobians(p, jac_a, jac_b);
-  const auto binormal_gradient = [&](const Vec3& v) {
-    Vec8 out;
-    out << jac_a.transpose() * v, jac_b.transpose() * v, 0.0, 0.0;
-    return out;
-  };
-  const Vec8 u_a = binormal_gradient(s.director_1_a), u_b = binormal_gradient(s.director_1_b);
-  const Vec8 w_a = binormal_gradient(s.director_2_a), w_b = binormal_gradient(s.director_2_b);
+  Eigen::Matrix<double, 3, 2> director_sums;
+  director_sums << s.director_2_a + s.director_2_b, s.director_1_a + s.director_1_b;
+  const Eigen::Matrix<double, 3, 2> sums_a = jac_a.transpose() * director_sums;
+  const Eigen::Matrix<double, 3, 2> sums_b = jac_b.transpose() * director_sums;
 
   // first derivatives: d kappa_1 = 1/2 (m2_a + m2_b) . d(kappa b) - 1/2 beta_a dphi_a - 1/2 beta_b dphi_b,
   // d kappa_2 = -1/2 (m1_a + m1_b) . d(kappa b) - 1/2 gamma_a dphi_a - 1/2 gamma_b dphi_b,
   // d m = dphi_b - dphi_a + 1/2 (kappa b) . (de_a / |e_a| + de_b / |e_b|)
-  const Vec8 grad_kappa_1 = 0.5 * (w_a + w_b - beta_a * p_a - beta_b * p_b);
-  const Vec8 grad_kappa_2 = -0.5 * (u_a + u_b + gamma_a * p_a + gamma_b * p_b);
+  Vec8 grad_kappa_1 = -0.5 * (beta_a * p_a + beta_b * p_b);
+  grad_kappa_1.segment<3>(0) += 0.5 * sums_a.col(0);
+  grad_kappa_1.segment<3>(3) += 0.5 * sums_b.col(0);
+  Vec8 grad_kappa_2 = -0.5 * (gamma_a * p_a + gamma_b * p_b);
+  grad_kappa_2.segment<3>(0) -= 0.5 * sums_a.col(1);
+  grad_kappa_2.segment<3>(3) -= 0.5 * sums_b.col(1);
   Vec8 grad_twist = p_b - p_a;
   grad_twist.segment<3>(0) += p.kb / (2.0 * p.len_a);
   grad_twist.segment<3>(3) += p.kb / (2.0 * p.len_b);
@@ -166,12 +201,14 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   if (gradient) *gradient = gradient_to_stencil(c1 * grad_kappa_1 + c2 * grad_kappa_2 + c3 * grad_twist);
   if (!hessian) return energy;
 
-  // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m)
-  Mat8 h = k1 * grad_kappa_1 * grad_kappa_1.transpose() + k2 * grad_kappa_2 * grad_kappa_2.transpose() +
-           k3 * grad_twist * grad_twist.transpose();
+  // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m), as one product G K G^T
+  Eigen::Matrix<double, 8, 3> grads;
+  grads << grad_kappa_1, grad_kappa_2, grad_twist;
+  const Eigen::Matrix<double, 8, 3> scaled_grads = grads * Vec3(k1, k2, k3).asDiagonal();
+  Mat8 h;
+  h.noalias() = scaled_grads * grads.transpose();
   // c1 d2kappa_1 + c2 d2kappa_2 through (kappa b) at fixed directors (linear in the director sum)
-  h.topLeftCorner<6, 6>() +=
-      binormal_hessian(p, 0.5 * c1 * (s.director_2_a + s.director_2_b) - 0.5 * c2 * (s.director_1_a + s.director_1_b));
+  add_binormal_hessian(p, 0.5 * c1 * (s.director_2_a + s.director_2_b) - 0.5 * c2 * (s.director_1_a + s.director_1_b), h);
   // directors turning with the tangents (dm1 = -(m1.dt) t + dphi m2, dm2 = -(m2.dt) t - dphi m1), the transport
   // rotations (Dh), and c3 d2m through (kappa b) / (2 |e|)
   const Mat3 dh_a = rotation_gradient_jacobian(p.t_a, p.len_a, s.rotation_gradient_a);
@@ -184,12 +221,16 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
                          (0.5 * c3 / p.len_b) * jac_b;
   h.block<3, 3>(0, 3) += (0.5 * c3 / p.len_a) * jac_b;
   h.block<3, 3>(3, 0) += (0.5 * c3 / p.len_b) * jac_a;
-  // frame-angle couplings of the director terms
-  const Vec8 r_a = c1 * u_a + c2 * w_a, r_b = c1 * u_b + c2 * w_b;
-  h -= 0.5 * (r_a * p_a.transpose() + p_a * r_a.transpose() + r_b * p_b.transpose() + p_b * r_b.transpose());
-  h += (0.5 * (c2 * beta_a - c1 * gamma_a)) * p_a * p_a.transpose() +
-       (0.5 * (c2 * beta_b - c1 * gamma_b)) * p_b * p_b.transpose();
-  *hessian = hessian_to_stencil(h);
+  // frame-angle couplings of the director terms, through the gradients of (kappa b) . (c1 m1 + c2 m2) of
+  // each edge, r = (J_a^T v, J_b^T v, 0, 0) / 2
+  Eigen::Matrix<double, 3, 2> coupled_directors;
+  coupled_directors << c1 * s.director_1_a + c2 * s.director_2_a, c1 * s.director_1_b + c2 * s.director_2_b;
+  Eigen::Matrix<double, 8, 2> r = Eigen::Matrix<double, 8, 2>::Zero();
+  r.topRows<3>().noalias() = 0.5 * jac_a.transpose() * coupled_directors;
+  r.middleRows<3>(3).noalias() = 0.5 * jac_b.transpose() * coupled_directors;
+  add_frame_angle_coupling(h, r.col(0), s.rotation_gradient_a, 0, 6, 0.5 * (c2 * beta_a - c1 * gamma_a));
+  add_frame_angle_coupling(h, r.col(1), s.rotation_gradient_b, 3, 7, 0.5 * (c2 * beta_b - c1 * gamma_b));
+  hessian_to_stencil(h, *hessian);
   return energy;
 }
 

@@ -88,5 +88,30 @@ TEST(SparseAssembly, CachedAddMatchesSearchedAdd) {
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(5, 0), 0.0);
 }
 
+TEST(SparseAssembly, CachedRectangularBlockAddsOnlyItsRows) {
+  // rows {2} of the stencil {0, 2, 5} (a force on x_2 depending on x_0, x_2, x_5), next to a square
+  // stencil of the same owner; a negative column DOF is skipped
+  SparsityBuilder builder(6);
+  const std::array<int, 3> a{0, 2, 5};
+  builder.add_stencil(a);
+  HessianAssembler cached(builder.build());
+  const std::array<int, 1> row{2};
+  const std::array<int, 3> columns{0, 2, 5}, partial{0, 2, -1};
+  MatX local(1, 3), square = MatX::Ones(3, 3);
+  local << 1, 2, 3;
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
+    cached.add_cached(&owner, 0, row, columns, local);
+    cached.add_cached(&owner, 0, a, square);
+  }
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 0), 2 * (1.0 + 1.0));
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 5), 2 * (3.0 + 1.0));
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(0, 2), 2 * 1.0);  // the square block only: no transpose added
+  cached.set_zero();
+  cached.add_cached(&owner, 0, row, partial, local, 2.0);  // changed DOFs: searched again, (2, 5) skipped
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 2), 4.0);
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 5), 0.0);
+}
+
 }  // namespace
 }  // namespace tendril
