@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/term.hpp"
@@ -17,12 +18,6 @@ constexpr double kRoundOffFactor = 16.0;
 
 /// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
 constexpr double kInitialShift = 1e-8;
-
-std::string format(const char* fmt, double a, double b = 0.0) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, fmt, a, b);
-  return buf;
-}
 
 }  // namespace
 
@@ -180,7 +175,7 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
   };
   // a non-finite unknown first (it makes the forces around it non-finite), then the largest residual
   for (int d = 0; d < dofs.size(); ++d)
-    if (!std::isfinite(y[d])) return "the value of " + where(d) + " is " + format("%g", y[d]);
+    if (!std::isfinite(y[d])) return "the value of " + where(d) + " is " + fmt::format("{:g}", y[d]);
   int worst = -1;
   double worst_value = 0.0;
   for (int d : free_) {
@@ -191,9 +186,9 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
       if (std::isnan(v)) break;
     }
   }
-  if (worst < 0 || std::isfinite(residual_norm_)) return format("the energy (%.3g J)", merit_base_);
-  return "the force residual (" + format("||f|| = %.3g N, ", residual_norm_) + "largest at " + where(worst) +
-         format(": %.3g N; external force there %.3g N)", residual_[worst], force_[worst] - load_gradient_[worst]);
+  if (worst < 0 || std::isfinite(residual_norm_)) return fmt::format("the energy ({:.3g} J)", merit_base_);
+  return "the force residual (" + fmt::format("||f|| = {:.3g} N, ", residual_norm_) + "largest at " + where(worst) +
+         fmt::format(": {:.3g} N; external force there {:.3g} N)", residual_[worst], force_[worst] - load_gradient_[worst]);
 }
 
 double NewtonSystem::force_scale(const NewtonProblem& p) const {
@@ -264,7 +259,7 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factor
     if (attempt >= options_.max_shift_attempts) {
       message = std::string("the Newton matrix stayed ") +
                 (f.status == Factorization::Status::singular ? "singular" : "indefinite") +
-                format(" after diagonal shifts up to %.3g times each row's diagonal", shift);
+                fmt::format(" after diagonal shifts up to {:.3g} times each row's diagonal", shift);
       return StepStatus::linear_solve_failed;
     }
     // J + mu D, D = diag(|J_kk|) (Marquardt's scaling): every row shifted by mu times its own diagonal
@@ -330,7 +325,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   double tolerance = tolerance_here();
   if (!std::isfinite(tolerance)) {
     report.status = StepStatus::non_finite;
-    report.message = format("the force scale of the solve overflows (inertial + external forces %.3g N)",
+    report.message = fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
                             initial_inertia + force_scale(p));
     return report;
   }
@@ -424,7 +419,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     double alpha = max_step_fraction(p, y, step_);
     if (alpha < ls.min_step) {
       report.status = StepStatus::line_search_failed;
-      report.message = format("a continuous collision check stops the Newton step at fraction %.3g < %.3g, ",
+      report.message = fmt::format("a continuous collision check stops the Newton step at fraction {:.3g} < {:.3g}, ",
                               alpha, ls.min_step) +
                        "the line search's minimum (rod edges about to pass through each other)";
       return report;
@@ -492,8 +487,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (!accepted) {
       report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
       report.message = any_non_finite
-                           ? format("non-finite forces or energy along the Newton step (residual %.3g N)", residual_norm)
-                           : format("line search found no decrease down to step fraction %.3g (residual %.3g N)",
+                           ? fmt::format("non-finite forces or energy along the Newton step (residual {:.3g} N)", residual_norm)
+                           : fmt::format("line search found no decrease down to step fraction {:.3g} (residual {:.3g} N)",
                                     ls.min_step, residual_norm);
       return report;
     }
@@ -515,11 +510,10 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       return report;
   }
   report.status = StepStatus::max_iterations;
-  report.message = format("Newton did not converge in %.0f iterations (residual %.3g N, ", options_.max_iterations,
-                          residual_norm) +
-                   format("tolerance %.3g N", tolerance) +
+  report.message = fmt::format("Newton did not converge in {} iterations (residual {:.3g} N, tolerance {:.3g} N",
+                               options_.max_iterations, residual_norm, tolerance) +
                    (report.round_off_excess > 0.0
-                        ? format("; the last negligible step left %.3g N above the round-off floor)", report.round_off_excess)
+                        ? fmt::format("; the last negligible step left {:.3g} N above the round-off floor)", report.round_off_excess)
                         : std::string(")"));
   return report;
 }

@@ -1,7 +1,8 @@
 #include "tendril/integrate/static_solver.hpp"
 
 #include <array>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/disjoint_sets.hpp"
@@ -195,12 +196,11 @@ StaticReport StaticSolver::solve(State& state) {
     y_ = stage_start_;
     increment *= 0.5;
     if (increment < min_increment * (1.0 - 1e-12)) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "static solve failed at load factor %.4g (converged up to %.4g, smallest increment %.3g): ",
-                    target, reached, 2.0 * increment);
       report.status = stage.status;
-      report.message = buf + stage.message;
+      report.message = fmt::format("static solve failed at load factor {:.4g} (converged up to {:.4g}, smallest "
+                                   "increment {:.3g}): ",
+                                   target, reached, 2.0 * increment) +
+                       stage.message;
       report.load_factor = reached;
       return report;
     }

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
@@ -73,11 +74,10 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
     return true;
   }
   if (depth >= options_.max_dt_halvings) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "step from t = %.9g s failed at dt = %.3g s after %d halvings: ", s.time, dt,
-                  depth);
     report.status = attempt.status;
-    report.message = buf + attempt.message;
+    report.message =
+        fmt::format("step from t = {:.9g} s failed at dt = {:.3g} s after {} halvings: ", s.time, dt, depth) +
+        attempt.message;
     report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
     return false;
