@@ -90,8 +90,9 @@ TEST(FitFile, ExamplesRead) {
   EXPECT_TRUE(n2.options.absolute_sigma);
   const FitFile one = read_fit_file(dir / "flagellated_robot_one_point.yaml");
   EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
-  if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth"))
+  if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth")) {
     EXPECT_EQ(read_fit_file(dir / "vine_wall_growth.yaml").frames.size(), 8u);
+  }
 }
 
 }  // namespace

@@ -97,7 +97,9 @@ TEST(LinearSolvers, BandedLdltOnAMeshFollowsItsEnvelope) {
     const int n = rows * cols;
     BandedLdltSolver banded;
     banded.analyze(to_sparse(a));
-    if (n > 20) EXPECT_LT(banded.multiply_adds(), banded_multiply_adds(n, banded.bandwidth())) << rows << " x " << cols;
+    if (n > 20) {
+      EXPECT_LT(banded.multiply_adds(), banded_multiply_adds(n, banded.bandwidth())) << rows << " x " << cols;
+    }
     ASSERT_EQ(banded.factorize(to_sparse(a), 1e-13).status, Factorization::Status::positive_definite);
     const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
     VecX x;
@@ -130,7 +132,9 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
     banded.analyze(s);
     sparse.analyze(s);
     EXPECT_LE(banded.bandwidth(), 3 * b);
-    if (b >= 25) EXPECT_GE(banded.bandwidth(), 24) << "the wide cases take the panels";
+    if (b >= 25) {
+      EXPECT_GE(banded.bandwidth(), 24) << "the wide cases take the panels";
+    }
     ASSERT_NE(banded.factorize(s, 1e-13).status, Factorization::Status::singular);
     ASSERT_NE(sparse.factorize(s, 1e-13).status, Factorization::Status::singular);
     const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);

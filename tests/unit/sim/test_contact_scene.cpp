@@ -114,7 +114,9 @@ TEST(ContactScene, ShellsTakePartInGroundObstaclesAndSelfContact) {
   EXPECT_EQ(count<contact::PointTriangleContact>(load(kSheet + "contact: {shells: [], self: {}}\n")), 0);
   const RodScene sheet_only = load(kSheet + "contact: {rods: [], ground: {}}\n");
   for (const auto& e : sheet_only.model.energies)
-    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) EXPECT_EQ(c->nodes().nodes.size(), 9u);
+    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) {
+      EXPECT_EQ(c->nodes().nodes.size(), 9u);
+    }
 }
 
 TEST(ContactScene, RejectsABadShellIndexAndAnObstacleInsideAShell) {
