@@ -196,7 +196,10 @@ Object.assign(hook, {
     const p = state.panels[i];
     const v = new p.camera.position.constructor(x, y, z).project(p.camera);
     const c = p.renderer.domElement;
-    return [Math.round(((v.x + 1) / 2) * c.width), Math.round(((1 - v.y) / 2) * c.height)];
+    // the pixel that contains the point (pixel k covers [k, k + 1); rounding would pick a neighbour
+    // for half of the points, which a sub-pixel line through the point need not touch)
+    const pixel = (u, n) => Math.min(n - 1, Math.max(0, Math.floor(u)));
+    return [pixel(((v.x + 1) / 2) * c.width, c.width), pixel(((1 - v.y) / 2) * c.height, c.height)];
   },
   /** Values of field `key` at saved frame f of panel i (per node or per edge). */
   fieldValues: (i, key, f) => {
