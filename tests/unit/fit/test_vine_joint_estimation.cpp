@@ -108,6 +108,20 @@ TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDiff
   check_derivatives(m, frames, options);
 }
 
+// first_state_joint_velocities: the rows dc/dq(q_0) v_0 = 0 (2 per body, after the contact rows),
+// both forms; the q_0 columns need c's second derivatives (v_0 . da/dq_0)
+TEST(VineJointEstimation, FirstStateJointVelocityRowsMatchCentralDifferences) {
+  const VineModel m = swinging_vine();
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  JointEstimationOptions options;
+  const int without = static_cast<int>(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size());
+  options.first_state_joint_velocities = true;
+  EXPECT_EQ(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size(), without + 2 * m.num_bodies);
+  check_derivatives(m, frames, options);
+  options.eliminate_model_residuals = true;
+  check_derivatives(m, frames, options);
+}
+
 // the swinging vine's tip at `gap` [m] from a wall whose normal is `tilt` [rad] from its growth
 // direction (point contact, as in the paper)
 VineModel vine_before_a_wall(double gap, double tilt) {
