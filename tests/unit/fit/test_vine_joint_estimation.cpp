@@ -4,7 +4,8 @@
 // scalar and per-joint K, C, with a known contact: off the wall, and held on it by the step map), and recovery of known K, C from trajectories the
 // simulator made with noise added: the error stays within four estimated standard deviations, which
 // shrink with the noise. The same with r eliminated (eliminate_model_residuals): the residuals'
-// Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0.
+// Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0. The
+// optional rows dc/dq(q_0) v_0 = 0 (first_state_joint_velocities) against central differences.
 #include <gtest/gtest.h>
 
 #include <cmath>
