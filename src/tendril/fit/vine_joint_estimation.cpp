@@ -6,6 +6,7 @@
 #include <limits>
 
 #include <Eigen/SparseLU>
+#include <unsupported/Eigen/AutoDiff>
 #include <IpIpoptApplication.hpp>
 #include <IpTNLP.hpp>
 #include <fmt/format.h>
@@ -152,6 +153,7 @@ class EstimationProblem {
       for (std::size_t j = 0; j < growth_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
     }
     for (std::size_t j = 0; j < contact_rows_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+    for (int j = 0; j < num_first_velocity_rows(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
     // the held impulses' sign is left to IPOPT: a one-sided penalty (scale > 0) stalled the pass at
     // its switch (docs/physics/fitting.md)
     row_scale_.tail(num_held_rows()).setZero();
@@ -181,7 +183,11 @@ class EstimationProblem {
   int num_variables() const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + 2 * nk_; }
   int num_constraints() const {
     return 2 * n_ * steps_ + (steps_ + 1) * static_cast<int>(joint_specs_.size() + growth_specs_.size()) +
-           static_cast<int>(contact_rows_.size()) + num_held_rows();
+           static_cast<int>(contact_rows_.size()) + num_first_velocity_rows() + num_held_rows();
+  }
+  /// The rows dc/dq(q_0) v_0 = 0 of first_state_joint_velocities (2 per body), after the contact rows.
+  int num_first_velocity_rows() const {
+    return options_.first_state_joint_velocities ? static_cast<int>(joint_specs_.size()) : 0;
   }
   /// The last rows: held contacts' normal impulses / (m_ref sigma_v) >= 0, step by step.
   int num_held_rows() const { return held_row_of_step_.back(); }
@@ -453,6 +459,32 @@ class EstimationProblem {
       if (jacobian)
         for (int l = 3; l < 6; ++l) put(al(l));
     }
+    // the joints' velocity constraints at Z_0: a(q_0) . v_0 with a = dc/dq; d/dq_0 = v_0 . da/dq_0
+    using Ad = Eigen::AutoDiffScalar<VecN<6>>;
+    for (int j = 0; j < num_first_velocity_rows(); ++j) {
+      const RowSpec& spec = joint_specs_[static_cast<std::size_t>(j)];
+      stepper_.gather_local(spec, x.segment(z(0), n_), x.segment(z(0) + n_, n_), ql, vl);
+      Eigen::Matrix<Ad, 6, 1> qa, va, aa;
+      for (int l = 0; l < 6; ++l) {
+        qa(l) = Ad(ql(l), VecN<6>::Unit(l));
+        va(l) = Ad(vl(l), VecN<6>::Zero());
+      }
+      Ad rhs_ad;
+      vine::evaluate_row<Ad>(spec, stepper_.row_context(spec), qa, va, aa, rhs_ad);
+      double velocity = 0.0;
+      VecN<6> dq = VecN<6>::Zero();
+      for (int l = 0; l < 6; ++l)
+        if (used(spec, l)) {
+          velocity += aa(l).value() * vl(l);
+          dq += vl(l) * aa(l).derivatives();
+        }
+      g(row++) = velocity;
+      if (!jacobian) continue;
+      for (int l = 0; l < 6; ++l)
+        if (used(spec, l)) put(dq(l));
+      for (int l = 0; l < 6; ++l)
+        if (used(spec, l)) put(aa(l).value());
+    }
     row += num_held_rows();  // filled during the steps
     if (min_held_impulse && num_held_rows() > 0) *min_held_impulse = impulse_scale_ * g.tail(num_held_rows()).minCoeff();
     for (double h : held_values) put(h);
@@ -570,6 +602,13 @@ class EstimationProblem {
     for (const ContactRow& cr : contact_rows_) {
       for (int l = 3; l < 6; ++l) add(row, z(cr.step) + body_col(cr.spec, l));
       ++row;
+    }
+    for (int j = 0; j < num_first_velocity_rows(); ++j, ++row) {
+      const RowSpec& spec = joint_specs_[static_cast<std::size_t>(j)];
+      for (int l = 0; l < 6; ++l)
+        if (used(spec, l)) add(row, z(0) + body_col(spec, l));
+      for (int l = 0; l < 6; ++l)
+        if (used(spec, l)) add(row, z(0) + n_ + body_col(spec, l));
     }
     for (int i = 0; i < steps_; ++i)
       for (int h = held_row_of_step_[i]; h < held_row_of_step_[i + 1]; ++h, ++row) {

@@ -75,6 +75,12 @@ struct JointEstimationOptions {
   /// Converges to the same optimum on simulated data (in about twice the iterations); not on the
   /// measured wall growth either (docs/physics/fitting.md).
   bool eliminate_model_residuals = false;
+  /// true: also dc/dq(q_0) v_0 = 0, the joints' velocity constraints at the first state (2 per body;
+  /// the simulator's states satisfy them to O(c / Delta t)). The step map does not see v_0's
+  /// joint-violating components except through the growth rows' look-ahead term (h^'s rate
+  /// (hdot - h^ h^ . hdot) / |h| uses v_k), so without these rows they drift, and on the wall growth
+  /// they made the step QP at Z_0 near-singular (docs/physics/fitting.md). false (the default): not imposed.
+  bool first_state_joint_velocities = false;
   EstimationHessian hessian = EstimationHessian::gauss_newton;
   double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;            ///< IPOPT `max_iter`

@@ -4,7 +4,8 @@
 // scalar and per-joint K, C, with a known contact: off the wall, and held on it by the step map), and recovery of known K, C from trajectories the
 // simulator made with noise added: the error stays within four estimated standard deviations, which
 // shrink with the noise. The same with r eliminated (eliminate_model_residuals): the residuals'
-// Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0.
+// Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0. The
+// optional rows dc/dq(q_0) v_0 = 0 (first_state_joint_velocities) against central differences.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,6 +109,20 @@ TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDiff
   check_derivatives(m, frames, options);
 }
 
+// first_state_joint_velocities: the rows dc/dq(q_0) v_0 = 0 (2 per body, after the contact rows),
+// both forms; the q_0 columns need c's second derivatives (v_0 . da/dq_0)
+TEST(VineJointEstimation, FirstStateJointVelocityRowsMatchCentralDifferences) {
+  const VineModel m = swinging_vine();
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  JointEstimationOptions options;
+  const int without = static_cast<int>(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size());
+  options.first_state_joint_velocities = true;
+  EXPECT_EQ(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size(), without + 2 * m.num_bodies);
+  check_derivatives(m, frames, options);
+  options.eliminate_model_residuals = true;
+  check_derivatives(m, frames, options);
+}
+
 // the swinging vine's tip at `gap` [m] from a wall whose normal is `tilt` [rad] from its growth
 // direction (point contact, as in the paper)
 VineModel vine_before_a_wall(double gap, double tilt) {
@@ -182,31 +197,48 @@ TEST(VineJointEstimation, RecoversKnownStiffnessAndDampingWithinTheirUncertainty
   EXPECT_LT(sigma_k[1], 0.02 * testing::kSwingStiffness);
 }
 
-// The same recovery (1 mm noise) with r eliminated (eliminate_model_residuals): the same problem, so
-// IPOPT must converge to the same optimum as on the form with r as variables (K, C within 1 % of
-// their sigma) and the recovery holds (within four sigma).
-TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
+// The recovery of the test above (1 mm noise) with the default options and with `variant`: IPOPT must
+// converge on both, to the same optimum (K, C within 1 % of their sigma; the objectives within
+// `objective_tolerance` relative if >= 0), and the variant's recovery holds (within four sigma).
+void expect_the_same_estimate(const JointEstimationOptions& variant, const char* name, double objective_tolerance) {
   const VineModel truth = swinging_vine();
   VineModel guess = truth;
   guess.stiffness.assign(guess.stiffness.size(), 0.03);
   guess.damping.assign(guess.damping.size(), 1e-3);
   const std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 30, 1e-3, 11);
-  JointEstimationOptions options;
-  const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
-  options.eliminate_model_residuals = true;
-  const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
-  std::printf("r eliminated: %s after %d iterations (%.2f s), K = %.6g +- %.2g, C = %.6g +- %.2g, objective %.6g; "
-              "with r: %d iterations, K = %.6g, C = %.6g, objective %.6g\n",
-              fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0], fit.damping[0],
-              fit.damping_sigma[0], fit.objective, full.iterations, full.stiffness[0], full.damping[0], full.objective);
+  const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, {});
+  const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, variant);
+  std::printf("%s: %s after %d iterations (%.2f s), K = %.7g +- %.2g, C = %.7g +- %.2g, objective %.6g; "
+              "default options: %d iterations, K = %.7g, C = %.7g, objective %.6g\n",
+              name, fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0],
+              fit.damping[0], fit.damping_sigma[0], fit.objective, full.iterations, full.stiffness[0], full.damping[0],
+              full.objective);
   ASSERT_EQ(fit.status, "Solve_Succeeded");
   ASSERT_EQ(full.status, "Solve_Succeeded");
   EXPECT_LT(fit.constraint_violation, 1e-8);
   EXPECT_LT(std::abs(fit.stiffness[0] - full.stiffness[0]), 0.01 * full.stiffness_sigma[0]);
   EXPECT_LT(std::abs(fit.damping[0] - full.damping[0]), 0.01 * full.damping_sigma[0]);
-  EXPECT_NEAR(fit.objective, full.objective, 1e-6 * full.objective);
+  if (objective_tolerance >= 0.0) {
+    EXPECT_NEAR(fit.objective, full.objective, objective_tolerance * full.objective);
+  }
   EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
   EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+}
+
+// With r eliminated (eliminate_model_residuals): the same problem, so the same optimum and objective.
+TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
+  JointEstimationOptions options;
+  options.eliminate_model_residuals = true;
+  expect_the_same_estimate(options, "r eliminated", 1e-6);
+}
+
+// With the first state's velocity rows (first_state_joint_velocities), r as variables: the same K, C
+// (the rows raise the objective, by 0.005 of 272.4 when measured, so it is not compared). With r
+// eliminated as well it does not converge (docs/physics/fitting.md).
+TEST(VineJointEstimation, FirstStateJointVelocityRowsKeepTheEstimate) {
+  JointEstimationOptions options;
+  options.first_state_joint_velocities = true;
+  expect_the_same_estimate(options, "with dc/dq(q_0) v_0 = 0", -1.0);
 }
 
 // Why IPOPT regularises the Gauss-Newton matrix of the eliminated problem: the step map projects v_0

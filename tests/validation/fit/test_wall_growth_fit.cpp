@@ -16,7 +16,8 @@
 //   --gtest_also_run_disabled_tests (TENDRIL_IPOPT_LOG=1: IPOPT's log; TENDRIL_LBFGS=1: L-BFGS;
 //   TENDRIL_HELD_CONTACTS=1: the known contact held by the step map, impulses >= 0;
 //   TENDRIL_ELIMINATE=1: IPOPT on the problem with r eliminated (eliminate_model_residuals), which
-//   does not converge either; TENDRIL_TRUST_REGION=N: N pass steps instead of 200, 0: none).
+//   does not converge either; TENDRIL_TRUST_REGION=N: N pass steps instead of 200, 0: none;
+//   TENDRIL_FIRST_VELOCITIES=1: dc/dq(q_0) v_0 = 0 imposed, first_state_joint_velocities).
 // The numbers are printed for the notes and docs/physics/fitting.md; TENDRIL_FIT_PLOT_DIR=DIR writes
 // the measured and fitted points as CSV into DIR for apps/cli/plot_fit_points.py.
 #include <gtest/gtest.h>
@@ -144,6 +145,7 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   options.trust_region_iterations = std::getenv("TENDRIL_TRUST_REGION") ? std::atoi(std::getenv("TENDRIL_TRUST_REGION")) : 200;
   options.bilateral_contacts = std::getenv("TENDRIL_HELD_CONTACTS") != nullptr;
   options.eliminate_model_residuals = std::getenv("TENDRIL_ELIMINATE") != nullptr;
+  options.first_state_joint_velocities = std::getenv("TENDRIL_FIRST_VELOCITIES") != nullptr;
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
   const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
   std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
