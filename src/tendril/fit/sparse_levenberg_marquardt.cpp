@@ -20,7 +20,6 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
   double lambda = options.initial_damping, growth = 2.0;
   int rejections = 0;
   Eigen::SimplicialLDLT<SparseMatrix> ldlt;
-  bool analysed = false;
   while (out.iterations < options.max_iterations) {
     const SparseMatrix jt = current.jacobian.transpose();
     const VecX gradient = jt * current.residual;  // dC/dy
@@ -33,11 +32,9 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
     const VecX diagonal = normal.diagonal().cwiseMax(1e-12 * std::max(1.0, normal.diagonal().maxCoeff()));
     SparseMatrix damped = free.asDiagonal() * normal * free.asDiagonal();
     for (int j = 0; j < damped.cols(); ++j) damped.coeffRef(j, j) += free(j) > 0.0 ? lambda * diagonal(j) : 1.0;
-    if (!analysed) {
-      ldlt.analyzePattern(damped);
-      analysed = true;
-    }
-    ldlt.factorize(damped);
+    // analysed every iteration: J's pattern follows the state (the data rows keep only the bodies a
+    // measured point lies on), and an analysis is cheap beside the residual evaluations
+    ldlt.compute(damped);
     VecX trial_y;
     bool have_step = ldlt.info() == Eigen::Success;
     if (have_step) {
