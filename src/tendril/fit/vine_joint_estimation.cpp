@@ -844,13 +844,13 @@ class EstimationNlp : public Ipopt::TNLP {
     solution_ = Eigen::Map<const VecX>(x, n);
   }
 
-  bool intermediate_callback(Ipopt::AlgorithmMode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
+  bool intermediate_callback(Ipopt::AlgorithmMode mode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
                              Ipopt::Number inf_du, Ipopt::Number mu, Ipopt::Number d_norm,
                              Ipopt::Number regularization_size, Ipopt::Number alpha_du, Ipopt::Number alpha_pr,
                              Ipopt::Index ls_trials, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
     iterations_ = iter;
     return !progress_ || progress_({iter, obj_value, inf_pr, inf_du, mu, d_norm, regularization_size, alpha_du, alpha_pr,
-                                    ls_trials});
+                                    ls_trials, mode == Ipopt::RestorationPhaseMode});
   }
 
   void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }

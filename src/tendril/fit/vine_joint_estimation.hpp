@@ -61,6 +61,7 @@ struct JointEstimationIteration {
   double regularization = 0.0;  ///< delta_w added to the Hessian's diagonal (0: none)
   double alpha_du = 0.0, alpha_pr = 0.0;  ///< step sizes of the dual and primal variables
   int line_search_trials = 0;
+  bool restoration = false;     ///< an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct JointEstimationOptions {
