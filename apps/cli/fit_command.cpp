@@ -45,11 +45,11 @@ struct FitOptions {
 std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
 
 std::string history_csv(const fit::FitReport& r) {
-  std::string csv = "iteration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
+  std::string csv = "iteration,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
   for (const std::string& name : r.names) csv += fmt::format(",{}", name);
   csv += "\n";
   for (const fit::FitIteration& h : r.history) {
-    csv += fmt::format("{},{},{},{},{},{},{}", h.iteration, number(h.objective), number(h.constraint_violation),
+    csv += fmt::format("{},{:d},{},{},{},{},{},{}", h.iteration, h.restoration, number(h.objective), number(h.constraint_violation),
                        number(h.dual_infeasibility), number(h.step_norm), number(h.damping), h.runs);
     for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
       csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
@@ -103,8 +103,8 @@ int fit(const FitOptions& o) {
     std::string values;
     for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
     const std::string dual = std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
-    std::printf("%5d %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, h.objective, h.constraint_violation,
-                dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
+    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, h.restoration ? 'r' : ' ',
+                h.objective, h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
     std::fflush(stdout);
   };
   const fit::FitReport report = method.run(file, context);

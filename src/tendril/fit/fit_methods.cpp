@@ -93,7 +93,8 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   JointEstimationOptions options = file.estimation;
   std::exception_ptr stopped;  // the progress callback's exception (an interrupt), rethrown after IPOPT returns
   options.progress = [&](const JointEstimationIteration& i) {
-    FitIteration line{i.iteration, i.objective, i.inf_pr, i.alpha_pr, i.regularization, 1, VecX(), i.inf_du};
+    FitIteration line{i.iteration, i.objective, i.inf_pr, i.alpha_pr, i.regularization, 1, VecX(), i.inf_du,
+                      i.restoration};
     report.history.push_back(line);
     try {
       if (context.progress) context.progress(line);

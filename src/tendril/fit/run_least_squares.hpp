@@ -73,6 +73,7 @@ struct FitIteration {
   VecX values;                        ///< theta
   /// Dual infeasibility (joint_estimation: IPOPT's inf_du); NaN for the methods without one
   double dual_infeasibility = std::numeric_limits<double>::quiet_NaN();
+  bool restoration = false;  ///< joint_estimation: an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct RunFitResult {
