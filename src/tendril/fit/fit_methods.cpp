@@ -104,6 +104,9 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
     }
     return true;
   };
+  // the problem's size as IPOPT sees it (its sparse constraint Jacobian at the initial guess)
+  const JointEstimationProblemEvaluation at_guess =
+      evaluate_joint_estimation(scene.model, scene.initial, file.frames, file.estimation);
   const JointEstimationResult r = estimate_vine_states_and_parameters(scene.model, scene.initial, file.frames, options);
   if (stopped) std::rethrow_exception(stopped);
   report.converged = r.converged;
@@ -144,6 +147,11 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   d.emplace_back("stiffness_sigma", numbers(r.stiffness_sigma));
   d.emplace_back("damping", numbers(r.damping));
   d.emplace_back("damping_sigma", numbers(r.damping_sigma));
+  io::Json size = io::Json::object();
+  size["variables"] = static_cast<std::int64_t>(at_guess.x.size());
+  size["constraints"] = static_cast<std::int64_t>(at_guess.constraints.size());
+  size["jacobian_nonzeros"] = static_cast<std::int64_t>(at_guess.jacobian.nonZeros());
+  d.emplace_back("problem", std::move(size));
   d.emplace_back("steps", static_cast<std::int64_t>(r.trajectory.size()) - 1);
   d.emplace_back("first_step", r.first_step);
   if (std::isfinite(r.min_contact_impulse)) d.emplace_back("min_contact_impulse", r.min_contact_impulse);

@@ -115,7 +115,7 @@ TEST_F(JointEstimationCommand, RecoversKnownStiffnessAndDampingWithinTheReported
       run_cli({"fit", fit_file("  measurement_sigma: 1.0e-3\n").string(), "--out", "fit", "--no-plot"}, dir_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string json = slurp(dir_ / "fit" / "fit.json");
-  std::printf("%s", json.c_str());
+  std::printf("%s\nthe command: %.2f s wall, %.2f s CPU\n", json.c_str(), r.wall_seconds, r.cpu_seconds);
   EXPECT_NE(json.find("\"ipopt_status\": \"Solve_Succeeded\""), std::string::npos);
   EXPECT_NE(json.find("\"converged\": true"), std::string::npos);
   const double k = json_number(json, "value", 0), c = json_number(json, "value", 1);
@@ -168,6 +168,7 @@ TEST(JointEstimationCommandOnTheWallGrowth, EndsWithACompleteDirectoryAndIpoptsS
   for (const char* file : {"fit.json", "history.csv", "residuals.csv", "run.json"})
     EXPECT_TRUE(fs::exists(out / file)) << out / file;
   const std::string json = slurp(out / "fit.json");
+  std::printf("%s\n", json.c_str());
   EXPECT_NE(json.find("\"ipopt_status\": \""), std::string::npos) << json;
   if (r.exit_code == 1) {
     EXPECT_NE(r.err.find("error: the fit failed: IPOPT "), std::string::npos) << r.err;
