@@ -77,6 +77,12 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   return report;
 }
 
+io::Json json_object(io::Json::Object members) {
+  io::Json j = io::Json::object();
+  for (auto& [key, value] : members) j[key] = std::move(value);
+  return j;
+}
+
 io::Json numbers(const std::vector<double>& v) {
   io::Json a = io::Json::array();
   for (double x : v) a.push_back(std::isfinite(x) ? io::Json(x) : io::Json("undetermined"));
@@ -135,34 +141,27 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   d.emplace_back("ipopt_status", r.status);
   d.emplace_back("ipopt_iterations", r.iterations);
   d.emplace_back("ipopt_seconds", r.seconds);
-  io::Json objective = io::Json::object();
-  objective["initial"] = r.initial_objective;
-  objective["final"] = r.objective;
-  objective["data_term"] = r.data_term;
-  objective["model_term"] = r.model_term;
-  d.emplace_back("objective", std::move(objective));
+  d.emplace_back("objective", json_object({{"initial", r.initial_objective},
+                                           {"final", r.objective},
+                                           {"data_term", r.data_term},
+                                           {"model_term", r.model_term}}));
   d.emplace_back("constraint_violation", r.constraint_violation);
   d.emplace_back("per_joint", options.per_joint);
   d.emplace_back("stiffness", numbers(r.stiffness));
   d.emplace_back("stiffness_sigma", numbers(r.stiffness_sigma));
   d.emplace_back("damping", numbers(r.damping));
   d.emplace_back("damping_sigma", numbers(r.damping_sigma));
-  io::Json size = io::Json::object();
-  size["variables"] = static_cast<std::int64_t>(at_guess.x.size());
-  size["constraints"] = static_cast<std::int64_t>(at_guess.constraints.size());
-  size["jacobian_nonzeros"] = static_cast<std::int64_t>(at_guess.jacobian.nonZeros());
-  d.emplace_back("problem", std::move(size));
+  d.emplace_back("problem", json_object({{"variables", static_cast<std::int64_t>(at_guess.x.size())},
+                                         {"constraints", static_cast<std::int64_t>(at_guess.constraints.size())},
+                                         {"jacobian_nonzeros", static_cast<std::int64_t>(at_guess.jacobian.nonZeros())}}));
   d.emplace_back("steps", static_cast<std::int64_t>(r.trajectory.size()) - 1);
   d.emplace_back("first_step", r.first_step);
   if (std::isfinite(r.min_contact_impulse)) d.emplace_back("min_contact_impulse", r.min_contact_impulse);
-  if (options.trust_region_iterations > 0) {
-    io::Json t = io::Json::object();
-    t["iterations"] = r.trust_region_iterations;
-    t["message"] = r.trust_region_message;
-    t["objective"] = r.trust_region_objective;
-    t["seconds"] = r.trust_region_seconds;
-    d.emplace_back("trust_region", std::move(t));
-  }
+  if (options.trust_region_iterations > 0)
+    d.emplace_back("trust_region", json_object({{"iterations", r.trust_region_iterations},
+                                                {"message", r.trust_region_message},
+                                                {"objective", r.trust_region_objective},
+                                                {"seconds", r.trust_region_seconds}}));
   d.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.simulated));
   return report;
 }
