@@ -6,7 +6,8 @@
 //   line (11 points every 3 steps over 30 steps) with 1 mm Gaussian noise is the measured CSV (in mm).
 //   From K = 0.03, C = 1e-3 the command must exit 0 with IPOPT's Solve_Succeeded in fit.json, K and C
 //   within four of the standard deviations it reports, one history row per IPOPT iteration (and the
-//   start), every measured point in residuals.csv, and the fit directory complete.
+//   start), every measured point in residuals.csv, and the fit directory complete. With per_joint
+//   the per-joint values and sigmas are in fit.json (IPOPT's outcome not asserted: it does not converge).
 // - Bad fit files for this method exit 2 naming the key and the value: an unknown option, a
 //   non-numeric and a negative sigma, per_joint not a bool, a known contact naming an obstacle the
 //   scene does not have.
@@ -133,6 +134,33 @@ TEST_F(JointEstimationCommand, RecoversKnownStiffnessAndDampingWithinTheReported
   EXPECT_NE(slurp(dir_ / "fit" / "run.json").find("\"kind\": \"fit\""), std::string::npos);
   // the progress: one line per IPOPT iteration, its start included
   EXPECT_NE(r.err.find(fmt::format("\n{:4d}  ", iterations)), std::string::npos) << r.err;
+}
+
+// per_joint: K_j, C_j of the three pin joints, reported per joint in fit.json's parameters
+// (vine.stiffness[j], vine.damping[j]) and lists. IPOPT does not reach its tolerance here today (the
+// objective settles, inf_du does not: Restoration_Failed after 115 iterations, docs/physics/fitting.md),
+// so the outcome is not asserted, only its form: exit 0 with DIR or 1 with DIR.failed, and the
+// per-joint fields with finite sigmas.
+TEST_F(JointEstimationCommand, PerJointValuesAndSigmasInFitJson) {
+  const robustness::CliResult r =
+      run_cli({"fit", fit_file("  per_joint: true\n").string(), "--out", "fit", "--no-plot"}, dir_);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  const std::string json = slurp(dir_ / (r.exit_code == 0 ? "fit" : "fit.failed") / "fit.json");
+  std::printf("%s\nthe command: exit %d, %.2f s wall, %.2f s CPU\n", json.c_str(), r.exit_code, r.wall_seconds,
+              r.cpu_seconds);
+  EXPECT_NE(json.find("\"per_joint\": true"), std::string::npos);
+  EXPECT_NE(json.find("\"ipopt_status\": \""), std::string::npos);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NE(json.find(fmt::format("\"key\": \"vine.stiffness[{}]\"", j)), std::string::npos) << j;
+    EXPECT_NE(json.find(fmt::format("\"key\": \"vine.damping[{}]\"", j)), std::string::npos) << j;
+    EXPECT_GT(json_number(json, "sigma", j), 0.0) << j;      // a number: "undetermined" parses as NaN
+    EXPECT_GT(json_number(json, "sigma", 3 + j), 0.0) << j;
+  }
+  EXPECT_EQ(json.find("\"key\": \"vine.stiffness[3]\""), std::string::npos);
+  // the lists: three values each
+  const std::size_t list = json.find("\"stiffness\": [");
+  ASSERT_NE(list, std::string::npos);
+  EXPECT_EQ(std::count(json.begin() + static_cast<long>(list), json.begin() + static_cast<long>(json.find(']', list)), ','), 2);
 }
 
 TEST_F(JointEstimationCommand, RefusesBadOptionsNamingKeyAndValue) {
