@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -49,8 +50,9 @@ std::string history_csv(const fit::FitReport& r) {
   for (const std::string& name : r.names) csv += fmt::format(",{}", name);
   csv += "\n";
   for (const fit::FitIteration& h : r.history) {
-    csv += fmt::format("{},{:d},{},{},{},{},{},{}", h.iteration, h.restoration, number(h.objective), number(h.constraint_violation),
-                       number(h.dual_infeasibility), number(h.step_norm), number(h.damping), h.runs);
+    csv += fmt::format("{},{:d},{},{},{},{},{},{}", h.iteration, h.restoration, number(h.objective),
+                       number(h.constraint_violation), number(h.dual_infeasibility), number(h.step_norm),
+                       number(h.damping), h.runs);
     for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
       csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
     csv += "\n";

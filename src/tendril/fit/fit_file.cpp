@@ -153,11 +153,16 @@ void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
   }
 }
 
+/// `table` with `keys` appended.
+io::SchemaTable with_keys(io::SchemaTable table, std::vector<io::KeySpec> keys) {
+  for (io::KeySpec& k : keys) table.keys.push_back(std::move(k));
+  return table;
+}
+
 }  // namespace
 
 const io::SchemaTable& fit_file_schema() {
-  static const io::SchemaTable table = [] {
-  io::SchemaTable t{
+  static const io::SchemaTable table = with_keys(io::SchemaTable{
       "Fit files",
       "The file of `tendril fit FIT.yaml` (docs/physics/fitting.md): the scene, the fitted parameters, the "
       "measurements and the method. Relative paths are resolved against the fit file.",
@@ -198,8 +203,8 @@ const io::SchemaTable& fit_file_schema() {
                    "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the "
                    "column, a weight only) they are scaled by the residual's s^2."),
           node("data.frames", KeyType::Map,
-               "vine_shooting, joint_estimation (required): the CSV holds measured centre-line points, one row per point, base to "
-               "tip within each frame."),
+               "vine_shooting, joint_estimation (required): the CSV holds measured centre-line points, one row per "
+               "point, base to tip within each frame."),
           {.path = "data.frames.step", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "Column of the simulation step a point's frame is taken at (0: the start)."},
           integer("data.frames.step_offset", "0", -1e9, "Subtracted from the step column (1 for 1-based steps)."),
@@ -213,18 +218,17 @@ const io::SchemaTable& fit_file_schema() {
                   "(default 500)."),
           positive("options.difference_step", "1e-3", "-",
                    "finite_difference_lm: forward-difference step in value / scale, times max(1, |value / scale|)."),
-          positive("options.step_tolerance", "1e-6", "-", "finite_difference_lm, vine_shooting: converged when a step in value / scale (vine_shooting: in ln K, ln C) "
-                   "is below this."),
+          positive("options.step_tolerance", "1e-6", "-",
+                   "finite_difference_lm, vine_shooting: converged when a step in value / scale (vine_shooting: in "
+                   "ln K, ln C) is below this."),
           positive("options.cost_tolerance", "1e-10", "-",
                    "finite_difference_lm, vine_shooting: converged when an accepted step lowers the cost by less than this "
                    "fraction."),
-          positive("options.gradient_tolerance", "1e-10", "-", "finite_difference_lm: converged when the projected gradient is below this."),
+          positive("options.gradient_tolerance", "1e-10", "-",
+                   "finite_difference_lm: converged when the projected gradient is below this."),
           integer("options.jobs", "0", 0,
                   "finite_difference_lm: runs at once on worker threads (0: all local cores; --jobs overrides)."),
-      }};
-  for (io::KeySpec& k : joint_estimation_option_keys()) t.keys.push_back(std::move(k));
-  return t;
-  }();
+      }}, joint_estimation_option_keys());
   return table;
 }
 
@@ -297,8 +301,7 @@ FitFile read_fit_file(const fs::path& file) {
   }
   const std::vector<io::SceneNode> observables = data.list("observables");
   if (observables.empty() && !vine) data.fail("observables", "at least one measured column");
-  if (!observables.empty() && vine)
-    data.fail("observables", "(given)", "observables only with method finite_difference_lm");
+  if (!observables.empty() && vine) data.fail("observables", "(given)", "observables only with method finite_difference_lm");
   const auto rows = static_cast<Eigen::Index>(table.rows.size()), cols = static_cast<Eigen::Index>(observables.size());
   f.data.measured = MatX::Constant(rows, cols, std::nan(""));
   f.data.sigma.resize(cols);
