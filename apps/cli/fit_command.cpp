@@ -1,11 +1,14 @@
 // `tendril fit FIT.yaml [--out DIR] [--jobs N] [--no-plot]`: fits scene parameters to measurements
 // as the fit file says (fit/fit_file.hpp, docs/physics/fitting.md). Prints one line per iteration
-// (objective, constraint violation, step, damping, runs, values) and writes the fit directory
-// atomically with the rules of run directories (io/run_directory.hpp: the same --out refusals):
-//   DIR/fit.json        method, status and reason, fitted values with one-sigma uncertainties, costs
+// (objective, constraint violation, dual infeasibility, step, damping, runs, values) and writes the fit
+// directory atomically with the rules of run directories (io/run_directory.hpp: the same --out refusals):
+//   DIR/fit.json        method, status and reason, fitted values with one-sigma uncertainties, costs,
+//                       and the method's own results (joint_estimation: IPOPT's status, ...)
 //   DIR/history.csv     one row per iteration
-//   DIR/residuals.csv   measured against simulated at the fitted values, per experiment
+//   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
+//                       methods: per frame and point, fit/fit_points_csv.hpp)
 //   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py, matplotlib)
+//   DIR/points.png      the vine methods: measured and simulated points per frame (plot_fit_points.py)
 //   DIR/run.json        the folder's manifest (kind "fit", the resolved fit file as its scene)
 // A fit that does not converge keeps what it has in DIR.failed and exits 1 with the solver's reason;
 // a bad fit file exits 2 naming the key, the value and file:line:column.
@@ -16,6 +19,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,12 +46,13 @@ struct FitOptions {
 std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
 
 std::string history_csv(const fit::FitReport& r) {
-  std::string csv = "iteration,objective,constraint_violation,step,damping,runs";
+  std::string csv = "iteration,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
   for (const std::string& name : r.names) csv += fmt::format(",{}", name);
   csv += "\n";
   for (const fit::FitIteration& h : r.history) {
-    csv += fmt::format("{},{},{},{},{},{}", h.iteration, number(h.objective), number(h.constraint_violation),
-                       number(h.step_norm), number(h.damping), h.runs);
+    csv += fmt::format("{},{:d},{},{},{},{},{},{}", h.iteration, h.restoration, number(h.objective),
+                       number(h.constraint_violation), number(h.dual_infeasibility), number(h.step_norm),
+                       number(h.damping), h.runs);
     for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
       csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
     csv += "\n";
@@ -71,10 +76,11 @@ io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
     p["key"] = r.names[k];
     p["value"] = r.values[e];
     p["sigma"] = std::isfinite(r.sigma[e]) ? io::Json(r.sigma[e]) : io::Json("undetermined");
-    p["initial"] = file.parameters[k].initial;
+    p["initial"] = r.initial[e];
     parameters.push_back(std::move(p));
   }
   j["parameters"] = std::move(parameters);
+  for (const auto& [key, value] : r.details) j[key] = value;
   return j;
 }
 
@@ -89,7 +95,8 @@ int fit(const FitOptions& o) {
   std::printf("fitting %zu parameter(s) of %s to %zu experiment(s) of %s by %s on %d thread(s)\n",
               file.parameters.size(), file.scene.string().c_str(), file.data.experiments.size(),
               file.data_csv.string().c_str(), file.method.c_str(), jobs);
-  std::printf("%5s %15s %11s %11s %10s %6s  values\n", "iter", "objective", "constr.viol", "step", "lambda", "runs");
+  std::printf("%5s %15s %11s %11s %11s %10s %6s  values\n", "iter", "objective", "constr.viol", "dual.inf", "step",
+              "lambda", "runs");
   fit::FitContext context;
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
   context.progress = [](const fit::FitIteration& h) {
@@ -97,8 +104,9 @@ int fit(const FitOptions& o) {
     if (io::stop_signal() != 0) throw InputError(fmt::format("the fit was interrupted by signal {}", io::stop_signal()));
     std::string values;
     for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
-    std::printf("%5d %15.8e %11.3e %11.3e %10.3e %6ld %s\n", h.iteration, h.objective, h.constraint_violation,
-                h.step_norm, h.damping, h.runs, values.c_str());
+    const std::string dual = std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
+    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, h.restoration ? 'r' : ' ',
+                h.objective, h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
     std::fflush(stdout);
   };
   const fit::FitReport report = method.run(file, context);
@@ -108,12 +116,20 @@ int fit(const FitOptions& o) {
   dir.write_text_file("residuals.csv", report.residuals_csv);
   if (o.plot) {
     const std::string python = python_interpreter();
-    const fs::path png = dir.temporary_path() / "fit.png";
-    const int code = run_process({python, share_file("plot_fit.py").string(), dir.temporary_path().string(), png.string()});
-    if (code == 0 && fs::exists(png))
-      dir.adopt_file("fit.png");
-    else
-      std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n", python.c_str(), code);
+    const fs::path tmp = dir.temporary_path();
+    std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
+        {"fit.png", {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
+    if (report.frame_points)
+      plots.push_back({"points.png", {python, share_file("plot_fit_points.py").string(), (tmp / "residuals.csv").string(),
+                                      (tmp / "points.png").string(), file.method}});
+    for (const auto& [png, command] : plots) {
+      const int code = run_process(command);
+      if (code == 0 && fs::exists(tmp / png))
+        dir.adopt_file(png);
+      else
+        std::fprintf(stderr, "warning: plotting %s failed (%s exited with %d; it needs matplotlib)\n", png.c_str(),
+                     python.c_str(), code);
+    }
   }
   for (std::size_t k = 0; k < report.names.size(); ++k) {
     const auto e = static_cast<Eigen::Index>(k);

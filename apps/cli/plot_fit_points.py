@@ -45,7 +45,6 @@ def main():
     partial = out.with_name(out.name + ".partial.png")
     fig.savefig(partial, dpi=110)
     partial.replace(out)
-    print(out)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/fit/fit_methods.hpp"
+#include "tendril/fit/joint_estimation_fit_file.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/io/schema_keys.hpp"
@@ -114,7 +115,7 @@ std::size_t column_index(const CsvTable& t, const std::string& column, const io:
   return static_cast<std::size_t>(it - t.header.begin());
 }
 
-/// vine_shooting's measured frames: the rows grouped by step (in increasing order), points in row order.
+/// The vine methods' measured frames: the rows grouped by step (in increasing order), points in row order.
 void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
   const io::SceneNode fr = data.map("frames");
   const std::size_t step = column_index(t, fr.text("step"), fr, "step", f.data_csv);
@@ -152,10 +153,16 @@ void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
   }
 }
 
+/// `table` with `keys` appended.
+io::SchemaTable with_keys(io::SchemaTable table, std::vector<io::KeySpec> keys) {
+  for (io::KeySpec& k : keys) table.keys.push_back(std::move(k));
+  return table;
+}
+
 }  // namespace
 
 const io::SchemaTable& fit_file_schema() {
-  static const io::SchemaTable table{
+  static const io::SchemaTable table = with_keys(io::SchemaTable{
       "Fit files",
       "The file of `tendril fit FIT.yaml` (docs/physics/fitting.md): the scene, the fitted parameters, the "
       "measurements and the method. Relative paths are resolved against the fit file.",
@@ -167,7 +174,8 @@ const io::SchemaTable& fit_file_schema() {
           choice("method", "finite_difference_lm", method_names(),
                  "finite_difference_lm: bounded Levenberg-Marquardt over whole runs of a rod scene, Jacobian by "
                  "finite differences of runs evaluated in parallel. vine_shooting: the vine's uniform K and C "
-                 "(parameters vine.stiffness and vine.damping) by single shooting with exact sensitivities."),
+                 "(parameters vine.stiffness and vine.damping) by single shooting with exact sensitivities. "
+                 "joint_estimation: the vine's K and C with its trajectory, the paper's eq. 16 solved by IPOPT."),
           {.path = "parameters", .type = KeyType::List, .default_value = kReq, .unit = "",
            .doc = "The fitted parameters, one map each."},
           {.path = "parameters[].key", .type = KeyType::String, .default_value = kReq, .unit = "",
@@ -195,26 +203,36 @@ const io::SchemaTable& fit_file_schema() {
                    "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the "
                    "column, a weight only) they are scaled by the residual's s^2."),
           node("data.frames", KeyType::Map,
-               "vine_shooting (required): the CSV holds measured centre-line points, one row per point, base to "
-               "tip within each frame."),
+               "vine_shooting, joint_estimation (required): the CSV holds measured centre-line points, one row per "
+               "point, base to tip within each frame."),
           {.path = "data.frames.step", .type = KeyType::String, .default_value = kReq, .unit = "",
            .doc = "Column of the simulation step a point's frame is taken at (0: the start)."},
           integer("data.frames.step_offset", "0", -1e9, "Subtracted from the step column (1 for 1-based steps)."),
           {.path = "data.frames.x", .type = KeyType::String, .default_value = kReq, .unit = "", .doc = "Column of x."},
           {.path = "data.frames.y", .type = KeyType::String, .default_value = kReq, .unit = "", .doc = "Column of y."},
           positive("data.frames.factor", "1", "-", "Multiplies x and y to metres (e.g. 1e-3 for mm)."),
-          node("options", KeyType::Map, "Solver options."),
-          integer("options.max_iterations", "30", 1, "Most Levenberg-Marquardt iterations (Jacobians)."),
+          node("options", KeyType::Map,
+               "Solver options; a key that the method does not use is refused (each key's description names its methods)."),
+          integer("options.max_iterations", kOpt, 1,
+                  "Most iterations: of Levenberg-Marquardt (Jacobians; default 30), of IPOPT with joint_estimation "
+                  "(default 500)."),
           positive("options.difference_step", "1e-3", "-",
-                   "Forward-difference step in value / scale, times max(1, |value / scale|)."),
-          positive("options.step_tolerance", "1e-6", "-", "Converged when a step in value / scale is below this."),
+                   "finite_difference_lm: forward-difference step in value / scale, times max(1, |value / scale|)."),
+          positive("options.step_tolerance", "1e-6", "-",
+                   "finite_difference_lm, vine_shooting: converged when a step in value / scale (vine_shooting: in "
+                   "ln K, ln C) is below this."),
           positive("options.cost_tolerance", "1e-10", "-",
-                   "Converged when an accepted step lowers the cost by less than this fraction."),
-          positive("options.gradient_tolerance", "1e-10", "-", "Converged when the projected gradient is below this."),
-          integer("options.jobs", "0", 0, "Runs at once on worker threads (0: all local cores; --jobs overrides)."),
-      }};
+                   "finite_difference_lm, vine_shooting: converged when an accepted step lowers the cost by less than this "
+                   "fraction."),
+          positive("options.gradient_tolerance", "1e-10", "-",
+                   "finite_difference_lm: converged when the projected gradient is below this."),
+          integer("options.jobs", "0", 0,
+                  "finite_difference_lm: runs at once on worker threads (0: all local cores; --jobs overrides)."),
+      }}, joint_estimation_option_keys());
   return table;
 }
+
+bool is_vine_method(const std::string& method) { return method == "vine_shooting" || method == "joint_estimation"; }
 
 std::string vine_parameter_setting(const std::string& key, double value) {
   const std::string s = parameter_setting(key, value);
@@ -232,7 +250,7 @@ FitFile read_fit_file(const fs::path& file) {
   if (!fs::is_regular_file(f.scene)) root.fail("scene", "an existing scene file (relative to the fit file)");
   f.method = root.text("method");
 
-  const bool vine = f.method == "vine_shooting";
+  const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";
   const io::Schema scene_schema = sim::rod_schema();
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
@@ -241,7 +259,7 @@ FitFile read_fit_file(const fs::path& file) {
     q.key = p.text("key");
     if (vine) {
       if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping") || parameters.size() != 2)
-        p.fail("key", q.key, "vine_shooting fits two parameters: vine.stiffness, then vine.damping (uniform K and C)");
+        p.fail("key", q.key, f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)");
     } else {
       const io::KeySpec* spec = scene_schema.find(schema_path(q.key));
       if (spec == nullptr) p.fail("key", q.key, "a key path of the scene's schema (docs/scene_reference.md)");
@@ -254,6 +272,10 @@ FitFile read_fit_file(const fs::path& file) {
     if (!(q.lower < q.upper)) p.fail("upper", fmt::format("a value > lower ({})", q.lower));
     if (q.initial < q.lower || q.initial > q.upper)
       p.fail("initial", fmt::format("a value within the bounds [{}, {}]", q.lower, q.upper));
+    if (vine && !(q.initial > 0.0))
+      p.fail("initial", fmt::format("an initial guess > 0 ({} works with K / K_0 and C / C_0, or ln K and ln C)", f.method));
+    if (joint && p.has("lower") && q.lower != 0.0)
+      p.fail("lower", "0 or no lower bound (joint_estimation bounds K and C below by 0)");
     q.scale = p.has("scale") ? p.real("scale") : (q.initial != 0.0 ? std::abs(q.initial) : 1.0);
     for (const FitParameter& earlier : f.parameters)
       if (earlier.key == q.key)
@@ -272,10 +294,10 @@ FitFile read_fit_file(const fs::path& file) {
       f.variables.push_back(v);
     }
   if (vine) {
-    if (data.has("variables")) data.fail("variables", "(given)", "no variables with method vine_shooting (one run)");
+    if (data.has("variables")) data.fail("variables", "(given)", "no variables with method " + f.method + " (one run)");
     read_frames(f, table, data);
   } else if (data.has("frames")) {
-    data.fail("frames", "(given)", "frames only with method vine_shooting");
+    data.fail("frames", "(given)", "frames only with methods vine_shooting and joint_estimation");
   }
   const std::vector<io::SceneNode> observables = data.list("observables");
   if (observables.empty() && !vine) data.fail("observables", "at least one measured column");
@@ -326,25 +348,36 @@ FitFile read_fit_file(const fs::path& file) {
   }
 
   const io::SceneNode options = root.map("options");
-  f.options.max_iterations = options.integer("max_iterations");
+  for (const auto& [key, methods] : method_option_keys())
+    if (options.has(key) && std::find(methods.begin(), methods.end(), f.method) == methods.end())
+      options.fail(key, fmt::format("a key of method(s) {} only (this fit's method is {})", joined(methods), f.method));
+  f.options.max_iterations = options.has("max_iterations") ? options.integer("max_iterations") : joint ? 500 : 30;
   f.options.difference_step = options.real("difference_step");
   f.options.step_tolerance = options.real("step_tolerance");
   f.options.cost_tolerance = options.real("cost_tolerance");
   f.options.gradient_tolerance = options.real("gradient_tolerance");
   f.jobs = options.integer("jobs");
   f.options.absolute_sigma = all_sigma_given;
-  doc.check_unused();
-  f.resolved = doc.resolved();
+  if (joint) {
+    f.estimation = read_joint_estimation_options(options);
+    f.estimation.max_iterations = f.options.max_iterations;
+    const FitParameter &k = f.parameters[0], &c = f.parameters[1];
+    f.estimation.stiffness_scale = k.scale;
+    f.estimation.damping_scale = c.scale;
+    f.estimation.stiffness_max = k.upper;
+    f.estimation.damping_max = std::isfinite(c.upper) ? c.upper : 0.0;  // 0: the explicit springs' limit
+  }
 
   // the scene with the parameters at their initial values and each experiment's settings
   if (vine) f.data.experiments = {fixed};  // one run: the vine scene from its start
+  vine::VineModel vine_model;
   for (std::size_t i = 0; i < f.data.experiments.size(); ++i) {
     RunSettings s = f.data.experiments[i];
     for (const FitParameter& q : f.parameters)
       s.push_back(vine ? vine_parameter_setting(q.key, q.initial) : parameter_setting(q.key, q.initial));
     try {
       if (vine)
-        (void)vine::load_vine_scene_file(f.scene, s);
+        vine_model = vine::load_vine_scene_file(f.scene, s).model;
       else
         (void)sim::load_rod_scene_file(f.scene, s);
     } catch (const InputError& e) {
@@ -354,6 +387,9 @@ FitFile read_fit_file(const fs::path& file) {
                        e.what(), "a scene that loads with these settings");
     }
   }
+  if (joint) f.estimation.contacts = read_known_contacts(options, vine_model, f.frames.front().step, f.frames.back().step);
+  doc.check_unused();  // after the known contacts' keys are read
+  f.resolved = doc.resolved();
   return f;
 }
 

@@ -1,11 +1,13 @@
 #include "tendril/fit/fit_methods.hpp"
 
 #include <cmath>
+#include <exception>
 
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/fit/fit_points_csv.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
@@ -20,7 +22,11 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   report.converged = r.converged;
   report.message = r.message;
   report.iterations = r.iterations;
-  for (const FitParameter& p : file.parameters) report.names.push_back(p.key);
+  report.initial.resize(static_cast<Eigen::Index>(file.parameters.size()));
+  for (const FitParameter& p : file.parameters) {
+    report.initial[static_cast<Eigen::Index>(report.names.size())] = p.initial;
+    report.names.push_back(p.key);
+  }
   report.values = r.values;
   report.sigma = r.sigma;
   report.initial_cost = r.initial_cost;
@@ -29,6 +35,14 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   report.residuals_csv = run_fit_residuals_csv(file, r.simulated);
   report.runs = r.runs;
   return report;
+}
+
+/// Mean over the frames of |simulated - measured| tip x [m] (the paper's error measure; NaN without frames).
+double tip_x_mean_absolute_error(const std::vector<MeasuredFrame>& frames, const std::vector<MatX>& simulated) {
+  double sum = 0.0;
+  for (std::size_t f = 0; f < simulated.size(); ++f)
+    sum += std::abs(simulated[f](simulated[f].rows() - 1, 0) - frames[f].points(frames[f].points.rows() - 1, 0));
+  return simulated.empty() ? std::nan("") : sum / static_cast<double>(simulated.size());
 }
 
 /// The vine's uniform K and C by single shooting from the scene's start (fit/vine_shooting_fit.hpp).
@@ -46,6 +60,7 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.message = r.message;
   report.iterations = r.iterations;
   report.names = {file.parameters[0].key, file.parameters[1].key};
+  report.initial = Vec2(file.parameters[0].initial, file.parameters[1].initial);
   report.values = Vec2(r.stiffness, r.damping);
   report.sigma = Vec2(r.stiffness_sigma, r.damping_sigma);
   report.initial_cost = r.initial_cost;
@@ -56,17 +71,98 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
     if (context.progress) context.progress(line);
     report.history.push_back(line);
   }
-  // per frame and point: measured and simulated x, y [m]
-  report.residuals_csv = "step,point,x_measured,y_measured,x_simulated,y_simulated\n";
-  for (std::size_t f = 0; f < file.frames.size(); ++f) {
-    const MeasuredFrame& m = file.frames[f];
-    for (Eigen::Index p = 0; p < m.points.rows(); ++p) {
-      const bool have = f < r.fitted.simulated.size() && p < r.fitted.simulated[f].rows();
-      report.residuals_csv += fmt::format("{},{},{},{},{},{}\n", m.step, p, number(m.points(p, 0)), number(m.points(p, 1)),
-                                          have ? number(r.fitted.simulated[f](p, 0)) : "",
-                                          have ? number(r.fitted.simulated[f](p, 1)) : "");
+  report.residuals_csv = fit_points_csv(file.frames, r.fitted.simulated);
+  report.frame_points = true;
+  report.details.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
+  return report;
+}
+
+io::Json json_object(io::Json::Object members) {
+  io::Json j = io::Json::object();
+  for (auto& [key, value] : members) j[key] = std::move(value);
+  return j;
+}
+
+io::Json numbers(const std::vector<double>& v) {
+  io::Json a = io::Json::array();
+  for (double x : v) a.push_back(std::isfinite(x) ? io::Json(x) : io::Json("undetermined"));
+  return a;
+}
+
+/// The vine's K and C with its trajectory: the paper's eq. 16 solved by IPOPT (fit/vine_joint_estimation.hpp),
+/// one progress line per IPOPT iteration.
+FitReport joint_estimation(const FitFile& file, const FitContext& context) {
+  RunSettings settings = file.data.experiments.front();
+  for (const FitParameter& p : file.parameters) settings.push_back(vine_parameter_setting(p.key, p.initial));
+  const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
+  FitReport report;
+  JointEstimationOptions options = file.estimation;
+  std::exception_ptr stopped;  // the progress callback's exception (an interrupt), rethrown after IPOPT returns
+  options.progress = [&](const JointEstimationIteration& i) {
+    FitIteration line{i.iteration, i.objective, i.inf_pr, i.alpha_pr, i.regularization, 1, VecX(), i.inf_du,
+                      i.restoration};
+    report.history.push_back(line);
+    try {
+      if (context.progress) context.progress(line);
+    } catch (...) {
+      stopped = std::current_exception();
+      return false;  // IPOPT stops with User_Requested_Stop
     }
-  }
+    return true;
+  };
+  // the problem's size as IPOPT sees it (its sparse constraint Jacobian at the initial guess)
+  const JointEstimationProblemEvaluation at_guess =
+      evaluate_joint_estimation(scene.model, scene.initial, file.frames, file.estimation);
+  const JointEstimationResult r = estimate_vine_states_and_parameters(scene.model, scene.initial, file.frames, options);
+  if (stopped) std::rethrow_exception(stopped);
+  report.converged = r.converged;
+  report.iterations = r.iterations;
+  report.message = fmt::format("IPOPT {} after {} iteration(s)", r.status, r.iterations);
+  const auto nk = static_cast<Eigen::Index>(r.stiffness.size());
+  report.initial.resize(2 * nk);
+  report.values.resize(2 * nk);
+  report.sigma.resize(2 * nk);
+  // K_0 .. K_{p-1}, then C_0 .. C_{p-1} (one each without per_joint)
+  for (int p = 0; p < 2; ++p)
+    for (Eigen::Index j = 0; j < nk; ++j) {
+      const Eigen::Index e = p * nk + j;
+      const auto u = static_cast<std::size_t>(j);
+      report.names.push_back(options.per_joint ? fmt::format("{}[{}]", file.parameters[p].key, j) : file.parameters[p].key);
+      report.initial[e] = file.parameters[p].initial;
+      report.values[e] = p == 0 ? r.stiffness[u] : r.damping[u];
+      report.sigma[e] = p == 0 ? r.stiffness_sigma[u] : r.damping_sigma[u];
+    }
+  report.initial_cost = r.initial_objective;
+  report.cost = r.objective;
+  report.runs = 1;  // the simulation of the initial guess; IPOPT evaluates single steps
+  report.residuals_csv = fit_points_csv(file.frames, r.simulated);
+  report.frame_points = true;
+  io::Json::Object& d = report.details;
+  d.emplace_back("ipopt_status", r.status);
+  d.emplace_back("ipopt_iterations", r.iterations);
+  d.emplace_back("ipopt_seconds", r.seconds);
+  d.emplace_back("objective", json_object({{"initial", r.initial_objective},
+                                           {"final", r.objective},
+                                           {"data_term", r.data_term},
+                                           {"model_term", r.model_term}}));
+  d.emplace_back("constraint_violation", r.constraint_violation);
+  d.emplace_back("per_joint", options.per_joint);
+  d.emplace_back("stiffness", numbers(r.stiffness));
+  d.emplace_back("stiffness_sigma", numbers(r.stiffness_sigma));
+  d.emplace_back("damping", numbers(r.damping));
+  d.emplace_back("damping_sigma", numbers(r.damping_sigma));
+  d.emplace_back("problem", json_object({{"variables", static_cast<std::int64_t>(at_guess.x.size())},
+                                         {"constraints", static_cast<std::int64_t>(at_guess.constraints.size())},
+                                         {"jacobian_nonzeros", static_cast<std::int64_t>(at_guess.jacobian.nonZeros())}}));
+  d.emplace_back("steps", static_cast<std::int64_t>(r.trajectory.size()) - 1);
+  d.emplace_back("first_step", r.first_step);
+  if (std::isfinite(r.min_contact_impulse)) d.emplace_back("min_contact_impulse", r.min_contact_impulse);
+  if (options.trust_region_iterations > 0)
+    d.emplace_back("trust_region", json_object({{"iterations", r.trust_region_iterations},
+                                                {"message", r.trust_region_message},
+                                                {"objective", r.trust_region_objective},
+                                                {"seconds", r.trust_region_seconds}}));
+  d.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.simulated));
   return report;
 }
 
@@ -103,6 +199,10 @@ const std::vector<FitMethod>& fit_methods() {
        "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single shooting, exact "
        "sensitivities through the step-map derivatives",
        vine_shooting},
+      {"joint_estimation",
+       "the vine's pin stiffness K and damping C (vine.stiffness, vine.damping; uniform or per joint) with its "
+       "trajectory: the vine paper's joint state and parameter estimation (eq. 16) solved by IPOPT",
+       joint_estimation},
   };
   return methods;
 }

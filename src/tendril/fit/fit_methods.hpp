@@ -17,12 +17,17 @@ struct FitReport {
   bool converged = false;
   std::string message;               ///< the solver's reason for stopping
   int iterations = 0;
-  std::vector<std::string> names;    ///< parameter key paths
+  std::vector<std::string> names;    ///< parameter key paths (per joint: vine.stiffness[j])
+  VecX initial;                      ///< initial value of each name
   VecX values, sigma;                ///< fitted values and one-sigma uncertainties (+inf: undetermined)
   double initial_cost = 0.0, cost = 0.0;
   std::vector<FitIteration> history;
   std::string residuals_csv;         ///< measured against simulated at the fitted values, with header
+  /// true: residuals_csv is fit_points_csv's table (fit_points_csv.hpp), measured and simulated points
+  /// per frame, which the command also draws per frame (points.png)
+  bool frame_points = false;
   long runs = 0;                     ///< simulations run
+  io::Json::Object details;          ///< the method's own results (key, value), written into fit.json
 };
 
 /// How a method runs: the evaluator for batches of runs (threads, processes, a cluster) and progress.

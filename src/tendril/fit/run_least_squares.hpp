@@ -11,6 +11,7 @@
 /// a Dask cluster). Uncertainty from the Gauss-Newton Hessian at the optimum.
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -63,12 +64,16 @@ struct RunFitOptions {
 /// One line of the fit's progress (after each Jacobian).
 struct FitIteration {
   int iteration = 0;
-  double objective = 0.0;             ///< C at the current values
-  double constraint_violation = 0.0;  ///< largest bound violation (0: bounds are kept by projection)
-  double step_norm = 0.0;             ///< |dz|_inf of the step that led here (0 at the start)
-  double damping = 0.0;               ///< lambda
+  double objective = 0.0;             ///< C at the current values (joint_estimation: its chi-square objective)
+  /// largest bound violation (0: bounds are kept by projection; joint_estimation: IPOPT's inf_pr)
+  double constraint_violation = 0.0;
+  double step_norm = 0.0;             ///< |dz|_inf of the step that led here, 0 at the start (IPOPT: alpha_pr)
+  double damping = 0.0;               ///< lambda (IPOPT: the Hessian regularisation delta_w)
   long runs = 0;                      ///< runs evaluated so far
   VecX values;                        ///< theta
+  /// Dual infeasibility (joint_estimation: IPOPT's inf_du); NaN for the methods without one
+  double dual_infeasibility = std::numeric_limits<double>::quiet_NaN();
+  bool restoration = false;  ///< joint_estimation: an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct RunFitResult {

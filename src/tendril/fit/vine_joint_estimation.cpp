@@ -844,12 +844,16 @@ class EstimationNlp : public Ipopt::TNLP {
     solution_ = Eigen::Map<const VecX>(x, n);
   }
 
-  bool intermediate_callback(Ipopt::AlgorithmMode, Ipopt::Index iter, Ipopt::Number, Ipopt::Number, Ipopt::Number,
-                             Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Number, Ipopt::Index,
-                             const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
+  bool intermediate_callback(Ipopt::AlgorithmMode mode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
+                             Ipopt::Number inf_du, Ipopt::Number mu, Ipopt::Number d_norm,
+                             Ipopt::Number regularization_size, Ipopt::Number alpha_du, Ipopt::Number alpha_pr,
+                             Ipopt::Index ls_trials, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
     iterations_ = iter;
-    return true;
+    return !progress_ || progress_({iter, obj_value, inf_pr, inf_du, mu, d_norm, regularization_size, alpha_du, alpha_pr,
+                                    ls_trials, mode == Ipopt::RestorationPhaseMode});
   }
+
+  void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
 
   const VecX& solution() const { return solution_; }
   int iterations() const { return iterations_; }
@@ -880,6 +884,7 @@ class EstimationNlp : public Ipopt::TNLP {
   bool have_g_ = false, have_jac_ = false;
   int iterations_ = 0;
   std::string failure_;
+  std::function<bool(const JointEstimationIteration&)> progress_;
 };
 
 const char* status_name(Ipopt::ApplicationReturnStatus status) {
@@ -913,6 +918,7 @@ template <class Problem>
 VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
                       JointEstimationResult& result) {
   Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
+  nlp->set_progress(options.progress);
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetNumericValue("tol", options.tolerance);
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);

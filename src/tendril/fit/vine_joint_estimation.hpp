@@ -21,6 +21,7 @@
 /// IPOPT solves the same problem with r_i = Z_{i+1} - f(Z_i, K, C) substituted (variables Z, K, C;
 /// Gauss-Newton Hessian 2 J^T J of the objective's residuals). docs/physics/fitting.md.
 
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -47,6 +48,20 @@ enum class EstimationHessian {
   gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
   limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
                    ///< problems (docs/physics/fitting.md)
+};
+
+/// One IPOPT iteration as its intermediate callback reports it (the columns of IPOPT's log).
+struct JointEstimationIteration {
+  int iteration = 0;            ///< IPOPT's iteration counter (0: the starting point)
+  double objective = 0.0;       ///< the objective (chi-square form above) [-]
+  double inf_pr = 0.0;          ///< primal infeasibility: the constraint violation (IPOPT's scaled max norm)
+  double inf_du = 0.0;          ///< dual infeasibility (the Lagrangian's gradient, IPOPT's scaled max norm)
+  double mu = 0.0;              ///< barrier parameter
+  double d_norm = 0.0;          ///< max norm of the primal step
+  double regularization = 0.0;  ///< delta_w added to the Hessian's diagonal (0: none)
+  double alpha_du = 0.0, alpha_pr = 0.0;  ///< step sizes of the dual and primal variables
+  int line_search_trials = 0;
+  bool restoration = false;     ///< an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct JointEstimationOptions {
@@ -92,6 +107,9 @@ struct JointEstimationOptions {
   /// `bound_frac` 1e-9) and the barrier parameter `mu_init` 1e-6
   int trust_region_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
+  /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
+  /// IPOPT (status User_Requested_Stop). Empty: none.
+  std::function<bool(const JointEstimationIteration&)> progress;
   /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
   /// (<= 0: the initial guess's)
   double stiffness_scale = 0.0, damping_scale = 0.0;

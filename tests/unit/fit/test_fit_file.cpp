@@ -79,6 +79,61 @@ TEST(FitFile, RefusesBadFilesNamingKeyValueAndPlace) {
                      {"flagellated_robot.C1", "got -1", "data.csv line 3"});
 }
 
+// Method joint_estimation: its options reach JointEstimationOptions as written (sigmas, Hessian, IPOPT's
+// tolerance and iterations, the switches; K's and C's scales and upper bounds from the parameters), a
+// known contact `tip` is the scene's last contact point with the measured frames' steps by default, and
+// options of another method are refused naming the key and the methods.
+TEST(FitFile, ReadsTheJointEstimationsOptions) {
+  write("vine.yaml", "vine:\n  bodies: 6\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 30\n"
+                     "  contact: {model: point}\n  obstacles:\n    - {type: half_plane, point: [0, -1], normal: [0, 1]}\n");
+  write("frames.csv", "step,x,y\n3,0,0\n3,0.01,0\n9,0,0\n9,0.01,0\n");
+  const auto file = [](const std::string& options) {
+    return write("joint.yaml", "scene: vine.yaml\nmethod: joint_estimation\nparameters:\n"
+                               "  - {key: vine.stiffness, initial: 0.03, upper: 1, scale: 0.1}\n"
+                               "  - {key: vine.damping, initial: 1.0e-3, lower: 0}\n"
+                               "data:\n  csv: frames.csv\n  frames: {step: step, x: x, y: y}\noptions:\n" + options);
+  };
+  const FitFile f = read_fit_file(file(
+      "  measurement_sigma: 2.0e-3\n  model_sigma_position: 3.0e-5\n  model_sigma_angle: 4.0e-4\n"
+      "  model_sigma_velocity: 5.0e-3\n  model_sigma_angular_velocity: 6.0e-2\n  per_joint: true\n"
+      "  hessian: limited_memory\n  trust_region_iterations: 7\n  bilateral_contacts: true\n"
+      "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: 1.0e-6\n"
+      "  max_iterations: 40\n  known_contacts:\n    - {point: tip, obstacle: 0}\n"
+      "    - {point: 1, obstacle: 0, first_step: 4, last_step: 6}\n"));
+  const JointEstimationOptions& o = f.estimation;
+  EXPECT_EQ(o.measurement_sigma, 2e-3);
+  EXPECT_EQ(o.model_sigma_position, 3e-5);
+  EXPECT_EQ(o.model_sigma_angle, 4e-4);
+  EXPECT_EQ(o.model_sigma_velocity, 5e-3);
+  EXPECT_EQ(o.model_sigma_angular_velocity, 6e-2);
+  EXPECT_TRUE(o.per_joint);
+  EXPECT_EQ(o.hessian, EstimationHessian::limited_memory);
+  EXPECT_EQ(o.trust_region_iterations, 7);
+  EXPECT_TRUE(o.bilateral_contacts);
+  EXPECT_TRUE(o.eliminate_model_residuals);
+  EXPECT_TRUE(o.first_state_joint_velocities);
+  EXPECT_EQ(o.tolerance, 1e-6);
+  EXPECT_EQ(o.max_iterations, 40);
+  EXPECT_EQ(o.stiffness_scale, 0.1);
+  EXPECT_EQ(o.damping_scale, 1e-3);  // default: |initial|
+  EXPECT_EQ(o.stiffness_max, 1.0);
+  EXPECT_EQ(o.damping_max, 0.0);  // no upper bound given: the estimation's default
+  ASSERT_EQ(o.contacts.size(), 2u);
+  EXPECT_EQ(o.contacts[0].point, 2);  // six bodies: the ends of bodies 1 and 3, then the tip
+  EXPECT_EQ(o.contacts[0].obstacle, 0);
+  EXPECT_EQ(o.contacts[0].first_step, 3);
+  EXPECT_EQ(o.contacts[0].last_step, 9);
+  EXPECT_EQ(o.contacts[1].point, 1);
+  EXPECT_EQ(o.contacts[1].first_step, 4);
+  EXPECT_EQ(o.contacts[1].last_step, 6);
+  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations, 500);  // IPOPT's default here
+  expect_input_error([&] { read_fit_file(file("  gradient_tolerance: 1.0e-6\n")); },
+                     {"options.gradient_tolerance", "got 1.0e-6", "finite_difference_lm only", "joint_estimation"});
+  expect_input_error([&] { read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n")); },
+                     {"options.known_contacts[0].last_step", "got 10", "3 .. 9"});
+  expect_input_error([&] { read_fit_file(file("  hessian: exactly\n")); }, {"options.hessian", "got exactly", "gauss_newton"});
+}
+
 // The shipped fit files read (the vine one needs the measured data beside the repository).
 TEST(FitFile, ExamplesRead) {
   const char* source = std::getenv("TENDRIL_SOURCE_DIR");
@@ -92,6 +147,10 @@ TEST(FitFile, ExamplesRead) {
   EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
   if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth")) {
     EXPECT_EQ(read_fit_file(dir / "vine_wall_growth.yaml").frames.size(), 8u);
+    const FitFile joint = read_fit_file(dir / "vine_wall_growth_joint_estimation.yaml");
+    EXPECT_EQ(joint.frames.size(), 8u);
+    ASSERT_EQ(joint.estimation.contacts.size(), 1u);
+    EXPECT_EQ(joint.estimation.contacts[0].last_step, 21);
   }
 }
 

@@ -1,0 +1,207 @@
+// `tendril fit FIT.yaml` with method joint_estimation (the vine paper's joint state and parameter
+// estimation, eq. 16 of papers/vine_robot_simulator.txt section III, solved by IPOPT), run as a real
+// child process of the built command:
+// - Recovery: the six-body swinging vine of the library's recovery test (support/swinging_vine.hpp's
+//   parameters, as a scene file) simulated with known K = 0.05 N m/rad, C = 5e-4 N m s/rad; its centre
+//   line (11 points every 3 steps over 30 steps) with 1 mm Gaussian noise is the measured CSV (in mm).
+//   From K = 0.03, C = 1e-3 the command must exit 0 with IPOPT's Solve_Succeeded in fit.json, K and C
+//   within four of the standard deviations it reports, one history row per IPOPT iteration (and the
+//   start), every measured point in residuals.csv, and the fit directory complete. With per_joint
+//   the per-joint values and sigmas are in fit.json (IPOPT's outcome not asserted: it does not converge).
+// - Bad fit files for this method exit 2 naming the key and the value: an unknown option, a
+//   non-numeric and a negative sigma, per_joint not a bool, a known contact naming an obstacle the
+//   scene does not have.
+// - The wall growth (examples/fit/vine_wall_growth_joint_estimation.yaml on ../shared's measured data;
+//   skipped without it): IPOPT does not converge there today (docs/physics/fitting.md), so only the
+//   outcome's form is asserted: exit 0 with DIR, or exit 1 with DIR.failed, and IPOPT's status in its
+//   fit.json. About 5 s of CPU (docs/performance.md, "Fitting").
+// Everything is written into the test's scratch folder.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "support/cli_process.hpp"
+#include "support/scratch_dir.hpp"
+#include "support/swinging_vine.hpp"
+#include "support/wall_growth.hpp"
+#include "tendril/fit/vine_shooting_fit.hpp"
+#include "tendril/vine/vine_scene.hpp"
+
+namespace tendril::fit {
+namespace {
+
+namespace fs = std::filesystem;
+using robustness::run_cli;
+using robustness::slurp;
+using robustness::write_text;
+
+/// The swinging vine (support/swinging_vine.hpp: six bodies, released 0.3 rad off the rest heading
+/// 1.2 rad while growing at 20 mm/s) as a scene with the true K and C; `extra` is appended under vine:.
+std::string swinging_scene(const std::string& extra = "") {
+  return fmt::format(
+      "vine:\n  bodies: 6\n  half_length: 0.02\n  mass: 0.001\n  inertia: 2.0e-4\n  stiffness: [{}]\n  damping: [{}]\n"
+      "  heading: 1.5\n  rest_angles: [1.2, 0, 0]\n  dt: 0.011111111111111112\n  steps: 30\n  growth: {{rate: 0.02}}\n"
+      "  initial_state: {{extension: 0.002}}\n{}",
+      testing::kSwingStiffness, testing::kSwingDamping, extra);
+}
+
+/// The number after `"key": ` at its `occurrence`-th appearance in `json` (NaN if absent).
+double json_number(const std::string& json, const std::string& key, int occurrence = 0) {
+  std::size_t at = 0;
+  for (int i = 0; i <= occurrence; ++i) {
+    at = json.find("\"" + key + "\": ", i == 0 ? 0 : at + 1);
+    if (at == std::string::npos) return std::nan("");
+  }
+  return std::strtod(json.c_str() + at + key.size() + 4, nullptr);
+}
+
+int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+class JointEstimationCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::scratch_dir("fit_joint") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::create_directories(dir_);
+    write_text(dir_ / "swing.yaml", swinging_scene());
+    // the measured frames: the scene simulated with the true K, C, plus 1 mm noise, in mm
+    const vine::VineScene scene = vine::load_vine_scene_file(dir_ / "swing.yaml");
+    std::vector<MeasuredFrame> frames;
+    for (int step = 0; step <= 30; step += 3) frames.push_back({step, MatX::Zero(11, 2)});
+    const ShootingResiduals truth = shooting_residuals(scene.model, scene.initial, frames, Observation::points,
+                                                       testing::kSwingStiffness, testing::kSwingDamping, false);
+    ASSERT_TRUE(truth.ok) << truth.message;
+    std::mt19937 rng(11);
+    std::normal_distribution<double> gauss(0.0, 1e-3);
+    std::string csv = "step,x_mm,y_mm\n";
+    for (std::size_t f = 0; f < frames.size(); ++f)
+      for (Eigen::Index p = 0; p < truth.simulated[f].rows(); ++p)
+        csv += fmt::format("{},{:.9g},{:.9g}\n", frames[f].step, 1e3 * (truth.simulated[f](p, 0) + gauss(rng)),
+                           1e3 * (truth.simulated[f](p, 1) + gauss(rng)));
+    write_text(dir_ / "frames.csv", csv);
+  }
+
+  /// A fit file for `scene` with `options` (YAML lines under options:, each indented by 2).
+  fs::path fit_file(const std::string& options, const std::string& scene = "swing.yaml") {
+    write_text(dir_ / "fit.yaml", "scene: " + scene +
+                                      "\nmethod: joint_estimation\nparameters:\n"
+                                      "  - {key: vine.stiffness, initial: 0.03}\n"
+                                      "  - {key: vine.damping, initial: 1.0e-3}\n"
+                                      "data:\n  csv: frames.csv\n  frames: {step: step, x: x_mm, y: y_mm, factor: 1e-3}\n"
+                                      "options:\n" + options);
+    return dir_ / "fit.yaml";
+  }
+
+  /// Expects `options` to be refused with exit 2 and every fragment in the message, nothing written.
+  void expect_refused(const std::string& options, std::initializer_list<std::string> fragments,
+                      const std::string& scene = "swing.yaml") {
+    const robustness::CliResult r = run_cli({"fit", fit_file(options, scene).string(), "--out", "bad"}, dir_);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    for (const std::string& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << r.err << "\n  lacks: " << f;
+    EXPECT_FALSE(fs::exists(dir_ / "bad"));
+    EXPECT_FALSE(fs::exists(dir_ / "bad.failed"));
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(JointEstimationCommand, RecoversKnownStiffnessAndDampingWithinTheReportedUncertainty) {
+  const robustness::CliResult r =
+      run_cli({"fit", fit_file("  measurement_sigma: 1.0e-3\n").string(), "--out", "fit", "--no-plot"}, dir_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = slurp(dir_ / "fit" / "fit.json");
+  std::printf("%s\nthe command: %.2f s wall, %.2f s CPU\n", json.c_str(), r.wall_seconds, r.cpu_seconds);
+  EXPECT_NE(json.find("\"ipopt_status\": \"Solve_Succeeded\""), std::string::npos);
+  EXPECT_NE(json.find("\"converged\": true"), std::string::npos);
+  const double k = json_number(json, "value", 0), c = json_number(json, "value", 1);
+  const double sigma_k = json_number(json, "sigma", 0), sigma_c = json_number(json, "sigma", 1);
+  EXPECT_GT(sigma_k, 0.0);
+  EXPECT_GT(sigma_c, 0.0);
+  EXPECT_LT(std::abs(k - testing::kSwingStiffness), 4 * sigma_k);
+  EXPECT_LT(std::abs(c - testing::kSwingDamping), 4 * sigma_c);
+  EXPECT_LT(json_number(json, "constraint_violation"), 1e-8);
+  // one history row per IPOPT iteration and one for its start; every measured point in residuals.csv
+  const int iterations = static_cast<int>(json_number(json, "ipopt_iterations"));
+  EXPECT_GT(iterations, 0);
+  EXPECT_EQ(lines(slurp(dir_ / "fit" / "history.csv")), 1 + iterations + 1);
+  EXPECT_EQ(lines(slurp(dir_ / "fit" / "residuals.csv")), 1 + 11 * 11);
+  EXPECT_NE(slurp(dir_ / "fit" / "run.json").find("\"kind\": \"fit\""), std::string::npos);
+  // the progress: one line per IPOPT iteration, its start included
+  EXPECT_NE(r.err.find(fmt::format("\n{:4d}  ", iterations)), std::string::npos) << r.err;
+}
+
+// per_joint: K_j, C_j of the three pin joints, reported per joint in fit.json's parameters
+// (vine.stiffness[j], vine.damping[j]) and lists. IPOPT does not reach its tolerance here today (the
+// objective settles, inf_du does not: Restoration_Failed after 115 iterations, docs/physics/fitting.md),
+// so the outcome is not asserted, only its form: exit 0 with DIR or 1 with DIR.failed, and the
+// per-joint fields with finite sigmas.
+TEST_F(JointEstimationCommand, PerJointValuesAndSigmasInFitJson) {
+  const robustness::CliResult r =
+      run_cli({"fit", fit_file("  per_joint: true\n").string(), "--out", "fit", "--no-plot"}, dir_);
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  const std::string json = slurp(dir_ / (r.exit_code == 0 ? "fit" : "fit.failed") / "fit.json");
+  std::printf("%s\nthe command: exit %d, %.2f s wall, %.2f s CPU\n", json.c_str(), r.exit_code, r.wall_seconds,
+              r.cpu_seconds);
+  EXPECT_NE(json.find("\"per_joint\": true"), std::string::npos);
+  EXPECT_NE(json.find("\"ipopt_status\": \""), std::string::npos);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_NE(json.find(fmt::format("\"key\": \"vine.stiffness[{}]\"", j)), std::string::npos) << j;
+    EXPECT_NE(json.find(fmt::format("\"key\": \"vine.damping[{}]\"", j)), std::string::npos) << j;
+    EXPECT_GT(json_number(json, "sigma", j), 0.0) << j;      // a number: "undetermined" parses as NaN
+    EXPECT_GT(json_number(json, "sigma", 3 + j), 0.0) << j;
+  }
+  EXPECT_EQ(json.find("\"key\": \"vine.stiffness[3]\""), std::string::npos);
+  // the lists: three values each
+  const std::size_t list = json.find("\"stiffness\": [");
+  ASSERT_NE(list, std::string::npos);
+  EXPECT_EQ(std::count(json.begin() + static_cast<long>(list), json.begin() + static_cast<long>(json.find(']', list)), ','), 2);
+}
+
+TEST_F(JointEstimationCommand, RefusesBadOptionsNamingKeyAndValue) {
+  expect_refused("  measurment_sigma: 1.0e-3\n", {"options.measurment_sigma", "measurement_sigma"});
+  expect_refused("  measurement_sigma: one\n", {"options.measurement_sigma", "got one", "a finite real > 0"});
+  expect_refused("  model_sigma_angle: -1.0e-4\n", {"options.model_sigma_angle", "got -1.0e-4", "a finite real > 0"});
+  expect_refused("  per_joint: maybe\n", {"options.per_joint", "got maybe", "true or false"});
+  expect_refused("  difference_step: 1.0e-3\n", {"options.difference_step", "finite_difference_lm", "joint_estimation"});
+  write_text(dir_ / "swing_wall.yaml",
+             swinging_scene("  contact: {model: point}\n  obstacles:\n    - {type: half_plane, point: [0, -1], normal: [0, 1]}\n"));
+  expect_refused("  known_contacts:\n    - {point: tip, obstacle: 1}\n",
+                 {"options.known_contacts[0].obstacle", "got 1", "an obstacle index 0 .. 0"}, "swing_wall.yaml");
+  expect_refused("  known_contacts:\n    - {point: 7, obstacle: 0}\n",
+                 {"options.known_contacts[0].point", "got 7", "tip, or a contact point index 0 .. 2"}, "swing_wall.yaml");
+}
+
+// The measured wall growth (about 5 s of CPU); IPOPT's outcome is not asserted (see the top).
+TEST(JointEstimationCommandOnTheWallGrowth, EndsWithACompleteDirectoryAndIpoptsStatus) {
+  if (testing::wall_growth_data_dir().empty())
+    GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
+  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
+  ASSERT_NE(source, nullptr);
+  const fs::path dir = testing::scratch_dir("fit_joint_wall");
+  const robustness::CliResult r =
+      run_cli({"fit", (fs::path(source) / "examples/fit/vine_wall_growth_joint_estimation.yaml").string(), "--out",
+               "wall", "--no-plot"},
+              dir);
+  std::printf("exit %d after %.1f s (CPU %.1f s)\n%s\n", r.exit_code, r.wall_seconds, r.cpu_seconds,
+              r.err.substr(r.err.size() > 2000 ? r.err.size() - 2000 : 0).c_str());
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  const fs::path out = dir / (r.exit_code == 0 ? "wall" : "wall.failed");
+  EXPECT_FALSE(fs::exists(dir / (r.exit_code == 0 ? "wall.failed" : "wall")));
+  for (const char* file : {"fit.json", "history.csv", "residuals.csv", "run.json"})
+    EXPECT_TRUE(fs::exists(out / file)) << out / file;
+  const std::string json = slurp(out / "fit.json");
+  std::printf("%s\n", json.c_str());
+  EXPECT_NE(json.find("\"ipopt_status\": \""), std::string::npos) << json;
+  if (r.exit_code == 1) {
+    EXPECT_NE(r.err.find("error: the fit failed: IPOPT "), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace tendril::fit
