@@ -34,7 +34,7 @@ SETTINGS = [
      "previous", "{" + DISMECH + "}"),
     ("[5] force_tolerance_abs 5e-6 N", "inertial", "{force_tolerance_abs: 5.0e-6}"),
     ("[6] force_tolerance_abs 5e-6 N, chord 0.5", "inertial", "{force_tolerance_abs: 5.0e-6, chord_contraction: 0.5}"),
-    ("py-dismech rule, its fixture, inertial guess", "inertial", "{" + DISMECH + "}"),
+    ("[7] py-dismech rule, its fixture, inertial guess", "inertial", "{" + DISMECH + "}"),
     ("py-dismech rule, its fixture, inertial guess, chord 0.5", "inertial", "{" + DISMECH + ", chord_contraction: 0.5}"),
     ("py-dismech rule, tol 1e-4 N only (ftol, dtol 0)", "inertial",
      "{stopping: dismech, dismech: {relative_tolerance: 0, velocity_tolerance: 0}}"),

@@ -57,8 +57,7 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   const Mat3 ga_l = inv_na2 * n_a * e_hat.transpose();  // (n_A / |n_A|^2) e_hat^T
   const Mat3 gb_l = inv_nb2 * n_b * e_hat.transpose();
   const Mat3 e_x = cross_matrix(e);
-  // dg2/dx_k, dg3/dx_k (k = 0 .. 3; dg2/dx_3 = dg3/dx_2 = 0); g_2, g_3 do not change under a translation, so
-  // dg/dx_0 = -(the sum over the other nodes), as [x_2 - x_1]_x = [a]_x - [e]_x and [x_1 - x_3]_x = [e]_x - [b]_x say
+  // dg2/dx_k, dg3/dx_k for k = 1 .. 3 (dg2/dx_3 = dg3/dx_2 = 0; k = 0 is not needed, see the row of node 0 below)
   const Mat3 h21 = -ga_l + p_a * cross_matrix(a);
   const Mat3 h22 = -p_a * e_x;
   const Mat3 h31 = -gb_l - p_b * cross_matrix(b);
