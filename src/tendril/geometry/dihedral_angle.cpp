@@ -52,16 +52,19 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
 
   // dg_T = -(n_T / |n_T|^2) dL - L P_T dn_T with P_T = (I - 2 n_hat_T n_hat_T^T) / |n_T|^2, dL = e_hat . de,
   // dn_A = [x_2 - x_1]_x dx_0 - [a]_x dx_1 + [e]_x dx_2, dn_B = [x_1 - x_3]_x dx_0 + [b]_x dx_1 - [e]_x dx_3
-  const Mat3 p_a = l * inv_na2 * (Mat3::Identity() - 2.0 * inv_na2 * n_a * n_a.transpose());
-  const Mat3 p_b = l * inv_nb2 * (Mat3::Identity() - 2.0 * inv_nb2 * n_b * n_b.transpose());
-  const Mat3 ga_l = inv_na2 * n_a * e_hat.transpose();  // (n_A / |n_A|^2) e_hat^T
-  const Mat3 gb_l = inv_nb2 * n_b * e_hat.transpose();
-  const Mat3 e_x = cross_matrix(e);
+  // P_T [v]_x = (L / |n_T|^2) ([v]_x - 2 m_T (n_T x v)^T), m_T = n_T / |n_T|^2 (as n^T [v]_x = (n x v)^T): a skew
+  // matrix and a rank-one term instead of a 3 x 3 product
+  const Vec3 m_a = inv_na2 * n_a;
+  const Vec3 m_b = inv_nb2 * n_b;
+  const auto p_cross = [&](double scale, const Vec3& n, const Vec3& m, const Vec3& v) -> Mat3 {
+    return scale * (cross_matrix(v) - 2.0 * m * n.cross(v).transpose());
+  };
+  const double c_a = l * inv_na2, c_b = l * inv_nb2;
   // dg2/dx_k, dg3/dx_k for k = 1 .. 3 (dg2/dx_3 = dg3/dx_2 = 0; k = 0 is not needed, see the row of node 0 below)
-  const Mat3 h21 = -ga_l + p_a * cross_matrix(a);
-  const Mat3 h22 = -p_a * e_x;
-  const Mat3 h31 = -gb_l - p_b * cross_matrix(b);
-  const Mat3 h33 = p_b * e_x;
+  const Mat3 h21 = -m_a * e_hat.transpose() + p_cross(c_a, n_a, m_a, a);
+  const Mat3 h22 = -p_cross(c_a, n_a, m_a, e);
+  const Mat3 h31 = -m_b * e_hat.transpose() - p_cross(c_b, n_b, m_b, b);
+  const Mat3 h33 = p_cross(c_b, n_b, m_b, e);
   // d alpha_A / dx_k: x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2 (x_3: 0)
   const Vec3 da_1 = (a - 2.0 * alpha_a * e) / l2;
   const Vec3 da_2 = e / l2;
