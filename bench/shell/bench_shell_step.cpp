@@ -38,9 +38,9 @@ void time_window(benchmark::State& state, const std::function<tendril::sim::Simu
       state, warmed, [&](const tendril::sim::Simulation& sim) { return sim.steps_taken() >= warmup + window; });
 }
 
-/// The 451-node shell cantilever with `bending` ("hinge" or "midedge") and the integrator's Newton options
-/// `newton` (YAML flow mapping; empty: the defaults).
-tendril::sim::Simulation shell_cantilever(const std::string& bending, const std::string& newton = "") {
+/// The 451-node shell cantilever with `bending` ("hinge" or "midedge") and the integrator options `integrator`
+/// (YAML flow-mapping entries after type and dt, e.g. "newton: {...}"; empty: the defaults).
+tendril::sim::Simulation shell_cantilever(const std::string& bending, const std::string& integrator = "") {
   const std::string scene = R"(duration: 1.0e6
 shells:
   - geometry: {type: rectangle, length: 0.1, width: 0.025, nodes_x: 41, nodes_y: 11, pattern: right}
@@ -48,29 +48,38 @@ shells:
     clamp: {side: x_min, rows: 2}
     bending: )" + bending + R"(
 forces: {gravity: [0, 0, -9.81]}
-integrator: {type: implicit_euler, dt: 1.0e-2)" + (newton.empty() ? "" : ", newton: " + newton) + R"(}
+integrator: {type: implicit_euler, dt: 1.0e-2)" + (integrator.empty() ? "" : ", " + integrator) + R"(}
 )";
   return tendril::sim::Simulation(tendril::sim::load_rod_scene_text(scene, {}, "shell cantilever"));
 }
 
 std::string bending_model(const benchmark::State& state) { return state.range(0) == 0 ? "hinge" : "midedge"; }
 
-/// The Newton options of BM_ShellCantileverStep's second argument: 0 the defaults (residual at most 1e-8 of the
-/// physical force scale, about 4e-11 N here), 1 chord steps (docs/physics/time_integration.md, "Chord steps"),
-/// 2 and 3 an absolute residual tolerance of 1e-5 N (ten times tighter than py-dismech's tol = 1e-4 N; see
-/// docs/performance.md, "Shells"), without and with chord steps.
-constexpr std::array<const char*, 4> kNewtonVariants = {
-    "", "{chord_contraction: 0.5}", "{force_tolerance_abs: 1.0e-5}",
-    "{force_tolerance_abs: 1.0e-5, chord_contraction: 0.5}"};
+/// The integrator options of BM_ShellCantileverStep's second argument (accuracy of each over 60 steps:
+/// bench/shell/accuracy.py, docs/performance.md "Shells"): 0 the defaults (residual at most 1e-8 of the physical
+/// force scale, about 4e-11 N here), 1 chord steps (docs/physics/time_integration.md, "Chord steps"), 2 and 3 an
+/// absolute residual tolerance of 1e-5 N without and with chord steps, 4 py-dismech's own stopping rule with its
+/// test fixture's tolerances and its initial guess q_k (the "equal accuracy" reference), 5 and 6 an absolute
+/// tolerance of 5e-6 N without and with chord steps, 7 py-dismech's rule and tolerances from Tendril's initial guess
+/// q_k + dt u_k (4 from q_k needs diagonal shifts on the mid-edge strip: about 2 factorizations per iteration).
+constexpr std::array<const char*, 8> kNewtonVariants = {
+    "",
+    "newton: {chord_contraction: 0.5}",
+    "newton: {force_tolerance_abs: 1.0e-5}",
+    "newton: {force_tolerance_abs: 1.0e-5, chord_contraction: 0.5}",
+    "initial_guess: previous, newton: {stopping: dismech, max_iterations: 25}",
+    "newton: {force_tolerance_abs: 5.0e-6}",
+    "newton: {force_tolerance_abs: 5.0e-6, chord_contraction: 0.5}",
+    "newton: {stopping: dismech, max_iterations: 25}"};
 
 void BM_ShellCantileverStep(benchmark::State& state) {
   const std::string bending = bending_model(state);
-  const std::string newton = kNewtonVariants[static_cast<std::size_t>(state.range(1))];
-  time_window(state, [&] { return shell_cantilever(bending, newton); }, 10, 50);
+  const std::string integrator = kNewtonVariants[static_cast<std::size_t>(state.range(1))];
+  time_window(state, [&] { return shell_cantilever(bending, integrator); }, 10, 50);
 }
 BENCHMARK(BM_ShellCantileverStep)
     ->ArgNames({"midedge", "newton"})
-    ->ArgsProduct({{0, 1}, {0, 1, 2, 3}})
+    ->ArgsProduct({{0, 1}, {0, 1, 2, 3, 4, 5, 6, 7}})
     ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMillisecond);
 

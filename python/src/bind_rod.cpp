@@ -23,7 +23,9 @@ void bind_rod(py::module_& m) {
   py::enum_<StopCriterion>(m, "StopCriterion")
       .value("none", StopCriterion::none)
       .value("residual", StopCriterion::residual)
-      .value("round_off", StopCriterion::round_off);
+      .value("round_off", StopCriterion::round_off)
+      .value("relative_residual", StopCriterion::relative_residual)
+      .value("velocity_change", StopCriterion::velocity_change);
 
   py::class_<StepReport>(m, "StepReport")
       .def_property_readonly("ok", &StepReport::ok)

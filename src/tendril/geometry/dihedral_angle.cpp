@@ -1,7 +1,9 @@
 #include "tendril/geometry/dihedral_angle.hpp"
 
+#include <array>
 #include <cmath>
 
+#include "tendril/core/error.hpp"
 #include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril {
@@ -14,7 +16,7 @@ double dihedral_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3
 }
 
 double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
-                                  VecN<12>* gradient, MatN<12>* hessian) {
+                                  VecN<12>* gradient, MatN<12>* hessian, const AngleSpring* spring) {
   // Closed form (Tamstorf & Grinspun 2013, "Discrete bending forces and their Jacobians", sec. 3-4; derived
   // afresh in docs/physics/shells.md#hinge-bending): with e = x_1 - x_0 (length L), a = x_2 - x_0,
   // b = x_3 - x_0, n_A = e x a, n_B = b x e, the opposite nodes move phi along their triangles' normals,
@@ -39,6 +41,7 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   const Vec3 g3 = -l * inv_nb2 * n_b;
   const double alpha_a = a.dot(e) / l2;
   const double alpha_b = b.dot(e) / l2;
+  TENDRIL_ASSERT(gradient || !hessian, "dihedral_angle_derivatives: a Hessian needs the gradient");
   if (gradient) {
     gradient->segment<3>(0) = -(1.0 - alpha_a) * g2 - (1.0 - alpha_b) * g3;
     gradient->segment<3>(3) = -alpha_a * g2 - alpha_b * g3;
@@ -49,49 +52,61 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
 
   // dg_T = -(n_T / |n_T|^2) dL - L P_T dn_T with P_T = (I - 2 n_hat_T n_hat_T^T) / |n_T|^2, dL = e_hat . de,
   // dn_A = [x_2 - x_1]_x dx_0 - [a]_x dx_1 + [e]_x dx_2, dn_B = [x_1 - x_3]_x dx_0 + [b]_x dx_1 - [e]_x dx_3
-  const Mat3 p_a = l * inv_na2 * (Mat3::Identity() - 2.0 * inv_na2 * n_a * n_a.transpose());
-  const Mat3 p_b = l * inv_nb2 * (Mat3::Identity() - 2.0 * inv_nb2 * n_b * n_b.transpose());
-  const Mat3 ga_l = inv_na2 * n_a * e_hat.transpose();  // (n_A / |n_A|^2) e_hat^T
-  const Mat3 gb_l = inv_nb2 * n_b * e_hat.transpose();
-  const Mat3 e_x = cross_matrix(e);
-  // dg2/dx_k, dg3/dx_k (k = 0 .. 3; dg2/dx_3 = dg3/dx_2 = 0); g_2, g_3 do not change under a translation, so
-  // dg/dx_0 = -(the sum over the other nodes), as [x_2 - x_1]_x = [a]_x - [e]_x and [x_1 - x_3]_x = [e]_x - [b]_x say
-  const Mat3 h21 = -ga_l + p_a * cross_matrix(a);
-  const Mat3 h22 = -p_a * e_x;
-  const Mat3 h20 = -h21 - h22;
-  const Mat3 h31 = -gb_l - p_b * cross_matrix(b);
-  const Mat3 h33 = p_b * e_x;
-  const Mat3 h30 = -h31 - h33;
-  // d alpha_A / dx_k: x_0: -(a + e - 2 alpha_A e) / L^2, x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2
+  // P_T [v]_x = (L / |n_T|^2) ([v]_x - 2 m_T (n_T x v)^T), m_T = n_T / |n_T|^2 (as n^T [v]_x = (n x v)^T): a skew
+  // matrix and a rank-one term instead of a 3 x 3 product
+  const Vec3 m_a = inv_na2 * n_a;
+  const Vec3 m_b = inv_nb2 * n_b;
+  const auto p_cross = [&](double scale, const Vec3& n, const Vec3& m, const Vec3& v) -> Mat3 {
+    return scale * (cross_matrix(v) - 2.0 * m * n.cross(v).transpose());
+  };
+  const double c_a = l * inv_na2, c_b = l * inv_nb2;
+  // dg2/dx_k, dg3/dx_k for k = 1 .. 3 (dg2/dx_3 = dg3/dx_2 = 0; k = 0 is not needed, see the row of node 0 below)
+  const Mat3 h21 = -m_a * e_hat.transpose() + p_cross(c_a, n_a, m_a, a);
+  const Mat3 h22 = -p_cross(c_a, n_a, m_a, e);
+  const Mat3 h31 = -m_b * e_hat.transpose() - p_cross(c_b, n_b, m_b, b);
+  const Mat3 h33 = p_cross(c_b, n_b, m_b, e);
+  // d alpha_A / dx_k: x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2 (x_3: 0)
   const Vec3 da_1 = (a - 2.0 * alpha_a * e) / l2;
   const Vec3 da_2 = e / l2;
-  const Vec3 da_0 = -da_1 - da_2;
   const Vec3 db_1 = (b - 2.0 * alpha_b * e) / l2;
   const Vec3 db_3 = e / l2;
-  const Vec3 db_0 = -db_1 - db_3;
-  // rows of nodes 0 and 1: g_0 = -(1 - alpha_A) g_2 - (1 - alpha_B) g_3, g_1 = -alpha_A g_2 - alpha_B g_3,
-  // differentiated by the product rule; the Hessian is symmetric, so only blocks (i, k >= i) are formed
-  const Mat3 ca = g2 * da_0.transpose() + g3 * db_0.transpose();
+  // row of node 1: g_1 = -alpha_A g_2 - alpha_B g_3, differentiated by the product rule; rows 2, 3 from dg_2, dg_3.
+  // With a spring: k (phi - phi_bar) d2phi + k g g^T, block by block (blocks (i, k >= i), i >= 1).
+  const double hessian_scale = spring ? spring->stiffness * (phi - spring->natural_angle) : 1.0;
+  const double outer_scale = spring ? spring->stiffness : 0.0;
+  const VecN<12>& g = *gradient;
+  const auto outer = [&](int i, int k) -> Mat3 {
+    return outer_scale * g.segment<3>(3 * i) * g.segment<3>(3 * k).transpose();
+  };
   const Mat3 c1a = g2 * da_1.transpose() + g3 * db_1.transpose();
+  const Mat3 d2 = g2 * da_2.transpose();
+  const Mat3 d3 = g3 * db_3.transpose();
+  Mat3 b11 = hessian_scale * (-alpha_a * h21 - alpha_b * h31 - c1a) + outer(1, 1);
+  const Mat3 b12 = hessian_scale * (-alpha_a * h22 - d2) + outer(1, 2);
+  const Mat3 b13 = hessian_scale * (-alpha_b * h33 - d3) + outer(1, 3);
+  Mat3 b22 = hessian_scale * h22 + outer(2, 2);
+  const Mat3 b23 = outer(2, 3);  // d2phi has no (2, 3) block
+  Mat3 b33 = hessian_scale * h33 + outer(3, 3);
+  // the diagonal blocks are symmetric in exact arithmetic; round-off is evened out
+  const auto symmetrize = [](Mat3& m) { m = 0.5 * (m + m.transpose()).eval(); };
+  symmetrize(b11);
+  symmetrize(b22);
+  symmetrize(b33);
+  // row of node 0: phi and g do not change under a translation, so every column of blocks sums to zero
+  const Mat3 b01 = -(b11 + b12.transpose() + b13.transpose());
+  const Mat3 b02 = -(b12 + b22 + b23.transpose());
+  const Mat3 b03 = -(b13 + b23 + b33);
+  Mat3 b00 = -(b01 + b02 + b03).transpose();
+  symmetrize(b00);
   MatN<12>& h = *hessian;
-  h.block<3, 3>(0, 0) = -(1.0 - alpha_a) * h20 - (1.0 - alpha_b) * h30 + ca;
-  h.block<3, 3>(0, 3) = -(1.0 - alpha_a) * h21 - (1.0 - alpha_b) * h31 + c1a;
-  h.block<3, 3>(0, 6) = -(1.0 - alpha_a) * h22 + g2 * da_2.transpose();
-  h.block<3, 3>(0, 9) = -(1.0 - alpha_b) * h33 + g3 * db_3.transpose();
-  h.block<3, 3>(3, 3) = -alpha_a * h21 - alpha_b * h31 - c1a;
-  h.block<3, 3>(3, 6) = -alpha_a * h22 - g2 * da_2.transpose();
-  h.block<3, 3>(3, 9) = -alpha_b * h33 - g3 * db_3.transpose();
-  h.block<3, 3>(6, 6) = h22;
-  h.block<3, 3>(6, 9).setZero();
-  h.block<3, 3>(9, 9) = h33;
-  for (int i = 0; i < 4; ++i) {
-    for (int k = 0; k < i; ++k) h.block<3, 3>(3 * i, 3 * k) = h.block<3, 3>(3 * k, 3 * i).transpose();
-  }
-  // the diagonal blocks of nodes 0 .. 3 are symmetric in exact arithmetic; round-off is evened out
-  for (int i = 0; i < 4; ++i) {
-    const Mat3 d = h.block<3, 3>(3 * i, 3 * i);
-    h.block<3, 3>(3 * i, 3 * i) = 0.5 * (d + d.transpose());
-  }
+  const std::array<const Mat3*, 10> upper = {&b00, &b01, &b02, &b03, &b11, &b12, &b13, &b22, &b23, &b33};
+  std::size_t next = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int k = i; k < 4; ++k) {
+      const Mat3& block = *upper[next++];
+      h.block<3, 3>(3 * i, 3 * k) = block;
+      if (k != i) h.block<3, 3>(3 * k, 3 * i) = block.transpose();
+    }
   return phi;
 }
 

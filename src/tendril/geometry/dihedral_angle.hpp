@@ -13,8 +13,17 @@ namespace tendril {
 /// phi [rad] in (-pi, pi].
 double dihedral_angle(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3);
 
-/// phi and, when requested, d phi / d(x_0 .. x_3) [1/m] and d2 phi / d(x_0 .. x_3)^2 [1/m^2] (symmetric).
+/// A quadratic energy of the angle, E = k/2 (phi - phi_bar)^2 (a hinge spring).
+struct AngleSpring {
+  double stiffness = 0.0;      ///< k [J/rad^2]
+  double natural_angle = 0.0;  ///< phi_bar [rad]
+};
+
+/// phi and, when requested, g = d phi / d(x_0 .. x_3) [1/m] and the Hessian d2 phi / d(x_0 .. x_3)^2 [1/m^2]
+/// (symmetric). With `spring`, `hessian` receives the spring's Hessian k (phi - phi_bar) d2phi + k g g^T
+/// [N/m] instead, formed block by block without a 12 x 12 temporary (gradient still d phi). A Hessian needs
+/// the gradient.
 double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
-                                  VecN<12>* gradient, MatN<12>* hessian);
+                                  VecN<12>* gradient, MatN<12>* hessian, const AngleSpring* spring = nullptr);
 
 }  // namespace tendril

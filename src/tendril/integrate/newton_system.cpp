@@ -293,6 +293,12 @@ double NewtonSystem::column_magnitude(int k) const {
   return largest > 0.0 ? largest : 1.0;
 }
 
+double NewtonSystem::largest_velocity_change(const NewtonProblem& p, const VecX& step_free) const {
+  // a static solve (c_u = 0) has no velocity: the test never passes
+  if (!(p.velocity_scale > 0.0)) return std::numeric_limits<double>::infinity();
+  return step_free.size() == 0 ? 0.0 : p.velocity_scale * step_free.cwiseAbs().maxCoeff();
+}
+
 bool NewtonSystem::step_is_negligible() const {
   const int num_position_dofs = 3 * model_.dofs.num_nodes;
   for (std::size_t k = 0; k < free_.size(); ++k) {
@@ -322,7 +328,12 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   auto tolerance_here = [&] {
     return std::max(options_.force_tolerance_abs, options_.force_tolerance * (initial_inertia + force_scale(p)));
   };
-  double tolerance = tolerance_here();
+  // py-dismech's rule (StoppingRule::dismech) tests the residual of the iterate before each update
+  // against fixed tolerances, and the update itself
+  const bool dismech = options_.stopping == StoppingRule::dismech;
+  const DismechStopping& dm = options_.dismech;
+  const double initial_residual = residual_norm_;
+  double tolerance = dismech ? std::max(dm.force_tolerance, dm.relative_tolerance * initial_residual) : tolerance_here();
   if (!std::isfinite(tolerance)) {
     report.status = StepStatus::non_finite;
     report.message = fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
@@ -332,7 +343,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   double residual_norm = residual_norm_;
   report.residual_history.push_back(residual_norm);
   report.tolerance = tolerance;
-  if (residual_norm <= tolerance) {
+  // (py-dismech: a solve without free DOFs has converged; with some, it takes at least one update)
+  if (dismech ? free_.empty() : residual_norm <= tolerance) {
     report.criterion = StopCriterion::residual;
     return report;
   }
@@ -344,6 +356,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   // Jacobian, which is evaluated at an accepted iterate only when the next iteration needs it
   const double chord_contraction = options_.chord_contraction;
   bool chord = false;  // this iteration solves with the factorization of an earlier iterate
+  StopCriterion dismech_criterion = StopCriterion::none;
   auto refresh_jacobian = [&] {
     if (evaluate(p, y, true)) return true;
     report.status = StepStatus::non_finite;
@@ -353,7 +366,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
     // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every entry
     // is within its floor up to the tolerance, no iteration can improve y
-    if (residual_norm <= tolerance + round_off_estimate) {
+    if (!dismech && residual_norm <= tolerance + round_off_estimate) {
       const double excess = excess_over_round_off(y);
       report.round_off_excess = excess;
       if (excess <= tolerance) {
@@ -374,7 +387,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     // (up to the tolerance), take the step whole, no line search (the merit's change is then below its
     // round-off), and stop. Not after a shifted matrix: a large shift shrinks the step without the
     // residual being small. A negligible step with a residual above the floor (a stiff row) goes on.
-    const bool negligible = !shifted && step_is_negligible();
+    const bool negligible = !dismech && !shifted && step_is_negligible();
     double excess = 0.0;
     if (negligible) {
       excess = excess_over_round_off(y);
@@ -412,8 +425,12 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     // trial points are evaluated without the Jacobian (it would go unused); a wrong guess costs one
     // re-evaluation below.
     const std::size_t history = report.residual_history.size();
+    // With the dismech rule the residual tests are known now, and the velocity test passes if the full
+    // step passes it (the line search only shortens it; stiff segments' turns may not, then the Jacobian
+    // is evaluated below).
     const bool likely_last =
-        history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
+        dismech ? residual_norm < tolerance || largest_velocity_change(p, step_free_) < dm.velocity_tolerance
+                : history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
     // every iterate is reached by a collision-free straight path: the line search starts at the
     // largest fraction of the step the continuous collision checks allow
     double alpha = max_step_fraction(p, y, step_);
@@ -492,16 +509,26 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
                                     ls.min_step, residual_norm);
       return report;
     }
+    if (dismech) {
+      // the update applied (trial - y: stiff segments may have turned it off the line alpha d)
+      for (std::size_t k = 0; k < free_.size(); ++k) step_free_[k] = trial_[free_[k]] - y[free_[k]];
+      dismech_criterion = residual_norm < dm.force_tolerance                          ? StopCriterion::residual
+                          : residual_norm < dm.relative_tolerance * initial_residual ? StopCriterion::relative_residual
+                          : largest_velocity_change(p, step_free_) < dm.velocity_tolerance ? StopCriterion::velocity_change
+                                                                                            : StopCriterion::none;
+    }
     y.swap(trial_);
     if (chord) ++report.chord_iterations;
     const double contraction = residual_norm_ / residual_norm;
     residual_norm = residual_norm_;
     report.residual_history.push_back(residual_norm);
     report.line_search_steps.push_back(alpha);
-    tolerance = tolerance_here();
-    report.tolerance = tolerance;
-    if (residual_norm <= tolerance) {
-      report.criterion = StopCriterion::residual;
+    if (!dismech) {
+      tolerance = tolerance_here();
+      report.tolerance = tolerance;
+    }
+    if (dismech ? dismech_criterion != StopCriterion::none : residual_norm <= tolerance) {
+      report.criterion = dismech ? dismech_criterion : StopCriterion::residual;
       return report;
     }
     chord = chord_may_follow && contraction <= chord_contraction;

@@ -116,6 +116,9 @@ class NewtonSystem {
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
+  /// max_k |c_u step_free_k| over the free DOFs [m/s, rad/s]: the largest velocity change of an update
+  /// (StoppingRule::dismech); infinite in a static solve (c_u = 0).
+  double largest_velocity_change(const NewtonProblem& problem, const VecX& step_free) const;
   /// The largest fraction of the displacement dy from y (the Newton step, or the chord to a curved
   /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
   /// end configuration; see NewtonProblem::end_scale).

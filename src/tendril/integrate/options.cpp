@@ -44,6 +44,8 @@ std::string_view to_string(LinearSolverKind kind) {
   return "unknown";
 }
 
+std::string_view to_string(StoppingRule rule) { return rule == StoppingRule::tendril ? "tendril" : "dismech"; }
+
 Scheme parse_scheme(std::string_view text, const std::string& key_path) {
   constexpr Scheme all[] = {Scheme::implicit_euler, Scheme::implicit_midpoint};
   return parse_enum(text, key_path, all);
@@ -61,6 +63,20 @@ LinearSolverKind parse_linear_solver(std::string_view text, const std::string& k
                                       LinearSolverKind::sparse_ldlt, LinearSolverKind::banded_lu,
                                       LinearSolverKind::sparse_lu};
   return parse_enum(text, key_path, all);
+}
+
+StoppingRule parse_stopping_rule(std::string_view text, const std::string& key_path) {
+  constexpr StoppingRule all[] = {StoppingRule::tendril, StoppingRule::dismech};
+  return parse_enum(text, key_path, all);
+}
+
+void DismechStopping::validate(std::string_view prefix) const {
+  check_range(force_tolerance >= 0.0 && std::isfinite(force_tolerance), prefix, "force_tolerance", force_tolerance,
+              "a finite number >= 0 [N]");
+  check_range(relative_tolerance >= 0.0 && std::isfinite(relative_tolerance), prefix, "relative_tolerance",
+              relative_tolerance, "a finite number >= 0");
+  check_range(velocity_tolerance >= 0.0 && std::isfinite(velocity_tolerance), prefix, "velocity_tolerance",
+              velocity_tolerance, "a finite number >= 0 [m/s]");
 }
 
 void LineSearchOptions::validate(std::string_view prefix) const {
@@ -86,6 +102,7 @@ void NewtonOptions::validate(std::string_view prefix) const {
   check_range(chord_contraction >= 0.0 && chord_contraction <= 0.5, prefix, "chord_contraction", chord_contraction,
               "a number in [0, 0.5] (0: off)");
   line_search.validate(key(prefix, "line_search."));
+  dismech.validate(key(prefix, "dismech."));
 }
 
 void DynamicsOptions::validate(std::string_view prefix) const {

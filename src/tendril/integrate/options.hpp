@@ -40,15 +40,28 @@ enum class InitialGuess {
   previous,  ///< q_k (mat_dismech Algorithm 1, line 5)
 };
 
+/// Which test ends a Newton solve (docs/physics/time_integration.md, "Newton iteration and convergence").
+enum class StoppingRule {
+  /// the residual at the current iterate within the force tolerance or its round-off floor
+  /// (NewtonOptions::force_tolerance, force_tolerance_abs, step_tolerance)
+  tendril,
+  /// py-dismech's rule (NewtonOptions::dismech): the residual of the iterate *before* the last update
+  /// below an absolute or a relative tolerance, or the update's largest velocity change below a
+  /// tolerance; the update is applied either way.
+  dismech,
+};
+
 std::string_view to_string(Scheme scheme);
 std::string_view to_string(InitialGuess guess);
 std::string_view to_string(Merit merit);
 std::string_view to_string(LinearSolverKind kind);
+std::string_view to_string(StoppingRule rule);
 /// Parse the names above; throw InputError(key_path, text, allowed names) otherwise.
 Scheme parse_scheme(std::string_view text, const std::string& key_path);
 InitialGuess parse_initial_guess(std::string_view text, const std::string& key_path);
 Merit parse_merit(std::string_view text, const std::string& key_path);
 LinearSolverKind parse_linear_solver(std::string_view text, const std::string& key_path);
+StoppingRule parse_stopping_rule(std::string_view text, const std::string& key_path);
 
 struct LineSearchOptions {
   bool enabled = true;                           ///< false: always take the full Newton step
@@ -56,6 +69,21 @@ struct LineSearchOptions {
   double armijo = 1e-4;                          ///< c_1 in phi(a) <= phi(0) + c_1 a phi'(0), in (0, 1/2)
   double shrink = 0.5;                           ///< a <- shrink * a after a rejected trial, in (0, 1)
   double min_step = 1e-6;                        ///< smallest step fraction a tried before failing, in (0, 1]
+
+  void validate(std::string_view prefix = "") const;
+};
+
+/// The tolerances of StoppingRule::dismech: py-dismech (StructuresComp/dismech-python,
+/// time_steppers/time_stepper.py, `_converged`) stops after iteration k, having applied its update
+/// y_{k+1} = y_k + alpha_k d_k, when ||f(y_k)|| < force_tolerance, or ||f(y_k)|| < relative_tolerance
+/// ||f(y_0)||, or max_i |c_u alpha_k d_k,i| < velocity_tolerance (c_u = du/dy, 1/dt for implicit Euler:
+/// max |dq| / dt over every free DOF, angles included). The defaults are the tolerances of py-dismech's
+/// test fixtures (tests/conftest.py: tol, ftol, dtol), which it uses for the shell cantilever and the
+/// parachute.
+struct DismechStopping {
+  double force_tolerance = 1e-4;     ///< tol [N], >= 0
+  double relative_tolerance = 1e-4;  ///< ftol [-], >= 0
+  double velocity_tolerance = 1e-2;  ///< dtol [m/s] (rad/s for angles), >= 0
 
   void validate(std::string_view prefix = "") const;
 };
@@ -98,6 +126,10 @@ struct NewtonOptions {
   /// on a cantilever released under gravity (tests/unit/integrate/test_chord_steps.cpp) 0.5 took up
   /// to 21 iterations per step where fresh Newton steps took 5, and 0.9 ran out of iterations.
   double chord_contraction = 0.0;  ///< in [0, 0.5]
+  /// Which test ends a solve: tendril (the tolerances above) or dismech (the tolerances in `dismech`;
+  /// force_tolerance, force_tolerance_abs and step_tolerance are then unused, and so is the round-off test).
+  StoppingRule stopping = StoppingRule::tendril;
+  DismechStopping dismech;
 
   void validate(std::string_view prefix = "") const;
 };

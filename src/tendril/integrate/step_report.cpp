@@ -19,6 +19,8 @@ std::string_view to_string(StopCriterion criterion) {
     case StopCriterion::none: return "none";
     case StopCriterion::residual: return "residual";
     case StopCriterion::round_off: return "round_off";
+    case StopCriterion::relative_residual: return "relative_residual";
+    case StopCriterion::velocity_change: return "velocity_change";
   }
   return "unknown";
 }

@@ -22,8 +22,13 @@ std::string_view to_string(StepStatus status);
 /// Which test ended a converged Newton solve (NewtonOptions, docs/physics/time_integration.md).
 enum class StopCriterion {
   none,       ///< not converged
-  residual,   ///< ||f_free|| <= the force tolerance
+  /// ||f_free|| <= the force tolerance (StoppingRule::dismech: ||f_free|| < tol before the last update)
+  residual,
   round_off,  ///< a negligible Newton step, and the residual within its round-off floor up to the tolerance
+  /// StoppingRule::dismech: the residual before the last update below ftol times the initial residual
+  relative_residual,
+  /// StoppingRule::dismech: the last update changed no velocity by dtol or more
+  velocity_change,
 };
 
 std::string_view to_string(StopCriterion criterion);

@@ -27,13 +27,11 @@ double hinge_bending_energy(const HingeStencil& x, const ShellHinge& hinge) {
 
 double hinge_bending_derivatives(const HingeStencil& x, const ShellHinge& hinge, VecN<12>* gradient,
                                  MatN<12>* hessian) {
+  // dE = k (phi - phi_bar) dphi, d2E = k (phi - phi_bar) d2phi + k dphi dphi^T
   VecN<12> dphi;
-  MatN<12> d2phi;
-  const double phi = dihedral_angle_derivatives(x[0], x[1], x[2], x[3], &dphi, hessian ? &d2phi : nullptr);
-  const double strain = phi - hinge.natural_angle;
-  // dE = k (phi - phi_bar) dphi, d2E = k (dphi dphi^T + (phi - phi_bar) d2phi)
+  const AngleSpring spring{hinge.stiffness, hinge.natural_angle};
+  const double strain = dihedral_angle_derivatives(x[0], x[1], x[2], x[3], &dphi, hessian, &spring) - hinge.natural_angle;
   if (gradient) *gradient = hinge.stiffness * strain * dphi;
-  if (hessian) *hessian = hinge.stiffness * (dphi * dphi.transpose() + strain * d2phi);
   return 0.5 * hinge.stiffness * strain * strain;
 }
 

@@ -43,15 +43,25 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
     for (std::size_t i = 0; i < 3; ++i) gradient->segment<3>(3 * static_cast<Eigen::Index>(i)) = volume * piola_1 * grad_n[i];
   if (!hessian) return energy;
 
-  // column (j, d): dF = e_d grad_N_j^T, dG = (dF^T F + F^T dF) / 2, dP = dF S + F dS
-  for (std::size_t j = 0; j < 3; ++j)
-    for (int d = 0; d < 3; ++d) {
-      const Mat32 df = Vec3::Unit(d) * grad_n[j].transpose();
-      const Mat2 dg = 0.5 * (df.transpose() * f + f.transpose() * df);
-      const Mat32 dp = df * stress + f * piola_kirchhoff_2(dg, triangle);
-      for (std::size_t i = 0; i < 3; ++i)
-        hessian->block<3, 1>(3 * static_cast<Eigen::Index>(i), 3 * static_cast<Eigen::Index>(j) + d) =
-            volume * dp * grad_n[i];
+  // Block (i, j) in closed form (docs/physics/shells.md#cst-membrane): with a_i = F grad_N_i, a change dx_j
+  // gives dF = dx_j grad_N_j^T, dS = 2 mu dG + lambda Tr(dG) I, dG = (F^T dF + dF^T F) / 2, and
+  // d(V F S grad_N_i) = V [(grad_N_i^T S grad_N_j) I + mu (grad_N_i . grad_N_j) F F^T + mu a_j a_i^T
+  //                        + lambda a_i a_j^T] dx_j,
+  // symmetric under (i, j) -> (j, i) transposed; the upper blocks are formed and mirrored.
+  const Mat3 ffT = f * f.transpose();
+  std::array<Vec3, 3> a;
+  for (std::size_t i = 0; i < 3; ++i) a[i] = f * grad_n[i];
+  const double mu = triangle.lame_mu, lambda = triangle.lame_lambda;
+  MatN<9>& h = *hessian;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = i; j < 3; ++j) {
+      const double gsg = grad_n[i].dot(stress * grad_n[j]);
+      Mat3 block = (volume * mu * grad_n[i].dot(grad_n[j])) * ffT +
+                   volume * (mu * a[j] * a[i].transpose() + lambda * a[i] * a[j].transpose());
+      block.diagonal().array() += volume * gsg;
+      const Eigen::Index r = 3 * static_cast<Eigen::Index>(i), c = 3 * static_cast<Eigen::Index>(j);
+      h.block<3, 3>(r, c) = block;
+      if (j != i) h.block<3, 3>(c, r) = block.transpose();
     }
   return energy;
 }

@@ -595,6 +595,13 @@ RodScene load_rod_scene(io::Scene& scene) {
   else if (out.solve == Solve::static_equilibrium) newton.max_iterations = StaticOptions{}.newton.max_iterations;
   newton.line_search.enabled = n.boolean("line_search");
   newton.chord_contraction = n.real("chord_contraction");
+  newton.stopping = parse_stopping_rule(n.text("stopping"), n.child_path("stopping"));
+  if (newton.stopping == StoppingRule::dismech) {
+    const io::SceneNode d = n.map("dismech");
+    newton.dismech = {d.real("force_tolerance"), d.real("relative_tolerance"), d.real("velocity_tolerance")};
+  } else if (n.has("dismech")) {
+    n.fail("dismech", "only with integrator.newton.stopping: dismech");
+  }
   newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
   if (out.solve == Solve::static_equilibrium) {
     out.statics.initial_load_steps = integ.integer("static_load_steps");

@@ -218,6 +218,22 @@ const io::SchemaTable& rod_scene_schema() {
                                "fraction of the previous one, the next solves with the factorization already "
                                "held instead of a new Jacobian (docs/physics/time_integration.md); 0: off.",
            .min = 0.0, .max = 0.5},
+          choice("integrator.newton.stopping", "tendril", {"tendril", "dismech"},
+                 "What ends a Newton solve: tendril (the residual at the current iterate within force_tolerance "
+                 "or its round-off floor) or dismech (py-dismech's rule: the residual before the last update "
+                 "below integrator.newton.dismech.force_tolerance or relative_tolerance times the first "
+                 "residual, or the update's largest velocity change below velocity_tolerance; "
+                 "docs/physics/time_integration.md)."),
+          node("integrator.newton.dismech", KeyType::Map,
+               "Tolerances of stopping: dismech (defaults: py-dismech's test fixtures); only with that rule."),
+          {.path = "integrator.newton.dismech.force_tolerance", .type = KeyType::Real, .default_value = "1e-4",
+           .unit = "N", .doc = "py-dismech's tol: the residual before the last update below this.", .min = 0.0},
+          {.path = "integrator.newton.dismech.relative_tolerance", .type = KeyType::Real, .default_value = "1e-4",
+           .unit = "-", .doc = "py-dismech's ftol: the residual before the last update below this times the "
+                               "residual at the initial guess.", .min = 0.0},
+          {.path = "integrator.newton.dismech.velocity_tolerance", .type = KeyType::Real, .default_value = "1e-2",
+           .unit = "m/s", .doc = "py-dismech's dtol: the last update's largest change of a velocity (max |dq| / "
+                                 "dt over the free DOFs, rad/s for angles) below this.", .min = 0.0},
           flag("integrator.newton.line_search", "true", "Backtracking line search on or off."),
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "

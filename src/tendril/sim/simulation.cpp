@@ -239,7 +239,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
     run->set_info("step_status_codes", std::move(codes));
     io::Json criteria = io::Json::object();
-    for (int c = 0; c <= static_cast<int>(StopCriterion::round_off); ++c)
+    for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
       criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
     run->set_info("step_criterion_codes", std::move(criteria));
     run->set_info("num_nodes", n);

@@ -46,6 +46,12 @@ TEST(Options, BadFieldsAreNamed) {
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }), "integrator.newton.stiff_segment_ratio");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.chord_contraction = 0.6; }), "integrator.newton.chord_contraction");
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.chord_contraction = nan; }), "integrator.newton.chord_contraction");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.dismech.force_tolerance = -1e-4; }),
+            "integrator.newton.dismech.force_tolerance");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.dismech.relative_tolerance = nan; }),
+            "integrator.newton.dismech.relative_tolerance");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.dismech.velocity_tolerance = -1.0; }),
+            "integrator.newton.dismech.velocity_tolerance");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.armijo = 0.7; }), "integrator.newton.line_search.armijo");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.shrink = 1.0; }), "integrator.newton.line_search.shrink");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.min_step = 0.0; }),

@@ -266,5 +266,21 @@ TEST(RodScene, MidpointAlphaOnlyForTheMidpointRule) {
                      {"integrator.midpoint_alpha", "got 0.4", "[0.5, 1]"});
 }
 
+TEST(RodScene, DismechStoppingKeys) {
+  // defaults: Tendril's rule; with stopping: dismech, py-dismech's fixture tolerances unless given
+  EXPECT_EQ(load(straight(5)).dynamics.newton.stopping, StoppingRule::tendril);
+  const RodScene rule = load(straight(5), {"integrator.newton.stopping=dismech", "integrator.newton.dismech.velocity_tolerance=0.003"});
+  EXPECT_EQ(rule.dynamics.newton.stopping, StoppingRule::dismech);
+  EXPECT_DOUBLE_EQ(rule.dynamics.newton.dismech.force_tolerance, 1e-4);
+  EXPECT_DOUBLE_EQ(rule.dynamics.newton.dismech.relative_tolerance, 1e-4);
+  EXPECT_DOUBLE_EQ(rule.dynamics.newton.dismech.velocity_tolerance, 0.003);
+  expect_input_error([] { load(straight(5), {"integrator.newton.stopping=pydismech"}); },
+                     {"integrator.newton.stopping", "got pydismech", "tendril, dismech"});
+  expect_input_error([] { load(straight(5), {"integrator.newton.dismech.force_tolerance=1e-3"}); },
+                     {"integrator.newton.dismech", "only with integrator.newton.stopping: dismech"});
+  expect_input_error([] { load(straight(5), {"integrator.newton.stopping=dismech", "integrator.newton.dismech.relative_tolerance=-1"}); },
+                     {"integrator.newton.dismech.relative_tolerance", "got -1"});
+}
+
 }  // namespace
 }  // namespace tendril::sim
