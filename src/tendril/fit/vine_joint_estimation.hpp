@@ -47,6 +47,10 @@ enum class EstimationHessian {
   gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
   limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
                    ///< problems (docs/physics/fitting.md)
+  /// the exact Hessian of the Lagrangian: the objective's (with the observation's curvature), the
+  /// dynamics multipliers times the step map's second derivatives (vine/step_second_derivatives.hpp)
+  /// and the joint, growth, contact rows' curvature; not with eliminate_model_residuals
+  exact,
 };
 
 struct JointEstimationOptions {
@@ -150,11 +154,16 @@ struct JointEstimationProblemEvaluation {
   /// then sqrt(R) (Z_{i+1} - f(Z_i)) per step; objective |e|^2, gradient 2 J^T e) and J = de/dx
   VecX residuals;
   SparseMatrix residual_jacobian;
+  /// With EstimationHessian::exact and multipliers given: the Hessian of the Lagrangian
+  /// f(x) + multipliers . g(x) (sparse, both triangles)
+  SparseMatrix hessian;
 };
 
-/// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it.
+/// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it; with
+/// `multipliers` (one per constraint) and EstimationHessian::exact also the Lagrangian's Hessian.
 JointEstimationProblemEvaluation evaluate_joint_estimation(const vine::VineModel& model, const vine::VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,
-                                                           const JointEstimationOptions& options, const VecX& x = {});
+                                                           const JointEstimationOptions& options, const VecX& x = {},
+                                                           const VecX& multipliers = {});
 
 }  // namespace tendril::fit
