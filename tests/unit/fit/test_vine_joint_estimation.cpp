@@ -295,6 +295,14 @@ TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
   expect_the_same_estimate(options, "r eliminated", 1e-6);
 }
 
+// With the exact Hessian of the Lagrangian (EstimationHessian::exact): the same problem, so the same
+// optimum and objective.
+TEST(VineJointEstimation, ExactHessianReachesTheSameEstimate) {
+  JointEstimationOptions options;
+  options.hessian = EstimationHessian::exact;
+  expect_the_same_estimate(options, "exact Hessian", 1e-6);
+}
+
 // With the first state's velocity rows (first_state_joint_velocities), r as variables: the same K, C
 // (the rows raise the objective, by 0.005 of 272.4 when measured, so it is not compared). With r
 // eliminated as well it does not converge (docs/physics/fitting.md).
