@@ -17,7 +17,8 @@
 /// contact rows' gradients from the step's row templates (vine/constraint_rows.hpp). The Hessian
 /// of the Lagrangian is the constrained Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq /
 /// sigma_p^2 and 2 R, no constraint curvature; converges on simulated data, not yet on the measured
-/// wall growth) or IPOPT's limited-memory quasi-Newton approximation. With eliminate_model_residuals
+/// wall growth), the exact one (with the step map's second derivatives, vine/step_second_derivatives.hpp)
+/// or IPOPT's limited-memory quasi-Newton approximation. With eliminate_model_residuals
 /// IPOPT solves the same problem with r_i = Z_{i+1} - f(Z_i, K, C) substituted (variables Z, K, C;
 /// Gauss-Newton Hessian 2 J^T J of the objective's residuals). docs/physics/fitting.md.
 

@@ -207,13 +207,10 @@ void check_lagrangian_hessian(const VineModel& m, const std::vector<MeasuredFram
 }
 
 TEST(VineJointEstimation, ExactLagrangianHessianMatchesCentralDifferencesOfItsGradient) {
-  const VineModel m = swinging_vine();
-  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
-  check_lagrangian_hessian(m, frames, options);
-  options.per_joint = true;
-  options.first_state_joint_velocities = true;
-  check_lagrangian_hessian(m, frames, options);
+  JointEstimationOptions per_joint;  // and the first state's velocity rows
+  per_joint.per_joint = per_joint.first_state_joint_velocities = true;
+  for (const JointEstimationOptions& options : {JointEstimationOptions{}, per_joint})
+    check_lagrangian_hessian(swinging_vine(), swinging_frames(swinging_vine(), 3, 6, 1e-3, 1), options);
 }
 
 TEST(VineJointEstimation, ExactLagrangianHessianWithKnownContactsMatchesCentralDifferencesOfItsGradient) {

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/pressing_vine.hpp"
 #include "support/swinging_vine_model.hpp"
-#include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/step_second_derivatives.hpp"
 
@@ -121,22 +121,13 @@ TEST(StepSecondDerivatives, MatchCentralDifferencesOfTheFirstInContact) {
                                           std::tuple{0.4, SpringIntegration::explicit_forces, false},
                                           std::tuple{0.0, SpringIntegration::implicit, false},
                                           std::tuple{0.0, SpringIntegration::explicit_forces, true}}) {
-    VineModel m = runtime_scene_model(8);
+    VineModel m = testing::runtime_scene_before_a_circle();
     m.springs = springs;
-    m.contact_model = ContactModel::point;
-    m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02)};
     m.friction = mu;
-    m.stiffness = {0.5, 0.4, 0.3, 0.2};
-    m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
     m.gravity = Vec2(0.0, -9.81);
     VineStepper stepper(m);
     VineState s = straight_state(m, 0.0);
-    int pressing = -1;
-    for (int k = 0; k < 300 && pressing < 0; ++k) {
-      ASSERT_TRUE(stepper.step(s).ok());
-      for (const ContactInfo& c : stepper.contacts())
-        if (c.normal_impulse > 1e-6 && k > 30) pressing = c.point;
-    }
+    const int pressing = testing::grow_until_pressing(stepper, s);
     ASSERT_GE(pressing, 0) << "no contact reached";
     const int n = m.num_dofs();
     StepAt at{m, {}, stepper.joint_growth_rates(s.time)};

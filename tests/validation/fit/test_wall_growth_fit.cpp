@@ -147,6 +147,8 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   options.eliminate_model_residuals = std::getenv("TENDRIL_ELIMINATE") != nullptr;
   options.first_state_joint_velocities = std::getenv("TENDRIL_FIRST_VELOCITIES") != nullptr;
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
+  if (std::getenv("TENDRIL_EXACT_HESSIAN")) options.hessian = EstimationHessian::exact;
+  if (std::getenv("TENDRIL_MAX_ITER")) options.max_iterations = std::atoi(std::getenv("TENDRIL_MAX_ITER"));
   const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
   std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
               fit.trust_region_seconds, fit.trust_region_message.c_str(), fit.initial_objective, fit.trust_region_objective);
