@@ -269,10 +269,10 @@ void expect_the_same_estimate(const JointEstimationOptions& variant, const char*
   const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, {});
   const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, variant);
   std::printf("%s: %s after %d iterations (%.2f s), K = %.7g +- %.2g, C = %.7g +- %.2g, objective %.6g; "
-              "default options: %d iterations, K = %.7g, C = %.7g, objective %.6g\n",
+              "default options: %d iterations (%.2f s), K = %.7g, C = %.7g, objective %.6g\n",
               name, fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0],
-              fit.damping[0], fit.damping_sigma[0], fit.objective, full.iterations, full.stiffness[0], full.damping[0],
-              full.objective);
+              fit.damping[0], fit.damping_sigma[0], fit.objective, full.iterations, full.seconds, full.stiffness[0],
+              full.damping[0], full.objective);
   ASSERT_EQ(fit.status, "Solve_Succeeded");
   ASSERT_EQ(full.status, "Solve_Succeeded");
   EXPECT_LT(fit.constraint_violation, 1e-8);
