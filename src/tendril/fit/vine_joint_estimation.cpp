@@ -528,6 +528,7 @@ class EstimationProblem {
   /// (vine/step_second_derivatives.hpp), and the joint, growth, contact and first-state velocity rows'
   /// second derivatives (nested AutoDiff of their templates). False (with `message`) if a step fails.
   bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values, std::string& message) const {
+    TENDRIL_ASSERT(exact() && lambda.size() == num_constraints(), "EstimationHessian::exact, one multiplier per row");
     const int nz = 2 * n_, np = 2 * nk_;
     std::vector<MatX> block(steps_ + 1, MatX::Zero(nz, nz));  // d2/dZ_i^2
     std::vector<MatX> cross(steps_, MatX::Zero(np, nz));     // d2/d(K, C) dZ_i
@@ -1124,7 +1125,6 @@ JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x, co
   out.jacobian.setFromTriplets(t.begin(), t.end());
   if constexpr (std::is_same_v<Problem, EstimationProblem>) {
     if (multipliers.size() > 0) {
-      TENDRIL_ASSERT(multipliers.size() == problem.num_constraints(), "one multiplier per constraint");
       std::vector<double> h(problem.hessian_rows().size());
       if (!problem.exact_hessian(out.x, 1.0, multipliers, h.data(), message))
         throw std::runtime_error("joint estimation: the model fails at x: " + message);

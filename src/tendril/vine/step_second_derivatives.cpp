@@ -2,12 +2,15 @@
 
 #include <unsupported/Eigen/AutoDiff>
 
+#include "tendril/core/error.hpp"
 #include "tendril/vine/applied_forces.hpp"
 #include "tendril/vine/step_kkt.hpp"
 
 namespace tendril::vine {
+namespace {
 using Inner = Eigen::AutoDiffScalar<VecN<12>>;                    // first derivatives
 using Outer = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, 12, 1>>;  // and their derivatives
+}  // namespace
 }  // namespace tendril::vine
 
 // the row templates scale vectors of the nested scalar by doubles
@@ -57,9 +60,12 @@ RowSecondDerivatives row_second_derivatives(const RowSpec& row, const RowContext
 StepSecondDerivatives step_second_derivatives(const VineStepper& stepper, const VecX& w_q, const VecX& w_v,
                                               const VecX& w_held, double active_threshold) {
   StepSecondDerivatives out;
+  const VineModel& m = stepper.model();
+  TENDRIL_ASSERT(w_q.size() == m.num_dofs() && w_v.size() == m.num_dofs() &&
+                     (w_held.size() == 0 || w_held.size() == stepper.num_bilateral_contacts()),
+                 "weights: n on q, n on v, none or one per held contact");
   StepKkt kkt;
   if (!linearise_step(stepper, active_threshold, kkt)) return out;
-  const VineModel& m = stepper.model();
   const int n = kkt.n, pins = kkt.pins, m_act = static_cast<int>(kkt.rows.size());
   const int col_v = kkt.col_v, col_k = kkt.col_k, col_c = kkt.col_c, nt = 2 * n + 2 * pins;
   const double dt = m.dt;
