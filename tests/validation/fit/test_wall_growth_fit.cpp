@@ -19,7 +19,8 @@
 //   does not converge either; TENDRIL_TRUST_REGION=N: N pass steps instead of 200, 0: none;
 //   TENDRIL_FIRST_VELOCITIES=1: dc/dq(q_0) v_0 = 0 imposed, first_state_joint_velocities;
 //   TENDRIL_EXACT_HESSIAN=1: the exact Hessian of the Lagrangian, EstimationHessian::exact, which
-//   does not converge either; TENDRIL_MAX_ITER=N: IPOPT's max_iter, default 500).
+//   does not converge either; TENDRIL_MAX_ITER=N: IPOPT's max_iter, default 500;
+//   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F).
 // The numbers are printed for the notes and docs/physics/fitting.md; TENDRIL_FIT_PLOT_DIR=DIR writes
 // the measured and fitted points as CSV into DIR for apps/cli/plot_fit_points.py.
 #include <gtest/gtest.h>
@@ -198,6 +199,12 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
   if (std::getenv("TENDRIL_EXACT_HESSIAN")) options.hessian = EstimationHessian::exact;
   if (std::getenv("TENDRIL_MAX_ITER")) options.max_iterations = std::atoi(std::getenv("TENDRIL_MAX_ITER"));
+  if (const char* scale = std::getenv("TENDRIL_MODEL_SIGMA_SCALE")) {
+    options.model_sigma_position *= std::atof(scale);
+    options.model_sigma_angle *= std::atof(scale);
+    options.model_sigma_velocity *= std::atof(scale);
+    options.model_sigma_angular_velocity *= std::atof(scale);
+  }
   const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
   std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
               fit.trust_region_seconds, fit.trust_region_message.c_str(), fit.initial_objective, fit.trust_region_objective);
