@@ -30,8 +30,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <optional>
-#include <random>
 
+#include "support/lagrangian_hessian.hpp"
 #include "support/scratch_dir.hpp"
 #include "support/wall_growth.hpp"
 #include "tendril/fit/fit_methods.hpp"
@@ -83,6 +83,14 @@ void report(const WallGrowthData& d, const std::vector<MatX>& fitted, const std:
               method.c_str(), 1e3 * rms_before, 1e3 * rms_after, mae_before, mae_after);
   if (const char* plot_dir = std::getenv("TENDRIL_FIT_PLOT_DIR"))
     write_fit_points_csv(std::filesystem::path(plot_dir) / ("wall_growth_" + method + "_points.csv"), d.frames, fitted);
+}
+
+/// The joint estimation's options with the tip on the wall as a known contact at every step.
+JointEstimationOptions tip_on_the_wall(const WallGrowthData& d) {
+  JointEstimationOptions options;
+  const int tip = static_cast<int>(d.c.model.contact_points.size()) - 1;
+  options.contacts = {{tip, 0, d.frames.front().step, d.frames.back().step}};
+  return options;
 }
 
 TEST(WallGrowthFit, StiffnessAndDampingFromTheVideo) {
@@ -147,50 +155,24 @@ TEST(WallGrowthFit, AsATendrilFitMethodFromAFitFile) {
 TEST(WallGrowthJointEstimation, ExactHessianMatchesCentralDifferencesOfTheLagrangianGradient) {
   const std::optional<WallGrowthData> d = wall_growth_data();
   if (!d) GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  JointEstimationOptions options;
-  const int tip = static_cast<int>(d->c.model.contact_points.size()) - 1;
-  options.contacts = {{tip, 0, d->frames.front().step, d->frames.back().step}};
+  JointEstimationOptions options = tip_on_the_wall(*d);
   options.bilateral_contacts = true;
   options.first_state_joint_velocities = true;
   options.hessian = EstimationHessian::exact;
   const auto evaluate = [&](const VecX& x, const VecX& lambda) {
     return evaluate_joint_estimation(d->c.model, d->c.start, d->frames, options, x, lambda);
   };
-  const JointEstimationProblemEvaluation guess = evaluate({}, {});
-  std::mt19937 rng(9);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  VecX x = guess.x, lambda(guess.constraints.size());
-  for (int i = 0; i < x.size(); ++i) x(i) += 1e-6 * gauss(rng);
-  for (int i = 0; i < lambda.size(); ++i) lambda(i) = 1e5 * gauss(rng);
-  const auto lagrangian_gradient = [&](const VecX& at) {
-    const JointEstimationProblemEvaluation e = evaluate(at, {});
-    return VecX(e.gradient + e.jacobian.transpose() * lambda);
-  };
-  const SparseMatrix hessian = evaluate(x, lambda).hessian;
-  const double h = 3e-5;
-  double worst = 0.0;
-  int checked = 0;
-  for (int j = 0; j < x.size(); j += (j + 2 >= x.size() ? 1 : 20)) {
-    VecX plus = x, minus = x;
-    plus(j) += h;
-    minus(j) -= h;
-    const VecX column = VecX(hessian.col(j));
-    const VecX fd = (lagrangian_gradient(plus) - lagrangian_gradient(minus)) / (2 * h);
-    worst = std::max(worst, (fd - column).norm() / (1.0 + column.norm()));
-    ++checked;
-  }
+  const testing::LagrangianHessianCheck check = testing::check_lagrangian_hessian(evaluate, 1e-6, 1e5, 3e-5, 20, 9);
   std::printf("%d variables, %d constraints, %d Hessian non-zeros: %d columns checked, worst relative error %.2e\n",
-              static_cast<int>(x.size()), static_cast<int>(lambda.size()), static_cast<int>(hessian.nonZeros()), checked,
-              worst);
-  EXPECT_LT(worst, 1e-5);
+              static_cast<int>(check.x.size()), static_cast<int>(check.lambda.size()),
+              static_cast<int>(check.hessian.nonZeros()), check.checked, check.worst);
+  EXPECT_LT(check.worst, 1e-5);
 }
 
 TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGuess) {
   const std::optional<WallGrowthData> d = wall_growth_data();
   if (!d) GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  JointEstimationOptions options;
-  const int tip = static_cast<int>(d->c.model.contact_points.size()) - 1;
-  options.contacts = {{tip, 0, d->frames.front().step, d->frames.back().step}};
+  JointEstimationOptions options = tip_on_the_wall(*d);
   options.print_level = std::getenv("TENDRIL_IPOPT_LOG") ? 5 : 0;
   options.trust_region_iterations = std::getenv("TENDRIL_TRUST_REGION") ? std::atoi(std::getenv("TENDRIL_TRUST_REGION")) : 200;
   options.bilateral_contacts = std::getenv("TENDRIL_HELD_CONTACTS") != nullptr;
