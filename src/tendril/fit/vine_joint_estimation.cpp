@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include <Eigen/SparseLU>
 #include <unsupported/Eigen/AutoDiff>
@@ -14,6 +16,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/vine/step_derivatives.hpp"
+#include "tendril/vine/step_second_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::fit {
@@ -63,6 +66,8 @@ class EstimationProblem {
     if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
       throw InputError("vine.stiffness", model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
                        "an initial guess K > 0 and C > 0");
+    if (options.hessian == EstimationHessian::exact && options.eliminate_model_residuals)
+      throw InputError(key + ".hessian", "exact", "gauss_newton or limited_memory with eliminate_model_residuals");
     if (model.growth_control != vine::GrowthControl::rate)
       throw InputError("vine.growth_control", "force_limited", "rate (the step map is differentiated for it)");
     if (!options.contacts.empty() && model.contact_model != vine::ContactModel::point)
@@ -144,6 +149,7 @@ class EstimationProblem {
     for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
     build_jacobian_pattern();
     build_hessian_pattern();
+    if (exact()) build_exact_hessian_pattern();
     // the trust-region pass's residual scales of the constraint rows (least_squares)
     row_scale_.resize(num_constraints());
     for (int i = 0; i < steps_; ++i) row_scale_.segment(2 * n_ * i, 2 * n_) = weights_.cwiseSqrt();
@@ -199,8 +205,9 @@ class EstimationProblem {
   const VecX& initial_guess() const { return x0_; }
   const std::vector<int>& jacobian_rows() const { return jac_rows_; }
   const std::vector<int>& jacobian_cols() const { return jac_cols_; }
-  const std::vector<int>& hessian_rows() const { return hess_rows_; }
-  const std::vector<int>& hessian_cols() const { return hess_cols_; }
+  /// The Hessian pattern of the chosen EstimationHessian (lower triangle).
+  const std::vector<int>& hessian_rows() const { return exact() ? exact_rows_ : hess_rows_; }
+  const std::vector<int>& hessian_cols() const { return exact() ? exact_cols_ : hess_cols_; }
   double stiffness_scale() const { return k_scale_; }
   double damping_scale() const { return c_scale_; }
   /// Upper bounds of the scaled variables K / K_scale, C / C_scale.
@@ -515,6 +522,116 @@ class EstimationProblem {
       for (int a = 0; a < 2 * n_; ++a) values[value++] = 2.0 * factor * weights_(a);
   }
 
+  /// Lower triangle of the exact Hessian of the Lagrangian factor f(x) + lambda . g(x) in the exact
+  /// pattern's order (build_exact_hessian_pattern): the data term's 2 w (dp^T dp + sum_k e_k d2p_k/dq2),
+  /// 2 R on the r_i, the dynamics rows' -lambda_i . d2f(Z_i, K, C) and the held impulses' curvature
+  /// (vine/step_second_derivatives.hpp), and the joint, growth, contact and first-state velocity rows'
+  /// second derivatives (nested AutoDiff of their templates). False (with `message`) if a step fails.
+  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values, std::string& message) const {
+    TENDRIL_ASSERT(exact() && lambda.size() == num_constraints(), "EstimationHessian::exact, one multiplier per row");
+    const int nz = 2 * n_, np = 2 * nk_;
+    std::vector<MatX> block(steps_ + 1, MatX::Zero(nz, nz));  // d2/dZ_i^2
+    std::vector<MatX> cross(steps_, MatX::Zero(np, nz));     // d2/d(K, C) dZ_i
+    MatX params = MatX::Zero(np, np);                         // d2/d(K, C)^2
+    const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      MatX dpoints;
+      const VecX e = data_residual(x, i, &dpoints);
+      const MatX curvature = observe_curvature(x, i, e);
+      block[i].topLeftCorner(n_, n_) += 2.0 * w * factor * (dpoints.transpose() * dpoints + curvature);
+    }
+    std::vector<vine::VineStepper> steppers = step_maps(x);
+    for (int i = 0; i < steps_; ++i) {
+      VineState s{time(i), x.segment(z(i), n_), x.segment(z(i) + n_, n_)};
+      vine::VineStepper& stepper = steppers[held_set_of_step_[i]];
+      if (!stepper.step(s).ok()) {
+        message = fmt::format("step {}: the model fails in the Hessian", first_step_ + i);
+        return false;
+      }
+      const int nh = static_cast<int>(held_sets_[held_set_of_step_[i]].size());
+      const VecX w_held = lambda.segment(first_held_row() + held_row_of_step_[i], nh) / impulse_scale_;
+      const auto li = lambda.segment(2 * n_ * i, nz);  // g = Z_{i+1} - f(Z_i) - r_i: weight -lambda_i on f
+      const vine::StepSecondDerivatives d = vine::step_second_derivatives(stepper, -li.head(n_), -li.tail(n_), w_held);
+      if (!d.ok) {
+        message = fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)", first_step_ + i);
+        return false;
+      }
+      // theta = (q_i, v_i, K_j, C_j) -> x's (Z_i, K / K_scale, C / C_scale): K_j = K_scale x_K (x_K_j per joint)
+      block[i] += d.hessian.topLeftCorner(nz, nz);
+      const auto param = [&](int t) {
+        const int j = (t - nz) % pins_;
+        const bool damping = t - nz >= pins_;
+        return std::pair{(damping ? nk_ : 0) + (options_.per_joint ? j : 0), damping ? c_scale_ : k_scale_};
+      };
+      for (int t = nz; t < nz + 2 * pins_; ++t) {
+        const auto [p, scale] = param(t);
+        cross[i].row(p) += scale * d.hessian.row(t).head(nz);
+        for (int t2 = nz; t2 < nz + 2 * pins_; ++t2) {
+          const auto [p2, scale2] = param(t2);
+          params(p, p2) += scale * scale2 * d.hessian(t, t2);
+        }
+      }
+    }
+    // the rows on single states: local inputs (q_a, q_b, v_a, v_b) to the state's (q, v)
+    const auto add_local = [&](MatX& target, const RowSpec& spec, const MatN<12>& h) {
+      int index[12];
+      for (int l = 0; l < 12; ++l) {
+        const int body = l % 6 < 3 ? spec.body_a : spec.body_b;
+        index[l] = body < 0 ? -1 : (l < 6 ? 0 : n_) + 3 * body + l % 3;
+      }
+      for (int a = 0; a < 12; ++a)
+        for (int b = 0; b < 12; ++b)
+          if (index[a] >= 0 && index[b] >= 0) target(index[a], index[b]) += h(a, b);
+    };
+    VecN<6> ql, vl;
+    int row = num_dynamics_rows();
+    for (int i = 0; i <= steps_; ++i) {
+      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_);
+      for (const RowSpec& spec : joint_specs_) {  // g = c(q) = -dt rhs
+        stepper_.gather_local(spec, q, v, ql, vl);
+        const vine::RowSecondDerivatives d = vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
+        add_local(block[i], spec, -model_.dt * lambda(row++) * d.d2rhs);
+      }
+      for (const RowSpec& spec : growth_specs_) {  // g = a(q, v) . v with look-ahead 0
+        stepper_.gather_local(spec, q, v, ql, vl);
+        vine::RowContext ctx = stepper_.row_context(spec);
+        ctx.growth_lookahead = 0.0;
+        add_local(block[i], spec, lambda(row++) * velocity_row_hessian(vine::row_second_derivatives(spec, ctx, ql, vl), vl));
+      }
+    }
+    for (const ContactRow& cr : contact_rows_) {  // g = Phi(q)
+      stepper_.gather_local(cr.spec, x.segment(z(cr.step), n_), x.segment(z(cr.step) + n_, n_), ql, vl);
+      const vine::RowSecondDerivatives d = vine::row_second_derivatives(cr.spec, stepper_.row_context(cr.spec), ql, vl);
+      add_local(block[cr.step], cr.spec, lambda(row++) * d.d2phi);
+    }
+    for (int j = 0; j < num_first_velocity_rows(); ++j) {  // g = dc/dq(q_0) . v_0
+      const RowSpec& spec = joint_specs_[static_cast<std::size_t>(j)];
+      stepper_.gather_local(spec, x.segment(z(0), n_), x.segment(z(0) + n_, n_), ql, vl);
+      const vine::RowSecondDerivatives d = vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
+      add_local(block[0], spec, lambda(row++) * velocity_row_hessian(d, vl));
+    }
+    // in the order of build_exact_hessian_pattern
+    int value = 0;
+    for (int i = 0; i <= steps_; ++i)
+      for (int a = 0; a < nz; ++a)
+        for (int b = 0; b <= a; ++b) values[value++] = block[i](a, b);
+    for (int i = 0; i < steps_; ++i)
+      for (int a = 0; a < nz; ++a) values[value++] = 2.0 * factor * weights_(a);
+    for (int p = 0; p < np; ++p) {
+      for (int i = 0; i < steps_; ++i)
+        for (int b = 0; b < nz; ++b) values[value++] = cross[i](p, b);
+      for (int p2 = 0; p2 <= p; ++p2) values[value++] = params(p, p2);
+    }
+    TENDRIL_ASSERT(value == static_cast<int>(exact_rows_.size()), "exact Hessian pattern size");
+    for (int e = 0; e < value; ++e)
+      if (!std::isfinite(values[e])) {
+        message = "a Hessian entry is not finite";
+        return false;
+      }
+    return true;
+  }
+
   /// One-sigma uncertainties of the scaled parameters K / K_scale, C / C_scale (2 nk) from the KKT
   /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the equalities
   /// and the held impulses' rows at 0, i.e. active); +inf if singular.
@@ -617,6 +734,45 @@ class EstimationProblem {
       }
   }
 
+  bool exact() const { return options_.hessian == EstimationHessian::exact; }
+
+  /// sum_k e_k d2p_k/dq2 at trajectory index i (a measured frame) for the residual e (n x n).
+  MatX observe_curvature(const VecX& x, int i, const VecX& e) const {
+    return observation_curvature(model_, x.segment(z(i), n_), options_.observation,
+                                 static_cast<int>(frames_[frame_of_step_[i]].points.rows()), e);
+  }
+
+  /// The Hessian of a(q, v) . v_local in the row's 12 local inputs (growth rows with look-ahead 0,
+  /// the first state's joint velocity rows).
+  static MatN<12> velocity_row_hessian(const vine::RowSecondDerivatives& d, const VecN<6>& v_local) {
+    MatN<12> h = MatN<12>::Zero();
+    for (int l = 0; l < 6; ++l) {
+      h += v_local(l) * d.d2a[l];
+      h.row(6 + l) += d.da.row(l);
+      h.col(6 + l) += d.da.row(l).transpose();
+    }
+    return h;
+  }
+
+  /// The exact Hessian's pattern (lower triangle): every state's Z_i block dense, the r_i diagonal,
+  /// then for each of K, C (scaled) a row over Z_0 .. Z_{N-1} and the (K, C) block.
+  void build_exact_hessian_pattern() {
+    const auto add = [&](int rr, int cc) {
+      exact_rows_.push_back(rr);
+      exact_cols_.push_back(cc);
+    };
+    for (int i = 0; i <= steps_; ++i)
+      for (int a = 0; a < 2 * n_; ++a)
+        for (int b = 0; b <= a; ++b) add(z(i) + a, z(i) + b);
+    for (int i = 0; i < steps_; ++i)
+      for (int a = 0; a < 2 * n_; ++a) add(r(i) + a, r(i) + a);
+    for (int p = 0; p < 2 * nk_; ++p) {
+      for (int i = 0; i < steps_; ++i)
+        for (int b = 0; b < 2 * n_; ++b) add(k(0) + p, z(i) + b);
+      for (int p2 = 0; p2 <= p; ++p2) add(k(0) + p, k(0) + p2);
+    }
+  }
+
   void build_hessian_pattern() {
     for (int i = 0; i <= steps_; ++i) {
       if (frame_of_step_[i] < 0) continue;
@@ -649,7 +805,8 @@ class EstimationProblem {
   std::vector<int> held_row_of_step_;  // first held row of step i among the held rows (N + 1)
   double impulse_scale_ = 1.0;         // m_ref sigma_v [N s]: the held rows' unit
   std::vector<VecX> rates_;  // u at each step (#prismatic)
-  std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;
+  std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;  // hess: the Gauss-Newton matrix's
+  std::vector<int> exact_rows_, exact_cols_;                       // the exact Hessian's (EstimationHessian::exact)
   VecX x0_;
 };
 
@@ -772,7 +929,7 @@ class EstimationNlp : public Ipopt::TNLP {
     n = problem_.num_variables();
     m = problem_.num_constraints();
     nnz_jac_g = static_cast<Ipopt::Index>(problem_.jacobian_rows().size());
-    nnz_h_lag = hessian_ == EstimationHessian::gauss_newton ? static_cast<Ipopt::Index>(problem_.hessian_rows().size()) : 0;
+    nnz_h_lag = hessian_ != EstimationHessian::limited_memory ? static_cast<Ipopt::Index>(problem_.hessian_rows().size()) : 0;
     index_style = C_STYLE;
     return true;
   }
@@ -826,13 +983,25 @@ class EstimationNlp : public Ipopt::TNLP {
     return true;
   }
 
-  bool eval_h(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number obj_factor, Ipopt::Index, const Ipopt::Number*,
-              bool, Ipopt::Index, Ipopt::Index* i_row, Ipopt::Index* j_col, Ipopt::Number* values) override {
-    if (hessian_ != EstimationHessian::gauss_newton) return false;
+  bool eval_h(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number obj_factor, Ipopt::Index m,
+              const Ipopt::Number* lambda, bool, Ipopt::Index, Ipopt::Index* i_row, Ipopt::Index* j_col,
+              Ipopt::Number* values) override {
+    if (hessian_ == EstimationHessian::limited_memory) return false;
     if (!values) {
       std::copy(problem_.hessian_rows().begin(), problem_.hessian_rows().end(), i_row);
       std::copy(problem_.hessian_cols().begin(), problem_.hessian_cols().end(), j_col);
       return true;
+    }
+    if constexpr (std::is_same_v<Problem, EstimationProblem>) {
+      if (hessian_ == EstimationHessian::exact) {
+        try {
+          return problem_.exact_hessian(Eigen::Map<const VecX>(x, n), obj_factor, Eigen::Map<const VecX>(lambda, m),
+                                        values, failure_);
+        } catch (const std::exception& e) {  // the model rejects the state
+          failure_ = e.what();
+          return false;
+        }
+      }
     }
     problem_.gauss_newton(Eigen::Map<const VecX>(x, n), obj_factor, values);
     return true;
@@ -946,7 +1115,7 @@ VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, c
 
 /// The problem's objective, gradient, constraints and sparse constraint Jacobian at x.
 template <class Problem>
-JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x) {
+JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x, const VecX& multipliers = {}) {
   JointEstimationProblemEvaluation out;
   out.x = x;
   TENDRIL_ASSERT(out.x.size() == problem.num_variables(), "x has the problem's size");
@@ -960,6 +1129,21 @@ JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x) {
     t.emplace_back(problem.jacobian_rows()[e], problem.jacobian_cols()[e], values(static_cast<Eigen::Index>(e)));
   out.jacobian.resize(problem.num_constraints(), problem.num_variables());
   out.jacobian.setFromTriplets(t.begin(), t.end());
+  if constexpr (std::is_same_v<Problem, EstimationProblem>) {
+    if (multipliers.size() > 0) {
+      std::vector<double> h(problem.hessian_rows().size());
+      if (!problem.exact_hessian(out.x, 1.0, multipliers, h.data(), message))
+        throw std::runtime_error("joint estimation: the model fails at x: " + message);
+      t.clear();
+      for (std::size_t e = 0; e < h.size(); ++e) {
+        t.emplace_back(problem.hessian_rows()[e], problem.hessian_cols()[e], h[e]);
+        if (problem.hessian_rows()[e] != problem.hessian_cols()[e])
+          t.emplace_back(problem.hessian_cols()[e], problem.hessian_rows()[e], h[e]);
+      }
+      out.hessian.resize(problem.num_variables(), problem.num_variables());
+      out.hessian.setFromTriplets(t.begin(), t.end());
+    }
+  }
   return out;
 }
 
@@ -1029,9 +1213,11 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
 
 JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& model, const VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,
-                                                           const JointEstimationOptions& options, const VecX& x) {
+                                                           const JointEstimationOptions& options, const VecX& x,
+                                                           const VecX& multipliers) {
   EstimationProblem problem(model, start, frames, options);
-  if (!options.eliminate_model_residuals) return evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess());
+  if (!options.eliminate_model_residuals)
+    return evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess(), multipliers);
   EliminatedProblem eliminated(problem);
   JointEstimationProblemEvaluation out = evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
   const SparseResiduals e = eliminated.residuals(out.x);

@@ -17,7 +17,8 @@
 /// contact rows' gradients from the step's row templates (vine/constraint_rows.hpp). The Hessian
 /// of the Lagrangian is the constrained Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq /
 /// sigma_p^2 and 2 R, no constraint curvature; converges on simulated data, not yet on the measured
-/// wall growth) or IPOPT's limited-memory quasi-Newton approximation. With eliminate_model_residuals
+/// wall growth), the exact one (with the step map's second derivatives, vine/step_second_derivatives.hpp)
+/// or IPOPT's limited-memory quasi-Newton approximation. With eliminate_model_residuals
 /// IPOPT solves the same problem with r_i = Z_{i+1} - f(Z_i, K, C) substituted (variables Z, K, C;
 /// Gauss-Newton Hessian 2 J^T J of the objective's residuals). docs/physics/fitting.md.
 
@@ -48,6 +49,10 @@ enum class EstimationHessian {
   gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
   limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
                    ///< problems (docs/physics/fitting.md)
+  /// the exact Hessian of the Lagrangian: the objective's (with the observation's curvature), the
+  /// dynamics multipliers times the step map's second derivatives (vine/step_second_derivatives.hpp)
+  /// and the joint, growth, contact rows' curvature; not with eliminate_model_residuals
+  exact,
 };
 
 /// One IPOPT iteration as its intermediate callback reports it (the columns of IPOPT's log).
@@ -168,11 +173,16 @@ struct JointEstimationProblemEvaluation {
   /// then sqrt(R) (Z_{i+1} - f(Z_i)) per step; objective |e|^2, gradient 2 J^T e) and J = de/dx
   VecX residuals;
   SparseMatrix residual_jacobian;
+  /// With EstimationHessian::exact and multipliers given: the Hessian of the Lagrangian
+  /// f(x) + multipliers . g(x) (sparse, both triangles)
+  SparseMatrix hessian;
 };
 
-/// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it.
+/// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it; with
+/// `multipliers` (one per constraint) and EstimationHessian::exact also the Lagrangian's Hessian.
 JointEstimationProblemEvaluation evaluate_joint_estimation(const vine::VineModel& model, const vine::VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,
-                                                           const JointEstimationOptions& options, const VecX& x = {});
+                                                           const JointEstimationOptions& options, const VecX& x = {},
+                                                           const VecX& multipliers = {});
 
 }  // namespace tendril::fit

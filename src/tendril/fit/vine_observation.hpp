@@ -20,4 +20,9 @@ enum class Observation {
 void observe_vine(const vine::VineModel& model, const VecX& q, Observation observation, int measured_points,
                   MatX& points, MatX* dpoints);
 
+/// sum_k weights_k d2 vec(points)_k / dq2 (3 #bodies square, symmetric): the observation's curvature
+/// contracted with `weights` (2 (P or 1)), by forward AutoDiff of the exact Jacobian above.
+MatX observation_curvature(const vine::VineModel& model, const VecX& q, Observation observation, int measured_points,
+                           const VecX& weights);
+
 }  // namespace tendril::fit

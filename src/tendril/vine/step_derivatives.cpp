@@ -1,139 +1,19 @@
 #include "tendril/vine/step_derivatives.hpp"
 
-#include <vector>
-
-#include <Eigen/SparseLU>
-#include <unsupported/Eigen/AutoDiff>
-
-#include "tendril/vine/applied_forces.hpp"
+#include "tendril/vine/step_kkt.hpp"
 
 namespace tendril::vine {
 
-namespace {
-
-using Derivative = Eigen::Matrix<double, 12, 1>;  // d/d(q_local (6), v_local (6))
-using AD = Eigen::AutoDiffScalar<Derivative>;
-
-/// Global DOF of local entry l (0..5) of a row, -1 for the world.
-int global_dof(const RowSpec& row, int l) {
-  const int body = l < 3 ? row.body_a : row.body_b;
-  return body < 0 ? -1 : 3 * body + l % 3;
-}
-
-}  // namespace
-
 StepDerivatives step_derivatives(const VineStepper& stepper, double active_threshold) {
   StepDerivatives out;
-  const VineModel& m = stepper.model();
-  const QpSolution& sol = stepper.last_solution();
-  // force-limited growth (growth caps among the inequalities, actuator force in c) is not differentiated
-  if (sol.status != QpStatus::solved || m.growth_control == GrowthControl::force_limited) return out;
-  const int n = m.num_dofs();
-  const int pins = m.num_pins();
-  const int np = m.num_prismatic();
-  const int m_eq = static_cast<int>(stepper.equality_rows().size());
-  const double dt = m.dt;
+  StepKkt kkt;
+  if (!linearise_step(stepper, active_threshold, kkt)) return out;
+  out.active_inequalities = kkt.active_inequalities;
+  const int n = kkt.n, pins = kkt.pins, np = kkt.prismatic;
+  const int col_v = kkt.col_v, col_k = kkt.col_k, col_c = kkt.col_c, col_u = kkt.col_u;
+  const double dt = stepper.model().dt;
   const double m_ref = stepper.mass_scale();
-  const VecX& q = stepper.last_q();
-  const VecX& v = stepper.last_v();
-  const VecX& v_next = sol.x;
-
-  // active rows: every equality, inequalities with z_i > threshold
-  std::vector<const RowSpec*> rows;
-  std::vector<double> lambda;
-  for (int r = 0; r < m_eq; ++r) {
-    rows.push_back(&stepper.equality_rows()[r]);
-    lambda.push_back(sol.y_eq(r));
-  }
-  for (int r = 0; r < static_cast<int>(stepper.inequality_rows().size()); ++r)
-    if (sol.z_in(r) > active_threshold) {
-      rows.push_back(&stepper.inequality_rows()[r]);
-      lambda.push_back(sol.z_in(r));
-      ++out.active_inequalities;
-    }
-  const int m_act = static_cast<int>(rows.size());
-
-  // parameter columns: q (n) | v (n) | K (#pins) | C (#pins) | u (#prismatic)
-  const int col_v = n, col_k = 2 * n, col_c = 2 * n + pins, col_u = 2 * n + 2 * pins;
-  const int num_params = col_u + np;
-  MatX rhs = MatX::Zero(n + m_act, num_params);  // -[dr1/dtheta; dr2/dtheta]
-  std::vector<Eigen::Triplet<double, int>> kkt;
-  const SparseMatrix& p_matrix = stepper.last_problem().P;
-  for (int col = 0; col < n; ++col)
-    for (SparseMatrix::InnerIterator it(p_matrix, col); it; ++it) kkt.emplace_back(it.row(), col, it.value());
-
-  // objective: c = -(M v_k + Delta t F) / m_ref (eq. 7, 8); implicit springs: F without dampers
-  // and P = (M + dt^2 R K R^T + dt R C R^T) / m_ref, so dP/dK_j v and dP/dC_j v enter r1 too
-  const bool implicit = m.springs == SpringIntegration::implicit;
-  VecX mass(n);
-  for (int i = 0; i < m.num_bodies; ++i) mass.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
-  for (int i = 0; i < n; ++i) rhs(i, col_v + i) += mass(i) / m_ref;
-  VecX e_j(n);
-  for (int j = 0; j < pins; ++j) {
-    e_j.setZero();
-    add_pin_torque(m, j, 1.0, e_j);
-    // dc/dq = dt/m_ref K_j e_j e_j^T; dc/dK_j = dt/m_ref dev_j e_j
-    rhs.block(0, 0, n, n) -= dt / m_ref * m.stiffness[j] * e_j * e_j.transpose();
-    rhs.col(col_k + j).head(n) -= dt / m_ref * pin_angle_deviation(m, q, j) * e_j;
-    if (implicit) {
-      const double rate_next = e_j.dot(v_next);
-      rhs.col(col_k + j).head(n) -= dt * dt / m_ref * rate_next * e_j;
-      rhs.col(col_c + j).head(n) -= dt / m_ref * rate_next * e_j;
-    } else {
-      // explicit dampers: dc/dv adds dt/m_ref C_j e_j e_j^T; dc/dC_j = dt/m_ref thetadot_j e_j
-      rhs.block(0, col_v, n, n) -= dt / m_ref * m.damping[j] * e_j * e_j.transpose();
-      rhs.col(col_c + j).head(n) -= dt / m_ref * pin_angle_rate(m, v, j) * e_j;
-    }
-  }
-
-  // constraint rows: -(dA/dtheta)^T lambda into r1, (dA/dtheta) v_{k+1} - db/dtheta into r2
-  Eigen::Matrix<AD, 6, 1> ql, vl, al;
-  AD rhs_ad;
-  VecN<6> qd, vd;
-  for (int r = 0; r < m_act; ++r) {
-    const RowSpec& row = *rows[r];
-    stepper.gather_local(row, q, v, qd, vd);
-    for (int l = 0; l < 6; ++l) {
-      ql(l) = AD(qd(l), Derivative::Unit(l));
-      vl(l) = AD(vd(l), Derivative::Unit(6 + l));
-    }
-    evaluate_row<AD>(row, stepper.row_context(row), ql, vl, al, rhs_ad);
-    Derivative dr2 = -rhs_ad.derivatives();
-    for (int l = 0; l < 6; ++l) {
-      const int g = global_dof(row, l);
-      if (g < 0) continue;
-      const double a_value = al(l).value();
-      if (a_value != 0.0 || row_entry_used(row.kind, l)) {
-        kkt.emplace_back(n + r, g, a_value);
-        kkt.emplace_back(g, n + r, -a_value);
-      }
-      dr2 += v_next(g) * al(l).derivatives();
-      for (int k = 0; k < 12; ++k) {
-        const int gk = global_dof(row, k % 6);
-        if (gk < 0) continue;
-        const int col = k < 6 ? gk : col_v + gk;
-        rhs(g, col) += lambda[r] * al(l).derivatives()(k);
-      }
-    }
-    for (int k = 0; k < 12; ++k) {
-      const int gk = global_dof(row, k % 6);
-      if (gk < 0) continue;
-      rhs(n + r, k < 6 ? gk : col_v + gk) -= dr2(k);
-    }
-    if (row.kind == RowKind::growth) {
-      const int j = r - (m_eq - np);  // growth rows are the last equality rows
-      rhs(n + r, col_u + j) += 1.0;
-    }
-  }
-
-  SparseMatrix k_matrix(n + m_act, n + m_act);
-  k_matrix.setFromTriplets(kkt.begin(), kkt.end());
-  k_matrix.makeCompressed();
-  Eigen::SparseLU<SparseMatrix> lu;
-  lu.compute(k_matrix);
-  if (lu.info() != Eigen::Success) return out;
-  const MatX x = lu.solve(rhs);
-  if (lu.info() != Eigen::Success || !x.allFinite()) return out;
+  const MatX& x = kkt.dx;
 
   const auto dv = x.topRows(n);
   out.dv_dq = dv.middleCols(0, n);
@@ -148,7 +28,7 @@ StepDerivatives step_derivatives(const VineStepper& stepper, double active_thres
   out.dq_du = dt * out.dv_du;
   // the bilateral contacts' rows follow the joint rows; impulse = m_ref lambda
   const int nb = stepper.num_bilateral_contacts();
-  const auto dheld = x.middleRows(n + 2 * m.num_bodies, nb) * m_ref;
+  const auto dheld = x.middleRows(n + 2 * stepper.model().num_bodies, nb) * m_ref;
   out.dheld_dq = dheld.middleCols(0, n);
   out.dheld_dv = dheld.middleCols(col_v, n);
   out.dheld_dK = dheld.middleCols(col_k, pins);

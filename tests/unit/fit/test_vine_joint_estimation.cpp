@@ -5,14 +5,17 @@
 // simulator made with noise added: the error stays within four estimated standard deviations, which
 // shrink with the noise. The same with r eliminated (eliminate_model_residuals): the residuals'
 // Jacobian against central differences, the same optimum as with r, and the rank of de/dv_0. The
-// optional rows dc/dq(q_0) v_0 = 0 (first_state_joint_velocities) against central differences.
+// optional rows dc/dq(q_0) v_0 = 0 (first_state_joint_velocities) against central differences. The
+// exact Hessian of the Lagrangian against central differences of its gradient.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include <Eigen/SVD>
 
+#include "support/lagrangian_hessian.hpp"
 #include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
 
@@ -164,6 +167,50 @@ TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDiffere
   check_derivatives(m, frames, options);
 }
 
+// The exact Hessian of the Lagrangian f + lambda . g (EstimationHessian::exact) against central
+// differences (h = 1e-5) of its gradient grad f + J^T lambda (both checked above), at a random point
+// near the guess and random multipliers of the size 2 R r takes on real data (1e5); the constraints'
+// curvature must be a large part of it (else the check would not see it).
+void check_lagrangian_hessian(const VineModel& m, const std::vector<MeasuredFrame>& frames, JointEstimationOptions options) {
+  options.hessian = EstimationHessian::exact;
+  const auto evaluate = [&](const VecX& x, const VecX& lambda) {
+    return evaluate_joint_estimation(m, swinging_start(m), frames, options, x, lambda);
+  };
+  // h: noise-limited below (the step QP's tolerance), truncation-limited above; every column
+  const testing::LagrangianHessianCheck check = testing::check_lagrangian_hessian(evaluate, 1e-5, 1e5, 1e-5, 1, 5);
+  const MatX hessian = MatX(check.hessian);
+  const MatX objective_only = MatX(evaluate(check.x, VecX::Zero(check.lambda.size())).hessian);
+  ASSERT_EQ(hessian.rows(), check.x.size());
+  EXPECT_LT((hessian - hessian.transpose()).norm(), 1e-12 * hessian.norm());
+  // the constraints' share
+  const double share = (hessian - objective_only).norm() / hessian.norm();
+  std::printf("%d variables: worst Lagrangian Hessian column error %.2e; constraint curvature |H - H(lambda = 0)| / |H| "
+              "= %.2e\n", static_cast<int>(check.x.size()), check.worst, share);
+  EXPECT_EQ(check.checked, check.x.size());
+  EXPECT_LT(check.worst, 1e-5);
+  EXPECT_GT(share, 1e-2);
+  EXPECT_GT((hessian - objective_only).rightCols(2).norm(), 1e-3 * hessian.rightCols(2).norm());
+}
+
+TEST(VineJointEstimation, ExactLagrangianHessianMatchesCentralDifferencesOfItsGradient) {
+  JointEstimationOptions per_joint;  // and the first state's velocity rows
+  per_joint.per_joint = per_joint.first_state_joint_velocities = true;
+  for (const JointEstimationOptions& options : {JointEstimationOptions{}, per_joint})
+    check_lagrangian_hessian(swinging_vine(), swinging_frames(swinging_vine(), 3, 6, 1e-3, 1), options);
+}
+
+TEST(VineJointEstimation, ExactLagrangianHessianWithKnownContactsMatchesCentralDifferencesOfItsGradient) {
+  // the wall 1 mm ahead (eq. 13's inequality in the step map), and the tip held on a slanted wall
+  // (bilateral_contacts: impulse rows too)
+  for (const auto& [gap, tilt, held] : {std::tuple{1e-3, 0.0, false}, std::tuple{0.0, 0.6, true}}) {
+    const VineModel m = vine_before_a_wall(gap, tilt);
+    JointEstimationOptions options;
+    options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
+    options.bilateral_contacts = held;
+    check_lagrangian_hessian(m, swinging_frames(m, 3, 6, 1e-3, 1), options);
+  }
+}
+
 // Recovery with the Gauss-Newton Hessian (the default): 11 frames of 11 points over 0.33 s, noise
 // 1 mm and 0.1 mm with sigma_p set to it, from K = 0.03, C = 1e-3. IPOPT must converge to its
 // tolerance, the errors stay within four estimated standard deviations, and those shrink with the
@@ -209,10 +256,10 @@ void expect_the_same_estimate(const JointEstimationOptions& variant, const char*
   const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, {});
   const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, variant);
   std::printf("%s: %s after %d iterations (%.2f s), K = %.7g +- %.2g, C = %.7g +- %.2g, objective %.6g; "
-              "default options: %d iterations, K = %.7g, C = %.7g, objective %.6g\n",
+              "default options: %d iterations (%.2f s), K = %.7g, C = %.7g, objective %.6g\n",
               name, fit.status.c_str(), fit.iterations, fit.seconds, fit.stiffness[0], fit.stiffness_sigma[0],
-              fit.damping[0], fit.damping_sigma[0], fit.objective, full.iterations, full.stiffness[0], full.damping[0],
-              full.objective);
+              fit.damping[0], fit.damping_sigma[0], fit.objective, full.iterations, full.seconds, full.stiffness[0],
+              full.damping[0], full.objective);
   ASSERT_EQ(fit.status, "Solve_Succeeded");
   ASSERT_EQ(full.status, "Solve_Succeeded");
   EXPECT_LT(fit.constraint_violation, 1e-8);
@@ -230,6 +277,14 @@ TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
   JointEstimationOptions options;
   options.eliminate_model_residuals = true;
   expect_the_same_estimate(options, "r eliminated", 1e-6);
+}
+
+// With the exact Hessian of the Lagrangian (EstimationHessian::exact): the same problem, so the same
+// optimum and objective.
+TEST(VineJointEstimation, ExactHessianReachesTheSameEstimate) {
+  JointEstimationOptions options;
+  options.hessian = EstimationHessian::exact;
+  expect_the_same_estimate(options, "exact Hessian", 1e-6);
 }
 
 // With the first state's velocity rows (first_state_joint_velocities), r as variables: the same K, C

@@ -2,6 +2,7 @@
 // differentiation of the KKT system, against central differences of whole steps, in contact.
 #include <gtest/gtest.h>
 
+#include "support/pressing_vine.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/step_derivatives.hpp"
@@ -102,19 +103,10 @@ namespace {
 // same solution with the row as an equality (the KKT conditions are the same), so the step and the
 // impulse must agree; and the impulse's derivative in q, v, K, C must match central differences.
 TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivativeMatchesDifferences) {
-  VineModel m = runtime_scene_model(8);
-  m.contact_model = ContactModel::point;
-  m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02)};
-  m.stiffness = {0.5, 0.4, 0.3, 0.2};
-  m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
+  const VineModel m = testing::runtime_scene_before_a_circle();
   VineStepper stepper(m);
   VineState s = straight_state(m, 0.0);
-  int pressing = -1;
-  for (int k = 0; k < 300 && pressing < 0; ++k) {
-    ASSERT_TRUE(stepper.step(s).ok());
-    for (const ContactInfo& c : stepper.contacts())
-      if (c.normal_impulse > 1e-6 && k > 30) pressing = c.point;
-  }
+  const int pressing = testing::grow_until_pressing(stepper, s);
   ASSERT_GE(pressing, 0) << "no contact reached";
   const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
   VineState unilateral = s;
