@@ -12,10 +12,33 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   order_ = reverse_cuthill_mckee(pattern);
   b_ = permuted_bandwidth(pattern, order_);
   panel_ = b_ >= kPanelMinBandwidth ? kPanel : 1;
-  diagonal_offset_ = b_ + panel_ - 1;
-  stride_ = 2 * diagonal_offset_ + 1;
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[order_[k]] = k;
+  // the envelope: the last row of column j's entries and the last column of row j's (the same for a
+  // structurally symmetric pattern), then its running maximum (the staircase), equal within each panel
+  last_.resize(n_);
+  for (int j = 0; j < n_; ++j) last_[j] = j;
+  for (int c = 0; c < n_; ++c)
+    for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
+      const int i = inverse[pattern.innerIndexPtr()[p]];
+      const int j = inverse[c];
+      last_[std::min(i, j)] = std::max(last_[std::min(i, j)], std::max(i, j));
+    }
+  for (int j = 1; j < n_; ++j) last_[j] = std::max(last_[j], last_[j - 1]);
+  for (int j0 = 0; j0 < n_; j0 += panel_) {
+    const int last = last_[std::min(n_, j0 + panel_) - 1];
+    for (int j = j0; j < std::min(n_, j0 + panel_); ++j) last_[j] = last;
+  }
+  multiply_adds_ = 0.0;
+  for (int j = 0; j < n_; ++j) multiply_adds_ += static_cast<double>(last_[j] - j) * (last_[j] - j);
+  // column c's first row: the first column whose L reaches row c (so its U reaches column c)
+  top_.resize(n_);
+  for (int c = 0, p = 0; c < n_; ++c) {
+    while (last_[p] < c) ++p;
+    top_[c] = p;
+  }
+  offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
+  for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_[j] - top_[j] + 1);
   entry_.clear();
   slot_.clear();
   for (int c = 0; c < n_; ++c)
@@ -23,9 +46,9 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
       const int i = inverse[pattern.innerIndexPtr()[p]];
       const int j = inverse[c];
       entry_.push_back(p);
-      slot_.push_back(j * stride_ + (i - j + diagonal_offset_));
+      slot_.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
     }
-  band_.assign(static_cast<std::size_t>(n_) * stride_, 0.0);
+  band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
   diagonal_.assign(n_, 0.0);
   y_.resize(n_);
 }
@@ -45,7 +68,7 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
   result.status = Factorization::Status::general;
   for (int j0 = 0; j0 < n_; j0 += panel_) {
     const int k = std::min(panel_, n_ - j0);  // columns j0 .. j0 + k - 1 form the panel
-    const int last_row = j0 + k - 1 + b_;     // the last row the panel's L reaches
+    const int last_row = last_[j0];           // the last row the panel's L reaches
     // 1. eliminate the panel's columns one after the other, updating only the panel's later columns
     for (int j = j0; j < j0 + k; ++j) {
       double* col_j = column(j);  // col_j[s] = A(s, j)
@@ -53,26 +76,25 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
       if (!accept_pivot(d, diagonal_[j], max_diagonal, singular_tolerance, result)) return result;
       const double inv = 1.0 / d;
       // L(s, j) = A(s, j) / U(j, j)
-      const int m = std::min(b_, n_ - 1 - j);
-      for (int s = j + 1; s <= j + m; ++s) col_j[s] *= inv;
+      for (int s = j + 1; s <= last_[j]; ++s) col_j[s] *= inv;
       // A(s, c) -= L(s, j) U(j, c) for the panel's columns c after j
       for (int c = j + 1; c < j0 + k; ++c) {
         double* col_c = column(c);
         const double u = col_c[j];
-        for (int s = j + 1; s <= j + b_; ++s) col_c[s] -= col_j[s] * u;
+        for (int s = j + 1; s <= last_[j]; ++s) col_c[s] -= col_j[s] * u;
       }
     }
-    // 2. the columns after the panel that it reaches, c = j0 + k .. j0 + k - 1 + b: first the panel's rows of
+    // 2. the columns after the panel that it reaches, c = j0 + k .. last_row: first the panel's rows of
     //    U (a unit-lower triangular solve with the panel's L), then one rank-k update of the rows below,
     //    A(s, c) -= sum_p L(s, p) U(p, c), s = j0 + k .. last_row: each entry loaded and stored once per panel.
-    //    Entries outside the band read and write the zero padding (U(p, c) = 0 there).
-    const int last_col = std::min(n_ - 1, last_row);
+    //    Every such column stores rows j0 .. last_row (top(c) <= j0, last(c) >= last_row); entries outside
+    //    A's profile are zeros of the envelope (U(p, c) = 0 there).
     const double* l0 = column(j0);
     if (k == kPanel) {
       const double* l1 = column(j0 + 1);
       const double* l2 = column(j0 + 2);
       const double* l3 = column(j0 + 3);
-      for (int c = j0 + kPanel; c <= last_col; ++c) {
+      for (int c = j0 + kPanel; c <= last_row; ++c) {
         double* col_c = column(c);
         const double u0 = col_c[j0];
         const double u1 = (col_c[j0 + 1] -= l0[j0 + 1] * u0);
@@ -91,7 +113,7 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
             for (int s = j0 + kPanel; s <= last_row; ++s) col_c[s] -= l[q][s] * u[q];
       }
     } else if (k == 1) {  // a single column (narrow bands): one axpy per non-zero U(j0, c)
-      const int m = last_col - j0;
+      const int m = last_row - j0;
       const double* l = l0 + j0;  // l[r] = L(j0 + r, j0)
       for (int r = 1; r <= m; ++r) {
         double* col_c = column(j0 + r) + j0;  // col_c[s] = A(j0 + s, j0 + r)
@@ -100,7 +122,7 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
         for (int s = 1; s <= m; ++s) col_c[s] -= l[s] * u;
       }
     } else {
-      for (int c = j0 + k; c <= last_col; ++c) {
+      for (int c = j0 + k; c <= last_row; ++c) {
         double* col_c = column(c);
         for (int p = j0; p < j0 + k; ++p) {
           const double* l_p = column(p);
@@ -118,18 +140,16 @@ void BandedLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   // forward: L z = y (unit lower), column by column
   for (int j = 0; j < n_; ++j) {
-    const double* col_j = column(j) + j;  // col_j[r] = A(j + r, j)
+    const double* col_j = column(j);
     const double yj = y_[j];
-    const int m = std::min(b_, n_ - 1 - j);
-    for (int r = 1; r <= m; ++r) y_[j + r] -= col_j[r] * yj;
+    for (int s = j + 1; s <= last_[j]; ++s) y_[s] -= col_j[s] * yj;
   }
   // backward: U x = z, column by column from the last
   for (int j = n_ - 1; j >= 0; --j) {
-    const double* col_j = column(j) + j;
-    const double xj = y_[j] / col_j[0];
+    const double* col_j = column(j);
+    const double xj = y_[j] / col_j[j];
     y_[j] = xj;
-    const int m = std::min(b_, j);
-    for (int r = 1; r <= m; ++r) y_[j - r] -= col_j[-r] * xj;
+    for (int s = top_[j]; s < j; ++s) y_[s] -= col_j[s] * xj;
   }
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
