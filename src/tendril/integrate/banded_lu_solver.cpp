@@ -6,6 +6,15 @@
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 
 namespace tendril {
+namespace {
+
+/// y[s] -= a x[s], s = 0 .. m - 1, for distinct columns of the band (restrict: no run-time overlap checks
+/// around the short loops of a narrow envelope)
+inline void subtract_scaled(double* __restrict y, const double* __restrict x, double a, int m) {
+  for (int s = 0; s < m; ++s) y[s] -= x[s] * a;
+}
+
+}  // namespace
 
 void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   n_ = static_cast<int>(pattern.rows());
@@ -49,12 +58,18 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
       slot_.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
     }
   band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
+  // the envelope's entries outside A's pattern, zeroed before each factorization
+  std::vector<char> in_pattern(band_.size(), 0);
+  for (int k : slot_) in_pattern[k] = 1;
+  fill_.clear();
+  for (std::size_t k = 0; k < band_.size(); ++k)
+    if (!in_pattern[k]) fill_.push_back(static_cast<int>(k));
   diagonal_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
 Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  std::fill(band_.begin(), band_.end(), 0.0);
+  for (int k : fill_) band_[k] = 0.0;
   const double* values = A.valuePtr();
   for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
@@ -112,14 +127,14 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
           if (u[q] != 0.0)
             for (int s = j0 + kPanel; s <= last_row; ++s) col_c[s] -= l[q][s] * u[q];
       }
-    } else if (k == 1) {  // a single column (narrow bands): one axpy per non-zero U(j0, c)
+    } else if (k == 1) {  // a single column (narrow bands): one axpy per column it reaches (testing U(j0, c)
+                          // for zero mispredicts more than the few zeros of the envelope save)
       const int m = last_row - j0;
       const double* l = l0 + j0;  // l[r] = L(j0 + r, j0)
       for (int r = 1; r <= m; ++r) {
         double* col_c = column(j0 + r) + j0;  // col_c[s] = A(j0 + s, j0 + r)
         const double u = col_c[0];
-        if (u == 0.0) continue;
-        for (int s = 1; s <= m; ++s) col_c[s] -= l[s] * u;
+        subtract_scaled(col_c + 1, l + 1, u, m);
       }
     } else {
       for (int c = j0 + k; c <= last_row; ++c) {
@@ -141,15 +156,14 @@ void BandedLuSolver::solve(const VecX& b, VecX& x) {
   // forward: L z = y (unit lower), column by column
   for (int j = 0; j < n_; ++j) {
     const double* col_j = column(j);
-    const double yj = y_[j];
-    for (int s = j + 1; s <= last_[j]; ++s) y_[s] -= col_j[s] * yj;
+    subtract_scaled(y_.data() + j + 1, col_j + j + 1, y_[j], last_[j] - j);
   }
   // backward: U x = z, column by column from the last
   for (int j = n_ - 1; j >= 0; --j) {
     const double* col_j = column(j);
     const double xj = y_[j] / col_j[j];
     y_[j] = xj;
-    for (int s = top_[j]; s < j; ++s) y_[s] -= col_j[s] * xj;
+    subtract_scaled(y_.data() + top_[j], col_j + top_[j], xj, j - top_[j]);
   }
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];

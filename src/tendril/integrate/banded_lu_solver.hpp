@@ -39,8 +39,8 @@ class BandedLuSolver final : public LinearSolver {
  private:
   int n_ = 0;
   static constexpr int kPanel = 4;  ///< columns eliminated together on a wide band (the rank of each trailing update)
-  /// Narrower bands take panels of one column: a rod's (b ~ 11) has many zeros of U that the single-column
-  /// update skips, and panels measured 1.6 times slower there (bench_integrate, factorize_benchmark<BandedLuSolver>)
+  /// Narrower bands take panels of one column: on a rod's band (b ~ 11) panels measured 1.6 times slower
+  /// (bench_integrate, factorize_benchmark<BandedLuSolver>, on band storage before the envelope's)
   static constexpr int kPanelMinBandwidth = 24;
   int b_ = 0;                 ///< bandwidth after permutation (above and below the diagonal)
   int panel_ = 1;             ///< kPanel or 1 (kPanelMinBandwidth)
@@ -48,6 +48,7 @@ class BandedLuSolver final : public LinearSolver {
   std::vector<int> order_;    ///< new -> old (#rows)
   std::vector<int> entry_;    ///< every stored entry of A (#entries)
   std::vector<int> slot_;     ///< its index in band_ (#entries)
+  std::vector<int> fill_;     ///< the indices in band_ of the envelope's entries outside A's pattern
   std::vector<int> top_;      ///< the first row stored in column j (#rows)
   std::vector<int> last_;     ///< the last row stored in column j, non-decreasing in j and equal within a panel (#rows)
   std::vector<std::ptrdiff_t> offset_;  ///< where column j starts in band_ (#rows + 1)
