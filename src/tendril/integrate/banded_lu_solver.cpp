@@ -64,7 +64,7 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   fill_.clear();
   for (std::size_t k = 0; k < band_.size(); ++k)
     if (!in_pattern[k]) fill_.push_back(static_cast<int>(k));
-  diagonal_.assign(n_, 0.0);
+  inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
@@ -75,8 +75,8 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
   for (int j = 0; j < n_; ++j) {
-    diagonal_[j] = std::abs(column(j)[j]);
-    max_diagonal = std::max(max_diagonal, diagonal_[j]);
+    inverse_pivot_[j] = std::abs(column(j)[j]);  // the diagonal, until column j is eliminated
+    max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
   }
 
   Factorization result;
@@ -88,8 +88,9 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
     for (int j = j0; j < j0 + k; ++j) {
       double* col_j = column(j);  // col_j[s] = A(s, j)
       const double d = col_j[j];
-      if (!accept_pivot(d, diagonal_[j], max_diagonal, singular_tolerance, result)) return result;
+      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result)) return result;
       const double inv = 1.0 / d;
+      inverse_pivot_[j] = inv;
       // L(s, j) = A(s, j) / U(j, j)
       for (int s = j + 1; s <= last_[j]; ++s) col_j[s] *= inv;
       // A(s, c) -= L(s, j) U(j, c) for the panel's columns c after j
@@ -161,7 +162,7 @@ void BandedLuSolver::solve(const VecX& b, VecX& x) {
   // backward: U x = z, column by column from the last
   for (int j = n_ - 1; j >= 0; --j) {
     const double* col_j = column(j);
-    const double xj = y_[j] / col_j[j];
+    const double xj = y_[j] * inverse_pivot_[j];
     y_[j] = xj;
     subtract_scaled(y_.data() + top_[j], col_j + top_[j], xj, j - top_[j]);
   }

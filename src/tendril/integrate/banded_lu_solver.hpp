@@ -57,7 +57,7 @@ class BandedLuSolver final : public LinearSolver {
   std::vector<double> band_;
   /// column(c)[s] = the entry of row s in column c's storage (top(c) <= s <= last(c))
   double* column(int c) { return band_.data() + offset_[static_cast<std::size_t>(c)] - top_[static_cast<std::size_t>(c)]; }
-  std::vector<double> diagonal_;  ///< |A_jj| before elimination, the pivots' own scales (n)
+  std::vector<double> inverse_pivot_;  ///< |A_jj| before elimination (the pivots' own scales), then 1 / U_jj (n)
   VecX y_;                    ///< permuted right-hand side / solution (n)
 };
 
