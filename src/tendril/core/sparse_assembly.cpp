@@ -111,6 +111,7 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
     return std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; });
   };
   if (scale == 1.0 && outer == static_cast<Eigen::Index>(m) && present(rows) && (square || present(cols))) {
+#pragma GCC unroll 4
     for (std::size_t k = 0; k < m * n; ++k) values[slots[k]] += l[k];
     return;
   }

@@ -43,21 +43,20 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
                     const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
                     Eigen::Matrix<double, 3, 9>* dF_dx) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
-  Vec3 s = Vec3::Zero();
-  Mat3 ds_da = Mat3::Zero(), ds_db = Mat3::Zero();  // ds/de_a, ds/de_b (with dF_dx only)
+  // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge): kept as t and 1/l
+  Vec3 s = Vec3::Zero(), t_a = Vec3::Zero(), t_b = Vec3::Zero();
+  double inv_l_a = 0.0, inv_l_b = 0.0;
   if (has_previous) {
     const Vec3 e = x - previous;
-    const double l = e.norm();
-    const Vec3 t = e / l;
-    s += t;
-    if (dF_dx) ds_da = (Mat3::Identity() - t * t.transpose()) / l;
+    inv_l_a = 1.0 / e.norm();
+    t_a = e * inv_l_a;
+    s += t_a;
   }
   if (has_next) {
     const Vec3 e = next - x;
-    const double l = e.norm();
-    const Vec3 t = e / l;
-    s += t;
-    if (dF_dx) ds_db = (Mat3::Identity() - t * t.transpose()) / l;
+    inv_l_b = 1.0 / e.norm();
+    t_b = e * inv_l_b;
+    s += t_b;
   }
   const double s_norm = s.norm();
   const Vec3 t = s / s_norm;
@@ -68,11 +67,12 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
   if (dF_du) *dF_du = -voronoi_length * (eta.normal * Mat3::Identity() + difference * t * t.transpose());
   if (dF_dx) {
     // dF/dt = - dl (eta_t - eta_n)((v . t) I + t v^T), dt/ds = (I - t t^T)/|s|
-    const Mat3 dF_ds = (-voronoi_length * difference) * (vt * Mat3::Identity() + t * velocity.transpose()) *
-                       ((Mat3::Identity() - t * t.transpose()) / s_norm);
-    // e_a = x - x_prev, e_b = x_next - x
-    dF_dx->block<3, 3>(0, 0).noalias() = -dF_ds * ds_da;
-    dF_dx->block<3, 3>(0, 6).noalias() = dF_ds * ds_db;
+    //   (v . t) I + t v^T times I - t t^T is (v . t) I + t v^T - 2 (v . t) t t^T
+    const Mat3 dF_ds = (-voronoi_length * difference / s_norm) *
+                       (vt * Mat3::Identity() + t * (velocity - 2.0 * vt * t).transpose());
+    // e_a = x - x_prev, e_b = x_next - x; dF/ds (I - t_e t_e^T) / l_e = (dF/ds - (dF/ds t_e) t_e^T) / l_e
+    dF_dx->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
+    dF_dx->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
     dF_dx->block<3, 3>(0, 3) = -dF_dx->block<3, 3>(0, 0) - dF_dx->block<3, 3>(0, 6);
   }
   return force;

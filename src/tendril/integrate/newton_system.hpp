@@ -84,6 +84,8 @@ class NewtonSystem {
   bool evaluate(const NewtonProblem& problem, const VecX& y, bool jacobian);
   /// f of the last evaluation (#dofs; entries of fixed DOFs are not part of the system).
   const VecX& residual() const { return residual_; }
+  /// Sum of the ForceTerms F(y, u(y), t) of the last evaluation, not scaled by lambda (#dofs) [N].
+  const VecX& forces() const { return force_; }
   /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern).
   const SparseMatrix& jacobian() const { return full_.matrix(); }
 

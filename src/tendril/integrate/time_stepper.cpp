@@ -51,7 +51,9 @@ StepReport TimeStepper::step(State& state) {
   work_.frames = state.frames;
   StepReport report;
   report.dt = options_.dt;
+  end_forces_ = false;
   if (advance(work_, options_.dt, 0, report)) {
+    end_forces_ = options_.scheme == Scheme::implicit_euler;
     // copied, not swapped: state.q and state.u keep their storage, so views of them (Python) stay valid
     state.q = work_.q;
     state.u = work_.u;

@@ -41,6 +41,13 @@ class TimeStepper {
   /// Changes dt for the following steps (> 0 and finite, else InputError "dt").
   void set_dt(double dt);
   const NewtonSystem& system() const { return system_; }
+  /// After a successful implicit Euler step: the sum of the ForceTerms at the new state (q, u, t), as the
+  /// Newton solve's last evaluation left it (at its final iterate y = q_{k+1} with u = (y - q_k)/dt) [N];
+  /// null after implicit midpoint (whose forces act at the intermediate point) or a failed step.
+  const VecX* end_forces() const { return end_forces_ ? &system_.forces() : nullptr; }
+  /// After a successful step: the kinematics at the new q, transported from the step's start frames (the
+  /// new State::frames are taken from them).
+  const Kinematics& end_kinematics() const { return system_.kinematics(); }
 
  private:
   /// One attempt of a step of size dt from `s`; updates `s` only on convergence.
@@ -59,6 +66,7 @@ class TimeStepper {
   VecX target_;  ///< q with prescribed DOFs at t_{k+1} (#dofs)
   VecX predicted_;  ///< y_pred = q_k + h u_k (#dofs)
   VecX guess_step_; ///< q_{k+1} - q_k under the initial guess, for the collision check (#dofs)
+  bool end_forces_ = false;  ///< the last step succeeded with implicit Euler (end_forces())
 };
 
 }  // namespace tendril

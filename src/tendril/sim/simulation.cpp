@@ -36,10 +36,13 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   record_observables();
 }
 
-void Simulation::record_observables() {
+void Simulation::record_observables(const Kinematics* kin) {
   if (!observables_) return;
-  compute_kinematics(scene_->model, state_.frames, state_.q, kin_);
-  observables_->record(state_.time, state_.q, kin_);
+  if (!kin) {
+    compute_kinematics(scene_->model, state_.frames, state_.q, kin_);
+    kin = &kin_;
+  }
+  observables_->record(state_.time, state_.q, *kin);
 }
 
 Simulation Simulation::from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
@@ -105,10 +108,12 @@ StepReport Simulation::step() {
   if (!report.ok()) report.message = with_scene_names(report.message, s);
   if (report.ok()) {
     ++steps_;
-    const VecX forces_after = force_terms();
+    // the forces and kinematics at the new state: implicit Euler's last Newton evaluation was there (the
+    // same up to round-off as evaluating them again from the accepted frames)
+    const VecX forces_after = stepper_ && stepper_->end_forces() ? *stepper_->end_forces() : force_terms();
     work_of_forces_ += 0.5 * (forces_ + forces_after).dot(state_.q - q_before);
     forces_ = forces_after;
-    record_observables();
+    record_observables(stepper_ ? &stepper_->end_kinematics() : nullptr);
   }
   return report;
 }

@@ -102,8 +102,9 @@ class Simulation {
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
   /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
-  /// Records the current state in observables_ (if any).
-  void record_observables();
+  /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)
+  /// or, when null, kinematics computed here.
+  void record_observables(const Kinematics* kin = nullptr);
 };
 
 }  // namespace tendril::sim

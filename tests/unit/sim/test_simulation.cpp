@@ -241,6 +241,41 @@ TEST(Simulation, WorkOfPointLoadsBecomesKineticEnergy) {
   fs::remove_all(out);
 }
 
+TEST(Simulation, WorkOfDragUnderImplicitEulerUsesTheForcesAtEachNewState) {
+  // the trapezoidal work of the force terms (docs/output_format.md, work_of_forces), W = sum_k
+  // (F_k + F_{k+1}) . (q_{k+1} - q_k) / 2, with F = point loads - eta dl_i u_i (mat_dismech eq. 27; rest
+  // Voronoi lengths dl = 0.05, 0.1, 0.1, 0.05 m) recomputed here from each accepted state: implicit Euler
+  // takes F_{k+1} from its last Newton evaluation, which must be the one at (q_{k+1}, u_{k+1}, t_{k+1})
+  const std::string scene =
+      "duration: 0.05\n"
+      "rods:\n"
+      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.3, num_nodes: 4}\n"
+      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "forces:\n  point_loads:\n"
+      "    - {node: 0, force: [0.01, 0, 0.02]}\n    - {node: 3, force: [0, 0.03, -0.01]}\n"
+      "  viscous_drag:\n    - {viscosity: 2.0}\n"
+      "integrator: {type: implicit_euler, dt: 0.01}\n";
+  Simulation sim{load(scene)};
+  const double eta = 2.0;
+  const double voronoi[4] = {0.05, 0.1, 0.1, 0.05};
+  const auto forces = [&](const State& s) {
+    VecX f = VecX::Zero(s.q.size());
+    f.segment<3>(0) += Vec3(0.01, 0.0, 0.02);
+    f.segment<3>(9) += Vec3(0.0, 0.03, -0.01);
+    for (int i = 0; i < 4; ++i) f.segment<3>(3 * i) -= eta * voronoi[i] * s.u.segment<3>(3 * i);
+    return f;
+  };
+  double work = 0.0;
+  while (!sim.finished()) {
+    const VecX q_before = sim.state().q;
+    const VecX f_before = forces(sim.state());
+    ASSERT_TRUE(sim.step().ok());
+    work += 0.5 * (f_before + forces(sim.state())).dot(sim.state().q - q_before);
+  }
+  EXPECT_GT(std::abs(work), 0.0);
+  EXPECT_NEAR(sim.work_of_forces(), work, 1e-12 * std::abs(work));
+}
+
 TEST(Simulation, MovingPinnedEndStretchesTheRod) {
   // displacement control of a pinned end (boundary_conditions.moving_nodes): a straight rod pinned at
   // node 0 whose last node is pulled by d = v t along its axis carries the axial force EA d / L (uniform
