@@ -13,6 +13,7 @@ const std::vector<std::pair<std::string, EstimationHessian>>& estimation_hessian
   static const std::vector<std::pair<std::string, EstimationHessian>> names = {
       {"gauss_newton", EstimationHessian::gauss_newton},
       {"limited_memory", EstimationHessian::limited_memory},
+      {"exact", EstimationHessian::exact},
   };
   return names;
 }
@@ -37,7 +38,8 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
            "false one K and one C for all pins (the paper's choice)."),
       choice("options.hessian", estimation_hessians().front().first, hessians,
              "joint_estimation: the Hessian of the Lagrangian given to IPOPT: gauss_newton (the objective's, constraint "
-             "curvature left out), limited_memory (IPOPT's L-BFGS; does not converge on these problems)."),
+             "curvature left out), limited_memory (IPOPT's L-BFGS; does not converge on these problems), exact "
+             "(with the step map's second derivatives; not with eliminate_model_residuals)."),
       integer("options.trust_region_iterations", "0", 0,
               "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before IPOPT, which then starts "
               "warm from its point (0: IPOPT from the simulated guess)."),
