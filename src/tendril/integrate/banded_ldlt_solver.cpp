@@ -13,17 +13,9 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   b_ = permuted_bandwidth(pattern, order_);
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[order_[k]] = k;
-  // the envelope: the last row of each column's stored entries, then its running maximum (the staircase)
-  last_row_.resize(n_);
-  for (int j = 0; j < n_; ++j) last_row_[j] = j;
-  for (int c = 0; c < n_; ++c)
-    for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
-      const int i = inverse[pattern.innerIndexPtr()[p]];
-      const int j = inverse[c];
-      last_row_[j] = std::max(last_row_[j], i);
-    }
+  // the envelope: the last row of each column's fill (the staircase)
+  last_row_ = permuted_envelope(pattern, order_);
   multiply_adds_ = 0.0;
-  for (int j = 1; j < n_; ++j) last_row_[j] = std::max(last_row_[j], last_row_[j - 1]);
   for (int j = 0; j < n_; ++j) {
     const double h = last_row_[j] - j;
     multiply_adds_ += 0.5 * h * (h + 1.0);

@@ -23,17 +23,9 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   panel_ = b_ >= kPanelMinBandwidth ? kPanel : 1;
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[order_[k]] = k;
-  // the envelope: the last row of column j's entries and the last column of row j's (the same for a
-  // structurally symmetric pattern), then its running maximum (the staircase), equal within each panel
-  last_.resize(n_);
-  for (int j = 0; j < n_; ++j) last_[j] = j;
-  for (int c = 0; c < n_; ++c)
-    for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
-      const int i = inverse[pattern.innerIndexPtr()[p]];
-      const int j = inverse[c];
-      last_[std::min(i, j)] = std::max(last_[std::min(i, j)], std::max(i, j));
-    }
-  for (int j = 1; j < n_; ++j) last_[j] = std::max(last_[j], last_[j - 1]);
+  // the envelope: the last row of column j's fill and the last column of row j's (the staircase),
+  // equal within each panel
+  last_ = permuted_envelope(pattern, order_);
   for (int j0 = 0; j0 < n_; j0 += panel_) {
     const int last = last_[std::min(n_, j0 + panel_) - 1];
     for (int j = j0; j < std::min(n_, j0 + panel_); ++j) last_[j] = last;

@@ -74,4 +74,20 @@ int permuted_bandwidth(const SparseMatrix& pattern, const std::vector<int>& orde
   return bandwidth;
 }
 
+std::vector<int> permuted_envelope(const SparseMatrix& pattern, const std::vector<int>& order) {
+  const int n = static_cast<int>(order.size());
+  std::vector<int> inverse(n), last(n);
+  for (int k = 0; k < n; ++k) {
+    inverse[order[k]] = k;
+    last[k] = k;
+  }
+  for (int c = 0; c < pattern.outerSize(); ++c)
+    for (SparseMatrix::InnerIterator it(pattern, c); it; ++it) {
+      const int i = inverse[it.row()], j = inverse[c];
+      last[std::min(i, j)] = std::max(last[std::min(i, j)], std::max(i, j));
+    }
+  for (int j = 1; j < n; ++j) last[j] = std::max(last[j], last[j - 1]);
+  return last;
+}
+
 }  // namespace tendril
