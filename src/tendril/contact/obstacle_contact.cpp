@@ -35,7 +35,7 @@ void ObstacleContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
     if (out.gradient) out.gradient->segment<3>(d) += kc * b.slope * phi.normal;
     if (out.hessian) {
       const Mat3 local = kc * (b.curvature * phi.normal * phi.normal.transpose() + b.slope * phi.hessian);
-      out.hessian->add_cached(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]), local);
+      out.hessian->add_cached_symmetric(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]), local);
     }
   }
 }

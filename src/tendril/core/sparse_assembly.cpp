@@ -85,10 +85,7 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
   const std::size_t m = rows.size(), n = cols.size();
   TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
                  "local matrix size does not match stencil");
-  SlotCache* cache = nullptr;
-  for (SlotCache& c : slot_caches_)
-    if (c.owner == owner && c.rows == m && c.cols == n) cache = &c;
-  if (!cache) cache = &slot_caches_.emplace_back(SlotCache{owner, m, n, {}});
+  SlotCache* cache = &cache_of(owner, m, n);
   const std::size_t stride = m + n + m * n;
   if (cache->entries.size() < (index + 1) * stride) cache->entries.resize((index + 1) * stride, -2);
   int* stored_rows = cache->entries.data() + index * stride;
@@ -120,6 +117,71 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
       const int k = slots[j * m + i];
       if (k >= 0) values[k] += scale * l[static_cast<Eigen::Index>(j) * outer + static_cast<Eigen::Index>(i)];
     }
+}
+
+HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::size_t rows, std::size_t cols) {
+  for (SlotCache& c : slot_caches_)
+    if (c.owner == owner && c.rows == rows && c.cols == cols) return c;
+  return slot_caches_.emplace_back(SlotCache{owner, rows, cols, {}});
+}
+
+void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
+                                            const Eigen::Ref<const MatX>& local) {
+  if (!lower_only_) return add_cached(owner, index, dofs, local);
+  const std::size_t m = dofs.size();
+  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == m,
+                 "local matrix size does not match stencil");
+  SlotCache& cache = cache_of(owner, m, 0);
+  const std::size_t pairs = m * (m + 1) / 2;
+  const std::size_t stride = m + 1 + 2 * pairs;
+  if (cache.entries.size() < (index + 1) * stride) cache.entries.resize((index + 1) * stride, -2);
+  int* stored = cache.entries.data() + index * stride;
+  int* count = stored + m;
+  int* slots = count + 1;
+  int* offsets = slots + pairs;
+  if (!std::equal(dofs.begin(), dofs.end(), stored)) {
+    std::copy(dofs.begin(), dofs.end(), stored);
+    *count = 0;
+    for (std::size_t j = 0; j < m && *count >= 0; ++j)
+      for (std::size_t i = j; i < m; ++i) {
+        const int r = dofs[i], c = dofs[j];
+        if (r < 0 || c < 0) continue;
+        if (i != j && r == c) {
+          *count = -1;
+          break;
+        }
+        slots[*count] = slot(std::max(r, c), std::min(r, c));
+        offsets[(*count)++] = static_cast<int>(j * m + i);
+      }
+  }
+  // a repeated DOF gets both (i, j) and (j, i) in one entry: the full block adds them
+  if (*count < 0) return add_cached(owner, index, dofs, local);
+  double* values = matrix_.valuePtr();
+  const double* l = local.data();
+  const Eigen::Index outer = local.outerStride();
+  if (outer == static_cast<Eigen::Index>(m)) {
+#pragma GCC unroll 4
+    for (int k = 0; k < *count; ++k) values[slots[k]] += l[offsets[k]];
+    return;
+  }
+  for (int k = 0; k < *count; ++k) {
+    const auto j = static_cast<Eigen::Index>(offsets[k]) / static_cast<Eigen::Index>(m);
+    values[slots[k]] += l[j * outer + offsets[k] % static_cast<Eigen::Index>(m)];
+  }
+}
+
+void HessianAssembler::mirror_lower() {
+  if (mirror_.empty())
+    for (int c = 0; c < matrix_.outerSize(); ++c)
+      for (int p = matrix_.outerIndexPtr()[c]; p < matrix_.outerIndexPtr()[c + 1]; ++p) {
+        const int r = matrix_.innerIndexPtr()[p];
+        if (r < c) {
+          mirror_.push_back(p);
+          mirror_.push_back(slot(c, r));
+        }
+      }
+  double* values = matrix_.valuePtr();
+  for (std::size_t k = 0; k < mirror_.size(); k += 2) values[mirror_[k]] = values[mirror_[k + 1]];
 }
 
 void HessianAssembler::add_entry(int row, int col, double value) { matrix_.valuePtr()[slot(row, col)] += value; }

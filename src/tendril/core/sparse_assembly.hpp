@@ -64,6 +64,18 @@ class HessianAssembler {
   /// Stencils of one owner are cached per block shape.
   void add_cached(const void* owner, std::size_t index, std::span<const int> rows, std::span<const int> cols,
                   const Eigen::Ref<const MatX>& local, double scale = 1.0);
+  /// Makes add_cached_symmetric() add only the lower triangle (row >= column) of the global matrix:
+  /// for a consumer that reads one triangle (the Newton matrix of a symmetric system). The upper
+  /// triangle then lacks those terms until mirror_lower() copies the lower triangle onto it.
+  void set_lower_only(bool lower_only) { lower_only_ = lower_only; }
+  bool lower_only() const { return lower_only_; }
+  /// Same as add_cached(owner, index, dofs, local) for a symmetric `local` (a Hessian); with
+  /// set_lower_only(true) it adds each pair {i, j} once, into the entry of the lower triangle (about
+  /// half the scattered entries).
+  void add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
+                            const Eigen::Ref<const MatX>& local);
+  /// Sets every entry (r, c) above the diagonal to the entry (c, r) below it (a symmetric pattern).
+  void mirror_lower();
   const SparseMatrix& matrix() const { return matrix_; }
   SparseMatrix& matrix() { return matrix_; }
 
@@ -71,14 +83,22 @@ class HessianAssembler {
   /// Index into the value array of (row, col); throws SparsityError if the entry is not in the pattern.
   int slot(int row, int col) const;
   /// Cached stencil slots of one term and block shape: per stencil its row DOFs (rows), column DOFs
-  /// (cols), then its slots (rows x cols, column-major, -1 for skipped DOFs).
+  /// (cols), then its slots (rows x cols, column-major, -1 for skipped DOFs). A lower-triangle cache
+  /// (add_cached_symmetric) has cols = 0 and per stencil its DOFs (rows), the number of its lower
+  /// entries (-1 if some DOF repeats: the full block is added then), their slots and their offsets
+  /// j rows + i in the local matrix (local pairs i >= j with both DOFs present; rows (rows + 1) / 2
+  /// places each).
   struct SlotCache {
     const void* owner = nullptr;
     std::size_t rows = 0, cols = 0;
     std::vector<int> entries;
   };
+  /// The cache of `owner` for blocks rows x cols (created empty on first use).
+  SlotCache& cache_of(const void* owner, std::size_t rows, std::size_t cols);
   SparseMatrix matrix_;
   std::vector<SlotCache> slot_caches_;
+  bool lower_only_ = false;
+  std::vector<int> mirror_;  ///< pairs (upper slot, lower slot) for mirror_lower(), built on first use
 };
 
 }  // namespace tendril

@@ -69,7 +69,12 @@ void NewtonSystem::analyze_pattern() {
   for (const auto& energy : model.energies) energy->declare_sparsity(model, builder);
   for (const auto& force : model.forces) force->declare_sparsity(model, builder);
   full_ = HessianAssembler(builder.build());
-  if (has_load_energy_) load_hessian_ = HessianAssembler(full_.matrix());
+  // a symmetric J: Hessians add only the lower triangle, which the gather below reads
+  full_.set_lower_only(symmetric_);
+  if (has_load_energy_) {
+    load_hessian_ = HessianAssembler(full_.matrix());
+    load_hessian_.set_lower_only(symmetric_);
+  }
   const SparseMatrix& pattern = full_.matrix();
 
   diagonal_slot_full_.resize(n);
@@ -95,7 +100,9 @@ void NewtonSystem::analyze_pattern() {
   for (int k = 0; k < nf; ++k) {
     int p = static_cast<int>(free_matrix_.outerIndexPtr()[k]);
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
-      if (free_index[it.row()] >= 0) gather_[p++] = static_cast<int>(&it.value() - pattern.valuePtr());
+      if (free_index[it.row()] >= 0)
+        gather_[p++] = symmetric_ && it.row() < free_[k] ? value_index(pattern, free_[k], it.row())
+                                                          : static_cast<int>(&it.value() - pattern.valuePtr());
   }
   diagonal_slot_free_.resize(nf);
   for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = value_index(free_matrix_, k, k);
@@ -104,6 +111,11 @@ void NewtonSystem::analyze_pattern() {
   solver_.reset();
   if (nf > 0)
     solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth, symmetric_);
+}
+
+const SparseMatrix& NewtonSystem::jacobian() {
+  if (full_.lower_only()) full_.mirror_lower();
+  return full_.matrix();
 }
 
 bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian) {
@@ -218,11 +230,18 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   // unknowns (relative eps of each coordinate; frames are unit vectors, eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
   const DofMap& dofs = model_.dofs;
+  const auto magnitude = [&](int j) { return std::abs(y[j]) + (dofs.is_position(j) ? 0.0 : 1.0); };
   floor_.setZero();
-  for (int j = 0; j < J.outerSize(); ++j) {
-    const double magnitude = std::abs(y[j]) + (dofs.is_position(j) ? 0.0 : 1.0);
-    for (SparseMatrix::InnerIterator it(J, j); it; ++it) floor_[it.row()] += std::abs(it.value()) * magnitude;
-  }
+  for (int j = 0; j < J.outerSize(); ++j)
+    for (SparseMatrix::InnerIterator it(J, j); it; ++it) {
+      const int i = static_cast<int>(it.row());
+      if (!full_.lower_only()) {
+        floor_[i] += std::abs(it.value()) * magnitude(j);
+      } else if (i >= j) {  // J symmetric, its lower triangle complete: J_ij also stands for J_ji
+        floor_[i] += std::abs(it.value()) * magnitude(j);
+        if (i > j) floor_[j] += std::abs(it.value()) * magnitude(i);
+      }
+    }
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double excess = 0.0;
   for (int i : free_) {

@@ -86,8 +86,9 @@ class NewtonSystem {
   const VecX& residual() const { return residual_; }
   /// Sum of the ForceTerms F(y, u(y), t) of the last evaluation, not scaled by lambda (#dofs) [N].
   const VecX& forces() const { return force_; }
-  /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern).
-  const SparseMatrix& jacobian() const { return full_.matrix(); }
+  /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern, both triangles filled:
+  /// a symmetric J is assembled in its lower triangle and mirrored here).
+  const SparseMatrix& jacobian();
 
  private:
   /// Builds the full pattern from the terms' stencils, the free pattern, the gather map and the

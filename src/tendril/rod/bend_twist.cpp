@@ -297,7 +297,7 @@ void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t l
       h.col(9) *= sign_a;
       h.row(10) *= sign_b;
       h.col(10) *= sign_b;
-      out.hessian->add_cached(owner, k - first, dofs, h);
+      out.hessian->add_cached_symmetric(owner, k - first, dofs, h);
     }
   }
 }

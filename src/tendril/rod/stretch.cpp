@@ -73,7 +73,7 @@ void StretchEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
     if (out.hessian) {
       MatN<6> local;
       local << h, -h, -h, h;
-      out.hessian->add_cached(this, e, stencil_dofs(in.model.dofs, rods.edges[e]), local);
+      out.hessian->add_cached_symmetric(this, e, stencil_dofs(in.model.dofs, rods.edges[e]), local);
     }
   }
 }

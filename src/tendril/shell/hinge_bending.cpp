@@ -54,7 +54,7 @@ void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) cons
     const std::array<int, 12> dofs = stencil_dofs(in.model.dofs, hinge);
     if (out.gradient)
       for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
-    if (out.hessian) out.hessian->add_cached(this, i, dofs, h);
+    if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);
   }
 }
 

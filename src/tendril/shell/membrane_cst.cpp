@@ -82,7 +82,7 @@ void MembraneCstEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const
     out.energy += membrane_cst_derivatives(x, t, derivatives ? &g : nullptr, out.hessian ? &h : nullptr);
     if (out.gradient)
       for (std::size_t k = 0; k < 9; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
-    if (out.hessian) out.hessian->add_cached(this, i, dofs, h);
+    if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);
   }
 }
 

@@ -32,7 +32,7 @@ void MembraneSpringEnergy::accumulate(const EvalInput& in, EnergyOutput& out) co
       out.gradient->segment<3>(dofs[0]) += g.head<3>();
       out.gradient->segment<3>(dofs[3]) += g.tail<3>();
     }
-    if (out.hessian) out.hessian->add_cached(this, i, dofs, stretch_hessian(edge, spring.rest_length, spring.stiffness));
+    if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, stretch_hessian(edge, spring.rest_length, spring.stiffness));
   }
 }
 

@@ -91,7 +91,7 @@ void MidEdgeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) co
     const std::array<int, 12> dofs = stencil_dofs(in.model, t);
     if (out.gradient)
       for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
-    if (out.hessian) out.hessian->add_cached(this, i, dofs, h);
+    if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);
   }
 }
 

@@ -113,5 +113,35 @@ TEST(SparseAssembly, CachedRectangularBlockAddsOnlyItsRows) {
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 5), 0.0);
 }
 
+TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
+  // symmetric blocks added in the lower triangle only, then mirrored, equal the full add; stencils in
+  // an order whose local lower triangle is partly the global upper one, a skipped DOF, a repeated DOF
+  // (added as the full block) and a non-contiguous block (a view into a larger matrix)
+  SparsityBuilder builder(6);
+  const std::array<int, 3> a{5, 0, 2}, b{1, -1, 2}, repeated{3, 4, 3};
+  for (const auto& s : {a, b, repeated}) builder.add_stencil(s);
+  HessianAssembler full(builder.build()), lower(builder.build());
+  lower.set_lower_only(true);
+  MatX big(4, 4);
+  big << 4, 1, 2, 9, 1, 5, 3, 9, 2, 3, 6, 9, 9, 9, 9, 9;
+  const MatX local = big.topLeftCorner(3, 3);
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
+    int k = 0;
+    for (const auto& s : {a, b, repeated}) {
+      full.add_cached(&owner, k, s, local);
+      lower.add_cached_symmetric(&owner, k, s, local);
+      lower.add_cached_symmetric(&owner, k + 3, s, big.topLeftCorner(3, 3));
+      full.add_cached(&owner, k + 3, s, big.topLeftCorner(3, 3));
+      ++k;
+    }
+  }
+  EXPECT_DOUBLE_EQ(lower.matrix().coeff(5, 0), 4 * 1.0);  // local(1, 0) of a: (0, 5) lands at (5, 0)
+  EXPECT_DOUBLE_EQ(lower.matrix().coeff(0, 5), 0.0);      // the upper triangle untouched until mirrored
+  EXPECT_DOUBLE_EQ(lower.matrix().coeff(3, 3), 4 * (4.0 + 2 * 2.0 + 6.0));  // the repeated DOF
+  lower.mirror_lower();
+  EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
+}
+
 }  // namespace
 }  // namespace tendril
