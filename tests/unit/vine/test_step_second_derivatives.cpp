@@ -51,7 +51,9 @@ struct StepAt {
     EXPECT_TRUE(stepper.step(s, rates).ok());
     const StepSecondDerivatives d2 = step_second_derivatives(stepper, w_q, w_v, w_h);
     EXPECT_TRUE(d2.ok);
-    if (expect_active > 0) EXPECT_GE(step_derivatives(stepper).active_inequalities, expect_active);
+    if (expect_active > 0) {
+      EXPECT_GE(step_derivatives(stepper).active_inequalities, expect_active);
+    }
     const MatX& h = d2.hessian;
     const int n = model.num_dofs(), pins = model.num_pins();
     EXPECT_EQ(h.rows(), 2 * n + 2 * pins);
@@ -134,7 +136,7 @@ TEST(StepSecondDerivatives, MatchCentralDifferencesOfTheFirstInContact) {
     VecX w_h;
     if (hold) {
       at.held = {{pressing, 0}};
-      w_h = random_vector(1, rng) / stepper.mass_scale();
+      w_h = VecX::Constant(1, random_vector(1, rng)(0) / stepper.mass_scale());
     }
     // a small random perturbation keeps the contact pressing (its row active)
     const VecX q = s.q + 1e-7 * random_vector(n, rng), v = s.v + 1e-4 * random_vector(n, rng);
