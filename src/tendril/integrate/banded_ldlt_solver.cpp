@@ -21,10 +21,7 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
     multiply_adds_ += 0.5 * h * (h + 1.0);
   }
   // a panel's columns store the rows of its last column
-  for (int j0 = 0; j0 < n_; j0 += kPanel) {
-    const int last = last_row_[std::min(n_, j0 + kPanel) - 1];
-    for (int j = j0; j < std::min(n_, j0 + kPanel); ++j) last_row_[j] = last;
-  }
+  widen_to_panels(last_row_, kPanel);
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
   for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_row_[j] - j + 1);
   // map each stored entry on or below the permuted diagonal to its slot

@@ -26,10 +26,7 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   // the envelope: the last row of column j's fill and the last column of row j's (the staircase),
   // equal within each panel
   last_ = permuted_envelope(pattern, order_);
-  for (int j0 = 0; j0 < n_; j0 += panel_) {
-    const int last = last_[std::min(n_, j0 + panel_) - 1];
-    for (int j = j0; j < std::min(n_, j0 + panel_); ++j) last_[j] = last;
-  }
+  widen_to_panels(last_, panel_);
   multiply_adds_ = 0.0;
   for (int j = 0; j < n_; ++j) multiply_adds_ += static_cast<double>(last_[j] - j) * (last_[j] - j);
   // column c's first row: the first column whose L reaches row c (so its U reaches column c)

@@ -90,4 +90,12 @@ std::vector<int> permuted_envelope(const SparseMatrix& pattern, const std::vecto
   return last;
 }
 
+void widen_to_panels(std::vector<int>& last, int panel) {
+  const int n = static_cast<int>(last.size());
+  for (int j0 = 0; j0 < n; j0 += panel) {
+    const int end = std::min(n, j0 + panel);
+    std::fill(last.begin() + j0, last.begin() + end, last[end - 1]);
+  }
+}
+
 }  // namespace tendril

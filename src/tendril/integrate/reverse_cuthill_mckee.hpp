@@ -22,4 +22,8 @@ int permuted_bandwidth(const SparseMatrix& pattern, const std::vector<int>& orde
 /// structurally symmetric pattern it is the last row of column j's fill and the last column of row j's.
 std::vector<int> permuted_envelope(const SparseMatrix& pattern, const std::vector<int>& order);
 
+/// Raises each entry of an envelope (as permuted_envelope gives) to the value of the last column of its
+/// panel of `panel` columns, so that the columns eliminated together store the same rows.
+void widen_to_panels(std::vector<int>& last, int panel);
+
 }  // namespace tendril

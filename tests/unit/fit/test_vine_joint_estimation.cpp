@@ -83,13 +83,19 @@ void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& fra
   else EXPECT_GT(jacobian.rightCols(2).norm(), 1e-6);
 }
 
+// the derivatives with `options`, then with the option `also` switched on as well
+void check_derivatives_then_with(const VineModel& m, const std::vector<MeasuredFrame>& frames,
+                                 JointEstimationOptions options, bool JointEstimationOptions::*also) {
+  check_derivatives(m, frames, options);
+  options.*also = true;
+  check_derivatives(m, frames, options);
+}
+
 TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
   const VineModel m = swinging_vine();
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
-  check_derivatives(m, frames, options);
-  options.per_joint = true;
-  check_derivatives(m, frames, options);
+  check_derivatives_then_with(m, frames, options, &JointEstimationOptions::per_joint);
 }
 
 // r eliminated (eliminate_model_residuals): the objective |e(y)|^2 with r_i = Z_{i+1} - f(Z_i)
@@ -107,9 +113,7 @@ TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDiff
   EXPECT_EQ(full.x.size() - eliminated.x.size(), dynamics);
   EXPECT_NEAR(eliminated.objective, full.objective, 1e-9 * full.objective);
   EXPECT_EQ(eliminated.constraints, full.constraints.tail(full.constraints.size() - dynamics));
-  check_derivatives(m, frames, options);
-  options.per_joint = true;
-  check_derivatives(m, frames, options);
+  check_derivatives_then_with(m, frames, options, &JointEstimationOptions::per_joint);
 }
 
 // first_state_joint_velocities: the rows dc/dq(q_0) v_0 = 0 (2 per body, after the contact rows),
@@ -121,9 +125,7 @@ TEST(VineJointEstimation, FirstStateJointVelocityRowsMatchCentralDifferences) {
   const int without = static_cast<int>(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size());
   options.first_state_joint_velocities = true;
   EXPECT_EQ(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size(), without + 2 * m.num_bodies);
-  check_derivatives(m, frames, options);
-  options.eliminate_model_residuals = true;
-  check_derivatives(m, frames, options);
+  check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
 }
 
 // the swinging vine's tip at `gap` [m] from a wall whose normal is `tilt` [rad] from its growth
@@ -149,9 +151,7 @@ TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDiffer
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
-  check_derivatives(m, frames, options);
-  options.eliminate_model_residuals = true;
-  check_derivatives(m, frames, options);
+  check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
 }
 
 TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDifferences) {
@@ -162,9 +162,7 @@ TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDiffere
   JointEstimationOptions options;
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   options.bilateral_contacts = true;  // adds the rows impulse / (m_ref sigma_v) >= 0, one per step
-  check_derivatives(m, frames, options);
-  options.eliminate_model_residuals = true;  // and with r eliminated
-  check_derivatives(m, frames, options);
+  check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
 }
 
 // The exact Hessian of the Lagrangian f + lambda . g (EstimationHessian::exact) against central
