@@ -25,27 +25,40 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
   for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_row_[j] - j + 1);
   // map each stored entry on or below the permuted diagonal to its slot
-  entry_.clear();
-  slot_.clear();
+  load_ = {};
   for (int c = 0; c < n_; ++c)
     for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
       const int i = inverse[pattern.innerIndexPtr()[p]];
       const int j = inverse[c];
       if (i >= j) {
-        entry_.push_back(p);
-        slot_.push_back(static_cast<int>(offset_[j] + (i - j)));
+        load_.entry.push_back(p);
+        load_.slot.push_back(static_cast<int>(offset_[j] + (i - j)));
       }
     }
   band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
+  // the envelope's entries outside A's lower pattern, zeroed before each factorization
+  load_.find_fill(band_.size());
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
+bool BandedLdltSolver::read_through(std::span<const int> map) {
+  load_.compose(map);
+  return true;
+}
+
 Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  std::fill(band_.begin(), band_.end(), 0.0);
-  const double* values = A.valuePtr();
-  for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
+  load_.load(A.valuePtr(), band_.data());
+  return eliminate(singular_tolerance);
+}
+
+Factorization BandedLdltSolver::factorize_through(const double* values, double singular_tolerance) {
+  load_.load_through(values, band_.data());
+  return eliminate(singular_tolerance);
+}
+
+Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
   for (int j = 0; j < n_; ++j) {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tendril/integrate/envelope_load.hpp"
 #include "tendril/integrate/linear_solver.hpp"
 
 namespace tendril {
@@ -24,6 +25,8 @@ class BandedLdltSolver final : public LinearSolver {
   void analyze(const SparseMatrix& pattern) override;
   Factorization factorize(const SparseMatrix& A, double singular_tolerance) override;
   void solve(const VecX& b, VecX& x) override;
+  bool read_through(std::span<const int> map) override;
+  Factorization factorize_through(const double* values, double singular_tolerance) override;
 
   int bandwidth() const { return b_; }
   /// Multiply-adds of one factorization over the envelope, sum_j h_j (h_j + 1) / 2 (from analyze()).
@@ -38,8 +41,8 @@ class BandedLdltSolver final : public LinearSolver {
   int b_ = 0;                  ///< bandwidth after permutation
   double multiply_adds_ = 0.0;
   std::vector<int> order_;     ///< new -> old (#rows)
-  std::vector<int> entry_;     ///< stored entries of A on or below the permuted diagonal (#lower entries)
-  std::vector<int> slot_;      ///< their index in band_ (#lower entries)
+  /// the stored entries of A on or below the permuted diagonal, their slots in band_, the envelope's other entries
+  EnvelopeLoad load_;
   /// the last row stored in column j: the envelope's, raised to that of the last column of j's panel, so the
   /// panel's columns share their rows (#rows)
   std::vector<int> last_row_;
@@ -49,6 +52,8 @@ class BandedLdltSolver final : public LinearSolver {
   std::vector<double> inverse_pivot_;  ///< 1 / D(i) (n)
   std::vector<double> work_;   ///< t_q[s - j0] = L(s, j) d_j of the panel's columns j = j0 + q (kPanel x n)
   VecX y_;                     ///< permuted right-hand side / solution (n)
+  /// LDL^T of the values in band_ (loaded by load_)
+  Factorization eliminate(double singular_tolerance);
 };
 
 }  // namespace tendril

@@ -37,30 +37,37 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   }
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
   for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_[j] - top_[j] + 1);
-  entry_.clear();
-  slot_.clear();
+  load_ = {};
   for (int c = 0; c < n_; ++c)
     for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
       const int i = inverse[pattern.innerIndexPtr()[p]];
       const int j = inverse[c];
-      entry_.push_back(p);
-      slot_.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
+      load_.entry.push_back(p);
+      load_.slot.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
     }
   band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
   // the envelope's entries outside A's pattern, zeroed before each factorization
-  std::vector<char> in_pattern(band_.size(), 0);
-  for (int k : slot_) in_pattern[k] = 1;
-  fill_.clear();
-  for (std::size_t k = 0; k < band_.size(); ++k)
-    if (!in_pattern[k]) fill_.push_back(static_cast<int>(k));
+  load_.find_fill(band_.size());
   inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
+bool BandedLuSolver::read_through(std::span<const int> map) {
+  load_.compose(map);
+  return true;
+}
+
 Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  for (int k : fill_) band_[k] = 0.0;
-  const double* values = A.valuePtr();
-  for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
+  load_.load(A.valuePtr(), band_.data());
+  return eliminate(singular_tolerance);
+}
+
+Factorization BandedLuSolver::factorize_through(const double* values, double singular_tolerance) {
+  load_.load_through(values, band_.data());
+  return eliminate(singular_tolerance);
+}
+
+Factorization BandedLuSolver::eliminate(double singular_tolerance) {
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
   for (int j = 0; j < n_; ++j) {

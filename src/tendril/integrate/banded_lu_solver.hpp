@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "tendril/integrate/envelope_load.hpp"
 #include "tendril/integrate/linear_solver.hpp"
 
 namespace tendril {
@@ -31,6 +32,8 @@ class BandedLuSolver final : public LinearSolver {
   void analyze(const SparseMatrix& pattern) override;
   Factorization factorize(const SparseMatrix& A, double singular_tolerance) override;
   void solve(const VecX& b, VecX& x) override;
+  bool read_through(std::span<const int> map) override;
+  Factorization factorize_through(const double* values, double singular_tolerance) override;
 
   int bandwidth() const { return b_; }
   /// Multiply-adds of one factorization over the envelope, sum_j h_j^2, h_j = last(j) - j (from analyze()).
@@ -46,9 +49,7 @@ class BandedLuSolver final : public LinearSolver {
   int panel_ = 1;             ///< kPanel or 1 (kPanelMinBandwidth)
   double multiply_adds_ = 0.0;
   std::vector<int> order_;    ///< new -> old (#rows)
-  std::vector<int> entry_;    ///< every stored entry of A (#entries)
-  std::vector<int> slot_;     ///< its index in band_ (#entries)
-  std::vector<int> fill_;     ///< the indices in band_ of the envelope's entries outside A's pattern
+  EnvelopeLoad load_;         ///< every stored entry of A, its slot in band_, the envelope's other entries
   std::vector<int> top_;      ///< the first row stored in column j (#rows)
   std::vector<int> last_;     ///< the last row stored in column j, non-decreasing in j and equal within a panel (#rows)
   std::vector<std::ptrdiff_t> offset_;  ///< where column j starts in band_ (#rows + 1)
@@ -59,6 +60,8 @@ class BandedLuSolver final : public LinearSolver {
   double* column(int c) { return band_.data() + offset_[static_cast<std::size_t>(c)] - top_[static_cast<std::size_t>(c)]; }
   std::vector<double> inverse_pivot_;  ///< |A_jj| before elimination (the pivots' own scales), then 1 / U_jj (n)
   VecX y_;                    ///< permuted right-hand side / solution (n)
+  /// LU of the values in band_ (loaded by load_)
+  Factorization eliminate(double singular_tolerance);
 };
 
 }  // namespace tendril
