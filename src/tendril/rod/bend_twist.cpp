@@ -103,16 +103,17 @@ Mat3 rotation_gradient_jacobian(const Vec3& t, double len, const Vec3& h) {
 }
 
 /// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is sparse:
-/// the transport rotation gradient at rows [offset, offset + 3), 1 at row `angle`, 0 elsewhere.
+/// the transport rotation gradient at rows [offset, offset + 3), the twist sign (+-1) at row `angle`, 0
+/// elsewhere.
 void add_frame_angle_coupling(Mat8& h, const Vec8& r, const Vec3& rotation_gradient, int offset, int angle,
-                              double c) {
+                              double sign, double c) {
   h.middleCols<3>(offset).noalias() -= r * rotation_gradient.transpose();
-  h.col(angle) -= r;
+  h.col(angle) -= sign * r;
   h.middleRows<3>(offset).noalias() -= rotation_gradient * r.transpose();
-  h.row(angle) -= r.transpose();
+  h.row(angle) -= sign * r.transpose();
   h.block<3, 3>(offset, offset).noalias() += (c * rotation_gradient) * rotation_gradient.transpose();
-  h.block<3, 1>(offset, angle) += c * rotation_gradient;
-  h.block<1, 3>(angle, offset) += c * rotation_gradient.transpose();
+  h.block<3, 1>(offset, angle) += (sign * c) * rotation_gradient;
+  h.block<1, 3>(angle, offset) += (sign * c) * rotation_gradient.transpose();
   h(angle, angle) += c;
 }
 
@@ -169,12 +170,12 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   const double energy = 0.5 * (k1 * d1 * d1 + k2 * d2 * d2 + k3 * dm * dm);
   if (!gradient && !hessian) return energy;
 
-  // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e
+  // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e, d theta = sign d(twist DOF)
   Vec8 p_a = Vec8::Zero(), p_b = Vec8::Zero();
   p_a.segment<3>(0) = s.rotation_gradient_a;
-  p_a[6] = 1.0;
+  p_a[6] = s.twist_sign_a;
   p_b.segment<3>(3) = s.rotation_gradient_b;
-  p_b[7] = 1.0;
+  p_b[7] = s.twist_sign_b;
 
   // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b
   Mat3 jac_a, jac_b;
@@ -228,8 +229,8 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   Eigen::Matrix<double, 8, 2> r = Eigen::Matrix<double, 8, 2>::Zero();
   r.topRows<3>().noalias() = 0.5 * jac_a.transpose() * coupled_directors;
   r.middleRows<3>(3).noalias() = 0.5 * jac_b.transpose() * coupled_directors;
-  add_frame_angle_coupling(h, r.col(0), s.rotation_gradient_a, 0, 6, 0.5 * (c2 * beta_a - c1 * gamma_a));
-  add_frame_angle_coupling(h, r.col(1), s.rotation_gradient_b, 3, 7, 0.5 * (c2 * beta_b - c1 * gamma_b));
+  add_frame_angle_coupling(h, r.col(0), s.rotation_gradient_a, 0, 6, s.twist_sign_a, 0.5 * (c2 * beta_a - c1 * gamma_a));
+  add_frame_angle_coupling(h, r.col(1), s.rotation_gradient_b, 3, 7, s.twist_sign_b, 0.5 * (c2 * beta_b - c1 * gamma_b));
   hessian_to_stencil(h, *hessian);
   return energy;
 }
@@ -252,6 +253,8 @@ BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, con
   s.twist_a = spring.sign_a * q[framed_edge_twist(model, spring.edge_a)];
   s.twist_b = spring.sign_b * q[framed_edge_twist(model, spring.edge_b)];
   s.reference_twist = kin.reference_twist[k];
+  s.twist_sign_a = spring.sign_a;
+  s.twist_sign_b = spring.sign_b;
   return s;
 }
 
@@ -285,20 +288,10 @@ void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t l
     out.energy += bend_twist_stencil(s, spring, out.gradient || out.hessian ? &g : nullptr,
                                      out.hessian ? &h : nullptr);
     if (!out.gradient && !out.hessian) continue;
-    // back from the oriented twists theta' = sign theta to the DOFs
-    const double sign_a = spring.sign_a, sign_b = spring.sign_b;
-    g[9] *= sign_a;
-    g[10] *= sign_b;
     const std::array<int, 11> dofs = spring_dofs(in.model, spring);
     if (out.gradient)
       for (int i = 0; i < 11; ++i) (*out.gradient)[dofs[static_cast<std::size_t>(i)]] += g[i];
-    if (out.hessian) {
-      h.row(9) *= sign_a;
-      h.col(9) *= sign_a;
-      h.row(10) *= sign_b;
-      h.col(10) *= sign_b;
-      out.hessian->add_cached_symmetric(owner, k - first, dofs, h);
-    }
+    if (out.hessian) out.hessian->add_cached_symmetric(owner, k - first, dofs, h);
   }
 }
 
