@@ -19,7 +19,7 @@ double ulps(double a, double b) {
   return std::abs(a - b) / ulp;
 }
 
-TEST(SignedAngle, SmallAngleSeriesIsWithinOneUlpOfAtan2) {
+TEST(SmallAngleAtan2, SeriesIsWithinOneUlpOfAtan2) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> ratio(-0.125, 0.125), scale(1e-3, 1e3), shrink(-12.0, 0.0);
   double worst = 0.0;
@@ -41,7 +41,7 @@ TEST(SignedAngle, SmallAngleSeriesIsWithinOneUlpOfAtan2) {
   EXPECT_EQ(small_angle_atan2(1e-300, 1.0), 1e-300);
 }
 
-TEST(SignedAngle, OutsideTheSeriesRangeItIsAtan2) {
+TEST(SmallAngleAtan2, OutsideTheSeriesRangeItIsAtan2) {
   for (const auto& [y, x] : {std::pair{1.0, 7.9}, {-1.0, 7.9}, {1.0, 0.0}, {1.0, -1.0}, {0.0, -1.0}, {-0.0, -1.0},
                              {-1e-3, -1.0}, {3.0, 1.0}})
     EXPECT_EQ(small_angle_atan2(y, x), std::atan2(y, x)) << y << " " << x;
@@ -49,7 +49,7 @@ TEST(SignedAngle, OutsideTheSeriesRangeItIsAtan2) {
   EXPECT_TRUE(std::isnan(small_angle_atan2(1e-3, std::nan(""))));
 }
 
-TEST(SignedAngle, RotationAboutTheAxis) {
+TEST(SmallAngleAtan2, SignedAngleIsTheRotationAboutTheAxis) {
   const Vec3 axis = Vec3(1.0, 2.0, -0.5).normalized();
   const Vec3 u = axis.unitOrthogonal();
   for (double angle : {0.0, 1e-9, 0.05, -0.1, 0.5, 2.0, -3.0, std::numbers::pi}) {
