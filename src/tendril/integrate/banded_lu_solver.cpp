@@ -150,18 +150,40 @@ Factorization BandedLuSolver::eliminate(double singular_tolerance) {
 
 void BandedLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  // forward: L z = y (unit lower), column by column
-  for (int j = 0; j < n_; ++j) {
-    const double* col_j = column(j);
-    subtract_scaled(y_.data() + j + 1, col_j + j + 1, y_[j], last_[j] - j);
+  double* y = y_.data();
+  // forward: L z = y (unit lower), two columns j, j + 1 at a time: each y[s] they both reach is loaded and
+  // stored once, y[s] = (y[s] - L(s, j) y_j) - L(s, j + 1) y_{j+1} (the one-column order and rounding);
+  // last(j) <= last(j + 1)
+  int j = 0;
+  for (; j + 1 < n_; j += 2) {
+    const double* l0 = column(j);
+    const double* __restrict l1 = column(j + 1);
+    const int both = last_[j];
+    if (both >= j + 1) y[j + 1] -= l0[j + 1] * y[j];
+    const double y0 = y[j], y1 = y[j + 1];
+    double* __restrict ys = y;
+    for (int s = j + 2; s <= both; ++s) ys[s] = (ys[s] - l0[s] * y0) - l1[s] * y1;
+    const int from = std::max(both, j + 1);  // rows after it: column j + 1's only
+    subtract_scaled(y + from + 1, l1 + from + 1, y1, last_[j + 1] - from);
   }
-  // backward: U x = z, column by column from the last
-  for (int j = n_ - 1; j >= 0; --j) {
-    const double* col_j = column(j);
-    const double xj = y_[j] * inverse_pivot_[j];
-    y_[j] = xj;
-    subtract_scaled(y_.data() + top_[j], col_j + top_[j], xj, j - top_[j]);
+  if (j < n_) subtract_scaled(y + j + 1, column(j) + j + 1, y[j], last_[j] - j);
+  // backward: U x = z, from the last column, two columns j, j - 1 at a time likewise (top(j - 1) <= top(j))
+  j = n_ - 1;
+  for (; j >= 1; j -= 2) {
+    const double* u0 = column(j);
+    const double* __restrict u1 = column(j - 1);
+    const double x0 = y[j] * inverse_pivot_[j];
+    y[j] = x0;
+    const int both = top_[j];
+    if (both <= j - 1) y[j - 1] -= u0[j - 1] * x0;
+    const double x1 = y[j - 1] * inverse_pivot_[j - 1];
+    y[j - 1] = x1;
+    double* __restrict ys = y;
+    for (int s = both; s < j - 1; ++s) ys[s] = (ys[s] - u0[s] * x0) - u1[s] * x1;
+    const int top1 = top_[j - 1];
+    subtract_scaled(y + top1, u1 + top1, x1, std::min(both, j - 1) - top1);
   }
+  if (j == 0) y[0] *= inverse_pivot_[0];
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
 }
