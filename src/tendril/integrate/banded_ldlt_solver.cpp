@@ -126,12 +126,8 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  // forward: L z = y (unit lower), column by column
-  for (int j = 0; j < n_; ++j) {
-    const double* col_j = column(j);
-    const double yj = y_[j];
-    for (int s = j + 1; s <= last_row_[j]; ++s) y_[s] -= col_j[s] * yj;
-  }
+  // forward: L z = y (unit lower)
+  forward_substitution_unit_lower(y_.data(), n_, last_row_, [this](int c) { return column(c); });
   // diagonal, then backward: L^T x = z, x_j = z_j - sum_s L(s, j) x_s
   for (int j = 0; j < n_; ++j) y_[j] *= inverse_pivot_[j];
   for (int j = n_ - 1; j >= 0; --j) {

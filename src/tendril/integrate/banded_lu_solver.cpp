@@ -151,24 +151,11 @@ Factorization BandedLuSolver::eliminate(double singular_tolerance) {
 void BandedLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   double* y = y_.data();
-  // forward: L z = y (unit lower), two columns j, j + 1 at a time: each y[s] they both reach is loaded and
-  // stored once, y[s] = (y[s] - L(s, j) y_j) - L(s, j + 1) y_{j+1} (the one-column order and rounding);
-  // last(j) <= last(j + 1)
-  int j = 0;
-  for (; j + 1 < n_; j += 2) {
-    const double* l0 = column(j);
-    const double* __restrict l1 = column(j + 1);
-    const int both = last_[j];
-    if (both >= j + 1) y[j + 1] -= l0[j + 1] * y[j];
-    const double y0 = y[j], y1 = y[j + 1];
-    double* __restrict ys = y;
-    for (int s = j + 2; s <= both; ++s) ys[s] = (ys[s] - l0[s] * y0) - l1[s] * y1;
-    const int from = std::max(both, j + 1);  // rows after it: column j + 1's only
-    subtract_scaled(y + from + 1, l1 + from + 1, y1, last_[j + 1] - from);
-  }
-  if (j < n_) subtract_scaled(y + j + 1, column(j) + j + 1, y[j], last_[j] - j);
-  // backward: U x = z, from the last column, two columns j, j - 1 at a time likewise (top(j - 1) <= top(j))
-  j = n_ - 1;
+  // forward: L z = y (unit lower)
+  forward_substitution_unit_lower(y, n_, last_, [this](int c) { return column(c); });
+  // backward: U x = z, from the last column, two columns j, j - 1 at a time: each y[s] they both reach is
+  // loaded and stored once, in the one-column order and rounding (top(j - 1) <= top(j))
+  int j = n_ - 1;
   for (; j >= 1; j -= 2) {
     const double* u0 = column(j);
     const double* __restrict u1 = column(j - 1);

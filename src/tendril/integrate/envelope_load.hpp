@@ -1,10 +1,12 @@
 #pragma once
-/// How the banded solvers (BandedLdltSolver, BandedLuSolver) copy a matrix's values into their envelope
-/// storage before each factorization: band[slot[e]] = values[entry[e]] for the stored entries of A they
+/// What the banded solvers (BandedLdltSolver, BandedLuSolver) share on their envelope storage: the
+/// forward substitution with the unit-lower L, and how they copy a matrix's values into the storage
+/// before each factorization: band[slot[e]] = values[entry[e]] for the stored entries of A they
 /// read, and zero on the envelope's other entries (its fill). The entries can be composed with a
 /// caller's map (LinearSolver::read_through), so the solver reads a larger matrix that holds A (the
 /// Newton system's full Jacobian, of which the free DOFs' rows and columns are A) without a copy.
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -41,5 +43,27 @@ struct EnvelopeLoad {
     for (std::size_t e = 0; e < from.size(); ++e) band[slot[e]] = values[from[e]];
   }
 };
+
+/// Solves L z = y in place for the unit-lower L stored by columns, column(j)[s] = L(s, j) for j < s <= last[j]
+/// (last non-decreasing), two columns j, j + 1 at a time: each y[s] they both reach is loaded and stored once,
+/// y[s] = (y[s] - L(s, j) y_j) - L(s, j + 1) y_{j+1}, the one-column order and rounding.
+template <typename Column>
+void forward_substitution_unit_lower(double* __restrict y, int n, const std::vector<int>& last, Column column) {
+  const auto subtract_scaled = [](double* __restrict out, const double* __restrict l, double a, int m) {
+    for (int s = 0; s < m; ++s) out[s] -= l[s] * a;
+  };
+  int j = 0;
+  for (; j + 1 < n; j += 2) {
+    const double* __restrict l0 = column(j);
+    const double* __restrict l1 = column(j + 1);
+    const int both = last[static_cast<std::size_t>(j)];
+    if (both >= j + 1) y[j + 1] -= l0[j + 1] * y[j];
+    const double y0 = y[j], y1 = y[j + 1];
+    for (int s = j + 2; s <= both; ++s) y[s] = (y[s] - l0[s] * y0) - l1[s] * y1;
+    const int from = std::max(both, j + 1);  // rows after it: column j + 1's only
+    subtract_scaled(y + from + 1, l1 + from + 1, y1, last[static_cast<std::size_t>(j) + 1] - from);
+  }
+  if (j < n) subtract_scaled(y + j + 1, column(j) + j + 1, y[j], last[static_cast<std::size_t>(j)] - j);
+}
 
 }  // namespace tendril
