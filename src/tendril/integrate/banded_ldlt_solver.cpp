@@ -43,28 +43,9 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   y_.resize(n_);
 }
 
-bool BandedLdltSolver::read_through(std::span<const int> map) {
-  load_.compose(map);
-  return true;
-}
-
-Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  load_.load(A.valuePtr(), band_.data());
-  return eliminate(singular_tolerance);
-}
-
-Factorization BandedLdltSolver::factorize_through(const double* values, double singular_tolerance) {
-  load_.load_through(values, band_.data());
-  return eliminate(singular_tolerance);
-}
-
 Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
-  // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
-  double max_diagonal = 0.0;
-  for (int j = 0; j < n_; ++j) {
-    inverse_pivot_[j] = std::abs(column(j)[j]);  // the diagonal, until column j is eliminated
-    max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
-  }
+  // inverse_pivot_ holds the pivots' own scales until each column is eliminated
+  const double max_diagonal = pivot_scales(n_, [this](int c) { return column(c); }, inverse_pivot_);
 
   Factorization result;
   for (int j0 = 0; j0 < n_; j0 += kPanel) {

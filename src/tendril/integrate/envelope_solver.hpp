@@ -1,15 +1,18 @@
 #pragma once
 /// What the banded solvers (BandedLdltSolver, BandedLuSolver) share on their envelope storage: the
-/// forward substitution with the unit-lower L, and how they copy a matrix's values into the storage
-/// before each factorization: band[slot[e]] = values[entry[e]] for the stored entries of A they
+/// forward substitution with the unit-lower L, the pivots' scales, and how they copy a matrix's values
+/// into the storage before each factorization: band[slot[e]] = values[entry[e]] for the stored entries of A they
 /// read, and zero on the envelope's other entries (its fill). The entries can be composed with a
 /// caller's map (LinearSolver::read_through), so the solver reads a larger matrix that holds A (the
 /// Newton system's full Jacobian, of which the free DOFs' rows and columns are A) without a copy.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <span>
 #include <vector>
+
+#include "tendril/integrate/linear_solver.hpp"
 
 namespace tendril {
 
@@ -65,5 +68,41 @@ void forward_substitution_unit_lower(double* __restrict y, int n, const std::vec
   }
   if (j < n) subtract_scaled(y + j + 1, column(j) + j + 1, y[j], last[static_cast<std::size_t>(j)] - j);
 }
+
+/// A solver on envelope storage: loads A (or the matrix read through a map) into band_ with load_, then
+/// eliminates.
+class EnvelopeSolver : public LinearSolver {
+ public:
+  Factorization factorize(const SparseMatrix& A, double singular_tolerance) final {
+    load_.load(A.valuePtr(), band_.data());
+    return eliminate(singular_tolerance);
+  }
+  bool read_through(std::span<const int> map) final {
+    load_.compose(map);
+    return true;
+  }
+  Factorization factorize_through(const double* values, double singular_tolerance) final {
+    load_.load_through(values, band_.data());
+    return eliminate(singular_tolerance);
+  }
+
+ protected:
+  /// The factorization of the values in band_.
+  virtual Factorization eliminate(double singular_tolerance) = 0;
+  /// scale[j] = |A_jj| (column(j)[j], before elimination: each pivot is compared with its own row's
+  /// diagonal); returns the largest (the scale of a zero diagonal).
+  template <typename Column>
+  static double pivot_scales(int n, Column column, std::vector<double>& scale) {
+    double max_diagonal = 0.0;
+    for (int j = 0; j < n; ++j) {
+      scale[static_cast<std::size_t>(j)] = std::abs(column(j)[j]);
+      max_diagonal = std::max(max_diagonal, scale[static_cast<std::size_t>(j)]);
+    }
+    return max_diagonal;
+  }
+
+  EnvelopeLoad load_;  ///< A's stored entries (those read), their slots in band_, the envelope's other entries
+  std::vector<double> band_;  ///< the envelope storage
+};
 
 }  // namespace tendril
