@@ -6,15 +6,6 @@
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 
 namespace tendril {
-namespace {
-
-/// y[s] -= a x[s], s = 0 .. m - 1, for distinct columns of the band (restrict: no run-time overlap checks
-/// around the short loops of a narrow envelope)
-inline void subtract_scaled(double* __restrict y, const double* __restrict x, double a, int m) {
-  for (int s = 0; s < m; ++s) y[s] -= x[s] * a;
-}
-
-}  // namespace
 
 void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   n_ = static_cast<int>(pattern.rows());

@@ -47,14 +47,17 @@ struct EnvelopeLoad {
   }
 };
 
+/// y[s] -= a x[s], s = 0 .. m - 1, for distinct columns of the envelope or a column and a vector (restrict: no
+/// run-time overlap checks around the short loops of a narrow envelope)
+inline void subtract_scaled(double* __restrict y, const double* __restrict x, double a, int m) {
+  for (int s = 0; s < m; ++s) y[s] -= x[s] * a;
+}
+
 /// Solves L z = y in place for the unit-lower L stored by columns, column(j)[s] = L(s, j) for j < s <= last[j]
 /// (last non-decreasing), two columns j, j + 1 at a time: each y[s] they both reach is loaded and stored once,
 /// y[s] = (y[s] - L(s, j) y_j) - L(s, j + 1) y_{j+1}, the one-column order and rounding.
 template <typename Column>
 void forward_substitution_unit_lower(double* __restrict y, int n, const std::vector<int>& last, Column column) {
-  const auto subtract_scaled = [](double* __restrict out, const double* __restrict l, double a, int m) {
-    for (int s = 0; s < m; ++s) out[s] -= l[s] * a;
-  };
   int j = 0;
   for (; j + 1 < n; j += 2) {
     const double* __restrict l0 = column(j);
