@@ -42,7 +42,8 @@ VecN<6> stretch_gradient(const Vec3& edge, double rest_length, double stretch_st
   const double length = edge.norm();
   stretch_edge_derivatives(edge / length, length, rest_length, stretch_stiffness, &g, nullptr);
   VecN<6> out;
-  out << -g, g;
+  out.head<3>() = -g;  // fixed-size halves (a comma initializer trips GCC 12's -Warray-bounds under AVX)
+  out.tail<3>() = g;
   return out;
 }
 
