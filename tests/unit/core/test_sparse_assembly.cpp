@@ -143,5 +143,32 @@ TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
   EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
 }
 
+TEST(SparseAssembly, CompleteStencilsOfNineAndTwelveDofsAddTheirLowerTriangle) {
+  // the unrolled paths of add_cached_symmetric (a CST triangle's 9 DOFs, a hinge's 12): stencils in
+  // scrambled orders equal the full add after mirroring; one with a skipped DOF takes the general path
+  const std::array<int, 9> nine{7, 2, 13, 0, 11, 5, 9, 3, 14};
+  const std::array<int, 12> twelve{4, 15, 1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
+  const std::array<int, 12> skipped{4, 15, -1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
+  SparsityBuilder builder(16);
+  builder.add_stencil(nine);
+  builder.add_stencil(twelve);
+  HessianAssembler full(builder.build()), lower(builder.build());
+  lower.set_lower_only(true);
+  MatX a = MatX::Random(12, 12);
+  a = (a + a.transpose()).eval();
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
+    full.add_cached(&owner, 0, nine, a.topLeftCorner(9, 9).eval());
+    lower.add_cached_symmetric(&owner, 0, nine, a.topLeftCorner(9, 9).eval());
+    full.add_cached(&owner, 1, twelve, a);
+    lower.add_cached_symmetric(&owner, 1, twelve, a);
+    full.add_cached(&owner, 2, skipped, a);
+    lower.add_cached_symmetric(&owner, 2, skipped, a);
+  }
+  EXPECT_EQ(lower.matrix().coeff(0, 7), 0.0);  // the upper triangle untouched until mirrored
+  lower.mirror_lower();
+  EXPECT_LE(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 1e-14 * MatX(full.matrix()).norm());
+}
+
 }  // namespace
 }  // namespace tendril
