@@ -47,21 +47,32 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
   // gives dF = dx_j grad_N_j^T, dS = 2 mu dG + lambda Tr(dG) I, dG = (F^T dF + dF^T F) / 2, and
   // d(V F S grad_N_i) = V [(grad_N_i^T S grad_N_j) I + mu (grad_N_i . grad_N_j) F F^T + mu a_j a_i^T
   //                        + lambda a_i a_j^T] dx_j,
-  // symmetric under (i, j) -> (j, i) transposed; the upper blocks are formed and mirrored.
+  // symmetric under (i, j) -> (j, i) transposed. The blocks of nodes 1 and 2 are formed; node 0's follow from
+  // translation invariance (grad_N_0 = -grad_N_1 - grad_N_2: every column of blocks sums to zero), and the
+  // upper blocks are mirrored.
   const Mat3 ffT = f * f.transpose();
   std::array<Vec3, 3> a;
-  for (std::size_t i = 0; i < 3; ++i) a[i] = f * grad_n[i];
+  for (std::size_t i = 1; i < 3; ++i) a[i] = f * grad_n[i];
   const double mu = triangle.lame_mu, lambda = triangle.lame_lambda;
+  const auto block = [&](std::size_t i, std::size_t j) -> Mat3 {
+    Mat3 b = (volume * mu * grad_n[i].dot(grad_n[j])) * ffT +
+             volume * (mu * a[j] * a[i].transpose() + lambda * a[i] * a[j].transpose());
+    b.diagonal().array() += volume * grad_n[i].dot(stress * grad_n[j]);
+    return b;
+  };
+  const Mat3 b11 = block(1, 1), b12 = block(1, 2), b22 = block(2, 2);
+  const Mat3 b01 = -(b11 + b12.transpose());
+  const Mat3 b02 = -(b12 + b22);
+  const Mat3 b00_sum = b01 + b02;  // -b00^T, symmetric in exact arithmetic: round-off is evened out
+  const Mat3 b00 = -0.5 * (b00_sum + b00_sum.transpose());
   MatN<9>& h = *hessian;
-  for (std::size_t i = 0; i < 3; ++i)
-    for (std::size_t j = i; j < 3; ++j) {
-      const double gsg = grad_n[i].dot(stress * grad_n[j]);
-      Mat3 block = (volume * mu * grad_n[i].dot(grad_n[j])) * ffT +
-                   volume * (mu * a[j] * a[i].transpose() + lambda * a[i] * a[j].transpose());
-      block.diagonal().array() += volume * gsg;
-      const Eigen::Index r = 3 * static_cast<Eigen::Index>(i), c = 3 * static_cast<Eigen::Index>(j);
-      h.block<3, 3>(r, c) = block;
-      if (j != i) h.block<3, 3>(c, r) = block.transpose();
+  const std::array<const Mat3*, 6> upper = {&b00, &b01, &b02, &b11, &b12, &b22};
+  std::size_t next = 0;
+  for (Eigen::Index r = 0; r < 3; ++r)
+    for (Eigen::Index c = r; c < 3; ++c) {
+      const Mat3& b = *upper[next++];
+      h.block<3, 3>(3 * r, 3 * c) = b;
+      if (c != r) h.block<3, 3>(3 * c, 3 * r) = b.transpose();
     }
   return energy;
 }
