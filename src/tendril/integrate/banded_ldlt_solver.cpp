@@ -1,6 +1,7 @@
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
@@ -90,10 +91,23 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
       const double* t1 = t0 + n_;
       const double* t2 = t1 + n_;
       const double* t3 = t2 + n_;
-      for (int c = j0 + kPanel; c <= last; ++c) {
+      // two columns c, c + 1 at a time share the loads of L(s, j0 .. j0 + 3)
+      int c = j0 + kPanel;
+      for (; c + 1 <= last; c += 2) {
         const double u0 = t0[c], u1 = t1[c], u2 = t2[c], u3 = t3[c];
+        const double v0 = t0[c + 1], v1 = t1[c + 1], v2 = t2[c + 1], v3 = t3[c + 1];
         double* col_c = column(c);
-        for (int s = c; s <= last; ++s) col_c[s] -= l0[s] * u0 + l1[s] * u1 + l2[s] * u2 + l3[s] * u3;
+        double* col_d = column(c + 1);
+        col_c[c] -= l0[c] * u0 + l1[c] * u1 + l2[c] * u2 + l3[c] * u3;
+        for (int s = c + 1; s <= last; ++s) {
+          const double a0 = l0[s], a1 = l1[s], a2 = l2[s], a3 = l3[s];
+          col_c[s] -= a0 * u0 + a1 * u1 + a2 * u2 + a3 * u3;
+          col_d[s] -= a0 * v0 + a1 * v1 + a2 * v2 + a3 * v3;
+        }
+      }
+      if (c == last) {
+        double* col_c = column(c);
+        col_c[c] -= l0[c] * t0[c] + l1[c] * t1[c] + l2[c] * t2[c] + l3[c] * t3[c];
       }
     } else {
       for (int q = 0; q < k; ++q) {
@@ -123,14 +137,16 @@ void BandedLdltSolver::solve(const VecX& b, VecX& x) {
   for (int j = 0; j < n_; ++j) y_[j] *= inverse_pivot_[j];
   for (int j = n_ - 1; j >= 0; --j) {
     const double* col_j = column(j);
-    double s0 = 0.0, s1 = 0.0;  // two partial sums halve the dependency chain
+    // eight partial sums (four vectors of two) so that the additions do not wait on each other
+    const int last = last_row_[j];
+    const double* y = y_.data();
+    std::array<double, 8> sum{};
     int s = j + 1;
-    for (; s + 1 <= last_row_[j]; s += 2) {
-      s0 += col_j[s] * y_[s];
-      s1 += col_j[s + 1] * y_[s + 1];
-    }
-    if (s <= last_row_[j]) s0 += col_j[s] * y_[s];
-    y_[j] -= s0 + s1;
+    for (; s + 7 <= last; s += 8)
+      for (int q = 0; q < 8; ++q) sum[q] += col_j[s + q] * y[s + q];
+    double rest = 0.0;
+    for (; s <= last; ++s) rest += col_j[s] * y[s];
+    y_[j] -= ((sum[0] + sum[4]) + (sum[1] + sum[5])) + ((sum[2] + sum[6]) + (sum[3] + sum[7])) + rest;
   }
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
