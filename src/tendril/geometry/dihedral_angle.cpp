@@ -76,32 +76,26 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   const auto sym = [](const Mat3& r) -> Mat3 { return 0.5 * (r + r.transpose()); };
   const Vec3 w_a = (2.0 * s * c_a * l2) * (a - alpha_a * e) + (k * l2) * m_a;
   const Vec3 w_b = (2.0 * s * c_b * l2) * (b - alpha_b * e) + (k * l2) * m_b;
-  const Mat3 b22 = sym(m_a * w_a.transpose());
-  const Mat3 b33 = sym(m_b * w_b.transpose());
-  const Mat3 b23 = (k * l2) * m_a * m_b.transpose();
+  // the lower blocks (r >= c) are formed in place, B_rc = b_cr^T for the b's above; the upper ones mirrored
+  MatN<12>& h = *hessian;
+  const auto block = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
+  block(2, 2) = sym(m_a * w_a.transpose());
+  block(3, 3) = sym(m_b * w_b.transpose());
+  block(3, 2) = (k * l2) * m_b * m_a.transpose();
   const double s_l2 = s / l2;
-  const Mat3 b12 = -alpha_a * b22 - alpha_b * b23.transpose() - (s_l2 * g2) * e.transpose();
-  const Mat3 b13 = -alpha_b * b33 - alpha_a * b23 - (s_l2 * g3) * e.transpose();
-  const VecN<12>& g = *gradient;
-  const Vec3 g1 = g.segment<3>(3);
+  block(2, 1) = -alpha_a * block(2, 2) - alpha_b * block(3, 2).transpose() - e * (s_l2 * g2).transpose();
+  block(3, 1) = -alpha_b * block(3, 3) - alpha_a * block(3, 2) - e * (s_l2 * g3).transpose();
+  const Vec3 g1 = gradient->segment<3>(3);
   const Vec3 p = s * (alpha_a * e_hat + (2.0 * alpha_a * c_a) * n_a.cross(a) + (a - 2.0 * alpha_a * e) / l);
   const Vec3 q = s * (alpha_b * e_hat - (2.0 * alpha_b * c_b) * n_b.cross(b) + (b - 2.0 * alpha_b * e) / l);
-  const Mat3 b11 = sym(m_a * p.transpose() + m_b * q.transpose()) + (k * g1) * g1.transpose();
-  // row of node 0: phi and g do not change under a translation, so every column of blocks sums to zero
-  const Mat3 b01 = -(b11 + b12.transpose() + b13.transpose());
-  const Mat3 b02 = -(b12 + b22 + b23.transpose());
-  const Mat3 b03 = -(b13 + b23 + b33);
+  block(1, 1) = sym(m_a * p.transpose() + m_b * q.transpose()) + (k * g1) * g1.transpose();
+  // column of node 0: phi and g do not change under a translation, so every column of blocks sums to zero
+  block(1, 0) = -(block(1, 1) + block(2, 1).transpose() + block(3, 1).transpose());
+  block(2, 0) = -(block(2, 1) + block(2, 2) + block(3, 2).transpose());
+  block(3, 0) = -(block(3, 1) + block(3, 2) + block(3, 3));
   // symmetric in exact arithmetic; round-off is evened out
-  const Mat3 b00 = -sym(b01 + b02 + b03);
-  MatN<12>& h = *hessian;
-  const std::array<const Mat3*, 10> upper = {&b00, &b01, &b02, &b03, &b11, &b12, &b13, &b22, &b23, &b33};
-  std::size_t next = 0;
-  for (int r = 0; r < 4; ++r)
-    for (int c = r; c < 4; ++c) {
-      const Mat3& block = *upper[next++];
-      h.block<3, 3>(3 * r, 3 * c) = block;
-      if (c != r) h.block<3, 3>(3 * c, 3 * r) = block.transpose();
-    }
+  block(0, 0) = -sym(block(1, 0) + block(2, 0) + block(3, 0));
+  h.triangularView<Eigen::StrictlyUpper>() = h.transpose();
   return phi;
 }
 
