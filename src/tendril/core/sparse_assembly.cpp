@@ -176,7 +176,9 @@ void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index
   if (static_cast<std::size_t>(*count) == pairs && outer == static_cast<Eigen::Index>(m)) {
     // every DOF present: the slots follow the local lower triangle column by column (offsets not read)
     switch (m) {
+      case 6: return add_lower_triangle<6>(values, slots, l);    // a rod edge's stretching
       case 9: return add_lower_triangle<9>(values, slots, l);    // a CST triangle
+      case 11: return add_lower_triangle<11>(values, slots, l);  // a rod's bend-twist spring
       case 12: return add_lower_triangle<12>(values, slots, l);  // a hinge
       default: break;
     }

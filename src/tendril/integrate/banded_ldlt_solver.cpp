@@ -137,16 +137,24 @@ void BandedLdltSolver::solve(const VecX& b, VecX& x) {
   for (int j = 0; j < n_; ++j) y_[j] *= inverse_pivot_[j];
   for (int j = n_ - 1; j >= 0; --j) {
     const double* col_j = column(j);
-    // eight partial sums (four vectors of two) so that the additions do not wait on each other
     const int last = last_row_[j];
     const double* y = y_.data();
-    std::array<double, 8> sum{};
     int s = j + 1;
-    for (; s + 7 <= last; s += 8)
-      for (int q = 0; q < 8; ++q) sum[q] += col_j[s + q] * y[s + q];
-    double rest = 0.0;
-    for (; s <= last; ++s) rest += col_j[s] * y[s];
-    y_[j] -= ((sum[0] + sum[4]) + (sum[1] + sum[5])) + ((sum[2] + sum[6]) + (sum[3] + sum[7])) + rest;
+    double s0 = 0.0, s1 = 0.0;  // two partial sums halve the dependency chain
+    if (last - j >= 16) {
+      // long columns (a shell's): eight partial sums, four vectors of two, whose additions do not wait on each other
+      std::array<double, 8> sum{};
+      for (; s + 7 <= last; s += 8)
+        for (int q = 0; q < 8; ++q) sum[q] += col_j[s + q] * y[s + q];
+      s0 = (sum[0] + sum[4]) + (sum[2] + sum[6]);
+      s1 = (sum[1] + sum[5]) + (sum[3] + sum[7]);
+    }
+    for (; s + 1 <= last; s += 2) {
+      s0 += col_j[s] * y[s];
+      s1 += col_j[s + 1] * y[s + 1];
+    }
+    if (s <= last) s0 += col_j[s] * y[s];
+    y_[j] -= s0 + s1;
   }
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
