@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "tendril/core/error.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 
 namespace tendril {
@@ -47,6 +48,18 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
   std::fill(band_.begin(), band_.end(), 0.0);
   const double* values = A.valuePtr();
   for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
+  return factorize_envelope(singular_tolerance);
+}
+
+Factorization BandedLdltSolver::factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
+                                                   double singular_tolerance) {
+  TENDRIL_ASSERT(gather.size() == static_cast<std::size_t>(A.nonZeros()), "one gathered value per stored entry");
+  std::fill(band_.begin(), band_.end(), 0.0);
+  for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = source[gather[entry_[e]]];
+  return factorize_envelope(singular_tolerance);
+}
+
+Factorization BandedLdltSolver::factorize_envelope(double singular_tolerance) {
   // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
   double max_diagonal = 0.0;
   for (int j = 0; j < n_; ++j) {

@@ -23,6 +23,10 @@ class BandedLdltSolver final : public LinearSolver {
   std::string_view name() const override { return "banded_ldlt"; }
   void analyze(const SparseMatrix& pattern) override;
   Factorization factorize(const SparseMatrix& A, double singular_tolerance) override;
+  /// Scatters source[gather[k]] of the entries on or below the permuted diagonal straight into the envelope
+  /// (A's values are neither read nor written).
+  Factorization factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
+                                   double singular_tolerance) override;
   void solve(const VecX& b, VecX& x) override;
 
   int bandwidth() const { return b_; }
@@ -31,6 +35,8 @@ class BandedLdltSolver final : public LinearSolver {
 
  private:
   static constexpr int kPanel = 4;  ///< columns eliminated together (the rank of each trailing update)
+  /// LDL^T of the envelope band_, filled with A's entries (zero elsewhere)
+  Factorization factorize_envelope(double singular_tolerance);
   /// column(j)[s] = the entry of row s in column j's storage (j <= s <= last_row_[j])
   double* column(int j) { return band_.data() + offset_[static_cast<std::size_t>(j)] - j; }
 

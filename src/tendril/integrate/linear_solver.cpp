@@ -35,6 +35,13 @@ double banded_multiply_adds(int n, int bandwidth) {
   return sum;
 }
 
+Factorization LinearSolver::factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
+                                               double singular_tolerance) {
+  double* values = A.valuePtr();
+  for (std::size_t k = 0; k < gather.size(); ++k) values[k] = source[gather[k]];
+  return factorize(A, singular_tolerance);
+}
+
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,
                                                  int banded_max_bandwidth, bool symmetric) {
   std::unique_ptr<LinearSolver> solver;

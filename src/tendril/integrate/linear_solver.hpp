@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "tendril/core/sparse_assembly.hpp"
@@ -52,6 +53,12 @@ class LinearSolver {
   /// if that is zero): how much of the row's stiffness survived the elimination, independent of how
   /// stiff other rows are (a near-rigid part next to soft ones, twists next to positions).
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
+  /// The same for A's values read as source[gather[k]] (k over A's stored entries: a matrix gathered from a
+  /// larger one, such as the free rows and columns of the Newton matrix). The default writes them into A and
+  /// calls factorize(); a solver that copies A into storage of its own anyway (the banded LDL^T) reads them
+  /// from `source` straight away and leaves A's values as they were.
+  virtual Factorization factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
+                                           double singular_tolerance);
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;
 };

@@ -257,23 +257,28 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factor
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
-  if (!chord)
-    for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
   const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
   shifted = false;
   double shift = 0.0;
   double next_shift = kInitialShift;
   for (int attempt = 0; !chord; ++attempt) {
-    const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
+    // the first attempt reads the free rows and columns from the full matrix (the solver may skip
+    // free_matrix_'s values); the shifted ones factorize free_matrix_
+    const Factorization f =
+        attempt == 0 ? solver_->factorize_gathered(free_matrix_, full, gather_, options_.singular_pivot_tolerance)
+                     : solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     ++factorizations;
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
     if (usable) break;
-    if (attempt == 0 && !free_matrix_.coeffs().allFinite()) {
-      message = "the Newton matrix has non-finite entries";
-      return StepStatus::non_finite;
+    if (attempt == 0) {
+      for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
+      if (!free_matrix_.coeffs().allFinite()) {
+        message = "the Newton matrix has non-finite entries";
+        return StepStatus::non_finite;
+      }
     }
     if (attempt >= options_.max_shift_attempts) {
       message = std::string("the Newton matrix stayed ") +

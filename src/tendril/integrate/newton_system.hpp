@@ -136,7 +136,9 @@ class NewtonSystem {
   std::vector<int> gather_;             ///< value index in the full pattern of each free-pattern entry
   HessianAssembler full_;               ///< J on all DOFs
   HessianAssembler load_hessian_;       ///< load-energy Hessians, when lambda != 1
-  SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
+  /// J restricted to the free DOFs; its values are gathered only when the first factorization of an iteration
+  /// fails (for the shifts) or by a solver that reads them (LinearSolver::factorize_gathered)
+  SparseMatrix free_matrix_;
   std::unique_ptr<LinearSolver> solver_;
   StiffSegments stiff_segments_;        ///< near-rigid rod parts the line search turns
   bool has_load_energy_ = false;
