@@ -48,8 +48,7 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
   // d(V F S grad_N_i) = V [(grad_N_i^T S grad_N_j) I + mu (grad_N_i . grad_N_j) F F^T + mu a_j a_i^T
   //                        + lambda a_i a_j^T] dx_j,
   // symmetric under (i, j) -> (j, i) transposed. The blocks of nodes 1 and 2 are formed; node 0's follow from
-  // translation invariance (grad_N_0 = -grad_N_1 - grad_N_2: every column of blocks sums to zero), and the
-  // upper blocks are mirrored.
+  // translation invariance (grad_N_0 = -grad_N_1 - grad_N_2: every column of blocks sums to zero).
   const Mat3 ffT = f * f.transpose();
   std::array<Vec3, 3> a;
   for (std::size_t i = 1; i < 3; ++i) a[i] = f * grad_n[i];
@@ -60,20 +59,18 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
     b.diagonal().array() += volume * grad_n[i].dot(stress * grad_n[j]);
     return b;
   };
-  const Mat3 b11 = block(1, 1), b12 = block(1, 2), b22 = block(2, 2);
-  const Mat3 b01 = -(b11 + b12.transpose());
-  const Mat3 b02 = -(b12 + b22);
-  const Mat3 b00_sum = b01 + b02;  // -b00^T, symmetric in exact arithmetic: round-off is evened out
-  const Mat3 b00 = -0.5 * (b00_sum + b00_sum.transpose());
+  // the lower blocks H_rc (r >= c) in place, H_21 = block(1, 2)^T; the upper ones mirrored
   MatN<9>& h = *hessian;
-  const std::array<const Mat3*, 6> upper = {&b00, &b01, &b02, &b11, &b12, &b22};
-  std::size_t next = 0;
-  for (Eigen::Index r = 0; r < 3; ++r)
-    for (Eigen::Index c = r; c < 3; ++c) {
-      const Mat3& b = *upper[next++];
-      h.block<3, 3>(3 * r, 3 * c) = b;
-      if (c != r) h.block<3, 3>(3 * c, 3 * r) = b.transpose();
-    }
+  const auto lower = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
+  lower(1, 1) = block(1, 1);
+  lower(2, 1) = block(1, 2).transpose();
+  lower(2, 2) = block(2, 2);
+  lower(1, 0) = -(lower(1, 1) + lower(2, 1).transpose());
+  lower(2, 0) = -(lower(2, 1) + lower(2, 2));
+  // -H_00, symmetric in exact arithmetic: round-off is evened out
+  const Mat3 sum = lower(1, 0) + lower(2, 0);
+  lower(0, 0) = -0.5 * (sum + sum.transpose());
+  h.triangularView<Eigen::StrictlyUpper>() = h.transpose();
   return energy;
 }
 
