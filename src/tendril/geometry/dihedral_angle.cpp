@@ -77,6 +77,7 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   const Vec3 w_a = (2.0 * s * c_a * l2) * (a - alpha_a * e) + (k * l2) * m_a;
   const Vec3 w_b = (2.0 * s * c_b * l2) * (b - alpha_b * e) + (k * l2) * m_b;
   // the lower blocks (r >= c) are formed in place, B_rc = b_cr^T for the b's above; the upper ones mirrored
+  // (the diagonal blocks are formed whole)
   MatN<12>& h = *hessian;
   const auto block = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
   block(2, 2) = sym(m_a * w_a.transpose());
@@ -95,7 +96,8 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   block(3, 0) = -(block(3, 1) + block(3, 2) + block(3, 3));
   // symmetric in exact arithmetic; round-off is evened out
   block(0, 0) = -sym(block(1, 0) + block(2, 0) + block(3, 0));
-  h.triangularView<Eigen::StrictlyUpper>() = h.transpose();
+  for (int r = 1; r < 4; ++r)
+    for (int c = 0; c < r; ++c) block(c, r) = block(r, c).transpose();
   return phi;
 }
 

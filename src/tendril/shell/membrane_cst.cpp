@@ -59,7 +59,8 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
     b.diagonal().array() += volume * grad_n[i].dot(stress * grad_n[j]);
     return b;
   };
-  // the lower blocks H_rc (r >= c) in place, H_21 = block(1, 2)^T; the upper ones mirrored
+  // the lower blocks H_rc (r >= c) in place (the diagonal ones whole), H_21 = block(1, 2)^T; the upper ones
+  // mirrored
   MatN<9>& h = *hessian;
   const auto lower = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
   lower(1, 1) = block(1, 1);
@@ -70,7 +71,8 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
   // -H_00, symmetric in exact arithmetic: round-off is evened out
   const Mat3 sum = lower(1, 0) + lower(2, 0);
   lower(0, 0) = -0.5 * (sum + sum.transpose());
-  h.triangularView<Eigen::StrictlyUpper>() = h.transpose();
+  for (int r = 1; r < 3; ++r)
+    for (int c = 0; c < r; ++c) lower(c, r) = lower(r, c).transpose();
   return energy;
 }
 
