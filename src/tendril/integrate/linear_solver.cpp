@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tendril/core/error.hpp"
+
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
@@ -26,6 +28,11 @@ constexpr double kBandedLuSpeedup = 10.0;
 
 }  // namespace
 
+Factorization LinearSolver::factorize_through(const double*, double) {
+  TENDRIL_ASSERT(false, "factorize_through() on a solver without read_through()");
+  return {};
+}
+
 double banded_multiply_adds(int n, int bandwidth) {
   double sum = 0.0;
   for (int j = 0; j < n; ++j) {
@@ -33,13 +40,6 @@ double banded_multiply_adds(int n, int bandwidth) {
     sum += 0.5 * c * (c + 1.0);
   }
   return sum;
-}
-
-Factorization LinearSolver::factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
-                                               double singular_tolerance) {
-  double* values = A.valuePtr();
-  for (std::size_t k = 0; k < gather.size(); ++k) values[k] = source[gather[k]];
-  return factorize(A, singular_tolerance);
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,

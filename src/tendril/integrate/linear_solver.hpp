@@ -53,14 +53,15 @@ class LinearSolver {
   /// if that is zero): how much of the row's stiffness survived the elimination, independent of how
   /// stiff other rows are (a near-rigid part next to soft ones, twists next to positions).
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
-  /// The same for A's values read as source[gather[k]] (k over A's stored entries: a matrix gathered from a
-  /// larger one, such as the free rows and columns of the Newton matrix). The default writes them into A and
-  /// calls factorize(); a solver that copies A into storage of its own anyway (the banded LDL^T) reads them
-  /// from `source` straight away and leaves A's values as they were.
-  virtual Factorization factorize_gathered(SparseMatrix& A, const double* source, std::span<const int> gather,
-                                           double singular_tolerance);
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;
+  /// Lets factorize_through() read the analyzed pattern's value k at values[map[k]], in a larger matrix
+  /// that holds A (the Newton system's full Jacobian, whose free DOFs' rows and columns are A), so the
+  /// caller need not copy A out of it. False when the solver cannot (then factorize_through() must not be
+  /// called). map has one entry per stored entry of the analyzed pattern.
+  virtual bool read_through(std::span<const int> /*map*/) { return false; }
+  /// factorize() of A with A's value k at values[map[k]] (read_through()'s map).
+  virtual Factorization factorize_through(const double* values, double singular_tolerance);
 };
 
 /// Multiply-adds of a banded LDL^T of n rows with bandwidth b: sum_j c_j (c_j + 1) / 2, c_j = min(b, n - 1 - j).
