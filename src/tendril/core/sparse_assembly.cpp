@@ -125,6 +125,20 @@ HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::
   return slot_caches_.emplace_back(SlotCache{owner, rows, cols, {}});
 }
 
+namespace {
+
+/// values[slots[k]] += local(i, j) for the pairs i >= j of an m x m column-major `local`, column by column
+/// (unrolled for a fixed m: the local offsets are constants)
+template <std::size_t M>
+void add_lower_triangle(double* values, const int* slots, const double* local) {
+#pragma GCC unroll 12
+  for (std::size_t j = 0; j < M; ++j)
+#pragma GCC unroll 12
+    for (std::size_t i = j; i < M; ++i) values[*slots++] += local[j * M + i];
+}
+
+}  // namespace
+
 void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
                                             const Eigen::Ref<const MatX>& local) {
   if (!lower_only_) return add_cached(owner, index, dofs, local);
@@ -159,6 +173,16 @@ void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index
   double* values = matrix_.valuePtr();
   const double* l = local.data();
   const Eigen::Index outer = local.outerStride();
+  if (static_cast<std::size_t>(*count) == pairs && outer == static_cast<Eigen::Index>(m)) {
+    // every DOF present: the slots follow the local lower triangle column by column (offsets not read)
+    switch (m) {
+      case 6: return add_lower_triangle<6>(values, slots, l);    // a rod edge's stretching
+      case 9: return add_lower_triangle<9>(values, slots, l);    // a CST triangle
+      case 11: return add_lower_triangle<11>(values, slots, l);  // a rod's bend-twist spring
+      case 12: return add_lower_triangle<12>(values, slots, l);  // a hinge
+      default: break;
+    }
+  }
   if (outer == static_cast<Eigen::Index>(m)) {
 #pragma GCC unroll 4
     for (int k = 0; k < *count; ++k) values[slots[k]] += l[offsets[k]];

@@ -51,62 +51,53 @@ double dihedral_angle_derivatives(const Vec3& x0, const Vec3& x1, const Vec3& x2
   if (!hessian) return phi;
 
   // dg_T = -(n_T / |n_T|^2) dL - L P_T dn_T with P_T = (I - 2 n_hat_T n_hat_T^T) / |n_T|^2, dL = e_hat . de,
-  // dn_A = [x_2 - x_1]_x dx_0 - [a]_x dx_1 + [e]_x dx_2, dn_B = [x_1 - x_3]_x dx_0 + [b]_x dx_1 - [e]_x dx_3
-  // P_T [v]_x = (L / |n_T|^2) ([v]_x - 2 m_T (n_T x v)^T), m_T = n_T / |n_T|^2 (as n^T [v]_x = (n x v)^T): a skew
-  // matrix and a rank-one term instead of a 3 x 3 product
+  // dn_A = [x_2 - x_1]_x dx_0 - [a]_x dx_1 + [e]_x dx_2, dn_B = [x_1 - x_3]_x dx_0 + [b]_x dx_1 - [e]_x dx_3.
+  // Every block of rows 1 .. 3 is then a cross-product matrix [v]_x plus outer products u w^T (with
+  // P_T [v]_x = (1 / |n_T|^2) ([v]_x - 2 m_T (n_T x v)^T), m_T = n_T / |n_T|^2, as n^T [v]_x = (n x v)^T). A
+  // diagonal block is symmetric, so its cross-product part cancels the antisymmetric part of its outer products
+  // exactly: it is the symmetric part of the outer products alone, sym(R) = (R + R^T) / 2. The off-diagonal
+  // blocks follow from the diagonal ones and g g^T. With s = k (phi - phi_bar) and k (spring), or s = 1 and k = 0
+  // (d2phi alone), g_2 = -L m_A, g_3 = -L m_B, n_A x e = L^2 a_perp, n_B x e = -L^2 b_perp
+  // (a_perp = a - alpha_A e, b_perp = b - alpha_B e: the heights of the triangles over the edge):
+  //   B22 = sym(m_A w_A^T), w_A = 2 s (L / |n_A|^2) L^2 a_perp + k L^2 m_A     (d2phi/dx_2^2 and k g_2 g_2^T)
+  //   B33 = sym(m_B w_B^T), w_B = 2 s (L / |n_B|^2) L^2 b_perp + k L^2 m_B
+  //   B23 = k g_2 g_3^T                                                        (d2phi has no (2, 3) block)
+  //   B12 = -alpha_A B22 - alpha_B B23^T - (s / L^2) g_2 e^T                   (the product rule on g_1)
+  //   B13 = -alpha_B B33 - alpha_A B23 - (s / L^2) g_3 e^T
+  //   B11 = sym(m_A p^T + m_B q^T) + k g_1 g_1^T,
+  //     p = s (alpha_A e_hat + 2 alpha_A (L / |n_A|^2) (n_A x a) + (a - 2 alpha_A e) / L),
+  //     q = s (alpha_B e_hat - 2 alpha_B (L / |n_B|^2) (n_B x b) + (b - 2 alpha_B e) / L)
+  // (d alpha_A / dx_1 = (a - 2 alpha_A e) / L^2, d alpha_A / dx_2 = e / L^2; likewise alpha_B with b, x_3).
+  const double s = spring ? spring->stiffness * (phi - spring->natural_angle) : 1.0;
+  const double k = spring ? spring->stiffness : 0.0;
   const Vec3 m_a = inv_na2 * n_a;
   const Vec3 m_b = inv_nb2 * n_b;
-  const auto p_cross = [&](double scale, const Vec3& n, const Vec3& m, const Vec3& v) -> Mat3 {
-    return scale * (cross_matrix(v) - 2.0 * m * n.cross(v).transpose());
-  };
   const double c_a = l * inv_na2, c_b = l * inv_nb2;
-  // dg2/dx_k, dg3/dx_k for k = 1 .. 3 (dg2/dx_3 = dg3/dx_2 = 0; k = 0 is not needed, see the row of node 0 below)
-  const Mat3 h21 = -m_a * e_hat.transpose() + p_cross(c_a, n_a, m_a, a);
-  const Mat3 h22 = -p_cross(c_a, n_a, m_a, e);
-  const Mat3 h31 = -m_b * e_hat.transpose() - p_cross(c_b, n_b, m_b, b);
-  const Mat3 h33 = p_cross(c_b, n_b, m_b, e);
-  // d alpha_A / dx_k: x_1: (a - 2 alpha_A e) / L^2, x_2: e / L^2 (x_3: 0)
-  const Vec3 da_1 = (a - 2.0 * alpha_a * e) / l2;
-  const Vec3 da_2 = e / l2;
-  const Vec3 db_1 = (b - 2.0 * alpha_b * e) / l2;
-  const Vec3 db_3 = e / l2;
-  // row of node 1: g_1 = -alpha_A g_2 - alpha_B g_3, differentiated by the product rule; rows 2, 3 from dg_2, dg_3.
-  // With a spring: k (phi - phi_bar) d2phi + k g g^T, block by block (blocks (i, k >= i), i >= 1).
-  const double hessian_scale = spring ? spring->stiffness * (phi - spring->natural_angle) : 1.0;
-  const double outer_scale = spring ? spring->stiffness : 0.0;
-  const VecN<12>& g = *gradient;
-  const auto outer = [&](int i, int k) -> Mat3 {
-    return outer_scale * g.segment<3>(3 * i) * g.segment<3>(3 * k).transpose();
-  };
-  const Mat3 c1a = g2 * da_1.transpose() + g3 * db_1.transpose();
-  const Mat3 d2 = g2 * da_2.transpose();
-  const Mat3 d3 = g3 * db_3.transpose();
-  Mat3 b11 = hessian_scale * (-alpha_a * h21 - alpha_b * h31 - c1a) + outer(1, 1);
-  const Mat3 b12 = hessian_scale * (-alpha_a * h22 - d2) + outer(1, 2);
-  const Mat3 b13 = hessian_scale * (-alpha_b * h33 - d3) + outer(1, 3);
-  Mat3 b22 = hessian_scale * h22 + outer(2, 2);
-  const Mat3 b23 = outer(2, 3);  // d2phi has no (2, 3) block
-  Mat3 b33 = hessian_scale * h33 + outer(3, 3);
-  // the diagonal blocks are symmetric in exact arithmetic; round-off is evened out
-  const auto symmetrize = [](Mat3& m) { m = 0.5 * (m + m.transpose()).eval(); };
-  symmetrize(b11);
-  symmetrize(b22);
-  symmetrize(b33);
-  // row of node 0: phi and g do not change under a translation, so every column of blocks sums to zero
-  const Mat3 b01 = -(b11 + b12.transpose() + b13.transpose());
-  const Mat3 b02 = -(b12 + b22 + b23.transpose());
-  const Mat3 b03 = -(b13 + b23 + b33);
-  Mat3 b00 = -(b01 + b02 + b03).transpose();
-  symmetrize(b00);
+  const auto sym = [](const Mat3& r) -> Mat3 { return 0.5 * (r + r.transpose()); };
+  const Vec3 w_a = (2.0 * s * c_a * l2) * (a - alpha_a * e) + (k * l2) * m_a;
+  const Vec3 w_b = (2.0 * s * c_b * l2) * (b - alpha_b * e) + (k * l2) * m_b;
+  // the lower blocks (r >= c) are formed in place, B_rc = b_cr^T for the b's above; the upper ones mirrored
+  // (the diagonal blocks are formed whole)
   MatN<12>& h = *hessian;
-  const std::array<const Mat3*, 10> upper = {&b00, &b01, &b02, &b03, &b11, &b12, &b13, &b22, &b23, &b33};
-  std::size_t next = 0;
-  for (int i = 0; i < 4; ++i)
-    for (int k = i; k < 4; ++k) {
-      const Mat3& block = *upper[next++];
-      h.block<3, 3>(3 * i, 3 * k) = block;
-      if (k != i) h.block<3, 3>(3 * k, 3 * i) = block.transpose();
-    }
+  const auto block = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
+  block(2, 2) = sym(m_a * w_a.transpose());
+  block(3, 3) = sym(m_b * w_b.transpose());
+  block(3, 2) = (k * l2) * m_b * m_a.transpose();
+  const double s_l2 = s / l2;
+  block(2, 1) = -alpha_a * block(2, 2) - alpha_b * block(3, 2).transpose() - e * (s_l2 * g2).transpose();
+  block(3, 1) = -alpha_b * block(3, 3) - alpha_a * block(3, 2) - e * (s_l2 * g3).transpose();
+  const Vec3 g1 = gradient->segment<3>(3);
+  const Vec3 p = s * (alpha_a * e_hat + (2.0 * alpha_a * c_a) * n_a.cross(a) + (a - 2.0 * alpha_a * e) / l);
+  const Vec3 q = s * (alpha_b * e_hat - (2.0 * alpha_b * c_b) * n_b.cross(b) + (b - 2.0 * alpha_b * e) / l);
+  block(1, 1) = sym(m_a * p.transpose() + m_b * q.transpose()) + (k * g1) * g1.transpose();
+  // column of node 0: phi and g do not change under a translation, so every column of blocks sums to zero
+  block(1, 0) = -(block(1, 1) + block(2, 1).transpose() + block(3, 1).transpose());
+  block(2, 0) = -(block(2, 1) + block(2, 2) + block(3, 2).transpose());
+  block(3, 0) = -(block(3, 1) + block(3, 2) + block(3, 3));
+  // symmetric in exact arithmetic; round-off is evened out
+  block(0, 0) = -sym(block(1, 0) + block(2, 0) + block(3, 0));
+  for (int r = 1; r < 4; ++r)
+    for (int c = 0; c < r; ++c) block(c, r) = block(r, c).transpose();
   return phi;
 }
 

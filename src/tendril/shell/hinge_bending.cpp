@@ -12,9 +12,10 @@ std::array<int, 12> stencil_dofs(const DofMap& dofs, const ShellHinge& hinge) {
   return out;
 }
 
-HingeStencil gather(const EvalInput& in, const ShellHinge& hinge) {
+/// The hinge's node positions from its stencil DOFs.
+HingeStencil gather(const EvalInput& in, const std::array<int, 12>& dofs) {
   HingeStencil x;
-  for (std::size_t k = 0; k < 4; ++k) x[k] = in.q.segment<3>(in.model.dofs.node(hinge.nodes[k]));
+  for (std::size_t k = 0; k < 4; ++k) x[k] = in.q.segment<3>(dofs[3 * k]);
   return x;
 }
 
@@ -43,7 +44,8 @@ void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) cons
   const auto& hinges = in.model.shells.hinges;
   for (std::size_t i = 0; i < hinges.size(); ++i) {
     const ShellHinge& hinge = hinges[i];
-    const HingeStencil x = gather(in, hinge);
+    const std::array<int, 12> dofs = stencil_dofs(in.model.dofs, hinge);
+    const HingeStencil x = gather(in, dofs);
     if (!out.gradient && !out.hessian) {
       out.energy += hinge_bending_energy(x, hinge);
       continue;
@@ -51,7 +53,6 @@ void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) cons
     VecN<12> g;
     MatN<12> h;
     out.energy += hinge_bending_derivatives(x, hinge, &g, out.hessian ? &h : nullptr);
-    const std::array<int, 12> dofs = stencil_dofs(in.model.dofs, hinge);
     if (out.gradient)
       for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
     if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);

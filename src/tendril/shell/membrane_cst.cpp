@@ -47,22 +47,32 @@ double membrane_cst_derivatives(const std::array<Vec3, 3>& x, const MembraneTria
   // gives dF = dx_j grad_N_j^T, dS = 2 mu dG + lambda Tr(dG) I, dG = (F^T dF + dF^T F) / 2, and
   // d(V F S grad_N_i) = V [(grad_N_i^T S grad_N_j) I + mu (grad_N_i . grad_N_j) F F^T + mu a_j a_i^T
   //                        + lambda a_i a_j^T] dx_j,
-  // symmetric under (i, j) -> (j, i) transposed; the upper blocks are formed and mirrored.
+  // symmetric under (i, j) -> (j, i) transposed. The blocks of nodes 1 and 2 are formed; node 0's follow from
+  // translation invariance (grad_N_0 = -grad_N_1 - grad_N_2: every column of blocks sums to zero).
   const Mat3 ffT = f * f.transpose();
   std::array<Vec3, 3> a;
-  for (std::size_t i = 0; i < 3; ++i) a[i] = f * grad_n[i];
+  for (std::size_t i = 1; i < 3; ++i) a[i] = f * grad_n[i];
   const double mu = triangle.lame_mu, lambda = triangle.lame_lambda;
+  const auto block = [&](std::size_t i, std::size_t j) -> Mat3 {
+    Mat3 b = (volume * mu * grad_n[i].dot(grad_n[j])) * ffT +
+             volume * (mu * a[j] * a[i].transpose() + lambda * a[i] * a[j].transpose());
+    b.diagonal().array() += volume * grad_n[i].dot(stress * grad_n[j]);
+    return b;
+  };
+  // the lower blocks H_rc (r >= c) in place (the diagonal ones whole), H_21 = block(1, 2)^T; the upper ones
+  // mirrored
   MatN<9>& h = *hessian;
-  for (std::size_t i = 0; i < 3; ++i)
-    for (std::size_t j = i; j < 3; ++j) {
-      const double gsg = grad_n[i].dot(stress * grad_n[j]);
-      Mat3 block = (volume * mu * grad_n[i].dot(grad_n[j])) * ffT +
-                   volume * (mu * a[j] * a[i].transpose() + lambda * a[i] * a[j].transpose());
-      block.diagonal().array() += volume * gsg;
-      const Eigen::Index r = 3 * static_cast<Eigen::Index>(i), c = 3 * static_cast<Eigen::Index>(j);
-      h.block<3, 3>(r, c) = block;
-      if (j != i) h.block<3, 3>(c, r) = block.transpose();
-    }
+  const auto lower = [&h](int r, int c) { return h.block<3, 3>(3 * r, 3 * c); };
+  lower(1, 1) = block(1, 1);
+  lower(2, 1) = block(1, 2).transpose();
+  lower(2, 2) = block(2, 2);
+  lower(1, 0) = -(lower(1, 1) + lower(2, 1).transpose());
+  lower(2, 0) = -(lower(2, 1) + lower(2, 2));
+  // -H_00, symmetric in exact arithmetic: round-off is evened out
+  const Mat3 sum = lower(1, 0) + lower(2, 0);
+  lower(0, 0) = -0.5 * (sum + sum.transpose());
+  for (int r = 1; r < 3; ++r)
+    for (int c = 0; c < r; ++c) lower(c, r) = lower(r, c).transpose();
   return energy;
 }
 

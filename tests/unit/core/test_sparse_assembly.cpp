@@ -1,4 +1,5 @@
 #include <array>
+#include <span>
 
 #include <gtest/gtest.h>
 
@@ -141,6 +142,35 @@ TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
   EXPECT_DOUBLE_EQ(lower.matrix().coeff(3, 3), 4 * (4.0 + 2 * 2.0 + 6.0));  // the repeated DOF
   lower.mirror_lower();
   EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
+}
+
+TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
+  // the unrolled paths of add_cached_symmetric (6, 9, 11 and 12 DOFs: rod stretching, CST triangle, bend-twist,
+  // hinge) and the general one (5): stencils in scrambled orders equal the full add after mirroring; a stencil
+  // with a skipped DOF takes the general path
+  const std::array<int, 12> dofs{4, 15, 1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
+  const std::array<int, 12> skipped{4, 15, -1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
+  SparsityBuilder builder(16);
+  builder.add_stencil(dofs);
+  HessianAssembler full(builder.build()), lower(builder.build());
+  lower.set_lower_only(true);
+  MatX a = MatX::Random(12, 12);
+  a = (a + a.transpose()).eval();
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
+    std::size_t index = 0;
+    for (std::size_t m : {5, 6, 9, 11, 12}) {
+      const std::span<const int> stencil(dofs.data() + 12 - m, m);  // a different first DOF per size
+      const MatX local = a.topLeftCorner(m, m);
+      full.add_cached(&owner, index, stencil, local);
+      lower.add_cached_symmetric(&owner, index++, stencil, local);
+    }
+    full.add_cached(&owner, index, skipped, a);
+    lower.add_cached_symmetric(&owner, index, skipped, a);
+  }
+  EXPECT_EQ(lower.matrix().coeff(0, 7), 0.0);  // the upper triangle untouched until mirrored
+  lower.mirror_lower();
+  EXPECT_LE(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 1e-14 * MatX(full.matrix()).norm());
 }
 
 }  // namespace
