@@ -116,27 +116,50 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
   for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
 }
 
+void ResistiveForce::node_values(const EvalInput& in, std::size_t k, bool jacobian, Vec3& force,
+                                 Eigen::Matrix<double, 3, 12>& derivatives) const {
+  const DofMap& dofs = in.model.dofs;
+  const RftNode& n = nodes_[k];
+  const int d = dofs.node(n.node);
+  const int p = n.neighbours[0], m = n.neighbours[1];
+  const Vec3 x = in.q.segment<3>(d);
+  const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
+  const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
+  Mat3 dF_du;
+  Eigen::Matrix<double, 3, 9> dF_dx;
+  force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
+                         jacobian ? &dF_du : nullptr, jacobian ? &dF_dx : nullptr);
+  if (jacobian) derivatives << dF_dx, dF_du;
+}
+
+std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
+  values_.resize(nodes_.size());
+  return nodes_.size();
+}
+
+void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last, const ForceOutput& out) const {
+  for (std::size_t k = first; k < last; ++k) node_values(in, k, out.jacobian != nullptr, values_.vector[k], values_.matrix[k]);
+}
+
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
   const DofMap& dofs = in.model.dofs;
   const bool jacobian = out.jacobian != nullptr;
-  Mat3 dF_du;
-  Eigen::Matrix<double, 3, 9> dF_dx;
+  Vec3 force_local;
+  Eigen::Matrix<double, 3, 12> derivatives_local;
+  Eigen::Matrix<double, 3, 9> block;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
     const int d = dofs.node(n.node);
-    const int p = n.neighbours[0], m = n.neighbours[1];
-    const Vec3 x = in.q.segment<3>(d);
-    const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
-    const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
-    const Vec3 force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
-                                      jacobian ? &dF_du : nullptr, jacobian ? &dF_dx : nullptr);
+    if (!in.prepared) node_values(in, k, jacobian, force_local, derivatives_local);
+    const Vec3& force = in.prepared ? values_.vector[k] : force_local;
+    const auto& derivatives = in.prepared ? values_.matrix[k] : derivatives_local;
     if (out.force) out.force->segment<3>(d) += force;
     if (!jacobian) continue;
     // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-    dF_dx *= out.dq_scale;
-    dF_dx.middleCols<3>(3) += out.du_scale * dF_du;
+    block = out.dq_scale * derivatives.leftCols<9>();
+    block.middleCols<3>(3) += out.du_scale * derivatives.rightCols<3>();
     const std::array<int, 9> columns = stencil_dofs(dofs, n);
-    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, dF_dx);
+    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, block);
   }
 }
 
