@@ -96,8 +96,8 @@ class ForceTerm {
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
   /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
   virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
-  /// Computes and stores the values of elements [first, last) that `out` requests, unscaled (accumulate()
-  /// applies dq_scale and du_scale; see above).
+  /// Computes and stores the values of elements [first, last) that `out` requests, Jacobian blocks with
+  /// out's dq_scale and du_scale (see above).
   virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
                        const ForceOutput& /*out*/) const {}
   /// True if dq_scale dF/dq + du_scale dF/du is symmetric for every pair of scales (a linear

@@ -40,8 +40,8 @@ RftCoefficients rft_coefficients_from_medium(double mu, double length, double ra
 }
 
 Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
-                    Eigen::Matrix<double, 3, 9>* dF_dx) {
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
+                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
   // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge): kept as t and 1/l
   Vec3 s = Vec3::Zero(), t_a = Vec3::Zero(), t_b = Vec3::Zero();
@@ -64,16 +64,19 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
   const double difference = eta.tangential - eta.normal;
   // F = - dl (eta_n v + (eta_t - eta_n)(v . t) t)
   const Vec3 force = -voronoi_length * (eta.normal * velocity + difference * vt * t);
-  if (dF_du) *dF_du = -voronoi_length * (eta.normal * Mat3::Identity() + difference * t * t.transpose());
-  if (dF_dx) {
+  if (jacobian) {
     // dF/dt = - dl (eta_t - eta_n)((v . t) I + t v^T), dt/ds = (I - t t^T)/|s|
     //   (v . t) I + t v^T times I - t t^T is (v . t) I + t v^T - 2 (v . t) t t^T
-    const Mat3 dF_ds = (-voronoi_length * difference / s_norm) *
+    const Mat3 dF_ds = (-dq_scale * voronoi_length * difference / s_norm) *
                        (vt * Mat3::Identity() + t * (velocity - 2.0 * vt * t).transpose());
     // e_a = x - x_prev, e_b = x_next - x; dF/ds (I - t_e t_e^T) / l_e = (dF/ds - (dF/ds t_e) t_e^T) / l_e
-    dF_dx->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
-    dF_dx->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
-    dF_dx->block<3, 3>(0, 3) = -dF_dx->block<3, 3>(0, 0) - dF_dx->block<3, 3>(0, 6);
+    jacobian->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
+    jacobian->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
+    // dF/du = - dl (eta_n I + (eta_t - eta_n) t t^T)
+    const double u_scale = -du_scale * voronoi_length;
+    jacobian->block<3, 3>(0, 3).noalias() = ((u_scale * difference) * t) * t.transpose();
+    jacobian->block<3, 3>(0, 3).diagonal().array() += u_scale * eta.normal;
+    jacobian->block<3, 3>(0, 3) -= jacobian->block<3, 3>(0, 0) + jacobian->block<3, 3>(0, 6);
   }
   return force;
 }
@@ -116,8 +119,8 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
   for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
 }
 
-void ResistiveForce::node_values(const EvalInput& in, std::size_t k, bool jacobian, Vec3& force,
-                                 Eigen::Matrix<double, 3, 12>& derivatives) const {
+void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
+                                 Eigen::Matrix<double, 3, 9>& rows) const {
   const DofMap& dofs = in.model.dofs;
   const RftNode& n = nodes_[k];
   const int d = dofs.node(n.node);
@@ -125,11 +128,9 @@ void ResistiveForce::node_values(const EvalInput& in, std::size_t k, bool jacobi
   const Vec3 x = in.q.segment<3>(d);
   const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
   const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
-  Mat3 dF_du;
-  Eigen::Matrix<double, 3, 9> dF_dx;
-  force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
-                         jacobian ? &dF_du : nullptr, jacobian ? &dF_dx : nullptr);
-  if (jacobian) derivatives << dF_dx, dF_du;
+  // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
+  force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length, out.dq_scale,
+                         out.du_scale, out.jacobian ? &rows : nullptr);
 }
 
 std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
@@ -138,28 +139,22 @@ std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
 }
 
 void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last, const ForceOutput& out) const {
-  for (std::size_t k = first; k < last; ++k) node_values(in, k, out.jacobian != nullptr, values_.vector[k], values_.matrix[k]);
+  for (std::size_t k = first; k < last; ++k) node_values(in, k, out, values_.vector[k], values_.matrix[k]);
 }
 
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
   const DofMap& dofs = in.model.dofs;
-  const bool jacobian = out.jacobian != nullptr;
   Vec3 force_local;
-  Eigen::Matrix<double, 3, 12> derivatives_local;
-  Eigen::Matrix<double, 3, 9> block;
+  Eigen::Matrix<double, 3, 9> rows_local;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
-    const int d = dofs.node(n.node);
-    if (!in.prepared) node_values(in, k, jacobian, force_local, derivatives_local);
+    if (!in.prepared) node_values(in, k, out, force_local, rows_local);
     const Vec3& force = in.prepared ? values_.vector[k] : force_local;
-    const auto& derivatives = in.prepared ? values_.matrix[k] : derivatives_local;
-    if (out.force) out.force->segment<3>(d) += force;
-    if (!jacobian) continue;
-    // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-    block = out.dq_scale * derivatives.leftCols<9>();
-    block.middleCols<3>(3) += out.du_scale * derivatives.rightCols<3>();
+    if (out.force) out.force->segment<3>(dofs.node(n.node)) += force;
+    if (!out.jacobian) continue;
     const std::array<int, 9> columns = stencil_dofs(dofs, n);
-    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, block);
+    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns,
+                             in.prepared ? values_.matrix[k] : rows_local);
   }
 }
 

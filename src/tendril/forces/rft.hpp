@@ -38,11 +38,12 @@ struct RftNode {
   double voronoi_length = 0.0;            ///< Delta l_j [m]
 };
 
-/// Force [N] on one node and, when requested, dF/du (3 x 3) and dF/d(x_{j-1}, x_j, x_{j+1}) (3 x 9).
+/// Force [N] on one node and, when `jacobian` is given, the node's rows of a Newton matrix's
+/// dq_scale dF/dq + du_scale dF/du over (x_{j-1}, x_j, x_{j+1}) (3 x 9; dF/du acts on x_j only).
 /// has_previous / has_next tell which neighbours exist (at least one).
 Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
-                    Eigen::Matrix<double, 3, 9>* dF_dx);
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
+                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian);
 
 class ResistiveForce final : public ForceTerm {
  public:
@@ -62,12 +63,13 @@ class ResistiveForce final : public ForceTerm {
  private:
   std::vector<RftNode> nodes_;  ///< (#RFT nodes)
   RftCoefficients eta_;
-  /// Per RFT node: force F [N] and, with the Jacobian, (dF/dx over the stencil | dF/du) (3 x 12), from prepare()
-  mutable ElementValues<3, 3, 12> values_;
+  /// Per RFT node: force F [N] and, with the Jacobian, its rows dq_scale dF/dx + du_scale dF/du over the
+  /// stencil (3 x 9), from prepare()
+  mutable ElementValues<3, 3, 9> values_;
 
-  /// F of RFT node k and, if `jacobian`, its derivatives (dF/dx | dF/du) at `in`.
-  void node_values(const EvalInput& in, std::size_t k, bool jacobian, Vec3& force,
-                   Eigen::Matrix<double, 3, 12>& derivatives) const;
+  /// F of RFT node k at `in` and, if out.jacobian is set, its Jacobian rows with out's scales.
+  void node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
+                   Eigen::Matrix<double, 3, 9>& rows) const;
 };
 
 }  // namespace tendril
