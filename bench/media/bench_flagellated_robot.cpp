@@ -6,7 +6,8 @@
 // with dt = 0.01 s within one unit of the last digit of docs/physics/flagellated_robot.md's table
 // (dt 0.02 s) and within 0.4 % (0.04 s); the comparison is in that page.
 // Both use the example's Newton chord steps (integrator.newton.chord_contraction 0.1);
-// BM_FlagellatedRobotChord compares chord_contraction 0 (off), 0.01 and 0.1 at dt = 0.01 s.
+// BM_FlagellatedRobotChord compares chord_contraction 0 (off), 0.01 and 0.1 at dt = 0.01 s;
+// BM_FlagellatedRobotThreads 1 and 2 threads (integrator.newton.threads) at dt = 0.01 s.
 // Counters: real_time_factor = simulated seconds per wall-clock second (>= 100 is the target
 // for n = 2), newton_iterations per step, nodes. Results: docs/performance.md.
 #include <cmath>
@@ -17,16 +18,20 @@
 
 #include "support/statistics.hpp"
 #include "support/timed_steps.hpp"
+#include "tendril/integrate/newton_system.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace {
 
 /// One simulated second of the robot with `tails` tails at the time step dt [s]; chord_contraction
-/// overrides the example's integrator.newton.chord_contraction when >= 0.
-void simulated_seconds(benchmark::State& state, int tails, double dt, double chord_contraction = -1.0) {
+/// overrides the example's integrator.newton.chord_contraction when >= 0; `threads` evaluate the Newton
+/// system (integrator.newton.threads).
+void simulated_seconds(benchmark::State& state, int tails, double dt, double chord_contraction = -1.0,
+                       int threads = 1) {
   std::vector<std::string> overrides{"flagellated_robot.tails=" + std::to_string(tails),
                                      "flagellated_robot.motor_rpm=100", "duration=1e6",
-                                     "integrator.dt=" + std::to_string(dt)};
+                                     "integrator.dt=" + std::to_string(dt),
+                                     "integrator.newton.threads=" + std::to_string(threads)};
   if (chord_contraction >= 0.0)
     overrides.push_back("integrator.newton.chord_contraction=" + std::to_string(chord_contraction));
   tendril::sim::Simulation sim = tendril::sim::Simulation::from_file(
@@ -52,6 +57,45 @@ BENCHMARK(BM_FlagellatedRobotSimulatedSecond)
     ->Arg(6)
     ->ComputeStatistics("min", tendril::bench::fastest)
     ->Unit(benchmark::kMillisecond);
+
+/// dt = 0.01 s on (second argument) threads: wall time is the measure (real_time: the CPU column counts
+/// the main thread only).
+void BM_FlagellatedRobotThreads(benchmark::State& state) {
+  simulated_seconds(state, static_cast<int>(state.range(0)), 0.01, -1.0, static_cast<int>(state.range(1)));
+}
+BENCHMARK(BM_FlagellatedRobotThreads)
+    ->ArgsProduct({{2, 3, 4, 6}, {1, 2}})
+    ->UseRealTime()
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMillisecond);
+
+/// One evaluation of the robot's Newton system (residual and Jacobian, NewtonSystem::evaluate) after 1 s of
+/// swimming, n = first argument tails, on (second argument) threads: the part that threads split, and their
+/// overhead (wall time; the CPU column counts the main thread only).
+void BM_FlagellatedRobotEvaluate(benchmark::State& state) {
+  using namespace tendril;
+  const int tails = static_cast<int>(state.range(0));
+  sim::Simulation sim = sim::Simulation::from_file(
+      std::string(TENDRIL_SOURCE_DIR) + "/examples/flagellated_robot.yaml",
+      {"flagellated_robot.tails=" + std::to_string(tails), "flagellated_robot.motor_rpm=100", "duration=1e6"});
+  for (int k = 0; k < 100; ++k) sim.step();
+  NewtonOptions options;
+  options.threads = static_cast<int>(state.range(1));
+  NewtonSystem system(sim.model(), options);
+  const State& s = sim.state();
+  const double dt = 0.01;
+  const VecX predicted = s.q + dt * s.u;
+  NewtonProblem problem{.inertia = 1.0 / (dt * dt), .predicted = &predicted, .velocity_scale = 1.0 / dt,
+                        .velocity_origin = &s.q, .time = s.time + dt, .frames = &s.frames};
+  const VecX y = predicted;
+  for (auto _ : state) benchmark::DoNotOptimize(system.evaluate(problem, y, true));
+  state.counters["nodes"] = sim.model().dofs.num_nodes;
+}
+BENCHMARK(BM_FlagellatedRobotEvaluate)
+    ->ArgsProduct({{2, 6}, {1, 2}})
+    ->UseRealTime()
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
 
 /// dt = 0.01 s with chord_contraction = second argument / 1000 (0: every iteration factorizes).
 void BM_FlagellatedRobotChord(benchmark::State& state) {

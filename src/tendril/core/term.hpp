@@ -4,6 +4,7 @@
 /// - ForceTerm: velocity- or time-dependent, gives F(q, u, t) and its Jacobians.
 /// The integrator combines them; nothing dissipative pretends to be an energy.
 
+#include <cstddef>
 #include <string_view>
 
 #include "tendril/core/model.hpp"
@@ -21,6 +22,9 @@ struct EvalInput {
   const VecX& u;            ///< trial velocities (used by ForceTerm only)
   double time;              ///< t [s] of the trial configuration
   const Kinematics& kin;    ///< frames, tangents, curvatures at q
+  /// True if prepare() has run on every element of every term with element_count() > 0 at this input:
+  /// accumulate() then adds the stored element values instead of computing them.
+  bool prepared = false;
 };
 
 /// Where an Energy adds its contributions; null members are not requested.
@@ -40,6 +44,17 @@ struct ForceOutput {
   double du_scale = 0.0;
 };
 
+// Element-parallel evaluation (docs/physics/time_integration.md, "Threads"), optional for both kinds of
+// term: a term whose work is a sum over independent elements (springs, edges, nodes, triangles) reports
+// element_count() > 0 and implements prepare(), which computes and stores the element-local values
+// (energy, gradient, Hessian; force and Jacobian blocks) of elements [first, last) as `out` requests
+// them (its non-null members; nothing is added to `out`). The Newton system calls prepare() on disjoint
+// ranges covering [0, element_count) from several threads at once, then accumulate() with
+// EvalInput::prepared set, which adds the stored values in the term's serial order. The sums are then
+// bitwise those of accumulate() alone, for any split. prepare() writes only its own elements' storage
+// (mutable members of the term: one evaluation of a model at a time). Terms without it are evaluated by
+// accumulate() alone, on the calling thread; they never see threads.
+
 class Energy {
  public:
   virtual ~Energy() = default;
@@ -48,6 +63,11 @@ class Energy {
   /// returned true).
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
   virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
+  /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
+  virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
+  /// Computes and stores the values of elements [first, last) that `out` requests (see above).
+  virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
+                       const EnergyOutput& /*out*/) const {}
   /// True for the potential of an external load (gravity, buoyancy): a static solve ramps these
   /// terms with the load factor during load stepping; internal (elastic) energies are never ramped.
   virtual bool is_external_load() const { return false; }
@@ -74,6 +94,12 @@ class ForceTerm {
   virtual std::string_view name() const = 0;
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
+  /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
+  virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
+  /// Computes and stores the values of elements [first, last) that `out` requests, Jacobian blocks with
+  /// out's dq_scale and du_scale (see above).
+  virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
+                       const ForceOutput& /*out*/) const {}
   /// True if dq_scale dF/dq + du_scale dF/du is symmetric for every pair of scales (a linear
   /// spring, a load that does not depend on q or u). A term that is not (RFT, drag, friction,
   /// follower loads, gyroscopic forces) returns false, and the Newton system then factorizes the

@@ -119,24 +119,42 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
   for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
 }
 
+void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
+                                 Eigen::Matrix<double, 3, 9>& rows) const {
+  const DofMap& dofs = in.model.dofs;
+  const RftNode& n = nodes_[k];
+  const int d = dofs.node(n.node);
+  const int p = n.neighbours[0], m = n.neighbours[1];
+  const Vec3 x = in.q.segment<3>(d);
+  const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
+  const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
+  // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
+  force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length, out.dq_scale,
+                         out.du_scale, out.jacobian ? &rows : nullptr);
+}
+
+std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
+  values_.resize(nodes_.size());
+  return nodes_.size();
+}
+
+void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last, const ForceOutput& out) const {
+  for (std::size_t k = first; k < last; ++k) node_values(in, k, out, values_.vector[k], values_.matrix[k]);
+}
+
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
   const DofMap& dofs = in.model.dofs;
-  const bool jacobian = out.jacobian != nullptr;
-  Eigen::Matrix<double, 3, 9> rows;
+  Vec3 force_local;
+  Eigen::Matrix<double, 3, 9> rows_local;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
-    const int d = dofs.node(n.node);
-    const int p = n.neighbours[0], m = n.neighbours[1];
-    const Vec3 x = in.q.segment<3>(d);
-    const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
-    const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
-    // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-    const Vec3 force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
-                                      out.dq_scale, out.du_scale, jacobian ? &rows : nullptr);
-    if (out.force) out.force->segment<3>(d) += force;
-    if (!jacobian) continue;
+    if (!in.prepared) node_values(in, k, out, force_local, rows_local);
+    const Vec3& force = in.prepared ? values_.vector[k] : force_local;
+    if (out.force) out.force->segment<3>(dofs.node(n.node)) += force;
+    if (!out.jacobian) continue;
     const std::array<int, 9> columns = stencil_dofs(dofs, n);
-    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, rows);
+    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns,
+                             in.prepared ? values_.matrix[k] : rows_local);
   }
 }
 

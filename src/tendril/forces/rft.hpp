@@ -16,6 +16,7 @@
 #include <array>
 #include <vector>
 
+#include "tendril/core/element_values.hpp"
 #include "tendril/core/term.hpp"
 
 namespace tendril {
@@ -53,6 +54,8 @@ class ResistiveForce final : public ForceTerm {
   std::string_view name() const override { return "rft"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
+  std::size_t element_count(const Model& model) const override;
+  void prepare(const EvalInput& in, std::size_t first, std::size_t last, const ForceOutput& out) const override;
 
   const std::vector<RftNode>& nodes() const { return nodes_; }
   const RftCoefficients& coefficients() const { return eta_; }
@@ -60,6 +63,13 @@ class ResistiveForce final : public ForceTerm {
  private:
   std::vector<RftNode> nodes_;  ///< (#RFT nodes)
   RftCoefficients eta_;
+  /// Per RFT node: force F [N] and, with the Jacobian, its rows dq_scale dF/dx + du_scale dF/du over the
+  /// stencil (3 x 9), from prepare()
+  mutable ElementValues<3, 3, 9> values_;
+
+  /// F of RFT node k at `in` and, if out.jacobian is set, its Jacobian rows with out's scales.
+  void node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
+                   Eigen::Matrix<double, 3, 9>& rows) const;
 };
 
 }  // namespace tendril

@@ -150,7 +150,7 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames) {
         spring_reference_angle(framed_spring(model, k), frames.tangent, frames.reference_director);
 }
 
-void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin) {
+void resize_kinematics(const Model& model, const RodFrames& accepted, Kinematics& kin) {
   const auto num_edges = framed_edge_count(model);
   const auto num_springs = framed_spring_count(model);
   TENDRIL_ASSERT(accepted.tangent.size() == num_edges && accepted.reference_director.size() == num_edges &&
@@ -168,11 +168,12 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
   kin.reference_twist.resize(num_springs);
   kin.shell_edge_tau_accepted = accepted.shell_edge_tau;
   kin.shell_edge_tau.resize(accepted.shell_edge_tau.size());
-  for (std::size_t z = 0; z < kin.shell_edge_tau.size(); ++z)
-    kin.shell_edge_tau[z] = shell_edge_frame(model, q, static_cast<int>(z));
+}
 
+void compute_edge_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, std::size_t first,
+                             std::size_t last, Kinematics& kin) {
   // edges, tangents, time-parallel transported reference frames, material frames
-  for (std::size_t e = 0; e < num_edges; ++e) {
+  for (std::size_t e = first; e < last; ++e) {
     const Vec3 edge = edge_vector(model, q, static_cast<int>(e));
     const double length = edge.norm();
     const Vec3 t = edge / length;
@@ -193,13 +194,28 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
     kin.material_director_2[e] = -s * a1 + c * a2;
     kin.transport_rotation_gradient[e] = t.cross(t_acc) / (length * (1.0 + t_acc.dot(t)));
   }
+}
 
+void compute_shell_edge_kinematics(const Model& model, const VecX& q, std::size_t first, std::size_t last,
+                                   Kinematics& kin) {
+  for (std::size_t z = first; z < last; ++z) kin.shell_edge_tau[z] = shell_edge_frame(model, q, static_cast<int>(z));
+}
+
+void compute_reference_twist(const Model& model, const RodFrames& accepted, std::size_t first, std::size_t last,
+                             Kinematics& kin) {
   // reference twist, on the branch (multiple of 2 pi) closest to the accepted one
   constexpr double two_pi = 2.0 * std::numbers::pi;
-  for (std::size_t k = 0; k < num_springs; ++k) {
+  for (std::size_t k = first; k < last; ++k) {
     const double angle = spring_reference_angle(framed_spring(model, k), kin.tangent, kin.reference_director_1);
     kin.reference_twist[k] = angle + two_pi * std::round((accepted.reference_twist[k] - angle) / two_pi);
   }
+}
+
+void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin) {
+  resize_kinematics(model, accepted, kin);
+  compute_shell_edge_kinematics(model, q, 0, kin.shell_edge_tau.size(), kin);
+  compute_edge_kinematics(model, accepted, q, 0, kin.edge.size(), kin);
+  compute_reference_twist(model, accepted, 0, kin.reference_twist.size(), kin);
 }
 
 void accept_frames(const Kinematics& kin, RodFrames& frames) {

@@ -60,6 +60,19 @@ void initialize_frames(const Model& model, const VecX& q, RodFrames& frames);
 /// (from the last accepted step) to the new tangents. Reuses kin's storage.
 void compute_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, Kinematics& kin);
 
+/// The parts of compute_kinematics, for an evaluation split over threads (NewtonSystem): resize_kinematics
+/// first; then compute_edge_kinematics and compute_shell_edge_kinematics on disjoint ranges of framed edges
+/// and mid-edge shell edges, in any order or at once; then compute_reference_twist on disjoint ranges of
+/// framed springs (it reads the tangents and reference directors of the spring's edges). Each part writes
+/// only the entries of its own range.
+void resize_kinematics(const Model& model, const RodFrames& accepted, Kinematics& kin);
+void compute_edge_kinematics(const Model& model, const RodFrames& accepted, const VecX& q, std::size_t first,
+                             std::size_t last, Kinematics& kin);
+void compute_shell_edge_kinematics(const Model& model, const VecX& q, std::size_t first, std::size_t last,
+                                   Kinematics& kin);
+void compute_reference_twist(const Model& model, const RodFrames& accepted, std::size_t first, std::size_t last,
+                             Kinematics& kin);
+
 /// Makes the frames of `kin` the accepted ones (at the end of a successful step).
 void accept_frames(const Kinematics& kin, RodFrames& frames);
 

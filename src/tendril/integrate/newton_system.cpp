@@ -23,6 +23,7 @@ constexpr double kInitialShift = 1e-8;
 
 NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
   options_.validate("newton.");
+  if (options_.threads > 1) pool_ = std::make_unique<WorkerPool>(options_.threads);
   const int n = model.dofs.size();
   TENDRIL_ASSERT(model.mass.size() == n, "Model::mass must have one entry per DOF");
   TENDRIL_ASSERT(static_cast<int>(model.fixed.size()) == n, "Model::fixed must have one entry per DOF");
@@ -122,12 +123,11 @@ const SparseMatrix& NewtonSystem::jacobian() {
 bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian) {
   const int n = model_.dofs.size();
   const double lambda = p.load_factor;
-  compute_kinematics(model_, *p.frames, y, kin_);
   if (p.velocity_scale > 0.0)
     u_ = p.velocity_scale * (y - *p.velocity_origin);
   else
     u_.setZero();
-  const EvalInput in{model_, y, u_, p.time, kin_};
+  EvalInput in{model_, y, u_, p.time, kin_};
 
   gradient_.setZero();
   load_gradient_.setZero();
@@ -136,9 +136,17 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   const bool separate_load_hessian = jacobian && has_load_energy_ && lambda != 1.0;
   if (separate_load_hessian) load_hessian_.set_zero();
 
-  // energies: internal ones straight into J, external loads scaled by lambda
   EnergyOutput internal{0.0, &gradient_, jacobian ? &full_ : nullptr};
   EnergyOutput load{0.0, &load_gradient_, jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
+  ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
+  if (pool_) {
+    evaluate_in_parallel(*p.frames, in, internal, load, forces);
+    in.prepared = true;
+  } else {
+    compute_kinematics(model_, *p.frames, y, kin_);
+  }
+
+  // energies: internal ones straight into J, external loads scaled by lambda
   for (const auto& energy : model_.energies) energy->accumulate(in, energy->is_external_load() ? load : internal);
   if (separate_load_hessian) {
     const double* src = load_hessian_.matrix().valuePtr();
@@ -149,7 +157,6 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   energy_load_ = load.energy;
 
   // forces: J gets -lambda (dF/dq + c_u dF/du)
-  ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
   for (const auto& force : model_.forces) force->accumulate(in, forces);
 
   // inertia c_m M (y - y_pred) with J += c_m M, and the residual, in one sweep
@@ -171,6 +178,41 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   gather_residual();
   // a non-finite Jacobian shows up as a failed factorization (checked there)
   return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() && y.allFinite();
+}
+
+void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
+                                        const EnergyOutput& load, const ForceOutput& forces) {
+  resize_kinematics(model_, frames, kin_);
+  energy_elements_.clear();
+  for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
+  force_elements_.clear();
+  for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
+  WorkerPool& pool = *pool_;
+  // three rounds: edge frames; reference twists (they read the frames of both edges of a spring); the
+  // terms' element values (they read any kinematics)
+  pool.run([&](int part) {
+    const auto [e0, e1] = pool.range(kin_.edge.size(), part);
+    compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
+    const auto [z0, z1] = pool.range(kin_.shell_edge_tau.size(), part);
+    compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
+  });
+  pool.run([&](int part) {
+    const auto [k0, k1] = pool.range(kin_.reference_twist.size(), part);
+    compute_reference_twist(model_, frames, k0, k1, kin_);
+  });
+  pool.run([&](int part) {
+    for (std::size_t t = 0; t < energy_elements_.size(); ++t) {
+      if (energy_elements_[t] == 0) continue;
+      const Energy& energy = *model_.energies[t];
+      const auto [first, last] = pool.range(energy_elements_[t], part);
+      energy.prepare(in, first, last, energy.is_external_load() ? load : internal);
+    }
+    for (std::size_t t = 0; t < force_elements_.size(); ++t) {
+      if (force_elements_[t] == 0) continue;
+      const auto [first, last] = pool.range(force_elements_[t], part);
+      model_.forces[t]->prepare(in, first, last, forces);
+    }
+  });
 }
 
 void NewtonSystem::gather_residual() {

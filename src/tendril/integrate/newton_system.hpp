@@ -20,6 +20,8 @@
 #include "tendril/core/model.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
+#include "tendril/core/term.hpp"
+#include "tendril/core/worker_pool.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/options.hpp"
@@ -101,6 +103,11 @@ class NewtonSystem {
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used;
   /// `factorizations` counts the factorizations made.
   StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
+  /// The parallel part of evaluate() (options().threads > 1): the kinematics at in.q into kin_, then every
+  /// term's element values (Energy/ForceTerm::prepare) for the requests in `internal`, `load` and `forces`,
+  /// split over the pool (docs/physics/time_integration.md, "Threads").
+  void evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
+                            const EnergyOutput& load, const ForceOutput& forces);
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
   /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
@@ -148,6 +155,8 @@ class NewtonSystem {
   Merit merit_ = Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
 
   Kinematics kin_;
+  std::unique_ptr<WorkerPool> pool_;      ///< the evaluation's threads; null with options().threads == 1
+  std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term (#terms)
   VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
   VecX u_;               ///< trial velocity (#dofs)
   VecX gradient_;        ///< dE_int/dq (#dofs)

@@ -101,6 +101,8 @@ void NewtonOptions::validate(std::string_view prefix) const {
               "stiff_segment_ratio", stiff_segment_ratio, "0 (off) or a finite number >= 1");
   check_range(chord_contraction >= 0.0 && chord_contraction <= 0.5, prefix, "chord_contraction", chord_contraction,
               "a number in [0, 0.5] (0: off)");
+  check_range(threads >= 1 && threads <= kMaxThreads, prefix, "threads", threads,
+              "an integer in [1, 64]");
   line_search.validate(key(prefix, "line_search."));
   dismech.validate(key(prefix, "dismech."));
 }

@@ -130,6 +130,11 @@ struct NewtonOptions {
   /// force_tolerance, force_tolerance_abs and step_tolerance are then unused, and so is the round-off test).
   StoppingRule stopping = StoppingRule::tendril;
   DismechStopping dismech;
+  /// Threads that evaluate the Newton system (kinematics and the element-local values of the terms that
+  /// offer it, core/term.hpp): the caller plus threads - 1 workers of a persistent pool. The result is
+  /// bitwise the same for every count (docs/physics/time_integration.md, "Threads"). 1: no threads.
+  int threads = 1;  ///< in [1, kMaxThreads]
+  static constexpr int kMaxThreads = 64;  // (validate's message says 64)
 
   void validate(std::string_view prefix = "") const;
 };

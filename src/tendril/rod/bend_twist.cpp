@@ -277,20 +277,45 @@ void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::siz
   for (std::size_t k = first; k < last; ++k) pattern.add_stencil(spring_dofs(model, framed_spring(model, k)));
 }
 
+namespace {
+
+/// Energy of framed spring k and, when requested, its gradient (also computed for the Hessian) and
+/// Hessian over the stencil DOFs.
+double spring_values(const EvalInput& in, std::size_t k, VecN<11>* g, MatN<11>* h) {
+  return bend_twist_stencil(oriented_stencil(in.model, in.kin, in.q, k), framed_spring(in.model, k), g, h);
+}
+
+}  // namespace
+
+void prepare_bend_twist(std::size_t first, std::size_t begin, std::size_t end, const EvalInput& in,
+                        const EnergyOutput& out, BendTwistValues& values) {
+  const bool derivatives = out.gradient || out.hessian;
+  for (std::size_t i = begin; i < end; ++i)
+    values.value[i] = spring_values(in, first + i, derivatives ? &values.vector[i] : nullptr,
+                                    out.hessian ? &values.matrix[i] : nullptr);
+}
+
 void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last, const EvalInput& in,
-                           EnergyOutput& out) {
-  VecN<11> g;
-  MatN<11> h;
+                           EnergyOutput& out, const BendTwistValues* prepared) {
+  const bool derivatives = out.gradient || out.hessian;
+  VecN<11> g_local;
+  MatN<11> h_local;
   for (std::size_t k = first; k < last; ++k) {
-    const BendTwistSpring& spring = framed_spring(in.model, k);
-    const BendTwistStencil s = oriented_stencil(in.model, in.kin, in.q, k);
-    out.energy += bend_twist_stencil(s, spring, out.gradient || out.hessian ? &g : nullptr,
-                                     out.hessian ? &h : nullptr);
-    if (!out.gradient && !out.hessian) continue;
-    const std::array<int, 11> dofs = spring_dofs(in.model, spring);
+    const std::size_t i = k - first;
+    const VecN<11>* g = &g_local;
+    const MatN<11>* h = &h_local;
+    if (prepared) {
+      out.energy += prepared->value[i];
+      g = &prepared->vector[i];
+      h = &prepared->matrix[i];
+    } else {
+      out.energy += spring_values(in, k, derivatives ? &g_local : nullptr, out.hessian ? &h_local : nullptr);
+    }
+    if (!derivatives) continue;
+    const std::array<int, 11> dofs = spring_dofs(in.model, framed_spring(in.model, k));
     if (out.gradient)
-      for (int i = 0; i < 11; ++i) (*out.gradient)[dofs[static_cast<std::size_t>(i)]] += g[i];
-    if (out.hessian) out.hessian->add_cached_symmetric(owner, k - first, dofs, h);
+      for (int j = 0; j < 11; ++j) (*out.gradient)[dofs[static_cast<std::size_t>(j)]] += (*g)[j];
+    if (out.hessian) out.hessian->add_cached_symmetric(owner, i, dofs, *h);
   }
 }
 
@@ -299,7 +324,16 @@ void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& patt
 }
 
 void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
-  accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out);
+  accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out, in.prepared ? &values_ : nullptr);
+}
+
+std::size_t BendTwistEnergy::element_count(const Model& model) const {
+  values_.resize(model.rods.springs.size());
+  return model.rods.springs.size();
+}
+
+void BendTwistEnergy::prepare(const EvalInput& in, std::size_t first, std::size_t last, const EnergyOutput& out) const {
+  prepare_bend_twist(0, first, last, in, out, values_);
 }
 
 }  // namespace tendril

@@ -15,6 +15,7 @@
 
 #include <string_view>
 
+#include "tendril/core/element_values.hpp"
 #include "tendril/core/model.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/core/types.hpp"
@@ -58,10 +59,20 @@ BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, con
 /// Declares the stencils of framed springs [first, last).
 void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::size_t last, SparsityBuilder& pattern);
 
-/// Adds the energy, gradient and Hessian of framed springs [first, last) to `out`; Hessian blocks are cached
-/// under (owner, k - first).
+/// Per spring of a range of framed springs: energy [J], gradient and Hessian over the stencil DOFs
+/// (element-parallel evaluation, core/term.hpp).
+using BendTwistValues = ElementValues<11, 11, 11>;
+
+/// Computes the values `out` requests of framed springs first + [begin, end) into entries [begin, end) of
+/// `values` (sized for the whole range; Energy::prepare).
+void prepare_bend_twist(std::size_t first, std::size_t begin, std::size_t end, const EvalInput& in,
+                        const EnergyOutput& out, BendTwistValues& values);
+
+/// Adds the energy, gradient and Hessian of framed springs [first, last) to `out`, computed here or, with
+/// `prepared`, those stored by prepare_bend_twist for the range; Hessian blocks are cached under
+/// (owner, k - first).
 void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last, const EvalInput& in,
-                           EnergyOutput& out);
+                           EnergyOutput& out, const BendTwistValues* prepared = nullptr);
 
 /// Sum of the bending and twisting energies of Model::rods.springs.
 class BendTwistEnergy final : public Energy {
@@ -69,6 +80,11 @@ class BendTwistEnergy final : public Energy {
   std::string_view name() const override { return "bend_twist"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, EnergyOutput& out) const override;
+  std::size_t element_count(const Model& model) const override;
+  void prepare(const EvalInput& in, std::size_t first, std::size_t last, const EnergyOutput& out) const override;
+
+ private:
+  mutable BendTwistValues values_;  ///< per rod spring, from prepare()
 };
 
 }  // namespace tendril

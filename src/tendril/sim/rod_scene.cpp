@@ -603,6 +603,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     n.fail("dismech", "only with integrator.newton.stopping: dismech");
   }
   newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
+  newton.threads = n.integer("threads");
   if (out.solve == Solve::static_equilibrium) {
     out.statics.initial_load_steps = integ.integer("static_load_steps");
     out.statics.max_load_steps = integ.integer("static_max_load_steps");

@@ -238,6 +238,12 @@ const io::SchemaTable& rod_scene_schema() {
           choice("integrator.newton.linear_solver", "automatic", {"automatic", "banded_ldlt", "sparse_ldlt", "banded_lu", "sparse_lu"},
                  "Linear solver for the Newton systems (an LDL^T kind becomes the LU of the same structure "
                  "when a force's Jacobian is not symmetric)."),
+          integer("integrator.newton.threads", "1", 1,
+                  "Threads evaluating each Newton iterate (kinematics, bending and twisting, RFT; "
+                  "docs/physics/time_integration.md#threads): the results are bitwise those of 1 thread. "
+                  "`tendril sweep` runs each point with this value too (1 unless set), so --jobs times this "
+                  "many threads run at once.",
+                  NewtonOptions::kMaxThreads),
           integer("integrator.static_load_steps", "1", 1, "static: load increments tried first.", kMaxIterations),
           integer("integrator.static_max_load_steps", "1024", 1, "static: smallest increment is 1 / this.",
                   kMaxIterations),

@@ -46,6 +46,9 @@ TEST(Options, BadFieldsAreNamed) {
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }), "integrator.newton.stiff_segment_ratio");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.chord_contraction = 0.6; }), "integrator.newton.chord_contraction");
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.chord_contraction = nan; }), "integrator.newton.chord_contraction");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = 0; }), "integrator.newton.threads");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = NewtonOptions::kMaxThreads + 1; }), "integrator.newton.threads");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = NewtonOptions::kMaxThreads; }), "(accepted)");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.dismech.force_tolerance = -1e-4; }),
             "integrator.newton.dismech.force_tolerance");
   EXPECT_EQ(dynamics([&](auto& o) { o.newton.dismech.relative_tolerance = nan; }),

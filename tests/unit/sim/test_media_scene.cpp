@@ -94,6 +94,19 @@ TEST(MediaScene, FlagellatedRobotIsGenerated) {
                      {"rods", "absent when flagellated_robot is given"});
 }
 
+TEST(MediaScene, NewtonThreadsComeFromTheSceneOrSet) {
+  const std::string robot = "duration: 1\nflagellated_robot: {tails: 2}\nintegrator: {dt: 0.01}\n";
+  EXPECT_EQ(load(robot).dynamics.newton.threads, 1) << "default: one thread";
+  EXPECT_EQ(load(robot, {"integrator.newton.threads=2"}).dynamics.newton.threads, 2);
+  EXPECT_EQ(load("duration: 1\nflagellated_robot: {tails: 2}\nintegrator: {dt: 0.01, newton: {threads: 4}}\n")
+                .dynamics.newton.threads,
+            4);
+  expect_input_error([&] { load(robot, {"integrator.newton.threads=0"}); }, {"integrator.newton.threads", "0"});
+  expect_input_error([&] { load(robot, {"integrator.newton.threads=65"}); }, {"integrator.newton.threads", "65"});
+  expect_input_error([&] { load(robot, {"integrator.newton.threads=auto"}); }, {"integrator.newton.threads", "auto"});
+  expect_input_error([&] { load(robot, {"integrator.newton.threads=1.5"}); }, {"integrator.newton.threads", "1.5"});
+}
+
 TEST(MediaScene, BadInputNamesKeyAndValue) {
   expect_input_error([] { load(rod("forces: {viscous_drag: [{viscosity: -2}]}\n")); },
                      {"forces.viscous_drag[0].viscosity", "-2"});
