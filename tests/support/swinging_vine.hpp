@@ -33,6 +33,14 @@ inline std::vector<fit::MeasuredFrame> swinging_frames(const vine::VineModel& m,
   return frames;
 }
 
+/// The recovery tests' initial guess: the swinging vine with K = 0.03 N m/rad, C = 1e-3 N m s/rad.
+inline vine::VineModel swinging_guess() {
+  vine::VineModel m = swinging_vine();
+  m.stiffness.assign(m.stiffness.size(), 0.03);
+  m.damping.assign(m.damping.size(), 1e-3);
+  return m;
+}
+
 /// The swinging vine with point contact and its tip at `gap` [m] from a wall whose normal is `tilt`
 /// [rad] from its growth direction (point contact, as in the paper).
 inline vine::VineModel vine_before_a_wall(double gap, double tilt) {

@@ -7,6 +7,7 @@
 /// exact_hessian (EstimationHessian::exact) and bounds (default: K, C in [0, their maxima], the rest
 /// free, equalities but for the held impulses' rows >= 0). Internal to src/tendril/fit.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -236,6 +237,24 @@ JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x, co
     }
   }
   return out;
+}
+
+/// Fills the result's K, C (with `sigma`, the scaled parameters' uncertainties), trajectory, model
+/// residuals and observed points from the problem's point x.
+template <class Problem>
+void fill_estimate(const Problem& problem, const VecX& x, const VecX& sigma, JointEstimationResult& result) {
+  const int nk = problem.num_parameters();
+  for (int j = 0; j < nk; ++j) {
+    result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
+    result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
+    result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
+    result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
+  }
+  const int n = problem.dofs();
+  for (int i = 0; i <= problem.steps(); ++i)
+    result.trajectory.push_back({problem.time(i), x.segment(problem.z(i), n), x.segment(problem.z(i) + n, n)});
+  for (int i = 0; i < problem.steps(); ++i) result.model_residuals.push_back(x.segment(problem.r(i), 2 * n));
+  result.simulated = problem.observed(x);
 }
 
 }  // namespace tendril::fit::detail

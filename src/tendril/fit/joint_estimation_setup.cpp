@@ -84,6 +84,30 @@ VecX frame_residual(const vine::VineModel& model, const VecX& q, Observation obs
   return e;
 }
 
+double estimation_objective(const vine::VineModel& model, const std::vector<MeasuredFrame>& frames,
+                            const JointEstimationOptions& options, const VecX& weights, int steps, int first_residual,
+                            const VecX& x, VecX* gradient, double* data, double* model_term) {
+  const int n = model.num_dofs();
+  if (gradient) gradient->setZero(x.size());
+  const double w = 1.0 / (options.measurement_sigma * options.measurement_sigma);
+  double fd = 0.0, fm = 0.0;
+  for (const MeasuredFrame& frame : frames) {
+    const int z = 2 * n * (frame.step - frames.front().step);
+    MatX dpoints;
+    const VecX e = frame_residual(model, x.segment(z, n), options.observation, frame, gradient ? &dpoints : nullptr);
+    fd += w * e.squaredNorm();
+    if (gradient) gradient->segment(z, n) += 2.0 * w * dpoints.transpose() * e;
+  }
+  for (int i = 0; i < steps; ++i) {
+    const auto ri = x.segment(first_residual + 2 * n * i, 2 * n);
+    fm += ri.dot(weights.cwiseProduct(ri));
+    if (gradient) gradient->segment(first_residual + 2 * n * i, 2 * n) = 2.0 * weights.cwiseProduct(ri);
+  }
+  if (data) *data = fd;
+  if (model_term) *model_term = fm;
+  return fd + fm;
+}
+
 VecX constrained_sigmas(int nv, int nc, const std::vector<Eigen::Triplet<double, int>>& hessian_lower,
                         const std::vector<Eigen::Triplet<double, int>>& jacobian, const std::vector<int>& inactive_rows,
                         int first_parameter, int count) {

@@ -32,6 +32,13 @@ double damping_upper_bound(const vine::VineModel& model, const JointEstimationOp
 VecX frame_residual(const vine::VineModel& model, const VecX& q, Observation observation, const MeasuredFrame& frame,
                     MatX* dpoints);
 
+/// The objective sum_frames |p(q_i) - p_hat_i|^2 / sigma_p^2 + sum_i r_i^T R r_i of both formulations,
+/// whose x starts with Z_i = (q_i, v_i) at 2n i and holds r_i (2n each) from `first_residual`; Z_0 is
+/// the first frame's step, N = `steps`. With `gradient`: d/dx (sized as x); `data`, `model`: the parts.
+double estimation_objective(const vine::VineModel& model, const std::vector<MeasuredFrame>& frames,
+                            const JointEstimationOptions& options, const VecX& weights, int steps, int first_residual,
+                            const VecX& x, VecX* gradient, double* data, double* model_term);
+
 /// One-sigma uncertainties of the variables first_parameter .. first_parameter + count - 1 from the
 /// KKT matrix [H, A^T; A, 0] (nv + nc square; H from the lower triangle `hessian_lower`, A from
 /// `jacobian`, whose rows listed in `inactive_rows` are left out, i.e. get an identity); +inf where

@@ -182,25 +182,7 @@ class TranscribedProblem {
 
   /// The measured frames' chi-square and, if asked, its gradient; data and model parts.
   double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
-    if (gradient) gradient->setZero(x.size());
-    const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
-    double fd = 0.0, fm = 0.0;
-    for (int i = 0; i <= steps_; ++i) {
-      if (frame_of_step_[i] < 0) continue;
-      MatX dpoints;
-      const VecX e = frame_residual(model_, x.segment(z(i), n_), options_.observation, frames_[frame_of_step_[i]],
-                                    gradient ? &dpoints : nullptr);
-      fd += w * e.squaredNorm();
-      if (gradient) gradient->segment(z(i), n_) += 2.0 * w * dpoints.transpose() * e;
-    }
-    for (int i = 0; i < steps_; ++i) {
-      const auto ri = x.segment(r(i), 2 * n_);
-      fm += ri.dot(weights_.cwiseProduct(ri));
-      if (gradient) gradient->segment(r(i), 2 * n_) = 2.0 * weights_.cwiseProduct(ri);
-    }
-    if (data) *data = fd;
-    if (model) *model = fm;
-    return fd + fm;
+    return estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
   }
 
   /// g(x) and, if asked, the Jacobian values in the pattern's order; false (with `message`) if not finite.
@@ -552,17 +534,7 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
   if (evaluated) sigma = problem.parameter_sigmas(x, jac);
-  for (int j = 0; j < nk; ++j) {
-    result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
-    result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
-    result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
-    result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
-  }
-  const int n = problem.dofs();
-  for (int i = 0; i <= problem.steps(); ++i)
-    result.trajectory.push_back({problem.time(i), x.segment(problem.z(i), n), x.segment(problem.z(i) + n, n)});
-  for (int i = 0; i < problem.steps(); ++i) result.model_residuals.push_back(x.segment(problem.r(i), 2 * n));
-  result.simulated = problem.observed(x);
+  fill_estimate(problem, x, sigma, result);
   return result;
 }
 

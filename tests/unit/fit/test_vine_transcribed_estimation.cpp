@@ -153,10 +153,7 @@ MatX projector(const VineModel& m, const MatX& a) {
 // q' = q_{i+1} - r_q,i - dt P r_v,i (P: the step's rows' M-orthogonal projector, through which the
 // QP passes a velocity error), to 1e-8.
 TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTheSimulators) {
-  const VineModel truth = swinging_vine();
-  VineModel guess = truth;
-  guess.stiffness.assign(guess.stiffness.size(), 0.03);
-  guess.damping.assign(guess.damping.size(), 1e-3);
+  const VineModel truth = swinging_vine(), guess = testing::swinging_guess();
   const double noise[2] = {1e-3, 1e-4};
   double sigma_k[2], sigma_c[2];
   for (int level = 0; level < 2; ++level) {
@@ -211,10 +208,7 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
 // per-joint K_j, C_j (exact Hessian; with the Gauss-Newton one this diverges): each within four of
 // its sigmas of the truth.
 TEST(VineTranscribedEstimation, ExactHessianAndPerJointParametersReachTheEstimate) {
-  const VineModel truth = swinging_vine();
-  VineModel guess = truth;
-  guess.stiffness.assign(guess.stiffness.size(), 0.03);
-  guess.damping.assign(guess.damping.size(), 1e-3);
+  const VineModel truth = swinging_vine(), guess = testing::swinging_guess();
   std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, 1e-3, 11);
   frames.erase(frames.begin());
   JointEstimationOptions gauss_newton = transcribed();

@@ -20,7 +20,10 @@
 //   TENDRIL_FIRST_VELOCITIES=1: dc/dq(q_0) v_0 = 0 imposed, first_state_joint_velocities;
 //   TENDRIL_EXACT_HESSIAN=1: the exact Hessian of the Lagrangian, EstimationHessian::exact, which
 //   does not converge either; TENDRIL_MAX_ITER=N: IPOPT's max_iter, default 500;
-//   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F).
+//   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F; TENDRIL_TRANSCRIBED=1: the transcribed
+//   formulation, formulation: transcribed, without the pass, which does not converge either;
+//   TENDRIL_DAMPING_SCALE=S: C_scale; TENDRIL_GUESS_K, TENDRIL_GUESS_C: another initial guess, with
+//   TENDRIL_DAMPING_MAX=C its bound on C; TENDRIL_NO_CONTACT=1: no known contact).
 // The numbers are printed for the notes and docs/physics/fitting.md; TENDRIL_FIT_PLOT_DIR=DIR writes
 // the measured and fitted points as CSV into DIR for apps/cli/plot_fit_points.py.
 #include <gtest/gtest.h>
