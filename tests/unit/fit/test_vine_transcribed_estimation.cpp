@@ -5,7 +5,8 @@
 // differences on the six-body growing vine (scalar and per-joint K, C, a known contact); the
 // simulator's own trajectory and multipliers satisfy the transcribed conditions; one simulator step
 // from a fitted state reproduces the next fitted state up to the fitted model residual; and recovery
-// of known K, C from simulated trajectories with noise, within bounds that shrink with the noise.
+// of known K, C from simulated trajectories with noise, within bounds that shrink with the noise;
+// models and options it does not cover are refused with InputError.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 
 #include <Eigen/Dense>
 
+#include "support/input_error.hpp"
 #include "support/lagrangian_hessian.hpp"
 #include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
@@ -133,6 +135,24 @@ TEST(VineTranscribedEstimation, TheSimulatorsStepsSatisfyTheTranscribedCondition
   x(2 * n * 13 + 2 * n * 12) += 1e-3;
   const JointEstimationProblemEvaluation moved = evaluate_joint_estimation(m, swinging_start(m), frames, transcribed(), x);
   EXPECT_GT(moved.constraints.head(steps.size()).lpNorm<Eigen::Infinity>(), 1e-6);
+}
+
+// Models and options the transcription does not cover are refused naming the key and the value.
+TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction) {
+  const VineModel m = swinging_vine();
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  JointEstimationOptions held = transcribed();
+  held.bilateral_contacts = true;
+  testing::expect_input_error([&] { evaluate_joint_estimation(m, swinging_start(m), frames, held); },
+                              {"joint_estimation.formulation", "transcribed", "bilateral_contacts"});
+  VineModel implicit = m;
+  implicit.springs = vine::SpringIntegration::implicit;
+  testing::expect_input_error([&] { evaluate_joint_estimation(implicit, swinging_start(m), frames, transcribed()); },
+                              {"vine.springs", "explicit"});
+  VineModel rough = m;
+  rough.friction = 0.3;
+  testing::expect_input_error([&] { evaluate_joint_estimation(rough, swinging_start(m), frames, transcribed()); },
+                              {"vine.friction", "0.3"});
 }
 
 /// M-orthogonal projector onto {dv : A dv = 0}: I - M^-1 A^T (A M^-1 A^T)^-1 A.
