@@ -11,6 +11,7 @@
 //   DIR/points.png      the vine methods: measured and simulated points per frame (plot_fit_points.py)
 //   DIR/run.json        the folder's manifest (kind "fit", the resolved fit file as its scene)
 // A fit that does not converge keeps what it has in DIR.failed and exits 1 with the solver's reason;
+// SIGINT / SIGTERM stop it at its next iteration (DIR.failed, status "interrupted", exit 130 / 143);
 // a bad fit file exits 2 naming the key, the value and file:line:column.
 
 #include <cmath>
@@ -44,6 +45,12 @@ struct FitOptions {
 };
 
 std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
+
+/// Thrown by the progress callback once SIGINT or SIGTERM requested a stop (io::stop_signal()).
+struct FitInterrupted {
+  int signal = 0;
+  int iteration = 0;  ///< the last iteration reported
+};
 
 std::string history_csv(const fit::FitReport& r) {
   std::string csv = "iteration,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
@@ -100,8 +107,8 @@ int fit(const FitOptions& o) {
   fit::FitContext context;
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
   context.progress = [](const fit::FitIteration& h) {
-    // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here, keeping DIR.failed
-    if (io::stop_signal() != 0) throw InputError(fmt::format("the fit was interrupted by signal {}", io::stop_signal()));
+    // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here (below)
+    if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
     std::string values;
     for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
     const std::string dual = std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
@@ -109,7 +116,23 @@ int fit(const FitOptions& o) {
                 h.objective, h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
     std::fflush(stdout);
   };
-  const fit::FitReport report = method.run(file, context);
+  // a stop requested by SIGINT / SIGTERM, as `tendril run` reports it: status "interrupted" in
+  // DIR.failed/run.json, exit 128 + signal
+  const auto interrupted = [&dir](FitInterrupted stop) {
+    const std::string message = fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
+    const fs::path kept = dir.stop("interrupted", message, stop.iteration, 0.0);
+    std::fprintf(stderr, "error: fit %s\n  %s\n", message.c_str(),
+                 kept.empty() ? "nothing could be kept" : ("the fit folder is kept in " + kept.string()).c_str());
+    return 128 + stop.signal;
+  };
+  fit::FitReport report;
+  try {
+    report = method.run(file, context);
+  } catch (const FitInterrupted& stop) {
+    return interrupted(stop);
+  }
+  // (the runs in flight stopped early and failed, so the method may have ended before its next report)
+  if (io::stop_signal() != 0) return interrupted({io::stop_signal(), report.iterations});
 
   dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
   dir.write_text_file("history.csv", history_csv(report));

@@ -8,7 +8,7 @@
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
 // (numerically, or its output could not be written), 2 bad input or an internal error,
-// 128 + signal for a run stopped by SIGINT (130) or SIGTERM (143).
+// 128 + signal for a run or fit stopped by SIGINT (130) or SIGTERM (143).
 
 #include <cstdio>
 #include <exception>
@@ -49,7 +49,7 @@ constexpr const char* kExitCodes =
     "  1    the run failed (a step did not converge, a non-finite state, its output could not be\n"
     "       written); what was written is kept in <out>.failed with status \"failed\"\n"
     "  2    bad input (scene, options, files; the message names the key path), or an internal error\n"
-    "  130  the run was stopped by SIGINT (Ctrl-C), 143 by SIGTERM; kept in <out>.failed with\n"
+    "  130  the run or fit was stopped by SIGINT (Ctrl-C), 143 by SIGTERM; kept in <out>.failed with\n"
     "       status \"interrupted\"\n"
     "Size limits: docs/limits.md.";
 

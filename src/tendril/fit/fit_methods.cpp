@@ -60,9 +60,9 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.message = r.message;
   report.iterations = r.iterations;
   report.names = {file.parameters[0].key, file.parameters[1].key};
-  report.initial = Vec2(file.parameters[0].initial, file.parameters[1].initial);
-  report.values = Vec2(r.stiffness, r.damping);
-  report.sigma = Vec2(r.stiffness_sigma, r.damping_sigma);
+  report.initial = VecX{{file.parameters[0].initial, file.parameters[1].initial}};
+  report.values = VecX{{r.stiffness, r.damping}};
+  report.sigma = VecX{{r.stiffness_sigma, r.damping_sigma}};
   report.initial_cost = r.initial_cost;
   report.cost = r.cost;
   report.runs = r.iterations + 1;

@@ -40,8 +40,8 @@ RftCoefficients rft_coefficients_from_medium(double mu, double length, double ra
 }
 
 Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
-                    Eigen::Matrix<double, 3, 9>* dF_dx) {
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
+                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
   // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge): kept as t and 1/l
   Vec3 s = Vec3::Zero(), t_a = Vec3::Zero(), t_b = Vec3::Zero();
@@ -64,16 +64,19 @@ Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool 
   const double difference = eta.tangential - eta.normal;
   // F = - dl (eta_n v + (eta_t - eta_n)(v . t) t)
   const Vec3 force = -voronoi_length * (eta.normal * velocity + difference * vt * t);
-  if (dF_du) *dF_du = -voronoi_length * (eta.normal * Mat3::Identity() + difference * t * t.transpose());
-  if (dF_dx) {
+  if (jacobian) {
     // dF/dt = - dl (eta_t - eta_n)((v . t) I + t v^T), dt/ds = (I - t t^T)/|s|
     //   (v . t) I + t v^T times I - t t^T is (v . t) I + t v^T - 2 (v . t) t t^T
-    const Mat3 dF_ds = (-voronoi_length * difference / s_norm) *
+    const Mat3 dF_ds = (-dq_scale * voronoi_length * difference / s_norm) *
                        (vt * Mat3::Identity() + t * (velocity - 2.0 * vt * t).transpose());
     // e_a = x - x_prev, e_b = x_next - x; dF/ds (I - t_e t_e^T) / l_e = (dF/ds - (dF/ds t_e) t_e^T) / l_e
-    dF_dx->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
-    dF_dx->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
-    dF_dx->block<3, 3>(0, 3) = -dF_dx->block<3, 3>(0, 0) - dF_dx->block<3, 3>(0, 6);
+    jacobian->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
+    jacobian->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
+    // dF/du = - dl (eta_n I + (eta_t - eta_n) t t^T)
+    const double u_scale = -du_scale * voronoi_length;
+    jacobian->block<3, 3>(0, 3).noalias() = ((u_scale * difference) * t) * t.transpose();
+    jacobian->block<3, 3>(0, 3).diagonal().array() += u_scale * eta.normal;
+    jacobian->block<3, 3>(0, 3) -= jacobian->block<3, 3>(0, 0) + jacobian->block<3, 3>(0, 6);
   }
   return force;
 }
@@ -119,8 +122,7 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
   const DofMap& dofs = in.model.dofs;
   const bool jacobian = out.jacobian != nullptr;
-  Mat3 dF_du;
-  Eigen::Matrix<double, 3, 9> dF_dx;
+  Eigen::Matrix<double, 3, 9> rows;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
     const int d = dofs.node(n.node);
@@ -128,15 +130,13 @@ void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
     const Vec3 x = in.q.segment<3>(d);
     const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
     const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
+    // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
     const Vec3 force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length,
-                                      jacobian ? &dF_du : nullptr, jacobian ? &dF_dx : nullptr);
+                                      out.dq_scale, out.du_scale, jacobian ? &rows : nullptr);
     if (out.force) out.force->segment<3>(d) += force;
     if (!jacobian) continue;
-    // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-    dF_dx *= out.dq_scale;
-    dF_dx.middleCols<3>(3) += out.du_scale * dF_du;
     const std::array<int, 9> columns = stencil_dofs(dofs, n);
-    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, dF_dx);
+    out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns, rows);
   }
 }
 

@@ -37,11 +37,12 @@ struct RftNode {
   double voronoi_length = 0.0;            ///< Delta l_j [m]
 };
 
-/// Force [N] on one node and, when requested, dF/du (3 x 3) and dF/d(x_{j-1}, x_j, x_{j+1}) (3 x 9).
+/// Force [N] on one node and, when `jacobian` is given, the node's rows of a Newton matrix's
+/// dq_scale dF/dq + du_scale dF/du over (x_{j-1}, x_j, x_{j+1}) (3 x 9; dF/du acts on x_j only).
 /// has_previous / has_next tell which neighbours exist (at least one).
 Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, Mat3* dF_du,
-                    Eigen::Matrix<double, 3, 9>* dF_dx);
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
+                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian);
 
 class ResistiveForce final : public ForceTerm {
  public:

@@ -27,7 +27,7 @@ double spring_reference_angle(const BendTwistSpring& s, const std::vector<Vec3>&
   const auto b = static_cast<std::size_t>(s.edge_b);
   const Vec3 t_a = s.sign_a * tangent[a];
   const Vec3 t_b = s.sign_b * tangent[b];
-  return signed_angle(parallel_transport(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
+  return signed_angle(parallel_transport_normal(s.director_sign_a * director[a], t_a, t_b), director[b], t_b);
 }
 
 /// n_avg of shell edge k at q: the normalised sum of the unit normals of its one or two triangles.
@@ -177,7 +177,7 @@ void compute_kinematics(const Model& model, const RodFrames& accepted, const Vec
     const double length = edge.norm();
     const Vec3 t = edge / length;
     const Vec3& t_acc = accepted.tangent[e];
-    Vec3 a1 = parallel_transport(accepted.reference_director[e], t_acc, t);
+    Vec3 a1 = parallel_transport_normal(accepted.reference_director[e], t_acc, t);
     a1 -= a1.dot(t) * t;
     a1.normalize();
     const Vec3 a2 = t.cross(a1);

@@ -25,33 +25,27 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
   for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_row_[j] - j + 1);
   // map each stored entry on or below the permuted diagonal to its slot
-  entry_.clear();
-  slot_.clear();
+  load_ = {};
   for (int c = 0; c < n_; ++c)
     for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
       const int i = inverse[pattern.innerIndexPtr()[p]];
       const int j = inverse[c];
       if (i >= j) {
-        entry_.push_back(p);
-        slot_.push_back(static_cast<int>(offset_[j] + (i - j)));
+        load_.entry.push_back(p);
+        load_.slot.push_back(static_cast<int>(offset_[j] + (i - j)));
       }
     }
   band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
+  // the envelope's entries outside A's lower pattern, zeroed before each factorization
+  load_.find_fill(band_.size());
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
-Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  std::fill(band_.begin(), band_.end(), 0.0);
-  const double* values = A.valuePtr();
-  for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
-  // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
-  double max_diagonal = 0.0;
-  for (int j = 0; j < n_; ++j) {
-    inverse_pivot_[j] = std::abs(column(j)[j]);  // the diagonal, until column j is eliminated
-    max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
-  }
+Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
+  // inverse_pivot_ holds the pivots' own scales until each column is eliminated
+  const double max_diagonal = pivot_scales(n_, [this](int c) { return column(c); }, inverse_pivot_);
 
   Factorization result;
   for (int j0 = 0; j0 < n_; j0 += kPanel) {
@@ -113,12 +107,8 @@ Factorization BandedLdltSolver::factorize(const SparseMatrix& A, double singular
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  // forward: L z = y (unit lower), column by column
-  for (int j = 0; j < n_; ++j) {
-    const double* col_j = column(j);
-    const double yj = y_[j];
-    for (int s = j + 1; s <= last_row_[j]; ++s) y_[s] -= col_j[s] * yj;
-  }
+  // forward: L z = y (unit lower)
+  forward_substitution_unit_lower(y_.data(), n_, last_row_, [this](int c) { return column(c); });
   // diagonal, then backward: L^T x = z, x_j = z_j - sum_s L(s, j) x_s
   for (int j = 0; j < n_; ++j) y_[j] *= inverse_pivot_[j];
   for (int j = n_ - 1; j >= 0; --j) {

@@ -14,15 +14,14 @@
 #include <cstddef>
 #include <vector>
 
-#include "tendril/integrate/linear_solver.hpp"
+#include "tendril/integrate/envelope_solver.hpp"
 
 namespace tendril {
 
-class BandedLdltSolver final : public LinearSolver {
+class BandedLdltSolver final : public EnvelopeSolver {
  public:
   std::string_view name() const override { return "banded_ldlt"; }
   void analyze(const SparseMatrix& pattern) override;
-  Factorization factorize(const SparseMatrix& A, double singular_tolerance) override;
   void solve(const VecX& b, VecX& x) override;
 
   int bandwidth() const { return b_; }
@@ -38,17 +37,17 @@ class BandedLdltSolver final : public LinearSolver {
   int b_ = 0;                  ///< bandwidth after permutation
   double multiply_adds_ = 0.0;
   std::vector<int> order_;     ///< new -> old (#rows)
-  std::vector<int> entry_;     ///< stored entries of A on or below the permuted diagonal (#lower entries)
-  std::vector<int> slot_;      ///< their index in band_ (#lower entries)
   /// the last row stored in column j: the envelope's, raised to that of the last column of j's panel, so the
   /// panel's columns share their rows (#rows)
   std::vector<int> last_row_;
   std::vector<std::ptrdiff_t> offset_;  ///< where column j starts in band_ (#rows + 1)
-  /// the columns one after the other: column j holds D(j), then L(j + 1 .. last_row_[j], j) (offset_[n])
-  std::vector<double> band_;
+  // band_ (EnvelopeSolver): the columns one after the other, column j holds D(j), then L(j + 1 .. last_row_[j], j)
+  // (offset_[n])
   std::vector<double> inverse_pivot_;  ///< 1 / D(i) (n)
   std::vector<double> work_;   ///< t_q[s - j0] = L(s, j) d_j of the panel's columns j = j0 + q (kPanel x n)
   VecX y_;                     ///< permuted right-hand side / solution (n)
+  /// LDL^T of the values in band_ (loaded by load_)
+  Factorization eliminate(double singular_tolerance) override;
 };
 
 }  // namespace tendril

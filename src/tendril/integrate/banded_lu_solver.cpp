@@ -37,36 +37,24 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
   }
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
   for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_[j] - top_[j] + 1);
-  entry_.clear();
-  slot_.clear();
+  load_ = {};
   for (int c = 0; c < n_; ++c)
     for (int p = pattern.outerIndexPtr()[c]; p < pattern.outerIndexPtr()[c + 1]; ++p) {
       const int i = inverse[pattern.innerIndexPtr()[p]];
       const int j = inverse[c];
-      entry_.push_back(p);
-      slot_.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
+      load_.entry.push_back(p);
+      load_.slot.push_back(static_cast<int>(offset_[j] + (i - top_[j])));
     }
   band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
   // the envelope's entries outside A's pattern, zeroed before each factorization
-  std::vector<char> in_pattern(band_.size(), 0);
-  for (int k : slot_) in_pattern[k] = 1;
-  fill_.clear();
-  for (std::size_t k = 0; k < band_.size(); ++k)
-    if (!in_pattern[k]) fill_.push_back(static_cast<int>(k));
+  load_.find_fill(band_.size());
   inverse_pivot_.assign(n_, 0.0);
   y_.resize(n_);
 }
 
-Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_tolerance) {
-  for (int k : fill_) band_[k] = 0.0;
-  const double* values = A.valuePtr();
-  for (std::size_t e = 0; e < entry_.size(); ++e) band_[slot_[e]] = values[entry_[e]];
-  // each pivot is compared with its own row's diagonal (the largest one for a zero diagonal)
-  double max_diagonal = 0.0;
-  for (int j = 0; j < n_; ++j) {
-    inverse_pivot_[j] = std::abs(column(j)[j]);  // the diagonal, until column j is eliminated
-    max_diagonal = std::max(max_diagonal, inverse_pivot_[j]);
-  }
+Factorization BandedLuSolver::eliminate(double singular_tolerance) {
+  // inverse_pivot_ holds the pivots' own scales until each column is eliminated
+  const double max_diagonal = pivot_scales(n_, [this](int c) { return column(c); }, inverse_pivot_);
 
   Factorization result;
   result.status = Factorization::Status::general;
@@ -143,18 +131,27 @@ Factorization BandedLuSolver::factorize(const SparseMatrix& A, double singular_t
 
 void BandedLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  // forward: L z = y (unit lower), column by column
-  for (int j = 0; j < n_; ++j) {
-    const double* col_j = column(j);
-    subtract_scaled(y_.data() + j + 1, col_j + j + 1, y_[j], last_[j] - j);
+  double* y = y_.data();
+  // forward: L z = y (unit lower)
+  forward_substitution_unit_lower(y, n_, last_, [this](int c) { return column(c); });
+  // backward: U x = z, from the last column, two columns j, j - 1 at a time: each y[s] they both reach is
+  // loaded and stored once, in the one-column order and rounding (top(j - 1) <= top(j))
+  int j = n_ - 1;
+  for (; j >= 1; j -= 2) {
+    const double* u0 = column(j);
+    const double* __restrict u1 = column(j - 1);
+    const double x0 = y[j] * inverse_pivot_[j];
+    y[j] = x0;
+    const int both = top_[j];
+    if (both <= j - 1) y[j - 1] -= u0[j - 1] * x0;
+    const double x1 = y[j - 1] * inverse_pivot_[j - 1];
+    y[j - 1] = x1;
+    double* __restrict ys = y;
+    for (int s = both; s < j - 1; ++s) ys[s] = (ys[s] - u0[s] * x0) - u1[s] * x1;
+    const int top1 = top_[j - 1];
+    subtract_scaled(y + top1, u1 + top1, x1, std::min(both, j - 1) - top1);
   }
-  // backward: U x = z, column by column from the last
-  for (int j = n_ - 1; j >= 0; --j) {
-    const double* col_j = column(j);
-    const double xj = y_[j] * inverse_pivot_[j];
-    y_[j] = xj;
-    subtract_scaled(y_.data() + top_[j], col_j + top_[j], xj, j - top_[j]);
-  }
+  if (j == 0) y[0] *= inverse_pivot_[0];
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
 }

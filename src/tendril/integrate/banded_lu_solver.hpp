@@ -21,15 +21,14 @@
 #include <cstddef>
 #include <vector>
 
-#include "tendril/integrate/linear_solver.hpp"
+#include "tendril/integrate/envelope_solver.hpp"
 
 namespace tendril {
 
-class BandedLuSolver final : public LinearSolver {
+class BandedLuSolver final : public EnvelopeSolver {
  public:
   std::string_view name() const override { return "banded_lu"; }
   void analyze(const SparseMatrix& pattern) override;
-  Factorization factorize(const SparseMatrix& A, double singular_tolerance) override;
   void solve(const VecX& b, VecX& x) override;
 
   int bandwidth() const { return b_; }
@@ -46,19 +45,17 @@ class BandedLuSolver final : public LinearSolver {
   int panel_ = 1;             ///< kPanel or 1 (kPanelMinBandwidth)
   double multiply_adds_ = 0.0;
   std::vector<int> order_;    ///< new -> old (#rows)
-  std::vector<int> entry_;    ///< every stored entry of A (#entries)
-  std::vector<int> slot_;     ///< its index in band_ (#entries)
-  std::vector<int> fill_;     ///< the indices in band_ of the envelope's entries outside A's pattern
   std::vector<int> top_;      ///< the first row stored in column j (#rows)
   std::vector<int> last_;     ///< the last row stored in column j, non-decreasing in j and equal within a panel (#rows)
   std::vector<std::ptrdiff_t> offset_;  ///< where column j starts in band_ (#rows + 1)
-  /// the columns one after the other: column j holds A(top(j) .. last(j), j), i.e. U above and on the
-  /// diagonal, the unit-lower L below it after factorization (offset_[n])
-  std::vector<double> band_;
+  // band_ (EnvelopeSolver): the columns one after the other, column j holds A(top(j) .. last(j), j), i.e. U
+  // above and on the diagonal, the unit-lower L below it after factorization (offset_[n])
   /// column(c)[s] = the entry of row s in column c's storage (top(c) <= s <= last(c))
   double* column(int c) { return band_.data() + offset_[static_cast<std::size_t>(c)] - top_[static_cast<std::size_t>(c)]; }
   std::vector<double> inverse_pivot_;  ///< |A_jj| before elimination (the pivots' own scales), then 1 / U_jj (n)
   VecX y_;                    ///< permuted right-hand side / solution (n)
+  /// LU of the values in band_ (loaded by load_)
+  Factorization eliminate(double singular_tolerance) override;
 };
 
 }  // namespace tendril

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "tendril/core/sparse_assembly.hpp"
@@ -54,6 +55,13 @@ class LinearSolver {
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;
+  /// Lets factorize_through() read the analyzed pattern's value k at values[map[k]], in a larger matrix
+  /// that holds A (the Newton system's full Jacobian, whose free DOFs' rows and columns are A), so the
+  /// caller need not copy A out of it. False when the solver cannot (then factorize_through() must not be
+  /// called). map has one entry per stored entry of the analyzed pattern.
+  virtual bool read_through(std::span<const int> /*map*/) { return false; }
+  /// factorize() of A with A's value k at values[map[k]] (read_through()'s map).
+  virtual Factorization factorize_through(const double* values, double singular_tolerance);
 };
 
 /// Multiply-adds of a banded LDL^T of n rows with bandwidth b: sum_j c_j (c_j + 1) / 2, c_j = min(b, n - 1 - j).

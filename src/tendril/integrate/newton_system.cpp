@@ -111,6 +111,7 @@ void NewtonSystem::analyze_pattern() {
   solver_.reset();
   if (nf > 0)
     solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth, symmetric_);
+  solver_reads_full_ = solver_ && solver_->read_through(gather_);
 }
 
 const SparseMatrix& NewtonSystem::jacobian() {
@@ -257,20 +258,25 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factor
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
-  if (!chord)
+  const auto gather = [&] {
     for (std::size_t k = 0; k < gather_.size(); ++k) values[k] = full[gather_[k]];
+  };
+  if (!chord && !solver_reads_full_) gather();
   const bool need_definite = options_.line_search.enabled && merit_ == Merit::incremental_potential;
 
   shifted = false;
   double shift = 0.0;
   double next_shift = kInitialShift;
   for (int attempt = 0; !chord; ++attempt) {
-    const Factorization f = solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
+    const bool through = attempt == 0 && solver_reads_full_;
+    const Factorization f = through ? solver_->factorize_through(full, options_.singular_pivot_tolerance)
+                                    : solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     ++factorizations;
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
                         (f.status == Factorization::Status::indefinite && !need_definite);
     if (usable) break;
+    if (through) gather();  // the shifts below change a copy
     if (attempt == 0 && !free_matrix_.coeffs().allFinite()) {
       message = "the Newton matrix has non-finite entries";
       return StepStatus::non_finite;

@@ -136,8 +136,11 @@ class NewtonSystem {
   std::vector<int> gather_;             ///< value index in the full pattern of each free-pattern entry
   HessianAssembler full_;               ///< J on all DOFs
   HessianAssembler load_hessian_;       ///< load-energy Hessians, when lambda != 1
-  SparseMatrix free_matrix_;            ///< J restricted to the free DOFs
+  SparseMatrix free_matrix_;            ///< J restricted to the free DOFs (gathered only when needed: see solver_reads_full_)
   std::unique_ptr<LinearSolver> solver_;
+  /// the solver reads the free matrix's values from full_ through gather_ (LinearSolver::read_through):
+  /// free_matrix_ is gathered only for the shifted factorizations after a failed first one
+  bool solver_reads_full_ = false;
   StiffSegments stiff_segments_;        ///< near-rigid rod parts the line search turns
   bool has_load_energy_ = false;
   int pattern_analyses_ = 0;

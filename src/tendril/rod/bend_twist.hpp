@@ -34,9 +34,14 @@ struct BendTwistStencil {
   double twist_a = 0.0;      ///< theta_a [rad]
   double twist_b = 0.0;      ///< theta_b [rad]
   double reference_twist = 0.0;  ///< m_ref [rad]
+  /// +-1: theta_a = twist_sign_a times edge a's twist DOF (the edge points the other way). The gradient's and
+  /// Hessian's twist entries are taken with respect to the DOFs: their rows and columns carry the signs.
+  double twist_sign_a = 1.0;
+  double twist_sign_b = 1.0;  ///< the same for edge b
 };
 
-/// Energy [J], and optionally gradient [N | N m] and Hessian over (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b).
+/// Energy [J], and optionally gradient [N | N m] and Hessian over (x_{k-1}, x_k, x_{k+1}, and the twist DOFs of
+/// edges a and b, twist_sign_a theta_a and twist_sign_b theta_b).
 double bend_twist_stencil(const BendTwistStencil& stencil, const BendTwistSpring& spring, VecN<11>* gradient,
                           MatN<11>* hessian);
 

@@ -7,11 +7,16 @@
 namespace tendril {
 namespace {
 
-/// dE/de and d2E/de2 of one edge: EA eps t and EA/|e_bar| t t^T + EA eps/|e| (I - t t^T).
-void stretch_edge_derivatives(const Vec3& edge, double rest_length, double stiffness, Vec3* gradient,
+/// E = 1/2 EA eps^2 |e_bar| [J] of an edge of length |e| [m], eps = |e| / |e_bar| - 1.
+double stretch_energy_of_length(double length, double rest_length, double stretch_stiffness) {
+  const double strain = length / rest_length - 1.0;
+  return 0.5 * stretch_stiffness * strain * strain * rest_length;
+}
+
+/// dE/de and d2E/de2 of one edge of length |e| [m] and unit tangent t = e / |e|: EA eps t and EA/|e_bar| t t^T
+/// + EA eps/|e| (I - t t^T).
+void stretch_edge_derivatives(const Vec3& t, double length, double rest_length, double stiffness, Vec3* gradient,
                               Mat3* hessian) {
-  const double length = edge.norm();
-  const Vec3 t = edge / length;
   const double strain = length / rest_length - 1.0;
   if (gradient) *gradient = stiffness * strain * t;
   if (hessian) {
@@ -29,21 +34,23 @@ std::array<int, 6> stencil_dofs(const DofMap& dofs, const std::array<int, 2>& no
 }  // namespace
 
 double stretch_energy(const Vec3& edge, double rest_length, double stretch_stiffness) {
-  const double strain = edge.norm() / rest_length - 1.0;
-  return 0.5 * stretch_stiffness * strain * strain * rest_length;
+  return stretch_energy_of_length(edge.norm(), rest_length, stretch_stiffness);
 }
 
 VecN<6> stretch_gradient(const Vec3& edge, double rest_length, double stretch_stiffness) {
   Vec3 g;
-  stretch_edge_derivatives(edge, rest_length, stretch_stiffness, &g, nullptr);
+  const double length = edge.norm();
+  stretch_edge_derivatives(edge / length, length, rest_length, stretch_stiffness, &g, nullptr);
   VecN<6> out;
-  out << -g, g;
+  out.head<3>() = -g;  // fixed-size halves (a comma initializer trips GCC 12's -Warray-bounds under AVX)
+  out.tail<3>() = g;
   return out;
 }
 
 MatN<6> stretch_hessian(const Vec3& edge, double rest_length, double stretch_stiffness) {
   Mat3 h;
-  stretch_edge_derivatives(edge, rest_length, stretch_stiffness, nullptr, &h);
+  const double length = edge.norm();
+  stretch_edge_derivatives(edge / length, length, rest_length, stretch_stiffness, nullptr, &h);
   MatN<6> out;
   out << h, -h, -h, h;
   return out;
@@ -56,14 +63,15 @@ void StretchEnergy::declare_sparsity(const Model& model, SparsityBuilder& patter
 void StretchEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
   const RodNetwork& rods = in.model.rods;
   for (std::size_t e = 0; e < rods.edges.size(); ++e) {
-    const Vec3& edge = in.kin.edge[e];
+    // the kinematics' |e| and t = e / |e| (the same operations as on kin.edge here)
+    const double length = in.kin.edge_length[e];
     const double rest = rods.rest_length[e];
     const double stiffness = rods.stretch_stiffness[e];
-    out.energy += stretch_energy(edge, rest, stiffness);
+    out.energy += stretch_energy_of_length(length, rest, stiffness);
     if (!out.gradient && !out.hessian) continue;
     Vec3 g;
     Mat3 h;
-    stretch_edge_derivatives(edge, rest, stiffness, &g, out.hessian ? &h : nullptr);
+    stretch_edge_derivatives(in.kin.tangent[e], length, rest, stiffness, &g, out.hessian ? &h : nullptr);
     const int a = in.model.dofs.node(rods.edges[e][0]);
     const int b = in.model.dofs.node(rods.edges[e][1]);
     if (out.gradient) {

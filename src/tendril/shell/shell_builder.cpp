@@ -27,7 +27,9 @@ std::string text(double value) {
 }
 
 std::string text(const std::array<int, 3>& t) {
-  return "[" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) + "]";
+  std::ostringstream out;
+  out << '[' << t[0] << ", " << t[1] << ", " << t[2] << ']';
+  return out.str();
 }
 
 std::string shell_path(std::size_t s) { return "shells[" + std::to_string(s) + "]"; }

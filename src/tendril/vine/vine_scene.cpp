@@ -501,17 +501,18 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     impulses.append(std::span<const double>(normal.data(), normal.size()));
     io::LoopStep out;
     out.iterations = rep.qp_iterations;
+    // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but the
+    // growth rate can be met only with huge contact impulses (tests/unit/vine/test_vine_step.cpp,
+    // FrictionJam), so the step either ends at the QP's iteration limit or sets the vine flying
+    const bool may_jam = rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
+    const char* jam_hint = may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
+                                     "jam (the growth rate can be met only with ever larger contact impulses): "
+                                     "vine.growth.control: force_limited lets the growth stall instead"
+                                   : "";
     if (rep.status != QpStatus::solved) {
-      // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but
-      // its contact impulses grow without bound (tests/unit/vine/test_vine_step.cpp, FrictionJam)
-      const bool jam = rep.status == QpStatus::max_iterations && rep.contact_pairs > 0 && m.friction > 0.0 &&
-                       m.growth_control == GrowthControl::rate;
       out.failure = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
                                 to_string(rep.status), rep.kkt_residual,
-                                jam ? "; with growth control 'rate' and friction at a contact this is usually a "
-                                      "jam (the growth rate can be met only with ever larger contact impulses): "
-                                      "vine.growth.control: force_limited lets the growth stall instead"
-                                    : "");
+                                rep.status == QpStatus::max_iterations ? jam_hint : "");
       return out;
     }
     const std::string bad = non_finite_quantity(state, impulses_finite);
@@ -526,8 +527,8 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
                             "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
                             k + 1, state.time, rep.joint_error, m.max_joint_error)
               : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-                            "vine.limits.speed^2 (speed {:.3g} m/s)",
-                            k + 1, state.time, rep.kinetic_energy, m.max_speed);
+                            "vine.limits.speed^2 (speed {:.3g} m/s){}",
+                            k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
       return out;
     }
     ++k;

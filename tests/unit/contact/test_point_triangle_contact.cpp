@@ -182,8 +182,7 @@ TEST(PointTriangleContact, MeshNeighboursTouchingAtTheStartAreExcluded) {
   Model m;
   m.dofs.num_nodes = 5;
   m.rest_positions.resize(15);
-  m.rest_positions << Vec3(0.003, 0.003, 0.015), Vec3(0, 0, 0), Vec3(0.01, 0, 0), Vec3(0, 0.01, 0),
-      Vec3(0.01, 0.01, 0);
+  m.rest_positions << 0.003, 0.003, 0.015, 0, 0, 0, 0.01, 0, 0, 0, 0.01, 0, 0.01, 0.01, 0;
   m.mass = VecX::Constant(15, 0.01);
   m.fixed.assign(15, 0);
   const ContactParameters p = parameters();
@@ -251,7 +250,7 @@ double distance_at(const Vec12& x, const Vec12& p, double t) {
 TEST(PointTriangleCcd, AFastPointStopsBeforeTheTriangleAndAPassingOneIsFree) {
   const double h = 1e-4, keep = 0.1;
   Vec12 x;
-  x << Vec3(0.03, 0.03, h), Vec3(0, 0, 0), Vec3(0.1, 0, 0), Vec3(0, 0.1, 0);
+  x << 0.03, 0.03, h, 0, 0, 0, 0.1, 0, 0, 0, 0.1, 0;  // the point, then the triangle's three nodes
   // the point passes 100 times its distance through the face in one step: the distance h (1 - 200 t)
   // first reaches keep h at t = (1 - keep) / 200
   Vec12 p = Vec12::Zero();

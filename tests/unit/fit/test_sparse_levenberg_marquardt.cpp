@@ -53,7 +53,7 @@ TEST(SparseLevenbergMarquardt, KeepsTheBoundsAndStopsOnThem) {
   const auto residuals = [](const VecX& y, bool with_jacobian) {
     SparseResiduals out;
     out.ok = true;
-    out.residual = Vec3(y(0) - 2.0, y(1) + 1.0, y(0) - y(2));
+    out.residual = VecX{{y(0) - 2.0, y(1) + 1.0, y(0) - y(2)}};
     if (with_jacobian) out.jacobian = sparse(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 0, 1.0}, {2, 2, -1.0}});
     return out;
   };

@@ -85,7 +85,9 @@ TEST(TriangleNormal, JacobianAndWeightedHessianMatchFiniteDifferences) {
   const Mat39 j = triangle_normal_jacobian(x0, x1, x2);
   const MatN<9> h = triangle_normal_weighted_hessian(lambda);
   VecN<9> q;
-  q << x0, x1, x2;
+  q.segment<3>(0) = x0;
+  q.segment<3>(3) = x1;
+  q.segment<3>(6) = x2;
   const double step = 1e-6;
   for (int i = 0; i < 9; ++i) {
     VecN<9> p = q, m = q;

@@ -36,7 +36,12 @@ TEST(ParallelTransport, KeepsLengthAndPerpendicularity) {
     EXPECT_NEAR(w.dot(to), 0.0, 1e-12);
     // transport back returns the vector
     EXPECT_LE((parallel_transport(w, to, from) - v).norm(), 1e-12);
+    // the formula for a vector normal to t_from gives the same rotation
+    EXPECT_LE((parallel_transport_normal(v, from, to) - w).norm(), 1e-14 * v.norm());
   }
+  // opposite tangents: both fall back to the projection
+  const Vec3 v(0.3, -0.2, 0.0), z = Vec3::UnitZ();
+  EXPECT_EQ(parallel_transport_normal(v, z, -z), parallel_transport(v, z, -z));
 }
 
 TEST(SignedAngle, HandValues) {

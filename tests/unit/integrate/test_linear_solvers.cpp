@@ -159,6 +159,52 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
   }
 }
 
+TEST(LinearSolvers, BandedSolversReadAMatrixThroughAMapAsTheyReadItsCopy) {
+  // A is the submatrix of rows and columns `keep` of a larger matrix B; factorize_through(B's values, map)
+  // must give what factorize(A) gives (the same operations on the same values: bitwise), after a
+  // factorization of another matrix left the envelope full of other values
+  const int n = 60;
+  const MatX big = random_banded(n, 6, 0.5, 41u);
+  MatX nonsymmetric = big;
+  for (int j = 0; j < n; ++j)
+    for (int i = j + 1; i < n; ++i)
+      if (big(i, j) != 0.0) nonsymmetric(i, j) += 0.1 * (i - j);
+  std::vector<int> keep;
+  for (int i = 0; i < n; ++i)
+    if (i % 7 != 3) keep.push_back(i);
+  const int m = static_cast<int>(keep.size());
+  const auto check = [&](LinearSolver& direct, LinearSolver& mapped, const MatX& b_dense) {
+    MatX a_dense(m, m);
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) a_dense(i, j) = b_dense(keep[i], keep[j]);
+    const SparseMatrix a = to_sparse(a_dense), b = to_sparse(b_dense);
+    std::vector<int> map;  // value index in b of each stored entry of a
+    for (int j = 0; j < m; ++j)
+      for (SparseMatrix::InnerIterator it(a, j); it; ++it) map.push_back(value_index(b, keep[it.row()], keep[j]));
+    direct.analyze(a);
+    mapped.analyze(a);
+    ASSERT_TRUE(mapped.read_through(map));
+    const SparseMatrix other = to_sparse(2.0 * a_dense + MatX::Identity(m, m));
+    ASSERT_NE(mapped.factorize(other, 1e-13).status, Factorization::Status::singular);
+    const Factorization f_direct = direct.factorize(a, 1e-13);
+    const Factorization f_mapped = mapped.factorize_through(b.valuePtr(), 1e-13);
+    EXPECT_EQ(f_direct.status, f_mapped.status);
+    EXPECT_EQ(f_direct.negative_pivots, f_mapped.negative_pivots);
+    const VecX rhs = VecX::LinSpaced(m, -1.0, 2.0);
+    VecX x_direct, x_mapped;
+    direct.solve(rhs, x_direct);
+    mapped.solve(rhs, x_mapped);
+    EXPECT_EQ(x_direct, x_mapped);
+    EXPECT_LE((a_dense * x_mapped - rhs).norm(), 1e-10 * rhs.norm());
+  };
+  BandedLdltSolver ldlt_direct, ldlt_mapped;
+  check(ldlt_direct, ldlt_mapped, big);
+  BandedLuSolver lu_direct, lu_mapped;
+  check(lu_direct, lu_mapped, nonsymmetric);
+  SparseLuSolver sparse;
+  EXPECT_FALSE(sparse.read_through(std::vector<int>{})) << "the sparse solvers read copies";
+}
+
 TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
   // A dense hub of 8 unknowns with `chains` chains of 40 unknowns (bandwidth 3) attached to it, in a
   // scrambled order, with non-symmetric values (the flagellated robot's pattern: a rigid head and disc

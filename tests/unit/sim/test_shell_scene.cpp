@@ -207,7 +207,7 @@ TEST(ShellScene, MatDismechAndObjFiles) {
 // shared node a rod-shell joint. The rod plate cantilever of examples/rod_plate_cantilever.yaml (a
 // 1 m rod, 40 edges, clamped at x = 0, its tip node the middle of one edge of a stiff 0.2 m plate of
 // 5 x 5 nodes) written as one file: the rod and the shell name it, no `joints` are given, and the
-// static deflection equals the example's (explicit bend_twist joint) to 1e-9; with the plate
+// static deflection equals the example's (explicit bend_twist joint) to 1e-6; with the plate
 // moved off the rod (`origin`) the file's rods and shell no longer meet, which is an error.
 // examples/rod_plate_cantilever.yaml: a generated rod and plate, the joint listed
 constexpr const char* kRodPlate = R"(duration: 0
@@ -281,7 +281,10 @@ integrator:
     return z / (sim.model().dofs.num_nodes - 40);
   };
   EXPECT_LT(mean_z(example), -5e-3);  // 9.0 mm by beam theory (the example's regression test)
-  EXPECT_NEAR(mean_z(one_file), mean_z(example), 1e-9 * std::abs(mean_z(example)));
+  // the same model, its terms assembled in another order: both solves end at the round-off floor, where
+  // the stiff plate (E 1e12 Pa) leaves the deflection sensitive to the order of summation (2.4e-8
+  // relative with x86-64-v3's FMA contraction, 1e-11 without); a wrong joint changes it by percents
+  EXPECT_NEAR(mean_z(one_file), mean_z(example), 1e-6 * std::abs(mean_z(example)));
 
   expect_input_error([&] { load_rod_scene_file(file, {"shells.0.geometry.origin=[0, 0, 0.1]"}); },
                      {"shells[0].geometry.file", "no node shared with the rods", "origin"});

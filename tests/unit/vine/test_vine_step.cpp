@@ -118,24 +118,29 @@ TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constra
 TEST(VineStep, FrictionJamIsReportedNotStepped) {
   // the tip meets the circle 20 deg off its normal; with mu = 0.5 (cone half-angle 26.6 deg) it
   // cannot slide, and the hard growth constraint can be met only with enormous contact impulses.
-  // The QP of the failing step (step 8) is feasible, not infeasible: dumped and checked with SciPy
-  // (2026-11-24), HiGHS finds a point with every inequality slack = 1, P is positive definite
-  // (eigenvalues 0.2..1), and cvxopt's QP stops with status 'unknown' at multipliers up to 1.2e7.
-  // No Farkas certificate exists, so the honest report is max_iterations (the run's message says
-  // it is a jam and names vine.growth.control: force_limited), and the state must be unchanged.
+  // The QP of the failing step (step 8) is feasible: dumped and checked with SciPy (2026-11-24),
+  // HiGHS finds a point with every inequality slack = 1, P is positive definite (eigenvalues
+  // 0.2..1), and cvxopt's QP stops with status 'unknown' at multipliers up to 1.2e7. Tendril's
+  // interior-point method solves it (KKT residual 1.8e-12, multipliers 1.15e7; the GMRES rescue of
+  // its KKT solves, docs/physics/qp_solver.md); the solution would set the vine flying, so the step
+  // is refused as an energy blow-up (the run's message says it is a jam and names
+  // vine.growth.control: force_limited), and the state must be unchanged.
   VineStepper stepper(contact_scene(0.5));
   VineState s = straight_state(stepper.model(), 0.0);
-  QpStatus status = QpStatus::solved;
-  for (int k = 0; k < 20 && status == QpStatus::solved; ++k) {
+  VineStepReport report;
+  for (int k = 0; k < 20; ++k) {
     const VineState before = s;
-    status = stepper.step(s).status;
-    if (status != QpStatus::solved) {
+    report = stepper.step(s);
+    if (report.status != QpStatus::solved || report.failure != VineFailure::none) {
       EXPECT_EQ(s.q, before.q);
       EXPECT_EQ(s.v, before.v);
       EXPECT_EQ(s.time, before.time);
+      break;
     }
   }
-  EXPECT_EQ(status, QpStatus::max_iterations) << "a jammed step was reported " << to_string(status);
+  EXPECT_EQ(report.status, QpStatus::solved) << "KKT residual " << report.kkt_residual;
+  EXPECT_EQ(report.failure, VineFailure::energy_blowup) << "a jammed step was not refused";
+  EXPECT_GT(stepper.last_solution().z_in.maxCoeff(), 1e6);
 }
 
 TEST(VineStep, FrictionOpposesSliding) {

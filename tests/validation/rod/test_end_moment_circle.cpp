@@ -42,7 +42,8 @@ class PlanarEndMoment final : public Energy {
       if (out.gradient) {
         // phi = angle(b) - angle(a), a = x_k - x_{k-1}, b = x_{k+1} - x_k
         const std::array<int, 6> dofs = stencil(k);
-        const Eigen::Matrix<double, 6, 1> g = (Eigen::Matrix<double, 6, 1>() << ga, -ga - gb, gb).finished();
+        const Vec2 gm = -ga - gb;
+        const Eigen::Matrix<double, 6, 1> g = (Eigen::Matrix<double, 6, 1>() << ga.x(), ga.y(), gm.x(), gm.y(), gb.x(), gb.y()).finished();
         for (int i = 0; i < 6; ++i) (*out.gradient)[dofs[i]] -= moment_ * g[i];
       }
       if (out.hessian) {

@@ -70,7 +70,7 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     return result;
   }
   work.rhs << -problem.c, problem.b_eq, problem.b_in;
-  work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
+  work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target(), true);
   if (!work.u.allFinite()) {
     result.status = QpStatus::numerical_failure;
     return result;
@@ -103,7 +103,7 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     work.rhs.head(n) = -r_d;
     work.rhs.segment(n, m_eq) = -r_eq;
     work.rhs.tail(m_in) = -r_in - r_c.cwiseQuotient(z);
-    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target());
+    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target(), true);
     dx = work.u.head(n);
     dy = -work.u.segment(n, m_eq);
     dz = -work.u.tail(m_in);

@@ -81,6 +81,7 @@ void KktSystem::analyse(const QpProblem& problem) {
   residual_.resize(size);
   magnitude_.resize(size);
   step_.resize(size);
+  arnoldi_.resize(size);
   std::vector<signed char> sign(size, -1);
   std::fill(sign.begin(), sign.begin() + n, 1);
   ldl_.analyse(k_, sign);
@@ -127,51 +128,148 @@ bool KktSystem::factorize() {
   return ldl_.factorize(k_, std::max(1.0, k_max_), 1e-14, 1e-10) >= 0;
 }
 
-bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error) {
+double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
+  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its terms
+  residual_ = rhs;
+  magnitude_ = rhs.cwiseAbs();
+  // (column j of the lower triangle starts with its diagonal entry, see analyse())
+  const int* outer = k_.outerIndexPtr();
+  const int* inner = k_.innerIndexPtr();
+  const double* value = k_.valuePtr();
+  for (int j = 0; j < k_.cols(); ++j) {
+    const double uj = u[j];
+    const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
+    double r_j = residual_[j] - diagonal;
+    double m_j = magnitude_[j] + std::abs(diagonal);
+    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+      const int i = inner[p];
+      const double v = value[p];
+      residual_[i] -= v * uj;
+      magnitude_[i] += std::abs(v * uj);
+      r_j -= v * u[i];
+      m_j += std::abs(v * u[i]);
+    }
+    residual_[j] = r_j;
+    magnitude_[j] = m_j;
+  }
+  // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
+  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
+  if (!residual_.allFinite()) return HUGE_VAL;
+  double error = 0.0;
+  smallest_block_scale_ = HUGE_VAL;
+  for (int b = 0; b < 3; ++b) {
+    double r_max = 0.0, m_max = 0.0;
+    for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
+      r_max = std::max(r_max, std::abs(residual_[i]));
+      m_max = std::max(m_max, magnitude_[i]);
+    }
+    if (r_max > 0.0) error = std::max(error, r_max / m_max);
+    if (m_max > 0.0) smallest_block_scale_ = std::min(smallest_block_scale_, m_max);
+  }
+  return error;
+}
+
+void KktSystem::multiply_k0(const VecX& x, VecX& y) const {
+  const int* outer = k_.outerIndexPtr();
+  const int* inner = k_.innerIndexPtr();
+  const double* value = k_.valuePtr();
+  for (int j = 0; j < k_.cols(); ++j) y[j] = (value[outer[j]] - regularization_[j]) * x[j];
+  for (int j = 0; j < k_.cols(); ++j) {
+    double y_j = y[j];
+    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+      y[inner[p]] += value[p] * x[j];
+      y_j += value[p] * x[inner[p]];
+    }
+    y[j] = y_j;
+  }
+}
+
+int KktSystem::gmres_correction(int max_iterations, double tolerance) {
+  const int size = static_cast<int>(residual_.size());
+  if (basis_.rows() != size || basis_.cols() < max_iterations + 1) {
+    basis_.resize(size, max_iterations + 1);
+    hessenberg_.resize(max_iterations + 1, max_iterations);
+    rotation_cos_.resize(max_iterations);
+    rotation_sin_.resize(max_iterations);
+    projected_residual_.resize(max_iterations + 1);
+  }
+  const double beta = residual_.norm();
+  step_.setZero(size);
+  if (!(beta > 0.0) || !std::isfinite(beta)) return 0;
+  basis_.col(0) = residual_ / beta;
+  projected_residual_.setZero();
+  projected_residual_[0] = beta;
+  int k = 0;
+  while (k < max_iterations) {
+    // Arnoldi with modified Gram-Schmidt on K0 M^-1 (M = the regularised LDL^T)
+    step_ = basis_.col(k);
+    ldl_.solve_in_place(step_);
+    multiply_k0(step_, arnoldi_);
+    for (int i = 0; i <= k; ++i) {
+      hessenberg_(i, k) = arnoldi_.dot(basis_.col(i));
+      arnoldi_ -= hessenberg_(i, k) * basis_.col(i);
+    }
+    const double next = arnoldi_.norm();
+    // Givens rotations keep the Hessenberg matrix upper triangular; |projected_residual_[k + 1]| is
+    // the 2-norm of the residual of the correction after k + 1 iterations
+    for (int i = 0; i < k; ++i) {
+      const double a = hessenberg_(i, k), b = hessenberg_(i + 1, k);
+      hessenberg_(i, k) = rotation_cos_[i] * a + rotation_sin_[i] * b;
+      hessenberg_(i + 1, k) = -rotation_sin_[i] * a + rotation_cos_[i] * b;
+    }
+    const double radius = std::hypot(hessenberg_(k, k), next);
+    if (!(radius > 0.0) || !std::isfinite(radius)) break;
+    rotation_cos_[k] = hessenberg_(k, k) / radius;
+    rotation_sin_[k] = next / radius;
+    hessenberg_(k, k) = radius;
+    projected_residual_[k + 1] = -rotation_sin_[k] * projected_residual_[k];
+    projected_residual_[k] *= rotation_cos_[k];
+    ++k;
+    if (std::abs(projected_residual_[k]) <= tolerance || next == 0.0) break;
+    basis_.col(k) = arnoldi_ / next;
+  }
+  if (k == 0) {  // breakdown at the first iteration: the plain refinement step
+    step_ = residual_;
+    ldl_.solve_in_place(step_);
+    return 1;
+  }
+  // correction M^-1 V y with H y = g (upper triangular k x k)
+  for (int i = k - 1; i >= 0; --i) {
+    double yi = projected_residual_[i];
+    for (int j = i + 1; j < k; ++j) yi -= hessenberg_(i, j) * projected_residual_[j];
+    projected_residual_[i] = yi / hessenberg_(i, i);
+  }
+  step_ = basis_.leftCols(k) * projected_residual_.head(k);
+  ldl_.solve_in_place(step_);
+  return k;
+}
+
+bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error_target, bool krylov_rescue) {
   u = rhs;
   ldl_.solve_in_place(u);
   double previous = HUGE_VAL;
-  for (int step = 0;; ++step) {
-    // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its terms
-    residual_ = rhs;
-    magnitude_ = rhs.cwiseAbs();
-    // (column j of the lower triangle starts with its diagonal entry, see analyse())
-    const int* outer = k_.outerIndexPtr();
-    const int* inner = k_.innerIndexPtr();
-    const double* value = k_.valuePtr();
-    for (int j = 0; j < k_.cols(); ++j) {
-      const double uj = u[j];
-      const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
-      double r_j = residual_[j] - diagonal;
-      double m_j = magnitude_[j] + std::abs(diagonal);
-      for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
-        const int i = inner[p];
-        const double v = value[p];
-        residual_[i] -= v * uj;
-        magnitude_[i] += std::abs(v * uj);
-        r_j -= v * u[i];
-        m_j += std::abs(v * u[i]);
-      }
-      residual_[j] = r_j;
-      magnitude_[j] = m_j;
+  bool krylov = false;
+  for (int steps = 0;;) {
+    const double error = backward_error(rhs, u);
+    if (error <= backward_error_target) return true;
+    if (!std::isfinite(error) || steps >= max_steps) return false;
+    if (error > 0.5 * previous) {
+      if (krylov || !krylov_rescue) return false;
+      krylov = true;
     }
-    // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
-    // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
-    if (!residual_.allFinite()) return false;
-    double error = 0.0;
-    for (int b = 0; b < 3; ++b) {
-      double r_max = 0.0, m_max = 0.0;
-      for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
-        r_max = std::max(r_max, std::abs(residual_[i]));
-        m_max = std::max(m_max, magnitude_[i]);
-      }
-      if (r_max > 0.0) error = std::max(error, r_max / m_max);
-    }
-    if (error <= backward_error) return true;
-    if (step >= max_steps || error > 0.5 * previous) return false;
     previous = error;
-    step_ = residual_;
-    ldl_.solve_in_place(step_);
+    if (!krylov) {
+      // plain refinement: contracts by ~ the regularisation per step when the factorisation is accurate
+      step_ = residual_;
+      ldl_.solve_in_place(step_);
+      ++steps;
+    } else {
+      // plain refinement stalled (pivots replaced by the dynamic regularisation, or a factorisation
+      // spoilt by growth ~ 1 / rho): GMRES-based refinement (Carson & Higham, SIAM J. Sci. Comput.
+      // 39(6), 2017) solves the correction K0 d = r by GMRES preconditioned by the regularised LDL^T,
+      // until its residual is within the target on the smallest block's scale
+      steps += gmres_correction(max_steps - steps, 0.5 * backward_error_target * smallest_block_scale_);
+    }
     u += step_;
   }
 }

@@ -32,12 +32,23 @@ class KktSystem {
   bool factorize();
   /// Solves K0 u = rhs (size n + m_eq + m_in) by LDL^T of K and at most `max_steps` refinement steps,
   /// starting from u = 0. Returns true once the blockwise backward error (for each block of rows:
-  /// x, y, z) max_i |rhs - K0 u|_i / max_i (|K0| |u| + |rhs|)_i is <= backward_error.
-  bool solve(const VecX& rhs, VecX& u, int max_steps, double backward_error);
+  /// x, y, z) max_i |rhs - K0 u|_i / max_i (|K0| |u| + |rhs|)_i is <= backward_error. With
+  /// `krylov_rescue`, when plain refinement stalls (a step that does not halve the error) the rest of the
+  /// steps are GMRES iterations preconditioned by the LDL^T (the interior-point method's directions;
+  /// the active-set method's subproblems may be singular and keep plain refinement).
+  bool solve(const VecX& rhs, VecX& u, int max_steps, double backward_error, bool krylov_rescue = false);
   int size() const { return static_cast<int>(k_.rows()); }
 
  private:
   int slot(int row, int col) const;
+  /// Blockwise backward error of u (see solve()); leaves rhs - K0 u in residual_ and sets smallest_block_scale_.
+  double backward_error(const VecX& rhs, const VecX& u);
+  /// y = K0 x (the unregularised matrix).
+  void multiply_k0(const VecX& x, VecX& y) const;
+  /// GMRES on K0 d = residual_, right-preconditioned by the LDL^T, from d = 0, for at most
+  /// `max_iterations` iterations or until the residual's 2-norm is <= tolerance; d in step_.
+  /// Returns the iterations used (at least 1).
+  int gmres_correction(int max_iterations, double tolerance);
 
   SparseMatrix k_;              // lower triangle of K ((n + m_eq + m_in)^2)
   VecX regularization_;         // (rho I, -delta I, -delta I) diagonal (n + m_eq + m_in)
@@ -48,7 +59,10 @@ class KktSystem {
   std::vector<int> a_in_slot_;  // slot of each stored A_in entry (nnz(A_in))
   std::vector<int> p_outer_, p_inner_, a_eq_outer_, a_eq_inner_, a_in_outer_, a_in_inner_;  // analysed patterns
   LdlFactorization ldl_;
-  VecX residual_, magnitude_, step_;  // refinement work vectors (n + m_eq + m_in)
+  VecX residual_, magnitude_, step_, arnoldi_;  // refinement work vectors (n + m_eq + m_in)
+  double smallest_block_scale_ = 0.0;            // smallest max_i (|K0| |u| + |rhs|)_i of a block
+  MatX basis_, hessenberg_;                      // GMRES: Krylov basis (size x (k + 1)), Hessenberg ((k + 1) x k)
+  VecX rotation_cos_, rotation_sin_, projected_residual_;  // GMRES: Givens rotations (k), rotated residual (k + 1)
   std::array<int, 4> block_begin_{};  // first row of the x, y, z blocks and the size
 };
 
