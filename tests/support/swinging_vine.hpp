@@ -2,12 +2,14 @@
 /// The fitting tests' synthetic case: the swinging vine (support/swinging_vine_model.hpp) and its own
 /// simulated centre line as "measured" frames with Gaussian noise added.
 
+#include <cmath>
 #include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "support/swinging_vine_model.hpp"
+#include "tendril/vine/obstacles.hpp"
 #include "tendril/fit/vine_shooting_fit.hpp"
 
 namespace tendril::testing {
@@ -29,6 +31,30 @@ inline std::vector<fit::MeasuredFrame> swinging_frames(const vine::VineModel& m,
       for (int i = 0; i < frames[f].points.size(); ++i) frames[f].points.data()[i] += noise * gauss(rng);
   }
   return frames;
+}
+
+/// The recovery tests' initial guess: the swinging vine with K = 0.03 N m/rad, C = 1e-3 N m s/rad.
+inline vine::VineModel swinging_guess() {
+  vine::VineModel m = swinging_vine();
+  m.stiffness.assign(m.stiffness.size(), 0.03);
+  m.damping.assign(m.damping.size(), 1e-3);
+  return m;
+}
+
+/// The swinging vine with point contact and its tip at `gap` [m] from a wall whose normal is `tilt`
+/// [rad] from its growth direction (point contact, as in the paper).
+inline vine::VineModel vine_before_a_wall(double gap, double tilt) {
+  vine::VineModel m = swinging_vine();
+  m.contact_model = vine::ContactModel::point;
+  const vine::VineState s = swinging_start(m);
+  const std::vector<Vec2> line = vine::centerline_points(m, s.q);
+  const Vec2 tip = line.back(), growth = (tip - line.front()).normalized();
+  const Vec2 axis(std::cos(tilt) * growth.x() - std::sin(tilt) * growth.y(), std::sin(tilt) * growth.x() + std::cos(tilt) * growth.y());
+  const Vec2 across(-axis.y(), axis.x());
+  const Vec2 face = tip + (m.contact_radius + gap) * axis;
+  m.obstacles = {vine::make_polygon({face - 0.2 * across, face + 0.2 * across, face + 0.2 * across + 0.03 * axis,
+                                     face - 0.2 * across + 0.03 * axis}, 0.0, "wall")};
+  return m;
 }
 
 }  // namespace tendril::testing

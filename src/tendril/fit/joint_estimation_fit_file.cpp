@@ -18,10 +18,24 @@ const std::vector<std::pair<std::string, EstimationHessian>>& estimation_hessian
   return names;
 }
 
+const std::vector<std::pair<std::string, EstimationFormulation>>& estimation_formulations() {
+  static const std::vector<std::pair<std::string, EstimationFormulation>> names = {
+      {"step_map", EstimationFormulation::step_map},
+      {"transcribed", EstimationFormulation::transcribed},
+  };
+  return names;
+}
+
 std::vector<io::KeySpec> joint_estimation_option_keys() {
   std::vector<std::string> hessians;
   for (const auto& [name, unused] : estimation_hessians()) hessians.push_back(name);
+  std::vector<std::string> formulations;
+  for (const auto& [name, unused] : estimation_formulations()) formulations.push_back(name);
   return {
+      choice("options.formulation", estimation_formulations().front().first, formulations,
+             "joint_estimation: how the dynamics enter the NLP: step_map (Z_{i+1} - f(Z_i, K, C) = r_i, the step QP "
+             "solved inside every evaluation) or transcribed (the step's velocities and impulses as variables and the "
+             "QP's optimality conditions as constraints; explicit springs, no friction, without the step-map options)."),
       positive("options.tolerance", "1e-8", "-", "joint_estimation: IPOPT's convergence tolerance `tol` (scaled NLP error)."),
       positive("options.measurement_sigma", "1e-3", "m",
                "joint_estimation: sigma_p, the standard deviation of a measured coordinate (the data term is "
@@ -39,7 +53,7 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
       choice("options.hessian", estimation_hessians().front().first, hessians,
              "joint_estimation: the Hessian of the Lagrangian given to IPOPT: gauss_newton (the objective's, constraint "
              "curvature left out), limited_memory (IPOPT's L-BFGS; does not converge on these problems), exact "
-             "(with the step map's second derivatives; not with eliminate_model_residuals)."),
+             "(with the step map's, or the transcribed rows', second derivatives; not with eliminate_model_residuals)."),
       integer("options.trust_region_iterations", "0", 0,
               "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before IPOPT, which then starts "
               "warm from its point (0: IPOPT from the simulated guess)."),
@@ -90,6 +104,9 @@ JointEstimationOptions read_joint_estimation_options(const io::SceneNode& option
   o.model_sigma_velocity = options.real("model_sigma_velocity");
   o.model_sigma_angular_velocity = options.real("model_sigma_angular_velocity");
   o.per_joint = options.boolean("per_joint");
+  const std::string formulation = options.text("formulation");
+  for (const auto& [name, value] : estimation_formulations())
+    if (name == formulation) o.formulation = value;
   const std::string hessian = options.text("hessian");
   for (const auto& [name, value] : estimation_hessians())
     if (name == hessian) o.hessian = value;

@@ -18,6 +18,9 @@ namespace tendril::fit {
 /// The names of the Hessian choices (`options.hessian`); a new EstimationHessian is one more row.
 const std::vector<std::pair<std::string, EstimationHessian>>& estimation_hessians();
 
+/// The names of the formulations (`options.formulation`).
+const std::vector<std::pair<std::string, EstimationFormulation>>& estimation_formulations();
+
 /// The schema rows of joint_estimation's options (under `options.`).
 std::vector<io::KeySpec> joint_estimation_option_keys();
 

@@ -9,12 +9,13 @@
 
 #include <Eigen/SparseLU>
 #include <unsupported/Eigen/AutoDiff>
-#include <IpIpoptApplication.hpp>
-#include <IpTNLP.hpp>
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/fit/ipopt_estimation_nlp.hpp"
+#include "tendril/fit/joint_estimation_setup.hpp"
 #include "tendril/fit/sparse_levenberg_marquardt.hpp"
+#include "tendril/fit/vine_transcribed_estimation.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/step_second_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -26,7 +27,7 @@ namespace {
 using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
-using Triplet = Eigen::Triplet<double, int>;
+using detail::Triplet;
 
 /// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
 /// fraction of the model's sigmas (sigma_q for positions, sigma_v for the growth rates).
@@ -47,32 +48,7 @@ class EstimationProblem {
   EstimationProblem(const VineModel& model, const VineState& start, const std::vector<MeasuredFrame>& frames,
                     const JointEstimationOptions& options)
       : model_(model), frames_(frames), options_(options), stepper_(model) {
-    const std::string key = "joint_estimation";
-    if (frames.empty()) throw InputError(key + ".frames", "[]", "at least one measured frame");
-    for (std::size_t f = 1; f < frames.size(); ++f)
-      if (frames[f].step <= frames[f - 1].step)
-        throw InputError(fmt::format("{}.frames[{}].step", key, f), std::to_string(frames[f].step),
-                         fmt::format("steps increasing (> {})", frames[f - 1].step));
-    if (frames.front().step < 0)
-      throw InputError(key + ".frames[0].step", std::to_string(frames.front().step), "a step >= 0");
-    for (const auto& [name, value] : {std::pair{"measurement_sigma", options.measurement_sigma},
-                                      {"model_sigma_position", options.model_sigma_position},
-                                      {"model_sigma_angle", options.model_sigma_angle},
-                                      {"model_sigma_velocity", options.model_sigma_velocity},
-                                      {"model_sigma_angular_velocity", options.model_sigma_angular_velocity},
-                                      {"tolerance", options.tolerance}})
-      if (!(value > 0.0) || !std::isfinite(value))
-        throw InputError(fmt::format("{}.{}", key, name), fmt::format("{}", value), "a finite number > 0");
-    if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
-      throw InputError("vine.stiffness", model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
-                       "an initial guess K > 0 and C > 0");
-    if (options.hessian == EstimationHessian::exact && options.eliminate_model_residuals)
-      throw InputError(key + ".hessian", "exact", "gauss_newton or limited_memory with eliminate_model_residuals");
-    if (model.growth_control != vine::GrowthControl::rate)
-      throw InputError("vine.growth_control", "force_limited", "rate (the step map is differentiated for it)");
-    if (!options.contacts.empty() && model.contact_model != vine::ContactModel::point)
-      throw InputError(key + ".contacts", "body contact", "the model's point contact (vine.contact_model: point)");
-
+    detail::check_estimation_input(model, frames, options);
     n_ = model.num_dofs();
     pins_ = model.num_pins();
     nk_ = options.per_joint ? pins_ : 1;
@@ -80,38 +56,19 @@ class EstimationProblem {
     steps_ = frames.back().step - first_step_;  // N
     start_time_ = start.time + first_step_ * model.dt;
     k_max_ = options.stiffness_max;
-    c_max_ = options.damping_max;
-    if (!(c_max_ > 0.0))
-      c_max_ = model.springs == vine::SpringIntegration::explicit_forces
-                   ? *std::min_element(model.inertia.begin(), model.inertia.end()) / model.dt
-                   : std::numeric_limits<double>::infinity();
+    c_max_ = detail::damping_upper_bound(model, options);
     // the step checks for drift and blow-up guard simulations; the optimiser's trial points may
     // violate the joints by more than a simulation would, and the step map is defined there
     model_.max_joint_error = 1.0;
     model_.max_speed = 1e3;
     k_scale_ = options.stiffness_scale > 0.0 ? options.stiffness_scale : model.stiffness[0];
     c_scale_ = options.damping_scale > 0.0 ? options.damping_scale : model.damping[0];
-    weights_.resize(2 * n_);
-    for (int b = 0; b < model.num_bodies; ++b) {
-      weights_.segment<3>(3 * b) << 1.0 / std::pow(options.model_sigma_position, 2),
-          1.0 / std::pow(options.model_sigma_position, 2), 1.0 / std::pow(options.model_sigma_angle, 2);
-      weights_.segment<3>(n_ + 3 * b) << 1.0 / std::pow(options.model_sigma_velocity, 2),
-          1.0 / std::pow(options.model_sigma_velocity, 2), 1.0 / std::pow(options.model_sigma_angular_velocity, 2);
-    }
+    weights_ = detail::model_residual_weights(model, options);
     const int joint_rows = 2 * model.num_bodies;
     joint_specs_.assign(stepper_.equality_rows().begin(), stepper_.equality_rows().begin() + joint_rows);
     growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows, stepper_.equality_rows().end());
     for (std::size_t c = 0; c < options.contacts.size(); ++c) {
       const KnownContact& k = options.contacts[c];
-      const std::string ck = fmt::format("{}.contacts[{}]", key, c);
-      if (k.point < 0 || k.point >= static_cast<int>(model.contact_points.size()))
-        throw InputError(ck + ".point", std::to_string(k.point),
-                         fmt::format("a contact point index 0 .. {}", model.contact_points.size() - 1));
-      if (k.obstacle < 0 || k.obstacle >= static_cast<int>(model.obstacles.size()))
-        throw InputError(ck + ".obstacle", std::to_string(k.obstacle),
-                         fmt::format("an obstacle index 0 .. {}", model.obstacles.size() - 1));
-      if (k.last_step < k.first_step)
-        throw InputError(ck + ".last_step", std::to_string(k.last_step), fmt::format(">= first_step {}", k.first_step));
       for (int s = std::max(k.first_step, first_step_); s <= std::min(k.last_step, first_step_ + steps_); ++s) {
         ContactRow row;
         row.step = s - first_step_;
@@ -223,36 +180,13 @@ class EstimationProblem {
   /// The measurement residual p(q_i) - p_hat_i at trajectory index i (a measured frame), flattened
   /// (2 (P or 1): x, y of each point) [m], and, if asked, its derivative dp/dq_i (2 (P or 1) x n).
   VecX data_residual(const VecX& x, int i, MatX* dpoints) const {
-    const MatX& target = frames_[frame_of_step_[i]].points;
-    MatX points;
-    observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points, dpoints);
-    const MatX measured = options_.observation == Observation::tip ? MatX(target.bottomRows(1)) : target;
-    VecX e(2 * points.rows());
-    for (int p = 0; p < points.rows(); ++p)
-      for (int d = 0; d < 2; ++d) e(2 * p + d) = points(p, d) - measured(p, d);
-    return e;
+    return detail::frame_residual(model_, x.segment(z(i), n_), options_.observation, frames_[frame_of_step_[i]], dpoints);
   }
+
 
   /// Objective and, if asked, its gradient (only q_i at frames and r_i enter); data/model parts.
   double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
-    if (gradient) gradient->setZero(x.size());
-    const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
-    double fd = 0.0, fm = 0.0;
-    for (int i = 0; i <= steps_; ++i) {
-      if (frame_of_step_[i] < 0) continue;
-      MatX dpoints;
-      const VecX e = data_residual(x, i, gradient ? &dpoints : nullptr);
-      fd += w * e.squaredNorm();
-      if (gradient) gradient->segment(z(i), n_) += 2.0 * w * dpoints.transpose() * e;
-    }
-    for (int i = 0; i < steps_; ++i) {
-      const auto ri = x.segment(r(i), 2 * n_);
-      fm += ri.dot(weights_.cwiseProduct(ri));
-      if (gradient) gradient->segment(r(i), 2 * n_) = 2.0 * weights_.cwiseProduct(ri);
-    }
-    if (data) *data = fd;
-    if (model) *model = fm;
-    return fd + fm;
+    return detail::estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
   }
 
   /// The largest violation of g(x): |g| of the equalities, the negative part of the held impulses' rows.
@@ -597,7 +531,7 @@ class EstimationProblem {
         stepper_.gather_local(spec, q, v, ql, vl);
         vine::RowContext ctx = stepper_.row_context(spec);
         ctx.growth_lookahead = 0.0;
-        add_local(block[i], spec, lambda(row++) * velocity_row_hessian(vine::row_second_derivatives(spec, ctx, ql, vl), vl));
+        add_local(block[i], spec, lambda(row++) * vine::velocity_row_hessian(vine::row_second_derivatives(spec, ctx, ql, vl), vl));
       }
     }
     for (const ContactRow& cr : contact_rows_) {  // g = Phi(q)
@@ -609,7 +543,7 @@ class EstimationProblem {
       const RowSpec& spec = joint_specs_[static_cast<std::size_t>(j)];
       stepper_.gather_local(spec, x.segment(z(0), n_), x.segment(z(0) + n_, n_), ql, vl);
       const vine::RowSecondDerivatives d = vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
-      add_local(block[0], spec, lambda(row++) * velocity_row_hessian(d, vl));
+      add_local(block[0], spec, lambda(row++) * vine::velocity_row_hessian(d, vl));
     }
     // in the order of build_exact_hessian_pattern
     int value = 0;
@@ -636,37 +570,19 @@ class EstimationProblem {
   /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the equalities
   /// and the held impulses' rows at 0, i.e. active); +inf if singular.
   VecX parameter_sigmas(const VecX& x, const VecX& g, const VecX& jacobian_values) const {
-    const int nv = num_variables(), nc = num_constraints();
-    std::vector<Triplet> t;
-    std::vector<double> h(hess_rows_.size());
-    gauss_newton(x, 0.5, h.data());
-    for (std::size_t e = 0; e < h.size(); ++e) {
-      t.emplace_back(hess_rows_[e], hess_cols_[e], h[e]);
-      if (hess_rows_[e] != hess_cols_[e]) t.emplace_back(hess_cols_[e], hess_rows_[e], h[e]);
-    }
+    std::vector<Triplet> h, a;
+    std::vector<double> values(hess_rows_.size());
+    gauss_newton(x, 0.5, values.data());
+    for (std::size_t e = 0; e < values.size(); ++e) h.emplace_back(hess_rows_[e], hess_cols_[e], values[e]);
+    for (std::size_t e = 0; e < jac_rows_.size(); ++e)
+      a.emplace_back(jac_rows_[e], jac_cols_[e], jacobian_values(static_cast<Eigen::Index>(e)));
     // held impulses' rows count where active (impulse 0); an inactive row gets multiplier 0
-    const auto active = [&](int row) { return row < first_held_row() || std::abs(g(row)) <= 1e-6; };
-    for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
-      if (!active(jac_rows_[e])) continue;
-      t.emplace_back(nv + jac_rows_[e], jac_cols_[e], jacobian_values(static_cast<Eigen::Index>(e)));
-      t.emplace_back(jac_cols_[e], nv + jac_rows_[e], jacobian_values(static_cast<Eigen::Index>(e)));
-    }
-    for (int row = first_held_row(); row < nc; ++row)
-      if (!active(row)) t.emplace_back(nv + row, nv + row, 1.0);
-    SparseMatrix kkt(nv + nc, nv + nc);
-    kkt.setFromTriplets(t.begin(), t.end());
-    Eigen::SparseLU<SparseMatrix> lu(kkt);
-    VecX sigma = VecX::Constant(2 * nk_, std::numeric_limits<double>::infinity());
-    if (lu.info() != Eigen::Success) return sigma;
-    for (int p = 0; p < 2 * nk_; ++p) {
-      VecX e = VecX::Zero(nv + nc);
-      e(k(0) + p) = 1.0;
-      const VecX col = lu.solve(e);
-      const double variance = col(k(0) + p);
-      if (lu.info() == Eigen::Success && variance > 0.0 && std::isfinite(variance)) sigma(p) = std::sqrt(variance);
-    }
-    return sigma;
+    std::vector<int> inactive;
+    for (int row = first_held_row(); row < num_constraints(); ++row)
+      if (std::abs(g(row)) > 1e-6) inactive.push_back(row);
+    return detail::constrained_sigmas(num_variables(), num_constraints(), h, a, inactive, k(0), 2 * nk_);
   }
+
 
   /// The observed points at every frame for x.
   std::vector<MatX> observed(const VecX& x) const {
@@ -742,17 +658,6 @@ class EstimationProblem {
                                  static_cast<int>(frames_[frame_of_step_[i]].points.rows()), e);
   }
 
-  /// The Hessian of a(q, v) . v_local in the row's 12 local inputs (growth rows with look-ahead 0,
-  /// the first state's joint velocity rows).
-  static MatN<12> velocity_row_hessian(const vine::RowSecondDerivatives& d, const VecN<6>& v_local) {
-    MatN<12> h = MatN<12>::Zero();
-    for (int l = 0; l < 6; ++l) {
-      h += v_local(l) * d.d2a[l];
-      h.row(6 + l) += d.da.row(l);
-      h.col(6 + l) += d.da.row(l).transpose();
-    }
-    return h;
-  }
 
   /// The exact Hessian's pattern (lower triangle): every state's Z_i block dense, the r_i diagonal,
   /// then for each of K, C (scaled) a row over Z_0 .. Z_{N-1} and the (K, C) block.
@@ -916,145 +821,9 @@ class EliminatedProblem {
   bool have_jacobian_ = false;
 };
 
-/// IPOPT's view of the problem (EstimationProblem or EliminatedProblem): x, g evaluated once per
-/// new point, the Jacobian on demand.
-template <class Problem>
-class EstimationNlp : public Ipopt::TNLP {
- public:
-  EstimationNlp(Problem& problem, EstimationHessian hessian, VecX start)
-      : problem_(problem), hessian_(hessian), start_(std::move(start)) {}
+}  // namespace
 
-  bool get_nlp_info(Ipopt::Index& n, Ipopt::Index& m, Ipopt::Index& nnz_jac_g, Ipopt::Index& nnz_h_lag,
-                    IndexStyleEnum& index_style) override {
-    n = problem_.num_variables();
-    m = problem_.num_constraints();
-    nnz_jac_g = static_cast<Ipopt::Index>(problem_.jacobian_rows().size());
-    nnz_h_lag = hessian_ != EstimationHessian::limited_memory ? static_cast<Ipopt::Index>(problem_.hessian_rows().size()) : 0;
-    index_style = C_STYLE;
-    return true;
-  }
-
-  bool get_bounds_info(Ipopt::Index n, Ipopt::Number* x_l, Ipopt::Number* x_u, Ipopt::Index m, Ipopt::Number* g_l,
-                       Ipopt::Number* g_u) override {
-    for (int i = 0; i < n; ++i) {
-      x_l[i] = i >= problem_.k(0) ? 0.0 : -2e19;  // 0 <= K, C <= their maxima; the rest free
-      x_u[i] = i >= problem_.c(0) ? std::min(problem_.damping_upper(), 2e19)
-               : i >= problem_.k(0) ? std::min(problem_.stiffness_upper(), 2e19) : 2e19;
-    }
-    std::fill(g_l, g_l + m, 0.0);
-    std::fill(g_u, g_u + m, 0.0);
-    std::fill(g_u + problem_.first_held_row(), g_u + m, 2e19);  // held impulses >= 0
-    return true;
-  }
-
-  bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool, Ipopt::Number*, Ipopt::Number*,
-                          Ipopt::Index, bool, Ipopt::Number*) override {
-    if (init_x) std::copy(start_.data(), start_.data() + n, x);
-    return true;
-  }
-
-  bool eval_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number& obj_value) override {
-    obj_value = problem_.objective(Eigen::Map<const VecX>(x, n), nullptr);
-    return std::isfinite(obj_value);
-  }
-
-  bool eval_grad_f(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number* grad_f) override {
-    VecX g;
-    problem_.objective(Eigen::Map<const VecX>(x, n), &g);
-    std::copy(g.data(), g.data() + n, grad_f);
-    return g.allFinite();
-  }
-
-  bool eval_g(Ipopt::Index n, const Ipopt::Number* x, bool new_x, Ipopt::Index m, Ipopt::Number* g) override {
-    if (!update(n, x, new_x, false)) return false;
-    std::copy(g_.data(), g_.data() + m, g);
-    return true;
-  }
-
-  bool eval_jac_g(Ipopt::Index n, const Ipopt::Number* x, bool new_x, Ipopt::Index, Ipopt::Index nele_jac,
-                  Ipopt::Index* i_row, Ipopt::Index* j_col, Ipopt::Number* values) override {
-    if (!values) {
-      std::copy(problem_.jacobian_rows().begin(), problem_.jacobian_rows().end(), i_row);
-      std::copy(problem_.jacobian_cols().begin(), problem_.jacobian_cols().end(), j_col);
-      return true;
-    }
-    if (!update(n, x, new_x, true)) return false;
-    std::copy(jac_.data(), jac_.data() + nele_jac, values);
-    return true;
-  }
-
-  bool eval_h(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number obj_factor, Ipopt::Index m,
-              const Ipopt::Number* lambda, bool, Ipopt::Index, Ipopt::Index* i_row, Ipopt::Index* j_col,
-              Ipopt::Number* values) override {
-    if (hessian_ == EstimationHessian::limited_memory) return false;
-    if (!values) {
-      std::copy(problem_.hessian_rows().begin(), problem_.hessian_rows().end(), i_row);
-      std::copy(problem_.hessian_cols().begin(), problem_.hessian_cols().end(), j_col);
-      return true;
-    }
-    if constexpr (std::is_same_v<Problem, EstimationProblem>) {
-      if (hessian_ == EstimationHessian::exact) {
-        try {
-          return problem_.exact_hessian(Eigen::Map<const VecX>(x, n), obj_factor, Eigen::Map<const VecX>(lambda, m),
-                                        values, failure_);
-        } catch (const std::exception& e) {  // the model rejects the state
-          failure_ = e.what();
-          return false;
-        }
-      }
-    }
-    problem_.gauss_newton(Eigen::Map<const VecX>(x, n), obj_factor, values);
-    return true;
-  }
-
-  void finalize_solution(Ipopt::SolverReturn, Ipopt::Index n, const Ipopt::Number* x, const Ipopt::Number*,
-                         const Ipopt::Number*, Ipopt::Index, const Ipopt::Number*, const Ipopt::Number*,
-                         Ipopt::Number, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
-    solution_ = Eigen::Map<const VecX>(x, n);
-  }
-
-  bool intermediate_callback(Ipopt::AlgorithmMode mode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
-                             Ipopt::Number inf_du, Ipopt::Number mu, Ipopt::Number d_norm,
-                             Ipopt::Number regularization_size, Ipopt::Number alpha_du, Ipopt::Number alpha_pr,
-                             Ipopt::Index ls_trials, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
-    iterations_ = iter;
-    return !progress_ || progress_({iter, obj_value, inf_pr, inf_du, mu, d_norm, regularization_size, alpha_du, alpha_pr,
-                                    ls_trials, mode == Ipopt::RestorationPhaseMode});
-  }
-
-  void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
-
-  const VecX& solution() const { return solution_; }
-  int iterations() const { return iterations_; }
-  const std::string& failure() const { return failure_; }
-
- private:
-  // g (and the Jacobian values) at x, recomputed when x is new or the Jacobian is wanted and missing
-  bool update(Ipopt::Index n, const Ipopt::Number* x, bool new_x, bool with_jacobian) {
-    if (new_x || !have_g_ || (with_jacobian && !have_jac_)) {
-      have_g_ = have_jac_ = false;
-      try {
-        if (!problem_.constraints(Eigen::Map<const VecX>(x, n), g_, with_jacobian ? &jac_ : nullptr, failure_))
-          return false;
-      } catch (const std::exception& e) {  // the model rejects the trial state (e.g. a zero-length prismatic joint)
-        failure_ = e.what();
-        return false;
-      }
-      have_g_ = true;
-      have_jac_ = with_jacobian;
-    }
-    return true;
-  }
-
-  Problem& problem_;
-  EstimationHessian hessian_;
-  VecX start_;  // IPOPT's starting point
-  VecX g_, jac_, solution_;
-  bool have_g_ = false, have_jac_ = false;
-  int iterations_ = 0;
-  std::string failure_;
-  std::function<bool(const JointEstimationIteration&)> progress_;
-};
+namespace detail {
 
 const char* status_name(Ipopt::ApplicationReturnStatus status) {
   switch (status) {
@@ -1081,79 +850,14 @@ const char* status_name(Ipopt::ApplicationReturnStatus status) {
   return "unknown IPOPT status";
 }
 
-/// Runs IPOPT on `problem` from `start`; fills the result's status, iterations and time and returns
-/// IPOPT's last point (empty if it gave none).
-template <class Problem>
-VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
-                      JointEstimationResult& result) {
-  Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
-  nlp->set_progress(options.progress);
-  Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
-  app->Options()->SetNumericValue("tol", options.tolerance);
-  app->Options()->SetIntegerValue("max_iter", options.max_iterations);
-  app->Options()->SetIntegerValue("print_level", options.print_level);
-  app->Options()->SetStringValue("sb", "yes");  // no banner
-  app->Options()->SetStringValue("hessian_approximation",
-                                 options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
-  if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
-    app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
-    app->Options()->SetNumericValue("bound_push", 1e-9);
-    app->Options()->SetNumericValue("bound_frac", 1e-9);
-    app->Options()->SetNumericValue("mu_init", 1e-6);
-  }
-  if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
-  const auto t0 = std::chrono::steady_clock::now();
-  const Ipopt::ApplicationReturnStatus status = app->OptimizeTNLP(Ipopt::SmartPtr<Ipopt::TNLP>(GetRawPtr(nlp)));
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.status = status_name(status);
-  if (!nlp->failure().empty() && status != Ipopt::Solve_Succeeded)
-    result.status += " (last model failure: " + nlp->failure() + ")";
-  result.converged = status == Ipopt::Solve_Succeeded || status == Ipopt::Solved_To_Acceptable_Level;
-  result.iterations = nlp->iterations();
-  return nlp->solution().size() == problem.num_variables() ? nlp->solution() : VecX();
-}
-
-/// The problem's objective, gradient, constraints and sparse constraint Jacobian at x.
-template <class Problem>
-JointEstimationProblemEvaluation evaluate_at(Problem& problem, const VecX& x, const VecX& multipliers = {}) {
-  JointEstimationProblemEvaluation out;
-  out.x = x;
-  TENDRIL_ASSERT(out.x.size() == problem.num_variables(), "x has the problem's size");
-  out.objective = problem.objective(out.x, &out.gradient);
-  VecX values;
-  std::string message;
-  if (!problem.constraints(out.x, out.constraints, &values, message))
-    throw std::runtime_error("joint estimation: the model fails at x: " + message);
-  std::vector<Triplet> t;
-  for (std::size_t e = 0; e < problem.jacobian_rows().size(); ++e)
-    t.emplace_back(problem.jacobian_rows()[e], problem.jacobian_cols()[e], values(static_cast<Eigen::Index>(e)));
-  out.jacobian.resize(problem.num_constraints(), problem.num_variables());
-  out.jacobian.setFromTriplets(t.begin(), t.end());
-  if constexpr (std::is_same_v<Problem, EstimationProblem>) {
-    if (multipliers.size() > 0) {
-      std::vector<double> h(problem.hessian_rows().size());
-      if (!problem.exact_hessian(out.x, 1.0, multipliers, h.data(), message))
-        throw std::runtime_error("joint estimation: the model fails at x: " + message);
-      t.clear();
-      for (std::size_t e = 0; e < h.size(); ++e) {
-        t.emplace_back(problem.hessian_rows()[e], problem.hessian_cols()[e], h[e]);
-        if (problem.hessian_rows()[e] != problem.hessian_cols()[e])
-          t.emplace_back(problem.hessian_cols()[e], problem.hessian_rows()[e], h[e]);
-      }
-      out.hessian.resize(problem.num_variables(), problem.num_variables());
-      out.hessian.setFromTriplets(t.begin(), t.end());
-    }
-  }
-  return out;
-}
-
-}  // namespace
+}  // namespace detail
 
 JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model, const VineState& start,
                                                           const std::vector<MeasuredFrame>& frames,
                                                           const JointEstimationOptions& options) {
   if (options.max_iterations < 1)
     throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations), "an integer >= 1");
+  if (options.formulation == EstimationFormulation::transcribed) return detail::estimate_transcribed(model, start, frames, options);
   EstimationProblem problem(model, start, frames, options);
   JointEstimationResult result;
   result.first_step = problem.first_step();
@@ -1182,11 +886,11 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   VecX x = problem.initial_guess();
   if (options.eliminate_model_residuals) {
     EliminatedProblem eliminated(problem);
-    const VecX y = solve_with_ipopt(eliminated, options, problem.reduced(x_start), result);
+    const VecX y = detail::solve_with_ipopt(eliminated, options, problem.reduced(x_start), result);
     if (y.size() > 0) x = problem.full(y);  // r = the defects; empty if the model fails at y
     if (x.size() == 0) x = problem.initial_guess();
   } else {
-    const VecX solution = solve_with_ipopt(problem, options, x_start, result);
+    const VecX solution = detail::solve_with_ipopt(problem, options, x_start, result);
     if (solution.size() > 0) x = solution;
   }
 
@@ -1198,16 +902,7 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
   if (evaluated) sigma = problem.parameter_sigmas(x, g, jac);
-  for (int j = 0; j < nk; ++j) {
-    result.stiffness.push_back(std::max(0.0, x(problem.k(j)) * problem.stiffness_scale()));
-    result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
-    result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
-    result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
-  }
-  const int n = problem.dofs();
-  for (int i = 0; i <= problem.steps(); ++i)
-    result.trajectory.push_back({problem.time(i), x.segment(problem.z(i), n), x.segment(problem.z(i) + n, n)});
-  result.simulated = problem.observed(x);
+  detail::fill_estimate(problem, x, sigma, result);
   return result;
 }
 
@@ -1215,11 +910,13 @@ JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& mode
                                                            const std::vector<MeasuredFrame>& frames,
                                                            const JointEstimationOptions& options, const VecX& x,
                                                            const VecX& multipliers) {
+  if (options.formulation == EstimationFormulation::transcribed)
+    return detail::evaluate_transcribed(model, start, frames, options, x, multipliers);
   EstimationProblem problem(model, start, frames, options);
   if (!options.eliminate_model_residuals)
-    return evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess(), multipliers);
+    return detail::evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess(), multipliers);
   EliminatedProblem eliminated(problem);
-  JointEstimationProblemEvaluation out = evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
+  JointEstimationProblemEvaluation out = detail::evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
   const SparseResiduals e = eliminated.residuals(out.x);
   out.residuals = e.residual;
   out.residual_jacobian = e.jacobian;

@@ -55,6 +55,17 @@ enum class EstimationHessian {
   exact,
 };
 
+/// How the dynamics enter the NLP.
+enum class EstimationFormulation {
+  /// Z_{i+1} - f(Z_i, K, C) = r_i with f the step map (a QP solved at every evaluation): eq. 16 as
+  /// the paper writes it; does not converge on the measured wall growth (docs/physics/fitting.md)
+  step_map,
+  /// the step's own unknowns (v_{i+1} and the QP's multipliers) as NLP variables and its optimality
+  /// conditions as NLP equality constraints (direct transcription, fit/vine_transcribed_estimation.hpp):
+  /// IPOPT never solves a QP inside
+  transcribed,
+};
+
 /// One IPOPT iteration as its intermediate callback reports it (the columns of IPOPT's log).
 struct JointEstimationIteration {
   int iteration = 0;            ///< IPOPT's iteration counter (0: the starting point)
@@ -70,6 +81,7 @@ struct JointEstimationIteration {
 };
 
 struct JointEstimationOptions {
+  EstimationFormulation formulation = EstimationFormulation::step_map;
   Observation observation = Observation::points;
   /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
   bool per_joint = false;
@@ -143,6 +155,8 @@ struct JointEstimationResult {
   /// bound 0 or not identifiable (singular KKT matrix)
   std::vector<double> stiffness_sigma, damping_sigma;
   std::vector<vine::VineState> trajectory;  ///< fitted Z_i, i = 0 .. N (steps first .. last frame)
+  /// The model residuals r_i = (r_q [m, m, rad], r_v [m/s, m/s, rad/s]), i = 0 .. N-1 (2n each)
+  std::vector<VecX> model_residuals;
   std::vector<MatX> simulated;       ///< p(q_i) at the measured frames ((P or 1) x 2) [m]
   int first_step = 0;                ///< simulation step of Z_0
   double seconds = 0.0;              ///< wall time of the IPOPT solve [s]

@@ -47,4 +47,16 @@ struct RowSecondDerivatives {
 RowSecondDerivatives row_second_derivatives(const RowSpec& row, const RowContext& context, const VecN<6>& q_local,
                                             const VecN<6>& v_local);
 
+/// The Hessian of a(q, v) . v in the row's 12 local inputs (q_local, v_local), the row applied to
+/// the velocity it is evaluated at (a growth row with look-ahead 0: g(q, v); a joint row: dc/dq v).
+inline MatN<12> velocity_row_hessian(const RowSecondDerivatives& d, const VecN<6>& v_local) {
+  MatN<12> h = MatN<12>::Zero();
+  for (int l = 0; l < 6; ++l) {
+    h += v_local(l) * d.d2a[l];
+    h.row(6 + l) += d.da.row(l);
+    h.col(6 + l) += d.da.row(l).transpose();
+  }
+  return h;
+}
+
 }  // namespace tendril::vine

@@ -126,6 +126,10 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.contacts[1].point, 1);
   EXPECT_EQ(o.contacts[1].first_step, 4);
   EXPECT_EQ(o.contacts[1].last_step, 6);
+  EXPECT_EQ(o.formulation, EstimationFormulation::step_map);  // the default
+  EXPECT_EQ(read_fit_file(file("  formulation: transcribed\n")).estimation.formulation, EstimationFormulation::transcribed);
+  expect_input_error([&] { read_fit_file(file("  formulation: lifted\n")); },
+                     {"options.formulation", "got lifted", "step_map", "transcribed"});
   EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations, 500);  // IPOPT's default here
   expect_input_error([&] { read_fit_file(file("  gradient_tolerance: 1.0e-6\n")); },
                      {"options.gradient_tolerance", "got 1.0e-6", "finite_difference_lm only", "joint_estimation"});

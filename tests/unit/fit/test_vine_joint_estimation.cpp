@@ -28,6 +28,7 @@ using vine::VineState;
 using testing::swinging_frames;
 using testing::swinging_start;
 using testing::swinging_vine;
+using testing::vine_before_a_wall;
 
 // central differences of the objective and the constraints in every variable at x
 void check_derivatives(const VineModel& m, const std::vector<MeasuredFrame>& frames, const JointEstimationOptions& options) {
@@ -126,22 +127,6 @@ TEST(VineJointEstimation, FirstStateJointVelocityRowsMatchCentralDifferences) {
   options.first_state_joint_velocities = true;
   EXPECT_EQ(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size(), without + 2 * m.num_bodies);
   check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
-}
-
-// the swinging vine's tip at `gap` [m] from a wall whose normal is `tilt` [rad] from its growth
-// direction (point contact, as in the paper)
-VineModel vine_before_a_wall(double gap, double tilt) {
-  VineModel m = swinging_vine();
-  m.contact_model = vine::ContactModel::point;
-  const VineState s = swinging_start(m);
-  const std::vector<Vec2> line = vine::centerline_points(m, s.q);
-  const Vec2 tip = line.back(), growth = (tip - line.front()).normalized();
-  const Vec2 axis(std::cos(tilt) * growth.x() - std::sin(tilt) * growth.y(), std::sin(tilt) * growth.x() + std::cos(tilt) * growth.y());
-  const Vec2 across(-axis.y(), axis.x());
-  const Vec2 face = tip + (m.contact_radius + gap) * axis;
-  m.obstacles = {vine::make_polygon({face - 0.2 * across, face + 0.2 * across, face + 0.2 * across + 0.03 * axis,
-                                     face - 0.2 * across + 0.03 * axis}, 0.0, "wall")};
-  return m;
 }
 
 TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDifferences) {

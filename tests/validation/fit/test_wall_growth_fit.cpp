@@ -20,7 +20,10 @@
 //   TENDRIL_FIRST_VELOCITIES=1: dc/dq(q_0) v_0 = 0 imposed, first_state_joint_velocities;
 //   TENDRIL_EXACT_HESSIAN=1: the exact Hessian of the Lagrangian, EstimationHessian::exact, which
 //   does not converge either; TENDRIL_MAX_ITER=N: IPOPT's max_iter, default 500;
-//   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F).
+//   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F; TENDRIL_TRANSCRIBED=1: the transcribed
+//   formulation, formulation: transcribed, without the pass, which does not converge either;
+//   TENDRIL_DAMPING_SCALE=S: C_scale; TENDRIL_GUESS_K, TENDRIL_GUESS_C: another initial guess, with
+//   TENDRIL_DAMPING_MAX=C its bound on C; TENDRIL_NO_CONTACT=1: no known contact).
 // The numbers are printed for the notes and docs/physics/fitting.md; TENDRIL_FIT_PLOT_DIR=DIR writes
 // the measured and fitted points as CSV into DIR for apps/cli/plot_fit_points.py.
 #include <gtest/gtest.h>
@@ -181,13 +184,23 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   if (std::getenv("TENDRIL_LBFGS")) options.hessian = EstimationHessian::limited_memory;
   if (std::getenv("TENDRIL_EXACT_HESSIAN")) options.hessian = EstimationHessian::exact;
   if (std::getenv("TENDRIL_MAX_ITER")) options.max_iterations = std::atoi(std::getenv("TENDRIL_MAX_ITER"));
+  if (std::getenv("TENDRIL_TRANSCRIBED")) {
+    options.formulation = EstimationFormulation::transcribed;
+    options.trust_region_iterations = 0;
+  }
+  if (const char* scale = std::getenv("TENDRIL_DAMPING_SCALE")) options.damping_scale = std::atof(scale);
   if (const char* scale = std::getenv("TENDRIL_MODEL_SIGMA_SCALE")) {
     options.model_sigma_position *= std::atof(scale);
     options.model_sigma_angle *= std::atof(scale);
     options.model_sigma_velocity *= std::atof(scale);
     options.model_sigma_angular_velocity *= std::atof(scale);
   }
-  const JointEstimationResult fit = estimate_vine_states_and_parameters(d->c.model, d->c.start, d->frames, options);
+  vine::VineModel guess = d->c.model;
+  if (const char* k = std::getenv("TENDRIL_GUESS_K")) guess.stiffness.assign(guess.stiffness.size(), std::atof(k));
+  if (const char* c = std::getenv("TENDRIL_GUESS_C")) guess.damping.assign(guess.damping.size(), std::atof(c));
+  if (const char* c = std::getenv("TENDRIL_DAMPING_MAX")) options.damping_max = std::atof(c);
+  if (std::getenv("TENDRIL_NO_CONTACT")) options.contacts.clear();
+  const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, d->c.start, d->frames, options);
   std::printf("trust region: %d steps in %.2f s (%s), objective %.4g -> %.4g\n", fit.trust_region_iterations,
               fit.trust_region_seconds, fit.trust_region_message.c_str(), fit.initial_objective, fit.trust_region_objective);
   std::printf("IPOPT %s after %d iterations in %.2f s (%.1f ms per iteration); objective %.4g -> %.4g "
