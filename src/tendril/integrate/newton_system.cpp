@@ -113,6 +113,12 @@ void NewtonSystem::analyze_pattern() {
   if (nf > 0)
     solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth, symmetric_);
   solver_reads_full_ = solver_ && solver_->read_through(gather_);
+
+  // the terms' element counts follow their stencils: counted again only when those change
+  energy_elements_.clear();
+  for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
+  force_elements_.clear();
+  for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
 }
 
 const SparseMatrix& NewtonSystem::jacobian() {
@@ -183,10 +189,6 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
 void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
                                         const EnergyOutput& load, const ForceOutput& forces) {
   resize_kinematics(model_, frames, kin_);
-  energy_elements_.clear();
-  for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
-  force_elements_.clear();
-  for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
   WorkerPool& pool = *pool_;
   // three rounds: edge frames; reference twists (they read the frames of both edges of a spring); the
   // terms' element values (they read any kinematics)

@@ -156,7 +156,7 @@ class NewtonSystem {
 
   Kinematics kin_;
   std::unique_ptr<WorkerPool> pool_;      ///< the evaluation's threads; null with options().threads == 1
-  std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term (#terms)
+  std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
   VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
   VecX u_;               ///< trial velocity (#dofs)
   VecX gradient_;        ///< dE_int/dq (#dofs)
