@@ -19,11 +19,16 @@ constexpr double kRoundOffFactor = 16.0;
 /// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
 constexpr double kInitialShift = 1e-8;
 
+/// Parts per thread of each round of the threaded evaluation: more parts than threads let a worker take
+/// the parts the calling thread has not reached while it does its serial work (evaluate_in_parallel).
+constexpr int kPartsPerThread = 2;
+
 }  // namespace
 
 NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
   options_.validate("newton.");
-  if (options_.threads > 1) pool_ = std::make_unique<WorkerPool>(options_.threads);
+  if (options_.threads > 1) pool_ = std::make_unique<WorkerPool>(options_.threads, WorkerPool::kDefaultSpinTime,
+                                                                      kPartsPerThread * options_.threads);
   const int n = model.dofs.size();
   TENDRIL_ASSERT(model.mass.size() == n, "Model::mass must have one entry per DOF");
   TENDRIL_ASSERT(static_cast<int>(model.fixed.size()) == n, "Model::fixed must have one entry per DOF");
@@ -119,6 +124,10 @@ void NewtonSystem::analyze_pattern() {
   for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
   force_elements_.clear();
   for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
+  leading_serial_energies_ = static_cast<std::size_t>(
+      std::find_if(energy_elements_.begin(), energy_elements_.end(), [](std::size_t c) { return c > 0; }) -
+      energy_elements_.begin());
+  if (pool_) split_reference_twists();
 }
 
 const SparseMatrix& NewtonSystem::jacobian() {
@@ -135,25 +144,26 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
     u_.setZero();
   EvalInput in{model_, y, u_, p.time, kin_};
 
-  gradient_.setZero();
-  load_gradient_.setZero();
-  force_.setZero();
-  if (jacobian) full_.set_zero();
   const bool separate_load_hessian = jacobian && has_load_energy_ && lambda != 1.0;
-  if (separate_load_hessian) load_hessian_.set_zero();
-
   EnergyOutput internal{0.0, &gradient_, jacobian ? &full_ : nullptr};
   EnergyOutput load{0.0, &load_gradient_, jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
   ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
+  // the energies before the first one with element values: accumulated during the threads' element round
+  std::size_t first_energy = 0;
   if (pool_) {
-    evaluate_in_parallel(*p.frames, in, internal, load, forces);
+    evaluate_in_parallel(*p.frames, in, internal, load, forces, separate_load_hessian);
     in.prepared = true;
+    first_energy = leading_serial_energies_;
   } else {
+    clear_outputs(jacobian, separate_load_hessian);
     compute_kinematics(model_, *p.frames, y, kin_);
   }
 
   // energies: internal ones straight into J, external loads scaled by lambda
-  for (const auto& energy : model_.energies) energy->accumulate(in, energy->is_external_load() ? load : internal);
+  for (std::size_t t = first_energy; t < model_.energies.size(); ++t) {
+    const Energy& energy = *model_.energies[t];
+    energy.accumulate(in, energy.is_external_load() ? load : internal);
+  }
   if (separate_load_hessian) {
     const double* src = load_hessian_.matrix().valuePtr();
     double* dst = full_.matrix().valuePtr();
@@ -186,35 +196,77 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() && y.allFinite();
 }
 
-void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
-                                        const EnergyOutput& load, const ForceOutput& forces) {
+void NewtonSystem::clear_outputs(bool jacobian, bool separate_load_hessian) {
+  gradient_.setZero();
+  load_gradient_.setZero();
+  force_.setZero();
+  if (jacobian) full_.set_zero();
+  if (separate_load_hessian) load_hessian_.set_zero();
+}
+
+void NewtonSystem::split_reference_twists() {
+  // spring k's reference twist reads the frames of its two edges: in the kinematics round when the part that
+  // computes both edges computes it too, else on the calling thread between the rounds
+  const WorkerPool& pool = *pool_;
+  const std::size_t edges = framed_edge_count(model_);
+  std::vector<int> part_of_edge(edges);
+  for (int part = 0; part < pool.parts(); ++part) {
+    const auto [e0, e1] = pool.range(edges, part);
+    for (std::size_t e = e0; e < e1; ++e) part_of_edge[e] = part;
+  }
+  twists_in_part_.assign(static_cast<std::size_t>(pool.parts()), {});
+  twists_between_parts_.clear();
+  for (std::size_t k = 0; k < framed_spring_count(model_); ++k) {
+    const BendTwistSpring& spring = framed_spring(model_, k);
+    const int part = part_of_edge[static_cast<std::size_t>(spring.edge_a)];
+    if (part == part_of_edge[static_cast<std::size_t>(spring.edge_b)])
+      twists_in_part_[static_cast<std::size_t>(part)].push_back(k);
+    else
+      twists_between_parts_.push_back(k);
+  }
+}
+
+void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, EnergyOutput& internal,
+                                        EnergyOutput& load, const ForceOutput& forces, bool separate_load_hessian) {
   resize_kinematics(model_, frames, kin_);
   WorkerPool& pool = *pool_;
-  // three rounds: edge frames; reference twists (they read the frames of both edges of a spring); the
-  // terms' element values (they read any kinematics)
-  pool.run([&](int part) {
-    const auto [e0, e1] = pool.range(kin_.edge.size(), part);
-    compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
-    const auto [z0, z1] = pool.range(kin_.shell_edge_tau.size(), part);
-    compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
-  });
-  pool.run([&](int part) {
-    const auto [k0, k1] = pool.range(kin_.reference_twist.size(), part);
-    compute_reference_twist(model_, frames, k0, k1, kin_);
-  });
-  pool.run([&](int part) {
-    for (std::size_t t = 0; t < energy_elements_.size(); ++t) {
-      if (energy_elements_[t] == 0) continue;
-      const Energy& energy = *model_.energies[t];
-      const auto [first, last] = pool.range(energy_elements_[t], part);
-      energy.prepare(in, first, last, energy.is_external_load() ? load : internal);
-    }
-    for (std::size_t t = 0; t < force_elements_.size(); ++t) {
-      if (force_elements_[t] == 0) continue;
-      const auto [first, last] = pool.range(force_elements_[t], part);
-      model_.forces[t]->prepare(in, first, last, forces);
-    }
-  });
+  // two rounds. 1: edge frames, and the reference twists of the springs whose two edges the same part
+  // computes; the caller first zeroes the outputs.
+  pool.run(
+      [&](int part) {
+        const auto [e0, e1] = pool.range(kin_.edge.size(), part);
+        compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
+        const auto [z0, z1] = pool.range(kin_.shell_edge_tau.size(), part);
+        compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
+        for (std::size_t k : twists_in_part_[static_cast<std::size_t>(part)])
+          compute_reference_twist(model_, frames, k, k + 1, kin_);
+      },
+      [&] { clear_outputs(internal.hessian != nullptr, separate_load_hessian); });
+  // the other reference twists (springs across parts: a few at the parts' ends and junctions)
+  for (std::size_t k : twists_between_parts_) compute_reference_twist(model_, frames, k, k + 1, kin_);
+  // 2: the terms' element values (they read any kinematics); the caller first accumulates the energies
+  // before the first one with element values (in the serial order: nothing is added before them, and
+  // prepare() writes only the terms' own storage)
+  pool.run(
+      [&](int part) {
+        for (std::size_t t = 0; t < energy_elements_.size(); ++t) {
+          if (energy_elements_[t] == 0) continue;
+          const Energy& energy = *model_.energies[t];
+          const auto [first, last] = pool.range(energy_elements_[t], part);
+          energy.prepare(in, first, last, energy.is_external_load() ? load : internal);
+        }
+        for (std::size_t t = 0; t < force_elements_.size(); ++t) {
+          if (force_elements_[t] == 0) continue;
+          const auto [first, last] = pool.range(force_elements_[t], part);
+          model_.forces[t]->prepare(in, first, last, forces);
+        }
+      },
+      [&] {
+        for (std::size_t t = 0; t < leading_serial_energies_; ++t) {
+          const Energy& energy = *model_.energies[t];
+          energy.accumulate(in, energy.is_external_load() ? load : internal);
+        }
+      });
 }
 
 void NewtonSystem::gather_residual() {

@@ -103,11 +103,16 @@ class NewtonSystem {
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used;
   /// `factorizations` counts the factorizations made.
   StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
-  /// The parallel part of evaluate() (options().threads > 1): the kinematics at in.q into kin_, then every
-  /// term's element values (Energy/ForceTerm::prepare) for the requests in `internal`, `load` and `forces`,
-  /// split over the pool (docs/physics/time_integration.md, "Threads").
-  void evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
-                            const EnergyOutput& load, const ForceOutput& forces);
+  /// The parallel part of evaluate() (options().threads > 1), in two rounds of the pool: the kinematics at
+  /// in.q into kin_, then every term's element values (Energy/ForceTerm::prepare) for the requests in
+  /// `internal`, `load` and `forces`; meanwhile the calling thread zeroes the outputs (clear_outputs) and
+  /// accumulates the first leading_serial_energies_ energies (docs/physics/time_integration.md, "Threads").
+  void evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
+                            const ForceOutput& forces, bool separate_load_hessian);
+  /// Zeroes the gradients, the forces and, if requested, the Jacobian and the separate load Hessian.
+  void clear_outputs(bool jacobian, bool separate_load_hessian);
+  /// Which part of the kinematics round computes each reference twist (twists_in_part_, twists_between_parts_).
+  void split_reference_twists();
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
   /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
@@ -157,6 +162,12 @@ class NewtonSystem {
   Kinematics kin_;
   std::unique_ptr<WorkerPool> pool_;      ///< the evaluation's threads; null with options().threads == 1
   std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
+  /// the energies before the first with element_count() > 0: accumulated by the calling thread during the
+  /// element round
+  std::size_t leading_serial_energies_ = 0;
+  /// per part of the kinematics round, the springs whose reference twist it computes (both edges in the part)
+  std::vector<std::vector<std::size_t>> twists_in_part_;
+  std::vector<std::size_t> twists_between_parts_;  ///< the others: computed between the rounds
   VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
   VecX u_;               ///< trial velocity (#dofs)
   VecX gradient_;        ///< dE_int/dq (#dofs)

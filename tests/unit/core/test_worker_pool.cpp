@@ -1,6 +1,6 @@
 // WorkerPool (core/worker_pool.hpp): every part of every task runs exactly once, results written per part
-// are complete when run() returns, exceptions reach the caller, and idle workers that have blocked wake
-// up for the next task.
+// are complete when run() returns, the serial work runs once on the caller beside the parts, exceptions
+// reach the caller, and idle workers that have blocked wake up for the next task.
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -72,6 +72,45 @@ TEST(WorkerPool, WorkersRunPartsAndWakeAfterBlocking) {
     if (ran[0] != caller || ran[1] != caller) ++on_worker;
   }
   EXPECT_GT(on_worker, 10) << "the worker ran a part in only " << on_worker << " of 20 tasks";
+}
+
+TEST(WorkerPool, RunsSerialWorkOnTheCallerBesideMorePartsThanThreads) {
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int threads : {1, 2, 3}) {
+    WorkerPool pool(threads, WorkerPool::kDefaultSpinTime, 4 * threads);
+    ASSERT_EQ(pool.parts(), 4 * threads);
+    std::vector<int> runs(static_cast<std::size_t>(pool.parts()), 0);
+    int serial_runs = 0, serial_elsewhere = 0;
+    for (int task = 0; task < 500; ++task) {
+      std::vector<long> sums(static_cast<std::size_t>(pool.parts()), -1);
+      pool.run(
+          [&](int part) {
+            ++runs[static_cast<std::size_t>(part)];
+            long sum = 0;
+            for (int k = 0; k <= 50 * (part + 1); ++k) sum += k;
+            sums[static_cast<std::size_t>(part)] = sum;
+          },
+          [&] {
+            ++serial_runs;
+            if (std::this_thread::get_id() != caller) ++serial_elsewhere;
+          });
+      for (int part = 0; part < pool.parts(); ++part) {
+        const long n = 50 * (part + 1);
+        ASSERT_EQ(sums[static_cast<std::size_t>(part)], n * (n + 1) / 2) << "task " << task << " part " << part;
+      }
+    }
+    for (int part = 0; part < pool.parts(); ++part) EXPECT_EQ(runs[static_cast<std::size_t>(part)], 500);
+    EXPECT_EQ(serial_runs, 500);
+    EXPECT_EQ(serial_elsewhere, 0);
+  }
+}
+
+TEST(WorkerPool, RethrowsTheSerialWorksExceptionAfterTheParts) {
+  WorkerPool pool(2, WorkerPool::kDefaultSpinTime, 6);
+  std::atomic<int> done{0};
+  EXPECT_THROW(pool.run([&](int) { done.fetch_add(1); }, [] { throw std::runtime_error("serial failed"); }),
+               std::runtime_error);
+  EXPECT_EQ(done.load(), 6);  // every part finished before the rethrow
 }
 
 TEST(WorkerPool, RethrowsAPartsException) {
