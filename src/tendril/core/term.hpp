@@ -49,11 +49,11 @@ struct ForceOutput {
 // element_count() > 0 and implements prepare(), which computes and stores the element-local values
 // (energy, gradient, Hessian; force and Jacobian blocks) of elements [first, last) as `out` requests
 // them (its non-null members; nothing is added to `out`). The Newton system calls prepare() on disjoint
-// ranges covering [0, element_count) from several threads at once, then accumulate() with
-// EvalInput::prepared set, which adds the stored values in the term's serial order. The sums are then
-// bitwise those of accumulate() alone, for any split. prepare() writes only its own elements' storage
-// (mutable members of the term: one evaluation of a model at a time). Terms without it are evaluated by
-// accumulate() alone, on the calling thread; they never see threads.
+// ranges covering [0, element_count) from several threads at once, then accumulate() with EvalInput::prepared set,
+// which adds the stored values in the term's serial order. The sums are then bitwise those of accumulate() alone, for
+// any split. prepare() writes only its own elements' storage (mutable members of the term: one evaluation of a model at
+// a time); a term's accumulate() may run while later terms' prepare() runs on other threads. Terms without prepare()
+// are evaluated by accumulate() alone, on the calling thread; they never see threads.
 
 class Energy {
  public:

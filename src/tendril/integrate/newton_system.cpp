@@ -19,6 +19,10 @@ constexpr double kRoundOffFactor = 16.0;
 /// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
 constexpr double kInitialShift = 1e-8;
 
+/// Parts per thread of each round of the threaded evaluation: more parts than threads let a worker take
+/// the parts the calling thread has not reached while it does its serial work (evaluate_in_parallel).
+constexpr int kPartsPerThread = 2;
+
 }  // namespace
 
 NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
@@ -119,6 +123,7 @@ void NewtonSystem::analyze_pattern() {
   for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
   force_elements_.clear();
   for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
+  if (pool_) split_into_parts();
 }
 
 const SparseMatrix& NewtonSystem::jacobian() {
@@ -135,35 +140,20 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
     u_.setZero();
   EvalInput in{model_, y, u_, p.time, kin_};
 
-  gradient_.setZero();
-  load_gradient_.setZero();
-  force_.setZero();
-  if (jacobian) full_.set_zero();
   const bool separate_load_hessian = jacobian && has_load_energy_ && lambda != 1.0;
-  if (separate_load_hessian) load_hessian_.set_zero();
-
   EnergyOutput internal{0.0, &gradient_, jacobian ? &full_ : nullptr};
   EnergyOutput load{0.0, &load_gradient_, jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
   ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
   if (pool_) {
-    evaluate_in_parallel(*p.frames, in, internal, load, forces);
-    in.prepared = true;
+    // the terms are accumulated on this thread during the element round, each as soon as its values are in
+    evaluate_in_parallel(*p.frames, in, internal, load, forces, lambda, separate_load_hessian);
   } else {
+    clear_outputs(jacobian, separate_load_hessian);
     compute_kinematics(model_, *p.frames, y, kin_);
-  }
-
-  // energies: internal ones straight into J, external loads scaled by lambda
-  for (const auto& energy : model_.energies) energy->accumulate(in, energy->is_external_load() ? load : internal);
-  if (separate_load_hessian) {
-    const double* src = load_hessian_.matrix().valuePtr();
-    double* dst = full_.matrix().valuePtr();
-    for (Eigen::Index k = 0; k < full_.matrix().nonZeros(); ++k) dst[k] += lambda * src[k];
+    accumulate_terms(in, internal, load, forces, lambda, separate_load_hessian, nullptr);
   }
   energy_int_ = internal.energy;
   energy_load_ = load.energy;
-
-  // forces: J gets -lambda (dF/dq + c_u dF/du)
-  for (const auto& force : model_.forces) force->accumulate(in, forces);
 
   // inertia c_m M (y - y_pred) with J += c_m M, and the residual, in one sweep
   double kinetic = 0.0;
@@ -186,35 +176,109 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() && y.allFinite();
 }
 
-void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
-                                        const EnergyOutput& load, const ForceOutput& forces) {
+void NewtonSystem::clear_outputs(bool jacobian, bool separate_load_hessian) {
+  gradient_.setZero();
+  load_gradient_.setZero();
+  force_.setZero();
+  if (jacobian) full_.set_zero();
+  if (separate_load_hessian) load_hessian_.set_zero();
+}
+
+void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
+                                    ForceOutput& forces, double lambda, bool separate_load_hessian, WorkerPool* pool) {
+  // energies: internal ones straight into J, external loads scaled by lambda
+  for (std::size_t t = 0; t < model_.energies.size(); ++t) {
+    if (pool && energy_elements_[t] > 0) pool->finish_parts_before(energy_parts_end_[t]);
+    const Energy& energy = *model_.energies[t];
+    energy.accumulate(in, energy.is_external_load() ? load : internal);
+  }
+  if (separate_load_hessian) {
+    const double* src = load_hessian_.matrix().valuePtr();
+    double* dst = full_.matrix().valuePtr();
+    for (Eigen::Index k = 0; k < full_.matrix().nonZeros(); ++k) dst[k] += lambda * src[k];
+  }
+  // forces: J gets -lambda (dF/dq + c_u dF/du)
+  for (std::size_t t = 0; t < model_.forces.size(); ++t) {
+    if (pool && force_elements_[t] > 0) pool->finish_parts_before(force_parts_end_[t]);
+    model_.forces[t]->accumulate(in, forces);
+  }
+}
+
+void NewtonSystem::split_into_parts() {
+  const int parts = kPartsPerThread * pool_->size();
+  // the element round: `parts` parts of each term with element values, in the serial order of the terms
+  element_parts_.clear();
+  energy_parts_end_.assign(energy_elements_.size(), 0);
+  force_parts_end_.assign(force_elements_.size(), 0);
+  for (int kind = 0; kind < 2; ++kind) {
+    const std::vector<std::size_t>& elements = kind == 0 ? energy_elements_ : force_elements_;
+    for (std::size_t t = 0; t < elements.size(); ++t) {
+      if (elements[t] == 0) continue;
+      for (int part = 0; part < parts; ++part) {
+        const auto [first, last] = WorkerPool::range(elements[t], part, parts);
+        element_parts_.push_back({kind == 1, t, first, last});
+      }
+      (kind == 0 ? energy_parts_end_ : force_parts_end_)[t] = static_cast<int>(element_parts_.size());
+    }
+  }
+  // the kinematics round: spring k's reference twist reads the frames of its two edges: in the kinematics
+  // round when the part that computes both edges computes it too, else on the calling thread between the rounds
+  kinematics_parts_ = parts;
+  const std::size_t edges = framed_edge_count(model_);
+  std::vector<int> part_of_edge(edges);
+  for (int part = 0; part < parts; ++part) {
+    const auto [e0, e1] = WorkerPool::range(edges, part, parts);
+    for (std::size_t e = e0; e < e1; ++e) part_of_edge[e] = part;
+  }
+  twists_in_part_.assign(static_cast<std::size_t>(parts), {});
+  twists_between_parts_.clear();
+  for (std::size_t k = 0; k < framed_spring_count(model_); ++k) {
+    const BendTwistSpring& spring = framed_spring(model_, k);
+    const int part = part_of_edge[static_cast<std::size_t>(spring.edge_a)];
+    if (part == part_of_edge[static_cast<std::size_t>(spring.edge_b)])
+      twists_in_part_[static_cast<std::size_t>(part)].push_back(k);
+    else
+      twists_between_parts_.push_back(k);
+  }
+}
+
+void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, EvalInput& in, EnergyOutput& internal,
+                                        EnergyOutput& load, ForceOutput& forces, double lambda,
+                                        bool separate_load_hessian) {
   resize_kinematics(model_, frames, kin_);
   WorkerPool& pool = *pool_;
-  // three rounds: edge frames; reference twists (they read the frames of both edges of a spring); the
-  // terms' element values (they read any kinematics)
-  pool.run([&](int part) {
-    const auto [e0, e1] = pool.range(kin_.edge.size(), part);
-    compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
-    const auto [z0, z1] = pool.range(kin_.shell_edge_tau.size(), part);
-    compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
-  });
-  pool.run([&](int part) {
-    const auto [k0, k1] = pool.range(kin_.reference_twist.size(), part);
-    compute_reference_twist(model_, frames, k0, k1, kin_);
-  });
-  pool.run([&](int part) {
-    for (std::size_t t = 0; t < energy_elements_.size(); ++t) {
-      if (energy_elements_[t] == 0) continue;
-      const Energy& energy = *model_.energies[t];
-      const auto [first, last] = pool.range(energy_elements_[t], part);
-      energy.prepare(in, first, last, energy.is_external_load() ? load : internal);
-    }
-    for (std::size_t t = 0; t < force_elements_.size(); ++t) {
-      if (force_elements_[t] == 0) continue;
-      const auto [first, last] = pool.range(force_elements_[t], part);
-      model_.forces[t]->prepare(in, first, last, forces);
-    }
-  });
+  // two rounds. 1: edge frames, and the reference twists of the springs whose two edges the same part
+  // computes; meanwhile the caller zeroes the outputs.
+  pool.run(
+      kinematics_parts_,
+      [&](int part) {
+        const auto [e0, e1] = WorkerPool::range(kin_.edge.size(), part, kinematics_parts_);
+        compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
+        const auto [z0, z1] = WorkerPool::range(kin_.shell_edge_tau.size(), part, kinematics_parts_);
+        compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
+        for (std::size_t k : twists_in_part_[static_cast<std::size_t>(part)])
+          compute_reference_twist(model_, frames, k, k + 1, kin_);
+      },
+      [&] { clear_outputs(internal.hessian != nullptr, separate_load_hessian); });
+  // the other reference twists (springs across parts: a few at the parts' ends and junctions)
+  for (std::size_t k : twists_between_parts_) compute_reference_twist(model_, frames, k, k + 1, kin_);
+  // 2: the terms' element values (they read any kinematics), term after term in the serial order; the
+  // caller accumulates the terms in the serial order meanwhile, each term with element values once its
+  // parts have finished (prepare() writes only the term's own storage, accumulate() adds its stored
+  // values: the sums of one thread, in its order)
+  in.prepared = true;
+  pool.run(
+      static_cast<int>(element_parts_.size()),
+      [&](int part) {
+        const ElementPart& e = element_parts_[static_cast<std::size_t>(part)];
+        if (e.force) {
+          model_.forces[e.term]->prepare(in, e.first, e.last, forces);
+        } else {
+          const Energy& energy = *model_.energies[e.term];
+          energy.prepare(in, e.first, e.last, energy.is_external_load() ? load : internal);
+        }
+      },
+      [&] { accumulate_terms(in, internal, load, forces, lambda, separate_load_hessian, &pool); });
 }
 
 void NewtonSystem::gather_residual() {

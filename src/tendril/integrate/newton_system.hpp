@@ -103,11 +103,22 @@ class NewtonSystem {
   /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used;
   /// `factorizations` counts the factorizations made.
   StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
-  /// The parallel part of evaluate() (options().threads > 1): the kinematics at in.q into kin_, then every
-  /// term's element values (Energy/ForceTerm::prepare) for the requests in `internal`, `load` and `forces`,
-  /// split over the pool (docs/physics/time_integration.md, "Threads").
-  void evaluate_in_parallel(const RodFrames& frames, const EvalInput& in, const EnergyOutput& internal,
-                            const EnergyOutput& load, const ForceOutput& forces);
+  /// evaluate() on the pool (options().threads > 1), in two rounds: the kinematics at in.q into kin_, then
+  /// every term's element values (Energy/ForceTerm::prepare) for the requests in `internal`, `load` and
+  /// `forces`; meanwhile the calling thread zeroes the outputs (clear_outputs), then accumulates the terms
+  /// (accumulate_terms), each as soon as its element values are in (docs/physics/time_integration.md,
+  /// "Threads"). Sets in.prepared.
+  void evaluate_in_parallel(const RodFrames& frames, EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
+                            ForceOutput& forces, double lambda, bool separate_load_hessian);
+  /// Zeroes the gradients, the forces and, if requested, the Jacobian and the separate load Hessian.
+  void clear_outputs(bool jacobian, bool separate_load_hessian);
+  /// Every term's accumulate() in the model's order (energies, lambda times the separate load Hessian,
+  /// forces); with a pool, within its element round: each term with element values after its parts.
+  void accumulate_terms(const EvalInput& in, EnergyOutput& internal, EnergyOutput& load, ForceOutput& forces,
+                        double lambda, bool separate_load_hessian, WorkerPool* pool);
+  /// The parts of the two rounds of evaluate_in_parallel (element_parts_, the parts' ends, the reference
+  /// twists' parts), from the terms' element counts.
+  void split_into_parts();
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
   /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
@@ -157,6 +168,17 @@ class NewtonSystem {
   Kinematics kin_;
   std::unique_ptr<WorkerPool> pool_;      ///< the evaluation's threads; null with options().threads == 1
   std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
+  /// a part of the element round: elements [first, last) of energy or force `term`
+  struct ElementPart {
+    bool force = false;
+    std::size_t term = 0, first = 0, last = 0;
+  };
+  std::vector<ElementPart> element_parts_;  ///< the element round's parts, term after term in the serial order
+  std::vector<int> energy_parts_end_, force_parts_end_;  ///< one past each term's last part (#terms)
+  int kinematics_parts_ = 0;  ///< parts of the kinematics round
+  /// per part of the kinematics round, the springs whose reference twist it computes (both edges in the part)
+  std::vector<std::vector<std::size_t>> twists_in_part_;
+  std::vector<std::size_t> twists_between_parts_;  ///< the others: computed between the rounds
   VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
   VecX u_;               ///< trial velocity (#dofs)
   VecX gradient_;        ///< dE_int/dq (#dofs)
