@@ -44,6 +44,22 @@ void BM_BendTwistStencil(benchmark::State& state) {
 }
 BENCHMARK(BM_BendTwistStencil);
 
+/// The same stencil's energy and gradient only (the Newton evaluations without a Jacobian).
+void BM_BendTwistStencilGradient(benchmark::State& state) {
+  VecX q;
+  RodFrames frames;
+  const Model model = benchmark_rod(101, q, frames);
+  Kinematics kin;
+  compute_kinematics(model, frames, q, kin);
+  const BendTwistStencil stencil = oriented_stencil(model, kin, q, 50);
+  VecN<11> g;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(bend_twist_stencil(stencil, model.rods.springs[50], &g, nullptr));
+    benchmark::DoNotOptimize(g.data());
+  }
+}
+BENCHMARK(BM_BendTwistStencilGradient);
+
 void BM_Kinematics(benchmark::State& state) {
   VecX q;
   RodFrames frames;

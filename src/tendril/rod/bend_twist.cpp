@@ -51,7 +51,8 @@ void binormal_jacobians(const EdgePair& p, Mat3& jac_a, Mat3& jac_b) {
   add_cross_matrix((2.0 * s_b) * p.t_a, jac_b);
 }
 
-/// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric). With
+/// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric; the upper
+/// blocks aa, ab and bb only, see UpperHessian). With
 /// g = df/dt (tangents taken as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T
 /// - (P g) t^T] / |e|^2, P = I - t t^T. Written with rank-one terms: P_a M P_b = M - t_a (M^T t_a)^T
 /// - (M t_b) t_b^T + (t_a . M t_b) t_a t_b^T.
@@ -87,7 +88,6 @@ void add_binormal_hessian(const EdgePair& p, const Vec3& v, Mat8& h) {
   add_cross_matrix((-2.0 * s) * v, ab);
   ab.diagonal().array() -= s * f;
   h.block<3, 3>(0, 3) += ab;
-  h.block<3, 3>(3, 0) += ab.transpose();
 }
 
 /// d h / d e of the transport rotation gradient h = (t x t_acc) / (|e| (1 + t_acc . t)), written with
@@ -107,17 +107,21 @@ void add_binormal_hessian(const EdgePair& p, const Vec3& v, Mat8& h) {
 
 /// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is sparse:
 /// the transport rotation gradient g at rows [offset, offset + 3), the twist sign (+-1) at row `angle`, 0
-/// elsewhere; r = (r_e, 0, 0) is zero on the twists.
+/// elsewhere; r = (r_e, 0, 0) is zero on the twists. The upper blocks only (UpperHessian): edge a (offset
+/// 0) touches rows 0-2 of the positions, edge b (offset 3) columns 3-5.
 void add_frame_angle_coupling(Mat8& h, const VecN<6>& r_e, const Vec3& g, int offset, int angle, double sign,
                               double c) {
   auto positions = h.topLeftCorner<6, 6>();
-  positions.middleCols<3>(offset).noalias() -= r_e * g.transpose();
-  positions.middleRows<3>(offset).noalias() -= g * r_e.transpose();
+  if (offset == 0) {
+    positions.topLeftCorner<3, 3>().noalias() -= r_e.head<3>() * g.transpose();
+    positions.topRows<3>().noalias() -= g * r_e.transpose();
+  } else {
+    positions.rightCols<3>().noalias() -= r_e * g.transpose();
+    positions.bottomRightCorner<3, 3>().noalias() -= g * r_e.tail<3>().transpose();
+  }
   positions.block<3, 3>(offset, offset).noalias() += (c * g) * g.transpose();
   h.col(angle).head<6>() -= sign * r_e;
-  h.row(angle).head<6>() -= sign * r_e.transpose();
   h.block<3, 1>(offset, angle) += (sign * c) * g;
-  h.block<1, 3>(angle, offset) += (sign * c) * g.transpose();
   h(angle, angle) += c;
 }
 
@@ -129,6 +133,7 @@ VecN<11> gradient_to_stencil(const Vec8& g) {
 }
 
 /// out = D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
+/// Reads the upper blocks of the symmetric h only (UpperHessian).
 void hessian_to_stencil(const Mat8& h, MatN<11>& out) {
   const auto aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
   const auto ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
@@ -201,6 +206,8 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   if (gradient) *gradient = gradient_to_stencil(grads * Vec3(c1, c2, c3));
   if (!hessian) return energy;
 
+  // The symmetric Hessian over z is formed in its upper blocks only (the position blocks aa, ab, bb and the
+  // twist columns): the lower ones are never written nor read (hessian_to_stencil mirrors).
   // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m), as one product G K G^T
   const Eigen::Matrix<double, 8, 3> scaled_grads = grads * Vec3(k1, k2, k3).asDiagonal();
   Mat8 h;
@@ -218,7 +225,6 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   h.block<3, 3>(3, 3) += p.kb * row_b.transpose() - (0.5 * (c1 * beta_b + c2 * gamma_b) - c3) * dh_b +
                          (0.5 * c3 / p.len_b) * jac_b;
   h.block<3, 3>(0, 3) += (0.5 * c3 / p.len_a) * jac_b;
-  h.block<3, 3>(3, 0) += (0.5 * c3 / p.len_b) * jac_a;
   // frame-angle couplings of the director terms, through the gradients of (kappa b) . (c1 m1 + c2 m2) of
   // each edge, r_e = (J_a^T v, J_b^T v) / 2
   const Vec3 coupled_a = 0.5 * (c1 * s.director_1_a + c2 * s.director_2_a);
