@@ -29,12 +29,17 @@ struct EdgePair {
   double len_a, len_b;   // |e_a|, |e_b| [m]
   double chi;            // 1 + t_a . t_b
   Vec3 kb;               // curvature binormal (kappa b)
+  Vec3 t_sum;            // t_a + t_b
+  double s_a, s_b;       // 1 / (chi |e_a|), 1 / (chi |e_b|) [1/m]
 
   EdgePair(const Vec3& e_a, const Vec3& e_b) : len_a(e_a.norm()), len_b(e_b.norm()) {
     t_a = e_a / len_a;
     t_b = e_b / len_b;
     chi = 1.0 + t_a.dot(t_b);
     kb = curvature_binormal(t_a, t_b);
+    t_sum = t_a + t_b;
+    s_a = 1.0 / (chi * len_a);
+    s_b = 1.0 / (chi * len_b);
   }
 };
 
@@ -43,16 +48,25 @@ struct EdgePair {
 ///   d(kappa b)/de_b = (2 [t_a]x - (kappa b)(t_a + t_b)^T) / (chi |e_b|).
 void binormal_jacobians(const EdgePair& p, Mat3& jac_a, Mat3& jac_b) {
   Mat3 outer;
-  outer.noalias() = p.kb * (p.t_a + p.t_b).transpose();
-  const double s_a = 1.0 / (p.chi * p.len_a), s_b = 1.0 / (p.chi * p.len_b);
-  jac_a = -s_a * outer;
-  add_cross_matrix((-2.0 * s_a) * p.t_b, jac_a);
-  jac_b = -s_b * outer;
-  add_cross_matrix((2.0 * s_b) * p.t_a, jac_b);
+  outer.noalias() = p.kb * p.t_sum.transpose();
+  jac_a = -p.s_a * outer;
+  add_cross_matrix((-2.0 * p.s_a) * p.t_b, jac_a);
+  jac_b = -p.s_b * outer;
+  add_cross_matrix((2.0 * p.s_b) * p.t_a, jac_b);
+}
+
+/// J_a^T v and J_b^T v for the Jacobians above without forming them, given kb_v = (kappa b) . v:
+///   J_a^T v = -((kappa b) . v (t_a + t_b) + 2 v x t_b) / (chi |e_a|),
+///   J_b^T v = (2 v x t_a - (kappa b) . v (t_a + t_b)) / (chi |e_b|).
+Vec3 binormal_jacobian_a_transposed(const EdgePair& p, const Vec3& v, double kb_v) {
+  return -p.s_a * (kb_v * p.t_sum + 2.0 * v.cross(p.t_b));
+}
+Vec3 binormal_jacobian_b_transposed(const EdgePair& p, const Vec3& v, double kb_v) {
+  return p.s_b * (2.0 * v.cross(p.t_a) - kb_v * p.t_sum);
 }
 
 /// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric; the upper
-/// blocks aa, ab and bb only, see UpperHessian). With
+/// blocks aa, ab and bb only: bend_twist_stencil forms the upper blocks of its Hessian over z). With
 /// g = df/dt (tangents taken as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T
 /// - (P g) t^T] / |e|^2, P = I - t t^T. Written with rank-one terms: P_a M P_b = M - t_a (M^T t_a)^T
 /// - (M t_b) t_b^T + (t_a . M t_b) t_a t_b^T.
@@ -107,7 +121,7 @@ void add_binormal_hessian(const EdgePair& p, const Vec3& v, Mat8& h) {
 
 /// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is sparse:
 /// the transport rotation gradient g at rows [offset, offset + 3), the twist sign (+-1) at row `angle`, 0
-/// elsewhere; r = (r_e, 0, 0) is zero on the twists. The upper blocks only (UpperHessian): edge a (offset
+/// elsewhere; r = (r_e, 0, 0) is zero on the twists. The upper blocks only (as above): edge a (offset
 /// 0) touches rows 0-2 of the positions, edge b (offset 3) columns 3-5.
 void add_frame_angle_coupling(Mat8& h, const VecN<6>& r_e, const Vec3& g, int offset, int angle, double sign,
                               double c) {
@@ -133,7 +147,7 @@ VecN<11> gradient_to_stencil(const Vec8& g) {
 }
 
 /// out = D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
-/// Reads the upper blocks of the symmetric h only (UpperHessian).
+/// Reads the upper blocks of the symmetric h only.
 void hessian_to_stencil(const Mat8& h, MatN<11>& out) {
   const auto aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
   const auto ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
@@ -180,8 +194,15 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   if (!gradient && !hessian) return energy;
 
   // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b
+  // J_a^T v and J_b^T v: through the Jacobians, which the Hessian needs, or (gradient alone) without them
   Mat3 jac_a, jac_b;
-  binormal_jacobians(p, jac_a, jac_b);
+  if (hessian) binormal_jacobians(p, jac_a, jac_b);
+  const auto jac_a_transposed = [&](const Vec3& v, double kb_v) -> Vec3 {
+    return hessian ? Vec3(jac_a.transpose() * v) : binormal_jacobian_a_transposed(p, v, kb_v);
+  };
+  const auto jac_b_transposed = [&](const Vec3& v, double kb_v) -> Vec3 {
+    return hessian ? Vec3(jac_b.transpose() * v) : binormal_jacobian_b_transposed(p, v, kb_v);
+  };
   const Vec3 sum_2 = s.director_2_a + s.director_2_b, sum_1 = s.director_1_a + s.director_1_b;
 
   // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e, d theta = sign d(twist DOF);
@@ -193,10 +214,10 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
   const Vec3& h_b = s.rotation_gradient_b;
   const double sign_a = s.twist_sign_a, sign_b = s.twist_sign_b;
   Eigen::Matrix<double, 8, 3> grads;  // columns: grad kappa_1, grad kappa_2, grad m
-  grads.block<3, 1>(0, 0) = 0.5 * (jac_a.transpose() * sum_2 - beta_a * h_a);
-  grads.block<3, 1>(3, 0) = 0.5 * (jac_b.transpose() * sum_2 - beta_b * h_b);
-  grads.block<3, 1>(0, 1) = -0.5 * (jac_a.transpose() * sum_1 + gamma_a * h_a);
-  grads.block<3, 1>(3, 1) = -0.5 * (jac_b.transpose() * sum_1 + gamma_b * h_b);
+  grads.block<3, 1>(0, 0) = 0.5 * (jac_a_transposed(sum_2, gamma_a + gamma_b) - beta_a * h_a);
+  grads.block<3, 1>(3, 0) = 0.5 * (jac_b_transposed(sum_2, gamma_a + gamma_b) - beta_b * h_b);
+  grads.block<3, 1>(0, 1) = -0.5 * (jac_a_transposed(sum_1, beta_a + beta_b) + gamma_a * h_a);
+  grads.block<3, 1>(3, 1) = -0.5 * (jac_b_transposed(sum_1, beta_a + beta_b) + gamma_b * h_b);
   grads.block<3, 1>(0, 2) = p.kb / (2.0 * p.len_a) - h_a;
   grads.block<3, 1>(3, 2) = p.kb / (2.0 * p.len_b) + h_b;
   grads.block<2, 3>(6, 0) << -0.5 * beta_a * sign_a, -0.5 * gamma_a * sign_a, -sign_a,  //
