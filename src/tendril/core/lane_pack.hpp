@@ -1,11 +1,15 @@
 #pragma once
-/// Four doubles computed side by side (AVX2, x86-64-v3): a scalar type for Eigen fixed-size matrices, so that
-/// a kernel written once as a template over its scalar evaluates four elements (four lanes) in the
-/// instructions of one. Every operation acts lane by lane, so a lane's result does not depend on the other
-/// lanes nor on which lane an element takes: the same bits as the same kernel run in any other lane.
-/// Comparisons are true when they hold in every lane (Eigen tests scalars only for special values).
+/// Four doubles computed side by side: a scalar type for Eigen fixed-size matrices, so that a kernel written
+/// for it evaluates four elements (four lanes) in the instructions of one (AVX2 with the x86-64-v3 build, two
+/// SSE2 halves without). Every operation acts lane by lane, so a lane's result does not depend on the other
+/// lanes nor on which lane an element takes. Comparisons are true when they hold in every lane (Eigen tests
+/// scalars only for special values such as a zero factor).
 
+#include <cmath>
+#include <cstring>
+#ifdef __AVX__
 #include <immintrin.h>
+#endif
 
 #include <Eigen/Core>
 
@@ -13,29 +17,44 @@ namespace tendril {
 
 struct alignas(32) LanePack {
   static constexpr int kLanes = 4;
-  __m256d v;
+  using Lanes = double __attribute__((vector_size(32)));  // GCC vector extension
+  Lanes v;
   LanePack() = default;
-  LanePack(double x) : v(_mm256_set1_pd(x)) {}  // NOLINT(google-explicit-constructor): literals in kernels
-  explicit LanePack(__m256d x) : v(x) {}
+  LanePack(double x) : v{x, x, x, x} {}  // NOLINT(google-explicit-constructor): literals in kernels
+  explicit LanePack(Lanes x) : v(x) {}
   /// The pack of values[0..3] (lane k holds values[k]).
-  static LanePack load(const double* values) { return LanePack(_mm256_loadu_pd(values)); }
-  void store(double* values) const { _mm256_storeu_pd(values, v); }
+  static LanePack load(const double* values) {
+    LanePack p;
+    std::memcpy(&p.v, values, sizeof(Lanes));
+    return p;
+  }
+  void store(double* values) const { std::memcpy(values, &v, sizeof(Lanes)); }
 };
 
-inline LanePack operator+(LanePack a, LanePack b) { return LanePack(_mm256_add_pd(a.v, b.v)); }
-inline LanePack operator-(LanePack a, LanePack b) { return LanePack(_mm256_sub_pd(a.v, b.v)); }
-inline LanePack operator*(LanePack a, LanePack b) { return LanePack(_mm256_mul_pd(a.v, b.v)); }
-inline LanePack operator/(LanePack a, LanePack b) { return LanePack(_mm256_div_pd(a.v, b.v)); }
-inline LanePack operator-(LanePack a) { return LanePack(_mm256_xor_pd(a.v, _mm256_set1_pd(-0.0))); }
+inline LanePack operator+(LanePack a, LanePack b) { return LanePack(a.v + b.v); }
+inline LanePack operator-(LanePack a, LanePack b) { return LanePack(a.v - b.v); }
+inline LanePack operator*(LanePack a, LanePack b) { return LanePack(a.v * b.v); }
+inline LanePack operator/(LanePack a, LanePack b) { return LanePack(a.v / b.v); }
+inline LanePack operator-(LanePack a) { return LanePack(-a.v); }
 inline LanePack& operator+=(LanePack& a, LanePack b) { return a = a + b; }
 inline LanePack& operator-=(LanePack& a, LanePack b) { return a = a - b; }
 inline LanePack& operator*=(LanePack& a, LanePack b) { return a = a * b; }
 inline LanePack& operator/=(LanePack& a, LanePack b) { return a = a / b; }
 inline bool operator==(LanePack a, LanePack b) {
-  return _mm256_movemask_pd(_mm256_cmp_pd(a.v, b.v, _CMP_EQ_OQ)) == 15;
+  for (int k = 0; k < LanePack::kLanes; ++k)
+    if (!(a.v[k] == b.v[k])) return false;
+  return true;
 }
 inline bool operator!=(LanePack a, LanePack b) { return !(a == b); }
-inline LanePack sqrt(LanePack a) { return LanePack(_mm256_sqrt_pd(a.v)); }
+inline LanePack sqrt(LanePack a) {
+#ifdef __AVX__
+  return LanePack(LanePack::Lanes(_mm256_sqrt_pd(__m256d(a.v))));
+#else
+  LanePack r;
+  for (int k = 0; k < LanePack::kLanes; ++k) r.v[k] = std::sqrt(a.v[k]);
+  return r;
+#endif
+}
 
 }  // namespace tendril
 
