@@ -56,6 +56,34 @@ inline LanePack sqrt(LanePack a) {
 #endif
 }
 
+/// 4 x 4 transpose between lanes and elements: out[l] = (in[0] lane l, in[1] lane l, in[2] lane l, in[3] lane l).
+inline void transpose_lanes(const LanePack* in, LanePack* out) {
+  using Mask = long long __attribute__((vector_size(32)));
+  const LanePack::Lanes t0 = __builtin_shuffle(in[0].v, in[1].v, Mask{0, 4, 2, 6});
+  const LanePack::Lanes t1 = __builtin_shuffle(in[0].v, in[1].v, Mask{1, 5, 3, 7});
+  const LanePack::Lanes t2 = __builtin_shuffle(in[2].v, in[3].v, Mask{0, 4, 2, 6});
+  const LanePack::Lanes t3 = __builtin_shuffle(in[2].v, in[3].v, Mask{1, 5, 3, 7});
+  out[0].v = __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5});
+  out[1].v = __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5});
+  out[2].v = __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7});
+  out[3].v = __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7});
+}
+
+/// Lane-major to element-major for `n` packs: element e of lane l to out[l][e] (n doubles per lane).
+inline void unpack_lanes(const LanePack* packs, int n, double* const* out) {
+  int e = 0;
+  for (; e + LanePack::kLanes <= n; e += LanePack::kLanes) {
+    LanePack t[LanePack::kLanes];
+    transpose_lanes(packs + e, t);
+    for (int l = 0; l < LanePack::kLanes; ++l) t[l].store(out[l] + e);
+  }
+  for (; e < n; ++e) {
+    double lanes[LanePack::kLanes];
+    packs[e].store(lanes);
+    for (int l = 0; l < LanePack::kLanes; ++l) out[l][e] = lanes[l];
+  }
+}
+
 }  // namespace tendril
 
 namespace Eigen {

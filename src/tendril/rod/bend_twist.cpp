@@ -274,8 +274,10 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   return energy;
 }
 
-/// The per-spring inputs of packed_stencil_values in PackedStencil's order: 8 vectors, then 12 scalars.
+/// The per-spring inputs of packed_stencil_values in PackedStencil's order: 8 vectors, then 12 scalars
+/// (a multiple of the lanes: transposed four at a time).
 constexpr int kStencilFields = 8 * 3 + 12;
+static_assert(kStencilFields % kLanes == 0);
 void stencil_fields(const BendTwistStencil& s, const BendTwistSpring& spring, double* out) {
   for (const Vec3* v : {&s.edge_a, &s.edge_b, &s.director_1_a, &s.director_2_a, &s.director_1_b, &s.director_2_b,
                         &s.rotation_gradient_a, &s.rotation_gradient_b})
@@ -290,40 +292,44 @@ void stencil_fields(const BendTwistStencil& s, const BendTwistSpring& spring, do
 /// unused lanes): energies[l] [J], and gradients[l] and hessians[l] when those arrays are given.
 void stencil_values(int count, const BendTwistStencil* stencils, const BendTwistSpring* const* springs,
                     double* energies, VecN<11>* gradients, MatN<11>* hessians) {
-  // lane-major inputs, then one load per pack
+  // lane-major inputs, transposed four fields at a time into packs
   alignas(32) double fields[kLanes][kStencilFields];
   for (int l = 0; l < kLanes; ++l) {
     const int from = l < count ? l : count - 1;
     stencil_fields(stencils[from], *springs[from], fields[l]);
   }
-  alignas(32) double column[kStencilFields][kLanes];
-  for (int f = 0; f < kStencilFields; ++f)
-    for (int l = 0; l < kLanes; ++l) column[f][l] = fields[l][f];
+  std::array<P, kStencilFields> columns;
+  for (int f = 0; f < kStencilFields; f += kLanes) {
+    const P rows[kLanes] = {P::load(fields[0] + f), P::load(fields[1] + f), P::load(fields[2] + f),
+                            P::load(fields[3] + f)};
+    transpose_lanes(rows, columns.data() + f);
+  }
   PackedStencil packed;
   PVec3* vectors[] = {&packed.edge_a,       &packed.edge_b,       &packed.director_1_a,        &packed.director_2_a,
                       &packed.director_1_b, &packed.director_2_b, &packed.rotation_gradient_a, &packed.rotation_gradient_b};
   int f = 0;
   for (PVec3* v : vectors)
-    for (int i = 0; i < 3; ++i) (*v)[i] = P::load(column[f++]);
+    for (int i = 0; i < 3; ++i) (*v)[i] = columns[f++];
   for (P* x : {&packed.twist_a, &packed.twist_b, &packed.reference_twist, &packed.twist_sign_a, &packed.twist_sign_b,
                &packed.voronoi_length, &packed.bend_stiffness_1, &packed.bend_stiffness_2, &packed.twist_stiffness,
                &packed.natural_curvature_1, &packed.natural_curvature_2, &packed.natural_twist})
-    *x = P::load(column[f++]);
+    *x = columns[f++];
   PVec<11> g;
   PMat<11> h;
-  alignas(32) double lanes[kLanes];
-  packed_stencil_values(packed, gradients ? &g : nullptr, hessians ? &h : nullptr).store(lanes);
-  for (int l = 0; l < count; ++l) energies[l] = lanes[l];
-  if (gradients)
-    for (int i = 0; i < 11; ++i) {
-      g[i].store(lanes);
-      for (int l = 0; l < count; ++l) gradients[l][i] = lanes[l];
-    }
-  if (hessians)
-    for (int k = 0; k < 11 * 11; ++k) {
-      h.data()[k].store(lanes);
-      for (int l = 0; l < count; ++l) hessians[l].data()[k] = lanes[l];
-    }
+  // unused lanes are written to scratch space
+  alignas(32) double energy_lanes[kLanes];
+  VecN<11> g_scratch;
+  MatN<11> h_scratch;
+  double* g_out[kLanes];
+  double* h_out[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    g_out[l] = gradients && l < count ? gradients[l].data() : g_scratch.data();
+    h_out[l] = hessians && l < count ? hessians[l].data() : h_scratch.data();
+  }
+  packed_stencil_values(packed, gradients ? &g : nullptr, hessians ? &h : nullptr).store(energy_lanes);
+  for (int l = 0; l < count; ++l) energies[l] = energy_lanes[l];
+  if (gradients) unpack_lanes(g.data(), 11, g_out);
+  if (hessians) unpack_lanes(h.data(), 11 * 11, h_out);
 }
 
 }  // namespace
