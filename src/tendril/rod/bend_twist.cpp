@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "tendril/core/lane_pack.hpp"
 #include "tendril/geometry/curvature_binormal.hpp"
@@ -300,13 +303,16 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
 /// (a multiple of the lanes: transposed four at a time).
 constexpr int kStencilFields = 8 * 3 + 12;
 static_assert(kStencilFields % kLanes == 0);
+/// BendTwistStencil is those 8 vectors and 5 scalars, contiguous and in that order: copied at once.
+constexpr int kStencilDoubles = 8 * 3 + 5;
+static_assert(std::is_standard_layout_v<BendTwistStencil> && sizeof(BendTwistStencil) == kStencilDoubles * sizeof(double) &&
+              offsetof(BendTwistStencil, twist_a) == 24 * sizeof(double) &&
+              offsetof(BendTwistStencil, twist_sign_b) == 28 * sizeof(double));
 void stencil_fields(const BendTwistStencil& s, const BendTwistSpring& spring, double* out) {
-  for (const Vec3* v : {&s.edge_a, &s.edge_b, &s.director_1_a, &s.director_2_a, &s.director_1_b, &s.director_2_b,
-                        &s.rotation_gradient_a, &s.rotation_gradient_b})
-    for (int i = 0; i < 3; ++i) *out++ = (*v)[i];
-  for (double x : {s.twist_a, s.twist_b, s.reference_twist, s.twist_sign_a, s.twist_sign_b, spring.voronoi_length,
-                   spring.bend_stiffness_1, spring.bend_stiffness_2, spring.twist_stiffness, spring.natural_curvature[0],
-                   spring.natural_curvature[1], spring.natural_twist})
+  std::memcpy(out, &s, sizeof(BendTwistStencil));
+  out += kStencilDoubles;
+  for (double x : {spring.voronoi_length, spring.bend_stiffness_1, spring.bend_stiffness_2, spring.twist_stiffness,
+                   spring.natural_curvature[0], spring.natural_curvature[1], spring.natural_twist})
     *out++ = x;
 }
 
