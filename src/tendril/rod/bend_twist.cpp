@@ -229,16 +229,9 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   const P energy = 0.5 * (k1 * d1 * d1 + k2 * d2 * d2 + k3 * dm * dm);
   if (!gradient && !hessian) return energy;
 
-  // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b
-  // J_a^T v and J_b^T v: through the Jacobians, which the Hessian needs, or (gradient alone) without them
-  PMat3 jac_a, jac_b;
-  if (hessian) binormal_jacobians(p, jac_a, jac_b);
-  const auto jac_a_transposed = [&](const PVec3& v, P kb_v) -> PVec3 {
-    return hessian ? transposed_times(jac_a, v) : binormal_jacobian_a_transposed(p, v, kb_v);
-  };
-  const auto jac_b_transposed = [&](const PVec3& v, P kb_v) -> PVec3 {
-    return hessian ? transposed_times(jac_b, v) : binormal_jacobian_b_transposed(p, v, kb_v);
-  };
+  // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b, without
+  // forming J_a and J_b (the same operations with and without the Hessian: the residual at a point does not
+  // depend on whether the Jacobian is asked)
   const PVec3 sum_2 = s.director_2_a + s.director_2_b, sum_1 = s.director_1_a + s.director_1_b;
 
   // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e, d theta = sign d(twist DOF);
@@ -250,10 +243,10 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   const PVec3& h_b = s.rotation_gradient_b;
   const P sign_a = s.twist_sign_a, sign_b = s.twist_sign_b;
   Eigen::Matrix<P, 8, 3> grads;  // columns: grad kappa_1, grad kappa_2, grad m
-  grads.block<3, 1>(0, 0) = 0.5 * (jac_a_transposed(sum_2, gamma_a + gamma_b) - beta_a * h_a);
-  grads.block<3, 1>(3, 0) = 0.5 * (jac_b_transposed(sum_2, gamma_a + gamma_b) - beta_b * h_b);
-  grads.block<3, 1>(0, 1) = -0.5 * (jac_a_transposed(sum_1, beta_a + beta_b) + gamma_a * h_a);
-  grads.block<3, 1>(3, 1) = -0.5 * (jac_b_transposed(sum_1, beta_a + beta_b) + gamma_b * h_b);
+  grads.block<3, 1>(0, 0) = 0.5 * (binormal_jacobian_a_transposed(p, sum_2, gamma_a + gamma_b) - beta_a * h_a);
+  grads.block<3, 1>(3, 0) = 0.5 * (binormal_jacobian_b_transposed(p, sum_2, gamma_a + gamma_b) - beta_b * h_b);
+  grads.block<3, 1>(0, 1) = -0.5 * (binormal_jacobian_a_transposed(p, sum_1, beta_a + beta_b) + gamma_a * h_a);
+  grads.block<3, 1>(3, 1) = -0.5 * (binormal_jacobian_b_transposed(p, sum_1, beta_a + beta_b) + gamma_b * h_b);
   grads.block<3, 1>(0, 2) = p.kb / (2.0 * p.len_a) - h_a;
   grads.block<3, 1>(3, 2) = p.kb / (2.0 * p.len_b) + h_b;
   grads.block<2, 3>(6, 0) << -0.5 * beta_a * sign_a, -0.5 * gamma_a * sign_a, -sign_a,  //
@@ -262,6 +255,9 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
 
   if (gradient) *gradient = gradient_to_stencil(grads * PVec3(c1, c2, c3));
   if (!hessian) return energy;
+
+  PMat3 jac_a, jac_b;
+  binormal_jacobians(p, jac_a, jac_b);
 
   // The symmetric Hessian over z is formed in its upper blocks only (the position blocks aa, ab, bb and the
   // twist columns): the lower ones are never written nor read (hessian_to_stencil mirrors).

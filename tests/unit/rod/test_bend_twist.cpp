@@ -126,7 +126,7 @@ TEST(BendTwist, ConformsOnStarNetworkWithFlippedEdges) {
 TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
   // The kernel evaluates four springs at once (one per lane, core/lane_pack.hpp): a spring's energy,
   // gradient and Hessian must be bitwise the same whichever springs share its pass (the threads' parts
-  // start anywhere, docs/physics/time_integration.md), also alone (bend_twist_stencil).
+  // start anywhere, docs/physics/time_integration.md), also alone (bend_twist_stencil) and without the Hessian.
   test::BuiltRod rod = test::build(test::helix(9, test::anisotropic_material()));
   const VecX q = perturbed(rod.model, rod.q, 0.15, 0.8, 31);
   Kinematics kin;
@@ -155,6 +155,11 @@ TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
     EXPECT_EQ(whole.value[k], alone) << k;
     EXPECT_TRUE(whole.vector[k] == shifted.vector[k] && whole.vector[k] == g) << k;
     EXPECT_TRUE(whole.matrix[k] == shifted.matrix[k] && whole.matrix[k] == h) << k;
+    // and the gradient does not depend on whether the Hessian is asked (a residual is a residual)
+    VecN<11> g_alone;
+    EXPECT_EQ(bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k], &g_alone, nullptr),
+              alone);
+    EXPECT_TRUE(g_alone == g) << k;
   }
 }
 
