@@ -113,7 +113,8 @@ void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
   const PVec3 pt_b = p.t_b - cos * p.t_a, pt_a = p.t_a - cos * p.t_b;  // t_b seen from edge a and vice versa
   // G_aa = -(t_b g_a^T + g_a t_b^T) / chi, G_bb alike:
   // block aa = -(pg_a q_a^T + q_a pg_a^T + (t_a . g_a) P_a) / |e_a|^2 with q_a = P_a t_b / chi + t_a
-  // inlined: the stencil is 5 % faster (bench_rod_terms BM_BendTwistStencil; not inlined by GCC 12 at -O2)
+  // inlined: the scalar stencil was 5 % faster (bench_rod_terms BM_BendTwistStencil; not inlined by GCC 12 at
+  // -O2); not measured again with the four-lane kernel
   const auto add_diagonal_block = [](auto block, const PVec3& t, const PVec3& pg, const PVec3& q, P tg,
                                      P len) __attribute__((always_inline)) {
     const P s = -1.0 / (len * len);
@@ -142,8 +143,8 @@ void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
 /// h itself (t_acc = c t + (1 + c) |e| h x t, c / (1 + c) = (1 - eta) / 2, eta = |e|^2 |h|^2, and
 /// [t x h]x (I - t t^T) = [t x h]x - h t^T since h is normal to t):
 ///   Dh = -(1 - eta) / (2 |e|^2) [t]x + ([t x h]x - 2 h t^T) / |e| + h (t x h)^T.
-/// Inlined: the stencil is 2-3 % faster (bench_rod_terms); inlining add_binormal_hessian or hessian_to_stencil
-/// made it 7-20 % slower.
+/// Inlined: the scalar stencil was 2-3 % faster (bench_rod_terms); inlining add_binormal_hessian or
+/// hessian_to_stencil made it 7-20 % slower (not measured again with the four-lane kernel).
 [[gnu::always_inline]] inline PMat3 rotation_gradient_jacobian(const PVec3& t, P len, const PVec3& h) {
   const P eta = len * len * h.squaredNorm();
   const PVec3 txh = t.cross(h);
