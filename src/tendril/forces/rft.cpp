@@ -8,6 +8,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/forces/voronoi_length.hpp"
+#include "tendril/geometry/kinematics.hpp"
 
 namespace tendril {
 namespace {
@@ -39,25 +40,12 @@ RftCoefficients rft_coefficients_from_medium(double mu, double length, double ra
   return {2.0 * std::numbers::pi * mu / (log_ratio - 0.5), 4.0 * std::numbers::pi * mu / (log_ratio + 0.5)};
 }
 
-Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
-                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian) {
+Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv_l_b, const Vec3& velocity,
+                    const RftCoefficients& eta, double voronoi_length, double dq_scale, double du_scale,
+                    Eigen::Matrix<double, 3, 9>* jacobian) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
-  // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge): kept as t and 1/l
-  Vec3 s = Vec3::Zero(), t_a = Vec3::Zero(), t_b = Vec3::Zero();
-  double inv_l_a = 0.0, inv_l_b = 0.0;
-  if (has_previous) {
-    const Vec3 e = x - previous;
-    inv_l_a = 1.0 / e.norm();
-    t_a = e * inv_l_a;
-    s += t_a;
-  }
-  if (has_next) {
-    const Vec3 e = next - x;
-    inv_l_b = 1.0 / e.norm();
-    t_b = e * inv_l_b;
-    s += t_b;
-  }
+  // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge: t = 0, 1/l = 0)
+  const Vec3 s = t_a + t_b;
   const double s_norm = s.norm();
   const Vec3 t = s / s_norm;
   const double vt = velocity.dot(t);
@@ -98,17 +86,20 @@ ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges
     for (const auto& [node, side, other] : {std::tuple{a, 1, b}, std::tuple{b, 0, a}}) {
       if (slot[node] < 0) {
         slot[node] = static_cast<int>(nodes_.size());
-        nodes_.push_back(RftNode{node, {-1, -1}, 0.0});
+        nodes_.push_back(RftNode{.node = node});
       }
       RftNode& n = nodes_[slot[node]];
       // edges pointing against each other (a -> b <- c): the second neighbour takes the free side;
-      // tangents are formed from positions along previous -> node -> next, so edge directions do not matter
+      // tangents are taken along previous -> node -> next (edge_signs), so edge directions do not matter
       const int use = n.neighbours[side] < 0 ? side : 1 - side;
       if (n.neighbours[use] >= 0)
         throw InputError("edges[" + std::to_string(k) + "]", std::to_string(e),
                          "edges of rods (node " + std::to_string(node) +
                              " would have three or more RFT edges; apply RFT per rod)");
       n.neighbours[use] = other;
+      n.edges[use] = e;
+      // the edge a -> b points previous -> node on side 0 when it ends at the node (b), on side 1 when it starts there
+      n.edge_signs[use] = (use == 0) == (node == b) ? 1.0 : -1.0;
     }
   }
   const std::vector<double> voronoi = node_voronoi_lengths(model, edges);
@@ -121,16 +112,19 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
 
 void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
                                  Eigen::Matrix<double, 3, 9>& rows) const {
-  const DofMap& dofs = in.model.dofs;
   const RftNode& n = nodes_[k];
-  const int d = dofs.node(n.node);
-  const int p = n.neighbours[0], m = n.neighbours[1];
-  const Vec3 x = in.q.segment<3>(d);
-  const Vec3 previous = p >= 0 ? Vec3(in.q.segment<3>(dofs.node(p))) : x;
-  const Vec3 next = m >= 0 ? Vec3(in.q.segment<3>(dofs.node(m))) : x;
+  // the edges' unit vectors and inverse lengths from the kinematics (zero for a missing edge)
+  Vec3 t[2] = {Vec3::Zero(), Vec3::Zero()};
+  double inv_l[2] = {0.0, 0.0};
+  for (int side = 0; side < 2; ++side) {
+    if (n.edges[side] < 0) continue;
+    const auto e = static_cast<std::size_t>(n.edges[side]);
+    t[side] = n.edge_signs[side] * in.kin.tangent[e];
+    inv_l[side] = 1.0 / in.kin.edge_length[e];
+  }
   // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-  force = rft_node_force(previous, x, next, p >= 0, m >= 0, in.u.segment<3>(d), eta_, n.voronoi_length, out.dq_scale,
-                         out.du_scale, out.jacobian ? &rows : nullptr);
+  force = rft_node_force(t[0], inv_l[0], t[1], inv_l[1], in.u.segment<3>(in.model.dofs.node(n.node)), eta_,
+                         n.voronoi_length, out.dq_scale, out.du_scale, out.jacobian ? &rows : nullptr);
 }
 
 std::size_t ResistiveForce::element_count(const Model& /*model*/) const {

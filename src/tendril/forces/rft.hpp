@@ -31,19 +31,26 @@ struct RftCoefficients {
 /// ("mu", "length") unless mu >= 0 is finite and L > r0 > 0 (slender-body theory needs L >> r0).
 RftCoefficients rft_coefficients_from_medium(double mu, double length, double radius);
 
-/// One node of an RFT rod: its neighbours along the rod (-1 at an end) and Voronoi length.
+/// One node of an RFT rod: its neighbours along the rod (-1 at an end), the rod edges to them and
+/// Voronoi length.
 struct RftNode {
   int node = -1;
   std::array<int, 2> neighbours{-1, -1};  ///< previous and next node along the rod, -1 if absent
-  double voronoi_length = 0.0;            ///< Delta l_j [m]
+  /// rod edges previous -> node and node -> next (-1 if absent), and +-1 when the edge points that way
+  /// or the other way: the unit vector from the previous node is edge_signs[0] * tangent[edges[0]]
+  std::array<int, 2> edges{-1, -1};
+  std::array<double, 2> edge_signs{1.0, 1.0};
+  double voronoi_length = 0.0;  ///< Delta l_j [m]
 };
 
 /// Force [N] on one node and, when `jacobian` is given, the node's rows of a Newton matrix's
-/// dq_scale dF/dq + du_scale dF/du over (x_{j-1}, x_j, x_{j+1}) (3 x 9; dF/du acts on x_j only).
-/// has_previous / has_next tell which neighbours exist (at least one).
-Vec3 rft_node_force(const Vec3& previous, const Vec3& x, const Vec3& next, bool has_previous, bool has_next,
-                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length, double dq_scale,
-                    double du_scale, Eigen::Matrix<double, 3, 9>* jacobian);
+/// dq_scale dF/dq + du_scale dF/du over (x_{j-1}, x_j, x_{j+1}) (3 x 9; dF/du acts on x_j only), from the
+/// unit vectors t_a = (x_j - x_{j-1}) / l_a and t_b = (x_{j+1} - x_j) / l_b of its edges and their inverse
+/// lengths 1 / l [1/m] (the edge kinematics); a missing edge (rod end) has t = 0 and 1 / l = 0 (at least
+/// one edge exists).
+Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv_l_b, const Vec3& velocity,
+                    const RftCoefficients& eta, double voronoi_length, double dq_scale, double du_scale,
+                    Eigen::Matrix<double, 3, 9>* jacobian);
 
 class ResistiveForce final : public ForceTerm {
  public:

@@ -22,7 +22,8 @@
 
 namespace tendril {
 
-/// One spring's configuration, already oriented (edge_a into the node, edge_b out of it).
+/// One spring's configuration, already oriented (edge_a into the node, edge_b out of it). 29 contiguous
+/// doubles in this order (bend_twist.cpp copies them at once into the kernel's inputs; checked there).
 struct BendTwistStencil {
   Vec3 edge_a;          ///< e_a = x_k - x_{k-1} [m]
   Vec3 edge_b;          ///< e_b = x_{k+1} - x_k [m]

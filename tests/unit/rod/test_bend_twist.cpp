@@ -5,6 +5,8 @@
 
 #include "rod/rod_shapes.hpp"
 #include "support/conformance.hpp"
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/geometry/kinematics.hpp"
 #include "tendril/rod/bend_twist.hpp"
 
 namespace tendril {
@@ -119,6 +121,46 @@ TEST(BendTwist, ConformsOnStarNetworkWithFlippedEdges) {
   expect_energy_conforms(BendTwistEnergy(), turned.model, turned.frames, trial);
   expect_energy_conforms(BendTwistEnergy(), turned.model, test::frames_after_step(turned, trial),
                          perturbed(turned.model, trial, 0.1, 0.5, 18));
+}
+
+TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
+  // The kernel evaluates four springs at once (one per lane, core/lane_pack.hpp): a spring's energy,
+  // gradient and Hessian must be bitwise the same whichever springs share its pass (the threads' parts
+  // start anywhere, docs/physics/time_integration.md), also alone (bend_twist_stencil) and without the Hessian.
+  test::BuiltRod rod = test::build(test::helix(9, test::anisotropic_material()));
+  const VecX q = perturbed(rod.model, rod.q, 0.15, 0.8, 31);
+  Kinematics kin;
+  compute_kinematics(rod.model, rod.frames, q, kin);
+  const VecX u = VecX::Zero(q.size());
+  const EvalInput in{rod.model, q, u, 0.0, kin};
+  VecX gradient = VecX::Zero(q.size());
+  HessianAssembler hessian;  // not written by prepare_bend_twist
+  const EnergyOutput out{0.0, &gradient, &hessian};
+  const std::size_t n = rod.model.rods.springs.size();
+  ASSERT_GE(n, 8u);
+  BendTwistValues whole, shifted;
+  whole.resize(n);
+  shifted.resize(n);
+  prepare_bend_twist(0, 0, n, in, out, whole);
+  // other pass boundaries: [0, 1), [1, 3), [3, n)
+  prepare_bend_twist(0, 0, 1, in, out, shifted);
+  prepare_bend_twist(0, 1, 3, in, out, shifted);
+  prepare_bend_twist(0, 3, n, in, out, shifted);
+  for (std::size_t k = 0; k < n; ++k) {
+    VecN<11> g;
+    MatN<11> h;
+    const double alone = bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k], &g, &h);
+    EXPECT_NE(whole.value[k], 0.0);
+    EXPECT_EQ(whole.value[k], shifted.value[k]) << k;
+    EXPECT_EQ(whole.value[k], alone) << k;
+    EXPECT_TRUE(whole.vector[k] == shifted.vector[k] && whole.vector[k] == g) << k;
+    EXPECT_TRUE(whole.matrix[k] == shifted.matrix[k] && whole.matrix[k] == h) << k;
+    // and the gradient does not depend on whether the Hessian is asked (a residual is a residual)
+    VecN<11> g_alone;
+    EXPECT_EQ(bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k], &g_alone, nullptr),
+              alone);
+    EXPECT_TRUE(g_alone == g) << k;
+  }
 }
 
 TEST(BendTwist, EnergyDoesNotDependOnEdgeOrientation) {
