@@ -56,7 +56,7 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
              "(with the step map's, or the transcribed rows', second derivatives; not with eliminate_model_residuals)."),
       integer("options.trust_region_iterations", "0", 0,
               "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before IPOPT, which then starts "
-              "warm from its point (0: IPOPT from the simulated guess)."),
+              "warm from its point (0: IPOPT from the simulated guess); both formulations."),
       flag("options.bilateral_contacts", "false",
            "joint_estimation: the step map holds the known contacts by equality rows (impulses may pull) and the "
            "problem asks their impulses >= 0, instead of eq. 13's unilateral contact."),

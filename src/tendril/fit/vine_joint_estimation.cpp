@@ -27,11 +27,8 @@ namespace {
 using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
+using detail::kPenaltySigma;
 using detail::Triplet;
-
-/// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
-/// fraction of the model's sigmas (sigma_q for positions, sigma_v for the growth rates).
-constexpr double kPenaltySigma = 1e-2;
 
 /// One contact row Phi(q_i) = 0 of the problem.
 struct ContactRow {
