@@ -854,6 +854,10 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
                                                           const JointEstimationOptions& options) {
   if (options.max_iterations < 1)
     throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations), "an integer >= 1");
+  if (options.trust_region_newton_iterations < 0 ||
+      (options.trust_region_newton_iterations > 0 && options.formulation != EstimationFormulation::transcribed))
+    throw InputError("joint_estimation.trust_region_newton_iterations", std::to_string(options.trust_region_newton_iterations),
+                     "an integer >= 0, and 0 unless formulation: transcribed");
   if (options.formulation == EstimationFormulation::transcribed) return detail::estimate_transcribed(model, start, frames, options);
   EstimationProblem problem(model, start, frames, options);
   JointEstimationResult result;

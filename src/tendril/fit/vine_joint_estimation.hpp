@@ -125,6 +125,11 @@ struct JointEstimationOptions {
   /// the least squares are stationary (`warm_start_init_point`); the bounded K, C not pushed into the
   /// interior (bound pushes 1e-9) and the barrier parameter `mu_init` 1e-6
   int trust_region_iterations = 0;
+  /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
+  /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
+  /// trust-region Newton method; the Gauss-Newton pass stalls on the wall growth where this one does
+  /// not: docs/physics/fitting.md). 0: none
+  int trust_region_newton_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
   /// IPOPT (status User_Requested_Stop). Empty: none.

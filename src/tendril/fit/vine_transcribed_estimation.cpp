@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -320,6 +321,31 @@ class TranscribedProblem {
     return out;
   }
 
+  /// The least squares' residual curvature S = sum_k e_k d2e_k/dw2 at w (both triangles): with the
+  /// multipliers lambda = 2 weights^2 g, 1/2 of the Lagrangian's exact Hessian (factor 1) less its
+  /// Gauss-Newton part, i.e. the observation's curvature w e . d2p and 1/2 lambda . d2g, r's columns dropped.
+  SparseMatrix least_squares_curvature(const VecX& w, const VecX& weights) const {
+    const VecX x = with_zero_residuals(w);
+    VecX g;
+    std::string message;
+    const std::size_t count = hessian().rows().size();
+    std::vector<double> exact(count), gauss_newton_part(count);
+    if (!constraints(x, g, nullptr, message) || !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(g), exact.data(), message))
+      throw std::runtime_error("joint estimation: " + message);
+    gauss_newton(x, 1.0, gauss_newton_part.data());
+    std::vector<Triplet> t;
+    for (std::size_t e = 0; e < count; ++e) {
+      const int a = hessian().rows()[e], b = hessian().cols()[e];
+      const double value = 0.5 * (exact[e] - gauss_newton_part[e]);
+      if (is_residual_column(a) || is_residual_column(b) || value == 0.0) continue;
+      t.emplace_back(reduced_column(a), reduced_column(b), value);
+      if (a != b) t.emplace_back(reduced_column(b), reduced_column(a), value);
+    }
+    SparseMatrix s(num_reduced_variables(), num_reduced_variables());
+    s.setFromTriplets(t.begin(), t.end());
+    return s;
+  }
+
  private:
   /// The Hessian's pattern, recorded by one pass at the guess on first use.
   SparsePattern& hessian() const {
@@ -589,7 +615,7 @@ class TranscribedProblem {
 /// The trust-region pass (options.trust_region_iterations accepted steps): bounded sparse
 /// Levenberg-Marquardt on the problem as least squares over w = [Z, y, K, C] (r eliminated as the
 /// dynamics defects, the other rows as penalties with weight 1 / (kPenaltySigma sigma_v)), from the
-/// simulated guess. Returns IPOPT's start: x with r = the defects, and in `warm` the multipliers
+/// simulated guess; then options.trust_region_newton_iterations steps with the residuals' curvature. Returns IPOPT's start: x with r = the defects, and in `warm` the multipliers
 /// at which the least squares are stationary: 2 R r on the dynamics rows, 2 s^2 g on a row penalised
 /// with weight s, the bound multipliers from the Lagrangian's gradient at the bounded variables.
 VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOptions& options, JointEstimationResult& result,
@@ -599,10 +625,18 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
   problem.bounds(x_l.data(), x_u.data(), g_l.data(), g_u.data());
   const VecX weights = problem.row_weights(1.0 / (kPenaltySigma * options.model_sigma_velocity));
   const auto t0 = std::chrono::steady_clock::now();
-  const SparseLmResult lm = minimise_sparse_least_squares(
+  SparseLmResult lm = minimise_sparse_least_squares(
       [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); },
       problem.reduced(problem.initial_guess()), problem.reduced(x_l), problem.reduced(x_u),
       {.max_iterations = options.trust_region_iterations});
+  if (options.trust_region_newton_iterations > 0) {  // then with the residuals' curvature S
+    const int gauss_newton_steps = lm.iterations;
+    lm = minimise_sparse_least_squares(
+        [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); }, lm.y,
+        problem.reduced(x_l), problem.reduced(x_u), {.max_iterations = options.trust_region_newton_iterations},
+        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); });
+    lm.iterations += gauss_newton_steps;
+  }
   result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.trust_region_iterations = lm.iterations;
   result.trust_region_message = lm.message;

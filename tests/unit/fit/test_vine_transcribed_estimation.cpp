@@ -145,6 +145,10 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   held.bilateral_contacts = true;
   testing::expect_input_error([&] { evaluate_joint_estimation(m, swinging_start(m), frames, held); },
                               {"joint_estimation.formulation", "transcribed", "bilateral_contacts"});
+  JointEstimationOptions newton_on_step_map;
+  newton_on_step_map.trust_region_newton_iterations = 5;
+  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, newton_on_step_map); },
+                              {"joint_estimation.trust_region_newton_iterations", "5", "transcribed"});
   VineModel implicit = m;
   implicit.springs = vine::SpringIntegration::implicit;
   testing::expect_input_error([&] { evaluate_joint_estimation(implicit, swinging_start(m), frames, transcribed()); },
@@ -263,6 +267,8 @@ TEST(VineTranscribedEstimation, ExactHessianAndPerJointParametersReachTheEstimat
 // with the exact Hessian, warm-started at its point with the multipliers at which the least squares
 // are stationary, must reach Solve_Succeeded at the cold Gauss-Newton run's optimum (K, C within 1 %
 // of their sigmas, objective within 1e-6 relative) within 5 iterations (the cold run needs 28).
+// Steps with the residuals' curvature after a shorter pass (trust_region_newton_iterations) lower
+// the objective further and end at the same optimum.
 TEST(VineTranscribedEstimation, TrustRegionPassWarmStartsIpoptAtTheOptimum) {
   const VineModel truth = swinging_vine(), guess = testing::swinging_guess();
   std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, 1e-3, 11);
@@ -289,6 +295,22 @@ TEST(VineTranscribedEstimation, TrustRegionPassWarmStartsIpoptAtTheOptimum) {
   EXPECT_LT(std::abs(b.stiffness[0] - a.stiffness[0]), 0.01 * a.stiffness_sigma[0]);
   EXPECT_LT(std::abs(b.damping[0] - a.damping[0]), 0.01 * a.damping_sigma[0]);
   EXPECT_NEAR(b.objective, a.objective, 1e-6 * a.objective);
+  // 100 Gauss-Newton steps, then 30 with the residuals' curvature S (trust_region_newton_iterations):
+  // they must lower the objective below the 100 steps' alone, and IPOPT end at the same optimum
+  JointEstimationOptions short_pass = warm;
+  short_pass.trust_region_iterations = 100;
+  JointEstimationOptions newton = short_pass;
+  newton.trust_region_newton_iterations = 30;
+  const JointEstimationResult c = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, newton);
+  const JointEstimationResult d = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, short_pass);
+  std::printf("100 Gauss-Newton steps: objective %.7g, IPOPT %s after %d iterations; then %d Newton steps (%s): "
+              "objective %.7g, IPOPT %s after %d iterations\n",
+              d.trust_region_objective, d.status.c_str(), d.iterations, c.trust_region_iterations - 100,
+              c.trust_region_message.c_str(), c.trust_region_objective, c.status.c_str(), c.iterations);
+  ASSERT_EQ(c.status, "Solve_Succeeded");
+  EXPECT_GT(c.trust_region_iterations, 100);
+  EXPECT_LT(c.trust_region_objective, d.trust_region_objective);
+  EXPECT_NEAR(c.objective, a.objective, 1e-6 * a.objective);
 }
 
 }  // namespace
