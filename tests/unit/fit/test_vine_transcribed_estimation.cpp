@@ -159,6 +159,14 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
                               {"vine.friction", "0.3"});
 }
 
+/// The recovery's frames: the truth's points with Gaussian noise of `noise` [m], 11 frames of 11 points
+/// every third step from step 3 to 33 (from step 3: a state of the simulation in motion).
+std::vector<MeasuredFrame> recovery_frames(const VineModel& truth, double noise) {
+  std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, noise, 11);
+  frames.erase(frames.begin());
+  return frames;
+}
+
 /// M-orthogonal projector onto {dv : A dv = 0}: I - M^-1 A^T (A M^-1 A^T)^-1 A.
 MatX projector(const VineModel& m, const MatX& a) {
   VecX minv(m.num_dofs());
@@ -185,8 +193,7 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
     options.hessian = EstimationHessian::gauss_newton;
     options.measurement_sigma = noise[level];
     if (std::getenv("TENDRIL_IPOPT_LOG")) options.print_level = 5;
-    std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, noise[level], 11);
-    frames.erase(frames.begin());  // from step 3: a state of the simulation in motion
+    const std::vector<MeasuredFrame> frames = recovery_frames(truth, noise[level]);
     const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
     std::printf("noise %.0e m: %s after %d iterations (%.2f s), K = %.6g +- %.2g, C = %.6g +- %.2g, objective %.4g "
                 "(data %.4g, model %.4g), constraint violation %.1e\n",
@@ -233,8 +240,7 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
 // its sigmas of the truth.
 TEST(VineTranscribedEstimation, ExactHessianAndPerJointParametersReachTheEstimate) {
   const VineModel truth = swinging_vine(), guess = testing::swinging_guess();
-  std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, 1e-3, 11);
-  frames.erase(frames.begin());
+  const std::vector<MeasuredFrame> frames = recovery_frames(truth, 1e-3);
   JointEstimationOptions gauss_newton = transcribed();
   gauss_newton.hessian = EstimationHessian::gauss_newton;
   const JointEstimationOptions per_joint = transcribed(true);
@@ -271,8 +277,7 @@ TEST(VineTranscribedEstimation, ExactHessianAndPerJointParametersReachTheEstimat
 // the objective further and end at the same optimum.
 TEST(VineTranscribedEstimation, TrustRegionPassWarmStartsIpoptAtTheOptimum) {
   const VineModel truth = swinging_vine(), guess = testing::swinging_guess();
-  std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 33, 1e-3, 11);
-  frames.erase(frames.begin());
+  const std::vector<MeasuredFrame> frames = recovery_frames(truth, 1e-3);
   JointEstimationOptions cold = transcribed();
   cold.hessian = EstimationHessian::gauss_newton;
   JointEstimationOptions warm = cold;
