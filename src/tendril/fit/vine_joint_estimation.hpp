@@ -127,8 +127,9 @@ struct JointEstimationOptions {
   int trust_region_iterations = 0;
   /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
   /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
-  /// trust-region Newton method; the Gauss-Newton pass stalls on the wall growth where this one does
-  /// not: docs/physics/fitting.md). 0: none
+  /// trust-region Newton method; on the wall growth the Gauss-Newton pass stalls with a large
+  /// gradient, these steps end at a 1e4 times smaller one, and neither lets IPOPT converge:
+  /// docs/physics/fitting.md). 0: none
   int trust_region_newton_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
