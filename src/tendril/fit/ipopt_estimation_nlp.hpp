@@ -26,6 +26,12 @@ namespace tendril::fit::detail {
 
 using Triplet = Eigen::Triplet<double, int>;
 
+/// Multiplier estimates for IPOPT's warm start (warm_start_init_point): lambda (one per constraint,
+/// IPOPT's sign: L = f + lambda . g) and the bound multipliers z_L, z_U >= 0 (one per variable).
+struct IpoptWarmStart {
+  VecX lambda, z_lower, z_upper;
+};
+
 const char* status_name(Ipopt::ApplicationReturnStatus status);
 
 /// IPOPT's view of the problem (EstimationProblem or EliminatedProblem): x, g evaluated once per
@@ -63,9 +69,15 @@ class EstimationNlp : public Ipopt::TNLP {
     return true;
   }
 
-  bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool, Ipopt::Number*, Ipopt::Number*,
-                          Ipopt::Index, bool, Ipopt::Number*) override {
+  bool get_starting_point(Ipopt::Index n, bool init_x, Ipopt::Number* x, bool init_z, Ipopt::Number* z_l,
+                          Ipopt::Number* z_u, Ipopt::Index m, bool init_lambda, Ipopt::Number* lambda) override {
     if (init_x) std::copy(start_.data(), start_.data() + n, x);
+    if ((init_z || init_lambda) && warm_.lambda.size() != m) return false;  // a warm start asked for without estimates
+    if (init_z) {
+      std::copy(warm_.z_lower.data(), warm_.z_lower.data() + n, z_l);
+      std::copy(warm_.z_upper.data(), warm_.z_upper.data() + n, z_u);
+    }
+    if (init_lambda) std::copy(warm_.lambda.data(), warm_.lambda.data() + m, lambda);
     return true;
   }
 
@@ -139,6 +151,7 @@ class EstimationNlp : public Ipopt::TNLP {
   }
 
   void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
+  void set_warm_start(IpoptWarmStart warm) { warm_ = std::move(warm); }
 
   const VecX& solution() const { return solution_; }
   int iterations() const { return iterations_; }
@@ -170,16 +183,19 @@ class EstimationNlp : public Ipopt::TNLP {
   int iterations_ = 0;
   std::string failure_;
   std::function<bool(const JointEstimationIteration&)> progress_;
+  IpoptWarmStart warm_;
 };
 
 
-/// Runs IPOPT on `problem` from `start`; fills the result's status, iterations and time and returns
-/// IPOPT's last point (empty if it gave none).
+/// Runs IPOPT on `problem` from `start` (with `warm`'s multipliers, if given, as a warm start);
+/// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none).
 template <class Problem>
 VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
-                      JointEstimationResult& result) {
+                      JointEstimationResult& result, IpoptWarmStart warm = {}) {
   Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
   nlp->set_progress(options.progress);
+  const bool warm_start = warm.lambda.size() > 0;
+  nlp->set_warm_start(std::move(warm));
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetNumericValue("tol", options.tolerance);
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);
@@ -192,6 +208,12 @@ VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, c
     app->Options()->SetNumericValue("bound_push", 1e-9);
     app->Options()->SetNumericValue("bound_frac", 1e-9);
     app->Options()->SetNumericValue("mu_init", 1e-6);
+  }
+  if (warm_start) {  // the given multipliers, and the point moved into the bounds' interior by at most 1e-9
+    app->Options()->SetStringValue("warm_start_init_point", "yes");
+    for (const char* push : {"warm_start_bound_push", "warm_start_bound_frac", "warm_start_slack_bound_push",
+                             "warm_start_slack_bound_frac", "warm_start_mult_bound_push"})
+      app->Options()->SetNumericValue(push, 1e-9);
   }
   if (app->Initialize() != Ipopt::Solve_Succeeded) throw std::runtime_error("IPOPT failed to initialise");
   const auto t0 = std::chrono::steady_clock::now();

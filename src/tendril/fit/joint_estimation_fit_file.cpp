@@ -56,7 +56,10 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
              "(with the step map's, or the transcribed rows', second derivatives; not with eliminate_model_residuals)."),
       integer("options.trust_region_iterations", "0", 0,
               "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before IPOPT, which then starts "
-              "warm from its point (0: IPOPT from the simulated guess)."),
+              "warm from its point (0: IPOPT from the simulated guess); both formulations."),
+      integer("options.trust_region_newton_iterations", "0", 0,
+              "joint_estimation, formulation transcribed only: accepted steps of the pass after those, with the "
+              "residuals' own curvature added to J^T J (a trust-region Newton method)."),
       flag("options.bilateral_contacts", "false",
            "joint_estimation: the step map holds the known contacts by equality rows (impulses may pull) and the "
            "problem asks their impulses >= 0, instead of eq. 13's unilateral contact."),
@@ -111,6 +114,7 @@ JointEstimationOptions read_joint_estimation_options(const io::SceneNode& option
   for (const auto& [name, value] : estimation_hessians())
     if (name == hessian) o.hessian = value;
   o.trust_region_iterations = options.integer("trust_region_iterations");
+  o.trust_region_newton_iterations = options.integer("trust_region_newton_iterations");
   o.bilateral_contacts = options.boolean("bilateral_contacts");
   o.eliminate_model_residuals = options.boolean("eliminate_model_residuals");
   o.first_state_joint_velocities = options.boolean("first_state_joint_velocities");

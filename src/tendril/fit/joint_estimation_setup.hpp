@@ -13,6 +13,10 @@
 
 namespace tendril::fit::detail {
 
+/// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
+/// fraction of the model's sigmas (sigma_q for positions, sigma_v for the rows in velocity units).
+inline constexpr double kPenaltySigma = 1e-2;
+
 /// Throws InputError (key paths under joint_estimation, vine) for frames that are empty or not
 /// increasing, sigmas or a tolerance that are not finite and > 0, a guess without K, C > 0, a model
 /// the formulations do not handle, or a known contact whose point, obstacle or steps are out of range.

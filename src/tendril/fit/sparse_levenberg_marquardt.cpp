@@ -10,7 +10,8 @@
 namespace tendril::fit {
 
 SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& residuals, const VecX& y0,
-                                             const VecX& lower, const VecX& upper, const SparseLmOptions& options) {
+                                             const VecX& lower, const VecX& upper, const SparseLmOptions& options,
+                                             const SparseCurvatureFunction& curvature) {
   SparseLmResult out;
   out.y = y0.cwiseMax(lower).cwiseMin(upper);
   SparseResiduals current = residuals(out.y, true);
@@ -30,13 +31,15 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
       if ((out.y(j) <= lower(j) && gradient(j) > 0.0) || (out.y(j) >= upper(j) && gradient(j) < 0.0)) free(j) = 0.0;
     SparseMatrix normal = jt * current.jacobian;
     const VecX diagonal = normal.diagonal().cwiseMax(1e-12 * std::max(1.0, normal.diagonal().maxCoeff()));
+    if (curvature) normal += curvature(out.y, current.residual);  // the full Hessian J^T J + S
     SparseMatrix damped = free.asDiagonal() * normal * free.asDiagonal();
     for (int j = 0; j < damped.cols(); ++j) damped.coeffRef(j, j) += free(j) > 0.0 ? lambda * diagonal(j) : 1.0;
     // analysed every iteration: J's pattern follows the state (the data rows keep only the bodies a
     // measured point lies on), and an analysis is cheap beside the residual evaluations
     ldlt.compute(damped);
     VecX trial_y;
-    bool have_step = ldlt.info() == Eigen::Success;
+    // with S the damped matrix may be indefinite: then lambda grows as after a rejected step
+    bool have_step = ldlt.info() == Eigen::Success && (!curvature || ldlt.vectorD().minCoeff() > 0.0);
     if (have_step) {
       const VecX dy = ldlt.solve(-free.cwiseProduct(gradient));
       trial_y = (out.y + dy).cwiseMax(lower).cwiseMin(upper);
@@ -49,8 +52,8 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
         out.message = fmt::format("step below {:.1e} (relative)", options.step_tolerance);
         return out;
       }
-      // predicted decrease of the linear model 1/2 |r + J step|^2
-      const double predicted = out.cost - 0.5 * (current.residual + current.jacobian * step).squaredNorm();
+      // predicted decrease of the quadratic model -(J^T r . step + 1/2 step^T (J^T J [+ S]) step)
+      const double predicted = -(gradient.dot(step) + 0.5 * step.dot(normal * step));
       SparseResiduals trial = residuals(trial_y, false);
       ++out.evaluations;
       if (!trial.ok) ++out.failed_evaluations;

@@ -1,6 +1,6 @@
 #pragma once
 /// Bounded Levenberg-Marquardt for large sparse least squares: minimise C(y) = 1/2 |r(y)|^2 over
-/// lower <= y <= upper. Each iteration solves (J^T J + lambda D) dy = -J^T r (D = diag(J^T J),
+/// lower <= y <= upper. Each iteration solves (J^T J [+ S] + lambda D) dy = -J^T r (D = diag(J^T J),
 /// Marquardt's scaling; sparse LDL^T), projects y + dy onto the bounds and accepts it if C falls by
 /// a fraction of the decrease the linear model predicts; lambda follows Nielsen's rule (shrinks after
 /// good steps, doubles its growth factor after each rejection). A trial point where the residuals
@@ -27,6 +27,10 @@ struct SparseResiduals {
 /// Evaluates r(y); with_jacobian false at trial points (only the value is needed there).
 using SparseResidualFunction = std::function<SparseResiduals(const VecX& y, bool with_jacobian)>;
 
+/// The residuals' own curvature S(y) = sum_k r_k d2r_k/dy2 (sparse, symmetric, both triangles; #y x
+/// #y) at y, whose residuals are `residual`, for the full Hessian J^T J + S of C.
+using SparseCurvatureFunction = std::function<SparseMatrix(const VecX& y, const VecX& residual)>;
+
 struct SparseLmOptions {
   int max_iterations = 200;         ///< accepted steps, >= 1
   double initial_damping = 1e-3;    ///< lambda at the start
@@ -46,8 +50,12 @@ struct SparseLmResult {
 };
 
 /// Minimises 1/2 |r(y)|^2 from y0 (inside the bounds) keeping lower <= y <= upper.
-/// Throws std::runtime_error if r is not defined at y0.
+/// With `curvature` the steps solve (J^T J + S + lambda D) dy = -J^T r instead (a trust-region
+/// Newton method: lambda grows until the damped matrix is positive definite, the predicted decrease
+/// is the quadratic model's), for problems where S is not small beside J^T J and Gauss-Newton
+/// stalls. Throws std::runtime_error if r is not defined at y0.
 SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& residuals, const VecX& y0,
-                                             const VecX& lower, const VecX& upper, const SparseLmOptions& options = {});
+                                             const VecX& lower, const VecX& upper, const SparseLmOptions& options = {},
+                                             const SparseCurvatureFunction& curvature = {});
 
 }  // namespace tendril::fit

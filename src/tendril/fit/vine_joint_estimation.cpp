@@ -27,11 +27,8 @@ namespace {
 using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
+using detail::kPenaltySigma;
 using detail::Triplet;
-
-/// The trust-region pass's penalty: joint, growth and contact rows weigh as residuals with this
-/// fraction of the model's sigmas (sigma_q for positions, sigma_v for the growth rates).
-constexpr double kPenaltySigma = 1e-2;
 
 /// One contact row Phi(q_i) = 0 of the problem.
 struct ContactRow {
@@ -857,6 +854,10 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
                                                           const JointEstimationOptions& options) {
   if (options.max_iterations < 1)
     throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations), "an integer >= 1");
+  if (options.trust_region_newton_iterations < 0 ||
+      (options.trust_region_newton_iterations > 0 && options.formulation != EstimationFormulation::transcribed))
+    throw InputError("joint_estimation.trust_region_newton_iterations", std::to_string(options.trust_region_newton_iterations),
+                     "an integer >= 0, and 0 unless formulation: transcribed");
   if (options.formulation == EstimationFormulation::transcribed) return detail::estimate_transcribed(model, start, frames, options);
   EstimationProblem problem(model, start, frames, options);
   JointEstimationResult result;

@@ -118,11 +118,19 @@ struct JointEstimationOptions {
   int max_iterations = 500;            ///< IPOPT `max_iter`
   /// Accepted steps of the trust-region pass before IPOPT (0: IPOPT from the simulated guess): sparse
   /// Levenberg-Marquardt on the problem as least squares, r eliminated and the joint, growth and
-  /// contact constraints as heavily weighted residuals (fit/sparse_levenberg_marquardt.hpp). IPOPT
-  /// then starts from its point as a warm start: its least-squares multiplier estimate kept however
-  /// large (`constr_mult_init_max` 1e20), the bounded K, C not pushed into the interior (`bound_push`,
-  /// `bound_frac` 1e-9) and the barrier parameter `mu_init` 1e-6
+  /// contact constraints as heavily weighted residuals (fit/sparse_levenberg_marquardt.hpp; with the
+  /// transcribed formulation over [Z, y, K, C], the contacts' y >= 0 as bounds). IPOPT then starts
+  /// from its point as a warm start: the step map's with its least-squares multiplier estimate kept
+  /// however large (`constr_mult_init_max` 1e20), the transcribed one's with the multipliers at which
+  /// the least squares are stationary (`warm_start_init_point`); the bounded K, C not pushed into the
+  /// interior (bound pushes 1e-9) and the barrier parameter `mu_init` 1e-6
   int trust_region_iterations = 0;
+  /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
+  /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
+  /// trust-region Newton method; on the wall growth the Gauss-Newton pass stalls with a large
+  /// gradient, these steps end at a 1e4 times smaller one, and neither lets IPOPT converge:
+  /// docs/physics/fitting.md). 0: none
+  int trust_region_newton_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
   /// IPOPT (status User_Requested_Stop). Empty: none.

@@ -1,6 +1,8 @@
 #include "tendril/fit/vine_transcribed_estimation.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <stdexcept>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -12,6 +14,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/fit/ipopt_estimation_nlp.hpp"
 #include "tendril/fit/joint_estimation_setup.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/vine/applied_forces.hpp"
 #include "tendril/vine/step_second_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -77,11 +80,10 @@ class TranscribedProblem {
       throw InputError("vine.springs", "implicit", "explicit (the transcribed joint estimation's dynamics rows)");
     if (model.friction != 0.0)
       throw InputError("vine.friction", fmt::format("{}", model.friction), "0 (the transcribed joint estimation is frictionless)");
-    if (options.eliminate_model_residuals || options.bilateral_contacts || options.first_state_joint_velocities ||
-        options.trust_region_iterations > 0)
+    if (options.eliminate_model_residuals || options.bilateral_contacts || options.first_state_joint_velocities)
       throw InputError("joint_estimation.formulation", "transcribed",
-                       "without eliminate_model_residuals, bilateral_contacts, first_state_joint_velocities and "
-                       "trust_region_iterations (step-map options)");
+                       "without eliminate_model_residuals, bilateral_contacts and first_state_joint_velocities "
+                       "(step-map options)");
     n_ = model.num_dofs();
     pins_ = model.num_pins();
     nk_ = options.per_joint ? pins_ : 1;
@@ -247,6 +249,101 @@ class TranscribedProblem {
       out.push_back(points);
     }
     return out;
+  }
+
+  // The trust-region pass (least_squares_pass below): variables w = x without r, i.e.
+  // [Z_0 .. Z_N, y_0 .. y_{N-1}, K / K_scale, C / C_scale]; r is the dynamics rows' defect.
+  int num_reduced_variables() const { return num_variables() - 2 * n_ * steps_; }
+  VecX reduced(const VecX& x) const {
+    VecX w(num_reduced_variables());
+    w << x.head(r(0)), x.tail(num_variables() - y(0));
+    return w;
+  }
+  /// x at w with r = 0.
+  VecX with_zero_residuals(const VecX& w) const {
+    VecX x = VecX::Zero(num_variables());
+    x.head(r(0)) = w.head(r(0));
+    x.tail(num_variables() - y(0)) = w.tail(num_variables() - y(0));
+    return x;
+  }
+  int reduced_column(int col) const { return col < r(0) ? col : col - 2 * n_ * steps_; }
+  bool is_residual_column(int col) const { return col >= r(0) && col < y(0); }
+
+  /// The rows' weights in the least squares: sqrt(R) on the dynamics rows (so their squares are
+  /// r^T R r with r the defect), `penalty` [s/m] on the joint, growth, contact and first-state rows.
+  VecX row_weights(double penalty) const {
+    VecX s = VecX::Constant(num_constraints(), penalty);
+    for (int i = 0; i < steps_; ++i) s.segment(row(i), 2 * n_) = weights_.cwiseSqrt();
+    return s;
+  }
+
+  /// The residuals at w: the measured points / sigma_p, then `weights` .* g(x(w), r = 0); |residual|^2
+  /// is the objective with r the defects plus the penalty.
+  SparseResiduals least_squares(const VecX& w, bool with_jacobian, const VecX& weights) const {
+    SparseResiduals out;
+    const VecX x = with_zero_residuals(w);
+    VecX g, values;
+    if (!constraints(x, g, with_jacobian ? &values : nullptr, out.message)) return out;
+    const double ws = 1.0 / options_.measurement_sigma;
+    std::vector<VecX> data;
+    std::vector<MatX> dpoints;
+    int data_rows = 0;
+    for (int i = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      dpoints.emplace_back();
+      data.push_back(ws * frame_residual(model_, x.segment(z(i), n_), options_.observation, frames_[frame_of_step_[i]],
+                                         with_jacobian ? &dpoints.back() : nullptr));
+      data_rows += static_cast<int>(data.back().size());
+    }
+    out.residual.resize(data_rows + num_constraints());
+    std::vector<Triplet> t;
+    int row0 = 0;
+    for (int i = 0, f = 0; i <= steps_; ++i) {
+      if (frame_of_step_[i] < 0) continue;
+      out.residual.segment(row0, data[f].size()) = data[f];
+      if (with_jacobian)
+        for (int a = 0; a < dpoints[f].rows(); ++a)
+          for (int b = 0; b < n_; ++b)
+            if (dpoints[f](a, b) != 0.0) t.emplace_back(row0 + a, z(i) + b, ws * dpoints[f](a, b));
+      row0 += static_cast<int>(data[f++].size());
+    }
+    out.residual.tail(num_constraints()) = weights.cwiseProduct(g);
+    if (with_jacobian) {
+      for (std::size_t e = 0; e < jacobian_.rows().size(); ++e)
+        if (!is_residual_column(jacobian_.cols()[e]))
+          t.emplace_back(row0 + jacobian_.rows()[e], reduced_column(jacobian_.cols()[e]),
+                         weights(jacobian_.rows()[e]) * values(static_cast<Eigen::Index>(e)));
+      out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
+      out.jacobian.setFromTriplets(t.begin(), t.end());
+    }
+    out.ok = out.residual.allFinite();
+    if (!out.ok) out.message = "a residual is not finite";
+    return out;
+  }
+
+  /// The least squares' residual curvature S = sum_k e_k d2e_k/dw2 at w (both triangles): with the
+  /// multipliers lambda = 2 weights^2 g, 1/2 of the Lagrangian's exact Hessian (factor 1) less its
+  /// Gauss-Newton part, i.e. the observation's curvature w e . d2p and 1/2 lambda . d2g, r's columns dropped.
+  SparseMatrix least_squares_curvature(const VecX& w, const VecX& weights) const {
+    const VecX x = with_zero_residuals(w);
+    VecX g;
+    std::string message;
+    const std::size_t count = hessian().rows().size();
+    std::vector<double> exact(count), gauss_newton_part(count);
+    if (!constraints(x, g, nullptr, message) || !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(g), exact.data(), message))
+      throw std::runtime_error("joint estimation: " + message);
+    gauss_newton(x, 1.0, gauss_newton_part.data());
+    std::vector<Triplet> t;
+    for (std::size_t e = 0; e < count; ++e) {
+      const int a = hessian().rows()[e], b = hessian().cols()[e];
+      const double value = 0.5 * (exact[e] - gauss_newton_part[e]);
+      if (is_residual_column(a) || is_residual_column(b) || value == 0.0) continue;
+      t.emplace_back(reduced_column(a), reduced_column(b), value);
+      if (a != b) t.emplace_back(reduced_column(b), reduced_column(a), value);
+    }
+    SparseMatrix s(num_reduced_variables(), num_reduced_variables());
+    s.setFromTriplets(t.begin(), t.end());
+    return s;
   }
 
  private:
@@ -515,6 +612,53 @@ class TranscribedProblem {
   VecX x0_;
 };
 
+/// The trust-region pass (options.trust_region_iterations accepted steps): bounded sparse
+/// Levenberg-Marquardt on the problem as least squares over w = [Z, y, K, C] (r eliminated as the
+/// dynamics defects, the other rows as penalties with weight 1 / (kPenaltySigma sigma_v)), from the
+/// simulated guess; then options.trust_region_newton_iterations steps with the residuals' curvature. Returns IPOPT's start: x with r = the defects, and in `warm` the multipliers
+/// at which the least squares are stationary: 2 R r on the dynamics rows, 2 s^2 g on a row penalised
+/// with weight s, the bound multipliers from the Lagrangian's gradient at the bounded variables.
+VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOptions& options, JointEstimationResult& result,
+                        IpoptWarmStart& warm) {
+  const int nv = problem.num_variables(), nc = problem.num_constraints();
+  VecX x_l(nv), x_u(nv), g_l(nc), g_u(nc);
+  problem.bounds(x_l.data(), x_u.data(), g_l.data(), g_u.data());
+  const VecX weights = problem.row_weights(1.0 / (kPenaltySigma * options.model_sigma_velocity));
+  const auto t0 = std::chrono::steady_clock::now();
+  SparseLmResult lm = minimise_sparse_least_squares(
+      [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); },
+      problem.reduced(problem.initial_guess()), problem.reduced(x_l), problem.reduced(x_u),
+      {.max_iterations = options.trust_region_iterations});
+  if (options.trust_region_newton_iterations > 0) {  // then with the residuals' curvature S
+    const int gauss_newton_steps = lm.iterations;
+    lm = minimise_sparse_least_squares(
+        [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); }, lm.y,
+        problem.reduced(x_l), problem.reduced(x_u), {.max_iterations = options.trust_region_newton_iterations},
+        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); });
+    lm.iterations += gauss_newton_steps;
+  }
+  result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.trust_region_iterations = lm.iterations;
+  result.trust_region_message = lm.message;
+  // g at r = 0 holds the defects in the dynamics rows; with r = the defects the dynamics hold
+  const JointEstimationProblemEvaluation at = evaluate_at(problem, problem.with_zero_residuals(lm.y));
+  VecX x = at.x;
+  for (int i = 0; i < problem.steps(); ++i)
+    x.segment(problem.r(i), 2 * problem.dofs()) = at.constraints.segment(problem.row(i), 2 * problem.dofs());
+  result.trust_region_objective = problem.objective(x, nullptr);
+  warm.lambda = 2.0 * weights.cwiseAbs2().cwiseProduct(at.constraints);
+  VecX gradient;
+  problem.objective(x, &gradient);
+  const VecX lagrangian_gradient = gradient + at.jacobian.transpose() * warm.lambda;  // J does not depend on r
+  warm.z_lower = VecX::Zero(nv);
+  warm.z_upper = VecX::Zero(nv);
+  for (int j = 0; j < nv; ++j) {
+    if (x_l(j) > -1e19) warm.z_lower(j) = std::max(0.0, lagrangian_gradient(j));
+    if (x_u(j) < 1e19) warm.z_upper(j) = std::max(0.0, -lagrangian_gradient(j));
+  }
+  return x;
+}
+
 }  // namespace
 
 JointEstimationResult estimate_transcribed(const VineModel& model, const VineState& start,
@@ -523,8 +667,11 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   JointEstimationResult result;
   result.first_step = problem.first_step();
   result.initial_objective = problem.objective(problem.initial_guess(), nullptr);
-  VecX x = solve_with_ipopt(problem, options, problem.initial_guess(), result);
-  if (x.size() == 0) x = problem.initial_guess();
+  IpoptWarmStart warm;
+  const VecX x_start =
+      options.trust_region_iterations > 0 ? least_squares_pass(problem, options, result, warm) : problem.initial_guess();
+  VecX x = solve_with_ipopt(problem, options, x_start, result, warm);
+  if (x.size() == 0) x = x_start;
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
   std::string message;

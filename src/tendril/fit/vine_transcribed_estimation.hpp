@@ -23,7 +23,11 @@
 /// Exact sparse Jacobian and exact Hessian of the Lagrangian: every block is local to one step and a
 /// row's two bodies, with the rows' first and second derivatives from nested AutoDiff of their
 /// templates (vine::row_second_derivatives); F is bilinear in (K, q) and (C, v). No QP, no finite
-/// differences. docs/physics/fitting.md. Internal to src/tendril/fit: reached through
+/// differences. With trust_region_iterations > 0 a bounded sparse Levenberg-Marquardt pass
+/// (fit/sparse_levenberg_marquardt.hpp) first minimises the problem as least squares over [Z, y, K, C]
+/// (r eliminated as the dynamics rows' defects, the other rows as penalties, y_c >= 0 and K, C as
+/// bounds), and IPOPT starts warm from its point with the multipliers at which the least squares are
+/// stationary. docs/physics/fitting.md. Internal to src/tendril/fit: reached through
 /// estimate_vine_states_and_parameters and evaluate_joint_estimation.
 
 #include <vector>

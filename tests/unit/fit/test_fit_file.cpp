@@ -96,7 +96,8 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   const FitFile f = read_fit_file(file(
       "  measurement_sigma: 2.0e-3\n  model_sigma_position: 3.0e-5\n  model_sigma_angle: 4.0e-4\n"
       "  model_sigma_velocity: 5.0e-3\n  model_sigma_angular_velocity: 6.0e-2\n  per_joint: true\n"
-      "  hessian: limited_memory\n  trust_region_iterations: 7\n  bilateral_contacts: true\n"
+      "  hessian: limited_memory\n  trust_region_iterations: 7\n  trust_region_newton_iterations: 8\n"
+      "  bilateral_contacts: true\n"
       "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: 1.0e-6\n"
       "  max_iterations: 40\n  known_contacts:\n    - {point: tip, obstacle: 0}\n"
       "    - {point: 1, obstacle: 0, first_step: 4, last_step: 6}\n"));
@@ -109,6 +110,7 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_TRUE(o.per_joint);
   EXPECT_EQ(o.hessian, EstimationHessian::limited_memory);
   EXPECT_EQ(o.trust_region_iterations, 7);
+  EXPECT_EQ(o.trust_region_newton_iterations, 8);
   EXPECT_TRUE(o.bilateral_contacts);
   EXPECT_TRUE(o.eliminate_model_residuals);
   EXPECT_TRUE(o.first_state_joint_velocities);

@@ -2,9 +2,11 @@
 // minima: the chained Rosenbrock function (minimum 0 at y = 1, More, Garbow and Hillstrom 1981,
 // problem 21 "extended Rosenbrock"), a quadratic whose minimum lies outside the bounds (the solution
 // is its projection, a closed form), and residuals undefined beyond a point (the trial steps there
-// are rejected, the iterates stay where r is defined).
+// are rejected, the iterates stay where r is defined); with the residuals' curvature, Newton steps on
+// problems whose minimum has a non-zero residual or whose Hessian is indefinite at the start.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -90,6 +92,34 @@ TEST(SparseLevenbergMarquardt, RejectsTrialPointsWhereTheResidualsAreUndefined) 
   for (double y : visited) EXPECT_LT(y, 2.5);
   const auto undefined = [](const VecX&, bool) { return SparseResiduals{}; };
   EXPECT_THROW(minimise_sparse_least_squares(undefined, VecX::Zero(1), -inf, inf), std::runtime_error);
+}
+
+// With the residuals' curvature S = sum r_k d2r_k (the `curvature` argument) the steps are Newton's:
+// r = y^2 + 1 (minimum at y = 0 with residual 1, where J^T J = 4 y^2 vanishes and Gauss-Newton only
+// creeps) converges to 1e-9 in at most 10 steps where the Gauss-Newton steps need more; and
+// r = y^2 - 1 from y = 0.1, where J^T J + S = 6 y^2 - 2 is negative, still reaches y = 1 (the damping
+// grows until the damped matrix is positive definite).
+TEST(SparseLevenbergMarquardt, NewtonStepsWithTheResidualsCurvature) {
+  const auto square_plus = [](double c) {
+    return [c](const VecX& y, bool with_jacobian) {
+      SparseResiduals out;
+      out.ok = true;
+      out.residual = VecX::Constant(1, y(0) * y(0) + c);
+      if (with_jacobian) out.jacobian = sparse(1, 1, {{0, 0, 2.0 * y(0)}});
+      return out;
+    };
+  };
+  const SparseCurvatureFunction curvature = [](const VecX&, const VecX& r) { return sparse(1, 1, {{0, 0, 2.0 * r(0)}}); };
+  const VecX inf = VecX::Constant(1, INFINITY);
+  const SparseLmOptions ten{.max_iterations = 10, .step_tolerance = 1e-12};
+  const SparseLmResult newton = minimise_sparse_least_squares(square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten, curvature);
+  const SparseLmResult gauss_newton = minimise_sparse_least_squares(square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten);
+  EXPECT_LT(std::abs(newton.y(0)), 1e-9);
+  EXPECT_GT(std::abs(gauss_newton.y(0)), 1e-9);
+  const SparseLmResult indefinite =
+      minimise_sparse_least_squares(square_plus(-1.0), VecX::Constant(1, 0.1), -inf, inf, {}, curvature);
+  ASSERT_TRUE(indefinite.converged) << indefinite.message;
+  EXPECT_NEAR(indefinite.y(0), 1.0, 1e-9);
 }
 
 }  // namespace

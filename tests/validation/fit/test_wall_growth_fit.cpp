@@ -21,7 +21,9 @@
 //   TENDRIL_EXACT_HESSIAN=1: the exact Hessian of the Lagrangian, EstimationHessian::exact, which
 //   does not converge either; TENDRIL_MAX_ITER=N: IPOPT's max_iter, default 500;
 //   TENDRIL_MODEL_SIGMA_SCALE=F: all four model sigmas times F; TENDRIL_TRANSCRIBED=1: the transcribed
-//   formulation, formulation: transcribed, without the pass, which does not converge either;
+//   formulation, formulation: transcribed, without the pass unless TENDRIL_TRUST_REGION=N is given
+//   (TENDRIL_NEWTON=M: then M steps with the residuals' curvature, trust_region_newton_iterations),
+//   which does not converge either;
 //   TENDRIL_DAMPING_SCALE=S: C_scale; TENDRIL_GUESS_K, TENDRIL_GUESS_C: another initial guess, with
 //   TENDRIL_DAMPING_MAX=C its bound on C; TENDRIL_NO_CONTACT=1: no known contact).
 // The numbers are printed for the notes and docs/physics/fitting.md; TENDRIL_FIT_PLOT_DIR=DIR writes
@@ -207,7 +209,8 @@ TEST(WallGrowthJointEstimation, DISABLED_ConvergesAndFitsTheVideoBetterThanTheGu
   if (std::getenv("TENDRIL_MAX_ITER")) options.max_iterations = std::atoi(std::getenv("TENDRIL_MAX_ITER"));
   if (std::getenv("TENDRIL_TRANSCRIBED")) {
     options.formulation = EstimationFormulation::transcribed;
-    options.trust_region_iterations = 0;
+    if (!std::getenv("TENDRIL_TRUST_REGION")) options.trust_region_iterations = 0;
+    if (const char* n = std::getenv("TENDRIL_NEWTON")) options.trust_region_newton_iterations = std::atoi(n);
   }
   if (const char* scale = std::getenv("TENDRIL_DAMPING_SCALE")) options.damping_scale = std::atof(scale);
   if (const char* scale = std::getenv("TENDRIL_MODEL_SIGMA_SCALE")) {
