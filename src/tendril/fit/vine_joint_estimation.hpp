@@ -128,8 +128,8 @@ struct JointEstimationOptions {
   /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
   /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
   /// trust-region Newton method; on the wall growth the Gauss-Newton pass stalls with a large
-  /// gradient, these steps end at a 1e4 times smaller one, and neither lets IPOPT converge:
-  /// docs/physics/fitting.md). 0: none
+  /// gradient, these steps end at a 1e4 times smaller one, and IPOPT converges from there only with
+  /// min_prismatic_extension: docs/physics/fitting.md). 0: none
   int trust_region_newton_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
