@@ -360,7 +360,8 @@ TEST(VineTranscribedEstimation, ThePrismaticLengthBoundKeepsTheRecoveryWithinIts
               b.objective, smallest_extension(b));
   ASSERT_EQ(a.status, "Solve_Succeeded");
   ASSERT_EQ(b.status, "Solve_Succeeded");
-  EXPECT_LT(b.constraint_violation, 1e-8);
+  // IPOPT relaxes the rows' bounds by its bound_relax_factor 1e-8 (absolute for bounds below 1 m^2)
+  EXPECT_LT(b.constraint_violation, 2e-8);
   EXPECT_GT(smallest_extension(b), -1e-6);
   EXPECT_LT(std::abs(b.stiffness[0] - testing::kSwingStiffness), 4 * b.stiffness_sigma[0]);
   EXPECT_LT(std::abs(b.damping[0] - testing::kSwingDamping), 4 * b.damping_sigma[0]);
