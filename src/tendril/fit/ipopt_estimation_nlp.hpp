@@ -208,7 +208,9 @@ class EstimationNlp : public Ipopt::TNLP {
 
 
 /// Runs IPOPT on `problem` from `start` (with `warm`'s multipliers, if given, as a warm start);
-/// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none).
+/// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none),
+/// its constraint multipliers into `multipliers` if given; `steps_file`: IPOPT's primal step per
+/// iteration appended there (a diagnostic, JointEstimationOptions::dump_directory).
 template <class Problem>
 VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
                       JointEstimationResult& result, IpoptWarmStart warm = {}, VecX* multipliers = nullptr,
