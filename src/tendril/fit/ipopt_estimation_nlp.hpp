@@ -10,13 +10,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <IpDenseVector.hpp>
 #include <IpIpoptApplication.hpp>
+#include <IpIpoptData.hpp>
 #include <IpTNLP.hpp>
 
 #include "tendril/core/error.hpp"
@@ -136,24 +139,30 @@ class EstimationNlp : public Ipopt::TNLP {
   }
 
   void finalize_solution(Ipopt::SolverReturn, Ipopt::Index n, const Ipopt::Number* x, const Ipopt::Number*,
-                         const Ipopt::Number*, Ipopt::Index, const Ipopt::Number*, const Ipopt::Number*,
+                         const Ipopt::Number*, Ipopt::Index m, const Ipopt::Number*, const Ipopt::Number* lambda,
                          Ipopt::Number, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
     solution_ = Eigen::Map<const VecX>(x, n);
+    multipliers_ = Eigen::Map<const VecX>(lambda, m);
   }
 
   bool intermediate_callback(Ipopt::AlgorithmMode mode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
                              Ipopt::Number inf_du, Ipopt::Number mu, Ipopt::Number d_norm,
                              Ipopt::Number regularization_size, Ipopt::Number alpha_du, Ipopt::Number alpha_pr,
-                             Ipopt::Index ls_trials, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
+                             Ipopt::Index ls_trials, const Ipopt::IpoptData* data, Ipopt::IpoptCalculatedQuantities*) override {
     iterations_ = iter;
+    if (steps_file_ && data && Ipopt::IsValid(data->delta())) write_step(iter, *data->delta()->x());
     return !progress_ || progress_({iter, obj_value, inf_pr, inf_du, mu, d_norm, regularization_size, alpha_du, alpha_pr,
                                     ls_trials, mode == Ipopt::RestorationPhaseMode});
   }
 
   void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
   void set_warm_start(IpoptWarmStart warm) { warm_ = std::move(warm); }
+  /// Appends IPOPT's primal step of every iteration to `file` (a diagnostic, options.dump_directory).
+  void set_steps_file(std::FILE* file) { steps_file_ = file; }
 
   const VecX& solution() const { return solution_; }
+  /// The constraint multipliers at the last point (IPOPT's sign, L = f + lambda . g).
+  const VecX& multipliers() const { return multipliers_; }
   int iterations() const { return iterations_; }
   const std::string& failure() const { return failure_; }
 
@@ -175,10 +184,21 @@ class EstimationNlp : public Ipopt::TNLP {
     return true;
   }
 
+  // one line: iteration, |dx|, dx (the primal search direction, unscaled: x is not scaled)
+  void write_step(int iter, const Ipopt::Vector& dx) {
+    const auto* dense = dynamic_cast<const Ipopt::DenseVector*>(&dx);
+    if (!dense) return;
+    std::fprintf(steps_file_, "%d,%.17g", iter, dx.Nrm2());
+    for (int e = 0; e < dx.Dim(); ++e)
+      std::fprintf(steps_file_, ",%.17g", dense->IsHomogeneous() ? dense->Scalar() : dense->Values()[e]);
+    std::fprintf(steps_file_, "\n");
+  }
+
   Problem& problem_;
   EstimationHessian hessian_;
   VecX start_;  // IPOPT's starting point
-  VecX g_, jac_, solution_;
+  VecX g_, jac_, solution_, multipliers_;
+  std::FILE* steps_file_ = nullptr;
   bool have_g_ = false, have_jac_ = false;
   int iterations_ = 0;
   std::string failure_;
@@ -188,12 +208,16 @@ class EstimationNlp : public Ipopt::TNLP {
 
 
 /// Runs IPOPT on `problem` from `start` (with `warm`'s multipliers, if given, as a warm start);
-/// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none).
+/// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none),
+/// its constraint multipliers into `multipliers` if given; `steps_file`: IPOPT's primal step per
+/// iteration appended there (a diagnostic, JointEstimationOptions::dump_directory).
 template <class Problem>
 VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
-                      JointEstimationResult& result, IpoptWarmStart warm = {}) {
+                      JointEstimationResult& result, IpoptWarmStart warm = {}, VecX* multipliers = nullptr,
+                      std::FILE* steps_file = nullptr) {
   Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
   nlp->set_progress(options.progress);
+  nlp->set_steps_file(steps_file);
   const bool warm_start = warm.lambda.size() > 0;
   nlp->set_warm_start(std::move(warm));
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
@@ -224,6 +248,7 @@ VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, c
     result.status += " (last model failure: " + nlp->failure() + ")";
   result.converged = status == Ipopt::Solve_Succeeded || status == Ipopt::Solved_To_Acceptable_Level;
   result.iterations = nlp->iterations();
+  if (multipliers) *multipliers = nlp->multipliers();
   return nlp->solution().size() == problem.num_variables() ? nlp->solution() : VecX();
 }
 

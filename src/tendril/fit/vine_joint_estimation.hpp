@@ -128,8 +128,8 @@ struct JointEstimationOptions {
   /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
   /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
   /// trust-region Newton method; on the wall growth the Gauss-Newton pass stalls with a large
-  /// gradient, these steps end at a 1e4 times smaller one, and neither lets IPOPT converge:
-  /// docs/physics/fitting.md). 0: none
+  /// gradient, these steps end at a 1e4 times smaller one, and IPOPT converges from there only with
+  /// min_prismatic_extension: docs/physics/fitting.md). 0: none
   int trust_region_newton_iterations = 0;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
@@ -142,6 +142,27 @@ struct JointEstimationOptions {
   /// the paper's explicit springs min_i I_i / Delta t (C Delta t / I = 1, half the explicit dampers'
   /// stability limit 2: beyond it the step map the fit differentiates oscillates), else unbounded.
   double stiffness_max = std::numeric_limits<double>::infinity(), damping_max = 0.0;
+  /// Transcribed formulation only: > 0 adds a weak prior sum_i |y_i|^2 / sigma_y^2 on the step rows'
+  /// multipliers y (scaled impulses [m/s]; O(1) on the wall growth) to the objective (in its model
+  /// term), a modelling choice that determines a direction the rows leave free where two of them are
+  /// (nearly) dependent (docs/physics/fitting.md, "What the wall growth leaves undetermined");
+  /// its Hessian is 2 / sigma_y^2 on y's diagonal. 0 (the default): none.
+  double multiplier_sigma = 0.0;
+  /// Transcribed formulation only: a finite value e_min [m] adds the inequalities
+  /// |h_j(q_0)|^2 >= (d_a + d_b + e_min)^2 on every prismatic joint j at the first state (h = p_b - p_a,
+  /// d the half lengths: the extension, the gap between the bodies' ends, at least e_min; 0: the bodies
+  /// at least end to end). A modelling choice: the first state's lengths are not measured, the growth
+  /// rows fix only their rates, and on the wall growth the fit otherwise collapses the last joint to
+  /// |h| = 0, where its two rows coincide and its growth row's h / |h| is singular
+  /// (docs/physics/fitting.md, "What the wall growth leaves undetermined"). In the trust-region pass a
+  /// one-sided penalty. -inf (the default): none.
+  double min_prismatic_extension = -std::numeric_limits<double>::infinity();
+  /// Transcribed formulation only, a diagnostic: a folder (created) into which the solve writes
+  /// IPOPT's primal step per iteration (`steps.csv`: iteration, |dx|, then dx) and, at IPOPT's last
+  /// point, x, the constraint multipliers lambda (IPOPT's sign), the constraint Jacobian and the exact
+  /// Lagrangian Hessian (both triangles) as Matrix Market, and the variables' and rows' blocks
+  /// (`layout.csv`). Empty: nothing written.
+  std::string dump_directory;
 };
 
 struct JointEstimationResult {

@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -98,6 +101,10 @@ class TranscribedProblem {
     k_max_ = options.stiffness_max;
     c_max_ = damping_upper_bound(model, options);
     weights_ = model_residual_weights(model, options);
+    if (options.multiplier_sigma < 0.0 || !std::isfinite(options.multiplier_sigma))
+      throw InputError("joint_estimation.multiplier_sigma", fmt::format("{}", options.multiplier_sigma),
+                       "a finite number >= 0 [m/s] (0: no prior on the multipliers)");
+    prior_weight_ = options.multiplier_sigma > 0.0 ? 1.0 / (options.multiplier_sigma * options.multiplier_sigma) : 0.0;
     minv_.resize(n_);
     for (int b = 0; b < model.num_bodies; ++b) minv_.segment<3>(3 * b) << 1.0 / model.mass[b], 1.0 / model.mass[b], 1.0 / model.inertia[b];
     for (int j = 0; j < pins_; ++j) {
@@ -108,6 +115,19 @@ class TranscribedProblem {
     const int joint_rows = 2 * model.num_bodies;
     joint_specs_.assign(stepper_.equality_rows().begin(), stepper_.equality_rows().begin() + joint_rows);
     growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows, stepper_.equality_rows().end());
+    if (std::isnan(options.min_prismatic_extension) || options.min_prismatic_extension == std::numeric_limits<double>::infinity())
+      throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
+                       "a number [m] or -inf (no bound)");
+    if (std::isfinite(options.min_prismatic_extension))
+      for (const RowSpec& spec : joint_specs_)
+        if (spec.kind == RowKind::prismatic_a) {
+          const double length = spec.d_a + spec.d_b + options.min_prismatic_extension;
+          if (length <= 0.0)
+            throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
+                             fmt::format("more than -{} m (the joint's two half lengths)", spec.d_a + spec.d_b));
+          length_specs_.push_back(spec);
+          min_length_squared_.push_back(length * length);
+        }
     frame_of_step_.assign(steps_ + 1, -1);
     for (std::size_t f = 0; f < frames.size(); ++f) frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
     // per step: the joint, growth and known-contact rows, their multipliers' and constraints' offsets
@@ -143,7 +163,9 @@ class TranscribedProblem {
   }
 
   int num_variables() const { return k(0) + 2 * nk_; }
-  int num_constraints() const { return g_offset_[steps_] + 4 * model_.num_bodies + static_cast<int>(growth_specs_.size()); }
+  int num_constraints() const { return first_length_row() + static_cast<int>(length_specs_.size()); }
+  /// The first of the first state's prismatic length rows (after its joint and growth rows).
+  int first_length_row() const { return g_offset_[steps_] + 4 * model_.num_bodies + static_cast<int>(growth_specs_.size()); }
   const std::vector<int>& jacobian_rows() const { return jacobian_.rows(); }
   const std::vector<int>& jacobian_cols() const { return jacobian_.cols(); }
   const std::vector<int>& hessian_rows() const { return hessian().rows(); }
@@ -180,11 +202,35 @@ class TranscribedProblem {
     }
     std::fill(g_l, g_l + num_constraints(), 0.0);
     std::fill(g_u, g_u + num_constraints(), 0.0);
+    for (std::size_t a = 0; a < length_specs_.size(); ++a) {
+      g_l[first_length_row() + static_cast<int>(a)] = min_length_squared_[a];
+      g_u[first_length_row() + static_cast<int>(a)] = 2e19;
+    }
   }
 
-  /// The measured frames' chi-square and, if asked, its gradient; data and model parts.
+  /// g less its bound where it is violated: g on the equality rows, min(0, g - lower) on the length
+  /// rows (what the pass penalises and the constraint violation).
+  VecX violation(const VecX& g) const {
+    VecX out = g;
+    for (std::size_t a = 0; a < length_specs_.size(); ++a) {
+      const int row = first_length_row() + static_cast<int>(a);
+      out(row) = std::min(0.0, g(row) - min_length_squared_[a]);
+    }
+    return out;
+  }
+
+  /// The measured frames' chi-square (and the multipliers' prior) and, if asked, its gradient; data
+  /// and model parts (the prior in the model part).
   double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
-    return estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
+    double f = estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
+    if (prior_weight_ > 0.0) {
+      const auto ys = x.segment(y(0), y(steps_) - y(0));
+      const double prior = prior_weight_ * ys.squaredNorm();
+      f += prior;
+      if (model) *model += prior;
+      if (gradient) gradient->segment(y(0), ys.size()) += 2.0 * prior_weight_ * ys;
+    }
+    return f;
   }
 
   /// g(x) and, if asked, the Jacobian values in the pattern's order; false (with `message`) if not finite.
@@ -228,7 +274,40 @@ class TranscribedProblem {
     for (std::size_t e = 0; e < values.size(); ++e) h.emplace_back(hessian().rows()[e], hessian().cols()[e], values[e]);
     for (std::size_t e = 0; e < jacobian_.rows().size(); ++e)
       a.emplace_back(jacobian_.rows()[e], jacobian_.cols()[e], jacobian_values(static_cast<Eigen::Index>(e)));
-    return constrained_sigmas(num_variables(), num_constraints(), h, a, {}, k(0), 2 * nk_);
+    VecX g;  // the length rows off their bound are left out
+    std::string message;
+    std::vector<int> inactive;
+    if (constraints(x, g, nullptr, message))
+      for (std::size_t b = 0; b < length_specs_.size(); ++b) {
+        const int row = first_length_row() + static_cast<int>(b);
+        if (g(row) > min_length_squared_[b] * (1.0 + 1e-6)) inactive.push_back(row);
+      }
+    return constrained_sigmas(num_variables(), num_constraints(), h, a, inactive, k(0), 2 * nk_);
+  }
+
+  /// The variables' and rows' blocks, one line each: block, step, first index, count (the diagnostic dump).
+  void write_layout(const std::filesystem::path& path) const {
+    std::ofstream out(path);
+    out << "block,step,first,count\n";
+    const auto line = [&](const char* block, int i, int first, int count) {
+      out << block << ',' << i << ',' << first << ',' << count << '\n';
+    };
+    for (int i = 0; i <= steps_; ++i) line("var_q", i, z(i), n_), line("var_v", i, z(i) + n_, n_);
+    for (int i = 0; i < steps_; ++i) {
+      line("var_r", i, r(i), 2 * n_);
+      const int joints = static_cast<int>(joint_specs_.size()), growth = static_cast<int>(growth_specs_.size());
+      const int contacts = static_cast<int>(rows_[i].size()) - joints - growth;
+      line("var_y_joint", i, y(i), joints), line("var_y_growth", i, y(i) + joints, growth);
+      line("var_y_contact", i, y(i) + joints + growth, contacts);
+      line("row_q", i, row(i), n_), line("row_v", i, row(i) + n_, n_);
+      line("row_joint", i, row(i) + 2 * n_, joints), line("row_growth", i, row(i) + 2 * n_ + joints, growth);
+      line("row_contact", i, row(i) + 2 * n_ + joints + growth, contacts);
+    }
+    line("var_K", 0, k(0), nk_), line("var_C", 0, c(0), nk_);
+    const int joints = static_cast<int>(joint_specs_.size());
+    line("row_first_position", 0, row(steps_), joints), line("row_first_joint_velocity", 0, row(steps_) + joints, joints);
+    line("row_first_growth", 0, row(steps_) + 2 * joints, static_cast<int>(growth_specs_.size()));
+    line("row_first_length", 0, first_length_row(), static_cast<int>(length_specs_.size()));
   }
 
   /// The smallest normal impulse of the known contacts over the steps [N s] (+inf without any).
@@ -295,7 +374,8 @@ class TranscribedProblem {
                                          with_jacobian ? &dpoints.back() : nullptr));
       data_rows += static_cast<int>(data.back().size());
     }
-    out.residual.resize(data_rows + num_constraints());
+    const int prior_rows = prior_weight_ > 0.0 ? y(steps_) - y(0) : 0;  // y / sigma_y
+    out.residual.resize(data_rows + num_constraints() + prior_rows);
     std::vector<Triplet> t;
     int row0 = 0;
     for (int i = 0, f = 0; i <= steps_; ++i) {
@@ -307,10 +387,15 @@ class TranscribedProblem {
             if (dpoints[f](a, b) != 0.0) t.emplace_back(row0 + a, z(i) + b, ws * dpoints[f](a, b));
       row0 += static_cast<int>(data[f++].size());
     }
-    out.residual.tail(num_constraints()) = weights.cwiseProduct(g);
+    const VecX gap = violation(g);
+    out.residual.segment(row0, num_constraints()) = weights.cwiseProduct(gap);
+    const double prior_scale = std::sqrt(prior_weight_);
+    out.residual.tail(prior_rows) = prior_scale * w.segment(reduced_column(y(0)), prior_rows);
     if (with_jacobian) {
+      for (int a = 0; a < prior_rows; ++a)
+        t.emplace_back(row0 + num_constraints() + a, reduced_column(y(0)) + a, prior_scale);
       for (std::size_t e = 0; e < jacobian_.rows().size(); ++e)
-        if (!is_residual_column(jacobian_.cols()[e]))
+        if (!is_residual_column(jacobian_.cols()[e]) && (jacobian_.rows()[e] < first_length_row() || gap(jacobian_.rows()[e]) < 0.0))
           t.emplace_back(row0 + jacobian_.rows()[e], reduced_column(jacobian_.cols()[e]),
                          weights(jacobian_.rows()[e]) * values(static_cast<Eigen::Index>(e)));
       out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
@@ -330,7 +415,8 @@ class TranscribedProblem {
     std::string message;
     const std::size_t count = hessian().rows().size();
     std::vector<double> exact(count), gauss_newton_part(count);
-    if (!constraints(x, g, nullptr, message) || !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(g), exact.data(), message))
+    if (!constraints(x, g, nullptr, message) ||
+        !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(violation(g)), exact.data(), message))
       throw std::runtime_error("joint estimation: " + message);
     gauss_newton(x, 1.0, gauss_newton_part.data());
     std::vector<Triplet> t;
@@ -480,6 +566,16 @@ class TranscribedProblem {
           add.add(g0, column(spec, 0, mm), d.da.col(mm).dot(vl) + (mm >= 6 ? d.a(mm - 6) : 0.0));
       }
     }
+    // the prismatic joints' lengths |h|^2, h = p_b - p_a at q_0
+    for (const RowSpec& spec : length_specs_) {
+      const Vec2 h = q0.segment<2>(3 * spec.body_b) - q0.segment<2>(3 * spec.body_a);
+      g(g0) = h.squaredNorm();
+      for (int d = 0; d < 2; ++d) {
+        add.add(g0, z(0) + 3 * spec.body_b + d, 2.0 * h(d));
+        add.add(g0, z(0) + 3 * spec.body_a + d, -2.0 * h(d));
+      }
+      ++g0;
+    }
   }
 
   /// Entries of the Hessian of factor f + lambda . g (curvature false: the objective's Gauss-Newton
@@ -501,6 +597,8 @@ class TranscribedProblem {
     }
     for (int i = 0; i < steps_; ++i)
       for (int a = 0; a < 2 * n_; ++a) add.add_lower(r(i) + a, r(i) + a, 2.0 * factor * weights_(a));
+    if (prior_weight_ > 0.0)
+      for (int a = y(0); a < y(steps_); ++a) add.add_lower(a, a, 2.0 * factor * prior_weight_);
     const double on = curvature ? 1.0 : 0.0;
     for (int i = 0; i < steps_; ++i) {
       const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_), vn = x.segment(z(i + 1) + n_, n_);
@@ -556,6 +654,16 @@ class TranscribedProblem {
         for (std::size_t p = 0; p < in.size(); ++p)
           for (std::size_t s = 0; s <= p; ++s) add.add_lower(column(spec, 0, in[p]), column(spec, 0, in[s]), h(in[p], in[s]));
       }
+    // |p_b - p_a|^2: 2 on p_a's and p_b's diagonals, -2 between them
+    for (const RowSpec& spec : length_specs_) {
+      const double mu = on * lambda(g0++);
+      for (int d = 0; d < 2; ++d) {
+        const int a = z(0) + 3 * spec.body_a + d, b = z(0) + 3 * spec.body_b + d;
+        add.add_lower(a, a, 2.0 * mu);
+        add.add_lower(b, b, 2.0 * mu);
+        add.add_lower(b, a, -2.0 * mu);
+      }
+    }
   }
 
   /// x0: the simulation from `start` with the model's K, C, its multipliers y = impulse / m_ref
@@ -598,9 +706,12 @@ class TranscribedProblem {
   vine::VineStepper stepper_;  // rows, contexts, growth rates, m_ref
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
   double dt_ = 0.0, m_ref_ = 1.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
+  double prior_weight_ = 0.0;  // 1 / sigma_y^2 [s^2/m^2] of the multipliers' prior (0: none)
   VecX weights_, minv_;           // R's diagonal (2n), M^-1's (n)
   std::vector<VecX> torque_map_;  // e_j (n) per pin
   std::vector<RowSpec> joint_specs_, growth_specs_;
+  std::vector<RowSpec> length_specs_;       // the prismatic joints bounded at the first state (min_prismatic_extension)
+  std::vector<double> min_length_squared_;  // their (d_a + d_b + e_min)^2 [m^2]
   std::vector<std::vector<RowSpec>> rows_;  // per step: joints, growth, known contacts
   std::vector<int> y_offset_, g_offset_;    // per step (N + 1): first multiplier, first constraint row
   std::vector<int> frame_of_step_;
@@ -646,7 +757,7 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
   for (int i = 0; i < problem.steps(); ++i)
     x.segment(problem.r(i), 2 * problem.dofs()) = at.constraints.segment(problem.row(i), 2 * problem.dofs());
   result.trust_region_objective = problem.objective(x, nullptr);
-  warm.lambda = 2.0 * weights.cwiseAbs2().cwiseProduct(at.constraints);
+  warm.lambda = 2.0 * weights.cwiseAbs2().cwiseProduct(problem.violation(at.constraints));
   VecX gradient;
   problem.objective(x, &gradient);
   const VecX lagrangian_gradient = gradient + at.jacobian.transpose() * warm.lambda;  // J does not depend on r
@@ -657,6 +768,37 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
     if (x_u(j) < 1e19) warm.z_upper(j) = std::max(0.0, -lagrangian_gradient(j));
   }
   return x;
+}
+
+void write_vector(const std::filesystem::path& path, const VecX& v) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("joint estimation: cannot write " + path.string());
+  for (Eigen::Index e = 0; e < v.size(); ++e) std::fprintf(f, "%.17g\n", v(e));
+  std::fclose(f);
+}
+
+/// A sparse matrix as Matrix Market coordinate real general (1-based).
+void write_matrix_market(const std::filesystem::path& path, const SparseMatrix& a) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("joint estimation: cannot write " + path.string());
+  std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", static_cast<int>(a.rows()),
+               static_cast<int>(a.cols()), static_cast<int>(a.nonZeros()));
+  for (int col = 0; col < a.outerSize(); ++col)
+    for (SparseMatrix::InnerIterator it(a, col); it; ++it)
+      std::fprintf(f, "%d %d %.17g\n", static_cast<int>(it.row()) + 1, static_cast<int>(it.col()) + 1, it.value());
+  std::fclose(f);
+}
+
+/// The diagnostic dump at IPOPT's last point x with its multipliers (options.dump_directory).
+void dump_last_point(TranscribedProblem& problem, const std::filesystem::path& dir, const VecX& x, const VecX& lambda) {
+  const JointEstimationProblemEvaluation at = evaluate_at(problem, x, lambda);
+  write_vector(dir / "x.csv", x);
+  write_vector(dir / "lambda.csv", lambda);
+  write_vector(dir / "gradient.csv", at.gradient);
+  write_vector(dir / "constraints.csv", at.constraints);
+  write_matrix_market(dir / "jacobian.mtx", at.jacobian);
+  write_matrix_market(dir / "hessian.mtx", at.hessian);
+  problem.write_layout(dir / "layout.csv");
 }
 
 }  // namespace
@@ -670,13 +812,22 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   IpoptWarmStart warm;
   const VecX x_start =
       options.trust_region_iterations > 0 ? least_squares_pass(problem, options, result, warm) : problem.initial_guess();
-  VecX x = solve_with_ipopt(problem, options, x_start, result, warm);
+  std::FILE* steps_file = nullptr;
+  if (!options.dump_directory.empty()) {
+    std::filesystem::create_directories(options.dump_directory);
+    steps_file = std::fopen((std::filesystem::path(options.dump_directory) / "steps.csv").c_str(), "w");
+    if (!steps_file) throw std::runtime_error("joint estimation: cannot write into " + options.dump_directory);
+  }
+  VecX lambda;
+  VecX x = solve_with_ipopt(problem, options, x_start, result, warm, &lambda, steps_file);
+  if (steps_file) std::fclose(steps_file);
+  if (!options.dump_directory.empty() && x.size() > 0) dump_last_point(problem, options.dump_directory, x, lambda);
   if (x.size() == 0) x = x_start;
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
   std::string message;
   const bool evaluated = problem.constraints(x, g, &jac, message);
-  result.constraint_violation = evaluated ? g.lpNorm<Eigen::Infinity>() : std::numeric_limits<double>::infinity();
+  result.constraint_violation = evaluated ? problem.violation(g).lpNorm<Eigen::Infinity>() : std::numeric_limits<double>::infinity();
   result.min_contact_impulse = problem.min_contact_impulse(x);
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
