@@ -60,6 +60,14 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
       integer("options.trust_region_newton_iterations", "0", 0,
               "joint_estimation, formulation transcribed only: accepted steps of the pass after those, with the "
               "residuals' own curvature added to J^T J (a trust-region Newton method)."),
+      positive("options.multiplier_sigma", kOpt, "m/s",
+               "joint_estimation, formulation transcribed only: sigma_y of a weak prior sum_i |y_i|^2 / sigma_y^2 on "
+               "the step rows' multipliers y (scaled impulses) in the objective, fixing a direction two (nearly) "
+               "dependent rows leave free; absent: no prior."),
+      real("options.min_prismatic_extension", kOpt, "m",
+           "joint_estimation, formulation transcribed only: e_min, the first state's prismatic joints asked "
+           "|h_j(q_0)| >= d_a + d_b + e_min (the gap between the bodies' ends at least e_min; 0: at least end to end; "
+           "greater than minus the joint's two half lengths); absent: no bound."),
       flag("options.bilateral_contacts", "false",
            "joint_estimation: the step map holds the known contacts by equality rows (impulses may pull) and the "
            "problem asks their impulses >= 0, instead of eq. 13's unilateral contact."),
@@ -115,6 +123,8 @@ JointEstimationOptions read_joint_estimation_options(const io::SceneNode& option
     if (name == hessian) o.hessian = value;
   o.trust_region_iterations = options.integer("trust_region_iterations");
   o.trust_region_newton_iterations = options.integer("trust_region_newton_iterations");
+  if (options.has("multiplier_sigma")) o.multiplier_sigma = options.real("multiplier_sigma");
+  if (options.has("min_prismatic_extension")) o.min_prismatic_extension = options.real("min_prismatic_extension");
   o.bilateral_contacts = options.boolean("bilateral_contacts");
   o.eliminate_model_residuals = options.boolean("eliminate_model_residuals");
   o.first_state_joint_velocities = options.boolean("first_state_joint_velocities");

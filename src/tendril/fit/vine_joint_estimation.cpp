@@ -858,6 +858,14 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
       (options.trust_region_newton_iterations > 0 && options.formulation != EstimationFormulation::transcribed))
     throw InputError("joint_estimation.trust_region_newton_iterations", std::to_string(options.trust_region_newton_iterations),
                      "an integer >= 0, and 0 unless formulation: transcribed");
+  if (options.formulation != EstimationFormulation::transcribed) {
+    if (options.multiplier_sigma != 0.0)
+      throw InputError("joint_estimation.multiplier_sigma", fmt::format("{}", options.multiplier_sigma),
+                       "0 (no prior) unless formulation: transcribed");
+    if (options.min_prismatic_extension != -std::numeric_limits<double>::infinity())
+      throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
+                       "-inf (no bound) unless formulation: transcribed");
+  }
   if (options.formulation == EstimationFormulation::transcribed) return detail::estimate_transcribed(model, start, frames, options);
   EstimationProblem problem(model, start, frames, options);
   JointEstimationResult result;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 
 #include "support/input_error.hpp"
 #include "support/scratch_dir.hpp"
@@ -97,7 +98,7 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
       "  measurement_sigma: 2.0e-3\n  model_sigma_position: 3.0e-5\n  model_sigma_angle: 4.0e-4\n"
       "  model_sigma_velocity: 5.0e-3\n  model_sigma_angular_velocity: 6.0e-2\n  per_joint: true\n"
       "  hessian: limited_memory\n  trust_region_iterations: 7\n  trust_region_newton_iterations: 8\n"
-      "  bilateral_contacts: true\n"
+      "  bilateral_contacts: true\n  multiplier_sigma: 0.5\n  min_prismatic_extension: -1.0e-3\n"
       "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: 1.0e-6\n"
       "  max_iterations: 40\n  known_contacts:\n    - {point: tip, obstacle: 0}\n"
       "    - {point: 1, obstacle: 0, first_step: 4, last_step: 6}\n"));
@@ -112,6 +113,8 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.trust_region_iterations, 7);
   EXPECT_EQ(o.trust_region_newton_iterations, 8);
   EXPECT_TRUE(o.bilateral_contacts);
+  EXPECT_EQ(o.multiplier_sigma, 0.5);
+  EXPECT_EQ(o.min_prismatic_extension, -1e-3);
   EXPECT_TRUE(o.eliminate_model_residuals);
   EXPECT_TRUE(o.first_state_joint_velocities);
   EXPECT_EQ(o.tolerance, 1e-6);
@@ -138,6 +141,14 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   expect_input_error([&] { read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n")); },
                      {"options.known_contacts[0].last_step", "got 10", "3 .. 9"});
   expect_input_error([&] { read_fit_file(file("  hessian: exactly\n")); }, {"options.hessian", "got exactly", "gauss_newton"});
+  // absent: no prior and no bound (the library's defaults); bad values named with the key
+  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.multiplier_sigma, 0.0);
+  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.min_prismatic_extension,
+            -std::numeric_limits<double>::infinity());
+  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: 0\n")); }, {"options.multiplier_sigma", "got 0"});
+  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: -2\n")); }, {"options.multiplier_sigma", "got -2"});
+  expect_input_error([&] { read_fit_file(file("  min_prismatic_extension: wide\n")); },
+                     {"options.min_prismatic_extension", "got wide"});
 }
 
 // The shipped fit files read (the vine one needs the measured data beside the repository).

@@ -159,6 +159,14 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   newton_on_step_map.trust_region_newton_iterations = 5;
   testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, newton_on_step_map); },
                               {"joint_estimation.trust_region_newton_iterations", "5", "transcribed"});
+  JointEstimationOptions prior_on_step_map;
+  prior_on_step_map.multiplier_sigma = 0.5;
+  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, prior_on_step_map); },
+                              {"joint_estimation.multiplier_sigma", "0.5", "transcribed"});
+  JointEstimationOptions bound_on_step_map;
+  bound_on_step_map.min_prismatic_extension = 0.0;
+  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, bound_on_step_map); },
+                              {"joint_estimation.min_prismatic_extension", "0", "transcribed"});
   VineModel implicit = m;
   implicit.springs = vine::SpringIntegration::implicit;
   testing::expect_input_error([&] { evaluate_joint_estimation(implicit, swinging_start(m), frames, transcribed()); },
