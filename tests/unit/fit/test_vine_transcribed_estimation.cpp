@@ -13,6 +13,7 @@
 #include <limits>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 
 #include <Eigen/Dense>
@@ -155,18 +156,17 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   held.bilateral_contacts = true;
   testing::expect_input_error([&] { evaluate_joint_estimation(m, swinging_start(m), frames, held); },
                               {"joint_estimation.formulation", "transcribed", "bilateral_contacts"});
-  JointEstimationOptions newton_on_step_map;
-  newton_on_step_map.trust_region_newton_iterations = 5;
-  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, newton_on_step_map); },
-                              {"joint_estimation.trust_region_newton_iterations", "5", "transcribed"});
-  JointEstimationOptions prior_on_step_map;
-  prior_on_step_map.multiplier_sigma = 0.5;
-  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, prior_on_step_map); },
-                              {"joint_estimation.multiplier_sigma", "0.5", "transcribed"});
-  JointEstimationOptions bound_on_step_map;
-  bound_on_step_map.min_prismatic_extension = 0.0;
-  testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, bound_on_step_map); },
-                              {"joint_estimation.min_prismatic_extension", "0", "transcribed"});
+  // the transcribed formulation's own options, set on the step map
+  const auto refused_on_step_map = [&](const std::function<void(JointEstimationOptions&)>& set, const std::string& key,
+                                       const std::string& value) {
+    JointEstimationOptions step_map;
+    set(step_map);
+    testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, step_map); },
+                                {"joint_estimation." + key, value, "transcribed"});
+  };
+  refused_on_step_map([](auto& o) { o.trust_region_newton_iterations = 5; }, "trust_region_newton_iterations", "5");
+  refused_on_step_map([](auto& o) { o.multiplier_sigma = 0.5; }, "multiplier_sigma", "0.5");
+  refused_on_step_map([](auto& o) { o.min_prismatic_extension = 0.0; }, "min_prismatic_extension", "0");
   VineModel implicit = m;
   implicit.springs = vine::SpringIntegration::implicit;
   testing::expect_input_error([&] { evaluate_joint_estimation(implicit, swinging_start(m), frames, transcribed()); },
