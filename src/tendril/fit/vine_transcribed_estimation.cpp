@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -735,17 +736,16 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
   VecX x_l(nv), x_u(nv), g_l(nc), g_u(nc);
   problem.bounds(x_l.data(), x_u.data(), g_l.data(), g_u.data());
   const VecX weights = problem.row_weights(1.0 / (kPenaltySigma * options.model_sigma_velocity));
+  const auto residuals = [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); };
+  const VecX w_lower = problem.reduced(x_l), w_upper = problem.reduced(x_u);
   const auto t0 = std::chrono::steady_clock::now();
-  SparseLmResult lm = minimise_sparse_least_squares(
-      [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); },
-      problem.reduced(problem.initial_guess()), problem.reduced(x_l), problem.reduced(x_u),
-      {.max_iterations = options.trust_region_iterations});
+  SparseLmResult lm = minimise_sparse_least_squares(residuals, problem.reduced(problem.initial_guess()), w_lower, w_upper,
+                                                    {.max_iterations = options.trust_region_iterations});
   if (options.trust_region_newton_iterations > 0) {  // then with the residuals' curvature S
     const int gauss_newton_steps = lm.iterations;
-    lm = minimise_sparse_least_squares(
-        [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); }, lm.y,
-        problem.reduced(x_l), problem.reduced(x_u), {.max_iterations = options.trust_region_newton_iterations},
-        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); });
+    lm = minimise_sparse_least_squares(residuals, lm.y, w_lower, w_upper,
+                                       {.max_iterations = options.trust_region_newton_iterations},
+                                       [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); });
     lm.iterations += gauss_newton_steps;
   }
   result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -812,15 +812,15 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   IpoptWarmStart warm;
   const VecX x_start =
       options.trust_region_iterations > 0 ? least_squares_pass(problem, options, result, warm) : problem.initial_guess();
-  std::FILE* steps_file = nullptr;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> steps_file(nullptr, &std::fclose);  // closed on every exit
   if (!options.dump_directory.empty()) {
     std::filesystem::create_directories(options.dump_directory);
-    steps_file = std::fopen((std::filesystem::path(options.dump_directory) / "steps.csv").c_str(), "w");
+    steps_file.reset(std::fopen((std::filesystem::path(options.dump_directory) / "steps.csv").c_str(), "w"));
     if (!steps_file) throw std::runtime_error("joint estimation: cannot write into " + options.dump_directory);
   }
   VecX lambda;
-  VecX x = solve_with_ipopt(problem, options, x_start, result, warm, &lambda, steps_file);
-  if (steps_file) std::fclose(steps_file);
+  VecX x = solve_with_ipopt(problem, options, x_start, result, warm, &lambda, steps_file.get());
+  steps_file.reset();
   if (!options.dump_directory.empty() && x.size() > 0) dump_last_point(problem, options.dump_directory, x, lambda);
   if (x.size() == 0) x = x_start;
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);

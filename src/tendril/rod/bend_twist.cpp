@@ -70,7 +70,7 @@ struct EdgePair {
     t_a = e_a / len_a;
     t_b = e_b / len_b;
     chi = 1.0 + t_a.dot(t_b);
-    kb = 2.0 * t_a.cross(t_b) / chi;  // curvature_binormal
+    kb = curvature_binormal(t_a, t_b);
     t_sum = t_a + t_b;
     s_a = 1.0 / (chi * len_a);
     s_b = 1.0 / (chi * len_b);
