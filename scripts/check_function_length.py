@@ -33,7 +33,8 @@ TO_SPLIT = {
 
 def function_lengths(root):
     """Yields (path, name, first line, length) for every function ctags finds below src/ and apps/."""
-    command = ["ctags", "--kinds-C++=f", "--fields=+ne", "--output-format=json", "-o", "-", "-R",
+    command = ["ctags", "--languages=C++", "--kinds-C++=f", "--fields=+ne", "--output-format=json",
+               "--exclude=node_modules", "-o", "-", "-R",
                "src", "apps"]
     out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
     for line in out.splitlines():
