@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -250,6 +252,11 @@ void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
   std::vector<std::thread> workers;
   for (int i = 0; i < kWorkers; ++i)
     workers.emplace_back([&] {
+      // sendfile has no MSG_NOSIGNAL: a client gone mid-file must be EPIPE here, not end the program
+      sigset_t pipe;
+      sigemptyset(&pipe);
+      sigaddset(&pipe, SIGPIPE);
+      pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
       for (;;) {
         Connection c;
         {

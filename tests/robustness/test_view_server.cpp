@@ -1,6 +1,7 @@
 // Issue 24: the server of `tendril view` (the real command on 127.0.0.1, a free port, real sockets)
 // answers a malformed Range header with 400/416 and goes on; serves no file that resolves outside
-// its run folder (a link out of the run); and serves connections concurrently, so slow and idle
+// its run folder (a link out of the run); survives a client that leaves in the middle of a file;
+// and serves connections concurrently, so slow and idle
 // clients do not hold up others, and are closed after the timeouts of docs/visualisation.md
 // (5 s idle, 5 s for a request head), past 64 connections with 503.
 #include <gtest/gtest.h>
@@ -190,6 +191,25 @@ TEST_F(ViewServer, FileLinkedOutOfTheRunIsNotServed) {
   EXPECT_EQ(body_of(get("/run/1/run.json")), slurp(dir_ / "array" / "run.json"));
   EXPECT_EQ(body_of(get("/run/2/run.json")), slurp(dir_ / "run" / "run.json"));
   EXPECT_EQ(body_of(get("/run/2/frame_time.npy")), slurp(dir_ / "run" / "frame_time.npy"));
+}
+
+TEST_F(ViewServer, ClientGoneMidDownloadDoesNotEndTheServer) {
+  start_view({"run"});
+  // a listed file far larger than the socket buffers (replaced after the server checked the run)
+  write_text(dir_ / "run" / "positions.npy", std::string(64 << 20, 'x'));
+  for (int k = 0; k < 3; ++k) {
+    const int fd = connect_local(port_);
+    const std::string request = "GET /run/0/positions.npy HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    char some[100];
+    EXPECT_GT(::recv(fd, some, sizeof(some), 0), 0);
+    const linger reset{1, 0};  // close at once, unread data and all
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+    ::close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ASSERT_TRUE(server_running()) << "after client " << k;
+  }
+  EXPECT_EQ(status_of(get("/run/0/run.json")), 200);
 }
 
 TEST_F(ViewServer, SlowAndIdleClientsDoNotHoldUpOthers) {
