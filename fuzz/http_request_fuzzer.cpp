@@ -36,9 +36,12 @@ void check_range(std::string_view value, std::uint64_t length) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const std::size_t blank = bytes.find("\r\n\r\n");
-  const HttpRequest request = parse_request(blank == std::string_view::npos ? bytes : bytes.substr(0, blank + 4));
+  const HttpRequest request =
+      parse_request(blank == std::string_view::npos ? bytes : bytes.substr(0, blank + 4));
   require(request.status == 0 || request.status == 400);
-  if (request.status == 0) require(!request.path.empty() && request.path[0] == '/' && request.path.find('\0') == std::string::npos);
+  if (request.status == 0)
+    require(!request.path.empty() && request.path[0] == '/' &&
+            request.path.find('\0') == std::string::npos);
   for (const std::uint64_t length : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000},
                                      std::numeric_limits<std::uint64_t>::max()}) {
     check_range(request.range, length);
@@ -47,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // each escape is three bytes in, one out; an encoded NUL is refused
   std::string path;
   if (percent_decode(bytes, path)) {
-    require(path.size() == size - 2 * static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '%')));
+    require(path.size() ==
+            size - 2 * static_cast<std::size_t>(std::count(bytes.begin(), bytes.end(), '%')));
     require(path.find('\0') == std::string::npos || bytes.find('\0') != std::string_view::npos);
   }
   return 0;

@@ -29,7 +29,8 @@ bool is_digits(std::string_view s) {
 std::uint64_t saturated_number(std::string_view digits) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  return error == std::errc::result_out_of_range ? std::numeric_limits<std::uint64_t>::max() : value;
+  return error == std::errc::result_out_of_range ? std::numeric_limits<std::uint64_t>::max()
+                                                 : value;
 }
 
 int hex_digit(char c) {
@@ -63,7 +64,8 @@ bool parse_header(std::string_view line, HttpRequest& r, bool& close, bool& keep
   if (name == "host") {
     if (!r.host.empty() || value.empty()) return false;
     r.host = lower(value);
-    if (r.host.back() != ']' && r.host.rfind(':') != std::string::npos) r.host.erase(r.host.rfind(':'));
+    if (r.host.back() != ']' && r.host.rfind(':') != std::string::npos)
+      r.host.erase(r.host.rfind(':'));
   } else if (name == "range") {
     if (!r.range.empty() || value.empty()) return false;
     r.range = std::string(value);
@@ -87,12 +89,15 @@ HttpRequest parse_request(std::string_view head) {
   bool http11 = false, close = false, keep = false, body = false;
   std::size_t at = head.find("\r\n");
   const std::string_view request_line = head.substr(0, at);
-  if (request_line.find_first_of("\r\n") != std::string_view::npos || !parse_request_line(request_line, r, http11))
+  if (request_line.find_first_of("\r\n") != std::string_view::npos ||
+      !parse_request_line(request_line, r, http11))
     return r;
   for (at += 2; at < head.size() - 2;) {
     const std::size_t next = head.find("\r\n", at);
     const std::string_view line = head.substr(at, next - at);
-    if (line.find_first_of("\r\n") != std::string_view::npos || !parse_header(line, r, close, keep, body)) return r;
+    if (line.find_first_of("\r\n") != std::string_view::npos ||
+        !parse_header(line, r, close, keep, body))
+      return r;
     at = next + 2;
   }
   r.keep_alive = (http11 ? !close : keep) && !body;
@@ -116,7 +121,8 @@ ByteRange parse_range(std::string_view value, std::uint64_t length) {
     return {206, length - std::min(n, length), length - 1};
   }
   const std::uint64_t first = saturated_number(a);
-  const std::uint64_t last = b.empty() ? std::numeric_limits<std::uint64_t>::max() : saturated_number(b);
+  const std::uint64_t last =
+      b.empty() ? std::numeric_limits<std::uint64_t>::max() : saturated_number(b);
   if (last < first || first >= length) return unsatisfiable;
   return {206, first, std::min(last, length - 1)};
 }

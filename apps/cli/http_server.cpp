@@ -12,8 +12,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -34,16 +34,26 @@ using Clock = std::chrono::steady_clock;
 
 const char* reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 206: return "Partial Content";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 416: return "Range Not Satisfiable";
-    case 431: return "Request Header Fields Too Large";
-    case 503: return "Service Unavailable";
-    default: return "Internal Server Error";
+    case 200:
+      return "OK";
+    case 206:
+      return "Partial Content";
+    case 400:
+      return "Bad Request";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 416:
+      return "Range Not Satisfiable";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Internal Server Error";
   }
 }
 
@@ -58,9 +68,12 @@ bool send_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-HttpResponse text(int status, const char* body) { return {status, "text/plain; charset=utf-8", body, {}}; }
+HttpResponse text(int status, const char* body) {
+  return {status, "text/plain; charset=utf-8", body, {}};
+}
 
-/// `path` opened for reading if it is a regular file (not a FIFO or device), with its size; else -1.
+/// `path` opened for reading if it is a regular file (not a FIFO or device), with its size; else
+/// -1.
 int open_regular_file(const std::filesystem::path& path, std::uint64_t& size) {
   const int file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st {};
@@ -81,9 +94,12 @@ bool send_response(int fd, const HttpRequest& request, HttpResponse response, bo
   std::string extra;
   if (file >= 0) {
     const ByteRange range = parse_range(request.range, length);
-    if (range.status == 400) response = text(400, "bad Range header (one range: bytes=first-last, bytes=first-, bytes=-count)\n");
+    if (range.status == 400)
+      response =
+          text(400, "bad Range header (one range: bytes=first-last, bytes=first-, bytes=-count)\n");
     if (range.status == 416) response = text(416, "");
-    extra = range.status == 416 ? fmt::format("Content-Range: bytes */{}\r\n", length) : "Accept-Ranges: bytes\r\n";
+    extra = range.status == 416 ? fmt::format("Content-Range: bytes */{}\r\n", length)
+                                : "Accept-Ranges: bytes\r\n";
     if (range.status == 206) {
       response.status = 206;
       extra += fmt::format("Content-Range: bytes {}-{}/{}\r\n", range.first, range.last, length);
@@ -96,8 +112,9 @@ bool send_response(int fd, const HttpRequest& request, HttpResponse response, bo
       "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n"
       "X-Content-Type-Options: nosniff\r\n{}{}\r\n\r\n",
       response.status, reason(response.status), response.content_type, length, extra,
-      keep_alive ? fmt::format("Connection: keep-alive\r\nKeep-Alive: timeout={}", kIdleTimeout.count())
-                 : std::string("Connection: close"));
+      keep_alive
+          ? fmt::format("Connection: keep-alive\r\nKeep-Alive: timeout={}", kIdleTimeout.count())
+          : std::string("Connection: close"));
   bool ok = send_all(fd, header.data(), header.size());
   if (request.method != "HEAD" && !response.file.empty()) {
     off_t offset = static_cast<off_t>(first);
@@ -152,8 +169,8 @@ struct Handover {
   std::deque<Connection> requests;   ///< a complete (or too long) head waits for a worker
   std::vector<Connection> returned;  ///< kept open by a worker: back to waiting for a request
   bool stopping = false;
-  int open = 0;                      ///< connections open
-  int wake[2] = {-1, -1};            ///< pipe: a returned connection wakes the polling thread
+  int open = 0;            ///< connections open
+  int wake[2] = {-1, -1};  ///< pipe: a returned connection wakes the polling thread
 
   void close(int fd) {
     ::close(fd);
@@ -203,7 +220,8 @@ void accept_connections(int listener, Handover& hand, std::vector<Connection>& w
       const std::string body = "too many connections\n";
       const std::string busy = fmt::format(
           "HTTP/1.1 503 {}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n"
-          "Retry-After: 1\r\nConnection: close\r\n\r\n{}", reason(503), body.size(), body);
+          "Retry-After: 1\r\nConnection: close\r\n\r\n{}",
+          reason(503), body.size(), body);
       ::send(fd, busy.data(), busy.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
       ::close(fd);
       continue;
@@ -223,9 +241,12 @@ HttpServer::HttpServer(const std::string& host, int port) : host_(host) {
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (port < 0 || port > 65535) throw InputError("--port", std::to_string(port), "0 (any free port) .. 65535");
+  if (port < 0 || port > 65535)
+    throw InputError("--port", std::to_string(port), "0 (any free port) .. 65535");
   if (inet_pton(AF_INET, host.c_str(), &address.sin_addr) != 1)
-    throw InputError("--host", host, "an IPv4 address (127.0.0.1 for this machine only, 0.0.0.0 for every interface)");
+    throw InputError(
+        "--host", host,
+        "an IPv4 address (127.0.0.1 for this machine only, 0.0.0.0 for every interface)");
   loopback_ = (ntohl(address.sin_addr.s_addr) >> 24) == 127;
   socket_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   const int yes = 1;
@@ -234,7 +255,8 @@ HttpServer::HttpServer(const std::string& host, int port) : host_(host) {
       ::listen(socket_, 64) != 0) {
     const std::string why = std::strerror(errno);
     if (socket_ >= 0) ::close(socket_);
-    throw InputError("--port", fmt::format("{}:{} ({})", host, port, why), "a free port on that address");
+    throw InputError("--port", fmt::format("{}:{} ({})", host, port, why),
+                     "a free port on that address");
   }
   socklen_t length = sizeof(address);
   ::getsockname(socket_, reinterpret_cast<sockaddr*>(&address), &length);
@@ -245,15 +267,19 @@ HttpServer::~HttpServer() {
   if (socket_ >= 0) ::close(socket_);
 }
 
-std::string HttpServer::url() const { return fmt::format("http://{}:{}/", host_, port_); }
+std::string HttpServer::url() const {
+  return fmt::format("http://{}:{}/", host_, port_);
+}
 
 void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
   Handover hand;
-  if (::pipe2(hand.wake, O_CLOEXEC | O_NONBLOCK) != 0) throw std::system_error(errno, std::generic_category(), "pipe2");
+  if (::pipe2(hand.wake, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe2");
   std::vector<std::thread> workers;
   for (int i = 0; i < kWorkers; ++i)
     workers.emplace_back([&] {
-      // sendfile has no MSG_NOSIGNAL: a client gone mid-file must be EPIPE here, not end the program
+      // sendfile has no MSG_NOSIGNAL: a client gone mid-file must be EPIPE here, not end the
+      // program
       sigset_t pipe;
       sigemptyset(&pipe);
       sigaddset(&pipe, SIGPIPE);
@@ -289,7 +315,8 @@ void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
     for (const Connection& c : waiting) fds.push_back({c.fd, POLLIN, 0});
     ::poll(fds.data(), fds.size(), poll_timeout(waiting));  // on EINTR (a signal) nothing is ready
     char drain[64];
-    while (::read(hand.wake[0], drain, sizeof(drain)) > 0) {}
+    while (::read(hand.wake[0], drain, sizeof(drain)) > 0) {
+    }
     for (std::size_t i = 0; i < waiting.size(); ++i)
       if (fds[i + 2].revents != 0) receive(waiting[i]);
     if (fds[0].revents & POLLIN) accept_connections(socket_, hand, waiting);
@@ -321,7 +348,8 @@ bool HttpServer::answer(int fd, std::string& buffer, const Handler& handler) con
     response = text(request.status, "bad request\n");
   } else if (request.method != "GET" && request.method != "HEAD") {
     response = text(405, "only GET and HEAD\n");
-  } else if (loopback_ && request.host != "localhost" && request.host != "127.0.0.1" && request.host != "[::1]") {
+  } else if (loopback_ && request.host != "localhost" && request.host != "127.0.0.1" &&
+             request.host != "[::1]") {
     response = text(403, "this server only answers to localhost / 127.0.0.1\n");
   } else {
     try {

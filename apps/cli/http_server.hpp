@@ -3,12 +3,12 @@
 /// connections; files also in one byte range ("Range: bytes=a-b", 206), so the viewer can show the
 /// first frame of a large run before the rest has arrived. Bound to loopback unless another host is
 /// given; on loopback it also refuses requests whose Host header is not a loopback name (DNS
-/// rebinding). What a path maps to is the caller's handler: the server only parses (http_request.hpp)
-/// and sends.
+/// rebinding). What a path maps to is the caller's handler: the server only parses
+/// (http_request.hpp) and sends.
 ///
 /// Connections are served concurrently: the thread that calls serve() waits on every open
-/// connection for its next request head (poll), kWorkers threads answer complete requests. A slow or
-/// idle client holds no thread: a connection is closed when no byte of its next request arrives
+/// connection for its next request head (poll), kWorkers threads answer complete requests. A slow
+/// or idle client holds no thread: a connection is closed when no byte of its next request arrives
 /// within kIdleTimeout, or when a request head is not complete kHeadTimeout after its first byte or
 /// exceeds kMaxHead bytes (431). Past kMaxConnections open connections a new one gets 503 and is
 /// closed. A response that makes no progress for kSendTimeout (a client not reading) is dropped.

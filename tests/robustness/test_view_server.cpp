@@ -24,7 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 /// A TCP connection to 127.0.0.1:port (-1 if refused); reads give up after `timeout_s`.
 int connect_local(int port, int timeout_s = 3) {
@@ -46,13 +48,16 @@ int connect_local(int port, int timeout_s = 3) {
 std::string read_all(int fd) {
   std::string out;
   char buffer[4096];
-  for (ssize_t n; (n = ::recv(fd, buffer, sizeof(buffer), 0)) > 0;) out.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof(buffer), 0)) > 0;)
+    out.append(buffer, static_cast<std::size_t>(n));
   return out;
 }
 
 /// The status code of an HTTP response (0 if there is none).
 int status_of(const std::string& response) {
-  return response.rfind("HTTP/1.1 ", 0) == 0 && response.size() >= 12 ? std::stoi(response.substr(9, 3)) : 0;
+  return response.rfind("HTTP/1.1 ", 0) == 0 && response.size() >= 12
+             ? std::stoi(response.substr(9, 3))
+             : 0;
 }
 
 /// The body of an HTTP response.
@@ -65,7 +70,8 @@ std::string body_of(const std::string& response) {
 bool closed_by_peer(int fd, double timeout_s) {
   pollfd p{fd, POLLIN, 0};
   char byte;
-  return ::poll(&p, 1, static_cast<int>(timeout_s * 1000)) > 0 && ::recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
+  return ::poll(&p, 1, static_cast<int>(timeout_s * 1000)) > 0 &&
+         ::recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
 }
 
 class ViewServer : public CliTest {
@@ -79,7 +85,8 @@ class ViewServer : public CliTest {
     if (pid_ <= 0) return;
     ::kill(pid_, SIGTERM);
     int status = 0;
-    for (int i = 0; i < 100 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (int i = 0; i < 100 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     if (::waitpid(pid_, &status, WNOHANG) == 0) {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, &status, 0);
@@ -129,7 +136,8 @@ class ViewServer : public CliTest {
   std::string get(const std::string& path, const std::string& headers = "") const {
     const int fd = connect_local(port_);
     if (fd < 0) return "";
-    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "Connection: close\r\n\r\n";
+    const std::string request =
+        "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "Connection: close\r\n\r\n";
     ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
     const std::string response = read_all(fd);
     ::close(fd);
@@ -147,8 +155,9 @@ TEST_F(ViewServer, MalformedRangeIsRefusedAndTheServerGoesOn) {
   start_view({"run"});
   const std::string json = slurp(dir_ / "run" / "run.json");
   const std::string huge(23, '9');
-  for (const std::string& range : std::vector<std::string>{"bytes= -5", "bytes=" + huge + "-", "bytes=5-3", "garbage", "bytes=1-2-3", "bytes=-",
-                                  "bytes=0-1x", "bytes=-0", "bytes=" + huge + "-" + huge, "bytes=0x10-"}) {
+  for (const std::string& range : std::vector<std::string>{
+           "bytes= -5", "bytes=" + huge + "-", "bytes=5-3", "garbage", "bytes=1-2-3", "bytes=-",
+           "bytes=0-1x", "bytes=-0", "bytes=" + huge + "-" + huge, "bytes=0x10-"}) {
     const std::string response = get("/run/0/run.json", "Range: " + range + "\r\n");
     const int status = status_of(response);
     EXPECT_TRUE(status == 400 || status == 416) << range << ": " << response;
