@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -72,8 +73,7 @@ HttpResponse text(int status, const char* body) {
   return {status, "text/plain; charset=utf-8", body, {}};
 }
 
-/// `path` opened for reading if it is a regular file (not a FIFO or device), with its size; else
-/// -1.
+/// `path` opened if it is a regular file (not a FIFO or device), and its size; else -1.
 int open_regular_file(const std::filesystem::path& path, std::uint64_t& size) {
   const int file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st {};
@@ -278,8 +278,7 @@ void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
   std::vector<std::thread> workers;
   for (int i = 0; i < kWorkers; ++i)
     workers.emplace_back([&] {
-      // sendfile has no MSG_NOSIGNAL: a client gone mid-file must be EPIPE here, not end the
-      // program
+      // sendfile has no MSG_NOSIGNAL: a client gone mid-file is EPIPE here, not a SIGPIPE
       sigset_t pipe;
       sigemptyset(&pipe);
       sigaddset(&pipe, SIGPIPE);
@@ -315,8 +314,7 @@ void HttpServer::serve(const Handler& handler, const std::atomic<bool>& stop) {
     for (const Connection& c : waiting) fds.push_back({c.fd, POLLIN, 0});
     ::poll(fds.data(), fds.size(), poll_timeout(waiting));  // on EINTR (a signal) nothing is ready
     char drain[64];
-    while (::read(hand.wake[0], drain, sizeof(drain)) > 0) {
-    }
+    while (::read(hand.wake[0], drain, sizeof(drain)) > 0) continue;
     for (std::size_t i = 0; i < waiting.size(); ++i)
       if (fds[i + 2].revents != 0) receive(waiting[i]);
     if (fds[0].revents & POLLIN) accept_connections(socket_, hand, waiting);
@@ -354,7 +352,8 @@ bool HttpServer::answer(int fd, std::string& buffer, const Handler& handler) con
   } else {
     try {
       response = handler(request.path);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "error: internal error answering a request: %s\n", e.what());
       response = text(500, "internal error\n");
     }
   }
