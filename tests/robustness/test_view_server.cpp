@@ -167,6 +167,19 @@ TEST_F(ViewServer, MalformedRangeIsRefusedAndTheServerGoesOn) {
     ASSERT_EQ(status_of(next), 200) << "after " << range << ": " << next;
     EXPECT_EQ(body_of(next), json);
   }
+  // on one connection: the request after an unsatisfiable range is answered too
+  const int fd = connect_local(port_);
+  const std::string two =
+      "GET /run/0/run.json HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=5-3\r\n\r\n"
+      "GET /run/0/run.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  ::send(fd, two.data(), two.size(), MSG_NOSIGNAL);
+  const std::string both = read_all(fd);
+  ::close(fd);
+  EXPECT_EQ(status_of(both), 416) << both.substr(0, 200);
+  const std::size_t second = both.find("HTTP/1.1 ", 1);
+  ASSERT_NE(second, std::string::npos) << both.substr(0, 200);
+  EXPECT_EQ(status_of(both.substr(second)), 200);
+  EXPECT_TRUE(body_of(both.substr(second)) == json) << "the second body is not run.json";
   // well-formed ranges against the file's own bytes: a suffix, an end past the file (clamped)
   EXPECT_EQ(body_of(get("/run/0/run.json", "Range: bytes=-5\r\n")), json.substr(json.size() - 5));
   EXPECT_EQ(body_of(get("/run/0/run.json", "Range: bytes=3-" + huge + "\r\n")), json.substr(3));
