@@ -1,9 +1,9 @@
 // Issue 24: the server of `tendril view` (the real command on 127.0.0.1, a free port, real sockets)
-// answers a malformed Range header with 400/416 and goes on; serves no file that resolves outside
-// its run folder (a link out of the run); survives a client that leaves in the middle of a file;
-// and serves connections concurrently, so slow and idle
-// clients do not hold up others, and are closed after the timeouts of docs/visualisation.md
-// (5 s idle, 5 s for a request head), past 64 connections with 503.
+// answers a malformed Range header with 400/416 and an oversized request head with 431, and goes
+// on; serves no file that resolves outside its run folder (a link out of the run); survives a
+// client that leaves in the middle of a file; and serves connections concurrently, so slow and
+// idle clients do not hold up others and are closed after the timeouts of docs/visualisation.md
+// (5 s idle, 5 s for a request head), and past 64 connections a new one gets 503.
 #include <gtest/gtest.h>
 
 #include <netinet/in.h>
@@ -184,6 +184,14 @@ TEST_F(ViewServer, MalformedRangeIsRefusedAndTheServerGoesOn) {
   EXPECT_EQ(body_of(get("/run/0/run.json", "Range: bytes=-5\r\n")), json.substr(json.size() - 5));
   EXPECT_EQ(body_of(get("/run/0/run.json", "Range: bytes=3-" + huge + "\r\n")), json.substr(3));
   EXPECT_EQ(body_of(get("/run/0/run.json", "Range: bytes=2-4\r\n")), json.substr(2, 3));
+}
+
+TEST_F(ViewServer, OversizedRequestHeadIs431) {
+  start_view({"run"});
+  const std::string response =
+      get("/run/0/run.json", "X-Padding: " + std::string(20000, 'a') + "\r\n");
+  EXPECT_EQ(status_of(response), 431) << response.substr(0, 200);
+  EXPECT_EQ(status_of(get("/run/0/run.json")), 200);
 }
 
 TEST_F(ViewServer, FileLinkedOutOfTheRunIsNotServed) {
