@@ -144,7 +144,12 @@ class ViewServer : public CliTest {
     return response;
   }
 
-  bool server_running() const { return ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+  /// True while the server runs (once it has ended, it is reaped and forgotten).
+  bool server_running() {
+    if (::waitpid(pid_, nullptr, WNOHANG) == 0) return true;
+    pid_ = -1;
+    return false;
+  }
 
   pid_t pid_ = -1;
   int out_ = -1;
