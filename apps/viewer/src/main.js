@@ -1,6 +1,8 @@
-// The page `tendril view` serves: every run of /api/runs side by side on one shared clock, with
-// play, pause, scrub, speed, colour-by and a time read-out. URL parameters (used by `tendril
-// render`): render=1 (no controls), colour=<field>, azimuth=, elevation= [deg], zoom=, frame=.
+// The page `tendril view` serves: every run of /api/runs side by side on one shared clock that runs
+// to the end of the longest run (a run that ended holds its last frame), with play, pause, scrub,
+// speed, colour-by and a time read-out. URL parameters (used by `tendril render`): render=1 (no
+// controls; a time stamp and the run names drawn in the frame), colour=<field>, azimuth=,
+// elevation= [deg], zoom=, frame=.
 // window.__tendril is the hook the browser tests and the renderer drive.
 import { loadRun } from './run.js';
 import { Panel, BACKGROUND } from './panel.js';
@@ -22,7 +24,17 @@ const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate
 const resolution = new AdaptiveResolution();  // of the frames drawn while playing
 const hook = (window.__tendril = { ready: false, loaded: false, errors: [], openMs: null, loadedMs: null, timings: [] });
 
-function lead() { return state.panels.find((p) => p.run); }
+const lastTime = (p) => p.run.times[p.run.frames - 1];
+/** The panel whose run lasts longest (the first of those): the slider steps through its frames. */
+function lead() {
+  return state.panels.reduce((best, p) => (p.run && (!best || lastTime(p) > lastTime(best)) ? p : best), null);
+}
+
+/** "t = 0.125 s", with the digits that resolve a thousandth of the clock's duration. */
+function timeStamp(t) {
+  const digits = state.duration > 0 ? Math.min(9, Math.max(0, Math.ceil(-Math.log10(state.duration / 1000)))) : 3;
+  return `t = ${t.toFixed(digits)} s`;
+}
 
 function setTime(t) {
   state.time = Math.min(Math.max(t, 0), state.duration);
@@ -32,6 +44,7 @@ function setTime(t) {
     $('scrub').value = String(l.frame);
     $('readout').textContent = `t = ${state.time.toFixed(4)} s   frame ${l.frame} / ${l.run.frames - 1}`;
   }
+  $('stamp').textContent = timeStamp(state.time);
 }
 
 function setFrame(k) {
@@ -165,6 +178,14 @@ Object.assign(hook, {
   play: () => setPlaying(true),
   pause: () => { setPlaying(false); resolution.fixed = null; },
   setFrame: (k) => { setFrame(k); state.panels.forEach((p) => p.render(true)); },
+  /** Shows every run at time t [s] (clamped to 0 .. duration()). */
+  setTime: (t) => { setTime(t); state.panels.forEach((p) => p.render(true)); },
+  /** The clock's end: the last saved time of the longest run [s]. */
+  duration: () => state.duration,
+  /** Index of the panel the slider and read-out follow (the longest run). */
+  lead: () => state.panels.indexOf(lead()),
+  /** The time stamp drawn in rendered frames. */
+  stamp: () => $('stamp').textContent,
   frame: (i = 0) => state.panels[i].frame,
   time: () => state.time,
   readout: () => $('readout').textContent,

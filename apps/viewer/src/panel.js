@@ -42,7 +42,8 @@ export class Panel {
     const { meta } = run;
     const counts = run.kind === 'vine' ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
       (run.triangles ? `, ${run.triangles.length / 3} triangles` : '');
-    this.title.textContent = `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;
+    // a rendered frame is labelled with the run's name only
+    this.title.textContent = options.render ? run.name : `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;
     if (meta.status !== 'completed') {
       this.message.className = 'message warning';
       this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
