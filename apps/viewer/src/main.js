@@ -66,8 +66,8 @@ function loop(now) {
   ++ticks;
   const interval = now - last;  // since the last frame [ms]
   if (state.playing && state.duration > 0) {
-    let t = state.time + (interval / 1000) * state.rate * state.speed;
-    if (t > state.duration) t = 0;  // loop
+    // on to the end (its last frames shown), then from the start again
+    const t = state.time >= state.duration ? 0 : Math.min(state.time + (interval / 1000) * state.rate * state.speed, state.duration);
     const before = lead().frame;
     setTime(t);
     if (lead().frame !== before) ++frameChanges;

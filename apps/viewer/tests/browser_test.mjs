@@ -9,7 +9,9 @@
 //    its place is not multisampled and shows the body; no WebGL context is lost; nine panels (too
 //    many for two contexts each) play on their still canvases and lose none;
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
-//    from the drawn instance matrices, compared with the .npy files parsed here);
+//    from the drawn instance matrices, compared with the .npy files parsed here); the slider steps
+//    through the frames of the longest run, and playing reaches its last frame while the runs that
+//    ended earlier show their last frames;
 //  - colouring by a field shows a legend with its name;
 //  - in a rod run with contact the ground is drawn below the body, and the contact-gap field's
 //    smallest value per frame equals the run's recorded contact_min_gap;
@@ -124,13 +126,19 @@ try {
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => window.__tendril.time()), after[0], 'pause did not stop the clock');
 
-  // scrubbing to frame k draws frame k (panel 0 leads; the others show the same time)
+  // scrubbing to frame k of the longest run draws frame k (it leads the clock; the others show the
+  // same time, a run that ended its last frame)
   const data = runs.map(loadPositions);
-  const frames = shown[0].frames;
+  const end = (d) => d.times[d.times.length - 1];
+  const longest = data.reduce((best, d, i) => (end(d) > end(data[best]) ? i : best), 0);
+  assert.ok(data.some((d) => end(d) < end(data[longest])), 'the runs all last as long: the one clock is not tested');
+  const frames = shown[longest].frames;
+  assert.equal(await page.evaluate(() => Number(document.getElementById('scrub').max)), frames - 1,
+               'the slider does not reach the end of the longest run');
   for (const k of [frames - 1, Math.floor(frames / 2), 0]) {
     await page.evaluate((k) => { const s = document.getElementById('scrub'); s.value = String(k); s.dispatchEvent(new Event('input')); }, k);
     const t = await page.evaluate(() => window.__tendril.time());
-    assert.equal(t, data[0].times[k]);
+    assert.equal(t, data[longest].times[k]);
     assert.match(await page.evaluate(() => window.__tendril.readout()), new RegExp(`frame ${k} / ${frames - 1}`));
     for (let i = 0; i < runs.length; ++i) {
       let f = 0;
@@ -149,8 +157,23 @@ try {
     }
     await page.screenshot({ path: join(outDir, `scrub_frame${k}.png`) });
   }
-  const moved = data[0].x.slice(-3 * data[0].nodes).some((v, j) => Math.abs(v - data[0].x[j]) > 1e-6);
+  const moved = data[longest].x.slice(-3 * data[longest].nodes).some((v, j) => Math.abs(v - data[longest].x[j]) > 1e-6);
   assert.ok(moved, 'the lead run does not move: scrubbing would not be tested');
+
+  // playing runs on to the end of the longest run: its last frame is shown while the runs that
+  // ended earlier hold their last frames
+  {
+    await page.evaluate(() => { window.__tendril.setFrame(0); window.__tendril.setSpeed(4); window.__tendril.play(); });
+    const last = data[longest].times.length - 1;
+    const atEnd = await page.waitForFunction(([i, f]) => window.__tendril.frame(i) === f &&
+                                               window.__tendril.runs().map((_, j) => window.__tendril.frame(j)),
+                                             [longest, last], { timeout: 20000, polling: 'raf' });
+    const held = await atEnd.jsonValue();
+    await page.evaluate(() => { window.__tendril.pause(); window.__tendril.setSpeed(1); });
+    data.forEach((d, i) => assert.equal(held[i], d.times.length - 1, `${shown[i].name} does not hold its last frame at the clock's end`));
+    console.log(`one clock: played to ${end(data[longest])} s (${shown[longest].name}, the longest run); ` +
+                `runs ending at ${data.map(end).join(', ')} s each showed its last frame`);
+  }
 
   // colour by twist: legend with its name
   await page.selectOption('#colour', 'speed');
