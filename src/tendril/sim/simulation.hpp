@@ -77,6 +77,10 @@ class Simulation {
   /// Contacts of every contact energy at the current state: the number with gap below delta and the
   /// smallest gap [m] (+inf without contact terms or close pairs). docs/physics/contact.md.
   contact::ContactStatistics contact_statistics() const;
+  /// Contact force on every node at the current state (#nodes x 3, flattened) [N]: minus the contact
+  /// energies' gradient plus the contact friction forces, on the position DOFs. Saved per frame as the
+  /// run array `contact_forces`.
+  VecX contact_forces() const;
   /// True if the model has a contact energy (the run then saves contact arrays).
   bool has_contact() const;
 
