@@ -88,6 +88,11 @@ function buildControls() {
   $('play').onclick = () => setPlaying(!state.playing);
   $('scrub').oninput = (e) => { setPlaying(false); setFrame(Number(e.target.value)); };
   $('speed').onchange = (e) => { state.speed = Number(e.target.value); };
+  $('deform').onchange = (e) => {
+    const v = Number(e.target.value);
+    if (Number.isFinite(v) && v >= 0) state.panels.forEach((p) => p.setDeformationScale(v));
+    else e.target.value = String(lead()?.body.deformationScale ?? 1);
+  };
   $('colour').onchange = (e) => { state.colour = e.target.value; for (const p of state.panels) p.setField(state.colour); };
   window.addEventListener('resize', () => state.panels.forEach((p) => p.resize()));
   window.addEventListener('keydown', (e) => { if (e.key === ' ') { e.preventDefault(); setPlaying(!state.playing); } });
@@ -206,12 +211,27 @@ Object.assign(hook, {
   },
   /** 'lines' (a large run while playing) or 'tubes'. */
   drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
-  /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
+  /** Canvas pixel coordinates (from the top left) of node `node` of panel i as drawn at the shown frame. */
   project: (i, node) => {
     const p = state.panels[i];
-    const o = (p.frame * p.run.numNodes + node) * 3;
-    return hook.projectPoint(i, Array.from(p.run.positions.subarray(o, o + 3)));
+    return hook.projectPoint(i, Array.from(p.body.drawnPositions(p.frame).subarray(3 * node, 3 * node + 3)));
   },
+  /** Sets the deformation scale factor of every panel (as the bar's input does). */
+  setDeformationScale: (s) => { $('deform').value = String(s); $('deform').onchange({ target: $('deform') }); },
+  /** The note of panel i (grid spacing, deformation scale). */
+  note: (i) => state.panels[i].note.textContent,
+  /** Panel i's ground grid: spacing [m], extent, z, label texts, visible; null without one (vines). */
+  grid: (i) => state.panels[i].grid?.describe() ?? null,
+  setGridVisible: (i, on) => { state.panels[i].grid.group.visible = on; state.panels[i].dirty = true; },
+  /**
+   * Panel i's contact force arrows at the shown frame: the arrows drawn (nodes with a force), the
+   * scale c [m/N] and each node's arrow tip x_i + c f_i [m]; null when the run records no contact forces.
+   */
+  contactArrows: (i) => {
+    const a = state.panels[i].arrows;
+    return a ? { count: a.count, scale: a.scale(), tips: Array.from(a.tips), visible: a.group.visible } : null;
+  },
+  setArrowsVisible: (i, on) => { state.panels[i].arrows.group.visible = on; state.panels[i].dirty = true; },
   /** Canvas pixel coordinates (from the top left) of a world point [x, y, z] [m] in panel i. */
   projectPoint: (i, [x, y, z]) => {
     const p = state.panels[i];
