@@ -200,6 +200,15 @@ VecX Simulation::contact_forces() const {
   return (force - gradient).head(3 * m.dofs.num_nodes);
 }
 
+void Simulation::save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const {
+  const contact::ContactStatistics stats = contact_statistics();
+  const std::int64_t count = stats.active;
+  active.append(std::span<const std::int64_t>(&count, 1));
+  min_gap.append(std::span<const double>(&stats.min_gap, 1));
+  const VecX f = contact_forces();
+  forces.append(std::span<const double>(f.data(), static_cast<std::size_t>(f.size())));
+}
+
 bool Simulation::has_contact() const {
   return std::any_of(scene_->model.energies.begin(), scene_->model.energies.end(),
                      [](const auto& e) { return dynamic_cast<const contact::ContactEnergy*>(e.get()) != nullptr; });
@@ -331,14 +340,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       const VecX r = reactions();
       reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));
     }
-    if (contact_active) {
-      const contact::ContactStatistics stats = contact_statistics();
-      const std::int64_t active = stats.active;
-      contact_active->append(std::span<const std::int64_t>(&active, 1));
-      contact_min_gap->append(std::span<const double>(&stats.min_gap, 1));
-      const VecX f = contact_forces();
-      contact_force->append(std::span<const double>(f.data(), 3 * n));
-    }
+    if (contact_active) save_contact_frame(*contact_active, *contact_min_gap, *contact_force);
   };
   auto step_once = [&] {
     const double t_before = state_.time;

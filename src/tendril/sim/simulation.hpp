@@ -106,6 +106,9 @@ class Simulation {
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
   /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
+  /// Appends the current state's contact count, smallest gap and node contact forces to the run arrays
+  /// `contact_active`, `contact_min_gap` and `contact_forces`.
+  void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const;
   /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)
   /// or, when null, kinematics computed here.
   void record_observables(const Kinematics* kin = nullptr);
