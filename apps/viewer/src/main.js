@@ -189,8 +189,6 @@ Object.assign(hook, {
   duration: () => state.duration,
   /** Index of the panel the slider and read-out follow (the longest run). */
   lead: () => state.panels.indexOf(lead()),
-  /** The time stamp drawn in rendered frames. */
-  stamp: () => $('stamp').textContent,
   frame: (i = 0) => state.panels[i].frame,
   time: () => state.time,
   readout: () => $('readout').textContent,

@@ -21,7 +21,8 @@
 //  - the deformation scale factor s draws x_i(0) + s (x_i(t) - x_i(0)) (computed here from the .npy
 //    files) and the note shows it;
 //  - the contact run's contact force arrows: one per node with a force in contact_forces.npy, each
-//    tip at x_i + c f_i with one scale c, and drawn where the test projects the tips;
+//    tip at x_i + c f_i with one scale c, and drawn where the test projects the tips; its speed and
+//    contact force fields are |v_i| and |f_i| of the saved velocities and contact forces;
 //  - a damaged run (truncated positions.npy) shows a clear error message in the page.
 // Screenshots go to OUT_DIR (test artefacts in the build tree).
 //  - a run above 2000 nodes plays as line segments at the saved positions of the frame played,
@@ -154,6 +155,14 @@ async function checkContactArrows(i, meta) {
     scale = Math.max(scale, Math.abs(tip));
   }
   assert.ok(worst <= 1e-12 * scale + 1e-15, `arrow tips differ from x + c f by ${worst} m`);
+  // the speed and contact force fields: |v_i| of velocities.npy and |f_i| of contact_forces.npy
+  const v = loadArray(runs[i], 'velocities');
+  for (const [key, a] of [['speed', v], ['contact_force', f]]) {
+    const values = await page.evaluate(([i, key, k]) => window.__tendril.fieldValues(i, key, k), [i, key, frame]);
+    const want = Array.from({ length: n }, (_, j) => Math.hypot(...[0, 1, 2].map((c) => a.data[(frame * n + j) * 3 + c])));
+    assert.ok(want.some((w) => w > 0), `${key}: all zero at frame ${frame}`);
+    values.forEach((got, j) => assert.ok(Math.abs(got - want[j]) <= 1e-12 * Math.max(...want), `${key} at node ${j}: ${got}, saved ${want[j]}`));
+  }
   // drawn: at the tips of the arrows longer than the body's radius, with the body hidden
   const radius = meta.scene.rods[0].material.radius;
   const tips = [];
