@@ -32,6 +32,7 @@ struct RenderOptions {
   double speed = std::nan("");  ///< simulated seconds per video second; NaN: one video frame per saved frame
   int width = 1280, height = 720, fps = 30;
   double azimuth = -60, elevation = 25, zoom = 1;
+  double deformation_scale = 1;  ///< displacement from the first frame drawn magnified by this factor
 };
 
 const char* env_or(const char* name, const char* fallback) {
@@ -56,6 +57,8 @@ int render(const RenderOptions& o) {
     throw InputError("--width/--height", std::to_string(o.width) + "x" + std::to_string(o.height), "16x16 .. 7680x4320");
   if (o.fps < 1 || o.fps > 240) throw InputError("--fps", std::to_string(o.fps), "1 .. 240");
   if (!(o.zoom > 0)) throw InputError("--zoom", std::to_string(o.zoom), "a number > 0");
+  if (!(o.deformation_scale >= 0 && std::isfinite(o.deformation_scale)))
+    throw InputError("--deformation-scale", std::to_string(o.deformation_scale), "a number >= 0");
   const ViewerSite site(o.runs);
   for (const std::string& problem : site.problems()) {
     std::fprintf(stderr, "error: cannot render run %s\n", problem.c_str());
@@ -81,6 +84,7 @@ int render(const RenderOptions& o) {
   std::string url = server.url() + "?render=1&azimuth=" + std::to_string(o.azimuth) +
                     "&elevation=" + std::to_string(o.elevation) + "&zoom=" + std::to_string(o.zoom);
   if (!o.colour.empty()) url += "&colour=" + o.colour;
+  if (o.deformation_scale != 1) url += "&deform=" + std::to_string(o.deformation_scale);
   const std::vector<std::string> argv = {
       env_or("TENDRIL_NODE", "node"), share_file("viewer/render.mjs").string(), url,
       o.png.empty() ? "video" : "png", o.png.empty() ? o.out : o.png, std::to_string(o.width),
@@ -118,6 +122,9 @@ Command add_render_command(CLI::App& app) {
   cmd->add_option("--azimuth", o->azimuth, "Camera azimuth about +z [deg] (3D runs)")->capture_default_str();
   cmd->add_option("--elevation", o->elevation, "Camera elevation above the xy plane [deg] (3D runs)")->capture_default_str();
   cmd->add_option("--zoom", o->zoom, "Camera zoom (> 1 closer)")->capture_default_str();
+  cmd->add_option("--deformation-scale", o->deformation_scale,
+                  "Draw the displacement from the first frame magnified by this factor (0: the first frame's shape)")
+      ->capture_default_str();
   cmd->add_option("--colour", o->colour, "Colour by a field: speed, displacement, curvature, strain, twist, "
                                          "body_angle, body_speed");
   return {cmd, [o] { return render(*o); }};

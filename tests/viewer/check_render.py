@@ -1,7 +1,10 @@
 """`tendril render` writes a video ffprobe reads with one frame per saved frame of the run and the
 requested size, and `--png` one image of that size (real Chromium and ffmpeg). A run of 2 s rendered
 at real time (`--speed 1`) gives a video of 2 s (within one video frame), and its frames carry the
-time stamp: a light box in the bottom right corner with dark text that changes with the time.
+time stamp: a light box in the bottom right corner with dark text that changes with the time. At
+`--deformation-scale 0` every time shows the first frame's shape: the image at the end equals the one
+at t = 0 outside the time stamp but for the twist stripe (and differs from the end at scale 1, where
+the rod has bent).
 Usage: check_render.py TENDRIL RUN_DIR RUN_2S_DIR OUT_DIR
 """
 import json
@@ -64,6 +67,28 @@ def check_real_time_video(tendril, run_2s, out):
         assert not (out / "x.png").exists() and not (out / "x.mp4").exists()
 
 
+def check_deformation_scale(tendril, run_2s, out):
+    """Scale 0 draws x_i(0) at every time; scale 1 the saved positions."""
+    images = {}
+    for name, args in (("zero_end", ["--time", "2", "--deformation-scale", "0"]),
+                       ("zero_start", ["--time", "0", "--deformation-scale", "0"]), ("one_end", ["--time", "2"])):
+        png = out / f"{name}.png"
+        subprocess.run([tendril, "render", run_2s, "--png", str(png), "--width", "480", "--height", "270", *args], check=True)
+        image = mpimg.imread(png)[:, :, :3]
+        image[-60:, -300:] = 0  # the time stamp's corner
+        images[name] = image
+    differ = lambda a, b: int((np.abs(images[a] - images[b]) > 8 / 255).any(axis=2).sum())
+    print(f"pixels that differ: scale 0 end vs start {differ('zero_end', 'zero_start')}, "
+          f"scale 0 vs 1 at the end {differ('zero_end', 'one_end')}")
+    # the same shape, camera and grid: only the twist stripe may differ (it follows the material
+    # frame at t, which the scale does not magnify), a few pixels along the tube
+    assert differ("zero_end", "one_end") > 500
+    assert differ("zero_end", "zero_start") < 0.01 * differ("zero_end", "one_end")
+    r = subprocess.run([tendril, "render", run_2s, "--png", str(out / "x.png"), "--deformation-scale", "-1"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--deformation-scale" in r.stderr, (r.returncode, r.stderr)
+
+
 def main(tendril, run_dir, run_2s, out_dir):
     out = Path(out_dir)
     shutil.rmtree(out, ignore_errors=True)
@@ -90,6 +115,7 @@ def main(tendril, run_dir, run_2s, out_dir):
                              capture_output=True, text=True)
         assert bad.returncode == 2 and "--frame" in bad.stderr, (bad.returncode, bad.stderr)
         check_real_time_video(tendril, run_2s, out)
+        check_deformation_scale(tendril, run_2s, out)
     finally:
         shutil.rmtree(out, ignore_errors=True)
 

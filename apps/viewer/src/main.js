@@ -2,7 +2,7 @@
 // to the end of the longest run (a run that ended holds its last frame), with play, pause, scrub,
 // speed, colour-by and a time read-out. URL parameters (used by `tendril render`): render=1 (no
 // controls; a time stamp and the run names drawn in the frame), colour=<field>, azimuth=,
-// elevation= [deg], zoom=, frame=.
+// elevation= [deg], zoom=, frame=, deform= (the deformation scale factor).
 // window.__tendril is the hook the browser tests and the renderer drive.
 import { loadRun } from './run.js';
 import { Panel, BACKGROUND } from './panel.js';
@@ -140,6 +140,7 @@ async function main() {
     for (const [key, label] of keys) $('colour').add(new Option(label, key));
     $('colour').value = keys.has(state.colour) ? state.colour : '';
     for (const p of loaded) p.setField($('colour').value);
+    if (params.has('deform')) hook.setDeformationScale(Number(params.get('deform')));
     setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
     const t0 = performance.now();
     for (const p of loaded) p.render(true);
