@@ -107,7 +107,7 @@ export class Panel {
   fitCamera() {
     const { run, options } = this;
     const box = this.body.boundingBox(0).union(this.body.boundingBox(run.loadedFrames() - 1));
-    box.expandByScalar(2 * Math.max(...this.body.radius));
+    box.expandByScalar(2 * Math.max(0, ...this.body.radius));  // a shell-only run has no edges
     const centre = box.getCenter(new THREE.Vector3());
     const size = Math.max(box.getSize(new THREE.Vector3()).length(), 1e-6);
     if (run.planar) {

@@ -21,6 +21,24 @@ KeySpec vector_table(std::string path, const std::string& unit, const std::strin
 
 }  // namespace
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kRodExample = R"yaml(duration: 0
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 0.1, num_nodes: 11}
+    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.002}
+  - geometry: {type: straight, start: [0.05, 0, 0], direction: [0, 0, 1], length: 0.05, num_nodes: 6}
+    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.002}
+    natural_curvature: [10, 0]
+joints:
+  - nodes: [[0, 5], [1, 0]]
+boundary_conditions:
+  fixed_nodes: [{rod: 0, nodes: [0, 1, -2, -1]}]
+forces:
+  gravity: [0, 0, -9.81]
+  point_loads: [{rod: 1, node: -1, force: [0.01, 0, 0]}]
+integrator: {type: static}
+)yaml";
+
 const io::SchemaTable& rod_scene_schema() {
   static const io::SchemaTable table{
       "Rod scenes",
@@ -253,7 +271,7 @@ const io::SchemaTable& rod_scene_schema() {
           positive("output.interval", kOpt, "s",
                    "Save a frame whenever t crosses a multiple of this interval (instead of every_steps); an "
                    "interval not longer than integrator.dt saves every step."),
-      }};
+      }, kRodExample};
   return table;
 }
 

@@ -10,6 +10,18 @@ using io::KeyType;
 using namespace io::keys;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kShellExample = R"yaml(duration: 0
+shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.02, nodes_x: 21, nodes_y: 5}
+    material: {E: 1.0e7, nu: 0.3, density: 1200, thickness: 0.001}
+    bending: midedge
+    clamp: {side: x_min}
+forces:
+  gravity: [0, 0, -9.81]
+integrator: {type: static}
+)yaml";
+
 const io::SchemaTable& shell_scene_schema() {
   static const io::SchemaTable table{
       "Shells",
@@ -124,7 +136,7 @@ const io::SchemaTable& shell_scene_schema() {
                "-rho_med C_D A_k / 6 sgn(u_i . n_k) (u_i . n_k)^2 n_k (n_k the current unit normal, A_k the rest area)."),
           real("forces.aerodynamic_drag.density", kReq, "kg/m^3", "Density of the medium rho_med.", 0.0),
           real("forces.aerodynamic_drag.drag_coefficient", kReq, "-", "Drag coefficient C_D.", 0.0),
-      }};
+      }, kShellExample};
   return table;
 }
 
