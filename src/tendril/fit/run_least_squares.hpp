@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tendril/core/types.hpp"
+#include "tendril/fit/fit_iteration.hpp"
 
 namespace tendril::fit {
 
@@ -59,21 +60,6 @@ struct RunFitOptions {
   /// True: MeasurementTable::sigma are the measurement errors, the covariance is (J^T J)^-1 (scipy's
   /// absolute_sigma); false: only relative weights, the covariance is scaled by s^2 from the residual.
   bool absolute_sigma = false;
-};
-
-/// One line of the fit's progress (after each Jacobian).
-struct FitIteration {
-  int iteration = 0;
-  double objective = 0.0;             ///< C at the current values (joint_estimation: its chi-square objective)
-  /// largest bound violation (0: bounds are kept by projection; joint_estimation: IPOPT's inf_pr)
-  double constraint_violation = 0.0;
-  double step_norm = 0.0;             ///< |dz|_inf of the step that led here, 0 at the start (IPOPT: alpha_pr)
-  double damping = 0.0;               ///< lambda (IPOPT: the Hessian regularisation delta_w)
-  long runs = 0;                      ///< runs evaluated so far
-  VecX values;                        ///< theta
-  /// Dual infeasibility (joint_estimation: IPOPT's inf_du); NaN for the methods without one
-  double dual_infeasibility = std::numeric_limits<double>::quiet_NaN();
-  bool restoration = false;  ///< joint_estimation: an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct RunFitResult {
