@@ -165,6 +165,24 @@ class RunResiduals {
   SparseMatrix last_jacobian_;
 };
 
+/// After a stall of the Levenberg-Marquardt (its steps shrink under growing damping without lowering
+/// the cost, as where the finite-difference Jacobian cannot resolve the gradient): true if the runs at
+/// z +- h_j e_j within the bounds (h_j the difference steps) all cost at least C(z), i.e. z is a minimum
+/// to the finite differences' resolution, checked by runs rather than assumed.
+bool no_neighbour_lowers(Problem& problem, const RunResiduals& residuals, const VecX& z, double cost,
+                         const VecX& lower, const VecX& upper, double difference_step) {
+  std::vector<VecX> neighbours;
+  for (Eigen::Index j = 0; j < z.size(); ++j)
+    for (const double sign : {1.0, -1.0}) {
+      VecX zj = z;
+      zj[j] += sign * difference_step * std::max(std::abs(z[j]), 1.0);
+      if (zj[j] >= lower[j] && zj[j] <= upper[j]) neighbours.push_back(residuals.theta(zj));
+    }
+  for (const PointResult& p : problem.at(neighbours))
+    if (p.cost() < cost) return false;
+  return true;
+}
+
 /// Sigma and covariance of the fit from the Jacobian at its optimum (fit_runs' header).
 void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale, const RunFitOptions& options,
                       RunFitResult& result) {
@@ -230,6 +248,11 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
                                     {}, line);
   result.converged = lm.converged;
   result.message = lm.converged ? "converged: " + lm.message : lm.message;
+  if (lm.stalled && no_neighbour_lowers(problem, residuals, lm.y, lm.cost, lo, hi, options.difference_step)) {
+    result.converged = true;
+    result.message = "converged: " + lm.message + "; no run within the difference steps lowers the cost (a minimum to "
+                     "the finite differences' resolution)";
+  }
   result.iterations = lm.iterations;
   result.runs = problem.runs();
   result.values = residuals.theta(lm.y);

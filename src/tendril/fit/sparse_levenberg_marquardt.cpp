@@ -83,11 +83,15 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
     if (have_step) {
       const VecX step = trial_y - out.y;
       const double step_norm = step.lpNorm<Eigen::Infinity>();
-      if (small_damping && step_norm < options.step_tolerance * (1.0 + out.y.lpNorm<Eigen::Infinity>())) {
+      // a short step near the Gauss-Newton one: converged, after taking it if it lowers the cost
+      const bool short_step =
+          small_damping && step_norm < options.step_tolerance * (1.0 + out.y.lpNorm<Eigen::Infinity>());
+      const auto converged = [&](const std::string& why) {
         out.converged = true;
-        out.message = fmt::format("step below {:.1e} (relative) at lambda {:.3g}", options.step_tolerance, lambda);
+        out.message = fmt::format("{} at lambda {:.3g}", why, lambda);
         return out;
-      }
+      };
+      const std::string short_step_reason = fmt::format("step below {:.1e} (relative)", options.step_tolerance);
       // predicted decrease of the quadratic model -(J^T r . step + 1/2 step^T (J^T J [+ S]) step)
       const double predicted = -(d.gradient.dot(step) + 0.5 * step.dot(d.normal * step));
       SparseResiduals trial = residuals(trial_y, false);
@@ -96,7 +100,7 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
       const double rho = predicted > 0.0 ? (out.cost - trial_cost) / predicted : -1.0;
       bool failed = !trial.ok;
       std::string failure = trial.message;
-      if (trial.ok && std::isfinite(trial_cost) && rho > 1e-4) {
+      if (trial.ok && std::isfinite(trial_cost) && (rho > 1e-4 || (short_step && trial_cost < out.cost))) {
         SparseResiduals accepted = residuals(trial_y, true);
         ++out.evaluations;
         if (accepted.ok) {
@@ -107,13 +111,11 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
           ++out.iterations;
           rejections = 0;
           if (stop_after(true, out.cost, step_norm, out.y, "")) return out;
+          if (short_step) return converged(short_step_reason);
+          if (small_damping && decrease < options.cost_tolerance)
+            return converged(fmt::format("relative cost decrease below {:.1e}", options.cost_tolerance));
           lambda *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
           growth = 2.0;
-          if (small_damping && decrease < options.cost_tolerance) {
-            out.converged = true;
-            out.message = fmt::format("relative cost decrease below {:.1e}", options.cost_tolerance);
-            return out;
-          }
           continue;
         }
         failed = true;  // the value was defined, its Jacobian is not: reject as well
@@ -121,8 +123,10 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
       }
       if (failed) ++out.failed_evaluations;
       if (stop_after(false, trial_cost, step_norm, trial_y, failure)) return out;
+      if (short_step && !failed) return converged(short_step_reason);
     }
     if (++rejections > options.max_rejections) {
+      out.stalled = true;
       out.message = fmt::format("{} rejected steps in a row (lambda {:.3g}): a stall, not a minimum", rejections - 1, lambda);
       return out;
     }

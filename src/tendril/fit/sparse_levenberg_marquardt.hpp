@@ -68,6 +68,7 @@ using SparseLmProgress = std::function<bool(const SparseLmIteration&)>;
 struct SparseLmResult {
   bool converged = false;
   bool interrupted = false;  ///< the progress callback asked to stop
+  bool stalled = false;      ///< max_rejections trials in a row were rejected
   std::string message;     ///< why it stopped
   int iterations = 0;      ///< accepted steps
   int evaluations = 0;     ///< residual evaluations (trial points and the start)
