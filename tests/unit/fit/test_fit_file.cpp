@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <string>
+#include <tuple>
 
 #include "support/input_error.hpp"
 #include "tendril/core/error.hpp"
@@ -157,22 +159,18 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.contacts[1].first_step, 4);
   EXPECT_EQ(o.contacts[1].last_step, 6);
   EXPECT_EQ(o.formulation, EstimationFormulation::transcribed);  // the default
-  // the defaults are the configuration that converges on the wall growth (docs/physics/fitting.md)
-  const JointEstimationOptions d = read_fit_file(file("  tolerance: 1.0e-6\n")).estimation;
-  EXPECT_EQ(d.formulation, EstimationFormulation::transcribed);
-  EXPECT_EQ(d.hessian, EstimationHessian::exact);
-  EXPECT_EQ(d.trust_region_iterations, 200);
-  EXPECT_EQ(d.trust_region_newton_iterations, 1500);
-  EXPECT_EQ(d.min_prismatic_extension, 0.0);
-  EXPECT_EQ(d.multiplier_sigma, 10.0);
-  // the step map's: its own options only, the Gauss-Newton Hessian, no pass
-  const JointEstimationOptions s = read_fit_file(file("  formulation: step_map\n")).estimation;
-  EXPECT_EQ(s.formulation, EstimationFormulation::step_map);
-  EXPECT_EQ(s.hessian, EstimationHessian::gauss_newton);
-  EXPECT_EQ(s.trust_region_iterations, 0);
-  EXPECT_EQ(s.trust_region_newton_iterations, 0);
-  EXPECT_EQ(s.multiplier_sigma, 0.0);
-  EXPECT_EQ(s.min_prismatic_extension, -std::numeric_limits<double>::infinity());
+  // the defaults are the configuration that converges on the wall growth (docs/physics/fitting.md); the
+  // step map's: its own options only, the Gauss-Newton Hessian, no pass
+  const auto defaults = [&](const std::string& options) {
+    const JointEstimationOptions e = read_fit_file(file(options)).estimation;
+    return std::tuple(e.formulation, e.hessian, e.trust_region_iterations, e.trust_region_newton_iterations,
+                      e.min_prismatic_extension, e.multiplier_sigma);
+  };
+  EXPECT_EQ(defaults("  tolerance: 1.0e-6\n"),
+            std::tuple(EstimationFormulation::transcribed, EstimationHessian::exact, 200, 1500, 0.0, 10.0));
+  EXPECT_EQ(defaults("  formulation: step_map\n"),
+            std::tuple(EstimationFormulation::step_map, EstimationHessian::gauss_newton, 0, 0,
+                       -std::numeric_limits<double>::infinity(), 0.0));
   expect_input_error([&] { read_fit_file(file("  formulation: lifted\n")); },
                      {"options.formulation", "got lifted", "step_map", "transcribed"});
   EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations, 500);  // IPOPT's default here
