@@ -81,13 +81,13 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
       trial_y = (out.y + ldlt.solve(-d.free.cwiseProduct(d.gradient))).cwiseMax(lower).cwiseMin(upper);
       have_step = trial_y.allFinite();
     }
-    const bool small_damping = lambda <= kConvergedDamping;
     if (have_step) {
       const VecX step = trial_y - out.y;
       const double step_norm = step.lpNorm<Eigen::Infinity>();
-      // a short step near the Gauss-Newton one: converged, after taking it if it lowers the cost
+      // short even undamped (the damping shortens a step by about 1 / (1 + lambda)): converged, after
+      // taking it if it lowers the cost
       const bool short_step =
-          small_damping && step_norm < options.step_tolerance * (1.0 + out.y.lpNorm<Eigen::Infinity>());
+          (1.0 + lambda) * step_norm < options.step_tolerance * (1.0 + out.y.lpNorm<Eigen::Infinity>());
       const auto converged = [&](const std::string& why) {
         out.converged = true;
         out.message = fmt::format("{} at lambda {:.3g}", why, lambda);
@@ -114,7 +114,7 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
           rejections = 0;
           if (stop_after(true, out.cost, step_norm, out.y, "")) return out;
           if (short_step) return converged(short_step_reason);
-          if (small_damping && decrease < options.cost_tolerance)
+          if ((1.0 + lambda) * decrease < options.cost_tolerance)
             return converged(fmt::format("relative cost decrease below {:.1e}", options.cost_tolerance));
           lambda *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
           growth = 2.0;

@@ -9,10 +9,10 @@
 /// evaluated (a run fails, a parameter overflows) is rejected like a bad step: the trust region
 /// shrinks, and the iterates stay where r is defined. One stopping rule: converged when the
 /// projected gradient is below gradient_tolerance (absolute) or relative_gradient_tolerance |J| |r|
-/// (r orthogonal to J's columns to round-off), or when a step (or the decrease it gives) is
-/// below its tolerance while the damping is small (lambda <= kConvergedDamping: the step is close to
-/// the Gauss-Newton step); a short step under large damping is a stall, not a minimum, and the
-/// solver goes on until max_rejections or max_iterations ends it unconverged. docs/physics/fitting.md.
+/// (r orthogonal to J's columns to round-off), or when a step, or the relative decrease it gives, is
+/// below its tolerance even undamped: times 1 + lambda (Marquardt's damping shortens a step by about
+/// that factor). A short step under large damping is a stall, not a minimum, and the solver goes on
+/// until max_rejections or max_iterations ends it unconverged. docs/physics/fitting.md.
 
 #include <functional>
 #include <limits>
@@ -38,15 +38,11 @@ using SparseResidualFunction = std::function<SparseResiduals(const VecX& y, bool
 /// #y) at y, whose residuals are `residual`, for the full Hessian J^T J + S of C.
 using SparseCurvatureFunction = std::function<SparseMatrix(const VecX& y, const VecX& residual)>;
 
-/// Damping up to which a short step, or a small decrease, means convergence (Marquardt's scaling:
-/// at lambda = 1 each free variable's step is about half its Gauss-Newton step or more).
-constexpr double kConvergedDamping = 1.0;
-
 struct SparseLmOptions {
   int max_iterations = 200;         ///< accepted steps, >= 0
   double initial_damping = 1e-3;    ///< lambda at the start
-  double step_tolerance = 1e-10;    ///< converged when |dy|_inf < this (1 + |y|_inf) (at small damping)
-  double cost_tolerance = 1e-10;    ///< converged when an accepted step lowers C by less than this fraction (at small damping)
+  double step_tolerance = 1e-10;    ///< converged when (1 + lambda) |dy|_inf < this (1 + |y|_inf)
+  double cost_tolerance = 1e-10;    ///< converged when an accepted step lowers C by less than this fraction / (1 + lambda)
   double gradient_tolerance = 0.0;  ///< converged when the projected gradient |dC/dy|_inf <= this (0: never)
   /// converged when |dC/dy|_inf <= this |J|_F |r| (projected): r orthogonal to J's columns to round-off,
   /// a minimum however small the steps the damping allows
