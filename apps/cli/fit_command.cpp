@@ -103,6 +103,21 @@ io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
   return j;
 }
 
+/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and the cost.
+void print_summary(const fit::FitReport& report) {
+  for (std::size_t k = 0; k < report.names.size(); ++k) {
+    const auto e = static_cast<Eigen::Index>(k);
+    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e]) ? ""
+                             : !report.converged ? "  (not identifiable: the fit failed)"
+                             : std::isfinite(report.sigma[e]) ? "  (not identifiable: sigma exceeds the value)"
+                                                               : "  (not identifiable: the problem is rank-deficient in it)";
+    std::printf("%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
+                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)", flag.c_str());
+  }
+  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
+              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
+}
+
 int fit(const FitOptions& o) {
   io::install_stop_handlers();
   const fit::FitFile file = fit::read_fit_file(o.file);
@@ -179,17 +194,7 @@ int fit(const FitOptions& o) {
                      python.c_str(), code);
     }
   }
-  for (std::size_t k = 0; k < report.names.size(); ++k) {
-    const auto e = static_cast<Eigen::Index>(k);
-    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e]) ? ""
-                             : !report.converged ? "  (not identifiable: the fit failed)"
-                             : std::isfinite(report.sigma[e]) ? "  (not identifiable: sigma exceeds the value)"
-                                                               : "  (not identifiable: the problem is rank-deficient in it)";
-    std::printf("%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
-                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)", flag.c_str());
-  }
-  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
-              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
+  print_summary(report);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
     std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n", report.message.c_str(),
