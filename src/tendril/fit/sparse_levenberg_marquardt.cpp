@@ -62,9 +62,11 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
   while (out.iterations < options.max_iterations) {
     const DampedStep d = damped_step_parts(out.at, out.y, lower, upper, curvature);
     const double projected_gradient = d.free.cwiseProduct(d.gradient).lpNorm<Eigen::Infinity>();
-    if (projected_gradient <= options.gradient_tolerance) {
+    const double round_off = options.relative_gradient_tolerance * out.at.jacobian.norm() * out.at.residual.norm();
+    if (projected_gradient <= std::max(options.gradient_tolerance, round_off)) {
       out.converged = true;
-      out.message = fmt::format("projected gradient {:.3g} <= {:.1e}", projected_gradient, options.gradient_tolerance);
+      out.message = fmt::format("projected gradient {:.3g} <= max({:.1e}, {:.1e} |J| |r|)", projected_gradient,
+                                options.gradient_tolerance, options.relative_gradient_tolerance);
       return out;
     }
     SparseMatrix damped = d.free.asDiagonal() * d.normal * d.free.asDiagonal();

@@ -8,7 +8,8 @@
 /// doubles its growth factor after each rejection). A trial point where the residuals cannot be
 /// evaluated (a run fails, a parameter overflows) is rejected like a bad step: the trust region
 /// shrinks, and the iterates stay where r is defined. One stopping rule: converged when the
-/// projected gradient is below gradient_tolerance, or when a step, or the relative decrease it gives, is
+/// projected gradient is below gradient_tolerance (absolute) or relative_gradient_tolerance |J| |r|
+/// (r orthogonal to J's columns to round-off), or when a step, or the relative decrease it gives, is
 /// below its tolerance even undamped: times 1 + lambda (Marquardt's damping shortens a step by about
 /// that factor). A short step under large damping is a stall, not a minimum, and the solver goes on
 /// until max_rejections or max_iterations ends it unconverged. docs/physics/fitting.md.
@@ -43,6 +44,9 @@ struct SparseLmOptions {
   double step_tolerance = 1e-10;    ///< converged when (1 + lambda) |dy|_inf < this (1 + |y|_inf)
   double cost_tolerance = 1e-10;    ///< converged when an accepted step lowers C by less than this fraction / (1 + lambda)
   double gradient_tolerance = 0.0;  ///< converged when the projected gradient |dC/dy|_inf <= this (0: never)
+  /// converged when |dC/dy|_inf <= this |J|_F |r| (projected): r orthogonal to J's columns to round-off,
+  /// a minimum however small the steps the damping allows
+  double relative_gradient_tolerance = 1e-8;
   int max_rejections = 30;          ///< rejected trial steps in a row before giving up
 };
 
