@@ -52,7 +52,7 @@ enum class EstimationHessian {
   gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out
   /// the exact Hessian of the Lagrangian: the objective's (with the observation's curvature), the
   /// dynamics multipliers times the step map's second derivatives (vine/step_second_derivatives.hpp)
-  /// and the joint, growth, contact rows' curvature; not with eliminate_model_residuals (the default)
+  /// and the joint, growth, contact rows' curvature (the default; not with eliminate_model_residuals)
   exact,
 };
 
@@ -189,7 +189,7 @@ struct JointEstimationResult {
   std::vector<MatX> simulated;       ///< p(q_i) at the measured frames ((P or 1) x 2) [m]
   int first_step = 0;                ///< simulation step of Z_0
   double seconds = 0.0;              ///< wall time of the IPOPT solve [s]
-  int trust_region_iterations = 200;   ///< accepted steps of the trust-region pass
+  int trust_region_iterations = 0;   ///< accepted steps of the trust-region pass
   std::string trust_region_message;  ///< why it stopped
   bool trust_region_interrupted = false;  ///< the progress callback stopped the pass (IPOPT was not started)
   double trust_region_objective = 0.0;  ///< the objective where IPOPT starts [-]
