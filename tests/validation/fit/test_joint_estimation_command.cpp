@@ -14,8 +14,8 @@
 // - The wall growth (examples/fit/vine_wall_growth_joint_estimation.yaml on ../shared's measured data;
 //   skipped without it; the default options, the configuration that converges there,
 //   docs/physics/fitting.md): exit 0 with DIR complete, IPOPT's Solve_Succeeded in its fit.json, and
-//   K and C flagged not identifiable (sigma above the value) in fit.json and the summary. About 2
-//   minutes (the trust-region pass).
+//   K and C flagged not identifiable (sigma above the value) in fit.json and the summary. About 20-40 s
+//   (the trust-region pass).
 // - SIGTERM stops a joint estimation on the wall growth within a second, in the trust-region pass
 //   and in IPOPT: exit 143, DIR.failed with status interrupted and the history of the lines printed.
 // Everything is written into the test's scratch folder.
@@ -251,7 +251,7 @@ void expect_kept(const fs::path& dir, const robustness::CliResult& r, bool trust
   EXPECT_EQ(last.substr(last.find(',', last.find(',') + 1) + 1, 1), trust_region ? "1" : "0") << last;
 }
 
-// SIGTERM in the trust-region pass (about 2 minutes long: the signal at its third step) and in IPOPT
+// SIGTERM in the trust-region pass (about 200 steps, 15-25 s: the signal at its third step) and in IPOPT
 // (from the simulated guess without the pass, where it runs for its 500 iterations: the signal at its
 // fifth): the command ends within a second, keeping what it did.
 TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptWithinASecond) {

@@ -10,7 +10,7 @@
 //   undetermined"), the tip on the wall as a known contact at every step (the data's README: in
 //   contact throughout the clip), must end with IPOPT's Solve_Succeeded, keep the constraints to the
 //   synthetic tests' bound, fit the video better than the guess and flag K and C not identifiable
-//   (sigma above the value), as the docs say. SLOW: about 2 minutes (the trust-region pass).
+//   (sigma above the value), as the docs say. About 20-30 s (the trust-region pass).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -178,7 +178,7 @@ TEST(WallGrowthJointEstimation, ExactHessianMatchesCentralDifferencesOfTheLagran
   EXPECT_LT(check.worst, 1e-5);
 }
 
-// The default options on the measured wall growth (SLOW, about 2 minutes: the trust-region pass),
+// The default options on the measured wall growth (about 20-30 s, most in the trust-region pass),
 // source: the vine paper IV-B-2 (tip-x MAE 1.1 mm after its fit) and docs/physics/fitting.md, "What
 // the wall growth leaves undetermined": the transcribed formulation, the pass of 200 Gauss-Newton and
 // 1500 Newton steps, IPOPT with the exact Hessian, the first state's prismatic joints at least end to
