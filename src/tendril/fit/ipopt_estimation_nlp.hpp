@@ -171,7 +171,6 @@ class EstimationNlp : public Ipopt::TNLP {
 
   void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
   void set_warm_start(IpoptWarmStart warm) { warm_ = std::move(warm); }
-  /// Appends IPOPT's primal step of every iteration to `file` (a diagnostic, options.dump_directory).
 
   const VecX& solution() const { return solution_; }
   /// The constraint multipliers at the last point (IPOPT's sign, L = f + lambda . g).
