@@ -254,14 +254,20 @@ FitFile read_fit_file(const fs::path& file) {
   const io::Schema scene_schema = sim::rod_schema();
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
+  const std::string vine_keys = f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)";
+  if (vine && parameters.size() > 2) parameters[2].fail("key", parameters[2].text("key"), vine_keys);
+  if (vine && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
     if (vine) {
-      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping") || parameters.size() != 2)
-        p.fail("key", q.key, f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)");
+      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping")) p.fail("key", q.key, vine_keys);
     } else {
       const io::KeySpec* spec = scene_schema.find(schema_path(q.key));
+      if (spec == nullptr && vine::vine_schema().find(schema_path(q.key)) != nullptr)
+        p.fail("key", q.key,
+               "a real-valued key of a rod scene (" + f.method +
+                   " runs rod scenes; a vine scene's K and C are fitted by method vine_shooting or joint_estimation)");
       if (spec == nullptr) p.fail("key", q.key, "a key path of the scene's schema (docs/scene_reference.md)");
       if (spec->type != KeyType::Real)
         p.fail("key", q.key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
