@@ -12,6 +12,7 @@
 /// turns with the segment and their stretch (in delta) turns with it. Twist DOFs and the other nodes
 /// move on the straight line.
 
+#include <array>
 #include <vector>
 
 #include "tendril/core/model.hpp"
@@ -28,6 +29,10 @@ class StiffSegments {
   /// Groups with a fixed DOF on a stiff edge are left out: they are held by their clamp, and moving them
   /// would move fixed DOFs; a fixed node of one of the soft edges is left out of its group (it stays).
   StiffSegments(const Model& model, double ratio);
+  /// The free bodies: each connected group of rod edges with no fixed DOF on its nodes and no node of
+  /// a shell (or of a rod-shell joint edge) is a group, however stiff. The line search turns them when
+  /// the straight step and the stiff segments' curve fail (a rigid rotation of any body).
+  static StiffSegments free_bodies(const Model& model);
 
   bool empty() const { return groups_.empty(); }
   /// Node indices of each group.
@@ -45,7 +50,24 @@ class StiffSegments {
     Vec3 translation = Vec3::Zero();  ///< t [m]
     Vec3 rotation = Vec3::Zero();     ///< w [rad]
   };
+  /// Groups the connected `grouped` rod edges (#edges); a group is left out if a node of one of its
+  /// `stiff_edge`s is fixed, or if one of its nodes is `held` (#nodes, or empty); fixed nodes leave
+  /// the groups that are kept.
+  void collect_groups(const Model& model, const std::vector<char>& grouped, const std::vector<char>& stiff_edge,
+                      const std::vector<char>& held);
+
+  /// Makes a chain of every group that is not rigid (a spring between two of its edges that is not
+  /// `stiff_spring`): the breadth-first links (parent, child) from a root node (parent -1) over its
+  /// `grouped` edges; a rigid group has no links.
+  void link_chains(const Model& model, const std::vector<char>& grouped, const std::vector<char>& stiff_spring);
+  /// A chain's nodes after `trial` moved them on the line: the root stays there, every child is placed at
+  /// its parent plus its edge e turned by its own rotation a w = a e x de / |e|^2 with its change of
+  /// length a (e . de / |e|^2) e turned along (de: the difference of the two nodes' steps).
+  static void turn_chain(const VecX& y, const VecX& d, double a, const std::vector<std::array<int, 2>>& links,
+                         VecX& trial);
+
   std::vector<std::vector<int>> groups_;
+  std::vector<std::vector<std::array<int, 2>>> links_;  ///< a chain's links, empty for a rigid group (#groups)
   std::vector<Motion> motions_;  ///< of the last fit (#groups)
 };
 
