@@ -19,6 +19,7 @@
 #include "tendril/forces/point_moment.hpp"
 #include "tendril/forces/rft.hpp"
 #include "tendril/forces/viscous_drag.hpp"
+#include "tendril/integrate/stiff_segments.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
@@ -86,20 +87,94 @@ HelixRun run(bool rft, bool line_search, double dt, int steps) {
   return out;
 }
 
-/// Angle of node `i` about z [rad].
-double azimuth(const VecX& q, int i) { return std::atan2(q[3 * i + 1], q[3 * i]); }
+/// Largest distance between corresponding nodes [m].
+double max_node_distance(const VecX& a, const VecX& b) {
+  double largest = 0.0;
+  for (int i = 0; i <= kEdges; ++i) largest = std::max(largest, (a.segment<3>(3 * i) - b.segment<3>(3 * i)).norm());
+  return largest;
+}
 
 TEST(RotatingStiffBodies, TorquedStiffHelixTurnsWithTheLineSearchAsWithout) {
+  constexpr int kSteps = 20;  // 0.2 s: the helix turns by about 5.5 rad, 0.28 rad per step
   for (bool rft : {true, false}) {
-    constexpr int kSteps = 20;
+    const char* medium = rft ? "rft" : "viscous";
     const HelixRun off = run(rft, false, 1e-2, kSteps);
-    ASSERT_TRUE(off.ok) << off.message;
+    ASSERT_TRUE(off.ok) << medium << ": " << off.message;
     const HelixRun on = run(rft, true, 1e-2, kSteps);
-    std::printf("%s: line search off %d iterations (max %d), on %d (max %d) %s; turned %.3f rad\n",
-                rft ? "rft" : "viscous", off.iterations, off.max_iterations, on.iterations, on.max_iterations,
-                on.message.c_str(), azimuth(off.state.q, kEdges / 2) - azimuth(test::rest_state(torqued_helix(rft)).q, kEdges / 2));
-    ASSERT_TRUE(on.ok) << on.message;
+    ASSERT_TRUE(on.ok) << medium << ": " << on.message;
+    const HelixRun fine = run(rft, true, 2.5e-3, 4 * kSteps);
+    ASSERT_TRUE(fine.ok) << medium << ": " << fine.message;
+    const double to_off = max_node_distance(on.state.q, off.state.q);
+    const double step_error = max_node_distance(on.state.q, fine.state.q);
+    const double turn = (on.state.q.segment<3>(3 * kEdges / 2) - torqued_helix(rft).q.segment<3>(3 * kEdges / 2)).norm();
+    std::printf("%s: Newton iterations with the line search off %d (max %d per step), on %d (max %d); node %d moved "
+                "%.3e m, distance to the line-search-off run %.3e m, to dt / 4 %.3e m\n",
+                medium, off.iterations, off.max_iterations, on.iterations, on.max_iterations, kEdges / 2, turn, to_off,
+                step_error);
+    // about as many iterations as the full Newton steps (mean within one per step, max within 4)
+    EXPECT_LE(on.iterations, off.iterations + kSteps) << medium;
+    EXPECT_LE(on.max_iterations, off.max_iterations + 4) << medium;
+    // the same implicit Euler solution (both solves stop within the force tolerance, 7e-11 N here)
+    EXPECT_LE(to_off, 1e-9) << medium;
+    // and within implicit Euler's first-order error of a run at dt / 4 (a few % of the motion)
+    EXPECT_LE(step_error, 0.1 * turn) << medium;
   }
+}
+
+TEST(RotatingStiffBodies, FreeBodiesAreTheUnfixedRodComponentsAndTurnRigidly) {
+  // the free helix is one body; a clamped rod is none (its clamp holds it)
+  const test::BuiltRod helix = torqued_helix(true);
+  const StiffSegments bodies = StiffSegments::free_bodies(helix.model);
+  ASSERT_EQ(bodies.groups().size(), 1u);
+  EXPECT_EQ(bodies.groups()[0].size(), static_cast<std::size_t>(kEdges + 1));
+  EXPECT_TRUE(StiffSegments::free_bodies(test::clamped_benchmark_rod(6).model).empty());
+  // a step that is an infinitesimal rotation about the helix axis: the trial turns the body exactly
+  StiffSegments turned = bodies;
+  const Vec3 w(0.0, 0.0, 0.3);
+  VecX d = VecX::Zero(helix.q.size());
+  Vec3 centroid = Vec3::Zero();
+  for (int i = 0; i <= kEdges; ++i) centroid += helix.q.segment<3>(3 * i) / (kEdges + 1);
+  for (int i = 0; i <= kEdges; ++i) d.segment<3>(3 * i) = w.cross(helix.q.segment<3>(3 * i) - centroid);
+  turned.fit(helix.q, d);
+  VecX trial;
+  turned.trial(helix.q, d, 1.0, trial);
+  const Eigen::AngleAxisd rotation(w.norm(), w.normalized());
+  for (int i = 0; i <= kEdges; ++i)
+    EXPECT_LT((trial.segment<3>(3 * i) - centroid - rotation * (helix.q.segment<3>(3 * i) - centroid)).norm(), 1e-15) << i;
+}
+
+TEST(RotatingStiffBodies, StretchStiffEdgesWithSoftBendingTurnEdgeByEdge) {
+  // edges 2-4 of a clamped rod 1e6 times stiffer in EA only: a chain (its springs bend softly). A step
+  // that turns each of its edges by its own infinitesimal rotation keeps their lengths on the curve
+  // (the straight step stretches them by l theta^2 / 2), and the curve's tangent at a = 0 is the step
+  test::BuiltRod rod = test::clamped_benchmark_rod(8);
+  for (int e = 2; e <= 4; ++e) rod.model.rods.stretch_stiffness[e] *= 1e6;
+  StiffSegments chain(rod.model, 100.0);
+  ASSERT_EQ(chain.groups().size(), 1u);
+  EXPECT_EQ(chain.groups()[0], (std::vector<int>{2, 3, 4, 5}));
+  const VecX& y = rod.q;
+  VecX d = VecX::Zero(y.size());
+  const double turns[] = {0.2, -0.3, 0.5};  // each edge's rotation about y [rad]
+  for (int e = 2; e <= 4; ++e) {
+    const Vec3 edge = y.segment<3>(3 * (e + 1)) - y.segment<3>(3 * e);
+    d.segment<3>(3 * (e + 1)) = d.segment<3>(3 * e) + Vec3(0.0, turns[e - 2], 0.0).cross(edge);
+  }
+  chain.fit(y, d);
+  VecX trial;
+  for (double a : {1.0, 0.5}) {
+    chain.trial(y, d, a, trial);
+    for (int e = 2; e <= 4; ++e) {
+      EXPECT_NEAR((trial.segment<3>(3 * (e + 1)) - trial.segment<3>(3 * e)).norm(), rod.model.rods.rest_length[e], 1e-15) << e;
+      EXPECT_GT(((y + a * d).segment<3>(3 * (e + 1)) - (y + a * d).segment<3>(3 * e)).norm() - rod.model.rods.rest_length[e],
+                1e-4 * a * a) << e;
+    }
+  }
+  // the curve leaves the line as a^2: halving a quarters the distance
+  auto off_line = [&](double a) {
+    chain.trial(y, d, a, trial);
+    return (trial - y - a * d).norm();
+  };
+  EXPECT_NEAR(off_line(1e-4) / off_line(5e-5), 4.0, 0.01);
 }
 
 }  // namespace
