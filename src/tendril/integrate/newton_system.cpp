@@ -586,13 +586,21 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (bodies) bodies_.fit(y, step_);
     if (!stiff_segments_.empty() || bodies) force_base_ = force_;
     bool accepted = false, any_non_finite = false;
+    // the stiff segments' curve; at its first rejection the same fraction with every free body turned by
+    // its fitted rotation, whose curve the search then follows if it did better
+    bool turn_bodies = false, bodies_tried = false;
     while (alpha >= ls.min_step) {
-      // the stiff segments' curve, then (when it is rejected) every free body turned by its fitted rotation
-      Trial trial = try_step(p, y, alpha, stiff_segments_, line, trial_jacobian);
-      if (trial == Trial::rejected && bodies) trial = try_step(p, y, alpha, bodies_, line, trial_jacobian);
-      accepted = trial == Trial::accepted;
+      Trial trial = try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
+      if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
+        bodies_tried = true;
+        const Trial turned = try_step(p, y, alpha, bodies_, line, trial_jacobian);
+        turn_bodies = turned.status == TrialStatus::accepted ||
+                      (turned.status == TrialStatus::rejected && turned.excess < trial.excess);
+        if (turn_bodies) trial = turned;
+      }
+      accepted = trial.status == TrialStatus::accepted;
       if (accepted) break;
-      if (trial == Trial::non_finite) {
+      if (trial.status == TrialStatus::non_finite) {
         any_non_finite = true;
         if (!ls.enabled) break;
       }
@@ -660,9 +668,9 @@ NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y
     path_ = trial_ - y;
     if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
   }
-  if (!evaluate(p, trial_, jacobian)) return Trial::non_finite;
+  if (!evaluate(p, trial_, jacobian)) return {TrialStatus::non_finite, 0.0};
   const LineSearchOptions& ls = options_.line_search;
-  if (!ls.enabled) return Trial::accepted;
+  if (!ls.enabled) return {TrialStatus::accepted, 0.0};
   double phi, bound;
   if (line.potential) {
     // work of the ForceTerms along the path, trapezoidal rule
@@ -681,7 +689,7 @@ NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y
     phi = 0.5 * r * r;
     bound = (1.0 - 2.0 * ls.armijo * alpha) * line.phi0;
   }
-  return phi <= bound ? Trial::accepted : Trial::rejected;
+  return {phi <= bound ? TrialStatus::accepted : TrialStatus::rejected, phi - bound};
 }
 
 double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, const VecX& dy) {

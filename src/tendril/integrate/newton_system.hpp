@@ -149,7 +149,11 @@ class NewtonSystem {
     bool potential = true;  ///< incremental potential (else the residual norm)
     double phi0 = 0.0, slope = 0.0, force_along = 0.0, lambda = 1.0;
   };
-  enum class Trial { accepted, rejected, non_finite };
+  enum class TrialStatus { accepted, rejected, non_finite };
+  struct Trial {
+    TrialStatus status = TrialStatus::rejected;
+    double excess = 0.0;  ///< phi(alpha) minus the Armijo bound (J or N^2, as the merit)
+  };
   /// Evaluates the trial point at fraction `alpha` of the step (with the Jacobian if `jacobian`) into
   /// trial_: on `curve`'s curve (fitted to the step) when it has groups and its chord passes the
   /// continuous collision checks, else on the line y + alpha d; and tests it against the Armijo bound
