@@ -20,7 +20,10 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
   };
   const double stretch_threshold = threshold(rods.stretch_stiffness);
   std::vector<char> stiff_edge(rods.edges.size(), 0), grouped(rods.edges.size(), 0);
-  for (std::size_t e = 0; e < rods.edges.size(); ++e) stiff_edge[e] = grouped[e] = rods.stretch_stiffness[e] >= stretch_threshold;
+  // (a zero median, e.g. of springs without bending, marks nothing)
+  auto stiff = [](double value, double threshold) { return threshold > 0.0 && value >= threshold; };
+  for (std::size_t e = 0; e < rods.edges.size(); ++e)
+    stiff_edge[e] = grouped[e] = stiff(rods.stretch_stiffness[e], stretch_threshold);
   // two edges that meet at a spring with stiff bending turn together (their lengths may stay soft); an
   // edge whose every spring bends stiffly is a stiff edge too (it holds its group on a fixed node)
   std::vector<char> stiff_spring(rods.springs.size(), 0);
@@ -32,7 +35,7 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
     std::vector<int> springs_at_edge(rods.edges.size(), 0), stiff_springs_at_edge(rods.edges.size(), 0);
     for (std::size_t k = 0; k < rods.springs.size(); ++k) {
       const BendTwistSpring& spring = rods.springs[k];
-      stiff_spring[k] = bending[k] >= bend_threshold;
+      stiff_spring[k] = stiff(bending[k], bend_threshold);
       for (int e : {spring.edge_a, spring.edge_b}) {
         ++springs_at_edge[e];
         stiff_springs_at_edge[e] += stiff_spring[k];
@@ -70,13 +73,15 @@ void StiffSegments::link_chains(const Model& model, const std::vector<char>& gro
   std::vector<char> reached(model.dofs.num_nodes, 0);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     if (rigid[g]) continue;
-    // breadth first from the node nearest the group's centroid (the turns add up along the chain)
-    Vec3 centroid = Vec3::Zero();
-    for (int i : groups_[g]) centroid += model.rest_positions.segment<3>(3 * i);
-    centroid /= static_cast<double>(groups_[g].size());
-    const int root = *std::min_element(groups_[g].begin(), groups_[g].end(), [&](int a, int b) {
-      return (model.rest_positions.segment<3>(3 * a) - centroid).norm() < (model.rest_positions.segment<3>(3 * b) - centroid).norm();
-    });
+    // breadth first from the node nearest the group's centroid at rest (the turns add up along the chain)
+    int root = groups_[g].front();
+    if (model.rest_positions.size() == 3 * model.dofs.num_nodes) {
+      Vec3 centroid = Vec3::Zero();
+      for (int i : groups_[g]) centroid += model.rest_positions.segment<3>(3 * i);
+      centroid /= static_cast<double>(groups_[g].size());
+      auto distance = [&](int i) { return (model.rest_positions.segment<3>(3 * i) - centroid).norm(); };
+      root = *std::min_element(groups_[g].begin(), groups_[g].end(), [&](int a, int b) { return distance(a) < distance(b); });
+    }
     std::vector<std::array<int, 2>>& links = links_[g];
     reached[root] = 1;
     links.push_back({-1, root});

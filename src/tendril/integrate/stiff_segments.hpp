@@ -28,7 +28,8 @@ class StiffSegments {
   StiffSegments() = default;
   /// The connected groups of rod edges whose stretch stiffness EA is at least `ratio` times the median
   /// EA of all rod edges (ratio 0: none), and of the pairs of edges that meet at a spring whose bending
-  /// stiffness min(EI_1, EI_2) is at least `ratio` times the median over all springs. Stiff edges are
+  /// stiffness min(EI_1, EI_2) is at least `ratio` times the median over all springs (a zero median
+  /// marks nothing). Stiff edges are
   /// those of stiff EA and those whose every spring bends stiffly. Groups with a fixed DOF on a stiff
   /// edge are left out: they are held by their clamp, and moving them would move fixed DOFs; a fixed
   /// node of one of the soft edges is left out of its group (it stays). A group with a soft spring
