@@ -583,7 +583,6 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     const bool trial_jacobian = !likely_last && !chord_may_follow;
     const bool bodies = ls.enabled && !bodies_.empty();
     if (!stiff_segments_.empty()) stiff_segments_.fit(y, step_);
-    if (bodies) bodies_.fit(y, step_);
     if (!stiff_segments_.empty() || bodies) force_base_ = force_;
     bool accepted = false, any_non_finite = false;
     // the stiff segments' curve; at its first rejection the same fraction with every free body turned by
@@ -593,6 +592,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       Trial trial = try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
       if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
         bodies_tried = true;
+        bodies_.fit(y, step_);
         const Trial turned = try_step(p, y, alpha, bodies_, line, trial_jacobian);
         turn_bodies = turned.status == TrialStatus::accepted ||
                       (turned.status == TrialStatus::rejected && turned.excess < trial.excess);
