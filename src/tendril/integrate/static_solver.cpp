@@ -146,6 +146,37 @@ std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
   return {};
 }
 
+bool StaticSolver::settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report) {
+  if (model_.shells.xi_edge.empty()) return true;
+  // the frames of the solution are accepted after every stage; a solve from them that starts within its
+  // tolerance finds the solution an equilibrium with its own frames
+  for (int pass = 1; pass <= kMaxFramePasses; ++pass) {
+    StepReport stage = system_.solve(problem, y_);
+    report.iterations += stage.iterations;
+    report.regularized_iterations += stage.regularized_iterations;
+    report.chord_iterations += stage.chord_iterations;
+    report.factorizations += stage.factorizations;
+    // (StoppingRule::dismech takes at least one update: its start residual is then the test)
+    const bool consistent =
+        stage.ok() && (stage.iterations == 0 || stage.residual_history.front() <= stage.tolerance);
+    report.take_last_solve(stage);
+    if (!stage.ok()) {
+      report.status = stage.status;
+      report.message = fmt::format("static solve: re-solve {} from the mid-edge edge frames of the solution failed: ",
+                                   pass) + stage.message;
+      return false;
+    }
+    compute_kinematics(path_model_, frames_, y_, system_.kinematics());
+    accept_frames(system_.kinematics(), frames_);
+    if (consistent) return true;
+  }
+  report.status = StepStatus::max_iterations;
+  report.message = fmt::format("static solve: the mid-edge edge frames did not settle in {} re-solves (the "
+                               "solution still moves when its own frames are taken as the reference)",
+                               kMaxFramePasses);
+  return false;
+}
+
 StaticReport StaticSolver::solve(State& state) {
   const int n = model_.dofs.size();
   TENDRIL_ASSERT(state.q.size() == n, "State q must have one entry per DOF");
@@ -205,6 +236,7 @@ StaticReport StaticSolver::solve(State& state) {
       return report;
     }
   }
+  if (!settle_shell_edge_frames(problem, report)) return report;
   report.load_factor = 1.0;
   last_time_ = state.time;
   state.q = y_;

@@ -59,8 +59,17 @@ class StaticSolver {
   void start_path(const State& state);
   /// Sets the path model's rest shape and the prescribed entries of y at homotopy parameter lambda.
   void set_path_point(double lambda, VecX& y);
+  /// Mid-edge shells: the xi measure the mid-edge normals from edge frames tau^{k,0} held fixed within a
+  /// Newton solve (MidEdgeBendingEnergy). Re-solves at the full load from the frames of the solution until
+  /// a solve needs no iteration: the equilibrium is then consistent with its own frames, as a dynamic
+  /// settle or repeated solves reach it (docs/physics/shells.md#mid-edge-bending). False with `report` set
+  /// on failure.
+  bool settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report);
   /// Why the problem at `problem` is singular (a free translation the loads push along), or "".
   std::string unbalanced_rigid_mode(const NewtonProblem& problem);
+
+  /// Most re-solves of settle_shell_edge_frames (each shrinks the frame gap, measured ~7x)
+  static constexpr int kMaxFramePasses = 50;
 
   const Model& model_;
   Model path_model_;  ///< copy of model_ with the rest shape at the current lambda (before system_)
