@@ -93,6 +93,23 @@ std::vector<int> clamped_rows(const std::vector<Vec3>& nodes, const std::string&
   return out;
 }
 
+/// Fixes the xi of the shell edges with both nodes among `row` (shell node indices; `nodes` maps them to the
+/// model): a clamped edge's mid-edge normals (their frames then stay at t = 0, geometry/kinematics.hpp).
+void hold_edge_normals(const io::SceneNode& clamp, const std::vector<int>& nodes, const std::vector<int>& row,
+                       Model& model) {
+  std::vector<std::uint8_t> in_row(static_cast<std::size_t>(model.dofs.num_nodes), 0);
+  for (int i : row) in_row[static_cast<std::size_t>(nodes[static_cast<std::size_t>(i)])] = 1;
+  int held = 0;
+  for (std::size_t k = 0; k < model.shells.edges.size(); ++k) {
+    const auto& e = model.shells.edges[k];
+    const int z = model.shells.edge_xi[k];
+    if (z < 0 || !in_row[static_cast<std::size_t>(e[0])] || !in_row[static_cast<std::size_t>(e[1])]) continue;
+    model.fixed[static_cast<std::size_t>(model.dofs.xi(z))] = 1;
+    ++held;
+  }
+  if (held == 0) clamp.fail("hold_normal", "true", "only on a mid-edge shell (bending: midedge) with an edge along the side");
+}
+
 /// `hinge_actuation` of one shell: a sinusoid per hinge on a line, the phase linear along it.
 void add_hinge_actuation(const io::SceneNode& entry, const SceneShell& shell, const std::vector<int>& nodes,
                          Model& model) {
@@ -273,6 +290,7 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
     if (e.has("clamp")) {
       const io::SceneNode c = e.map("clamp");
       for (int i : clamped_rows(shells[s].mesh.nodes, c.text("side"), c.integer("rows"))) fixed.push_back(i);
+      if (c.boolean("hold_normal")) hold_edge_normals(c, shell_nodes[s], clamped_rows(shells[s].mesh.nodes, c.text("side"), 1), model);
     }
     std::sort(fixed.begin(), fixed.end());
     fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());

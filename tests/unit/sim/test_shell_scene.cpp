@@ -84,6 +84,14 @@ TEST(ShellScene, RectangleWithClampAndVelocity) {
   // lumped mass: rho h A in total
   EXPECT_NEAR(m.mass.head(3 * 18).sum() / 3.0, 1200 * 0.002 * 0.1 * 0.02, 1e-15);
 
+  // a clamp that holds the edge normal: the first row's nodes and the xi of the 2 edges along it
+  const RodScene held = load(kStrip, {"shells.0.clamp.rows=1", "shells.0.clamp.hold_normal=true"});
+  int held_xi = 0;
+  for (int z = 0; z < held.model.dofs.num_shell_edges; ++z) held_xi += held.model.fixed[static_cast<std::size_t>(held.model.dofs.xi(z))];
+  EXPECT_EQ(held_xi, 2);
+  expect_input_error([&] { load(kStrip, {"shells.0.bending=hinge", "shells.0.clamp.hold_normal=true"}); },
+                     {"shells[0].clamp.hold_normal", "bending: midedge"});
+
   const RodScene hinge = load(kStrip, {"shells.0.bending=hinge", "shells.0.membrane=edge_springs"});
   EXPECT_EQ(hinge.model.dofs.num_shell_edges, 0);
   EXPECT_FALSE(hinge.model.shells.hinges.empty());
