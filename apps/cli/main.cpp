@@ -1,7 +1,7 @@
 // The `tendril` command: run, validate and document scenes.
 //   tendril run SCENE [--out DIR] [--set key.path=value ...]
 //   tendril validate SCENE [--set key.path=value ...]
-//   tendril schema --markdown
+//   tendril schema [--markdown]
 //   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 //   tendril fit FIT.yaml [--out DIR] [--jobs N]                             (fit_command.cpp)
@@ -10,6 +10,7 @@
 // (numerically, or its output could not be written), 2 bad input or an internal error,
 // 128 + signal for a run or fit stopped by SIGINT (130) or SIGTERM (143).
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -115,7 +116,7 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
   return 0;
 }
 
-/// Natural frequencies (and mode shapes into `shapes_file`, a (#dofs, count) .npy) of a rod scene about
+/// Natural frequencies (and mode shapes into `shapes_file`, a (#dofs, count) .npy) of a scene about
 /// its initial state, or about its static solution at the end of a static scene; with `buckling`, the
 /// linear buckling load factors of that static solution instead.
 int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file, bool buckling,
@@ -123,7 +124,8 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
   bool vine = false;
   io::Scene parsed = read_scene(scene_file, overrides, vine);
   if (vine)
-    throw InputError("scene", scene_file.string() + " (a vine scene)", "a rod scene (modes of rods and rod networks)");
+    throw InputError("scene", scene_file.string() + " (a vine scene)",
+                     "a rod or shell scene (modes of rods, rod networks and shells)");
   sim::Simulation simulation(sim::load_rod_scene(parsed));
   if (buckling && simulation.scene().solve != sim::Solve::static_equilibrium)
     throw InputError("integrator.type", "a dynamic scene", "static (--buckling linearises about the static solution)");
@@ -167,6 +169,20 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
   return 0;
 }
 
+/// An InputError when argv[1] is a word that names no subcommand (CLI11 would only say that a
+/// subcommand is required): the word, the subcommands and the nearest one.
+void check_subcommand_name(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  const std::string word = argv[1];
+  if (std::find(names.begin(), names.end(), word) != names.end()) return;
+  const std::string near = io::closest_name(word, names);
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("command", word, "one of " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -196,8 +212,8 @@ int main(int argc, char** argv) {
   int mode_count = 6;
   std::string shapes_file;
   CLI::App* modes = app.add_subcommand(
-      "modes", "Natural frequencies and mode shapes of a rod scene about its initial state (static scenes: about "
-               "the static solution)");
+      "modes", "Natural frequencies and mode shapes of a rod, shell or rod-shell scene about its initial state "
+               "(static scenes: about the static solution)");
   modes->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   modes->add_option("--count", mode_count, "Number of modes (lowest first; default 6)");
   modes->add_option("--shapes", shapes_file, "Write the mode shapes to this .npy file (#dofs x count)");
@@ -206,13 +222,20 @@ int main(int argc, char** argv) {
   modes->add_option("--set", overrides, "Override a scene value: key.path=value");
 
   bool markdown = false;
-  CLI::App* schema = app.add_subcommand("schema", "Print the scene reference generated from the schema tables");
-  schema->add_flag("--markdown", markdown, "Markdown (the content of docs/scene_reference.md)")->required();
+  CLI::App* schema = app.add_subcommand(
+      "schema", "Print the scene reference generated from the schema tables (plain text: a line per key)");
+  schema->add_flag("--markdown", markdown, "Markdown instead (the content of docs/scene_reference.md)");
 
   const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app),
                                                       cli::add_view_command(app), cli::add_render_command(app),
                                                       cli::add_sweep_command(app), cli::add_fit_command(app)};
 
+  try {
+    check_subcommand_name(app, argc, argv);
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -230,7 +253,7 @@ int main(int argc, char** argv) {
     if (*modes) return modes_command(scene_file, mode_count, shapes_file, buckling, overrides);
     for (const cli::Command& c : viewer_commands)
       if (*c.app) return c.run();
-    std::fputs(io::schema_markdown(all_tables()).c_str(), stdout);
+    std::fputs((markdown ? io::schema_markdown(all_tables()) : io::schema_text(all_tables())).c_str(), stdout);
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

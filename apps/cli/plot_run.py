@@ -15,6 +15,7 @@ Usage: plot_run.py RUN_DIR OUT_DIR NODE
 """
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -35,8 +36,28 @@ def load(run_dir):
     return meta, arrays, entries
 
 
-def save(fig, out_dir, name, written):
+def fit_titles(fig):
+    """Wraps each axes title onto lines no wider than its axes, and the figure title onto lines no
+    wider than the figure, then lays the figure out so that every title lies inside it (a long scene
+    description is not clipped at the figure's edges)."""
+    renderer = fig.canvas.get_renderer()
+
+    def wrap(text, width):
+        words = " ".join(text.get_text().split())
+        chars = len(words)
+        while chars > 10 and text.get_window_extent(renderer).width > width:
+            chars = int(chars * 0.9)
+            text.set_text("\n".join(textwrap.wrap(words, chars)))
+
+    for ax in fig.axes:
+        wrap(ax.title, ax.get_window_extent(renderer).width)
+    if fig._suptitle is not None:
+        wrap(fig._suptitle, 0.95 * fig.bbox.width)
     fig.tight_layout()
+
+
+def save(fig, out_dir, name, written):
+    fit_titles(fig)
     fig.savefig(out_dir / name, dpi=110)
     plt.close(fig)
     written.append(name)

@@ -1,5 +1,6 @@
-"""Plots a `tendril sweep` CSV like granular_flagella Fig. 6 and 7: speed v, head rotation rate omega_h
-and efficiency eta against the first swept key, one curve per combination of the other keys.
+"""Plots a `tendril sweep` (or `python3 -m tendril sweep`) CSV like granular_flagella Fig. 6 and 7: speed v,
+head rotation rate omega_h and efficiency eta against the first swept key, one curve per combination of
+the other keys.
 Usage: plot_sweep.py SWEEP_CSV OUT_PNG   (Debian python3-matplotlib)."""
 import csv
 import math
@@ -9,9 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-
-FIXED = {"point", "status", "message", "speed_m_per_s", "head_rotation_rate_rad_per_s",
-         "tail_rotation_rate_rad_per_s", "efficiency", "wall_time_s"}
+from plot_run import fit_titles  # shipped next to this script
 
 
 def number(text):
@@ -24,7 +23,9 @@ def number(text):
 def main(path, out):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    keys = [k for k in rows[0].keys() if k not in FIXED] if rows else []
+    # the swept keys: the columns between "point" and "status" (tendril sweep and python3 -m tendril sweep)
+    columns = list(rows[0].keys()) if rows else []
+    keys = columns[1:columns.index("status")] if "status" in columns else []
     if not keys:
         raise SystemExit("no swept key in " + path)
     # the x axis: a motor speed key if swept, else the first key with several values; curves: the
@@ -39,8 +40,8 @@ def main(path, out):
         if r["status"] != "completed":
             continue
         groups.setdefault(tuple(r[k] for k in group_keys), []).append(r)
-    panels = [("speed_m_per_s", "v [mm/s]", 1e3, "Fig. 6(a)"),
-              ("head_rotation_rate_rad_per_s", "omega_h [rpm]" if rpm else "omega_h [rad/s]",
+    panels = [("speed", "v [mm/s]", 1e3, "Fig. 6(a)"),
+              ("head_rotation_rate", "omega_h [rpm]" if rpm else "omega_h [rad/s]",
                60 / (2 * math.pi) if rpm else 1.0, "Fig. 6(b)"),
               ("efficiency", "efficiency eta [-]", 1.0, "Fig. 7")]
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
@@ -61,7 +62,7 @@ def main(path, out):
     failed = sum(1 for r in rows if r["status"] != "completed")
     held = ", ".join(f"{k.split('.')[-1]}={rows[0][k]}" for k in keys if k not in varied)
     fig.suptitle(f"{path}: {len(rows)} points, {failed} failed" + (f" ({held})" if held else ""))
-    fig.tight_layout()
+    fit_titles(fig)
     fig.savefig(out, dpi=110)
 
 

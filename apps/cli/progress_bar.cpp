@@ -1,9 +1,12 @@
 #include "progress_bar.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace tendril::cli {
 
@@ -23,6 +26,12 @@ std::string eta_text(double fraction, double elapsed) {
   return buf;
 }
 
+/// Columns of the terminal on stderr (80 if it does not say).
+std::size_t terminal_columns() {
+  winsize size{};
+  return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0 ? size.ws_col : 80;
+}
+
 }  // namespace
 
 void ProgressBar::update(double fraction, double time, double duration, int iterations) {
@@ -31,13 +40,19 @@ void ProgressBar::update(double fraction, double time, double duration, int iter
   if (drawn_ && fraction < 1.0 && now - last_ < std::chrono::milliseconds(100)) return;
   last_ = now;
   drawn_ = true;
-  constexpr int width = 40;
-  const int filled = static_cast<int>(fraction * width + 0.5);
-  const std::string bar = std::string(static_cast<std::size_t>(filled), '#') +
-                          std::string(static_cast<std::size_t>(width - filled), '.');
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  std::fprintf(stderr, "\r[%s] %3.0f%%  t = %.4g / %.4g s  %d %s  ETA %s  ", bar.c_str(), 100.0 * fraction, time,
-               duration, iterations, iterations_name_.c_str(), eta_text(fraction, elapsed).c_str());
+  char status[160];
+  std::snprintf(status, sizeof status, " %3.0f%%  t = %.4g / %.4g s  %d %s  ETA %s", 100.0 * fraction, time, duration,
+                iterations, iterations_name_.c_str(), eta_text(fraction, elapsed).c_str());
+  // one line narrower than the terminal (a wrapped line cannot be redrawn by \r): the bar gives way
+  // first (40 to 10 characters), then the end of the status; ESC [ K erases what remains of the
+  // previous line
+  const std::size_t columns = terminal_columns(), rest = std::string_view(status).size() + 2;
+  const std::size_t width = std::clamp<std::size_t>(columns > rest + 1 ? columns - rest - 1 : 0, 10, 40);
+  const auto filled = static_cast<std::size_t>(fraction * static_cast<double>(width) + 0.5);
+  std::string line = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]" + status;
+  line.resize(std::min(line.size(), columns - 1));
+  std::fprintf(stderr, "\r%s\033[K", line.c_str());
   std::fflush(stderr);
 }
 

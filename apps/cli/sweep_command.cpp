@@ -1,15 +1,20 @@
-// `tendril sweep SCENE --set key=v1,v2,... [--set key2=a,b] [--out DIR] [--jobs N]`: runs one scene
-// over the grid of all combinations of the --set values, each point as its own `tendril run` process
-// (up to N at once, default: all local cores), and collects what each run wrote:
+// `tendril sweep SCENE --set key=v1,v2,... [--set key2=a,b] [--out DIR] [--jobs N] [--scheduler ADDR]`:
+// runs one scene over the grid of all combinations of the --set values, each point as its own
+// `tendril run` process (up to N at once, default: all local cores), and collects what each run wrote:
 //   DIR/points/<k>/          the run directory of point k (or <k>.failed), with <k>.log its output
-//   DIR/sweep.csv            one row per point: the values, status and reason, the robot observables
-//                            (run.json info.observables) and the wall time; written to a temporary file
-//                            and renamed, so it is never half written
+//   DIR/sweep.csv            one row per point: point, the swept keys, status, message, the robot
+//                            observables (run.json info.observables: speed, head_rotation_rate,
+//                            tail_rotation_rate, efficiency), wall_time [s] and overrides; the columns
+//                            of the Python module's sweep (python3 -m tendril sweep); written to a
+//                            temporary file and renamed, so it is never half written
 //   DIR/sweep.png            granular_flagella Fig. 6 and 7 style plots (speed, head rotation rate and
 //                            efficiency against the first swept key, one curve per other combination),
 //                            drawn by the shipped plot_sweep.py with python3-matplotlib
+// With --scheduler the points run as tasks on that Dask cluster through the Python module (the
+// scene path made absolute, so workers in other folders find it); the CSV and plot are the same.
 // A point that fails (bad value, failed run) is marked failed with its reason; the others complete.
-// Exit code: 0 if every point completed, 1 if some failed, 2 for bad input to the sweep itself.
+// Exit code: 0 if every point completed, 1 if some failed (all failed: said on stderr), 2 for bad
+// input to the sweep itself.
 
 #include <chrono>
 #include <cstdio>
@@ -138,20 +143,46 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
   _exit(127);
 }
 
-int sweep(const SweepOptions& o) {
-  if (!fs::exists(o.scene)) throw InputError("scene", o.scene, "an existing scene file");
-  if (o.sets.empty()) throw InputError("--set", "(absent)", "at least one key.path=v1,v2,...");
-  std::vector<Axis> axes;
-  for (std::size_t i = 0; i < o.sets.size(); ++i) axes.push_back(parse_set(o.sets[i], i));
-  const fs::path out = o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
-  // on a Dask cluster: the Python module's sweep (tendril.sweep, docs/python.md) with the same grid
-  if (!o.scheduler.empty()) {
-    std::vector<std::string> command = {python_interpreter(), "-m", "tendril", "sweep", o.scene, "--out", out.string(),
-                                        "--scheduler", o.scheduler};
-    for (const std::string& set : o.sets) command.insert(command.end(), {"--set", set});
-    const int code = run_process(command);
-    return code == 0 ? 0 : code == 1 ? kExitFailedRun : kExitBadInput;
+/// The sweep on a Dask cluster: the Python module's sweep (tendril.sweep, docs/python.md) with the same
+/// grid and CSV columns. Its exit code: 0, kExitFailedRun (some or all points failed) or kExitBadInput.
+int sweep_on_dask(const SweepOptions& o, const fs::path& out) {
+  std::vector<std::string> command = {python_interpreter(), "-m", "tendril", "sweep", fs::absolute(o.scene).string(),
+                                      "--out", out.string(), "--scheduler", o.scheduler};
+  for (const std::string& set : o.sets) command.insert(command.end(), {"--set", set});
+  const int code = run_process(command);
+  return code == 0 ? 0 : code == 1 ? kExitFailedRun : kExitBadInput;
+}
+
+/// "k1=v1;k2=v2": the point's overrides, as the Python sweep writes them (how it resumes a sweep).
+std::string overrides_text(const std::vector<Axis>& axes, const Point& p) {
+  std::string text;
+  for (std::size_t a = 0; a < axes.size(); ++a) text += (a ? ";" : "") + axes[a].key + "=" + p.values[a];
+  return text;
+}
+
+/// Writes DIR/sweep.csv whole, then renames it into place.
+void write_csv(const fs::path& out, const std::vector<Axis>& axes, const std::vector<Point>& points) {
+  const fs::path csv = out / "sweep.csv", tmp = out / "sweep.csv.tmp";
+  {
+    std::ofstream f(tmp);
+    f << "point";
+    for (const Axis& a : axes) f << "," << csv_field(a.key);
+    f << ",status,message,speed,head_rotation_rate,tail_rotation_rate,efficiency,wall_time,overrides\n";
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const Point& p = points[k];
+      f << k;
+      for (const std::string& v : p.values) f << "," << csv_field(v);
+      f << "," << p.status << "," << csv_field(p.message) << "," << number(p.speed) << "," << number(p.head_rate)
+        << "," << number(p.tail_rate) << "," << number(p.efficiency) << "," << number(p.wall) << ","
+        << csv_field(overrides_text(axes, p)) << "\n";
+    }
+    if (!f.flush()) throw InputError("--out", tmp.string(), "a writable directory");
   }
+  fs::rename(tmp, csv);
+}
+
+/// The sweep on local processes: one `tendril run` per point, at most `jobs` at once.
+int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs::path& out) {
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const fs::path points_dir = out / "points";
   fs::create_directories(points_dir);
@@ -209,38 +240,36 @@ int sweep(const SweepOptions& o) {
     std::fflush(stdout);
   }
 
-  // the CSV, written whole then renamed into place
-  const fs::path csv = out / "sweep.csv", tmp = out / "sweep.csv.tmp";
-  {
-    std::ofstream f(tmp);
-    f << "point";
-    for (const Axis& a : axes) f << "," << csv_field(a.key);
-    f << ",status,message,speed_m_per_s,head_rotation_rate_rad_per_s,tail_rotation_rate_rad_per_s,efficiency,"
-         "wall_time_s\n";
-    for (std::size_t k = 0; k < points.size(); ++k) {
-      const Point& p = points[k];
-      f << name(k);
-      for (const std::string& v : p.values) f << "," << csv_field(v);
-      f << "," << p.status << "," << csv_field(p.message) << "," << number(p.speed) << "," << number(p.head_rate)
-        << "," << number(p.tail_rate) << "," << number(p.efficiency) << "," << number(p.wall) << "\n";
-    }
-    if (!f.flush()) throw InputError("--out", tmp.string(), "a writable directory");
-  }
-  fs::rename(tmp, csv);
+  write_csv(out, axes, points);
   std::size_t failed = 0;
   for (const Point& p : points) failed += p.status != "completed";
-  std::printf("%zu points (%zu failed) in %s\n", points.size(), failed, csv.string().c_str());
-
-  if (o.plot) {
-    const std::string python = python_interpreter();
-    const fs::path png = out / "sweep.png";
-    const int code = run_process({python, share_file("plot_sweep.py").string(), csv.string(), png.string()});
-    if (code != 0)
-      std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n", python.c_str(), code);
-    else
-      std::printf("plot: %s\n", png.string().c_str());
-  }
+  std::printf("%zu points (%zu failed) in %s\n", points.size(), failed, (out / "sweep.csv").string().c_str());
+  if (failed == points.size())
+    std::fprintf(stderr, "error: all %zu points of the sweep failed; the first: %s\n", points.size(),
+                 points.front().message.c_str());
   return failed == 0 ? 0 : kExitFailedRun;
+}
+
+/// DIR/sweep.png from DIR/sweep.csv (a warning if matplotlib is missing).
+void plot(const fs::path& out) {
+  const std::string python = python_interpreter();
+  const fs::path csv = out / "sweep.csv", png = out / "sweep.png";
+  const int code = run_process({python, share_file("plot_sweep.py").string(), csv.string(), png.string()});
+  if (code != 0)
+    std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n", python.c_str(), code);
+  else
+    std::printf("plot: %s\n", png.string().c_str());
+}
+
+int sweep(const SweepOptions& o) {
+  if (!fs::exists(o.scene)) throw InputError("scene", o.scene, "an existing scene file");
+  if (o.sets.empty()) throw InputError("--set", "(absent)", "at least one key.path=v1,v2,...");
+  std::vector<Axis> axes;
+  for (std::size_t i = 0; i < o.sets.size(); ++i) axes.push_back(parse_set(o.sets[i], i));
+  const fs::path out = o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
+  const int code = o.scheduler.empty() ? sweep_locally(o, axes, out) : sweep_on_dask(o, out);
+  if (o.plot && code != kExitBadInput && fs::exists(out / "sweep.csv")) plot(out);
+  return code;
 }
 
 }  // namespace
@@ -256,7 +285,7 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_flag("!--no-plot", o->plot, "Do not draw sweep.png");
   cmd->add_option("--scheduler", o->scheduler,
                   "Dask scheduler address (tcp://HOST:PORT): run the points on that cluster through the Python "
-                  "module (python3 -m tendril sweep; its CSV columns, no plot)");
+                  "module (python3 -m tendril sweep); the same CSV and plot");
   return {cmd, [o] { return sweep(*o); }};
 }
 

@@ -1,5 +1,7 @@
 #include "viewer_site.hpp"
 
+#include <algorithm>
+
 #include "share_files.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/json.hpp"
@@ -23,16 +25,39 @@ std::string content_type(const fs::path& file) {
 
 HttpResponse not_found() { return {404, "text/plain; charset=utf-8", "not found\n", {}}; }
 
+/// The real path of `root / name` (links resolved), empty if there is none; `inside`: whether it
+/// is a regular file inside `root` (itself a real path).
+fs::path real_path(const fs::path& root, const std::string& name, bool& inside) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(root / name, ec);
+  inside = false;
+  if (ec || root.empty()) return {};
+  const auto [r, unused] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  inside = r == root.end() && fs::is_regular_file(real, ec);
+  return real;
+}
+
+/// The response for file `name` of `root` served as `type`: 403 unless it is a regular file inside.
+HttpResponse file_inside(const fs::path& root, const std::string& name, const std::string& type) {
+  bool inside = false;
+  const fs::path real = real_path(root, name, inside);
+  if (real.empty()) return not_found();
+  if (!inside) return {403, "text/plain; charset=utf-8", "not a file inside the run folder\n", {}};
+  return {200, type, "", real};
+}
+
 }  // namespace
 
 ViewerSite::ViewerSite(const std::vector<std::string>& run_dirs) {
-  bundle_ = share_file("viewer/index.html").parent_path();
+  bundle_ = fs::canonical(share_file("viewer/index.html").parent_path());
   for (const fs::directory_entry& e : fs::directory_iterator(bundle_))
     if (e.is_regular_file()) bundle_files_[e.path().filename().string()] = content_type(e.path());
 
   for (const std::string& dir : run_dirs) {
     Run run;
     run.directory = fs::path(dir);
+    std::error_code ec;
+    run.root = fs::canonical(run.directory, ec);
     run.name = fs::path(dir).lexically_normal().filename().string();
     if (run.name.empty() || run.name == ".") run.name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
     try {
@@ -44,7 +69,20 @@ ViewerSite::ViewerSite(const std::vector<std::string>& run_dirs) {
       // a readable run.json is still served, so the page can show what the run is
       if (fs::is_regular_file(run.directory / "run.json")) run.files["run.json"] = "application/json";
     }
+    check_links(run);
     runs_.push_back(std::move(run));
+  }
+}
+
+void ViewerSite::check_links(Run& run) {
+  for (const auto& [name, type] : run.files) {
+    bool inside = false;
+    const fs::path real = real_path(run.root, name, inside);
+    if (!real.empty() && !inside) {
+      run.error = (run.directory / name).string() + ": resolves to " + real.string() +
+                  ", not a file inside the run folder; not served";
+      return;
+    }
   }
 }
 
@@ -56,7 +94,7 @@ std::vector<std::string> ViewerSite::problems() const {
 }
 
 HttpResponse ViewerSite::handle(const std::string& path) const {
-  if (path == "/") return {200, bundle_files_.at("index.html"), "", bundle_ / "index.html"};
+  if (path == "/") return file_inside(bundle_, "index.html", bundle_files_.at("index.html"));
   if (path == "/api/runs") {
     io::Json list = io::Json::array();
     for (const Run& r : runs_) {
@@ -71,7 +109,7 @@ HttpResponse ViewerSite::handle(const std::string& path) const {
   }
   // /<bundle file>: a name of the bundle listing, nothing else
   if (const auto it = bundle_files_.find(path.substr(1)); it != bundle_files_.end() && path.rfind('/') == 0)
-    return {200, it->second, "", bundle_ / it->first};
+    return file_inside(bundle_, it->first, it->second);
   // /run/<i>/<file>: a file of run i's list
   const std::string prefix = "/run/";
   if (path.compare(0, prefix.size(), prefix) != 0) return not_found();
@@ -83,7 +121,7 @@ HttpResponse ViewerSite::handle(const std::string& path) const {
   if (i >= runs_.size()) return not_found();
   const auto file = runs_[i].files.find(path.substr(slash + 1));
   if (file == runs_[i].files.end()) return not_found();
-  return {200, file->second, "", runs_[i].directory / file->first};
+  return file_inside(runs_[i].root, file->first, file->second);
 }
 
 }  // namespace tendril::cli

@@ -2,7 +2,8 @@
 # Instructions per step of the vine paper's runtime scene (examples/vine_runtime.yaml, 30 bodies),
 # counted by callgrind: repeatable on a shared machine where wall-clock benchmarks are noisy
 # (docs/performance.md). Runs `tendril run` for 1 and for 1 + STEPS steps, saving one frame only,
-# and divides the difference by STEPS.
+# and divides the difference by STEPS. Every run writes a fresh folder, so that no run counts the
+# removal of an earlier one.
 # Usage: bench/vine/instruction_counts.sh [path/to/tendril] [steps]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +14,7 @@ trap 'rm -rf "$out"' EXIT
 
 source bench/support/callgrind.sh
 instructions() {  # number of steps -> total instructions of the whole run
-  callgrind_instructions "$tendril" run examples/vine_runtime.yaml --out "$out/run" --set "vine.steps=$1" \
+  callgrind_instructions "$tendril" run examples/vine_runtime.yaml --out "$out/run-$1" --set "vine.steps=$1" \
     --set "vine.save_every=$1"
 }
 

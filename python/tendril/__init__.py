@@ -14,7 +14,7 @@ except ImportError:  # the CMake build: <build>/python on sys.path (PYTHONPATH o
     import _tendril
 
 from ._run import Run, read_run
-from ._sweep import Final, sweep
+from ._sweep import Final, RunObservable, SweepFailed, sweep
 from ._fit import FitResult, fit
 
 # the extension's classes, as tendril.<name>
@@ -37,4 +37,4 @@ def _vine_from_dict(scene, overrides=None):
 _tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
 _tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
-__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "fit", "FitResult"]
+__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "RunObservable", "SweepFailed", "fit", "FitResult"]

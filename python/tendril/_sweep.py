@@ -6,6 +6,7 @@ pandas DataFrame and, with `out`, into `out/sweep.csv` (rewritten atomically aft
 an interrupted sweep resumes from it without running finished points again).
 """
 import concurrent.futures
+import concurrent.futures.process
 import itertools
 import json
 import multiprocessing
@@ -57,6 +58,34 @@ class Final:
 
     def __repr__(self):
         return f"Final({self.array!r}, {self.index!r})"
+
+
+class RunObservable:
+    """An observable: run.json info.observables[name] of a run, NaN when the run has none (a scene
+    without an observables key). ROBOT_OBSERVABLES holds the four a robot scene writes."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, run):
+        return run.info.get("observables", {}).get(self.name, float("nan"))
+
+    def __repr__(self):
+        return f"RunObservable({self.name!r})"
+
+
+# speed [m/s], head and tail rotation rates [rad/s], efficiency [-]: the columns of `tendril sweep`
+ROBOT_OBSERVABLES = {name: RunObservable(name)
+                     for name in ("speed", "head_rotation_rate", "tail_rotation_rate", "efficiency")}
+
+
+class SweepFailed(RuntimeError):
+    """Every point of a sweep failed (sweep.csv is written all the same); `frame` holds the rows."""
+
+    def __init__(self, frame):
+        first = frame["message"].iloc[0] if len(frame) else ""
+        super().__init__(f"all {len(frame)} points of the sweep failed; the first: {first}")
+        self.frame = frame
 
 
 def _observable_value(name, spec, run):
@@ -156,8 +185,9 @@ def _finished_rows(out, points, observables):
     for k, p in enumerate(points):
         r = by_overrides.get(overrides_text(p))
         if r is not None and all(name in r for name in observables):
+            # an empty cell: an observable the run did not have (RunObservable's NaN)
             rows[k] = {"status": "completed", "message": "", "wall_time": float(r["wall_time"]),
-                       **{name: float(r[name]) for name in observables}}
+                       **{name: float(r[name]) if r[name] != "" else float("nan") for name in observables}}
     return rows
 
 
@@ -203,7 +233,11 @@ def _result_row(future):
     try:
         return future.result()
     except Exception as e:  # the worker process died, or the task failed on every try (e.g. KilledWorker)
-        return {"status": "failed", "message": f"{type(e).__name__}: {e}", "wall_time": float("nan")}
+        message = f"{type(e).__name__}: {e}"
+        if isinstance(e, concurrent.futures.process.BrokenProcessPool):
+            message += (" (a script that runs a local sweep must start it under `if __name__ == \"__main__\":`; "
+                        "each worker process imports the script)")
+        return {"status": "failed", "message": message, "wall_time": float("nan")}
 
 
 def sweep(scene, grid, observables=None, client=None, out=None, workers=None, retries=2, progress=None,
@@ -222,6 +256,7 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
     progress: None or a callable(row dict) called as each point finishes.
     scratch: the folder on the workers for each point's temporary run directory (default: the
     system's temporary folder); a worker that dies mid-run leaves its directory there.
+    Raises SweepFailed (after writing sweep.csv) when every point failed.
     """
     observables = _normalise_observables(observables)
     points = grid_points(grid)
@@ -242,4 +277,6 @@ def sweep(scene, grid, observables=None, client=None, out=None, workers=None, re
     df = _frame(points, rows, observables)
     if out is not None:
         _write_csv(df, out)
+    if len(df) and (df["status"] == "failed").all():
+        raise SweepFailed(df)
     return df

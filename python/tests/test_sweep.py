@@ -1,4 +1,7 @@
 """tendril.sweep on local processes: failures reported per point, resume, observables."""
+import subprocess
+import sys
+
 import numpy as np
 import pandas
 import pytest
@@ -51,5 +54,37 @@ def test_observables_from_run_json_and_errors(repo):
     scene = repo / "examples/flagellated_robot.yaml"
     df = tendril.sweep(scene, [["duration=0.3", "output.interval=0.1"]], ["speed"], workers=1)
     assert df.loc[0, "status"] == "completed" and np.isfinite(df.loc[0, "speed"])
-    bad = tendril.sweep(scene, [["duration=0.1"]], ["nope"], workers=1)
+    # every point failed: the sweep says so (SweepFailed, with the rows)
+    with pytest.raises(tendril.SweepFailed, match="all 1 points of the sweep failed") as failed:
+        tendril.sweep(scene, [["duration=0.1"]], ["nope"], workers=1)
+    bad = failed.value.frame
     assert bad.loc[0, "status"] == "failed" and "observable 'nope'" in bad.loc[0, "message"]
+
+
+def test_cli_and_python_sweep_csvs_have_the_same_columns(repo, cli, tmp_dir):
+    # `tendril sweep` and `python3 -m tendril sweep` on the same grid: the same columns, the same rows
+    scene = str(repo / "examples/flagellated_robot.yaml")
+    sets = ["--set", "duration=0.3", "--set", "output.interval=0.1", "--set", "flagellated_robot.motor_rpm=50,100"]
+    for command in ([cli, "sweep", scene, "--no-plot"], [sys.executable, "-m", "tendril", "sweep", scene]):
+        name = "cli" if command[0] == cli else "python"
+        out = subprocess.run([*command, *sets, "--jobs", "2", "--out", str(tmp_dir / name)], capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr
+    by_cli, by_python = (pandas.read_csv(tmp_dir / name / "sweep.csv", keep_default_na=False)
+                         for name in ("cli", "python"))
+    assert list(by_cli.columns) == list(by_python.columns) == [
+        "point", "duration", "output.interval", "flagellated_robot.motor_rpm", "status", "message", "speed",
+        "head_rotation_rate", "tail_rotation_rate", "efficiency", "wall_time", "overrides"]
+    # the CLI's CSV holds 9 significant digits, the Python module's full doubles
+    pandas.testing.assert_frame_equal(by_cli.drop(columns="wall_time"), by_python.drop(columns="wall_time"), rtol=1e-8)
+
+
+@pytest.mark.parametrize("command", ["cli", "python"])
+def test_a_sweep_whose_points_all_fail_says_so(repo, cli, tmp_dir, command):
+    scene = str(repo / "examples/cantilever_gravity.yaml")
+    start = [cli, "sweep", scene, "--no-plot"] if command == "cli" else [sys.executable, "-m", "tendril", "sweep",
+                                                                          scene]
+    out = subprocess.run([*start, "--set", "rods.0.material.E=-1,-2", "--jobs", "1", "--out", str(tmp_dir / "s")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1
+    assert "all 2 points of the sweep failed; the first: " in out.stderr and "rods[0].material.E: got -1" in out.stderr

@@ -1,7 +1,7 @@
 # Runs a command and checks its exit code and (optionally) that stderr contains a text and that the
 # command wrote a file containing a text.
-# cmake -DCOMMAND="a;b;c" -DEXPECT_CODE=2 [-DEXPECT_STDERR=text] [-DEXPECT_FILE=path [-DEXPECT_FILE_TEXT=text]]
-#       -P cli_expect.cmake
+# cmake -DCOMMAND="a;b;c" -DEXPECT_CODE=2 [-DEXPECT_STDERR=text [-DEXPECT_STDERR_ALSO=text]]
+#       [-DEXPECT_STDOUT=text] [-DEXPECT_FILE=path [-DEXPECT_FILE_TEXT=text]] -P cli_expect.cmake
 # The folder of EXPECT_FILE (a run directory) is removed first, so an output left by an earlier
 # run cannot pass the check.
 if(DEFINED EXPECT_FILE)
@@ -12,10 +12,18 @@ execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERRO
 if(NOT code EQUAL EXPECT_CODE)
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_CODE}\nstdout: ${out}\nstderr: ${err}")
 endif()
-if(DEFINED EXPECT_STDERR)
-  string(FIND "${err}" "${EXPECT_STDERR}" pos)
+foreach(expected EXPECT_STDERR EXPECT_STDERR_ALSO)
+  if(DEFINED ${expected})
+    string(FIND "${err}" "${${expected}}" pos)
+    if(pos EQUAL -1)
+      message(FATAL_ERROR "stderr lacks '${${expected}}':\n${err}")
+    endif()
+  endif()
+endforeach()
+if(DEFINED EXPECT_STDOUT)
+  string(FIND "${out}" "${EXPECT_STDOUT}" pos)
   if(pos EQUAL -1)
-    message(FATAL_ERROR "stderr lacks '${EXPECT_STDERR}':\n${err}")
+    message(FATAL_ERROR "stdout lacks '${EXPECT_STDOUT}':\n${out}")
   endif()
 endif()
 if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")

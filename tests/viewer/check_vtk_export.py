@@ -3,7 +3,8 @@
 Runs the export, then checks every frame listed in run.pvd: point counts, cell counts, the
 positions and the twist / body-angle fields equal the .npy data, strain and displacement equal
 their definitions (docs/visualisation.md) recomputed here with numpy, and the .pvd times equal
-frame_time.  Usage: check_vtk_export.py TENDRIL RUN_DIR OUT_DIR
+frame_time, and every field docs/visualisation.md lists for the run's kind is there.
+Usage: check_vtk_export.py TENDRIL RUN_DIR OUT_DIR VISUALISATION_MD
 """
 import json
 import shutil
@@ -16,19 +17,32 @@ import numpy as np
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
+from documented import rod_fields
 
-def main(tendril, run_dir, out_dir):
+# the vine runs' fields, documented in the text below the rod table
+VINE_FIELDS = {"body_angle": "cells", "body_velocity": "cells"}
+
+
+def main(tendril, run_dir, out_dir, doc):
     run_dir, out_dir = Path(run_dir), Path(out_dir)
     shutil.rmtree(out_dir, ignore_errors=True)
     try:
         subprocess.run([tendril, "export", str(run_dir), "--vtk", str(out_dir)], check=True)
-        check(run_dir, out_dir)
+        check(run_dir, out_dir, doc)
     finally:
         shutil.rmtree(out_dir, ignore_errors=True)
 
 
-def check(run_dir, out_dir):
+def check_documented_fields(poly, fields):
+    """Every documented field is in the frame's point or cell data, as documented."""
+    for name, where in fields.items():
+        data = poly.GetPointData() if where == "points" else poly.GetCellData()
+        assert data.GetArray(name) is not None, f"documented field {name} ({where}) not exported"
+
+
+def check(run_dir, out_dir, doc):
     meta = json.loads((run_dir / "run.json").read_text())
+    fields = rod_fields(doc) if meta["kind"] == "rod" else VINE_FIELDS
     arrays = {a["name"]: np.load(run_dir / a["file"]) for a in meta["arrays"]}
     times = arrays["frame_time"]
     datasets = ET.parse(out_dir / "run.pvd").getroot().find("Collection").findall("DataSet")
@@ -42,6 +56,7 @@ def check(run_dir, out_dir):
         poly = reader.GetOutput()
         points = vtk_to_numpy(poly.GetPoints().GetData())
         cell = lambda name: vtk_to_numpy(poly.GetCellData().GetArray(name))
+        check_documented_fields(poly, fields)
         if meta["kind"] == "rod":
             x = arrays["positions"]
             edges = np.array(meta["info"]["edges"])

@@ -268,8 +268,24 @@ YAML::Node SceneNode::value_node(std::string_view key, const KeySpec& s) const {
   if (has(key)) return node_[std::string(key)];
   if (s.default_value == kRequired || s.default_value == kOptional)
     throw InputError(child_path(key), "(absent)",
-                     fmt::format("{} (required{})", allowed_text(s), s.default_value == kOptional ? " here" : ""));
+                     fmt::format("{} (required{}){}", allowed_text(s), s.default_value == kOptional ? " here" : "",
+                                 unknown_keys_note()));
   return YAML::Load(s.default_value);
+}
+
+std::string SceneNode::unknown_keys_note() const {
+  if (!node_.IsDefined() || !node_.IsMap()) return "";
+  const std::string g = generic_path(path_);
+  const std::vector<std::string> known = scene_->schema_.children(g);
+  std::string note;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string key = it->first.Scalar();
+    if (scene_->schema_.find(g.empty() ? key : g + "." + key) != nullptr) continue;
+    const std::string near = closest_name(key, known);
+    note += fmt::format("; unknown key '{}' in {}{}", key, path_.empty() ? "the scene" : path_,
+                        near.empty() ? "" : " (did you mean '" + near + "'?)");
+  }
+  return note;
 }
 
 void SceneNode::resolve(std::string_view key, Json value) const {

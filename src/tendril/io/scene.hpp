@@ -103,6 +103,9 @@ class SceneNode {
   const KeySpec& spec(std::string_view key, std::initializer_list<KeyType> types) const;
   /// The node of child `key` from the file, or its default parsed from the table (null if optional).
   YAML::Node value_node(std::string_view key, const KeySpec& spec) const;
+  /// "; unknown key 'densty' in rods[0].material (did you mean 'density'?)" for each key of this map
+  /// that the schema does not know (a typo that leaves a required key absent), else "".
+  std::string unknown_keys_note() const;
   /// Records `value` as the resolved value of child `key`.
   void resolve(std::string_view key, Json value) const;
 

@@ -141,6 +141,24 @@ std::string schema_markdown(const std::vector<const SchemaTable*>& tables) {
   return out;
 }
 
+std::string schema_text(const std::vector<const SchemaTable*>& tables) {
+  std::string out =
+      "Scene keys (YAML; units SI; key paths as --set takes them, [] for every element of a list).\n"
+      "The same as a Markdown page: tendril schema --markdown (docs/scene_reference.md).\n";
+  for (const SchemaTable* t : tables) {
+    out += fmt::format("\n== {} ==\n", t->title);
+    for (const KeySpec& k : t->keys) {
+      const bool container = k.type == KeyType::Map || k.type == KeyType::List;
+      std::string line = k.path + "  (" + type_name(k.type);
+      if (!container) line += ", default " + std::string(k.default_value);
+      if (!k.unit.empty() && k.unit != "-") line += ", " + std::string(k.unit);
+      if (!container && k.type != KeyType::Bool) line += "; " + allowed_text(k);
+      out += line + ")\n    " + std::string(k.doc) + "\n";
+    }
+  }
+  return out;
+}
+
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, name.size() / 3) + 1;

@@ -81,6 +81,10 @@ std::string allowed_text(const KeySpec& spec);
 /// The scene reference page (Markdown) for the given tables, one section per table.
 std::string schema_markdown(const std::vector<const SchemaTable*>& tables);
 
+/// The same reference as plain text: one line per key (path, type, default, unit, allowed) and its
+/// description indented below (`tendril schema` without --markdown).
+std::string schema_text(const std::vector<const SchemaTable*>& tables);
+
 /// The closest name in `candidates` to `name` by edit distance, or "" if none is close.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
 

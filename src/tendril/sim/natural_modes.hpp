@@ -17,8 +17,11 @@ struct NaturalModes {
   MatX shapes;                ///< mode shapes v_k over all DOFs, zero on fixed ones, M-normalised (#dofs x #modes)
 };
 
-/// The `count` lowest modes about `state` (its q, time and accepted frames). Throws InputError when a
-/// free DOF has no mass (shell xi DOFs) or `count` exceeds the free DOFs. Dense: O(n^3) in the free DOFs.
+/// The `count` lowest modes about `state` (its q, time and accepted frames). Free DOFs without mass
+/// (the shells' mid-edge xi) are eliminated by static condensation (Guyan reduction): K_aa - K_ab
+/// K_bb^-1 K_ba on the DOFs with mass, and v_b = -K_bb^-1 K_ba v_a in the shapes. Throws InputError when
+/// a massless DOF has no stiffness of its own (K_bb not positive definite) or `count` exceeds the free
+/// DOFs with mass. Dense: O(n^3) in the free DOFs.
 NaturalModes natural_modes(const Model& model, const State& state, int count);
 
 /// Linear buckling of a loaded static state: the smallest `count` positive load factors lambda at which
