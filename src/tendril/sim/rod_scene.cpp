@@ -550,9 +550,22 @@ RodScene load_rod_scene(io::Scene& scene) {
   const Vec3 g = forces.vec3("gravity");
   if (g.norm() > 0.0) model.energies.push_back(std::make_shared<GravityEnergy>(g));
   for (const io::SceneNode& p : forces.list("point_loads")) {
-    const int r = rod_index(p);
+    if (p.has("shell")) {
+      if (p.has("rod")) p.fail("rod", "either rod or shell (one of them)");
+      const int n = shell_node(p, out.shell_nodes, p.integer("node"));
+      model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
+      continue;
+    }
+    const int r = p.has("rod") ? rod_index(p) : 0;
+    if (r >= num_rods) p.fail("rod", "(absent)", "a rod or shell index (the scene has no rods)");
     const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
     model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
+  }
+  for (const io::SceneNode& p : forces.list("surface_loads")) {
+    const int s = shell_index(p, out.shell_nodes);
+    const ForceHistory load = history(p, "load");
+    for (const auto& [n, area] : shell_node_areas(shells[static_cast<std::size_t>(s)], model))
+      model.forces.push_back(std::make_shared<PointLoad>(n, [load, area](double t) { return Vec3(area * load(t)); }));
   }
   for (const io::SceneNode& p : forces.list("point_moments")) {
     const int r = rod_index(p);

@@ -180,11 +180,19 @@ const io::SchemaTable& rod_scene_schema() {
 
           node("forces", KeyType::Map, "External loads."),
           vec3("forces.gravity", "[0, 0, 0]", "m/s^2", "Gravitational acceleration g (e.g. [0, 0, -9.81])."),
-          node("forces.point_loads", KeyType::List, "Concentrated forces on nodes."),
-          integer("forces.point_loads[].rod", "0", 0, "Rod index."),
-          integer("forces.point_loads[].node", kReq, -kInf, "Node index within the rod (-1: last)."),
+          node("forces.point_loads", KeyType::List, "Concentrated forces on nodes of rods or shells."),
+          integer("forces.point_loads[].rod", kOpt, 0, "Rod of the node (give rod or shell; neither: rod 0)."),
+          integer("forces.point_loads[].shell", kOpt, 0, "Shell of the node (give rod or shell)."),
+          integer("forces.point_loads[].node", kReq, -kInf, "Node index within that rod or shell (-1: last)."),
           vec3("forces.point_loads[].force", kOpt, "N", "Constant force F. Give force or table."),
           vector_table("forces.point_loads[].table", "N", "force F(t)"),
+
+          node("forces.surface_loads", KeyType::List,
+               "Distributed loads on shells, per unit rest area, fixed in space (a uniformly loaded plate): each "
+               "node gets the load times a third of the rest area of each of its triangles."),
+          integer("forces.surface_loads[].shell", kReq, 0, "Shell index."),
+          vec3("forces.surface_loads[].load", kOpt, "N/m^2", "Constant load p per unit area. Give load or table."),
+          vector_table("forces.surface_loads[].table", "N/m^2", "load p(t)"),
 
           node("forces.point_moments", KeyType::List,
                "Concentrated moments on edges, fixed in space: the part along the edge twists it, the rest is a "

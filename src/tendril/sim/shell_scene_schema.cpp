@@ -78,6 +78,10 @@ const io::SchemaTable& shell_scene_schema() {
                "distinct node coordinates along that axis, nearest to the side first). Two rows clamp the slope."),
           choice("shells[].clamp.side", kReq, {"x_min", "x_max", "y_min", "y_max"}, "The clamped side."),
           integer("shells[].clamp.rows", "2", 1, "Rows of nodes fixed."),
+          flag("shells[].clamp.hold_normal", "false",
+                  "bending: midedge: also fix the xi of the shell edges along the first row, and their edge "
+                  "frames, so the mid-edge normals there keep their direction at t = 0 (a clamped edge with one "
+                  "row of nodes: second-order convergence, docs/physics/shells.md#mid-edge-bending)."),
           node("shells[].fixed_dofs", KeyType::List, "Individual fixed components of a node of this shell."),
           integer("shells[].fixed_dofs[].node", kReq, -kInf, "Node index within the shell."),
           {.path = "shells[].fixed_dofs[].components", .type = KeyType::StringList, .default_value = kReq,
