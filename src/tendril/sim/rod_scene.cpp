@@ -208,6 +208,27 @@ void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const s
   }
 }
 
+/// A constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
+/// (`rate`: the vector under `key` times t instead).
+ForceHistory history(const io::SceneNode& p, const char* key, bool rate = false) {
+  const bool has_value = p.has(key), has_table = p.has("table");
+  if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
+  if (has_value) {
+    const Vec3 value = p.vec3(key);
+    if (rate) return [value](double t) { return Vec3(value * t); };
+    return [value](double) { return value; };
+  }
+  std::vector<double> times;
+  std::vector<Vec3> values;
+  for (const auto& row : p.real_table("table", 4)) {
+    if (!times.empty() && !(row[0] > times.back()))
+      p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
+    times.push_back(row[0]);
+    values.emplace_back(row[1], row[2], row[3]);
+  }
+  return piecewise_linear(std::move(times), std::move(values));
+}
+
 }  // namespace
 
 std::string scene_node_name(const RodScene& scene, int node) {
@@ -410,26 +431,6 @@ RodScene load_rod_scene(io::Scene& scene) {
       }
     }
 
-  // a constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
-  // (`rate`: the vector under `key` times t instead)
-  auto history = [&](const io::SceneNode& p, const char* key, bool rate = false) -> ForceHistory {
-    const bool has_value = p.has(key), has_table = p.has("table");
-    if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
-    if (has_value) {
-      const Vec3 value = p.vec3(key);
-      if (rate) return [value](double t) { return Vec3(value * t); };
-      return [value](double) { return value; };
-    }
-    std::vector<double> times;
-    std::vector<Vec3> values;
-    for (const auto& row : p.real_table("table", 4)) {
-      if (!times.empty() && !(row[0] > times.back()))
-        p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
-      times.push_back(row[0]);
-      values.emplace_back(row[1], row[2], row[3]);
-    }
-    return piecewise_linear(std::move(times), std::move(values));
-  };
   // boundary conditions: clamps, fixed nodes / twists / components
   auto fix_node = [&](int n) {
     for (int d = 0; d < 3; ++d) model.fixed[3 * n + d] = 1;
