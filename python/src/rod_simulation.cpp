@@ -144,8 +144,12 @@ py::array RodControls::hinge_natural_angle() const {
 void RodControls::set_natural_curvature(py::handle v) const {
   assign_locked(sim_.lock(), natural_curvature(), v, "controls.natural_curvature");
 }
-void RodControls::set_natural_twist(py::handle v) const { assign_locked(sim_.lock(), natural_twist(), v, "controls.natural_twist"); }
-void RodControls::set_rest_length(py::handle v) const { assign_locked(sim_.lock(), rest_length(), v, "controls.rest_length"); }
+void RodControls::set_natural_twist(py::handle v) const {
+  assign_locked(sim_.lock(), natural_twist(), v, "controls.natural_twist");
+}
+void RodControls::set_rest_length(py::handle v) const {
+  assign_locked(sim_.lock(), rest_length(), v, "controls.rest_length");
+}
 void RodControls::set_hinge_natural_angle(py::handle v) const {
   assign_locked(sim_.lock(), hinge_natural_angle(), v, "controls.hinge_natural_angle");
 }
