@@ -25,15 +25,15 @@ constexpr double kBandedSpeedup = 3.5;
 /// (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The break-even is above 13; 10
 /// leans towards the sparse solver.
 constexpr double kBandedLuSpeedup = 10.0;
-/// For a symmetric system the automatic choice takes the band only when it stores at most this many times
-/// the entries of the sparse L: the band's speed per multiply-add is worth up to that much memory. Each entry costs about 12
-/// bytes in either solver (the band's value and its index in the fill list that zeroes it before each
-/// load; L's value and row index). The band of a 2D mesh grows as N^1.5 (its width follows the nodes
-/// across) and the sparse fill about as N log N, so the ratio grows with the mesh: on square hinge-shell
-/// plates of k x k nodes (right pattern, two columns clamped) it is 1.2 at k = 30, 1.4 at 60, 2.0 at
-/// 150 (1.996) and 2.6 at 300, where the band (3.2e8 entries, about 3.9 GB) would not fit in 4 GB and the
-/// sparse L (1.2e8) does. Measured at k = 150 (static solve, peak RSS, loaded machine): band 0.86 GB
-/// and 37 s, sparse 0.59 GB and 249 s; docs/limits.md, "Memory at scale".
+/// For a symmetric system the automatic choice takes the band only when it stores at most this many
+/// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much memory.
+/// Each entry costs about 12 bytes in either solver (the band's value and its index in the fill list that
+/// zeroes it before each load; L's value and row index). The band of a 2D mesh grows as N^1.5 (its width
+/// follows the nodes across) and the sparse fill about as N log N, so the ratio grows with the mesh: on
+/// square hinge-shell plates of k x k nodes (right pattern, two columns clamped) it is 1.2 at k = 30, 1.4
+/// at 60, 2.0 at 150 (1.996) and 2.6 at 300, where the band (3.2e8 entries, about 3.9 GB) would not fit
+/// in 4 GB and the sparse L (1.25e8) does. Measured at k = 150 (static solve, peak RSS, loaded machine):
+/// band 0.86 GB and 37 s, sparse 0.59 GB and 249 s; docs/limits.md, "Memory at scale".
 constexpr double kBandedMemory = 2.0;
 
 }  // namespace
