@@ -8,13 +8,13 @@ Each scene runs in a fresh Python process through the module (`tendril.Simulatio
 the rest per node. Scenes:
 - rod: examples/cantilever_gravity.yaml's cantilever (L 1 m, r 5 mm, E 10 MPa) with N nodes, 2 implicit
   Euler steps of 1 ms;
-- shell: a square plate 0.1 m x 0.1 m of k x k nodes (right pattern, h 2 mm, E 1 GPa, nu 0.3, hinge
-  bending), clamped by two columns, a static solve under gravity;
+- shell: a square plate 0.1 m x 0.1 m of k x k nodes (right pattern, h 2 mm, E 1 GPa, nu 0.3, mid-edge
+  bending or, with --bending hinge, hinge bending), clamped by two columns, a static solve under gravity;
 - contact: a rod of N nodes (1 mm apart, r 0.4 mm, E 2 MPa) lying 0.1 mm above the ground with ground
   contact (friction 0.25) and self-contact, 2 steps of 0.1 ms.
 
 Usage: PYTHONPATH=python:build/release/python bench/integrate/memory_per_node.py [--max-nodes 100000]
-       [--scenes rod,shell,contact]
+       [--scenes rod,shell,contact] [--bending midedge|hinge]
 """
 import argparse
 import json
@@ -50,12 +50,12 @@ def rod(n):
             "forces": {"gravity": [0, 0, -9.81]}, "integrator": {"type": "implicit_euler", "dt": 1.0e-3}}
 
 
-def shell(k):
+def shell(k, bending):
     return {"duration": 0,
             "shells": [{"geometry": {"type": "rectangle", "length": 0.1, "width": 0.1, "nodes_x": k, "nodes_y": k,
                                      "pattern": "right"},
                         "material": {"E": 1.0e9, "nu": 0.3, "density": 1200, "thickness": 0.002},
-                        "clamp": {"side": "x_min", "rows": 2}}],
+                        "clamp": {"side": "x_min", "rows": 2}, "bending": bending}],
             "forces": {"gravity": [0, 0, -9.81]}, "integrator": {"type": "static"}}
 
 
@@ -81,10 +81,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-nodes", type=int, default=100000)
     parser.add_argument("--scenes", default="rod,shell,contact", help="comma-separated: rod, shell, contact")
+    parser.add_argument("--bending", default="midedge", choices=["midedge", "hinge"], help="the shell plates' model")
     args = parser.parse_args()
     base, _, _ = measure(None, "the interpreter alone")
     cases = [("rod", n, rod(n)) for n in (1000, 10000, 100000)]
-    cases += [("shell", k * k, shell(k)) for k in (32, 100, 150, 224, 316)]
+    cases += [("shell", k * k, shell(k, args.bending)) for k in (32, 100, 150, 224, 300, 316)]
     cases += [("contact", n, contact(n)) for n in (1000, 10000, 100000)]
     print(f"interpreter and module alone: {base / 1024:.1f} MiB")
     print(f"{'scene':>8} {'nodes':>8} {'DOFs':>8} {'linear solver':>14} {'peak RSS [MiB]':>15} "
