@@ -2,6 +2,7 @@
 object take exactly N M steps and end where a serial run ends), separate objects step in parallel, and a
 callback may read, but not step, the simulation it is called from."""
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -32,13 +33,22 @@ def hammer(step, threads=THREADS, steps=STEPS):
     return reports, errors
 
 
+def yielding():
+    """A zero custom force that yields the GIL and the CPU inside every step (time.sleep(0)), so other
+    threads run while one is inside a step."""
+    def force(q, u, t):
+        time.sleep(0)
+        return np.zeros_like(q)
+    return tendril.CustomForce(force)
+
+
 def test_rod_steps_from_threads_are_all_taken():
     total = THREADS * STEPS
     scene = cantilever(num_nodes=6, duration=total * 1e-3)
-    serial = tendril.Simulation.from_dict(scene)
+    serial = tendril.Simulation.from_dict(scene, forces=[yielding()])
     while not serial.finished:
         assert serial.step().ok
-    shared = tendril.Simulation.from_dict(scene)
+    shared = tendril.Simulation.from_dict(scene, forces=[yielding()])
     reports, errors = hammer(shared.step)
     assert errors == [] and len(reports) == total and all(r.ok for r in reports)
     assert shared.steps_taken == serial.steps_taken == total and shared.finished
