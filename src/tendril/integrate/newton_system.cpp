@@ -514,6 +514,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       report.status = direction;
       return report;
     }
+    if (solver_) report.linear_solver = solver_->name();
     report.iterations = iteration;
     if (shifted) ++report.regularized_iterations;
 
