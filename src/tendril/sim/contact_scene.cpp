@@ -168,7 +168,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     }
     contact::ContactParameters p = params;
     p.friction = mu;
-    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p));
+    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p, edges));
     if (mu > 0.0) model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
   };
   const auto check_enabled = [](const io::SceneNode& at) {
