@@ -50,7 +50,7 @@ TEST(OverhandKnot, NoPairEverCrosses) {
     max_active = std::max(max_active, stats.active);
   }
   EXPECT_DOUBLE_EQ(sim.state().time, 1.0);
-  // the pulls cancel: no drift (the unbalanced 1.9 mN of the old pulls carried it 0.9 m in 1 s); the
+  // the pulls cancel: no drift (a net 1.85 mN would accelerate its 1.0 g by 1.85 m/s^2: 0.9 m in 1 s); the
   // lumped masses differ from equal edge shares by the edge lengths' spread only
   EXPECT_LT((centre(sim.state().q) - centre0).norm(), 1e-3);
   EXPECT_GT(max_active, 5);  // the strands did come into contact
