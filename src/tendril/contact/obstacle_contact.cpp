@@ -110,8 +110,8 @@ ContactStatistics ObstacleContact::statistics(const Model& model, const VecX& q,
 double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double t_start,
                                           double t_end) const {
   // a half-space has no far side to pass to: its penalty grows at any depth
+  if (!collision_check_ || !std::isfinite(obstacle_->inradius())) return 1.0;
   const double depth = std::min(params_.distance_tolerance, 0.5 * obstacle_->inradius());
-  if (!collision_check_ || !std::isfinite(depth)) return 1.0;
   // positions relative to the obstacle at t_start; over the step they move by dq minus its motion;
   // the distance kept is phi + depth: a centre line may sink `depth` into the obstacle, no deeper
   const Vec3 moved = obstacle_->displacement(t_end) - obstacle_->displacement(t_start);
