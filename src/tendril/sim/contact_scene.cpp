@@ -26,6 +26,23 @@ using namespace io::keys;
 /// A Coulomb coefficient mu >= 0 (default 0: frictionless).
 KeySpec friction(std::string path, std::string doc) { return real(std::move(path), "0", "-", std::move(doc), 0.0); }
 
+/// Refuses a start in which two bodies intersect: a pair of `term` (neighbours excluded) whose
+/// surfaces overlap by more than min(delta, (r_a + r_b) / 2) at q. Kind: the pair type (distance);
+/// name(dofs): the two elements of a pair's stencil in words.
+template <class Kind, class Term, class Name>
+void refuse_intersections(const io::SceneNode& at, const Term& term, const VecX& q, Name name) {
+  std::vector<contact::EdgePair> pairs;
+  term.pairs().find(q, pairs);
+  const double delta = term.parameters().distance_tolerance;
+  for (const contact::EdgePair& pair : pairs) {
+    const double distance = Kind::distance(term.pairs().stencil(q, pair)), sum = term.pairs().radius_sum(pair);
+    if (distance - sum < -std::min(delta, 0.5 * sum))
+      at.fail("self", fmt::format("{} at t = 0 (centre lines {:g} m apart, surfaces overlap by {:g} m)",
+                                  name(term.pairs().stencil_dofs(pair)), distance, sum - distance),
+              "bodies that start apart (an overlap below min(delta, (r_a + r_b) / 2))");
+  }
+}
+
 /// An on/off switch, on by default (a map that is present is enabled unless it says otherwise).
 KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path), "true", std::move(doc)); }
 
@@ -184,7 +201,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     }
     contact::ContactParameters p = params;
     p.friction = mu;
-    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p));
+    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p, edges));
     if (mu > 0.0) model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
   };
   const auto check_enabled = [](const io::SceneNode& at) {
@@ -248,10 +265,22 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
       const bool check = s.boolean("collision_check");
-      model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check));
+      const auto node = [&](const std::array<int, 12>& dofs, int k) { return scene_node_name(out, dofs[3 * k] / 3); };
+      auto self = std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check);
+      refuse_intersections<contact::EdgeEdgePairs>(c, *self, out.q_initial, [&](const std::array<int, 12>& dofs) {
+        return fmt::format("the edges {}-{} and {}-{} intersect", node(dofs, 0), node(dofs, 1), node(dofs, 2),
+                           node(dofs, 3));
+      });
+      model.energies.push_back(self);
       if (!triangles.nodes.empty()) {
-        model.energies.push_back(
-            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check));
+        auto point_triangle =
+            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check);
+        refuse_intersections<contact::PointTrianglePairs>(
+            c, *point_triangle, out.q_initial, [&](const std::array<int, 12>& dofs) {
+              return fmt::format("{} and the triangle {}, {}, {} intersect", node(dofs, 0), node(dofs, 1),
+                                 node(dofs, 2), node(dofs, 3));
+            });
+        model.energies.push_back(point_triangle);
         if (p.friction > 0.0)
           model.forces.push_back(
               std::make_shared<contact::PointTriangleFriction>(nodes, triangles, edges.nodes, p, out.q_initial));

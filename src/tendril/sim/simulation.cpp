@@ -230,7 +230,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *contact_force = nullptr,
                   *reactions_array = nullptr, *velocities = nullptr;
   io::NpyAppender* work = nullptr;
-  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
+  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_substeps = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
     run = std::make_unique<io::RunDirectory>(out, "rod", s.resolved);
@@ -264,6 +264,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     }
     step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
     step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s", "time step used (after halving)", "step");
+    step_substeps = &run->add_array("step_substeps", io::NpyType::Int64, {}, "-",
+                                    "substeps that covered the step (1 without halving)", "step");
     step_iterations =
         &run->add_array("step_iterations", io::NpyType::Int64, {}, "-", "Newton iterations of the step", "step");
     step_residual =
@@ -350,10 +352,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     if (run) {
       const double t = report.ok() ? state_.time : t_before;
       const double dt = report.dt, residual = report.final_residual();
-      const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status),
+      const std::int64_t iterations = report.iterations, substeps = report.substeps, status = static_cast<std::int64_t>(report.status),
                          criterion = static_cast<std::int64_t>(report.criterion);
       step_time->append(std::span<const double>(&t, 1));
       step_dt->append(std::span<const double>(&dt, 1));
+      step_substeps->append(std::span<const std::int64_t>(&substeps, 1));
       step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
       step_residual->append(std::span<const double>(&residual, 1));
       step_wall->append(std::span<const double>(&wall, 1));
