@@ -46,6 +46,41 @@ void refuse_intersections(const io::SceneNode& at, const Term& term, const VecX&
 /// An on/off switch, on by default (a map that is present is enabled unless it says otherwise).
 KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path), "true", std::move(doc)); }
 
+/// The rigid obstacle of the scene entry `o` (contact.obstacles[]), moving along its path if it has one.
+std::shared_ptr<contact::RigidObstacle> read_obstacle(const io::SceneNode& o) {
+  const std::string shape = o.text("shape");
+  std::shared_ptr<contact::RigidObstacle> obstacle;
+  if (shape == "plane") {
+    const Vec3 normal = o.vec3("normal");
+    if (!(normal.norm() > 0.0)) o.fail("normal", "a non-zero vector");
+    obstacle = std::make_shared<contact::HalfSpace>(o.vec3("point"), normal);
+  } else if (shape == "sphere") {
+    obstacle = std::make_shared<contact::Sphere>(o.vec3("center"), o.real("radius"));
+  } else if (shape == "capsule") {
+    const Vec3 p0 = o.vec3("p0"), p1 = o.vec3("p1");
+    obstacle = std::make_shared<contact::Capsule>(p0, p1, o.real("radius"));
+  } else {
+    const Vec3 rotation = o.vec3("rotation");
+    const double angle = rotation.norm();
+    const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
+    const Vec3 half = o.vec3("half_extents");
+    if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
+    obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
+  }
+  if (o.has("path")) {
+    std::vector<double> times;
+    std::vector<Vec3> offsets;
+    for (const auto& row : o.real_table("path", 4)) {
+      if (!times.empty() && !(row[0] > times.back()))
+        o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
+      times.push_back(row[0]);
+      offsets.emplace_back(row[1], row[2], row[3]);
+    }
+    obstacle->set_path(piecewise_linear(std::move(times), std::move(offsets)));
+  }
+  return obstacle;
+}
+
 }  // namespace
 
 /// The section's example on the reference page (a test validates and runs it: tests/docs).
@@ -225,36 +260,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
 
   const std::vector<io::SceneNode> obstacles = c.list("obstacles");
   for (const io::SceneNode& o : obstacles) {
-    const std::string shape = o.text("shape");
-    std::shared_ptr<contact::RigidObstacle> obstacle;
-    if (shape == "plane") {
-      const Vec3 normal = o.vec3("normal");
-      if (!(normal.norm() > 0.0)) o.fail("normal", "a non-zero vector");
-      obstacle = std::make_shared<contact::HalfSpace>(o.vec3("point"), normal);
-    } else if (shape == "sphere") {
-      obstacle = std::make_shared<contact::Sphere>(o.vec3("center"), o.real("radius"));
-    } else if (shape == "capsule") {
-      const Vec3 p0 = o.vec3("p0"), p1 = o.vec3("p1");
-      obstacle = std::make_shared<contact::Capsule>(p0, p1, o.real("radius"));
-    } else {
-      const Vec3 rotation = o.vec3("rotation");
-      const double angle = rotation.norm();
-      const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
-      const Vec3 half = o.vec3("half_extents");
-      if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
-      obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
-    }
-    if (o.has("path")) {
-      std::vector<double> times;
-      std::vector<Vec3> offsets;
-      for (const auto& row : o.real_table("path", 4)) {
-        if (!times.empty() && !(row[0] > times.back()))
-          o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
-        times.push_back(row[0]);
-        offsets.emplace_back(row[1], row[2], row[3]);
-      }
-      obstacle->set_path(piecewise_linear(std::move(times), std::move(offsets)));
-    }
+    const std::shared_ptr<contact::RigidObstacle> obstacle = read_obstacle(o);
     add_obstacle(o, obstacle, o.real("friction"));
     any = true;
   }

@@ -81,6 +81,18 @@ std::string with_scene_names(const std::string& message, const RodScene& s) {
   return out;
 }
 
+/// info.step_status_codes and info.step_criterion_codes: the names of the per-step codes.
+void set_step_code_names(io::RunDirectory& run) {
+  io::Json codes = io::Json::object();
+  for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
+    codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
+  run.set_info("step_status_codes", std::move(codes));
+  io::Json criteria = io::Json::object();
+  for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
+    criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
+  run.set_info("step_criterion_codes", std::move(criteria));
+}
+
 }  // namespace
 
 StepReport Simulation::step() {
@@ -278,14 +290,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     io::Json names = io::Json::array();
     for (const auto& t : terms) names.push_back(t.first);
     run->set_info("energy_terms", std::move(names));
-    io::Json codes = io::Json::object();
-    for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
-      codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
-    run->set_info("step_status_codes", std::move(codes));
-    io::Json criteria = io::Json::object();
-    for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
-      criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
-    run->set_info("step_criterion_codes", std::move(criteria));
+    set_step_code_names(*run);
     run->set_info("num_nodes", n);
     run->set_info("num_edges", e);
     // lists of index lists as JSON arrays of arrays
