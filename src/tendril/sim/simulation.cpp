@@ -82,6 +82,9 @@ std::string with_scene_names(const std::string& message, const RodScene& s) {
 
 StepReport Simulation::step() {
   const RodScene& s = *scene_;
+  if (finished())
+    throw InputError("step()", "(the run has ended at t = " + number_text(s.duration) + " s, its duration)",
+                     "steps while t < duration (a larger duration runs on)");
   // the step ends at (k + 1) dt, the last one at T exactly
   const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
   StepReport report;
@@ -366,6 +369,13 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   hooks.time = [this] { return state_.time; };
   hooks.before_end = write_observables;
   hooks.total_steps = total_steps_;
+  // the initial and last frames, and one per interval or every N steps (every step if the interval is not longer than dt)
+  const long saved = s.output_interval ? (*s.output_interval <= s.dt ? total_steps_
+                                                                     : static_cast<long>(std::min(
+                                                                           static_cast<double>(total_steps_),
+                                                                           std::floor(s.duration / *s.output_interval))))
+                                       : total_steps_ / s.output_every_steps;
+  hooks.total_frames = 2 + saved;
   hooks.duration = s.duration;
   hooks.save_initial_frame = steps_ == 0;
   return io::run_loop(run.get(), hooks, progress);
