@@ -30,19 +30,6 @@ class FailedRuns : public CliTest {
     EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
     EXPECT_TRUE(no_temporary_left());
   }
-  /// Options that send `signal` to the run once its temporary folder holds more than 4 KiB of `array`.
-  CliOptions interrupt_once_written(const std::string& array, int signal = SIGINT) const {
-    CliOptions o;
-    o.while_running = [this, array, signal](int pid) {
-      for (const std::string& e : entries(dir_))
-        if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / array) && fs::file_size(dir_ / e / array) > 4096) {
-          ::kill(pid, signal);
-          return true;
-        }
-      return false;
-    };
-    return o;
-  }
 };
 
 TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {

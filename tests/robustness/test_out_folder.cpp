@@ -107,17 +107,8 @@ TEST_F(OutFolder, EmptyOutIsRefused) {
 
 TEST_F(OutFolder, RunOfMoreThanAGigabyteIsWarnedWithItsEstimate) {
   // 10^7 steps of the 5-node rod, every one saved; stopped once it has written something
-  CliOptions o;
-  o.while_running = [this](int pid) {
-    for (const std::string& e : entries(dir_))
-      if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / "positions.npy") &&
-          fs::file_size(dir_ / e / "positions.npy") > 4096) {
-        ::kill(pid, SIGINT);
-        return true;
-      }
-    return false;
-  };
-  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1e4"}, dir_, o);
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1e4"}, dir_,
+                              interrupt_once_written("positions.npy"));
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   const std::string warning = "warning: this run will write about ";
   const auto at = r.err.find(warning);
