@@ -9,7 +9,8 @@ namespace tendril::fuzz {
 
 const std::filesystem::path& fuzz_folder() {
   static const std::filesystem::path folder = [] {
-    const std::filesystem::path f = std::filesystem::temp_directory_path() / ("tendril-fuzz-" + std::to_string(::getpid()));
+    const std::filesystem::path f =
+        std::filesystem::temp_directory_path() / ("tendril-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(f);
     std::atexit([] {
       std::error_code ec;

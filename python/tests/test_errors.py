@@ -49,7 +49,7 @@ def test_step_after_the_end_says_the_run_has_ended():
     sim.step()
     sim.step()
     q = sim.state.q.copy()
-    # main: "dt: got 0" from the stepper
+    # once: "dt: got 0" from the stepper
     with pytest.raises(tendril.InputError, match=r"the run has ended at t = 0\.002 s"):
         sim.step()
     assert np.array_equal(sim.state.q, q) and sim.steps_taken == 2
@@ -62,7 +62,7 @@ def test_custom_force_returning_nan_is_named():
         return F
 
     sim = tendril.Simulation.from_dict(cantilever(), forces=[tendril.CustomForce(broken, name="sensor")])
-    # main: a failed step blaming "the energy (0 J)"
+    # once: a failed step blaming "the energy (0 J)"
     with pytest.raises(ValueError, match=r"custom force 'sensor' returned F: got nan at flat index 4; allowed: finite"):
         sim.step()
     assert sim.state.time == 0.0
@@ -74,6 +74,6 @@ def test_custom_force_returning_nan_is_named():
     ({"duration": {1, 2}}, r"overrides\['duration'\]: got a set \{1, 2\}; allowed: a str"),
 ])
 def test_bad_override_types_name_key_value_and_allowed(overrides, message):
-    # main: pybind11's "Unable to cast Python instance of type <class 'int'> to C++ type"
+    # once: pybind11's "Unable to cast Python instance of type <class 'int'> to C++ type"
     with pytest.raises(TypeError, match=message):
         tendril.Simulation.from_dict(cantilever(), overrides)

@@ -190,11 +190,12 @@ TEST_F(CliInput, FifoWithoutWriterIsRefusedAfterTheTimeout) {
 }
 
 TEST_F(CliInput, VineTimeStepOfRoundOffIsRefusedWithTheRange) {
-  // main ran it and reported an "energy blow-up" at the first step
+  // it once ran and reported an "energy blow-up" at the first step
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
   const CliResult r = run_cli({"validate", scene.string(), "--set", "vine.dt=1e-300"}, dir_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  for (const char* part : {"vine.dt", "1e-300", "1e-09"}) EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+  for (const char* part : {"vine.dt", "1e-300", "1e-09"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
   EXPECT_EQ(r.err.find("blow-up"), std::string::npos) << r.err;
 }
 

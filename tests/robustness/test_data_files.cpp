@@ -47,16 +47,16 @@ void expect_refused_at_the_limit(const CliResult& r, const std::string& key) {
   for (const std::string& part : {key, std::string("/dev/zero"), "more than " + limit + " bytes"})
     EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
   EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-  // 128 MiB of zeros read and refused: a fraction of a second of CPU, the text held once (on main the
-  // reader grew without end: 16.8 GB)
+  // 128 MiB of zeros read and refused: a fraction of a second of CPU, the text held once (without the
+  // limit the reader grew without end: 16.8 GB)
   EXPECT_LT(r.cpu_seconds, 5.0);
   EXPECT_LT(r.peak_kb, 1024 * 1024);
 }
 
 TEST_F(DataFiles, EndlessDeviceAsGeometryIsRefusedAtTheLimit) {
-  expect_refused_at_the_limit(validate(std::string("duration: 0.01\nrods:\n  - geometry: {type: file, file: /dev/zero}\n") +
-                                       kRodMaterial),
-                              "rods[0].geometry.file");
+  expect_refused_at_the_limit(
+      validate(std::string("duration: 0.01\nrods:\n  - geometry: {type: file, file: /dev/zero}\n") + kRodMaterial),
+      "rods[0].geometry.file");
   expect_refused_at_the_limit(
       validate(std::string("duration: 0.01\nshells:\n  - geometry: {type: obj, file: /dev/zero}\n") + kShellMaterial),
       "shells[0].geometry.file");
@@ -98,14 +98,14 @@ TEST_F(DataFiles, FifoWithoutWriterAsGeometryOrCsvIsRefusedAfterTheTimeout) {
 
 TEST_F(DataFiles, ByteOrderMarkIsSkippedInGeometryAndCsvAlike) {
   const std::string bom = "\xEF\xBB\xBF";
-  // a MAT-DiSMech file saved by an editor that writes a byte-order mark (main refused its first line)
+  // a MAT-DiSMech file saved by an editor that writes a byte-order mark (once refused at its first line)
   write_text(dir_ / "rod.txt", bom + "*Nodes\n0, 0, 0\n0.05, 0, 0\n0.1, 0, 0\n*Edges\n1, 2\n2, 3\n");
   const CliResult r = validate(std::string("duration: 0.01\nrods:\n  - geometry: {type: file, file: rod.txt}\n") +
                                "    clamp: start\n" + kRodMaterial);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("3 nodes, 2 edges"), std::string::npos) << r.err;
   // a schedule without a header: with the mark its first row is a row of numbers, not a header that is
-  // dropped (on main the mark made "0, 0" a header: the schedule was 2 at every t)
+  // dropped (the mark once made "0, 0" a header: the schedule was 2 at every t)
   write_text(dir_ / "schedule.csv", bom + "0, 0\n1, 2\n");
   const std::vector<Schedule> s = csv_schedules(dir_ / "schedule.csv");
   ASSERT_EQ(s.size(), 1u);
@@ -117,7 +117,7 @@ TEST_F(DataFiles, FitFrameWithOnePointIsRefusedNamingFileAndLine) {
   // step 0 has two points, step 1 only one (line 4): a frame cannot be resampled along one point
   write_text(dir_ / "points.csv", "step,x,y\n0,0,0\n0,0.1,0\n1,0.1,0.01\n");
   const CliResult r = run_cli({"fit", "fit.yaml", "--out", "out", "--no-plot"}, dir_);
-  EXPECT_EQ(r.exit_code, 2) << r.err;  // main: SIGABRT (134) in resample_polyline
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // once SIGABRT (134) in resample_polyline
   for (const char* part : {"points.csv line 4", "data.frames.step", "at least 2 points"})
     EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
   // nothing half-written: no out, out.failed or out.tmp-*

@@ -61,8 +61,8 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
 }
 
 TEST_F(FailedRuns, HangupAndBrokenPipeMarkTheRunInterrupted) {
-  // a closed terminal (SIGHUP) or a reader that went away (SIGPIPE) ends the run as SIGTERM does; on
-  // main they killed it, leaving out.tmp-* and no out.failed
+  // a closed terminal (SIGHUP) or a reader that went away (SIGPIPE) ends the run as SIGTERM does
+  // (they once killed it, leaving out.tmp-* and no out.failed)
   for (const int signal : {SIGHUP, SIGPIPE}) {
     const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_,
                                 interrupt_once_written("positions.npy", signal));

@@ -95,7 +95,7 @@ TEST_F(OutFolder, FileInTheWayIsRefused) {
 }
 
 TEST_F(OutFolder, EmptyOutIsRefused) {
-  // main wrote to runs/rod silently: an empty --out is a mistake (a variable that was not set)
+  // it once wrote to runs/rod silently: an empty --out is a mistake (a variable that was not set)
   for (const char* command : {"run", "fit"}) {
     const CliResult r = run_cli({command, "rod.yaml", "--out", ""}, dir_);
     EXPECT_EQ(r.exit_code, 2) << r.err;

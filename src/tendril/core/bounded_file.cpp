@@ -45,7 +45,9 @@ std::string read_bounded_file(const std::filesystem::path& file, const std::stri
   const Closer closer{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) throw InputError(name, "(a directory)", allowed);
-  const auto too_large = [&] { return InputError(name, "(more than " + std::to_string(max_bytes) + " bytes)", limit_text); };
+  const auto too_large = [&] {
+    return InputError(name, "(more than " + std::to_string(max_bytes) + " bytes)", limit_text);
+  };
   const bool regular = S_ISREG(st.st_mode);
   if (regular && static_cast<std::size_t>(st.st_size) > max_bytes) throw too_large();
   std::string text;

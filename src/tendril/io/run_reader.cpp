@@ -45,13 +45,15 @@ RunData read_run_metadata(const fs::path& directory) {
     run.kind = run.meta["kind"].as<std::string>();
     run.status = run.meta["status"].as<std::string>();
     for (const YAML::Node& a : run.meta["arrays"]) {
-      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(),
-                             a["unit"].as<std::string>(""), a["meaning"].as<std::string>("")});
-      if (a["shape"].IsSequence()) run.entries.back().shape = a["shape"].as<std::vector<std::size_t>>();
+      std::optional<std::vector<std::size_t>> shape;
+      if (a["shape"].IsSequence()) shape = a["shape"].as<std::vector<std::size_t>>();
+      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(), a["unit"].as<std::string>(""),
+                             a["meaning"].as<std::string>(""), std::move(shape)});
     }
   } catch (const YAML::Exception& e) {
     throw InputError(meta_file.string(), fmt::format("(missing or mistyped field: {})", e.what()),
-                     "the fields of docs/output_format.md (format, format_version, kind, status, arrays with whole-number shapes)");
+                     "the fields of docs/output_format.md (format, format_version, kind, status, arrays with "
+                     "whole-number shapes)");
   }
   for (const RunArrayEntry& e : run.entries)
     if (e.file.empty() || e.file.find('/') != std::string::npos || e.file.find('\\') != std::string::npos ||

@@ -369,12 +369,12 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   hooks.time = [this] { return state_.time; };
   hooks.before_end = write_observables;
   hooks.total_steps = total_steps_;
-  // the initial and last frames, and one per interval or every N steps (every step if the interval is not longer than dt)
-  const long saved = s.output_interval ? (*s.output_interval <= s.dt ? total_steps_
-                                                                     : static_cast<long>(std::min(
-                                                                           static_cast<double>(total_steps_),
-                                                                           std::floor(s.duration / *s.output_interval))))
-                                       : total_steps_ / s.output_every_steps;
+  // the initial and last frames, and one per interval (every step if it is not longer than dt) or every N steps
+  long saved = total_steps_ / s.output_every_steps;
+  if (s.output_interval && *s.output_interval > s.dt)
+    saved = static_cast<long>(std::min(static_cast<double>(total_steps_), std::floor(s.duration / *s.output_interval)));
+  else if (s.output_interval)
+    saved = total_steps_;
   hooks.total_frames = 2 + saved;
   hooks.duration = s.duration;
   hooks.save_initial_frame = steps_ == 0;
