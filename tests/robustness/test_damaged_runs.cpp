@@ -1,6 +1,7 @@
 // Issue 24: a damaged run folder read by `tendril export` (and plot, render and view, which read it
 // the same way: io::read_run) is refused naming the file and what is wrong (exit 2), never an
-// "internal error": a negative .npy dimension, a run.json without its scene, a "nan" string.
+// "internal error": a negative .npy dimension, a run.json without its scene, a "nan" string. A plot
+// that fails for another reason than a missing tool does not blame the tools.
 #include <gtest/gtest.h>
 
 #include "support/cli_process.hpp"
@@ -58,6 +59,16 @@ TEST_F(DamagedRuns, NanStringInRunJsonIsNamed) {
 TEST_F(DamagedRuns, NanStringAsAnArrayShapeIsNamed) {
   damage("run.json", "\"shape\": [11", "\"shape\": [\"nan\"");
   expect_refused({"run.json", "whole-number shapes"});
+}
+
+TEST_F(DamagedRuns, PlotFailureNotCausedByToolsDoesNotBlameThem) {
+  // plot_run.py cannot make its folder where a file is: the tools are there, the message says so
+  write_text(dir_ / "in_the_way", "a file");
+  const CliResult r = run_cli({"plot", "run", "--out", "in_the_way"}, dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("plot_run.py"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("failed (exit 1): its message is above"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("apt-get install"), std::string::npos) << r.err;  // it once said "it needs numpy and matplotlib"
 }
 
 }  // namespace
