@@ -253,7 +253,8 @@ FitFile read_fit_file(const fs::path& file) {
   f.path = file;
   const fs::path base = doc.base_directory();
   f.scene = base / root.text("scene");
-  if (!fs::is_regular_file(f.scene)) root.fail("scene", "an existing scene file (relative to the fit file)");
+  std::error_code error;  // a name longer than the system allows is an error here, not an exception
+  if (!fs::is_regular_file(f.scene, error)) root.fail("scene", "an existing scene file (relative to the fit file)");
   f.method = root.text("method");
 
   const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";
