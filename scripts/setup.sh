@@ -14,6 +14,7 @@ packages=(
   python3-dev pybind11-dev python3-pytest python3-scipy python3-pandas python3-distributed  # Python module
   universal-ctags  # scripts/check_function_length.py (tests/style)
   coinor-libipopt-dev  # IPOPT: the vine joint state and parameter estimation (src/tendril/fit)
+  clang libclang-rt-14-dev  # the fuzzers (preset fuzz: libFuzzer, ASan, UBSan; scripts/fuzz.sh)
 )
 # npm ships with some nodejs builds (NodeSource); Debian's own nodejs needs the npm package
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -17,6 +17,15 @@ struct Command {
 constexpr int kExitFailedRun = 1;
 constexpr int kExitBadInput = 2;
 
+/// Refuses an empty `--out ""` (a shell variable that was not set), which would otherwise mean the
+/// default folder: `->check(kNonEmptyPath)`.
+inline const CLI::Validator kNonEmptyPath(
+    [](const std::string& value) {
+      return value.empty() ? std::string("got \"\" (an empty path); allowed: a folder path, or no --out for the default")
+                           : std::string();
+    },
+    "PATH");
+
 /// `tendril export RUN_DIR --vtk DIR` (export_command.cpp).
 Command add_export_command(CLI::App& app);
 /// `tendril fit FIT.yaml [--out DIR] [--jobs N]` (fit_command.cpp).

@@ -190,8 +190,8 @@ int fit(const FitOptions& o) {
       if (code == 0 && fs::exists(tmp / png))
         dir.adopt_file(png);
       else
-        std::fprintf(stderr, "warning: plotting %s failed (%s exited with %d; it needs matplotlib)\n", png.c_str(),
-                     python.c_str(), code);
+        std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
+                     helper_failure(command[1], code, "numpy and matplotlib: apt-get install python3-matplotlib").c_str());
     }
   }
   print_summary(report);
@@ -216,7 +216,8 @@ Command add_fit_command(CLI::App& app) {
              "fitting.md); writes fitted values with uncertainties, history, residuals and a plot");
   cmd->footer("Methods:" + methods);
   cmd->add_option("fit_file", o->file, "Fit file (YAML; keys in docs/scene_reference.md, \"Fit files\")")->required();
-  cmd->add_option("--out", o->out, "Fit directory (default: fits/<fit file name>); the rules of tendril run --out");
+  cmd->add_option("--out", o->out, "Fit directory (default: fits/<fit file name>); the rules of tendril run --out")
+      ->check(kNonEmptyPath);
   cmd->add_option("--jobs", o->jobs, "Runs at once on worker threads (default: options.jobs, else all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw fit.png");
   return {cmd, [o] { return fit(*o); }};

@@ -8,7 +8,7 @@
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
 // (numerically, or its output could not be written), 2 bad input or an internal error,
-// 128 + signal for a run or fit stopped by SIGINT (130) or SIGTERM (143).
+// 128 + signal for a run or fit stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE (141).
 
 #include <algorithm>
 #include <cstdio>
@@ -50,8 +50,8 @@ constexpr const char* kExitCodes =
     "  1    the run failed (a step did not converge, a non-finite state, its output could not be\n"
     "       written); what was written is kept in <out>.failed with status \"failed\"\n"
     "  2    bad input (scene, options, files; the message names the key path), or an internal error\n"
-    "  130  the run or fit was stopped by SIGINT (Ctrl-C), 143 by SIGTERM; kept in <out>.failed with\n"
-    "       status \"interrupted\"\n"
+    "  130  the run or fit was stopped by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP, 141 by SIGPIPE\n"
+    "       (128 + the signal); kept in <out>.failed with status \"interrupted\"\n"
     "Size limits: docs/limits.md.";
 
 /// Every schema table, in the order of the reference page.
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> overrides;
   CLI::App* run = app.add_subcommand("run", "Run a scene and write a run directory (docs/output_format.md)");
   run->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
-  run->add_option("--out", out_dir, "Output directory (default: runs/<scene name>)");
+  run->add_option("--out", out_dir, "Output directory (default: runs/<scene name>)")->check(cli::kNonEmptyPath);
   run->add_option("--set", overrides, "Override a scene value: key.path=value (e.g. rods.0.material.E=2e7)");
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene without running it");

@@ -32,8 +32,9 @@ int plot(const PlotOptions& o) {
   const std::string python = python_interpreter();
   const int code = run_process({python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
   if (code != 0) {
-    std::fprintf(stderr, "error: plotting failed (%s exited with %d; it needs numpy and matplotlib: "
-                         "apt-get install python3-matplotlib, or set TENDRIL_PYTHON)\n", python.c_str(), code);
+    const std::string why = helper_failure("plot_run.py (" + python + ")", code,
+                                           "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
+    std::fprintf(stderr, "error: plotting failed: %s\n", why.c_str());
     return kExitFailedRun;
   }
   return 0;

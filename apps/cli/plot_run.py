@@ -18,11 +18,15 @@ import sys
 import textwrap
 from pathlib import Path
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+except ImportError as missing:
+    print(f"error: {missing}", file=sys.stderr)
+    sys.exit(3)  # the tool is missing (kExitMissingTool in share_files.hpp), not the data
 
 
 def load(run_dir):

@@ -96,8 +96,9 @@ int render(const RenderOptions& o) {
   serving.join();
   if (code == 2) return kExitBadInput;  // render.mjs reported bad input (e.g. an unknown --colour)
   if (code != 0) {
-    std::fprintf(stderr, "error: rendering failed (render.mjs exited with %d; it needs node, /usr/bin/chromium "
-                         "and ffmpeg: scripts/setup.sh installs them)\n", code);
+    const std::string why =
+        helper_failure("render.mjs", code, "node, /usr/bin/chromium and ffmpeg: scripts/setup.sh installs them");
+    std::fprintf(stderr, "error: rendering failed: %s\n", why.c_str());
     return kExitFailedRun;
   }
   return 0;

@@ -21,6 +21,34 @@ Eigen::Vector3d point(const std::vector<double>& x, std::int64_t i) {
           x[static_cast<std::size_t>(3 * i + 2)]};
 }
 
+/// The material radius [m] of each of the first `count` rods of run.json's `scene` (0 where the scene
+/// has no such rod or radius). InputError naming `where` if `scene` is missing or a radius is not a
+/// finite number >= 0 (a damaged run.json).
+std::vector<double> rod_radii(const YAML::Node& meta, const std::string& where, std::size_t count) {
+  // a missing key of a const node is an invalid node: only IsDefined() may be asked of it
+  const auto is = [](const YAML::Node& n, YAML::NodeType::value type) { return n.IsDefined() && n.Type() == type; };
+  const YAML::Node scene = meta["scene"];
+  if (!is(scene, YAML::NodeType::Map))
+    throw InputError(where + ": scene", scene.IsDefined() ? "(not a map)" : "(missing)",
+                     "the scene as run (a map), which run.json of every tendril run holds");
+  const YAML::Node rods = scene["rods"];
+  std::vector<double> radii(count, 0.0);
+  for (std::size_t r = 0; r < count && is(rods, YAML::NodeType::Sequence) && r < rods.size(); ++r) {
+    const YAML::Node material = is(rods[r], YAML::NodeType::Map) ? rods[r]["material"] : YAML::Node();
+    const YAML::Node radius = is(material, YAML::NodeType::Map) ? material["radius"] : YAML::Node();
+    if (!radius.IsDefined() || radius.IsNull()) continue;
+    const std::string key = fmt::format("{}: scene.rods[{}].material.radius", where, r);
+    try {
+      radii[r] = radius.as<double>();
+    } catch (const YAML::Exception&) {
+      radii[r] = std::nan("");
+    }
+    if (!(std::isfinite(radii[r]) && radii[r] >= 0.0))
+      throw InputError(key, radius.IsScalar() ? radius.Scalar() : "(not a number)", "a finite radius >= 0 [m]");
+  }
+  return radii;
+}
+
 }  // namespace
 
 RodRunTopology RodRunTopology::from_run(const io::RunData& run) {
@@ -53,11 +81,10 @@ RodRunTopology RodRunTopology::from_run(const io::RunData& run) {
                      fmt::format("(frames, {}, 3)", t.num_nodes));
 
   // radius of each edge: the material radius of the rod whose chain holds it
+  const std::vector<double> radii = rod_radii(run.meta, where, t.rod_nodes.size());
   std::map<std::pair<std::int64_t, std::int64_t>, double> radius_of;
-  const YAML::Node rods = run.meta["scene"]["rods"];
   for (std::size_t r = 0; r < t.rod_nodes.size(); ++r) {
-    const YAML::Node radius = rods && r < rods.size() ? rods[r]["material"]["radius"] : YAML::Node();
-    const double value = radius ? radius.as<double>() : 0.0;
+    const double value = radii[r];
     for (std::size_t k = 0; k + 1 < t.rod_nodes[r].size(); ++k) {
       const auto a = t.rod_nodes[r][k], b = t.rod_nodes[r][k + 1];
       radius_of[{std::min(a, b), std::max(a, b)}] = value;

@@ -1,5 +1,6 @@
 #include "share_files.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <vector>
 
@@ -51,7 +52,17 @@ int run_process(const std::vector<std::string>& argv) {
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return -1;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string helper_failure(const std::string& program, int code, const std::string& needs) {
+  if (code == 127 || code == kExitMissingTool)
+    return program + " could not run (exit " + std::to_string(code) + "): it needs " + needs;
+  if (code > 128)
+    return program + " was killed by signal " + std::to_string(code - 128) +
+           (code - 128 == SIGKILL ? " (out of memory? the kernel's OOM killer sends SIGKILL)" : "");
+  return program + " failed (exit " + std::to_string(code) + "): its message is above";
 }
 
 }  // namespace tendril::cli

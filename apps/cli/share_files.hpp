@@ -19,7 +19,16 @@ std::filesystem::path share_file(const std::string& relative);
 /// (Debian's, where python3-matplotlib installs), else python3 on PATH.
 std::string python_interpreter();
 
-/// Runs `argv` (no shell) and returns its exit code; -1 if it could not be started.
+/// Exit code of a helper script that found a tool or module missing (it says which on stderr).
+constexpr int kExitMissingTool = 3;
+
+/// Runs `argv` (no shell) and returns its exit code: 127 if it could not be started, 128 + n if
+/// signal n killed it, -1 if it could not be waited for.
 int run_process(const std::vector<std::string>& argv);
+
+/// The error line after helper `program` (e.g. "plot_run.py") ended with `code` (run_process): a
+/// missing program or tool (127, kExitMissingTool) names `needs` (what to install), a signal says so
+/// (SIGKILL: perhaps out of memory), anything else points to the helper's own message above.
+std::string helper_failure(const std::string& program, int code, const std::string& needs);
 
 }  // namespace tendril::cli

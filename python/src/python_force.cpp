@@ -1,5 +1,6 @@
 #include "python_force.hpp"
 
+#include <cmath>
 #include <numeric>
 
 #include <pybind11/eigen.h>
@@ -11,11 +12,16 @@ namespace tendril::python {
 
 namespace {
 
-/// A C-ordered float64 array of `shape` converted from a callback's result (checked_real_array).
+/// A C-ordered float64 array of `shape` converted from a callback's result (checked_real_array), every
+/// entry finite: a NaN or infinity is reported naming the force and the entry, not left to the solver.
 py::array_t<double> checked_result(const py::object& result, const std::vector<py::ssize_t>& shape,
                                    const std::string& what) {
-  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
-      checked_real_array(result, shape, what));
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(checked_real_array(result, shape, what));
+  for (py::ssize_t i = 0; i < a.size(); ++i)
+    if (!std::isfinite(a.data()[i]))
+      throw py::value_error(what + ": got " + std::string(py::str(py::float_(a.data()[i]))) + " at flat index " +
+                            std::to_string(i) + "; allowed: finite values");
+  return a;
 }
 
 /// Calls force(q, u, t) and adds the result.

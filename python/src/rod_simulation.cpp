@@ -4,20 +4,48 @@
 
 namespace tendril::python {
 
+namespace {
+
+/// "an int 5", "a set {1}": a value from Python as the error messages show it.
+std::string shown(py::handle value) {
+  const std::string type = py::str(py::type::of(value).attr("__name__"));
+  const bool vowel = std::string("aeiou").find(type.empty() ? 'x' : type[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + type + " " + std::string(py::repr(value)).substr(0, 80);
+}
+
+}  // namespace
+
 std::vector<std::string> override_list(py::handle overrides) {
   std::vector<std::string> out;
   if (overrides.is_none()) return out;
   if (py::isinstance<py::dict>(overrides)) {
     const py::object dumps = py::module_::import("json").attr("dumps");
     for (const auto& [key, value] : overrides.cast<py::dict>()) {
-      const std::string text = py::isinstance<py::str>(value) ? value.cast<std::string>() : dumps(value).cast<std::string>();
-      out.push_back(py::str(key).cast<std::string>() + "=" + text);
+      const std::string path = py::str(key).cast<std::string>();
+      std::string text;
+      if (py::isinstance<py::str>(value)) {
+        text = value.cast<std::string>();
+      } else {
+        try {
+          text = dumps(value).cast<std::string>();
+        } catch (const py::error_already_set&) {
+          throw py::type_error("overrides['" + path + "']: got " + shown(value) +
+                               "; allowed: a str (YAML text), a number, a bool, None, or a list or dict of these");
+        }
+      }
+      out.push_back(path + "=" + text);
     }
     return out;
   }
-  if (py::isinstance<py::str>(overrides))
-    throw py::type_error("overrides: got a str; allowed: a list of \"key.path=value\" strings or a dict");
-  for (const auto& item : overrides) out.push_back(item.cast<std::string>());
+  if (py::isinstance<py::str>(overrides) || !py::isinstance<py::iterable>(overrides))
+    throw py::type_error("overrides: got " + shown(overrides) +
+                         "; allowed: a list of \"key.path=value\" strings or a dict {key.path: value}");
+  for (const auto& item : overrides) {
+    if (!py::isinstance<py::str>(item))
+      throw py::type_error("overrides[" + std::to_string(out.size()) + "]: got " + shown(item) +
+                           "; allowed: a \"key.path=value\" string");
+    out.push_back(item.cast<std::string>());
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 """Bad input from Python raises tendril.InputError (a ValueError) with the CLI's message and key path."""
 import subprocess
 
+import numpy as np
 import pytest
 
 import tendril
@@ -41,3 +42,38 @@ def test_bad_overrides_type():
 def test_read_run_errors(tmp_dir):
     with pytest.raises(tendril.InputError, match="run.json"):
         tendril.read_run(tmp_dir)
+
+
+def test_step_after_the_end_says_the_run_has_ended():
+    sim = tendril.Simulation.from_dict(cantilever(duration=0.002))
+    sim.step()
+    sim.step()
+    q = sim.state.q.copy()
+    # once: "dt: got 0" from the stepper
+    with pytest.raises(tendril.InputError, match=r"the run has ended at t = 0\.002 s"):
+        sim.step()
+    assert np.array_equal(sim.state.q, q) and sim.steps_taken == 2
+
+
+def test_custom_force_returning_nan_is_named():
+    def broken(q, u, t):
+        F = np.zeros(len(q))
+        F[4] = np.nan
+        return F
+
+    sim = tendril.Simulation.from_dict(cantilever(), forces=[tendril.CustomForce(broken, name="sensor")])
+    # once: a failed step blaming "the energy (0 J)"
+    with pytest.raises(ValueError, match=r"custom force 'sensor' returned F: got nan at flat index 4; allowed: finite"):
+        sim.step()
+    assert sim.state.time == 0.0
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["duration=0.01", 5], r"overrides\[1\]: got an int 5; allowed: a \"key.path=value\" string"),
+    (7, r"overrides: got an int 7; allowed: a list"),
+    ({"duration": {1, 2}}, r"overrides\['duration'\]: got a set \{1, 2\}; allowed: a str"),
+])
+def test_bad_override_types_name_key_value_and_allowed(overrides, message):
+    # once: pybind11's "Unable to cast Python instance of type <class 'int'> to C++ type"
+    with pytest.raises(TypeError, match=message):
+        tendril.Simulation.from_dict(cantilever(), overrides)

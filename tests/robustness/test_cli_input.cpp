@@ -5,6 +5,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/input_error.hpp"
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/printable_text.hpp"
 #include "tendril/io/scene.hpp"
@@ -182,16 +183,26 @@ TEST_F(CliInput, StandardInputIsReadOnce) {
 TEST_F(CliInput, FifoWithoutWriterIsRefusedAfterTheTimeout) {
   const fs::path fifo = dir_ / "fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const int saved = io::scene_limits().read_timeout_seconds;
-  io::scene_limits().read_timeout_seconds = 1;
+  const int saved = input_file_limits().read_timeout_seconds;
+  input_file_limits().read_timeout_seconds = 1;
   tendril::testing::expect_input_error([&] { io::read_scene_file(fifo); }, {"nothing to read for 1 s"});
-  io::scene_limits().read_timeout_seconds = saved;
+  input_file_limits().read_timeout_seconds = saved;
+}
+
+TEST_F(CliInput, VineTimeStepOfRoundOffIsRefusedWithTheRange) {
+  // it once ran and reported an "energy blow-up" at the first step
+  const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
+  const CliResult r = run_cli({"validate", scene.string(), "--set", "vine.dt=1e-300"}, dir_);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  for (const char* part : {"vine.dt", "1e-300", "1e-09"})
+    EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+  EXPECT_EQ(r.err.find("blow-up"), std::string::npos) << r.err;
 }
 
 TEST_F(CliInput, VersionAndHelpWithExitCodes) {
   const CliResult help = run_cli({"--help"}, dir_);
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* code : {"Exit codes:", "  0 ", "  1 ", "  2 ", "  130 "})
+  for (const char* code : {"Exit codes:", "  0 ", "  1 ", "  2 ", "  130 ", "129 by SIGHUP, 141 by SIGPIPE"})
     EXPECT_NE(help.err.find(code), std::string::npos) << code << "\n" << help.err;
   const CliResult version = run_cli({"--version"}, dir_);
   EXPECT_EQ(version.exit_code, 0);

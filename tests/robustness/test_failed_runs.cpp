@@ -30,19 +30,6 @@ class FailedRuns : public CliTest {
     EXPECT_NE(meta.find("\"reached\""), std::string::npos) << meta;
     EXPECT_TRUE(no_temporary_left());
   }
-  /// Options that send SIGINT to the run once its temporary folder holds more than 4 KiB of `array`.
-  CliOptions interrupt_once_written(const std::string& array) const {
-    CliOptions o;
-    o.while_running = [this, array](int pid) {
-      for (const std::string& e : entries(dir_))
-        if (e.find("out.tmp-") == 0 && fs::exists(dir_ / e / array) && fs::file_size(dir_ / e / array) > 4096) {
-          ::kill(pid, SIGINT);
-          return true;
-        }
-      return false;
-    };
-    return o;
-  }
 };
 
 TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {
@@ -71,6 +58,19 @@ TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
+}
+
+TEST_F(FailedRuns, HangupAndBrokenPipeMarkTheRunInterrupted) {
+  // a closed terminal (SIGHUP) or a reader that went away (SIGPIPE) ends the run as SIGTERM does
+  // (they once killed it, leaving out.tmp-* and no out.failed)
+  for (const int signal : {SIGHUP, SIGPIPE}) {
+    const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_,
+                                interrupt_once_written("positions.npy", signal));
+    EXPECT_EQ(r.exit_code, 128 + signal) << r.err;
+    EXPECT_NE(r.err.find("stopped by signal " + std::to_string(signal)), std::string::npos) << r.err;
+    expect_ended_early("interrupted");
+    fs::remove_all(dir_ / "out.failed");
+  }
 }
 
 TEST_F(FailedRuns, SignalMarksAVineRunInterrupted) {

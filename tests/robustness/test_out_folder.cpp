@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include "support/cli_process.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/io/npy.hpp"
 #include "tendril/io/run_directory.hpp"
 
 namespace tendril::robustness {
@@ -89,6 +92,48 @@ TEST_F(OutFolder, FileInTheWayIsRefused) {
   const CliResult r = run("out");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(slurp(dir_ / "out"), "a file");
+}
+
+TEST_F(OutFolder, EmptyOutIsRefused) {
+  // it once wrote to runs/rod silently: an empty --out is a mistake (a variable that was not set)
+  for (const char* command : {"run", "fit"}) {
+    const CliResult r = run_cli({command, "rod.yaml", "--out", ""}, dir_);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("an empty path"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(entries(dir_), (std::vector<std::string>{"fixed.yaml", "rod.yaml"}));
+}
+
+TEST_F(OutFolder, RunOfMoreThanAGigabyteIsWarnedWithItsEstimate) {
+  // 10^7 steps of the 5-node rod, every one saved; stopped once it has written something
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1e4"}, dir_,
+                              interrupt_once_written("positions.npy"));
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  const std::string warning = "warning: this run will write about ";
+  const auto at = r.err.find(warning);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const double estimate_gb = std::stod(r.err.substr(at + warning.size()));
+  // the reference: what the interrupted run wrote, array by array, scaled to 10^7 steps (an array of
+  // one row per step) or 10^7 + 1 frames (one per saved frame, the initial one included)
+  const std::string meta = slurp(dir_ / "out.failed" / "run.json");
+  const auto steps_at = meta.find("\"steps\": ");
+  ASSERT_NE(steps_at, std::string::npos) << meta;
+  const std::size_t steps = std::stoul(meta.substr(steps_at + 9));
+  ASSERT_GT(steps, 10u);
+  double bytes = 0.0;
+  for (const fs::directory_entry& f : fs::directory_iterator(dir_ / "out.failed")) {
+    if (f.path().extension() != ".npy") continue;
+    const io::NpyArray a = io::read_npy(f.path());
+    ASSERT_TRUE(a.shape[0] == steps || a.shape[0] == steps + 1) << f.path();
+    bytes += 8.0 * static_cast<double>(a.size() / a.shape[0]) * (a.shape[0] == steps ? 1e7 : 1e7 + 1);
+  }
+  EXPECT_GT(estimate_gb, 1.0);
+  EXPECT_NEAR(estimate_gb, bytes / 1e9, 0.005 * bytes / 1e9) << r.err;  // printed to 3 digits
+  // a small run is not warned about
+  const CliResult small = run_cli({"run", "rod.yaml", "--out", "small"}, dir_);
+  EXPECT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_EQ(small.err.find("warning:"), std::string::npos) << small.err;
 }
 
 }  // namespace

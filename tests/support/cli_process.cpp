@@ -80,6 +80,20 @@ void CliTest::SetUp() {
   write_text(dir_ / "fixed.yaml", kFullyFixedRod);
 }
 
+CliOptions CliTest::interrupt_once_written(const std::string& array, int signal) const {
+  CliOptions o;
+  o.while_running = [this, array, signal](int pid) {
+    for (const std::string& e : entries(dir_))
+      if (e.find("out.tmp-") == 0 && std::filesystem::exists(dir_ / e / array) &&
+          std::filesystem::file_size(dir_ / e / array) > 4096) {
+        ::kill(pid, signal);
+        return true;
+      }
+    return false;
+  };
+  return o;
+}
+
 std::string slurp(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::stringstream s;

@@ -3,6 +3,7 @@
 /// wall time and peak memory, optionally with a file size limit or a signal sent while it runs.
 
 #include <filesystem>
+#include <csignal>
 #include <functional>
 #include <string>
 #include <vector>
@@ -64,6 +65,8 @@ integrator:
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override;
+  /// Options that send `signal` to a run to "out" once its temporary folder holds more than 4 KiB of `array`.
+  CliOptions interrupt_once_written(const std::string& array, int signal = SIGINT) const;
   std::filesystem::path dir_;
 };
 

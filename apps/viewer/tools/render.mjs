@@ -4,7 +4,8 @@
 // (simulated seconds per video second), one per 1/FPS of video time from t = 0 to the longest run's
 // end, each showing every run at or before its simulated time (saved frames repeat in slow motion).
 // Usage: node render.mjs URL video|png OUT WIDTH HEIGHT FPS FRAME TIME SPEED CHROMIUM FFMPEG
-// Exit codes: 0 done, 2 the page could not show a run or a bad option, 1 anything else.
+// Exit codes: 0 done, 2 the page could not show a run or a bad option, 3 Chromium or ffmpeg could not
+// be started (missing), 1 anything else.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,7 +19,9 @@ function fail(code, message) {
 }
 
 // playwright starts Chromium with a fresh temporary --user-data-dir and removes it on close
-const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS });
+const browser = await chromium
+  .launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS })
+  .catch((e) => fail(3, `Chromium (${chromiumPath}) could not be started: ${e.message.split('\n')[0]}`));
 try {
   const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
   await page.goto(url);
@@ -57,7 +60,10 @@ try {
     const ffmpeg = spawn(ffmpegPath, ['-y', '-loglevel', 'error', '-f', 'image2pipe', '-framerate', fps, '-c:v', 'png',
       '-i', '-', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2', out],
       { stdio: ['pipe', 'inherit', 'inherit'] });
-    const done = new Promise((resolve, reject) => { ffmpeg.on('exit', resolve); ffmpeg.on('error', reject); });
+    const done = new Promise((resolve) => {
+      ffmpeg.on('exit', resolve);
+      ffmpeg.on('error', (e) => fail(3, `ffmpeg (${ffmpegPath}) could not be started: ${e.message}`));
+    });
     for (let j = 0; j < images; ++j) {
       if (!ffmpeg.stdin.write(await image(j))) await new Promise((r) => ffmpeg.stdin.once('drain', r));
     }

@@ -1,11 +1,11 @@
 #include "tendril/actuation/schedule.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <numbers>
 #include <sstream>
 #include <string>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/piecewise_linear.hpp"
@@ -61,9 +61,8 @@ Schedule table_schedule(std::vector<double> times, std::vector<double> values) {
   return piecewise_linear<double>(std::move(times), std::move(values));
 }
 
-std::vector<Schedule> csv_schedules(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "(cannot be opened)", "a readable CSV file");
+std::vector<Schedule> csv_schedules(const std::filesystem::path& file, const std::string& key) {
+  std::istringstream in(read_data_file(file, key, "a CSV file"));
   std::vector<double> times;
   std::vector<std::vector<double>> columns;
   std::string line;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace tendril {
@@ -28,6 +29,7 @@ Schedule table_schedule(std::vector<double> times, std::vector<double> values);
 /// header row, blank lines and lines starting with '#' are skipped); one schedule per value column,
 /// piecewise linear in t. InputError naming the file and line for text that is not a number, rows of
 /// different lengths, or times that do not increase.
-std::vector<Schedule> csv_schedules(const std::filesystem::path& file);
+/// The file (named at scene key `key`, "" for none) is read with the data-file limits (core/bounded_file.hpp).
+std::vector<Schedule> csv_schedules(const std::filesystem::path& file, const std::string& key = "");
 
 }  // namespace tendril

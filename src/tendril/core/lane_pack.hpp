@@ -58,15 +58,21 @@ inline LanePack sqrt(LanePack a) {
 
 /// 4 x 4 transpose between lanes and elements: out[l] = (in[0] lane l, in[1] lane l, in[2] lane l, in[3] lane l).
 inline void transpose_lanes(const LanePack* in, LanePack* out) {
+#ifdef __clang__  // clang's spelling of GCC's __builtin_shuffle (the fuzz preset builds with clang)
+#define TENDRIL_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
   using Mask = long long __attribute__((vector_size(32)));
-  const LanePack::Lanes t0 = __builtin_shuffle(in[0].v, in[1].v, Mask{0, 4, 2, 6});
-  const LanePack::Lanes t1 = __builtin_shuffle(in[0].v, in[1].v, Mask{1, 5, 3, 7});
-  const LanePack::Lanes t2 = __builtin_shuffle(in[2].v, in[3].v, Mask{0, 4, 2, 6});
-  const LanePack::Lanes t3 = __builtin_shuffle(in[2].v, in[3].v, Mask{1, 5, 3, 7});
-  out[0].v = __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5});
-  out[1].v = __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5});
-  out[2].v = __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7});
-  out[3].v = __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7});
+#define TENDRIL_SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, Mask{i, j, k, l})
+#endif
+  const LanePack::Lanes t0 = TENDRIL_SHUFFLE(in[0].v, in[1].v, 0, 4, 2, 6);
+  const LanePack::Lanes t1 = TENDRIL_SHUFFLE(in[0].v, in[1].v, 1, 5, 3, 7);
+  const LanePack::Lanes t2 = TENDRIL_SHUFFLE(in[2].v, in[3].v, 0, 4, 2, 6);
+  const LanePack::Lanes t3 = TENDRIL_SHUFFLE(in[2].v, in[3].v, 1, 5, 3, 7);
+  out[0].v = TENDRIL_SHUFFLE(t0, t2, 0, 1, 4, 5);
+  out[1].v = TENDRIL_SHUFFLE(t1, t3, 0, 1, 4, 5);
+  out[2].v = TENDRIL_SHUFFLE(t0, t2, 2, 3, 6, 7);
+  out[3].v = TENDRIL_SHUFFLE(t1, t3, 2, 3, 6, 7);
+#undef TENDRIL_SHUFFLE
 }
 
 /// Lane-major to element-major for `n` packs: element e of lane l to out[l][e] (n doubles per lane).

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/joint_estimation_fit_file.hpp"
@@ -79,8 +79,7 @@ std::vector<std::string> split_cells(const std::string& line) {
 }
 
 CsvTable read_table(const fs::path& file, const std::string& key) {
-  std::ifstream in(file);
-  if (!in) throw InputError(key, file.string(), "a readable CSV file (relative to the fit file)");
+  std::istringstream in(read_data_file(file, key, "a CSV file (relative to the fit file)"));
   CsvTable t;
   std::string line;
   int number = 0;
@@ -124,6 +123,7 @@ void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
   const int offset = fr.integer("step_offset");
   const double factor = fr.real("factor");
   std::map<int, std::vector<Vec2>> points;
+  std::map<int, int> first_line;  // step -> line of its first row
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     double v[3];
     const std::size_t cols[3] = {step, x, y};
@@ -145,8 +145,14 @@ void read_frames(FitFile& f, const CsvTable& t, const io::SceneNode& data) {
       throw InputError(fmt::format("{}.step ({} line {})", fr.path(), f.data_csv.string(), t.lines[i]), t.rows[i][step],
                        fmt::format("a whole step >= {}", offset));
     points[static_cast<int>(s)].push_back(factor * Vec2(v[1], v[2]));
+    first_line.emplace(static_cast<int>(s), t.lines[i]);
   }
   for (const auto& [s, p] : points) {
+    // a frame is resampled by arc length along its points (vine_observation.hpp): it needs two
+    if (p.size() < 2)
+      throw InputError(fmt::format("{}.step ({} line {})", fr.path(), f.data_csv.string(), first_line.at(s)),
+                       fmt::format("{} (the only row of step {})", s + offset, s + offset),
+                       "at least 2 points (rows) per measured frame, base to tip");
     MeasuredFrame frame{s, MatX(static_cast<Eigen::Index>(p.size()), 2)};
     for (std::size_t k = 0; k < p.size(); ++k) frame.points.row(static_cast<Eigen::Index>(k)) = p[k].transpose();
     f.frames.push_back(std::move(frame));
@@ -261,7 +267,8 @@ FitFile read_fit_file(const fs::path& file) {
   f.path = file;
   const fs::path base = doc.base_directory();
   f.scene = base / root.text("scene");
-  if (!fs::is_regular_file(f.scene)) root.fail("scene", "an existing scene file (relative to the fit file)");
+  std::error_code error;  // a name longer than the system allows is an error here, not an exception
+  if (!fs::is_regular_file(f.scene, error)) root.fail("scene", "an existing scene file (relative to the fit file)");
   f.method = root.text("method");
 
   const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";

@@ -5,11 +5,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::io {
@@ -38,9 +39,8 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "(cannot be opened)", "an existing MAT-DiSMech geometry text file");
+MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, const std::string& key) {
+  std::istringstream in(read_data_file(file, key, "a MAT-DiSMech geometry text file"));
   MatDismechGeometry g;
   enum class Section { None, Nodes, Edges, Triangles } section = Section::None;
   struct Pending {

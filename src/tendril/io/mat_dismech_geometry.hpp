@@ -15,6 +15,7 @@
 
 #include <array>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "tendril/core/types.hpp"
@@ -28,7 +29,8 @@ struct MatDismechGeometry {
   std::vector<int> triangle_lines;            ///< 1-based line of each triangle in the file (#triangles)
 };
 
-MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file);
+/// Reads `file` (named at scene key `key`, "" for none) with the data-file limits (core/bounded_file.hpp).
+MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, const std::string& key = "");
 
 /// The nodes that `elements` (edges or triangles of one file) use, in file order, with `elements`
 /// renumbered to them: a file holding rods and triangles gives each part only its own nodes.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "tendril/core/error.hpp"
 
@@ -92,9 +93,43 @@ void NpyAppender::close() {
   check_written();
 }
 
+namespace {
+
+/// The dimensions in the header's 'shape' tuple: each a whole number >= 0, their product (the number
+/// of values) at most `max_values`. InputError naming `file` otherwise.
+std::vector<std::size_t> npy_shape(const std::filesystem::path& file, const std::string& dict, std::size_t max_values) {
+  const auto key = dict.find("'shape'");
+  const auto open = dict.find('(', key);
+  const auto close = dict.find(')', open);
+  if (key == std::string::npos || open == std::string::npos || close == std::string::npos)
+    throw InputError(file.string(), dict, "a header with a 'shape' tuple");
+  std::stringstream items(dict.substr(open + 1, close - open - 1));
+  std::vector<std::size_t> shape;
+  std::size_t count = 1;
+  for (std::string item; std::getline(items, item, ',');) {
+    const auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+    if (first == std::string::npos) continue;
+    const std::string digits = item.substr(first, last - first + 1);
+    const bool whole = digits.size() <= 18 && digits.find_first_not_of("0123456789") == std::string::npos;
+    if (!whole) throw InputError(file.string(), fmt::format("shape dimension '{}'", digits), "a whole number >= 0");
+    shape.push_back(std::stoull(digits));
+    if (shape.back() != 0 && count > max_values / shape.back())
+      throw InputError(file.string(), fmt::format("shape ({}...)", fmt::join(shape, ", ")),
+                       fmt::format("at most {} values (the size of the file)", max_values));
+    count *= shape.back();
+  }
+  return shape;
+}
+
+}  // namespace
+
 NpyArray read_npy(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw InputError(file.string(), "(missing or not a regular file)", "an existing .npy file");
+  const std::uintmax_t file_bytes = std::filesystem::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), "(cannot be opened)", "an existing .npy file");
+  if (!in || ec) throw InputError(file.string(), "(cannot be opened)", "an existing .npy file");
   char head[10];
   in.read(head, 10);
   if (!in || std::memcmp(head, kMagic, 6) != 0 || head[6] != 1)
@@ -102,6 +137,7 @@ NpyArray read_npy(const std::filesystem::path& file) {
   const std::size_t length = static_cast<unsigned char>(head[8]) | (static_cast<unsigned char>(head[9]) << 8);
   std::string dict(length, '\0');
   in.read(dict.data(), static_cast<std::streamsize>(length));
+  if (!in) throw InputError(file.string(), "(truncated header)", "a .npy file of format version 1.0");
 
   NpyArray a;
   if (dict.find("'<f8'") != std::string::npos) a.type = NpyType::Float64;
@@ -109,16 +145,9 @@ NpyArray read_npy(const std::filesystem::path& file) {
   else throw InputError(file.string(), dict, "descr '<f8' or '<i8'");
   if (dict.find("'fortran_order': False") == std::string::npos)
     throw InputError(file.string(), dict, "C order (fortran_order False)");
-  const auto open = dict.find('(', dict.find("'shape'"));
-  const auto close = dict.find(')', open);
-  std::stringstream shape(dict.substr(open + 1, close - open - 1));
-  std::string item;
+  a.shape = npy_shape(file, dict, (file_bytes - 10 - length) / 8);
   std::size_t count = 1;
-  while (std::getline(shape, item, ','))
-    if (item.find_first_not_of(' ') != std::string::npos) {
-      a.shape.push_back(std::stoull(item));
-      count *= a.shape.back();
-    }
+  for (std::size_t d : a.shape) count *= d;
   a.data.resize(count);
   if (a.type == NpyType::Float64) {
     in.read(reinterpret_cast<char*>(a.data.data()), static_cast<std::streamsize>(count * 8));

@@ -2,19 +2,18 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::io {
 
-ObjMesh read_obj_mesh(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "(cannot be opened)", "an existing Wavefront OBJ file");
+ObjMesh read_obj_mesh(const std::filesystem::path& file, const std::string& key) {
+  std::istringstream in(read_data_file(file, key, "a Wavefront OBJ file"));
   ObjMesh mesh;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

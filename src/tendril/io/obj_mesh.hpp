@@ -20,6 +20,7 @@ struct ObjMesh {
   std::vector<int> triangle_lines;            ///< 1-based line of each face (#faces)
 };
 
-ObjMesh read_obj_mesh(const std::filesystem::path& file);
+/// Reads `file` (named at scene key `key`, "" for none) with the data-file limits (core/bounded_file.hpp).
+ObjMesh read_obj_mesh(const std::filesystem::path& file, const std::string& key = "");
 
 }  // namespace tendril::io

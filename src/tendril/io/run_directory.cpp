@@ -199,13 +199,20 @@ void install_stop_handlers() {
   struct sigaction action {};
   action.sa_handler = record_stop_signal;
   sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, nullptr);
-  ::sigaction(SIGTERM, &action, nullptr);
+  // SIGHUP: the terminal closed; SIGPIPE: whoever read our output went away (`tendril run ... | head`)
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(signal, &action, nullptr);
   // past a file size limit a write fails (and the run is reported failed) instead of killing us
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
 int stop_signal() { return static_cast<int>(g_stop_signal); }
+
+double RunDirectory::estimated_bytes(long steps, long frames) const {
+  double bytes = 0.0;
+  for (const ArrayInfo& a : arrays_)
+    bytes += 8.0 * static_cast<double>(a.file->frame_size()) * static_cast<double>(a.frames_axis == "step" ? steps : frames);
+  return bytes;
+}
 
 RunDirectory::RunDirectory(fs::path out, std::string kind, Json scene)
     : out_(std::move(out)), kind_(std::move(kind)), scene_(std::move(scene)) {

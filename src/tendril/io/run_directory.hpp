@@ -36,10 +36,10 @@ namespace tendril::io {
 /// The version string written to run.json ("tendril_version").
 const char* tendril_version();
 
-/// Makes SIGINT and SIGTERM request a stop instead of killing the process: a run then ends after
-/// its current step with status "interrupted" (the `tendril run` command installs this).
+/// Makes SIGINT, SIGTERM, SIGHUP and SIGPIPE request a stop instead of killing the process: a run
+/// then ends after its current step with status "interrupted" (the `tendril run` command installs this).
 void install_stop_handlers();
-/// The signal that requested a stop (SIGINT, SIGTERM), or 0.
+/// The signal that requested a stop (SIGINT, SIGTERM, SIGHUP, SIGPIPE), or 0.
 int stop_signal();
 
 /// Reported after every step of a run (rod or vine simulation).
@@ -91,6 +91,9 @@ class RunDirectory {
   /// cannot be written (a full disk), the temporary directory is removed and the path is empty.
   std::filesystem::path stop(const std::string& status, const std::string& message, long steps_done,
                              double time_reached) noexcept;
+
+  /// Bytes the arrays will hold after `steps` steps and `frames` saved frames (each array by its frames axis).
+  double estimated_bytes(long steps, long frames) const;
 
   /// The directory being written ("<out>.tmp-<pid>-<n>").
   const std::filesystem::path& temporary_path() const { return tmp_; }

@@ -1,11 +1,24 @@
 #include "tendril/io/run_loop.hpp"
 
+#include <cstdio>
 #include <exception>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 
 namespace tendril::io {
+
+namespace {
+
+void warn_of_large_output(double bytes, const std::filesystem::path& out) {
+  if (bytes <= kOutputWarningBytes) return;
+  std::fprintf(stderr,
+               "warning: this run will write about %.3g GB to %s (output.interval or output.every_steps, or "
+               "vine.save_every, saves fewer frames)\n",
+               bytes / 1e9, out.string().c_str());
+}
+
+}  // namespace
 
 RunResult run_loop(RunDirectory* run, const RunLoopHooks& hooks,
                    const std::function<void(const RunProgress&)>& progress) {
@@ -25,6 +38,7 @@ RunResult run_loop(RunDirectory* run, const RunLoopHooks& hooks,
   const auto step_text = [&] { return "step " + std::to_string(hooks.steps() + 1) + ": "; };
   try {
     if (hooks.save_initial_frame) save();
+    if (run) warn_of_large_output(run->estimated_bytes(hooks.total_steps, hooks.total_frames), run->final_path());
     while (!hooks.finished()) {
       const LoopStep step = hooks.step();
       if (!step.failure.empty()) return end_early("failed", step.failure);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::io {
@@ -25,8 +26,11 @@ RunData read_run_metadata(const fs::path& directory) {
     throw InputError(meta_file.string(), "(missing)", "a run directory written by tendril (run.json + .npy)");
   RunData run;
   run.directory = directory;
+  constexpr std::size_t kMaxRunJsonBytes = std::size_t{64} << 20;
+  const std::string text = read_bounded_file(meta_file, "", "a run.json written by tendril", kMaxRunJsonBytes,
+                                             fmt::format("a run.json of at most {} bytes", kMaxRunJsonBytes));
   try {
-    run.meta = YAML::LoadFile(meta_file.string());
+    run.meta = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError(meta_file.string(), fmt::format("(unreadable JSON: {})", e.what()), "valid JSON");
   }
@@ -40,12 +44,16 @@ RunData read_run_metadata(const fs::path& directory) {
                        "format 'tendril-run' version 1 or 2");
     run.kind = run.meta["kind"].as<std::string>();
     run.status = run.meta["status"].as<std::string>();
-    for (const YAML::Node& a : run.meta["arrays"])
-      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(),
-                             a["unit"].as<std::string>(""), a["meaning"].as<std::string>("")});
+    for (const YAML::Node& a : run.meta["arrays"]) {
+      std::optional<std::vector<std::size_t>> shape;
+      if (a["shape"].IsSequence()) shape = a["shape"].as<std::vector<std::size_t>>();
+      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(), a["unit"].as<std::string>(""),
+                             a["meaning"].as<std::string>(""), std::move(shape)});
+    }
   } catch (const YAML::Exception& e) {
     throw InputError(meta_file.string(), fmt::format("(missing or mistyped field: {})", e.what()),
-                     "the fields of docs/output_format.md (format, format_version, kind, status, arrays)");
+                     "the fields of docs/output_format.md (format, format_version, kind, status, arrays with "
+                     "whole-number shapes)");
   }
   for (const RunArrayEntry& e : run.entries)
     if (e.file.empty() || e.file.find('/') != std::string::npos || e.file.find('\\') != std::string::npos ||
@@ -56,18 +64,13 @@ RunData read_run_metadata(const fs::path& directory) {
 
 RunData read_run(const fs::path& directory) {
   RunData run = read_run_metadata(directory);
-  std::size_t index = 0;
   for (const RunArrayEntry& e : run.entries) {
     NpyArray a = read_npy(directory / e.file);
     // the shape in run.json must be the file's shape (a mismatch means a damaged or foreign file)
-    const YAML::Node shape = run.meta["arrays"][index++]["shape"];
-    std::vector<std::size_t> expected;
-    if (shape.IsSequence())
-      for (const YAML::Node& s : shape) expected.push_back(s.as<std::size_t>());
-    if (shape.IsSequence() && expected != a.shape)
+    if (e.shape && *e.shape != a.shape)
       throw InputError((directory / e.file).string(),
                        fmt::format("shape ({})", fmt::join(a.shape, ", ")),
-                       fmt::format("the shape run.json gives: ({})", fmt::join(expected, ", ")));
+                       fmt::format("the shape run.json gives: ({})", fmt::join(*e.shape, ", ")));
     run.arrays.emplace(e.name, std::move(a));
   }
   return run;

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct RunArrayEntry {
   std::string file;  ///< file name inside the run directory, e.g. "positions.npy"
   std::string unit;
   std::string meaning;
+  std::optional<std::vector<std::size_t>> shape;  ///< as run.json gives it (absent in older runs)
 };
 
 struct RunData {

@@ -1,10 +1,5 @@
 #include "tendril/io/scene.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::io {
@@ -93,46 +89,9 @@ std::string node_text(const YAML::Node& node) {
 }
 
 std::string read_scene_file(const std::filesystem::path& file) {
-  const SceneLimits& limits = scene_limits();
-  const std::string name = file.string();
-  const std::string allowed = "an existing, readable YAML or JSON file";
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) throw InputError(name, fmt::format("(cannot be opened: {})", std::strerror(errno)), allowed);
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) throw InputError(name, "(a directory)", allowed);
-  const auto too_large = [&] {
-    return InputError(name, fmt::format("(more than {} bytes)", limits.max_file_bytes),
-                      fmt::format("a scene file of at most {} bytes (--max-scene-bytes)", limits.max_file_bytes));
-  };
-  if (S_ISREG(st.st_mode) && static_cast<std::size_t>(st.st_size) > limits.max_file_bytes) throw too_large();
-  // a pipe, FIFO or device (/dev/stdin, /dev/zero): wait for data at most read_timeout_seconds
-  const bool regular = S_ISREG(st.st_mode);
-  std::string text;
-  char buffer[1 << 16];
-  for (;;) {
-    if (!regular) {
-      pollfd p{fd, POLLIN, 0};
-      const int ready = ::poll(&p, 1, limits.read_timeout_seconds * 1000);
-      if (ready == 0)
-        throw InputError(name, fmt::format("(nothing to read for {} s: a FIFO without a writer?)",
-                                           limits.read_timeout_seconds),
-                         "a file, or a pipe that sends the scene");
-      if (ready < 0 && errno != EINTR) throw InputError(name, std::strerror(errno), allowed);
-    }
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got > 0) {
-      text.append(buffer, static_cast<std::size_t>(got));
-      if (text.size() > limits.max_file_bytes) throw too_large();
-    } else if (got == 0) {
-      return text;
-    } else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-      throw InputError(name, fmt::format("(read failed: {})", std::strerror(errno)), allowed);
-    }
-  }
+  const std::size_t max_bytes = scene_limits().max_file_bytes;
+  return read_bounded_file(file, "", "an existing, readable YAML or JSON file", max_bytes,
+                           fmt::format("a scene file of at most {} bytes (--max-scene-bytes)", max_bytes));
 }
 
 namespace {

@@ -42,14 +42,13 @@ struct SceneLimits {
   std::size_t max_file_bytes = std::size_t{16} << 20;  ///< bytes of a scene file (16 MiB)
   std::size_t max_nodes = 1'000'000;  ///< YAML nodes of the document with every alias expanded
   int max_depth = 64;                 ///< nesting of maps and lists
-  int read_timeout_seconds = 10;      ///< a pipe or device that sends nothing for this long is refused
 };
 /// The limits in force (process-wide; set once by the command line before any scene is read).
 SceneLimits& scene_limits();
 
 /// The bytes of a scene file, read once: a regular file, a pipe or /dev/stdin. InputError if it
 /// cannot be opened, is a directory, exceeds max_file_bytes (/dev/zero), or a pipe or FIFO sends
-/// nothing for read_timeout_seconds (a FIFO without a writer).
+/// nothing for input_file_limits().read_timeout_seconds (a FIFO without a writer): read_bounded_file.
 std::string read_scene_file(const std::filesystem::path& file);
 
 class Scene;

@@ -195,7 +195,7 @@ void load_actuation(const io::SceneNode& root, const SceneRods& rods, const std:
       schedules.push_back(table_schedule(std::move(times), std::move(values)));
     } else {
       const std::filesystem::path name = sc.text("file");
-      std::vector<Schedule> columns = csv_schedules(name.is_absolute() ? name : base / name);
+      std::vector<Schedule> columns = csv_schedules(name.is_absolute() ? name : base / name, sc.child_path("file"));
       if (columns.size() != 1 && columns.size() != targets.size())
         sc.fail("file", fmt::format("{} ({} value columns)", name.string(), columns.size()),
                 fmt::format("a CSV with one value column or one per target ({})", targets.size()));

@@ -107,7 +107,7 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
   } else {  // file
     const std::string name = g.text("file");
     const std::filesystem::path path = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
-    io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
+    io::MatDismechGeometry file = io::read_mat_dismech_geometry(path, g.child_path("file"));
     if (file.edges.empty()) g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
     // the edges' nodes only: a file that also has *Triangles gives those to a shell naming it
     line.nodes = io::compact_nodes(file.nodes, file.edges);

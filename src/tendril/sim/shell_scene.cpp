@@ -47,12 +47,12 @@ io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& 
     const std::filesystem::path path = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
     std::vector<int> lines;
     if (type == "obj") {
-      io::ObjMesh obj = io::read_obj_mesh(path);
+      io::ObjMesh obj = io::read_obj_mesh(path, g.child_path("file"));
       mesh.nodes = std::move(obj.nodes);
       mesh.triangles = std::move(obj.triangles);
       lines = std::move(obj.triangle_lines);
     } else {
-      io::MatDismechGeometry file = io::read_mat_dismech_geometry(path);
+      io::MatDismechGeometry file = io::read_mat_dismech_geometry(path, g.child_path("file"));
       if (file.triangles.empty())
         g.fail("file", fmt::format("{} (no *Triangles)", name), "a geometry with a *Triangles section");
       // the triangles' nodes only: a file that also has *Edges gives those to a rod naming it (shared

@@ -97,6 +97,9 @@ void set_step_code_names(io::RunDirectory& run) {
 
 StepReport Simulation::step() {
   const RodScene& s = *scene_;
+  if (finished())
+    throw InputError("step()", "(the run has ended at t = " + number_text(s.duration) + " s, its duration)",
+                     "steps while t < duration (a larger duration runs on)");
   // the step ends at (k + 1) dt, the last one at T exactly
   const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
   StepReport report;
@@ -407,6 +410,13 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   hooks.time = [this] { return state_.time; };
   hooks.before_end = write_observables;
   hooks.total_steps = total_steps_;
+  // the initial and last frames, and one per interval (every step if it is not longer than dt) or every N steps
+  long saved = total_steps_ / s.output_every_steps;
+  if (s.output_interval && *s.output_interval > s.dt)
+    saved = static_cast<long>(std::min(static_cast<double>(total_steps_), std::floor(s.duration / *s.output_interval)));
+  else if (s.output_interval)
+    saved = total_steps_;
+  hooks.total_frames = 2 + saved;
   hooks.duration = s.duration;
   hooks.save_initial_frame = steps_ == 0;
   return io::run_loop(run.get(), hooks, progress);

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_loop.hpp"
 #include "tendril/io/schema_keys.hpp"
@@ -79,7 +79,9 @@ io::SchemaTable make_table() {
           "CSV file (relative to the scene): columns t, angle_0, ..., angle_{p-1} as for `table`."),
       key("vine.base", KeyType::RealList, "[0, 0]", "m", "World point (x, y) the base of body 0 is pinned to."),
       key("vine.gravity", KeyType::RealList, "[0, 0]", "m/s^2", "Gravity (g_x, g_y) in the plane of motion."),
-      key("vine.dt", KeyType::Real, "0.01", "s", "Time step.", 0, true),
+      key("vine.dt", KeyType::Real, "0.01", "s",
+          "Time step, at least 1e-9 s (velocities are differences of positions over dt: shorter steps leave only "
+          "round-off).", 1e-9),
       [] {
         KeySpec k = key("vine.springs", KeyType::String, "explicit", "",
                         "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable while dt omega < 2), "
@@ -178,8 +180,7 @@ io::SchemaTable make_table() {
 
 /// Rows of a CSV file with a header line, each with `columns` reals.
 std::vector<std::vector<double>> read_csv(const std::filesystem::path& file, int columns, const std::string& key) {
-  std::ifstream in(file);
-  if (!in) throw InputError(key, file.string(), "a readable CSV file (relative to the scene file)");
+  std::istringstream in(read_data_file(file, key, "a CSV file (relative to the scene file)"));
   std::vector<std::vector<double>> rows;
   std::string line;
   std::getline(in, line);
@@ -339,7 +340,7 @@ VineScene load_vine_scene(io::Scene& scene) {
     }
   }
   if (steer.has("csv")) {
-    m.rest_angle_schedule = csv_schedules(base_dir / steer.text("csv"));
+    m.rest_angle_schedule = csv_schedules(base_dir / steer.text("csv"), steer.child_path("csv"));
     if (static_cast<int>(m.rest_angle_schedule.size()) != m.num_pins())
       steer.fail("csv", fmt::format("{} angle columns", m.rest_angle_schedule.size()),
                  fmt::format("t and {} angle columns (one per pin joint)", m.num_pins()));
@@ -557,6 +558,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   hooks.steps = [&] { return k; };
   hooks.time = [&] { return state.time; };
   hooks.total_steps = scene.steps;
+  hooks.total_frames = 1 + scene.steps / scene.save_every;
   hooks.duration = static_cast<double>(scene.steps) * m.dt;
   return io::run_loop(&run, hooks, progress);
 }
