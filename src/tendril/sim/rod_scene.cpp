@@ -228,6 +228,11 @@ RodScene load_rod_scene(io::Scene& scene) {
   io::SceneNode root = scene.root();
   out.description = root.text("description");
   out.duration = root.real("duration");
+  if (root.has("restart")) {
+    const io::SceneNode restart = root.map("restart");
+    out.restart_run = scene.base_directory() / restart.text("run");
+    out.restart_frame = restart.integer("frame");
+  }
 
   // rods: geometry and material, numbered globally in order
   const std::vector<io::SceneNode> rods = root.list("rods");

@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <regex>
 
+#include <fmt/format.h>
+
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
 #include "tendril/io/run_loop.hpp"
+#include "tendril/sim/restart_state.hpp"
 
 namespace tendril::sim {
 
@@ -34,6 +37,27 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   acceleration_ = VecX::Zero(s.q_initial.size());
   if (s.observables) observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
   record_observables();
+  if (!s.restart_run.empty()) restore();
+}
+
+void Simulation::restore() {
+  // what a step depends on beyond the record: contact candidate sets (chosen with the time since their
+  // last update) and the observables' history are not saved
+  if (has_contact())
+    throw InputError("restart", "a scene with contact", "a scene without contact (its candidate sets are not saved)");
+  if (observables_) throw InputError("restart", "a scene with observables", "a scene without `observables`");
+  RestartRecord r = read_restart(scene_->restart_run, scene_->restart_frame, state_, "restart");
+  if (r.steps > total_steps_)
+    throw InputError("restart.frame", fmt::format("a frame after {} steps", r.steps),
+                     fmt::format("a frame within the scene's {} steps (duration)", total_steps_));
+  state_.time = r.state.time;
+  state_.q = r.state.q;  // copied into the storage views of q and u point to
+  state_.u = r.state.u;
+  state_.frames = std::move(r.state.frames);
+  steps_ = r.steps;
+  work_of_forces_ = r.work;
+  forces_ = std::move(r.forces);
+  acceleration_ = std::move(r.acceleration);
 }
 
 void Simulation::record_observables(const Kinematics* kin) {
@@ -195,7 +219,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
                   *joint_twists = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
-  io::NpyAppender* work = nullptr;
+  io::NpyAppender *work = nullptr, *restart = nullptr;
+  std::vector<double> restart_values;
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
@@ -273,6 +298,9 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       run->set_info("xi_edges", int_rows(xi_edges));
     }
     if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
+    restart = &run->add_array("restart_state", io::NpyType::Float64, {restart_record_size(state_)}, "-",
+                              "the full state a restart continues from exactly (layout: "
+                              "docs/output_format.md#restarting-a-rod-or-shell-run)");
     if (nj > 0) {
       run->set_info("joint_edges", int_rows(m.shells.joint_edges));
       joint_twists = &run->add_array("joint_twists", io::NpyType::Float64, {nj}, "rad",
@@ -298,6 +326,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       tail_angle->append(std::span<const double>(&a, 1));
     }
     work->append(std::span<const double>(&work_of_forces_, 1));
+    pack_restart({steps_, work_of_forces_, state_, forces_, acceleration_}, restart_values);
+    restart->append(restart_values);
     if (reactions_array) {
       const VecX r = reactions();
       reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));

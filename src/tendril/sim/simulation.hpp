@@ -102,6 +102,8 @@ class Simulation {
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
   /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
+  /// Continues from the scene's `restart` frame (RodScene::restart_run); InputError at `restart`.
+  void restore();
   /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)
   /// or, when null, kinematics computed here.
   void record_observables(const Kinematics* kin = nullptr);
