@@ -43,7 +43,12 @@ void pack_restart(const RestartRecord& record, std::vector<double>& out) {
 
 RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const State& like,
                            const std::string& key) {
-  const io::RunData run = io::read_run(run_dir);
+  io::RunData run;
+  try {
+    run = io::read_run(run_dir);
+  } catch (const InputError& e) {
+    throw InputError(key + ".run", e.what(), "a run folder written by this scene");
+  }
   const std::size_t size = restart_record_size(like);
   if (run.kind != "rod" || !run.has("restart_state"))
     throw InputError(key + ".run", run_dir.string(), "a rod or shell run folder with the array restart_state");

@@ -51,7 +51,12 @@ VineWarmStart unpack_warm_start(const double* record, std::size_t size) {
 
 SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame, const VineModel& model,
                                 const std::string& key, const std::string& frame_key) {
-  const io::RunData run = io::read_run(run_dir);
+  io::RunData run;
+  try {
+    run = io::read_run(run_dir);
+  } catch (const InputError& e) {
+    throw InputError(key, e.what(), "a vine run folder written by this scene");
+  }
   if (run.kind != "vine") throw InputError(key, fmt::format("a {} run", run.kind), "a vine run folder");
   const io::NpyArray& pose = run.array("body_pose");
   const io::NpyArray& velocity = run.array("body_velocity");

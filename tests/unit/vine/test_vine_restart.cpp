@@ -94,7 +94,7 @@ TEST(VineRestart, BadRunOrFrameIsRefusedNamingTheKey) {
   refused({run, "vine.bodies=40"}, "vine.initial_state.run");
   refused({run, "vine.initial_state.project=true"}, "vine.initial_state.project");
   refused({"vine.initial_state.frame=1"}, "vine.initial_state.frame");
-  refused({"vine.initial_state.run=" + (dir / "missing").string()}, "missing");
+  refused({"vine.initial_state.run=" + (dir / "missing").string()}, "vine.initial_state.run");
   // frame 0 and the last frame (-1) are accepted
   EXPECT_EQ(load_vine_scene_file(cluttered_scene(), {run, "vine.initial_state.frame=-4"}).initial.time, 0.0);
   EXPECT_GT(load_vine_scene_file(cluttered_scene(), {run}).initial.time, 0.0);
