@@ -1,5 +1,7 @@
 #include "tendril/sim/restart_state.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
@@ -9,15 +11,13 @@ namespace tendril::sim {
 
 namespace {
 
-constexpr std::size_t kScalars = 4;  // steps, work, t, has_forces
+constexpr std::size_t kScalars = 3;  // steps, work, has_forces
 
 /// Copies between a flat record and the record's vectors, in the layout's order.
 template <class Visit>
 void visit_vectors(RestartRecord& r, Visit&& visit) {
-  visit(r.state.q.data(), r.state.q.size());
   visit(r.state.u.data(), r.state.u.size());
   visit(r.forces.data(), r.forces.size());
-  visit(r.acceleration.data(), r.acceleration.size());
   for (std::vector<Vec3>* v : {&r.state.frames.tangent, &r.state.frames.reference_director})
     visit(v->empty() ? nullptr : v->front().data(), 3 * static_cast<Eigen::Index>(v->size()));
   visit(r.state.frames.reference_twist.data(), static_cast<Eigen::Index>(r.state.frames.reference_twist.size()));
@@ -29,7 +29,7 @@ void visit_vectors(RestartRecord& r, Visit&& visit) {
 
 std::size_t restart_record_size(const State& like) {
   const RodFrames& f = like.frames;
-  return kScalars + 4 * static_cast<std::size_t>(like.q.size()) + 6 * f.tangent.size() + f.reference_twist.size() +
+  return kScalars + 2 * static_cast<std::size_t>(like.q.size()) + 6 * f.tangent.size() + f.reference_twist.size() +
          3 * f.shell_edge_tau.size();
 }
 
@@ -37,11 +37,26 @@ void pack_restart(const RestartRecord& record, std::vector<double>& out) {
   RestartRecord r = record;
   const bool has_forces = r.forces.size() == r.state.q.size();
   if (!has_forces) r.forces = VecX::Zero(r.state.q.size());
-  out.assign({static_cast<double>(r.steps), r.work, r.state.time, has_forces ? 1.0 : 0.0});
+  out.assign({static_cast<double>(r.steps), r.work, has_forces ? 1.0 : 0.0});
   visit_vectors(r, [&](const double* data, Eigen::Index size) { out.insert(out.end(), data, data + size); });
 }
 
-RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const State& like,
+namespace {
+
+/// Copies frame `f` of the frame array `name` (values per frame = `count`) into `out` (no-op if count is 0).
+void copy_frame(const io::RunData& run, const std::string& name, std::size_t f, std::size_t count, double* out,
+                const std::string& key) {
+  if (count == 0) return;
+  const io::NpyArray& a = run.array(name);
+  if (a.shape.empty() || a.shape[0] <= f || a.size() != a.shape[0] * count)
+    throw InputError(key + ".run", fmt::format("a run whose {} does not match this scene", name),
+                     "a run folder written by this scene");
+  std::copy_n(a.data.data() + f * count, count, out);
+}
+
+}  // namespace
+
+RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs, const State& like,
                            const std::string& key) {
   io::RunData run;
   try {
@@ -61,21 +76,30 @@ RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, con
   if (f < 0 || f >= frames)
     throw InputError(key + ".frame", std::to_string(frame),
                      fmt::format("a saved frame: 0 to {} (or -1 to -{} from the end)", frames - 1, frames));
-  const double* values = a.data.data() + static_cast<std::size_t>(f) * size;
+  const auto frame_index = static_cast<std::size_t>(f);
+  const double* values = a.data.data() + frame_index * size;
   RestartRecord r;
   r.state = like;
   r.forces.resize(like.q.size());
-  r.acceleration.resize(like.q.size());
   r.steps = static_cast<long>(values[0]);
   r.work = values[1];
-  r.state.time = values[2];
-  const bool has_forces = values[3] != 0.0;
+  const bool has_forces = values[2] != 0.0;
   std::size_t at = kScalars;
   visit_vectors(r, [&](double* data, Eigen::Index n) {
     std::copy(values + at, values + at + n, data);
     at += static_cast<std::size_t>(n);
   });
   if (!has_forces) r.forces.resize(0);
+  // t and q from the frame arrays
+  copy_frame(run, "frame_time", frame_index, 1, &r.state.time, key);
+  double* q = r.state.q.data();
+  copy_frame(run, "positions", frame_index, 3 * static_cast<std::size_t>(dofs.num_nodes), q, key);
+  copy_frame(run, "twists", frame_index, static_cast<std::size_t>(dofs.num_edges), q + 3 * dofs.num_nodes, key);
+  if (dofs.num_shell_edges > 0)
+    copy_frame(run, "xi", frame_index, static_cast<std::size_t>(dofs.num_shell_edges), q + dofs.xi(0), key);
+  if (dofs.num_joint_edges > 0)
+    copy_frame(run, "joint_twists", frame_index, static_cast<std::size_t>(dofs.num_joint_edges),
+               q + dofs.joint_twist(0), key);
   return r;
 }
 

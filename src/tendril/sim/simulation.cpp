@@ -46,7 +46,7 @@ void Simulation::restore() {
   if (has_contact())
     throw InputError("restart", "a scene with contact", "a scene without contact (its candidate sets are not saved)");
   if (observables_) throw InputError("restart", "a scene with observables", "a scene without `observables`");
-  RestartRecord r = read_restart(scene_->restart_run, scene_->restart_frame, state_, "restart");
+  RestartRecord r = read_restart(scene_->restart_run, scene_->restart_frame, scene_->model.dofs, state_, "restart");
   if (r.steps > total_steps_)
     throw InputError("restart.frame", fmt::format("a frame after {} steps", r.steps),
                      fmt::format("a frame within the scene's {} steps (duration)", total_steps_));
@@ -57,7 +57,7 @@ void Simulation::restore() {
   steps_ = r.steps;
   work_of_forces_ = r.work;
   forces_ = std::move(r.forces);
-  acceleration_ = std::move(r.acceleration);
+  // the last step's acceleration enters only the reactions of the frame restarted from, which is not saved again
 }
 
 void Simulation::record_observables(const Kinematics* kin) {
@@ -326,7 +326,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       tail_angle->append(std::span<const double>(&a, 1));
     }
     work->append(std::span<const double>(&work_of_forces_, 1));
-    pack_restart({steps_, work_of_forces_, state_, forces_, acceleration_}, restart_values);
+    pack_restart({steps_, work_of_forces_, state_, forces_}, restart_values);
     restart->append(restart_values);
     if (reactions_array) {
       const VecX r = reactions();
