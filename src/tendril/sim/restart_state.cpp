@@ -1,6 +1,7 @@
 #include "tendril/sim/restart_state.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -33,12 +34,22 @@ std::size_t restart_record_size(const State& like) {
          3 * f.shell_edge_tau.size();
 }
 
-void pack_restart(const RestartRecord& record, std::vector<double>& out) {
+FrameStateArrays::FrameStateArrays(io::RunDirectory& run, const State& like)
+    : work_(&run.add_array("work_of_forces", io::NpyType::Float64, {}, "J",
+                           "work of the force terms (point loads and moments, drag, ...) since t = 0, trapezoidal per "
+                           "step")),
+      restart_(&run.add_array("restart_state", io::NpyType::Float64, {restart_record_size(like)}, "-",
+                              "the state a restart continues from exactly besides q and t (layout: "
+                              "docs/output_format.md#restarting-a-rod-or-shell-run)")) {}
+
+void FrameStateArrays::append(const RestartRecord& record) {
+  work_->append(std::span<const double>(&record.work, 1));
   RestartRecord r = record;
   const bool has_forces = r.forces.size() == r.state.q.size();
   if (!has_forces) r.forces = VecX::Zero(r.state.q.size());
-  out.assign({static_cast<double>(r.steps), r.work, has_forces ? 1.0 : 0.0});
-  visit_vectors(r, [&](const double* data, Eigen::Index size) { out.insert(out.end(), data, data + size); });
+  values_.assign({static_cast<double>(r.steps), r.work, has_forces ? 1.0 : 0.0});
+  visit_vectors(r, [&](const double* data, Eigen::Index size) { values_.insert(values_.end(), data, data + size); });
+  restart_->append(values_);
 }
 
 namespace {

@@ -15,6 +15,7 @@
 
 #include "tendril/core/dof_map.hpp"
 #include "tendril/core/state.hpp"
+#include "tendril/io/run_directory.hpp"
 
 namespace tendril::sim {
 
@@ -27,8 +28,19 @@ struct RestartRecord {
 
 /// Values per frame for a record whose sizes are those of `like` (its state's q and frames).
 std::size_t restart_record_size(const State& like);
-/// `record` flattened into `out` (restart_record_size values).
-void pack_restart(const RestartRecord& record, std::vector<double>& out);
+
+/// The run arrays work_of_forces and restart_state of a rod run, appended per saved frame.
+class FrameStateArrays {
+ public:
+  /// Adds both arrays to `run`, restart_state with the sizes of `like`.
+  FrameStateArrays(io::RunDirectory& run, const State& like);
+  void append(const RestartRecord& record);
+
+ private:
+  io::NpyAppender* work_;
+  io::NpyAppender* restart_;
+  std::vector<double> values_;
+};
 /// Frame `frame` (< 0: from the end) of `run_dir`: t from frame_time, q from positions, twists, xi and
 /// joint_twists (in the DOF order of `dofs`), the rest from restart_state, with the sizes of `like`. Throws
 /// InputError at `key`.run if the folder is not a readable rod run of the same sizes, at `key`.frame

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -219,8 +220,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
                   *joint_twists = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
-  io::NpyAppender *work = nullptr, *restart = nullptr;
-  std::vector<double> restart_values;
+  std::optional<FrameStateArrays> frame_state;  // work_of_forces, restart_state
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
@@ -238,8 +238,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       tail_angle = &run->add_array("tail_angle", io::NpyType::Float64, {}, "rad",
                                    "spin angle of observables.tail_edge's material frame about the axis (unwrapped)");
     }
-    work = &run->add_array("work_of_forces", io::NpyType::Float64, {}, "J",
-                           "work of the force terms (point loads and moments, drag, ...) since t = 0, trapezoidal per step");
+    frame_state.emplace(*run, state_);
     if (!reaction_dofs_.empty())
       reactions_array = &run->add_array("reactions", io::NpyType::Float64, {reaction_dofs_.size()}, "N, N m",
                                         "reaction forces at the fixed DOFs (info.reaction_dofs): R = dE/dq - F + M a");
@@ -298,9 +297,6 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       run->set_info("xi_edges", int_rows(xi_edges));
     }
     if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
-    restart = &run->add_array("restart_state", io::NpyType::Float64, {restart_record_size(state_)}, "-",
-                              "the full state a restart continues from exactly (layout: "
-                              "docs/output_format.md#restarting-a-rod-or-shell-run)");
     if (nj > 0) {
       run->set_info("joint_edges", int_rows(m.shells.joint_edges));
       joint_twists = &run->add_array("joint_twists", io::NpyType::Float64, {nj}, "rad",
@@ -325,9 +321,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       head_angle->append(std::span<const double>(&h, 1));
       tail_angle->append(std::span<const double>(&a, 1));
     }
-    work->append(std::span<const double>(&work_of_forces_, 1));
-    pack_restart({steps_, work_of_forces_, state_, forces_}, restart_values);
-    restart->append(restart_values);
+    frame_state->append({steps_, work_of_forces_, state_, forces_});
     if (reactions_array) {
       const VecX r = reactions();
       reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));

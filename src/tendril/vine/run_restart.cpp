@@ -1,5 +1,7 @@
 #include "tendril/vine/run_restart.hpp"
 
+#include <span>
+
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
@@ -12,12 +14,12 @@ namespace {
 constexpr int kHeader = 3;  // row count, key low and high 32 bits
 constexpr int kFlagsPerValue = 32;
 
-}  // namespace
-
+/// Values per frame of qp_warm_start for a step with at most `max_rows` inequality rows.
 std::size_t warm_start_record_size(int max_rows) {
   return static_cast<std::size_t>(kHeader + (max_rows + kFlagsPerValue - 1) / kFlagsPerValue);
 }
 
+/// `warm_start` as one frame of qp_warm_start.
 std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int max_rows) {
   std::vector<std::int64_t> record(warm_start_record_size(max_rows), 0);
   const int rows = static_cast<int>(warm_start.active.size());
@@ -31,6 +33,21 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
   for (int r = 0; r < rows; ++r)
     if (warm_start.active[r]) record[kHeader + r / kFlagsPerValue] |= std::int64_t{1} << (r % kFlagsPerValue);
   return record;
+}
+
+}  // namespace
+
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper, const VineWarmStart& initial) {
+  stepper.set_warm_start(initial);
+  return run.add_array("qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
+                       "-",
+                       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
+                       "active flags 32 per value): restarts continue exactly");
+}
+
+void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
+  const std::vector<std::int64_t> record = pack_warm_start(stepper.warm_start(), stepper.max_inequality_rows());
+  array.append(std::span<const std::int64_t>(record.data(), record.size()));
 }
 
 namespace {

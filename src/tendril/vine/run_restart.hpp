@@ -8,17 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "tendril/io/run_directory.hpp"
 #include "tendril/vine/vine_model.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
 
-/// Int64 values per frame of the run array qp_warm_start for a step with at most `max_rows`
-/// inequality rows: row count (-1: no warm start), the rows' key in two 32-bit halves, then the
-/// active flags packed 32 per value (every value exact in a float64).
-std::size_t warm_start_record_size(int max_rows);
-/// `warm_start` packed as above into warm_start_record_size(max_rows) values.
-std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int max_rows);
+/// Adds the run array qp_warm_start for `stepper`'s steps to `run` (per frame: row count, -1 for no
+/// warm start; the rows' key in two 32-bit halves; the active flags packed 32 per value, every value
+/// exact in a float64) and makes the stepper's first step start from `initial` (a restart's saved
+/// warm start; empty: cold).
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper, const VineWarmStart& initial);
+/// Appends the warm start the stepper's next step starts from to the array of add_warm_start_array.
+void append_warm_start(io::NpyAppender& array, const VineStepper& stepper);
 
 struct SavedVineState {
   VineState state;            ///< q, v and t of the frame

@@ -441,6 +441,13 @@ std::string non_finite_quantity(const VineState& state, bool impulses_finite) {
   return "";
 }
 
+/// run.json's info of a vine run with `pairs` (contact element, obstacle) pairs.
+void write_info(io::RunDirectory& run, const VineScene& scene, std::size_t pairs) {
+  run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(scene.model.num_bodies)));
+  run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
+  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
+}
+
 }  // namespace
 
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
@@ -450,9 +457,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   const std::size_t nb = static_cast<std::size_t>(m.num_bodies);
   const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
   io::RunDirectory run(out_dir, "vine", scene.resolved);
-  run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(nb)));
-  run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
-  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
+  write_info(run, scene, pairs);
   auto& frame_time = run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
   auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
                              "(x, y, theta) of each body's centre of mass, base to tip");
@@ -482,11 +487,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
                                    "contact pairs with rows in the QP (near contact)", "step");
 
-  const int max_rows = stepper.max_inequality_rows();
-  auto& warm_start = run.add_array("qp_warm_start", io::NpyType::Int64, {warm_start_record_size(max_rows)}, "-",
-                                   "QP active set the next step starts from (row count or -1, rows' key as two 32-bit "
-                                   "halves, active flags 32 per value): restarts continue exactly");
-  if (!scene.warm_start.active.empty()) stepper.set_warm_start(scene.warm_start);
+  io::NpyAppender& warm_start = add_warm_start_array(run, stepper, scene.warm_start);
   VineState state = scene.initial;
   long k = 0;  // steps done
   std::vector<double> buffer(3 * nb);
@@ -501,9 +502,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
       buffer[2 * i + 1] = points[i].y();
     }
     centerline.append(std::span<const double>(buffer.data(), buffer.size()));
-    const std::vector<std::int64_t> record =
-        pack_warm_start(k == 0 ? scene.warm_start : stepper.warm_start(), max_rows);
-    warm_start.append(std::span<const std::int64_t>(record.data(), record.size()));
+    append_warm_start(warm_start, stepper);
   };
   std::vector<double> normal(pairs);
   auto step_once = [&] {

@@ -284,7 +284,9 @@ void VineStepper::collect_contact_rows() {
   restored_.reset();
 }
 
-VineWarmStart VineStepper::warm_start() const { return {rows_key(row_bodies_), solver_.warm_start()}; }
+VineWarmStart VineStepper::warm_start() const {
+  return restored_ ? *restored_ : VineWarmStart{rows_key(row_bodies_), solver_.warm_start()};
+}
 
 void VineStepper::set_warm_start(VineWarmStart warm_start) {
   restored_ = std::move(warm_start);

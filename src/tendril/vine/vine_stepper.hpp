@@ -99,7 +99,8 @@ class VineStepper {
   /// u_j of the model's schedule at time t, split by the growth mode [m/s] (#prismatic).
   VecX joint_growth_rates(double time) const;
 
-  /// What the next step takes from the last one besides (q, v, t) (docs/output_format.md, qp_warm_start).
+  /// What the next step takes from the last one besides (q, v, t) (docs/output_format.md, qp_warm_start):
+  /// set_warm_start's until a step has taken it.
   VineWarmStart warm_start() const;
   /// Makes the next step start as it would have after the step that left `warm_start`.
   void set_warm_start(VineWarmStart warm_start);

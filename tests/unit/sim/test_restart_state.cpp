@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "support/example_path.hpp"
 #include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_reader.hpp"
@@ -20,10 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path example(const std::string& name) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return fs::path(source ? source : ".") / "examples" / name;
-}
 
 /// Every frame array of `part` equals frames `from`.. of `full` bit for bit.
 void expect_same_tail(const io::RunData& full, const io::RunData& part, std::size_t from) {
@@ -44,7 +40,7 @@ void expect_same_tail(const io::RunData& full, const io::RunData& part, std::siz
 void check_restarts(const std::string& scene, const std::vector<std::string>& overrides,
                     const std::vector<long>& frames, const std::string& tag) {
   const fs::path dir = testing::scratch_dir("sim_restart") / tag;
-  const RunResult full_result = Simulation::from_file(example(scene), overrides).run(dir / "full");
+  const RunResult full_result = Simulation::from_file(testing::example_path(scene), overrides).run(dir / "full");
   ASSERT_TRUE(full_result.ok) << full_result.message;
   const io::RunData full = io::read_run(dir / "full");
   for (long frame : frames) {
@@ -53,7 +49,7 @@ void check_restarts(const std::string& scene, const std::vector<std::string>& ov
     set.push_back("restart.run=" + (dir / "full").string());
     set.push_back("restart.frame=" + std::to_string(frame));
     const fs::path out = dir / ("from_" + std::to_string(frame));
-    Simulation sim = Simulation::from_file(example(scene), set);
+    Simulation sim = Simulation::from_file(testing::example_path(scene), set);
     EXPECT_GT(sim.state().u.lpNorm<Eigen::Infinity>(), 0.0) << "a moving state";
     const RunResult result = sim.run(out);
     ASSERT_TRUE(result.ok) << result.message;
@@ -76,10 +72,10 @@ TEST(SimRestart, FlappingPlateInWaterContinuesBitIdentically) {
 
 TEST(SimRestart, BadRestartIsRefusedNamingTheKey) {
   const fs::path dir = testing::scratch_dir("sim_restart") / "bad";
-  ASSERT_TRUE(Simulation::from_file(example("cantilever_gravity.yaml"), {"duration=0.02"}).run(dir / "run").ok);
+  ASSERT_TRUE(Simulation::from_file(testing::example_path("cantilever_gravity.yaml"), {"duration=0.02"}).run(dir / "run").ok);
   const auto refused = [&](const std::string& scene, const std::vector<std::string>& set, const std::string& key) {
     try {
-      Simulation::from_file(example(scene), set);
+      Simulation::from_file(testing::example_path(scene), set);
       ADD_FAILURE() << "accepted";
     } catch (const InputError& e) {
       EXPECT_EQ(e.key_path(), key) << e.what();

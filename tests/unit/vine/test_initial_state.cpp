@@ -5,12 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "support/example_path.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -21,10 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path cluttered_scene() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return fs::path(source ? source : ".") / "examples" / "vine_cluttered.yaml";
-}
+fs::path cluttered_scene() { return testing::example_path("vine_cluttered.yaml"); }
 
 /// The cluttered example after `steps` steps: the tip is on the first box from about step 180.
 VineState stepped_state(const VineModel& model, int steps) {

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "support/example_path.hpp"
 #include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/run_reader.hpp"
@@ -19,10 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path cluttered_scene() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return fs::path(source ? source : ".") / "examples" / "vine_cluttered.yaml";
-}
+fs::path cluttered_scene() { return testing::example_path("vine_cluttered.yaml"); }
 
 /// Rows [from, end) of every array of `full` with dimension `dim` equal bit for bit to `part`'s.
 void expect_same_tail(const io::RunData& full, const io::RunData& part, const std::string& name, std::size_t from) {
