@@ -52,19 +52,30 @@ struct FitInterrupted {
   int iteration = 0;  ///< the last iteration reported
 };
 
-std::string history_csv(const fit::FitReport& r) {
-  std::string csv = "iteration,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
-  for (const std::string& name : r.names) csv += fmt::format(",{}", name);
+/// history.csv: one row per progress line (names: the parameters' columns; a method may not record
+/// the values per iteration).
+std::string history_csv(const std::vector<std::string>& names, const std::vector<fit::FitIteration>& history) {
+  std::string csv =
+      "iteration,accepted,trust_region,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
+  for (const std::string& name : names) csv += fmt::format(",{}", name);
   csv += "\n";
-  for (const fit::FitIteration& h : r.history) {
-    csv += fmt::format("{},{:d},{},{},{},{},{},{}", h.iteration, h.restoration, number(h.objective),
-                       number(h.constraint_violation), number(h.dual_infeasibility), number(h.step_norm),
-                       number(h.damping), h.runs);
-    for (std::size_t j = 0; j < r.names.size(); ++j)  // (a method may not record the values per iteration)
+  for (const fit::FitIteration& h : history) {
+    csv += fmt::format("{},{:d},{:d},{:d},{},{},{},{},{},{}", h.iteration, h.accepted, h.trust_region, h.restoration,
+                       number(h.objective), number(h.constraint_violation), number(h.dual_infeasibility),
+                       number(h.step_norm), number(h.damping), h.runs);
+    for (std::size_t j = 0; j < names.size(); ++j)
       csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
     csv += "\n";
   }
   return csv;
+}
+
+/// The parameters' names as the history's columns (joint_estimation per joint: known after the fit,
+/// so its rows have no values).
+std::vector<std::string> parameter_names(const fit::FitFile& file) {
+  std::vector<std::string> names;
+  for (const fit::FitParameter& p : file.parameters) names.push_back(p.key);
+  return names;
 }
 
 io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
@@ -84,11 +95,27 @@ io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
     p["value"] = r.values[e];
     p["sigma"] = std::isfinite(r.sigma[e]) ? io::Json(r.sigma[e]) : io::Json("undetermined");
     p["initial"] = r.initial[e];
+    p["identifiable"] = fit::identifiable(r.converged, r.values[e], r.sigma[e]);
     parameters.push_back(std::move(p));
   }
   j["parameters"] = std::move(parameters);
   for (const auto& [key, value] : r.details) j[key] = value;
   return j;
+}
+
+/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and the cost.
+void print_summary(const fit::FitReport& report) {
+  for (std::size_t k = 0; k < report.names.size(); ++k) {
+    const auto e = static_cast<Eigen::Index>(k);
+    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e]) ? ""
+                             : !report.converged ? "  (not identifiable: the fit failed)"
+                             : std::isfinite(report.sigma[e]) ? "  (not identifiable: sigma exceeds the value)"
+                                                               : "  (not identifiable: the problem is rank-deficient in it)";
+    std::printf("%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
+                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)", flag.c_str());
+  }
+  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
+              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
 }
 
 int fit(const FitOptions& o) {
@@ -106,20 +133,26 @@ int fit(const FitOptions& o) {
               "lambda", "runs");
   fit::FitContext context;
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
-  context.progress = [](const fit::FitIteration& h) {
+  std::vector<fit::FitIteration> lines;  // every line reported, kept in DIR.failed if the fit stops early
+  context.progress = [&lines](const fit::FitIteration& h) {
+    lines.push_back(h);
     // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here (below)
     if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
     std::string values;
     for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
     const std::string dual = std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
-    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, h.restoration ? 'r' : ' ',
-                h.objective, h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
+    // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
+    const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
+    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
+                h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
     std::fflush(stdout);
   };
+  const std::vector<std::string> names = parameter_names(file);
   // a stop requested by SIGINT / SIGTERM, as `tendril run` reports it: status "interrupted" in
-  // DIR.failed/run.json, exit 128 + signal
-  const auto interrupted = [&dir](FitInterrupted stop) {
+  // DIR.failed/run.json with the history so far, exit 128 + signal
+  const auto interrupted = [&](FitInterrupted stop) {
     const std::string message = fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
+    dir.write_text_file("history.csv", history_csv(names, lines));
     const fs::path kept = dir.stop("interrupted", message, stop.iteration, 0.0);
     std::fprintf(stderr, "error: fit %s\n  %s\n", message.c_str(),
                  kept.empty() ? "nothing could be kept" : ("the fit folder is kept in " + kept.string()).c_str());
@@ -130,12 +163,19 @@ int fit(const FitOptions& o) {
     report = method.run(file, context);
   } catch (const FitInterrupted& stop) {
     return interrupted(stop);
+  } catch (const InputError&) {
+    throw;  // bad input: exit 2, nothing kept
+  } catch (const std::exception& e) {  // a numerical failure: what the fit did is kept
+    dir.write_text_file("history.csv", history_csv(names, lines));
+    const fs::path kept = dir.fail(e.what());
+    std::fprintf(stderr, "error: the fit failed: %s\n  its history is kept in %s\n", e.what(), kept.string().c_str());
+    return kExitFailedRun;
   }
   // (the runs in flight stopped early and failed, so the method may have ended before its next report)
   if (io::stop_signal() != 0) return interrupted({io::stop_signal(), report.iterations});
 
   dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
-  dir.write_text_file("history.csv", history_csv(report));
+  dir.write_text_file("history.csv", history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
   if (o.plot) {
     const std::string python = python_interpreter();
@@ -154,13 +194,7 @@ int fit(const FitOptions& o) {
                      python.c_str(), code);
     }
   }
-  for (std::size_t k = 0; k < report.names.size(); ++k) {
-    const auto e = static_cast<Eigen::Index>(k);
-    std::printf("%s = %s +- %s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
-                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)");
-  }
-  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
-              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
+  print_summary(report);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
     std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n", report.message.c_str(),

@@ -6,7 +6,11 @@ phi = 2 atan(kappa l / 2) from the previous one (the curvature binormal's |kb| =
 integrated natural curvature kappa l, docs/physics/rods.md), a polygon inscribed in a circular arc; the
 example checks the final tip against it (gravity sags this stiff rod by ~3e-5 m only).
 
-    python3 examples/python/pneunet_controller.py [--plot tip.png]
+The controller acts after every solve, as the `progress` callback of `sim.run(out, ...)`, so the run
+is written as a run folder (docs/output_format.md) that `tendril view OUT` shows and `tendril render`
+and `tendril plot` read, as for a run of `tendril run`.
+
+    python3 examples/python/pneunet_controller.py [--out OUT] [--plot tip.png]
 """
 import argparse
 import math
@@ -35,6 +39,7 @@ scene = {
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", help="write the run folder here (then: tendril view OUT)")
     parser.add_argument("--plot", help="write the tip path to this PNG")
     args = parser.parse_args()
 
@@ -43,14 +48,22 @@ def main():
     voronoi = sim.controls.rest_length[0]       # l_k of the uniform rod [m]: kappa_bar = kappa l_k
     x0 = sim.state.positions[1].copy()          # the clamped edge's free end
     tips = []
-    while not sim.finished:
-        kappa = KAPPA_MAX * (sim.steps_taken + 1) / SOLVES  # the controller: a linear ramp
-        kappa_bar[:, 0] = kappa * voronoi
-        report = sim.step()
-        if not report.ok:
-            raise SystemExit(f"solve failed: {report.message}")
+
+    def controller(step):
+        """The natural curvature of solve `step` + 1: a linear ramp."""
+        kappa_bar[:, 0] = KAPPA_MAX * (step + 1) / SOLVES * voronoi
+
+    def after_solve(progress):
         tips.append(sim.state.positions[-1].copy())
-        print(f"t = {sim.state.time:.1f} s  kappa = {kappa:6.2f} 1/m  tip = {np.round(tips[-1], 5)} m")
+        print(f"t = {progress.time:.1f} s  kappa = {kappa_bar[0, 0] / voronoi:6.2f} 1/m  tip = {np.round(tips[-1], 5)} m")
+        controller(progress.step)
+
+    controller(0)
+    result = sim.run(args.out, progress=after_solve)
+    if not result.ok:
+        raise SystemExit(f"solve failed: {result.message}")
+    if args.out:
+        print(f"run folder written: tendril view {args.out}")
 
     # the natural shape: from the clamped edge's end (tangent +x) each edge turns by phi towards +z
     phi = 2.0 * math.atan(KAPPA_MAX * voronoi / 2.0)

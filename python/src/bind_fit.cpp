@@ -56,7 +56,8 @@ void bind_fit(py::module_& m) {
       .def_readonly("step_norm", &fit::FitIteration::step_norm)
       .def_readonly("damping", &fit::FitIteration::damping)
       .def_readonly("runs", &fit::FitIteration::runs)
-      .def_readonly("values", &fit::FitIteration::values);
+      .def_readonly("values", &fit::FitIteration::values)
+      .def_readonly("accepted", &fit::FitIteration::accepted);
 
   py::class_<fit::RunFitResult>(m, "RunFitResult")
       .def_readonly("converged", &fit::RunFitResult::converged)

@@ -49,10 +49,10 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
   }
   ::close(in_pipe[1]);
   CliResult r;
-  bool signalled = !options.while_running;
+  bool signalled = !options.while_running && !options.while_output;
   char buffer[4096];
   for (;;) {
-    if (!signalled) signalled = options.while_running(pid);
+    if (!signalled) signalled = options.while_running ? options.while_running(pid) : options.while_output(pid, r.err);
     pollfd p{err_pipe[0], POLLIN, 0};
     if (::poll(&p, 1, 10) > 0) {
       const ssize_t got = ::read(err_pipe[0], buffer, sizeof buffer);

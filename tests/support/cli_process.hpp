@@ -24,6 +24,8 @@ struct CliOptions {
   long file_size_limit = -1;        ///< RLIMIT_FSIZE in bytes (a "full disk" for large files), or -1
   /// Called repeatedly while the child runs (with its pid) until it returns true (e.g. sends a signal).
   std::function<bool(int pid)> while_running;
+  /// The same, with the child's output (stdout and stderr) so far: e.g. a signal once a line appears.
+  std::function<bool(int pid, const std::string& output)> while_output;
 };
 
 /// Runs TENDRIL_CLI with `args` in `cwd`.

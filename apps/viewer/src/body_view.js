@@ -1,6 +1,8 @@
 // The three.js objects of one run: rods as tubes with their true radius (one instanced cylinder per
 // edge, one instanced sphere per node closing the joints), a dark stripe along the material
 // director d1 so twist shows, triangles as a surface when the run has them, and vine obstacles.
+// The body is drawn with its displacement from the first frame magnified by a deformation scale
+// factor s: x_i(0) + s (x_i(t) - x_i(0)) (1: as saved).
 import * as THREE from 'three';
 import { MaterialFrames } from './material_frames.js';
 import { colourMap, fieldRange } from './fields.js';
@@ -33,6 +35,8 @@ export class BodyView {
     const numEdges = run.edges.length / 2;
     this.numEdges = numEdges;
     this.frames = new MaterialFrames(run);
+    this.deformationScale = 1;
+    this.scaled = new Float64Array(run.numNodes * 3);  // the shown frame's magnified positions
 
     // a radius for runs that give none: 1 % of the body's size
     const size = this.boundingBox(0).getSize(new THREE.Vector3()).length() || 1;
@@ -94,13 +98,34 @@ export class BodyView {
     this.shown = -1;
   }
 
-  /** Axis-aligned box of the nodes at frame f. */
+  /** Axis-aligned box of the nodes as drawn at frame f. */
   boundingBox(f) {
-    const { positions: x, numNodes: n } = this.run;
+    const x = this.drawnPositions(f);
     const box = new THREE.Box3();
     const p = new THREE.Vector3();
-    for (let i = 0; i < n; ++i) box.expandByPoint(p.fromArray(x, (f * n + i) * 3));
+    for (let i = 0; i < this.run.numNodes; ++i) box.expandByPoint(p.fromArray(x, 3 * i));
     return box;
+  }
+
+  /**
+   * Node positions of frame f as drawn (#nodes x 3) [m]: the saved ones, or with the deformation
+   * scale s != 1, x_i(0) + s (x_i(f) - x_i(0)) (in a buffer the next call overwrites).
+   */
+  drawnPositions(f) {
+    const { positions: x, numNodes: n } = this.run;
+    const saved = x.subarray(f * n * 3, (f + 1) * n * 3);
+    if (this.deformationScale === 1) return saved;
+    const s = this.deformationScale;
+    for (let k = 0; k < 3 * n; ++k) this.scaled[k] = x[k] + s * (saved[k] - x[k]);
+    return this.scaled;
+  }
+
+  /** Magnifies the displacement from the first frame by s (>= 0) and re-poses the shown frame. */
+  setDeformationScale(s) {
+    this.deformationScale = s;
+    const f = this.shown;
+    this.shown = -1;
+    if (f >= 0) this.show(f);
   }
 
   setField(field) {
@@ -146,22 +171,26 @@ export class BodyView {
     if (f === this.shown) return;
     this.shown = f;
     const { run, radius, nodeRadius } = this;
-    const { positions: x, numNodes: n, edges } = run;
+    const { numNodes: n, edges } = run;
+    const x = this.drawnPositions(f);
     if (this.fast) {
       const p = this.lines.geometry.attributes.position;
-      p.array.set(x.subarray(f * n * 3, (f + 1) * n * 3));
+      p.array.set(x);
       p.needsUpdate = true;
-      this.showSurfaceAndObstacles(f);
+      this.showSurfaceAndObstacles(f, x);
       return;
     }
     const d1 = this.frames.at(f);
     const m = this.tubes.instanceMatrix.array;
-    const o = f * n * 3;
     for (let e = 0; e < this.numEdges; ++e) {
-      const i = o + 3 * edges[2 * e], j = o + 3 * edges[2 * e + 1];
+      const i = 3 * edges[2 * e], j = 3 * edges[2 * e + 1];
       const ex = x[j] - x[i], ey = x[j + 1] - x[i + 1], ez = x[j + 2] - x[i + 2];
       const l = Math.hypot(ex, ey, ez) || 1;
-      const ax = d1[3 * e], ay = d1[3 * e + 1], az = d1[3 * e + 2];
+      // d1 made normal to the drawn edge (it is already, up to round-off, at deformation scale 1)
+      const along = (d1[3 * e] * ex + d1[3 * e + 1] * ey + d1[3 * e + 2] * ez) / (l * l);
+      let ax = d1[3 * e] - along * ex, ay = d1[3 * e + 1] - along * ey, az = d1[3 * e + 2] - along * ez;
+      const la = Math.hypot(ax, ay, az) || 1;
+      ax /= la; ay /= la; az /= la;
       // d2 = t x d1
       const bx = (ey * az - ez * ay) / l, by = (ez * ax - ex * az) / l, bz = (ex * ay - ey * ax) / l;
       const r = Math.max(radius[e], this.minRadius), k = 16 * e;
@@ -177,18 +206,18 @@ export class BodyView {
       const r = Math.max(nodeRadius[i], this.minRadius), k = 16 * i;
       s.fill(0, k, k + 16);
       s[k] = r; s[k + 5] = r; s[k + 10] = r; s[k + 15] = 1;
-      s[k + 12] = x[o + 3 * i]; s[k + 13] = x[o + 3 * i + 1]; s[k + 14] = x[o + 3 * i + 2];
+      s[k + 12] = x[3 * i]; s[k + 13] = x[3 * i + 1]; s[k + 14] = x[3 * i + 2];
     }
     this.tubes.instanceMatrix.needsUpdate = true;
     this.joints.instanceMatrix.needsUpdate = true;
-    this.showSurfaceAndObstacles(f);
+    this.showSurfaceAndObstacles(f, x);
   }
 
-  showSurfaceAndObstacles(f) {
-    const { positions: x, numNodes: n } = this.run;
+  /** Poses the surface at frame f's drawn positions x, places the obstacles and colours the body. */
+  showSurfaceAndObstacles(f, x) {
     if (this.surface) {
       const p = this.surface.geometry.attributes.position;
-      for (let i = 0; i < 3 * n; ++i) p.array[i] = x[f * n * 3 + i];
+      p.array.set(x);
       p.needsUpdate = true;
       this.surface.geometry.computeVertexNormals();
     }

@@ -14,6 +14,12 @@ function nodeSpeed(run, f, out) {
   }
 }
 
+// |v_i| [m/s] of the saved velocities, |f_i| [N] of the saved contact forces
+const magnitude = (key) => (run, f, out) => {
+  const v = run[key], n = run.numNodes;
+  for (let i = 0; i < n; ++i) out[i] = Math.hypot(v[(f * n + i) * 3], v[(f * n + i) * 3 + 1], v[(f * n + i) * 3 + 2]);
+};
+
 function nodeDisplacement(run, f, out) {
   const { positions: x, numNodes: n } = run;
   for (let i = 0; i < n; ++i)
@@ -94,12 +100,14 @@ function contactRadius(run) {
  */
 export function fieldsOf(run, contact = null) {
   const fields = [
-    { key: 'speed', label: 'speed', unit: 'm/s', on: 'node', compute: nodeSpeed },
+    // the saved velocities when the run has them, else differences of the saved positions
+    { key: 'speed', label: 'speed', unit: 'm/s', on: 'node', compute: run.velocities ? magnitude('velocities') : nodeSpeed },
     { key: 'displacement', label: 'displacement', unit: 'm', on: 'node', compute: nodeDisplacement },
     { key: 'curvature', label: 'curvature', unit: '1/m', on: 'node', compute: nodeCurvature },
   ];
   if (run.kind === 'rod') fields.push({ key: 'strain', label: 'strain', unit: '-', on: 'edge', compute: edgeStrain });
   if (run.twists) fields.push({ key: 'twist', label: 'twist θ', unit: 'rad', on: 'edge', compute: edgeTwist });
+  if (run.contactForces) fields.push({ key: 'contact_force', label: 'contact force', unit: 'N', on: 'node', compute: magnitude('contactForces') });
   if (contact) fields.push({ key: 'contact_gap', label: 'contact gap', unit: 'm', on: 'node', compute: contactGap(contact, contactRadius(run)) });
   if (run.kind === 'vine') {
     fields.push({ key: 'body_angle', label: 'body angle', unit: 'rad', on: 'edge', compute: bodyAngle });

@@ -1,6 +1,8 @@
-// The page `tendril view` serves: every run of /api/runs side by side on one shared clock, with
-// play, pause, scrub, speed, colour-by and a time read-out. URL parameters (used by `tendril
-// render`): render=1 (no controls), colour=<field>, azimuth=, elevation= [deg], zoom=, frame=.
+// The page `tendril view` serves: every run of /api/runs side by side on one shared clock that runs
+// to the end of the longest run (a run that ended holds its last frame), with play, pause, scrub,
+// speed, colour-by and a time read-out. URL parameters (used by `tendril render`): render=1 (no
+// controls; a time stamp and the run names drawn in the frame), colour=<field>, azimuth=,
+// elevation= [deg], zoom=, frame=, deform= (the deformation scale factor).
 // window.__tendril is the hook the browser tests and the renderer drive.
 import { loadRun } from './run.js';
 import { Panel, BACKGROUND } from './panel.js';
@@ -22,7 +24,17 @@ const state = { time: 0, playing: false, speed: 1, panels: [], duration: 0, rate
 const resolution = new AdaptiveResolution();  // of the frames drawn while playing
 const hook = (window.__tendril = { ready: false, loaded: false, errors: [], openMs: null, loadedMs: null, timings: [] });
 
-function lead() { return state.panels.find((p) => p.run); }
+const lastTime = (p) => p.run.times[p.run.frames - 1];
+/** The panel whose run lasts longest (the first of those): the slider steps through its frames. */
+function lead() {
+  return state.panels.reduce((best, p) => (p.run && (!best || lastTime(p) > lastTime(best)) ? p : best), null);
+}
+
+/** "t = 0.125 s", with the digits that resolve a thousandth of the clock's duration. */
+function timeStamp(t) {
+  const digits = state.duration > 0 ? Math.min(9, Math.max(0, Math.ceil(-Math.log10(state.duration / 1000)))) : 3;
+  return `t = ${t.toFixed(digits)} s`;
+}
 
 function setTime(t) {
   state.time = Math.min(Math.max(t, 0), state.duration);
@@ -32,6 +44,7 @@ function setTime(t) {
     $('scrub').value = String(l.frame);
     $('readout').textContent = `t = ${state.time.toFixed(4)} s   frame ${l.frame} / ${l.run.frames - 1}`;
   }
+  $('stamp').textContent = timeStamp(state.time);
 }
 
 function setFrame(k) {
@@ -53,8 +66,8 @@ function loop(now) {
   ++ticks;
   const interval = now - last;  // since the last frame [ms]
   if (state.playing && state.duration > 0) {
-    let t = state.time + (interval / 1000) * state.rate * state.speed;
-    if (t > state.duration) t = 0;  // loop
+    // on to the end (its last frames shown), then from the start again
+    const t = state.time >= state.duration ? 0 : Math.min(state.time + (interval / 1000) * state.rate * state.speed, state.duration);
     const before = lead().frame;
     setTime(t);
     if (lead().frame !== before) ++frameChanges;
@@ -75,6 +88,11 @@ function buildControls() {
   $('play').onclick = () => setPlaying(!state.playing);
   $('scrub').oninput = (e) => { setPlaying(false); setFrame(Number(e.target.value)); };
   $('speed').onchange = (e) => { state.speed = Number(e.target.value); };
+  $('deform').onchange = (e) => {
+    const v = Number(e.target.value);
+    if (Number.isFinite(v) && v >= 0) state.panels.forEach((p) => p.setDeformationScale(v));
+    else e.target.value = String(lead()?.body.deformationScale ?? 1);
+  };
   $('colour').onchange = (e) => { state.colour = e.target.value; for (const p of state.panels) p.setField(state.colour); };
   window.addEventListener('resize', () => state.panels.forEach((p) => p.resize()));
   window.addEventListener('keydown', (e) => { if (e.key === ' ') { e.preventDefault(); setPlaying(!state.playing); } });
@@ -122,6 +140,7 @@ async function main() {
     for (const [key, label] of keys) $('colour').add(new Option(label, key));
     $('colour').value = keys.has(state.colour) ? state.colour : '';
     for (const p of loaded) p.setField($('colour').value);
+    if (params.has('deform')) hook.setDeformationScale(Number(params.get('deform')));
     setFrame(params.has('frame') ? Number(params.get('frame')) : 0);
     const t0 = performance.now();
     for (const p of loaded) p.render(true);
@@ -165,6 +184,12 @@ Object.assign(hook, {
   play: () => setPlaying(true),
   pause: () => { setPlaying(false); resolution.fixed = null; },
   setFrame: (k) => { setFrame(k); state.panels.forEach((p) => p.render(true)); },
+  /** Shows every run at time t [s] (clamped to 0 .. duration()). */
+  setTime: (t) => { setTime(t); state.panels.forEach((p) => p.render(true)); },
+  /** The clock's end: the last saved time of the longest run [s]. */
+  duration: () => state.duration,
+  /** Index of the panel the slider and read-out follow (the longest run). */
+  lead: () => state.panels.indexOf(lead()),
   frame: (i = 0) => state.panels[i].frame,
   time: () => state.time,
   readout: () => $('readout').textContent,
@@ -185,12 +210,27 @@ Object.assign(hook, {
   },
   /** 'lines' (a large run while playing) or 'tubes'. */
   drawMode: (i = 0) => (state.panels[i].body.fast ? 'lines' : 'tubes'),
-  /** Canvas pixel coordinates (from the top left) of node `node` of panel i at the shown frame. */
+  /** Canvas pixel coordinates (from the top left) of node `node` of panel i as drawn at the shown frame. */
   project: (i, node) => {
     const p = state.panels[i];
-    const o = (p.frame * p.run.numNodes + node) * 3;
-    return hook.projectPoint(i, Array.from(p.run.positions.subarray(o, o + 3)));
+    return hook.projectPoint(i, Array.from(p.body.drawnPositions(p.frame).subarray(3 * node, 3 * node + 3)));
   },
+  /** Sets the deformation scale factor of every panel (as the bar's input does). */
+  setDeformationScale: (s) => { $('deform').value = String(s); $('deform').onchange({ target: $('deform') }); },
+  /** The note of panel i (grid spacing, deformation scale). */
+  note: (i) => state.panels[i].note.textContent,
+  /** Panel i's ground grid: spacing [m], extent, z, label texts, visible; null without one (vines). */
+  grid: (i) => state.panels[i].grid?.describe() ?? null,
+  setGridVisible: (i, on) => { state.panels[i].grid.group.visible = on; state.panels[i].dirty = true; },
+  /**
+   * Panel i's contact force arrows at the shown frame: the arrows drawn (nodes with a force), the
+   * scale c [m/N] and each node's arrow tip x_i + c f_i [m]; null when the run records no contact forces.
+   */
+  contactArrows: (i) => {
+    const a = state.panels[i].arrows;
+    return a ? { count: a.count, scale: a.scale(), tips: Array.from(a.tips), visible: a.group.visible } : null;
+  },
+  setArrowsVisible: (i, on) => { state.panels[i].arrows.group.visible = on; state.panels[i].dirty = true; },
   /** Canvas pixel coordinates (from the top left) of a world point [x, y, z] [m] in panel i. */
   projectPoint: (i, [x, y, z]) => {
     const p = state.panels[i];

@@ -4,10 +4,15 @@
 // with multisampling (up to LARGE_RUN_NODES nodes), and in its place while playing a canvas
 // without multisampling whose resolution the page scales to keep up with the display
 // (adaptive_resolution.js). A WebGL context's multisampling is fixed when it is made: hence two.
+// 3D runs get a labelled ground grid with axes (ground_grid.js), runs that record contact forces
+// their arrows (contact_forces.js); a note in the corner gives the grid spacing and the deformation
+// scale factor.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { BodyView, LARGE_RUN_NODES } from './body_view.js';
 import { fieldsOf, colourMapCss } from './fields.js';
+import { GroundGrid, metres } from './ground_grid.js';
+import { ContactForceArrows } from './contact_forces.js';
 
 export const BACKGROUND = 0xf5f6f8;
 
@@ -24,7 +29,10 @@ export class Panel {
     this.legend = document.createElement('div');
     this.legend.className = 'legend';
     this.legend.hidden = true;
-    this.element.append(this.title, this.message, this.legend);
+    this.note = document.createElement('div');  // grid spacing and deformation scale
+    this.note.className = 'note';
+    this.note.hidden = true;
+    this.element.append(this.title, this.message, this.legend, this.note);
     container.append(this.element);
     this.run = null;
     this.frame = -1;
@@ -42,7 +50,8 @@ export class Panel {
     const { meta } = run;
     const counts = run.kind === 'vine' ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
       (run.triangles ? `, ${run.triangles.length / 3} triangles` : '');
-    this.title.textContent = `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;
+    // a rendered frame is labelled with the run's name only
+    this.title.textContent = options.render ? run.name : `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;
     if (meta.status !== 'completed') {
       this.message.className = 'message warning';
       this.message.textContent = `run status: ${meta.status}${meta.message ? ': ' + meta.message : ''}`;
@@ -60,6 +69,10 @@ export class Panel {
     this.fields = fieldsOf(run, this.body.contact);
     this.scene.add(this.body.group);
     if (this.body.contact) this.scene.add(this.body.contact.group);
+    if (run.contactForces) {
+      this.arrows = new ContactForceArrows(run, this.body.boundingBox(0).getSize(new THREE.Vector3()).length() || 1);
+      this.scene.add(this.arrows.group);
+    }
     this.scene.add(new THREE.HemisphereLight(0xffffff, 0x8090a0, 1.6));
     const light = new THREE.DirectionalLight(0xffffff, 1.8);
     light.position.set(1, -2, 3);
@@ -94,7 +107,7 @@ export class Panel {
   fitCamera() {
     const { run, options } = this;
     const box = this.body.boundingBox(0).union(this.body.boundingBox(run.loadedFrames() - 1));
-    box.expandByScalar(2 * Math.max(...this.body.radius));
+    box.expandByScalar(2 * Math.max(0, ...this.body.radius));  // a shell-only run has no edges
     const centre = box.getCenter(new THREE.Vector3());
     const size = Math.max(box.getSize(new THREE.Vector3()).length(), 1e-6);
     if (run.planar) {
@@ -110,18 +123,46 @@ export class Panel {
       const distance = (0.55 * size) / Math.sin(halfFov) / (options.zoom ?? 1);
       this.camera.position.set(centre.x + distance * Math.cos(el) * Math.cos(az),
                                centre.y + distance * Math.cos(el) * Math.sin(az), centre.z + distance * Math.sin(el));
-      // a grid under the body as the ground reference, unless the scene has its own ground
-      if (this.grid) this.scene.remove(this.grid);
-      if (!this.body.contact?.items.some((o) => o.ground)) {
-        this.grid = new THREE.GridHelper(2 * size, 20, 0xc8ccd2, 0xdde0e4);
-        this.grid.rotation.x = Math.PI / 2;
-        this.grid.position.set(centre.x, centre.y, box.min.z);
-        this.scene.add(this.grid);
-      }
+      this.placeGrid(box, size);
     }
     this.controls.target.copy(centre);
     this.controls.update();
     this.resize();
+    this.dirty = true;
+  }
+
+  /**
+   * The labelled grid: on the ground plane of a run with contact when it is z = const (lifted by
+   * 0.2 % of the body's size above the ground's surface so that it shows), else under the body.
+   */
+  placeGrid(box, size) {
+    const visible = this.grid ? this.grid.group.visible : true;
+    if (this.grid) this.scene.remove(this.grid.group);
+    this.grid = null;
+    const ground = this.body.contact?.items.find((o) => o.ground);
+    if (ground && Math.abs(ground.normal[2]) < 1 - 1e-12) return;  // a tilted ground: no grid
+    this.grid = new GroundGrid(box, ground ? ground.point[2] + 2e-3 * size : box.min.z);
+    this.grid.group.visible = visible;
+    this.scene.add(this.grid.group);
+    this.updateNote();
+  }
+
+  updateNote() {
+    const parts = [];
+    if (this.grid) parts.push(`grid ${metres(this.grid.spacing, this.grid.spacing)}`);
+    const s = this.body.deformationScale;
+    if (s !== 1) parts.push(`deformation ×${s}`);
+    this.note.textContent = parts.join(' · ');
+    this.note.hidden = !parts.length;
+  }
+
+  /** Draws the displacement from the first frame magnified by s (>= 0); refits the view. */
+  setDeformationScale(s) {
+    if (!this.run || s === this.body.deformationScale) return;
+    this.body.setDeformationScale(s);
+    if (this.arrows) this.arrows.show(this.frame, this.body.drawnPositions(this.frame));
+    if (!this.userMoved) this.fitCamera();
+    this.updateNote();
     this.dirty = true;
   }
 
@@ -179,6 +220,7 @@ export class Panel {
     if (frame !== this.frame) {
       this.frame = frame;
       this.body.show(frame);
+      if (this.arrows) this.arrows.show(frame, this.body.drawnPositions(frame));
       this.dirty = true;
     }
   }

@@ -1,6 +1,7 @@
 // A run directory as the viewer sees it: fetched from `tendril view` (/run/<i>/<file>), turned into
 // one shape for rods, rod networks, shells and vines: nodes (F, N, 3), edges with a radius, node
-// chains (rods), optional triangles, optional twist per edge, and the fields one can colour by.
+// chains (rods), optional triangles, optional twist per edge, optional node velocities and contact
+// forces, and the fields one can colour by.
 import { parseNpy, parseNpyHeader, truncated } from './npy.js';
 
 async function fetchOk(url, what, range) {
@@ -58,10 +59,10 @@ export async function loadRun(index, entry) {
     throw new Error(`run.json: format '${meta.format}' version ${meta.format_version}; allowed: 'tendril-run' version 1 or 2`);
   const files = Object.fromEntries(meta.arrays.map((a) => [a.name, a.file]));
   const wanted = meta.kind === 'vine' ? ['frame_time', 'centerline', 'body_pose', 'body_velocity']
-                                      : ['frame_time', 'positions', 'twists'];
+                                      : ['frame_time', 'positions', 'twists', 'velocities', 'contact_forces'];
   const arrays = {};
   // rod frames stream in (frame 0 first); the small arrays and vine runs come whole
-  const streamed = meta.kind === 'vine' ? [] : ['positions', 'twists'];
+  const streamed = meta.kind === 'vine' ? [] : ['positions', 'twists', 'velocities', 'contact_forces'];
   await Promise.all(wanted.filter((n) => files[n]).map(async (n) => {
     if (streamed.includes(n)) {
       arrays[n] = await openFrameArray(base + files[n], files[n]);
@@ -83,6 +84,12 @@ export async function loadRun(index, entry) {
   run.loadedFrames = () => Math.min(...framed.map((a) => a.framesLoaded));
   run.loaded = Promise.all(Object.values(arrays).map((a) => a.done));
   return run;
+}
+
+function nodeVectors(array, name, shape) {
+  if (!array) return null;
+  if (array.shape.join() !== shape.join()) throw new Error(`${name}: shape (${array.shape}) differs from positions.npy's (${shape})`);
+  return array.data;
 }
 
 function rodRun(meta, a) {
@@ -110,6 +117,9 @@ function rodRun(meta, a) {
     kind: 'rod', planar: false, numNodes, edges, chains, radius,
     positions: a.positions.data,
     twists: a.twists ? a.twists.data : null,
+    // (F, N, 3) like positions, when the run records them
+    velocities: nodeVectors(a.velocities, 'velocities.npy', a.positions.shape),
+    contactForces: nodeVectors(a.contact_forces, 'contact_forces.npy', a.positions.shape),
     triangles: info.triangles ? Int32Array.from(info.triangles.flat()) : null,
     obstacles: [],
   };

@@ -9,10 +9,20 @@
 //    its place is not multisampled and shows the body; no WebGL context is lost; nine panels (too
 //    many for two contexts each) play on their still canvases and lose none;
 //  - scrubbing (the slider's input event) to frame k draws frame k's node positions (read back
-//    from the drawn instance matrices, compared with the .npy files parsed here);
+//    from the drawn instance matrices, compared with the .npy files parsed here); the slider steps
+//    through the frames of the longest run, and playing reaches its last frame while the runs that
+//    ended earlier show their last frames;
 //  - colouring by a field shows a legend with its name;
 //  - in a rod run with contact the ground is drawn below the body, and the contact-gap field's
 //    smallest value per frame equals the run's recorded contact_min_gap;
+//  - every 3D run has a ground grid at a round spacing (1, 2, 5 x 10^k m, named in the panel's note)
+//    with its lines' coordinates in metres and x, y, z axes in metres; on the contact run it lies on
+//    the ground and its lines show where the test projects them;
+//  - the deformation scale factor s draws x_i(0) + s (x_i(t) - x_i(0)) (computed here from the .npy
+//    files) and the note shows it;
+//  - the contact run's contact force arrows: one per node with a force in contact_forces.npy, each
+//    tip at x_i + c f_i with one scale c, and drawn where the test projects the tips; its speed and
+//    contact force fields are |v_i| and |f_i| of the saved velocities and contact forces;
 //  - a damaged run (truncated positions.npy) shows a clear error message in the page.
 // Screenshots go to OUT_DIR (test artefacts in the build tree).
 //  - a run above 2000 nodes plays as line segments at the saved positions of the frame played,
@@ -46,6 +56,23 @@ function startViewer(dirs) {
   });
 }
 
+function loadArray(dir, name) {
+  const meta = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+  const file = meta.arrays.find((a) => a.name === name).file;
+  const b = readFileSync(join(dir, file));
+  return parseNpy(b.buffer.slice(b.byteOffset, b.byteOffset + b.length), file);
+}
+
+// fraction of the canvas pixels `points` of panel i that change when `hide` hides something
+const changedBy = (page, i, points, hide, show) => page.evaluate(([i, points, hide, show]) => {
+  const t = window.__tendril;
+  const before = t.pixels(i, points);
+  eval(hide);
+  const after = t.pixels(i, points);
+  eval(show);
+  return before.filter((c, k) => c.some((v, j) => Math.abs(v - after[k][j]) > 8)).length / points.length;
+}, [i, points, hide, show]);
+
 function loadPositions(dir) {
   const meta = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
   const file = (n) => meta.arrays.find((a) => a.name === n).file;
@@ -62,11 +89,124 @@ function loadPositions(dir) {
   return { times, x: p.data, nodes: p.shape[1] };
 }
 
+let page = null;
+
+// every 3D panel: a grid at a round spacing, named in the note, labelled in metres, with axes
+async function checkGridsAndAxes() {
+  const shown = await page.evaluate(() => window.__tendril.runs());
+  for (let i = 0; i < shown.length; ++i) {
+    const grid = await page.evaluate((i) => window.__tendril.grid(i), i);
+    if (shown[i].kind === 'vine') { assert.equal(grid, null); continue; }
+    const mantissa = grid.spacing / 10 ** Math.floor(Math.log10(grid.spacing) + 1e-9);
+    assert.ok([1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-9), `${shown[i].name}: grid spacing ${grid.spacing} m is not round`);
+    for (const axis of ['x [m]', 'y [m]', 'z [m]']) assert.ok(grid.labels.includes(axis), `${shown[i].name}: no axis ${axis}`);
+    const coordinates = grid.labels.filter((l) => !l.includes('['));
+    assert.ok(coordinates.length >= 4, `${shown[i].name}: only ${coordinates.length} grid labels`);
+    for (const l of coordinates) {
+      assert.match(l, /^-?\d+(\.\d+)? m$/);
+      const v = parseFloat(l);
+      assert.ok(Math.abs(v / grid.spacing - Math.round(v / grid.spacing)) < 1e-6, `${shown[i].name}: label ${l} is off the grid lines`);
+    }
+    const note = await page.evaluate((i) => window.__tendril.note(i), i);
+    assert.match(note, /grid \S+ m/);
+    assert.ok(Math.abs(parseFloat(note.split('grid ')[1]) - grid.spacing) <= 1e-9 * grid.spacing, `note "${note}", spacing ${grid.spacing}`);
+  }
+  console.log('every 3D panel has a grid at a round spacing with coordinates in metres and x, y, z axes [m]');
+}
+
+// the contact run's grid lies on the ground (lifted a hair) and shows at its line crossings in view
+async function checkGridOnTheGround(i, pz, x, n, f0) {
+  const grid = await page.evaluate((i) => window.__tendril.grid(i), i);
+  let size = 0;
+  for (let a = 0; a < n; ++a) for (let b = 0; b < n; ++b) size = Math.max(size, Math.hypot(...[0, 1, 2].map((c) => x[(f0 * n + a) * 3 + c] - x[(f0 * n + b) * 3 + c])));
+  assert.ok(grid.z > pz && grid.z - pz < 0.01 * size, `grid at z = ${grid.z}, ground at ${pz}`);
+  const crossings = [];
+  for (let u = grid.x0; u <= grid.x1 + 1e-12; u += grid.spacing)
+    for (let v = grid.y0; v <= grid.y1 + 1e-12; v += grid.spacing) crossings.push([u, v, grid.z]);
+  const w = await page.evaluate((i) => window.__tendril.canvas(i), i);
+  const points = (await page.evaluate(([i, ps]) => ps.map((p) => window.__tendril.projectPoint(i, p)), [i, crossings]))
+    .filter(([px, py]) => px > 2 && py > 2 && px < w.width - 3 && py < w.height - 3);
+  await page.evaluate((i) => { window.__tendril.setBodyVisible(i, false); window.__tendril.setArrowsVisible(i, false); }, i);
+  const changed = await changedBy(page, i, points, 't.setGridVisible(i, false)', 't.setGridVisible(i, true)');
+  await page.evaluate((i) => { window.__tendril.setBodyVisible(i, true); window.__tendril.setArrowsVisible(i, true); }, i);
+  console.log(`contact: the grid (${grid.spacing} m) shows at ${(100 * changed).toFixed(1)} % of its ${points.length} crossings in view`);
+  assert.ok(points.length >= 10 && changed >= 0.8, `the grid shows at only ${changed} of ${points.length} crossings`);
+}
+
+// arrows of the contact forces at the frame with the most nodes in contact
+async function checkContactArrows(i, meta) {
+  assert.ok(meta.arrays.some((a) => a.name === 'contact_forces'), 'the contact run records no contact_forces');
+  const f = loadArray(runs[i], 'contact_forces'), x = loadArray(runs[i], 'positions'), times = loadArray(runs[i], 'frame_time').data;
+  const [F, n] = f.shape;
+  const pushed = (k) => Array.from({ length: n }, (_, a) => Math.hypot(...[0, 1, 2].map((c) => f.data[(k * n + a) * 3 + c])) > 0);
+  let frame = 0;
+  for (let k = 0; k < F; ++k) if (pushed(k).filter(Boolean).length > pushed(frame).filter(Boolean).length) frame = k;
+  const expected = pushed(frame).filter(Boolean).length;
+  assert.ok(expected > 0, 'no frame of the contact run has a contact force: the arrow check is vacuous');
+  await page.evaluate((t) => window.__tendril.setTime(t), times[frame]);
+  assert.equal(await page.evaluate((i) => window.__tendril.frame(i), i), frame);
+  const arrows = await page.evaluate((i) => window.__tendril.contactArrows(i), i);
+  assert.equal(arrows.count, expected);
+  assert.ok(arrows.scale > 0);
+  let worst = 0, scale = 0;
+  for (let j = 0; j < 3 * n; ++j) {
+    const tip = x.data[frame * 3 * n + j] + arrows.scale * f.data[frame * 3 * n + j];
+    worst = Math.max(worst, Math.abs(arrows.tips[j] - tip));
+    scale = Math.max(scale, Math.abs(tip));
+  }
+  assert.ok(worst <= 1e-12 * scale + 1e-15, `arrow tips differ from x + c f by ${worst} m`);
+  // the speed and contact force fields: |v_i| of velocities.npy and |f_i| of contact_forces.npy
+  const v = loadArray(runs[i], 'velocities');
+  for (const [key, a] of [['speed', v], ['contact_force', f]]) {
+    const values = await page.evaluate(([i, key, k]) => window.__tendril.fieldValues(i, key, k), [i, key, frame]);
+    const want = Array.from({ length: n }, (_, j) => Math.hypot(...[0, 1, 2].map((c) => a.data[(frame * n + j) * 3 + c])));
+    assert.ok(want.some((w) => w > 0), `${key}: all zero at frame ${frame}`);
+    values.forEach((got, j) => assert.ok(Math.abs(got - want[j]) <= 1e-12 * Math.max(...want), `${key} at node ${j}: ${got}, saved ${want[j]}`));
+  }
+  // drawn: at the tips of the arrows longer than the body's radius, with the body hidden
+  const radius = meta.scene.rods[0].material.radius;
+  const tips = [];
+  for (let a = 0; a < n; ++a)
+    if (arrows.scale * Math.hypot(...[0, 1, 2].map((c) => f.data[(frame * n + a) * 3 + c])) > 4 * radius)
+      tips.push(arrows.tips.slice(3 * a, 3 * a + 3).map((v, c) => v - 0.05 * (v - x.data[(frame * n + a) * 3 + c])));
+  const points = await page.evaluate(([i, ps]) => ps.map((p) => window.__tendril.projectPoint(i, p)), [i, tips]);
+  await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
+  const changed = await changedBy(page, i, points, 't.setArrowsVisible(i, false)', 't.setArrowsVisible(i, true)');
+  await page.evaluate((i) => window.__tendril.setBodyVisible(i, true), i);
+  await page.screenshot({ path: join(outDir, 'contact_force_arrows.png') });
+  console.log(`contact: ${arrows.count} contact force arrows at frame ${frame} (c = ${arrows.scale.toPrecision(3)} m/N), ` +
+              `drawn at ${(100 * changed).toFixed(1)} % of the ${points.length} long ones' heads`);
+  assert.ok(points.length > 0 && changed >= 0.8, `the arrows show at only ${changed} of ${points.length} heads`);
+}
+
+// deformation scale 1000: each panel draws x(0) + 1000 (x(t) - x(0)) and says so in its note
+async function checkDeformationScale(data) {
+  const s = 1000;
+  await page.evaluate((s) => { window.__tendril.setDeformationScale(s); window.__tendril.setTime(window.__tendril.duration()); }, s);
+  for (let i = 0; i < data.length; ++i) {
+    assert.ok((await page.evaluate((i) => window.__tendril.note(i), i)).includes(`deformation ×${s}`));
+    const f = await page.evaluate((i) => window.__tendril.frame(i), i);
+    const drawn = await page.evaluate((i) => window.__tendril.drawnPositions(i), i);
+    const { x, nodes } = data[i];
+    let worst = 0, scale = 0;
+    for (let j = 0; j < 3 * nodes; ++j) {
+      const want = x[j] + s * (x[f * 3 * nodes + j] - x[j]);
+      worst = Math.max(worst, Math.abs(drawn[j] - want));
+      scale = Math.max(scale, Math.abs(want));
+    }
+    assert.ok(worst <= 1e-6 * scale + 1e-9, `deformation x${s}, panel ${i}: drawn positions differ by ${worst}`);
+  }
+  await page.screenshot({ path: join(outDir, 'deformation_x1000.png') });
+  await page.evaluate(() => window.__tendril.setDeformationScale(1));
+  assert.ok(!(await page.evaluate(() => window.__tendril.note(0))).includes('deformation'));
+  console.log(`deformation scale ${s}: every panel drew x(0) + ${s} (x(t) - x(0))`);
+}
+
 const browser = await chromium.launch({ executablePath: process.env.TENDRIL_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 const viewers = [];
 let scratch = null;
 try {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 560 } });
+  page = await browser.newPage({ viewport: { width: 1500, height: 560 } });
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   const viewer = await startViewer(runs);
@@ -124,13 +264,19 @@ try {
   await page.waitForTimeout(300);
   assert.equal(await page.evaluate(() => window.__tendril.time()), after[0], 'pause did not stop the clock');
 
-  // scrubbing to frame k draws frame k (panel 0 leads; the others show the same time)
+  // scrubbing to frame k of the longest run draws frame k (it leads the clock; the others show the
+  // same time, a run that ended its last frame)
   const data = runs.map(loadPositions);
-  const frames = shown[0].frames;
+  const end = (d) => d.times[d.times.length - 1];
+  const longest = data.reduce((best, d, i) => (end(d) > end(data[best]) ? i : best), 0);
+  assert.ok(data.some((d) => end(d) < end(data[longest])), 'the runs all last as long: the one clock is not tested');
+  const frames = shown[longest].frames;
+  assert.equal(await page.evaluate(() => Number(document.getElementById('scrub').max)), frames - 1,
+               'the slider does not reach the end of the longest run');
   for (const k of [frames - 1, Math.floor(frames / 2), 0]) {
     await page.evaluate((k) => { const s = document.getElementById('scrub'); s.value = String(k); s.dispatchEvent(new Event('input')); }, k);
     const t = await page.evaluate(() => window.__tendril.time());
-    assert.equal(t, data[0].times[k]);
+    assert.equal(t, data[longest].times[k]);
     assert.match(await page.evaluate(() => window.__tendril.readout()), new RegExp(`frame ${k} / ${frames - 1}`));
     for (let i = 0; i < runs.length; ++i) {
       let f = 0;
@@ -149,8 +295,23 @@ try {
     }
     await page.screenshot({ path: join(outDir, `scrub_frame${k}.png`) });
   }
-  const moved = data[0].x.slice(-3 * data[0].nodes).some((v, j) => Math.abs(v - data[0].x[j]) > 1e-6);
+  const moved = data[longest].x.slice(-3 * data[longest].nodes).some((v, j) => Math.abs(v - data[longest].x[j]) > 1e-6);
   assert.ok(moved, 'the lead run does not move: scrubbing would not be tested');
+
+  // playing runs on to the end of the longest run: its last frame is shown while the runs that
+  // ended earlier hold their last frames
+  {
+    await page.evaluate(() => { window.__tendril.setFrame(0); window.__tendril.setSpeed(4); window.__tendril.play(); });
+    const last = data[longest].times.length - 1;
+    const atEnd = await page.waitForFunction(([i, f]) => window.__tendril.frame(i) === f &&
+                                               window.__tendril.runs().map((_, j) => window.__tendril.frame(j)),
+                                             [longest, last], { timeout: 20000, polling: 'raf' });
+    const held = await atEnd.jsonValue();
+    await page.evaluate(() => { window.__tendril.pause(); window.__tendril.setSpeed(1); });
+    data.forEach((d, i) => assert.equal(held[i], d.times.length - 1, `${shown[i].name} does not hold its last frame at the clock's end`));
+    console.log(`one clock: played to ${end(data[longest])} s (${shown[longest].name}, the longest run); ` +
+                `runs ending at ${data.map(end).join(', ')} s each showed its last frame`);
+  }
 
   // colour by twist: legend with its name
   await page.selectOption('#colour', 'speed');
@@ -189,17 +350,22 @@ try {
     const x = data[i].x, n = data[i].nodes;
     const points = await page.evaluate(([i, feet]) => feet.map((p) => window.__tendril.projectPoint(i, p)),
                                        [i, Array.from({ length: n }, (_, k) => [x[(f0 * n + k) * 3], x[(f0 * n + k) * 3 + 1], pz])]);
-    await page.evaluate((i) => window.__tendril.setBodyVisible(i, false), i);
+    // (the grid on the ground and the contact force arrows hidden too)
+    await page.evaluate((i) => ['setBodyVisible', 'setGridVisible', 'setArrowsVisible'].forEach((f) => window.__tendril[f](i, false)), i);
     const withGround = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
     await page.evaluate((i) => window.__tendril.setObstaclesVisible(i, false), i);
     const without = await page.evaluate(([i, pts]) => window.__tendril.pixels(i, pts), [i, points]);
-    await page.evaluate((i) => { window.__tendril.setObstaclesVisible(i, true); window.__tendril.setBodyVisible(i, true); }, i);
+    await page.evaluate((i) => ['setObstaclesVisible', 'setBodyVisible', 'setGridVisible', 'setArrowsVisible'].forEach((f) => window.__tendril[f](i, true)), i);
     const changed = withGround.filter((c, k) => c.some((v, j) => Math.abs(v - without[k][j]) > 8)).length / n;
     console.log(`${shown[i].name}: the ground shows at ${(100 * changed).toFixed(1)} % of the points below the nodes`);
     assert.ok(changed >= 0.9, `${shown[i].name}: the ground shows at only ${changed} of the points below the nodes`);
     await page.selectOption('#colour', 'contact_gap');
     await page.screenshot({ path: join(outDir, 'coloured_by_contact_gap.png') });
+    await checkGridOnTheGround(i, pz, x, n, f0);
+    await checkContactArrows(i, meta);
   }
+  await checkGridsAndAxes();
+  await checkDeformationScale(data);
 
   // a large run (above 2000 nodes) plays as lines that show the frame being played, and is drawn
   // as tubes again when paused

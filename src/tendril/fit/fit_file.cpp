@@ -159,6 +159,20 @@ io::SchemaTable with_keys(io::SchemaTable table, std::vector<io::KeySpec> keys) 
   return table;
 }
 
+/// Refuses a fitted `key` (at parameter `p`) that is not a real-valued key of a rod scene's schema,
+/// naming the methods that fit a vine scene's K and C when it is one of those.
+void check_rod_scene_key(const io::SceneNode& p, const std::string& key, const std::string& method,
+                         const io::Schema& scene_schema) {
+  const io::KeySpec* spec = scene_schema.find(schema_path(key));
+  if (spec == nullptr && vine::vine_schema().find(schema_path(key)) != nullptr)
+    p.fail("key", key,
+           "a real-valued key of a rod scene (" + method +
+               " runs rod scenes; a vine scene's K and C are fitted by method vine_shooting or joint_estimation)");
+  if (spec == nullptr) p.fail("key", key, "a key path of the scene's schema (docs/scene_reference.md)");
+  if (spec->type != KeyType::Real)
+    p.fail("key", key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
+}
+
 }  // namespace
 
 const io::SchemaTable& fit_file_schema() {
@@ -254,17 +268,16 @@ FitFile read_fit_file(const fs::path& file) {
   const io::Schema scene_schema = sim::rod_schema();
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
+  const std::string vine_keys = f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)";
+  if (vine && parameters.size() > 2) parameters[2].fail("key", parameters[2].text("key"), vine_keys);
+  if (vine && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
     if (vine) {
-      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping") || parameters.size() != 2)
-        p.fail("key", q.key, f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)");
+      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping")) p.fail("key", q.key, vine_keys);
     } else {
-      const io::KeySpec* spec = scene_schema.find(schema_path(q.key));
-      if (spec == nullptr) p.fail("key", q.key, "a key path of the scene's schema (docs/scene_reference.md)");
-      if (spec->type != KeyType::Real)
-        p.fail("key", q.key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
+      check_rod_scene_key(p, q.key, f.method, scene_schema);
     }
     q.initial = p.real("initial");
     q.lower = p.has("lower") ? p.real("lower") : -std::numeric_limits<double>::infinity();

@@ -54,6 +54,10 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   options.max_iterations = file.options.max_iterations;
   options.step_tolerance = file.options.step_tolerance;
   options.cost_tolerance = file.options.cost_tolerance;
+  options.progress = [&context](const FitIteration& line) {
+    if (context.progress) context.progress(line);
+    return true;
+  };
   const VineFitResult r = fit_stiffness_damping(scene.model, scene.initial, file.frames, options);
   FitReport report;
   report.converged = r.converged;
@@ -65,12 +69,8 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.sigma = VecX{{r.stiffness_sigma, r.damping_sigma}};
   report.initial_cost = r.initial_cost;
   report.cost = r.cost;
-  report.runs = r.iterations + 1;
-  for (std::size_t k = 0; k < r.history.size(); ++k) {
-    FitIteration line{static_cast<int>(k) + 1, r.history[k], 0.0, 0.0, 0.0, 0, VecX()};
-    if (context.progress) context.progress(line);
-    report.history.push_back(line);
-  }
+  report.runs = r.simulations;
+  report.history = r.history;
   report.residuals_csv = fit_points_csv(file.frames, r.fitted.simulated);
   report.frame_points = true;
   report.details.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
@@ -99,8 +99,8 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   JointEstimationOptions options = file.estimation;
   std::exception_ptr stopped;  // the progress callback's exception (an interrupt), rethrown after IPOPT returns
   options.progress = [&](const JointEstimationIteration& i) {
-    FitIteration line{i.iteration, i.objective, i.inf_pr, i.alpha_pr, i.regularization, 1, VecX(), i.inf_du,
-                      i.restoration};
+    FitIteration line{i.iteration, i.objective, i.inf_pr, i.trust_region ? i.d_norm : i.alpha_pr, i.regularization,
+                      1, VecX(), i.inf_du, i.restoration, i.accepted, i.trust_region};
     report.history.push_back(line);
     try {
       if (context.progress) context.progress(line);
@@ -167,6 +167,10 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
 }
 
 }  // namespace
+
+bool identifiable(bool converged, double value, double sigma) {
+  return converged && std::isfinite(sigma) && sigma <= std::abs(value);
+}
 
 std::string run_fit_residuals_csv(const FitFile& file, const MatX& simulated) {
   std::string csv = "experiment";

@@ -30,6 +30,12 @@ struct FitReport {
   io::Json::Object details;          ///< the method's own results (key, value), written into fit.json
 };
 
+/// True when a fit determines a parameter: the fit converged and the parameter's one-sigma
+/// uncertainty is finite (the problem is not rank-deficient in it) and at most its magnitude. A
+/// parameter whose sigma exceeds its value, or of a failed fit, is not identifiable from the data
+/// (`tendril fit` says so in its summary, fit.json's `identifiable` and fit.png).
+bool identifiable(bool converged, double value, double sigma);
+
 /// How a method runs: the evaluator for batches of runs (threads, processes, a cluster) and progress.
 struct FitContext {
   RunBatchEvaluator evaluate;

@@ -10,19 +10,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <IpDenseVector.hpp>
 #include <IpIpoptApplication.hpp>
-#include <IpIpoptData.hpp>
 #include <IpTNLP.hpp>
 
 #include "tendril/core/error.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
 
 namespace tendril::fit::detail {
@@ -37,6 +35,24 @@ struct IpoptWarmStart {
 
 const char* status_name(Ipopt::ApplicationReturnStatus status);
 
+/// The trust-region pass's trials as progress lines (options.progress; trust_region set, the
+/// objective the pass's least squares |e|^2, d_norm its step, regularization its lambda, the
+/// infeasibilities NaN); the callback's false stops the pass.
+inline SparseLmProgress trust_region_progress(const JointEstimationOptions& options) {
+  if (!options.progress) return {};
+  return [&options](const SparseLmIteration& i) {
+    JointEstimationIteration line;
+    line.iteration = i.iteration;
+    line.objective = 2.0 * i.cost;
+    line.inf_pr = line.inf_du = std::numeric_limits<double>::quiet_NaN();
+    line.d_norm = i.step;
+    line.regularization = i.damping;
+    line.trust_region = true;
+    line.accepted = i.accepted;
+    return options.progress(line);
+  };
+}
+
 /// IPOPT's view of the problem (EstimationProblem or EliminatedProblem): x, g evaluated once per
 /// new point, the Jacobian on demand.
 template <class Problem>
@@ -50,7 +66,7 @@ class EstimationNlp : public Ipopt::TNLP {
     n = problem_.num_variables();
     m = problem_.num_constraints();
     nnz_jac_g = static_cast<Ipopt::Index>(problem_.jacobian_rows().size());
-    nnz_h_lag = hessian_ != EstimationHessian::limited_memory ? static_cast<Ipopt::Index>(problem_.hessian_rows().size()) : 0;
+    nnz_h_lag = static_cast<Ipopt::Index>(problem_.hessian_rows().size());
     index_style = C_STYLE;
     return true;
   }
@@ -117,7 +133,6 @@ class EstimationNlp : public Ipopt::TNLP {
   bool eval_h(Ipopt::Index n, const Ipopt::Number* x, bool, Ipopt::Number obj_factor, Ipopt::Index m,
               const Ipopt::Number* lambda, bool, Ipopt::Index, Ipopt::Index* i_row, Ipopt::Index* j_col,
               Ipopt::Number* values) override {
-    if (hessian_ == EstimationHessian::limited_memory) return false;
     if (!values) {
       std::copy(problem_.hessian_rows().begin(), problem_.hessian_rows().end(), i_row);
       std::copy(problem_.hessian_cols().begin(), problem_.hessian_cols().end(), j_col);
@@ -148,17 +163,14 @@ class EstimationNlp : public Ipopt::TNLP {
   bool intermediate_callback(Ipopt::AlgorithmMode mode, Ipopt::Index iter, Ipopt::Number obj_value, Ipopt::Number inf_pr,
                              Ipopt::Number inf_du, Ipopt::Number mu, Ipopt::Number d_norm,
                              Ipopt::Number regularization_size, Ipopt::Number alpha_du, Ipopt::Number alpha_pr,
-                             Ipopt::Index ls_trials, const Ipopt::IpoptData* data, Ipopt::IpoptCalculatedQuantities*) override {
+                             Ipopt::Index ls_trials, const Ipopt::IpoptData*, Ipopt::IpoptCalculatedQuantities*) override {
     iterations_ = iter;
-    if (steps_file_ && data && Ipopt::IsValid(data->delta())) write_step(iter, *data->delta()->x());
     return !progress_ || progress_({iter, obj_value, inf_pr, inf_du, mu, d_norm, regularization_size, alpha_du, alpha_pr,
                                     ls_trials, mode == Ipopt::RestorationPhaseMode});
   }
 
   void set_progress(std::function<bool(const JointEstimationIteration&)> progress) { progress_ = std::move(progress); }
   void set_warm_start(IpoptWarmStart warm) { warm_ = std::move(warm); }
-  /// Appends IPOPT's primal step of every iteration to `file` (a diagnostic, options.dump_directory).
-  void set_steps_file(std::FILE* file) { steps_file_ = file; }
 
   const VecX& solution() const { return solution_; }
   /// The constraint multipliers at the last point (IPOPT's sign, L = f + lambda . g).
@@ -184,21 +196,10 @@ class EstimationNlp : public Ipopt::TNLP {
     return true;
   }
 
-  // one line: iteration, |dx|, dx (the primal search direction, unscaled: x is not scaled)
-  void write_step(int iter, const Ipopt::Vector& dx) {
-    const auto* dense = dynamic_cast<const Ipopt::DenseVector*>(&dx);
-    if (!dense) return;
-    std::fprintf(steps_file_, "%d,%.17g", iter, dx.Nrm2());
-    for (int e = 0; e < dx.Dim(); ++e)
-      std::fprintf(steps_file_, ",%.17g", dense->IsHomogeneous() ? dense->Scalar() : dense->Values()[e]);
-    std::fprintf(steps_file_, "\n");
-  }
-
   Problem& problem_;
   EstimationHessian hessian_;
   VecX start_;  // IPOPT's starting point
   VecX g_, jac_, solution_, multipliers_;
-  std::FILE* steps_file_ = nullptr;
   bool have_g_ = false, have_jac_ = false;
   int iterations_ = 0;
   std::string failure_;
@@ -209,15 +210,12 @@ class EstimationNlp : public Ipopt::TNLP {
 
 /// Runs IPOPT on `problem` from `start` (with `warm`'s multipliers, if given, as a warm start);
 /// fills the result's status, iterations and time and returns IPOPT's last point (empty if it gave none),
-/// its constraint multipliers into `multipliers` if given; `steps_file`: IPOPT's primal step per
-/// iteration appended there (a diagnostic, JointEstimationOptions::dump_directory).
+/// its constraint multipliers into `multipliers` if given.
 template <class Problem>
 VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, const VecX& start,
-                      JointEstimationResult& result, IpoptWarmStart warm = {}, VecX* multipliers = nullptr,
-                      std::FILE* steps_file = nullptr) {
+                      JointEstimationResult& result, IpoptWarmStart warm = {}, VecX* multipliers = nullptr) {
   Ipopt::SmartPtr<EstimationNlp<Problem>> nlp = new EstimationNlp<Problem>(problem, options.hessian, start);
   nlp->set_progress(options.progress);
-  nlp->set_steps_file(steps_file);
   const bool warm_start = warm.lambda.size() > 0;
   nlp->set_warm_start(std::move(warm));
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
@@ -225,8 +223,6 @@ VecX solve_with_ipopt(Problem& problem, const JointEstimationOptions& options, c
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);
   app->Options()->SetIntegerValue("print_level", options.print_level);
   app->Options()->SetStringValue("sb", "yes");  // no banner
-  app->Options()->SetStringValue("hessian_approximation",
-                                 options.hessian == EstimationHessian::limited_memory ? "limited-memory" : "exact");
   if (options.trust_region_iterations > 0) {  // a warm start near the optimum (the header)
     app->Options()->SetNumericValue("constr_mult_init_max", 1e20);
     app->Options()->SetNumericValue("bound_push", 1e-9);

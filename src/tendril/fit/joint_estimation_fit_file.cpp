@@ -12,7 +12,6 @@ using namespace io::keys;
 const std::vector<std::pair<std::string, EstimationHessian>>& estimation_hessians() {
   static const std::vector<std::pair<std::string, EstimationHessian>> names = {
       {"gauss_newton", EstimationHessian::gauss_newton},
-      {"limited_memory", EstimationHessian::limited_memory},
       {"exact", EstimationHessian::exact},
   };
   return names;
@@ -32,10 +31,12 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
   std::vector<std::string> formulations;
   for (const auto& [name, unused] : estimation_formulations()) formulations.push_back(name);
   return {
-      choice("options.formulation", estimation_formulations().front().first, formulations,
-             "joint_estimation: how the dynamics enter the NLP: step_map (Z_{i+1} - f(Z_i, K, C) = r_i, the step QP "
-             "solved inside every evaluation) or transcribed (the step's velocities and impulses as variables and the "
-             "QP's optimality conditions as constraints; explicit springs, no friction, without the step-map options)."),
+      choice("options.formulation", "transcribed", formulations,
+             "joint_estimation: how the dynamics enter the NLP: transcribed (the step's velocities and impulses as "
+             "variables and the QP's optimality conditions as constraints; explicit springs, no friction, without the "
+             "step-map options; the configuration that converges on the measured wall growth) or step_map "
+             "(Z_{i+1} - f(Z_i, K, C) = r_i, the step QP solved inside every evaluation; the paper's form). The "
+             "other options' defaults depend on it."),
       positive("options.tolerance", "1e-8", "-", "joint_estimation: IPOPT's convergence tolerance `tol` (scaled NLP error)."),
       positive("options.measurement_sigma", "1e-3", "m",
                "joint_estimation: sigma_p, the standard deviation of a measured coordinate (the data term is "
@@ -50,24 +51,24 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
       flag("options.per_joint", "false",
            "joint_estimation: true fits K_j and C_j per pin joint (reported as vine.stiffness[j], vine.damping[j]); "
            "false one K and one C for all pins (the paper's choice)."),
-      choice("options.hessian", estimation_hessians().front().first, hessians,
-             "joint_estimation: the Hessian of the Lagrangian given to IPOPT: gauss_newton (the objective's, constraint "
-             "curvature left out), limited_memory (IPOPT's L-BFGS; does not converge on these problems), exact "
-             "(with the step map's, or the transcribed rows', second derivatives; not with eliminate_model_residuals)."),
-      integer("options.trust_region_iterations", "0", 0,
+      choice("options.hessian", kOpt, hessians,
+             "joint_estimation: the Hessian of the Lagrangian given to IPOPT: exact (with the step map's, or the "
+             "transcribed rows', second derivatives; not with eliminate_model_residuals; the default with transcribed) "
+             "or gauss_newton (the objective's, constraint curvature left out; the default with step_map)."),
+      integer("options.trust_region_iterations", kOpt, 0,
               "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before IPOPT, which then starts "
-              "warm from its point (0: IPOPT from the simulated guess); both formulations."),
-      integer("options.trust_region_newton_iterations", "0", 0,
+              "warm from its point (0: IPOPT from the simulated guess); default 200 with transcribed, 0 with step_map."),
+      integer("options.trust_region_newton_iterations", kOpt, 0,
               "joint_estimation, formulation transcribed only: accepted steps of the pass after those, with the "
-              "residuals' own curvature added to J^T J (a trust-region Newton method)."),
+              "residuals' own curvature added to J^T J (a trust-region Newton method); default 1500."),
       positive("options.multiplier_sigma", kOpt, "m/s",
                "joint_estimation, formulation transcribed only: sigma_y of a weak prior sum_i |y_i|^2 / sigma_y^2 on "
                "the step rows' multipliers y (scaled impulses) in the objective, fixing a direction two (nearly) "
-               "dependent rows leave free; absent: no prior."),
+               "dependent rows leave free; default 10."),
       real("options.min_prismatic_extension", kOpt, "m",
            "joint_estimation, formulation transcribed only: e_min, the first state's prismatic joints asked "
            "|h_j(q_0)| >= d_a + d_b + e_min (the gap between the bodies' ends at least e_min; 0: at least end to end; "
-           "greater than minus the joint's two half lengths); absent: no bound."),
+           "greater than minus the joint's two half lengths); default 0."),
       flag("options.bilateral_contacts", "false",
            "joint_estimation: the step map holds the known contacts by equality rows (impulses may pull) and the "
            "problem asks their impulses >= 0, instead of eq. 13's unilateral contact."),
@@ -107,7 +108,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& method_opti
 }
 
 JointEstimationOptions read_joint_estimation_options(const io::SceneNode& options) {
-  JointEstimationOptions o;
+  // the formulation's defaults, then the keys given
+  const std::string formulation = options.text("formulation");
+  JointEstimationOptions o = formulation == "step_map" ? step_map_options() : JointEstimationOptions{};
   o.tolerance = options.real("tolerance");
   o.measurement_sigma = options.real("measurement_sigma");
   o.model_sigma_position = options.real("model_sigma_position");
@@ -115,14 +118,14 @@ JointEstimationOptions read_joint_estimation_options(const io::SceneNode& option
   o.model_sigma_velocity = options.real("model_sigma_velocity");
   o.model_sigma_angular_velocity = options.real("model_sigma_angular_velocity");
   o.per_joint = options.boolean("per_joint");
-  const std::string formulation = options.text("formulation");
   for (const auto& [name, value] : estimation_formulations())
     if (name == formulation) o.formulation = value;
-  const std::string hessian = options.text("hessian");
-  for (const auto& [name, value] : estimation_hessians())
-    if (name == hessian) o.hessian = value;
-  o.trust_region_iterations = options.integer("trust_region_iterations");
-  o.trust_region_newton_iterations = options.integer("trust_region_newton_iterations");
+  if (options.has("hessian"))
+    for (const auto& [name, value] : estimation_hessians())
+      if (name == options.text("hessian")) o.hessian = value;
+  if (options.has("trust_region_iterations")) o.trust_region_iterations = options.integer("trust_region_iterations");
+  if (options.has("trust_region_newton_iterations"))
+    o.trust_region_newton_iterations = options.integer("trust_region_newton_iterations");
   if (options.has("multiplier_sigma")) o.multiplier_sigma = options.real("multiplier_sigma");
   if (options.has("min_prismatic_extension")) o.min_prismatic_extension = options.real("min_prismatic_extension");
   o.bilateral_contacts = options.boolean("bilateral_contacts");

@@ -35,7 +35,7 @@ void check_estimation_input(const vine::VineModel& model, const std::vector<Meas
     throw InputError("vine.stiffness", model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
                      "an initial guess K > 0 and C > 0");
   if (options.hessian == EstimationHessian::exact && options.eliminate_model_residuals)
-    throw InputError(key + ".hessian", "exact", "gauss_newton or limited_memory with eliminate_model_residuals");
+    throw InputError(key + ".hessian", "exact", "gauss_newton with eliminate_model_residuals");
   if (model.growth_control != vine::GrowthControl::rate)
     throw InputError("vine.growth_control", "force_limited", "rate (the step map is differentiated for it)");
   if (!options.contacts.empty() && model.contact_model != vine::ContactModel::point)

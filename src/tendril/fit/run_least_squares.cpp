@@ -9,6 +9,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 
 namespace tendril::fit {
 
@@ -98,6 +99,107 @@ class Problem {
 
 }  // namespace
 
+namespace {
+
+/// The residuals in z = theta / scale for the Levenberg-Marquardt: the value at a point (its runs in
+/// one batch), and with the Jacobian the forward differences (backward at an upper bound) of every
+/// parameter in one more batch. The last point's runs are kept, so the LM's re-evaluation of an
+/// accepted point with its Jacobian runs only the differences.
+class RunResiduals {
+ public:
+  RunResiduals(Problem& problem, const VecX& scale, const VecX& upper, double difference_step)
+      : problem_(problem), scale_(scale), upper_(upper), difference_step_(difference_step) {}
+
+  SparseResiduals operator()(const VecX& z, bool with_jacobian) {
+    SparseResiduals out;
+    if (!(z.size() == last_z_.size() && z == last_z_)) {
+      last_z_ = z;
+      last_ = std::move(problem_.at({theta(z)}).front());
+      last_jacobian_ = SparseMatrix();
+    }
+    out.ok = last_.ok;
+    out.message = last_.message;
+    out.residual = last_.residual;
+    if (!out.ok || !with_jacobian) return out;
+    if (last_jacobian_.size() > 0) {
+      out.jacobian = last_jacobian_;
+      return out;
+    }
+    const Eigen::Index n = z.size();
+    VecX h(n);
+    std::vector<VecX> shifted;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      h[j] = difference_step_ * std::max(std::abs(z[j]), 1.0);
+      if (z[j] + h[j] > upper_[j]) h[j] = -h[j];
+      VecX zj = z;
+      zj[j] += h[j];
+      shifted.push_back(theta(zj));
+    }
+    const std::vector<PointResult> columns = problem_.at(shifted);
+    MatX jacobian(out.residual.size(), n);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const PointResult& c = columns[static_cast<std::size_t>(j)];
+      if (!c.ok || c.residual.size() != out.residual.size()) {
+        out.ok = false;
+        out.message = "a finite-difference run failed: " + c.message;
+        return out;
+      }
+      jacobian.col(j) = (c.residual - out.residual) / h[j];
+    }
+    out.jacobian = last_jacobian_ = jacobian.sparseView(0.0, 0.0);
+    accepted_ = last_;
+    return out;
+  }
+
+  /// The runs of the last point evaluated with its Jacobian (the LM's last accepted point).
+  const PointResult& accepted() const { return accepted_; }
+  VecX theta(const VecX& z) const { return z.cwiseProduct(scale_); }
+
+ private:
+  Problem& problem_;
+  const VecX& scale_;
+  const VecX& upper_;
+  double difference_step_;
+  VecX last_z_;
+  PointResult last_, accepted_;
+  SparseMatrix last_jacobian_;
+};
+
+/// After a stall of the Levenberg-Marquardt (its steps shrink under growing damping without lowering
+/// the cost, as where the finite-difference Jacobian cannot resolve the gradient): true if the runs at
+/// z +- h_j e_j within the bounds (h_j the difference steps) all cost at least C(z), i.e. z is a minimum
+/// to the finite differences' resolution, checked by runs rather than assumed.
+bool no_neighbour_lowers(Problem& problem, const RunResiduals& residuals, const VecX& z, double cost,
+                         const VecX& lower, const VecX& upper, double difference_step) {
+  std::vector<VecX> neighbours;
+  for (Eigen::Index j = 0; j < z.size(); ++j)
+    for (const double sign : {1.0, -1.0}) {
+      VecX zj = z;
+      zj[j] += sign * difference_step * std::max(std::abs(z[j]), 1.0);
+      if (zj[j] >= lower[j] && zj[j] <= upper[j]) neighbours.push_back(residuals.theta(zj));
+    }
+  for (const PointResult& p : problem.at(neighbours))
+    if (p.cost() < cost) return false;
+  return true;
+}
+
+/// Sigma and covariance of the fit from the Jacobian at its optimum (fit_runs' header).
+void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale, const RunFitOptions& options,
+                      RunFitResult& result) {
+  const Eigen::Index n = scale.size(), m = jacobian.rows();
+  result.sigma = VecX::Constant(n, kInf);
+  if (jacobian.cols() != n || !(m > n || (options.absolute_sigma && m == n))) {
+    result.covariance = MatX::Constant(n, n, std::nan(""));
+    return;
+  }
+  const double s2 = options.absolute_sigma ? 1.0 : 2.0 * cost / static_cast<double>(m - n);
+  result.covariance = scale.asDiagonal() * least_squares_covariance(jacobian, s2) * scale.asDiagonal();
+  for (Eigen::Index j = 0; j < n; ++j)
+    if (std::isfinite(result.covariance(j, j))) result.sigma[j] = std::sqrt(result.covariance(j, j));
+}
+
+}  // namespace
+
 RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const MeasurementTable& data,
                       const RunBatchEvaluator& evaluate, const RunFitOptions& options,
                       const std::function<void(const FitIteration&)>& progress) {
@@ -116,173 +218,47 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
     hi[j] = p.upper / p.scale;
     z[j] = p.initial / p.scale;
   }
-  auto theta = [&](const VecX& zz) -> VecX { return zz.cwiseProduct(scale); };
-
   Problem problem(parameters, data, evaluate);
+  RunResiduals residuals(problem, scale, hi, options.difference_step);
   RunFitResult result;
-  PointResult current = std::move(problem.at({theta(z)}).front());
-  result.runs = problem.runs();
-  if (!current.ok) {
-    result.message = "the start failed: " + current.message;
-    result.values = theta(z);
+  const SparseResiduals start = residuals(z, true);
+  if (!start.ok) {
+    result.runs = problem.runs();
+    result.message = "the start failed: " + start.message;
+    result.values = residuals.theta(z);
     result.sigma = VecX::Constant(n, kInf);
     return result;
   }
-  const auto m = current.residual.size();
-  result.initial_cost = current.cost();
-  double lambda = options.initial_damping, last_step = 0.0;
-  bool small_change = false;
-  std::string reason, failed_run;
-  MatX J;
-  for (int iteration = 0;; ++iteration) {
-    // the Jacobian by forward differences (backward at an upper bound), all runs in one batch
-    VecX h(n);
-    std::vector<VecX> shifted;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      h[j] = options.difference_step * std::max(std::abs(z[j]), 1.0);
-      if (z[j] + h[j] > hi[j]) h[j] = -h[j];
-      VecX zj = z;
-      zj[j] += h[j];
-      shifted.push_back(theta(zj));
-    }
-    const std::vector<PointResult> columns = problem.at(shifted);
-    result.runs = problem.runs();
-    J.resize(m, n);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const PointResult& c = columns[static_cast<std::size_t>(j)];
-      if (!c.ok || c.residual.size() != m) {
-        failed_run = c.message;
-        break;
-      }
-      J.col(j) = (c.residual - current.residual) / h[j];
-    }
-    if (!failed_run.empty()) {
-      reason = "a finite-difference run failed: " + failed_run;
-      result.converged = false;
-      J.resize(0, 0);
-      break;
-    }
-    const VecX g = J.transpose() * current.residual;
-    // variables on a bound whose gradient pushes them out stay fixed this iteration
-    std::vector<Eigen::Index> free;
-    double projected_gradient = 0.0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const bool held = (z[j] <= lo[j] && g[j] > 0.0) || (z[j] >= hi[j] && g[j] < 0.0);
-      if (!held) {
-        free.push_back(j);
-        projected_gradient = std::max(projected_gradient, std::abs(g[j]));
-      }
-    }
-    FitIteration line{iteration, current.cost(), 0.0, last_step, lambda, problem.runs(), theta(z)};
-    result.history.push_back(line);
-    result.iterations = iteration;
-    if (progress) progress(line);
-    if (small_change) {
-      result.converged = true;
-      break;
-    }
-    if (projected_gradient < options.gradient_tolerance) {
-      result.converged = true;
-      reason = fmt::format("converged: projected gradient {} < {}", number_text(projected_gradient, 3),
-                           number_text(options.gradient_tolerance, 3));
-      break;
-    }
-    if (iteration >= options.max_iterations) {
-      reason = fmt::format("not converged after {} iterations (cost {})", options.max_iterations,
-                           number_text(current.cost(), 6));
-      break;
-    }
-    // damped Gauss-Newton steps on the free variables until one lowers the cost
-    const auto nf = static_cast<Eigen::Index>(free.size());
-    MatX Jf(m, nf);
-    for (Eigen::Index a = 0; a < nf; ++a) Jf.col(a) = J.col(free[static_cast<std::size_t>(a)]);
-    const MatX A = Jf.transpose() * Jf;
-    VecX gf(nf);
-    for (Eigen::Index a = 0; a < nf; ++a) gf[a] = g[free[static_cast<std::size_t>(a)]];
-    const double diagonal_floor = 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
-    bool accepted = false;
-    std::string last_failure;
-    for (int attempt = 0; attempt < options.max_rejections && !accepted; ++attempt) {
-      MatX damped = A;
-      for (Eigen::Index a = 0; a < nf; ++a) damped(a, a) += lambda * std::max(A(a, a), diagonal_floor);
-      const VecX dzf = damped.ldlt().solve(-gf);
-      VecX trial = z;
-      for (Eigen::Index a = 0; a < nf; ++a) {
-        const Eigen::Index j = free[static_cast<std::size_t>(a)];
-        trial[j] = std::clamp(z[j] + dzf[a], lo[j], hi[j]);
-      }
-      const VecX step = trial - z;
-      PointResult next = std::move(problem.at({theta(trial)}).front());
-      result.runs = problem.runs();
-      if (next.ok && next.cost() < current.cost()) {
-        const double decrease = (current.cost() - next.cost()) / std::max(current.cost(), 1e-300);
-        last_step = step.lpNorm<Eigen::Infinity>();
-        z = trial;
-        current = std::move(next);
-        lambda = std::max(lambda / 3.0, 1e-12);
-        accepted = true;
-        if (last_step < options.step_tolerance * (1.0 + z.lpNorm<Eigen::Infinity>())) {
-          small_change = true;
-          reason = fmt::format("converged: step {} below the step tolerance", number_text(last_step, 3));
-        } else if (decrease < options.cost_tolerance) {
-          small_change = true;
-          reason = fmt::format("converged: relative cost decrease {} below the cost tolerance", number_text(decrease, 3));
-        }
-      } else if (next.ok && (step.array().abs() <= h.array().abs()).all()) {
-        // steps within the difference steps do not lower the cost: a minimum to the accuracy of the
-        // finite-difference Jacobian (e.g. on a bound, where the residual does not vanish)
-        small_change = true;
-        reason = "converged: no step lowers the cost, the last tried is within the finite-difference steps";
-        break;
-      } else {
-        if (!next.ok) last_failure = next.message;
-        lambda *= 4.0;
-      }
-    }
-    if (small_change && !accepted) {
-      result.converged = true;
-      break;
-    }
-    if (!accepted) {
-      reason = fmt::format("no step lowered the cost in {} tries (lambda {}){}", options.max_rejections,
-                           number_text(lambda, 3), last_failure.empty() ? "" : "; last failed run: " + last_failure);
-      break;
-    }
+  result.initial_cost = 0.5 * start.residual.squaredNorm();
+  const auto line = [&](const SparseLmIteration& i) {
+    FitIteration h{i.iteration, i.cost, 0.0, i.step, i.damping, problem.runs(), residuals.theta(*i.y)};
+    h.accepted = i.accepted;
+    result.history.push_back(h);
+    if (progress) progress(h);
+    return true;
+  };
+  const SparseLmResult lm =
+      minimise_sparse_least_squares(std::ref(residuals), z, lo, hi,
+                                    {.max_iterations = options.max_iterations,
+                                     .initial_damping = options.initial_damping,
+                                     .step_tolerance = options.step_tolerance,
+                                     .cost_tolerance = options.cost_tolerance,
+                                     .gradient_tolerance = options.gradient_tolerance,
+                                     .max_rejections = options.max_rejections},
+                                    {}, line);
+  result.converged = lm.converged;
+  result.message = lm.converged ? "converged: " + lm.message : lm.message;
+  if (lm.stalled && no_neighbour_lowers(problem, residuals, lm.y, lm.cost, lo, hi, options.difference_step)) {
+    result.converged = true;
+    result.message = "converged: " + lm.message + "; no run within the difference steps lowers the cost (a minimum to "
+                     "the finite differences' resolution)";
   }
-  result.message = reason;
-  result.values = theta(z);
-  result.cost = current.cost();
-  result.simulated = current.simulated;
-  result.sigma = VecX::Constant(n, kInf);
-  if (J.rows() == m && J.cols() == n && (m > n || (options.absolute_sigma && m == n))) {
-    // s^2 (J^T J)^-1 by eigen-decomposition: directions with (numerically) zero curvature are undetermined
-    const double s2 = options.absolute_sigma ? 1.0 : 2.0 * current.cost() / static_cast<double>(m - n);
-    Eigen::SelfAdjointEigenSolver<MatX> eig(J.transpose() * J);
-    const VecX& ev = eig.eigenvalues();
-    const double cutoff = 1e-12 * std::max(ev.maxCoeff(), 1e-300);
-    MatX inverse = MatX::Zero(n, n);
-    std::vector<bool> undetermined(static_cast<std::size_t>(n), false);
-    for (Eigen::Index e = 0; e < n; ++e) {
-      const VecX v = eig.eigenvectors().col(e);
-      if (ev[e] <= cutoff) {
-        for (Eigen::Index j = 0; j < n; ++j)
-          if (std::abs(v[j]) > 1e-8) undetermined[static_cast<std::size_t>(j)] = true;
-      } else {
-        inverse += v * v.transpose() / ev[e];
-      }
-    }
-    result.covariance = s2 * scale.asDiagonal() * inverse * scale.asDiagonal();
-    for (Eigen::Index j = 0; j < n; ++j) {
-      if (!undetermined[static_cast<std::size_t>(j)]) {
-        result.sigma[j] = std::sqrt(result.covariance(j, j));
-      } else {
-        result.covariance.row(j).setConstant(std::nan(""));
-        result.covariance.col(j).setConstant(std::nan(""));
-      }
-    }
-  } else {
-    result.covariance = MatX::Constant(n, n, std::nan(""));
-  }
+  result.iterations = lm.iterations;
+  result.runs = problem.runs();
+  result.values = residuals.theta(lm.y);
+  result.cost = lm.cost;
+  result.simulated = residuals.accepted().simulated;
+  fill_uncertainty(MatX(lm.at.jacobian), lm.cost, scale, options, result);
   return result;
 }
 

@@ -5,10 +5,12 @@
 /// columns are measured observables (e.g. the robot's speed). The cost is
 ///   C(theta) = 1/2 sum_{i,k} ((y_ik(theta) - m_ik) / sigma_k)^2
 /// over the measured entries m_ik (experiment i, observable k), y_ik the simulated observable.
-/// Minimised by bounded Levenberg-Marquardt in scaled variables z_j = theta_j / scale_j with a
-/// Jacobian by forward differences of whole runs; every run of one Jacobian (and of one trial step)
-/// goes to the injected evaluator as one batch, which may run them in parallel (threads, processes,
-/// a Dask cluster). Uncertainty from the Gauss-Newton Hessian at the optimum.
+/// Minimised by the bounded Levenberg-Marquardt of fit/sparse_levenberg_marquardt.hpp in scaled
+/// variables z_j = theta_j / scale_j with a Jacobian by forward differences of whole runs; every run
+/// of one Jacobian (and of one trial step) goes to the injected evaluator as one batch, which may run
+/// them in parallel (threads, processes, a Dask cluster). A trial whose runs fail is rejected; after a
+/// stall the runs one difference step away decide whether the point is a minimum to the differences'
+/// resolution. Uncertainty from the Gauss-Newton Hessian at the optimum.
 
 #include <functional>
 #include <limits>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "tendril/core/types.hpp"
+#include "tendril/fit/fit_iteration.hpp"
 
 namespace tendril::fit {
 
@@ -49,31 +52,16 @@ struct MeasurementTable {
 };
 
 struct RunFitOptions {
-  int max_iterations = 30;            ///< Levenberg-Marquardt iterations (Jacobians), >= 1
+  int max_iterations = 30;            ///< Levenberg-Marquardt iterations (accepted steps, one Jacobian each), >= 0
   double difference_step = 1e-3;      ///< forward-difference step in z: h_j = step max(|z_j|, 1)
-  double step_tolerance = 1e-6;       ///< converged when |dz|_inf < this (1 + |z|_inf)
-  double cost_tolerance = 1e-10;      ///< converged when an accepted step lowers C by less than this fraction
+  double step_tolerance = 1e-6;       ///< converged when (1 + lambda) |dz|_inf < this (1 + |z|_inf)
+  double cost_tolerance = 1e-10;      ///< converged when an accepted step lowers C by less than this fraction / (1 + lambda)
   double gradient_tolerance = 1e-10;  ///< converged when the projected gradient |dC/dz|_inf < this
   double initial_damping = 1e-3;      ///< lambda at the start (Marquardt's diagonal scaling)
   int max_rejections = 12;            ///< rejected trial steps in a row before giving up
   /// True: MeasurementTable::sigma are the measurement errors, the covariance is (J^T J)^-1 (scipy's
   /// absolute_sigma); false: only relative weights, the covariance is scaled by s^2 from the residual.
   bool absolute_sigma = false;
-};
-
-/// One line of the fit's progress (after each Jacobian).
-struct FitIteration {
-  int iteration = 0;
-  double objective = 0.0;             ///< C at the current values (joint_estimation: its chi-square objective)
-  /// largest bound violation (0: bounds are kept by projection; joint_estimation: IPOPT's inf_pr)
-  double constraint_violation = 0.0;
-  double step_norm = 0.0;             ///< |dz|_inf of the step that led here, 0 at the start (IPOPT: alpha_pr)
-  double damping = 0.0;               ///< lambda (IPOPT: the Hessian regularisation delta_w)
-  long runs = 0;                      ///< runs evaluated so far
-  VecX values;                        ///< theta
-  /// Dual infeasibility (joint_estimation: IPOPT's inf_du); NaN for the methods without one
-  double dual_infeasibility = std::numeric_limits<double>::quiet_NaN();
-  bool restoration = false;  ///< joint_estimation: an iteration of IPOPT's restoration phase (its log's "r")
 };
 
 struct RunFitResult {

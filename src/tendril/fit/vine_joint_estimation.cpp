@@ -849,6 +849,17 @@ const char* status_name(Ipopt::ApplicationReturnStatus status) {
 
 }  // namespace detail
 
+JointEstimationOptions step_map_options() {
+  JointEstimationOptions o;
+  o.formulation = EstimationFormulation::step_map;
+  o.hessian = EstimationHessian::gauss_newton;
+  o.trust_region_iterations = 0;
+  o.trust_region_newton_iterations = 0;
+  o.multiplier_sigma = 0.0;
+  o.min_prismatic_extension = -std::numeric_limits<double>::infinity();
+  return o;
+}
+
 JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model, const VineState& start,
                                                           const std::vector<MeasuredFrame>& frames,
                                                           const JointEstimationOptions& options) {
@@ -883,17 +894,22 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
     const auto t0 = std::chrono::steady_clock::now();
     const SparseLmResult lm = minimise_sparse_least_squares(
         [&](const VecX& y, bool with_jacobian) { return problem.least_squares(y, with_jacobian); },
-        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations});
+        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations}, {},
+        detail::trust_region_progress(options));
     result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.trust_region_iterations = lm.iterations;
     result.trust_region_message = lm.message;
+    result.trust_region_interrupted = lm.interrupted;
     const VecX x = problem.full(lm.y);
     if (x.size() > 0) x_start = x;
     result.trust_region_objective = problem.objective(x_start, nullptr);
   }
 
   VecX x = problem.initial_guess();
-  if (options.eliminate_model_residuals) {
+  if (result.trust_region_interrupted) {
+    result.status = "User_Requested_Stop";
+    x = x_start;
+  } else if (options.eliminate_model_residuals) {
     EliminatedProblem eliminated(problem);
     const VecX y = detail::solve_with_ipopt(eliminated, options, problem.reduced(x_start), result);
     if (y.size() > 0) x = problem.full(y);  // r = the defects; empty if the model fails at y
@@ -910,7 +926,7 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   result.constraint_violation = evaluated ? problem.violation(g) : std::numeric_limits<double>::infinity();
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
-  if (evaluated) sigma = problem.parameter_sigmas(x, g, jac);
+  if (evaluated && result.status != "User_Requested_Stop") sigma = problem.parameter_sigmas(x, g, jac);  // not when stopped
   detail::fill_estimate(problem, x, sigma, result);
   return result;
 }

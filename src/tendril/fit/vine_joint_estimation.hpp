@@ -16,9 +16,12 @@
 /// df/dC from vine/step_derivatives.hpp, identities for Z_{i+1} and r_i, and the joint, growth and
 /// contact rows' gradients from the step's row templates (vine/constraint_rows.hpp). The Hessian
 /// of the Lagrangian is the constrained Gauss-Newton matrix (the objective's: 2 dp/dq^T dp/dq /
-/// sigma_p^2 and 2 R, no constraint curvature; converges on simulated data, not yet on the measured
-/// wall growth), the exact one (with the step map's second derivatives, vine/step_second_derivatives.hpp)
-/// or IPOPT's limited-memory quasi-Newton approximation. With eliminate_model_residuals
+/// sigma_p^2 and 2 R, no constraint curvature) or the exact one (with the step map's second
+/// derivatives, vine/step_second_derivatives.hpp). The defaults are the configuration that converges
+/// on the measured wall growth (the transcribed formulation, the trust-region pass of 200
+/// Gauss-Newton and 1500 Newton steps, the exact Hessian, the first state's prismatic joints at least
+/// end to end and the weak prior on the multipliers; docs/physics/fitting.md); step_map_options()
+/// gives the paper's step-map formulation. With eliminate_model_residuals
 /// IPOPT solves the same problem with r_i = Z_{i+1} - f(Z_i, K, C) substituted (variables Z, K, C;
 /// Gauss-Newton Hessian 2 J^T J of the objective's residuals). docs/physics/fitting.md.
 
@@ -46,12 +49,10 @@ struct KnownContact {
 
 /// How the Hessian of the Lagrangian is formed.
 enum class EstimationHessian {
-  gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out (converges; the default)
-  limited_memory,  ///< IPOPT's L-BFGS (hessian_approximation limited-memory): does not converge on these
-                   ///< problems (docs/physics/fitting.md)
+  gauss_newton,    ///< the objective's Gauss-Newton matrix, constraint curvature left out
   /// the exact Hessian of the Lagrangian: the objective's (with the observation's curvature), the
   /// dynamics multipliers times the step map's second derivatives (vine/step_second_derivatives.hpp)
-  /// and the joint, growth, contact rows' curvature; not with eliminate_model_residuals
+  /// and the joint, growth, contact rows' curvature (the default; not with eliminate_model_residuals)
   exact,
 };
 
@@ -78,10 +79,14 @@ struct JointEstimationIteration {
   double alpha_du = 0.0, alpha_pr = 0.0;  ///< step sizes of the dual and primal variables
   int line_search_trials = 0;
   bool restoration = false;     ///< an iteration of IPOPT's restoration phase (its log's "r")
+  /// a trial of the trust-region pass before IPOPT (objective: the pass's least squares, d_norm its
+  /// step, regularization its lambda; inf_pr, inf_du NaN), accepted or not
+  bool trust_region = false;
+  bool accepted = true;
 };
 
 struct JointEstimationOptions {
-  EstimationFormulation formulation = EstimationFormulation::step_map;
+  EstimationFormulation formulation = EstimationFormulation::transcribed;
   Observation observation = Observation::points;
   /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
   bool per_joint = false;
@@ -113,7 +118,7 @@ struct JointEstimationOptions {
   /// (hdot - h^ h^ . hdot) / |h| uses v_k), so without these rows they drift, and on the wall growth
   /// they made the step QP at Z_0 near-singular (docs/physics/fitting.md). false (the default): not imposed.
   bool first_state_joint_velocities = false;
-  EstimationHessian hessian = EstimationHessian::gauss_newton;
+  EstimationHessian hessian = EstimationHessian::exact;
   double tolerance = 1e-8;             ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;            ///< IPOPT `max_iter`
   /// Accepted steps of the trust-region pass before IPOPT (0: IPOPT from the simulated guess): sparse
@@ -124,16 +129,17 @@ struct JointEstimationOptions {
   /// however large (`constr_mult_init_max` 1e20), the transcribed one's with the multipliers at which
   /// the least squares are stationary (`warm_start_init_point`); the bounded K, C not pushed into the
   /// interior (bound pushes 1e-9) and the barrier parameter `mu_init` 1e-6
-  int trust_region_iterations = 0;
+  int trust_region_iterations = 200;
   /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
   /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
   /// trust-region Newton method; on the wall growth the Gauss-Newton pass stalls with a large
   /// gradient, these steps end at a 1e4 times smaller one, and IPOPT converges from there only with
   /// min_prismatic_extension: docs/physics/fitting.md). 0: none
-  int trust_region_newton_iterations = 0;
+  int trust_region_newton_iterations = 1500;
   int print_level = 0;                 ///< IPOPT `print_level` (0 silent, 5 its default log)
-  /// Called after every IPOPT iteration (and at its start, iteration 0); returning false stops
-  /// IPOPT (status User_Requested_Stop). Empty: none.
+  /// Called after every trial of the trust-region pass and every IPOPT iteration (and at IPOPT's
+  /// start, iteration 0); returning false stops the estimation at once (status User_Requested_Stop;
+  /// in the pass, IPOPT is not started). Empty: none.
   std::function<bool(const JointEstimationIteration&)> progress;
   /// Typical magnitudes of K [N m/rad] and C [N m s/rad]: IPOPT works on K / scale, C / scale
   /// (<= 0: the initial guess's)
@@ -146,8 +152,8 @@ struct JointEstimationOptions {
   /// multipliers y (scaled impulses [m/s]; O(1) on the wall growth) to the objective (in its model
   /// term), a modelling choice that determines a direction the rows leave free where two of them are
   /// (nearly) dependent (docs/physics/fitting.md, "What the wall growth leaves undetermined");
-  /// its Hessian is 2 / sigma_y^2 on y's diagonal. 0 (the default): none.
-  double multiplier_sigma = 0.0;
+  /// its Hessian is 2 / sigma_y^2 on y's diagonal (default 10 m/s, as on the wall growth). 0: none.
+  double multiplier_sigma = 10.0;
   /// Transcribed formulation only: a finite value e_min [m] adds the inequalities
   /// |h_j(q_0)|^2 >= (d_a + d_b + e_min)^2 on every prismatic joint j at the first state (h = p_b - p_a,
   /// d the half lengths: the extension, the gap between the bodies' ends, at least e_min; 0: the bodies
@@ -155,14 +161,8 @@ struct JointEstimationOptions {
   /// rows fix only their rates, and on the wall growth the fit otherwise collapses the last joint to
   /// |h| = 0, where its two rows coincide and its growth row's h / |h| is singular
   /// (docs/physics/fitting.md, "What the wall growth leaves undetermined"). In the trust-region pass a
-  /// one-sided penalty. -inf (the default): none.
-  double min_prismatic_extension = -std::numeric_limits<double>::infinity();
-  /// Transcribed formulation only, a diagnostic: a folder (created) into which the solve writes
-  /// IPOPT's primal step per iteration (`steps.csv`: iteration, |dx|, then dx) and, at IPOPT's last
-  /// point, x, the constraint multipliers lambda (IPOPT's sign), the constraint Jacobian and the exact
-  /// Lagrangian Hessian (both triangles) as Matrix Market, and the variables' and rows' blocks
-  /// (`layout.csv`). Empty: nothing written.
-  std::string dump_directory;
+  /// one-sided penalty. Default 0 (end to end); -inf: none.
+  double min_prismatic_extension = 0.0;
 };
 
 struct JointEstimationResult {
@@ -191,9 +191,15 @@ struct JointEstimationResult {
   double seconds = 0.0;              ///< wall time of the IPOPT solve [s]
   int trust_region_iterations = 0;   ///< accepted steps of the trust-region pass
   std::string trust_region_message;  ///< why it stopped
+  bool trust_region_interrupted = false;  ///< the progress callback stopped the pass (IPOPT was not started)
   double trust_region_objective = 0.0;  ///< the objective where IPOPT starts [-]
   double trust_region_seconds = 0.0; ///< wall time of the trust-region pass [s]
 };
+
+/// The step-map formulation (eq. 16 as the paper writes it) with the options it takes: the
+/// Gauss-Newton Hessian, no trust-region pass, and none of the transcribed formulation's own options
+/// (no Newton steps, no prior, no bound on the first lengths).
+JointEstimationOptions step_map_options();
 
 /// Estimates the trajectory and K, C from `frames` (increasing steps; Z spans the first to the last
 /// frame's step). The initial guess is the simulation from `start` (the state at step 0) with the

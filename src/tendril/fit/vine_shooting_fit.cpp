@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/fit/sparse_levenberg_marquardt.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -27,6 +28,10 @@ void set_parameters(VineModel& model, double stiffness, double damping) {
 ShootingResiduals shooting_residuals(VineModel model, const VineState& start, const std::vector<MeasuredFrame>& frames,
                                      Observation observation, double stiffness, double damping, bool with_jacobian) {
   ShootingResiduals out;
+  if (!std::isfinite(stiffness) || !std::isfinite(damping)) {  // a step that overflowed exp(ln K): a failed trial
+    out.message = fmt::format("K = {:.6g} N m/rad, C = {:.6g} N m s/rad: not finite", stiffness, damping);
+    return out;
+  }
   set_parameters(model, stiffness, damping);
   int rows = 0;
   for (const MeasuredFrame& f : frames) rows += 2 * (observation == Observation::tip ? 1 : static_cast<int>(f.points.rows()));
@@ -84,87 +89,64 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start, co
 
 VineFitResult fit_stiffness_damping(const VineModel& model, const VineState& start,
                                     const std::vector<MeasuredFrame>& frames, const VineFitOptions& options) {
-  TENDRIL_ASSERT(options.max_iterations >= 1, "at least one iteration");
   VineFitResult result;
   if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
     throw InputError("vine.stiffness", model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
                      "an initial guess K > 0 and C > 0 (the fit works on ln K, ln C)");
-  Vec2 theta(std::log(model.stiffness[0]), std::log(model.damping[0]));
-  const auto evaluate = [&](const Vec2& t, bool jacobian) {
-    return shooting_residuals(model, start, frames, options.observation, std::exp(t[0]), std::exp(t[1]), jacobian);
+  const Vec2 theta0(std::log(model.stiffness[0]), std::log(model.damping[0]));
+  int simulations = 0;
+  ShootingResiduals fitted;  // at the last point evaluated with its Jacobian (the last accepted one)
+  std::string failure;       // why the last failed simulation failed
+  const auto residuals = [&](const VecX& t, bool with_jacobian) {
+    ++simulations;
+    ShootingResiduals r =
+        shooting_residuals(model, start, frames, options.observation, std::exp(t[0]), std::exp(t[1]), with_jacobian);
+    SparseResiduals out{r.ok, r.message, r.residual, {}};
+    if (!r.ok) failure = r.message;
+    if (r.ok && with_jacobian) {
+      out.jacobian = r.jacobian.sparseView(0.0, 0.0);
+      fitted = std::move(r);
+    }
+    return out;
   };
-  ShootingResiduals current = evaluate(theta, true);
-  if (!current.ok) {
-    result.message = "the initial guess does not simulate: " + current.message;
+  const auto line = [&](const SparseLmIteration& i) {
+    FitIteration h{i.iteration, i.cost, 0.0, i.step, i.damping, simulations, i.y->array().exp().matrix()};
+    h.accepted = i.accepted;
+    result.history.push_back(h);
+    return !options.progress || options.progress(h);
+  };
+  const VecX unbounded = VecX::Constant(2, std::numeric_limits<double>::infinity());
+  SparseLmResult lm;
+  try {
+    lm = minimise_sparse_least_squares(residuals, theta0, -unbounded, unbounded,
+                                       {.max_iterations = options.max_iterations,
+                                        .step_tolerance = options.step_tolerance,
+                                        .cost_tolerance = options.cost_tolerance},
+                                       {}, line);
+  } catch (const std::runtime_error&) {
+    result.message = "the initial guess does not simulate: " + failure;
     return result;
   }
-  double cost = 0.5 * current.residual.squaredNorm();
-  result.initial_cost = cost;
-  // Levenberg-Marquardt with Marquardt's diagonal scaling
-  double lambda = 1e-3;
-  for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
-    result.iterations = iteration;
-    const MatN<2> jtj = current.jacobian.transpose() * current.jacobian;
-    const Vec2 gradient = current.jacobian.transpose() * current.residual;
-    bool accepted = false;
-    Vec2 delta = Vec2::Zero();
-    while (lambda < 1e12) {
-      MatN<2> a = jtj;
-      a.diagonal() += lambda * jtj.diagonal().cwiseMax(1e-30);
-      delta = -a.ldlt().solve(gradient);
-      ShootingResiduals trial = evaluate(theta + delta, true);
-      const double trial_cost = trial.ok ? 0.5 * trial.residual.squaredNorm() : std::numeric_limits<double>::infinity();
-      if (trial_cost < cost) {
-        const double decrease = (cost - trial_cost) / cost;
-        theta += delta;
-        current = std::move(trial);
-        cost = trial_cost;
-        lambda = std::max(lambda / 3.0, 1e-12);
-        accepted = true;
-        result.history.push_back(cost);
-        if (delta.norm() < options.step_tolerance || decrease < options.cost_tolerance) {
-          result.converged = true;
-          result.message = delta.norm() < options.step_tolerance ? "step below step_tolerance"
-                                                                   : "cost decrease below cost_tolerance";
-        }
-        break;
-      }
-      lambda *= 4.0;
-    }
-    if (!accepted) {
-      // no decrease in any direction the damping allows: a minimum if the residual is orthogonal to
-      // the Jacobian's columns (to round-off), else the Jacobian does not describe the cost
-      result.converged = gradient.norm() <= 1e-8 * current.jacobian.norm() * current.residual.norm();
-      result.message = result.converged ? "no further decrease (at the minimum)"
-                                        : "Levenberg-Marquardt found no decrease along the Jacobian's directions";
-      break;
-    }
-    if (result.converged) break;
-  }
-  if (!result.converged && result.message.empty()) result.message = "max_iterations reached";
-
-  result.stiffness = std::exp(theta[0]);
-  result.damping = std::exp(theta[1]);
-  result.cost = cost;
-  const Eigen::Index dof = current.residual.size() - 2;
+  result.converged = lm.converged;
+  result.message = lm.message;
+  result.iterations = lm.iterations;
+  result.simulations = simulations;
+  result.stiffness = std::exp(lm.y[0]);
+  result.damping = std::exp(lm.y[1]);
+  result.initial_cost = lm.initial_cost;
+  result.cost = lm.cost;
+  // sigma from the Gauss-Newton covariance in ln units: a parameter the residual no longer depends
+  // on (K -> 0 leaves ln K free) is undetermined, +inf
+  const Eigen::Index dof = fitted.residual.size() - 2;
   if (dof > 0) {
-    // a parameter the residual no longer depends on (a column of J near zero: K -> 0 leaves ln K
-    // free) has no finite uncertainty: +inf, and the other is taken with it held fixed
-    const MatX& jac = current.jacobian;
-    const double variance = 2.0 * cost / static_cast<double>(dof);
-    const double scale = std::max(jac.col(0).norm(), jac.col(1).norm());
-    const bool free_k = jac.col(0).norm() <= 1e-8 * scale, free_c = jac.col(1).norm() <= 1e-8 * scale;
-    const double inf = std::numeric_limits<double>::infinity();
-    if (free_k || free_c) {
-      result.stiffness_sigma = free_k ? inf : result.stiffness * std::sqrt(variance / jac.col(0).squaredNorm());
-      result.damping_sigma = free_c ? inf : result.damping * std::sqrt(variance / jac.col(1).squaredNorm());
-    } else {
-      const MatN<2> covariance = variance * (jac.transpose() * jac).inverse();
-      result.stiffness_sigma = result.stiffness * std::sqrt(covariance(0, 0));
-      result.damping_sigma = result.damping * std::sqrt(covariance(1, 1));
-    }
+    const MatX covariance = least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
+    const auto sigma = [&](int j, double value) {
+      return std::isfinite(covariance(j, j)) ? value * std::sqrt(covariance(j, j)) : std::numeric_limits<double>::infinity();
+    };
+    result.stiffness_sigma = sigma(0, result.stiffness);
+    result.damping_sigma = sigma(1, result.damping);
   }
-  result.fitted = std::move(current);
+  result.fitted = std::move(fitted);
   return result;
 }
 

@@ -3,14 +3,16 @@
 /// shooting (the simple baseline of the fitting issue; the paper's joint state and parameter
 /// estimation, vine paper eq. 16, is the other method): simulate from a given start with (K, C),
 /// compare the simulated centre line with the measured points at the video frames, and minimise
-/// 1/2 |r|^2 over theta = (ln K, ln C) by Levenberg-Marquardt. The Jacobian of r is exact: forward
+/// 1/2 |r|^2 over theta = (ln K, ln C) by Levenberg-Marquardt (fit/sparse_levenberg_marquardt.hpp). The Jacobian of r is exact: forward
 /// sensitivities of (q, v) chained through the step-map derivatives (vine/step_derivatives.hpp),
 /// times the derivative of the observation (fit/polyline_resample.hpp). docs/physics/fitting.md.
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "tendril/core/types.hpp"
+#include "tendril/fit/fit_iteration.hpp"
 #include "tendril/fit/vine_observation.hpp"
 #include "tendril/vine/vine_model.hpp"
 
@@ -39,9 +41,11 @@ ShootingResiduals shooting_residuals(vine::VineModel model, const vine::VineStat
 
 struct VineFitOptions {
   Observation observation = Observation::points;
-  int max_iterations = 50;          ///< Levenberg-Marquardt iterations, >= 1
-  double step_tolerance = 1e-7;     ///< stop when |delta theta| < this (theta in ln units)
-  double cost_tolerance = 1e-12;    ///< stop when the cost decreases by less than this fraction
+  int max_iterations = 50;          ///< Levenberg-Marquardt iterations (accepted steps), >= 1
+  double step_tolerance = 1e-7;     ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta in ln units)
+  double cost_tolerance = 1e-12;    ///< converged when the cost decreases by less than this fraction
+  /// Called at the start and after every trial (values: K, C); returning false stops the fit. Empty: none.
+  std::function<bool(const FitIteration&)> progress;
 };
 
 struct VineFitResult {
@@ -56,7 +60,9 @@ struct VineFitResult {
   double stiffness_sigma = 0.0, damping_sigma = 0.0;
   double initial_cost = 0.0;        ///< 1/2 |r|^2 at the start [m^2]
   double cost = 0.0;                ///< 1/2 |r|^2 at the optimum [m^2]
-  std::vector<double> history;      ///< cost after every accepted iteration [m^2]
+  int simulations = 0;              ///< simulations run (the start, trials, and accepted points with sensitivities)
+  /// the start, then every trial, accepted or rejected (objective [m^2], values K, C)
+  std::vector<FitIteration> history;
   ShootingResiduals fitted;         ///< residuals and simulated points at the optimum
 };
 

@@ -4,11 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -284,31 +280,6 @@ class TranscribedProblem {
         if (g(row) > min_length_squared_[b] * (1.0 + 1e-6)) inactive.push_back(row);
       }
     return constrained_sigmas(num_variables(), num_constraints(), h, a, inactive, k(0), 2 * nk_);
-  }
-
-  /// The variables' and rows' blocks, one line each: block, step, first index, count (the diagnostic dump).
-  void write_layout(const std::filesystem::path& path) const {
-    std::ofstream out(path);
-    out << "block,step,first,count\n";
-    const auto line = [&](const char* block, int i, int first, int count) {
-      out << block << ',' << i << ',' << first << ',' << count << '\n';
-    };
-    for (int i = 0; i <= steps_; ++i) line("var_q", i, z(i), n_), line("var_v", i, z(i) + n_, n_);
-    for (int i = 0; i < steps_; ++i) {
-      line("var_r", i, r(i), 2 * n_);
-      const int joints = static_cast<int>(joint_specs_.size()), growth = static_cast<int>(growth_specs_.size());
-      const int contacts = static_cast<int>(rows_[i].size()) - joints - growth;
-      line("var_y_joint", i, y(i), joints), line("var_y_growth", i, y(i) + joints, growth);
-      line("var_y_contact", i, y(i) + joints + growth, contacts);
-      line("row_q", i, row(i), n_), line("row_v", i, row(i) + n_, n_);
-      line("row_joint", i, row(i) + 2 * n_, joints), line("row_growth", i, row(i) + 2 * n_ + joints, growth);
-      line("row_contact", i, row(i) + 2 * n_ + joints + growth, contacts);
-    }
-    line("var_K", 0, k(0), nk_), line("var_C", 0, c(0), nk_);
-    const int joints = static_cast<int>(joint_specs_.size());
-    line("row_first_position", 0, row(steps_), joints), line("row_first_joint_velocity", 0, row(steps_) + joints, joints);
-    line("row_first_growth", 0, row(steps_) + 2 * joints, static_cast<int>(growth_specs_.size()));
-    line("row_first_length", 0, first_length_row(), static_cast<int>(length_specs_.size()));
   }
 
   /// The smallest normal impulse of the known contacts over the steps [N s] (+inf without any).
@@ -739,18 +710,20 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
   const auto residuals = [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); };
   const VecX w_lower = problem.reduced(x_l), w_upper = problem.reduced(x_u);
   const auto t0 = std::chrono::steady_clock::now();
+  const SparseLmProgress progress = trust_region_progress(options);
   SparseLmResult lm = minimise_sparse_least_squares(residuals, problem.reduced(problem.initial_guess()), w_lower, w_upper,
-                                                    {.max_iterations = options.trust_region_iterations});
-  if (options.trust_region_newton_iterations > 0) {  // then with the residuals' curvature S
+                                                    {.max_iterations = options.trust_region_iterations}, {}, progress);
+  if (options.trust_region_newton_iterations > 0 && !lm.interrupted) {  // then with the residuals' curvature S
     const int gauss_newton_steps = lm.iterations;
-    lm = minimise_sparse_least_squares(residuals, lm.y, w_lower, w_upper,
-                                       {.max_iterations = options.trust_region_newton_iterations},
-                                       [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); });
+    lm = minimise_sparse_least_squares(
+        residuals, lm.y, w_lower, w_upper, {.max_iterations = options.trust_region_newton_iterations},
+        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); }, progress);
     lm.iterations += gauss_newton_steps;
   }
   result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.trust_region_iterations = lm.iterations;
   result.trust_region_message = lm.message;
+  result.trust_region_interrupted = lm.interrupted;
   // g at r = 0 holds the defects in the dynamics rows; with r = the defects the dynamics hold
   const JointEstimationProblemEvaluation at = evaluate_at(problem, problem.with_zero_residuals(lm.y));
   VecX x = at.x;
@@ -770,37 +743,6 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
   return x;
 }
 
-void write_vector(const std::filesystem::path& path, const VecX& v) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::runtime_error("joint estimation: cannot write " + path.string());
-  for (Eigen::Index e = 0; e < v.size(); ++e) std::fprintf(f, "%.17g\n", v(e));
-  std::fclose(f);
-}
-
-/// A sparse matrix as Matrix Market coordinate real general (1-based).
-void write_matrix_market(const std::filesystem::path& path, const SparseMatrix& a) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::runtime_error("joint estimation: cannot write " + path.string());
-  std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", static_cast<int>(a.rows()),
-               static_cast<int>(a.cols()), static_cast<int>(a.nonZeros()));
-  for (int col = 0; col < a.outerSize(); ++col)
-    for (SparseMatrix::InnerIterator it(a, col); it; ++it)
-      std::fprintf(f, "%d %d %.17g\n", static_cast<int>(it.row()) + 1, static_cast<int>(it.col()) + 1, it.value());
-  std::fclose(f);
-}
-
-/// The diagnostic dump at IPOPT's last point x with its multipliers (options.dump_directory).
-void dump_last_point(TranscribedProblem& problem, const std::filesystem::path& dir, const VecX& x, const VecX& lambda) {
-  const JointEstimationProblemEvaluation at = evaluate_at(problem, x, lambda);
-  write_vector(dir / "x.csv", x);
-  write_vector(dir / "lambda.csv", lambda);
-  write_vector(dir / "gradient.csv", at.gradient);
-  write_vector(dir / "constraints.csv", at.constraints);
-  write_matrix_market(dir / "jacobian.mtx", at.jacobian);
-  write_matrix_market(dir / "hessian.mtx", at.hessian);
-  problem.write_layout(dir / "layout.csv");
-}
-
 }  // namespace
 
 JointEstimationResult estimate_transcribed(const VineModel& model, const VineState& start,
@@ -812,16 +754,8 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   IpoptWarmStart warm;
   const VecX x_start =
       options.trust_region_iterations > 0 ? least_squares_pass(problem, options, result, warm) : problem.initial_guess();
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> steps_file(nullptr, &std::fclose);  // closed on every exit
-  if (!options.dump_directory.empty()) {
-    std::filesystem::create_directories(options.dump_directory);
-    steps_file.reset(std::fopen((std::filesystem::path(options.dump_directory) / "steps.csv").c_str(), "w"));
-    if (!steps_file) throw std::runtime_error("joint estimation: cannot write into " + options.dump_directory);
-  }
-  VecX lambda;
-  VecX x = solve_with_ipopt(problem, options, x_start, result, warm, &lambda, steps_file.get());
-  steps_file.reset();
-  if (!options.dump_directory.empty() && x.size() > 0) dump_last_point(problem, options.dump_directory, x, lambda);
+  VecX x = result.trust_region_interrupted ? x_start : solve_with_ipopt(problem, options, x_start, result, warm);
+  if (result.trust_region_interrupted) result.status = "User_Requested_Stop";
   if (x.size() == 0) x = x_start;
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
@@ -831,7 +765,7 @@ JointEstimationResult estimate_transcribed(const VineModel& model, const VineSta
   result.min_contact_impulse = problem.min_contact_impulse(x);
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
-  if (evaluated) sigma = problem.parameter_sigmas(x, jac);
+  if (evaluated && result.status != "User_Requested_Stop") sigma = problem.parameter_sigmas(x, jac);  // not when stopped
   fill_estimate(problem, x, sigma, result);
   return result;
 }

@@ -198,7 +198,11 @@ void compute_edge_kinematics(const Model& model, const RodFrames& accepted, cons
 
 void compute_shell_edge_kinematics(const Model& model, const VecX& q, std::size_t first, std::size_t last,
                                    Kinematics& kin) {
-  for (std::size_t z = first; z < last; ++z) kin.shell_edge_tau[z] = shell_edge_frame(model, q, static_cast<int>(z));
+  // a fixed xi holds the edge's mid-edge normal: its frame stays the accepted one (from t = 0)
+  for (std::size_t z = first; z < last; ++z)
+    kin.shell_edge_tau[z] = model.fixed[static_cast<std::size_t>(model.dofs.xi(static_cast<int>(z)))]
+                                ? kin.shell_edge_tau_accepted[z]
+                                : shell_edge_frame(model, q, static_cast<int>(z));
 }
 
 void compute_reference_twist(const Model& model, const RodFrames& accepted, std::size_t first, std::size_t last,

@@ -49,6 +49,7 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
     if (!model.fixed[i]) free_.push_back(i);
   analyze_pattern();
   stiff_segments_ = StiffSegments(model, options_.stiff_segment_ratio);
+  bodies_ = StiffSegments::free_bodies(model);
 
   for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_, &path_, &force_base_}) v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
@@ -578,50 +579,28 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     // how well the Jacobian at the initial guess predicts the whole step, including the jump of the
     // prescribed motion; measured on the flagellated robot, a chord step after it contracted by 0.37 only)
     const bool chord_may_follow = chord_contraction > 0.0 && iteration >= 2;
+    const MeritLine line{potential, phi0, slope, force_along, lambda};
+    const bool trial_jacobian = !likely_last && !chord_may_follow;
+    const bool bodies = ls.enabled && !bodies_.empty();
+    if (!stiff_segments_.empty()) stiff_segments_.fit(y, step_);
+    if (!stiff_segments_.empty() || bodies) force_base_ = force_;
     bool accepted = false, any_non_finite = false;
-    if (!stiff_segments_.empty()) {
-      stiff_segments_.fit(y, step_);
-      force_base_ = force_;
-    }
+    // the stiff segments' curve; at its first rejection the same fraction with every free body turned by
+    // its fitted rotation, whose curve the search then follows if it did better
+    bool turn_bodies = false, bodies_tried = false;
     while (alpha >= ls.min_step) {
-      if (stiff_segments_.empty())
-        trial_ = y + alpha * step_;
-      else {
-        stiff_segments_.trial(y, step_, alpha, trial_);
-        // the turned groups leave the straight line: keep the curve only if the chord from y to the
-        // trial passes every continuous collision check (else the straight step, checked above)
-        path_ = trial_ - y;
-        if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
+      Trial trial = try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
+      if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
+        bodies_tried = true;
+        bodies_.fit(y, step_);
+        const Trial turned = try_step(p, y, alpha, bodies_, line, trial_jacobian);
+        turn_bodies = turned.status == TrialStatus::accepted ||
+                      (turned.status == TrialStatus::rejected && turned.excess < trial.excess);
+        if (turn_bodies) trial = turned;
       }
-      const bool finite = evaluate(p, trial_, !likely_last && !chord_may_follow);
-      if (finite) {
-        if (!ls.enabled) {
-          accepted = true;
-          break;
-        }
-        double phi, bound;
-        if (potential) {
-          // work of the ForceTerms along the path, trapezoidal rule
-          double work;
-          if (stiff_segments_.empty()) {
-            work = 0.5 * alpha * (force_along + force_.dot(step_));
-          } else {
-            path_ = trial_ - y;
-            work = 0.5 * (force_base_ + force_).dot(path_);
-          }
-          phi = merit_base_ - lambda * work;
-          const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(phi0) + std::abs(lambda * work));
-          bound = phi0 + ls.armijo * alpha * slope + roundoff;
-        } else {
-          const double r = residual_norm_;
-          phi = 0.5 * r * r;
-          bound = (1.0 - 2.0 * ls.armijo * alpha) * phi0;
-        }
-        if (phi <= bound) {
-          accepted = true;
-          break;
-        }
-      } else {
+      accepted = trial.status == TrialStatus::accepted;
+      if (accepted) break;
+      if (trial.status == TrialStatus::non_finite) {
         any_non_finite = true;
         if (!ls.enabled) break;
       }
@@ -676,6 +655,41 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
                         ? fmt::format("; the last negligible step left {:.3g} N above the round-off floor)", report.round_off_excess)
                         : std::string(")"));
   return report;
+}
+
+NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y, double alpha,
+                                            const StiffSegments& curve, const MeritLine& line, bool jacobian) {
+  if (curve.empty()) {
+    trial_ = y + alpha * step_;
+  } else {
+    curve.trial(y, step_, alpha, trial_);
+    // the turned groups leave the straight line: keep the curve only if the chord from y to the
+    // trial passes every continuous collision check (else the straight step, checked by the caller)
+    path_ = trial_ - y;
+    if (max_step_fraction(p, y, path_) < 1.0) trial_ = y + alpha * step_;
+  }
+  if (!evaluate(p, trial_, jacobian)) return {TrialStatus::non_finite, 0.0};
+  const LineSearchOptions& ls = options_.line_search;
+  if (!ls.enabled) return {TrialStatus::accepted, 0.0};
+  double phi, bound;
+  if (line.potential) {
+    // work of the ForceTerms along the path, trapezoidal rule
+    double work;
+    if (curve.empty()) {
+      work = 0.5 * alpha * (line.force_along + force_.dot(step_));
+    } else {
+      path_ = trial_ - y;
+      work = 0.5 * (force_base_ + force_).dot(path_);
+    }
+    phi = merit_base_ - line.lambda * work;
+    const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(line.phi0) + std::abs(line.lambda * work));
+    bound = line.phi0 + ls.armijo * alpha * line.slope + roundoff;
+  } else {
+    const double r = residual_norm_;
+    phi = 0.5 * r * r;
+    bound = (1.0 - 2.0 * ls.armijo * alpha) * line.phi0;
+  }
+  return {phi <= bound ? TrialStatus::accepted : TrialStatus::rejected, phi - bound};
 }
 
 double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, const VecX& dy) {

@@ -144,6 +144,22 @@ class NewtonSystem {
   /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
   /// end configuration; see NewtonProblem::end_scale).
   double max_step_fraction(const NewtonProblem& problem, const VecX& y, const VecX& dy);
+  /// The line search's merit at y along the Newton step d: phi(0), phi'(0) = f . d, F(y) . d and lambda.
+  struct MeritLine {
+    bool potential = true;  ///< incremental potential (else the residual norm)
+    double phi0 = 0.0, slope = 0.0, force_along = 0.0, lambda = 1.0;
+  };
+  enum class TrialStatus { accepted, rejected, non_finite };
+  struct Trial {
+    TrialStatus status = TrialStatus::rejected;
+    double excess = 0.0;  ///< phi(alpha) minus the Armijo bound (J or N^2, as the merit)
+  };
+  /// Evaluates the trial point at fraction `alpha` of the step (with the Jacobian if `jacobian`) into
+  /// trial_: on `curve`'s curve (fitted to the step) when it has groups and its chord passes the
+  /// continuous collision checks, else on the line y + alpha d; and tests it against the Armijo bound
+  /// (every finite trial is accepted with the line search off).
+  Trial try_step(const NewtonProblem& problem, const VecX& y, double alpha, const StiffSegments& curve,
+                 const MeritLine& line, bool jacobian);
 
   const Model& model_;
   NewtonOptions options_;
@@ -160,6 +176,7 @@ class NewtonSystem {
   /// free_matrix_ is gathered only for the shifted factorizations after a failed first one
   bool solver_reads_full_ = false;
   StiffSegments stiff_segments_;        ///< near-rigid rod parts the line search turns
+  StiffSegments bodies_;                ///< free rod bodies the line search turns when the other trial fails
   bool has_load_energy_ = false;
   int pattern_analyses_ = 0;
   bool symmetric_ = true;  ///< every ForceTerm has a symmetric Jacobian

@@ -18,6 +18,19 @@
 
 namespace tendril::io {
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kCommonExample = R"yaml(description: "A soft rod clamped at one end, sagging under gravity"
+duration: 0.5
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 0.2, num_nodes: 21}
+    clamp: start
+    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.002}
+forces:
+  gravity: [0, 0, -9.81]
+integrator: {type: implicit_euler, dt: 1.0e-3}
+output: {interval: 0.01}
+)yaml";
+
 const SchemaTable& common_schema() {
   static const SchemaTable table{
       "Common keys",
@@ -25,7 +38,7 @@ const SchemaTable& common_schema() {
       {
           {.path = "description", .type = KeyType::String, .default_value = "\"\"", .unit = "",
            .doc = "Free text describing the scene (copied to run.json)."},
-      }};
+      }, kCommonExample};
   return table;
 }
 

@@ -127,6 +127,7 @@ std::string schema_markdown(const std::vector<const SchemaTable*>& tables) {
   for (const SchemaTable* t : tables) {
     out += fmt::format("\n## {}\n\n", t->title);
     if (!t->intro.empty()) out += t->intro + "\n\n";
+    if (!t->example.empty()) out += "For example:\n\n```yaml\n" + t->example + "```\n\n";
     out += "| key | type | default | unit | allowed | description |\n";
     out += "|---|---|---|---|---|---|\n";
     for (const KeySpec& k : t->keys) {

@@ -51,6 +51,7 @@ struct SchemaTable {
   std::string title;
   std::string intro;  ///< a paragraph shown under the title
   std::vector<KeySpec> keys;
+  std::string example = {};  ///< a short complete scene using the section's keys (YAML), or ""
 };
 
 /// A set of tables consulted together (e.g. common keys + rod keys + vine keys).

@@ -31,6 +31,22 @@ KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path)
 
 }  // namespace
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kContactExample = R"yaml(duration: 0.2
+rods:
+  - geometry: {type: straight, start: [0, 0, 0.02], direction: [1, 0, 0], length: 0.1, num_nodes: 21}
+    material: {E: 1.0e6, nu: 0.5, density: 1000, radius: 0.001}
+forces:
+  gravity: [0, 0, -9.81]
+contact:
+  stiffness: 20
+  distance_tolerance: 1.0e-3
+  ground: {friction: 0.3}
+  obstacles:
+    - {shape: sphere, center: [0.05, 0, 0], radius: 0.01, friction: 0.3}
+integrator: {type: implicit_euler, dt: 1.0e-3}
+)yaml";
+
 const io::SchemaTable& contact_scene_schema() {
   static const io::SchemaTable table{
       "Contact",
@@ -88,7 +104,7 @@ const io::SchemaTable& contact_scene_schema() {
           {.path = "contact.obstacles[].path", .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, m",
            .doc = "Prescribed translation: rows [t, dx, dy, dz], piecewise linear in t, held constant outside; "
                   "absent: fixed."},
-      }};
+      }, kContactExample};
   return table;
 }
 

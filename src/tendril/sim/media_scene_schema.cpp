@@ -14,6 +14,19 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kMediaExample = R"yaml(duration: 1.0
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 0.1, num_nodes: 21}
+    material: {E: 1.0e5, nu: 0.5, density: 1000, radius: 0.002}
+forces:
+  viscous_drag: [{viscosity: 1.0}]
+actuation:
+  - quantity: natural_curvature_1
+    schedule: {type: sinusoid, amplitude: 0.05, frequency: 2, phase_per_length: 31.4}
+integrator: {type: implicit_euler, dt: 1.0e-3}
+)yaml";
+
 const io::SchemaTable& media_scene_schema() {
   static const io::SchemaTable table{
       "Media, actuation, observables and the flagellated robot",
@@ -128,7 +141,7 @@ const io::SchemaTable& media_scene_schema() {
           real("flagellated_robot.mu", "6.828", "Pa s", "Medium constant mu (fitted).", 0.0),
           real("flagellated_robot.steady_start", kOpt, "s",
                "observables.steady_start of the generated scene (default: half the duration).", 0.0),
-      }};
+      }, kMediaExample};
   return table;
 }
 

@@ -208,6 +208,27 @@ void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const s
   }
 }
 
+/// A constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
+/// (`rate`: the vector under `key` times t instead).
+ForceHistory history(const io::SceneNode& p, const char* key, bool rate = false) {
+  const bool has_value = p.has(key), has_table = p.has("table");
+  if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
+  if (has_value) {
+    const Vec3 value = p.vec3(key);
+    if (rate) return [value](double t) { return Vec3(value * t); };
+    return [value](double) { return value; };
+  }
+  std::vector<double> times;
+  std::vector<Vec3> values;
+  for (const auto& row : p.real_table("table", 4)) {
+    if (!times.empty() && !(row[0] > times.back()))
+      p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
+    times.push_back(row[0]);
+    values.emplace_back(row[1], row[2], row[3]);
+  }
+  return piecewise_linear(std::move(times), std::move(values));
+}
+
 }  // namespace
 
 std::string scene_node_name(const RodScene& scene, int node) {
@@ -424,26 +445,6 @@ RodScene load_rod_scene(io::Scene& scene) {
       }
     }
 
-  // a constant vector under `key` or a piecewise-linear `table` of rows [t, x, y, z] (one of them)
-  // (`rate`: the vector under `key` times t instead)
-  auto history = [&](const io::SceneNode& p, const char* key, bool rate = false) -> ForceHistory {
-    const bool has_value = p.has(key), has_table = p.has("table");
-    if (has_value == has_table) p.fail(key, fmt::format("either {} or table (one of them)", key));
-    if (has_value) {
-      const Vec3 value = p.vec3(key);
-      if (rate) return [value](double t) { return Vec3(value * t); };
-      return [value](double) { return value; };
-    }
-    std::vector<double> times;
-    std::vector<Vec3> values;
-    for (const auto& row : p.real_table("table", 4)) {
-      if (!times.empty() && !(row[0] > times.back()))
-        p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
-      times.push_back(row[0]);
-      values.emplace_back(row[1], row[2], row[3]);
-    }
-    return piecewise_linear(std::move(times), std::move(values));
-  };
   // boundary conditions: clamps, fixed nodes / twists / components
   auto fix_node = [&](int n) {
     for (int d = 0; d < 3; ++d) model.fixed[3 * n + d] = 1;
@@ -564,9 +565,22 @@ RodScene load_rod_scene(io::Scene& scene) {
   const Vec3 g = forces.vec3("gravity");
   if (g.norm() > 0.0) model.energies.push_back(std::make_shared<GravityEnergy>(g));
   for (const io::SceneNode& p : forces.list("point_loads")) {
-    const int r = rod_index(p);
+    if (p.has("shell")) {
+      if (p.has("rod")) p.fail("rod", "either rod or shell (one of them)");
+      const int n = shell_node(p, out.shell_nodes, p.integer("node"));
+      model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
+      continue;
+    }
+    const int r = p.has("rod") ? rod_index(p) : 0;
+    if (r >= num_rods) p.fail("rod", "(absent)", "a rod or shell index (the scene has no rods)");
     const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
     model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
+  }
+  for (const io::SceneNode& p : forces.list("surface_loads")) {
+    const int s = shell_index(p, out.shell_nodes);
+    const ForceHistory load = history(p, "load");
+    for (const auto& [n, area] : shell_node_areas(shells[static_cast<std::size_t>(s)], model))
+      model.forces.push_back(std::make_shared<PointLoad>(n, [load, area](double t) { return Vec3(area * load(t)); }));
   }
   for (const io::SceneNode& p : forces.list("point_moments")) {
     const int r = rod_index(p);

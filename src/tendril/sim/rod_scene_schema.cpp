@@ -21,6 +21,24 @@ KeySpec vector_table(std::string path, const std::string& unit, const std::strin
 
 }  // namespace
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kRodExample = R"yaml(duration: 0
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 0.1, num_nodes: 11}
+    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.002}
+  - geometry: {type: straight, start: [0.05, 0, 0], direction: [0, 0, 1], length: 0.05, num_nodes: 6}
+    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.002}
+    natural_curvature: [10, 0]
+joints:
+  - nodes: [[0, 5], [1, 0]]
+boundary_conditions:
+  fixed_nodes: [{rod: 0, nodes: [0, 1, -2, -1]}]
+forces:
+  gravity: [0, 0, -9.81]
+  point_loads: [{rod: 1, node: -1, force: [0.01, 0, 0]}]
+integrator: {type: static}
+)yaml";
+
 const io::SchemaTable& rod_scene_schema() {
   static const io::SchemaTable table{
       "Rod scenes",
@@ -162,11 +180,19 @@ const io::SchemaTable& rod_scene_schema() {
 
           node("forces", KeyType::Map, "External loads."),
           vec3("forces.gravity", "[0, 0, 0]", "m/s^2", "Gravitational acceleration g (e.g. [0, 0, -9.81])."),
-          node("forces.point_loads", KeyType::List, "Concentrated forces on nodes."),
-          integer("forces.point_loads[].rod", "0", 0, "Rod index."),
-          integer("forces.point_loads[].node", kReq, -kInf, "Node index within the rod (-1: last)."),
+          node("forces.point_loads", KeyType::List, "Concentrated forces on nodes of rods or shells."),
+          integer("forces.point_loads[].rod", kOpt, 0, "Rod of the node (give rod or shell; neither: rod 0)."),
+          integer("forces.point_loads[].shell", kOpt, 0, "Shell of the node (give rod or shell)."),
+          integer("forces.point_loads[].node", kReq, -kInf, "Node index within that rod or shell (-1: last)."),
           vec3("forces.point_loads[].force", kOpt, "N", "Constant force F. Give force or table."),
           vector_table("forces.point_loads[].table", "N", "force F(t)"),
+
+          node("forces.surface_loads", KeyType::List,
+               "Distributed loads on shells, per unit rest area, fixed in space (a uniformly loaded plate): each "
+               "node gets the load times a third of the rest area of each of its triangles."),
+          integer("forces.surface_loads[].shell", kReq, 0, "Shell index."),
+          vec3("forces.surface_loads[].load", kOpt, "N/m^2", "Constant load p per unit area. Give load or table."),
+          vector_table("forces.surface_loads[].table", "N/m^2", "load p(t)"),
 
           node("forces.point_moments", KeyType::List,
                "Concentrated moments on edges, fixed in space: the part along the edge twists it, the rest is a "
@@ -261,7 +287,7 @@ const io::SchemaTable& rod_scene_schema() {
            .doc = "The run folder (relative to the scene file), written by this scene."},
           {.path = "restart.frame", .type = KeyType::Int, .default_value = "-1", .unit = "-",
            .doc = "The saved frame to continue from: 0 is the first, negative counts from the end (-1: the last)."},
-      }};
+      }, kRodExample};
   return table;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <numbers>
 
@@ -90,6 +91,23 @@ std::vector<int> clamped_rows(const std::vector<Vec3>& nodes, const std::string&
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (sign * nodes[i][axis] <= limit + tolerance) out.push_back(static_cast<int>(i));
   return out;
+}
+
+/// Fixes the xi of the shell edges with both nodes among `row` (shell node indices; `nodes` maps them to the
+/// model): a clamped edge's mid-edge normals (their frames then stay at t = 0, geometry/kinematics.hpp).
+void hold_edge_normals(const io::SceneNode& clamp, const std::vector<int>& nodes, const std::vector<int>& row,
+                       Model& model) {
+  std::vector<std::uint8_t> in_row(static_cast<std::size_t>(model.dofs.num_nodes), 0);
+  for (int i : row) in_row[static_cast<std::size_t>(nodes[static_cast<std::size_t>(i)])] = 1;
+  int held = 0;
+  for (std::size_t k = 0; k < model.shells.edges.size(); ++k) {
+    const auto& e = model.shells.edges[k];
+    const int z = model.shells.edge_xi[k];
+    if (z < 0 || !in_row[static_cast<std::size_t>(e[0])] || !in_row[static_cast<std::size_t>(e[1])]) continue;
+    model.fixed[static_cast<std::size_t>(model.dofs.xi(z))] = 1;
+    ++held;
+  }
+  if (held == 0) clamp.fail("hold_normal", "true", "only on a mid-edge shell (bending: midedge) with an edge along the side");
 }
 
 /// `hinge_actuation` of one shell: a sinusoid per hinge on a line, the phase linear along it.
@@ -272,6 +290,7 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
     if (e.has("clamp")) {
       const io::SceneNode c = e.map("clamp");
       for (int i : clamped_rows(shells[s].mesh.nodes, c.text("side"), c.integer("rows"))) fixed.push_back(i);
+      if (c.boolean("hold_normal")) hold_edge_normals(c, shell_nodes[s], clamped_rows(shells[s].mesh.nodes, c.text("side"), 1), model);
     }
     std::sort(fixed.begin(), fixed.end());
     fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
@@ -299,18 +318,50 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
   return shell_nodes;
 }
 
+namespace {
+
+/// Index `at`.key into `lists` (rods or shells), checked (InputError naming the key).
+int list_index(const io::SceneNode& at, const char* key, const std::vector<std::vector<int>>& lists) {
+  const int index = at.integer(key);
+  if (index >= static_cast<int>(lists.size()))
+    at.fail(key, std::to_string(index),
+            fmt::format("an index in 0..{} (the scene has {} of them)", static_cast<int>(lists.size()) - 1, lists.size()));
+  return index;
+}
+
+/// The model node of node `node` (negative: from the end) of `nodes`.
+int node_in(const io::SceneNode& at, const std::vector<int>& nodes, int node) {
+  return nodes[static_cast<std::size_t>(resolve_index(at, "node", node, static_cast<int>(nodes.size()), "node"))];
+}
+
+}  // namespace
+
+int shell_index(const io::SceneNode& at, const std::vector<std::vector<int>>& shell_nodes) {
+  return list_index(at, "shell", shell_nodes);
+}
+
+int shell_node(const io::SceneNode& at, const std::vector<std::vector<int>>& shell_nodes, int node) {
+  return node_in(at, shell_nodes[static_cast<std::size_t>(shell_index(at, shell_nodes))], node);
+}
+
+std::vector<std::pair<int, double>> shell_node_areas(const SceneShell& shell, const Model& model) {
+  std::map<int, double> area;
+  for (const auto& t : shell.input.triangles) {
+    const auto x = [&](int k) -> Vec3 { return model.rest_positions.segment<3>(model.dofs.node(t[static_cast<std::size_t>(k)])); };
+    const double third = triangle_normal(x(0), x(1), x(2)).norm() / 6.0;
+    for (int n : t) area[n] += third;
+  }
+  return {area.begin(), area.end()};
+}
+
 void load_shell_forces(const io::SceneNode& root, const SceneRods& rods, const std::vector<SceneShell>& shells,
                        const std::vector<std::vector<int>>& shell_nodes, Model& model) {
   for (const io::SceneNode& p : root.list("point_masses")) {
     const bool on_rod = p.has("rod"), on_shell = p.has("shell");
     if (on_rod == on_shell) p.fail("rod", "either rod or shell (one of them)");
-    const int index = on_rod ? p.integer("rod") : p.integer("shell");
     const auto& lists = on_rod ? rods.rod_nodes : shell_nodes;
-    if (index >= static_cast<int>(lists.size()))
-      p.fail(on_rod ? "rod" : "shell", std::to_string(index),
-             fmt::format("an index in 0..{} (the scene has {} of them)", static_cast<int>(lists.size()) - 1, lists.size()));
-    const auto& nodes = lists[static_cast<std::size_t>(index)];
-    const int n = nodes[static_cast<std::size_t>(resolve_index(p, "node", p.integer("node"), static_cast<int>(nodes.size()), "node"))];
+    const int n = node_in(p, lists[static_cast<std::size_t>(list_index(p, on_rod ? "rod" : "shell", lists))],
+                          p.integer("node"));
     model.mass.segment<3>(model.dofs.node(n)).array() += p.real("mass");
   }
 
@@ -328,11 +379,8 @@ void load_shell_forces(const io::SceneNode& root, const SceneRods& rods, const s
           volume[static_cast<std::size_t>(n)] += 0.5 * area * model.rods.rest_length[static_cast<std::size_t>(e)];
     }
     for (const SceneShell& s : shells)
-      for (const auto& t : s.input.triangles) {
-        const auto x = [&](int k) -> Vec3 { return model.rest_positions.segment<3>(model.dofs.node(t[static_cast<std::size_t>(k)])); };
-        const double area = 0.5 * triangle_normal(x(0), x(1), x(2)).norm();
-        for (int n : t) volume[static_cast<std::size_t>(n)] += s.input.material.thickness * area / 3.0;
-      }
+      for (const auto& [n, area] : shell_node_areas(s, model))
+        volume[static_cast<std::size_t>(n)] += s.input.material.thickness * area;
     model.energies.push_back(std::make_shared<BuoyancyEnergy>(std::move(volume), g, forces.map("buoyancy").real("density")));
   }
   if (forces.has("aerodynamic_drag")) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tendril/core/model.hpp"
@@ -37,6 +38,14 @@ std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entr
 std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>& entries,
                                                std::vector<SceneShell>& shells, const SceneRods& rods, Model& model,
                                                VecX& q_initial, VecX& u_initial);
+
+/// The shell index under `at`.shell, checked against the scene's shells (InputError naming the key).
+int shell_index(const io::SceneNode& at, const std::vector<std::vector<int>>& shell_nodes);
+/// The model node of node `node` (negative: from the end) of shell `at`.shell (InputError naming the key).
+int shell_node(const io::SceneNode& at, const std::vector<std::vector<int>>& shell_nodes, int node);
+/// Each model node of `shell` with its share of the shell's rest area: a third of every adjacent
+/// triangle's [m^2] (the lumping of the shell's mass, shell/shell_builder.hpp).
+std::vector<std::pair<int, double>> shell_node_areas(const SceneShell& shell, const Model& model);
 
 /// `point_masses`, `forces.buoyancy` and `forces.aerodynamic_drag` -> model masses, energies and forces.
 void load_shell_forces(const io::SceneNode& root, const SceneRods& rods, const std::vector<SceneShell>& shells,

@@ -10,6 +10,18 @@ using io::KeyType;
 using namespace io::keys;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kShellExample = R"yaml(duration: 0
+shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.02, nodes_x: 21, nodes_y: 5}
+    material: {E: 1.0e7, nu: 0.3, density: 1200, thickness: 0.001}
+    bending: midedge
+    clamp: {side: x_min}
+forces:
+  gravity: [0, 0, -9.81]
+integrator: {type: static}
+)yaml";
+
 const io::SchemaTable& shell_scene_schema() {
   static const io::SchemaTable table{
       "Shells",
@@ -66,6 +78,10 @@ const io::SchemaTable& shell_scene_schema() {
                "distinct node coordinates along that axis, nearest to the side first). Two rows clamp the slope."),
           choice("shells[].clamp.side", kReq, {"x_min", "x_max", "y_min", "y_max"}, "The clamped side."),
           integer("shells[].clamp.rows", "2", 1, "Rows of nodes fixed."),
+          flag("shells[].clamp.hold_normal", "false",
+                  "bending: midedge: also fix the xi of the shell edges along the first row, and their edge "
+                  "frames, so the mid-edge normals there keep their direction at t = 0 (a clamped edge with one "
+                  "row of nodes: second-order convergence, docs/physics/shells.md#mid-edge-bending)."),
           node("shells[].fixed_dofs", KeyType::List, "Individual fixed components of a node of this shell."),
           integer("shells[].fixed_dofs[].node", kReq, -kInf, "Node index within the shell."),
           {.path = "shells[].fixed_dofs[].components", .type = KeyType::StringList, .default_value = kReq,
@@ -124,7 +140,7 @@ const io::SchemaTable& shell_scene_schema() {
                "-rho_med C_D A_k / 6 sgn(u_i . n_k) (u_i . n_k)^2 n_k (n_k the current unit normal, A_k the rest area)."),
           real("forces.aerodynamic_drag.density", kReq, "kg/m^3", "Density of the medium rho_med.", 0.0),
           real("forces.aerodynamic_drag.drag_coefficient", kReq, "-", "Drag coefficient C_D.", 0.0),
-      }};
+      }, kShellExample};
   return table;
 }
 

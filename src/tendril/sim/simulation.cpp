@@ -12,6 +12,9 @@
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/point_triangle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
 #include "tendril/io/run_loop.hpp"
@@ -201,6 +204,36 @@ contact::ContactStatistics Simulation::contact_statistics() const {
   return stats;
 }
 
+VecX Simulation::contact_forces() const {
+  const Model& m = scene_->model;
+  compute_kinematics(m, state_.frames, state_.q, kin_);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  VecX force = VecX::Zero(state_.q.size()), gradient = VecX::Zero(state_.q.size());
+  for (const auto& e : m.energies)
+    if (dynamic_cast<const contact::ContactEnergy*>(e.get())) {
+      EnergyOutput o;
+      o.gradient = &gradient;
+      e->accumulate(in, o);
+    }
+  for (const auto& f : m.forces)
+    if (dynamic_cast<const contact::ObstacleFriction*>(f.get()) || dynamic_cast<const contact::SelfFriction*>(f.get()) ||
+        dynamic_cast<const contact::PointTriangleFriction*>(f.get())) {
+      ForceOutput o;
+      o.force = &force;
+      f->accumulate(in, o);
+    }
+  return (force - gradient).head(3 * m.dofs.num_nodes);
+}
+
+void Simulation::save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const {
+  const contact::ContactStatistics stats = contact_statistics();
+  const std::int64_t count = stats.active;
+  active.append(std::span<const std::int64_t>(&count, 1));
+  min_gap.append(std::span<const double>(&stats.min_gap, 1));
+  const VecX f = contact_forces();
+  forces.append(std::span<const double>(f.data(), static_cast<std::size_t>(f.size())));
+}
+
 bool Simulation::has_contact() const {
   return std::any_of(scene_->model.energies.begin(), scene_->model.energies.end(),
                      [](const auto& e) { return dynamic_cast<const contact::ContactEnergy*>(e.get()) != nullptr; });
@@ -219,7 +252,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr, *xi = nullptr,
                   *joint_twists = nullptr;
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
-  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *reactions_array = nullptr;
+  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *contact_force = nullptr,
+                  *reactions_array = nullptr, *velocities = nullptr;
   std::optional<FrameStateArrays> frame_state;  // work_of_forces, restart_state
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
@@ -228,6 +262,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     frame_time = &run->add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
     positions = &run->add_array("positions", io::NpyType::Float64, {n, 3}, "m", "node positions x_i");
     twists = &run->add_array("twists", io::NpyType::Float64, {e}, "rad", "edge twist angles theta_e");
+    velocities = &run->add_array("velocities", io::NpyType::Float64, {n, 3}, "m/s", "node velocities dx_i/dt");
     energy = &run->add_array("energies", io::NpyType::Float64, {terms.size()}, "J",
                              "energy of each term (names in info.energy_terms)");
     if (observables_) {
@@ -248,6 +283,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
                                        "node-triangle pairs)");
       contact_min_gap = &run->add_array("contact_min_gap", io::NpyType::Float64, {}, "m",
                                         "smallest contact gap (negative: overlap; inf: nothing near)");
+      contact_force = &run->add_array("contact_forces", io::NpyType::Float64, {n, 3}, "N",
+                                      "contact force on each node (normal and friction)");
     }
     step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
     step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s", "time step used (after halving)", "step");
@@ -310,6 +347,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     frame_time->append(std::span<const double>(&t, 1));
     positions->append(std::span<const double>(state_.q.data(), 3 * n));
     twists->append(std::span<const double>(state_.q.data() + 3 * n, e));
+    velocities->append(std::span<const double>(state_.u.data(), 3 * n));
     if (xi) xi->append(std::span<const double>(state_.q.data() + m.dofs.xi(0), z));
     if (joint_twists) joint_twists->append(std::span<const double>(state_.q.data() + m.dofs.joint_twist(0), nj));
     std::vector<double> values;
@@ -326,12 +364,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       const VecX r = reactions();
       reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));
     }
-    if (contact_active) {
-      const contact::ContactStatistics stats = contact_statistics();
-      const std::int64_t active = stats.active;
-      contact_active->append(std::span<const std::int64_t>(&active, 1));
-      contact_min_gap->append(std::span<const double>(&stats.min_gap, 1));
-    }
+    if (contact_active) save_contact_frame(*contact_active, *contact_min_gap, *contact_force);
   };
   auto step_once = [&] {
     const double t_before = state_.time;

@@ -77,6 +77,10 @@ class Simulation {
   /// Contacts of every contact energy at the current state: the number with gap below delta and the
   /// smallest gap [m] (+inf without contact terms or close pairs). docs/physics/contact.md.
   contact::ContactStatistics contact_statistics() const;
+  /// Contact force on every node at the current state (#nodes x 3, flattened) [N]: minus the contact
+  /// energies' gradient plus the contact friction forces, on the position DOFs. Saved per frame as the
+  /// run array `contact_forces`.
+  VecX contact_forces() const;
   /// True if the model has a contact energy (the run then saves contact arrays).
   bool has_contact() const;
 
@@ -102,6 +106,9 @@ class Simulation {
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
   /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
+  /// Appends the current state's contact count, smallest gap and node contact forces to the run arrays
+  /// `contact_active`, `contact_min_gap` and `contact_forces`.
+  void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const;
   /// Continues from the scene's `restart` frame (RodScene::restart_run); InputError at `restart`.
   void restore();
   /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)

@@ -32,9 +32,24 @@ KeySpec key(std::string path, KeyType type, std::string def, std::string unit, s
           .doc = std::move(doc), .min = min, .max = max, .min_exclusive = min_exclusive};
 }
 
+/// The section's example on the reference page (a test validates and runs it: tests/docs).
+constexpr const char* kVineExample = R"yaml(vine:
+  bodies: 10
+  half_length: 0.01
+  stiffness: [0.05]
+  damping: [1.0e-4]
+  steps: 200
+  growth: {rate: 0.04}
+  contact: {model: body, friction: 0.3}
+  obstacles:
+    - {type: circle, center: [0.3, 0.045], radius: 0.03}
+    - {type: box, center: [0.15, -0.05], size: [0.1, 0.02], angle: 0.2}
+)yaml";
+
 io::SchemaTable make_table() {
   io::SchemaTable t;
   t.title = "Vine robot (`vine:`)";
+  t.example = kVineExample;
   t.intro =
       "A planar growing vine robot: rigid bodies in maximal coordinates joined by alternating pin and prismatic "
       "joints, one QP per step (docs/physics/vine.md; Jitosho et al., papers/vine_robot_simulator.txt). "

@@ -8,8 +8,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <string>
+#include <tuple>
 
 #include "support/input_error.hpp"
+#include "tendril/core/error.hpp"
 #include "support/scratch_dir.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_methods.hpp"
@@ -80,6 +83,30 @@ TEST(FitFile, RefusesBadFilesNamingKeyValueAndPlace) {
                      {"flagellated_robot.C1", "got -1", "data.csv line 3"});
 }
 
+// The messages: a third parameter of a vine method is named as that entry (parameters[2], not
+// parameters[0], which is right), and finite_difference_lm given a vine scene's K names the methods that
+// fit it instead of calling vine.stiffness an unknown key.
+TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
+  write("vine3.yaml", "vine:\n  bodies: 4\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 10\n");
+  write("frames3.csv", "step,x,y\n3,0,0\n3,0.01,0\n");
+  const fs::path three = write(
+      "three.yaml", "scene: vine3.yaml\nmethod: vine_shooting\nparameters:\n"
+                    "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
+                    "  - {key: vine.rest_angle, initial: 0.1}\n"
+                    "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  expect_input_error([&] { read_fit_file(three); },
+                     {"parameters[2].key", "vine.rest_angle", "vine_shooting fits two parameters", "three.yaml:6:"});
+  try {
+    read_fit_file(fit_file("{key: vine.stiffness, initial: 0.05}"));
+    ADD_FAILURE() << "a vine key accepted by finite_difference_lm";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("parameters[0].key"), std::string::npos) << m;
+    EXPECT_NE(m.find("vine_shooting or joint_estimation"), std::string::npos) << m;
+    EXPECT_EQ(m.find("a key path of the scene's schema"), std::string::npos) << m;
+  }
+}
+
 // Method joint_estimation: its options reach JointEstimationOptions as written (sigmas, Hessian, IPOPT's
 // tolerance and iterations, the switches; K's and C's scales and upper bounds from the parameters), a
 // known contact `tip` is the scene's last contact point with the measured frames' steps by default, and
@@ -97,7 +124,7 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   const FitFile f = read_fit_file(file(
       "  measurement_sigma: 2.0e-3\n  model_sigma_position: 3.0e-5\n  model_sigma_angle: 4.0e-4\n"
       "  model_sigma_velocity: 5.0e-3\n  model_sigma_angular_velocity: 6.0e-2\n  per_joint: true\n"
-      "  hessian: limited_memory\n  trust_region_iterations: 7\n  trust_region_newton_iterations: 8\n"
+      "  hessian: gauss_newton\n  trust_region_iterations: 7\n  trust_region_newton_iterations: 8\n"
       "  bilateral_contacts: true\n  multiplier_sigma: 0.5\n  min_prismatic_extension: -1.0e-3\n"
       "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: 1.0e-6\n"
       "  max_iterations: 40\n  known_contacts:\n    - {point: tip, obstacle: 0}\n"
@@ -109,7 +136,7 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.model_sigma_velocity, 5e-3);
   EXPECT_EQ(o.model_sigma_angular_velocity, 6e-2);
   EXPECT_TRUE(o.per_joint);
-  EXPECT_EQ(o.hessian, EstimationHessian::limited_memory);
+  EXPECT_EQ(o.hessian, EstimationHessian::gauss_newton);
   EXPECT_EQ(o.trust_region_iterations, 7);
   EXPECT_EQ(o.trust_region_newton_iterations, 8);
   EXPECT_TRUE(o.bilateral_contacts);
@@ -131,8 +158,19 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.contacts[1].point, 1);
   EXPECT_EQ(o.contacts[1].first_step, 4);
   EXPECT_EQ(o.contacts[1].last_step, 6);
-  EXPECT_EQ(o.formulation, EstimationFormulation::step_map);  // the default
-  EXPECT_EQ(read_fit_file(file("  formulation: transcribed\n")).estimation.formulation, EstimationFormulation::transcribed);
+  EXPECT_EQ(o.formulation, EstimationFormulation::transcribed);  // the default
+  // the defaults are the configuration that converges on the wall growth (docs/physics/fitting.md); the
+  // step map's: its own options only, the Gauss-Newton Hessian, no pass
+  const auto defaults = [&](const std::string& options) {
+    const JointEstimationOptions e = read_fit_file(file(options)).estimation;
+    return std::tuple(e.formulation, e.hessian, e.trust_region_iterations, e.trust_region_newton_iterations,
+                      e.min_prismatic_extension, e.multiplier_sigma);
+  };
+  EXPECT_EQ(defaults("  tolerance: 1.0e-6\n"),
+            std::tuple(EstimationFormulation::transcribed, EstimationHessian::exact, 200, 1500, 0.0, 10.0));
+  EXPECT_EQ(defaults("  formulation: step_map\n"),
+            std::tuple(EstimationFormulation::step_map, EstimationHessian::gauss_newton, 0, 0,
+                       -std::numeric_limits<double>::infinity(), 0.0));
   expect_input_error([&] { read_fit_file(file("  formulation: lifted\n")); },
                      {"options.formulation", "got lifted", "step_map", "transcribed"});
   EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations, 500);  // IPOPT's default here
@@ -141,10 +179,7 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   expect_input_error([&] { read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n")); },
                      {"options.known_contacts[0].last_step", "got 10", "3 .. 9"});
   expect_input_error([&] { read_fit_file(file("  hessian: exactly\n")); }, {"options.hessian", "got exactly", "gauss_newton"});
-  // absent: no prior and no bound (the library's defaults); bad values named with the key
-  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.multiplier_sigma, 0.0);
-  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.min_prismatic_extension,
-            -std::numeric_limits<double>::infinity());
+  // bad values named with the key
   expect_input_error([&] { read_fit_file(file("  multiplier_sigma: 0\n")); }, {"options.multiplier_sigma", "got 0"});
   expect_input_error([&] { read_fit_file(file("  multiplier_sigma: -2\n")); }, {"options.multiplier_sigma", "got -2"});
   expect_input_error([&] { read_fit_file(file("  min_prismatic_extension: wide\n")); },

@@ -138,6 +138,15 @@ TEST(RunLeastSquares, FailingRunsAreReportedOrAvoided) {
   const RunFitResult r = fit_runs({{"a", 5.0, 0.0, 10.0, 1.0}, {"b", 1.1, 0.0, 5.0, 1.0}}, data, std::ref(partly));
   ASSERT_TRUE(r.converged) << r.message;
   EXPECT_NEAR(r.values[1], 0.5, 1e-6);
+  // every iteration is reported: the start, the accepted steps and the rejected trials, with their values
+  int accepted = 0;
+  for (const FitIteration& h : r.history) accepted += h.accepted ? 1 : 0;
+  EXPECT_EQ(accepted, 1 + r.iterations);
+  for (auto h = r.history.rbegin(); h != r.history.rend(); ++h)
+    if (h->accepted) {
+      EXPECT_EQ(h->values, r.values);  // the last accepted point is the fit's
+      break;
+    }
   // not converged within the iterations allowed: reported as such
   ClosedForm model;
   RunFitOptions few;

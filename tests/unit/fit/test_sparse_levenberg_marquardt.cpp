@@ -83,15 +83,50 @@ TEST(SparseLevenbergMarquardt, RejectsTrialPointsWhereTheResidualsAreUndefined) 
     return out;
   };
   const VecX inf = VecX::Constant(1, INFINITY);
-  const SparseLmResult r =
-      minimise_sparse_least_squares(residuals, VecX::Zero(1), -inf, inf, {.max_iterations = 60, .max_rejections = 60});
+  int failures_reported = 0, accepted_reported = 0;
+  const SparseLmProgress progress = [&](const SparseLmIteration& i) {
+    failures_reported += !i.accepted && i.failure == "undefined" && !(i.y->x() < 2.5) ? 1 : 0;
+    accepted_reported += i.accepted ? 1 : 0;
+    return true;
+  };
+  const SparseLmResult r = minimise_sparse_least_squares(residuals, VecX::Zero(1), -inf, inf,
+                                                         {.max_iterations = 60, .max_rejections = 60}, {}, progress);
   EXPECT_GT(r.failed_evaluations, 0);
+  // every trial reported: each failed one with its point and reason, and the start and accepted steps
+  EXPECT_EQ(failures_reported, r.failed_evaluations);
+  EXPECT_EQ(accepted_reported, 1 + r.iterations);
   EXPECT_LT(r.y(0), 2.5);
   EXPECT_GT(r.y(0), 2.4);
   EXPECT_LT(r.cost, 0.5 * 0.6 * 0.6);
   for (double y : visited) EXPECT_LT(y, 2.5);
   const auto undefined = [](const VecX&, bool) { return SparseResiduals{}; };
   EXPECT_THROW(minimise_sparse_least_squares(undefined, VecX::Zero(1), -inf, inf), std::runtime_error);
+}
+
+// The one stopping rule: a short step under large damping is a stall, not a minimum. r = (y - 3)
+// whose Jacobian is wrong by a factor -1 (a model that does not describe the cost): every step goes
+// uphill, lambda grows, the steps shrink below the step tolerance; reported not converged (the old
+// rules called such a stall converged). The progress callback's false stops the solver at once.
+TEST(SparseLevenbergMarquardt, AStallUnderLargeDampingIsNotConvergedAndProgressCanStop) {
+  const auto wrong_jacobian = [](const VecX& y, bool with_jacobian) {
+    SparseResiduals out;
+    out.ok = true;
+    out.residual = VecX::Constant(1, y(0) - 3.0);
+    if (with_jacobian) out.jacobian = sparse(1, 1, {{0, 0, -1.0}});
+    return out;
+  };
+  const VecX inf = VecX::Constant(1, INFINITY);
+  const SparseLmResult stall = minimise_sparse_least_squares(wrong_jacobian, VecX::Zero(1), -inf, inf);
+  EXPECT_FALSE(stall.converged) << stall.message;
+  EXPECT_NE(stall.message.find("a stall, not a minimum"), std::string::npos) << stall.message;
+  EXPECT_EQ(stall.y(0), 0.0);
+  int calls = 0;
+  const SparseLmResult stopped = minimise_sparse_least_squares(
+      wrong_jacobian, VecX::Zero(1), -inf, inf, {}, {}, [&](const SparseLmIteration&) { return ++calls < 3; });
+  EXPECT_TRUE(stopped.interrupted);
+  EXPECT_FALSE(stopped.converged);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(stopped.message, "interrupted");
 }
 
 // With the residuals' curvature S = sum r_k d2r_k (the `curvature` argument) the steps are Newton's:

@@ -95,7 +95,7 @@ void check_derivatives_then_with(const VineModel& m, const std::vector<MeasuredF
 TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
   const VineModel m = swinging_vine();
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   check_derivatives_then_with(m, frames, options, &JointEstimationOptions::per_joint);
 }
 
@@ -104,9 +104,9 @@ TEST(VineJointEstimation, GradientAndSparseJacobianMatchCentralDifferences) {
 TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDifferences) {
   const VineModel m = swinging_vine();
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.eliminate_model_residuals = true;
-  const JointEstimationProblemEvaluation full = evaluate_joint_estimation(m, swinging_start(m), frames, {});
+  const JointEstimationProblemEvaluation full = evaluate_joint_estimation(m, swinging_start(m), frames, step_map_options());
   const JointEstimationProblemEvaluation eliminated = evaluate_joint_estimation(m, swinging_start(m), frames, options);
   // the same problem: at the simulated guess r = 0 = the defects, so the objectives agree, and the
   // constraints are the full problem's rows after its 2n N dynamics rows
@@ -122,7 +122,7 @@ TEST(VineJointEstimation, EliminatedResidualsGradientAndJacobianMatchCentralDiff
 TEST(VineJointEstimation, FirstStateJointVelocityRowsMatchCentralDifferences) {
   const VineModel m = swinging_vine();
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   const int without = static_cast<int>(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size());
   options.first_state_joint_velocities = true;
   EXPECT_EQ(evaluate_joint_estimation(m, swinging_start(m), frames, options).constraints.size(), without + 2 * m.num_bodies);
@@ -134,7 +134,7 @@ TEST(VineJointEstimation, GradientAndJacobianWithAKnownContactMatchCentralDiffer
   // 1 mm in one step)
   const VineModel m = vine_before_a_wall(1e-3, 0.0);
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
 }
@@ -144,7 +144,7 @@ TEST(VineJointEstimation, GradientAndJacobianWithAHeldContactMatchCentralDiffere
   // (bilateral_contacts)
   const VineModel m = vine_before_a_wall(0.0, 0.6);
   const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
   options.bilateral_contacts = true;  // adds the rows impulse / (m_ref sigma_v) >= 0, one per step
   check_derivatives_then_with(m, frames, options, &JointEstimationOptions::eliminate_model_residuals);
@@ -176,9 +176,9 @@ void check_lagrangian_hessian(const VineModel& m, const std::vector<MeasuredFram
 }
 
 TEST(VineJointEstimation, ExactLagrangianHessianMatchesCentralDifferencesOfItsGradient) {
-  JointEstimationOptions per_joint;  // and the first state's velocity rows
+  JointEstimationOptions per_joint = step_map_options();  // and the first state's velocity rows
   per_joint.per_joint = per_joint.first_state_joint_velocities = true;
-  for (const JointEstimationOptions& options : {JointEstimationOptions{}, per_joint})
+  for (const JointEstimationOptions& options : {step_map_options(), per_joint})
     check_lagrangian_hessian(swinging_vine(), swinging_frames(swinging_vine(), 3, 6, 1e-3, 1), options);
 }
 
@@ -187,7 +187,7 @@ TEST(VineJointEstimation, ExactLagrangianHessianWithKnownContactsMatchesCentralD
   // (bilateral_contacts: impulse rows too)
   for (const auto& [gap, tilt, held] : {std::tuple{1e-3, 0.0, false}, std::tuple{0.0, 0.6, true}}) {
     const VineModel m = vine_before_a_wall(gap, tilt);
-    JointEstimationOptions options;
+    JointEstimationOptions options = step_map_options();
     options.contacts = {{static_cast<int>(m.contact_points.size()) - 1, 0, 0, 6}};
     options.bilateral_contacts = held;
     check_lagrangian_hessian(m, swinging_frames(m, 3, 6, 1e-3, 1), options);
@@ -206,7 +206,7 @@ TEST(VineJointEstimation, RecoversKnownStiffnessAndDampingWithinTheirUncertainty
   const double noise[2] = {1e-3, 1e-4};
   double sigma_k[2], sigma_c[2];
   for (int level = 0; level < 2; ++level) {
-    JointEstimationOptions options;
+    JointEstimationOptions options = step_map_options();
     options.measurement_sigma = noise[level];
     const JointEstimationResult fit = estimate_vine_states_and_parameters(
         guess, swinging_start(guess), swinging_frames(truth, 3, 30, noise[level], 11), options);
@@ -239,7 +239,7 @@ void expect_the_same_estimate(const JointEstimationOptions& variant, const char*
   guess.stiffness.assign(guess.stiffness.size(), 0.03);
   guess.damping.assign(guess.damping.size(), 1e-3);
   const std::vector<MeasuredFrame> frames = swinging_frames(truth, 3, 30, 1e-3, 11);
-  const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, {});
+  const JointEstimationResult full = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, step_map_options());
   ASSERT_EQ(full.status, "Solve_Succeeded");
   if (from_the_estimate) {
     guess.stiffness.assign(guess.stiffness.size(), full.stiffness[0]);
@@ -264,7 +264,7 @@ void expect_the_same_estimate(const JointEstimationOptions& variant, const char*
 
 // With r eliminated (eliminate_model_residuals): the same problem, so the same optimum and objective.
 TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.eliminate_model_residuals = true;
   expect_the_same_estimate(options, "r eliminated", 1e-6);
 }
@@ -275,7 +275,7 @@ TEST(VineJointEstimation, EliminatedResidualsReachTheSameEstimate) {
 // build and ran to 500 in another (FMA) or after a change of the QP within its tolerance
 // (docs/physics/fitting.md): far from the optimum its path depends on round-off.
 TEST(VineJointEstimation, ExactHessianConvergesToTheSameEstimateFromNearIt) {
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.hessian = EstimationHessian::exact;
   expect_the_same_estimate(options, "exact Hessian from the estimate's K, C", 1e-6, true);
 }
@@ -284,7 +284,7 @@ TEST(VineJointEstimation, ExactHessianConvergesToTheSameEstimateFromNearIt) {
 // (the rows raise the objective, by 0.005 of 272.4 when measured, so it is not compared). With r
 // eliminated as well it does not converge (docs/physics/fitting.md).
 TEST(VineJointEstimation, FirstStateJointVelocityRowsKeepTheEstimate) {
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.first_state_joint_velocities = true;
   expect_the_same_estimate(options, "with dc/dq(q_0) v_0 = 0", -1.0);
 }
@@ -295,7 +295,7 @@ TEST(VineJointEstimation, FirstStateJointVelocityRowsKeepTheEstimate) {
 // smallest singular values are rounding-sized, the others are not.
 TEST(VineJointEstimation, EliminatedResidualsDoNotSeeTheJointViolatingVelocitiesOfTheFirstState) {
   const VineModel m = swinging_vine();
-  JointEstimationOptions options;
+  JointEstimationOptions options = step_map_options();
   options.eliminate_model_residuals = true;
   const JointEstimationProblemEvaluation e =
       evaluate_joint_estimation(m, swinging_start(m), swinging_frames(m, 3, 6, 1e-3, 1), options);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "support/swinging_vine.hpp"
 #include "tendril/fit/vine_shooting_fit.hpp"
@@ -79,6 +81,38 @@ TEST(VineShootingFit, ErrorsWithNoiseStayWithinTheEstimatedUncertaintyAndShrinkW
   EXPECT_NEAR(sigma_k[0] / sigma_k[1], 10.0, 1.0);
   EXPECT_NEAR(sigma_c[0] / sigma_c[1], 10.0, 1.0);
   EXPECT_LT(sigma_k[1], 0.01 * kStiffness);
+}
+
+// A Levenberg-Marquardt step in ln K that overflows K (exp(ln K) = inf) is a failed trial, not bad
+// input: the residuals report it (the model refuses an infinite K with InputError, so it is never
+// built with one), and the fit's history records every trial, the start and the rejected ones too.
+TEST(VineShootingFit, AnOverflowingStepIsAFailedTrialAndEveryTrialIsReported) {
+  const VineModel m = swinging_vine();
+  const std::vector<MeasuredFrame> frames = synthetic_frames(0.0, 1);
+  for (const double k : {std::exp(800.0), std::nan("")}) {
+    ShootingResiduals r;
+    EXPECT_NO_THROW(r = shooting_residuals(m, start_of(m), frames, Observation::points, k, kDamping, true)) << k;
+    EXPECT_FALSE(r.ok) << k;
+    EXPECT_NE(r.message.find("not finite"), std::string::npos) << r.message;
+  }
+  VineModel guess = m;
+  guess.stiffness.assign(guess.stiffness.size(), 0.02);
+  guess.damping.assign(guess.damping.size(), 2e-3);
+  std::vector<FitIteration> reported;
+  VineFitOptions options;
+  options.progress = [&](const FitIteration& line) {
+    reported.push_back(line);
+    return true;
+  };
+  const VineFitResult fit = fit_stiffness_damping(guess, start_of(guess), frames, options);
+  ASSERT_TRUE(fit.converged) << fit.message;
+  ASSERT_EQ(reported.size(), fit.history.size());
+  int accepted = 0;
+  for (const FitIteration& line : fit.history) accepted += line.accepted ? 1 : 0;
+  EXPECT_EQ(accepted, 1 + fit.iterations);  // the start and every accepted step
+  EXPECT_EQ(fit.history.front().objective, fit.initial_cost);
+  EXPECT_EQ(fit.history.front().values[0], 0.02);
+  EXPECT_GT(fit.simulations, fit.iterations);
 }
 
 }  // namespace

@@ -35,10 +35,16 @@ using testing::vine_before_a_wall;
 using vine::VineModel;
 using vine::VineState;
 
+/// The transcribed formulation with the exact Hessian alone (the defaults less the pass, the prior and
+/// the bound on the first lengths): IPOPT from the simulated guess.
 JointEstimationOptions transcribed(bool per_joint = false) {
   JointEstimationOptions options;
-  options.formulation = EstimationFormulation::transcribed;
-  options.hessian = EstimationHessian::exact;
+  EXPECT_EQ(options.formulation, EstimationFormulation::transcribed);
+  EXPECT_EQ(options.hessian, EstimationHessian::exact);
+  options.trust_region_iterations = 0;
+  options.trust_region_newton_iterations = 0;
+  options.multiplier_sigma = 0.0;
+  options.min_prismatic_extension = -std::numeric_limits<double>::infinity();
   options.per_joint = per_joint;
   return options;
 }
@@ -159,7 +165,7 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   // the transcribed formulation's own options, set on the step map
   const auto refused_on_step_map = [&](const std::function<void(JointEstimationOptions&)>& set, const std::string& key,
                                        const std::string& value) {
-    JointEstimationOptions step_map;
+    JointEstimationOptions step_map = step_map_options();
     set(step_map);
     testing::expect_input_error([&] { estimate_vine_states_and_parameters(m, swinging_start(m), frames, step_map); },
                                 {"joint_estimation." + key, value, "transcribed"});
@@ -210,7 +216,6 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
     JointEstimationOptions options = transcribed();
     options.hessian = EstimationHessian::gauss_newton;
     options.measurement_sigma = noise[level];
-    if (std::getenv("TENDRIL_IPOPT_LOG")) options.print_level = 5;
     const std::vector<MeasuredFrame> frames = recovery_frames(truth, noise[level]);
     const JointEstimationResult fit = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, options);
     std::printf("noise %.0e m: %s after %d iterations (%.2f s), K = %.6g +- %.2g, C = %.6g +- %.2g, objective %.4g "
@@ -301,7 +306,6 @@ TEST(VineTranscribedEstimation, TrustRegionPassWarmStartsIpoptAtTheOptimum) {
   JointEstimationOptions warm = cold;
   warm.trust_region_iterations = 300;
   warm.hessian = EstimationHessian::exact;
-  if (std::getenv("TENDRIL_IPOPT_LOG")) warm.print_level = 5;
   const JointEstimationResult a = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, cold);
   const JointEstimationResult b = estimate_vine_states_and_parameters(guess, swinging_start(guess), frames, warm);
   std::printf("cold: %s after %d iterations, objective %.7g; pass: %d steps (%s) in %.2f s, objective %.5g -> %.7g, "

@@ -84,6 +84,14 @@ TEST(ShellScene, RectangleWithClampAndVelocity) {
   // lumped mass: rho h A in total
   EXPECT_NEAR(m.mass.head(3 * 18).sum() / 3.0, 1200 * 0.002 * 0.1 * 0.02, 1e-15);
 
+  // a clamp that holds the edge normal: the first row's nodes and the xi of the 2 edges along it
+  const RodScene held = load(kStrip, {"shells.0.clamp.rows=1", "shells.0.clamp.hold_normal=true"});
+  int held_xi = 0;
+  for (int z = 0; z < held.model.dofs.num_shell_edges; ++z) held_xi += held.model.fixed[static_cast<std::size_t>(held.model.dofs.xi(z))];
+  EXPECT_EQ(held_xi, 2);
+  expect_input_error([&] { load(kStrip, {"shells.0.bending=hinge", "shells.0.clamp.hold_normal=true"}); },
+                     {"shells[0].clamp.hold_normal", "bending: midedge"});
+
   const RodScene hinge = load(kStrip, {"shells.0.bending=hinge", "shells.0.membrane=edge_springs"});
   EXPECT_EQ(hinge.model.dofs.num_shell_edges, 0);
   EXPECT_FALSE(hinge.model.shells.hinges.empty());
@@ -147,6 +155,20 @@ forces:
   expect_input_error([&] { load(text, {corners[1], "shells.0.joints.0.node=1"}); },
                      {"shells[0].joints[0].node", "coincident with the rod node"});
   expect_input_error([&] { load(text, {corners[0], corners[1], "point_masses.0.shell=0"}); }, {"point_masses[0].rod", "either rod or shell"});
+  // loads on shell nodes: a point load names rod or shell, a shell index in range, a node of that shell
+  std::string loads = text;
+  loads.replace(loads.find("forces:\n"), 8, "forces:\n  point_loads: [{shell: 0, node: 1, force: [0, 0, 1]}]\n"
+                                            "  surface_loads: [{shell: 0, load: [0, 0, -1]}]\n");
+  const RodScene loaded = load(loads, corners);
+  EXPECT_EQ(loaded.model.forces.size(), 2 + hex.nodes.size()) << "drag, the point load, one per shell node";
+  expect_input_error([&] { load(loads, {corners[0], corners[1], "forces.point_loads.0.rod=0"}); },
+                     {"forces.point_loads[0].rod", "either rod or shell"});
+  expect_input_error([&] { load(loads, {corners[0], corners[1], "forces.point_loads.0.shell=1"}); },
+                     {"forces.point_loads[0].shell", "1", "an index in 0..0"});
+  expect_input_error([&] { load(loads, {corners[0], corners[1], "forces.point_loads.0.node=99"}); },
+                     {"forces.point_loads[0].node", "99"});
+  expect_input_error([&] { load(loads, {corners[0], corners[1], "forces.surface_loads.0.shell=2"}); },
+                     {"forces.surface_loads[0].shell", "2"});
 }
 
 TEST(ShellScene, MatDismechAndObjFiles) {

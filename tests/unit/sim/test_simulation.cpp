@@ -184,6 +184,57 @@ TEST(Simulation, InitialConditionsSelectNodesAndEdges) {
       {"initial_conditions", "integrator.type static"});
 }
 
+TEST(Simulation, SavedVelocitiesAreTheImplicitEulerDifferencesOfThePositions) {
+  // implicit Euler: x_{k+1} = x_k + dt u_{k+1}, so with every step saved u_k = (x_k - x_{k-1}) / dt
+  Simulation sim{load(kCantilever, {"output.every_steps=1", "duration=0.005"})};
+  const fs::path out = scratch("velocities");
+  ASSERT_TRUE(sim.run(out).ok);
+  const io::NpyArray x = io::read_npy(out / "positions.npy"), u = io::read_npy(out / "velocities.npy");
+  ASSERT_EQ(u.shape, (std::vector<std::size_t>{6, 11, 3}));
+  for (std::size_t j = 0; j < 33; ++j) EXPECT_EQ(u.data[j], 0.0);  // starts at rest
+  double largest = 0;
+  for (std::size_t k = 1; k < 6; ++k)
+    for (std::size_t j = 0; j < 33; ++j) {
+      const double difference = (x.data[33 * k + j] - x.data[33 * (k - 1) + j]) / 0.001;
+      EXPECT_NEAR(u.data[33 * k + j], difference, 1e-9 * std::abs(difference) + 1e-12);
+      largest = std::max(largest, std::abs(difference));
+    }
+  EXPECT_GT(largest, 1e-3);  // the rod moves: the comparison is not between zeros
+  fs::remove_all(out);
+}
+
+TEST(Simulation, SavedContactForcesCarryTheWeightOfARodAtRestOnTheGround) {
+  // a rod laid flat above the ground settles (implicit Euler damps it); at rest the ground carries
+  // its weight: the contact forces on its nodes sum to rho pi r^2 L g upward, with no net sideways force
+  const std::string scene =
+      "duration: 2.0\n"
+      "rods:\n"
+      "  - geometry: {type: straight, start: [0, 0, 0.0025], end: [0.1, 0, 0.0025], num_nodes: 11}\n"
+      "    material: {E: 2.0e6, nu: 0.3, density: 1500, radius: 0.001}\n"
+      "forces: {gravity: [0, 0, -9.8]}\n"
+      "contact: {stiffness: 20, distance_tolerance: 2.0e-3, ground: {friction: 0.25}}\n"
+      "integrator: {type: implicit_euler, dt: 1.0e-2}\n"
+      "output: {interval: 0.5}\n";
+  Simulation sim{load(scene)};
+  const fs::path out = scratch("contact_forces");
+  ASSERT_TRUE(sim.run(out).ok);
+  const io::NpyArray f = io::read_npy(out / "contact_forces.npy"), u = io::read_npy(out / "velocities.npy");
+  ASSERT_EQ(f.shape, (std::vector<std::size_t>{5, 11, 3}));
+  const double weight = 1500 * std::numbers::pi * 1e-6 * 0.1 * 9.8;
+  Vec3 total = Vec3::Zero();
+  double speed = 0;
+  for (std::size_t i = 0; i < 11; ++i)
+    for (int c = 0; c < 3; ++c) {
+      total[c] += f.data[4 * 33 + 3 * i + c];
+      speed = std::max(speed, std::abs(u.data[4 * 33 + 3 * i + c]));
+    }
+  EXPECT_LT(speed, 1e-6);  // at rest
+  EXPECT_NEAR(total.z(), weight, 1e-6 * weight);
+  EXPECT_NEAR(total.x(), 0.0, 1e-9 * weight);
+  EXPECT_NEAR(total.y(), 0.0, 1e-9 * weight);
+  fs::remove_all(out);
+}
+
 TEST(Simulation, ReactionsBalanceTheLoads) {
   // statics of the whole rod: the supports' forces balance gravity and the tip load, sum R = -(m g + P);
   // the clamp's twist reaction is zero for loads in the rod's plane. Written per frame to the run directory.
