@@ -1,5 +1,6 @@
 #include "tendril/vine/run_restart.hpp"
 
+#include <algorithm>
 #include <span>
 
 #include <fmt/format.h>
@@ -82,20 +83,20 @@ SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame
   if (pose.shape.size() != 3 || pose.shape[1] != n)
     throw InputError(key, fmt::format("a run of {} bodies", pose.shape.size() == 3 ? pose.shape[1] : 0),
                      fmt::format("a run of this scene's {} bodies", n));
-  const long frames = static_cast<long>(time.shape[0]);
+  const long frames = static_cast<long>(std::min({time.shape[0], pose.shape[0], velocity.shape[0]}));
   SavedVineState out;
-  out.frame = frame < 0 ? frames + frame : frame;
-  if (out.frame < 0 || out.frame >= frames)
+  const long chosen = frame < 0 ? frames + frame : frame;
+  if (chosen < 0 || chosen >= frames)
     throw InputError(frame_key, std::to_string(frame),
                      fmt::format("a saved frame of the run: 0 to {} (or -1 to -{} from the end)", frames - 1, frames));
-  const std::size_t f = static_cast<std::size_t>(out.frame);
+  const std::size_t f = static_cast<std::size_t>(chosen);
   out.state.time = time.data[f];
   out.state.q = Eigen::Map<const VecX>(pose.data.data() + 3 * n * f, static_cast<int>(3 * n));
   out.state.v = Eigen::Map<const VecX>(velocity.data.data() + 3 * n * f, static_cast<int>(3 * n));
   if (run.has("qp_warm_start")) {
     const io::NpyArray& warm = run.array("qp_warm_start");
     const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
-    if (size >= 1) out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
+    if (size >= 1 && warm.shape[0] > f) out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
   }
   return out;
 }

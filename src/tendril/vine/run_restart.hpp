@@ -25,7 +25,6 @@ void append_warm_start(io::NpyAppender& array, const VineStepper& stepper);
 struct SavedVineState {
   VineState state;            ///< q, v and t of the frame
   VineWarmStart warm_start;   ///< empty active set if the run did not save it
-  long frame = 0;             ///< the frame read (>= 0)
 };
 
 /// Frame `frame` (< 0: counted from the end, -1 the last) of the vine run in `run_dir`, for `model`.
