@@ -266,12 +266,26 @@ std::string scene_node_name(const RodScene& scene, int node) {
   return rod.empty() ? name_in(scene.shell_nodes, "shells") : rod;
 }
 
+namespace {
+
+/// `duration` and the `restart` frame the run continues from.
+void read_time_span(io::Scene& scene, RodScene& out) {
+  const io::SceneNode root = scene.root();
+  out.duration = root.real("duration");
+  if (!root.has("restart")) return;
+  const io::SceneNode restart = root.map("restart");
+  out.restart_run = scene.base_directory() / restart.text("run");
+  out.restart_frame = restart.integer("frame");
+}
+
+}  // namespace
+
 RodScene load_rod_scene(io::Scene& scene) {
   expand_flagellated_robot(scene);
   RodScene out;
   io::SceneNode root = scene.root();
   out.description = root.text("description");
-  out.duration = root.real("duration");
+  read_time_span(scene, out);
 
   // rods: geometry and material, numbered globally in order
   const std::vector<io::SceneNode> rods = root.list("rods");

@@ -46,6 +46,8 @@ struct RodScene {
   int output_every_steps = 1;                 ///< save a frame every this many steps
   std::optional<double> output_interval;      ///< or whenever t crosses a multiple of this [s]
   std::optional<ObservableSpec> observables;  ///< robot observables to record (`observables`)
+  std::filesystem::path restart_run;          ///< run folder to continue from (`restart.run`; empty: start at t = 0)
+  long restart_frame = -1;                    ///< its saved frame (`restart.frame`; < 0 from the end)
   std::string description;
   io::Json resolved;                          ///< the scene as used (defaults filled in, overrides applied)
 };

@@ -283,6 +283,14 @@ const io::SchemaTable& rod_scene_schema() {
           positive("output.interval", kOpt, "s",
                    "Save a frame whenever t crosses a multiple of this interval (instead of every_steps); an "
                    "interval not longer than integrator.dt saves every step."),
+
+          node("restart", KeyType::Map,
+               "Continue a run of this scene from one of its saved frames, bit-identically to the run that had not "
+               "stopped (docs/output_format.md#restarting-a-rod-or-shell-run); `duration` stays the end time."),
+          {.path = "restart.run", .type = KeyType::String, .default_value = kReq, .unit = "",
+           .doc = "The run folder (relative to the scene file), written by this scene."},
+          {.path = "restart.frame", .type = KeyType::Int, .default_value = "-1", .unit = "-",
+           .doc = "The saved frame to continue from: 0 is the first, negative counts from the end (-1: the last)."},
       }, kRodExample};
   return table;
 }

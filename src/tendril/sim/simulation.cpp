@@ -4,7 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <regex>
+
+#include <fmt/format.h>
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
@@ -15,6 +18,7 @@
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
 #include "tendril/io/run_loop.hpp"
+#include "tendril/sim/restart_state.hpp"
 
 namespace tendril::sim {
 
@@ -37,6 +41,27 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   acceleration_ = VecX::Zero(s.q_initial.size());
   if (s.observables) observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
   record_observables();
+  if (!s.restart_run.empty()) restore();
+}
+
+void Simulation::restore() {
+  // what a step depends on beyond the record: contact candidate sets (chosen with the time since their
+  // last update) and the observables' history are not saved
+  if (has_contact())
+    throw InputError("restart", "a scene with contact", "a scene without contact (its candidate sets are not saved)");
+  if (observables_) throw InputError("restart", "a scene with observables", "a scene without `observables`");
+  RestartRecord r = read_restart(scene_->restart_run, scene_->restart_frame, scene_->model.dofs, state_, "restart");
+  if (r.steps > total_steps_)
+    throw InputError("restart.frame", fmt::format("a frame after {} steps", r.steps),
+                     fmt::format("a frame within the scene's {} steps (duration)", total_steps_));
+  state_.time = r.state.time;
+  state_.q = r.state.q;  // copied into the storage views of q and u point to
+  state_.u = r.state.u;
+  state_.frames = std::move(r.state.frames);
+  steps_ = r.steps;
+  work_of_forces_ = r.work;
+  forces_ = std::move(r.forces);
+  // the last step's acceleration enters only the reactions of the frame restarted from, which is not saved again
 }
 
 void Simulation::record_observables(const Kinematics* kin) {
@@ -244,7 +269,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *contact_force = nullptr,
                   *reactions_array = nullptr, *velocities = nullptr;
-  io::NpyAppender* work = nullptr;
+  std::optional<FrameStateArrays> frame_state;  // work_of_forces, restart_state
   io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_substeps = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
@@ -263,8 +288,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       tail_angle = &run->add_array("tail_angle", io::NpyType::Float64, {}, "rad",
                                    "spin angle of observables.tail_edge's material frame about the axis (unwrapped)");
     }
-    work = &run->add_array("work_of_forces", io::NpyType::Float64, {}, "J",
-                           "work of the force terms (point loads and moments, drag, ...) since t = 0, trapezoidal per step");
+    frame_state.emplace(*run, state_);
     if (!reaction_dofs_.empty())
       reactions_array = &run->add_array("reactions", io::NpyType::Float64, {reaction_dofs_.size()}, "N, N m",
                                         "reaction forces at the fixed DOFs (info.reaction_dofs): R = dE/dq - F + M a");
@@ -345,7 +369,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
       head_angle->append(std::span<const double>(&h, 1));
       tail_angle->append(std::span<const double>(&a, 1));
     }
-    work->append(std::span<const double>(&work_of_forces_, 1));
+    frame_state->append({steps_, work_of_forces_, state_, forces_});
     if (reactions_array) {
       const VecX r = reactions();
       reactions_array->append(std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));

@@ -109,6 +109,8 @@ class Simulation {
   /// Appends the current state's contact count, smallest gap and node contact forces to the run arrays
   /// `contact_active`, `contact_min_gap` and `contact_forces`.
   void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const;
+  /// Continues from the scene's `restart` frame (RodScene::restart_run); InputError at `restart`.
+  void restore();
   /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)
   /// or, when null, kinematics computed here.
   void record_observables(const Kinematics* kin = nullptr);

@@ -47,14 +47,23 @@ SparseMatrix metric(const VineModel& m) {
   return w;
 }
 
+/// The constraint error the projection accepts [m]: the QP solver's tolerance, to which it solves
+/// every linearised step (a smaller violation gives no active row and no move), scaled like the
+/// solver's residuals, by max(1, largest coordinate [m]) (round-off of the distances grows with it).
+double accepted_error(const VineModel& m, const VecX& q, double qp_tolerance) {
+  double extent = std::max({1.0, std::abs(m.base.x()), std::abs(m.base.y())});
+  for (int i = 0; i < m.num_bodies; ++i) extent = std::max(extent, q.segment<2>(3 * i).lpNorm<Eigen::Infinity>());
+  return qp_tolerance * extent;
+}
+
 }  // namespace
 
 ProjectionReport project_state(const VineModel& m, VineState& state, double tolerance, const std::string& key) {
-  constexpr double kTarget = 1e-13;
   const int n = m.num_dofs();
   const std::vector<RowSpec> joints = joint_row_specs(m.half_length);
   const int nj = static_cast<int>(joints.size());
   QpSolver solver;
+  const double target = accepted_error(m, state.q, solver.options().tolerance);
   QpProblem qp;
   qp.P = metric(m);
   const VecX q0 = state.q;
@@ -79,7 +88,7 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
         b_in.push_back(add_row(m, r, state.q, static_cast<int>(b_in.size()), in));
       }
     report.joint_error = qp.b_eq.lpNorm<Eigen::Infinity>();
-    if (report.joint_error <= kTarget && report.min_distance >= -kTarget) break;
+    if (report.joint_error <= target && report.min_distance >= -target) break;
     qp.A_eq.resize(nj, n);
     qp.A_eq.setFromTriplets(eq.begin(), eq.end());
     qp.A_in.resize(static_cast<int>(b_in.size()), n);
@@ -94,7 +103,7 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
                        "a state near one that meets the joints and keeps the bodies out of the obstacles");
     state.q += sol.x;
   }
-  if (report.joint_error > kTarget || report.min_distance < -kTarget)
+  if (report.joint_error > target || report.min_distance < -target)
     throw InputError(key, fmt::format("a state whose projection stalls at joint error {:.3g} m, distance {:.3g} m",
                                       report.joint_error, report.min_distance),
                      "a state near one that meets the joints and keeps the bodies out of the obstacles");
@@ -111,12 +120,13 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
                      fmt::format("a state {:.3g} m (body {}) from the nearest one meeting the joint and contact constraints",
                                  report.max_move, report.moved_body),
                      fmt::format("a state within vine.initial_state.tolerance = {:.3g} m of it", tolerance));
-  // velocities: the nearest v with J v = 0
-  if (state.v.lpNorm<Eigen::Infinity>() > 0.0) {
-    eq.clear();
-    for (int r = 0; r < nj; ++r) add_row(m, joints[r], state.q, r, eq);
-    qp.A_eq.resize(nj, n);
-    qp.A_eq.setFromTriplets(eq.begin(), eq.end());
+  // velocities: the nearest v with J v = 0, unless J v is already within the solver's tolerance
+  eq.clear();
+  for (int r = 0; r < nj; ++r) add_row(m, joints[r], state.q, r, eq);
+  qp.A_eq.resize(nj, n);
+  qp.A_eq.setFromTriplets(eq.begin(), eq.end());
+  const double v_scale = std::max(1.0, state.v.lpNorm<Eigen::Infinity>());
+  if ((qp.A_eq * state.v).lpNorm<Eigen::Infinity>() > solver.options().tolerance * v_scale) {
     qp.b_eq.setZero(nj);
     qp.A_in.resize(0, n);
     qp.b_in.resize(0);

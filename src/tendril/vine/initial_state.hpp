@@ -21,10 +21,12 @@ struct ProjectionReport {
 };
 
 /// Moves `state` to the nearest state (in the metric |dx|^2 + d_i^2 dtheta^2 per body) with
-/// |c(q)|_inf <= 1e-13 m and Phi(q) >= -1e-13 m for every contact element and obstacle, by
-/// Gauss-Newton steps (each a QP: min |dq|^2 s.t. c + J dq = 0, Phi + L dq >= 0), and removes the
-/// velocity's component that breaks the joints (min |dv|^2 s.t. J v = 0). Throws InputError at
-/// `key` if a point of a body would move by more than `tolerance` [m] or the iteration fails.
+/// |c(q)|_inf <= e and Phi(q) >= -e for every contact element and obstacle, by Gauss-Newton steps
+/// (each a QP: min |dq|^2 s.t. c + J dq = 0, Phi + L dq >= 0), and removes the velocity's component
+/// that breaks the joints (min |dv|^2 s.t. J v = 0) unless |J v|_inf <= 1e-10 max(1, |v|_inf).
+/// e = 1e-10 m max(1, largest coordinate / 1 m) is the QP solver's tolerance: a state within it is
+/// returned unchanged (bit for bit), and round-off violations are never refused. Throws InputError
+/// at `key` if a point of a body would move by more than `tolerance` [m] or the iteration fails.
 ProjectionReport project_state(const VineModel& model, VineState& state, double tolerance, const std::string& key);
 
 /// A state at rest along the centre-line `points` [m] (base first, >= 2 points): every body a chord

@@ -13,6 +13,7 @@
 #include "tendril/io/run_loop.hpp"
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/initial_state.hpp"
+#include "tendril/vine/run_restart.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
@@ -171,9 +172,20 @@ io::SchemaTable make_table() {
       key("vine.initial_state.centerline_csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and a measured centre-line, one point x, y [m] per row from "
           "the base: the start state at rest with every body a chord of it (prismatic joints share the extra length)."),
+      key("vine.initial_state.run", KeyType::String, kOpt, "",
+          "A vine run folder of this scene (relative to the scene file): start from its saved frame `frame` exactly "
+          "(q, v, t and the QP warm start; not projected), so the run continues bit-identically to one that had "
+          "not stopped. `steps` counts from that frame."),
+      key("vine.initial_state.frame", KeyType::Int, "-1", "-",
+          "The saved frame of `run` to start from: 0 is the first, negative counts from the end (-1: the last)."),
+      key("vine.initial_state.project", KeyType::Bool, "true", "-",
+          "Project the start state (q, v or csv) onto the joint and contact constraints; false: use it as given. A "
+          "state that meets them to the QP solver's tolerance (1e-10 m) is never moved. centerline_csv is always "
+          "projected, a run's frame never."),
       key("vine.initial_state.tolerance", KeyType::Real, "0.001", "m",
-          "The start state is projected onto the joint and contact constraints (to 1e-13 m); it is refused if any "
-          "point of a body moves farther than this.", 0, true),
+          "The start state is projected onto the joint and contact constraints (to the QP solver's tolerance, "
+          "1e-10 m times the largest coordinate in m if above 1); it is refused if any point of a body moves farther "
+          "than this.", 0, true),
   };
   return t;
 }
@@ -380,9 +392,22 @@ VineScene load_vine_scene(io::Scene& scene) {
   const io::SceneNode s = v.map("initial_state");
   const int n = m.num_dofs();
   out.initial = straight_state(m, p.heading, s.real("extension"));
-  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) + (s.has("centerline_csv") ? 1 : 0);
-  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv");
+  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) + (s.has("centerline_csv") ? 1 : 0) +
+                      (s.has("run") ? 1 : 0);
+  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv, run");
   const double tolerance = s.real("tolerance");
+  const bool project = s.boolean("project");
+  if (s.has("run")) {
+    if (s.has("project")) s.fail("project", "no project with run: a run's saved frame is restored exactly");
+    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m, s.child_path("run"),
+                                                   s.child_path("frame"));
+    out.initial = saved.state;
+    out.warm_start = saved.warm_start;
+    scene.check_unused();
+    out.resolved = scene.resolved();
+    return out;
+  }
+  if (s.has("frame")) s.fail("frame", "a frame only with run");
   if (s.has("csv")) {
     const auto rows = read_csv(base_dir / s.text("csv"), 6, s.child_path("csv"));
     if (static_cast<int>(rows.size()) != m.num_bodies)
@@ -399,10 +424,11 @@ VineScene load_vine_scene(io::Scene& scene) {
     std::vector<Vec2> points;
     for (const auto& row : read_csv(base_dir / s.text("centerline_csv"), 2, s.child_path("centerline_csv")))
       points.emplace_back(row[0], row[1]);
+    if (!project) s.fail("project", "false with centerline_csv (its chords meet the joints only once projected)");
     out.initial = state_from_centerline(m, points, tolerance, s.child_path("centerline_csv"), &out.projection);
   } else {
     check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
-    out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
+    if (project) out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
   }
   scene.check_unused();
   out.resolved = scene.resolved();
@@ -431,6 +457,13 @@ std::string non_finite_quantity(const VineState& state, bool impulses_finite) {
   return "";
 }
 
+/// run.json's info of a vine run with `pairs` (contact element, obstacle) pairs.
+void write_info(io::RunDirectory& run, const VineScene& scene, std::size_t pairs) {
+  run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(scene.model.num_bodies)));
+  run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
+  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
+}
+
 }  // namespace
 
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
@@ -440,9 +473,7 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   const std::size_t nb = static_cast<std::size_t>(m.num_bodies);
   const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
   io::RunDirectory run(out_dir, "vine", scene.resolved);
-  run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(nb)));
-  run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
-  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
+  write_info(run, scene, pairs);
   auto& frame_time = run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
   auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
                              "(x, y, theta) of each body's centre of mass, base to tip");
@@ -472,7 +503,9 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
                                    "contact pairs with rows in the QP (near contact)", "step");
 
+  io::NpyAppender& warm_start = add_warm_start_array(run, stepper, scene.warm_start);
   VineState state = scene.initial;
+  long k = 0;  // steps done
   std::vector<double> buffer(3 * nb);
   auto save_frame = [&] {
     frame_time.append(std::span<const double>(&state.time, 1));
@@ -485,9 +518,9 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
       buffer[2 * i + 1] = points[i].y();
     }
     centerline.append(std::span<const double>(buffer.data(), buffer.size()));
+    append_warm_start(warm_start, stepper);
   };
   std::vector<double> normal(pairs);
-  long k = 0;  // steps done
   auto step_once = [&] {
     const double u = m.growth.rate(state.time);
     const auto wall_start = std::chrono::steady_clock::now();

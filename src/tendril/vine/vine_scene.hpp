@@ -19,6 +19,7 @@
 #include "tendril/io/schema.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/vine_model.hpp"
+#include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
 
@@ -37,6 +38,7 @@ struct VineScene {
   int save_every = 1; ///< save a frame every this many steps (frame 0 is the initial state)
   io::Json resolved;  ///< the scene as used
   ProjectionReport projection;  ///< how far the start state was moved onto the constraints
+  VineWarmStart warm_start;     ///< the QP warm start of the first step (restart from a run)
 };
 
 /// Reads and checks a parsed scene (unknown or unused keys, sizes, NaN, bodies inside obstacles

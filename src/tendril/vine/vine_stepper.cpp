@@ -37,6 +37,15 @@ SparseMatrix row_pattern(const std::vector<RowSpec>& rows, int cols, std::vector
   return a;
 }
 
+/// FNV-1a hash of the inequality rows' bodies: the key of the A_in pattern.
+std::uint64_t rows_key(const std::vector<int>& row_bodies) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (int body : row_bodies)
+    for (int byte = 0; byte < 4; ++byte)
+      h = (h ^ ((static_cast<std::uint32_t>(body) >> (8 * byte)) & 0xffu)) * 1099511628211ull;
+  return h;
+}
+
 }  // namespace
 
 VineStepper::VineStepper(VineModel model, QpOptions options) : model_(std::move(model)), solver_(options) {
@@ -269,7 +278,24 @@ void VineStepper::collect_contact_rows() {
     problem_.A_in = row_pattern(in_rows_, model_.num_dofs(), in_slots_);
     problem_.b_in.setZero(static_cast<int>(in_rows_.size()));
     phi_.setZero(static_cast<int>(in_rows_.size()));
+    if (restored_ && restored_->rows_key == rows_key(row_bodies_) && restored_->active.size() == in_rows_.size())
+      solver_.set_warm_start(restored_->active);
   }
+  restored_.reset();
+}
+
+VineWarmStart VineStepper::warm_start() const {
+  return restored_ ? *restored_ : VineWarmStart{rows_key(row_bodies_), solver_.warm_start()};
+}
+
+void VineStepper::set_warm_start(VineWarmStart warm_start) {
+  restored_ = std::move(warm_start);
+  row_bodies_.assign(1, -1);  // the next step rebuilds the pattern and takes the restored active set
+}
+
+int VineStepper::max_inequality_rows() const {
+  const int pairs = model_.num_contact_elements() * static_cast<int>(model_.obstacles.size());
+  return num_growth_rows_ + (model_.contact_model == ContactModel::body ? 3 : 1) * 2 * pairs;
 }
 
 VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {

@@ -18,6 +18,8 @@
 /// With GrowthControl::force_limited the growth rows are inequalities 0 <= G_bar v <= u_k and the
 /// actuator force F enters the objective (docs/physics/vine.md#jams-force-limited-growth).
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tendril/core/sparse_assembly.hpp"
@@ -73,6 +75,14 @@ struct BilateralContact {
   int obstacle = 0;  ///< index into VineModel::obstacles
 };
 
+/// The solver state a step carries into the next: the QP's active set at the end of the step and
+/// the key of its inequality rows' pattern (the next step starts from that active set only if its
+/// rows have the same pattern). Saved with every frame of a run, so a restart continues exactly.
+struct VineWarmStart {
+  std::uint64_t rows_key = 0;  ///< FNV-1a hash of the inequality rows' bodies
+  std::vector<char> active;    ///< one flag per inequality row (empty: the next step starts cold)
+};
+
 class VineStepper {
  public:
   /// Validates the model (throws InputError) and builds the QP pattern.
@@ -88,6 +98,15 @@ class VineStepper {
 
   /// u_j of the model's schedule at time t, split by the growth mode [m/s] (#prismatic).
   VecX joint_growth_rates(double time) const;
+
+  /// What the next step takes from the last one besides (q, v, t) (docs/output_format.md, qp_warm_start):
+  /// set_warm_start's until a step has taken it.
+  VineWarmStart warm_start() const;
+  /// Makes the next step start as it would have after the step that left `warm_start`.
+  void set_warm_start(VineWarmStart warm_start);
+  /// Most inequality rows a step can have: growth rows, then per (contact element, obstacle) pair up
+  /// to three contact points (closest point and the body's ends) of two rows each (friction).
+  int max_inequality_rows() const;
 
   /// Holds these contact points on their obstacles in the following steps: each gets an equality
   /// row (between the joint and the growth rows) and no inequality row, so the step map has no
@@ -178,6 +197,7 @@ class VineStepper {
   std::vector<double> reach_;             // per element: pairs with Phi below it get rows [m]
   std::vector<int> found_;                // broad-phase query buffer
   std::vector<int> row_bodies_;           // body of each inequality row (A_in pattern key)
+  std::optional<VineWarmStart> restored_; // set_warm_start: used by the next step if its rows match
   VecX achieved_;                         // G_bar_j v_{k+1} (#prismatic)
   double max_kinetic_energy_ = 0.0;       // 1/2 (sum m) v_max^2 [J]
   VecX mass_diag_;                        // M diagonal [kg, kg, kg m^2] (3 #bodies)

@@ -38,6 +38,7 @@ struct QpSolver::Workspace : QpWorkspace {
   QpProblem compressed;      // copy of a problem given with uncompressed matrices
   std::vector<char> active;  // warm-start active set (m_in)
   bool has_warm_start = false;
+  bool restored_warm_start = false;  // set_warm_start: kept through the next pattern analysis
   QpPoint point;
 };
 
@@ -47,6 +48,16 @@ QpSolver::QpSolver(QpSolver&&) noexcept = default;
 QpSolver& QpSolver::operator=(QpSolver&&) noexcept = default;
 
 void QpSolver::reset_warm_start() { work_->has_warm_start = false; }
+
+std::vector<char> QpSolver::warm_start() const {
+  return work_->has_warm_start ? work_->active : std::vector<char>{};
+}
+
+void QpSolver::set_warm_start(std::vector<char> active) {
+  work_->active = std::move(active);
+  work_->has_warm_start = true;
+  work_->restored_warm_start = true;
+}
 
 QpSolution QpSolver::solve(const QpProblem& problem) {
   QpSolution solution;
@@ -68,9 +79,11 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
   const int m_in = problem->num_inequalities();
   if (!work.kkt.matches(*problem)) {
     work.kkt.analyse(*problem);
-    work.has_warm_start = false;
+    work.has_warm_start = work.restored_warm_start;
   }
-  if (!options_.warm_start || !work.has_warm_start) work.active.assign(m_in, 0);
+  work.restored_warm_start = false;
+  if (!options_.warm_start || !work.has_warm_start || static_cast<int>(work.active.size()) != m_in)
+    work.active.assign(m_in, 0);
 
   // active-set method from the warm start; the interior-point method if it fails
   solution.used_interior_point = false;

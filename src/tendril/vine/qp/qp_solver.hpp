@@ -14,6 +14,7 @@
 /// Sign convention: see qp_problem.hpp (stationarity P x + c - A_eq^T y - A_in^T z = 0, z >= 0).
 
 #include <memory>
+#include <vector>
 
 #include "tendril/vine/qp/qp_problem.hpp"
 
@@ -64,6 +65,13 @@ class QpSolver {
   void solve(const QpProblem& problem, QpSolution& solution);
   /// Forgets the warm start (the next solve starts from an empty active set).
   void reset_warm_start();
+  /// The active set the next solve starts from (one flag per inequality row; empty: none), as left
+  /// by the last solve of a problem with unchanged patterns.
+  std::vector<char> warm_start() const;
+  /// Makes the next solve start from `active` (one flag per inequality row) even if it is the first
+  /// solve or the patterns changed: restores the warm start of a saved run (a restart continues
+  /// exactly). A size that differs from the next problem's inequality count starts from empty.
+  void set_warm_start(std::vector<char> active);
   const QpOptions& options() const { return options_; }
 
  private:

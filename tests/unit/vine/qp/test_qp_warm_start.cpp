@@ -77,3 +77,40 @@ TEST(QpWarmStart, NewPatternDropsTheWarmStart) {
 
 }  // namespace
 }  // namespace tendril::vine
+
+namespace tendril::vine {
+namespace {
+
+TEST(QpWarmStart, RestoredActiveSetGivesTheWarmSolutionBitwise) {
+  // min x^2 / 2 s.t. x >= 5e-11: the row is violated by less than the tolerance 1e-10 at the
+  // unconstrained minimum x = 0, so a cold start stops there, while a start with the row active
+  // stops at x = 5e-11: both are solutions to the tolerance, and the result depends on the start
+  QpProblem qp;
+  qp.P = SparseMatrix(1, 1);
+  qp.P.insert(0, 0) = 1.0;
+  qp.c = VecX::Zero(1);
+  qp.A_eq = SparseMatrix(0, 1);
+  qp.b_eq = VecX::Zero(0);
+  qp.A_in = SparseMatrix(1, 1);
+  qp.A_in.insert(0, 0) = 1.0;
+  qp.b_in = VecX::Constant(1, 5e-11);
+  QpSolver cold;
+  EXPECT_EQ(cold.solve(qp).x(0), 0.0);
+  QpSolver active;
+  active.set_warm_start({1});
+  const QpSolution warm = active.solve(qp);
+  ASSERT_EQ(warm.status, QpStatus::solved);
+  EXPECT_EQ(warm.x(0), 5e-11);
+  EXPECT_EQ(active.warm_start(), std::vector<char>{1});
+  // a fresh solver given the saved active set continues exactly
+  QpSolver restored;
+  restored.set_warm_start(active.warm_start());
+  EXPECT_EQ(restored.solve(qp).x(0), warm.x(0));
+  // an active set of the wrong size is ignored (cold start)
+  QpSolver wrong;
+  wrong.set_warm_start({1, 1});
+  EXPECT_EQ(wrong.solve(qp).x(0), 0.0);
+}
+
+}  // namespace
+}  // namespace tendril::vine
