@@ -105,8 +105,9 @@ export function fieldsOf(run, contact = null) {
     { key: 'displacement', label: 'displacement', unit: 'm', on: 'node', compute: nodeDisplacement },
     { key: 'curvature', label: 'curvature', unit: '1/m', on: 'node', compute: nodeCurvature },
   ];
-  if (run.kind === 'rod') fields.push({ key: 'strain', label: 'strain', unit: '-', on: 'edge', compute: edgeStrain });
-  if (run.twists) fields.push({ key: 'twist', label: 'twist θ', unit: 'rad', on: 'edge', compute: edgeTwist });
+  const rods = run.edges.length > 0;  // a run of shells only has no edge fields
+  if (run.kind === 'rod' && rods) fields.push({ key: 'strain', label: 'strain', unit: '-', on: 'edge', compute: edgeStrain });
+  if (run.twists && rods) fields.push({ key: 'twist', label: 'twist θ', unit: 'rad', on: 'edge', compute: edgeTwist });
   if (run.contactForces) fields.push({ key: 'contact_force', label: 'contact force', unit: 'N', on: 'node', compute: magnitude('contactForces') });
   if (contact) fields.push({ key: 'contact_gap', label: 'contact gap', unit: 'm', on: 'node', compute: contactGap(contact, contactRadius(run)) });
   if (run.kind === 'vine') {

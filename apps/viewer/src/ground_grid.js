@@ -8,10 +8,14 @@ const GRID_COLOUR = 0xaeb4bd;
 const TEXT_COLOUR = '#39404a';
 const AXIS_COLOURS = [0xc0392b, 0x27ae60, 0x2e6fd8];
 
-/** The largest round spacing [m] (1, 2 or 5 x 10^k) giving at least `cells` cells over `length` [m]. */
+/**
+ * The largest round spacing [m] (1, 2 or 5 x 10^k) giving at least `cells` cells over `length` [m]
+ * (> 0 and finite, else an error naming it).
+ */
 export function gridSpacing(length, cells = 8) {
+  if (!(length > 0 && Number.isFinite(length))) throw new RangeError(`grid: length ${length} m; allowed: a positive finite length`);
   const raw = length / cells, decade = 10 ** Math.floor(Math.log10(raw));
-  return [5, 2, 1].map((m) => m * decade).find((s) => s <= raw * (1 + 1e-9));
+  return [5, 2].map((m) => m * decade).find((s) => s <= raw * (1 + 1e-9)) ?? decade;
 }
 
 /** Coordinate text in metres: "0.05 m", "-1.2 m" (no round-off digits). */

@@ -27,8 +27,9 @@ async function openFrameArray(url, name) {
   if (descr !== '<f8' || shape.length < 1) return whole(await fetchOk(url, name));
   if (!(total >= offset + 8 * count)) throw truncated(name, shape, count, (total - offset) / 8);
   const data = new Float64Array(count);
+  // an array of empty frames (e.g. the twists of a run with shells and no rods) has all of them
+  if (count === 0) return { shape, data, framesLoaded: shape[0], done: Promise.resolve() };
   const array = { shape, data, framesLoaded: 0, done: Promise.resolve() };
-  if (count === 0) return array;
   const frameBytes = (8 * count) / shape[0];
   const bytes = new Uint8Array(data.buffer);
   bytes.set(new Uint8Array(await (await fetchOk(url, name, `bytes=${offset}-${offset + frameBytes - 1}`)).arrayBuffer()));

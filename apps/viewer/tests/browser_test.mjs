@@ -1,6 +1,7 @@
 // Browser test of `tendril view` in headless Chromium (Debian's /usr/bin/chromium driven by
 // playwright-core; no browser download). On example runs shown side by side (a rod, a rod network,
-// the vine, a rod on the ground, the parachute with its sub-pixel ropes, a synthetic shell) it checks
+// the vine, a rod on the ground, the parachute with its sub-pixel ropes, the manta ray (shells
+// without rods), a synthetic shell) it checks
 // that:
 //  - every canvas shows its body: at the projected node positions at least 90 % of the pixels
 //    change when the body is hidden (the body is drawn there, not just background or grid);
