@@ -8,19 +8,28 @@ import sys
 def peak_rss_kib(command, what):
     """Peak RSS [KiB] of `command` (a list) run in a fresh process: a forked helper runs it, so
     getrusage(RUSAGE_CHILDREN) counts that run alone. Exits with a message naming `what` if it fails."""
+    return peak_rss_and_output(command, what)[0]
+
+
+def peak_rss_and_output(command, what):
+    """peak_rss_kib(command, what) and what the command wrote to stdout (text)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
-        code = subprocess.run(command, stdout=subprocess.DEVNULL).returncode
-        if code == 0:
-            os.write(write, str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss).encode())
-        os._exit(code)
+        done = subprocess.run(command, stdout=subprocess.PIPE)
+        if done.returncode == 0:
+            usage = str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss).encode()
+            os.write(write, usage + b"\n" + done.stdout)
+        os._exit(done.returncode)
     os.close(write)
+    with os.fdopen(read, "rb") as f:
+        text = f.read().decode()
     _, status = os.waitpid(pid, 0)
     if status != 0:
         sys.exit(f"{what} failed")
-    return int(os.read(read, 64).decode())
+    usage, output = text.split("\n", 1)
+    return int(usage), output
 
 
 def print_per_node(sizes, rss_kib, label="nodes"):

@@ -42,6 +42,7 @@ void bind_rod(py::module_& m) {
       .def_readonly("tolerance", &StepReport::tolerance)
       .def_readonly("round_off_excess", &StepReport::round_off_excess)
       .def_readonly("message", &StepReport::message)
+      .def_property_readonly("linear_solver", [](const StepReport& r) { return std::string(r.linear_solver); })
       .def_property_readonly("final_residual", &StepReport::final_residual);
 
   py::class_<io::RunProgress>(m, "Progress")
@@ -82,22 +83,22 @@ void bind_rod(py::module_& m) {
       .def_property("rest_length", &RodControls::rest_length, &RodControls::set_rest_length)
       .def_property("hinge_natural_angle", &RodControls::hinge_natural_angle, &RodControls::set_hinge_natural_angle);
 
-  py::class_<sim::Simulation>(m, "Simulation")
+  py::class_<RodSimulation>(m, "Simulation")
       .def_static("from_file", &simulation_from_file, "path"_a, "overrides"_a = py::none(),
                   "forces"_a = std::vector<PythonForce>{})
       .def_static("from_yaml", &simulation_from_yaml, "text"_a, "overrides"_a = py::none(),
                   "forces"_a = std::vector<PythonForce>{})
-      .def("step", &step_released)
-      .def("run", &run_released, "out"_a = py::none(), "progress"_a = py::none())
-      .def("energies", &energies_dict)
-      .def_property_readonly("steps_taken", &sim::Simulation::steps_taken)
-      .def_property_readonly("total_steps", &sim::Simulation::total_steps)
-      .def_property_readonly("finished", &sim::Simulation::finished)
-      .def_property_readonly("num_nodes", [](const sim::Simulation& s) { return s.model().dofs.num_nodes; })
-      .def_property_readonly("num_edges", [](const sim::Simulation& s) { return s.model().dofs.num_edges; })
-      .def_property_readonly("num_dofs", [](const sim::Simulation& s) { return s.model().dofs.size(); })
-      .def_property_readonly("dt", [](const sim::Simulation& s) { return s.scene().dt; })
-      .def_property_readonly("duration", [](const sim::Simulation& s) { return s.scene().duration; })
+      .def("step", &RodSimulation::step)
+      .def("run", &RodSimulation::run, "out"_a = py::none(), "progress"_a = py::none())
+      .def("energies", &RodSimulation::energies)
+      .def_property_readonly("steps_taken", &RodSimulation::steps_taken)
+      .def_property_readonly("total_steps", [](const RodSimulation& s) { return s.constant().total_steps(); })
+      .def_property_readonly("finished", &RodSimulation::finished)
+      .def_property_readonly("num_nodes", [](const RodSimulation& s) { return s.constant().model().dofs.num_nodes; })
+      .def_property_readonly("num_edges", [](const RodSimulation& s) { return s.constant().model().dofs.num_edges; })
+      .def_property_readonly("num_dofs", [](const RodSimulation& s) { return s.constant().model().dofs.size(); })
+      .def_property_readonly("dt", [](const RodSimulation& s) { return s.constant().scene().dt; })
+      .def_property_readonly("duration", [](const RodSimulation& s) { return s.constant().scene().duration; })
       .def_property_readonly("state", [](py::object self) { return RodStateView(std::move(self)); })
       .def_property_readonly("controls", [](py::object self) { return RodControls(std::move(self)); });
 }

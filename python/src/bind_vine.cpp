@@ -19,6 +19,11 @@ VineSimulation vine_from_file(const std::filesystem::path& file, py::handle over
 VineSimulation vine_from_yaml(const std::string& text, py::handle overrides) {
   return VineSimulation::from_text(text, override_list(overrides));
 }
+/// A VineStepper method as a method of VineStepperView (called holding the simulation's lock).
+template <typename R, typename... Args>
+auto locked(R (vine::VineStepper::*method)(Args...) const) {
+  return [method](const VineStepperView& s, const std::decay_t<Args>&... args) { return s.call(method, args...); };
+}
 }  // namespace
 
 void bind_vine(py::module_& m) {
@@ -61,19 +66,20 @@ void bind_vine(py::module_& m) {
       .def_readonly("stiffness", &vine::VineModel::stiffness)
       .def_readonly("damping", &vine::VineModel::damping);
 
-  py::class_<vine::VineStepper>(m, "VineStepper")
-      .def("joint_growth_rates", &vine::VineStepper::joint_growth_rates, "time"_a)
-      .def("joint_jacobian", &vine::VineStepper::joint_jacobian)
-      .def("growth_jacobian", &vine::VineStepper::growth_jacobian)
-      .def("contact_jacobian", &vine::VineStepper::contact_jacobian)
-      .def("joint_errors", &vine::VineStepper::joint_errors)
-      .def("joint_errors_at", &vine::VineStepper::joint_errors_at, "q"_a)
-      .def("contact_distances_at", &vine::VineStepper::contact_distances_at, "q"_a)
-      .def("joint_impulses", &vine::VineStepper::joint_impulses)
-      .def("growth_impulses", &vine::VineStepper::growth_impulses)
-      .def_property_readonly("last_q", &vine::VineStepper::last_q)
-      .def_property_readonly("last_v", &vine::VineStepper::last_v)
-      .def_property_readonly("last_joint_rates", &vine::VineStepper::last_joint_rates);
+  py::class_<VineStepperView>(m, "VineStepper")
+      .def(py::init<py::object>(), "simulation"_a)
+      .def("joint_growth_rates", locked(&vine::VineStepper::joint_growth_rates), "time"_a)
+      .def("joint_jacobian", locked(&vine::VineStepper::joint_jacobian))
+      .def("growth_jacobian", locked(&vine::VineStepper::growth_jacobian))
+      .def("contact_jacobian", locked(&vine::VineStepper::contact_jacobian))
+      .def("joint_errors", locked(&vine::VineStepper::joint_errors))
+      .def("joint_errors_at", locked(&vine::VineStepper::joint_errors_at), "q"_a)
+      .def("contact_distances_at", locked(&vine::VineStepper::contact_distances_at), "q"_a)
+      .def("joint_impulses", locked(&vine::VineStepper::joint_impulses))
+      .def("growth_impulses", locked(&vine::VineStepper::growth_impulses))
+      .def_property_readonly("last_q", locked(&vine::VineStepper::last_q))
+      .def_property_readonly("last_v", locked(&vine::VineStepper::last_v))
+      .def_property_readonly("last_joint_rates", locked(&vine::VineStepper::last_joint_rates));
 
   py::class_<VineStateView>(m, "VineState")
       .def(py::init<py::object>(), "simulation"_a)
@@ -90,7 +96,7 @@ void bind_vine(py::module_& m) {
       .def("derivatives", &VineSimulation::derivatives)
       .def("centerline", &VineSimulation::centerline)
       .def_property_readonly("model", &VineSimulation::model, py::return_value_policy::reference_internal)
-      .def_property_readonly("stepper", &VineSimulation::stepper, py::return_value_policy::reference_internal)
+      .def_property_readonly("stepper", [](py::object self) { return VineStepperView(std::move(self)); })
       .def_property_readonly("steps_taken", &VineSimulation::steps_taken)
       .def_property_readonly("total_steps", &VineSimulation::total_steps)
       .def_property_readonly("state", [](py::object self) { return VineStateView(std::move(self)); });

@@ -21,24 +21,25 @@ std::vector<std::string> override_list(py::handle overrides) {
   return out;
 }
 
-sim::Simulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces) {
+RodSimulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces) {
   for (const PythonForce& f : forces) scene.model.forces.push_back(make_custom_force(f, scene.model.dofs.size()));
-  return sim::Simulation(std::move(scene));
+  return RodSimulation(sim::Simulation(std::move(scene)));
 }
 
-sim::Simulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
-                                     const std::vector<PythonForce>& forces) {
+RodSimulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
+                                   const std::vector<PythonForce>& forces) {
   return make_simulation(sim::load_rod_scene_file(file, override_list(overrides)), forces);
 }
 
-sim::Simulation simulation_from_yaml(const std::string& text, py::handle overrides,
-                                     const std::vector<PythonForce>& forces) {
+RodSimulation simulation_from_yaml(const std::string& text, py::handle overrides,
+                                   const std::vector<PythonForce>& forces) {
   return make_simulation(sim::load_rod_scene_text(text, override_list(overrides)), forces);
 }
 
-py::dict energies_dict(const sim::Simulation& sim) {
+py::dict RodSimulation::energies() {
+  const auto held = lock_.hold();
   py::dict d;
-  for (const auto& [name, value] : sim.energies()) d[py::str(name)] = value;
+  for (const auto& [name, value] : sim_.energies()) d[py::str(name)] = value;
   return d;
 }
 
@@ -59,48 +60,64 @@ class ProgressCall {
 
 }  // namespace
 
-io::RunResult run_released(sim::Simulation& sim, const py::object& out, const py::object& progress) {
+io::RunResult RodSimulation::run(const py::object& out, const py::object& progress) {
   std::filesystem::path dir;
   if (!out.is_none()) dir = py::module_::import("os").attr("fspath")(out).cast<std::string>();
-  std::function<void(const io::RunProgress&)> call;
-  if (!progress.is_none()) call = ProgressCall(progress);
+  std::function<void(const io::RunProgress&)> python;
+  if (!progress.is_none()) python = ProgressCall(progress);
+  const auto count = [&](const io::RunProgress& p) {
+    steps_ = p.step;
+    if (python) python(p);
+  };
   py::gil_scoped_release release;
-  return sim.run(dir, call);
+  const StepCall call(lock_, "Simulation.run");
+  io::RunResult result = sim_.run(dir, count);
+  steps_ = sim_.steps_taken();
+  return result;
 }
 
-StepReport step_released(sim::Simulation& sim) {
+StepReport RodSimulation::step() {
   py::gil_scoped_release release;
-  return sim.step();
+  const StepCall call(lock_, "Simulation.step");
+  const StepReport report = sim_.step();
+  steps_ = sim_.steps_taken();
+  return report;
 }
 
-RodStateView::RodStateView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<sim::Simulation&>()) {}
+RodStateView::RodStateView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<RodSimulation&>()) {}
 
 py::array RodStateView::q() const {
-  State& s = sim_.state();
+  State& s = sim_.facade().state();
   return contiguous_view(s.q.data(), {s.q.size()}, owner_, true);
 }
 py::array RodStateView::u() const {
-  State& s = sim_.state();
+  State& s = sim_.facade().state();
   return contiguous_view(s.u.data(), {s.u.size()}, owner_, true);
 }
 py::array RodStateView::positions() const {
-  return contiguous_view(sim_.state().q.data(), {sim_.model().dofs.num_nodes, 3}, owner_, true);
+  return contiguous_view(sim_.facade().state().q.data(), {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
 }
 py::array RodStateView::velocities() const {
-  return contiguous_view(sim_.state().u.data(), {sim_.model().dofs.num_nodes, 3}, owner_, true);
+  return contiguous_view(sim_.facade().state().u.data(), {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
 }
 py::array RodStateView::twists() const {
-  const DofMap& d = sim_.model().dofs;
-  return contiguous_view(sim_.state().q.data() + d.twist(0), {d.num_edges}, owner_, true);
+  const DofMap& d = sim_.constant().model().dofs;
+  return contiguous_view(sim_.facade().state().q.data() + d.twist(0), {d.num_edges}, owner_, true);
 }
-double RodStateView::time() const { return sim_.state().time; }
-void RodStateView::set_q(py::handle v) const { assign_checked(q(), v, "state.q"); }
-void RodStateView::set_u(py::handle v) const { assign_checked(u(), v, "state.u"); }
-void RodStateView::set_positions(py::handle v) const { assign_checked(positions(), v, "state.positions"); }
-void RodStateView::set_velocities(py::handle v) const { assign_checked(velocities(), v, "state.velocities"); }
-void RodStateView::set_twists(py::handle v) const { assign_checked(twists(), v, "state.twists"); }
+double RodStateView::time() const {
+  const auto held = sim_.lock().hold();
+  return sim_.facade().state().time;
+}
+void RodStateView::set_q(py::handle v) const { assign_locked(sim_.lock(), q(), v, "state.q"); }
+void RodStateView::set_u(py::handle v) const { assign_locked(sim_.lock(), u(), v, "state.u"); }
+void RodStateView::set_positions(py::handle v) const { assign_locked(sim_.lock(), positions(), v, "state.positions"); }
+void RodStateView::set_velocities(py::handle v) const {
+  assign_locked(sim_.lock(), velocities(), v, "state.velocities");
+}
+void RodStateView::set_twists(py::handle v) const { assign_locked(sim_.lock(), twists(), v, "state.twists"); }
 
-RodControls::RodControls(py::object owner) : owner_(std::move(owner)), model_(owner_.cast<sim::Simulation&>().model()) {}
+RodControls::RodControls(py::object owner)
+    : owner_(std::move(owner)), sim_(owner_.cast<RodSimulation&>()), model_(sim_.facade().model()) {}
 
 py::array RodControls::natural_curvature() const {
   auto& springs = model_.rods.springs;
@@ -125,12 +142,16 @@ py::array RodControls::hinge_natural_angle() const {
   return double_view(data, {h}, {static_cast<py::ssize_t>(sizeof(ShellHinge))}, owner_, true);
 }
 void RodControls::set_natural_curvature(py::handle v) const {
-  assign_checked(natural_curvature(), v, "controls.natural_curvature");
+  assign_locked(sim_.lock(), natural_curvature(), v, "controls.natural_curvature");
 }
-void RodControls::set_natural_twist(py::handle v) const { assign_checked(natural_twist(), v, "controls.natural_twist"); }
-void RodControls::set_rest_length(py::handle v) const { assign_checked(rest_length(), v, "controls.rest_length"); }
+void RodControls::set_natural_twist(py::handle v) const {
+  assign_locked(sim_.lock(), natural_twist(), v, "controls.natural_twist");
+}
+void RodControls::set_rest_length(py::handle v) const {
+  assign_locked(sim_.lock(), rest_length(), v, "controls.rest_length");
+}
 void RodControls::set_hinge_natural_angle(py::handle v) const {
-  assign_checked(hinge_natural_angle(), v, "controls.hinge_natural_angle");
+  assign_locked(sim_.lock(), hinge_natural_angle(), v, "controls.hinge_natural_angle");
 }
 
 }  // namespace tendril::python

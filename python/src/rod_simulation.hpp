@@ -1,14 +1,17 @@
 #pragma once
 /// What the Python `Simulation` class needs beyond the facade (sim/simulation.hpp): building one with
-/// Python custom forces, `--set` overrides from a list or dict, and the numpy views of its State and of
-/// the rest quantities a controller changes between steps.
+/// Python custom forces, `--set` overrides from a list or dict, a lock that serialises the calls of
+/// threads sharing it (object_lock.hpp), and the numpy views of its State and of the rest quantities a
+/// controller changes between steps.
 
+#include <atomic>
 #include <string>
 #include <vector>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "object_lock.hpp"
 #include "python_force.hpp"
 #include "tendril/sim/simulation.hpp"
 
@@ -20,28 +23,49 @@ namespace py = pybind11;
 /// than str are written as JSON, which is YAML).
 std::vector<std::string> override_list(py::handle overrides);
 
-/// A Simulation of `scene` with the Python forces added to its model before the solver is built.
-sim::Simulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces);
+/// The Python `Simulation`: the facade and its lock. Every call that reads or writes the state holds the
+/// lock; the model's sizes, dt and duration never change and are read without it.
+class RodSimulation {
+ public:
+  explicit RodSimulation(sim::Simulation sim) : sim_(std::move(sim)), steps_(sim_.steps_taken()) {}
+  RodSimulation(RodSimulation&& other) noexcept
+      : sim_(std::move(other.sim_)), lock_(std::move(other.lock_)), steps_(other.steps_.load()) {}
+
+  /// One step with the GIL released.
+  StepReport step();
+  /// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a Progress)
+  /// is called with the GIL held after every step. An exception raised by it ends the run (the partial
+  /// run directory is kept as <out>.failed) and propagates. `out`: None (no run directory) or a path.
+  io::RunResult run(const py::object& out, const py::object& progress);
+  /// {term name: energy [J]} in the facade's order (Simulation::energies()).
+  py::dict energies();
+
+  /// Steps taken, readable while another thread steps or runs the simulation (updated after each step).
+  long steps_taken() const { return steps_.load(); }
+  bool finished() const { return steps_taken() >= sim_.total_steps(); }
+  /// The facade for what never changes after construction (sizes, dt, duration, total steps).
+  const sim::Simulation& constant() const { return sim_; }
+  /// The facade for a caller that holds lock().hold() (or only takes addresses that never move).
+  sim::Simulation& facade() { return sim_; }
+  ObjectLock& lock() { return lock_; }
+
+ private:
+  sim::Simulation sim_;
+  ObjectLock lock_;
+  std::atomic<long> steps_;
+};
+
+/// A RodSimulation of `scene` with the Python forces added to its model before the solver is built.
+RodSimulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces);
 /// The same from a scene file, or from YAML text; `overrides` as in override_list().
-sim::Simulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
-                                     const std::vector<PythonForce>& forces);
-sim::Simulation simulation_from_yaml(const std::string& text, py::handle overrides,
-                                     const std::vector<PythonForce>& forces);
-
-/// {term name: energy [J]} in the facade's order (Simulation::energies()).
-py::dict energies_dict(const sim::Simulation& sim);
-
-/// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a Progress)
-/// is called with the GIL held after every step. An exception raised by it ends the run (the partial
-/// run directory is kept as <out>.failed) and propagates.
-/// `out`: None (no run directory) or a path.
-io::RunResult run_released(sim::Simulation& sim, const py::object& out, const py::object& progress);
-
-/// One step with the GIL released.
-StepReport step_released(sim::Simulation& sim);
+RodSimulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
+                                   const std::vector<PythonForce>& forces);
+RodSimulation simulation_from_yaml(const std::string& text, py::handle overrides,
+                                   const std::vector<PythonForce>& forces);
 
 /// Views of a Simulation's State (aliasing it; valid while the Simulation lives: the views keep it).
-/// N nodes, E rod edges, Z shell edges with a mid-edge DOF; n = 3N + E + Z DOFs.
+/// N nodes, E rod edges, Z shell edges with a mid-edge DOF; n = 3N + E + Z DOFs. time() and the setters
+/// hold the simulation's lock; the arrays alias the state and numpy reads them without it.
 class RodStateView {
  public:
   explicit RodStateView(py::object owner);
@@ -59,12 +83,12 @@ class RodStateView {
 
  private:
   py::object owner_;
-  sim::Simulation& sim_;
+  RodSimulation& sim_;
 };
 
 /// Writable views of the rest quantities of a Simulation's Model (S bend-twist springs, E edges,
 /// H shell hinges). Changes act from the next step on; actuators in the scene overwrite the
-/// quantities they schedule.
+/// quantities they schedule. The setters hold the simulation's lock.
 class RodControls {
  public:
   explicit RodControls(py::object owner);
@@ -79,6 +103,7 @@ class RodControls {
 
  private:
   py::object owner_;
+  RodSimulation& sim_;
   Model& model_;
 };
 

@@ -17,8 +17,14 @@ VineSimulation VineSimulation::from_text(const std::string& text, const std::vec
   return VineSimulation(vine::load_vine_scene(scene));
 }
 
+long VineSimulation::steps_taken() {
+  const auto held = lock_.hold();
+  return steps_;
+}
+
 vine::VineStepReport VineSimulation::step() {
   py::gil_scoped_release release;
+  const StepCall call(lock_, "VineSimulation.step");
   const vine::VineStepReport r = stepper_.step(state_);
   steps_ += r.status == vine::QpStatus::solved;
   return r;
@@ -29,28 +35,44 @@ vine::VineStepReport VineSimulation::step_with_rates(const VecX& joint_rates) {
     throw py::value_error("rates: got " + std::to_string(joint_rates.size()) + " values; allowed: one per prismatic joint (" +
                           std::to_string(model().num_prismatic()) + ")");
   py::gil_scoped_release release;
+  const StepCall call(lock_, "VineSimulation.step");
   const vine::VineStepReport r = stepper_.step(state_, joint_rates);
   steps_ += r.status == vine::QpStatus::solved;
   return r;
 }
 
-MatX VineSimulation::centerline() const {
+vine::StepDerivatives VineSimulation::derivatives() {
+  const auto held = lock_.hold();
+  return vine::step_derivatives(stepper_);
+}
+
+MatX VineSimulation::centerline() {
+  const auto held = lock_.hold();
   const std::vector<Vec2> points = vine::centerline_points(model(), state_.q);
   MatX out(static_cast<Eigen::Index>(points.size()), 2);
   for (std::size_t i = 0; i < points.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = points[i].transpose();
   return out;
 }
 
-VineStateView::VineStateView(py::object owner)
-    : owner_(std::move(owner)), state_(owner_.cast<VineSimulation&>().state()) {}
+VineStateView::VineStateView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<VineSimulation&>()) {}
 
-py::array VineStateView::q() const { return contiguous_view(state_.q.data(), {state_.q.size()}, owner_, true); }
-py::array VineStateView::v() const { return contiguous_view(state_.v.data(), {state_.v.size()}, owner_, true); }
-py::array VineStateView::poses() const {
-  return contiguous_view(state_.q.data(), {state_.q.size() / 3, 3}, owner_, true);
+py::array VineStateView::q() const {
+  vine::VineState& s = sim_.state();
+  return contiguous_view(s.q.data(), {s.q.size()}, owner_, true);
 }
-double VineStateView::time() const { return state_.time; }
-void VineStateView::set_q(py::handle value) const { assign_checked(q(), value, "state.q"); }
-void VineStateView::set_v(py::handle value) const { assign_checked(v(), value, "state.v"); }
+py::array VineStateView::v() const {
+  vine::VineState& s = sim_.state();
+  return contiguous_view(s.v.data(), {s.v.size()}, owner_, true);
+}
+py::array VineStateView::poses() const {
+  vine::VineState& s = sim_.state();
+  return contiguous_view(s.q.data(), {s.q.size() / 3, 3}, owner_, true);
+}
+double VineStateView::time() const {
+  const auto held = sim_.lock().hold();
+  return sim_.state().time;
+}
+void VineStateView::set_q(py::handle value) const { assign_locked(sim_.lock(), q(), value, "state.q"); }
+void VineStateView::set_v(py::handle value) const { assign_locked(sim_.lock(), v(), value, "state.v"); }
 
 }  // namespace tendril::python

@@ -1,15 +1,19 @@
 #pragma once
 /// The vine simulator for Python: a VineScene with its stepper and state, stepped one QP at a time
 /// (vine/vine_stepper.hpp), with numpy views of q and v and the last step's derivatives and
-/// constraint Jacobians (the vine paper's "low-level access for planning").
+/// constraint Jacobians (the vine paper's "low-level access for planning"). Threads that share one
+/// VineSimulation take turns (its ObjectLock, object_lock.hpp): every call that reads or writes its state,
+/// its stepper's last step included, holds the lock.
 
 #include <filesystem>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include "object_lock.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 #include "tendril/vine/vine_scene.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -26,10 +30,14 @@ class VineSimulation {
   /// A scene given as YAML text.
   static VineSimulation from_text(const std::string& text, const std::vector<std::string>& overrides);
 
+  /// The model (constant after construction).
   const vine::VineModel& model() const { return stepper_.model(); }
+  /// The stepper and the state, for a caller that holds lock().hold() (or only takes addresses, which
+  /// never move).
   const vine::VineStepper& stepper() const { return stepper_; }
   vine::VineState& state() { return state_; }
-  long steps_taken() const { return steps_; }
+  ObjectLock& lock() { return lock_; }
+  long steps_taken();
   /// Steps of the scene's run (`vine.steps`).
   long total_steps() const { return scene_.steps; }
 
@@ -38,18 +46,37 @@ class VineSimulation {
   /// One step with per-prismatic-joint growth rates u_j [m/s] (#prismatic) (GIL released).
   vine::VineStepReport step_with_rates(const VecX& joint_rates);
   /// Derivatives of the last step (call after a solved step).
-  vine::StepDerivatives derivatives() const { return vine::step_derivatives(stepper_); }
+  vine::StepDerivatives derivatives();
   /// The joint points base .. tip at the current q (#bodies + 1, 2) [m] (vine::centerline_points).
-  MatX centerline() const;
+  MatX centerline();
 
  private:
   vine::VineScene scene_;
   vine::VineStepper stepper_;
   vine::VineState state_;
   long steps_ = 0;
+  ObjectLock lock_;
 };
 
-/// Views of a VineSimulation's state (B bodies), kept alive by and aliasing it.
+/// The stepper of a VineSimulation (VineSimulation.stepper): its methods called holding the simulation's
+/// lock, their results copied (a view would alias storage the next step overwrites).
+class VineStepperView {
+ public:
+  explicit VineStepperView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<VineSimulation&>()) {}
+  /// (stepper.*method)(args...) holding the lock.
+  template <typename R, typename... Args, typename... Given>
+  std::decay_t<R> call(R (vine::VineStepper::*method)(Args...) const, const Given&... args) const {
+    const auto held = sim_.lock().hold();
+    return (sim_.stepper().*method)(args...);
+  }
+
+ private:
+  py::object owner_;
+  VineSimulation& sim_;
+};
+
+/// Views of a VineSimulation's state (B bodies), kept alive by and aliasing it. time() and the setters
+/// hold the simulation's lock; the arrays alias the state and numpy reads them without it.
 class VineStateView {
  public:
   explicit VineStateView(py::object owner);
@@ -62,7 +89,7 @@ class VineStateView {
 
  private:
   py::object owner_;
-  vine::VineState& state_;
+  VineSimulation& sim_;
 };
 
 }  // namespace tendril::python

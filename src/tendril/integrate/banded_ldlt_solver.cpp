@@ -8,6 +8,16 @@
 
 namespace tendril {
 
+EnvelopeSize envelope_size(const std::vector<int>& last_row) {
+  EnvelopeSize size;
+  for (std::size_t j = 0; j < last_row.size(); ++j) {
+    const double h = last_row[j] - static_cast<double>(j);
+    size.multiply_adds += 0.5 * h * (h + 1.0);
+    size.entries += h + 1.0;
+  }
+  return size;
+}
+
 void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   n_ = static_cast<int>(pattern.rows());
   order_ = reverse_cuthill_mckee(pattern);
@@ -16,11 +26,7 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   for (int k = 0; k < n_; ++k) inverse[order_[k]] = k;
   // the envelope: the last row of each column's fill (the staircase)
   last_row_ = permuted_envelope(pattern, order_);
-  multiply_adds_ = 0.0;
-  for (int j = 0; j < n_; ++j) {
-    const double h = last_row_[j] - j;
-    multiply_adds_ += 0.5 * h * (h + 1.0);
-  }
+  multiply_adds_ = envelope_size(last_row_).multiply_adds;
   // a panel's columns store the rows of its last column
   widen_to_panels(last_row_, kPanel);
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);

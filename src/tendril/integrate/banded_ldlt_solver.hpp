@@ -18,6 +18,14 @@
 
 namespace tendril {
 
+/// Work and storage of a banded (envelope) LDL^T whose permuted envelope is `last_row` (permuted_envelope),
+/// known before any storage is allocated: h_j = last_row[j] - j entries below the diagonal in column j.
+struct EnvelopeSize {
+  double multiply_adds = 0.0;  ///< sum_j h_j (h_j + 1) / 2
+  double entries = 0.0;        ///< sum_j (h_j + 1): the stored entries of L and D (8 bytes each)
+};
+EnvelopeSize envelope_size(const std::vector<int>& last_row);
+
 class BandedLdltSolver final : public EnvelopeSolver {
  public:
   std::string_view name() const override { return "banded_ldlt"; }

@@ -25,6 +25,16 @@ constexpr double kBandedSpeedup = 3.5;
 /// (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The break-even is above 13; 10
 /// leans towards the sparse solver.
 constexpr double kBandedLuSpeedup = 10.0;
+/// For a symmetric system the automatic choice takes the band only when it stores at most this many
+/// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much memory.
+/// Each entry costs about 12 bytes in either solver (the band's value and its index in the fill list that
+/// zeroes it before each load; L's value and row index). The band of a 2D mesh grows as N^1.5 (its width
+/// follows the nodes across) and the sparse fill about as N log N, so the ratio grows with the mesh: on
+/// square hinge-shell plates of k x k nodes (right pattern, two columns clamped) it is 1.2 at k = 30, 1.4
+/// at 60, 2.0 at 150 (1.996) and 2.6 at 300, where the band (3.2e8 entries, about 3.9 GB) would not fit
+/// in 4 GB and the sparse L (1.25e8) does. Measured at k = 150 (static solve, peak RSS, loaded machine):
+/// band 0.86 GB and 37 s, sparse 0.59 GB and 249 s; docs/limits.md, "Memory at scale".
+constexpr double kBandedMemory = 2.0;
 
 }  // namespace
 
@@ -46,21 +56,25 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
                                                  int banded_max_bandwidth, bool symmetric) {
   std::unique_ptr<LinearSolver> solver;
   if (kind == LinearSolverKind::automatic) {
-    const int bandwidth = permuted_bandwidth(pattern, reverse_cuthill_mckee(pattern));
-    kind = bandwidth <= banded_max_bandwidth ? LinearSolverKind::banded_ldlt : LinearSolverKind::sparse_ldlt;
-    // a wider band may still be cheaper than the sparse factorization (the LU's weighed with the
-    // LDL^T estimates of the same pattern)
-    if (kind == LinearSolverKind::sparse_ldlt) {
+    const std::vector<int> order = reverse_cuthill_mckee(pattern);
+    const int bandwidth = permuted_bandwidth(pattern, order);
+    kind = LinearSolverKind::banded_ldlt;
+    if (bandwidth > banded_max_bandwidth) {
+      // a wider band may still be cheaper than the sparse factorization, in time and in memory (the LU's
+      // weighed with the LDL^T estimates of the same pattern); the band's size comes from its envelope,
+      // before any of it is allocated, and the sparse solver is freed before a banded one is analyzed
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
-      if (symmetric) {  // the LDL^T's envelope (both come analyzed)
-        auto banded = std::make_unique<BandedLdltSolver>();
-        banded->analyze(pattern);
-        if (banded->multiply_adds() > kBandedSpeedup * sparse->multiply_adds()) return sparse;
-        return banded;
+      const EnvelopeSize band = envelope_size(permuted_envelope(pattern, order));
+      const double band_work =
+          symmetric ? band.multiply_adds : banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth);
+      const bool faster = band_work <= (symmetric ? kBandedSpeedup : kBandedLuSpeedup) * sparse->multiply_adds();
+      // (SparseLU's fill, with its pivoting, is not known before it factorizes: the LU is chosen by work alone)
+      const bool small = !symmetric || band.entries <= kBandedMemory * sparse->factor_entries();
+      if (!(faster && small)) {
+        if (symmetric) return sparse;
+        kind = LinearSolverKind::sparse_ldlt;
       }
-      if (banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth) <= kBandedLuSpeedup * sparse->multiply_adds())
-        kind = LinearSolverKind::banded_ldlt;
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;

@@ -68,10 +68,13 @@ class LinearSolver {
 double banded_multiply_adds(int n, int bandwidth);
 
 /// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when the
-/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or, for a symmetric system, when the
-/// banded (envelope) LDL^T's multiply-adds are at most 3.5 times those of the sparse LDL^T with AMD
-/// ordering (the banded one does about 3.8 times more of them per second), for a non-symmetric one when
-/// the band's are at most 10 times; else the sparse one. When
+/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or when the banded solver is both
+/// faster and not much larger than the sparse one with AMD ordering: for a symmetric system the banded
+/// (envelope) LDL^T's multiply-adds at most 3.5 times those of the sparse LDL^T (the banded one does about
+/// 3.8 times more of them per second), and the envelope's entries (counted from the ordering, before any
+/// storage is allocated) at most twice those of the sparse L; for a non-symmetric one the band's
+/// multiply-adds at most 10 times the sparse LDL^T's. Else the sparse one (and the band is never
+/// allocated). When
 /// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by
 /// the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle
 /// would not describe the matrix.

@@ -442,6 +442,12 @@ bool NewtonSystem::step_is_negligible() const {
   return true;
 }
 
+double NewtonSystem::free_inertial_norm() const {
+  double sum = 0.0;
+  for (int i : free_) sum += inertial_[i] * inertial_[i];
+  return std::sqrt(sum);
+}
+
 StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   StepReport report;
   report.residual_history.reserve(options_.max_iterations + 1);
@@ -454,11 +460,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   }
   // the force scale: loads and inertia at each iterate, plus the inertia of the predicted motion
   // c_m M (y_0 - y_pred) at the initial guess (see NewtonOptions::force_tolerance)
-  const double initial_inertia = [&] {
-    double sum = 0.0;
-    for (int i : free_) sum += inertial_[i] * inertial_[i];
-    return std::sqrt(sum);
-  }();
+  const double initial_inertia = free_inertial_norm();
   auto tolerance_here = [&] {
     return std::max(options_.force_tolerance_abs, options_.force_tolerance * (initial_inertia + force_scale(p)));
   };
@@ -514,6 +516,7 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       report.status = direction;
       return report;
     }
+    if (solver_) report.linear_solver = solver_->name();
     report.iterations = iteration;
     if (shifted) ++report.regularized_iterations;
 

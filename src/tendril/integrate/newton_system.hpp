@@ -93,6 +93,8 @@ class NewtonSystem {
   const SparseMatrix& jacobian();
 
  private:
+  /// |c_m M (y_0 - y_pred)| over the free DOFs: the inertia of the predicted motion at the initial guess [N]
+  double free_inertial_norm() const;
   /// Builds the full pattern from the terms' stencils, the free pattern, the gather map and the
   /// solver with its symbolic analysis.
   void analyze_pattern();

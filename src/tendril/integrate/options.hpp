@@ -107,7 +107,7 @@ struct NewtonOptions {
   LineSearchOptions line_search;
   LinearSolverKind linear_solver = LinearSolverKind::automatic;
   /// automatic picks the banded solver when the permuted bandwidth is at most this (above it, when its
-  /// estimated work is below the sparse LDL^T's; make_linear_solver).
+  /// estimated work and storage are not much above the sparse LDL^T's; make_linear_solver).
   int banded_max_bandwidth = 64;       ///< >= 1
   /// A pivot |d_i| <= singular_pivot_tolerance * |A_ii| (its own row's diagonal) counts as zero
   /// (singular matrix), however stiff the other rows are.

@@ -28,9 +28,11 @@ void SparseLdltSolver::analyze(const SparseMatrix& pattern) {
       if (permuted_.innerIndexPtr()[p] == c) diagonal_[c] = p;
   ldlt_.analyzePattern(permuted_);
   multiply_adds_ = 0.0;
+  factor_entries_ = 0.0;
   for (Eigen::Index j = 0; j < n; ++j) {
     const double c = ldlt_.column_counts()[j];
     multiply_adds_ += 0.5 * c * (c + 1.0);
+    factor_entries_ += c + 1.0;
   }
   y_.resize(n);
 }

@@ -22,6 +22,9 @@ class SparseLdltSolver final : public LinearSolver {
   /// c_j entries below the diagonal (after analyze): the work estimate the automatic choice compares
   /// with a banded factorization.
   double multiply_adds() const { return multiply_adds_; }
+  /// Stored entries of L and D, sum_j (c_j + 1) (after analyze; 8 bytes each, plus an index for L's): the
+  /// storage estimate the automatic choice compares with a banded factorization's.
+  double factor_entries() const { return factor_entries_; }
 
  private:
   /// SimplicialLDLT on an already ordered upper triangle; exposes the column counts of L.
@@ -36,6 +39,7 @@ class SparseLdltSolver final : public LinearSolver {
   std::vector<int> source_;    ///< value index in A of each entry of permuted_ (#entries of permuted_)
   std::vector<int> diagonal_;  ///< value index of (i, i) in permuted_ (n)
   double multiply_adds_ = 0.0;
+  double factor_entries_ = 0.0;
   VecX y_;                     ///< permuted right-hand side (n)
 };
 

@@ -51,6 +51,9 @@ struct StepReport {
   double tolerance = 0.0;                  ///< the force tolerance at the last iterate of the last solve [N]
   /// ||(|f_i| - phi_i)_+|| at the last negligible step [N], phi the round-off floor (0 if none)
   double round_off_excess = 0.0;
+  /// the linear solver of the last Newton solve's factorizations (LinearSolver::name(): "banded_ldlt",
+  /// "sparse_ldlt", "banded_lu", "sparse_lu"); empty when it factorized nothing (no free DOF)
+  std::string_view linear_solver;
   std::string message;                     ///< what happened, in words (empty when converged plainly)
 
   bool ok() const { return status == StepStatus::converged; }
@@ -62,6 +65,7 @@ struct StepReport {
     criterion = solve.criterion;
     tolerance = solve.tolerance;
     round_off_excess = solve.round_off_excess;
+    linear_solver = solve.linear_solver;
   }
   /// ||f_free|| at the last accepted iterate, or 0 if none was recorded.
   double final_residual() const { return residual_history.empty() ? 0.0 : residual_history.back(); }

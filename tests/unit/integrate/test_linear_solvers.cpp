@@ -391,6 +391,16 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
   EXPECT_DOUBLE_EQ(banded_multiply_adds(n, 1), n - 1.0);
   envelope.analyze(to_sparse(path));
   EXPECT_DOUBLE_EQ(envelope.multiply_adds(), n - 1.0);
+  // the storage estimates of the same: n (n + 1) / 2 entries of L and D for the dense matrix, 2 n - 1 for the path,
+  // the band's counted from the reverse Cuthill-McKee envelope alone (nothing allocated)
+  const SparseMatrix dense_pattern = to_sparse(dense), path_pattern = to_sparse(path);
+  EXPECT_DOUBLE_EQ(envelope_size(permuted_envelope(dense_pattern, reverse_cuthill_mckee(dense_pattern))).entries,
+                   n * (n + 1.0) / 2.0);
+  EXPECT_DOUBLE_EQ(envelope_size(permuted_envelope(path_pattern, reverse_cuthill_mckee(path_pattern))).entries,
+                   2.0 * n - 1.0);
+  EXPECT_DOUBLE_EQ(sparse.factor_entries(), 2.0 * n - 1.0);
+  sparse.analyze(dense_pattern);
+  EXPECT_DOUBLE_EQ(sparse.factor_entries(), n * (n + 1.0) / 2.0);
 
   // above banded_max_bandwidth the estimates decide: a 3-wide strip's envelope (b ~ 4) costs about what
   // the sparse factor does, a 40 x 40 grid's 3.8 times more (2.56 M against 0.68 M multiply-adds: its work
