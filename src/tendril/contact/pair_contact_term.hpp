@@ -85,7 +85,7 @@ class PairContactTerm : public ContactEnergy {
   /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
   /// pair's centre-line distance falls below kCollisionKeep of its value at q, over the pairs whose
   /// boxes at q, grown by the largest node displacement, overlap; 1 when the check is off.
-  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq) const override {
+  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double, double) const override {
     if (!collision_check_) return 1.0;
     double reach = 0.0;
     for (int n : finder_.nodes()) reach = std::max(reach, dq.segment<3>(model.dofs.node(n)).norm());

@@ -82,10 +82,16 @@ class Energy {
   /// docs/physics/time_integration.md, "Changing sparsity".
   virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
   /// Continuous collision check: the largest a in [0, 1] such that the configurations q + a' dq,
-  /// a' in [0, a], are admissible for this term (no rod edge passes through another). The Newton
-  /// line search starts from the smallest of these over all terms, so every accepted iterate is
-  /// reached by a collision-free straight path. Default: 1 (no restriction).
-  virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/) const { return 1.0; }
+  /// a' in [0, a], are admissible for this term (no rod edge passes through another, no node or edge
+  /// through an obstacle). Time-dependent parts (moving obstacles) move linearly from their place at
+  /// t_start [s] (with q) to their place at t_end [s] (with q + dq); within a Newton solve both are
+  /// the time of the end configuration. The Newton line search starts from the smallest of these
+  /// over all terms, so every accepted iterate is reached by a collision-free straight path.
+  /// Default: 1 (no restriction).
+  virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/, double /*t_start*/,
+                                   double /*t_end*/) const {
+    return 1.0;
+  }
 };
 
 class ForceTerm {

@@ -701,12 +701,15 @@ double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, co
     end_ = *p.velocity_origin + p.end_scale * (y - *p.velocity_origin);
     end_step_ = p.end_scale * dy;
   }
-  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : dy);
+  // the end configuration's time: t_k + dt = p.time + (1/alpha - 1) h with h = 1 / velocity_scale
+  const double end_time = mapped && p.velocity_scale > 0.0 ? p.time + (p.end_scale - 1.0) / p.velocity_scale : p.time;
+  return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : dy, end_time, end_time);
 }
 
-double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq) const {
+double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end) const {
   double fraction = 1.0;
-  for (const auto& energy : model_.energies) fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq));
+  for (const auto& energy : model_.energies)
+    fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq, t_start, t_end));
   return fraction;
 }
 

@@ -63,8 +63,9 @@ class NewtonSystem {
   int pattern_analyses() const { return pattern_analyses_; }
 
   /// The largest a in [0, 1] such that q + a' dq, a' in [0, a], passes every Energy's continuous
-  /// collision check (Energy::max_step_fraction); 1 when no term checks.
-  double collision_free_fraction(const VecX& q, const VecX& dq) const;
+  /// collision check (Energy::max_step_fraction; moving obstacles go from their place at t_start [s]
+  /// to that at t_end [s]); 1 when no term checks.
+  double collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end) const;
 
   /// Kinematics at the last evaluated configuration.
   const Kinematics& kinematics() const { return kin_; }

@@ -148,7 +148,9 @@ struct DynamicsOptions {
   /// step (first order, energy loss ~ (2 alpha - 1) omega^2 dt per unit time for slow modes); 1 is
   /// implicit Euler. See docs/physics/time_integration.md, "Midpoint rule and stiff modes".
   double midpoint_alpha = 0.5;
-  int max_dt_halvings = 4; ///< a failed (sub)step is split in two at most this deep, >= 0
+  /// a failed (sub)step is split in two at most this deep, >= 0; each half is tried whole again, so
+  /// dt grows back after the part that needed the split (fast impacts, moving obstacles)
+  int max_dt_halvings = 12;
   InitialGuess initial_guess = InitialGuess::inertial;
   NewtonOptions newton;
 

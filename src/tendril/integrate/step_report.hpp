@@ -40,6 +40,7 @@ struct StepReport {
   std::vector<double> line_search_steps;   ///< step fraction alpha of each iteration of the last Newton solve
   double dt = 0.0;                         ///< smallest (sub)step used [s]; 0 for a static solve
   int dt_halvings = 0;                     ///< how many times dt was halved within the step
+  int substeps = 0;                        ///< converged substeps that covered the step (1 without halving)
   int regularized_iterations = 0;          ///< iterations whose matrix needed a diagonal shift (indefinite/singular)
   /// iterations (counted in `iterations`) that solved with an earlier iterate's factorization
   /// (NewtonOptions::chord_contraction)

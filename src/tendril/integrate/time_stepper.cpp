@@ -73,6 +73,7 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   if (attempt.ok()) {
     report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
+    ++report.substeps;
     return true;
   }
   if (depth >= options_.max_dt_halvings) {
@@ -110,7 +111,15 @@ StepReport TimeStepper::substep(State& s, double dt) {
     guess_step_ = dt * s.u;  // the end configuration's change q_{k+1} - q_k under the guess
     for (int i = 0; i < n; ++i)
       if (model_.fixed[i]) guess_step_[i] = target_[i] - s.q[i];
-    fraction = system_.collision_free_fraction(s.q, guess_step_);
+    fraction = system_.collision_free_fraction(s.q, guess_step_, s.time, t_next);
+  }
+  if (fraction < 1.0) fraction = first_leg_fraction(s, fraction, t_next);
+  if (fraction < 0.0) {
+    StepReport report;
+    report.status = StepStatus::line_search_failed;
+    report.message = "a moving obstacle or prescribed motion passes through a body within the step (continuous "
+                     "collision check of the step's start)";
+    return report;
   }
   y_ = s.q + (fraction * h) * s.u;
   for (int i = 0; i < n; ++i)
@@ -150,6 +159,19 @@ StepReport TimeStepper::substep(State& s, double dt) {
   accept_frames(system_.kinematics(), s.frames);
   s.time = t_next;
   return report;
+}
+
+double TimeStepper::first_leg_fraction(const State& s, double fraction, double t_next) {
+  // the path from q_k at t_k to the initial guess at t_{k+1}, along which the fixed DOFs reach their
+  // targets and moving obstacles their place at t_{k+1}, must be collision-free as a whole
+  const int n = model_.dofs.size();
+  guess_step_.resize(n);
+  for (int i = 0; i < n; ++i) guess_step_[i] = model_.fixed[i] ? target_[i] - s.q[i] : fraction * s.u[i] * (t_next - s.time);
+  if (fraction > 0.0 && system_.collision_free_fraction(s.q, guess_step_, s.time, t_next) >= 1.0) return fraction;
+  // else start the free DOFs at q_k
+  for (int i = 0; i < n; ++i)
+    if (!model_.fixed[i]) guess_step_[i] = 0.0;
+  return system_.collision_free_fraction(s.q, guess_step_, s.time, t_next) >= 1.0 ? 0.0 : -1.0;
 }
 
 }  // namespace tendril

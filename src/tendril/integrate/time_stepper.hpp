@@ -52,6 +52,10 @@ class TimeStepper {
  private:
   /// One attempt of a step of size dt from `s`; updates `s` only on convergence.
   StepReport substep(State& s, double dt);
+  /// The free DOFs' share of the inertial guess (0 to `fraction`, found by the continuous collision
+  /// check of q_k + a dq at fixed time) such that the path from q_k at t_k to the guess at t_next
+  /// is collision-free with the prescribed motions and moving obstacles; -1 if not even 0 is.
+  double first_leg_fraction(const State& s, double fraction, double t_next);
   /// Covers dt with substeps, halving a failed one up to the depth limit.
   bool advance(State& s, double dt, int depth, StepReport& report);
 

@@ -26,8 +26,60 @@ using namespace io::keys;
 /// A Coulomb coefficient mu >= 0 (default 0: frictionless).
 KeySpec friction(std::string path, std::string doc) { return real(std::move(path), "0", "-", std::move(doc), 0.0); }
 
+/// Refuses a start in which two bodies intersect: a pair of `term` (neighbours excluded) whose
+/// surfaces overlap by more than min(delta, (r_a + r_b) / 2) at q. Kind: the pair type (distance);
+/// name(dofs): the two elements of a pair's stencil in words.
+template <class Kind, class Term, class Name>
+void refuse_intersections(const io::SceneNode& at, const Term& term, const VecX& q, Name name) {
+  std::vector<contact::EdgePair> pairs;
+  term.pairs().find(q, pairs);
+  const double delta = term.parameters().distance_tolerance;
+  for (const contact::EdgePair& pair : pairs) {
+    const double distance = Kind::distance(term.pairs().stencil(q, pair)), sum = term.pairs().radius_sum(pair);
+    if (distance - sum < -std::min(delta, 0.5 * sum))
+      at.fail("self", fmt::format("{} at t = 0 (centre lines {:g} m apart, surfaces overlap by {:g} m)",
+                                  name(term.pairs().stencil_dofs(pair)), distance, sum - distance),
+              "bodies that start apart (an overlap below min(delta, (r_a + r_b) / 2))");
+  }
+}
+
 /// An on/off switch, on by default (a map that is present is enabled unless it says otherwise).
 KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path), "true", std::move(doc)); }
+
+/// The rigid obstacle of the scene entry `o` (contact.obstacles[]), moving along its path if it has one.
+std::shared_ptr<contact::RigidObstacle> read_obstacle(const io::SceneNode& o) {
+  const std::string shape = o.text("shape");
+  std::shared_ptr<contact::RigidObstacle> obstacle;
+  if (shape == "plane") {
+    const Vec3 normal = o.vec3("normal");
+    if (!(normal.norm() > 0.0)) o.fail("normal", "a non-zero vector");
+    obstacle = std::make_shared<contact::HalfSpace>(o.vec3("point"), normal);
+  } else if (shape == "sphere") {
+    obstacle = std::make_shared<contact::Sphere>(o.vec3("center"), o.real("radius"));
+  } else if (shape == "capsule") {
+    const Vec3 p0 = o.vec3("p0"), p1 = o.vec3("p1");
+    obstacle = std::make_shared<contact::Capsule>(p0, p1, o.real("radius"));
+  } else {
+    const Vec3 rotation = o.vec3("rotation");
+    const double angle = rotation.norm();
+    const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
+    const Vec3 half = o.vec3("half_extents");
+    if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
+    obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
+  }
+  if (o.has("path")) {
+    std::vector<double> times;
+    std::vector<Vec3> offsets;
+    for (const auto& row : o.real_table("path", 4)) {
+      if (!times.empty() && !(row[0] > times.back()))
+        o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
+      times.push_back(row[0]);
+      offsets.emplace_back(row[1], row[2], row[3]);
+    }
+    obstacle->set_path(piecewise_linear(std::move(times), std::move(offsets)));
+  }
+  return obstacle;
+}
 
 }  // namespace
 
@@ -184,7 +236,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     }
     contact::ContactParameters p = params;
     p.friction = mu;
-    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p));
+    model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p, edges));
     if (mu > 0.0) model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
   };
   const auto check_enabled = [](const io::SceneNode& at) {
@@ -208,36 +260,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
 
   const std::vector<io::SceneNode> obstacles = c.list("obstacles");
   for (const io::SceneNode& o : obstacles) {
-    const std::string shape = o.text("shape");
-    std::shared_ptr<contact::RigidObstacle> obstacle;
-    if (shape == "plane") {
-      const Vec3 normal = o.vec3("normal");
-      if (!(normal.norm() > 0.0)) o.fail("normal", "a non-zero vector");
-      obstacle = std::make_shared<contact::HalfSpace>(o.vec3("point"), normal);
-    } else if (shape == "sphere") {
-      obstacle = std::make_shared<contact::Sphere>(o.vec3("center"), o.real("radius"));
-    } else if (shape == "capsule") {
-      const Vec3 p0 = o.vec3("p0"), p1 = o.vec3("p1");
-      obstacle = std::make_shared<contact::Capsule>(p0, p1, o.real("radius"));
-    } else {
-      const Vec3 rotation = o.vec3("rotation");
-      const double angle = rotation.norm();
-      const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
-      const Vec3 half = o.vec3("half_extents");
-      if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
-      obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
-    }
-    if (o.has("path")) {
-      std::vector<double> times;
-      std::vector<Vec3> offsets;
-      for (const auto& row : o.real_table("path", 4)) {
-        if (!times.empty() && !(row[0] > times.back()))
-          o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
-        times.push_back(row[0]);
-        offsets.emplace_back(row[1], row[2], row[3]);
-      }
-      obstacle->set_path(piecewise_linear(std::move(times), std::move(offsets)));
-    }
+    const std::shared_ptr<contact::RigidObstacle> obstacle = read_obstacle(o);
     add_obstacle(o, obstacle, o.real("friction"));
     any = true;
   }
@@ -248,10 +271,22 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
       const bool check = s.boolean("collision_check");
-      model.energies.push_back(std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check));
+      const auto node = [&](const std::array<int, 12>& dofs, int k) { return scene_node_name(out, dofs[3 * k] / 3); };
+      auto self = std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check);
+      refuse_intersections<contact::EdgeEdgePairs>(c, *self, out.q_initial, [&](const std::array<int, 12>& dofs) {
+        return fmt::format("the edges {}-{} and {}-{} intersect", node(dofs, 0), node(dofs, 1), node(dofs, 2),
+                           node(dofs, 3));
+      });
+      model.energies.push_back(self);
       if (!triangles.nodes.empty()) {
-        model.energies.push_back(
-            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check));
+        auto point_triangle =
+            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check);
+        refuse_intersections<contact::PointTrianglePairs>(
+            c, *point_triangle, out.q_initial, [&](const std::array<int, 12>& dofs) {
+              return fmt::format("{} and the triangle {}, {}, {} intersect", node(dofs, 0), node(dofs, 1),
+                                 node(dofs, 2), node(dofs, 3));
+            });
+        model.energies.push_back(point_triangle);
         if (p.friction > 0.0)
           model.forces.push_back(
               std::make_shared<contact::PointTriangleFriction>(nodes, triangles, edges.nodes, p, out.q_initial));

@@ -217,7 +217,11 @@ const io::SchemaTable& rod_scene_schema() {
                  "(no numerical damping) or static (equilibrium at each output time, loads ramped if needed)."),
           positive("integrator.dt", "1e-3", "s",
                    "Time step (static: spacing of the quasi-static solves when duration > 0)."),
-          integer("integrator.max_dt_halvings", "4", 0, "A failed step is split in halves at most this deep.", 30),
+          integer("integrator.max_dt_halvings", "12", 0,
+                  "A failed step is split in halves at most this deep; each half is tried whole again, so the "
+                  "step grows back after the part that needed the split. The run keeps its dt; step_substeps "
+                  "counts the substeps.",
+                  30),
           choice("integrator.initial_guess", "inertial", {"inertial", "previous"},
                  "Where each step's Newton iteration starts: inertial (q_k + dt u_k, the force-free motion, cut "
                  "short by the continuous collision check) or previous (q_k, mat_dismech Alg. 1). Time stepping "

@@ -81,6 +81,18 @@ std::string with_scene_names(const std::string& message, const RodScene& s) {
   return out;
 }
 
+/// info.step_status_codes and info.step_criterion_codes: the names of the per-step codes.
+void set_step_code_names(io::RunDirectory& run) {
+  io::Json codes = io::Json::object();
+  for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
+    codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
+  run.set_info("step_status_codes", std::move(codes));
+  io::Json criteria = io::Json::object();
+  for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
+    criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
+  run.set_info("step_criterion_codes", std::move(criteria));
+}
+
 }  // namespace
 
 StepReport Simulation::step() {
@@ -230,7 +242,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
   io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *contact_force = nullptr,
                   *reactions_array = nullptr, *velocities = nullptr;
   io::NpyAppender* work = nullptr;
-  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
+  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_substeps = nullptr, *step_iterations = nullptr, *step_residual = nullptr,
                   *step_wall = nullptr, *step_status = nullptr, *step_criterion = nullptr;
   if (!out.empty()) {
     run = std::make_unique<io::RunDirectory>(out, "rod", s.resolved);
@@ -264,6 +276,8 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     }
     step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
     step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s", "time step used (after halving)", "step");
+    step_substeps = &run->add_array("step_substeps", io::NpyType::Int64, {}, "-",
+                                    "substeps that covered the step (1 without halving)", "step");
     step_iterations =
         &run->add_array("step_iterations", io::NpyType::Int64, {}, "-", "Newton iterations of the step", "step");
     step_residual =
@@ -276,14 +290,7 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     io::Json names = io::Json::array();
     for (const auto& t : terms) names.push_back(t.first);
     run->set_info("energy_terms", std::move(names));
-    io::Json codes = io::Json::object();
-    for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
-      codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
-    run->set_info("step_status_codes", std::move(codes));
-    io::Json criteria = io::Json::object();
-    for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
-      criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
-    run->set_info("step_criterion_codes", std::move(criteria));
+    set_step_code_names(*run);
     run->set_info("num_nodes", n);
     run->set_info("num_edges", e);
     // lists of index lists as JSON arrays of arrays
@@ -350,10 +357,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     if (run) {
       const double t = report.ok() ? state_.time : t_before;
       const double dt = report.dt, residual = report.final_residual();
-      const std::int64_t iterations = report.iterations, status = static_cast<std::int64_t>(report.status),
+      const std::int64_t iterations = report.iterations, substeps = report.substeps, status = static_cast<std::int64_t>(report.status),
                          criterion = static_cast<std::int64_t>(report.criterion);
       step_time->append(std::span<const double>(&t, 1));
       step_dt->append(std::span<const double>(&dt, 1));
+      step_substeps->append(std::span<const std::int64_t>(&substeps, 1));
       step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
       step_residual->append(std::span<const double>(&residual, 1));
       step_wall->append(std::span<const double>(&wall, 1));

@@ -67,6 +67,49 @@ TEST(ObstacleContact, EveryShapeConformsInAndAroundTheSmoothZone) {
   }
 }
 
+/// A sphere, a capsule across the edge and a box with an edge across it (a ridge), each placed so
+/// that the closest point of edge (2, 3) of the small rod is `gap` [m] from its surface off the edge's
+/// middle (closer than any node), with the edge's radius r_e [m].
+std::vector<std::shared_ptr<RigidObstacle>> obstacles_under_edge(const VecX& q, double r_e, double gap) {
+  const Vec3 a = q.segment<3>(6), b = q.segment<3>(9), d = (b - a).normalized();
+  const Vec3 n = d.cross(Vec3::UnitY()).normalized(), across = n.cross(d);
+  const Vec3 touch = a + 0.4 * (b - a) - (r_e + gap) * n;  // the obstacle's closest point
+  const double radius = 0.01, half = 0.02;
+  Mat3 rotation;
+  rotation.col(0) = (d + n) / std::sqrt(2.0);
+  rotation.col(2) = (n - d) / std::sqrt(2.0);
+  rotation.col(1) = rotation.col(2).cross(rotation.col(0));
+  return {std::make_shared<Sphere>(touch - radius * n, radius),
+          std::make_shared<Capsule>(touch - radius * n - 0.05 * across, touch - radius * n + 0.05 * across, radius),
+          std::make_shared<Box>(touch - std::sqrt(2.0) * half * n, Vec3(half, half, half), rotation)};
+}
+
+TEST(ObstacleContact, EdgesAgainstTheCoreConformAndAreSeenByTheStatistics) {
+  ContactSetup s;
+  ContactEdges edges;
+  for (int e = 0; e < 5; ++e) {
+    edges.nodes.push_back({e, e + 1});
+    edges.radius.push_back(0.03);
+  }
+  // the centre line stays outside (r_e + gap > 0), where the core gives the exact distance
+  for (double factor : {-1.2, -0.3, 0.3, 0.9}) {
+    const double gap = factor * s.params.distance_tolerance;
+    for (const auto& obstacle : obstacles_under_edge(s.rod.q, 0.03, gap)) {
+      SCOPED_TRACE(std::string(obstacle->shape()) + " at gap " + std::to_string(gap));
+      const ObstacleContact term(obstacle, s.nodes, s.params, edges);
+      const EnergyEval e = evaluate_energy(term, s.rod.model, s.rod.frames, s.rod.q);
+      EXPECT_GT(e.energy, 0.0);
+      Tolerances tol;
+      tol.step = 1e-8;  // as for the edge pairs (test_self_contact.cpp): the penalty's K1 = 15 / delta is steep
+      expect_energy_conforms(term, s.rod.model, s.rod.frames, s.rod.q, tol);
+      // the edge is the closest: its exact gap is the smallest
+      EXPECT_NEAR(term.statistics(s.rod.model, s.rod.q, 0.0).min_gap, gap, 1e-9);
+      // without the edges the nodes alone see a larger gap
+      EXPECT_GT(ObstacleContact(obstacle, s.nodes, s.params).statistics(s.rod.model, s.rod.q, 0.0).min_gap, gap);
+    }
+  }
+}
+
 TEST(ObstacleContact, GroundCarriesTheNodesWeightAtTheClosedFormGap) {
   // a node of mass m resting on z = 0: k_c b'(g) = -m g_z at equilibrium (eq. 25); deep contact
   // (g <= -delta) gives the linear spring 2 k_c (-g) = m g

@@ -3,6 +3,8 @@
 // inside a rod or shell, a shell index out of range) reported as InputError naming the key and the value.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "support/input_error.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
 #include "tendril/contact/friction/point_triangle_friction.hpp"
@@ -78,6 +80,44 @@ TEST(ContactScene, RejectsAnObstacleThatStartsInsideARod) {
   expect_input_error([] { load("contact: {obstacles: [{shape: sphere, center: [0.04, 0, 0.01], radius: 0.005}]}\n"); },
                      {"contact.obstacles[0]", "rods[0].nodes[2] at", "inside", "gap >= 0"});
   expect_input_error([] { load("contact: {ground: {point: [0, 0, 0.009]}}\n"); }, {"contact.ground", "inside"});
+}
+
+TEST(ContactScene, RejectsTheMidpointRuleWithContact) {
+  expect_input_error([] { load("contact: {ground: {}}\nintegrator: {type: implicit_midpoint, dt: 1.0e-4}\n"); },
+                     {"integrator.type", "implicit_midpoint", "implicit_euler or static with contact"});
+}
+
+TEST(ContactScene, RejectsBodiesThatStartIntersecting) {
+  // a second rod crossing the first (radius 2 mm, at z = 0.01) through its centre line, then 1 mm
+  // above it (surfaces overlap by 3 mm), then resting on it (overlap 5e-5 m < delta): accepted
+  const auto crossing = [](double z) {
+    return load_rod_scene_text(kRod + fmt::format(R"(
+  - geometry: {{type: straight, start: [0.05, -0.05, {}], end: [0.05, 0.05, {}], num_nodes: 5}}
+    material: {{E: 1.0e6, nu: 0.3, density: 1000, radius: 0.002}}
+contact: {{self: {{}}}}
+)",
+                                                  z, z));
+  };
+  expect_input_error([&] { crossing(0.01); },
+                     {"contact.self", "the edges rods[0].nodes[2]-rods[0].nodes[3] and rods[1].nodes[1]-rods[1].nodes[2]",
+                      "intersect", "overlap by 0.004 m", "start apart"});
+  expect_input_error([&] { crossing(0.011); }, {"contact.self", "centre lines 0.001 m apart", "overlap by 0.003 m"});
+  EXPECT_NO_THROW(crossing(0.01 + 0.004 - 5e-5));
+  // a rod through a sheet (thickness 1 mm at z = 0.005): its node 2 lies in the sheet's plane
+  expect_input_error(
+      [] {
+        load_rod_scene_text(R"(
+duration: 0.01
+rods:
+  - geometry: {type: straight, start: [0.03, 0.01, -0.005], end: [0.03, 0.01, 0.015], num_nodes: 5}
+    material: {E: 1.0e6, nu: 0.3, density: 1000, radius: 0.001}
+shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.1, nodes_x: 3, nodes_y: 3, pattern: right, origin: [0, -0.05, 0.005]}
+    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.001}
+contact: {self: {}}
+)");
+      },
+      {"contact.self", "intersect", "shells[0].nodes"});
 }
 
 // the rod above a 3 x 3-node sheet (8 triangles, 16 edges, thickness 1 mm) at z = 0.005

@@ -15,6 +15,30 @@
 
 namespace tendril::contact {
 
+/// Conservative advancement along t in [0, t_max] of a distance d(t) that shrinks at most at `rate`
+/// [m per unit t] from d(0) = d0 > 0: the largest t such that d stays above keep d0 on [0, t]
+/// (0 < keep < 1), or t_max if it never falls that low before t_max. distance_at(t): d(t) [m].
+template <class DistanceAt>
+double advance_conservatively(double d0, double rate, double keep, double t_max, DistanceAt distance_at) {
+  // the first increment cannot reach keep d0: nothing moves fast enough to matter
+  if (rate * t_max <= (1.0 - keep) * d0) return t_max;
+  // advance by increments that cannot overshoot the first touch, until the distance falls below
+  // keep * d0 (then the last safe t is returned) or t passes t_max; each increment is at least
+  // 0.9 keep d0 / rate, so this ends; past kMaxIncrements the safe t so far is returned
+  constexpr int kMaxIncrements = 10000;
+  const double floor = keep * d0;
+  double t = 0.0;
+  double increment = (1.0 - keep) * d0 / rate;
+  for (int k = 0; k < kMaxIncrements; ++k) {
+    const double d = distance_at(t + increment);
+    if (t > 0.0 && d < floor) return t;
+    t += increment;
+    if (t >= t_max) return t_max;
+    increment = 0.9 * d / rate;
+  }
+  return t;
+}
+
 /// The largest t in [0, t_max] such that distance(x + s p) stays above keep distance(x) for
 /// s in [0, t] (0 < keep < 1), or t_max if it never falls that low before t_max; 0 if the primitives
 /// already touch. distance: the primitives' minimum distance at a 12-vector stencil [m].
@@ -35,24 +59,7 @@ double additive_collision_free_fraction(const VecN<12>& x, const VecN<12>& p, in
   const double d0 = distance(x);
   if (rate == 0.0) return t_max;
   if (d0 == 0.0) return 0.0;
-
-  // advance by increments that cannot overshoot the first touch, until the distance falls below
-  // keep * d0 (then the last safe t is returned) or t passes t_max; each increment is at least
-  // 0.9 keep d0 / rate, so this ends; past kMaxIncrements the safe t so far is returned
-  constexpr int kMaxIncrements = 10000;
-  const double floor = keep * d0;
-  VecN<12> y = x;
-  double t = 0.0, d = d0;
-  double increment = (1.0 - keep) * d0 / rate;
-  for (int k = 0; k < kMaxIncrements; ++k) {
-    y += increment * relative;
-    d = distance(y);
-    if (t > 0.0 && d < floor) return t;
-    t += increment;
-    if (t >= t_max) return t_max;
-    increment = 0.9 * d / rate;
-  }
-  return t;
+  return advance_conservatively(d0, rate, keep, t_max, [&](double t) { return distance(VecN<12>(x + t * relative)); });
 }
 
 }  // namespace tendril::contact

@@ -31,6 +31,24 @@ Vec3 RigidObstacle::velocity(double t) const {
   return (path_(t + tau) - path_(t - tau)) / (2.0 * tau);
 }
 
+double RigidObstacle::segment_distance(const Vec3& a0, const Vec3& a1, double t) const {
+  const auto phi = [&](double s) { return distance(a0 + s * (a1 - a0), t).distance; };
+  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+  double lo = 0.0, hi = 1.0;
+  double s1 = hi - ratio * (hi - lo), s2 = lo + ratio * (hi - lo);
+  double f1 = phi(s1), f2 = phi(s2);
+  while (hi - lo > 1e-12) {
+    if (f1 <= f2) {
+      hi = s2, s2 = s1, f2 = f1;
+      s1 = hi - ratio * (hi - lo), f1 = phi(s1);
+    } else {
+      lo = s1, s1 = s2, f1 = f2;
+      s2 = lo + ratio * (hi - lo), f2 = phi(s2);
+    }
+  }
+  return std::min({f1, f2, phi(0.0), phi(1.0)});
+}
+
 HalfSpace::HalfSpace(const Vec3& point, const Vec3& normal) : point_(point), normal_(normal) {
   if (!point.allFinite()) throw InputError("point", "non-finite", "a finite point [m]");
   if (!normal.allFinite() || normal.norm() == 0.0)
@@ -76,6 +94,23 @@ Box::Box(const Vec3& center, const Vec3& half_extents, const Mat3& rotation)
                      "finite half extents > 0 [m]");
   if (!rotation.allFinite() || !(rotation.transpose() * rotation).isIdentity(1e-9) || rotation.determinant() < 0.0)
     throw InputError("rotation", "not a rotation", "a proper rotation");
+}
+
+ObstacleCore Box::core() const {
+  ObstacleCore out;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+    for (double su : {-1.0, 1.0})
+      for (double sv : {-1.0, 1.0}) {
+        Vec3 end = Vec3::Zero();
+        end[u] = su * half_extents_[u];
+        end[v] = sv * half_extents_[v];
+        end[axis] = half_extents_[axis];
+        const Vec3 start = end - 2.0 * half_extents_[axis] * Vec3::Unit(axis);
+        out.segments.push_back({center_ + rotation_ * start, center_ + rotation_ * end});
+      }
+  }
+  return out;
 }
 
 SurfaceDistance Box::placed_distance(const Vec3& x) const {

@@ -3,9 +3,12 @@
 /// (negative inside), fixed or translated along a prescribed path. Contact and friction with them
 /// act on nodes (obstacle_contact.hpp, obstacle_friction.hpp); docs/physics/contact.md, "Obstacles".
 
+#include <array>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "tendril/core/types.hpp"
 
@@ -16,6 +19,15 @@ struct SurfaceDistance {
   double distance = 0.0;           ///< phi [m], negative inside the obstacle
   Vec3 normal = Vec3::Zero();      ///< dphi/dx [-], the unit outward normal
   Mat3 hessian = Mat3::Zero();     ///< d2phi/dx2 [1/m]
+};
+
+/// The segments an obstacle is the `radius` [m] neighbourhood of (placed, end points [m]), for the
+/// distance of an edge: a sphere is one point (a zero-length segment), a capsule its axis; a box is
+/// its 12 edges with radius 0 (a segment whose ends are outside a box first reaches it at one of its
+/// edges); a half-space has none (a segment first reaches a plane at one of its ends).
+struct ObstacleCore {
+  std::vector<std::array<Vec3, 2>> segments;
+  double radius = 0.0;  ///< [m]
 };
 
 /// Displacement d(t) [m] of an obstacle from its placement at time t [s].
@@ -36,6 +48,14 @@ class RigidObstacle {
   /// Moves the obstacle along d(t) (translation only).
   void set_path(ObstaclePath path) { path_ = std::move(path); }
   bool is_moving() const { return static_cast<bool>(path_); }
+  /// The core at the placement (see ObstacleCore); translate by d(t).
+  virtual ObstacleCore core() const = 0;
+  /// The radius of the largest ball inside the obstacle [m] (infinite for a half-space): a point
+  /// deeper than this has passed its middle.
+  virtual double inradius() const = 0;
+  /// min phi over the segment [a0, a1] [m] at time t [s]: golden-section search of phi along it
+  /// (phi of a convex obstacle is convex along a line) to 1e-12 of the segment's length.
+  double segment_distance(const Vec3& a0, const Vec3& a1, double t) const;
 
  protected:
   /// phi_0 and its derivatives at x [m] (obstacle at its placement).
@@ -51,6 +71,8 @@ class HalfSpace final : public RigidObstacle {
  public:
   HalfSpace(const Vec3& point, const Vec3& normal);
   std::string_view shape() const override { return "plane"; }
+  ObstacleCore core() const override { return {}; }
+  double inradius() const override { return std::numeric_limits<double>::infinity(); }
 
  private:
   SurfaceDistance placed_distance(const Vec3& x) const override;
@@ -62,6 +84,8 @@ class Sphere final : public RigidObstacle {
  public:
   Sphere(const Vec3& center, double radius);
   std::string_view shape() const override { return "sphere"; }
+  ObstacleCore core() const override { return {{{center_, center_}}, radius_}; }
+  double inradius() const override { return radius_; }
 
  private:
   SurfaceDistance placed_distance(const Vec3& x) const override;
@@ -75,6 +99,8 @@ class Capsule final : public RigidObstacle {
  public:
   Capsule(const Vec3& p0, const Vec3& p1, double radius);
   std::string_view shape() const override { return "capsule"; }
+  ObstacleCore core() const override { return {{{p0_, p1_}}, radius_}; }
+  double inradius() const override { return radius_; }
 
  private:
   SurfaceDistance placed_distance(const Vec3& x) const override;
@@ -89,6 +115,8 @@ class Box final : public RigidObstacle {
  public:
   Box(const Vec3& center, const Vec3& half_extents, const Mat3& rotation = Mat3::Identity());
   std::string_view shape() const override { return "box"; }
+  ObstacleCore core() const override;
+  double inradius() const override { return half_extents_.minCoeff(); }
 
  private:
   SurfaceDistance placed_distance(const Vec3& x) const override;
