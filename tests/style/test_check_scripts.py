@@ -38,3 +38,29 @@ def test_schema_tables_are_exempt(tmp_path):
     assert "rod_scene_schema" not in result.stdout
     assert all("not found: remove it from TO_SPLIT" in line
                for line in result.stdout.splitlines()[:-1])
+
+
+def check_docs(root):
+    return subprocess.run([sys.executable, str(SCRIPTS / "check_docs.py"), str(root)],
+                          capture_output=True, text=True)
+
+
+def write_page(root, text):
+    (root / "docs" / "physics").mkdir(parents=True)
+    (root / "docs" / "physics" / "page.md").write_text(text)
+
+
+def test_a_date_of_work_a_load_and_a_branch_fail_and_are_named(tmp_path):
+    write_page(tmp_path, "# Page\nMeasured 2026-11-24 22:00-22:45 UTC.\nUnder a load average of 17.\n"
+                         "Tried on branch `wallfitcont`, not merged.\n")
+    result = check_docs(tmp_path)
+    assert result.returncode == 1
+    assert "docs/physics/page.md:2: names a date" in result.stdout
+    assert "docs/physics/page.md:3: names the load" in result.stdout
+    assert "docs/physics/page.md:4: names a branch" in result.stdout
+
+
+def test_a_papers_year_is_a_citation_and_passes(tmp_path):
+    write_page(tmp_path, "# Page\nSimo & Tarnow, ZAMP 43, 1992; Kelley and Keyes 1998, eq. 2-3.\n")
+    result = check_docs(tmp_path)
+    assert result.returncode == 0, result.stdout
