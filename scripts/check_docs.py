@@ -3,7 +3,7 @@
 
 A page must not name a date of work (a full date such as 2026-11-24, or a time of day in UTC), the
 machine's load while measuring ("load average"), a branch, a work session or who tried what
-("helper", "we tried"): the history stays in git. A paper's year is a citation and is not matched
+("the lead", "we tried", a helper's branch): the history stays in git. A paper's year is a citation and is not matched
 (only full dates are). ALLOWED lists the few lines that match a pattern without being history, each
 with its reason. Usage: scripts/check_docs.py [repository root]
 """
@@ -17,7 +17,8 @@ PATTERNS = [
     (re.compile(r"load average", re.IGNORECASE), "the load while measuring"),
     (re.compile(r"\bbranch(es)? `|\bthis branch\b|\bon branch\b", re.IGNORECASE), "a branch"),
     (re.compile(r"\bsessions?\b", re.IGNORECASE), "a work session"),
-    (re.compile(r"\bhelpers?\b|\bwe tried\b", re.IGNORECASE), "who worked on it"),
+    (re.compile(r"\bhelpers?'s? (branch|work|run|tried|found)\b|\bthe lead\b|\bwe tried\b", re.IGNORECASE),
+     "who worked on it"),
 ]
 
 # (page, text on the line) -> why the match is not history

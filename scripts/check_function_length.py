@@ -21,12 +21,11 @@ TO_SPLIT = {
     ("src/tendril/sim/rod_scene.cpp", "load_rod_scene"): 398,
     ("src/tendril/integrate/newton_system.cpp", "solve"): 211,
     ("src/tendril/shell/shell_builder.cpp", "add_shells"): 207,
-    ("src/tendril/sim/simulation.cpp", "run"): 185,
+    ("src/tendril/sim/simulation.cpp", "run"): 165,
     ("src/tendril/vine/qp/interior_point.cpp", "solve_interior_point"): 162,
     ("src/tendril/sim/contact_scene.cpp", "add_contact"): 137,
-    ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 152,
+    ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 151,
     ("src/tendril/fit/vine_joint_estimation.cpp", "constraints"): 140,
-    ("src/tendril/vine/vine_scene.cpp", "run_vine"): 128,
 }
 
 

@@ -179,6 +179,14 @@ void check_rod_scene_key(const io::SceneNode& p, const std::string& key, const s
     p.fail("key", key, fmt::format("a real-valued key (this key is of type {})", io::type_name(spec->type)));
 }
 
+/// The scene file the fit file's `scene` names (relative to the fit file's folder `base`).
+fs::path existing_scene(const io::SceneNode& root, const fs::path& base) {
+  fs::path scene = base / root.text("scene");
+  std::error_code error;  // a name longer than the system allows is an error here, not an exception
+  if (!fs::is_regular_file(scene, error)) root.fail("scene", "an existing scene file (relative to the fit file)");
+  return scene;
+}
+
 }  // namespace
 
 const io::SchemaTable& fit_file_schema() {
@@ -266,9 +274,7 @@ FitFile read_fit_file(const fs::path& file) {
   FitFile f;
   f.path = file;
   const fs::path base = doc.base_directory();
-  f.scene = base / root.text("scene");
-  std::error_code error;  // a name longer than the system allows is an error here, not an exception
-  if (!fs::is_regular_file(f.scene, error)) root.fail("scene", "an existing scene file (relative to the fit file)");
+  f.scene = existing_scene(root, base);
   f.method = root.text("method");
 
   const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";

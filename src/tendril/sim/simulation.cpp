@@ -118,6 +118,40 @@ void set_step_code_names(io::RunDirectory& run) {
   run.set_info("step_criterion_codes", std::move(criteria));
 }
 
+/// Lists of index lists as JSON arrays of arrays.
+template <class Rows>
+io::Json int_rows(const Rows& rows) {
+  io::Json json = io::Json::array();
+  for (const auto& row : rows) {
+    io::Json list = io::Json::array();
+    for (int i : row) list.push_back(i);
+    json.push_back(std::move(list));
+  }
+  return json;
+}
+
+/// The run's topology in info: node and edge counts, edges, each rod's nodes, the fixed DOFs whose
+/// reactions are saved; for shells (format version 2) the triangles, each shell's nodes, the shell
+/// edge of each xi and the shell edges at rod-shell joints.
+void set_topology_info(io::RunDirectory& run, const RodScene& s, const std::vector<int>& reaction_dofs) {
+  const Model& m = s.model;
+  run.set_info("num_nodes", static_cast<std::size_t>(m.dofs.num_nodes));
+  run.set_info("num_edges", static_cast<std::size_t>(m.dofs.num_edges));
+  run.set_info("edges", int_rows(m.rods.edges));
+  run.set_info("rod_nodes", int_rows(s.rod_nodes));
+  io::Json fixed = io::Json::array();
+  for (int d : reaction_dofs) fixed.push_back(d);
+  run.set_info("reaction_dofs", std::move(fixed));
+  if (!m.shells.triangles.empty()) {
+    run.set_info("triangles", int_rows(m.shells.triangles));
+    run.set_info("shell_nodes", int_rows(s.shell_nodes));
+    std::vector<std::array<int, 2>> xi_edges;
+    for (int k : m.shells.xi_edge) xi_edges.push_back(m.shells.edges[static_cast<std::size_t>(k)]);
+    run.set_info("xi_edges", int_rows(xi_edges));
+  }
+  if (m.dofs.num_joint_edges > 0) run.set_info("joint_edges", int_rows(m.shells.joint_edges));
+}
+
 }  // namespace
 
 StepReport Simulation::step() {
@@ -318,37 +352,11 @@ RunResult Simulation::run(const std::filesystem::path& out, const std::function<
     for (const auto& t : terms) names.push_back(t.first);
     run->set_info("energy_terms", std::move(names));
     set_step_code_names(*run);
-    run->set_info("num_nodes", n);
-    run->set_info("num_edges", e);
-    // lists of index lists as JSON arrays of arrays
-    const auto int_rows = [](const auto& rows) {
-      io::Json json = io::Json::array();
-      for (const auto& row : rows) {
-        io::Json list = io::Json::array();
-        for (int i : row) list.push_back(i);
-        json.push_back(std::move(list));
-      }
-      return json;
-    };
-    run->set_info("edges", int_rows(m.rods.edges));
-    run->set_info("rod_nodes", int_rows(s.rod_nodes));
-    io::Json fixed = io::Json::array();
-    for (int d : reaction_dofs_) fixed.push_back(d);
-    run->set_info("reaction_dofs", std::move(fixed));
-    // shells (format version 2): triangles, each shell's nodes, the shell edge of each xi
-    if (!m.shells.triangles.empty()) {
-      run->set_info("triangles", int_rows(m.shells.triangles));
-      run->set_info("shell_nodes", int_rows(s.shell_nodes));
-      std::vector<std::array<int, 2>> xi_edges;
-      for (int k : m.shells.xi_edge) xi_edges.push_back(m.shells.edges[static_cast<std::size_t>(k)]);
-      run->set_info("xi_edges", int_rows(xi_edges));
-    }
+    set_topology_info(*run, s, reaction_dofs_);
     if (z > 0) xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-", "mid-edge normal DOFs xi_k (info.xi_edges)");
-    if (nj > 0) {
-      run->set_info("joint_edges", int_rows(m.shells.joint_edges));
+    if (nj > 0)
       joint_twists = &run->add_array("joint_twists", io::NpyType::Float64, {nj}, "rad",
                                      "twist angles of the shell edges at rod-shell joints (info.joint_edges)");
-    }
   }
 
   auto save_frame = [&] {

@@ -464,6 +464,36 @@ void write_info(io::RunDirectory& run, const VineScene& scene, std::size_t pairs
   run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
 }
 
+/// Why step k + 1 (report `rep`, ending at `state`) ends the run, or "": a QP that did not solve, a
+/// non-finite state or impulse, joint drift or an energy blow-up (with the friction-jam hint where it
+/// applies).
+std::string step_failure(const VineStepReport& rep, const VineModel& m, const VineState& state, long k,
+                         bool impulses_finite) {
+  // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but the
+  // growth rate can be met only with huge contact impulses (tests/unit/vine/test_vine_step.cpp,
+  // FrictionJam), so the step either ends at the QP's iteration limit or sets the vine flying
+  const bool may_jam = rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
+  const char* jam_hint = may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
+                                   "jam (the growth rate can be met only with ever larger contact impulses): "
+                                   "vine.growth.control: force_limited lets the growth stall instead"
+                                 : "";
+  if (rep.status != QpStatus::solved)
+    return fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
+                       to_string(rep.status), rep.kkt_residual,
+                       rep.status == QpStatus::max_iterations ? jam_hint : "");
+  const std::string bad = non_finite_quantity(state, impulses_finite);
+  if (!bad.empty()) return fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
+  if (rep.failure == VineFailure::joint_drift)
+    return fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
+                       "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+                       k + 1, state.time, rep.joint_error, m.max_joint_error);
+  if (rep.failure != VineFailure::none)
+    return fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+                       "vine.limits.speed^2 (speed {:.3g} m/s){}",
+                       k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
+  return {};
+}
+
 }  // namespace
 
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
@@ -550,36 +580,8 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     impulses.append(std::span<const double>(normal.data(), normal.size()));
     io::LoopStep out;
     out.iterations = rep.qp_iterations;
-    // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but the
-    // growth rate can be met only with huge contact impulses (tests/unit/vine/test_vine_step.cpp,
-    // FrictionJam), so the step either ends at the QP's iteration limit or sets the vine flying
-    const bool may_jam = rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
-    const char* jam_hint = may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
-                                     "jam (the growth rate can be met only with ever larger contact impulses): "
-                                     "vine.growth.control: force_limited lets the growth stall instead"
-                                   : "";
-    if (rep.status != QpStatus::solved) {
-      out.failure = fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
-                                to_string(rep.status), rep.kkt_residual,
-                                rep.status == QpStatus::max_iterations ? jam_hint : "");
-      return out;
-    }
-    const std::string bad = non_finite_quantity(state, impulses_finite);
-    if (!bad.empty()) {
-      out.failure = fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
-      return out;
-    }
-    if (rep.failure != VineFailure::none) {
-      out.failure =
-          rep.failure == VineFailure::joint_drift
-              ? fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
-                            "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
-                            k + 1, state.time, rep.joint_error, m.max_joint_error)
-              : fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-                            "vine.limits.speed^2 (speed {:.3g} m/s){}",
-                            k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
-      return out;
-    }
+    out.failure = step_failure(rep, m, state, k, impulses_finite);
+    if (!out.failure.empty()) return out;
     ++k;
     out.save = k % scene.save_every == 0;
     return out;
