@@ -47,7 +47,7 @@ Command add_plot_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("plot", "PNG plots of a run: energies, Newton iterations and residuals, "
                                              "step wall time, a node's trajectory, the vine tip path");
   cmd->add_option("run", o->run, "Run directory (docs/output_format.md)")->required();
-  cmd->add_option("--out", o->out, "Directory for the PNG files (default: RUN_DIR/plots)");
+  cmd->add_option("--out", o->out, "Directory for the PNG files (default: RUN_DIR/plots)")->check(kNonEmptyPath);
   cmd->add_option("--node", o->node, "Node whose trajectory is plotted (default: the last node)");
   return {cmd, [o] { return plot(*o); }};
 }

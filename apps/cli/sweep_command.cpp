@@ -280,7 +280,7 @@ Command add_sweep_command(CLI::App& app) {
       "sweep", "Run a scene over a grid of --set values on all local cores; one CSV of the observables and a plot");
   cmd->add_option("scene", o->scene, "Scene file (YAML or JSON)")->required();
   cmd->add_option("--set", o->sets, "key.path=v1,v2,... (one axis of the grid; repeat for more)");
-  cmd->add_option("--out", o->out, "Output directory (default: sweeps/<scene name>)");
+  cmd->add_option("--out", o->out, "Output directory (default: sweeps/<scene name>)")->check(kNonEmptyPath);
   cmd->add_option("--jobs", o->jobs, "Processes at once (default: all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw sweep.png");
   cmd->add_option("--scheduler", o->scheduler,

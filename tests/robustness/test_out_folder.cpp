@@ -96,7 +96,7 @@ TEST_F(OutFolder, FileInTheWayIsRefused) {
 
 TEST_F(OutFolder, EmptyOutIsRefused) {
   // it once wrote to runs/rod silently: an empty --out is a mistake (a variable that was not set)
-  for (const char* command : {"run", "fit"}) {
+  for (const char* command : {"run", "fit", "sweep", "plot"}) {
     const CliResult r = run_cli({command, "rod.yaml", "--out", ""}, dir_);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;

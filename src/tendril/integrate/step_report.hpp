@@ -66,7 +66,8 @@ struct StepReport {
     criterion = solve.criterion;
     tolerance = solve.tolerance;
     round_off_excess = solve.round_off_excess;
-    linear_solver = solve.linear_solver;
+    // (a last solve that started converged factorized nothing: the solver of the one before stands)
+    if (!solve.linear_solver.empty()) linear_solver = solve.linear_solver;
   }
   /// ||f_free|| at the last accepted iterate, or 0 if none was recorded.
   double final_residual() const { return residual_history.empty() ? 0.0 : residual_history.back(); }

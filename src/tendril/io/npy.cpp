@@ -1,5 +1,6 @@
 #include "tendril/io/npy.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 #include <cstring>
@@ -105,7 +106,6 @@ std::vector<std::size_t> npy_shape(const std::filesystem::path& file, const std:
     throw InputError(file.string(), dict, "a header with a 'shape' tuple");
   std::stringstream items(dict.substr(open + 1, close - open - 1));
   std::vector<std::size_t> shape;
-  std::size_t count = 1;
   for (std::string item; std::getline(items, item, ',');) {
     const auto first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
     if (first == std::string::npos) continue;
@@ -113,10 +113,15 @@ std::vector<std::size_t> npy_shape(const std::filesystem::path& file, const std:
     const bool whole = digits.size() <= 18 && digits.find_first_not_of("0123456789") == std::string::npos;
     if (!whole) throw InputError(file.string(), fmt::format("shape dimension '{}'", digits), "a whole number >= 0");
     shape.push_back(std::stoull(digits));
-    if (shape.back() != 0 && count > max_values / shape.back())
-      throw InputError(file.string(), fmt::format("shape ({}...)", fmt::join(shape, ", ")),
+  }
+  // the number of values (0 when any dimension is: frames of an empty array, e.g. a shell's twists)
+  if (std::find(shape.begin(), shape.end(), std::size_t{0}) != shape.end()) return shape;
+  std::size_t count = 1;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (count > max_values / shape[k])
+      throw InputError(file.string(), fmt::format("shape ({}...)", fmt::join(shape.begin(), shape.begin() + k + 1, ", ")),
                        fmt::format("at most {} values (the size of the file)", max_values));
-    count *= shape.back();
+    count *= shape[k];
   }
   return shape;
 }
