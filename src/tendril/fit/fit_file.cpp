@@ -189,6 +189,23 @@ fs::path existing_scene(const io::SceneNode& root, const fs::path& base) {
 
 }  // namespace
 
+/// The section's example on the reference page (a test runs it from the repository's root: tests/docs).
+constexpr const char* kFitExample = R"yaml(description: "C1, C2, mu of the granular medium from the flagellated robot's speed and head rotation"
+scene: examples/flagellated_robot.yaml
+settings: [duration=3]
+method: finite_difference_lm
+parameters:
+  - {key: flagellated_robot.C1, initial: 3.0, lower: 0.5, upper: 10}
+  - {key: flagellated_robot.C2, initial: 0.05, lower: 0.005, upper: 0.5}
+  - {key: flagellated_robot.mu, initial: 5.0, lower: 1, upper: 20}
+data:
+  csv: examples/fit/flagellated_robot_n2.csv
+  variables: [flagellated_robot.tails, flagellated_robot.motor_rpm]
+  observables:
+    - {column: v_mm_per_s, observable: speed, factor: 1e-3, sigma: 1e-5}
+    - {column: omega_h_rad_per_s, observable: head_rotation_rate, sigma: 0.1}
+)yaml";
+
 const io::SchemaTable& fit_file_schema() {
   static const io::SchemaTable table = with_keys(io::SchemaTable{
       "Fit files",
@@ -256,7 +273,7 @@ const io::SchemaTable& fit_file_schema() {
                    "finite_difference_lm: converged when the projected gradient is below this."),
           integer("options.jobs", "0", 0,
                   "finite_difference_lm: runs at once on worker threads (0: all local cores; --jobs overrides)."),
-      }}, joint_estimation_option_keys());
+      }, kFitExample}, joint_estimation_option_keys());
   return table;
 }
 
