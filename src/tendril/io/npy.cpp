@@ -119,8 +119,10 @@ std::vector<std::size_t> npy_shape(const std::filesystem::path& file, const std:
   std::size_t count = 1;
   for (std::size_t k = 0; k < shape.size(); ++k) {
     if (count > max_values / shape[k])
-      throw InputError(file.string(), fmt::format("shape ({}...)", fmt::join(shape.begin(), shape.begin() + k + 1, ", ")),
-                       fmt::format("at most {} values (the size of the file)", max_values));
+      throw InputError(file.string(),
+                       fmt::format("shape ({}...)", fmt::join(shape.begin(), shape.begin() + k + 1, ", ")),
+                       fmt::format("at most {} values (the size of the file: truncated, or a wrong header)",
+                                   max_values));
     count *= shape[k];
   }
   return shape;
