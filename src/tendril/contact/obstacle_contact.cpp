@@ -126,7 +126,8 @@ double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, con
     });
   }
   for (std::size_t e = 0; e < edges_.nodes.size(); ++e) {
-    const auto [a0, a1] = edge_ends(model, q, e);
+    const std::array<Vec3, 2> ends = edge_ends(model, q, e);
+    const Vec3 &a0 = ends[0], &a1 = ends[1];  // (a lambda below captures them: no structured binding)
     const Vec3 p0 = dq.segment<3>(model.dofs.node(edges_.nodes[e][0])) - moved,
                p1 = dq.segment<3>(model.dofs.node(edges_.nodes[e][1])) - moved;
     const double rate = std::max(p0.norm(), p1.norm());

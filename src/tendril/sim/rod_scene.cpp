@@ -278,6 +278,21 @@ void read_time_span(io::Scene& scene, RodScene& out) {
   out.restart_frame = restart.integer("frame");
 }
 
+/// forces.surface_loads: a load per unit rest area [N/m^2] on each listed shell, shared out to its
+/// nodes as the mass is (each node's share of the rest area).
+void add_surface_loads(const io::SceneNode& forces, const std::vector<std::vector<int>>& shell_nodes,
+                       const std::vector<SceneShell>& shells, Model& model) {
+  for (const io::SceneNode& p : forces.list("surface_loads")) {
+    const int s = shell_index(p, shell_nodes);
+    const ForceHistory load = history(p, "load");
+    for (const auto& node_area : shell_node_areas(shells[static_cast<std::size_t>(s)], model)) {
+      const double area = node_area.second;  // (captured below: no structured binding, for clang 14)
+      model.forces.push_back(
+          std::make_shared<PointLoad>(node_area.first, [load, area](double t) { return Vec3(area * load(t)); }));
+    }
+  }
+}
+
 }  // namespace
 
 RodScene load_rod_scene(io::Scene& scene) {
@@ -599,12 +614,7 @@ RodScene load_rod_scene(io::Scene& scene) {
     const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
     model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
   }
-  for (const io::SceneNode& p : forces.list("surface_loads")) {
-    const int s = shell_index(p, out.shell_nodes);
-    const ForceHistory load = history(p, "load");
-    for (const auto& [n, area] : shell_node_areas(shells[static_cast<std::size_t>(s)], model))
-      model.forces.push_back(std::make_shared<PointLoad>(n, [load, area](double t) { return Vec3(area * load(t)); }));
-  }
+  add_surface_loads(forces, out.shell_nodes, shells, model);
   for (const io::SceneNode& p : forces.list("point_moments")) {
     const int r = rod_index(p);
     const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
