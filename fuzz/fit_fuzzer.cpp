@@ -40,13 +40,14 @@ constexpr const char* kVineScene = R"(vine:
 void read_and_observe(const std::string& input) {
   const auto split = input.find("\n%%\n");
   fuzz::write_fuzz_file("data.csv", split == std::string::npos ? "" : input.substr(split + 4));
-  const fit::FitFile f = fit::read_fit_file(fuzz::write_fuzz_file("fit.yaml", input.substr(0, split)));
+  const fit::FitFile f =
+      fit::read_fit_file(fuzz::write_fuzz_file("fit.yaml", input.substr(0, split)));
   if (!fit::is_vine_method(f.method)) return;
   const vine::VineScene scene = vine::load_vine_scene_file(f.scene);
   for (const fit::MeasuredFrame& frame : f.frames) {
     MatX points;
-    fit::observe_vine(scene.model, scene.initial.q, fit::Observation::points, static_cast<int>(frame.points.rows()),
-                      points, nullptr);
+    fit::observe_vine(scene.model, scene.initial.q, fit::Observation::points,
+                      static_cast<int>(frame.points.rows()), points, nullptr);
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-/// Files of one fuzzer process (a folder under /tmp, removed at exit): the harnesses write each input
-/// into the files a scene or fit file names and read them through the real loaders.
+/// Files of one fuzzer process (a folder under /tmp, removed at exit): the harnesses write each
+/// input into the files a scene or fit file names and read them through the real loaders.
 
 #include <filesystem>
 #include <string>

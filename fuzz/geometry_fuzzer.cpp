@@ -16,16 +16,25 @@ namespace {
 
 using namespace tendril;
 
-constexpr int kMaxSteppedNodes = 500;  ///< larger models are loaded, not stepped (each input stays fast)
+constexpr int kMaxSteppedNodes =
+    500;  ///< larger models are loaded, not stepped (each input stays fast)
 
 /// A scene that builds its rod or shell from `file`, of kind `kind` % 3.
 std::string scene_naming(const std::string& file, std::uint8_t kind) {
-  const std::string rod_material = "    material: {E: 1.0e6, nu: 0.5, density: 1000, radius: 0.001}\n";
-  const std::string shell_material = "    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.01}\n";
+  const std::string rod_material =
+      "    material: {E: 1.0e6, nu: 0.5, density: 1000, radius: 0.001}\n";
+  const std::string shell_material =
+      "    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.01}\n";
   switch (kind % 3) {
-    case 0: return "duration: 0.001\nrods:\n  - geometry: {type: file, file: " + file + "}\n" + rod_material;
-    case 1: return "duration: 0.001\nshells:\n  - geometry: {type: file, file: " + file + "}\n" + shell_material;
-    default: return "duration: 0.001\nshells:\n  - geometry: {type: obj, file: " + file + "}\n" + shell_material;
+    case 0:
+      return "duration: 0.001\nrods:\n  - geometry: {type: file, file: " + file + "}\n" +
+             rod_material;
+    case 1:
+      return "duration: 0.001\nshells:\n  - geometry: {type: file, file: " + file + "}\n" +
+             shell_material;
+    default:
+      return "duration: 0.001\nshells:\n  - geometry: {type: obj, file: " + file + "}\n" +
+             shell_material;
   }
 }
 
@@ -40,9 +49,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)limits_set;
   if (size == 0) return 0;
   const std::string file =
-      fuzz::write_fuzz_file("geometry.txt", std::string(reinterpret_cast<const char*>(data) + 1, size - 1)).string();
+      fuzz::write_fuzz_file("geometry.txt",
+                            std::string(reinterpret_cast<const char*>(data) + 1, size - 1))
+          .string();
   try {
-    sim::Simulation simulation(sim::load_rod_scene_text(scene_naming(file, data[0]), {}, "fuzz.yaml"));
+    sim::Simulation simulation(
+        sim::load_rod_scene_text(scene_naming(file, data[0]), {}, "fuzz.yaml"));
     if (simulation.model().dofs.num_nodes <= kMaxSteppedNodes) simulation.step();
   } catch (const InputError&) {
     // bad input, reported as such: the expected outcome for most inputs

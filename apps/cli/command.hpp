@@ -21,7 +21,9 @@ constexpr int kExitBadInput = 2;
 /// default folder: `->check(kNonEmptyPath)`.
 inline const CLI::Validator kNonEmptyPath(
     [](const std::string& value) {
-      return value.empty() ? std::string("got \"\" (an empty path); allowed: a folder path, or no --out for the default")
+      return value.empty() ? std::string(
+                                 "got \"\" (an empty path); allowed: a folder path, or no --out "
+                                 "for the default")
                            : std::string();
     },
     "PATH");

@@ -28,9 +28,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Velocity of every value of `series` (F x n) at frame f by central differences in `time` (one-sided
-/// at the ends; zero for a single frame).
-std::vector<double> frame_rate_of_change(const io::NpyArray& series, const io::NpyArray& time, std::size_t f) {
+/// Velocity of every value of `series` (F x n) at frame f by central differences in `time`
+/// (one-sided at the ends; zero for a single frame).
+std::vector<double> frame_rate_of_change(const io::NpyArray& series, const io::NpyArray& time,
+                                         std::size_t f) {
   const std::size_t frames = series.shape[0];
   const std::size_t n = series.size() / std::max<std::size_t>(frames, 1);
   std::vector<double> rate(n, 0.0);
@@ -39,7 +40,8 @@ std::vector<double> frame_rate_of_change(const io::NpyArray& series, const io::N
   const std::size_t b = f + 1 == frames ? f : f + 1;
   const double dt = time.data[b] - time.data[a];
   if (!(dt > 0)) return rate;
-  for (std::size_t i = 0; i < n; ++i) rate[i] = (series.data[b * n + i] - series.data[a * n + i]) / dt;
+  for (std::size_t i = 0; i < n; ++i)
+    rate[i] = (series.data[b * n + i] - series.data[a * n + i]) / dt;
   return rate;
 }
 
@@ -55,7 +57,8 @@ VtkPolyData rod_frame(const io::RunData& run, const RodRunTopology& topo, std::s
   d.triangles = topo.triangles;
 
   VtkField displacement{"displacement", 3, std::vector<double>(n * 3)};
-  for (std::size_t i = 0; i < n * 3; ++i) displacement.values[i] = x.data[f * n * 3 + i] - x.data[i];
+  for (std::size_t i = 0; i < n * 3; ++i)
+    displacement.values[i] = x.data[f * n * 3 + i] - x.data[i];
   d.point_fields.push_back(std::move(displacement));
   d.point_fields.push_back({"velocity", 3, frame_rate_of_change(x, run.array("frame_time"), f)});
   d.point_fields.push_back({"curvature", 1, topo.node_curvature(d.points)});
@@ -68,11 +71,13 @@ VtkPolyData rod_frame(const io::RunData& run, const RodRunTopology& topo, std::s
   };
   if (run.has("twists")) {
     const io::NpyArray& theta = run.array("twists");
-    edge_field("twist", std::vector<double>(theta.data.begin() + static_cast<std::ptrdiff_t>(f * num_edges),
-                                            theta.data.begin() + static_cast<std::ptrdiff_t>((f + 1) * num_edges)));
+    edge_field("twist", std::vector<double>(
+                            theta.data.begin() + static_cast<std::ptrdiff_t>(f * num_edges),
+                            theta.data.begin() + static_cast<std::ptrdiff_t>((f + 1) * num_edges)));
   }
   const std::vector<double> length = topo.edge_lengths(d.points);
-  const std::vector<double> length0 = topo.edge_lengths(std::vector<double>(x.data.begin(), x.data.begin() + static_cast<std::ptrdiff_t>(n * 3)));
+  const std::vector<double> length0 = topo.edge_lengths(
+      std::vector<double>(x.data.begin(), x.data.begin() + static_cast<std::ptrdiff_t>(n * 3)));
   std::vector<double> strain(num_edges);
   for (std::size_t e = 0; e < num_edges; ++e) strain[e] = length[e] / length0[e] - 1.0;
   edge_field("strain", std::move(strain));
@@ -88,15 +93,20 @@ VtkPolyData vine_frame(const io::RunData& run, std::size_t f) {
   VtkPolyData d;
   d.time = run.array("frame_time").data[f];
   for (std::size_t i = 0; i < points; ++i)
-    d.points.insert(d.points.end(), {line.data[(f * points + i) * 2], line.data[(f * points + i) * 2 + 1], 0.0});
-  for (std::size_t b = 0; b < bodies; ++b) d.lines.insert(d.lines.end(), {static_cast<std::int64_t>(b), static_cast<std::int64_t>(b + 1)});
+    d.points.insert(d.points.end(),
+                    {line.data[(f * points + i) * 2], line.data[(f * points + i) * 2 + 1], 0.0});
+  for (std::size_t b = 0; b < bodies; ++b)
+    d.lines.insert(d.lines.end(), {static_cast<std::int64_t>(b), static_cast<std::int64_t>(b + 1)});
   VtkField angle{"body_angle", 1, {}};
-  for (std::size_t b = 0; b < bodies; ++b) angle.values.push_back(pose.data[(f * bodies + b) * 3 + 2]);
+  for (std::size_t b = 0; b < bodies; ++b)
+    angle.values.push_back(pose.data[(f * bodies + b) * 3 + 2]);
   d.cell_fields.push_back(std::move(angle));
   if (run.has("body_velocity")) {
     const io::NpyArray& v = run.array("body_velocity");
-    d.cell_fields.push_back({"body_velocity", 3, std::vector<double>(v.data.begin() + static_cast<std::ptrdiff_t>(f * bodies * 3),
-                                                                     v.data.begin() + static_cast<std::ptrdiff_t>((f + 1) * bodies * 3))});
+    d.cell_fields.push_back(
+        {"body_velocity", 3,
+         std::vector<double>(v.data.begin() + static_cast<std::ptrdiff_t>(f * bodies * 3),
+                             v.data.begin() + static_cast<std::ptrdiff_t>((f + 1) * bodies * 3))});
   }
   return d;
 }
@@ -104,11 +114,13 @@ VtkPolyData vine_frame(const io::RunData& run, std::size_t f) {
 int export_vtk(const fs::path& run_dir, const fs::path& out) {
   const io::RunData run = io::read_run(run_dir);
   if (run.kind != "rod" && run.kind != "vine")
-    throw InputError((run_dir / "run.json").string(), "kind '" + run.kind + "'", "a run of kind 'rod' or 'vine'");
+    throw InputError((run_dir / "run.json").string(), "kind '" + run.kind + "'",
+                     "a run of kind 'rod' or 'vine'");
   const std::size_t frames = run.array("frame_time").shape[0];
   std::error_code ec;
   fs::create_directories(out, ec);
-  if (ec || !fs::is_directory(out)) throw InputError("--vtk", out.string(), "a directory that can be created");
+  if (ec || !fs::is_directory(out))
+    throw InputError("--vtk", out.string(), "a directory that can be created");
 
   std::unique_ptr<RodRunTopology> topo;
   if (run.kind == "rod") topo = std::make_unique<RodRunTopology>(RodRunTopology::from_run(run));
@@ -120,8 +132,8 @@ int export_vtk(const fs::path& run_dir, const fs::path& out) {
     series.emplace_back(d.time, name);
   }
   write_pvd(out / "run.pvd", series);
-  std::printf("%s: %zu frames written to %s (open run.pvd in ParaView)\n", run_dir.string().c_str(), frames,
-              (out / "run.pvd").string().c_str());
+  std::printf("%s: %zu frames written to %s (open run.pvd in ParaView)\n", run_dir.string().c_str(),
+              frames, (out / "run.pvd").string().c_str());
   return 0;
 }
 
@@ -129,9 +141,11 @@ int export_vtk(const fs::path& run_dir, const fs::path& out) {
 
 Command add_export_command(CLI::App& app) {
   auto options = std::make_shared<std::pair<std::string, std::string>>();
-  CLI::App* cmd = app.add_subcommand("export", "Export a run directory for other tools (VTK XML for ParaView)");
+  CLI::App* cmd =
+      app.add_subcommand("export", "Export a run directory for other tools (VTK XML for ParaView)");
   cmd->add_option("run", options->first, "Run directory (docs/output_format.md)")->required();
-  cmd->add_option("--vtk", options->second, "Write one .vtp per saved frame and run.pvd into this directory")
+  cmd->add_option("--vtk", options->second,
+                  "Write one .vtp per saved frame and run.pvd into this directory")
       ->required();
   return {cmd, [options] { return export_vtk(options->first, options->second); }};
 }

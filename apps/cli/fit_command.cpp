@@ -1,18 +1,21 @@
 // `tendril fit FIT.yaml [--out DIR] [--jobs N] [--no-plot]`: fits scene parameters to measurements
 // as the fit file says (fit/fit_file.hpp, docs/physics/fitting.md). Prints one line per iteration
-// (objective, constraint violation, dual infeasibility, step, damping, runs, values) and writes the fit
-// directory atomically with the rules of run directories (io/run_directory.hpp: the same --out refusals):
-//   DIR/fit.json        method, status and reason, fitted values with one-sigma uncertainties, costs,
+// (objective, constraint violation, dual infeasibility, step, damping, runs, values) and writes the
+// fit directory atomically with the rules of run directories (io/run_directory.hpp: the same --out
+// refusals):
+//   DIR/fit.json        method, status and reason, fitted values with one-sigma uncertainties,
+//   costs,
 //                       and the method's own results (joint_estimation: IPOPT's status, ...)
 //   DIR/history.csv     one row per iteration
 //   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
 //                       methods: per frame and point, fit/fit_points_csv.hpp)
-//   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py, matplotlib)
-//   DIR/points.png      the vine methods: measured and simulated points per frame (plot_fit_points.py)
-//   DIR/run.json        the folder's manifest (kind "fit", the resolved fit file as its scene)
-// A fit that does not converge keeps what it has in DIR.failed and exits 1 with the solver's reason;
-// SIGINT / SIGTERM stop it at its next iteration (DIR.failed, status "interrupted", exit 130 / 143);
-// a bad fit file exits 2 naming the key, the value and file:line:column.
+//   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py,
+//   matplotlib) DIR/points.png      the vine methods: measured and simulated points per frame
+//   (plot_fit_points.py) DIR/run.json        the folder's manifest (kind "fit", the resolved fit
+//   file as its scene)
+// A fit that does not converge keeps what it has in DIR.failed and exits 1 with the solver's
+// reason; SIGINT / SIGTERM stop it at its next iteration (DIR.failed, status "interrupted", exit
+// 130 / 143); a bad fit file exits 2 naming the key, the value and file:line:column.
 
 #include <cmath>
 #include <cstdio>
@@ -44,7 +47,9 @@ struct FitOptions {
   bool plot = true;
 };
 
-std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
+std::string number(double v) {
+  return std::isfinite(v) ? number_text(v, 9) : "";
+}
 
 /// Thrown by the progress callback once SIGINT or SIGTERM requested a stop (io::stop_signal()).
 struct FitInterrupted {
@@ -54,17 +59,22 @@ struct FitInterrupted {
 
 /// history.csv: one row per progress line (names: the parameters' columns; a method may not record
 /// the values per iteration).
-std::string history_csv(const std::vector<std::string>& names, const std::vector<fit::FitIteration>& history) {
+std::string history_csv(const std::vector<std::string>& names,
+                        const std::vector<fit::FitIteration>& history) {
   std::string csv =
-      "iteration,accepted,trust_region,restoration,objective,constraint_violation,dual_infeasibility,step,damping,runs";
+      "iteration,accepted,trust_region,restoration,objective,constraint_violation,dual_"
+      "infeasibility,step,damping,runs";
   for (const std::string& name : names) csv += fmt::format(",{}", name);
   csv += "\n";
   for (const fit::FitIteration& h : history) {
-    csv += fmt::format("{},{:d},{:d},{:d},{},{},{},{},{},{}", h.iteration, h.accepted, h.trust_region, h.restoration,
-                       number(h.objective), number(h.constraint_violation), number(h.dual_infeasibility),
-                       number(h.step_norm), number(h.damping), h.runs);
+    csv +=
+        fmt::format("{},{:d},{:d},{:d},{},{},{},{},{},{}", h.iteration, h.accepted, h.trust_region,
+                    h.restoration, number(h.objective), number(h.constraint_violation),
+                    number(h.dual_infeasibility), number(h.step_norm), number(h.damping), h.runs);
     for (std::size_t j = 0; j < names.size(); ++j)
-      csv += fmt::format(",{}", std::cmp_less(j, h.values.size()) ? number(h.values[static_cast<Eigen::Index>(j)]) : "");
+      csv += fmt::format(",{}", std::cmp_less(j, h.values.size())
+                                    ? number(h.values[static_cast<Eigen::Index>(j)])
+                                    : "");
     csv += "\n";
   }
   return csv;
@@ -103,19 +113,25 @@ io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
   return j;
 }
 
-/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and the cost.
+/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and
+/// the cost.
 void print_summary(const fit::FitReport& report) {
   for (std::size_t k = 0; k < report.names.size(); ++k) {
     const auto e = static_cast<Eigen::Index>(k);
-    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e]) ? ""
+    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e])
+                                 ? ""
                              : !report.converged ? "  (not identifiable: the fit failed)"
-                             : std::isfinite(report.sigma[e]) ? "  (not identifiable: sigma exceeds the value)"
-                                                               : "  (not identifiable: the problem is rank-deficient in it)";
-    std::printf("%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
-                std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)", flag.c_str());
+                             : std::isfinite(report.sigma[e])
+                                 ? "  (not identifiable: sigma exceeds the value)"
+                                 : "  (not identifiable: the problem is rank-deficient in it)";
+    std::printf(
+        "%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
+        std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)",
+        flag.c_str());
   }
-  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n", number_text(report.initial_cost, 6).c_str(),
-              number_text(report.cost, 6).c_str(), report.iterations, report.runs, report.message.c_str());
+  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n",
+              number_text(report.initial_cost, 6).c_str(), number_text(report.cost, 6).c_str(),
+              report.iterations, report.runs, report.message.c_str());
 }
 
 int fit(const FitOptions& o) {
@@ -123,39 +139,47 @@ int fit(const FitOptions& o) {
   const fit::FitFile file = fit::read_fit_file(o.file);
   const fit::FitMethod& method = fit::fit_method(file.method);
   const fs::path out = o.out.empty() ? fs::path("fits") / fs::path(o.file).stem() : fs::path(o.out);
-  const int jobs = o.jobs > 0 ? o.jobs : file.jobs > 0 ? file.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = o.jobs > 0 ? o.jobs
+                   : file.jobs > 0
+                       ? file.jobs
+                       : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   io::RunDirectory dir(out, "fit", file.resolved);  // checks --out before any run
 
   std::printf("fitting %zu parameter(s) of %s to %zu experiment(s) of %s by %s on %d thread(s)\n",
               file.parameters.size(), file.scene.string().c_str(), file.data.experiments.size(),
               file.data_csv.string().c_str(), file.method.c_str(), jobs);
-  std::printf("%5s %15s %11s %11s %11s %10s %6s  values\n", "iter", "objective", "constr.viol", "dual.inf", "step",
-              "lambda", "runs");
+  std::printf("%5s %15s %11s %11s %11s %10s %6s  values\n", "iter", "objective", "constr.viol",
+              "dual.inf", "step", "lambda", "runs");
   fit::FitContext context;
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
-  std::vector<fit::FitIteration> lines;  // every line reported, kept in DIR.failed if the fit stops early
+  std::vector<fit::FitIteration>
+      lines;  // every line reported, kept in DIR.failed if the fit stops early
   context.progress = [&lines](const fit::FitIteration& h) {
     lines.push_back(h);
     // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here (below)
     if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
     std::string values;
     for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
-    const std::string dual = std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
+    const std::string dual =
+        std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
     // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
     const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
     std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
-                h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
+                h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs,
+                values.c_str());
     std::fflush(stdout);
   };
   const std::vector<std::string> names = parameter_names(file);
   // a stop requested by SIGINT / SIGTERM, as `tendril run` reports it: status "interrupted" in
   // DIR.failed/run.json with the history so far, exit 128 + signal
   const auto interrupted = [&](FitInterrupted stop) {
-    const std::string message = fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
+    const std::string message =
+        fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
     dir.write_text_file("history.csv", history_csv(names, lines));
     const fs::path kept = dir.stop("interrupted", message, stop.iteration, 0.0);
     std::fprintf(stderr, "error: fit %s\n  %s\n", message.c_str(),
-                 kept.empty() ? "nothing could be kept" : ("the fit folder is kept in " + kept.string()).c_str());
+                 kept.empty() ? "nothing could be kept"
+                              : ("the fit folder is kept in " + kept.string()).c_str());
     return 128 + stop.signal;
   };
   fit::FitReport report;
@@ -164,14 +188,16 @@ int fit(const FitOptions& o) {
   } catch (const FitInterrupted& stop) {
     return interrupted(stop);
   } catch (const InputError&) {
-    throw;  // bad input: exit 2, nothing kept
+    throw;                             // bad input: exit 2, nothing kept
   } catch (const std::exception& e) {  // a numerical failure: what the fit did is kept
     dir.write_text_file("history.csv", history_csv(names, lines));
     const fs::path kept = dir.fail(e.what());
-    std::fprintf(stderr, "error: the fit failed: %s\n  its history is kept in %s\n", e.what(), kept.string().c_str());
+    std::fprintf(stderr, "error: the fit failed: %s\n  its history is kept in %s\n", e.what(),
+                 kept.string().c_str());
     return kExitFailedRun;
   }
-  // (the runs in flight stopped early and failed, so the method may have ended before its next report)
+  // (the runs in flight stopped early and failed, so the method may have ended before its next
+  // report)
   if (io::stop_signal() != 0) return interrupted({io::stop_signal(), report.iterations});
 
   dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
@@ -181,24 +207,29 @@ int fit(const FitOptions& o) {
     const std::string python = python_interpreter();
     const fs::path tmp = dir.temporary_path();
     std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
-        {"fit.png", {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
+        {"fit.png",
+         {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
     if (report.frame_points)
-      plots.push_back({"points.png", {python, share_file("plot_fit_points.py").string(), (tmp / "residuals.csv").string(),
-                                      (tmp / "points.png").string(), file.method}});
+      plots.push_back(
+          {"points.png",
+           {python, share_file("plot_fit_points.py").string(), (tmp / "residuals.csv").string(),
+            (tmp / "points.png").string(), file.method}});
     for (const auto& [png, command] : plots) {
       const int code = run_process(command);
       if (code == 0 && fs::exists(tmp / png))
         dir.adopt_file(png);
       else
         std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
-                     helper_failure(command[1], code, "numpy and matplotlib: apt-get install python3-matplotlib").c_str());
+                     helper_failure(command[1], code,
+                                    "numpy and matplotlib: apt-get install python3-matplotlib")
+                         .c_str());
     }
   }
   print_summary(report);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
-    std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n", report.message.c_str(),
-                 kept.string().c_str());
+    std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n",
+                 report.message.c_str(), kept.string().c_str());
     return kExitFailedRun;
   }
   std::printf("fit written to %s\n", dir.finish().string().c_str());
@@ -212,13 +243,19 @@ Command add_fit_command(CLI::App& app) {
   std::string methods;
   for (const fit::FitMethod& m : fit::fit_methods()) methods += "\n  " + m.name + ": " + m.summary;
   CLI::App* cmd = app.add_subcommand(
-      "fit", "Fit scene parameters to measurements (FIT.yaml: scene, parameters, data CSV, method; docs/physics/"
-             "fitting.md); writes fitted values with uncertainties, history, residuals and a plot");
+      "fit",
+      "Fit scene parameters to measurements (FIT.yaml: scene, parameters, data CSV, method; "
+      "docs/physics/"
+      "fitting.md); writes fitted values with uncertainties, history, residuals and a plot");
   cmd->footer("Methods:" + methods);
-  cmd->add_option("fit_file", o->file, "Fit file (YAML; keys in docs/scene_reference.md, \"Fit files\")")->required();
-  cmd->add_option("--out", o->out, "Fit directory (default: fits/<fit file name>); the rules of tendril run --out")
+  cmd->add_option("fit_file", o->file,
+                  "Fit file (YAML; keys in docs/scene_reference.md, \"Fit files\")")
+      ->required();
+  cmd->add_option("--out", o->out,
+                  "Fit directory (default: fits/<fit file name>); the rules of tendril run --out")
       ->check(kNonEmptyPath);
-  cmd->add_option("--jobs", o->jobs, "Runs at once on worker threads (default: options.jobs, else all local cores)");
+  cmd->add_option("--jobs", o->jobs,
+                  "Runs at once on worker threads (default: options.jobs, else all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw fit.png");
   return {cmd, [o] { return fit(*o); }};
 }

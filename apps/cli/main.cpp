@@ -8,14 +8,15 @@
 // Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
 // Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
 // (numerically, or its output could not be written), 2 bad input or an internal error,
-// 128 + signal for a run or fit stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE (141).
+// 128 + signal for a run or fit stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE
+// (141).
 
 #include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <new>
 #include <functional>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -49,20 +50,24 @@ constexpr const char* kExitCodes =
     "  0    success\n"
     "  1    the run failed (a step did not converge, a non-finite state, its output could not be\n"
     "       written); what was written is kept in <out>.failed with status \"failed\"\n"
-    "  2    bad input (scene, options, files; the message names the key path), or an internal error\n"
-    "  130  the run or fit was stopped by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP, 141 by SIGPIPE\n"
+    "  2    bad input (scene, options, files; the message names the key path), or an internal "
+    "error\n"
+    "  130  the run or fit was stopped by SIGINT (Ctrl-C); 143 by SIGTERM, 129 by SIGHUP, 141 by "
+    "SIGPIPE\n"
     "       (128 + the signal); kept in <out>.failed with status \"interrupted\"\n"
     "Size limits: docs/limits.md.";
 
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
-  return {&io::common_schema(), &sim::rod_scene_schema(), &sim::contact_scene_schema(), &sim::media_scene_schema(),
-          &sim::shell_scene_schema(), &vine::vine_scene_schema(), &fit::fit_file_schema()};
+  return {&io::common_schema(),       &sim::rod_scene_schema(),   &sim::contact_scene_schema(),
+          &sim::media_scene_schema(), &sim::shell_scene_schema(), &vine::vine_scene_schema(),
+          &fit::fit_file_schema()};
 }
 
 /// Parses the scene file once (overrides applied) with the schema of its simulator: a top-level
 /// `vine:` key selects the vine simulator, anything else the rod simulation.
-io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>& overrides, bool& vine) {
+io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>& overrides,
+                     bool& vine) {
   io::Scene scene = io::Scene::from_file(scene_file, io::Schema{}, overrides);
   vine = scene.has_top_level("vine");
   scene.use_schema(vine ? vine::vine_schema() : sim::rod_schema());
@@ -70,11 +75,13 @@ io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>&
 }
 
 /// Runs `run` with a progress bar and reports how it ended (exit code).
-int report_run(const fs::path& scene_file, const char* iterations_name,
-               const std::function<io::RunResult(const std::function<void(const io::RunProgress&)>&)>& run) {
+int report_run(
+    const fs::path& scene_file, const char* iterations_name,
+    const std::function<io::RunResult(const std::function<void(const io::RunProgress&)>&)>& run) {
   cli::ProgressBar bar(iterations_name);
   const io::RunResult result = run([&](const io::RunProgress& p) {
-    bar.update(static_cast<double>(p.step) / static_cast<double>(p.total_steps), p.time, p.duration, p.iterations);
+    bar.update(static_cast<double>(p.step) / static_cast<double>(p.total_steps), p.time, p.duration,
+               p.iterations);
   });
   bar.finish();
   if (!result.ok) {
@@ -84,12 +91,13 @@ int report_run(const fs::path& scene_file, const char* iterations_name,
                                      : ("partial output kept in " + result.path.string()).c_str());
     return result.signal ? 128 + result.signal : kExitFailedRun;
   }
-  std::printf("%s: %ld steps, %ld frames written to %s\n", scene_file.string().c_str(), result.steps, result.frames,
-              result.path.string().c_str());
+  std::printf("%s: %ld steps, %ld frames written to %s\n", scene_file.string().c_str(),
+              result.steps, result.frames, result.path.string().c_str());
   return 0;
 }
 
-int run_command(const fs::path& scene_file, fs::path out, const std::vector<std::string>& overrides) {
+int run_command(const fs::path& scene_file, fs::path out,
+                const std::vector<std::string>& overrides) {
   io::install_stop_handlers();
   if (out.empty()) out = fs::path("runs") / scene_file.stem();
   bool vine = false;
@@ -111,14 +119,15 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
     return 0;
   }
   const sim::RodScene scene = sim::load_rod_scene(parsed);
-  std::printf("%s: valid (%d nodes, %zu edges, %zu bend-twist springs)\n", scene_file.string().c_str(),
-              scene.model.dofs.num_nodes, scene.model.rods.edges.size(), scene.model.rods.springs.size());
+  std::printf("%s: valid (%d nodes, %zu edges, %zu bend-twist springs)\n",
+              scene_file.string().c_str(), scene.model.dofs.num_nodes,
+              scene.model.rods.edges.size(), scene.model.rods.springs.size());
   return 0;
 }
 
 /// Natural frequencies (and mode shapes into `shapes_file`, a (#dofs, count) .npy) of a scene about
-/// its initial state, or about its static solution at the end of a static scene; with `buckling`, the
-/// linear buckling load factors of that static solution instead.
+/// its initial state, or about its static solution at the end of a static scene; with `buckling`,
+/// the linear buckling load factors of that static solution instead.
 int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file, bool buckling,
                   const std::vector<std::string>& overrides) {
   bool vine = false;
@@ -128,28 +137,35 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
                      "a rod or shell scene (modes of rods, rod networks and shells)");
   sim::Simulation simulation(sim::load_rod_scene(parsed));
   if (buckling && simulation.scene().solve != sim::Solve::static_equilibrium)
-    throw InputError("integrator.type", "a dynamic scene", "static (--buckling linearises about the static solution)");
+    throw InputError("integrator.type", "a dynamic scene",
+                     "static (--buckling linearises about the static solution)");
   const State unloaded = simulation.state();
   std::string about = "the initial state (t = 0)";
   if (simulation.scene().solve == sim::Solve::static_equilibrium) {
     const io::RunResult result = simulation.run("");
     if (!result.ok) {
-      std::fprintf(stderr, "%s: the static solve failed: %s\n", scene_file.string().c_str(), result.message.c_str());
+      std::fprintf(stderr, "%s: the static solve failed: %s\n", scene_file.string().c_str(),
+                   result.message.c_str());
       return kExitFailedRun;
     }
     about = "the static solution at t = " + number_text(simulation.state().time) + " s";
   }
   if (buckling) {
-    const std::vector<double> factors = sim::buckling_load_factors(simulation.model(), unloaded, simulation.state(), count);
-    std::printf("%s: linear buckling load factors about %s (the scene's loads times lambda buckle it)\n",
-                scene_file.string().c_str(), about.c_str());
+    const std::vector<double> factors =
+        sim::buckling_load_factors(simulation.model(), unloaded, simulation.state(), count);
+    std::printf(
+        "%s: linear buckling load factors about %s (the scene's loads times lambda buckle it)\n",
+        scene_file.string().c_str(), about.c_str());
     std::printf("%6s %16s\n", "mode", "lambda [-]");
-    for (std::size_t k = 0; k < factors.size(); ++k) std::printf("%6zu %16.8g\n", k + 1, factors[k]);
-    if (factors.empty()) std::printf("no positive load factor: these loads do not buckle the structure\n");
+    for (std::size_t k = 0; k < factors.size(); ++k)
+      std::printf("%6zu %16.8g\n", k + 1, factors[k]);
+    if (factors.empty())
+      std::printf("no positive load factor: these loads do not buckle the structure\n");
     return 0;
   }
   const sim::NaturalModes modes = sim::natural_modes(simulation.model(), simulation.state(), count);
-  std::printf("%s: %d lowest natural modes about %s\n", scene_file.string().c_str(), count, about.c_str());
+  std::printf("%s: %d lowest natural modes about %s\n", scene_file.string().c_str(), count,
+              about.c_str());
   std::printf("%6s %16s %16s\n", "mode", "omega [rad/s]", "f [Hz]");
   for (int k = 0; k < count; ++k)
     std::printf("%6d %16.8g %16.8g\n", k + 1, modes.omega[static_cast<std::size_t>(k)],
@@ -164,7 +180,8 @@ int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_
       shapes.append(std::span<const double>(row.data(), static_cast<std::size_t>(count)));
     }
     shapes.close();
-    std::printf("mode shapes (%zu DOFs x %d modes, zero on fixed DOFs): %s\n", dofs, count, shapes_file.string().c_str());
+    std::printf("mode shapes (%zu DOFs x %d modes, zero on fixed DOFs): %s\n", dofs, count,
+                shapes_file.string().c_str());
   }
   return 0;
 }
@@ -180,7 +197,8 @@ void check_subcommand_name(const CLI::App& app, int argc, char** argv) {
   const std::string near = io::closest_name(word, names);
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw InputError("command", word, "one of " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+  throw InputError("command", word,
+                   "one of " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
 }
 
 }  // namespace
@@ -193,42 +211,52 @@ int main(int argc, char** argv) {
 
   std::string scene_file, out_dir;
   std::vector<std::string> overrides;
-  CLI::App* run = app.add_subcommand("run", "Run a scene and write a run directory (docs/output_format.md)");
+  CLI::App* run =
+      app.add_subcommand("run", "Run a scene and write a run directory (docs/output_format.md)");
   run->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
-  run->add_option("--out", out_dir, "Output directory (default: runs/<scene name>)")->check(cli::kNonEmptyPath);
-  run->add_option("--set", overrides, "Override a scene value: key.path=value (e.g. rods.0.material.E=2e7)");
+  run->add_option("--out", out_dir, "Output directory (default: runs/<scene name>)")
+      ->check(cli::kNonEmptyPath);
+  run->add_option("--set", overrides,
+                  "Override a scene value: key.path=value (e.g. rods.0.material.E=2e7)");
 
   CLI::App* validate = app.add_subcommand("validate", "Check a scene without running it");
   validate->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   validate->add_option("--set", overrides, "Override a scene value: key.path=value");
   io::SceneLimits& limits = io::scene_limits();
   for (CLI::App* sub : {run, validate}) {
-    sub->add_option("--max-scene-bytes", limits.max_file_bytes, "Largest scene file accepted [bytes]")
+    sub->add_option("--max-scene-bytes", limits.max_file_bytes,
+                    "Largest scene file accepted [bytes]")
         ->capture_default_str();
-    sub->add_option("--max-scene-nodes", limits.max_nodes, "Most YAML nodes of a scene, aliases expanded")
+    sub->add_option("--max-scene-nodes", limits.max_nodes,
+                    "Most YAML nodes of a scene, aliases expanded")
         ->capture_default_str();
   }
 
   int mode_count = 6;
   std::string shapes_file;
-  CLI::App* modes = app.add_subcommand(
-      "modes", "Natural frequencies and mode shapes of a rod, shell or rod-shell scene about its initial state "
-               "(static scenes: about the static solution)");
+  CLI::App* modes = app.add_subcommand("modes",
+                                       "Natural frequencies and mode shapes of a rod, shell or "
+                                       "rod-shell scene about its initial state "
+                                       "(static scenes: about the static solution)");
   modes->add_option("scene", scene_file, "Scene file (YAML or JSON)")->required();
   modes->add_option("--count", mode_count, "Number of modes (lowest first; default 6)");
-  modes->add_option("--shapes", shapes_file, "Write the mode shapes to this .npy file (#dofs x count)");
+  modes->add_option("--shapes", shapes_file,
+                    "Write the mode shapes to this .npy file (#dofs x count)");
   bool buckling = false;
-  modes->add_flag("--buckling", buckling, "Linear buckling load factors of a static scene's solution instead");
+  modes->add_flag("--buckling", buckling,
+                  "Linear buckling load factors of a static scene's solution instead");
   modes->add_option("--set", overrides, "Override a scene value: key.path=value");
 
   bool markdown = false;
   CLI::App* schema = app.add_subcommand(
-      "schema", "Print the scene reference generated from the schema tables (plain text: a line per key)");
-  schema->add_flag("--markdown", markdown, "Markdown instead (the content of docs/scene_reference.md)");
+      "schema",
+      "Print the scene reference generated from the schema tables (plain text: a line per key)");
+  schema->add_flag("--markdown", markdown,
+                   "Markdown instead (the content of docs/scene_reference.md)");
 
-  const std::vector<cli::Command> viewer_commands = {cli::add_export_command(app), cli::add_plot_command(app),
-                                                      cli::add_view_command(app), cli::add_render_command(app),
-                                                      cli::add_sweep_command(app), cli::add_fit_command(app)};
+  const std::vector<cli::Command> viewer_commands = {
+      cli::add_export_command(app), cli::add_plot_command(app),  cli::add_view_command(app),
+      cli::add_render_command(app), cli::add_sweep_command(app), cli::add_fit_command(app)};
 
   try {
     check_subcommand_name(app, argc, argv);
@@ -253,7 +281,9 @@ int main(int argc, char** argv) {
     if (*modes) return modes_command(scene_file, mode_count, shapes_file, buckling, overrides);
     for (const cli::Command& c : viewer_commands)
       if (*c.app) return c.run();
-    std::fputs((markdown ? io::schema_markdown(all_tables()) : io::schema_text(all_tables())).c_str(), stdout);
+    std::fputs(
+        (markdown ? io::schema_markdown(all_tables()) : io::schema_text(all_tables())).c_str(),
+        stdout);
     return 0;
   } catch (const InputError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

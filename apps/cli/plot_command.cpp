@@ -22,18 +22,22 @@ struct PlotOptions {
 };
 
 int plot(const PlotOptions& o) {
-  const io::RunData run = io::read_run(o.run);  // clear errors for a damaged run before Python starts
+  const io::RunData run =
+      io::read_run(o.run);  // clear errors for a damaged run before Python starts
   if (run.has("positions")) {
     const long nodes = static_cast<long>(run.array("positions").shape.at(1));
     if (o.node < -1 || o.node >= nodes)
-      throw InputError("--node", std::to_string(o.node), "a node index in [0, " + std::to_string(nodes) + ")");
+      throw InputError("--node", std::to_string(o.node),
+                       "a node index in [0, " + std::to_string(nodes) + ")");
   }
   const std::string out = o.out.empty() ? (std::filesystem::path(o.run) / "plots").string() : o.out;
   const std::string python = python_interpreter();
-  const int code = run_process({python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
+  const int code =
+      run_process({python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
   if (code != 0) {
-    const std::string why = helper_failure("plot_run.py (" + python + ")", code,
-                                           "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
+    const std::string why = helper_failure(
+        "plot_run.py (" + python + ")", code,
+        "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
     std::fprintf(stderr, "error: plotting failed: %s\n", why.c_str());
     return kExitFailedRun;
   }
@@ -44,10 +48,13 @@ int plot(const PlotOptions& o) {
 
 Command add_plot_command(CLI::App& app) {
   auto o = std::make_shared<PlotOptions>();
-  CLI::App* cmd = app.add_subcommand("plot", "PNG plots of a run: energies, Newton iterations and residuals, "
-                                             "step wall time, a node's trajectory, the vine tip path");
+  CLI::App* cmd =
+      app.add_subcommand("plot",
+                         "PNG plots of a run: energies, Newton iterations and residuals, "
+                         "step wall time, a node's trajectory, the vine tip path");
   cmd->add_option("run", o->run, "Run directory (docs/output_format.md)")->required();
-  cmd->add_option("--out", o->out, "Directory for the PNG files (default: RUN_DIR/plots)")->check(kNonEmptyPath);
+  cmd->add_option("--out", o->out, "Directory for the PNG files (default: RUN_DIR/plots)")
+      ->check(kNonEmptyPath);
   cmd->add_option("--node", o->node, "Node whose trajectory is plotted (default: the last node)");
   return {cmd, [o] { return plot(*o); }};
 }

@@ -20,9 +20,12 @@ std::string eta_text(double fraction, double elapsed) {
   if (!(fraction > 0.0) || fraction > 1.0) return "?";
   const long s = static_cast<long>(elapsed * (1.0 - fraction) / fraction + 0.5);
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s % 3600 / 60);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lds", s);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s % 3600 / 60);
+  else if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lds", s);
   return buf;
 }
 
@@ -42,15 +45,18 @@ void ProgressBar::update(double fraction, double time, double duration, int iter
   drawn_ = true;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   char status[160];
-  std::snprintf(status, sizeof status, " %3.0f%%  t = %.4g / %.4g s  %d %s  ETA %s", 100.0 * fraction, time, duration,
-                iterations, iterations_name_.c_str(), eta_text(fraction, elapsed).c_str());
+  std::snprintf(status, sizeof status, " %3.0f%%  t = %.4g / %.4g s  %d %s  ETA %s",
+                100.0 * fraction, time, duration, iterations, iterations_name_.c_str(),
+                eta_text(fraction, elapsed).c_str());
   // one line narrower than the terminal (a wrapped line cannot be redrawn by \r): the bar gives way
   // first (40 to 10 characters), then the end of the status; ESC [ K erases what remains of the
   // previous line
   const std::size_t columns = terminal_columns(), rest = std::string_view(status).size() + 2;
-  const std::size_t width = std::clamp<std::size_t>(columns > rest + 1 ? columns - rest - 1 : 0, 10, 40);
+  const std::size_t width =
+      std::clamp<std::size_t>(columns > rest + 1 ? columns - rest - 1 : 0, 10, 40);
   const auto filled = static_cast<std::size_t>(fraction * static_cast<double>(width) + 0.5);
-  std::string line = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]" + status;
+  std::string line =
+      "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]" + status;
   line.resize(std::min(line.size(), columns - 1));
   std::fprintf(stderr, "\r%s\033[K", line.c_str());
   std::fflush(stderr);

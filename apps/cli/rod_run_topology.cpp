@@ -4,10 +4,10 @@
 #include <cmath>
 #include <map>
 
-#include <Eigen/Core>
-#include <Eigen/Geometry>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include "tendril/core/error.hpp"
 #include "tendril/geometry/curvature_binormal.hpp"
@@ -21,12 +21,14 @@ Eigen::Vector3d point(const std::vector<double>& x, std::int64_t i) {
           x[static_cast<std::size_t>(3 * i + 2)]};
 }
 
-/// The material radius [m] of each of the first `count` rods of run.json's `scene` (0 where the scene
-/// has no such rod or radius). InputError naming `where` if `scene` is missing or a radius is not a
-/// finite number >= 0 (a damaged run.json).
+/// The material radius [m] of each of the first `count` rods of run.json's `scene` (0 where the
+/// scene has no such rod or radius). InputError naming `where` if `scene` is missing or a radius is
+/// not a finite number >= 0 (a damaged run.json).
 std::vector<double> rod_radii(const YAML::Node& meta, const std::string& where, std::size_t count) {
   // a missing key of a const node is an invalid node: only IsDefined() may be asked of it
-  const auto is = [](const YAML::Node& n, YAML::NodeType::value type) { return n.IsDefined() && n.Type() == type; };
+  const auto is = [](const YAML::Node& n, YAML::NodeType::value type) {
+    return n.IsDefined() && n.Type() == type;
+  };
   const YAML::Node scene = meta["scene"];
   if (!is(scene, YAML::NodeType::Map))
     throw InputError(where + ": scene", scene.IsDefined() ? "(not a map)" : "(missing)",
@@ -34,7 +36,8 @@ std::vector<double> rod_radii(const YAML::Node& meta, const std::string& where, 
   const YAML::Node rods = scene["rods"];
   std::vector<double> radii(count, 0.0);
   for (std::size_t r = 0; r < count && is(rods, YAML::NodeType::Sequence) && r < rods.size(); ++r) {
-    const YAML::Node material = is(rods[r], YAML::NodeType::Map) ? rods[r]["material"] : YAML::Node();
+    const YAML::Node material =
+        is(rods[r], YAML::NodeType::Map) ? rods[r]["material"] : YAML::Node();
     const YAML::Node radius = is(material, YAML::NodeType::Map) ? material["radius"] : YAML::Node();
     if (!radius.IsDefined() || radius.IsNull()) continue;
     const std::string key = fmt::format("{}: scene.rods[{}].material.radius", where, r);
@@ -44,7 +47,8 @@ std::vector<double> rod_radii(const YAML::Node& meta, const std::string& where, 
       radii[r] = std::nan("");
     }
     if (!(std::isfinite(radii[r]) && radii[r] >= 0.0))
-      throw InputError(key, radius.IsScalar() ? radius.Scalar() : "(not a number)", "a finite radius >= 0 [m]");
+      throw InputError(key, radius.IsScalar() ? radius.Scalar() : "(not a number)",
+                       "a finite radius >= 0 [m]");
   }
   return radii;
 }
@@ -57,9 +61,11 @@ RodRunTopology RodRunTopology::from_run(const io::RunData& run) {
   const YAML::Node info = run.meta["info"];
   try {
     t.num_nodes = info["num_nodes"].as<std::size_t>();
-    for (const YAML::Node& e : info["edges"]) t.edges.emplace_back(e[0].as<std::int64_t>(), e[1].as<std::int64_t>());
+    for (const YAML::Node& e : info["edges"])
+      t.edges.emplace_back(e[0].as<std::int64_t>(), e[1].as<std::int64_t>());
     if (info["rod_nodes"])
-      for (const YAML::Node& r : info["rod_nodes"]) t.rod_nodes.push_back(r.as<std::vector<std::int64_t>>());
+      for (const YAML::Node& r : info["rod_nodes"])
+        t.rod_nodes.push_back(r.as<std::vector<std::int64_t>>());
     if (info["triangles"])
       for (const YAML::Node& tri : info["triangles"])
         for (const YAML::Node& v : tri) t.triangles.push_back(v.as<std::int64_t>());
@@ -69,7 +75,8 @@ RodRunTopology RodRunTopology::from_run(const io::RunData& run) {
   }
   auto check_node = [&](std::int64_t i, const char* what) {
     if (i < 0 || static_cast<std::size_t>(i) >= t.num_nodes)
-      throw InputError(where + ": info." + what, std::to_string(i), fmt::format("a node index in [0, {})", t.num_nodes));
+      throw InputError(where + ": info." + what, std::to_string(i),
+                       fmt::format("a node index in [0, {})", t.num_nodes));
   };
   for (const auto& [a, b] : t.edges) check_node(a, "edges"), check_node(b, "edges");
   for (const auto& r : t.rod_nodes)
@@ -77,7 +84,8 @@ RodRunTopology RodRunTopology::from_run(const io::RunData& run) {
   for (std::int64_t i : t.triangles) check_node(i, "triangles");
   const io::NpyArray& x = run.array("positions");
   if (x.shape.size() != 3 || x.shape[1] != t.num_nodes || x.shape[2] != 3)
-    throw InputError((run.directory / "positions.npy").string(), fmt::format("shape ({})", fmt::join(x.shape, ", ")),
+    throw InputError((run.directory / "positions.npy").string(),
+                     fmt::format("shape ({})", fmt::join(x.shape, ", ")),
                      fmt::format("(frames, {}, 3)", t.num_nodes));
 
   // radius of each edge: the material radius of the rod whose chain holds it

@@ -12,13 +12,14 @@ namespace tendril::cli {
 
 struct RodRunTopology {
   std::size_t num_nodes = 0;
-  std::vector<std::pair<std::int64_t, std::int64_t>> edges;  ///< (#edges) node pairs, from info.edges
-  std::vector<std::vector<std::int64_t>> rod_nodes;          ///< node chain of each rod, info.rod_nodes
-  std::vector<double> edge_radius;                           ///< (#edges) [m]; 0 if the scene gives none
-  std::vector<std::int64_t> triangles;                       ///< (#triangles x 3), info.triangles if present
+  std::vector<std::pair<std::int64_t, std::int64_t>>
+      edges;                                         ///< (#edges) node pairs, from info.edges
+  std::vector<std::vector<std::int64_t>> rod_nodes;  ///< node chain of each rod, info.rod_nodes
+  std::vector<double> edge_radius;                   ///< (#edges) [m]; 0 if the scene gives none
+  std::vector<std::int64_t> triangles;  ///< (#triangles x 3), info.triangles if present
 
-  /// Reads info.num_nodes, info.edges, info.rod_nodes, info.triangles and scene.rods[].material.radius.
-  /// Throws InputError if they are missing or out of range.
+  /// Reads info.num_nodes, info.edges, info.rod_nodes, info.triangles and
+  /// scene.rods[].material.radius. Throws InputError if they are missing or out of range.
   static RodRunTopology from_run(const io::RunData& run);
 
   /// Edge lengths |x_b - x_a| [m] (#edges) for node positions `x` (#nodes x 3).

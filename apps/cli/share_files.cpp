@@ -30,8 +30,9 @@ std::filesystem::path share_file(const std::string& relative) {
     if (fs::exists(candidate)) return candidate;
     looked += (looked.empty() ? "" : ", ") + candidate.string();
   }
-  throw InputError(relative, fmt::format("(not found; looked in {})", looked),
-                   "an installed or built tendril (set TENDRIL_SHARE_DIR to the share/tendril directory)");
+  throw InputError(
+      relative, fmt::format("(not found; looked in {})", looked),
+      "an installed or built tendril (set TENDRIL_SHARE_DIR to the share/tendril directory)");
 }
 
 std::string python_interpreter() {

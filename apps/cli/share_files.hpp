@@ -27,8 +27,8 @@ constexpr int kExitMissingTool = 3;
 int run_process(const std::vector<std::string>& argv);
 
 /// The error line after helper `program` (e.g. "plot_run.py") ended with `code` (run_process): a
-/// missing program or tool (127, kExitMissingTool) names `needs` (what to install), a signal says so
-/// (SIGKILL: perhaps out of memory), anything else points to the helper's own message above.
+/// missing program or tool (127, kExitMissingTool) names `needs` (what to install), a signal says
+/// so (SIGKILL: perhaps out of memory), anything else points to the helper's own message above.
 std::string helper_failure(const std::string& program, int code, const std::string& needs);
 
 }  // namespace tendril::cli

@@ -1,15 +1,18 @@
-// `tendril sweep SCENE --set key=v1,v2,... [--set key2=a,b] [--out DIR] [--jobs N] [--scheduler ADDR]`:
-// runs one scene over the grid of all combinations of the --set values, each point as its own
-// `tendril run` process (up to N at once, default: all local cores), and collects what each run wrote:
+// `tendril sweep SCENE --set key=v1,v2,... [--set key2=a,b] [--out DIR] [--jobs N] [--scheduler
+// ADDR]`: runs one scene over the grid of all combinations of the --set values, each point as its
+// own `tendril run` process (up to N at once, default: all local cores), and collects what each run
+// wrote:
 //   DIR/points/<k>/          the run directory of point k (or <k>.failed), with <k>.log its output
 //   DIR/sweep.csv            one row per point: point, the swept keys, status, message, the robot
 //                            observables (run.json info.observables: speed, head_rotation_rate,
-//                            tail_rotation_rate, efficiency), wall_time [s] and overrides; the columns
-//                            of the Python module's sweep (python3 -m tendril sweep); written to a
-//                            temporary file and renamed, so it is never half written
-//   DIR/sweep.png            granular_flagella Fig. 6 and 7 style plots (speed, head rotation rate and
-//                            efficiency against the first swept key, one curve per other combination),
-//                            drawn by the shipped plot_sweep.py with python3-matplotlib
+//                            tail_rotation_rate, efficiency), wall_time [s] and overrides; the
+//                            columns of the Python module's sweep (python3 -m tendril sweep);
+//                            written to a temporary file and renamed, so it is never half written
+//   DIR/sweep.png            granular_flagella Fig. 6 and 7 style plots (speed, head rotation rate
+//   and
+//                            efficiency against the first swept key, one curve per other
+//                            combination), drawn by the shipped plot_sweep.py with
+//                            python3-matplotlib
 // With --scheduler the points run as tasks on that Dask cluster through the Python module (the
 // scene path made absolute, so workers in other folders find it); the CSV and plot are the same.
 // A point that fails (bad value, failed run) is marked failed with its reason; the others complete.
@@ -45,7 +48,8 @@ namespace fs = std::filesystem;
 
 struct SweepOptions {
   std::string scene, out;
-  std::string scheduler;  ///< Dask scheduler address: the sweep runs through the Python module there
+  std::string
+      scheduler;  ///< Dask scheduler address: the sweep runs through the Python module there
   std::vector<std::string> sets;
   int jobs = 0;
   bool plot = true;
@@ -60,7 +64,8 @@ struct Axis {
 Axis parse_set(const std::string& assignment, std::size_t index) {
   const std::string option = fmt::format("--set[{}]", index);
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0) throw InputError(option, assignment, "key.path=v1,v2,...");
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(option, assignment, "key.path=v1,v2,...");
   Axis axis{assignment.substr(0, eq), {}};
   std::string current;
   int depth = 0;
@@ -76,7 +81,8 @@ Axis parse_set(const std::string& assignment, std::size_t index) {
   }
   axis.values.push_back(current);
   for (const std::string& v : axis.values)
-    if (v.find_first_not_of(" \t") == std::string::npos) throw InputError(option, assignment, "non-empty values");
+    if (v.find_first_not_of(" \t") == std::string::npos)
+      throw InputError(option, assignment, "non-empty values");
   return axis;
 }
 
@@ -94,7 +100,9 @@ std::string csv_field(const std::string& s) {
 }
 
 /// A CSV number: 9 significant digits, empty when not finite (an observable the run did not reach).
-std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
+std::string number(double v) {
+  return std::isfinite(v) ? number_text(v, 9) : "";
+}
 
 /// Reads what point k's process left: run.json of the run (or of its .failed directory), else the
 /// last "error:" line of its log.
@@ -106,7 +114,9 @@ void collect(Point& p, const fs::path& run_dir, const fs::path& log, int exit_co
       p.status = run["status"].as<std::string>();
       p.message = run["message"] ? run["message"].as<std::string>() : "";
       const YAML::Node o = run["info"]["observables"];
-      auto get = [&](const char* key) { return o && o[key] && !o[key].IsNull() ? o[key].as<double>() : NAN; };
+      auto get = [&](const char* key) {
+        return o && o[key] && !o[key].IsNull() ? o[key].as<double>() : NAN;
+      };
       p.speed = get("speed");
       p.head_rate = get("head_rotation_rate");
       p.tail_rate = get("tail_rotation_rate");
@@ -123,7 +133,9 @@ void collect(Point& p, const fs::path& run_dir, const fs::path& log, int exit_co
   while (std::getline(in, line))
     if (line.rfind("error:", 0) == 0) error = line.substr(7);
   p.status = "failed";
-  p.message = error.empty() ? fmt::format("tendril run exited with code {} (see {})", exit_code, log.string()) : error;
+  p.message = error.empty()
+                  ? fmt::format("tendril run exited with code {} (see {})", exit_code, log.string())
+                  : error;
 }
 
 /// Starts `argv` with stdout and stderr to `log`; returns its pid (-1 on failure).
@@ -143,11 +155,19 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
   _exit(127);
 }
 
-/// The sweep on a Dask cluster: the Python module's sweep (tendril.sweep, docs/python.md) with the same
-/// grid and CSV columns. Its exit code: 0, kExitFailedRun (some or all points failed) or kExitBadInput.
+/// The sweep on a Dask cluster: the Python module's sweep (tendril.sweep, docs/python.md) with the
+/// same grid and CSV columns. Its exit code: 0, kExitFailedRun (some or all points failed) or
+/// kExitBadInput.
 int sweep_on_dask(const SweepOptions& o, const fs::path& out) {
-  std::vector<std::string> command = {python_interpreter(), "-m", "tendril", "sweep", fs::absolute(o.scene).string(),
-                                      "--out", out.string(), "--scheduler", o.scheduler};
+  std::vector<std::string> command = {python_interpreter(),
+                                      "-m",
+                                      "tendril",
+                                      "sweep",
+                                      fs::absolute(o.scene).string(),
+                                      "--out",
+                                      out.string(),
+                                      "--scheduler",
+                                      o.scheduler};
   for (const std::string& set : o.sets) command.insert(command.end(), {"--set", set});
   const int code = run_process(command);
   return code == 0 ? 0 : code == 1 ? kExitFailedRun : kExitBadInput;
@@ -156,25 +176,28 @@ int sweep_on_dask(const SweepOptions& o, const fs::path& out) {
 /// "k1=v1;k2=v2": the point's overrides, as the Python sweep writes them (how it resumes a sweep).
 std::string overrides_text(const std::vector<Axis>& axes, const Point& p) {
   std::string text;
-  for (std::size_t a = 0; a < axes.size(); ++a) text += (a ? ";" : "") + axes[a].key + "=" + p.values[a];
+  for (std::size_t a = 0; a < axes.size(); ++a)
+    text += (a ? ";" : "") + axes[a].key + "=" + p.values[a];
   return text;
 }
 
 /// Writes DIR/sweep.csv whole, then renames it into place.
-void write_csv(const fs::path& out, const std::vector<Axis>& axes, const std::vector<Point>& points) {
+void write_csv(const fs::path& out, const std::vector<Axis>& axes,
+               const std::vector<Point>& points) {
   const fs::path csv = out / "sweep.csv", tmp = out / "sweep.csv.tmp";
   {
     std::ofstream f(tmp);
     f << "point";
     for (const Axis& a : axes) f << "," << csv_field(a.key);
-    f << ",status,message,speed,head_rotation_rate,tail_rotation_rate,efficiency,wall_time,overrides\n";
+    f << ",status,message,speed,head_rotation_rate,tail_rotation_rate,efficiency,wall_time,"
+         "overrides\n";
     for (std::size_t k = 0; k < points.size(); ++k) {
       const Point& p = points[k];
       f << k;
       for (const std::string& v : p.values) f << "," << csv_field(v);
-      f << "," << p.status << "," << csv_field(p.message) << "," << number(p.speed) << "," << number(p.head_rate)
-        << "," << number(p.tail_rate) << "," << number(p.efficiency) << "," << number(p.wall) << ","
-        << csv_field(overrides_text(axes, p)) << "\n";
+      f << "," << p.status << "," << csv_field(p.message) << "," << number(p.speed) << ","
+        << number(p.head_rate) << "," << number(p.tail_rate) << "," << number(p.efficiency) << ","
+        << number(p.wall) << "," << csv_field(overrides_text(axes, p)) << "\n";
     }
     if (!f.flush()) throw InputError("--out", tmp.string(), "a writable directory");
   }
@@ -201,7 +224,8 @@ int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs
   }
   std::error_code ec;
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
-  if (ec) throw InputError("tendril", "(cannot find its own executable)", "a readable /proc/self/exe");
+  if (ec)
+    throw InputError("tendril", "(cannot find its own executable)", "a readable /proc/self/exe");
 
   // run the points, at most `jobs` at once
   std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
@@ -209,7 +233,8 @@ int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs
   auto name = [](std::size_t k) { return fmt::format("{:04d}", k); };
   while (done < points.size()) {
     while (next < points.size() && static_cast<int>(running.size()) < jobs) {
-      std::vector<std::string> argv = {self, "run", o.scene, "--out", (points_dir / name(next)).string()};
+      std::vector<std::string> argv = {self, "run", o.scene, "--out",
+                                       (points_dir / name(next)).string()};
       for (std::size_t a = 0; a < axes.size(); ++a) {
         argv.push_back("--set");
         argv.push_back(axes[a].key + "=" + points[next].values[a]);
@@ -235,18 +260,19 @@ int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     collect(p, points_dir / name(k), points_dir / (name(k) + ".log"), code);
     ++done;
-    std::printf("point %s (%zu/%zu): %s%s\n", name(k).c_str(), done, points.size(), p.status.c_str(),
-                p.status == "completed" ? "" : (": " + p.message).c_str());
+    std::printf("point %s (%zu/%zu): %s%s\n", name(k).c_str(), done, points.size(),
+                p.status.c_str(), p.status == "completed" ? "" : (": " + p.message).c_str());
     std::fflush(stdout);
   }
 
   write_csv(out, axes, points);
   std::size_t failed = 0;
   for (const Point& p : points) failed += p.status != "completed";
-  std::printf("%zu points (%zu failed) in %s\n", points.size(), failed, (out / "sweep.csv").string().c_str());
+  std::printf("%zu points (%zu failed) in %s\n", points.size(), failed,
+              (out / "sweep.csv").string().c_str());
   if (failed == points.size())
-    std::fprintf(stderr, "error: all %zu points of the sweep failed; the first: %s\n", points.size(),
-                 points.front().message.c_str());
+    std::fprintf(stderr, "error: all %zu points of the sweep failed; the first: %s\n",
+                 points.size(), points.front().message.c_str());
   return failed == 0 ? 0 : kExitFailedRun;
 }
 
@@ -254,9 +280,11 @@ int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs
 void plot(const fs::path& out) {
   const std::string python = python_interpreter();
   const fs::path csv = out / "sweep.csv", png = out / "sweep.png";
-  const int code = run_process({python, share_file("plot_sweep.py").string(), csv.string(), png.string()});
+  const int code =
+      run_process({python, share_file("plot_sweep.py").string(), csv.string(), png.string()});
   if (code != 0)
-    std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n", python.c_str(), code);
+    std::fprintf(stderr, "warning: plotting failed (%s exited with %d; it needs matplotlib)\n",
+                 python.c_str(), code);
   else
     std::printf("plot: %s\n", png.string().c_str());
 }
@@ -266,7 +294,8 @@ int sweep(const SweepOptions& o) {
   if (o.sets.empty()) throw InputError("--set", "(absent)", "at least one key.path=v1,v2,...");
   std::vector<Axis> axes;
   for (std::size_t i = 0; i < o.sets.size(); ++i) axes.push_back(parse_set(o.sets[i], i));
-  const fs::path out = o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
+  const fs::path out =
+      o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
   const int code = o.scheduler.empty() ? sweep_locally(o, axes, out) : sweep_on_dask(o, out);
   if (o.plot && code != kExitBadInput && fs::exists(out / "sweep.csv")) plot(out);
   return code;
@@ -276,16 +305,19 @@ int sweep(const SweepOptions& o) {
 
 Command add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "sweep", "Run a scene over a grid of --set values on all local cores; one CSV of the observables and a plot");
+  CLI::App* cmd = app.add_subcommand("sweep",
+                                     "Run a scene over a grid of --set values on all local cores; "
+                                     "one CSV of the observables and a plot");
   cmd->add_option("scene", o->scene, "Scene file (YAML or JSON)")->required();
   cmd->add_option("--set", o->sets, "key.path=v1,v2,... (one axis of the grid; repeat for more)");
-  cmd->add_option("--out", o->out, "Output directory (default: sweeps/<scene name>)")->check(kNonEmptyPath);
+  cmd->add_option("--out", o->out, "Output directory (default: sweeps/<scene name>)")
+      ->check(kNonEmptyPath);
   cmd->add_option("--jobs", o->jobs, "Processes at once (default: all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw sweep.png");
-  cmd->add_option("--scheduler", o->scheduler,
-                  "Dask scheduler address (tcp://HOST:PORT): run the points on that cluster through the Python "
-                  "module (python3 -m tendril sweep); the same CSV and plot");
+  cmd->add_option(
+      "--scheduler", o->scheduler,
+      "Dask scheduler address (tcp://HOST:PORT): run the points on that cluster through the Python "
+      "module (python3 -m tendril sweep); the same CSV and plot");
   return {cmd, [o] { return sweep(*o); }};
 }
 

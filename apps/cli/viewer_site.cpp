@@ -23,7 +23,9 @@ std::string content_type(const fs::path& file) {
   return "application/octet-stream";
 }
 
-HttpResponse not_found() { return {404, "text/plain; charset=utf-8", "not found\n", {}}; }
+HttpResponse not_found() {
+  return {404, "text/plain; charset=utf-8", "not found\n", {}};
+}
 
 /// The real path of `root / name` (links resolved), empty if there is none; `inside`: whether it
 /// is a regular file inside `root` (itself a real path).
@@ -59,15 +61,19 @@ ViewerSite::ViewerSite(const std::vector<std::string>& run_dirs) {
     std::error_code ec;
     run.root = fs::canonical(run.directory, ec);
     run.name = fs::path(dir).lexically_normal().filename().string();
-    if (run.name.empty() || run.name == ".") run.name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
+    if (run.name.empty() || run.name == ".")
+      run.name = fs::absolute(dir).lexically_normal().parent_path().filename().string();
     try {
-      const io::RunData data = io::read_run(run.directory);  // reads every array: truncation shows here
+      const io::RunData data =
+          io::read_run(run.directory);  // reads every array: truncation shows here
       run.files["run.json"] = content_type("run.json");
-      for (const io::RunArrayEntry& a : data.entries) run.files[a.file] = "application/octet-stream";
+      for (const io::RunArrayEntry& a : data.entries)
+        run.files[a.file] = "application/octet-stream";
     } catch (const InputError& e) {
       run.error = e.what();
       // a readable run.json is still served, so the page can show what the run is
-      if (fs::is_regular_file(run.directory / "run.json")) run.files["run.json"] = "application/json";
+      if (fs::is_regular_file(run.directory / "run.json"))
+        run.files["run.json"] = "application/json";
     }
     check_links(run);
     runs_.push_back(std::move(run));
@@ -108,7 +114,8 @@ HttpResponse ViewerSite::handle(const std::string& path) const {
     return {200, "application/json", body.dump(-1), {}};
   }
   // /<bundle file>: a name of the bundle listing, nothing else
-  if (const auto it = bundle_files_.find(path.substr(1)); it != bundle_files_.end() && path.rfind('/') == 0)
+  if (const auto it = bundle_files_.find(path.substr(1));
+      it != bundle_files_.end() && path.rfind('/') == 0)
     return file_inside(bundle_, it->first, it->second);
   // /run/<i>/<file>: a file of run i's list
   const std::string prefix = "/run/";
@@ -116,7 +123,9 @@ HttpResponse ViewerSite::handle(const std::string& path) const {
   const std::size_t slash = path.find('/', prefix.size());
   if (slash == std::string::npos) return not_found();
   const std::string index = path.substr(prefix.size(), slash - prefix.size());
-  if (index.empty() || index.size() > 6 || index.find_first_not_of("0123456789") != std::string::npos) return not_found();
+  if (index.empty() || index.size() > 6 ||
+      index.find_first_not_of("0123456789") != std::string::npos)
+    return not_found();
   const std::size_t i = std::stoul(index);
   if (i >= runs_.size()) return not_found();
   const auto file = runs_[i].files.find(path.substr(slash + 1));

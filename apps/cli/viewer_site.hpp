@@ -32,10 +32,10 @@ class ViewerSite {
  private:
   struct Run {
     std::string name;
-    std::filesystem::path directory;            ///< as given
-    std::filesystem::path root;                 ///< its real path (empty if it has none)
-    std::string error;                          ///< why it cannot be shown; empty if fine
-    std::map<std::string, std::string> files;   ///< servable file name -> content type
+    std::filesystem::path directory;           ///< as given
+    std::filesystem::path root;                ///< its real path (empty if it has none)
+    std::string error;                         ///< why it cannot be shown; empty if fine
+    std::map<std::string, std::string> files;  ///< servable file name -> content type
   };
   /// Sets the run's error if one of its files resolves outside its folder.
   static void check_links(Run& run);

@@ -20,18 +20,19 @@ struct VtkField {
 /// One frame: points, 2-point line cells (edges), triangle cells, then fields.
 /// Cell fields list the lines first, then the triangles (VTK's cell order).
 struct VtkPolyData {
-  std::vector<double> points;                  ///< (#points x 3) [m]
-  std::vector<std::int64_t> lines;             ///< (#lines x 2) point indices
-  std::vector<std::int64_t> triangles;         ///< (#triangles x 3) point indices
+  std::vector<double> points;           ///< (#points x 3) [m]
+  std::vector<std::int64_t> lines;      ///< (#lines x 2) point indices
+  std::vector<std::int64_t> triangles;  ///< (#triangles x 3) point indices
   std::vector<VtkField> point_fields;
   std::vector<VtkField> cell_fields;
-  double time = 0.0;                           ///< written as the field "TimeValue" [s]
+  double time = 0.0;  ///< written as the field "TimeValue" [s]
 };
 
 /// Writes `data` to `file`; throws InputError if the file cannot be written.
 void write_vtp(const std::filesystem::path& file, const VtkPolyData& data);
 
 /// Writes a .pvd collection listing (time, file name relative to the .pvd) pairs.
-void write_pvd(const std::filesystem::path& file, const std::vector<std::pair<double, std::string>>& frames);
+void write_pvd(const std::filesystem::path& file,
+               const std::vector<std::pair<double, std::string>>& frames);
 
 }  // namespace tendril::cli

@@ -22,12 +22,27 @@ void run_scene(benchmark::State& state, const std::string& name) {
   state.counters["newton_iterations"] = iterations;
 }
 
-void BM_RodDropSoftStep(benchmark::State& state) { run_scene(state, "rod_drop_soft"); }
-void BM_RodDropStiffStep(benchmark::State& state) { run_scene(state, "rod_drop_stiff"); }
-void BM_LeggedRobotStep(benchmark::State& state) { run_scene(state, "legged_robot"); }
-BENCHMARK(BM_RodDropSoftStep)->Iterations(10000)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_RodDropStiffStep)->Iterations(10000)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_LeggedRobotStep)->Iterations(800)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
+void BM_RodDropSoftStep(benchmark::State& state) {
+  run_scene(state, "rod_drop_soft");
+}
+void BM_RodDropStiffStep(benchmark::State& state) {
+  run_scene(state, "rod_drop_stiff");
+}
+void BM_LeggedRobotStep(benchmark::State& state) {
+  run_scene(state, "legged_robot");
+}
+BENCHMARK(BM_RodDropSoftStep)
+    ->Iterations(10000)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RodDropStiffStep)
+    ->Iterations(10000)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeggedRobotStep)
+    ->Iterations(800)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // Contact building blocks (docs/performance.md, "Contact"):
-// - BM_BroadPhase/E: the broad phase alone on a tightly wound helix of E edges (r = 1 mm, 2 mm edges,
+// - BM_BroadPhase/E: the broad phase alone on a tightly wound helix of E edges (r = 1 mm, 2 mm
+// edges,
 //   pitch 2.6 mm: every edge has neighbours in the turns above and below, a constant number per
 //   edge), so a linear cost shows as a constant time per edge (counter edge, inverted rate);
 // - BM_PointTriangleBroadPhase/n: the point-triangle broad phase on two stacked n x n-node sheets
@@ -28,7 +29,8 @@ void BM_BroadPhase(benchmark::State& state) {
   VecX positions(3 * (num_edges + 1));
   for (int i = 0; i <= num_edges; ++i) {
     const double phi = i * dphi;
-    positions.segment<3>(3 * i) = Vec3(radius * std::cos(phi), radius * std::sin(phi), pitch * phi / (2 * std::numbers::pi));
+    positions.segment<3>(3 * i) =
+        Vec3(radius * std::cos(phi), radius * std::sin(phi), pitch * phi / (2 * std::numbers::pi));
   }
   std::vector<std::array<int, 2>> edges;
   for (int e = 0; e < num_edges; ++e) edges.push_back({e, e + 1});
@@ -40,8 +42,9 @@ void BM_BroadPhase(benchmark::State& state) {
     benchmark::DoNotOptimize(pairs.data());
   }
   state.counters["pairs"] = static_cast<double>(pairs.size());
-  state.counters["edge"] = benchmark::Counter(static_cast<double>(num_edges), benchmark::Counter::kIsIterationInvariantRate |
-                                                                                 benchmark::Counter::kInvert);
+  state.counters["edge"] = benchmark::Counter(
+      static_cast<double>(num_edges),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_BroadPhase)
     ->RangeMultiplier(10)
@@ -71,13 +74,14 @@ void BM_PointTriangleBroadPhase(benchmark::State& state) {
   contact::BroadPhase broad;
   std::vector<contact::EdgePair> pairs;
   for (auto _ : state) {
-    broad.find_point_triangle_pairs(positions, points, point_margin, triangles, triangle_margin, pairs);
+    broad.find_point_triangle_pairs(positions, points, point_margin, triangles, triangle_margin,
+                                    pairs);
     benchmark::DoNotOptimize(pairs.data());
   }
   state.counters["pairs"] = static_cast<double>(pairs.size());
-  state.counters["triangle"] = benchmark::Counter(static_cast<double>(triangles.size()),
-                                                  benchmark::Counter::kIsIterationInvariantRate |
-                                                      benchmark::Counter::kInvert);
+  state.counters["triangle"] = benchmark::Counter(
+      static_cast<double>(triangles.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_PointTriangleBroadPhase)
     ->Arg(23)
@@ -95,7 +99,8 @@ void BM_SelfContactCost(benchmark::State& state) {
   contact::ContactEdges edges;
   VecX q = VecX::Zero(model.dofs.size()), far = q;
   for (int k = 0; k < n; ++k) {
-    // rod k along x at y = (k + 1) spacing, rod n + k along y at x = (k + 1) spacing, overlapping by 0.2 mm
+    // rod k along x at y = (k + 1) spacing, rod n + k along y at x = (k + 1) spacing, overlapping
+    // by 0.2 mm
     const double c = (k + 1) * spacing;
     q.segment<3>(6 * k) = Vec3(0, c, 2 * r - 2e-4);
     q.segment<3>(6 * k + 3) = Vec3(length, c, 2 * r - 2e-4);
@@ -107,7 +112,8 @@ void BM_SelfContactCost(benchmark::State& state) {
     edges.radius.push_back(r);
   }
   far = q;
-  for (int k = 0; k < n; ++k) far[6 * k + 2] = far[6 * k + 5] = 1.0;  // x rods lifted: nothing excluded
+  for (int k = 0; k < n; ++k)
+    far[6 * k + 2] = far[6 * k + 5] = 1.0;  // x rods lifted: nothing excluded
   contact::ContactParameters params;
   params.distance_tolerance = 1e-3;
   const contact::SelfContact term(edges, params, far);
@@ -130,8 +136,9 @@ void BM_SelfContactCost(benchmark::State& state) {
     benchmark::DoNotOptimize(out.energy);
   }
   state.counters["active_pairs"] = term.statistics(model, q, 0.0).active;
-  state.counters["pair"] = benchmark::Counter(static_cast<double>(n) * n, benchmark::Counter::kIsIterationInvariantRate |
-                                                                           benchmark::Counter::kInvert);
+  state.counters["pair"] =
+      benchmark::Counter(static_cast<double>(n) * n, benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
 }
 // 10, 100, 1024, 10000 active pairs
 BENCHMARK(BM_SelfContactCost)

@@ -6,15 +6,15 @@
 
 #include <benchmark/benchmark.h>
 
-#include "tendril/forces/gravity.hpp"
+#include "support/benchmark_rod.hpp"
+#include "support/free_newton_matrix.hpp"
 #include "tendril/forces/custom_force.hpp"
+#include "tendril/forces/gravity.hpp"
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
 #include "tendril/integrate/sparse_ldlt_solver.hpp"
 #include "tendril/integrate/sparse_lu_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
-#include "support/benchmark_rod.hpp"
-#include "support/free_newton_matrix.hpp"
 
 namespace tendril {
 namespace {
@@ -43,7 +43,8 @@ std::shared_ptr<const ForceTerm> zero_general_force() {
       [](const VecX&, const VecX&, double, JacobianSink&) {}, CustomForce::Symmetry::general);
 }
 
-void step_benchmark(benchmark::State& bm, Scheme scheme, LinearSolverKind solver, bool non_symmetric = false) {
+void step_benchmark(benchmark::State& bm, Scheme scheme, LinearSolverKind solver,
+                    bool non_symmetric = false) {
   const int num_nodes = static_cast<int>(bm.range(0));
   Cantilever c = cantilever(num_nodes);
   if (non_symmetric) c.model.forces.push_back(zero_general_force());
@@ -63,11 +64,16 @@ void step_benchmark(benchmark::State& bm, Scheme scheme, LinearSolverKind solver
   }
   bm.counters["newton_per_step"] = static_cast<double>(iterations) / static_cast<double>(steps);
   bm.counters["s_per_node_iter"] =
-      benchmark::Counter(static_cast<double>(iterations) * num_nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+      benchmark::Counter(static_cast<double>(iterations) * num_nodes,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void BM_EulerStepBanded(benchmark::State& bm) { step_benchmark(bm, Scheme::implicit_euler, LinearSolverKind::banded_ldlt); }
-void BM_EulerStepSparse(benchmark::State& bm) { step_benchmark(bm, Scheme::implicit_euler, LinearSolverKind::sparse_ldlt); }
+void BM_EulerStepBanded(benchmark::State& bm) {
+  step_benchmark(bm, Scheme::implicit_euler, LinearSolverKind::banded_ldlt);
+}
+void BM_EulerStepSparse(benchmark::State& bm) {
+  step_benchmark(bm, Scheme::implicit_euler, LinearSolverKind::sparse_ldlt);
+}
 void BM_MidpointStepBanded(benchmark::State& bm) {
   step_benchmark(bm, Scheme::implicit_midpoint, LinearSolverKind::banded_ldlt);
 }
@@ -79,20 +85,43 @@ void BM_EulerStepSparseLu(benchmark::State& bm) {
 }
 BENCHMARK(BM_EulerStepBandedLu)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_EulerStepSparseLu)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_EulerStepBanded)->Arg(26)->Arg(101)->Arg(401)->Arg(1601)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_EulerStepSparse)->Arg(26)->Arg(101)->Arg(401)->Arg(1601)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EulerStepBanded)
+    ->Arg(26)
+    ->Arg(101)
+    ->Arg(401)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EulerStepSparse)
+    ->Arg(26)
+    ->Arg(101)
+    ->Arg(401)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MidpointStepBanded)->Arg(101)->Unit(benchmark::kMicrosecond);
 
 /// Factorize + solve of the free-DOF Newton matrix of the cantilever at rest.
 template <class Solver>
 void factorize_benchmark(benchmark::State& bm) {
   Cantilever c = cantilever(static_cast<int>(bm.range(0)));
-  bench::time_factorizations<Solver>(bm, bench::free_newton_matrix(c.model, NewtonOptions{}, c.state.q, c.state.frames, 1e6));
+  bench::time_factorizations<Solver>(
+      bm, bench::free_newton_matrix(c.model, NewtonOptions{}, c.state.q, c.state.frames, 1e6));
 }
-BENCHMARK_TEMPLATE(factorize_benchmark, BandedLdltSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(factorize_benchmark, SparseLdltSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(factorize_benchmark, BandedLuSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
-BENCHMARK_TEMPLATE(factorize_benchmark, SparseLuSolver)->Arg(101)->Arg(1601)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(factorize_benchmark, BandedLdltSolver)
+    ->Arg(101)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(factorize_benchmark, SparseLdltSolver)
+    ->Arg(101)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(factorize_benchmark, BandedLuSolver)
+    ->Arg(101)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(factorize_benchmark, SparseLuSolver)
+    ->Arg(101)
+    ->Arg(1601)
+    ->Unit(benchmark::kMicrosecond);
 
 /// A term whose stencil set "changes" at every update (it declares nothing): each update_stencils
 /// re-analyses the whole pattern (terms' declare_sparsity, free pattern, gather map, RCM ordering,

@@ -17,10 +17,12 @@ const std::string kExamples = std::string(TENDRIL_SOURCE_DIR) + "/examples/";
 
 /// Times sim.step(); the simulation is rebuilt (untimed) whenever it reaches `restart_time` [s], so
 /// every size measures steps of the same stretch of motion.
-void run_steps(benchmark::State& state, const std::function<tendril::sim::Simulation()>& make, double restart_time) {
+void run_steps(benchmark::State& state, const std::function<tendril::sim::Simulation()>& make,
+               double restart_time) {
   const int nodes = make().model().dofs.num_nodes;
   const double iterations = tendril::bench::restarted_steps(
-      state, make, [&](const tendril::sim::Simulation& sim) { return sim.state().time >= restart_time; });
+      state, make,
+      [&](const tendril::sim::Simulation& sim) { return sim.state().time >= restart_time; });
   state.counters["nodes"] = nodes;
   state.counters["newton_iterations"] = iterations;
   state.counters["node_iteration"] =
@@ -28,14 +30,16 @@ void run_steps(benchmark::State& state, const std::function<tendril::sim::Simula
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-// straight cantilever: L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5, clamped, gravity, backward Euler, dt 1e-3
+// straight cantilever: L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5, clamped, gravity, backward
+// Euler, dt 1e-3
 void BM_CantileverImplicitEulerStep(benchmark::State& state) {
   const std::string nodes = std::to_string(state.range(0));
   run_steps(
       state,
       [&] {
-        return tendril::sim::Simulation::from_file(kExamples + "cantilever_gravity.yaml",
-                                                   {"rods.0.geometry.num_nodes=" + nodes, "duration=1000"});
+        return tendril::sim::Simulation::from_file(
+            kExamples + "cantilever_gravity.yaml",
+            {"rods.0.geometry.num_nodes=" + nodes, "duration=1000"});
       },
       1.0);
 }
@@ -52,10 +56,16 @@ BENCHMARK(BM_CantileverImplicitEulerStep)
 // modes gain energy and the step fails near 1.46 s (docs/performance.md).
 void BM_HelixImplicitMidpointStep(benchmark::State& state) {
   run_steps(
-      state, [] { return tendril::sim::Simulation::from_file(kExamples + "helix_gravity.yaml", {"duration=1000"}); },
+      state,
+      [] {
+        return tendril::sim::Simulation::from_file(kExamples + "helix_gravity.yaml",
+                                                   {"duration=1000"});
+      },
       1.0);
 }
-BENCHMARK(BM_HelixImplicitMidpointStep)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HelixImplicitMidpointStep)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

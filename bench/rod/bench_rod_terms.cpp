@@ -1,15 +1,15 @@
-// Cost of the rod terms: one bend-twist stencil (energy, gradient, Hessian), DER kinematics, and the
-// stretch + bend-twist assembly of a 101-node rod into its fixed sparsity pattern.
+// Cost of the rod terms: one bend-twist stencil (energy, gradient, Hessian), DER kinematics, and
+// the stretch + bend-twist assembly of a 101-node rod into its fixed sparsity pattern.
 #include <cmath>
 #include <memory>
 
 #include <benchmark/benchmark.h>
 
+#include "support/benchmark_rod.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/rod/bend_twist.hpp"
-#include "support/benchmark_rod.hpp"
 
 namespace tendril {
 namespace {
@@ -28,8 +28,8 @@ Model benchmark_rod(int num_nodes, VecX& q, RodFrames& frames) {
   return model;
 }
 
-/// One bend-twist stencil (a single spring through the four-lane kernel): argument 1 with its Hessian, 0 the
-/// energy and gradient only (the Newton evaluations without a Jacobian).
+/// One bend-twist stencil (a single spring through the four-lane kernel): argument 1 with its
+/// Hessian, 0 the energy and gradient only (the Newton evaluations without a Jacobian).
 void BM_BendTwistStencil(benchmark::State& state) {
   VecX q;
   RodFrames frames;
@@ -57,9 +57,9 @@ void BM_Kinematics(benchmark::State& state) {
     compute_kinematics(model, frames, q, kin);
     benchmark::DoNotOptimize(kin.reference_twist.data());
   }
-  state.counters["per_node"] = benchmark::Counter(static_cast<double>(state.range(0)),
-                                                  benchmark::Counter::kIsIterationInvariantRate |
-                                                      benchmark::Counter::kInvert);
+  state.counters["per_node"] = benchmark::Counter(
+      static_cast<double>(state.range(0)),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_Kinematics)->Arg(101)->Arg(1601);
 
@@ -84,9 +84,9 @@ void BM_RodAssembly(benchmark::State& state) {
     for (const auto& term : model.energies) term->accumulate(in, out);
     benchmark::DoNotOptimize(out.energy);
   }
-  state.counters["per_node"] = benchmark::Counter(static_cast<double>(state.range(0)),
-                                                  benchmark::Counter::kIsIterationInvariantRate |
-                                                      benchmark::Counter::kInvert);
+  state.counters["per_node"] = benchmark::Counter(
+      static_cast<double>(state.range(0)),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_RodAssembly)->Arg(101)->Arg(1601);
 

@@ -8,7 +8,8 @@ namespace tendril::bench {
 
 inline Model benchmark_rod_model(int num_nodes) {
   RodNetworkInput in;
-  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
+  for (int i = 0; i < num_nodes; ++i)
+    in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
   for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
   RodMaterial m;
   m.youngs_modulus = 1e7;

@@ -1,6 +1,7 @@
 // Google Benchmark of the QP solver alone on vine-like chain QPs (tests/unit/vine/qp/chain_qp.hpp):
 // n = 3 x bodies variables, 2 x bodies joint equalities, `contacts` ground inequalities.
-// Warm: consecutive problems along a slowly changing path (the vine step); cold: a new solver each time.
+// Warm: consecutive problems along a slowly changing path (the vine step); cold: a new solver each
+// time.
 
 #include <benchmark/benchmark.h>
 
@@ -18,7 +19,8 @@ constexpr int kPathLength = 64;
 
 std::vector<QpProblem> path(int bodies) {
   std::vector<QpProblem> problems;
-  for (int k = 0; k < kPathLength; ++k) problems.push_back(tendril::vine::test::chain_qp(bodies, 6, 0.02 * k));
+  for (int k = 0; k < kPathLength; ++k)
+    problems.push_back(tendril::vine::test::chain_qp(bodies, 6, 0.02 * k));
   return problems;
 }
 
@@ -37,7 +39,13 @@ void BM_QpChainWarm(benchmark::State& state) {
   state.counters["n"] = 3.0 * static_cast<double>(state.range(0));
   state.counters["iterations"] = benchmark::Counter(iterations, benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_QpChainWarm)->Arg(10)->Arg(30)->Arg(100)->Arg(300)->Arg(1000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_QpChainWarm)
+    ->Arg(10)
+    ->Arg(30)
+    ->Arg(100)
+    ->Arg(300)
+    ->Arg(1000)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_QpChainCold(benchmark::State& state) {
   const std::vector<QpProblem> problems = path(static_cast<int>(state.range(0)));

@@ -6,7 +6,8 @@
 // the bodies (d = 6.67 mm) and lengthens the robot, with the circle kept ahead of the tip;
 // BM_VineRuntimeStepFixedLength is the authors' script (0.4 m robot, d = 0.2 m / n). Per-body
 // mass, inertia, K and C are the paper's in both. BM_VineRuntimeStepBodyContact: contact along the
-// bodies; BM_VineObstacles: 10, 100, 1000 obstacles (broad phase). Results: docs/performance.md#vine-robot.
+// bodies; BM_VineObstacles: 10, 100, 1000 obstacles (broad phase). Results:
+// docs/performance.md#vine-robot.
 #include <cmath>
 
 #include <benchmark/benchmark.h>
@@ -40,16 +41,21 @@ void run_model(benchmark::State& bench, const VineModel& model) {
   }
   bench.counters["bodies"] = bodies;
   bench.counters["failed_steps"] = static_cast<double>(failures);
-  bench.counters["real_time_factor"] =
-      benchmark::Counter(stepper.model().dt * static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
+  bench.counters["real_time_factor"] = benchmark::Counter(
+      stepper.model().dt * static_cast<double>(bench.iterations()), benchmark::Counter::kIsRate);
 }
 void run_steps(benchmark::State& bench, RuntimeScaling scaling) {
   run_model(bench, runtime_scene_model(static_cast<int>(bench.range(0)), scaling));
 }
-void BM_VineRuntimeStep(benchmark::State& bench) { run_steps(bench, RuntimeScaling::fixed_body_size); }
-void BM_VineRuntimeStepFixedLength(benchmark::State& bench) { run_steps(bench, RuntimeScaling::fixed_total_length); }
+void BM_VineRuntimeStep(benchmark::State& bench) {
+  run_steps(bench, RuntimeScaling::fixed_body_size);
+}
+void BM_VineRuntimeStepFixedLength(benchmark::State& bench) {
+  run_steps(bench, RuntimeScaling::fixed_total_length);
+}
 
-/// The runtime scene with contact along the bodies (ContactModel::body) instead of the paper's points.
+/// The runtime scene with contact along the bodies (ContactModel::body) instead of the paper's
+/// points.
 void BM_VineRuntimeStepBodyContact(benchmark::State& bench) {
   VineModel m = runtime_scene_model(static_cast<int>(bench.range(0)));
   m.contact_model = ContactModel::body;
@@ -65,7 +71,8 @@ void BM_VineObstacles(benchmark::State& bench) {
   const int extra = static_cast<int>(bench.range(0)) - 1;
   const int side = static_cast<int>(std::ceil(std::sqrt(extra / 0.9)));
   for (int i = 0; static_cast<int>(m.obstacles.size()) <= extra && i < side * side; ++i) {
-    const tendril::Vec2 c(-2.0 + 4.0 * (i % side + 0.5) / side, -2.0 + 4.0 * (i / side + 0.5) / side);
+    const tendril::Vec2 c(-2.0 + 4.0 * (i % side + 0.5) / side,
+                          -2.0 + 4.0 * (i / side + 0.5) / side);
     if (std::abs(c.y()) >= 0.15) m.obstacles.push_back(make_circle(c, 0.01));
   }
   bench.counters["obstacles"] = static_cast<double>(m.obstacles.size());
@@ -80,8 +87,16 @@ void runtime_sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_VineRuntimeStep)->Apply(runtime_sizes);
 BENCHMARK(BM_VineRuntimeStepFixedLength)->Apply(runtime_sizes);
-BENCHMARK(BM_VineRuntimeStepBodyContact)->Arg(30)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_VineObstacles)->Arg(10)->Arg(100)->Arg(1000)->ComputeStatistics("min", tendril::bench::fastest)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VineRuntimeStepBodyContact)
+    ->Arg(30)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VineObstacles)
+    ->Arg(10)
+    ->Arg(100)
+    ->Arg(1000)
+    ->ComputeStatistics("min", tendril::bench::fastest)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

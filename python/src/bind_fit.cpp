@@ -1,7 +1,7 @@
 // Names of the least-squares fit over whole runs (fit/run_least_squares.hpp): its parameter, table,
 // options, outcome and result types and fit_runs itself. The batch evaluator is any Python callable
-// taking a list of settings (lists of "key=value") and returning one RunOutcome per run; tendril.fit
-// (python/tendril/_fit.py) passes one that runs them through tendril.sweep's executor.
+// taking a list of settings (lists of "key=value") and returning one RunOutcome per run;
+// tendril.fit (python/tendril/_fit.py) passes one that runs them through tendril.sweep's executor.
 #include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
@@ -17,8 +17,8 @@ using namespace pybind11::literals;
 void bind_fit(py::module_& m) {
   using fit::FitParameter;
   py::class_<FitParameter>(m, "FitParameter")
-      .def(py::init<std::string, double, double, double, double>(), "key"_a, "initial"_a, "lower"_a, "upper"_a,
-           "scale"_a)
+      .def(py::init<std::string, double, double, double, double>(), "key"_a, "initial"_a, "lower"_a,
+           "upper"_a, "scale"_a)
       .def_readonly("key", &FitParameter::key)
       .def_readonly("initial", &FitParameter::initial)
       .def_readonly("lower", &FitParameter::lower)
@@ -72,7 +72,8 @@ void bind_fit(py::module_& m) {
       .def_readonly("simulated", &fit::RunFitResult::simulated)
       .def_readonly("runs", &fit::RunFitResult::runs);
 
-  m.def("fit_runs", &fit::fit_runs, "parameters"_a, "data"_a, "evaluate"_a, "options"_a = fit::RunFitOptions{},
+  m.def("fit_runs", &fit::fit_runs, "parameters"_a, "data"_a, "evaluate"_a,
+        "options"_a = fit::RunFitOptions{},
         "progress"_a = std::function<void(const fit::FitIteration&)>{});
   m.def("parameter_setting", &fit::parameter_setting, "key"_a, "value"_a);
 }

@@ -42,7 +42,8 @@ void bind_rod(py::module_& m) {
       .def_readonly("tolerance", &StepReport::tolerance)
       .def_readonly("round_off_excess", &StepReport::round_off_excess)
       .def_readonly("message", &StepReport::message)
-      .def_property_readonly("linear_solver", [](const StepReport& r) { return std::string(r.linear_solver); })
+      .def_property_readonly("linear_solver",
+                             [](const StepReport& r) { return std::string(r.linear_solver); })
       .def_property_readonly("final_residual", &StepReport::final_residual);
 
   py::class_<io::RunProgress>(m, "Progress")
@@ -60,8 +61,8 @@ void bind_rod(py::module_& m) {
       .def_readonly("frames", &io::RunResult::frames);
 
   py::class_<PythonForce>(m, "CustomForce")
-      .def(py::init<py::object, py::object, std::vector<int>, std::string>(), "force"_a, "jacobian"_a = py::none(),
-           "dofs"_a = std::vector<int>{}, "name"_a = "python_force")
+      .def(py::init<py::object, py::object, std::vector<int>, std::string>(), "force"_a,
+           "jacobian"_a = py::none(), "dofs"_a = std::vector<int>{}, "name"_a = "python_force")
       .def_readonly("force", &PythonForce::force)
       .def_readonly("jacobian", &PythonForce::jacobian)
       .def_readonly("dofs", &PythonForce::dofs)
@@ -78,10 +79,12 @@ void bind_rod(py::module_& m) {
 
   py::class_<RodControls>(m, "RodControls")
       .def(py::init<py::object>(), "simulation"_a)
-      .def_property("natural_curvature", &RodControls::natural_curvature, &RodControls::set_natural_curvature)
+      .def_property("natural_curvature", &RodControls::natural_curvature,
+                    &RodControls::set_natural_curvature)
       .def_property("natural_twist", &RodControls::natural_twist, &RodControls::set_natural_twist)
       .def_property("rest_length", &RodControls::rest_length, &RodControls::set_rest_length)
-      .def_property("hinge_natural_angle", &RodControls::hinge_natural_angle, &RodControls::set_hinge_natural_angle);
+      .def_property("hinge_natural_angle", &RodControls::hinge_natural_angle,
+                    &RodControls::set_hinge_natural_angle);
 
   py::class_<RodSimulation>(m, "Simulation")
       .def_static("from_file", &simulation_from_file, "path"_a, "overrides"_a = py::none(),
@@ -92,15 +95,21 @@ void bind_rod(py::module_& m) {
       .def("run", &RodSimulation::run, "out"_a = py::none(), "progress"_a = py::none())
       .def("energies", &RodSimulation::energies)
       .def_property_readonly("steps_taken", &RodSimulation::steps_taken)
-      .def_property_readonly("total_steps", [](const RodSimulation& s) { return s.constant().total_steps(); })
+      .def_property_readonly("total_steps",
+                             [](const RodSimulation& s) { return s.constant().total_steps(); })
       .def_property_readonly("finished", &RodSimulation::finished)
-      .def_property_readonly("num_nodes", [](const RodSimulation& s) { return s.constant().model().dofs.num_nodes; })
-      .def_property_readonly("num_edges", [](const RodSimulation& s) { return s.constant().model().dofs.num_edges; })
-      .def_property_readonly("num_dofs", [](const RodSimulation& s) { return s.constant().model().dofs.size(); })
+      .def_property_readonly(
+          "num_nodes", [](const RodSimulation& s) { return s.constant().model().dofs.num_nodes; })
+      .def_property_readonly(
+          "num_edges", [](const RodSimulation& s) { return s.constant().model().dofs.num_edges; })
+      .def_property_readonly(
+          "num_dofs", [](const RodSimulation& s) { return s.constant().model().dofs.size(); })
       .def_property_readonly("dt", [](const RodSimulation& s) { return s.constant().scene().dt; })
-      .def_property_readonly("duration", [](const RodSimulation& s) { return s.constant().scene().duration; })
+      .def_property_readonly("duration",
+                             [](const RodSimulation& s) { return s.constant().scene().duration; })
       .def_property_readonly("state", [](py::object self) { return RodStateView(std::move(self)); })
-      .def_property_readonly("controls", [](py::object self) { return RodControls(std::move(self)); });
+      .def_property_readonly("controls",
+                             [](py::object self) { return RodControls(std::move(self)); });
 }
 
 }  // namespace tendril::python

@@ -22,7 +22,9 @@ VineSimulation vine_from_yaml(const std::string& text, py::handle overrides) {
 /// A VineStepper method as a method of VineStepperView (called holding the simulation's lock).
 template <typename R, typename... Args>
 auto locked(R (vine::VineStepper::*method)(Args...) const) {
-  return [method](const VineStepperView& s, const std::decay_t<Args>&... args) { return s.call(method, args...); };
+  return [method](const VineStepperView& s, const std::decay_t<Args>&... args) {
+    return s.call(method, args...);
+  };
 }
 }  // namespace
 
@@ -36,7 +38,8 @@ void bind_vine(py::module_& m) {
       .value("numerical_failure", QpStatus::numerical_failure);
 
   py::class_<vine::VineStepReport>(m, "VineStepReport")
-      .def_property_readonly("ok", [](const vine::VineStepReport& r) { return r.status == QpStatus::solved; })
+      .def_property_readonly(
+          "ok", [](const vine::VineStepReport& r) { return r.status == QpStatus::solved; })
       .def_readonly("status", &vine::VineStepReport::status)
       .def_readonly("qp_iterations", &vine::VineStepReport::qp_iterations)
       .def_readonly("kkt_residual", &vine::VineStepReport::kkt_residual)
@@ -95,11 +98,14 @@ void bind_vine(py::module_& m) {
       .def("step", &VineSimulation::step_with_rates, "rates"_a)
       .def("derivatives", &VineSimulation::derivatives)
       .def("centerline", &VineSimulation::centerline)
-      .def_property_readonly("model", &VineSimulation::model, py::return_value_policy::reference_internal)
-      .def_property_readonly("stepper", [](py::object self) { return VineStepperView(std::move(self)); })
+      .def_property_readonly("model", &VineSimulation::model,
+                             py::return_value_policy::reference_internal)
+      .def_property_readonly("stepper",
+                             [](py::object self) { return VineStepperView(std::move(self)); })
       .def_property_readonly("steps_taken", &VineSimulation::steps_taken)
       .def_property_readonly("total_steps", &VineSimulation::total_steps)
-      .def_property_readonly("state", [](py::object self) { return VineStateView(std::move(self)); });
+      .def_property_readonly("state",
+                             [](py::object self) { return VineStateView(std::move(self)); });
 }
 
 }  // namespace tendril::python

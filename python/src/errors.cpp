@@ -13,7 +13,8 @@ PyObject* input_error_type = nullptr;
 
 void register_input_error(py::module_& m) {
   input_error_type = PyErr_NewExceptionWithDoc(
-      "tendril.InputError", "Bad input (a scene key, a value): str() is the CLI's message; key_path, value, allowed.",
+      "tendril.InputError",
+      "Bad input (a scene key, a value): str() is the CLI's message; key_path, value, allowed.",
       PyExc_ValueError, nullptr);
   m.add_object("InputError", py::handle(input_error_type));
   py::register_exception_translator(&translate_input_error);

@@ -2,14 +2,16 @@
 
 namespace tendril::python {
 
-py::array double_view(double* data, std::vector<py::ssize_t> shape, std::vector<py::ssize_t> strides,
-                      py::handle owner, bool writable) {
+py::array double_view(double* data, std::vector<py::ssize_t> shape,
+                      std::vector<py::ssize_t> strides, py::handle owner, bool writable) {
   py::array a(py::dtype::of<double>(), std::move(shape), std::move(strides), data, owner);
-  if (!writable) py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  if (!writable)
+    py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
 
-py::array contiguous_view(double* data, std::vector<py::ssize_t> shape, py::handle owner, bool writable) {
+py::array contiguous_view(double* data, std::vector<py::ssize_t> shape, py::handle owner,
+                          bool writable) {
   std::vector<py::ssize_t> strides(shape.size());
   py::ssize_t stride = sizeof(double);
   for (std::size_t i = shape.size(); i-- > 0;) {
@@ -25,10 +27,12 @@ std::string shape_text(const std::vector<py::ssize_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-py::array checked_real_array(py::handle value, const std::vector<py::ssize_t>& shape, const std::string& what) {
+py::array checked_real_array(py::handle value, const std::vector<py::ssize_t>& shape,
+                             const std::string& what) {
   const py::array given = py::array::ensure(value);
   if (!given)
-    throw py::type_error(what + ": got a " + std::string(py::str(py::type::of(value).attr("__name__"))) +
+    throw py::type_error(what + ": got a " +
+                         std::string(py::str(py::type::of(value).attr("__name__"))) +
                          "; allowed: an array of real numbers of shape " + shape_text(shape));
   const char kind = given.dtype().kind();
   if (kind != 'f' && kind != 'i' && kind != 'u')
@@ -36,7 +40,8 @@ py::array checked_real_array(py::handle value, const std::vector<py::ssize_t>& s
                          "; allowed: float or integer (converted to float64)");
   const std::vector<py::ssize_t> given_shape(given.shape(), given.shape() + given.ndim());
   if (given_shape != shape)
-    throw py::value_error(what + ": got shape " + shape_text(given_shape) + "; allowed: " + shape_text(shape));
+    throw py::value_error(what + ": got shape " + shape_text(given_shape) +
+                          "; allowed: " + shape_text(shape));
   return given;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-/// One lock per simulation object, so Python threads that share the object take turns: every call that
-/// reads or writes its state holds the lock, and waits for it with the GIL released (the holder may need
-/// the GIL: a custom force or a progress callback runs Python inside a step), so no thread waits for the
-/// lock while holding the GIL. Separate objects have separate locks and step in parallel. The lock is
-/// recursive, so a callback may read the object it is called from (its thread already holds the lock),
-/// but a step or run started from inside one of the object's own steps is refused (StepCall).
+/// One lock per simulation object, so Python threads that share the object take turns: every call
+/// that reads or writes its state holds the lock, and waits for it with the GIL released (the
+/// holder may need the GIL: a custom force or a progress callback runs Python inside a step), so no
+/// thread waits for the lock while holding the GIL. Separate objects have separate locks and step
+/// in parallel. The lock is recursive, so a callback may read the object it is called from (its
+/// thread already holds the lock), but a step or run started from inside one of the object's own
+/// steps is refused (StepCall).
 
 #include <mutex>
 #include <string>
@@ -17,12 +18,13 @@ namespace tendril::python {
 class ObjectLock {
  public:
   ObjectLock() = default;
-  /// A new, unheld lock: objects are moved only while they are built, before any thread shares them.
+  /// A new, unheld lock: objects are moved only while they are built, before any thread shares
+  /// them.
   ObjectLock(ObjectLock&&) noexcept {}
   ObjectLock& operator=(ObjectLock&&) = delete;
 
-  /// Holds the lock until the result goes out of scope. Call with the GIL held: it is released while
-  /// waiting and held again on return.
+  /// Holds the lock until the result goes out of scope. Call with the GIL held: it is released
+  /// while waiting and held again on return.
   std::unique_lock<std::recursive_mutex> hold() {
     pybind11::gil_scoped_release release;
     return std::unique_lock(mutex_);
@@ -35,8 +37,8 @@ class ObjectLock {
   friend class StepCall;
 };
 
-/// Holds an object's lock for a call that changes its state without the GIL (a step, a run), marking it
-/// as stepping for the call's duration. Construct with the GIL released.
+/// Holds an object's lock for a call that changes its state without the GIL (a step, a run),
+/// marking it as stepping for the call's duration. Construct with the GIL released.
 class StepCall {
  public:
   /// std::runtime_error (RuntimeError in Python) naming `what` when this thread is already inside a
@@ -52,6 +54,7 @@ class StepCall {
 };
 
 /// assign_checked(target, value, name) (numpy_views.hpp) holding `lock`.
-void assign_locked(ObjectLock& lock, pybind11::array target, pybind11::handle value, const std::string& name);
+void assign_locked(ObjectLock& lock, pybind11::array target, pybind11::handle value,
+                   const std::string& name);
 
 }  // namespace tendril::python

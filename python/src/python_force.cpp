@@ -12,22 +12,25 @@ namespace tendril::python {
 
 namespace {
 
-/// A C-ordered float64 array of `shape` converted from a callback's result (checked_real_array), every
-/// entry finite: a NaN or infinity is reported naming the force and the entry, not left to the solver.
+/// A C-ordered float64 array of `shape` converted from a callback's result (checked_real_array),
+/// every entry finite: a NaN or infinity is reported naming the force and the entry, not left to
+/// the solver.
 py::array_t<double> checked_result(const py::object& result, const std::vector<py::ssize_t>& shape,
                                    const std::string& what) {
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(checked_real_array(result, shape, what));
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
+      checked_real_array(result, shape, what));
   for (py::ssize_t i = 0; i < a.size(); ++i)
     if (!std::isfinite(a.data()[i]))
-      throw py::value_error(what + ": got " + std::string(py::str(py::float_(a.data()[i]))) + " at flat index " +
-                            std::to_string(i) + "; allowed: finite values");
+      throw py::value_error(what + ": got " + std::string(py::str(py::float_(a.data()[i]))) +
+                            " at flat index " + std::to_string(i) + "; allowed: finite values");
   return a;
 }
 
 /// Calls force(q, u, t) and adds the result.
 class ForceCall {
  public:
-  ForceCall(py::object f, std::string name, int n) : f_(std::move(f)), name_(std::move(name)), n_(n) {}
+  ForceCall(py::object f, std::string name, int n)
+      : f_(std::move(f)), name_(std::move(name)), n_(n) {}
   void operator()(const VecX& q, const VecX& u, double t, VecX& out) const {
     py::gil_scoped_acquire gil;
     const py::object result = f_(q, u, t);  // q, u copied into new arrays
@@ -58,11 +61,13 @@ class JacobianCall {
     MatX dq, du;  // empty: zero
     if (!blocks[0].is_none()) {
       const auto a = checked_result(blocks[0], {k, k}, what + " returned dF_dq");
-      dq = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(a.data(), k, k);
+      dq = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          a.data(), k, k);
     }
     if (!blocks[1].is_none()) {
       const auto a = checked_result(blocks[1], {k, k}, what + " returned dF_du");
-      du = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(a.data(), k, k);
+      du = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+          a.data(), k, k);
     }
     sink.add(dofs_, dq, du);
   }
@@ -76,7 +81,8 @@ class JacobianCall {
 }  // namespace
 
 std::shared_ptr<CustomForce> make_custom_force(const PythonForce& spec, int num_dofs) {
-  if (!PyCallable_Check(spec.force.ptr())) throw py::type_error("custom force '" + spec.name + "': force is not callable");
+  if (!PyCallable_Check(spec.force.ptr()))
+    throw py::type_error("custom force '" + spec.name + "': force is not callable");
   std::vector<int> dofs = spec.dofs;
   if (dofs.empty()) {
     dofs.resize(static_cast<std::size_t>(num_dofs));
@@ -90,7 +96,8 @@ std::shared_ptr<CustomForce> make_custom_force(const PythonForce& spec, int num_
   if (spec.jacobian.is_none()) return std::make_shared<CustomForce>(spec.name, std::move(force));
   if (!PyCallable_Check(spec.jacobian.ptr()))
     throw py::type_error("custom force '" + spec.name + "': jacobian is not callable");
-  return std::make_shared<CustomForce>(spec.name, std::move(force), std::vector<std::vector<int>>{dofs},
+  return std::make_shared<CustomForce>(spec.name, std::move(force),
+                                       std::vector<std::vector<int>>{dofs},
                                        JacobianCall(spec.jacobian, spec.name, dofs));
 }
 

@@ -19,8 +19,9 @@ namespace py = pybind11;
 
 /// The Python side's description of a custom force.
 struct PythonForce {
-  py::object force;      ///< force(q, u, t) -> F, q and u (#dofs,) copies, F (#dofs,) [N, N m]
-  py::object jacobian;   ///< None, or jacobian(q, u, t) -> (dF_dq, dF_du), each (k, k) on `dofs` or None
+  py::object force;  ///< force(q, u, t) -> F, q and u (#dofs,) copies, F (#dofs,) [N, N m]
+  py::object
+      jacobian;  ///< None, or jacobian(q, u, t) -> (dF_dq, dF_du), each (k, k) on `dofs` or None
   std::vector<int> dofs;  ///< the DOFs the Jacobian couples (k); empty = all DOFs
   std::string name = "python_force";
 };

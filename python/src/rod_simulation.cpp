@@ -29,8 +29,9 @@ std::vector<std::string> override_list(py::handle overrides) {
         try {
           text = dumps(value).cast<std::string>();
         } catch (const py::error_already_set&) {
-          throw py::type_error("overrides['" + path + "']: got " + shown(value) +
-                               "; allowed: a str (YAML text), a number, a bool, None, or a list or dict of these");
+          throw py::type_error(
+              "overrides['" + path + "']: got " + shown(value) +
+              "; allowed: a str (YAML text), a number, a bool, None, or a list or dict of these");
         }
       }
       out.push_back(path + "=" + text);
@@ -38,8 +39,9 @@ std::vector<std::string> override_list(py::handle overrides) {
     return out;
   }
   if (py::isinstance<py::str>(overrides) || !py::isinstance<py::iterable>(overrides))
-    throw py::type_error("overrides: got " + shown(overrides) +
-                         "; allowed: a list of \"key.path=value\" strings or a dict {key.path: value}");
+    throw py::type_error(
+        "overrides: got " + shown(overrides) +
+        "; allowed: a list of \"key.path=value\" strings or a dict {key.path: value}");
   for (const auto& item : overrides) {
     if (!py::isinstance<py::str>(item))
       throw py::type_error("overrides[" + std::to_string(out.size()) + "]: got " + shown(item) +
@@ -50,7 +52,8 @@ std::vector<std::string> override_list(py::handle overrides) {
 }
 
 RodSimulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces) {
-  for (const PythonForce& f : forces) scene.model.forces.push_back(make_custom_force(f, scene.model.dofs.size()));
+  for (const PythonForce& f : forces)
+    scene.model.forces.push_back(make_custom_force(f, scene.model.dofs.size()));
   return RodSimulation(sim::Simulation(std::move(scene)));
 }
 
@@ -112,7 +115,8 @@ StepReport RodSimulation::step() {
   return report;
 }
 
-RodStateView::RodStateView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<RodSimulation&>()) {}
+RodStateView::RodStateView(py::object owner)
+    : owner_(std::move(owner)), sim_(owner_.cast<RodSimulation&>()) {}
 
 py::array RodStateView::q() const {
   State& s = sim_.facade().state();
@@ -123,10 +127,12 @@ py::array RodStateView::u() const {
   return contiguous_view(s.u.data(), {s.u.size()}, owner_, true);
 }
 py::array RodStateView::positions() const {
-  return contiguous_view(sim_.facade().state().q.data(), {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
+  return contiguous_view(sim_.facade().state().q.data(),
+                         {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
 }
 py::array RodStateView::velocities() const {
-  return contiguous_view(sim_.facade().state().u.data(), {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
+  return contiguous_view(sim_.facade().state().u.data(),
+                         {sim_.constant().model().dofs.num_nodes, 3}, owner_, true);
 }
 py::array RodStateView::twists() const {
   const DofMap& d = sim_.constant().model().dofs;
@@ -136,22 +142,34 @@ double RodStateView::time() const {
   const auto held = sim_.lock().hold();
   return sim_.facade().state().time;
 }
-void RodStateView::set_q(py::handle v) const { assign_locked(sim_.lock(), q(), v, "state.q"); }
-void RodStateView::set_u(py::handle v) const { assign_locked(sim_.lock(), u(), v, "state.u"); }
-void RodStateView::set_positions(py::handle v) const { assign_locked(sim_.lock(), positions(), v, "state.positions"); }
+void RodStateView::set_q(py::handle v) const {
+  assign_locked(sim_.lock(), q(), v, "state.q");
+}
+void RodStateView::set_u(py::handle v) const {
+  assign_locked(sim_.lock(), u(), v, "state.u");
+}
+void RodStateView::set_positions(py::handle v) const {
+  assign_locked(sim_.lock(), positions(), v, "state.positions");
+}
 void RodStateView::set_velocities(py::handle v) const {
   assign_locked(sim_.lock(), velocities(), v, "state.velocities");
 }
-void RodStateView::set_twists(py::handle v) const { assign_locked(sim_.lock(), twists(), v, "state.twists"); }
+void RodStateView::set_twists(py::handle v) const {
+  assign_locked(sim_.lock(), twists(), v, "state.twists");
+}
 
 RodControls::RodControls(py::object owner)
-    : owner_(std::move(owner)), sim_(owner_.cast<RodSimulation&>()), model_(sim_.facade().model()) {}
+    : owner_(std::move(owner)),
+      sim_(owner_.cast<RodSimulation&>()),
+      model_(sim_.facade().model()) {}
 
 py::array RodControls::natural_curvature() const {
   auto& springs = model_.rods.springs;
   const auto s = static_cast<py::ssize_t>(springs.size());
   double* data = s ? springs[0].natural_curvature.data() : nullptr;
-  return double_view(data, {s, 2}, {static_cast<py::ssize_t>(sizeof(BendTwistSpring)), sizeof(double)}, owner_, true);
+  return double_view(data, {s, 2},
+                     {static_cast<py::ssize_t>(sizeof(BendTwistSpring)), sizeof(double)}, owner_,
+                     true);
 }
 py::array RodControls::natural_twist() const {
   auto& springs = model_.rods.springs;

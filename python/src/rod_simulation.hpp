@@ -1,8 +1,8 @@
 #pragma once
-/// What the Python `Simulation` class needs beyond the facade (sim/simulation.hpp): building one with
-/// Python custom forces, `--set` overrides from a list or dict, a lock that serialises the calls of
-/// threads sharing it (object_lock.hpp), and the numpy views of its State and of the rest quantities a
-/// controller changes between steps.
+/// What the Python `Simulation` class needs beyond the facade (sim/simulation.hpp): building one
+/// with Python custom forces, `--set` overrides from a list or dict, a lock that serialises the
+/// calls of threads sharing it (object_lock.hpp), and the numpy views of its State and of the rest
+/// quantities a controller changes between steps.
 
 #include <atomic>
 #include <string>
@@ -19,12 +19,12 @@ namespace tendril::python {
 
 namespace py = pybind11;
 
-/// ["key.path=value", ...] from a list of such strings, or from a dict {key.path: value} (values other
-/// than str are written as JSON, which is YAML).
+/// ["key.path=value", ...] from a list of such strings, or from a dict {key.path: value} (values
+/// other than str are written as JSON, which is YAML).
 std::vector<std::string> override_list(py::handle overrides);
 
-/// The Python `Simulation`: the facade and its lock. Every call that reads or writes the state holds the
-/// lock; the model's sizes, dt and duration never change and are read without it.
+/// The Python `Simulation`: the facade and its lock. Every call that reads or writes the state
+/// holds the lock; the model's sizes, dt and duration never change and are read without it.
 class RodSimulation {
  public:
   explicit RodSimulation(sim::Simulation sim) : sim_(std::move(sim)), steps_(sim_.steps_taken()) {}
@@ -33,14 +33,16 @@ class RodSimulation {
 
   /// One step with the GIL released.
   StepReport step();
-  /// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a Progress)
-  /// is called with the GIL held after every step. An exception raised by it ends the run (the partial
-  /// run directory is kept as <out>.failed) and propagates. `out`: None (no run directory) or a path.
+  /// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a
+  /// Progress) is called with the GIL held after every step. An exception raised by it ends the run
+  /// (the partial run directory is kept as <out>.failed) and propagates. `out`: None (no run
+  /// directory) or a path.
   io::RunResult run(const py::object& out, const py::object& progress);
   /// {term name: energy [J]} in the facade's order (Simulation::energies()).
   py::dict energies();
 
-  /// Steps taken, readable while another thread steps or runs the simulation (updated after each step).
+  /// Steps taken, readable while another thread steps or runs the simulation (updated after each
+  /// step).
   long steps_taken() const { return steps_.load(); }
   bool finished() const { return steps_taken() >= sim_.total_steps(); }
   /// The facade for what never changes after construction (sizes, dt, duration, total steps).
@@ -63,18 +65,19 @@ RodSimulation simulation_from_file(const std::filesystem::path& file, py::handle
 RodSimulation simulation_from_yaml(const std::string& text, py::handle overrides,
                                    const std::vector<PythonForce>& forces);
 
-/// Views of a Simulation's State (aliasing it; valid while the Simulation lives: the views keep it).
-/// N nodes, E rod edges, Z shell edges with a mid-edge DOF; n = 3N + E + Z DOFs. time() and the setters
-/// hold the simulation's lock; the arrays alias the state and numpy reads them without it.
+/// Views of a Simulation's State (aliasing it; valid while the Simulation lives: the views keep
+/// it). N nodes, E rod edges, Z shell edges with a mid-edge DOF; n = 3N + E + Z DOFs. time() and
+/// the setters hold the simulation's lock; the arrays alias the state and numpy reads them without
+/// it.
 class RodStateView {
  public:
   explicit RodStateView(py::object owner);
-  py::array q() const;          ///< (n,) DOFs [m, rad], writable
-  py::array u() const;          ///< (n,) velocities [m/s, rad/s], writable
-  py::array positions() const;  ///< (N, 3) node positions [m], writable
-  py::array velocities() const; ///< (N, 3) node velocities [m/s], writable
-  py::array twists() const;     ///< (E,) edge twists theta_e [rad], writable
-  double time() const;          ///< t [s]
+  py::array q() const;           ///< (n,) DOFs [m, rad], writable
+  py::array u() const;           ///< (n,) velocities [m/s, rad/s], writable
+  py::array positions() const;   ///< (N, 3) node positions [m], writable
+  py::array velocities() const;  ///< (N, 3) node velocities [m/s], writable
+  py::array twists() const;      ///< (E,) edge twists theta_e [rad], writable
+  double time() const;           ///< t [s]
   void set_q(py::handle v) const;
   void set_u(py::handle v) const;
   void set_positions(py::handle v) const;
@@ -92,9 +95,10 @@ class RodStateView {
 class RodControls {
  public:
   explicit RodControls(py::object owner);
-  py::array natural_curvature() const;    ///< (S, 2) (kappa_bar_1, kappa_bar_2) integrated [-]
-  py::array natural_twist() const;        ///< (S,) m_bar integrated [rad]
-  py::array rest_length() const;          ///< (E,) |e_bar| [m] (stretching only; Voronoi lengths and masses stay)
+  py::array natural_curvature() const;  ///< (S, 2) (kappa_bar_1, kappa_bar_2) integrated [-]
+  py::array natural_twist() const;      ///< (S,) m_bar integrated [rad]
+  py::array rest_length()
+      const;  ///< (E,) |e_bar| [m] (stretching only; Voronoi lengths and masses stay)
   py::array hinge_natural_angle() const;  ///< (H,) phi_bar [rad]
   void set_natural_curvature(py::handle v) const;
   void set_natural_twist(py::handle v) const;

@@ -23,7 +23,8 @@ py::dict run_arrays(const io::RunData& run) {
   py::dict d;
   for (const io::RunArrayEntry& e : run.entries) {
     const io::NpyArray& a = run.array(e.name);
-    d[py::str(e.name)] = a.type == io::NpyType::Int64 ? shaped_copy<std::int64_t>(a) : shaped_copy<double>(a);
+    d[py::str(e.name)] =
+        a.type == io::NpyType::Int64 ? shaped_copy<std::int64_t>(a) : shaped_copy<double>(a);
   }
   return d;
 }

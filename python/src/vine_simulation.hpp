@@ -2,8 +2,8 @@
 /// The vine simulator for Python: a VineScene with its stepper and state, stepped one QP at a time
 /// (vine/vine_stepper.hpp), with numpy views of q and v and the last step's derivatives and
 /// constraint Jacobians (the vine paper's "low-level access for planning"). Threads that share one
-/// VineSimulation take turns (its ObjectLock, object_lock.hpp): every call that reads or writes its state,
-/// its stepper's last step included, holds the lock.
+/// VineSimulation take turns (its ObjectLock, object_lock.hpp): every call that reads or writes its
+/// state, its stepper's last step included, holds the lock.
 
 #include <filesystem>
 #include <string>
@@ -26,14 +26,16 @@ class VineSimulation {
  public:
   explicit VineSimulation(vine::VineScene scene);
   /// A scene file with "key.path=value" overrides (InputError on bad input).
-  static VineSimulation from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides);
+  static VineSimulation from_file(const std::filesystem::path& file,
+                                  const std::vector<std::string>& overrides);
   /// A scene given as YAML text.
-  static VineSimulation from_text(const std::string& text, const std::vector<std::string>& overrides);
+  static VineSimulation from_text(const std::string& text,
+                                  const std::vector<std::string>& overrides);
 
   /// The model (constant after construction).
   const vine::VineModel& model() const { return stepper_.model(); }
-  /// The stepper and the state, for a caller that holds lock().hold() (or only takes addresses, which
-  /// never move).
+  /// The stepper and the state, for a caller that holds lock().hold() (or only takes addresses,
+  /// which never move).
   const vine::VineStepper& stepper() const { return stepper_; }
   vine::VineState& state() { return state_; }
   ObjectLock& lock() { return lock_; }
@@ -58,11 +60,12 @@ class VineSimulation {
   ObjectLock lock_;
 };
 
-/// The stepper of a VineSimulation (VineSimulation.stepper): its methods called holding the simulation's
-/// lock, their results copied (a view would alias storage the next step overwrites).
+/// The stepper of a VineSimulation (VineSimulation.stepper): its methods called holding the
+/// simulation's lock, their results copied (a view would alias storage the next step overwrites).
 class VineStepperView {
  public:
-  explicit VineStepperView(py::object owner) : owner_(std::move(owner)), sim_(owner_.cast<VineSimulation&>()) {}
+  explicit VineStepperView(py::object owner)
+      : owner_(std::move(owner)), sim_(owner_.cast<VineSimulation&>()) {}
   /// (stepper.*method)(args...) holding the lock.
   template <typename R, typename... Args, typename... Given>
   std::decay_t<R> call(R (vine::VineStepper::*method)(Args...) const, const Given&... args) const {
@@ -75,8 +78,8 @@ class VineStepperView {
   VineSimulation& sim_;
 };
 
-/// Views of a VineSimulation's state (B bodies), kept alive by and aliasing it. time() and the setters
-/// hold the simulation's lock; the arrays alias the state and numpy reads them without it.
+/// Views of a VineSimulation's state (B bodies), kept alive by and aliasing it. time() and the
+/// setters hold the simulation's lock; the arrays alias the state and numpy reads them without it.
 class VineStateView {
  public:
   explicit VineStateView(py::object owner);

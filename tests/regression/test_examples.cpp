@@ -22,22 +22,10 @@ namespace fs = std::filesystem;
 
 /// Every rod example; a new examples/*.yaml must be added here (see Manifest below).
 const std::vector<std::string> kRodExamples = {
-    "cantilever_gravity",
-    "flagellated_robot",
-    "helix_gravity",
-    "legged_robot",
-    "manta_ray",
-    "overhand_knot",
-    "parachute",
-    "pneunet_kappa15_70",
-    "pneunet_kappa31_45",
-    "pneunet_kappa47_15",
-    "rod_drop_soft",
-    "rod_drop_stiff",
-    "rod_on_trampoline",
-    "rod_plate_cantilever",
-    "shell_cantilever",
-    "star_network",
+    "cantilever_gravity", "flagellated_robot",    "helix_gravity",    "legged_robot",
+    "manta_ray",          "overhand_knot",        "parachute",        "pneunet_kappa15_70",
+    "pneunet_kappa31_45", "pneunet_kappa47_15",   "rod_drop_soft",    "rod_drop_stiff",
+    "rod_on_trampoline",  "rod_plate_cantilever", "shell_cantilever", "star_network",
 };
 
 struct ExampleRun {
@@ -62,7 +50,8 @@ struct ExampleRun {
 };
 
 ExampleRun run_example(const std::string& name, const std::vector<std::string>& overrides = {}) {
-  Simulation sim = Simulation::from_file(fs::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"), overrides);
+  Simulation sim =
+      Simulation::from_file(fs::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"), overrides);
   const fs::path out = testing::scratch_dir("regression") / name;
   ExampleRun r;
   r.result = sim.run(out);
@@ -74,9 +63,12 @@ ExampleRun run_example(const std::string& name, const std::vector<std::string>& 
   r.frame_time = io::read_npy(r.result.path / "frame_time.npy");
   r.step_status = io::read_npy(r.result.path / "step_status.npy");
   // common checks: finished, every step converged, everything finite
-  EXPECT_TRUE(std::all_of(r.step_status.data.begin(), r.step_status.data.end(), [](double s) { return s == 0; }));
-  EXPECT_TRUE(std::all_of(r.positions.data.begin(), r.positions.data.end(), [](double v) { return std::isfinite(v); }));
-  EXPECT_TRUE(std::all_of(r.energies.data.begin(), r.energies.data.end(), [](double v) { return std::isfinite(v); }));
+  EXPECT_TRUE(std::all_of(r.step_status.data.begin(), r.step_status.data.end(),
+                          [](double s) { return s == 0; }));
+  EXPECT_TRUE(std::all_of(r.positions.data.begin(), r.positions.data.end(),
+                          [](double v) { return std::isfinite(v); }));
+  EXPECT_TRUE(std::all_of(r.energies.data.begin(), r.energies.data.end(),
+                          [](double v) { return std::isfinite(v); }));
   return r;
 }
 
@@ -110,42 +102,48 @@ TEST(Examples, CantileverGravity) {
   EXPECT_NEAR(length1 / length0, 1.0, 2 * 1273.52 * 9.81 / 1e7);
 }
 
-// Flagellated robot (granular_flagella Fig. 3, n = 2, 100 rpm; shortened to 4 s, fits over t >= 2 s):
-// it swims head first (v > 0); the motor spring is rigid, so at steady state the head and the tails
-// share the motor's rotation, omega_h + omega_t = omega_T (granular_flagella V), to within 1%; the
-// observables are written per frame and fitted in run.json.
+// Flagellated robot (granular_flagella Fig. 3, n = 2, 100 rpm; shortened to 4 s, fits over t >= 2
+// s): it swims head first (v > 0); the motor spring is rigid, so at steady state the head and the
+// tails share the motor's rotation, omega_h + omega_t = omega_T (granular_flagella V), to within
+// 1%; the observables are written per frame and fitted in run.json.
 TEST(Examples, FlagellatedRobot) {
   const ExampleRun r = run_example("flagellated_robot", {"duration=4", "output.interval=0.5"});
   const YAML::Node o = YAML::LoadFile((r.result.path / "run.json").string())["info"]["observables"];
   ASSERT_TRUE(o.IsMap());
   const double omega_T = 100.0 * 2.0 * std::numbers::pi / 60.0;
   EXPECT_GT(o["speed"].as<double>(), 0.0);
-  EXPECT_NEAR(o["head_rotation_rate"].as<double>() + o["tail_rotation_rate"].as<double>(), omega_T, 0.01 * omega_T);
+  EXPECT_NEAR(o["head_rotation_rate"].as<double>() + o["tail_rotation_rate"].as<double>(), omega_T,
+              0.01 * omega_T);
   EXPECT_GT(o["efficiency"].as<double>(), 0.0);
   EXPECT_EQ(io::read_npy(r.result.path / "robot_position.npy").shape[0], r.frames());
 }
 
-// Cantilever strip as a rod, a mid-edge shell and a hinge shell (mat_dismech Fig. 8), static, tip deflection
-// against Euler-Bernoulli w = rho g h L^4 / (8 E h^3 / 12) (Bauchau & Craig 2009). At 20 GPa (small
-// deflection): the rod within 1 %; the mid-edge strip (nu = 0.5) between the free-edge beam (ratio 1) and the
-// plate with D = E h^3 / (12 (1 - nu^2)) (ratio 3/4); the hinge strip with the paper's k_b much softer
-// (measured 0.9987, 0.9800, 2.141). At 20 MPa (q L^3 / EI = 0.35) the tip rotates and the linear theory
-// overestimates the sag: every structure is above the linear value (measured 0.962, 0.948, 1.820).
+// Cantilever strip as a rod, a mid-edge shell and a hinge shell (mat_dismech Fig. 8), static, tip
+// deflection against Euler-Bernoulli w = rho g h L^4 / (8 E h^3 / 12) (Bauchau & Craig 2009). At 20
+// GPa (small deflection): the rod within 1 %; the mid-edge strip (nu = 0.5) between the free-edge
+// beam (ratio 1) and the plate with D = E h^3 / (12 (1 - nu^2)) (ratio 3/4); the hinge strip with
+// the paper's k_b much softer (measured 0.9987, 0.9800, 2.141). At 20 MPa (q L^3 / EI = 0.35) the
+// tip rotates and the linear theory overestimates the sag: every structure is above the linear
+// value (measured 0.962, 0.948, 1.820).
 TEST(Examples, ShellCantilever) {
   for (const double youngs : {2e10, 2e7}) {
     const std::string e = std::to_string(youngs);
-    const ExampleRun r = run_example("shell_cantilever", {"rods.0.material.E=" + e, "shells.0.material.E=" + e,
-                                                          "shells.1.material.E=" + e});
+    const ExampleRun r = run_example(
+        "shell_cantilever",
+        {"rods.0.material.E=" + e, "shells.0.material.E=" + e, "shells.1.material.E=" + e});
     const YAML::Node info = YAML::LoadFile((r.result.path / "run.json").string())["info"];
     const auto tip = [&](const YAML::Node& nodes) {
       double sum = 0.0;
       int count = 0;
       for (const YAML::Node& n : nodes)
-        if (r.x(0, n.as<int>()).x() > 0.1 - 1e-9) sum += r.x(r.frames() - 1, n.as<int>()).z(), ++count;
+        if (r.x(0, n.as<int>()).x() > 0.1 - 1e-9)
+          sum += r.x(r.frames() - 1, n.as<int>()).z(), ++count;
       return sum / count;
     };
-    const double beam = -1200 * 9.81 * 0.002 * std::pow(0.1, 4) / (8 * youngs * std::pow(0.002, 3) / 12);
-    const double rod = tip(info["rod_nodes"][0]) / beam, midedge = tip(info["shell_nodes"][0]) / beam,
+    const double beam =
+        -1200 * 9.81 * 0.002 * std::pow(0.1, 4) / (8 * youngs * std::pow(0.002, 3) / 12);
+    const double rod = tip(info["rod_nodes"][0]) / beam,
+                 midedge = tip(info["shell_nodes"][0]) / beam,
                  hinge = tip(info["shell_nodes"][1]) / beam;
     if (youngs > 1e9) {
       EXPECT_NEAR(rod, 1.0, 0.01);
@@ -160,16 +158,18 @@ TEST(Examples, ShellCantilever) {
   }
 }
 
-// Manta ray (mat_dismech Fig. 5), the full 1.5 s (5.1 flapping periods) on a coarser mesh of the same shape
-// (7 nodes along x, 9 rows; the centre line stays at y = 0), checking the paper's three observations: the
-// travelling flap wave pushes the ray forward (+x; measured 0.33 m), its altitude stays nearly constant (the
-// centroid's z within 5 cm, 5 % of the body length, of its start; measured 0.015 m; with the earlier 5 mm
-// thickness the body pitched up and climbed 1.4 m, docs/physics/shells.md#the-manta-rays-altitude), and the
-// mirror-symmetric ray does not drift sideways (its centroid stays at y = 0 to round-off; measured 6e-14 m).
+// Manta ray (mat_dismech Fig. 5), the full 1.5 s (5.1 flapping periods) on a coarser mesh of the
+// same shape (7 nodes along x, 9 rows; the centre line stays at y = 0), checking the paper's three
+// observations: the travelling flap wave pushes the ray forward (+x; measured 0.33 m), its altitude
+// stays nearly constant (the centroid's z within 5 cm, 5 % of the body length, of its start;
+// measured 0.015 m; with the earlier 5 mm thickness the body pitched up and climbed 1.4 m,
+// docs/physics/shells.md#the-manta-rays-altitude), and the mirror-symmetric ray does not drift
+// sideways (its centroid stays at y = 0 to round-off; measured 6e-14 m).
 TEST(Examples, MantaRay) {
-  const ExampleRun r = run_example("manta_ray", {"shells.0.geometry.nodes_x=7", "shells.0.geometry.nodes_y=9",
-                                                 "shells.0.geometry.width=1.1547005383792515",
-                                                 "shells.0.geometry.origin=[0, -0.5773502691896257, 0]"});
+  const ExampleRun r =
+      run_example("manta_ray", {"shells.0.geometry.nodes_x=7", "shells.0.geometry.nodes_y=9",
+                                "shells.0.geometry.width=1.1547005383792515",
+                                "shells.0.geometry.origin=[0, -0.5773502691896257, 0]"});
   const auto centroid = [&](std::size_t f) {
     Vec3 c = Vec3::Zero();
     for (int i = 0; i < r.nodes; ++i) c += r.x(f, i) / r.nodes;
@@ -186,10 +186,11 @@ TEST(Examples, MantaRay) {
   EXPECT_LT(sideways, 1e-9);
 }
 
-// Rod cantilever with a plate welded to its tip (rod-shell bend-twist joint, mat_dismech 3.4): the static
-// plate's mean deflection against Euler-Bernoulli with the tip force P and moment P a / 2 (Gere & Timoshenko,
-// Mechanics of Materials, Table G-1): w_L + theta_L a / 2 = 9.032 mm; within 1 % (measured 0.99970 of it). With
-// pin joints the plate turns freely about the joint node, and the static solve fails.
+// Rod cantilever with a plate welded to its tip (rod-shell bend-twist joint, mat_dismech 3.4): the
+// static plate's mean deflection against Euler-Bernoulli with the tip force P and moment P a / 2
+// (Gere & Timoshenko, Mechanics of Materials, Table G-1): w_L + theta_L a / 2 = 9.032 mm; within 1
+// % (measured 0.99970 of it). With pin joints the plate turns freely about the joint node, and the
+// static solve fails.
 TEST(Examples, RodPlateCantilever) {
   const ExampleRun r = run_example("rod_plate_cantilever");
   const YAML::Node info = YAML::LoadFile((r.result.path / "run.json").string())["info"];
@@ -199,23 +200,25 @@ TEST(Examples, RodPlateCantilever) {
     mean += r.x(r.frames() - 1, n.as<int>()).z() - r.x(0, n.as<int>()).z();
     ++count;
   }
-  mean /= count;  // a rigid plate deflects linearly in x; the nodes are symmetric about the plate centre
+  mean /= count;  // a rigid plate deflects linearly in x; the nodes are symmetric about the plate
+                  // centre
   const double ei = 1e9 * std::numbers::pi * std::pow(0.005, 4) / 4, p = 0.01, d = 0.1, m = p * d;
   const double w = p / (3 * ei) + m / (2 * ei), slope = p / (2 * ei) + m / ei;
   EXPECT_NEAR(mean / -(w + slope * d), 1.0, 0.01);
 
-  Simulation pin = Simulation::from_file(fs::path(TENDRIL_EXAMPLES_DIR) / "rod_plate_cantilever.yaml",
-                                         {"shells.0.joints.0.type=pin"});
+  Simulation pin = Simulation::from_file(
+      fs::path(TENDRIL_EXAMPLES_DIR) / "rod_plate_cantilever.yaml", {"shells.0.joints.0.type=pin"});
   EXPECT_FALSE(pin.run(testing::scratch_dir("regression") / "rod_plate_cantilever_pin").ok);
 }
 
-// Parachute (mat_dismech Fig. 6), shortened to 2.5 s: the canopy takes an inverted bowl shape (its centre
-// above its corners, measured 0.45 m), the payload stays on the axis (symmetry), and the fall speed settles
-// where the drag of the deformed canopy balances the weight: with the paper's drag law each triangle
-// pulls up 1/2 rho C_D A_bar_k n_z^3 v^2, so m g = 1/2 rho C_D v^2 sum_k A_bar_k |n_z,k|^3. Over
-// t >= 1.5 s the mean speed (measured 2.570 m/s with the default bend-twist rope joints, 2.572 m/s with pin joints) is
-// within 3 % of that balance (measured 2.588 m/s; 2.590 m/s with pin joints); the
-// flat-canopy estimate 1/2 rho C_D A v^2 with A = 2.598 m^2 gives 1.79 m/s.
+// Parachute (mat_dismech Fig. 6), shortened to 2.5 s: the canopy takes an inverted bowl shape (its
+// centre above its corners, measured 0.45 m), the payload stays on the axis (symmetry), and the
+// fall speed settles where the drag of the deformed canopy balances the weight: with the paper's
+// drag law each triangle pulls up 1/2 rho C_D A_bar_k n_z^3 v^2, so m g = 1/2 rho C_D v^2 sum_k
+// A_bar_k |n_z,k|^3. Over t >= 1.5 s the mean speed (measured 2.570 m/s with the default bend-twist
+// rope joints, 2.572 m/s with pin joints) is within 3 % of that balance (measured 2.588 m/s; 2.590
+// m/s with pin joints); the flat-canopy estimate 1/2 rho C_D A v^2 with A = 2.598 m^2 gives 1.79
+// m/s.
 TEST(Examples, Parachute) {
   const ExampleRun r = run_example("parachute", {"duration=2.5"});
   const YAML::Node info = YAML::LoadFile((r.result.path / "run.json").string())["info"];
@@ -223,7 +226,8 @@ TEST(Examples, Parachute) {
   std::vector<int> canopy;
   for (const YAML::Node& n : info["shell_nodes"][0]) canopy.push_back(n.as<int>());
   std::vector<std::array<int, 3>> triangles;
-  for (const YAML::Node& t : info["triangles"]) triangles.push_back({t[0].as<int>(), t[1].as<int>(), t[2].as<int>()});
+  for (const YAML::Node& t : info["triangles"])
+    triangles.push_back({t[0].as<int>(), t[1].as<int>(), t[2].as<int>()});
   const std::size_t last = r.frames() - 1;
   // bowl: the centre node (at the origin at t = 0) above the six corners (radius 1)
   double centre = 0.0, corners = 0.0;
@@ -236,7 +240,8 @@ TEST(Examples, Parachute) {
   EXPECT_LT(r.x(last, payload).head<2>().norm(), 1e-9);
   // total mass: canopy rho h A, six ropes rho pi r^2 l, payload
   const double mass = 1500 * 0.001 * 1.5 * std::sqrt(3.0) +
-                      6 * 1500 * std::numbers::pi * 0.002 * 0.002 * std::sqrt(1.0 + 1.5 * 1.5) + 0.13;
+                      6 * 1500 * std::numbers::pi * 0.002 * 0.002 * std::sqrt(1.0 + 1.5 * 1.5) +
+                      0.13;
   double predicted = 0.0, start_z = 0.0, start_t = 0.0;
   int samples = 0;
   for (std::size_t f = 0; f <= last; ++f) {
@@ -245,7 +250,8 @@ TEST(Examples, Parachute) {
     double drag_area = 0.0;
     for (const auto& t : triangles) {
       const Vec3 n = (r.x(f, t[1]) - r.x(f, t[0])).cross(r.x(f, t[2]) - r.x(f, t[0]));
-      const double rest_area = 0.5 * (r.x(0, t[1]) - r.x(0, t[0])).cross(r.x(0, t[2]) - r.x(0, t[0])).norm();
+      const double rest_area =
+          0.5 * (r.x(0, t[1]) - r.x(0, t[0])).cross(r.x(0, t[2]) - r.x(0, t[0])).norm();
       drag_area += rest_area * std::pow(std::abs(n.z()) / n.norm(), 3);
     }
     predicted += std::sqrt(mass * 9.8 / (0.5 * 1.0 * 10.0 * drag_area));
@@ -270,7 +276,8 @@ TEST(Examples, PneuNetFamily) {
     const double bend = r.energy(r.frames() - 1, "bend_twist");
     EXPECT_GT(bend, previous_bend) << name;
     const double stretch = r.energy(r.frames() - 1, "stretch");
-    EXPECT_NEAR(stretch, 175.0 * 175.0 * 0.1 / (2 * 20e9 * std::numbers::pi * 1e-6), 0.1 * stretch) << name;
+    EXPECT_NEAR(stretch, 175.0 * 175.0 * 0.1 / (2 * 20e9 * std::numbers::pi * 1e-6), 0.1 * stretch)
+        << name;
     previous_z = tip.z();
     previous_bend = bend;
   }
@@ -302,8 +309,9 @@ TEST(Examples, StarNetwork) {
 }
 
 // Rod drop (mat_dismech Fig. 7, shortened to 0.2 s: the impact is at t ~ 0.1 s): the run saves the
-// contact arrays; the rod falls freely, then touches the ground (the stiff one bounces off again), and the saved minimum gap never
-// goes below -delta (2 mm, the scene's tolerance). The full 1 s runs in tests/validation/contact.
+// contact arrays; the rod falls freely, then touches the ground (the stiff one bounces off again),
+// and the saved minimum gap never goes below -delta (2 mm, the scene's tolerance). The full 1 s
+// runs in tests/validation/contact.
 TEST(Examples, RodDrop) {
   for (const char* name : {"rod_drop_soft", "rod_drop_stiff"}) {
     const ExampleRun r = run_example(name, {"duration=0.2"});
@@ -316,10 +324,11 @@ TEST(Examples, RodDrop) {
   }
 }
 
-// Rod on a trampoline (shortened to 0.3 s; rod-shell contact, docs/physics/contact.md "Shell contact"):
-// the rod lands on the sheet, the saved minimum gap never goes below -delta (0.2 mm), and at the end the
-// rod's middle node (dropped above the sheet's centre node) rests on the sagging sheet: the centre lines
-// are r + h / 2 = 2.25 mm apart to within delta, and the centre has sunk by more than a millimetre.
+// Rod on a trampoline (shortened to 0.3 s; rod-shell contact, docs/physics/contact.md "Shell
+// contact"): the rod lands on the sheet, the saved minimum gap never goes below -delta (0.2 mm),
+// and at the end the rod's middle node (dropped above the sheet's centre node) rests on the sagging
+// sheet: the centre lines are r + h / 2 = 2.25 mm apart to within delta, and the centre has sunk by
+// more than a millimetre.
 TEST(Examples, RodOnTrampoline) {
   const ExampleRun r = run_example("rod_on_trampoline", {"duration=0.3"});
   ASSERT_EQ(r.nodes, 9 + 81);
@@ -346,7 +355,8 @@ TEST(Examples, LeggedRobot) {
     EXPECT_LT(r.x(last, foot).z() - 0.002, 1e-3) << "limb " << limb;
   }
   for (std::size_t f = 0; f < r.frames(); ++f)
-    for (int i = 0; i < r.nodes; ++i) ASSERT_GT(r.x(f, i).z() - 0.002, -1e-3) << "frame " << f << " node " << i;
+    for (int i = 0; i < r.nodes; ++i)
+      ASSERT_GT(r.x(f, i).z() - 0.002, -1e-3) << "frame " << f << " node " << i;
   EXPECT_GT(r.x(last, 0).z(), 0.01);
 }
 
@@ -355,7 +365,8 @@ TEST(Examples, LeggedRobot) {
 TEST(Examples, OverhandKnot) {
   const ExampleRun r = run_example("overhand_knot", {"duration=0.02"});
   const std::size_t last = r.frames() - 1;
-  EXPECT_GT((r.x(last, 0) - r.x(last, r.nodes - 1)).norm(), (r.x(0, 0) - r.x(0, r.nodes - 1)).norm());
+  EXPECT_GT((r.x(last, 0) - r.x(last, r.nodes - 1)).norm(),
+            (r.x(0, 0) - r.x(0, r.nodes - 1)).norm());
   const io::NpyArray gap = io::read_npy(r.result.path / "contact_min_gap.npy");
   EXPECT_EQ(gap.shape[0], r.frames());
 }

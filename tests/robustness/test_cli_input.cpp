@@ -42,7 +42,8 @@ TEST_F(CliInput, AliasBombIsRefusedQuicklyWithBoundedMemory) {
     const CliResult r = validate(alias_bomb(where));
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("aliases are expanded"), std::string::npos) << r.err;
-    // well under a second: about 0.03 s of CPU measured (wall time 0.04 s idle, 0.4 s on a loaded machine)
+    // well under a second: about 0.03 s of CPU measured (wall time 0.04 s idle, 0.4 s on a loaded
+    // machine)
     EXPECT_LT(r.cpu_seconds, 0.5);
     EXPECT_LT(r.peak_kb, 100 * 1024);  // bounded: about 6 MB measured
   }
@@ -66,7 +67,9 @@ TEST_F(CliInput, ErrorNamesKeyPathLineAndColumn) {
 }
 
 TEST_F(CliInput, ControlCharactersAndHugeValuesAreNotEchoedRaw) {
-  const CliResult r = validate("duration: \"\\e[31mred\\x07\"\n" "description: 1\n");
+  const CliResult r = validate(
+      "duration: \"\\e[31mred\\x07\"\n"
+      "description: 1\n");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("\\x1B[31mred\\x07"), std::string::npos) << r.err;
@@ -111,21 +114,26 @@ TEST_F(CliInput, SetValuesObeyTheSceneFileRules) {
   EXPECT_LT(r.cpu_seconds, 0.5);
   EXPECT_LT(r.peak_kb, 100 * 1024);
 
-  const CliResult twice_in_map = run_cli({"validate", "rod.yaml", "--set", "integrator={dt: 1e-3, dt: 2e-3}"}, dir_);
+  const CliResult twice_in_map =
+      run_cli({"validate", "rod.yaml", "--set", "integrator={dt: 1e-3, dt: 2e-3}"}, dir_);
   EXPECT_EQ(twice_in_map.exit_code, 2) << twice_in_map.err;
-  EXPECT_NE(twice_in_map.err.find("--set integrator: got the key 'dt' twice in one map"), std::string::npos)
+  EXPECT_NE(twice_in_map.err.find("--set integrator: got the key 'dt' twice in one map"),
+            std::string::npos)
       << twice_in_map.err;
 
   // the same key path twice, in either spelling
-  const CliResult twice = run_cli({"validate", "rod.yaml", "--set", "rods.0.material.E=1e6", "--set",
-                                   "rods[0].material.E=2e6"}, dir_);
+  const CliResult twice = run_cli(
+      {"validate", "rod.yaml", "--set", "rods.0.material.E=1e6", "--set", "rods[0].material.E=2e6"},
+      dir_);
   EXPECT_EQ(twice.exit_code, 2) << twice.err;
   EXPECT_NE(twice.err.find("--set rods[0].material.E: got given twice: 'rods.0.material.E=1e6' and "
                            "'rods[0].material.E=2e6'"),
             std::string::npos)
       << twice.err;
   // a key inside a value set before is a different path and allowed
-  EXPECT_EQ(run_cli({"validate", "rod.yaml", "--set", "integrator={dt: 1e-3}", "--set", "integrator.dt=2e-3"}, dir_)
+  EXPECT_EQ(run_cli({"validate", "rod.yaml", "--set", "integrator={dt: 1e-3}", "--set",
+                     "integrator.dt=2e-3"},
+                    dir_)
                 .exit_code,
             0);
 }
@@ -151,16 +159,19 @@ TEST_F(CliInput, HugeCountsAreRefusedBeforeAllocating) {
 TEST_F(CliInput, VineWithABrokenPinIsRefused) {
   // body 0 half a metre away from the base pin: the first step would pull it back silently
   const fs::path vine = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  const CliResult r = run_cli({"validate", vine.string(), "--set", "vine.bodies=2", "--set", "vine.stiffness=[0.5]",
-                               "--set", "vine.damping=[3e-5]", "--set",
+  const CliResult r = run_cli({"validate", vine.string(), "--set", "vine.bodies=2", "--set",
+                               "vine.stiffness=[0.5]", "--set", "vine.damping=[3e-5]", "--set",
                                "vine.initial_state.q=[0.5, 0.5, 0, 0.51333334, 0.5, 0]"},
                               dir_);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  // refused by the projection onto the constraints (vine/initial_state.hpp), naming the body and the distance
+  // refused by the projection onto the constraints (vine/initial_state.hpp), naming the body and
+  // the distance
   EXPECT_NE(r.err.find("vine.initial_state"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("(body 0) from the nearest one meeting the joint and contact constraints"), std::string::npos)
+  EXPECT_NE(r.err.find("(body 0) from the nearest one meeting the joint and contact constraints"),
+            std::string::npos)
       << r.err;
-  EXPECT_EQ(r.err.find("(at "), std::string::npos) << r.err;  // a --set value has no place in the file
+  EXPECT_EQ(r.err.find("(at "), std::string::npos)
+      << r.err;  // a --set value has no place in the file
 }
 
 TEST_F(CliInput, EndlessDeviceAndOversizedFileAreRefused) {
@@ -185,7 +196,8 @@ TEST_F(CliInput, FifoWithoutWriterIsRefusedAfterTheTimeout) {
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const int saved = input_file_limits().read_timeout_seconds;
   input_file_limits().read_timeout_seconds = 1;
-  tendril::testing::expect_input_error([&] { io::read_scene_file(fifo); }, {"nothing to read for 1 s"});
+  tendril::testing::expect_input_error([&] { io::read_scene_file(fifo); },
+                                       {"nothing to read for 1 s"});
   input_file_limits().read_timeout_seconds = saved;
 }
 
@@ -202,7 +214,8 @@ TEST_F(CliInput, VineTimeStepOfRoundOffIsRefusedWithTheRange) {
 TEST_F(CliInput, VersionAndHelpWithExitCodes) {
   const CliResult help = run_cli({"--help"}, dir_);
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* code : {"Exit codes:", "  0 ", "  1 ", "  2 ", "  130 ", "129 by SIGHUP, 141 by SIGPIPE"})
+  for (const char* code :
+       {"Exit codes:", "  0 ", "  1 ", "  2 ", "  130 ", "129 by SIGHUP, 141 by SIGPIPE"})
     EXPECT_NE(help.err.find(code), std::string::npos) << code << "\n" << help.err;
   const CliResult version = run_cli({"--version"}, dir_);
   EXPECT_EQ(version.exit_code, 0);

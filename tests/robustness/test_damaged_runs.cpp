@@ -26,12 +26,14 @@ class DamagedRuns : public CliTest {
     text.replace(at, from.size(), to);
     write_text(dir_ / "run" / file, text);
   }
-  /// `tendril export` of the damaged run: exit 2 with each of `parts` in the message, no internal error.
+  /// `tendril export` of the damaged run: exit 2 with each of `parts` in the message, no internal
+  /// error.
   void expect_refused(const std::vector<std::string>& parts) const {
     const CliResult r = run_cli({"export", "run", "--vtk", "vtk"}, dir_);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
-    for (const std::string& part : parts) EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+    for (const std::string& part : parts)
+      EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
   }
 };
 
@@ -68,7 +70,8 @@ TEST_F(DamagedRuns, PlotFailureNotCausedByToolsDoesNotBlameThem) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("plot_run.py"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("failed (exit 1): its message is above"), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.find("apt-get install"), std::string::npos) << r.err;  // it once said "it needs numpy and matplotlib"
+  EXPECT_EQ(r.err.find("apt-get install"), std::string::npos)
+      << r.err;  // it once said "it needs numpy and matplotlib"
 }
 
 }  // namespace

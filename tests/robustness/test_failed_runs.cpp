@@ -22,7 +22,8 @@ class FailedRuns : public CliTest {
       if (e.find(".tmp-") != std::string::npos) return false;
     return true;
   }
-  /// A run to "out" that ended early: only out.failed, with `status` and the step reached, no temp folder.
+  /// A run to "out" that ended early: only out.failed, with `status` and the step reached, no temp
+  /// folder.
   void expect_ended_early(const std::string& status) const {
     EXPECT_FALSE(fs::exists(dir_ / "out"));
     const std::string meta = slurp(dir_ / "out.failed" / "run.json");
@@ -44,17 +45,19 @@ TEST_F(FailedRuns, FullyFixedNetworkRunsAndNothingMoves) {
 }
 
 TEST_F(FailedRuns, InfiniteLoadIsReportedFailed) {
-  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "forces.gravity=[0, 0, -1e308]"}, dir_);
+  const CliResult r =
+      run_cli({"run", "rod.yaml", "--out", "out", "--set", "forces.gravity=[0, 0, -1e308]"}, dir_);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("(non_finite)"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("(rods[0].nodes["), std::string::npos) << r.err;  // the scene's name for the node
+  EXPECT_NE(r.err.find("(rods[0].nodes["), std::string::npos)
+      << r.err;  // the scene's name for the node
   expect_ended_early("failed");
 }
 
 TEST_F(FailedRuns, SignalMarksTheRunInterrupted) {
   // long enough to be running when the signal comes (about 10 s if it never came)
-  const CliResult r =
-      run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, interrupt_once_written("positions.npy"));
+  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_,
+                              interrupt_once_written("positions.npy"));
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
@@ -67,18 +70,20 @@ TEST_F(FailedRuns, HangupAndBrokenPipeMarkTheRunInterrupted) {
     const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_,
                                 interrupt_once_written("positions.npy", signal));
     EXPECT_EQ(r.exit_code, 128 + signal) << r.err;
-    EXPECT_NE(r.err.find("stopped by signal " + std::to_string(signal)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("stopped by signal " + std::to_string(signal)), std::string::npos)
+        << r.err;
     expect_ended_early("interrupted");
     fs::remove_all(dir_ / "out.failed");
   }
 }
 
 TEST_F(FailedRuns, SignalMarksAVineRunInterrupted) {
-  // the vine goes through the same run loop (io/run_loop.hpp): a signal ends it after the current step
+  // the vine goes through the same run loop (io/run_loop.hpp): a signal ends it after the current
+  // step
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  const CliResult r =
-      run_cli({"run", scene.string(), "--out", "out", "--set", "vine.steps=100000000", "--set", "vine.save_every=1"},
-              dir_, interrupt_once_written("body_pose.npy"));
+  const CliResult r = run_cli({"run", scene.string(), "--out", "out", "--set",
+                               "vine.steps=100000000", "--set", "vine.save_every=1"},
+                              dir_, interrupt_once_written("body_pose.npy"));
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("stopped by signal"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
@@ -101,7 +106,8 @@ TEST_F(FailedRuns, SignalMarksAFitInterrupted) {
       }
     return false;
   };
-  const CliResult r = run_cli({"fit", fit_file.string(), "--out", "out", "--no-plot", "--jobs", "2"}, dir_, o);
+  const CliResult r =
+      run_cli({"fit", fit_file.string(), "--out", "out", "--no-plot", "--jobs", "2"}, dir_, o);
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
   EXPECT_NE(r.err.find("fit interrupted by signal 2"), std::string::npos) << r.err;
   expect_ended_early("interrupted");
@@ -118,7 +124,8 @@ TEST_F(FailedRuns, TemporaryFolderOfAKilledRunIsRemovedByTheNextRun) {
       }
     return false;
   };
-  const CliResult killed = run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
+  const CliResult killed =
+      run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=1000"}, dir_, o);
   ASSERT_EQ(killed.exit_code, 128 + SIGKILL) << killed.err;
   std::string left;
   for (const std::string& e : entries(dir_))
@@ -131,7 +138,8 @@ TEST_F(FailedRuns, TemporaryFolderOfAKilledRunIsRemovedByTheNextRun) {
   const CliResult next = run_cli({"run", "rod.yaml", "--out", "out"}, dir_);
   ASSERT_EQ(next.exit_code, 0) << next.err;
   EXPECT_FALSE(fs::exists(dir_ / left));
-  EXPECT_NE(slurp(dir_ / "out" / "run.json").find("\"removed_temporaries_of_killed_runs\": [\"" + left + "\"]"),
+  EXPECT_NE(slurp(dir_ / "out" / "run.json")
+                .find("\"removed_temporaries_of_killed_runs\": [\"" + left + "\"]"),
             std::string::npos);
   EXPECT_EQ(slurp(dir_ / "out.tmp-999999999-0" / "notes.txt"), "mine");
 }
@@ -140,8 +148,9 @@ TEST_F(FailedRuns, WriteFailureIsReportedFailedWithNothingHalfWritten) {
   // a file size limit makes the growing arrays' writes fail like a full disk does (EFBIG / ENOSPC)
   CliOptions o;
   o.file_size_limit = 20000;
-  const CliResult r =
-      run_cli({"run", "rod.yaml", "--out", "out", "--set", "duration=10", "--set", "integrator.dt=0.01"}, dir_, o);
+  const CliResult r = run_cli(
+      {"run", "rod.yaml", "--out", "out", "--set", "duration=10", "--set", "integrator.dt=0.01"},
+      dir_, o);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   expect_ended_early("failed");
 }
@@ -157,44 +166,51 @@ TEST_F(FailedRuns, NothingWritableLeavesNothing) {
 }
 
 TEST_F(FailedRuns, TinyOutputIntervalSavesEveryStep) {
-  const CliResult r = run_cli({"run", "rod.yaml", "--out", "out", "--set", "output.interval=1e-320"}, dir_);
+  const CliResult r =
+      run_cli({"run", "rod.yaml", "--out", "out", "--set", "output.interval=1e-320"}, dir_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(io::read_npy(dir_ / "out" / "frame_time.npy").shape[0], 11u);  // 10 steps + the initial state
+  EXPECT_EQ(io::read_npy(dir_ / "out" / "frame_time.npy").shape[0],
+            11u);  // 10 steps + the initial state
 }
 
 TEST_F(FailedRuns, VineWithHugeMassFails) {
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  const CliResult r =
-      run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.mass=1e308", "--set", "vine.steps=20"}, dir_);
+  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.mass=1e308",
+                               "--set", "vine.steps=20"},
+                              dir_);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""),
+            std::string::npos);
 }
 
 TEST_F(FailedRuns, FrictionJamOfAVineSaysWhatToChange) {
   // the runtime scene with mu = 0.5: the tip wedges against the first circle (docs/physics/vine.md)
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.contact.friction=0.5", "--set",
-                               "vine.contact.model=point"},
+  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set",
+                               "vine.contact.friction=0.5", "--set", "vine.contact.model=point"},
                               dir_);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("energy blow-up"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("jam"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("vine.growth.control: force_limited"), std::string::npos) << r.err;
   // with force-limited growth the same vine stalls at the circle and the run completes
-  const CliResult stalled = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.contact.friction=0.5",
-                                     "--set", "vine.contact.model=point", "--set", "vine.growth.control=force_limited",
-                                     "--set", "vine.growth.force=0.5"},
-                                    dir_);
+  const CliResult stalled =
+      run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.contact.friction=0.5",
+               "--set", "vine.contact.model=point", "--set", "vine.growth.control=force_limited",
+               "--set", "vine.growth.force=0.5"},
+              dir_);
   EXPECT_EQ(stalled.exit_code, 0) << stalled.err;
 }
 
 TEST_F(FailedRuns, ExplicitSpringVineThatBlowsUpFails) {
   const fs::path scene = fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml";
-  const CliResult r = run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.springs=explicit", "--set",
-                               "vine.stiffness=[1e9]", "--set", "vine.steps=200"},
-                              dir_);
+  const CliResult r =
+      run_cli({"run", scene.string(), "--out", "vine", "--set", "vine.springs=explicit", "--set",
+               "vine.stiffness=[1e9]", "--set", "vine.steps=200"},
+              dir_);
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "vine.failed" / "run.json").find("\"status\": \"failed\""),
+            std::string::npos);
 }
 
 }  // namespace

@@ -19,7 +19,9 @@ namespace fs = std::filesystem;
 
 class OutFolder : public CliTest {
  protected:
-  CliResult run(const std::string& out) { return run_cli({"run", "fixed.yaml", "--out", out}, dir_); }
+  CliResult run(const std::string& out) {
+    return run_cli({"run", "fixed.yaml", "--out", out}, dir_);
+  }
 };
 
 TEST_F(OutFolder, ForeignFolderIsRefusedAndKept) {
@@ -48,7 +50,8 @@ TEST_F(OutFolder, EarlierRunIsReplacedButNotWithAnExtraFile) {
   const auto run_files = entries(dir_ / "out");
   ASSERT_EQ(run("out").exit_code, 0);  // an earlier run holding only its own files is replaced
   EXPECT_EQ(entries(dir_ / "out"), run_files);
-  fs::copy_file(dir_ / "fixed.yaml", dir_ / "out" / "fixed.yaml");  // the user keeps the scene with the run
+  fs::copy_file(dir_ / "fixed.yaml",
+                dir_ / "out" / "fixed.yaml");  // the user keeps the scene with the run
   const CliResult r = run("out");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("fixed.yaml"), std::string::npos) << r.err;
@@ -114,8 +117,8 @@ TEST_F(OutFolder, RunOfMoreThanAGigabyteIsWarnedWithItsEstimate) {
   const auto at = r.err.find(warning);
   ASSERT_NE(at, std::string::npos) << r.err;
   const double estimate_gb = std::stod(r.err.substr(at + warning.size()));
-  // the reference: what the interrupted run wrote, array by array, scaled to 10^7 steps (an array of
-  // one row per step) or 10^7 + 1 frames (one per saved frame, the initial one included)
+  // the reference: what the interrupted run wrote, array by array, scaled to 10^7 steps (an array
+  // of one row per step) or 10^7 + 1 frames (one per saved frame, the initial one included)
   const std::string meta = slurp(dir_ / "out.failed" / "run.json");
   const auto steps_at = meta.find("\"steps\": ");
   ASSERT_NE(steps_at, std::string::npos) << meta;
@@ -126,7 +129,8 @@ TEST_F(OutFolder, RunOfMoreThanAGigabyteIsWarnedWithItsEstimate) {
     if (f.path().extension() != ".npy") continue;
     const io::NpyArray a = io::read_npy(f.path());
     ASSERT_TRUE(a.shape[0] == steps || a.shape[0] == steps + 1) << f.path();
-    bytes += 8.0 * static_cast<double>(a.size() / a.shape[0]) * (a.shape[0] == steps ? 1e7 : 1e7 + 1);
+    bytes +=
+        8.0 * static_cast<double>(a.size() / a.shape[0]) * (a.shape[0] == steps ? 1e7 : 1e7 + 1);
   }
   EXPECT_GT(estimate_gb, 1.0);
   EXPECT_NEAR(estimate_gb, bytes / 1e9, 0.005 * bytes / 1e9) << r.err;  // printed to 3 digits

@@ -15,7 +15,8 @@
 
 namespace tendril::robustness {
 
-CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd, const CliOptions& options) {
+CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                  const CliOptions& options) {
   int in_pipe[2], err_pipe[2];
   if (::pipe(in_pipe) != 0 || ::pipe(err_pipe) != 0) return {};
   const auto start = std::chrono::steady_clock::now();
@@ -28,7 +29,8 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
     ::close(err_pipe[0]);
     if (::chdir(cwd.c_str()) != 0) ::_exit(126);
     if (options.file_size_limit >= 0) {
-      const rlimit limit{static_cast<rlim_t>(options.file_size_limit), static_cast<rlim_t>(options.file_size_limit)};
+      const rlimit limit{static_cast<rlim_t>(options.file_size_limit),
+                         static_cast<rlim_t>(options.file_size_limit)};
       ::setrlimit(RLIMIT_FSIZE, &limit);
     }
     std::vector<char*> argv;
@@ -44,7 +46,8 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
   ::close(err_pipe[1]);
   // the scene texts are small: they fit the pipe buffer
   if (!options.stdin_text.empty()) {
-    const ssize_t written = ::write(in_pipe[1], options.stdin_text.data(), options.stdin_text.size());
+    const ssize_t written =
+        ::write(in_pipe[1], options.stdin_text.data(), options.stdin_text.size());
     (void)written;
   }
   ::close(in_pipe[1]);
@@ -52,7 +55,9 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
   bool signalled = !options.while_running && !options.while_output;
   char buffer[4096];
   for (;;) {
-    if (!signalled) signalled = options.while_running ? options.while_running(pid) : options.while_output(pid, r.err);
+    if (!signalled)
+      signalled =
+          options.while_running ? options.while_running(pid) : options.while_output(pid, r.err);
     pollfd p{err_pipe[0], POLLIN, 0};
     if (::poll(&p, 1, 10) > 0) {
       const ssize_t got = ::read(err_pipe[0], buffer, sizeof buffer);
@@ -73,7 +78,8 @@ CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::p
 }
 
 void CliTest::SetUp() {
-  dir_ = testing::scratch_dir("robustness") / ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  dir_ = testing::scratch_dir("robustness") /
+         ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::filesystem::remove_all(dir_);
   std::filesystem::create_directories(dir_);
   write_text(dir_ / "rod.yaml", kSmallRod);
@@ -108,7 +114,8 @@ void write_text(const std::filesystem::path& file, const std::string& text) {
 std::vector<std::string> entries(const std::filesystem::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) names.push_back(e.path().filename().string());
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }

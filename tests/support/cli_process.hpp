@@ -2,8 +2,8 @@
 /// Runs the `tendril` command as a child process for the robustness tests: exit code, stderr,
 /// wall time and peak memory, optionally with a file size limit or a signal sent while it runs.
 
-#include <filesystem>
 #include <csignal>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,19 +13,22 @@
 namespace tendril::robustness {
 
 struct CliResult {
-  int exit_code = -1;      ///< exit status, or 128 + signal if killed by one
-  std::string err;         ///< stderr and stdout
-  double wall_seconds = 0; ///< wall-clock time of the child
-  double cpu_seconds = 0;  ///< CPU time (user + system) of the child: unlike wall time, not stretched by load
-  long peak_kb = 0;        ///< peak resident memory of the child [KiB]
+  int exit_code = -1;       ///< exit status, or 128 + signal if killed by one
+  std::string err;          ///< stderr and stdout
+  double wall_seconds = 0;  ///< wall-clock time of the child
+  double cpu_seconds =
+      0;  ///< CPU time (user + system) of the child: unlike wall time, not stretched by load
+  long peak_kb = 0;  ///< peak resident memory of the child [KiB]
 };
 
 struct CliOptions {
-  std::string stdin_text;           ///< written to the child's stdin (then closed)
-  long file_size_limit = -1;        ///< RLIMIT_FSIZE in bytes (a "full disk" for large files), or -1
-  /// Called repeatedly while the child runs (with its pid) until it returns true (e.g. sends a signal).
+  std::string stdin_text;     ///< written to the child's stdin (then closed)
+  long file_size_limit = -1;  ///< RLIMIT_FSIZE in bytes (a "full disk" for large files), or -1
+  /// Called repeatedly while the child runs (with its pid) until it returns true (e.g. sends a
+  /// signal).
   std::function<bool(int pid)> while_running;
-  /// The same, with the child's output (stdout and stderr) so far: e.g. a signal once a line appears.
+  /// The same, with the child's output (stdout and stderr) so far: e.g. a signal once a line
+  /// appears.
   std::function<bool(int pid, const std::string& output)> while_output;
 };
 
@@ -65,7 +68,8 @@ integrator:
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override;
-  /// Options that send `signal` to a run to "out" once its temporary folder holds more than 4 KiB of `array`.
+  /// Options that send `signal` to a run to "out" once its temporary folder holds more than 4 KiB
+  /// of `array`.
   CliOptions interrupt_once_written(const std::string& array, int signal = SIGINT) const;
   std::filesystem::path dir_;
 };

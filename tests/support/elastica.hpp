@@ -5,8 +5,8 @@
 /// A rod of length L [m] (reference arc length s), bending stiffness EI [N m^2] and axial stiffness
 /// EA [N] (0: inextensible) is clamped at s = 0 with tangent angle theta_0 in the (x, z) plane and
 /// loaded by dead loads: a uniform force per length w [N/m] and a tip force F [N]. With natural
-/// curvature kappa_bar [1/m], bending moment m = EI (theta' - kappa_bar), the resultant of the loads
-/// beyond s, N(s) = F + w (L - s), and the axial strain eps = N . t / EA:
+/// curvature kappa_bar [1/m], bending moment m = EI (theta' - kappa_bar), the resultant of the
+/// loads beyond s, N(s) = F + w (L - s), and the axial strain eps = N . t / EA:
 ///   EI theta'' = m' = -(1 + eps) (cos(theta) N_z - sin(theta) N_x),  theta(0) = theta_0, m(L) = 0,
 ///   r' = (1 + eps) (cos(theta), sin(theta)).
 /// Solved as a boundary value problem: second-order finite differences on a uniform grid, Newton
@@ -24,11 +24,11 @@
 namespace tendril::testing {
 
 struct ElasticaProblem {
-  double length = 1.0;            ///< L [m]
-  double bend_stiffness = 1.0;    ///< EI [N m^2]
-  double natural_curvature = 0.0; ///< kappa_bar [1/m]
-  double clamp_angle = 0.0;       ///< theta_0 [rad]
-  double axial_stiffness = 0.0;   ///< EA [N]; 0 means inextensible
+  double length = 1.0;                              ///< L [m]
+  double bend_stiffness = 1.0;                      ///< EI [N m^2]
+  double natural_curvature = 0.0;                   ///< kappa_bar [1/m]
+  double clamp_angle = 0.0;                         ///< theta_0 [rad]
+  double axial_stiffness = 0.0;                     ///< EA [N]; 0 means inextensible
   std::array<double, 2> load_per_length{0.0, 0.0};  ///< w (x, z) [N/m]
   std::array<double, 2> tip_force{0.0, 0.0};        ///< F (x, z) [N]
 };
@@ -47,7 +47,8 @@ class ElasticaSolver {
   bool solve(const ElasticaProblem& p) {
     if (theta_.empty()) {
       theta_.resize(n_ + 1);
-      for (int i = 0; i <= n_; ++i) theta_[i] = p.clamp_angle + p.natural_curvature * spacing(p) * i;
+      for (int i = 0; i <= n_; ++i)
+        theta_[i] = p.clamp_angle + p.natural_curvature * spacing(p) * i;
     }
     const double h = spacing(p);
     std::vector<double> r(n_ + 1), diag(n_ + 1), lower(n_ + 1), upper(n_ + 1), step(n_ + 1);
@@ -96,7 +97,8 @@ class ElasticaSolver {
       for (int j : {i, i + 1}) {
         const double s = j * h, c = std::cos(theta_[j]), sn = std::sin(theta_[j]);
         const std::array<double, 2> nn = resultant(p, s);
-        const double stretch = 1.0 + (p.axial_stiffness > 0.0 ? (c * nn[0] + sn * nn[1]) / p.axial_stiffness : 0.0);
+        const double stretch =
+            1.0 + (p.axial_stiffness > 0.0 ? (c * nn[0] + sn * nn[1]) / p.axial_stiffness : 0.0);
         x += 0.5 * h * stretch * c;
         z += 0.5 * h * stretch * sn;
       }
@@ -111,7 +113,8 @@ class ElasticaSolver {
            (std::abs(p.load_per_length[0]) + std::abs(p.load_per_length[1])) * p.length;
   }
   static std::array<double, 2> resultant(const ElasticaProblem& p, double s) {
-    return {p.tip_force[0] + p.load_per_length[0] * (p.length - s), p.tip_force[1] + p.load_per_length[1] * (p.length - s)};
+    return {p.tip_force[0] + p.load_per_length[0] * (p.length - s),
+            p.tip_force[1] + p.load_per_length[1] * (p.length - s)};
   }
   /// g = (1 + eps)(cos(theta) N_z - sin(theta) N_x) and dg/dtheta.
   static void load_term(const ElasticaProblem& p, double theta, double s, double& g, double& dg) {
@@ -138,7 +141,8 @@ inline void ramp_loads(ElasticaSolver& solver, const ElasticaProblem& p, int ste
       stage.load_per_length[i] = p.load_per_length[i] * factor;
       stage.tip_force[i] = p.tip_force[i] * factor;
     }
-    if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge (loading)");
+    if (!solver.solve(stage))
+      throw std::runtime_error("elastica Newton did not converge (loading)");
   }
 }
 }  // namespace detail
@@ -154,14 +158,17 @@ inline ElasticaTip solve_cantilever_elastica(const ElasticaProblem& p, int load_
 /// Solves p with the loads applied to the rod with natural curvature `start_curvature` [1/m] first,
 /// then the natural curvature ramped to p.natural_curvature at full load in `stages` increments
 /// (actuating the rod while it is loaded).
-inline ElasticaTip solve_actuated_elastica(const ElasticaProblem& p, double start_curvature, int stages = 50) {
+inline ElasticaTip solve_actuated_elastica(const ElasticaProblem& p, double start_curvature,
+                                           int stages = 50) {
   ElasticaSolver solver;
   ElasticaProblem stage = p;
   stage.natural_curvature = start_curvature;
   detail::ramp_loads(solver, stage, stages);
   for (int k = 1; k <= stages; ++k) {
-    stage.natural_curvature = start_curvature + (p.natural_curvature - start_curvature) * k / stages;
-    if (!solver.solve(stage)) throw std::runtime_error("elastica Newton did not converge (actuation)");
+    stage.natural_curvature =
+        start_curvature + (p.natural_curvature - start_curvature) * k / stages;
+    if (!solver.solve(stage))
+      throw std::runtime_error("elastica Newton did not converge (actuation)");
   }
   return solver.tip(p);
 }

@@ -19,7 +19,8 @@ void expect_input_error(F&& f, std::initializer_list<std::string> fragments) {
     FAIL() << "no InputError thrown";
   } catch (const InputError& e) {
     const std::string what = e.what();
-    for (const auto& frag : fragments) EXPECT_NE(what.find(frag), std::string::npos) << what << "\n  lacks: " << frag;
+    for (const auto& frag : fragments)
+      EXPECT_NE(what.find(frag), std::string::npos) << what << "\n  lacks: " << frag;
   }
 }
 

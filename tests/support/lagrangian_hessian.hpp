@@ -1,7 +1,8 @@
 #pragma once
-/// The joint estimation's exact Hessian of the Lagrangian f + lambda . g (fit/vine_joint_estimation.hpp,
-/// EstimationHessian::exact) against central differences of the Lagrangian's gradient
-/// grad f + J^T lambda, at a random point near the guess and random multipliers.
+/// The joint estimation's exact Hessian of the Lagrangian f + lambda . g
+/// (fit/vine_joint_estimation.hpp, EstimationHessian::exact) against central differences of the
+/// Lagrangian's gradient grad f + J^T lambda, at a random point near the guess and random
+/// multipliers.
 
 #include <algorithm>
 #include <random>
@@ -11,17 +12,18 @@
 namespace tendril::testing {
 
 struct LagrangianHessianCheck {
-  VecX x, lambda;       ///< where: the guess + x_noise N(0, 1), multipliers lambda_size N(0, 1)
-  SparseMatrix hessian; ///< the analytic Hessian there
-  double worst = 0.0;   ///< worst |fd - column| / (1 + |column|) over the columns checked
-  int checked = 0;      ///< columns checked
+  VecX x, lambda;        ///< where: the guess + x_noise N(0, 1), multipliers lambda_size N(0, 1)
+  SparseMatrix hessian;  ///< the analytic Hessian there
+  double worst = 0.0;    ///< worst |fd - column| / (1 + |column|) over the columns checked
+  int checked = 0;       ///< columns checked
 };
 
 /// `evaluate(x, multipliers)` evaluates the problem (fit::evaluate_joint_estimation with the exact
 /// Hessian); every `stride`-th column and the last two (K, C) are checked with step h.
 template <class Evaluate>
-LagrangianHessianCheck check_lagrangian_hessian(Evaluate evaluate, double x_noise, double lambda_size, double h,
-                                                int stride, unsigned seed) {
+LagrangianHessianCheck check_lagrangian_hessian(Evaluate evaluate, double x_noise,
+                                                double lambda_size, double h, int stride,
+                                                unsigned seed) {
   LagrangianHessianCheck out;
   const fit::JointEstimationProblemEvaluation guess = evaluate(VecX(), VecX());
   std::mt19937 rng(seed);

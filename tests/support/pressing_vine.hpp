@@ -1,7 +1,7 @@
 #pragma once
-/// The step-derivative tests' contact case: the runtime scene (vine/paper_scenes.hpp, 8 bodies) with
-/// point contact, four pins of distinct K, C and a circle ahead, grown until a contact point presses
-/// on it (normal impulse > 1e-6 N s after step 30).
+/// The step-derivative tests' contact case: the runtime scene (vine/paper_scenes.hpp, 8 bodies)
+/// with point contact, four pins of distinct K, C and a circle ahead, grown until a contact point
+/// presses on it (normal impulse > 1e-6 N s after step 30).
 
 #include <gtest/gtest.h>
 

@@ -24,8 +24,9 @@ inline std::filesystem::path scratch_dir(const std::string& tag) {
     }
   };
   static Folders folders;
-  auto [it, inserted] = folders.paths.try_emplace(
-      tag, std::filesystem::temp_directory_path() / ("tendril_" + tag + "_" + std::to_string(::getpid())));
+  auto [it, inserted] =
+      folders.paths.try_emplace(tag, std::filesystem::temp_directory_path() /
+                                         ("tendril_" + tag + "_" + std::to_string(::getpid())));
   std::filesystem::create_directories(it->second);
   return it->second;
 }

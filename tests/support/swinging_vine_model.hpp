@@ -1,7 +1,7 @@
 #pragma once
 /// The fitting tests' synthetic vine: six bodies released 0.3 rad off their rest heading while
-/// growing (the base spring swings the robot back: K sets the period, about 0.4 s; C the decay, about
-/// 1 / s). Also the step map's second-derivative test's model.
+/// growing (the base spring swings the robot back: K sets the period, about 0.4 s; C the decay,
+/// about 1 / s). Also the step map's second-derivative test's model.
 
 #include "tendril/vine/vine_model.hpp"
 
@@ -24,6 +24,8 @@ inline vine::VineModel swinging_vine() {
   return m;
 }
 
-inline vine::VineState swinging_start(const vine::VineModel& m) { return vine::straight_state(m, 1.5, 0.002); }
+inline vine::VineState swinging_start(const vine::VineModel& m) {
+  return vine::straight_state(m, 1.5, 0.002);
+}
 
 }  // namespace tendril::testing

@@ -48,14 +48,16 @@ struct WallGrowthCase {
   vine::VineModel model;
   vine::VineState start;
   std::vector<std::vector<double>> tip;  ///< per video frame: frame, 1-based step, t [s], x, y [mm]
-  std::vector<std::vector<double>> points;  ///< frame, 1-based step, t [s], point, x, y [mm] (8 x 21 rows)
+  std::vector<std::vector<double>>
+      points;  ///< frame, 1-based step, t [s], point, x, y [mm] (8 x 21 rows)
 };
 
 inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
   WallGrowthCase c;
   c.tip = read_csv(dir / "wall_growth_video_tip_mm.csv");
   c.points = read_csv(dir / "wall_growth_video_points_mm.csv");
-  const auto wall = read_csv(dir / "wall_growth_wall_polygon_mm.csv");  // edge, x1, y1, x2, y2, nx, ny
+  const auto wall =
+      read_csv(dir / "wall_growth_wall_polygon_mm.csv");  // edge, x1, y1, x2, y2, nx, ny
   vine::UniformVineParameters p;
   p.bodies = 10;
   p.half_length = 0.016845;
@@ -78,8 +80,10 @@ inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
   return c;
 }
 
-/// Video frames first .. last (0-7) as measured frames: 21 points each [m] at their simulation steps.
-inline std::vector<fit::MeasuredFrame> wall_growth_frames(const WallGrowthCase& c, int first, int last) {
+/// Video frames first .. last (0-7) as measured frames: 21 points each [m] at their simulation
+/// steps.
+inline std::vector<fit::MeasuredFrame> wall_growth_frames(const WallGrowthCase& c, int first,
+                                                          int last) {
   std::vector<fit::MeasuredFrame> frames;
   for (int f = first; f <= last; ++f) {
     fit::MeasuredFrame frame{0, MatX(21, 2)};
@@ -95,7 +99,8 @@ inline std::vector<fit::MeasuredFrame> wall_growth_frames(const WallGrowthCase& 
 
 /// Tip-x mean absolute error [mm] of simulated points per frame (the tip last) against the video,
 /// simulated[i] being video frame first_frame + i.
-inline double wall_growth_tip_x_mae(const std::vector<MatX>& simulated, const WallGrowthCase& c, int first_frame) {
+inline double wall_growth_tip_x_mae(const std::vector<MatX>& simulated, const WallGrowthCase& c,
+                                    int first_frame) {
   double sum = 0.0;
   for (std::size_t i = 0; i < simulated.size(); ++i)
     sum += std::abs(1e3 * simulated[i](simulated[i].rows() - 1, 0) - c.tip[first_frame + i][3]);

@@ -6,8 +6,8 @@
 
 namespace tendril {
 
-RestShapeSchedule::RestShapeSchedule(const Model& model, RestQuantity quantity, std::vector<int> targets,
-                                     std::vector<Schedule> schedules)
+RestShapeSchedule::RestShapeSchedule(const Model& model, RestQuantity quantity,
+                                     std::vector<int> targets, std::vector<Schedule> schedules)
     : quantity_(quantity), targets_(std::move(targets)), schedules_(std::move(schedules)) {
   const bool edges = quantity == RestQuantity::rest_length;
   const int count = static_cast<int>(edges ? model.rods.edges.size() : model.rods.springs.size());
@@ -28,10 +28,18 @@ void RestShapeSchedule::apply(double t, RodNetwork& rods) const {
     const double v = schedules_[schedules_.size() == 1 ? 0 : k](t);
     const int i = targets_[k];
     switch (quantity_) {
-      case RestQuantity::natural_curvature_1: rods.springs[i].natural_curvature[0] = v; break;
-      case RestQuantity::natural_curvature_2: rods.springs[i].natural_curvature[1] = v; break;
-      case RestQuantity::natural_twist: rods.springs[i].natural_twist = v; break;
-      case RestQuantity::rest_length: rods.rest_length[i] = v; break;
+      case RestQuantity::natural_curvature_1:
+        rods.springs[i].natural_curvature[0] = v;
+        break;
+      case RestQuantity::natural_curvature_2:
+        rods.springs[i].natural_curvature[1] = v;
+        break;
+      case RestQuantity::natural_twist:
+        rods.springs[i].natural_twist = v;
+        break;
+      case RestQuantity::rest_length:
+        rods.rest_length[i] = v;
+        break;
     }
   }
 }

@@ -1,8 +1,9 @@
 #pragma once
-/// An Actuator that sets one rest quantity of chosen bend-twist springs or edges from time schedules
-/// (granular_flagella IV-E, mat_dismech 6.1). Values are the Model's own (discrete, integrated)
-/// quantities: natural curvature kappa_bar_i [-] (about kappa_i Delta l for a smooth curve of curvature
-/// kappa_i), natural twist m_bar [rad] (twist rate times Delta l), rest length |e_bar| [m].
+/// An Actuator that sets one rest quantity of chosen bend-twist springs or edges from time
+/// schedules (granular_flagella IV-E, mat_dismech 6.1). Values are the Model's own (discrete,
+/// integrated) quantities: natural curvature kappa_bar_i [-] (about kappa_i Delta l for a smooth
+/// curve of curvature kappa_i), natural twist m_bar [rad] (twist rate times Delta l), rest length
+/// |e_bar| [m].
 
 #include <vector>
 

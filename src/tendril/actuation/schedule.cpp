@@ -74,7 +74,8 @@ std::vector<Schedule> csv_schedules(const std::filesystem::path& file, const std
     if (row.empty() || row.front().front() == '#') continue;
     std::vector<double> numbers(row.size());
     bool numeric = true;
-    for (std::size_t c = 0; c < row.size(); ++c) numeric = numeric && parse_number(row[c], numbers[c]);
+    for (std::size_t c = 0; c < row.size(); ++c)
+      numeric = numeric && parse_number(row[c], numbers[c]);
     const std::string where = file.string() + ":" + std::to_string(line_number);
     if (!numeric) {
       if (header_allowed) {  // a header row of column names
@@ -87,12 +88,14 @@ std::vector<Schedule> csv_schedules(const std::filesystem::path& file, const std
     if (row.size() < 2) throw InputError(where, line, "a time and at least one value per row");
     if (columns.empty()) columns.resize(row.size() - 1);
     if (row.size() != columns.size() + 1)
-      throw InputError(where, line, std::to_string(columns.size() + 1) + " columns like the first row");
+      throw InputError(where, line,
+                       std::to_string(columns.size() + 1) + " columns like the first row");
     for (double v : numbers)
       if (!std::isfinite(v)) throw InputError(where, line, "finite numbers");
     if (!times.empty() && !(numbers[0] > times.back()))
-      throw InputError(where, line, "times in strictly increasing order (previous row: t = " +
-                                        number_text(times.back()) + " s)");
+      throw InputError(where, line,
+                       "times in strictly increasing order (previous row: t = " +
+                           number_text(times.back()) + " s)");
     times.push_back(numbers[0]);
     for (std::size_t c = 1; c < numbers.size(); ++c) columns[c - 1].push_back(numbers[c]);
   }

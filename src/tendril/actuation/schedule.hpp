@@ -1,8 +1,8 @@
 #pragma once
-/// Time schedules of one rest quantity v(t) (natural curvature, natural twist, rest length; units of
-/// the quantity): a constant rate (a motor), a sinusoid (a travelling wave when the phase varies along
-/// the rod), a piecewise-linear table, or the columns of a CSV file (mat_dismech 6.1: "a text file with
-/// time-varying values of natural curvature/twist"). See docs/physics/actuation.md.
+/// Time schedules of one rest quantity v(t) (natural curvature, natural twist, rest length; units
+/// of the quantity): a constant rate (a motor), a sinusoid (a travelling wave when the phase varies
+/// along the rod), a piecewise-linear table, or the columns of a CSV file (mat_dismech 6.1: "a text
+/// file with time-varying values of natural curvature/twist"). See docs/physics/actuation.md.
 
 #include <filesystem>
 #include <functional>
@@ -27,9 +27,9 @@ Schedule table_schedule(std::vector<double> times, std::vector<double> values);
 
 /// The schedules in a CSV file: rows "t, v_1, v_2, ..." (comma or whitespace separated; an optional
 /// header row, blank lines and lines starting with '#' are skipped); one schedule per value column,
-/// piecewise linear in t. InputError naming the file and line for text that is not a number, rows of
-/// different lengths, or times that do not increase.
-/// The file (named at scene key `key`, "" for none) is read with the data-file limits (core/bounded_file.hpp).
+/// piecewise linear in t. InputError naming the file and line for text that is not a number, rows
+/// of different lengths, or times that do not increase. The file (named at scene key `key`, "" for
+/// none) is read with the data-file limits (core/bounded_file.hpp).
 std::vector<Schedule> csv_schedules(const std::filesystem::path& file, const std::string& key = "");
 
 }  // namespace tendril

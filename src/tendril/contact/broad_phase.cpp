@@ -17,7 +17,8 @@ std::uint64_t pack(std::int64_t x, std::int64_t y, std::int64_t z) {
 
 }  // namespace
 
-void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<std::array<int, 2>>& edges,
+void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions,
+                            const std::vector<std::array<int, 2>>& edges,
                             const std::vector<double>& margin, std::vector<EdgePair>& pairs) {
   pairs.clear();
   const std::size_t num_edges = edges.size();
@@ -25,7 +26,8 @@ void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::
   lower_.resize(num_edges);
   upper_.resize(num_edges);
   for (std::size_t e = 0; e < num_edges; ++e) {
-    const Vec3 p0 = positions.segment<3>(3 * edges[e][0]), p1 = positions.segment<3>(3 * edges[e][1]);
+    const Vec3 p0 = positions.segment<3>(3 * edges[e][0]),
+               p1 = positions.segment<3>(3 * edges[e][1]);
     lower_[e] = p0.cwiseMin(p1).array() - margin[e];
     upper_[e] = p0.cwiseMax(p1).array() + margin[e];
   }
@@ -35,10 +37,12 @@ void BroadPhase::find_pairs(const Eigen::Ref<const VecX>& positions, const std::
   });
 }
 
-void BroadPhase::find_point_triangle_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<int>& points,
+void BroadPhase::find_point_triangle_pairs(const Eigen::Ref<const VecX>& positions,
+                                           const std::vector<int>& points,
                                            const std::vector<double>& point_margin,
                                            const std::vector<std::array<int, 3>>& triangles,
-                                           const std::vector<double>& triangle_margin, std::vector<EdgePair>& pairs) {
+                                           const std::vector<double>& triangle_margin,
+                                           std::vector<EdgePair>& pairs) {
   pairs.clear();
   const std::size_t num_points = points.size(), total = num_points + triangles.size();
   if (num_points == 0 || triangles.empty()) return;
@@ -50,7 +54,8 @@ void BroadPhase::find_point_triangle_pairs(const Eigen::Ref<const VecX>& positio
     upper_[i] = p.array() + point_margin[i];
   }
   for (std::size_t f = 0; f < triangles.size(); ++f) {
-    const Vec3 p0 = positions.segment<3>(3 * triangles[f][0]), p1 = positions.segment<3>(3 * triangles[f][1]),
+    const Vec3 p0 = positions.segment<3>(3 * triangles[f][0]),
+               p1 = positions.segment<3>(3 * triangles[f][1]),
                p2 = positions.segment<3>(3 * triangles[f][2]);
     lower_[num_points + f] = p0.cwiseMin(p1).cwiseMin(p2).array() - triangle_margin[f];
     upper_[num_points + f] = p0.cwiseMax(p1).cwiseMax(p2).array() + triangle_margin[f];
@@ -97,9 +102,12 @@ void BroadPhase::overlapping_boxes(std::size_t num_boxes, std::vector<EdgePair>&
       for (std::size_t j = i + 1; j < end; ++j) {
         const int a = entries_[i].box, b = entries_[j].box;
         if (skip(a, b)) continue;
-        if ((lower_[a].array() > upper_[b].array()).any() || (lower_[b].array() > upper_[a].array()).any()) continue;
+        if ((lower_[a].array() > upper_[b].array()).any() ||
+            (lower_[b].array() > upper_[a].array()).any())
+          continue;
         const Vec3 corner = lower_[a].cwiseMax(lower_[b]) - origin;
-        if (pack(coordinate(corner.x()), coordinate(corner.y()), coordinate(corner.z())) != entries_[begin].cell)
+        if (pack(coordinate(corner.x()), coordinate(corner.y()), coordinate(corner.z())) !=
+            entries_[begin].cell)
           continue;
         pairs.push_back({std::min(a, b), std::max(a, b)});
       }

@@ -1,9 +1,10 @@
 #pragma once
 /// Broad phase for self-contact: the pairs of edges, or of points and triangles, whose bounding
-/// boxes, each inflated by its own margin, overlap. A uniform grid (cell size = the largest inflated box side) is sorted by cell;
-/// each pair is tested in the cells both boxes cover and reported once, from the cell holding the
-/// lower corner of the boxes' intersection. Cost ~ (#edges log #edges + #pairs sharing a cell),
-/// not #edges^2 (bench/contact/bench_broad_phase.cpp). docs/physics/contact.md, "Broad phase".
+/// boxes, each inflated by its own margin, overlap. A uniform grid (cell size = the largest
+/// inflated box side) is sorted by cell; each pair is tested in the cells both boxes cover and
+/// reported once, from the cell holding the lower corner of the boxes' intersection. Cost ~ (#edges
+/// log #edges + #pairs sharing a cell), not #edges^2 (bench/contact/bench_broad_phase.cpp).
+/// docs/physics/contact.md, "Broad phase".
 
 #include <array>
 #include <cstdint>
@@ -27,22 +28,27 @@ class BroadPhase {
   /// overlap: box of edge e = bounding box of its two nodes grown by margin[e] [m] on every side.
   /// positions: node positions [m] (3N); edges (#edges); margin (#edges). Pairs are sorted.
   /// Reuses its buffers: no allocation once they have grown.
-  void find_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<std::array<int, 2>>& edges,
-                  const std::vector<double>& margin, std::vector<EdgePair>& pairs);
+  void find_pairs(const Eigen::Ref<const VecX>& positions,
+                  const std::vector<std::array<int, 2>>& edges, const std::vector<double>& margin,
+                  std::vector<EdgePair>& pairs);
   /// Appends to `pairs` (cleared first) every (point a, triangle b) whose boxes overlap, skipping a
-  /// point that is a vertex of the triangle: box of a point = the point grown by point_margin[a], of
-  /// a triangle = the bounding box of its nodes grown by triangle_margin[b] [m]. points: node index
-  /// of each point (#points); triangles (#triangles). Pairs are sorted.
-  void find_point_triangle_pairs(const Eigen::Ref<const VecX>& positions, const std::vector<int>& points,
+  /// point that is a vertex of the triangle: box of a point = the point grown by point_margin[a],
+  /// of a triangle = the bounding box of its nodes grown by triangle_margin[b] [m]. points: node
+  /// index of each point (#points); triangles (#triangles). Pairs are sorted.
+  void find_point_triangle_pairs(const Eigen::Ref<const VecX>& positions,
+                                 const std::vector<int>& points,
                                  const std::vector<double>& point_margin,
                                  const std::vector<std::array<int, 3>>& triangles,
-                                 const std::vector<double>& triangle_margin, std::vector<EdgePair>& pairs);
+                                 const std::vector<double>& triangle_margin,
+                                 std::vector<EdgePair>& pairs);
 
  private:
   struct Entry {
     std::uint64_t cell;
     int box;
-    friend bool operator<(const Entry& x, const Entry& y) { return x.cell < y.cell || (x.cell == y.cell && x.box < y.box); }
+    friend bool operator<(const Entry& x, const Entry& y) {
+      return x.cell < y.cell || (x.cell == y.cell && x.box < y.box);
+    }
   };
   /// The overlapping pairs (a < b) among the first num_boxes boxes of lower_, upper_ for which
   /// skip(a, b) is false (sorted).

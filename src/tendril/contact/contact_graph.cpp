@@ -22,8 +22,9 @@ bool ContactGraph::near(const std::vector<int>& from, const std::vector<int>& to
       if (reach[k] < static_cast<int>(neighbours_.size()))
         for (int n : neighbours_[reach[k]]) reach.push_back(n);
   }
-  return std::any_of(to.begin(), to.end(),
-                     [&](int n) { return std::find(reach.begin(), reach.end(), n) != reach.end(); });
+  return std::any_of(to.begin(), to.end(), [&](int n) {
+    return std::find(reach.begin(), reach.end(), n) != reach.end();
+  });
 }
 
 double step_motion_allowance(const Model& model, const State& state, double distance_tolerance,
@@ -31,7 +32,8 @@ double step_motion_allowance(const Model& model, const State& state, double dist
   double speed = 0.0;
   for (int i = 0; i < model.dofs.num_nodes; ++i)
     speed = std::max(speed, state.u.segment<3>(model.dofs.node(i)).norm());
-  const double elapsed = std::isfinite(last_update_time) ? std::max(0.0, state.time - last_update_time) : 0.0;
+  const double elapsed =
+      std::isfinite(last_update_time) ? std::max(0.0, state.time - last_update_time) : 0.0;
   last_update_time = state.time;
   return distance_tolerance + 2.0 * speed * elapsed;
 }

@@ -11,10 +11,11 @@
 namespace tendril::contact {
 
 struct ContactParameters {
-  double stiffness = 20.0;             ///< k_c, contact stiffness [N/m] (> 0): energy k_c b(g) [J]
-  double distance_tolerance = 1e-3;    ///< delta, width of the smooth zone [m] (> 0); K1 = 15 / delta
-  double slip_tolerance = 1e-3;        ///< nu, slip speed where friction saturates [m/s] (> 0); K2 = 15 / nu
-  double friction = 0.0;               ///< mu, Coulomb friction coefficient [-] (>= 0)
+  double stiffness = 20.0;           ///< k_c, contact stiffness [N/m] (> 0): energy k_c b(g) [J]
+  double distance_tolerance = 1e-3;  ///< delta, width of the smooth zone [m] (> 0); K1 = 15 / delta
+  double slip_tolerance =
+      1e-3;               ///< nu, slip speed where friction saturates [m/s] (> 0); K2 = 15 / nu
+  double friction = 0.0;  ///< mu, Coulomb friction coefficient [-] (>= 0)
   /// Throws InputError naming `prefix` + the field, its value and the allowed range.
   void validate(const std::string& prefix) const;
 };

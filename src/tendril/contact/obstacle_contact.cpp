@@ -10,7 +10,8 @@
 namespace tendril::contact {
 
 ObstacleContact::ObstacleContact(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes,
-                                 const ContactParameters& params, ContactEdges edges, bool collision_check)
+                                 const ContactParameters& params, ContactEdges edges,
+                                 bool collision_check)
     : obstacle_(std::move(obstacle)),
       nodes_(std::move(nodes)),
       params_(params),
@@ -22,7 +23,8 @@ ObstacleContact::ObstacleContact(std::shared_ptr<const RigidObstacle> obstacle, 
   TENDRIL_ASSERT(edges_.nodes.size() == edges_.radius.size(), "one contact radius per edge");
   for (const auto& radii : {nodes_.radius, edges_.radius})
     for (double r : radii)
-      if (!(r >= 0.0) || !std::isfinite(r)) throw InputError("contact_radius", std::to_string(r), "a radius >= 0 [m]");
+      if (!(r >= 0.0) || !std::isfinite(r))
+        throw InputError("contact_radius", std::to_string(r), "a radius >= 0 [m]");
   core_ = obstacle_->core();
 }
 
@@ -43,20 +45,24 @@ void ObstacleContact::accumulate(const EvalInput& in, EnergyOutput& out) const {
   for (std::size_t k = 0; k < nodes_.nodes.size(); ++k) {
     const int d = in.model.dofs.node(nodes_.nodes[k]);
     const SurfaceDistance phi = obstacle_->distance(in.q.segment<3>(d), in.time);
-    const PenaltyValue b = smooth_penalty(phi.distance - nodes_.radius[k], params_.distance_tolerance);
+    const PenaltyValue b =
+        smooth_penalty(phi.distance - nodes_.radius[k], params_.distance_tolerance);
     if (b.value == 0.0 && b.slope == 0.0) continue;
     out.energy += kc * b.value;
     if (out.gradient) out.gradient->segment<3>(d) += kc * b.slope * phi.normal;
     if (out.hessian) {
-      const Mat3 local = kc * (b.curvature * phi.normal * phi.normal.transpose() + b.slope * phi.hessian);
+      const Mat3 local =
+          kc * (b.curvature * phi.normal * phi.normal.transpose() + b.slope * phi.hessian);
       out.hessian->add_cached_symmetric(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]), local);
     }
   }
   if (!core_.segments.empty()) accumulate_edges(in, out);
 }
 
-std::array<Vec3, 2> ObstacleContact::edge_ends(const Model& model, const VecX& q, std::size_t e) const {
-  return {q.segment<3>(model.dofs.node(edges_.nodes[e][0])), q.segment<3>(model.dofs.node(edges_.nodes[e][1]))};
+std::array<Vec3, 2> ObstacleContact::edge_ends(const Model& model, const VecX& q,
+                                               std::size_t e) const {
+  return {q.segment<3>(model.dofs.node(edges_.nodes[e][0])),
+          q.segment<3>(model.dofs.node(edges_.nodes[e][1]))};
 }
 
 void ObstacleContact::accumulate_edges(const EvalInput& in, EnergyOutput& out) const {
@@ -70,10 +76,12 @@ void ObstacleContact::accumulate_edges(const EvalInput& in, EnergyOutput& out) c
     for (const auto& segment : core_.segments) {
       const Vec3 c0 = segment[0] + shift, c1 = segment[1] + shift;
       // bounding spheres of the two segments farther apart than the penalty reaches: no energy
-      if ((0.5 * (a0 + a1 - c0 - c1)).norm() - 0.5 * ((a1 - a0).norm() + (c1 - c0).norm()) >= reach) continue;
+      if ((0.5 * (a0 + a1 - c0 - c1)).norm() - 0.5 * ((a1 - a0).norm() + (c1 - c0).norm()) >= reach)
+        continue;
       Vec12 x;
       x << a0, a1, c0, c1;
-      const PairContact c = imc_pair_contact(x, edges_.radius[e] + core_.radius, params_, out.hessian != nullptr);
+      const PairContact c =
+          imc_pair_contact(x, edges_.radius[e] + core_.radius, params_, out.hessian != nullptr);
       if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
       any = true;
       out.energy += c.energy;
@@ -81,24 +89,28 @@ void ObstacleContact::accumulate_edges(const EvalInput& in, EnergyOutput& out) c
       if (out.hessian) hessian += c.hessian.topLeftCorner<6, 6>();
     }
     if (!any) continue;
-    const int d0 = in.model.dofs.node(edges_.nodes[e][0]), d1 = in.model.dofs.node(edges_.nodes[e][1]);
+    const int d0 = in.model.dofs.node(edges_.nodes[e][0]),
+              d1 = in.model.dofs.node(edges_.nodes[e][1]);
     if (out.gradient) {
       out.gradient->segment<3>(d0) += gradient.head<3>();
       out.gradient->segment<3>(d1) += gradient.tail<3>();
     }
     if (out.hessian)
-      out.hessian->add_cached_symmetric(this, e, std::array<int, 6>{d0, d0 + 1, d0 + 2, d1, d1 + 1, d1 + 2}, hessian);
+      out.hessian->add_cached_symmetric(
+          this, e, std::array<int, 6>{d0, d0 + 1, d0 + 2, d1, d1 + 1, d1 + 2}, hessian);
   }
 }
 
-ContactStatistics ObstacleContact::statistics(const Model& model, const VecX& q, double time) const {
+ContactStatistics ObstacleContact::statistics(const Model& model, const VecX& q,
+                                              double time) const {
   ContactStatistics stats;
   const auto count = [&](double gap) {
     stats.min_gap = std::min(stats.min_gap, gap);
     if (gap < params_.distance_tolerance) ++stats.active;
   };
   for (std::size_t k = 0; k < nodes_.nodes.size(); ++k)
-    count(obstacle_->distance(q.segment<3>(model.dofs.node(nodes_.nodes[k])), time).distance - nodes_.radius[k]);
+    count(obstacle_->distance(q.segment<3>(model.dofs.node(nodes_.nodes[k])), time).distance -
+          nodes_.radius[k]);
   if (core_.segments.empty()) return stats;
   for (std::size_t e = 0; e < edges_.nodes.size(); ++e) {
     const auto [a0, a1] = edge_ends(model, q, e);
@@ -107,8 +119,8 @@ ContactStatistics ObstacleContact::statistics(const Model& model, const VecX& q,
   return stats;
 }
 
-double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double t_start,
-                                          double t_end) const {
+double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq,
+                                          double t_start, double t_end) const {
   // a half-space has no far side to pass to: its penalty grows at any depth
   if (!collision_check_ || !std::isfinite(obstacle_->inradius())) return 1.0;
   const double depth = std::min(params_.distance_tolerance, 0.5 * obstacle_->inradius());
@@ -127,14 +139,17 @@ double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, con
   }
   for (std::size_t e = 0; e < edges_.nodes.size(); ++e) {
     const std::array<Vec3, 2> ends = edge_ends(model, q, e);
-    const Vec3 &a0 = ends[0], &a1 = ends[1];  // (a lambda below captures them: no structured binding)
+    const Vec3 &a0 = ends[0],
+               &a1 = ends[1];  // (a lambda below captures them: no structured binding)
     const Vec3 p0 = dq.segment<3>(model.dofs.node(edges_.nodes[e][0])) - moved,
                p1 = dq.segment<3>(model.dofs.node(edges_.nodes[e][1])) - moved;
     const double rate = std::max(p0.norm(), p1.norm());
     if (rate == 0.0) continue;
-    // a lower bound of the edge's distance from its ends' (phi is 1-Lipschitz): far edges cost no search
-    const double bound = 0.5 * (obstacle_->distance(a0, t_start).distance + obstacle_->distance(a1, t_start).distance -
-                                (a1 - a0).norm()) + depth;
+    // a lower bound of the edge's distance from its ends' (phi is 1-Lipschitz): far edges cost no
+    // search
+    const double bound = 0.5 * (obstacle_->distance(a0, t_start).distance +
+                                obstacle_->distance(a1, t_start).distance - (a1 - a0).norm()) +
+                         depth;
     if (rate * fraction <= (1.0 - kCollisionKeep) * bound) continue;
     const double d0 = obstacle_->segment_distance(a0, a1, t_start) + depth;
     if (!(d0 > 0.0)) continue;

@@ -4,10 +4,10 @@
 ///   dE/dx_i = k_c b'(g_i) n_i,   d2E/dx_i2 = k_c (b''(g_i) n_i n_i^T + b'(g_i) d2phi/dx2),
 /// with b the smooth penalty of eq. 21 (potentials/smooth_penalty.hpp), n_i = dphi/dx and r_i the
 /// contact radius of the node [m] (0 reproduces the paper's node-based ground). Edges: for each
-/// contact edge e and segment c of the obstacle's core (ObstacleCore: a sphere's centre, a capsule's
-/// axis, a box's edges), g = Delta(e, c) - r_e - R with the segment distance Delta, E = k_c b(g), so
-/// an obstacle thinner than an edge cannot pass between two nodes. Every Newton step is limited by a
-/// continuous collision check of the nodes and the edges against the obstacle.
+/// contact edge e and segment c of the obstacle's core (ObstacleCore: a sphere's centre, a
+/// capsule's axis, a box's edges), g = Delta(e, c) - r_e - R with the segment distance Delta, E =
+/// k_c b(g), so an obstacle thinner than an edge cannot pass between two nodes. Every Newton step
+/// is limited by a continuous collision check of the nodes and the edges against the obstacle.
 /// docs/physics/contact.md, "Obstacles" and "No tunnelling".
 
 #include <memory>
@@ -21,17 +21,18 @@ namespace tendril::contact {
 
 /// The nodes that touch an obstacle and their contact radii.
 struct ContactNodes {
-  std::vector<int> nodes;       ///< node indices (#contact nodes)
-  std::vector<double> radius;   ///< r_i, contact radius of each node [m] (#contact nodes)
+  std::vector<int> nodes;      ///< node indices (#contact nodes)
+  std::vector<double> radius;  ///< r_i, contact radius of each node [m] (#contact nodes)
 };
 
 class ObstacleContact final : public ContactEnergy {
  public:
   /// Throws InputError if the parameters are out of range or a radius is negative. `edges` (their
-  /// nodes among `nodes`) take part through the obstacle's core; collision_check: limit Newton steps
-  /// by the continuous collision check (max_step_fraction).
-  ObstacleContact(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes, const ContactParameters& params,
-                  ContactEdges edges = {}, bool collision_check = true);
+  /// nodes among `nodes`) take part through the obstacle's core; collision_check: limit Newton
+  /// steps by the continuous collision check (max_step_fraction).
+  ObstacleContact(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes,
+                  const ContactParameters& params, ContactEdges edges = {},
+                  bool collision_check = true);
 
   std::string_view name() const override { return "obstacle_contact"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
@@ -40,13 +41,14 @@ class ObstacleContact final : public ContactEnergy {
   /// along it, minus r_e) and the number of nodes and edges with gap < delta.
   ContactStatistics statistics(const Model& model, const VecX& q, double time) const override;
   /// Conservative advancement of every node (phi) and every edge (min phi along it) against the
-  /// obstacle moving from d(t_start) to d(t_end): the largest fraction over which none of phi + depth
-  /// falls below kCollisionKeep of its starting value, depth = min(delta, inradius / 2) (a centre
-  /// line may sink that far, never through); 1 for a half-space or when the check is off.
+  /// obstacle moving from d(t_start) to d(t_end): the largest fraction over which none of phi +
+  /// depth falls below kCollisionKeep of its starting value, depth = min(delta, inradius / 2) (a
+  /// centre line may sink that far, never through); 1 for a half-space or when the check is off.
   double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double t_start,
                            double t_end) const override;
 
-  /// A Newton step may shrink a node's or edge's distance to the obstacle to this fraction, no less.
+  /// A Newton step may shrink a node's or edge's distance to the obstacle to this fraction, no
+  /// less.
   static constexpr double kCollisionKeep = 0.1;
 
   const RigidObstacle& obstacle() const { return *obstacle_; }

@@ -1,8 +1,8 @@
 #pragma once
 /// What the pair contact terms share (SelfContact: edge-edge pairs, PointTriangleContact:
-/// point-triangle pairs; docs/physics/contact.md, "Self-contact" and "Shell contact"): the candidate
-/// pairs per step and the sparsity pattern they declare, the accumulation of each pair's IMC
-/// energy, the statistics, and the continuous collision check of a Newton step.
+/// point-triangle pairs; docs/physics/contact.md, "Self-contact" and "Shell contact"): the
+/// candidate pairs per step and the sparsity pattern they declare, the accumulation of each pair's
+/// IMC energy, the statistics, and the continuous collision check of a Newton step.
 ///
 /// Finder: the pair finder, with find(q, pairs, extra), stencil(q, pair), stencil_dofs(pair),
 /// radius_sum(pair) and nodes() (every node of its primitives). Kind: the pair type, with
@@ -24,8 +24,8 @@ namespace tendril::contact {
 
 /// Energy, gradient and Hessian of one pair's contact at stencil x [m] (12).
 struct PairContact {
-  double gap = 0.0;              ///< g [m]
-  double energy = 0.0;           ///< k_c b(g) [J]
+  double gap = 0.0;                      ///< g [m]
+  double energy = 0.0;                   ///< k_c b(g) [J]
   VecN<12> gradient = VecN<12>::Zero();  ///< [N]
   MatN<12> hessian = MatN<12>::Zero();   ///< [N/m]
 };
@@ -46,8 +46,8 @@ class PairContactTerm : public ContactEnergy {
   void accumulate(const EvalInput& in, EnergyOutput& out) const override {
     finder_.find(in.q, pairs_);
     for (const EdgePair& pair : pairs_) {
-      const PairContact c =
-          Kind::contact(finder_.stencil(in.q, pair), finder_.radius_sum(pair), params_, out.hessian != nullptr);
+      const PairContact c = Kind::contact(finder_.stencil(in.q, pair), finder_.radius_sum(pair),
+                                          params_, out.hessian != nullptr);
       if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
       out.energy += c.energy;
       const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
@@ -74,9 +74,12 @@ class PairContactTerm : public ContactEnergy {
   }
 
   /// New candidates for the step starting at `state`: the pairs whose boxes, grown by
-  /// r + (delta + m) / 2, overlap, m the motion allowance (contact_graph.hpp); true if they changed.
+  /// r + (delta + m) / 2, overlap, m the motion allowance (contact_graph.hpp); true if they
+  /// changed.
   bool update_stencils(const Model& model, const State& state) const override {
-    finder_.find(state.q, scratch_, step_motion_allowance(model, state, params_.distance_tolerance, last_update_time_));
+    finder_.find(
+        state.q, scratch_,
+        step_motion_allowance(model, state, params_.distance_tolerance, last_update_time_));
     if (scratch_ == candidates_) return false;
     candidates_.swap(scratch_);
     return true;
@@ -85,7 +88,8 @@ class PairContactTerm : public ContactEnergy {
   /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
   /// pair's centre-line distance falls below kCollisionKeep of its value at q, over the pairs whose
   /// boxes at q, grown by the largest node displacement, overlap; 1 when the check is off.
-  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double, double) const override {
+  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double,
+                           double) const override {
     if (!collision_check_) return 1.0;
     double reach = 0.0;
     for (int n : finder_.nodes()) reach = std::max(reach, dq.segment<3>(model.dofs.node(n)).norm());
@@ -93,7 +97,8 @@ class PairContactTerm : public ContactEnergy {
     finder_.find(q, pairs_, 2.0 * reach);
     double fraction = 1.0;
     for (const EdgePair& pair : pairs_)
-      fraction = std::min(fraction, Kind::collision_free_fraction(finder_.stencil(q, pair), finder_.stencil(dq, pair),
+      fraction = std::min(fraction, Kind::collision_free_fraction(finder_.stencil(q, pair),
+                                                                  finder_.stencil(dq, pair),
                                                                   kCollisionKeep, fraction));
     return fraction;
   }
@@ -109,7 +114,8 @@ class PairContactTerm : public ContactEnergy {
 
  protected:
   /// Candidates for the first step: the motion allowance is delta until a step has been seen.
-  PairContactTerm(Finder finder, const ContactParameters& params, const VecX& q_initial, bool collision_check)
+  PairContactTerm(Finder finder, const ContactParameters& params, const VecX& q_initial,
+                  bool collision_check)
       : finder_(std::move(finder)), params_(params), collision_check_(collision_check) {
     finder_.find(q_initial, candidates_, params_.distance_tolerance);
   }
@@ -120,7 +126,8 @@ class PairContactTerm : public ContactEnergy {
   mutable std::vector<EdgePair> pairs_;       ///< scratch: the pairs at the evaluated configuration
   mutable std::vector<EdgePair> candidates_;  ///< declared pairs, from the last update (sorted)
   mutable std::vector<EdgePair> scratch_;     ///< the next candidates
-  mutable double last_update_time_ = std::numeric_limits<double>::quiet_NaN();  ///< t [s] of the last update
+  mutable double last_update_time_ =
+      std::numeric_limits<double>::quiet_NaN();  ///< t [s] of the last update
   mutable long missed_ = 0;
   bool collision_check_;
 };

@@ -11,7 +11,8 @@
 namespace tendril::contact {
 namespace {
 
-std::vector<double> margins(const std::vector<double>& radius, double distance_tolerance, const char* what) {
+std::vector<double> margins(const std::vector<double>& radius, double distance_tolerance,
+                            const char* what) {
   std::vector<double> out(radius.size());
   for (std::size_t k = 0; k < radius.size(); ++k) {
     if (!(radius[k] >= 0.0) || !std::isfinite(radius[k]))
@@ -23,10 +24,10 @@ std::vector<double> margins(const std::vector<double>& radius, double distance_t
 
 }  // namespace
 
-PairContact imc_point_triangle_contact(const Vec12& x, double radius_sum, const ContactParameters& params,
-                                       bool with_hessian) {
-  const PointTriangleDistance d =
-      point_triangle_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
+PairContact imc_point_triangle_contact(const Vec12& x, double radius_sum,
+                                       const ContactParameters& params, bool with_hessian) {
+  const PointTriangleDistance d = point_triangle_distance(
+      x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
   return imc_contact(d.closest.distance, d.gradient, d.hessian, radius_sum, params, with_hessian);
 }
 
@@ -35,7 +36,8 @@ PointTriangleFinder::PointTriangleFinder(ContactNodes points, ContactTriangles t
                                          double distance_tolerance, const VecX& q_initial)
     : points_(std::move(points)), triangles_(std::move(triangles)) {
   TENDRIL_ASSERT(points_.nodes.size() == points_.radius.size(), "one contact radius per node");
-  TENDRIL_ASSERT(triangles_.nodes.size() == triangles_.radius.size(), "one contact radius per triangle");
+  TENDRIL_ASSERT(triangles_.nodes.size() == triangles_.radius.size(),
+                 "one contact radius per triangle");
   point_margin_ = margins(points_.radius, distance_tolerance, "contact_radius");
   triangle_margin_ = margins(triangles_.radius, distance_tolerance, "contact_radius");
   nodes_ = points_.nodes;
@@ -50,18 +52,23 @@ PointTriangleFinder::PointTriangleFinder(ContactNodes points, ContactTriangles t
   for (const EdgePair& p : near) {
     const double gap = PointTrianglePairs::distance(stencil(q_initial, p)) - radius_sum(p);
     const auto& t = triangles_.nodes[p.b];
-    if (gap < distance_tolerance && graph.near({points_.nodes[p.a]}, {t[0], t[1], t[2]})) excluded_.push_back(p);
+    if (gap < distance_tolerance && graph.near({points_.nodes[p.a]}, {t[0], t[1], t[2]}))
+      excluded_.push_back(p);
   }
 }
 
 void PointTriangleFinder::find(const VecX& q, std::vector<EdgePair>& pairs, double extra) const {
   point_grown_.resize(point_margin_.size());
   triangle_grown_.resize(triangle_margin_.size());
-  for (std::size_t k = 0; k < point_margin_.size(); ++k) point_grown_[k] = point_margin_[k] + 0.5 * extra;
-  for (std::size_t k = 0; k < triangle_margin_.size(); ++k) triangle_grown_[k] = triangle_margin_[k] + 0.5 * extra;
-  broad_phase_.find_point_triangle_pairs(q, points_.nodes, point_grown_, triangles_.nodes, triangle_grown_, found_);
+  for (std::size_t k = 0; k < point_margin_.size(); ++k)
+    point_grown_[k] = point_margin_[k] + 0.5 * extra;
+  for (std::size_t k = 0; k < triangle_margin_.size(); ++k)
+    triangle_grown_[k] = triangle_margin_[k] + 0.5 * extra;
+  broad_phase_.find_point_triangle_pairs(q, points_.nodes, point_grown_, triangles_.nodes,
+                                         triangle_grown_, found_);
   pairs.clear();
-  std::set_difference(found_.begin(), found_.end(), excluded_.begin(), excluded_.end(), std::back_inserter(pairs));
+  std::set_difference(found_.begin(), found_.end(), excluded_.begin(), excluded_.end(),
+                      std::back_inserter(pairs));
 }
 
 std::array<int, 12> PointTriangleFinder::stencil_dofs(const EdgePair& pair) const {
@@ -81,10 +88,13 @@ Vec12 PointTriangleFinder::stencil(const VecX& q, const EdgePair& pair) const {
 }
 
 double PointTrianglePairs::distance(const Vec12& x) {
-  return point_triangle_closest_point(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9)).distance;
+  return point_triangle_closest_point(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6),
+                                      x.segment<3>(9))
+      .distance;
 }
 
-double PointTrianglePairs::collision_free_fraction(const Vec12& x, const Vec12& dx, double keep, double t_max) {
+double PointTrianglePairs::collision_free_fraction(const Vec12& x, const Vec12& dx, double keep,
+                                                   double t_max) {
   return point_triangle_collision_free_fraction(x, dx, keep, t_max);
 }
 
@@ -92,8 +102,9 @@ PointTriangleContact::PointTriangleContact(ContactNodes points, ContactTriangles
                                            const std::vector<std::array<int, 2>>& graph_edges,
                                            const ContactParameters& params, const VecX& q_initial,
                                            bool collision_check)
-    : PairContactTerm(PointTriangleFinder((params.validate("contact."), std::move(points)), std::move(triangles),
-                                          graph_edges, params.distance_tolerance, q_initial),
+    : PairContactTerm(PointTriangleFinder((params.validate("contact."), std::move(points)),
+                                          std::move(triangles), graph_edges,
+                                          params.distance_tolerance, q_initial),
                       params, q_initial, collision_check) {}
 
 }  // namespace tendril::contact

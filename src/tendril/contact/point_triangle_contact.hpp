@@ -1,11 +1,12 @@
 #pragma once
 /// IMC contact between nodes and triangles (shell contact; the paper leaves triangle contact for
-/// future work, mat_dismech sec. 4 and 8): for each node p and triangle (t0, t1, t2) not containing it,
+/// future work, mat_dismech sec. 4 and 8): for each node p and triangle (t0, t1, t2) not containing
+/// it,
 ///   g = Delta(p, t0, t1, t2) - (r_p + r_t),   E = k_c b(g),
-/// with Delta the point-triangle distance (distance/point_triangle_distance.hpp), b the smooth penalty
-/// of eq. 21 and the same k_c, delta as the edge pairs; r_p is the node's contact radius (a rod's
-/// radius, half a shell's thickness) and r_t half the triangle's shell thickness [m].
-/// With the edge-edge pairs of SelfContact over the rod and shell edges, these pairs make the set
+/// with Delta the point-triangle distance (distance/point_triangle_distance.hpp), b the smooth
+/// penalty of eq. 21 and the same k_c, delta as the edge pairs; r_p is the node's contact radius (a
+/// rod's radius, half a shell's thickness) and r_t half the triangle's shell thickness [m]. With
+/// the edge-edge pairs of SelfContact over the rod and shell edges, these pairs make the set
 /// complete: the distance of two triangles, or of a rod edge and a triangle, that do not intersect
 /// is the smallest of their point-triangle and edge-edge distances.
 ///
@@ -28,12 +29,12 @@ namespace tendril::contact {
 /// The triangles that take part in contact.
 struct ContactTriangles {
   std::vector<std::array<int, 3>> nodes;  ///< (t0, t1, t2) node indices (#contact triangles)
-  std::vector<double> radius;             ///< r_t, half the shell thickness [m] (#contact triangles)
+  std::vector<double> radius;  ///< r_t, half the shell thickness [m] (#contact triangles)
 };
 
 /// An IMC point-triangle pair at x = [p, t0, t1, t2] [m] (12); radius_sum = r_p + r_t [m].
-PairContact imc_point_triangle_contact(const Vec12& x, double radius_sum, const ContactParameters& params,
-                                       bool with_hessian);
+PairContact imc_point_triangle_contact(const Vec12& x, double radius_sum,
+                                       const ContactParameters& params, bool with_hessian);
 
 /// (node, triangle) pairs near each other at q (EdgePair{a: index into the nodes, b: into the
 /// triangles}), minus the excluded ones.
@@ -48,7 +49,9 @@ class PointTriangleFinder {
   const ContactNodes& points() const { return points_; }
   const ContactTriangles& triangles() const { return triangles_; }
   const std::vector<EdgePair>& excluded() const { return excluded_; }
-  double radius_sum(const EdgePair& pair) const { return points_.radius[pair.a] + triangles_.radius[pair.b]; }
+  double radius_sum(const EdgePair& pair) const {
+    return points_.radius[pair.a] + triangles_.radius[pair.b];
+  }
   /// The 12 position DOFs of a pair's stencil [p, t0, t1, t2].
   std::array<int, 12> stencil_dofs(const EdgePair& pair) const;
   Vec12 stencil(const VecX& q, const EdgePair& pair) const;
@@ -59,7 +62,7 @@ class PointTriangleFinder {
   ContactNodes points_;
   std::vector<int> nodes_;
   ContactTriangles triangles_;
-  std::vector<double> point_margin_, triangle_margin_;     ///< r + delta / 2
+  std::vector<double> point_margin_, triangle_margin_;        ///< r + delta / 2
   mutable std::vector<double> point_grown_, triangle_grown_;  ///< scratch: margin + extra / 2
   std::vector<EdgePair> excluded_;
   mutable BroadPhase broad_phase_;
@@ -68,7 +71,8 @@ class PointTriangleFinder {
 
 /// The point-triangle pair type of PairContactTerm.
 struct PointTrianglePairs {
-  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params,
+                             bool with_hessian) {
     return imc_point_triangle_contact(x, radius_sum, params, with_hessian);
   }
   static double distance(const Vec12& x);
@@ -81,8 +85,9 @@ class PointTriangleContact final : public PairContactTerm<PointTriangleFinder, P
  public:
   /// collision_check: limit Newton steps by the continuous collision check (max_step_fraction).
   PointTriangleContact(ContactNodes points, ContactTriangles triangles,
-                       const std::vector<std::array<int, 2>>& graph_edges, const ContactParameters& params,
-                       const VecX& q_initial, bool collision_check = true);
+                       const std::vector<std::array<int, 2>>& graph_edges,
+                       const ContactParameters& params, const VecX& q_initial,
+                       bool collision_check = true);
   std::string_view name() const override { return "point_triangle_contact"; }
 };
 

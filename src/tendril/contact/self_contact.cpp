@@ -10,8 +10,8 @@
 
 namespace tendril::contact {
 
-PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
-                        const ContactParameters& params, bool with_hessian) {
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian,
+                        double radius_sum, const ContactParameters& params, bool with_hessian) {
   PairContact out;
   out.gap = distance - radius_sum;
   const PenaltyValue b = smooth_penalty(out.gap, params.distance_tolerance);
@@ -19,17 +19,20 @@ PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hes
   const double kc = params.stiffness;
   out.energy = kc * b.value;
   out.gradient = kc * b.slope * gradient;
-  if (with_hessian) out.hessian = kc * (b.curvature * gradient * gradient.transpose() + b.slope * hessian);
+  if (with_hessian)
+    out.hessian = kc * (b.curvature * gradient * gradient.transpose() + b.slope * hessian);
   return out;
 }
 
-PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
-  const EdgeEdgeDistance d =
-      edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), with_hessian);
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params,
+                             bool with_hessian) {
+  const EdgeEdgeDistance d = edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6),
+                                                x.segment<3>(9), with_hessian);
   return imc_contact(d.closest.distance, d.gradient, d.hessian, radius_sum, params, with_hessian);
 }
 
-PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial) : edges_(std::move(edges)) {
+PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial)
+    : edges_(std::move(edges)) {
   TENDRIL_ASSERT(edges_.nodes.size() == edges_.radius.size(), "one contact radius per edge");
   margin_.resize(edges_.nodes.size());
   for (std::size_t e = 0; e < margin_.size(); ++e) {
@@ -45,7 +48,8 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
   // never interact (neighbours at joints and along rods with edges shorter than their diameter)
   const ContactGraph graph(edges_.nodes);
   const auto near_in_graph = [&](const EdgePair& p) {
-    return graph.near({edges_.nodes[p.a][0], edges_.nodes[p.a][1]}, {edges_.nodes[p.b][0], edges_.nodes[p.b][1]});
+    return graph.near({edges_.nodes[p.a][0], edges_.nodes[p.a][1]},
+                      {edges_.nodes[p.b][0], edges_.nodes[p.b][1]});
   };
   std::vector<EdgePair> near;
   find(q_initial, near);
@@ -86,11 +90,14 @@ Vec12 PairFinder::stencil(const VecX& q, const EdgePair& pair) const {
 }
 
 double EdgeEdgePairs::distance(const Vec12& x) {
-  return segment_closest_points(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9)).distance;
+  return segment_closest_points(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9))
+      .distance;
 }
 
-SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check)
-    : PairContactTerm(PairFinder((params.validate("contact."), std::move(edges)), params.distance_tolerance, q_initial),
+SelfContact::SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial,
+                         bool collision_check)
+    : PairContactTerm(PairFinder((params.validate("contact."), std::move(edges)),
+                                 params.distance_tolerance, q_initial),
                       params, q_initial, collision_check) {}
 
 }  // namespace tendril::contact

@@ -11,12 +11,12 @@
 /// already touch (g < delta) in the initial shape and are joined through at most two other contact
 /// edges are excluded for good (neighbours at joints, rods with edges shorter than their diameter);
 /// other pairs touching at the start (a rod lying on another) do interact.
-/// Candidates (the declared stencils): before every step the solver calls update_stencils() with the
-/// accepted state; the candidates are the pairs whose boxes, grown by r_e + (delta + m) / 2, overlap,
-/// with the motion allowance m = delta + 2 max_i |u_i| (t - t_previous update) (twice the largest node
-/// displacement of the last step). The pattern is re-analysed only when the set changed. A pair that
-/// comes within delta during the step without being a candidate still gets its force (its Hessian
-/// cannot enter the fixed pattern; missed_pairs() counts these evaluations).
+/// Candidates (the declared stencils): before every step the solver calls update_stencils() with
+/// the accepted state; the candidates are the pairs whose boxes, grown by r_e + (delta + m) / 2,
+/// overlap, with the motion allowance m = delta + 2 max_i |u_i| (t - t_previous update) (twice the
+/// largest node displacement of the last step). The pattern is re-analysed only when the set
+/// changed. A pair that comes within delta during the step without being a candidate still gets its
+/// force (its Hessian cannot enter the fixed pattern; missed_pairs() counts these evaluations).
 /// docs/physics/contact.md, "Self-contact".
 
 #include <array>
@@ -32,11 +32,13 @@
 namespace tendril::contact {
 
 /// The IMC contact of a pair at centre-line distance Delta [m] with gradient and Hessian (12):
-/// g = Delta - radius_sum, E = k_c b(g), dE = k_c b' dDelta, d2E = k_c (b'' dDelta dDelta^T + b' d2Delta).
-PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian, double radius_sum,
-                        const ContactParameters& params, bool with_hessian);
+/// g = Delta - radius_sum, E = k_c b(g), dE = k_c b' dDelta, d2E = k_c (b'' dDelta dDelta^T + b'
+/// d2Delta).
+PairContact imc_contact(double distance, const Vec12& gradient, const Mat12& hessian,
+                        double radius_sum, const ContactParameters& params, bool with_hessian);
 /// An edge-edge pair; radius_sum = r_a + r_b [m].
-PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian);
+PairContact imc_pair_contact(const Vec12& x, double radius_sum, const ContactParameters& params,
+                             bool with_hessian);
 
 /// The edges that take part in self-contact.
 struct ContactEdges {
@@ -59,27 +61,31 @@ class PairFinder {
   std::array<int, 12> stencil_dofs(const EdgePair& pair) const;
   Vec12 stencil(const VecX& q, const EdgePair& pair) const;
   /// r_a + r_b [m].
-  double radius_sum(const EdgePair& pair) const { return edges_.radius[pair.a] + edges_.radius[pair.b]; }
+  double radius_sum(const EdgePair& pair) const {
+    return edges_.radius[pair.a] + edges_.radius[pair.b];
+  }
   /// Every node of the contact edges.
   const std::vector<int>& nodes() const { return nodes_; }
 
  private:
   ContactEdges edges_;
   std::vector<int> nodes_;
-  std::vector<double> margin_;          ///< r_e + delta / 2 (#contact edges)
-  mutable std::vector<double> grown_;   ///< scratch: margin_ + extra / 2
+  std::vector<double> margin_;         ///< r_e + delta / 2 (#contact edges)
+  mutable std::vector<double> grown_;  ///< scratch: margin_ + extra / 2
   std::vector<EdgePair> excluded_;
-  mutable BroadPhase broad_phase_;      ///< scratch buffers only
+  mutable BroadPhase broad_phase_;       ///< scratch buffers only
   mutable std::vector<EdgePair> found_;  ///< scratch
 };
 
 /// The edge-edge pair type of PairContactTerm.
 struct EdgeEdgePairs {
-  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params, bool with_hessian) {
+  static PairContact contact(const Vec12& x, double radius_sum, const ContactParameters& params,
+                             bool with_hessian) {
     return imc_pair_contact(x, radius_sum, params, with_hessian);
   }
   static double distance(const Vec12& x);
-  static double collision_free_fraction(const Vec12& x, const Vec12& dx, double keep, double t_max) {
+  static double collision_free_fraction(const Vec12& x, const Vec12& dx, double keep,
+                                        double t_max) {
     return edge_edge_collision_free_fraction(x, dx, keep, t_max);
   }
 };
@@ -89,7 +95,8 @@ struct EdgeEdgePairs {
 class SelfContact final : public PairContactTerm<PairFinder, EdgeEdgePairs> {
  public:
   /// collision_check: limit Newton steps by the continuous collision check (max_step_fraction).
-  SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial, bool collision_check = true);
+  SelfContact(ContactEdges edges, const ContactParameters& params, const VecX& q_initial,
+              bool collision_check = true);
   std::string_view name() const override { return "self_contact"; }
 };
 

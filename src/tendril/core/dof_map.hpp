@@ -1,18 +1,19 @@
 #pragma once
 /// The DOF layout, written once (docs/conventions.md):
-///   q = [x_0 .. x_{N-1} (3N) | theta_0 .. theta_{E-1} (E) | xi_0 .. xi_{Z-1} (Z) | theta_j_0 .. theta_j_{J-1} (J)]
+///   q = [x_0 .. x_{N-1} (3N) | theta_0 .. theta_{E-1} (E) | xi_0 .. xi_{Z-1} (Z) | theta_j_0 ..
+///   theta_j_{J-1} (J)]
 /// x_i are node positions [m], theta_e rod-edge twist angles [rad], xi_k the mid-edge normal
-/// rotation of shell edge k [-] (mat_dismech section 2, eq. 19-20), theta_j the twist angles [rad] of the
-/// shell edges at rod-shell joints that carry rod frames (mat_dismech 3.4). Use these accessors, never the
-/// offsets written out.
+/// rotation of shell edge k [-] (mat_dismech section 2, eq. 19-20), theta_j the twist angles [rad]
+/// of the shell edges at rod-shell joints that carry rod frames (mat_dismech 3.4). Use these
+/// accessors, never the offsets written out.
 
 #include <array>
 
 namespace tendril {
 
 struct DofMap {
-  int num_nodes = 0;  ///< N
-  int num_edges = 0;  ///< E (rod edges carrying a twist DOF)
+  int num_nodes = 0;        ///< N
+  int num_edges = 0;        ///< E (rod edges carrying a twist DOF)
   int num_shell_edges = 0;  ///< Z (shell edges carrying a mid-edge DOF xi)
   int num_joint_edges = 0;  ///< J (shell edges at rod-shell joints carrying a twist angle)
 

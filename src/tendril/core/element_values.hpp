@@ -1,8 +1,8 @@
 #pragma once
-/// Storage of an element-parallel term's element-local values (core/term.hpp, prepare()): per element a
-/// value (an energy [J]; unused by forces), a vector (gradient or force, Size entries) and a matrix
-/// (Hessian or Jacobian blocks, Rows x Cols). prepare() fills the entries of its elements, accumulate()
-/// adds them in the term's serial order.
+/// Storage of an element-parallel term's element-local values (core/term.hpp, prepare()): per
+/// element a value (an energy [J]; unused by forces), a vector (gradient or force, Size entries)
+/// and a matrix (Hessian or Jacobian blocks, Rows x Cols). prepare() fills the entries of its
+/// elements, accumulate() adds them in the term's serial order.
 
 #include <cstddef>
 #include <vector>
@@ -13,9 +13,9 @@ namespace tendril {
 
 template <int Size, int Rows, int Cols>
 struct ElementValues {
-  std::vector<double> value;                                 ///< (#elements)
-  std::vector<Eigen::Matrix<double, Size, 1>> vector;        ///< (#elements)
-  std::vector<Eigen::Matrix<double, Rows, Cols>> matrix;     ///< (#elements)
+  std::vector<double> value;                              ///< (#elements)
+  std::vector<Eigen::Matrix<double, Size, 1>> vector;     ///< (#elements)
+  std::vector<Eigen::Matrix<double, Rows, Cols>> matrix;  ///< (#elements)
 
   /// Sizes the storage for `count` elements (on the calling thread, before prepare() runs).
   void resize(std::size_t count) {

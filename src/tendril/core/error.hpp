@@ -39,12 +39,13 @@ class SparsityError : public std::logic_error {
   int row_, col_;
 };
 
-[[noreturn]] void assertion_failed(const char* condition, const char* file, int line, const std::string& message);
+[[noreturn]] void assertion_failed(const char* condition, const char* file, int line,
+                                   const std::string& message);
 
 }  // namespace tendril
 
 /// Aborts with file, line and message when an internal invariant is broken (active in all builds).
-#define TENDRIL_ASSERT(condition, message)                                          \
-  do {                                                                              \
+#define TENDRIL_ASSERT(condition, message)                                                  \
+  do {                                                                                      \
     if (!(condition)) ::tendril::assertion_failed(#condition, __FILE__, __LINE__, message); \
   } while (false)

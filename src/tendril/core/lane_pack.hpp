@@ -1,9 +1,10 @@
 #pragma once
-/// Four doubles computed side by side: a scalar type for Eigen fixed-size matrices, so that a kernel written
-/// for it evaluates four elements (four lanes) in the instructions of one (AVX2 with the x86-64-v3 build, two
-/// SSE2 halves without). Every operation acts lane by lane, so a lane's result does not depend on the other
-/// lanes nor on which lane an element takes. Comparisons are true when they hold in every lane (Eigen tests
-/// scalars only for special values such as a zero factor).
+/// Four doubles computed side by side: a scalar type for Eigen fixed-size matrices, so that a
+/// kernel written for it evaluates four elements (four lanes) in the instructions of one (AVX2 with
+/// the x86-64-v3 build, two SSE2 halves without). Every operation acts lane by lane, so a lane's
+/// result does not depend on the other lanes nor on which lane an element takes. Comparisons are
+/// true when they hold in every lane (Eigen tests scalars only for special values such as a zero
+/// factor).
 
 #include <cmath>
 #include <cstring>
@@ -31,21 +32,41 @@ struct alignas(32) LanePack {
   void store(double* values) const { std::memcpy(values, &v, sizeof(Lanes)); }
 };
 
-inline LanePack operator+(LanePack a, LanePack b) { return LanePack(a.v + b.v); }
-inline LanePack operator-(LanePack a, LanePack b) { return LanePack(a.v - b.v); }
-inline LanePack operator*(LanePack a, LanePack b) { return LanePack(a.v * b.v); }
-inline LanePack operator/(LanePack a, LanePack b) { return LanePack(a.v / b.v); }
-inline LanePack operator-(LanePack a) { return LanePack(-a.v); }
-inline LanePack& operator+=(LanePack& a, LanePack b) { return a = a + b; }
-inline LanePack& operator-=(LanePack& a, LanePack b) { return a = a - b; }
-inline LanePack& operator*=(LanePack& a, LanePack b) { return a = a * b; }
-inline LanePack& operator/=(LanePack& a, LanePack b) { return a = a / b; }
+inline LanePack operator+(LanePack a, LanePack b) {
+  return LanePack(a.v + b.v);
+}
+inline LanePack operator-(LanePack a, LanePack b) {
+  return LanePack(a.v - b.v);
+}
+inline LanePack operator*(LanePack a, LanePack b) {
+  return LanePack(a.v * b.v);
+}
+inline LanePack operator/(LanePack a, LanePack b) {
+  return LanePack(a.v / b.v);
+}
+inline LanePack operator-(LanePack a) {
+  return LanePack(-a.v);
+}
+inline LanePack& operator+=(LanePack& a, LanePack b) {
+  return a = a + b;
+}
+inline LanePack& operator-=(LanePack& a, LanePack b) {
+  return a = a - b;
+}
+inline LanePack& operator*=(LanePack& a, LanePack b) {
+  return a = a * b;
+}
+inline LanePack& operator/=(LanePack& a, LanePack b) {
+  return a = a / b;
+}
 inline bool operator==(LanePack a, LanePack b) {
   for (int k = 0; k < LanePack::kLanes; ++k)
     if (!(a.v[k] == b.v[k])) return false;
   return true;
 }
-inline bool operator!=(LanePack a, LanePack b) { return !(a == b); }
+inline bool operator!=(LanePack a, LanePack b) {
+  return !(a == b);
+}
 inline LanePack sqrt(LanePack a) {
 #ifdef __AVX__
   return LanePack(LanePack::Lanes(_mm256_sqrt_pd(__m256d(a.v))));
@@ -56,7 +77,8 @@ inline LanePack sqrt(LanePack a) {
 #endif
 }
 
-/// 4 x 4 transpose between lanes and elements: out[l] = (in[0] lane l, in[1] lane l, in[2] lane l, in[3] lane l).
+/// 4 x 4 transpose between lanes and elements: out[l] = (in[0] lane l, in[1] lane l, in[2] lane l,
+/// in[3] lane l).
 inline void transpose_lanes(const LanePack* in, LanePack* out) {
 #ifdef __clang__  // clang's spelling of GCC's __builtin_shuffle (the fuzz preset builds with clang)
 #define TENDRIL_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
@@ -75,7 +97,8 @@ inline void transpose_lanes(const LanePack* in, LanePack* out) {
 #undef TENDRIL_SHUFFLE
 }
 
-/// Lane-major to element-major for `n` packs: element e of lane l to out[l][e] (n doubles per lane).
+/// Lane-major to element-major for `n` packs: element e of lane l to out[l][e] (n doubles per
+/// lane).
 inline void unpack_lanes(const LanePack* packs, int n, double* const* out) {
   int e = 0;
   for (; e + LanePack::kLanes <= n; e += LanePack::kLanes) {
@@ -100,7 +123,15 @@ struct NumTraits<tendril::LanePack> : GenericNumTraits<double> {
   using NonInteger = tendril::LanePack;
   using Nested = tendril::LanePack;
   using Literal = tendril::LanePack;
-  enum { IsComplex = 0, IsInteger = 0, IsSigned = 1, RequireInitialization = 0, ReadCost = 1, AddCost = 1, MulCost = 1 };
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 0,
+    ReadCost = 1,
+    AddCost = 1,
+    MulCost = 1
+  };
 };
 /// double literals times matrices of packs
 template <>

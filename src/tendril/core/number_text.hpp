@@ -5,7 +5,8 @@
 
 namespace tendril {
 
-/// `value` with `significant` significant digits (%g: fixed or exponent form, trailing zeros dropped).
+/// `value` with `significant` significant digits (%g: fixed or exponent form, trailing zeros
+/// dropped).
 std::string number_text(double value, int significant = 6);
 
 }  // namespace tendril

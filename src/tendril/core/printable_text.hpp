@@ -9,7 +9,8 @@
 namespace tendril {
 
 /// Length in bytes of the valid UTF-8 sequence starting at s[i] (1..4), or 0 if the bytes there
-/// are not valid UTF-8 (stray continuation byte, overlong form, surrogate, beyond U+10FFFF, cut short).
+/// are not valid UTF-8 (stray continuation byte, overlong form, surrogate, beyond U+10FFFF, cut
+/// short).
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 
 /// `s` for a terminal or an error message: control characters and invalid bytes written as \xNN

@@ -62,9 +62,11 @@ int HessianAssembler::slot(int row, int col) const {
   return k;
 }
 
-void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local, double scale) {
+void HessianAssembler::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& local,
+                           double scale) {
   const int n = static_cast<int>(dofs.size());
-  TENDRIL_ASSERT(local.rows() == n && local.cols() == n, "local matrix size does not match stencil");
+  TENDRIL_ASSERT(local.rows() == n && local.cols() == n,
+                 "local matrix size does not match stencil");
   double* values = matrix_.valuePtr();
   for (int j = 0; j < n; ++j) {
     if (dofs[j] < 0) continue;
@@ -81,10 +83,12 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
 }
 
 void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> rows,
-                                  std::span<const int> cols, const Eigen::Ref<const MatX>& local, double scale) {
+                                  std::span<const int> cols, const Eigen::Ref<const MatX>& local,
+                                  double scale) {
   const std::size_t m = rows.size(), n = cols.size();
-  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
-                 "local matrix size does not match stencil");
+  TENDRIL_ASSERT(
+      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
+      "local matrix size does not match stencil");
   SlotCache* cache = &cache_of(owner, m, n);
   const std::size_t stride = m + n + m * n;
   if (cache->entries.size() < (index + 1) * stride) cache->entries.resize((index + 1) * stride, -2);
@@ -107,7 +111,8 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
   const auto present = [](std::span<const int> dofs) {
     return std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; });
   };
-  if (scale == 1.0 && outer == static_cast<Eigen::Index>(m) && present(rows) && (square || present(cols))) {
+  if (scale == 1.0 && outer == static_cast<Eigen::Index>(m) && present(rows) &&
+      (square || present(cols))) {
 #pragma GCC unroll 4
     for (std::size_t k = 0; k < m * n; ++k) values[slots[k]] += l[k];
     return;
@@ -115,11 +120,13 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t i = 0; i < m; ++i) {
       const int k = slots[j * m + i];
-      if (k >= 0) values[k] += scale * l[static_cast<Eigen::Index>(j) * outer + static_cast<Eigen::Index>(i)];
+      if (k >= 0)
+        values[k] += scale * l[static_cast<Eigen::Index>(j) * outer + static_cast<Eigen::Index>(i)];
     }
 }
 
-HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::size_t rows, std::size_t cols) {
+HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::size_t rows,
+                                                        std::size_t cols) {
   for (SlotCache& c : slot_caches_)
     if (c.owner == owner && c.rows == rows && c.cols == cols) return c;
   return slot_caches_.emplace_back(SlotCache{owner, rows, cols, {}});
@@ -127,8 +134,8 @@ HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::
 
 namespace {
 
-/// values[slots[k]] += local(i, j) for the pairs i >= j of an m x m column-major `local`, column by column
-/// (unrolled for a fixed m: the local offsets are constants)
+/// values[slots[k]] += local(i, j) for the pairs i >= j of an m x m column-major `local`, column by
+/// column (unrolled for a fixed m: the local offsets are constants)
 template <std::size_t M>
 void add_lower_triangle(double* values, const int* slots, const double* local) {
 #pragma GCC unroll 12
@@ -139,12 +146,14 @@ void add_lower_triangle(double* values, const int* slots, const double* local) {
 
 }  // namespace
 
-void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
+void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index,
+                                            std::span<const int> dofs,
                                             const Eigen::Ref<const MatX>& local) {
   if (!lower_only_) return add_cached(owner, index, dofs, local);
   const std::size_t m = dofs.size();
-  TENDRIL_ASSERT(static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == m,
-                 "local matrix size does not match stencil");
+  TENDRIL_ASSERT(
+      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == m,
+      "local matrix size does not match stencil");
   SlotCache& cache = cache_of(owner, m, 0);
   const std::size_t pairs = m * (m + 1) / 2;
   const std::size_t stride = m + 1 + 2 * pairs;
@@ -174,13 +183,19 @@ void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index
   const double* l = local.data();
   const Eigen::Index outer = local.outerStride();
   if (static_cast<std::size_t>(*count) == pairs && outer == static_cast<Eigen::Index>(m)) {
-    // every DOF present: the slots follow the local lower triangle column by column (offsets not read)
+    // every DOF present: the slots follow the local lower triangle column by column (offsets not
+    // read)
     switch (m) {
-      case 6: return add_lower_triangle<6>(values, slots, l);    // a rod edge's stretching
-      case 9: return add_lower_triangle<9>(values, slots, l);    // a CST triangle
-      case 11: return add_lower_triangle<11>(values, slots, l);  // a rod's bend-twist spring
-      case 12: return add_lower_triangle<12>(values, slots, l);  // a hinge
-      default: break;
+      case 6:
+        return add_lower_triangle<6>(values, slots, l);  // a rod edge's stretching
+      case 9:
+        return add_lower_triangle<9>(values, slots, l);  // a CST triangle
+      case 11:
+        return add_lower_triangle<11>(values, slots, l);  // a rod's bend-twist spring
+      case 12:
+        return add_lower_triangle<12>(values, slots, l);  // a hinge
+      default:
+        break;
     }
   }
   if (outer == static_cast<Eigen::Index>(m)) {
@@ -208,6 +223,8 @@ void HessianAssembler::mirror_lower() {
   for (std::size_t k = 0; k < mirror_.size(); k += 2) values[mirror_[k]] = values[mirror_[k + 1]];
 }
 
-void HessianAssembler::add_entry(int row, int col, double value) { matrix_.valuePtr()[slot(row, col)] += value; }
+void HessianAssembler::add_entry(int row, int col, double value) {
+  matrix_.valuePtr()[slot(row, col)] += value;
+}
 
 }  // namespace tendril

@@ -54,24 +54,25 @@ class HessianAssembler {
   /// Adds `value` into the declared entry (row, col) (else SparsityError).
   void add_entry(int row, int col, double value);
   /// Same as add(), for terms that add the same stencils at every evaluation: the value slots of
-  /// stencil `index` of the term `owner` are searched once and kept with this assembler (the pattern
-  /// never changes; the cache is only valid while matrix() keeps its pattern). If the stencil's DOFs
-  /// differ from the cached ones, the slots are searched again.
+  /// stencil `index` of the term `owner` are searched once and kept with this assembler (the
+  /// pattern never changes; the cache is only valid while matrix() keeps its pattern). If the
+  /// stencil's DOFs differ from the cached ones, the slots are searched again.
   void add_cached(const void* owner, std::size_t index, std::span<const int> dofs,
                   const Eigen::Ref<const MatX>& local, double scale = 1.0);
-  /// Same for a rectangular block: scale * local into rows `rows` and columns `cols` (local is #rows x
-  /// #cols), for a term whose force on some DOFs depends on more DOFs (a non-symmetric Jacobian's rows).
-  /// Stencils of one owner are cached per block shape.
-  void add_cached(const void* owner, std::size_t index, std::span<const int> rows, std::span<const int> cols,
-                  const Eigen::Ref<const MatX>& local, double scale = 1.0);
+  /// Same for a rectangular block: scale * local into rows `rows` and columns `cols` (local is
+  /// #rows x #cols), for a term whose force on some DOFs depends on more DOFs (a non-symmetric
+  /// Jacobian's rows). Stencils of one owner are cached per block shape.
+  void add_cached(const void* owner, std::size_t index, std::span<const int> rows,
+                  std::span<const int> cols, const Eigen::Ref<const MatX>& local,
+                  double scale = 1.0);
   /// Makes add_cached_symmetric() add only the lower triangle (row >= column) of the global matrix:
   /// for a consumer that reads one triangle (the Newton matrix of a symmetric system). The upper
   /// triangle then lacks those terms until mirror_lower() copies the lower triangle onto it.
   void set_lower_only(bool lower_only) { lower_only_ = lower_only; }
   bool lower_only() const { return lower_only_; }
   /// Same as add_cached(owner, index, dofs, local) for a symmetric `local` (a Hessian); with
-  /// set_lower_only(true) it adds each pair {i, j} once, into the entry of the lower triangle (about
-  /// half the scattered entries).
+  /// set_lower_only(true) it adds each pair {i, j} once, into the entry of the lower triangle
+  /// (about half the scattered entries).
   void add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
                             const Eigen::Ref<const MatX>& local);
   /// Sets every entry (r, c) above the diagonal to the entry (c, r) below it (a symmetric pattern).
@@ -80,14 +81,15 @@ class HessianAssembler {
   SparseMatrix& matrix() { return matrix_; }
 
  private:
-  /// Index into the value array of (row, col); throws SparsityError if the entry is not in the pattern.
+  /// Index into the value array of (row, col); throws SparsityError if the entry is not in the
+  /// pattern.
   int slot(int row, int col) const;
   /// Cached stencil slots of one term and block shape: per stencil its row DOFs (rows), column DOFs
-  /// (cols), then its slots (rows x cols, column-major, -1 for skipped DOFs). A lower-triangle cache
-  /// (add_cached_symmetric) has cols = 0 and per stencil its DOFs (rows), the number of its lower
-  /// entries (-1 if some DOF repeats: the full block is added then), their slots and their offsets
-  /// j rows + i in the local matrix (local pairs i >= j with both DOFs present; rows (rows + 1) / 2
-  /// places each).
+  /// (cols), then its slots (rows x cols, column-major, -1 for skipped DOFs). A lower-triangle
+  /// cache (add_cached_symmetric) has cols = 0 and per stencil its DOFs (rows), the number of its
+  /// lower entries (-1 if some DOF repeats: the full block is added then), their slots and their
+  /// offsets j rows + i in the local matrix (local pairs i >= j with both DOFs present; rows (rows
+  /// + 1) / 2 places each).
   struct SlotCache {
     const void* owner = nullptr;
     std::size_t rows = 0, cols = 0;
@@ -98,7 +100,8 @@ class HessianAssembler {
   SparseMatrix matrix_;
   std::vector<SlotCache> slot_caches_;
   bool lower_only_ = false;
-  std::vector<int> mirror_;  ///< pairs (upper slot, lower slot) for mirror_lower(), built on first use
+  std::vector<int>
+      mirror_;  ///< pairs (upper slot, lower slot) for mirror_lower(), built on first use
 };
 
 }  // namespace tendril

@@ -18,12 +18,12 @@ struct Kinematics;  // geometry/kinematics.hpp: per-evaluation quantities derive
 /// What a term may read when it is evaluated at a trial configuration.
 struct EvalInput {
   const Model& model;
-  const VecX& q;            ///< trial DOFs
-  const VecX& u;            ///< trial velocities (used by ForceTerm only)
-  double time;              ///< t [s] of the trial configuration
-  const Kinematics& kin;    ///< frames, tangents, curvatures at q
-  /// True if prepare() has run on every element of every term with element_count() > 0 at this input:
-  /// accumulate() then adds the stored element values instead of computing them.
+  const VecX& q;          ///< trial DOFs
+  const VecX& u;          ///< trial velocities (used by ForceTerm only)
+  double time;            ///< t [s] of the trial configuration
+  const Kinematics& kin;  ///< frames, tangents, curvatures at q
+  /// True if prepare() has run on every element of every term with element_count() > 0 at this
+  /// input: accumulate() then adds the stored element values instead of computing them.
   bool prepared = false;
 };
 
@@ -44,16 +44,18 @@ struct ForceOutput {
   double du_scale = 0.0;
 };
 
-// Element-parallel evaluation (docs/physics/time_integration.md, "Threads"), optional for both kinds of
-// term: a term whose work is a sum over independent elements (springs, edges, nodes, triangles) reports
-// element_count() > 0 and implements prepare(), which computes and stores the element-local values
-// (energy, gradient, Hessian; force and Jacobian blocks) of elements [first, last) as `out` requests
-// them (its non-null members; nothing is added to `out`). The Newton system calls prepare() on disjoint
-// ranges covering [0, element_count) from several threads at once, then accumulate() with EvalInput::prepared set,
-// which adds the stored values in the term's serial order. The sums are then bitwise those of accumulate() alone, for
-// any split. prepare() writes only its own elements' storage (mutable members of the term: one evaluation of a model at
-// a time); a term's accumulate() may run while later terms' prepare() runs on other threads. Terms without prepare()
-// are evaluated by accumulate() alone, on the calling thread; they never see threads.
+// Element-parallel evaluation (docs/physics/time_integration.md, "Threads"), optional for both
+// kinds of term: a term whose work is a sum over independent elements (springs, edges, nodes,
+// triangles) reports element_count() > 0 and implements prepare(), which computes and stores the
+// element-local values (energy, gradient, Hessian; force and Jacobian blocks) of elements [first,
+// last) as `out` requests them (its non-null members; nothing is added to `out`). The Newton system
+// calls prepare() on disjoint ranges covering [0, element_count) from several threads at once, then
+// accumulate() with EvalInput::prepared set, which adds the stored values in the term's serial
+// order. The sums are then bitwise those of accumulate() alone, for any split. prepare() writes
+// only its own elements' storage (mutable members of the term: one evaluation of a model at a
+// time); a term's accumulate() may run while later terms' prepare() runs on other threads. Terms
+// without prepare() are evaluated by accumulate() alone, on the calling thread; they never see
+// threads.
 
 class Energy {
  public:
@@ -74,22 +76,24 @@ class Energy {
   /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
   /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
   /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
-  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step and
-  /// static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the set
-  /// must cover every entry accumulate() adds during the step (grow the search radius by what a
+  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step
+  /// and static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the
+  /// set must cover every entry accumulate() adds during the step (grow the search radius by what a
   /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
   /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
   /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const {
+    return false;
+  }
   /// Continuous collision check: the largest a in [0, 1] such that the configurations q + a' dq,
-  /// a' in [0, a], are admissible for this term (no rod edge passes through another, no node or edge
-  /// through an obstacle). Time-dependent parts (moving obstacles) move linearly from their place at
-  /// t_start [s] (with q) to their place at t_end [s] (with q + dq); within a Newton solve both are
-  /// the time of the end configuration. The Newton line search starts from the smallest of these
-  /// over all terms, so every accepted iterate is reached by a collision-free straight path.
+  /// a' in [0, a], are admissible for this term (no rod edge passes through another, no node or
+  /// edge through an obstacle). Time-dependent parts (moving obstacles) move linearly from their
+  /// place at t_start [s] (with q) to their place at t_end [s] (with q + dq); within a Newton solve
+  /// both are the time of the end configuration. The Newton line search starts from the smallest of
+  /// these over all terms, so every accepted iterate is reached by a collision-free straight path.
   /// Default: 1 (no restriction).
-  virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/, double /*t_start*/,
-                                   double /*t_end*/) const {
+  virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/,
+                                   double /*t_start*/, double /*t_end*/) const {
     return 1.0;
   }
 };
@@ -102,8 +106,8 @@ class ForceTerm {
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
   /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
   virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
-  /// Computes and stores the values of elements [first, last) that `out` requests, Jacobian blocks with
-  /// out's dq_scale and du_scale (see above).
+  /// Computes and stores the values of elements [first, last) that `out` requests, Jacobian blocks
+  /// with out's dq_scale and du_scale (see above).
   virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
                        const ForceOutput& /*out*/) const {}
   /// True if dq_scale dF/dq + du_scale dF/du is symmetric for every pair of scales (a linear
@@ -114,13 +118,15 @@ class ForceTerm {
   /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
   /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
   /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
-  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step and
-  /// static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the set
-  /// must cover every entry accumulate() adds during the step (grow the search radius by what a
+  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step
+  /// and static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the
+  /// set must cover every entry accumulate() adds during the step (grow the search radius by what a
   /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
   /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
   /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const { return false; }
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const {
+    return false;
+  }
 };
 
 }  // namespace tendril

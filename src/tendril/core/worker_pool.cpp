@@ -16,25 +16,34 @@ inline void cpu_relax() {
 #endif
 }
 
-/// Spins a little, then gives the core away (the thread waited for may be waiting for one), until done().
+/// Spins a little, then gives the core away (the thread waited for may be waiting for one), until
+/// done().
 template <class Done>
 void wait_until(Done done) {
   for (int k = 0; !done(); ++k)
-    if (k < 4096) cpu_relax();
-    else std::this_thread::yield();
+    if (k < 4096)
+      cpu_relax();
+    else
+      std::this_thread::yield();
 }
 
-constexpr std::uint64_t claim_value(int parts) { return static_cast<std::uint64_t>(parts) << 32; }
-inline int claimed_part(std::uint64_t claim) { return static_cast<int>(claim & 0xffffffffu); }
-inline int claimed_parts(std::uint64_t claim) { return static_cast<int>(claim >> 32); }
+constexpr std::uint64_t claim_value(int parts) {
+  return static_cast<std::uint64_t>(parts) << 32;
+}
+inline int claimed_part(std::uint64_t claim) {
+  return static_cast<int>(claim & 0xffffffffu);
+}
+inline int claimed_parts(std::uint64_t claim) {
+  return static_cast<int>(claim >> 32);
+}
 
 }  // namespace
 
 WorkerPool::WorkerPool(int threads, std::chrono::microseconds spin_time) : spin_time_(spin_time) {
   TENDRIL_ASSERT(threads >= 1, "WorkerPool needs at least one thread");
   workers_.reserve(static_cast<std::size_t>(threads - 1));
-  // no part is claimable until the first run() (claim_ = 0 parts); each worker starts from generation 0:
-  // a run() (or the destructor) before it is scheduled is seen
+  // no part is claimable until the first run() (claim_ = 0 parts); each worker starts from
+  // generation 0: a run() (or the destructor) before it is scheduled is seen
   for (int w = 1; w < threads; ++w) workers_.emplace_back([this] { work(); });
 }
 
@@ -46,9 +55,10 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::wake_workers() {
-  // seq_cst bump (by the caller) then load, against the worker's sleepers_ increment then generation_
-  // load (in wait's predicate): either we see the sleeper and wake it, or it sees the new generation and
-  // does not block. Taking the mutex makes the notification come after the sleeper's wait began.
+  // seq_cst bump (by the caller) then load, against the worker's sleepers_ increment then
+  // generation_ load (in wait's predicate): either we see the sleeper and wake it, or it sees the
+  // new generation and does not block. Taking the mutex makes the notification come after the
+  // sleeper's wait began.
   if (sleepers_.load() == 0) return;
   { const std::lock_guard lock(mutex_); }
   wake_.notify_all();
@@ -82,13 +92,17 @@ void WorkerPool::finish_parts_before(int end) {
       claim = claim_.load();
     }
   for (int part = 0; part < end; ++part)
-    wait_until([&] { return done_stamp_[static_cast<std::size_t>(part)].load(std::memory_order_acquire) == stamp_; });
+    wait_until([&] {
+      return done_stamp_[static_cast<std::size_t>(part)].load(std::memory_order_acquire) == stamp_;
+    });
 }
 
-void WorkerPool::run_erased(int parts, void* task, Invoke invoke, void* serial, Invoke invoke_serial) {
-  // every part of the last task has finished (done_parts_), so no thread touches the per-part storage until
-  // claim_ is reset below, which comes after everything the new parts read (seq_cst store, seq_cst
-  // fetch_add in run_parts); a worker's late claim of the last task then claims a part of this one
+void WorkerPool::run_erased(int parts, void* task, Invoke invoke, void* serial,
+                            Invoke invoke_serial) {
+  // every part of the last task has finished (done_parts_), so no thread touches the per-part
+  // storage until claim_ is reset below, which comes after everything the new parts read (seq_cst
+  // store, seq_cst fetch_add in run_parts); a worker's late claim of the last task then claims a
+  // part of this one
   if (parts > capacity_) {
     capacity_ = parts;
     done_stamp_ = std::make_unique<std::atomic<unsigned long>[]>(static_cast<std::size_t>(parts));
@@ -105,7 +119,8 @@ void WorkerPool::run_erased(int parts, void* task, Invoke invoke, void* serial, 
   claim_.store(claim_value(parts));
   generation_.fetch_add(1);
   wake_workers();
-  // the serial work first (the workers start on the parts meanwhile), then the parts nobody has claimed
+  // the serial work first (the workers start on the parts meanwhile), then the parts nobody has
+  // claimed
   std::exception_ptr serial_error;
   try {
     invoke_serial(serial, 0);
@@ -117,7 +132,8 @@ void WorkerPool::run_erased(int parts, void* task, Invoke invoke, void* serial, 
   if (serial_error) std::rethrow_exception(serial_error);
   if (failed_.load(std::memory_order_relaxed))
     for (int part = 0; part < parts; ++part)
-      if (errors_[static_cast<std::size_t>(part)]) std::rethrow_exception(errors_[static_cast<std::size_t>(part)]);
+      if (errors_[static_cast<std::size_t>(part)])
+        std::rethrow_exception(errors_[static_cast<std::size_t>(part)]);
 }
 
 void WorkerPool::work() {

@@ -21,32 +21,38 @@ namespace tendril::fit {
 const io::SchemaTable& fit_file_schema();
 
 struct FitFile {
-  std::filesystem::path path;        ///< the fit file
-  std::filesystem::path scene;       ///< the scene file (relative paths resolved against the fit file)
-  std::string method;                ///< a name of fit_methods() (fit_methods.hpp)
+  std::filesystem::path path;   ///< the fit file
+  std::filesystem::path scene;  ///< the scene file (relative paths resolved against the fit file)
+  std::string method;           ///< a name of fit_methods() (fit_methods.hpp)
   std::vector<FitParameter> parameters;
-  std::filesystem::path data_csv;    ///< the measurements
-  std::vector<std::string> variables;  ///< CSV columns that are scene key paths (the experiments' settings)
-  std::vector<std::string> columns;    ///< the CSV column of each observable (as MeasurementTable::observables)
-  MeasurementTable data;             ///< observables in SI (column values times their factor)
-  std::vector<MeasuredFrame> frames; ///< vine methods: measured centre-line points per simulation step [m]
+  std::filesystem::path data_csv;  ///< the measurements
+  std::vector<std::string>
+      variables;  ///< CSV columns that are scene key paths (the experiments' settings)
+  std::vector<std::string>
+      columns;            ///< the CSV column of each observable (as MeasurementTable::observables)
+  MeasurementTable data;  ///< observables in SI (column values times their factor)
+  std::vector<MeasuredFrame>
+      frames;  ///< vine methods: measured centre-line points per simulation step [m]
   RunFitOptions options;
-  JointEstimationOptions estimation; ///< joint_estimation: its options (bounds and scales from the parameters)
-  int jobs = 0;                      ///< runs at once (0: all local cores)
-  io::Json resolved;                 ///< the fit file as read, defaults filled in
+  JointEstimationOptions
+      estimation;     ///< joint_estimation: its options (bounds and scales from the parameters)
+  int jobs = 0;       ///< runs at once (0: all local cores)
+  io::Json resolved;  ///< the fit file as read, defaults filled in
 };
 
 /// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of
 /// the scene's schema, bounds containing the initial value; the vine methods: vine.stiffness and
-/// vine.damping), the CSV columns, the method's options (a key of another method is refused), and the
-/// scene itself with the parameters at their initial values and each experiment's settings (and
+/// vine.damping), the CSV columns, the method's options (a key of another method is refused), and
+/// the scene itself with the parameters at their initial values and each experiment's settings (and
 /// joint_estimation's known contacts against it). InputError otherwise.
 FitFile read_fit_file(const std::filesystem::path& file);
 
-/// True for the methods that fit a vine scene's K and C to measured frames (vine_shooting, joint_estimation).
+/// True for the methods that fit a vine scene's K and C to measured frames (vine_shooting,
+/// joint_estimation).
 bool is_vine_method(const std::string& method);
 
-/// The override of a vine method's uniform K or C: "vine.stiffness=[value]" (the keys are per-joint lists).
+/// The override of a vine method's uniform K or C: "vine.stiffness=[value]" (the keys are per-joint
+/// lists).
 std::string vine_parameter_setting(const std::string& key, double value);
 
 }  // namespace tendril::fit

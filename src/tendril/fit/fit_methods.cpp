@@ -14,10 +14,13 @@ namespace tendril::fit {
 
 namespace {
 
-std::string number(double v) { return std::isfinite(v) ? number_text(v, 9) : ""; }
+std::string number(double v) {
+  return std::isfinite(v) ? number_text(v, 9) : "";
+}
 
 FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
-  const RunFitResult r = fit_runs(file.parameters, file.data, context.evaluate, file.options, context.progress);
+  const RunFitResult r =
+      fit_runs(file.parameters, file.data, context.evaluate, file.options, context.progress);
   FitReport report;
   report.converged = r.converged;
   report.message = r.message;
@@ -37,18 +40,23 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   return report;
 }
 
-/// Mean over the frames of |simulated - measured| tip x [m] (the paper's error measure; NaN without frames).
-double tip_x_mean_absolute_error(const std::vector<MeasuredFrame>& frames, const std::vector<MatX>& simulated) {
+/// Mean over the frames of |simulated - measured| tip x [m] (the paper's error measure; NaN without
+/// frames).
+double tip_x_mean_absolute_error(const std::vector<MeasuredFrame>& frames,
+                                 const std::vector<MatX>& simulated) {
   double sum = 0.0;
   for (std::size_t f = 0; f < simulated.size(); ++f)
-    sum += std::abs(simulated[f](simulated[f].rows() - 1, 0) - frames[f].points(frames[f].points.rows() - 1, 0));
+    sum += std::abs(simulated[f](simulated[f].rows() - 1, 0) -
+                    frames[f].points(frames[f].points.rows() - 1, 0));
   return simulated.empty() ? std::nan("") : sum / static_cast<double>(simulated.size());
 }
 
-/// The vine's uniform K and C by single shooting from the scene's start (fit/vine_shooting_fit.hpp).
+/// The vine's uniform K and C by single shooting from the scene's start
+/// (fit/vine_shooting_fit.hpp).
 FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   RunSettings settings = file.data.experiments.front();
-  for (const FitParameter& p : file.parameters) settings.push_back(vine_parameter_setting(p.key, p.initial));
+  for (const FitParameter& p : file.parameters)
+    settings.push_back(vine_parameter_setting(p.key, p.initial));
   const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
   VineFitOptions options;
   options.max_iterations = file.options.max_iterations;
@@ -73,7 +81,8 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.history = r.history;
   report.residuals_csv = fit_points_csv(file.frames, r.fitted.simulated);
   report.frame_points = true;
-  report.details.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
+  report.details.emplace_back("tip_x_mean_absolute_error",
+                              tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
   return report;
 }
 
@@ -89,18 +98,22 @@ io::Json numbers(const std::vector<double>& v) {
   return a;
 }
 
-/// The vine's K and C with its trajectory: the paper's eq. 16 solved by IPOPT (fit/vine_joint_estimation.hpp),
-/// one progress line per IPOPT iteration.
+/// The vine's K and C with its trajectory: the paper's eq. 16 solved by IPOPT
+/// (fit/vine_joint_estimation.hpp), one progress line per IPOPT iteration.
 FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   RunSettings settings = file.data.experiments.front();
-  for (const FitParameter& p : file.parameters) settings.push_back(vine_parameter_setting(p.key, p.initial));
+  for (const FitParameter& p : file.parameters)
+    settings.push_back(vine_parameter_setting(p.key, p.initial));
   const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
   FitReport report;
   JointEstimationOptions options = file.estimation;
-  std::exception_ptr stopped;  // the progress callback's exception (an interrupt), rethrown after IPOPT returns
+  std::exception_ptr
+      stopped;  // the progress callback's exception (an interrupt), rethrown after IPOPT returns
   options.progress = [&](const JointEstimationIteration& i) {
-    FitIteration line{i.iteration, i.objective, i.inf_pr, i.trust_region ? i.d_norm : i.alpha_pr, i.regularization,
-                      1, VecX(), i.inf_du, i.restoration, i.accepted, i.trust_region};
+    FitIteration line{
+        i.iteration,      i.objective, i.inf_pr,      i.trust_region ? i.d_norm : i.alpha_pr,
+        i.regularization, 1,           VecX(),        i.inf_du,
+        i.restoration,    i.accepted,  i.trust_region};
     report.history.push_back(line);
     try {
       if (context.progress) context.progress(line);
@@ -113,7 +126,8 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   // the problem's size as IPOPT sees it (its sparse constraint Jacobian at the initial guess)
   const JointEstimationProblemEvaluation at_guess =
       evaluate_joint_estimation(scene.model, scene.initial, file.frames, file.estimation);
-  const JointEstimationResult r = estimate_vine_states_and_parameters(scene.model, scene.initial, file.frames, options);
+  const JointEstimationResult r =
+      estimate_vine_states_and_parameters(scene.model, scene.initial, file.frames, options);
   if (stopped) std::rethrow_exception(stopped);
   report.converged = r.converged;
   report.iterations = r.iterations;
@@ -127,7 +141,8 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
     for (Eigen::Index j = 0; j < nk; ++j) {
       const Eigen::Index e = p * nk + j;
       const auto u = static_cast<std::size_t>(j);
-      report.names.push_back(options.per_joint ? fmt::format("{}[{}]", file.parameters[p].key, j) : file.parameters[p].key);
+      report.names.push_back(options.per_joint ? fmt::format("{}[{}]", file.parameters[p].key, j)
+                                               : file.parameters[p].key);
       report.initial[e] = file.parameters[p].initial;
       report.values[e] = p == 0 ? r.stiffness[u] : r.damping[u];
       report.sigma[e] = p == 0 ? r.stiffness_sigma[u] : r.damping_sigma[u];
@@ -151,12 +166,16 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   d.emplace_back("stiffness_sigma", numbers(r.stiffness_sigma));
   d.emplace_back("damping", numbers(r.damping));
   d.emplace_back("damping_sigma", numbers(r.damping_sigma));
-  d.emplace_back("problem", json_object({{"variables", static_cast<std::int64_t>(at_guess.x.size())},
-                                         {"constraints", static_cast<std::int64_t>(at_guess.constraints.size())},
-                                         {"jacobian_nonzeros", static_cast<std::int64_t>(at_guess.jacobian.nonZeros())}}));
+  d.emplace_back(
+      "problem",
+      json_object(
+          {{"variables", static_cast<std::int64_t>(at_guess.x.size())},
+           {"constraints", static_cast<std::int64_t>(at_guess.constraints.size())},
+           {"jacobian_nonzeros", static_cast<std::int64_t>(at_guess.jacobian.nonZeros())}}));
   d.emplace_back("steps", static_cast<std::int64_t>(r.trajectory.size()) - 1);
   d.emplace_back("first_step", r.first_step);
-  if (std::isfinite(r.min_contact_impulse)) d.emplace_back("min_contact_impulse", r.min_contact_impulse);
+  if (std::isfinite(r.min_contact_impulse))
+    d.emplace_back("min_contact_impulse", r.min_contact_impulse);
   if (options.trust_region_iterations > 0)
     d.emplace_back("trust_region", json_object({{"iterations", r.trust_region_iterations},
                                                 {"message", r.trust_region_message},
@@ -175,7 +194,8 @@ bool identifiable(bool converged, double value, double sigma) {
 std::string run_fit_residuals_csv(const FitFile& file, const MatX& simulated) {
   std::string csv = "experiment";
   for (const std::string& v : file.variables) csv += fmt::format(",{}", v);
-  for (const std::string& o : file.data.observables) csv += fmt::format(",{0}_measured,{0}_simulated,{0}_residual", o);
+  for (const std::string& o : file.data.observables)
+    csv += fmt::format(",{0}_measured,{0}_simulated,{0}_residual", o);
   csv += "\n";
   for (std::size_t i = 0; i < file.data.experiments.size(); ++i) {
     csv += std::to_string(i + 1);
@@ -197,14 +217,17 @@ std::string run_fit_residuals_csv(const FitFile& file, const MatX& simulated) {
 const std::vector<FitMethod>& fit_methods() {
   static const std::vector<FitMethod> methods = {
       {"finite_difference_lm",
-       "bounded Levenberg-Marquardt over whole runs, Jacobian by finite differences of runs in parallel",
+       "bounded Levenberg-Marquardt over whole runs, Jacobian by finite differences of runs in "
+       "parallel",
        finite_difference_lm},
       {"vine_shooting",
-       "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single shooting, exact "
+       "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single "
+       "shooting, exact "
        "sensitivities through the step-map derivatives",
        vine_shooting},
       {"joint_estimation",
-       "the vine's pin stiffness K and damping C (vine.stiffness, vine.damping; uniform or per joint) with its "
+       "the vine's pin stiffness K and damping C (vine.stiffness, vine.damping; uniform or per "
+       "joint) with its "
        "trajectory: the vine paper's joint state and parameter estimation (eq. 16) solved by IPOPT",
        joint_estimation},
   };

@@ -9,20 +9,24 @@
 
 namespace tendril::fit {
 
-std::string fit_points_csv(const std::vector<MeasuredFrame>& frames, const std::vector<MatX>& simulated) {
+std::string fit_points_csv(const std::vector<MeasuredFrame>& frames,
+                           const std::vector<MatX>& simulated) {
   TENDRIL_ASSERT(simulated.size() <= frames.size(), "at most one simulated point set per frame");
   std::string csv = "frame,step,point,measured_x,measured_y,simulated_x,simulated_y\n";
   for (std::size_t f = 0; f < simulated.size(); ++f) {
     const MatX& measured = frames[f].points;
-    const Eigen::Index first = simulated[f].rows() == measured.rows() ? 0 : measured.rows() - simulated[f].rows();
+    const Eigen::Index first =
+        simulated[f].rows() == measured.rows() ? 0 : measured.rows() - simulated[f].rows();
     for (Eigen::Index p = 0; p < simulated[f].rows(); ++p)
-      csv += fmt::format("{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", f, frames[f].step, first + p, measured(first + p, 0),
-                         measured(first + p, 1), simulated[f](p, 0), simulated[f](p, 1));
+      csv += fmt::format("{},{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", f, frames[f].step, first + p,
+                         measured(first + p, 0), measured(first + p, 1), simulated[f](p, 0),
+                         simulated[f](p, 1));
   }
   return csv;
 }
 
-void write_fit_points_csv(const std::filesystem::path& file, const std::vector<MeasuredFrame>& frames,
+void write_fit_points_csv(const std::filesystem::path& file,
+                          const std::vector<MeasuredFrame>& frames,
                           const std::vector<MatX>& simulated) {
   TENDRIL_ASSERT(frames.size() == simulated.size(), "one simulated point set per frame");
   const std::filesystem::path partial = file.string() + ".partial";

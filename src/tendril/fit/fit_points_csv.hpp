@@ -16,10 +16,13 @@ namespace tendril::fit {
 /// its header, one row per simulated point. simulated[f] has as many rows as frames[f].points, or
 /// one (the tip, compared with the last measured point); there may be fewer simulated sets than
 /// frames (a simulation that failed part-way): the frames after them are left out.
-std::string fit_points_csv(const std::vector<MeasuredFrame>& frames, const std::vector<MatX>& simulated);
+std::string fit_points_csv(const std::vector<MeasuredFrame>& frames,
+                           const std::vector<MatX>& simulated);
 
-/// Writes fit_points_csv(frames, simulated) to `file` atomically (a temporary file renamed into place).
-void write_fit_points_csv(const std::filesystem::path& file, const std::vector<MeasuredFrame>& frames,
+/// Writes fit_points_csv(frames, simulated) to `file` atomically (a temporary file renamed into
+/// place).
+void write_fit_points_csv(const std::filesystem::path& file,
+                          const std::vector<MeasuredFrame>& frames,
                           const std::vector<MatX>& simulated);
 
 }  // namespace tendril::fit

@@ -23,12 +23,14 @@ using ResampledPolyline = BasicResampledPolyline<double>;
 
 /// vertices: (m x 2), m >= 2, with no zero-length segment; points >= 2.
 template <class S>
-BasicResampledPolyline<S> resample_polyline(const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>& vertices, int points) {
+BasicResampledPolyline<S> resample_polyline(
+    const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>& vertices, int points) {
   using std::sqrt;
   using V2 = Eigen::Matrix<S, 2, 1>;
   using Row = Eigen::Matrix<S, 1, Eigen::Dynamic>;
   const int m = static_cast<int>(vertices.rows());
-  TENDRIL_ASSERT(m >= 2 && vertices.cols() == 2 && points >= 2, "a polyline of 2D vertices and >= 2 points");
+  TENDRIL_ASSERT(m >= 2 && vertices.cols() == 2 && points >= 2,
+                 "a polyline of 2D vertices and >= 2 points");
   // segment lengths l_j and unit directions e_j; cumulative lengths a_j = l_0 + .. + l_{j-1}
   std::vector<S> length(m - 1), start(m, S(0.0));
   std::vector<V2> direction(m - 1);

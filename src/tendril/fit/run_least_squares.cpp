@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include <Eigen/Dense>
 #include <fmt/format.h>
+#include <Eigen/Dense>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
@@ -13,7 +13,9 @@
 
 namespace tendril::fit {
 
-std::string parameter_setting(const std::string& key, double value) { return key + "=" + number_text(value, 17); }
+std::string parameter_setting(const std::string& key, double value) {
+  return key + "=" + number_text(value, 17);
+}
 
 namespace {
 
@@ -30,7 +32,8 @@ struct PointResult {
 
 class Problem {
  public:
-  Problem(const std::vector<FitParameter>& parameters, const MeasurementTable& data, const RunBatchEvaluator& evaluate)
+  Problem(const std::vector<FitParameter>& parameters, const MeasurementTable& data,
+          const RunBatchEvaluator& evaluate)
       : parameters_(parameters), data_(data), evaluate_(evaluate) {}
 
   /// Runs every experiment at each theta in one batch.
@@ -45,7 +48,8 @@ class Problem {
         batch.push_back(std::move(s));
       }
     const std::vector<RunOutcome> outcomes = evaluate_(batch);
-    TENDRIL_ASSERT(outcomes.size() == batch.size(), "the evaluator returned a wrong number of outcomes");
+    TENDRIL_ASSERT(outcomes.size() == batch.size(),
+                   "the evaluator returned a wrong number of outcomes");
     runs_ += static_cast<long>(batch.size());
     std::vector<PointResult> results;
     const auto n_obs = static_cast<Eigen::Index>(data_.observables.size());
@@ -58,18 +62,21 @@ class Problem {
         const RunOutcome& o = outcomes[p * n_exp + i];
         if (!o.ok || static_cast<Eigen::Index>(o.values.size()) != n_obs) {
           r.ok = false;
-          r.message = fmt::format("the run of experiment {} at {} failed: {}", i + 1, describe(thetas[p]),
-                                  o.ok ? "wrong number of observables" : o.message);
+          r.message =
+              fmt::format("the run of experiment {} at {} failed: {}", i + 1, describe(thetas[p]),
+                          o.ok ? "wrong number of observables" : o.message);
           break;
         }
         for (Eigen::Index k = 0; k < n_obs; ++k) {
-          const double m = data_.measured(static_cast<Eigen::Index>(i), k), y = o.values[static_cast<std::size_t>(k)];
+          const double m = data_.measured(static_cast<Eigen::Index>(i), k),
+                       y = o.values[static_cast<std::size_t>(k)];
           r.simulated(static_cast<Eigen::Index>(i), k) = y;
           if (!std::isfinite(m)) continue;
           if (!std::isfinite(y)) {
             r.ok = false;
-            r.message = fmt::format("the run of experiment {} at {} gave {} = {}", i + 1, describe(thetas[p]),
-                                    data_.observables[static_cast<std::size_t>(k)], y);
+            r.message =
+                fmt::format("the run of experiment {} at {} gave {} = {}", i + 1,
+                            describe(thetas[p]), data_.observables[static_cast<std::size_t>(k)], y);
             break;
           }
           residual.push_back((y - m) / data_.sigma[k]);
@@ -84,7 +91,8 @@ class Problem {
   std::string describe(const VecX& theta) const {
     std::string s;
     for (std::size_t j = 0; j < parameters_.size(); ++j)
-      s += (j ? ", " : "") + parameters_[j].key + " = " + number_text(theta[static_cast<Eigen::Index>(j)], 9);
+      s += (j ? ", " : "") + parameters_[j].key + " = " +
+           number_text(theta[static_cast<Eigen::Index>(j)], 9);
     return s;
   }
 
@@ -101,10 +109,10 @@ class Problem {
 
 namespace {
 
-/// The residuals in z = theta / scale for the Levenberg-Marquardt: the value at a point (its runs in
-/// one batch), and with the Jacobian the forward differences (backward at an upper bound) of every
-/// parameter in one more batch. The last point's runs are kept, so the LM's re-evaluation of an
-/// accepted point with its Jacobian runs only the differences.
+/// The residuals in z = theta / scale for the Levenberg-Marquardt: the value at a point (its runs
+/// in one batch), and with the Jacobian the forward differences (backward at an upper bound) of
+/// every parameter in one more batch. The last point's runs are kept, so the LM's re-evaluation of
+/// an accepted point with its Jacobian runs only the differences.
 class RunResiduals {
  public:
   RunResiduals(Problem& problem, const VecX& scale, const VecX& upper, double difference_step)
@@ -165,12 +173,13 @@ class RunResiduals {
   SparseMatrix last_jacobian_;
 };
 
-/// After a stall of the Levenberg-Marquardt (its steps shrink under growing damping without lowering
-/// the cost, as where the finite-difference Jacobian cannot resolve the gradient): true if the runs at
-/// z +- h_j e_j within the bounds (h_j the difference steps) all cost at least C(z), i.e. z is a minimum
-/// to the finite differences' resolution, checked by runs rather than assumed.
-bool no_neighbour_lowers(Problem& problem, const RunResiduals& residuals, const VecX& z, double cost,
-                         const VecX& lower, const VecX& upper, double difference_step) {
+/// After a stall of the Levenberg-Marquardt (its steps shrink under growing damping without
+/// lowering the cost, as where the finite-difference Jacobian cannot resolve the gradient): true if
+/// the runs at z +- h_j e_j within the bounds (h_j the difference steps) all cost at least C(z),
+/// i.e. z is a minimum to the finite differences' resolution, checked by runs rather than assumed.
+bool no_neighbour_lowers(Problem& problem, const RunResiduals& residuals, const VecX& z,
+                         double cost, const VecX& lower, const VecX& upper,
+                         double difference_step) {
   std::vector<VecX> neighbours;
   for (Eigen::Index j = 0; j < z.size(); ++j)
     for (const double sign : {1.0, -1.0}) {
@@ -184,8 +193,8 @@ bool no_neighbour_lowers(Problem& problem, const RunResiduals& residuals, const 
 }
 
 /// Sigma and covariance of the fit from the Jacobian at its optimum (fit_runs' header).
-void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale, const RunFitOptions& options,
-                      RunFitResult& result) {
+void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale,
+                      const RunFitOptions& options, RunFitResult& result) {
   const Eigen::Index n = scale.size(), m = jacobian.rows();
   result.sigma = VecX::Constant(n, kInf);
   if (jacobian.cols() != n || !(m > n || (options.absolute_sigma && m == n))) {
@@ -193,9 +202,11 @@ void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale, cons
     return;
   }
   const double s2 = options.absolute_sigma ? 1.0 : 2.0 * cost / static_cast<double>(m - n);
-  result.covariance = scale.asDiagonal() * least_squares_covariance(jacobian, s2) * scale.asDiagonal();
+  result.covariance =
+      scale.asDiagonal() * least_squares_covariance(jacobian, s2) * scale.asDiagonal();
   for (Eigen::Index j = 0; j < n; ++j)
-    if (std::isfinite(result.covariance(j, j))) result.sigma[j] = std::sqrt(result.covariance(j, j));
+    if (std::isfinite(result.covariance(j, j)))
+      result.sigma[j] = std::sqrt(result.covariance(j, j));
 }
 
 }  // namespace
@@ -212,7 +223,8 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
   VecX scale(n), lo(n), hi(n), z(n);
   for (Eigen::Index j = 0; j < n; ++j) {
     const FitParameter& p = parameters[static_cast<std::size_t>(j)];
-    TENDRIL_ASSERT(p.scale > 0.0 && p.lower <= p.initial && p.initial <= p.upper, "parameter checked by the caller");
+    TENDRIL_ASSERT(p.scale > 0.0 && p.lower <= p.initial && p.initial <= p.upper,
+                   "parameter checked by the caller");
     scale[j] = p.scale;
     lo[j] = p.lower / p.scale;
     hi[j] = p.upper / p.scale;
@@ -231,7 +243,8 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
   }
   result.initial_cost = 0.5 * start.residual.squaredNorm();
   const auto line = [&](const SparseLmIteration& i) {
-    FitIteration h{i.iteration, i.cost, 0.0, i.step, i.damping, problem.runs(), residuals.theta(*i.y)};
+    FitIteration h{i.iteration,          i.cost, 0.0, i.step, i.damping, problem.runs(),
+                   residuals.theta(*i.y)};
     h.accepted = i.accepted;
     result.history.push_back(h);
     if (progress) progress(h);
@@ -248,9 +261,11 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
                                     {}, line);
   result.converged = lm.converged;
   result.message = lm.converged ? "converged: " + lm.message : lm.message;
-  if (lm.stalled && no_neighbour_lowers(problem, residuals, lm.y, lm.cost, lo, hi, options.difference_step)) {
+  if (lm.stalled &&
+      no_neighbour_lowers(problem, residuals, lm.y, lm.cost, lo, hi, options.difference_step)) {
     result.converged = true;
-    result.message = "converged: " + lm.message + "; no run within the difference steps lowers the cost (a minimum to "
+    result.message = "converged: " + lm.message +
+                     "; no run within the difference steps lowers the cost (a minimum to "
                      "the finite differences' resolution)";
   }
   result.iterations = lm.iterations;

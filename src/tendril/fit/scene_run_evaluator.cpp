@@ -53,17 +53,19 @@ RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings&
   return outcome;
 }
 
-RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file, std::vector<std::string> observables,
-                                        int jobs) {
+RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
+                                        std::vector<std::string> observables, int jobs) {
   return [scene_file = std::move(scene_file), observables = std::move(observables),
           jobs](const std::vector<RunSettings>& batch) {
     std::vector<RunOutcome> outcomes(batch.size());
     std::atomic<std::size_t> next{0};
     auto work = [&] {
-      for (std::size_t k = next++; k < batch.size(); k = next++) outcomes[k] = run_scene(scene_file, batch[k], observables);
+      for (std::size_t k = next++; k < batch.size(); k = next++)
+        outcomes[k] = run_scene(scene_file, batch[k], observables);
     };
     std::vector<std::thread> threads;
-    for (int t = 1; t < std::max(jobs, 1) && static_cast<std::size_t>(t) < batch.size(); ++t) threads.emplace_back(work);
+    for (int t = 1; t < std::max(jobs, 1) && static_cast<std::size_t>(t) < batch.size(); ++t)
+      threads.emplace_back(work);
     work();
     for (std::thread& t : threads) t.join();
     return outcomes;

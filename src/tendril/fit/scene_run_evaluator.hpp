@@ -11,17 +11,18 @@
 
 namespace tendril::fit {
 
-/// The observables a run can give: sim::RobotObservables::named_values (speed, head_rotation_rate, ...).
+/// The observables a run can give: sim::RobotObservables::named_values (speed, head_rotation_rate,
+/// ...).
 std::vector<std::string> run_observable_names();
 
 /// Runs `scene_file` with `settings` (no run directory) and returns `observables` of its run.json
-/// info.observables; a bad override, a failed run or a scene without observables is a failed outcome
-/// with the reason.
+/// info.observables; a bad override, a failed run or a scene without observables is a failed
+/// outcome with the reason.
 RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
                      const std::vector<std::string>& observables);
 
 /// Evaluates batches of runs of `scene_file` on `jobs` threads (>= 1).
-RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file, std::vector<std::string> observables,
-                                        int jobs);
+RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
+                                        std::vector<std::string> observables, int jobs);
 
 }  // namespace tendril::fit

@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <utility>
 
+#include <fmt/format.h>
 #include <Eigen/SparseLU>
 #include <unsupported/Eigen/AutoDiff>
-#include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
 #include "tendril/fit/ipopt_estimation_nlp.hpp"
@@ -24,11 +24,11 @@ namespace tendril::fit {
 
 namespace {
 
+using detail::kPenaltySigma;
+using detail::Triplet;
 using vine::RowSpec;
 using vine::VineModel;
 using vine::VineState;
-using detail::kPenaltySigma;
-using detail::Triplet;
 
 /// One contact row Phi(q_i) = 0 of the problem.
 struct ContactRow {
@@ -37,13 +37,14 @@ struct ContactRow {
 };
 
 /// The estimation problem (eq. 16) without the solver: layout, values and derivatives at x.
-///   x = [Z_0 .. Z_N (q_i, v_i: 2n each), r_0 .. r_{N-1} (2n each), K / K_scale (nk), C / C_scale (nk)]
-///   g = [Z_{i+1} - f(Z_i) - r_i (2n each) | c(q_i) (2 #bodies each) | g(q_i, v_i) - u_i (#prismatic each)
+///   x = [Z_0 .. Z_N (q_i, v_i: 2n each), r_0 .. r_{N-1} (2n each), K / K_scale (nk), C / C_scale
+///   (nk)] g = [Z_{i+1} - f(Z_i) - r_i (2n each) | c(q_i) (2 #bodies each) | g(q_i, v_i) - u_i
+///   (#prismatic each)
 ///        | Phi(q_i) of the known contacts]
 class EstimationProblem {
  public:
-  EstimationProblem(const VineModel& model, const VineState& start, const std::vector<MeasuredFrame>& frames,
-                    const JointEstimationOptions& options)
+  EstimationProblem(const VineModel& model, const VineState& start,
+                    const std::vector<MeasuredFrame>& frames, const JointEstimationOptions& options)
       : model_(model), frames_(frames), options_(options), stepper_(model) {
     detail::check_estimation_input(model, frames, options);
     n_ = model.num_dofs();
@@ -62,11 +63,14 @@ class EstimationProblem {
     c_scale_ = options.damping_scale > 0.0 ? options.damping_scale : model.damping[0];
     weights_ = detail::model_residual_weights(model, options);
     const int joint_rows = 2 * model.num_bodies;
-    joint_specs_.assign(stepper_.equality_rows().begin(), stepper_.equality_rows().begin() + joint_rows);
-    growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows, stepper_.equality_rows().end());
+    joint_specs_.assign(stepper_.equality_rows().begin(),
+                        stepper_.equality_rows().begin() + joint_rows);
+    growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows,
+                         stepper_.equality_rows().end());
     for (std::size_t c = 0; c < options.contacts.size(); ++c) {
       const KnownContact& k = options.contacts[c];
-      for (int s = std::max(k.first_step, first_step_); s <= std::min(k.last_step, first_step_ + steps_); ++s) {
+      for (int s = std::max(k.first_step, first_step_);
+           s <= std::min(k.last_step, first_step_ + steps_); ++s) {
         ContactRow row;
         row.step = s - first_step_;
         row.spec.kind = vine::RowKind::contact;
@@ -83,9 +87,11 @@ class EstimationProblem {
       for (int i = 0; i < steps_; ++i) {
         std::vector<vine::BilateralContact> held;
         for (const KnownContact& kc : options.contacts)
-          if (first_step_ + i >= kc.first_step && first_step_ + i <= kc.last_step) held.push_back({kc.point, kc.obstacle});
+          if (first_step_ + i >= kc.first_step && first_step_ + i <= kc.last_step)
+            held.push_back({kc.point, kc.obstacle});
         const auto same = [&](const std::vector<vine::BilateralContact>& set) {
-          return set.size() == held.size() && std::equal(set.begin(), set.end(), held.begin(), [](const auto& a, const auto& b) {
+          return set.size() == held.size() &&
+                 std::equal(set.begin(), set.end(), held.begin(), [](const auto& a, const auto& b) {
                    return a.point == b.point && a.obstacle == b.obstacle;
                  });
         };
@@ -95,10 +101,12 @@ class EstimationProblem {
       }
     held_row_of_step_.assign(steps_ + 1, 0);
     for (int i = 0; i < steps_; ++i)
-      held_row_of_step_[i + 1] = held_row_of_step_[i] + static_cast<int>(held_sets_[held_set_of_step_[i]].size());
+      held_row_of_step_[i + 1] =
+          held_row_of_step_[i] + static_cast<int>(held_sets_[held_set_of_step_[i]].size());
     impulse_scale_ = stepper_.mass_scale() * options.model_sigma_velocity;
     frame_of_step_.assign(steps_ + 1, -1);
-    for (std::size_t f = 0; f < frames.size(); ++f) frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
+    for (std::size_t f = 0; f < frames.size(); ++f)
+      frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
     rates_.resize(steps_ + 1);
     for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
     build_jacobian_pattern();
@@ -109,11 +117,15 @@ class EstimationProblem {
     for (int i = 0; i < steps_; ++i) row_scale_.segment(2 * n_ * i, 2 * n_) = weights_.cwiseSqrt();
     int row = 2 * n_ * steps_;
     for (int i = 0; i <= steps_; ++i) {
-      for (std::size_t j = 0; j < joint_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
-      for (std::size_t j = 0; j < growth_specs_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
+      for (std::size_t j = 0; j < joint_specs_.size(); ++j)
+        row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+      for (std::size_t j = 0; j < growth_specs_.size(); ++j)
+        row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
     }
-    for (std::size_t j = 0; j < contact_rows_.size(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
-    for (int j = 0; j < num_first_velocity_rows(); ++j) row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
+    for (std::size_t j = 0; j < contact_rows_.size(); ++j)
+      row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_position);
+    for (int j = 0; j < num_first_velocity_rows(); ++j)
+      row_scale_(row++) = 1.0 / (kPenaltySigma * options.model_sigma_velocity);
     // the held impulses' sign is left to IPOPT: a one-sided penalty (scale > 0) stalled the pass at
     // its switch (docs/physics/fitting.md)
     row_scale_.tail(num_held_rows()).setZero();
@@ -129,10 +141,12 @@ class EstimationProblem {
       if (step == first_step_ + steps_) break;
       const vine::VineStepReport report = stepper_.step(s);
       if (!report.ok())
-        throw InputError("vine", fmt::format("K = {}, C = {}", model.stiffness[0], model.damping[0]),
+        throw InputError("vine",
+                         fmt::format("K = {}, C = {}", model.stiffness[0], model.damping[0]),
                          fmt::format("an initial guess that simulates (step {} failed: {})", step,
-                                     report.status != vine::QpStatus::solved ? std::string(vine::to_string(report.status))
-                                                                             : std::string(vine::to_string(report.failure))));
+                                     report.status != vine::QpStatus::solved
+                                         ? std::string(vine::to_string(report.status))
+                                         : std::string(vine::to_string(report.failure))));
     }
     for (int j = 0; j < nk_; ++j) {
       x0_(k(j)) = model.stiffness[j] / k_scale_;
@@ -142,10 +156,12 @@ class EstimationProblem {
 
   int num_variables() const { return 2 * n_ * (steps_ + 1) + 2 * n_ * steps_ + 2 * nk_; }
   int num_constraints() const {
-    return 2 * n_ * steps_ + (steps_ + 1) * static_cast<int>(joint_specs_.size() + growth_specs_.size()) +
+    return 2 * n_ * steps_ +
+           (steps_ + 1) * static_cast<int>(joint_specs_.size() + growth_specs_.size()) +
            static_cast<int>(contact_rows_.size()) + num_first_velocity_rows() + num_held_rows();
   }
-  /// The rows dc/dq(q_0) v_0 = 0 of first_state_joint_velocities (2 per body), after the contact rows.
+  /// The rows dc/dq(q_0) v_0 = 0 of first_state_joint_velocities (2 per body), after the contact
+  /// rows.
   int num_first_velocity_rows() const {
     return options_.first_state_joint_velocities ? static_cast<int>(joint_specs_.size()) : 0;
   }
@@ -177,20 +193,25 @@ class EstimationProblem {
   /// The measurement residual p(q_i) - p_hat_i at trajectory index i (a measured frame), flattened
   /// (2 (P or 1): x, y of each point) [m], and, if asked, its derivative dp/dq_i (2 (P or 1) x n).
   VecX data_residual(const VecX& x, int i, MatX* dpoints) const {
-    return detail::frame_residual(model_, x.segment(z(i), n_), options_.observation, frames_[frame_of_step_[i]], dpoints);
+    return detail::frame_residual(model_, x.segment(z(i), n_), options_.observation,
+                                  frames_[frame_of_step_[i]], dpoints);
   }
-
 
   /// Objective and, if asked, its gradient (only q_i at frames and r_i enter); data/model parts.
-  double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
-    return detail::estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
+  double objective(const VecX& x, VecX* gradient, double* data = nullptr,
+                   double* model = nullptr) const {
+    return detail::estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x,
+                                        gradient, data, model);
   }
 
-  /// The largest violation of g(x): |g| of the equalities, the negative part of the held impulses' rows.
+  /// The largest violation of g(x): |g| of the equalities, the negative part of the held impulses'
+  /// rows.
   double violation(const VecX& g) const {
     const int first = first_held_row();
     const double equalities = g.head(first).lpNorm<Eigen::Infinity>();
-    return num_held_rows() == 0 ? equalities : std::max(equalities, -std::min(0.0, g.tail(num_held_rows()).minCoeff()));
+    return num_held_rows() == 0
+               ? equalities
+               : std::max(equalities, -std::min(0.0, g.tail(num_held_rows()).minCoeff()));
   }
 
   /// The trust-region pass's variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale] (x without r).
@@ -211,7 +232,8 @@ class EstimationProblem {
     x.tail(2 * nk_) = y.tail(2 * nk_);
     return x;
   }
-  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at y.
+  /// x from y with r_i = Z_{i+1} - f(Z_i) (the dynamics hold exactly); empty if the model fails at
+  /// y.
   VecX full(const VecX& y) {
     VecX x = with_zero_residuals(y);
     VecX g;
@@ -222,13 +244,13 @@ class EstimationProblem {
   }
 
   /// The problem as least squares in y for the trust-region pass: the objective's residuals
-  /// (data / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i)), r eliminated) and the joint, growth and contact
-  /// constraints as residuals with 1/100 of the model's sigmas (a quadratic penalty; the held
-  /// impulses' rows with weight 0); 1/2 |residual|^2 is half the objective plus the penalty.
+  /// (data / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i)), r eliminated) and the joint, growth and
+  /// contact constraints as residuals with 1/100 of the model's sigmas (a quadratic penalty; the
+  /// held impulses' rows with weight 0); 1/2 |residual|^2 is half the objective plus the penalty.
   /// penalty false: the objective's residuals only (data and dynamics rows: |residual|^2 is the
   /// objective with r eliminated); `g`, `values`: g(x) and its Jacobian values at x = (y, r = 0).
-  SparseResiduals least_squares(const VecX& y, bool with_jacobian, bool penalty = true, VecX* g_out = nullptr,
-                                VecX* values_out = nullptr) {
+  SparseResiduals least_squares(const VecX& y, bool with_jacobian, bool penalty = true,
+                                VecX* g_out = nullptr, VecX* values_out = nullptr) {
     SparseResiduals out;
     const VecX x = with_zero_residuals(y);
     VecX local_g, local_values;
@@ -244,7 +266,9 @@ class EstimationProblem {
     int data_rows = 0;
     for (int i = 0; i <= steps_; ++i)
       if (frame_of_step_[i] >= 0)
-        data_rows += 2 * (options_.observation == Observation::tip ? 1 : static_cast<int>(frames_[frame_of_step_[i]].points.rows()));
+        data_rows += 2 * (options_.observation == Observation::tip
+                              ? 1
+                              : static_cast<int>(frames_[frame_of_step_[i]].points.rows()));
     const int rows = penalty ? static_cast<int>(g.size()) : num_dynamics_rows();
     out.residual.resize(data_rows + rows);
     std::vector<Triplet> t;
@@ -265,7 +289,8 @@ class EstimationProblem {
       for (std::size_t e = 0; e < jac_rows_.size(); ++e) {
         const int col = jac_cols_[e];
         if ((col >= r(0) && col < k(0)) || jac_rows_[e] >= rows) continue;  // r is eliminated
-        t.emplace_back(row + jac_rows_[e], reduced_column(col), row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
+        t.emplace_back(row + jac_rows_[e], reduced_column(col),
+                       row_scale_(jac_rows_[e]) * values(static_cast<Eigen::Index>(e)));
       }
       out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
       out.jacobian.setFromTriplets(t.begin(), t.end());
@@ -292,9 +317,10 @@ class EstimationProblem {
   }
 
   /// Constraints g(x) and, if `jacobian` is given, the Jacobian values in the pattern's order;
-  /// `min_held_impulse`: the smallest normal impulse of the held known contacts over the steps [N s].
-  /// Returns false (with `message`) if a step of the model fails at x.
-  bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message, double* min_held_impulse = nullptr) {
+  /// `min_held_impulse`: the smallest normal impulse of the held known contacts over the steps [N
+  /// s]. Returns false (with `message`) if a step of the model fails at x.
+  bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message,
+                   double* min_held_impulse = nullptr) {
     std::vector<vine::VineStepper> steppers = step_maps(x);
     if (min_held_impulse) *min_held_impulse = std::numeric_limits<double>::infinity();
     g.resize(num_constraints());
@@ -308,19 +334,24 @@ class EstimationProblem {
       const vine::VineStepReport report = stepper.step(s);
       if (!report.ok()) {
         message = fmt::format("step {}: {}", first_step_ + i,
-                              report.status != vine::QpStatus::solved ? std::string(vine::to_string(report.status))
-                                                                      : std::string(vine::to_string(report.failure)));
+                              report.status != vine::QpStatus::solved
+                                  ? std::string(vine::to_string(report.status))
+                                  : std::string(vine::to_string(report.failure)));
         return false;
       }
       const int nh = static_cast<int>(held_sets_[held_set_of_step_[i]].size());
-      if (nh > 0) g.segment(first_held_row() + held_row_of_step_[i], nh) = stepper.bilateral_impulses() / impulse_scale_;
+      if (nh > 0)
+        g.segment(first_held_row() + held_row_of_step_[i], nh) =
+            stepper.bilateral_impulses() / impulse_scale_;
       g.segment(row, n_) = x.segment(z(i + 1), n_) - s.q - x.segment(r(i), n_);
       g.segment(row + n_, n_) = x.segment(z(i + 1) + n_, n_) - s.v - x.segment(r(i) + n_, n_);
       row += 2 * n_;
       if (!jacobian) continue;
       const vine::StepDerivatives d = vine::step_derivatives(stepper);
       if (!d.ok) {
-        message = fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)", first_step_ + i);
+        message =
+            fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)",
+                        first_step_ + i);
         return false;
       }
       // pattern order (build_jacobian_pattern): row by row, Z_i (2n), Z_{i+1} (1), r_i (1), K, C
@@ -346,8 +377,10 @@ class EstimationProblem {
         for (int b = 0; b < n_; ++b) held_values.push_back(d.dheld_dq(h, b) / impulse_scale_);
         for (int b = 0; b < n_; ++b) held_values.push_back(d.dheld_dv(h, b) / impulse_scale_);
         if (options_.per_joint) {
-          for (int j = 0; j < pins_; ++j) held_values.push_back(d.dheld_dK(h, j) * k_scale_ / impulse_scale_);
-          for (int j = 0; j < pins_; ++j) held_values.push_back(d.dheld_dC(h, j) * c_scale_ / impulse_scale_);
+          for (int j = 0; j < pins_; ++j)
+            held_values.push_back(d.dheld_dK(h, j) * k_scale_ / impulse_scale_);
+          for (int j = 0; j < pins_; ++j)
+            held_values.push_back(d.dheld_dC(h, j) * c_scale_ / impulse_scale_);
         } else {
           held_values.push_back(d.dheld_dK.row(h).sum() * k_scale_ / impulse_scale_);
           held_values.push_back(d.dheld_dC.row(h).sum() * c_scale_ / impulse_scale_);
@@ -424,14 +457,16 @@ class EstimationProblem {
         if (used(spec, l)) put(aa(l).value());
     }
     row += num_held_rows();  // filled during the steps
-    if (min_held_impulse && num_held_rows() > 0) *min_held_impulse = impulse_scale_ * g.tail(num_held_rows()).minCoeff();
+    if (min_held_impulse && num_held_rows() > 0)
+      *min_held_impulse = impulse_scale_ * g.tail(num_held_rows()).minCoeff();
     for (double h : held_values) put(h);
     TENDRIL_ASSERT(row == num_constraints(), "constraint count");
     if (!g.allFinite() || (jacobian && !jacobian->allFinite())) {
       message = "a constraint or its derivative is not finite";
       return false;
     }
-    TENDRIL_ASSERT(!jacobian || value == static_cast<int>(jac_rows_.size()), "Jacobian pattern size");
+    TENDRIL_ASSERT(!jacobian || value == static_cast<int>(jac_rows_.size()),
+                   "Jacobian pattern size");
     return true;
   }
 
@@ -443,8 +478,8 @@ class EstimationProblem {
       if (frame_of_step_[i] < 0) continue;
       const MatX& target = frames_[frame_of_step_[i]].points;
       MatX points, dpoints;
-      observe_vine(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(target.rows()), points,
-                   &dpoints);
+      observe_vine(model_, x.segment(z(i), n_), options_.observation,
+                   static_cast<int>(target.rows()), points, &dpoints);
       const MatX h = 2.0 * w * factor * dpoints.transpose() * dpoints;
       for (int a = 0; a < n_; ++a)
         for (int b = 0; b <= a; ++b) values[value++] = h(a, b);
@@ -454,15 +489,18 @@ class EstimationProblem {
   }
 
   /// Lower triangle of the exact Hessian of the Lagrangian factor f(x) + lambda . g(x) in the exact
-  /// pattern's order (build_exact_hessian_pattern): the data term's 2 w (dp^T dp + sum_k e_k d2p_k/dq2),
-  /// 2 R on the r_i, the dynamics rows' -lambda_i . d2f(Z_i, K, C) and the held impulses' curvature
-  /// (vine/step_second_derivatives.hpp), and the joint, growth, contact and first-state velocity rows'
-  /// second derivatives (nested AutoDiff of their templates). False (with `message`) if a step fails.
-  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values, std::string& message) const {
-    TENDRIL_ASSERT(exact() && lambda.size() == num_constraints(), "EstimationHessian::exact, one multiplier per row");
+  /// pattern's order (build_exact_hessian_pattern): the data term's 2 w (dp^T dp + sum_k e_k
+  /// d2p_k/dq2), 2 R on the r_i, the dynamics rows' -lambda_i . d2f(Z_i, K, C) and the held
+  /// impulses' curvature (vine/step_second_derivatives.hpp), and the joint, growth, contact and
+  /// first-state velocity rows' second derivatives (nested AutoDiff of their templates). False
+  /// (with `message`) if a step fails.
+  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
+                     std::string& message) const {
+    TENDRIL_ASSERT(exact() && lambda.size() == num_constraints(),
+                   "EstimationHessian::exact, one multiplier per row");
     const int nz = 2 * n_, np = 2 * nk_;
     std::vector<MatX> block(steps_ + 1, MatX::Zero(nz, nz));  // d2/dZ_i^2
-    std::vector<MatX> cross(steps_, MatX::Zero(np, nz));     // d2/d(K, C) dZ_i
+    std::vector<MatX> cross(steps_, MatX::Zero(np, nz));      // d2/d(K, C) dZ_i
     MatX params = MatX::Zero(np, np);                         // d2/d(K, C)^2
     const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
     for (int i = 0; i <= steps_; ++i) {
@@ -470,7 +508,8 @@ class EstimationProblem {
       MatX dpoints;
       const VecX e = data_residual(x, i, &dpoints);
       const MatX curvature = observe_curvature(x, i, e);
-      block[i].topLeftCorner(n_, n_) += 2.0 * w * factor * (dpoints.transpose() * dpoints + curvature);
+      block[i].topLeftCorner(n_, n_) +=
+          2.0 * w * factor * (dpoints.transpose() * dpoints + curvature);
     }
     std::vector<vine::VineStepper> steppers = step_maps(x);
     for (int i = 0; i < steps_; ++i) {
@@ -481,19 +520,26 @@ class EstimationProblem {
         return false;
       }
       const int nh = static_cast<int>(held_sets_[held_set_of_step_[i]].size());
-      const VecX w_held = lambda.segment(first_held_row() + held_row_of_step_[i], nh) / impulse_scale_;
-      const auto li = lambda.segment(2 * n_ * i, nz);  // g = Z_{i+1} - f(Z_i) - r_i: weight -lambda_i on f
-      const vine::StepSecondDerivatives d = vine::step_second_derivatives(stepper, -li.head(n_), -li.tail(n_), w_held);
+      const VecX w_held =
+          lambda.segment(first_held_row() + held_row_of_step_[i], nh) / impulse_scale_;
+      const auto li =
+          lambda.segment(2 * n_ * i, nz);  // g = Z_{i+1} - f(Z_i) - r_i: weight -lambda_i on f
+      const vine::StepSecondDerivatives d =
+          vine::step_second_derivatives(stepper, -li.head(n_), -li.tail(n_), w_held);
       if (!d.ok) {
-        message = fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)", first_step_ + i);
+        message =
+            fmt::format("step {}: the step map is not differentiable there (singular KKT matrix)",
+                        first_step_ + i);
         return false;
       }
-      // theta = (q_i, v_i, K_j, C_j) -> x's (Z_i, K / K_scale, C / C_scale): K_j = K_scale x_K (x_K_j per joint)
+      // theta = (q_i, v_i, K_j, C_j) -> x's (Z_i, K / K_scale, C / C_scale): K_j = K_scale x_K
+      // (x_K_j per joint)
       block[i] += d.hessian.topLeftCorner(nz, nz);
       const auto param = [&](int t) {
         const int j = (t - nz) % pins_;
         const bool damping = t - nz >= pins_;
-        return std::pair{(damping ? nk_ : 0) + (options_.per_joint ? j : 0), damping ? c_scale_ : k_scale_};
+        return std::pair{(damping ? nk_ : 0) + (options_.per_joint ? j : 0),
+                         damping ? c_scale_ : k_scale_};
       };
       for (int t = nz; t < nz + 2 * pins_; ++t) {
         const auto [p, scale] = param(t);
@@ -521,25 +567,31 @@ class EstimationProblem {
       const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_);
       for (const RowSpec& spec : joint_specs_) {  // g = c(q) = -dt rhs
         stepper_.gather_local(spec, q, v, ql, vl);
-        const vine::RowSecondDerivatives d = vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
+        const vine::RowSecondDerivatives d =
+            vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
         add_local(block[i], spec, -model_.dt * lambda(row++) * d.d2rhs);
       }
       for (const RowSpec& spec : growth_specs_) {  // g = a(q, v) . v with look-ahead 0
         stepper_.gather_local(spec, q, v, ql, vl);
         vine::RowContext ctx = stepper_.row_context(spec);
         ctx.growth_lookahead = 0.0;
-        add_local(block[i], spec, lambda(row++) * vine::velocity_row_hessian(vine::row_second_derivatives(spec, ctx, ql, vl), vl));
+        add_local(block[i], spec,
+                  lambda(row++) * vine::velocity_row_hessian(
+                                      vine::row_second_derivatives(spec, ctx, ql, vl), vl));
       }
     }
     for (const ContactRow& cr : contact_rows_) {  // g = Phi(q)
-      stepper_.gather_local(cr.spec, x.segment(z(cr.step), n_), x.segment(z(cr.step) + n_, n_), ql, vl);
-      const vine::RowSecondDerivatives d = vine::row_second_derivatives(cr.spec, stepper_.row_context(cr.spec), ql, vl);
+      stepper_.gather_local(cr.spec, x.segment(z(cr.step), n_), x.segment(z(cr.step) + n_, n_), ql,
+                            vl);
+      const vine::RowSecondDerivatives d =
+          vine::row_second_derivatives(cr.spec, stepper_.row_context(cr.spec), ql, vl);
       add_local(block[cr.step], cr.spec, lambda(row++) * d.d2phi);
     }
     for (int j = 0; j < num_first_velocity_rows(); ++j) {  // g = dc/dq(q_0) . v_0
       const RowSpec& spec = joint_specs_[static_cast<std::size_t>(j)];
       stepper_.gather_local(spec, x.segment(z(0), n_), x.segment(z(0) + n_, n_), ql, vl);
-      const vine::RowSecondDerivatives d = vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
+      const vine::RowSecondDerivatives d =
+          vine::row_second_derivatives(spec, stepper_.row_context(spec), ql, vl);
       add_local(block[0], spec, lambda(row++) * vine::velocity_row_hessian(d, vl));
     }
     // in the order of build_exact_hessian_pattern
@@ -564,22 +616,23 @@ class EstimationProblem {
   }
 
   /// One-sigma uncertainties of the scaled parameters K / K_scale, C / C_scale (2 nk) from the KKT
-  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the equalities
-  /// and the held impulses' rows at 0, i.e. active); +inf if singular.
+  /// matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx: the
+  /// equalities and the held impulses' rows at 0, i.e. active); +inf if singular.
   VecX parameter_sigmas(const VecX& x, const VecX& g, const VecX& jacobian_values) const {
     std::vector<Triplet> h, a;
     std::vector<double> values(hess_rows_.size());
     gauss_newton(x, 0.5, values.data());
-    for (std::size_t e = 0; e < values.size(); ++e) h.emplace_back(hess_rows_[e], hess_cols_[e], values[e]);
+    for (std::size_t e = 0; e < values.size(); ++e)
+      h.emplace_back(hess_rows_[e], hess_cols_[e], values[e]);
     for (std::size_t e = 0; e < jac_rows_.size(); ++e)
       a.emplace_back(jac_rows_[e], jac_cols_[e], jacobian_values(static_cast<Eigen::Index>(e)));
     // held impulses' rows count where active (impulse 0); an inactive row gets multiplier 0
     std::vector<int> inactive;
     for (int row = first_held_row(); row < num_constraints(); ++row)
       if (std::abs(g(row)) > 1e-6) inactive.push_back(row);
-    return detail::constrained_sigmas(num_variables(), num_constraints(), h, a, inactive, k(0), 2 * nk_);
+    return detail::constrained_sigmas(num_variables(), num_constraints(), h, a, inactive, k(0),
+                                      2 * nk_);
   }
-
 
   /// The observed points at every frame for x.
   std::vector<MatX> observed(const VecX& x) const {
@@ -614,7 +667,9 @@ class EstimationProblem {
         for (int j = 0; j < nk_; ++j) add(row, k(j));
         for (int j = 0; j < nk_; ++j) add(row, c(j));
       }
-    const auto body_col = [&](const RowSpec& spec, int l) { return 3 * (l < 3 ? spec.body_a : spec.body_b) + l % 3; };
+    const auto body_col = [&](const RowSpec& spec, int l) {
+      return 3 * (l < 3 ? spec.body_a : spec.body_b) + l % 3;
+    };
     for (int i = 0; i <= steps_; ++i) {
       for (const RowSpec& spec : joint_specs_) {
         for (int l = 0; l < 6; ++l)
@@ -654,7 +709,6 @@ class EstimationProblem {
     return observation_curvature(model_, x.segment(z(i), n_), options_.observation,
                                  static_cast<int>(frames_[frame_of_step_[i]].points.rows()), e);
   }
-
 
   /// The exact Hessian's pattern (lower triangle): every state's Z_i block dense, the r_i diagonal,
   /// then for each of K, C (scaled) a row over Z_0 .. Z_{N-1} and the (K, C) block.
@@ -697,28 +751,30 @@ class EstimationProblem {
   vine::VineStepper stepper_;  // the model at the initial guess: rows, contexts, growth rates
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
   double start_time_ = 0.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
-  VecX weights_;  // diagonal of R (2n)
+  VecX weights_;    // diagonal of R (2n)
   VecX row_scale_;  // residual scale of each constraint row in least_squares (#constraints)
   std::vector<RowSpec> joint_specs_, growth_specs_;
   std::vector<ContactRow> contact_rows_;
   std::vector<int> frame_of_step_;
-  std::vector<std::vector<vine::BilateralContact>> held_sets_;  // distinct sets of held contacts ([0]: none)
+  std::vector<std::vector<vine::BilateralContact>>
+      held_sets_;                      // distinct sets of held contacts ([0]: none)
   std::vector<int> held_set_of_step_;  // index into held_sets_ of each step i = 0 .. N-1
   std::vector<int> held_row_of_step_;  // first held row of step i among the held rows (N + 1)
   double impulse_scale_ = 1.0;         // m_ref sigma_v [N s]: the held rows' unit
-  std::vector<VecX> rates_;  // u at each step (#prismatic)
+  std::vector<VecX> rates_;            // u at each step (#prismatic)
   std::vector<int> jac_rows_, jac_cols_, hess_rows_, hess_cols_;  // hess: the Gauss-Newton matrix's
-  std::vector<int> exact_rows_, exact_cols_;                       // the exact Hessian's (EstimationHessian::exact)
+  std::vector<int> exact_rows_, exact_cols_;  // the exact Hessian's (EstimationHessian::exact)
   VecX x0_;
 };
 
 /// Eq. 16 with r eliminated by its own equality (r_i = Z_{i+1} - f(Z_i, K, C)), as IPOPT sees it
-/// with `eliminate_model_residuals`: variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale], objective
-/// |e(y)|^2 (e: the trust-region pass's residuals without the penalty rows, i.e. the measured points /
-/// sigma_p and sqrt(R) (Z_{i+1} - f(Z_i))), gradient 2 J^T e, Hessian 2 J^T J (J = de/dy: Gauss-Newton;
-/// J is rank-deficient in v_0, see docs/physics/fitting.md), and as constraints the rows of g after
-/// the dynamics: joints, growth, known contacts and the held impulses. Their curvature is left out of
-/// the Hessian. One evaluation of the steps and their derivatives per y serves f, grad f, g and dg/dy.
+/// with `eliminate_model_residuals`: variables y = [Z_0 .. Z_N, K / K_scale, C / C_scale],
+/// objective |e(y)|^2 (e: the trust-region pass's residuals without the penalty rows, i.e. the
+/// measured points / sigma_p and sqrt(R) (Z_{i+1} - f(Z_i))), gradient 2 J^T e, Hessian 2 J^T J (J
+/// = de/dy: Gauss-Newton; J is rank-deficient in v_0, see docs/physics/fitting.md), and as
+/// constraints the rows of g after the dynamics: joints, growth, known contacts and the held
+/// impulses. Their curvature is left out of the Hessian. One evaluation of the steps and their
+/// derivatives per y serves f, grad f, g and dg/dy.
 class EliminatedProblem {
  public:
   explicit EliminatedProblem(EstimationProblem& problem) : p_(problem) {
@@ -741,7 +797,8 @@ class EliminatedProblem {
       for (int b = 0; b < p_.dofs(); ++b) t.emplace_back(first + i, p_.z(i) + b, 1.0);
     SparseMatrix pattern(first + p_.steps() + 1, num_variables());
     pattern.setFromTriplets(t.begin(), t.end());
-    const SparseMatrix h = SparseMatrix(pattern.transpose() * pattern).triangularView<Eigen::Lower>();
+    const SparseMatrix h =
+        SparseMatrix(pattern.transpose() * pattern).triangularView<Eigen::Lower>();
     for (int col = 0; col < h.outerSize(); ++col)
       for (SparseMatrix::InnerIterator it(h, col); it; ++it) {
         hess_rows_.push_back(static_cast<int>(it.row()));
@@ -771,7 +828,8 @@ class EliminatedProblem {
     return at_.residual.squaredNorm();
   }
 
-  /// The constraint rows after the dynamics and, if asked, their Jacobian values in the pattern's order.
+  /// The constraint rows after the dynamics and, if asked, their Jacobian values in the pattern's
+  /// order.
   bool constraints(const VecX& y, VecX& g, VecX* jacobian, std::string& message) {
     if (!evaluate(y, jacobian != nullptr)) {
       message = at_.message;
@@ -780,7 +838,8 @@ class EliminatedProblem {
     g = g_.tail(num_constraints());
     if (jacobian) {
       jacobian->resize(static_cast<Eigen::Index>(jac_entries_.size()));
-      for (std::size_t e = 0; e < jac_entries_.size(); ++e) (*jacobian)(static_cast<Eigen::Index>(e)) = values_(jac_entries_[e]);
+      for (std::size_t e = 0; e < jac_entries_.size(); ++e)
+        (*jacobian)(static_cast<Eigen::Index>(e)) = values_(jac_entries_[e]);
     }
     return true;
   }
@@ -794,7 +853,8 @@ class EliminatedProblem {
   /// Lower triangle of factor 2 J^T J in the Hessian pattern's order.
   void gauss_newton(const VecX& y, double factor, double* values) {
     const bool ok = evaluate(y, true);
-    const SparseMatrix h = ok ? SparseMatrix(at_.jacobian.transpose() * at_.jacobian) : SparseMatrix();
+    const SparseMatrix h =
+        ok ? SparseMatrix(at_.jacobian.transpose() * at_.jacobian) : SparseMatrix();
     for (std::size_t e = 0; e < hess_rows_.size(); ++e)
       values[e] = ok ? 2.0 * factor * h.coeff(hess_rows_[e], hess_cols_[e]) : 0.0;
   }
@@ -824,25 +884,44 @@ namespace detail {
 
 const char* status_name(Ipopt::ApplicationReturnStatus status) {
   switch (status) {
-    case Ipopt::Solve_Succeeded: return "Solve_Succeeded";
-    case Ipopt::Solved_To_Acceptable_Level: return "Solved_To_Acceptable_Level";
-    case Ipopt::Infeasible_Problem_Detected: return "Infeasible_Problem_Detected";
-    case Ipopt::Search_Direction_Becomes_Too_Small: return "Search_Direction_Becomes_Too_Small";
-    case Ipopt::Diverging_Iterates: return "Diverging_Iterates";
-    case Ipopt::User_Requested_Stop: return "User_Requested_Stop";
-    case Ipopt::Feasible_Point_Found: return "Feasible_Point_Found";
-    case Ipopt::Maximum_Iterations_Exceeded: return "Maximum_Iterations_Exceeded";
-    case Ipopt::Restoration_Failed: return "Restoration_Failed";
-    case Ipopt::Error_In_Step_Computation: return "Error_In_Step_Computation";
-    case Ipopt::Maximum_CpuTime_Exceeded: return "Maximum_CpuTime_Exceeded";
-    case Ipopt::Not_Enough_Degrees_Of_Freedom: return "Not_Enough_Degrees_Of_Freedom";
-    case Ipopt::Invalid_Problem_Definition: return "Invalid_Problem_Definition";
-    case Ipopt::Invalid_Option: return "Invalid_Option";
-    case Ipopt::Invalid_Number_Detected: return "Invalid_Number_Detected";
-    case Ipopt::Unrecoverable_Exception: return "Unrecoverable_Exception";
-    case Ipopt::NonIpopt_Exception_Thrown: return "NonIpopt_Exception_Thrown";
-    case Ipopt::Insufficient_Memory: return "Insufficient_Memory";
-    case Ipopt::Internal_Error: return "Internal_Error";
+    case Ipopt::Solve_Succeeded:
+      return "Solve_Succeeded";
+    case Ipopt::Solved_To_Acceptable_Level:
+      return "Solved_To_Acceptable_Level";
+    case Ipopt::Infeasible_Problem_Detected:
+      return "Infeasible_Problem_Detected";
+    case Ipopt::Search_Direction_Becomes_Too_Small:
+      return "Search_Direction_Becomes_Too_Small";
+    case Ipopt::Diverging_Iterates:
+      return "Diverging_Iterates";
+    case Ipopt::User_Requested_Stop:
+      return "User_Requested_Stop";
+    case Ipopt::Feasible_Point_Found:
+      return "Feasible_Point_Found";
+    case Ipopt::Maximum_Iterations_Exceeded:
+      return "Maximum_Iterations_Exceeded";
+    case Ipopt::Restoration_Failed:
+      return "Restoration_Failed";
+    case Ipopt::Error_In_Step_Computation:
+      return "Error_In_Step_Computation";
+    case Ipopt::Maximum_CpuTime_Exceeded:
+      return "Maximum_CpuTime_Exceeded";
+    case Ipopt::Not_Enough_Degrees_Of_Freedom:
+      return "Not_Enough_Degrees_Of_Freedom";
+    case Ipopt::Invalid_Problem_Definition:
+      return "Invalid_Problem_Definition";
+    case Ipopt::Invalid_Option:
+      return "Invalid_Option";
+    case Ipopt::Invalid_Number_Detected:
+      return "Invalid_Number_Detected";
+    case Ipopt::Unrecoverable_Exception:
+      return "Unrecoverable_Exception";
+    case Ipopt::NonIpopt_Exception_Thrown:
+      return "NonIpopt_Exception_Thrown";
+    case Ipopt::Insufficient_Memory:
+      return "Insufficient_Memory";
+    case Ipopt::Internal_Error:
+      return "Internal_Error";
   }
   return "unknown IPOPT status";
 }
@@ -860,24 +939,31 @@ JointEstimationOptions step_map_options() {
   return o;
 }
 
-JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model, const VineState& start,
+JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model,
+                                                          const VineState& start,
                                                           const std::vector<MeasuredFrame>& frames,
                                                           const JointEstimationOptions& options) {
   if (options.max_iterations < 1)
-    throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations), "an integer >= 1");
+    throw InputError("joint_estimation.max_iterations", std::to_string(options.max_iterations),
+                     "an integer >= 1");
   if (options.trust_region_newton_iterations < 0 ||
-      (options.trust_region_newton_iterations > 0 && options.formulation != EstimationFormulation::transcribed))
-    throw InputError("joint_estimation.trust_region_newton_iterations", std::to_string(options.trust_region_newton_iterations),
+      (options.trust_region_newton_iterations > 0 &&
+       options.formulation != EstimationFormulation::transcribed))
+    throw InputError("joint_estimation.trust_region_newton_iterations",
+                     std::to_string(options.trust_region_newton_iterations),
                      "an integer >= 0, and 0 unless formulation: transcribed");
   if (options.formulation != EstimationFormulation::transcribed) {
     if (options.multiplier_sigma != 0.0)
-      throw InputError("joint_estimation.multiplier_sigma", fmt::format("{}", options.multiplier_sigma),
+      throw InputError("joint_estimation.multiplier_sigma",
+                       fmt::format("{}", options.multiplier_sigma),
                        "0 (no prior) unless formulation: transcribed");
     if (options.min_prismatic_extension != -std::numeric_limits<double>::infinity())
-      throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
+      throw InputError("joint_estimation.min_prismatic_extension",
+                       fmt::format("{}", options.min_prismatic_extension),
                        "-inf (no bound) unless formulation: transcribed");
   }
-  if (options.formulation == EstimationFormulation::transcribed) return detail::estimate_transcribed(model, start, frames, options);
+  if (options.formulation == EstimationFormulation::transcribed)
+    return detail::estimate_transcribed(model, start, frames, options);
   EstimationProblem problem(model, start, frames, options);
   JointEstimationResult result;
   result.first_step = problem.first_step();
@@ -894,9 +980,10 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
     const auto t0 = std::chrono::steady_clock::now();
     const SparseLmResult lm = minimise_sparse_least_squares(
         [&](const VecX& y, bool with_jacobian) { return problem.least_squares(y, with_jacobian); },
-        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations}, {},
-        detail::trust_region_progress(options));
-    result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        problem.reduced(x_start), lower, upper, {.max_iterations = options.trust_region_iterations},
+        {}, detail::trust_region_progress(options));
+    result.trust_region_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.trust_region_iterations = lm.iterations;
     result.trust_region_message = lm.message;
     result.trust_region_interrupted = lm.interrupted;
@@ -923,25 +1010,29 @@ JointEstimationResult estimate_vine_states_and_parameters(const VineModel& model
   VecX g, jac;
   std::string message;
   const bool evaluated = problem.constraints(x, g, &jac, message, &result.min_contact_impulse);
-  result.constraint_violation = evaluated ? problem.violation(g) : std::numeric_limits<double>::infinity();
+  result.constraint_violation =
+      evaluated ? problem.violation(g) : std::numeric_limits<double>::infinity();
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
-  if (evaluated && result.status != "User_Requested_Stop") sigma = problem.parameter_sigmas(x, g, jac);  // not when stopped
+  if (evaluated && result.status != "User_Requested_Stop")
+    sigma = problem.parameter_sigmas(x, g, jac);  // not when stopped
   detail::fill_estimate(problem, x, sigma, result);
   return result;
 }
 
-JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& model, const VineState& start,
+JointEstimationProblemEvaluation evaluate_joint_estimation(const VineModel& model,
+                                                           const VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,
-                                                           const JointEstimationOptions& options, const VecX& x,
-                                                           const VecX& multipliers) {
+                                                           const JointEstimationOptions& options,
+                                                           const VecX& x, const VecX& multipliers) {
   if (options.formulation == EstimationFormulation::transcribed)
     return detail::evaluate_transcribed(model, start, frames, options, x, multipliers);
   EstimationProblem problem(model, start, frames, options);
   if (!options.eliminate_model_residuals)
     return detail::evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess(), multipliers);
   EliminatedProblem eliminated(problem);
-  JointEstimationProblemEvaluation out = detail::evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
+  JointEstimationProblemEvaluation out =
+      detail::evaluate_at(eliminated, x.size() > 0 ? x : problem.reduced(problem.initial_guess()));
   const SparseResiduals e = eliminated.residuals(out.x);
   out.residuals = e.residual;
   out.residual_jacobian = e.jacobian;

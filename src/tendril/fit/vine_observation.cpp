@@ -15,8 +15,8 @@ using MatS = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
 
 // centre-line vertices base .. tip (m x 2) and their derivative d vec(vertices) / dq (2m x 3n)
 template <class S>
-void centerline(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dynamic, 1>& q, MatS<S>& vertices,
-                MatS<S>& dvertices) {
+void centerline(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dynamic, 1>& q,
+                MatS<S>& vertices, MatS<S>& dvertices) {
   using std::cos;
   using std::sin;
   const int n = model.num_bodies, m = n + 1;
@@ -28,7 +28,8 @@ void centerline(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dyna
     const S th = q(3 * i + 2);
     const Eigen::Matrix<S, 2, 1> e(cos(th), sin(th)), de(-sin(th), cos(th));
     const auto set = [&](int vertex, double sign) {
-      vertices.row(vertex) = (q.template segment<2>(3 * i) + (sign * model.half_length[i]) * e).transpose();
+      vertices.row(vertex) =
+          (q.template segment<2>(3 * i) + (sign * model.half_length[i]) * e).transpose();
       for (int c = 0; c < 2; ++c) {
         dvertices(2 * vertex + c, 3 * i + c) = S(1.0);
         dvertices(2 * vertex + c, 3 * i + 2) = (sign * model.half_length[i]) * de[c];
@@ -41,8 +42,8 @@ void centerline(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dyna
 
 // the observed points and d vec(points) / dq
 template <class S>
-void observe(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dynamic, 1>& q, Observation observation,
-             int measured_points, MatS<S>& points, MatS<S>* dpoints) {
+void observe(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dynamic, 1>& q,
+             Observation observation, int measured_points, MatS<S>& points, MatS<S>* dpoints) {
   MatS<S> vertices, dvertices;
   centerline<S>(model, q, vertices, dvertices);
   if (observation == Observation::tip) {
@@ -58,13 +59,13 @@ void observe(const vine::VineModel& model, const Eigen::Matrix<S, Eigen::Dynamic
 
 }  // namespace
 
-void observe_vine(const vine::VineModel& model, const VecX& q, Observation observation, int measured_points,
-                  MatX& points, MatX* dpoints) {
+void observe_vine(const vine::VineModel& model, const VecX& q, Observation observation,
+                  int measured_points, MatX& points, MatX* dpoints) {
   observe<double>(model, q, observation, measured_points, points, dpoints);
 }
 
-MatX observation_curvature(const vine::VineModel& model, const VecX& q, Observation observation, int measured_points,
-                           const VecX& weights) {
+MatX observation_curvature(const vine::VineModel& model, const VecX& q, Observation observation,
+                           int measured_points, const VecX& weights) {
   using AD = Eigen::AutoDiffScalar<VecX>;
   const int n = static_cast<int>(q.size());
   Eigen::Matrix<AD, Eigen::Dynamic, 1> qa(n);

@@ -35,7 +35,8 @@ class SparsePattern {
  public:
   void record(int row, int col) {
     const auto [it, inserted] =
-        index_.try_emplace((static_cast<std::int64_t>(row) << 32) | static_cast<std::uint32_t>(col), static_cast<int>(rows_.size()));
+        index_.try_emplace((static_cast<std::int64_t>(row) << 32) | static_cast<std::uint32_t>(col),
+                           static_cast<int>(rows_.size()));
     if (inserted) {
       rows_.push_back(row);
       cols_.push_back(col);
@@ -72,25 +73,31 @@ class Emitter {
 
 class TranscribedProblem {
  public:
-  TranscribedProblem(const VineModel& model, const VineState& start, const std::vector<MeasuredFrame>& frames,
+  TranscribedProblem(const VineModel& model, const VineState& start,
+                     const std::vector<MeasuredFrame>& frames,
                      const JointEstimationOptions& options)
       : model_(model), frames_(frames), options_(options), stepper_(model) {
     check_estimation_input(model, frames, options);
     if (model.springs != vine::SpringIntegration::explicit_forces)
-      throw InputError("vine.springs", "implicit", "explicit (the transcribed joint estimation's dynamics rows)");
+      throw InputError("vine.springs", "implicit",
+                       "explicit (the transcribed joint estimation's dynamics rows)");
     if (model.friction != 0.0)
-      throw InputError("vine.friction", fmt::format("{}", model.friction), "0 (the transcribed joint estimation is frictionless)");
-    if (options.eliminate_model_residuals || options.bilateral_contacts || options.first_state_joint_velocities)
-      throw InputError("joint_estimation.formulation", "transcribed",
-                       "without eliminate_model_residuals, bilateral_contacts and first_state_joint_velocities "
-                       "(step-map options)");
+      throw InputError("vine.friction", fmt::format("{}", model.friction),
+                       "0 (the transcribed joint estimation is frictionless)");
+    if (options.eliminate_model_residuals || options.bilateral_contacts ||
+        options.first_state_joint_velocities)
+      throw InputError(
+          "joint_estimation.formulation", "transcribed",
+          "without eliminate_model_residuals, bilateral_contacts and first_state_joint_velocities "
+          "(step-map options)");
     n_ = model.num_dofs();
     pins_ = model.num_pins();
     nk_ = options.per_joint ? pins_ : 1;
     first_step_ = frames.front().step;
     steps_ = frames.back().step - first_step_;
     if (steps_ < 1)
-      throw InputError("joint_estimation.frames", std::to_string(frames.size()), "frames spanning at least one step");
+      throw InputError("joint_estimation.frames", std::to_string(frames.size()),
+                       "frames spanning at least one step");
     dt_ = model.dt;
     m_ref_ = stepper_.mass_scale();
     k_scale_ = options.stiffness_scale > 0.0 ? options.stiffness_scale : model.stiffness[0];
@@ -99,35 +106,47 @@ class TranscribedProblem {
     c_max_ = damping_upper_bound(model, options);
     weights_ = model_residual_weights(model, options);
     if (options.multiplier_sigma < 0.0 || !std::isfinite(options.multiplier_sigma))
-      throw InputError("joint_estimation.multiplier_sigma", fmt::format("{}", options.multiplier_sigma),
+      throw InputError("joint_estimation.multiplier_sigma",
+                       fmt::format("{}", options.multiplier_sigma),
                        "a finite number >= 0 [m/s] (0: no prior on the multipliers)");
-    prior_weight_ = options.multiplier_sigma > 0.0 ? 1.0 / (options.multiplier_sigma * options.multiplier_sigma) : 0.0;
+    prior_weight_ = options.multiplier_sigma > 0.0
+                        ? 1.0 / (options.multiplier_sigma * options.multiplier_sigma)
+                        : 0.0;
     minv_.resize(n_);
-    for (int b = 0; b < model.num_bodies; ++b) minv_.segment<3>(3 * b) << 1.0 / model.mass[b], 1.0 / model.mass[b], 1.0 / model.inertia[b];
+    for (int b = 0; b < model.num_bodies; ++b)
+      minv_.segment<3>(3 * b) << 1.0 / model.mass[b], 1.0 / model.mass[b], 1.0 / model.inertia[b];
     for (int j = 0; j < pins_; ++j) {
       VecX e = VecX::Zero(n_);
       vine::add_pin_torque(model, j, 1.0, e);
       torque_map_.push_back(e);
     }
     const int joint_rows = 2 * model.num_bodies;
-    joint_specs_.assign(stepper_.equality_rows().begin(), stepper_.equality_rows().begin() + joint_rows);
-    growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows, stepper_.equality_rows().end());
-    if (std::isnan(options.min_prismatic_extension) || options.min_prismatic_extension == std::numeric_limits<double>::infinity())
-      throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
+    joint_specs_.assign(stepper_.equality_rows().begin(),
+                        stepper_.equality_rows().begin() + joint_rows);
+    growth_specs_.assign(stepper_.equality_rows().begin() + joint_rows,
+                         stepper_.equality_rows().end());
+    if (std::isnan(options.min_prismatic_extension) ||
+        options.min_prismatic_extension == std::numeric_limits<double>::infinity())
+      throw InputError("joint_estimation.min_prismatic_extension",
+                       fmt::format("{}", options.min_prismatic_extension),
                        "a number [m] or -inf (no bound)");
     if (std::isfinite(options.min_prismatic_extension))
       for (const RowSpec& spec : joint_specs_)
         if (spec.kind == RowKind::prismatic_a) {
           const double length = spec.d_a + spec.d_b + options.min_prismatic_extension;
           if (length <= 0.0)
-            throw InputError("joint_estimation.min_prismatic_extension", fmt::format("{}", options.min_prismatic_extension),
-                             fmt::format("more than -{} m (the joint's two half lengths)", spec.d_a + spec.d_b));
+            throw InputError(
+                "joint_estimation.min_prismatic_extension",
+                fmt::format("{}", options.min_prismatic_extension),
+                fmt::format("more than -{} m (the joint's two half lengths)", spec.d_a + spec.d_b));
           length_specs_.push_back(spec);
           min_length_squared_.push_back(length * length);
         }
     frame_of_step_.assign(steps_ + 1, -1);
-    for (std::size_t f = 0; f < frames.size(); ++f) frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
-    // per step: the joint, growth and known-contact rows, their multipliers' and constraints' offsets
+    for (std::size_t f = 0; f < frames.size(); ++f)
+      frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
+    // per step: the joint, growth and known-contact rows, their multipliers' and constraints'
+    // offsets
     rows_.resize(steps_);
     y_offset_.assign(steps_ + 1, 0);
     g_offset_.assign(steps_ + 1, 0);
@@ -160,9 +179,13 @@ class TranscribedProblem {
   }
 
   int num_variables() const { return k(0) + 2 * nk_; }
-  int num_constraints() const { return first_length_row() + static_cast<int>(length_specs_.size()); }
+  int num_constraints() const {
+    return first_length_row() + static_cast<int>(length_specs_.size());
+  }
   /// The first of the first state's prismatic length rows (after its joint and growth rows).
-  int first_length_row() const { return g_offset_[steps_] + 4 * model_.num_bodies + static_cast<int>(growth_specs_.size()); }
+  int first_length_row() const {
+    return g_offset_[steps_] + 4 * model_.num_bodies + static_cast<int>(growth_specs_.size());
+  }
   const std::vector<int>& jacobian_rows() const { return jacobian_.rows(); }
   const std::vector<int>& jacobian_cols() const { return jacobian_.cols(); }
   const std::vector<int>& hessian_rows() const { return hessian().rows(); }
@@ -185,7 +208,8 @@ class TranscribedProblem {
   /// The first constraint row of step i's block and of the first state's rows (i = N).
   int row(int i) const { return g_offset_[i]; }
 
-  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, the rest free; all rows equalities.
+  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, the rest free; all rows
+  /// equalities.
   void bounds(double* x_l, double* x_u, double* g_l, double* g_u) const {
     std::fill(x_l, x_l + num_variables(), -2e19);
     std::fill(x_u, x_u + num_variables(), 2e19);
@@ -218,8 +242,10 @@ class TranscribedProblem {
 
   /// The measured frames' chi-square (and the multipliers' prior) and, if asked, its gradient; data
   /// and model parts (the prior in the model part).
-  double objective(const VecX& x, VecX* gradient, double* data = nullptr, double* model = nullptr) const {
-    double f = estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient, data, model);
+  double objective(const VecX& x, VecX* gradient, double* data = nullptr,
+                   double* model = nullptr) const {
+    double f = estimation_objective(model_, frames_, options_, weights_, steps_, r(0), x, gradient,
+                                    data, model);
     if (prior_weight_ > 0.0) {
       const auto ys = x.segment(y(0), y(steps_) - y(0));
       const double prior = prior_weight_ * ys.squaredNorm();
@@ -230,7 +256,8 @@ class TranscribedProblem {
     return f;
   }
 
-  /// g(x) and, if asked, the Jacobian values in the pattern's order; false (with `message`) if not finite.
+  /// g(x) and, if asked, the Jacobian values in the pattern's order; false (with `message`) if not
+  /// finite.
   bool constraints(const VecX& x, VecX& g, VecX* jacobian, std::string& message) const {
     VecX values = VecX::Zero(static_cast<Eigen::Index>(jacobian_.rows().size()));
     Emitter e(const_cast<SparsePattern&>(jacobian_), values.data());
@@ -244,7 +271,8 @@ class TranscribedProblem {
   }
 
   /// Lower triangle of the Hessian of factor f + lambda . g in the pattern's order.
-  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values, std::string& message) const {
+  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
+                     std::string& message) const {
     std::fill(values, values + hessian().rows().size(), 0.0);
     Emitter e(hessian(), values);
     hessian_entries(x, factor, lambda, true, e);
@@ -268,9 +296,11 @@ class TranscribedProblem {
     std::vector<double> values(hessian().rows().size());
     gauss_newton(x, 0.5, values.data());
     std::vector<Triplet> h, a;
-    for (std::size_t e = 0; e < values.size(); ++e) h.emplace_back(hessian().rows()[e], hessian().cols()[e], values[e]);
+    for (std::size_t e = 0; e < values.size(); ++e)
+      h.emplace_back(hessian().rows()[e], hessian().cols()[e], values[e]);
     for (std::size_t e = 0; e < jacobian_.rows().size(); ++e)
-      a.emplace_back(jacobian_.rows()[e], jacobian_.cols()[e], jacobian_values(static_cast<Eigen::Index>(e)));
+      a.emplace_back(jacobian_.rows()[e], jacobian_.cols()[e],
+                     jacobian_values(static_cast<Eigen::Index>(e)));
     VecX g;  // the length rows off their bound are left out
     std::string message;
     std::vector<int> inactive;
@@ -287,7 +317,8 @@ class TranscribedProblem {
     double smallest = std::numeric_limits<double>::infinity();
     for (int i = 0; i < steps_; ++i)
       for (std::size_t a = 0; a < rows_[i].size(); ++a)
-        if (rows_[i][a].kind == RowKind::contact) smallest = std::min(smallest, m_ref_ * x(y(i) + static_cast<int>(a)));
+        if (rows_[i][a].kind == RowKind::contact)
+          smallest = std::min(smallest, m_ref_ * x(y(i) + static_cast<int>(a)));
     return smallest;
   }
 
@@ -295,8 +326,8 @@ class TranscribedProblem {
     std::vector<MatX> out;
     for (const MeasuredFrame& f : frames_) {
       MatX points;
-      observe_vine(model_, x.segment(z(f.step - first_step_), n_), options_.observation, static_cast<int>(f.points.rows()),
-                   points, nullptr);
+      observe_vine(model_, x.segment(z(f.step - first_step_), n_), options_.observation,
+                   static_cast<int>(f.points.rows()), points, nullptr);
       out.push_back(points);
     }
     return out;
@@ -321,15 +352,16 @@ class TranscribedProblem {
   bool is_residual_column(int col) const { return col >= r(0) && col < y(0); }
 
   /// The rows' weights in the least squares: sqrt(R) on the dynamics rows (so their squares are
-  /// r^T R r with r the defect), `penalty` [s/m] on the joint, growth, contact and first-state rows.
+  /// r^T R r with r the defect), `penalty` [s/m] on the joint, growth, contact and first-state
+  /// rows.
   VecX row_weights(double penalty) const {
     VecX s = VecX::Constant(num_constraints(), penalty);
     for (int i = 0; i < steps_; ++i) s.segment(row(i), 2 * n_) = weights_.cwiseSqrt();
     return s;
   }
 
-  /// The residuals at w: the measured points / sigma_p, then `weights` .* g(x(w), r = 0); |residual|^2
-  /// is the objective with r the defects plus the penalty.
+  /// The residuals at w: the measured points / sigma_p, then `weights` .* g(x(w), r = 0);
+  /// |residual|^2 is the objective with r the defects plus the penalty.
   SparseResiduals least_squares(const VecX& w, bool with_jacobian, const VecX& weights) const {
     SparseResiduals out;
     const VecX x = with_zero_residuals(w);
@@ -342,7 +374,8 @@ class TranscribedProblem {
     for (int i = 0; i <= steps_; ++i) {
       if (frame_of_step_[i] < 0) continue;
       dpoints.emplace_back();
-      data.push_back(ws * frame_residual(model_, x.segment(z(i), n_), options_.observation, frames_[frame_of_step_[i]],
+      data.push_back(ws * frame_residual(model_, x.segment(z(i), n_), options_.observation,
+                                         frames_[frame_of_step_[i]],
                                          with_jacobian ? &dpoints.back() : nullptr));
       data_rows += static_cast<int>(data.back().size());
     }
@@ -367,7 +400,8 @@ class TranscribedProblem {
       for (int a = 0; a < prior_rows; ++a)
         t.emplace_back(row0 + num_constraints() + a, reduced_column(y(0)) + a, prior_scale);
       for (std::size_t e = 0; e < jacobian_.rows().size(); ++e)
-        if (!is_residual_column(jacobian_.cols()[e]) && (jacobian_.rows()[e] < first_length_row() || gap(jacobian_.rows()[e]) < 0.0))
+        if (!is_residual_column(jacobian_.cols()[e]) &&
+            (jacobian_.rows()[e] < first_length_row() || gap(jacobian_.rows()[e]) < 0.0))
           t.emplace_back(row0 + jacobian_.rows()[e], reduced_column(jacobian_.cols()[e]),
                          weights(jacobian_.rows()[e]) * values(static_cast<Eigen::Index>(e)));
       out.jacobian.resize(static_cast<Eigen::Index>(out.residual.size()), num_reduced_variables());
@@ -380,7 +414,8 @@ class TranscribedProblem {
 
   /// The least squares' residual curvature S = sum_k e_k d2e_k/dw2 at w (both triangles): with the
   /// multipliers lambda = 2 weights^2 g, 1/2 of the Lagrangian's exact Hessian (factor 1) less its
-  /// Gauss-Newton part, i.e. the observation's curvature w e . d2p and 1/2 lambda . d2g, r's columns dropped.
+  /// Gauss-Newton part, i.e. the observation's curvature w e . d2p and 1/2 lambda . d2g, r's
+  /// columns dropped.
   SparseMatrix least_squares_curvature(const VecX& w, const VecX& weights) const {
     const VecX x = with_zero_residuals(w);
     VecX g;
@@ -388,7 +423,8 @@ class TranscribedProblem {
     const std::size_t count = hessian().rows().size();
     std::vector<double> exact(count), gauss_newton_part(count);
     if (!constraints(x, g, nullptr, message) ||
-        !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(violation(g)), exact.data(), message))
+        !exact_hessian(x, 1.0, 2.0 * weights.cwiseAbs2().cwiseProduct(violation(g)), exact.data(),
+                       message))
       throw std::runtime_error("joint estimation: " + message);
     gauss_newton(x, 1.0, gauss_newton_part.data());
     std::vector<Triplet> t;
@@ -415,16 +451,22 @@ class TranscribedProblem {
     return hessian_;
   }
 
-  static bool used(const RowSpec& spec, int l) { return vine::row_entry_used(spec.kind, l) && (l >= 3 || spec.body_a >= 0); }
+  static bool used(const RowSpec& spec, int l) {
+    return vine::row_entry_used(spec.kind, l) && (l >= 3 || spec.body_a >= 0);
+  }
   /// The DOF of a row's local entry l (0 .. 5).
-  static int dof(const RowSpec& spec, int l) { return 3 * (l < 3 ? spec.body_a : spec.body_b) + l % 3; }
+  static int dof(const RowSpec& spec, int l) {
+    return 3 * (l < 3 ? spec.body_a : spec.body_b) + l % 3;
+  }
 
   /// K_j, C_j [SI] at x.
   double stiffness(const VecX& x, int pin) const { return k_scale_ * x(k(nk_ > 1 ? pin : 0)); }
   double damping(const VecX& x, int pin) const { return c_scale_ * x(c(nk_ > 1 ? pin : 0)); }
 
-  /// A row's value and derivatives at (q, v) of step i (the first state's growth rows with look-ahead 0).
-  RowSecondDerivatives row_at(const RowSpec& spec, const VecX& q, const VecX& v, bool lookahead = true) const {
+  /// A row's value and derivatives at (q, v) of step i (the first state's growth rows with
+  /// look-ahead 0).
+  RowSecondDerivatives row_at(const RowSpec& spec, const VecX& q, const VecX& v,
+                              bool lookahead = true) const {
     VecN<6> ql, vl;
     stepper_.gather_local(spec, q, v, ql, vl);
     vine::RowContext ctx = stepper_.row_context(spec);
@@ -447,7 +489,9 @@ class TranscribedProblem {
     return m;
   }
   /// The variable of local input m of a row at state Z_i.
-  int column(const RowSpec& spec, int i, int m) const { return z(i) + (m < 6 ? 0 : n_) + dof(spec, m % 6); }
+  int column(const RowSpec& spec, int i, int m) const {
+    return z(i) + (m < 6 ? 0 : n_) + dof(spec, m % 6);
+  }
 
   template <class Add>
   void constraint_entries(const VecX& x, VecX& g, Add& add) const {
@@ -459,7 +503,8 @@ class TranscribedProblem {
     }
     VecX force;
     for (int i = 0; i < steps_; ++i) {
-      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_), vn = x.segment(z(i + 1) + n_, n_);
+      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_),
+                 vn = x.segment(z(i + 1) + n_, n_);
       const int gq = row(i), gv = row(i) + n_;
       // q_{i+1} - q_i - dt v_{i+1} - r_q
       for (int d = 0; d < n_; ++d) {
@@ -497,7 +542,8 @@ class TranscribedProblem {
         }
         // the row: a . v_{i+1} - rhs (- u for growth)
         g(grow) = d.a.dot(vnl) - d.rhs;
-        if (growth) g(grow) -= rates_[i](static_cast<int>(a) - static_cast<int>(joint_specs_.size()));
+        if (growth)
+          g(grow) -= rates_[i](static_cast<int>(a) - static_cast<int>(joint_specs_.size()));
         for (int mm : in) add.add(grow, column(spec, i, mm), d.da.col(mm).dot(vnl) - d.drhs(mm));
         for (int l = 0; l < 6; ++l)
           if (used(spec, l)) add.add(grow, z(i + 1) + n_ + dof(spec, l), d.a(l));
@@ -508,7 +554,8 @@ class TranscribedProblem {
         add.add(gv + o, z(i + 1) + n_ + o, 1.0);
         add.add(gv + o, r(i) + n_ + o, -1.0);
       }
-      // K and C columns: d(-dt M^-1 F)/d(K / K_scale) = dt K_scale M^-1 dev_j e_j, likewise C with the rate
+      // K and C columns: d(-dt M^-1 F)/d(K / K_scale) = dt K_scale M^-1 dev_j e_j, likewise C with
+      // the rate
       for (int j = 0; j < pins_; ++j) {
         const double dev = vine::pin_angle_deviation(m, q, j), rate = vine::pin_angle_rate(m, v, j);
         for (int o = 0; o < n_; ++o) {
@@ -553,7 +600,8 @@ class TranscribedProblem {
   /// Entries of the Hessian of factor f + lambda . g (curvature false: the objective's Gauss-Newton
   /// matrix only, lambda ignored).
   template <class Add>
-  void hessian_entries(const VecX& x, double factor, const VecX& lambda, bool curvature, Add& add) const {
+  void hessian_entries(const VecX& x, double factor, const VecX& lambda, bool curvature,
+                       Add& add) const {
     const double w = 1.0 / (options_.measurement_sigma * options_.measurement_sigma);
     for (int i = 0; i <= steps_; ++i) {
       if (frame_of_step_[i] < 0) continue;
@@ -562,20 +610,24 @@ class TranscribedProblem {
       const VecX e = frame_residual(model_, x.segment(z(i), n_), options_.observation, frame, &dp);
       MatX h = dp.transpose() * dp;
       if (curvature)
-        h += observation_curvature(model_, x.segment(z(i), n_), options_.observation, static_cast<int>(frame.points.rows()), e);
+        h += observation_curvature(model_, x.segment(z(i), n_), options_.observation,
+                                   static_cast<int>(frame.points.rows()), e);
       h *= 2.0 * w * factor;
       for (int a = 0; a < n_; ++a)
         for (int b = 0; b <= a; ++b) add.add_lower(z(i) + a, z(i) + b, h(a, b));
     }
     for (int i = 0; i < steps_; ++i)
-      for (int a = 0; a < 2 * n_; ++a) add.add_lower(r(i) + a, r(i) + a, 2.0 * factor * weights_(a));
+      for (int a = 0; a < 2 * n_; ++a)
+        add.add_lower(r(i) + a, r(i) + a, 2.0 * factor * weights_(a));
     if (prior_weight_ > 0.0)
       for (int a = y(0); a < y(steps_); ++a) add.add_lower(a, a, 2.0 * factor * prior_weight_);
     const double on = curvature ? 1.0 : 0.0;
     for (int i = 0; i < steps_; ++i) {
-      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_), vn = x.segment(z(i + 1) + n_, n_);
+      const VecX q = x.segment(z(i), n_), v = x.segment(z(i) + n_, n_),
+                 vn = x.segment(z(i + 1) + n_, n_);
       const VecX lam_v = on * lambda.segment(row(i) + n_, n_);
-      // springs and dampers: d2(-lam_v . dt M^-1 F) / dq d(K / K_scale) = dt K_scale (lam_v . M^-1 e_j) e_j
+      // springs and dampers: d2(-lam_v . dt M^-1 F) / dq d(K / K_scale) = dt K_scale (lam_v . M^-1
+      // e_j) e_j
       for (int j = 0; j < pins_; ++j) {
         const double s = dt_ * lam_v.dot(minv_.cwiseProduct(torque_map_[j]));
         for (int o = 0; o < n_; ++o) {
@@ -591,7 +643,8 @@ class TranscribedProblem {
         const double ya = x(ycol), mu = on * lambda(row(i) + 2 * n_ + static_cast<int>(a));
         const std::vector<int> in = inputs(spec, spec.kind == RowKind::growth);
         const VecN<6> vnl = local(spec, vn);
-        // the dynamics rows' -m_ref M^-1 y a(q, v) weighted by lam_v, and the row's mu (a . v_{i+1} - rhs)
+        // the dynamics rows' -m_ref M^-1 y a(q, v) weighted by lam_v, and the row's mu (a . v_{i+1}
+        // - rhs)
         VecN<6> wl = VecN<6>::Zero();
         for (int l = 0; l < 6; ++l)
           if (used(spec, l)) wl(l) = -m_ref_ * minv_(dof(spec, l)) * lam_v(dof(spec, l));
@@ -603,7 +656,9 @@ class TranscribedProblem {
             add.add_lower(column(spec, i, in[p]), column(spec, i, in[s]), h(in[p], in[s]));
           add.add_lower(ycol, column(spec, i, in[p]), hy(in[p]));
           for (int l = 0; l < 6; ++l)
-            if (used(spec, l)) add.add_lower(z(i + 1) + n_ + dof(spec, l), column(spec, i, in[p]), mu * d.da(l, in[p]));
+            if (used(spec, l))
+              add.add_lower(z(i + 1) + n_ + dof(spec, l), column(spec, i, in[p]),
+                            mu * d.da(l, in[p]));
         }
       }
     }
@@ -616,7 +671,8 @@ class TranscribedProblem {
       const std::vector<int> in = inputs(spec, false);
       for (std::size_t p = 0; p < in.size(); ++p)
         for (std::size_t s = 0; s <= p; ++s)
-          add.add_lower(column(spec, 0, in[p]), column(spec, 0, in[s]), -mu * d.d2rhs(in[p], in[s]));
+          add.add_lower(column(spec, 0, in[p]), column(spec, 0, in[s]),
+                        -mu * d.d2rhs(in[p], in[s]));
     }
     for (int set = 0; set < 2; ++set)
       for (const RowSpec& spec : set == 0 ? joint_specs_ : growth_specs_) {
@@ -624,7 +680,8 @@ class TranscribedProblem {
         const MatN<12> h = (on * lambda(g0++)) * vine::velocity_row_hessian(d, local(spec, v0));
         const std::vector<int> in = inputs(spec, true);
         for (std::size_t p = 0; p < in.size(); ++p)
-          for (std::size_t s = 0; s <= p; ++s) add.add_lower(column(spec, 0, in[p]), column(spec, 0, in[s]), h(in[p], in[s]));
+          for (std::size_t s = 0; s <= p; ++s)
+            add.add_lower(column(spec, 0, in[p]), column(spec, 0, in[s]), h(in[p], in[s]));
       }
     // |p_b - p_a|^2: 2 on p_a's and p_b's diagonals, -2 between them
     for (const RowSpec& spec : length_specs_) {
@@ -653,7 +710,8 @@ class TranscribedProblem {
       if (i == steps_) break;
       const vine::VineStepReport report = stepper.step(s);
       if (!report.ok())
-        throw InputError("vine", fmt::format("K = {}, C = {}", model_.stiffness[0], model_.damping[0]),
+        throw InputError("vine",
+                         fmt::format("K = {}, C = {}", model_.stiffness[0], model_.damping[0]),
                          fmt::format("an initial guess that simulates (step {} failed)", step));
       if (i < 0) continue;
       const VecX& y_eq = stepper.last_solution().y_eq;
@@ -663,7 +721,8 @@ class TranscribedProblem {
       for (std::size_t a = joint_specs_.size() + growth_specs_.size(); a < rows_[i].size(); ++a)
         for (const vine::ContactInfo& info : touching)
           if (model_.contact_points[info.point].body == rows_[i][a].body_b &&
-              model_.contact_points[info.point].offset == rows_[i][a].d_b && info.obstacle == rows_[i][a].obstacle)
+              model_.contact_points[info.point].offset == rows_[i][a].d_b &&
+              info.obstacle == rows_[i][a].obstacle)
             x0_(y(i) + static_cast<int>(a)) = info.normal_impulse / m_ref_;
     }
     for (int j = 0; j < nk_; ++j) {
@@ -678,14 +737,16 @@ class TranscribedProblem {
   vine::VineStepper stepper_;  // rows, contexts, growth rates, m_ref
   int n_ = 0, pins_ = 0, nk_ = 1, first_step_ = 0, steps_ = 0;
   double dt_ = 0.0, m_ref_ = 1.0, k_scale_ = 1.0, c_scale_ = 1.0, k_max_ = 0.0, c_max_ = 0.0;
-  double prior_weight_ = 0.0;  // 1 / sigma_y^2 [s^2/m^2] of the multipliers' prior (0: none)
+  double prior_weight_ = 0.0;     // 1 / sigma_y^2 [s^2/m^2] of the multipliers' prior (0: none)
   VecX weights_, minv_;           // R's diagonal (2n), M^-1's (n)
   std::vector<VecX> torque_map_;  // e_j (n) per pin
   std::vector<RowSpec> joint_specs_, growth_specs_;
-  std::vector<RowSpec> length_specs_;       // the prismatic joints bounded at the first state (min_prismatic_extension)
+  std::vector<RowSpec>
+      length_specs_;  // the prismatic joints bounded at the first state (min_prismatic_extension)
   std::vector<double> min_length_squared_;  // their (d_a + d_b + e_min)^2 [m^2]
   std::vector<std::vector<RowSpec>> rows_;  // per step: joints, growth, known contacts
-  std::vector<int> y_offset_, g_offset_;    // per step (N + 1): first multiplier, first constraint row
+  std::vector<int> y_offset_,
+      g_offset_;  // per step (N + 1): first multiplier, first constraint row
   std::vector<int> frame_of_step_;
   std::vector<VecX> rates_;  // u_i (#prismatic)
   std::vector<double> times_;
@@ -698,42 +759,53 @@ class TranscribedProblem {
 /// The trust-region pass (options.trust_region_iterations accepted steps): bounded sparse
 /// Levenberg-Marquardt on the problem as least squares over w = [Z, y, K, C] (r eliminated as the
 /// dynamics defects, the other rows as penalties with weight 1 / (kPenaltySigma sigma_v)), from the
-/// simulated guess; then options.trust_region_newton_iterations steps with the residuals' curvature. Returns IPOPT's start: x with r = the defects, and in `warm` the multipliers
-/// at which the least squares are stationary: 2 R r on the dynamics rows, 2 s^2 g on a row penalised
-/// with weight s, the bound multipliers from the Lagrangian's gradient at the bounded variables.
-VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOptions& options, JointEstimationResult& result,
-                        IpoptWarmStart& warm) {
+/// simulated guess; then options.trust_region_newton_iterations steps with the residuals'
+/// curvature. Returns IPOPT's start: x with r = the defects, and in `warm` the multipliers at which
+/// the least squares are stationary: 2 R r on the dynamics rows, 2 s^2 g on a row penalised with
+/// weight s, the bound multipliers from the Lagrangian's gradient at the bounded variables.
+VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOptions& options,
+                        JointEstimationResult& result, IpoptWarmStart& warm) {
   const int nv = problem.num_variables(), nc = problem.num_constraints();
   VecX x_l(nv), x_u(nv), g_l(nc), g_u(nc);
   problem.bounds(x_l.data(), x_u.data(), g_l.data(), g_u.data());
   const VecX weights = problem.row_weights(1.0 / (kPenaltySigma * options.model_sigma_velocity));
-  const auto residuals = [&](const VecX& w, bool with_jacobian) { return problem.least_squares(w, with_jacobian, weights); };
+  const auto residuals = [&](const VecX& w, bool with_jacobian) {
+    return problem.least_squares(w, with_jacobian, weights);
+  };
   const VecX w_lower = problem.reduced(x_l), w_upper = problem.reduced(x_u);
   const auto t0 = std::chrono::steady_clock::now();
   const SparseLmProgress progress = trust_region_progress(options);
-  SparseLmResult lm = minimise_sparse_least_squares(residuals, problem.reduced(problem.initial_guess()), w_lower, w_upper,
-                                                    {.max_iterations = options.trust_region_iterations}, {}, progress);
-  if (options.trust_region_newton_iterations > 0 && !lm.interrupted) {  // then with the residuals' curvature S
+  SparseLmResult lm = minimise_sparse_least_squares(
+      residuals, problem.reduced(problem.initial_guess()), w_lower, w_upper,
+      {.max_iterations = options.trust_region_iterations}, {}, progress);
+  if (options.trust_region_newton_iterations > 0 &&
+      !lm.interrupted) {  // then with the residuals' curvature S
     const int gauss_newton_steps = lm.iterations;
     lm = minimise_sparse_least_squares(
-        residuals, lm.y, w_lower, w_upper, {.max_iterations = options.trust_region_newton_iterations},
-        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); }, progress);
+        residuals, lm.y, w_lower, w_upper,
+        {.max_iterations = options.trust_region_newton_iterations},
+        [&](const VecX& w, const VecX&) { return problem.least_squares_curvature(w, weights); },
+        progress);
     lm.iterations += gauss_newton_steps;
   }
-  result.trust_region_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.trust_region_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.trust_region_iterations = lm.iterations;
   result.trust_region_message = lm.message;
   result.trust_region_interrupted = lm.interrupted;
   // g at r = 0 holds the defects in the dynamics rows; with r = the defects the dynamics hold
-  const JointEstimationProblemEvaluation at = evaluate_at(problem, problem.with_zero_residuals(lm.y));
+  const JointEstimationProblemEvaluation at =
+      evaluate_at(problem, problem.with_zero_residuals(lm.y));
   VecX x = at.x;
   for (int i = 0; i < problem.steps(); ++i)
-    x.segment(problem.r(i), 2 * problem.dofs()) = at.constraints.segment(problem.row(i), 2 * problem.dofs());
+    x.segment(problem.r(i), 2 * problem.dofs()) =
+        at.constraints.segment(problem.row(i), 2 * problem.dofs());
   result.trust_region_objective = problem.objective(x, nullptr);
   warm.lambda = 2.0 * weights.cwiseAbs2().cwiseProduct(problem.violation(at.constraints));
   VecX gradient;
   problem.objective(x, &gradient);
-  const VecX lagrangian_gradient = gradient + at.jacobian.transpose() * warm.lambda;  // J does not depend on r
+  const VecX lagrangian_gradient =
+      gradient + at.jacobian.transpose() * warm.lambda;  // J does not depend on r
   warm.z_lower = VecX::Zero(nv);
   warm.z_upper = VecX::Zero(nv);
   for (int j = 0; j < nv; ++j) {
@@ -746,34 +818,41 @@ VecX least_squares_pass(TranscribedProblem& problem, const JointEstimationOption
 }  // namespace
 
 JointEstimationResult estimate_transcribed(const VineModel& model, const VineState& start,
-                                           const std::vector<MeasuredFrame>& frames, const JointEstimationOptions& options) {
+                                           const std::vector<MeasuredFrame>& frames,
+                                           const JointEstimationOptions& options) {
   TranscribedProblem problem(model, start, frames, options);
   JointEstimationResult result;
   result.first_step = problem.first_step();
   result.initial_objective = problem.objective(problem.initial_guess(), nullptr);
   IpoptWarmStart warm;
-  const VecX x_start =
-      options.trust_region_iterations > 0 ? least_squares_pass(problem, options, result, warm) : problem.initial_guess();
-  VecX x = result.trust_region_interrupted ? x_start : solve_with_ipopt(problem, options, x_start, result, warm);
+  const VecX x_start = options.trust_region_iterations > 0
+                           ? least_squares_pass(problem, options, result, warm)
+                           : problem.initial_guess();
+  VecX x = result.trust_region_interrupted
+               ? x_start
+               : solve_with_ipopt(problem, options, x_start, result, warm);
   if (result.trust_region_interrupted) result.status = "User_Requested_Stop";
   if (x.size() == 0) x = x_start;
   result.objective = problem.objective(x, nullptr, &result.data_term, &result.model_term);
   VecX g, jac;
   std::string message;
   const bool evaluated = problem.constraints(x, g, &jac, message);
-  result.constraint_violation = evaluated ? problem.violation(g).lpNorm<Eigen::Infinity>() : std::numeric_limits<double>::infinity();
+  result.constraint_violation = evaluated ? problem.violation(g).lpNorm<Eigen::Infinity>()
+                                          : std::numeric_limits<double>::infinity();
   result.min_contact_impulse = problem.min_contact_impulse(x);
   const int nk = problem.num_parameters();
   VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
-  if (evaluated && result.status != "User_Requested_Stop") sigma = problem.parameter_sigmas(x, jac);  // not when stopped
+  if (evaluated && result.status != "User_Requested_Stop")
+    sigma = problem.parameter_sigmas(x, jac);  // not when stopped
   fill_estimate(problem, x, sigma, result);
   return result;
 }
 
-JointEstimationProblemEvaluation evaluate_transcribed(const VineModel& model, const VineState& start,
+JointEstimationProblemEvaluation evaluate_transcribed(const VineModel& model,
+                                                      const VineState& start,
                                                       const std::vector<MeasuredFrame>& frames,
-                                                      const JointEstimationOptions& options, const VecX& x,
-                                                      const VecX& multipliers) {
+                                                      const JointEstimationOptions& options,
+                                                      const VecX& x, const VecX& multipliers) {
   TranscribedProblem problem(model, start, frames, options);
   return evaluate_at(problem, x.size() > 0 ? x : problem.initial_guess(), multipliers);
 }

@@ -8,15 +8,18 @@
 
 namespace tendril {
 
-BuoyancyEnergy::BuoyancyEnergy(std::vector<double> node_volume, const Vec3& g, double medium_density)
+BuoyancyEnergy::BuoyancyEnergy(std::vector<double> node_volume, const Vec3& g,
+                               double medium_density)
     : node_volume_(std::move(node_volume)), weight_density_(medium_density * g) {
   if (!(std::isfinite(medium_density) && medium_density >= 0.0))
-    throw InputError("buoyancy.density", number_text(medium_density), "a finite density rho_med >= 0 [kg/m^3]");
+    throw InputError("buoyancy.density", number_text(medium_density),
+                     "a finite density rho_med >= 0 [kg/m^3]");
   for (std::size_t i = 0; i < node_volume_.size(); ++i)
     if (!(std::isfinite(node_volume_[i]) && node_volume_[i] >= 0.0))
       throw InputError("node_volume[" + std::to_string(i) + "]", number_text(node_volume_[i]),
                        "a finite volume >= 0 [m^3]");
-  if (!weight_density_.allFinite()) throw InputError("gravity", "a non-finite vector", "a finite acceleration [m/s^2]");
+  if (!weight_density_.allFinite())
+    throw InputError("gravity", "a non-finite vector", "a finite acceleration [m/s^2]");
 }
 
 void BuoyancyEnergy::declare_sparsity(const Model&, SparsityBuilder&) const {}

@@ -10,11 +10,16 @@ void JacobianSink::add(std::span<const int> dofs, const Eigen::Ref<const MatX>& 
   if (dF_du.size() > 0 && du_scale_ != 0.0) jacobian_.add(dofs, dF_du, du_scale_);
 }
 
-CustomForce::CustomForce(std::string name, ForceFunction force, std::vector<std::vector<int>> jacobian_stencils,
-                         JacobianFunction jacobian, Symmetry symmetry)
-    : name_(std::move(name)), force_(std::move(force)), stencils_(std::move(jacobian_stencils)),
-      jacobian_(std::move(jacobian)), symmetry_(symmetry) {
-  if (!force_) throw InputError("custom_force." + name_ + ".force", "empty function", "a callable F(q, u, t)");
+CustomForce::CustomForce(std::string name, ForceFunction force,
+                         std::vector<std::vector<int>> jacobian_stencils, JacobianFunction jacobian,
+                         Symmetry symmetry)
+    : name_(std::move(name)),
+      force_(std::move(force)),
+      stencils_(std::move(jacobian_stencils)),
+      jacobian_(std::move(jacobian)),
+      symmetry_(symmetry) {
+  if (!force_)
+    throw InputError("custom_force." + name_ + ".force", "empty function", "a callable F(q, u, t)");
   if (jacobian_ && stencils_.empty())
     throw InputError("custom_force." + name_ + ".jacobian_stencils", "none",
                      "the DOF sets coupled by the Jacobian when a Jacobian callback is given");

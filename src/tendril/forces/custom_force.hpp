@@ -22,7 +22,8 @@ class JacobianSink {
       : jacobian_(jacobian), dq_scale_(dq_scale), du_scale_(du_scale) {}
   /// Adds dF/dq and dF/du restricted to `dofs` (each #dofs x #dofs; an empty matrix means zero).
   /// `dofs` must be one of the stencils declared to CustomForce (or a subset of one).
-  void add(std::span<const int> dofs, const Eigen::Ref<const MatX>& dF_dq, const Eigen::Ref<const MatX>& dF_du);
+  void add(std::span<const int> dofs, const Eigen::Ref<const MatX>& dF_dq,
+           const Eigen::Ref<const MatX>& dF_du);
 
  private:
   HessianAssembler& jacobian_;
@@ -34,7 +35,8 @@ class CustomForce final : public ForceTerm {
   /// Adds F(q, u, t) [N] / [N m] into `force` (#dofs); must not resize it.
   using ForceFunction = std::function<void(const VecX& q, const VecX& u, double t, VecX& force)>;
   /// Reports dF/dq and dF/du at (q, u, t) through sink.add(...) on the declared stencils.
-  using JacobianFunction = std::function<void(const VecX& q, const VecX& u, double t, JacobianSink& sink)>;
+  using JacobianFunction =
+      std::function<void(const VecX& q, const VecX& u, double t, JacobianSink& sink)>;
 
   /// Whether the Jacobian blocks a JacobianFunction reports are symmetric (see
   /// ForceTerm::has_symmetric_jacobian): both dF/dq and dF/du of every block.
@@ -45,14 +47,17 @@ class CustomForce final : public ForceTerm {
   /// symmetry: general unless the caller knows every block is symmetric (a general Jacobian makes
   /// the Newton system use an LU, always correct; declaring a non-symmetric one symmetric makes the
   /// LDL^T read one triangle and Newton converge slowly or not at all).
-  CustomForce(std::string name, ForceFunction force, std::vector<std::vector<int>> jacobian_stencils = {},
-              JacobianFunction jacobian = {}, Symmetry symmetry = Symmetry::general);
+  CustomForce(std::string name, ForceFunction force,
+              std::vector<std::vector<int>> jacobian_stencils = {}, JacobianFunction jacobian = {},
+              Symmetry symmetry = Symmetry::general);
 
   std::string_view name() const override { return name_; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
   /// True without a Jacobian callback (no contribution to the matrix) or when declared symmetric.
-  bool has_symmetric_jacobian() const override { return !jacobian_ || symmetry_ == Symmetry::symmetric; }
+  bool has_symmetric_jacobian() const override {
+    return !jacobian_ || symmetry_ == Symmetry::symmetric;
+  }
 
  private:
   std::string name_;

@@ -10,7 +10,8 @@ namespace tendril {
 
 FollowerLoad::FollowerLoad(int edge, std::function<double(double)> magnitude_of_time)
     : edge_(edge), magnitude_of_time_(std::move(magnitude_of_time)) {
-  if (!magnitude_of_time_) throw InputError("follower_load.force", "empty function", "a callable P(t) [N]");
+  if (!magnitude_of_time_)
+    throw InputError("follower_load.force", "empty function", "a callable P(t) [N]");
 }
 
 void FollowerLoad::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
@@ -37,7 +38,8 @@ void FollowerLoad::accumulate(const EvalInput& in, ForceOutput& out) const {
   MatX local = MatX::Zero(6, 6);
   local.block<3, 3>(3, 3) = d_force;
   local.block<3, 3>(3, 0) = -d_force;
-  out.jacobian->add(std::array<int, 6>{n0, n0 + 1, n0 + 2, n1, n1 + 1, n1 + 2}, local, out.dq_scale);
+  out.jacobian->add(std::array<int, 6>{n0, n0 + 1, n0 + 2, n1, n1 + 1, n1 + 2}, local,
+                    out.dq_scale);
 }
 
 }  // namespace tendril

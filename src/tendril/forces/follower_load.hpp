@@ -1,8 +1,9 @@
 #pragma once
-/// A follower load: a force of magnitude P(t) [N] along the current tangent t = e / |e| of one rod edge,
-/// applied at the edge's end node n_1 (F = P t; P < 0 pushes against the tangent, a compressive tip
-/// load on a rod's last edge: Beck's column). It turns with the rod, so it is not conservative:
-/// dF/dx_1 = -dF/dx_0 = P (I - t t^T) / |e| is not symmetric. docs/physics/rods.md#follower-loads.
+/// A follower load: a force of magnitude P(t) [N] along the current tangent t = e / |e| of one rod
+/// edge, applied at the edge's end node n_1 (F = P t; P < 0 pushes against the tangent, a
+/// compressive tip load on a rod's last edge: Beck's column). It turns with the rod, so it is not
+/// conservative: dF/dx_1 = -dF/dx_0 = P (I - t t^T) / |e| is not symmetric.
+/// docs/physics/rods.md#follower-loads.
 
 #include <functional>
 

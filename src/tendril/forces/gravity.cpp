@@ -9,9 +9,10 @@ namespace tendril {
 
 GravityEnergy::GravityEnergy(const Vec3& g) : g_(g) {
   if (!g.allFinite())
-    throw InputError("gravity", "(" + number_text(g.x()) + ", " + number_text(g.y()) + ", " +
-                                    number_text(g.z()) + ")",
-                     "a finite acceleration vector [m/s^2]");
+    throw InputError(
+        "gravity",
+        "(" + number_text(g.x()) + ", " + number_text(g.y()) + ", " + number_text(g.z()) + ")",
+        "a finite acceleration vector [m/s^2]");
 }
 
 void GravityEnergy::declare_sparsity(const Model&, SparsityBuilder&) const {}

@@ -9,7 +9,9 @@
 
 namespace tendril {
 
-double HeadDragParameters::force_coefficient() const { return 6.0 * std::numbers::pi * shape_factor_force * mu * radius; }
+double HeadDragParameters::force_coefficient() const {
+  return 6.0 * std::numbers::pi * shape_factor_force * mu * radius;
+}
 
 double HeadDragParameters::torque_coefficient() const {
   return 8.0 * std::numbers::pi * shape_factor_torque * mu * radius * radius * radius;
@@ -35,9 +37,11 @@ HeadDrag::HeadDrag(int node, int edge, const HeadDragParameters& parameters)
 
 void HeadDrag::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
   if (node_ < 0 || node_ >= model.dofs.num_nodes)
-    throw InputError("node", std::to_string(node_), "a node index in [0, " + std::to_string(model.dofs.num_nodes) + ")");
+    throw InputError("node", std::to_string(node_),
+                     "a node index in [0, " + std::to_string(model.dofs.num_nodes) + ")");
   if (edge_ < 0 || edge_ >= model.dofs.num_edges)
-    throw InputError("edge", std::to_string(edge_), "an edge index in [0, " + std::to_string(model.dofs.num_edges) + ")");
+    throw InputError("edge", std::to_string(edge_),
+                     "an edge index in [0, " + std::to_string(model.dofs.num_edges) + ")");
   pattern.add_stencil(model.dofs.node_dofs(node_));
   const int twist = model.dofs.twist(edge_);
   pattern.add_stencil(std::span<const int>(&twist, 1));
@@ -52,7 +56,8 @@ void HeadDrag::accumulate(const EvalInput& in, ForceOutput& out) const {
     (*out.force)[twist] -= torque_coefficient_ * in.u[twist];
   }
   if (out.jacobian && out.du_scale != 0.0) {
-    for (int a = 0; a < 3; ++a) out.jacobian->add_entry(d + a, d + a, -out.du_scale * force_coefficient_);
+    for (int a = 0; a < 3; ++a)
+      out.jacobian->add_entry(d + a, d + a, -out.du_scale * force_coefficient_);
     out.jacobian->add_entry(twist, twist, -out.du_scale * torque_coefficient_);
   }
 }

@@ -1,10 +1,12 @@
 #pragma once
-/// Linear drag force and torque on a rigid head (granular_flagella IV-C, eq. 11-12; Stokes drag on a
-/// sphere with shape factors):
+/// Linear drag force and torque on a rigid head (granular_flagella IV-C, eq. 11-12; Stokes drag on
+/// a sphere with shape factors):
 ///   F_h = - 6 pi C1 mu a v_h      on the head node x_h (v_h = dx_h/dt [m/s])
-///   T_h = - 8 pi C2 mu a^3 omega_h on the twist DOF theta^h of the head edge (omega_h = dtheta^h/dt [rad/s])
-/// with C1, C2 [-] shape factors, mu [Pa s] the medium constant and a [m] the head radius. For a sphere
-/// in a Newtonian fluid C1 = C2 = 1. Both Jacobians are diagonal (dF/dq = 0), hence symmetric.
+///   T_h = - 8 pi C2 mu a^3 omega_h on the twist DOF theta^h of the head edge (omega_h =
+///   dtheta^h/dt [rad/s])
+/// with C1, C2 [-] shape factors, mu [Pa s] the medium constant and a [m] the head radius. For a
+/// sphere in a Newtonian fluid C1 = C2 = 1. Both Jacobians are diagonal (dF/dq = 0), hence
+/// symmetric.
 
 #include "tendril/core/term.hpp"
 

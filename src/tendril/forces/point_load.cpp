@@ -12,12 +12,16 @@ ForceHistory piecewise_linear(std::vector<double> times, std::vector<Vec3> value
   return tendril::piecewise_linear<Vec3>(std::move(times), std::move(values));
 }
 
-PointLoad::PointLoad(int node, const Vec3& force) : node_(node), force_of_time_([force](double) { return force; }) {
-  if (!force.allFinite()) throw InputError("point_load.force", "non-finite force", "finite force [N]");
+PointLoad::PointLoad(int node, const Vec3& force)
+    : node_(node), force_of_time_([force](double) { return force; }) {
+  if (!force.allFinite())
+    throw InputError("point_load.force", "non-finite force", "finite force [N]");
 }
 
-PointLoad::PointLoad(int node, ForceHistory force_of_time, int) : node_(node), force_of_time_(std::move(force_of_time)) {
-  if (!force_of_time_) throw InputError("point_load.force", "empty function", "a callable F(t) [N]");
+PointLoad::PointLoad(int node, ForceHistory force_of_time, int)
+    : node_(node), force_of_time_(std::move(force_of_time)) {
+  if (!force_of_time_)
+    throw InputError("point_load.force", "empty function", "a callable F(t) [N]");
 }
 
 void PointLoad::declare_sparsity(const Model& model, SparsityBuilder&) const {

@@ -29,9 +29,10 @@ class PointLoad final : public ForceTerm {
   /// A time-dependent force F(t) [N] on node `node` (any callable double -> Vec3; Eigen
   /// expressions go to the constant overload).
   template <class F>
-    requires(std::is_invocable_v<F, double> &&
-             !std::is_base_of_v<Eigen::EigenBase<std::decay_t<F>>, std::decay_t<F>>)
-  PointLoad(int node, F force_of_time) : PointLoad(node, ForceHistory(std::move(force_of_time)), 0) {}
+  requires(std::is_invocable_v<F, double> &&
+           !std::is_base_of_v<Eigen::EigenBase<std::decay_t<F>>, std::decay_t<F>>)
+      PointLoad(int node, F force_of_time)
+      : PointLoad(node, ForceHistory(std::move(force_of_time)), 0) {}
 
   std::string_view name() const override { return "point_load"; }
   /// Checks the node index against the model (InputError "point_load.node" when out of range).

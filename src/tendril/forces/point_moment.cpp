@@ -9,12 +9,16 @@
 
 namespace tendril {
 
-PointMoment::PointMoment(int edge, const Vec3& moment) : edge_(edge), moment_of_time_([moment](double) { return moment; }) {
-  if (!moment.allFinite()) throw InputError("point_moment.moment", "non-finite moment", "a finite moment [N m]");
+PointMoment::PointMoment(int edge, const Vec3& moment)
+    : edge_(edge), moment_of_time_([moment](double) { return moment; }) {
+  if (!moment.allFinite())
+    throw InputError("point_moment.moment", "non-finite moment", "a finite moment [N m]");
 }
 
-PointMoment::PointMoment(int edge, ForceHistory moment_of_time) : edge_(edge), moment_of_time_(std::move(moment_of_time)) {
-  if (!moment_of_time_) throw InputError("point_moment.moment", "empty function", "a callable M(t) [N m]");
+PointMoment::PointMoment(int edge, ForceHistory moment_of_time)
+    : edge_(edge), moment_of_time_(std::move(moment_of_time)) {
+  if (!moment_of_time_)
+    throw InputError("point_moment.moment", "empty function", "a callable M(t) [N m]");
 }
 
 void PointMoment::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {

@@ -29,7 +29,8 @@ void check_coefficient(const char* key, double value) {
 }  // namespace
 
 RftCoefficients rft_coefficients_from_medium(double mu, double length, double radius) {
-  if (!(std::isfinite(mu) && mu >= 0.0)) throw InputError("mu", number_text(mu), "a finite mu >= 0 [Pa s]");
+  if (!(std::isfinite(mu) && mu >= 0.0))
+    throw InputError("mu", number_text(mu), "a finite mu >= 0 [Pa s]");
   if (!(std::isfinite(radius) && radius > 0.0))
     throw InputError("radius", number_text(radius), "a rod radius r0 > 0 [m]");
   if (!(std::isfinite(length) && length > radius))
@@ -37,12 +38,13 @@ RftCoefficients rft_coefficients_from_medium(double mu, double length, double ra
                      "a rod length L > its radius r0 = " + number_text(radius) +
                          " m (RFT is slender-body theory: L >> r0)");
   const double log_ratio = std::log(2.0 * length / radius);  // > ln 2 > 1/2
-  return {2.0 * std::numbers::pi * mu / (log_ratio - 0.5), 4.0 * std::numbers::pi * mu / (log_ratio + 0.5)};
+  return {2.0 * std::numbers::pi * mu / (log_ratio - 0.5),
+          4.0 * std::numbers::pi * mu / (log_ratio + 0.5)};
 }
 
-Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv_l_b, const Vec3& velocity,
-                    const RftCoefficients& eta, double voronoi_length, double dq_scale, double du_scale,
-                    Eigen::Matrix<double, 3, 9>* jacobian) {
+Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv_l_b,
+                    const Vec3& velocity, const RftCoefficients& eta, double voronoi_length,
+                    double dq_scale, double du_scale, Eigen::Matrix<double, 3, 9>* jacobian) {
   // node tangent t = s / |s|, s = t_a + t_b with t_a = (x - x_prev)/|.|, t_b = (x_next - x)/|.|
   // ds/de_a = (I - t_a t_a^T) / l_a and ds/de_b likewise (zero for a missing edge: t = 0, 1/l = 0)
   const Vec3 s = t_a + t_b;
@@ -57,7 +59,8 @@ Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv
     //   (v . t) I + t v^T times I - t t^T is (v . t) I + t v^T - 2 (v . t) t t^T
     const Mat3 dF_ds = (-dq_scale * voronoi_length * difference / s_norm) *
                        (vt * Mat3::Identity() + t * (velocity - 2.0 * vt * t).transpose());
-    // e_a = x - x_prev, e_b = x_next - x; dF/ds (I - t_e t_e^T) / l_e = (dF/ds - (dF/ds t_e) t_e^T) / l_e
+    // e_a = x - x_prev, e_b = x_next - x; dF/ds (I - t_e t_e^T) / l_e = (dF/ds - (dF/ds t_e) t_e^T)
+    // / l_e
     jacobian->block<3, 3>(0, 0) = -inv_l_a * (dF_ds - (dF_ds * t_a) * t_a.transpose());
     jacobian->block<3, 3>(0, 6) = inv_l_b * (dF_ds - (dF_ds * t_b) * t_b.transpose());
     // dF/du = - dl (eta_n I + (eta_t - eta_n) t t^T)
@@ -69,7 +72,8 @@ Vec3 rft_node_force(const Vec3& t_a, double inv_l_a, const Vec3& t_b, double inv
   return force;
 }
 
-ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges, const RftCoefficients& eta)
+ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges,
+                               const RftCoefficients& eta)
     : eta_(eta) {
   check_coefficient("eta_t", eta.tangential);
   check_coefficient("eta_n", eta.normal);
@@ -90,7 +94,8 @@ ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges
       }
       RftNode& n = nodes_[slot[node]];
       // edges pointing against each other (a -> b <- c): the second neighbour takes the free side;
-      // tangents are taken along previous -> node -> next (edge_signs), so edge directions do not matter
+      // tangents are taken along previous -> node -> next (edge_signs), so edge directions do not
+      // matter
       const int use = n.neighbours[side] < 0 ? side : 1 - side;
       if (n.neighbours[use] >= 0)
         throw InputError("edges[" + std::to_string(k) + "]", std::to_string(e),
@@ -98,7 +103,8 @@ ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges
                              " would have three or more RFT edges; apply RFT per rod)");
       n.neighbours[use] = other;
       n.edges[use] = e;
-      // the edge a -> b points previous -> node on side 0 when it ends at the node (b), on side 1 when it starts there
+      // the edge a -> b points previous -> node on side 0 when it ends at the node (b), on side 1
+      // when it starts there
       n.edge_signs[use] = (use == 0) == (node == b) ? 1.0 : -1.0;
     }
   }
@@ -110,8 +116,8 @@ void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& patte
   for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
 }
 
-void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,
-                                 Eigen::Matrix<double, 3, 9>& rows) const {
+void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const ForceOutput& out,
+                                 Vec3& force, Eigen::Matrix<double, 3, 9>& rows) const {
   const RftNode& n = nodes_[k];
   // the edges' unit vectors and inverse lengths from the kinematics (zero for a missing edge)
   Vec3 t[2] = {Vec3::Zero(), Vec3::Zero()};
@@ -123,8 +129,9 @@ void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const Force
     inv_l[side] = 1.0 / in.kin.edge_length[e];
   }
   // rows of x_j only: dq_scale dF/dx over the stencil + du_scale dF/du on (x_j, x_j)
-  force = rft_node_force(t[0], inv_l[0], t[1], inv_l[1], in.u.segment<3>(in.model.dofs.node(n.node)), eta_,
-                         n.voronoi_length, out.dq_scale, out.du_scale, out.jacobian ? &rows : nullptr);
+  force = rft_node_force(t[0], inv_l[0], t[1], inv_l[1],
+                         in.u.segment<3>(in.model.dofs.node(n.node)), eta_, n.voronoi_length,
+                         out.dq_scale, out.du_scale, out.jacobian ? &rows : nullptr);
 }
 
 std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
@@ -132,8 +139,10 @@ std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
   return nodes_.size();
 }
 
-void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last, const ForceOutput& out) const {
-  for (std::size_t k = first; k < last; ++k) node_values(in, k, out, values_.vector[k], values_.matrix[k]);
+void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last,
+                             const ForceOutput& out) const {
+  for (std::size_t k = first; k < last; ++k)
+    node_values(in, k, out, values_.vector[k], values_.matrix[k]);
 }
 
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {

@@ -9,7 +9,8 @@
 
 namespace tendril {
 
-ViscousDrag::ViscousDrag(const Model& model, std::vector<int> nodes, double viscosity) : nodes_(std::move(nodes)) {
+ViscousDrag::ViscousDrag(const Model& model, std::vector<int> nodes, double viscosity)
+    : nodes_(std::move(nodes)) {
   if (!(std::isfinite(viscosity) && viscosity >= 0.0))
     throw InputError("viscosity", number_text(viscosity), "a finite viscosity eta >= 0 [Pa s]");
   const int num_nodes = model.dofs.num_nodes;

@@ -2,9 +2,9 @@
 /// Viscous drag on nodes (mat_dismech 5.3, eq. 27-28):
 ///   F_i = - eta Delta l_i u_i,   dF_i/du_i = - eta Delta l_i I,   dF/dq = 0,
 /// with eta the viscosity of the medium [Pa s], Delta l_i the node's Voronoi length [m]
-/// (forces/voronoi_length.hpp, from the rest lengths when the term is built) and u_i = dx_i/dt [m/s].
-/// mat_dismech writes u_i as the backward difference (x_i(t_n) - x_i(t_{n-1}))/dt; here u is the
-/// integrator's velocity unknown, which is that difference in implicit Euler and the midpoint
+/// (forces/voronoi_length.hpp, from the rest lengths when the term is built) and u_i = dx_i/dt
+/// [m/s]. mat_dismech writes u_i as the backward difference (x_i(t_n) - x_i(t_{n-1}))/dt; here u is
+/// the integrator's velocity unknown, which is that difference in implicit Euler and the midpoint
 /// velocity in implicit midpoint (docs/physics/media.md). Twist DOFs feel no drag.
 /// The Jacobian is diagonal, hence symmetric for any scales.
 

@@ -20,10 +20,10 @@ inline Vec3 parallel_transport(const Vec3& v, const Vec3& t_from, const Vec3& t_
   return v + w.cross(v) + w.cross(w.cross(v)) / (1.0 + c);
 }
 
-/// The same for v normal to t_from (a director of the edge along t_from), without cross products: with
-/// t_from . v = 0, w x v = -(t_to . v) t_from and w x (w x v) = -(t_to . v)(t_to - c t_from), so
-/// P v = v - (t_to . v) / (1 + c) (t_from + t_to). A component of v along t_from (round-off) is not
-/// carried to t_to, it stays O(|t_from . v|). Same fallback for opposite tangents.
+/// The same for v normal to t_from (a director of the edge along t_from), without cross products:
+/// with t_from . v = 0, w x v = -(t_to . v) t_from and w x (w x v) = -(t_to . v)(t_to - c t_from),
+/// so P v = v - (t_to . v) / (1 + c) (t_from + t_to). A component of v along t_from (round-off) is
+/// not carried to t_to, it stays O(|t_from . v|). Same fallback for opposite tangents.
 inline Vec3 parallel_transport_normal(const Vec3& v, const Vec3& t_from, const Vec3& t_to) {
   const double c = t_from.dot(t_to);
   if (1.0 + c < 1e-14) return v - v.dot(t_to) * t_to;

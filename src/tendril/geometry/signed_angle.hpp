@@ -9,12 +9,12 @@
 
 namespace tendril {
 
-/// atan2(y, x) [rad], through the Taylor series of atan(y / x) when |y| <= x / 8 (angles within about
-/// 7.1 degrees of zero: a rod's reference twists between neighbouring edges), else std::atan2. The series
-/// atan z = z - z^3/3 + z^5/5 - ... is cut after z^17 / 17: the remainder is below |z| z^18 / 19 <= |z|
-/// 2^-54 / 19, far under an ulp, and the roundings of y / x and of the sum leave the result within one
-/// ulp of std::atan2's (tests/unit/geometry/test_signed_angle.cpp). About a fifth of glibc's atan2's
-/// instructions (callgrind, docs/performance.md).
+/// atan2(y, x) [rad], through the Taylor series of atan(y / x) when |y| <= x / 8 (angles within
+/// about 7.1 degrees of zero: a rod's reference twists between neighbouring edges), else
+/// std::atan2. The series atan z = z - z^3/3 + z^5/5 - ... is cut after z^17 / 17: the remainder is
+/// below |z| z^18 / 19 <= |z| 2^-54 / 19, far under an ulp, and the roundings of y / x and of the
+/// sum leave the result within one ulp of std::atan2's (tests/unit/geometry/test_signed_angle.cpp).
+/// About a fifth of glibc's atan2's instructions (callgrind, docs/performance.md).
 inline double small_angle_atan2(double y, double x) {
   if (!(8.0 * std::abs(y) <= x)) return std::atan2(y, x);
   const double z = y / x, z2 = z * z;

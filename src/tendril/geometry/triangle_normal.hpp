@@ -1,7 +1,7 @@
 #pragma once
-/// Triangle normals and their derivatives (docs/physics/shells.md#geometry). A triangle (x_0, x_1, x_2)
-/// has the area vector n = (x_1 - x_0) x (x_2 - x_0), |n| = 2 A; the order of its nodes orients it.
-/// Stencil DOFs: (x_0, x_1, x_2), 9 entries.
+/// Triangle normals and their derivatives (docs/physics/shells.md#geometry). A triangle (x_0, x_1,
+/// x_2) has the area vector n = (x_1 - x_0) x (x_2 - x_0), |n| = 2 A; the order of its nodes
+/// orients it. Stencil DOFs: (x_0, x_1, x_2), 9 entries.
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -13,7 +13,9 @@ namespace tendril {
 using Mat39 = Eigen::Matrix<double, 3, 9>;
 
 /// n = (x_1 - x_0) x (x_2 - x_0) [m^2].
-inline Vec3 triangle_normal(const Vec3& x0, const Vec3& x1, const Vec3& x2) { return (x1 - x0).cross(x2 - x0); }
+inline Vec3 triangle_normal(const Vec3& x0, const Vec3& x1, const Vec3& x2) {
+  return (x1 - x0).cross(x2 - x0);
+}
 
 /// The skew matrix [v]_x with [v]_x w = v x w.
 inline Mat3 cross_matrix(const Vec3& v) {
@@ -25,13 +27,15 @@ inline Mat3 cross_matrix(const Vec3& v) {
 /// dn/d(x_0, x_1, x_2) [m] (3 x 9).
 Mat39 triangle_normal_jacobian(const Vec3& x0, const Vec3& x1, const Vec3& x2);
 
-/// sum_m lambda_m d2 n_m / d(x_0, x_1, x_2)^2 (9 x 9, symmetric; n is bilinear, so this does not depend on x).
+/// sum_m lambda_m d2 n_m / d(x_0, x_1, x_2)^2 (9 x 9, symmetric; n is bilinear, so this does not
+/// depend on x).
 MatN<9> triangle_normal_weighted_hessian(const Vec3& lambda);
 
 /// d(c . v_hat)/dv = (I - v_hat v_hat^T) c / |v| for a constant c (v_hat = v / |v|).
 Vec3 unit_projection_gradient(const Vec3& v, const Vec3& c);
 
-/// d2(c . v_hat)/dv2 = -(P c v_hat^T + v_hat (P c)^T + (c . v_hat) P) / |v|^2, P = I - v_hat v_hat^T (symmetric).
+/// d2(c . v_hat)/dv2 = -(P c v_hat^T + v_hat (P c)^T + (c . v_hat) P) / |v|^2, P = I - v_hat
+/// v_hat^T (symmetric).
 Mat3 unit_projection_hessian(const Vec3& v, const Vec3& c);
 
 }  // namespace tendril

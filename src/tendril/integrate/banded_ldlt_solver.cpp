@@ -52,22 +52,26 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
 
 Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   // inverse_pivot_ holds the pivots' own scales until each column is eliminated
-  const double max_diagonal = pivot_scales(n_, [this](int c) { return column(c); }, inverse_pivot_);
+  const double max_diagonal = pivot_scales(
+      n_, [this](int c) { return column(c); }, inverse_pivot_);
 
   Factorization result;
   for (int j0 = 0; j0 < n_; j0 += kPanel) {
     const int k = std::min(kPanel, n_ - j0);  // columns j0 .. j0 + k - 1 form the panel
     const int last = last_row_[j0];           // the last row of the panel's columns
-    // 1. eliminate the panel's columns one after the other, updating only the panel's later columns;
+    // 1. eliminate the panel's columns one after the other, updating only the panel's later
+    // columns;
     //    t_q[s] = L(s, j) d_j is kept for the trailing update
     for (int q = 0; q < k; ++q) {
       const int j = j0 + q;
       double* col_j = column(j);  // col_j[s] = A(s, j)
       const double d = col_j[j];
-      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result)) return result;
+      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+        return result;
       const double inv = 1.0 / d;
       inverse_pivot_[j] = inv;
-      double* t = work_.data() + static_cast<std::ptrdiff_t>(q) * n_ - j0;  // t[s], s = j + 1 .. last
+      double* t =
+          work_.data() + static_cast<std::ptrdiff_t>(q) * n_ - j0;  // t[s], s = j + 1 .. last
       for (int s = j + 1; s <= last; ++s) {
         t[s] = col_j[s];
         col_j[s] *= inv;
@@ -80,8 +84,9 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
       }
     }
     // 2. rank-k update of the columns after the panel up to its last row, c = j0 + k .. last:
-    //    A(s, c) -= sum_q L(s, j0 + q) t_q[c], s = c .. last (column c stores at least these rows: the
-    //    envelope is a staircase). Each entry is loaded and stored once per panel (contiguous in s: vectorized).
+    //    A(s, c) -= sum_q L(s, j0 + q) t_q[c], s = c .. last (column c stores at least these rows:
+    //    the envelope is a staircase). Each entry is loaded and stored once per panel (contiguous
+    //    in s: vectorized).
     const double* t0 = work_.data() - j0;
     const double* l0 = column(j0);
     if (k == kPanel) {
@@ -138,7 +143,8 @@ void BandedLdltSolver::solve(const VecX& b, VecX& x) {
     int s = j + 1;
     double s0 = 0.0, s1 = 0.0;  // two partial sums halve the dependency chain
     if (last - j >= 16) {
-      // long columns (a shell's): eight partial sums, four vectors of two, whose additions do not wait on each other
+      // long columns (a shell's): eight partial sums, four vectors of two, whose additions do not
+      // wait on each other
       std::array<double, 8> sum{};
       for (; s + 7 <= last; s += 8)
         for (int q = 0; q < 8; ++q) sum[q] += col_j[s + q] * y[s + q];

@@ -1,15 +1,16 @@
 #pragma once
 /// LDL^T factorization on symmetric variable-band (envelope) storage (no pivoting), after a reverse
-/// Cuthill-McKee permutation computed once in analyze(). Column j of L is stored from the diagonal down
-/// to the envelope's last row, the largest row index of a stored entry in columns 0 .. j (a staircase:
-/// the factor fills exactly this envelope; George & Liu, Computer Solution of Large Sparse Positive
-/// Definite Systems, 1981, ch. 4). Cost sum_j h_j (h_j + 1) / 2 multiply-adds for column heights h_j
-/// (at most n b^2 / 2 for bandwidth b; b ~ 10 for a single rod with interleaved DOFs; on the shell
-/// cantilever the envelope is 0.6 times the band's work). Algorithm: right-looking (outer-product)
-/// LDL^T, Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.1 (LDL^T) and 4.3 (band Cholesky), in
-/// panels of kPanel columns (sec. 3.2.11, block outer-product elimination): each panel updates the
-/// columns after it by one rank-kPanel update over contiguous column storage, which the compiler
-/// vectorizes and which loads and stores each entry once per panel instead of once per column.
+/// Cuthill-McKee permutation computed once in analyze(). Column j of L is stored from the diagonal
+/// down to the envelope's last row, the largest row index of a stored entry in columns 0 .. j (a
+/// staircase: the factor fills exactly this envelope; George & Liu, Computer Solution of Large
+/// Sparse Positive Definite Systems, 1981, ch. 4). Cost sum_j h_j (h_j + 1) / 2 multiply-adds for
+/// column heights h_j (at most n b^2 / 2 for bandwidth b; b ~ 10 for a single rod with interleaved
+/// DOFs; on the shell cantilever the envelope is 0.6 times the band's work). Algorithm:
+/// right-looking (outer-product) LDL^T, Golub & Van Loan, Matrix Computations, 4th ed., sec. 4.1
+/// (LDL^T) and 4.3 (band Cholesky), in panels of kPanel columns (sec. 3.2.11, block outer-product
+/// elimination): each panel updates the columns after it by one rank-kPanel update over contiguous
+/// column storage, which the compiler vectorizes and which loads and stores each entry once per
+/// panel instead of once per column.
 
 #include <cstddef>
 #include <vector>
@@ -18,8 +19,9 @@
 
 namespace tendril {
 
-/// Work and storage of a banded (envelope) LDL^T whose permuted envelope is `last_row` (permuted_envelope),
-/// known before any storage is allocated: h_j = last_row[j] - j entries below the diagonal in column j.
+/// Work and storage of a banded (envelope) LDL^T whose permuted envelope is `last_row`
+/// (permuted_envelope), known before any storage is allocated: h_j = last_row[j] - j entries below
+/// the diagonal in column j.
 struct EnvelopeSize {
   double multiply_adds = 0.0;  ///< sum_j h_j (h_j + 1) / 2
   double entries = 0.0;        ///< sum_j (h_j + 1): the stored entries of L and D (8 bytes each)
@@ -33,27 +35,30 @@ class BandedLdltSolver final : public EnvelopeSolver {
   void solve(const VecX& b, VecX& x) override;
 
   int bandwidth() const { return b_; }
-  /// Multiply-adds of one factorization over the envelope, sum_j h_j (h_j + 1) / 2 (from analyze()).
+  /// Multiply-adds of one factorization over the envelope, sum_j h_j (h_j + 1) / 2 (from
+  /// analyze()).
   double multiply_adds() const { return multiply_adds_; }
 
  private:
-  static constexpr int kPanel = 4;  ///< columns eliminated together (the rank of each trailing update)
+  static constexpr int kPanel =
+      4;  ///< columns eliminated together (the rank of each trailing update)
   /// column(j)[s] = the entry of row s in column j's storage (j <= s <= last_row_[j])
   double* column(int j) { return band_.data() + offset_[static_cast<std::size_t>(j)] - j; }
 
   int n_ = 0;
-  int b_ = 0;                  ///< bandwidth after permutation
+  int b_ = 0;  ///< bandwidth after permutation
   double multiply_adds_ = 0.0;
-  std::vector<int> order_;     ///< new -> old (#rows)
-  /// the last row stored in column j: the envelope's, raised to that of the last column of j's panel, so the
-  /// panel's columns share their rows (#rows)
+  std::vector<int> order_;  ///< new -> old (#rows)
+  /// the last row stored in column j: the envelope's, raised to that of the last column of j's
+  /// panel, so the panel's columns share their rows (#rows)
   std::vector<int> last_row_;
   std::vector<std::ptrdiff_t> offset_;  ///< where column j starts in band_ (#rows + 1)
-  // band_ (EnvelopeSolver): the columns one after the other, column j holds D(j), then L(j + 1 .. last_row_[j], j)
-  // (offset_[n])
+  // band_ (EnvelopeSolver): the columns one after the other, column j holds D(j), then L(j + 1 ..
+  // last_row_[j], j) (offset_[n])
   std::vector<double> inverse_pivot_;  ///< 1 / D(i) (n)
-  std::vector<double> work_;   ///< t_q[s - j0] = L(s, j) d_j of the panel's columns j = j0 + q (kPanel x n)
-  VecX y_;                     ///< permuted right-hand side / solution (n)
+  std::vector<double>
+      work_;  ///< t_q[s - j0] = L(s, j) d_j of the panel's columns j = j0 + q (kPanel x n)
+  VecX y_;    ///< permuted right-hand side / solution (n)
   /// LDL^T of the values in band_ (loaded by load_)
   Factorization eliminate(double singular_tolerance) override;
 };

@@ -45,7 +45,8 @@ void BandedLuSolver::analyze(const SparseMatrix& pattern) {
 
 Factorization BandedLuSolver::eliminate(double singular_tolerance) {
   // inverse_pivot_ holds the pivots' own scales until each column is eliminated
-  const double max_diagonal = pivot_scales(n_, [this](int c) { return column(c); }, inverse_pivot_);
+  const double max_diagonal = pivot_scales(
+      n_, [this](int c) { return column(c); }, inverse_pivot_);
 
   Factorization result;
   result.status = Factorization::Status::general;
@@ -56,7 +57,8 @@ Factorization BandedLuSolver::eliminate(double singular_tolerance) {
     for (int j = j0; j < j0 + k; ++j) {
       double* col_j = column(j);  // col_j[s] = A(s, j)
       const double d = col_j[j];
-      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result)) return result;
+      if (!accept_pivot(d, inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+        return result;
       const double inv = 1.0 / d;
       inverse_pivot_[j] = inv;
       // L(s, j) = A(s, j) / U(j, j)
@@ -68,11 +70,12 @@ Factorization BandedLuSolver::eliminate(double singular_tolerance) {
         for (int s = j + 1; s <= last_[j]; ++s) col_c[s] -= col_j[s] * u;
       }
     }
-    // 2. the columns after the panel that it reaches, c = j0 + k .. last_row: first the panel's rows of
-    //    U (a unit-lower triangular solve with the panel's L), then one rank-k update of the rows below,
-    //    A(s, c) -= sum_p L(s, p) U(p, c), s = j0 + k .. last_row: each entry loaded and stored once per panel.
-    //    Every such column stores rows j0 .. last_row (top(c) <= j0, last(c) >= last_row); entries outside
-    //    A's profile are zeros of the envelope (U(p, c) = 0 there).
+    // 2. the columns after the panel that it reaches, c = j0 + k .. last_row: first the panel's
+    // rows of
+    //    U (a unit-lower triangular solve with the panel's L), then one rank-k update of the rows
+    //    below, A(s, c) -= sum_p L(s, p) U(p, c), s = j0 + k .. last_row: each entry loaded and
+    //    stored once per panel. Every such column stores rows j0 .. last_row (top(c) <= j0, last(c)
+    //    >= last_row); entries outside A's profile are zeros of the envelope (U(p, c) = 0 there).
     const double* l0 = column(j0);
     if (k == kPanel) {
       const double* l1 = column(j0 + 1);
@@ -89,15 +92,17 @@ Factorization BandedLuSolver::eliminate(double singular_tolerance) {
             col_c[s] -= l0[s] * u0 + l1[s] * u1 + l2[s] * u2 + l3[s] * u3;
           continue;
         }
-        // zeros of U inside the band (a rod's interleaved DOFs leave many): one axpy per non-zero only
+        // zeros of U inside the band (a rod's interleaved DOFs leave many): one axpy per non-zero
+        // only
         const double* l[kPanel] = {l0, l1, l2, l3};
         const double u[kPanel] = {u0, u1, u2, u3};
         for (int q = 0; q < kPanel; ++q)
           if (u[q] != 0.0)
             for (int s = j0 + kPanel; s <= last_row; ++s) col_c[s] -= l[q][s] * u[q];
       }
-    } else if (k == 1) {  // a single column (narrow bands): one axpy per non-zero U(j0, c) (a rod's envelope has
-                          // many zeros: the test makes bench_integrate's factorization 1.3 times faster at 1601 nodes)
+    } else if (k == 1) {  // a single column (narrow bands): one axpy per non-zero U(j0, c) (a rod's
+                          // envelope has many zeros: the test makes bench_integrate's
+                          // factorization 1.3 times faster at 1601 nodes)
       const int m = last_row - j0;
       const double* l = l0 + j0;  // l[r] = L(j0 + r, j0)
       for (int r = 1; r <= m; ++r) {
@@ -125,8 +130,8 @@ void BandedLuSolver::solve(const VecX& b, VecX& x) {
   double* y = y_.data();
   // forward: L z = y (unit lower)
   forward_substitution_unit_lower(y, n_, last_, [this](int c) { return column(c); });
-  // backward: U x = z, from the last column, two columns j, j - 1 at a time: each y[s] they both reach is
-  // loaded and stored once, in the one-column order and rounding (top(j - 1) <= top(j))
+  // backward: U x = z, from the last column, two columns j, j - 1 at a time: each y[s] they both
+  // reach is loaded and stored once, in the one-column order and rounding (top(j - 1) <= top(j))
   int j = n_ - 1;
   for (; j >= 1; j -= 2) {
     const double* u0 = column(j);

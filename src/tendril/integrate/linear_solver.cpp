@@ -13,27 +13,29 @@
 namespace tendril {
 namespace {
 
-/// How many times faster the banded (envelope) LDL^T is per multiply-add than the simplicial sparse one:
-/// contiguous, vectorized rank-4 panel updates against indirect scalar updates. Measured on the shell
-/// cantilever's Newton matrices (bench_shell_step, BM_ShellCantileverFactorize; docs/performance.md,
-/// "Shells"): 4.6-4.9 G multiply-adds/s banded against 1.2-1.3 sparse, about 3.8; 3.5 leans towards the
-/// sparse solver, whose memory stays linear in the DOFs on any mesh.
+/// How many times faster the banded (envelope) LDL^T is per multiply-add than the simplicial sparse
+/// one: contiguous, vectorized rank-4 panel updates against indirect scalar updates. Measured on
+/// the shell cantilever's Newton matrices (bench_shell_step, BM_ShellCantileverFactorize;
+/// docs/performance.md, "Shells"): 4.6-4.9 G multiply-adds/s banded against 1.2-1.3 sparse,
+/// about 3.8; 3.5 leans towards the sparse solver, whose memory stays linear in the DOFs on any
+/// mesh.
 constexpr double kBandedSpeedup = 3.5;
-/// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates. Measured
-/// with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM bandwidth 119, band
-/// 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s of fall; the manta ray
-/// (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The break-even is above 13; 10
-/// leans towards the sparse solver.
+/// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates.
+/// Measured with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM
+/// bandwidth 119, band 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s
+/// of fall; the manta ray (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The
+/// break-even is above 13; 10 leans towards the sparse solver.
 constexpr double kBandedLuSpeedup = 10.0;
 /// For a symmetric system the automatic choice takes the band only when it stores at most this many
-/// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much memory.
-/// Each entry costs about 12 bytes in either solver (the band's value and its index in the fill list that
-/// zeroes it before each load; L's value and row index). The band of a 2D mesh grows as N^1.5 (its width
-/// follows the nodes across) and the sparse fill about as N log N, so the ratio grows with the mesh: on
-/// square hinge-shell plates of k x k nodes (right pattern, two columns clamped) it is 1.2 at k = 30, 1.4
-/// at 60, 2.0 at 150 (1.996) and 2.6 at 300, where the band (3.2e8 entries, about 3.9 GB) would not fit
-/// in 4 GB and the sparse L (1.25e8) does. Measured at k = 150 (static solve, peak RSS, loaded machine):
-/// band 0.86 GB and 37 s, sparse 0.59 GB and 249 s; docs/limits.md, "Memory at scale".
+/// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much
+/// memory. Each entry costs about 12 bytes in either solver (the band's value and its index in the
+/// fill list that zeroes it before each load; L's value and row index). The band of a 2D mesh grows
+/// as N^1.5 (its width follows the nodes across) and the sparse fill about as N log N, so the ratio
+/// grows with the mesh: on square hinge-shell plates of k x k nodes (right pattern, two columns
+/// clamped) it is 1.2 at k = 30, 1.4 at 60, 2.0 at 150 (1.996) and 2.6 at 300, where the band
+/// (3.2e8 entries, about 3.9 GB) would not fit in 4 GB and the sparse L (1.25e8) does. Measured at
+/// k = 150 (static solve, peak RSS, loaded machine): band 0.86 GB and 37 s, sparse 0.59 GB and 249
+/// s; docs/limits.md, "Memory at scale".
 constexpr double kBandedMemory = 2.0;
 
 }  // namespace
@@ -60,16 +62,20 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
     const int bandwidth = permuted_bandwidth(pattern, order);
     kind = LinearSolverKind::banded_ldlt;
     if (bandwidth > banded_max_bandwidth) {
-      // a wider band may still be cheaper than the sparse factorization, in time and in memory (the LU's
-      // weighed with the LDL^T estimates of the same pattern); the band's size comes from its envelope,
-      // before any of it is allocated, and the sparse solver is freed before a banded one is analyzed
+      // a wider band may still be cheaper than the sparse factorization, in time and in memory (the
+      // LU's weighed with the LDL^T estimates of the same pattern); the band's size comes from its
+      // envelope, before any of it is allocated, and the sparse solver is freed before a banded one
+      // is analyzed
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
       const EnvelopeSize band = envelope_size(permuted_envelope(pattern, order));
       const double band_work =
-          symmetric ? band.multiply_adds : banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth);
-      const bool faster = band_work <= (symmetric ? kBandedSpeedup : kBandedLuSpeedup) * sparse->multiply_adds();
-      // (SparseLU's fill, with its pivoting, is not known before it factorizes: the LU is chosen by work alone)
+          symmetric ? band.multiply_adds
+                    : banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth);
+      const bool faster =
+          band_work <= (symmetric ? kBandedSpeedup : kBandedLuSpeedup) * sparse->multiply_adds();
+      // (SparseLU's fill, with its pivoting, is not known before it factorizes: the LU is chosen by
+      // work alone)
       const bool small = !symmetric || band.entries <= kBandedMemory * sparse->factor_entries();
       if (!(faster && small)) {
         if (symmetric) return sparse;
@@ -80,10 +86,18 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;
   if (!symmetric && kind == LinearSolverKind::sparse_ldlt) kind = LinearSolverKind::sparse_lu;
   switch (kind) {
-    case LinearSolverKind::banded_ldlt: solver = std::make_unique<BandedLdltSolver>(); break;
-    case LinearSolverKind::banded_lu: solver = std::make_unique<BandedLuSolver>(); break;
-    case LinearSolverKind::sparse_lu: solver = std::make_unique<SparseLuSolver>(); break;
-    default: solver = std::make_unique<SparseLdltSolver>(); break;
+    case LinearSolverKind::banded_ldlt:
+      solver = std::make_unique<BandedLdltSolver>();
+      break;
+    case LinearSolverKind::banded_lu:
+      solver = std::make_unique<BandedLuSolver>();
+      break;
+    case LinearSolverKind::sparse_lu:
+      solver = std::make_unique<SparseLuSolver>();
+      break;
+    default:
+      solver = std::make_unique<SparseLdltSolver>();
+      break;
   }
   solver->analyze(pattern);
   return solver;

@@ -21,17 +21,19 @@ struct Factorization {
   enum class Status {
     positive_definite,  ///< every pivot > 0
     indefinite,         ///< some pivots < 0, none near zero: the factors are usable
-    singular,           ///< a pivot |d_i| <= tolerance * |A_ii| (its row's own diagonal): the factors are not usable
-    general,            ///< an LU without near-zero pivots: usable, inertia unknown
+    singular,  ///< a pivot |d_i| <= tolerance * |A_ii| (its row's own diagonal): the factors are
+               ///< not usable
+    general,   ///< an LU without near-zero pivots: usable, inertia unknown
   };
   Status status = Status::positive_definite;
   int negative_pivots = 0;
 };
 
-/// The pivot test of the LDL^T and banded LU factorizations: false (result marked singular) when |d| <= tolerance times
-/// the pivot's own row diagonal |A_jj| (`own`; the largest diagonal `max_diagonal` when that is zero); a
-/// negative pivot is counted in result.negative_pivots.
-inline bool accept_pivot(double d, double own, double max_diagonal, double tolerance, Factorization& result) {
+/// The pivot test of the LDL^T and banded LU factorizations: false (result marked singular) when
+/// |d| <= tolerance times the pivot's own row diagonal |A_jj| (`own`; the largest diagonal
+/// `max_diagonal` when that is zero); a negative pivot is counted in result.negative_pivots.
+inline bool accept_pivot(double d, double own, double max_diagonal, double tolerance,
+                         Factorization& result) {
   const double scale = own > 0.0 ? own : max_diagonal;
   if (!(std::abs(d) > tolerance * scale)) {
     result.status = Factorization::Status::singular;
@@ -49,35 +51,38 @@ class LinearSolver {
   /// pattern.
   virtual void analyze(const SparseMatrix& pattern) = 0;
   /// Numeric LDL^T or LU of A (same pattern as analyzed). A pivot counts as zero when it is at most
-  /// singular_tolerance times the magnitude of its row's own diagonal entry in A (the largest diagonal
-  /// if that is zero): how much of the row's stiffness survived the elimination, independent of how
-  /// stiff other rows are (a near-rigid part next to soft ones, twists next to positions).
+  /// singular_tolerance times the magnitude of its row's own diagonal entry in A (the largest
+  /// diagonal if that is zero): how much of the row's stiffness survived the elimination,
+  /// independent of how stiff other rows are (a near-rigid part next to soft ones, twists next to
+  /// positions).
   virtual Factorization factorize(const SparseMatrix& A, double singular_tolerance) = 0;
   /// x = A^{-1} b with the last factorization (x and b may not alias).
   virtual void solve(const VecX& b, VecX& x) = 0;
-  /// Lets factorize_through() read the analyzed pattern's value k at values[map[k]], in a larger matrix
-  /// that holds A (the Newton system's full Jacobian, whose free DOFs' rows and columns are A), so the
-  /// caller need not copy A out of it. False when the solver cannot (then factorize_through() must not be
-  /// called). map has one entry per stored entry of the analyzed pattern.
+  /// Lets factorize_through() read the analyzed pattern's value k at values[map[k]], in a larger
+  /// matrix that holds A (the Newton system's full Jacobian, whose free DOFs' rows and columns are
+  /// A), so the caller need not copy A out of it. False when the solver cannot (then
+  /// factorize_through() must not be called). map has one entry per stored entry of the analyzed
+  /// pattern.
   virtual bool read_through(std::span<const int> /*map*/) { return false; }
   /// factorize() of A with A's value k at values[map[k]] (read_through()'s map).
   virtual Factorization factorize_through(const double* values, double singular_tolerance);
 };
 
-/// Multiply-adds of a banded LDL^T of n rows with bandwidth b: sum_j c_j (c_j + 1) / 2, c_j = min(b, n - 1 - j).
+/// Multiply-adds of a banded LDL^T of n rows with bandwidth b: sum_j c_j (c_j + 1) / 2, c_j =
+/// min(b, n - 1 - j).
 double banded_multiply_adds(int n, int bandwidth);
 
 /// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when the
-/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or when the banded solver is both
-/// faster and not much larger than the sparse one with AMD ordering: for a symmetric system the banded
-/// (envelope) LDL^T's multiply-adds at most 3.5 times those of the sparse LDL^T (the banded one does about
-/// 3.8 times more of them per second), and the envelope's entries (counted from the ordering, before any
-/// storage is allocated) at most twice those of the sparse L; for a non-symmetric one the band's
-/// multiply-adds at most 10 times the sparse LDL^T's. Else the sparse one (and the band is never
-/// allocated). When
-/// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by
-/// the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle
-/// would not describe the matrix.
+/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or when the banded solver is
+/// both faster and not much larger than the sparse one with AMD ordering: for a symmetric system
+/// the banded (envelope) LDL^T's multiply-adds at most 3.5 times those of the sparse LDL^T (the
+/// banded one does about 3.8 times more of them per second), and the envelope's entries (counted
+/// from the ordering, before any storage is allocated) at most twice those of the sparse L; for a
+/// non-symmetric one the band's multiply-adds at most 10 times the sparse LDL^T's. Else the sparse
+/// one (and the band is never allocated). When `symmetric` is false (some ForceTerm has a
+/// non-symmetric Jacobian) the LDL^T kinds are replaced by the LU of the same structure
+/// (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle would not describe the
+/// matrix.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,
                                                  int banded_max_bandwidth, bool symmetric);
 

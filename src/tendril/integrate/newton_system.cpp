@@ -19,18 +19,21 @@ constexpr double kRoundOffFactor = 16.0;
 /// First diagonal shift mu of the Newton matrix, relative to each row's own diagonal.
 constexpr double kInitialShift = 1e-8;
 
-/// Parts per thread of each round of the threaded evaluation: more parts than threads let a worker take
-/// the parts the calling thread has not reached while it does its serial work (evaluate_in_parallel).
+/// Parts per thread of each round of the threaded evaluation: more parts than threads let a worker
+/// take the parts the calling thread has not reached while it does its serial work
+/// (evaluate_in_parallel).
 constexpr int kPartsPerThread = 2;
 
 }  // namespace
 
-NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : model_(model), options_(options) {
+NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options)
+    : model_(model), options_(options) {
   options_.validate("newton.");
   if (options_.threads > 1) pool_ = std::make_unique<WorkerPool>(options_.threads);
   const int n = model.dofs.size();
   TENDRIL_ASSERT(model.mass.size() == n, "Model::mass must have one entry per DOF");
-  TENDRIL_ASSERT(static_cast<int>(model.fixed.size()) == n, "Model::fixed must have one entry per DOF");
+  TENDRIL_ASSERT(static_cast<int>(model.fixed.size()) == n,
+                 "Model::fixed must have one entry per DOF");
 
   // length scale: diagonal of the rest shape's bounding box
   if (model.dofs.num_nodes > 0 && model.rest_positions.size() == 3 * model.dofs.num_nodes) {
@@ -41,17 +44,20 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
 
   symmetric_ = std::all_of(model.forces.begin(), model.forces.end(),
                            [](const auto& force) { return force->has_symmetric_jacobian(); });
-  // the potential merit needs a symmetric Jacobian (only then is the Newton step a descent direction
-  // of the incremental potential); a non-symmetric system decreases the residual norm
+  // the potential merit needs a symmetric Jacobian (only then is the Newton step a descent
+  // direction of the incremental potential); a non-symmetric system decreases the residual norm
   merit_ = symmetric_ ? options_.line_search.merit : Merit::residual_norm;
-  for (const auto& energy : model.energies) has_load_energy_ = has_load_energy_ || energy->is_external_load();
+  for (const auto& energy : model.energies)
+    has_load_energy_ = has_load_energy_ || energy->is_external_load();
   for (int i = 0; i < n; ++i)
     if (!model.fixed[i]) free_.push_back(i);
   analyze_pattern();
   stiff_segments_ = StiffSegments(model, options_.stiff_segment_ratio);
   bodies_ = StiffSegments::free_bodies(model);
 
-  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_, &step_, &trial_, &path_, &force_base_}) v->setZero(n);
+  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_,
+                  &step_, &trial_, &path_, &force_base_})
+    v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
   shift_scale_.setOnes(static_cast<Eigen::Index>(free_.size()));
   step_free_.setZero(static_cast<Eigen::Index>(free_.size()));
@@ -59,8 +65,10 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options) : m
 
 bool NewtonSystem::update_stencils(const State& state) {
   bool changed = false;
-  for (const auto& energy : model_.energies) changed = energy->update_stencils(model_, state) || changed;
-  for (const auto& force : model_.forces) changed = force->update_stencils(model_, state) || changed;
+  for (const auto& energy : model_.energies)
+    changed = energy->update_stencils(model_, state) || changed;
+  for (const auto& force : model_.forces)
+    changed = force->update_stencils(model_, state) || changed;
   if (changed) analyze_pattern();
   return changed;
 }
@@ -107,8 +115,9 @@ void NewtonSystem::analyze_pattern() {
     int p = static_cast<int>(free_matrix_.outerIndexPtr()[k]);
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
       if (free_index[it.row()] >= 0)
-        gather_[p++] = symmetric_ && it.row() < free_[k] ? value_index(pattern, free_[k], it.row())
-                                                          : static_cast<int>(&it.value() - pattern.valuePtr());
+        gather_[p++] = symmetric_ && it.row() < free_[k]
+                           ? value_index(pattern, free_[k], it.row())
+                           : static_cast<int>(&it.value() - pattern.valuePtr());
   }
   diagonal_slot_free_.resize(nf);
   for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = value_index(free_matrix_, k, k);
@@ -116,12 +125,14 @@ void NewtonSystem::analyze_pattern() {
   // no free DOF: nothing to factorize (every solve converges at its initial guess)
   solver_.reset();
   if (nf > 0)
-    solver_ = make_linear_solver(options_.linear_solver, free_matrix_, options_.banded_max_bandwidth, symmetric_);
+    solver_ = make_linear_solver(options_.linear_solver, free_matrix_,
+                                 options_.banded_max_bandwidth, symmetric_);
   solver_reads_full_ = solver_ && solver_->read_through(gather_);
 
   // the terms' element counts follow their stencils: counted again only when those change
   energy_elements_.clear();
-  for (const auto& energy : model_.energies) energy_elements_.push_back(energy->element_count(model_));
+  for (const auto& energy : model_.energies)
+    energy_elements_.push_back(energy->element_count(model_));
   force_elements_.clear();
   for (const auto& force : model_.forces) force_elements_.push_back(force->element_count(model_));
   if (pool_) split_into_parts();
@@ -143,10 +154,12 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
 
   const bool separate_load_hessian = jacobian && has_load_energy_ && lambda != 1.0;
   EnergyOutput internal{0.0, &gradient_, jacobian ? &full_ : nullptr};
-  EnergyOutput load{0.0, &load_gradient_, jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
+  EnergyOutput load{0.0, &load_gradient_,
+                    jacobian ? (separate_load_hessian ? &load_hessian_ : &full_) : nullptr};
   ForceOutput forces{&force_, jacobian ? &full_ : nullptr, -lambda, -lambda * p.velocity_scale};
   if (pool_) {
-    // the terms are accumulated on this thread during the element round, each as soon as its values are in
+    // the terms are accumulated on this thread during the element round, each as soon as its values
+    // are in
     evaluate_in_parallel(*p.frames, in, internal, load, forces, lambda, separate_load_hessian);
   } else {
     clear_outputs(jacobian, separate_load_hessian);
@@ -174,7 +187,8 @@ bool NewtonSystem::evaluate(const NewtonProblem& p, const VecX& y, bool jacobian
   merit_base_ = kinetic + energy_int_ + lambda * energy_load_;
   gather_residual();
   // a non-finite Jacobian shows up as a failed factorization (checked there)
-  return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() && y.allFinite();
+  return std::isfinite(merit_base_) && std::isfinite(residual_norm_) && force_.allFinite() &&
+         y.allFinite();
 }
 
 void NewtonSystem::clear_outputs(bool jacobian, bool separate_load_hessian) {
@@ -186,7 +200,8 @@ void NewtonSystem::clear_outputs(bool jacobian, bool separate_load_hessian) {
 }
 
 void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
-                                    ForceOutput& forces, double lambda, bool separate_load_hessian, WorkerPool* pool) {
+                                    ForceOutput& forces, double lambda, bool separate_load_hessian,
+                                    WorkerPool* pool) {
   // energies: internal ones straight into J, external loads scaled by lambda
   for (std::size_t t = 0; t < model_.energies.size(); ++t) {
     if (pool && energy_elements_[t] > 0) pool->finish_parts_before(energy_parts_end_[t]);
@@ -207,7 +222,8 @@ void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal,
 
 void NewtonSystem::split_into_parts() {
   const int parts = kPartsPerThread * pool_->size();
-  // the element round: `parts` parts of each term with element values, in the serial order of the terms
+  // the element round: `parts` parts of each term with element values, in the serial order of the
+  // terms
   element_parts_.clear();
   energy_parts_end_.assign(energy_elements_.size(), 0);
   force_parts_end_.assign(force_elements_.size(), 0);
@@ -219,11 +235,13 @@ void NewtonSystem::split_into_parts() {
         const auto [first, last] = WorkerPool::range(elements[t], part, parts);
         element_parts_.push_back({kind == 1, t, first, last});
       }
-      (kind == 0 ? energy_parts_end_ : force_parts_end_)[t] = static_cast<int>(element_parts_.size());
+      (kind == 0 ? energy_parts_end_ : force_parts_end_)[t] =
+          static_cast<int>(element_parts_.size());
     }
   }
-  // the kinematics round: spring k's reference twist reads the frames of its two edges: in the kinematics
-  // round when the part that computes both edges computes it too, else on the calling thread between the rounds
+  // the kinematics round: spring k's reference twist reads the frames of its two edges: in the
+  // kinematics round when the part that computes both edges computes it too, else on the calling
+  // thread between the rounds
   kinematics_parts_ = parts;
   const std::size_t edges = framed_edge_count(model_);
   std::vector<int> part_of_edge(edges);
@@ -243,30 +261,33 @@ void NewtonSystem::split_into_parts() {
   }
 }
 
-void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, EvalInput& in, EnergyOutput& internal,
-                                        EnergyOutput& load, ForceOutput& forces, double lambda,
+void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, EvalInput& in,
+                                        EnergyOutput& internal, EnergyOutput& load,
+                                        ForceOutput& forces, double lambda,
                                         bool separate_load_hessian) {
   resize_kinematics(model_, frames, kin_);
   WorkerPool& pool = *pool_;
-  // two rounds. 1: edge frames, and the reference twists of the springs whose two edges the same part
-  // computes; meanwhile the caller zeroes the outputs.
+  // two rounds. 1: edge frames, and the reference twists of the springs whose two edges the same
+  // part computes; meanwhile the caller zeroes the outputs.
   pool.run(
       kinematics_parts_,
       [&](int part) {
         const auto [e0, e1] = WorkerPool::range(kin_.edge.size(), part, kinematics_parts_);
         compute_edge_kinematics(model_, frames, in.q, e0, e1, kin_);
-        const auto [z0, z1] = WorkerPool::range(kin_.shell_edge_tau.size(), part, kinematics_parts_);
+        const auto [z0, z1] =
+            WorkerPool::range(kin_.shell_edge_tau.size(), part, kinematics_parts_);
         compute_shell_edge_kinematics(model_, in.q, z0, z1, kin_);
         for (std::size_t k : twists_in_part_[static_cast<std::size_t>(part)])
           compute_reference_twist(model_, frames, k, k + 1, kin_);
       },
       [&] { clear_outputs(internal.hessian != nullptr, separate_load_hessian); });
   // the other reference twists (springs across parts: a few at the parts' ends and junctions)
-  for (std::size_t k : twists_between_parts_) compute_reference_twist(model_, frames, k, k + 1, kin_);
-  // 2: the terms' element values (they read any kinematics), term after term in the serial order; the
-  // caller accumulates the terms in the serial order meanwhile, each term with element values once its
-  // parts have finished (prepare() writes only the term's own storage, accumulate() adds its stored
-  // values: the sums of one thread, in its order)
+  for (std::size_t k : twists_between_parts_)
+    compute_reference_twist(model_, frames, k, k + 1, kin_);
+  // 2: the terms' element values (they read any kinematics), term after term in the serial order;
+  // the caller accumulates the terms in the serial order meanwhile, each term with element values
+  // once its parts have finished (prepare() writes only the term's own storage, accumulate() adds
+  // its stored values: the sums of one thread, in its order)
   in.prepared = true;
   pool.run(
       static_cast<int>(element_parts_.size()),
@@ -292,12 +313,15 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
   auto where = [&](int d) {
     if (dofs.is_position(d)) return "node " + std::to_string(d / 3) + " (" + "xyz"[d % 3] + ")";
     if (dofs.is_twist(d)) return "twist of edge " + std::to_string(d - dofs.twist(0));
-    if (dofs.is_joint_twist(d)) return "twist of rod-shell joint edge " + std::to_string(d - dofs.joint_twist(0));
+    if (dofs.is_joint_twist(d))
+      return "twist of rod-shell joint edge " + std::to_string(d - dofs.joint_twist(0));
     return "mid-edge rotation xi of shell edge " + std::to_string(d - dofs.xi(0));
   };
-  // a non-finite unknown first (it makes the forces around it non-finite), then the largest residual
+  // a non-finite unknown first (it makes the forces around it non-finite), then the largest
+  // residual
   for (int d = 0; d < dofs.size(); ++d)
-    if (!std::isfinite(y[d])) return "the value of " + where(d) + " is " + fmt::format("{:g}", y[d]);
+    if (!std::isfinite(y[d]))
+      return "the value of " + where(d) + " is " + fmt::format("{:g}", y[d]);
   int worst = -1;
   double worst_value = 0.0;
   for (int d : free_) {
@@ -308,9 +332,12 @@ std::string NewtonSystem::describe_non_finite(const VecX& y) const {
       if (std::isnan(v)) break;
     }
   }
-  if (worst < 0 || std::isfinite(residual_norm_)) return fmt::format("the energy ({:.3g} J)", merit_base_);
-  return "the force residual (" + fmt::format("||f|| = {:.3g} N, ", residual_norm_) + "largest at " + where(worst) +
-         fmt::format(": {:.3g} N; external force there {:.3g} N)", residual_[worst], force_[worst] - load_gradient_[worst]);
+  if (worst < 0 || std::isfinite(residual_norm_))
+    return fmt::format("the energy ({:.3g} J)", merit_base_);
+  return "the force residual (" + fmt::format("||f|| = {:.3g} N, ", residual_norm_) +
+         "largest at " + where(worst) +
+         fmt::format(": {:.3g} N; external force there {:.3g} N)", residual_[worst],
+                     force_[worst] - load_gradient_[worst]);
 }
 
 double NewtonSystem::force_scale(const NewtonProblem& p) const {
@@ -328,16 +355,17 @@ double NewtonSystem::diagonal_round_off(const VecX& y) const {
   const DofMap& dofs = model_.dofs;
   double sum = 0.0;
   for (int i : free_) {
-    const double term = std::abs(values[diagonal_slot_full_[i]]) * (std::abs(y[i]) + (dofs.is_position(i) ? 0.0 : 1.0));
+    const double term = std::abs(values[diagonal_slot_full_[i]]) *
+                        (std::abs(y[i]) + (dofs.is_position(i) ? 0.0 : 1.0));
     sum += term * term;
   }
   return 2.0 * kRoundOffFactor * std::numeric_limits<double>::epsilon() * std::sqrt(sum);
 }
 
 double NewtonSystem::excess_over_round_off(const VecX& y) {
-  // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i + |F|_i)
-  // with y~ = |y| for positions and |y| + 1 rad for angles: the error of f_i from rounding the
-  // unknowns (relative eps of each coordinate; frames are unit vectors, eps rad) and the sum
+  // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i +
+  // |F|_i) with y~ = |y| for positions and |y| + 1 rad for angles: the error of f_i from rounding
+  // the unknowns (relative eps of each coordinate; frames are unit vectors, eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
   const DofMap& dofs = model_.dofs;
   const auto magnitude = [&](int j) { return std::abs(y[j]) + (dofs.is_position(j) ? 0.0 : 1.0); };
@@ -355,7 +383,8 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double excess = 0.0;
   for (int i : free_) {
-    const double terms = std::abs(inertial_[i]) + std::abs(gradient_[i]) + std::abs(load_gradient_[i]) + std::abs(force_[i]);
+    const double terms = std::abs(inertial_[i]) + std::abs(gradient_[i]) +
+                         std::abs(load_gradient_[i]) + std::abs(force_[i]);
     const double floor = kRoundOffFactor * eps * (floor_[i] + terms);
     const double over = std::max(std::abs(residual_[i]) - floor, 0.0);
     excess += over * over;
@@ -363,7 +392,8 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   return std::sqrt(excess);
 }
 
-StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message) {
+StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factorizations,
+                                          std::string& message) {
   const double* full = full_.matrix().valuePtr();
   double* values = free_matrix_.valuePtr();
   const int nf = static_cast<int>(free_.size());
@@ -378,8 +408,9 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factor
   double next_shift = kInitialShift;
   for (int attempt = 0; !chord; ++attempt) {
     const bool through = attempt == 0 && solver_reads_full_;
-    const Factorization f = through ? solver_->factorize_through(full, options_.singular_pivot_tolerance)
-                                    : solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
+    const Factorization f =
+        through ? solver_->factorize_through(full, options_.singular_pivot_tolerance)
+                : solver_->factorize(free_matrix_, options_.singular_pivot_tolerance);
     ++factorizations;
     const bool usable = f.status == Factorization::Status::positive_definite ||
                         f.status == Factorization::Status::general ||
@@ -396,14 +427,15 @@ StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factor
                 fmt::format(" after diagonal shifts up to {:.3g} times each row's diagonal", shift);
       return StepStatus::linear_solve_failed;
     }
-    // J + mu D, D = diag(|J_kk|) (Marquardt's scaling): every row shifted by mu times its own diagonal
-    // (its column's largest entry if the diagonal is zero), mu growing tenfold per attempt
+    // J + mu D, D = diag(|J_kk|) (Marquardt's scaling): every row shifted by mu times its own
+    // diagonal (its column's largest entry if the diagonal is zero), mu growing tenfold per attempt
     if (attempt == 0)
       for (int k = 0; k < nf; ++k) {
         const double d = std::abs(full[gather_[diagonal_slot_free_[k]]]);
         shift_scale_[k] = d > 0.0 ? d : column_magnitude(k);
       }
-    for (int k = 0; k < nf; ++k) values[diagonal_slot_free_[k]] += (next_shift - shift) * shift_scale_[k];
+    for (int k = 0; k < nf; ++k)
+      values[diagonal_slot_free_[k]] += (next_shift - shift) * shift_scale_[k];
     shift = next_shift;
     next_shift *= 10.0;
     shifted = true;
@@ -436,7 +468,8 @@ double NewtonSystem::largest_velocity_change(const NewtonProblem& p, const VecX&
 bool NewtonSystem::step_is_negligible() const {
   const int num_position_dofs = 3 * model_.dofs.num_nodes;
   for (std::size_t k = 0; k < free_.size(); ++k) {
-    const double limit = free_[k] < num_position_dofs ? options_.step_tolerance * length_scale_ : options_.step_tolerance;
+    const double limit = free_[k] < num_position_dofs ? options_.step_tolerance * length_scale_
+                                                      : options_.step_tolerance;
     if (!(std::abs(step_free_[k]) <= limit)) return false;
   }
   return true;
@@ -462,18 +495,22 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
   // c_m M (y_0 - y_pred) at the initial guess (see NewtonOptions::force_tolerance)
   const double initial_inertia = free_inertial_norm();
   auto tolerance_here = [&] {
-    return std::max(options_.force_tolerance_abs, options_.force_tolerance * (initial_inertia + force_scale(p)));
+    return std::max(options_.force_tolerance_abs,
+                    options_.force_tolerance * (initial_inertia + force_scale(p)));
   };
   // py-dismech's rule (StoppingRule::dismech) tests the residual of the iterate before each update
   // against fixed tolerances, and the update itself
   const bool dismech = options_.stopping == StoppingRule::dismech;
   const DismechStopping& dm = options_.dismech;
   const double initial_residual = residual_norm_;
-  double tolerance = dismech ? std::max(dm.force_tolerance, dm.relative_tolerance * initial_residual) : tolerance_here();
+  double tolerance = dismech
+                         ? std::max(dm.force_tolerance, dm.relative_tolerance * initial_residual)
+                         : tolerance_here();
   if (!std::isfinite(tolerance)) {
     report.status = StepStatus::non_finite;
-    report.message = fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
-                            initial_inertia + force_scale(p));
+    report.message =
+        fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
+                    initial_inertia + force_scale(p));
     return report;
   }
   double residual_norm = residual_norm_;
@@ -485,7 +522,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     return report;
   }
 
-  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a solve)
+  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a
+  // solve)
   const double round_off_estimate = diagonal_round_off(y);
   const LineSearchOptions& ls = options_.line_search;
   // chord steps (NewtonOptions::chord_contraction): trial points are then evaluated without the
@@ -500,8 +538,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     return false;
   };
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
-    // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every entry
-    // is within its floor up to the tolerance, no iteration can improve y
+    // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every
+    // entry is within its floor up to the tolerance, no iteration can improve y
     if (!dismech && residual_norm <= tolerance + round_off_estimate) {
       const double excess = excess_over_round_off(y);
       report.round_off_excess = excess;
@@ -511,7 +549,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       }
     }
     bool shifted = false;
-    const StepStatus direction = newton_direction(chord, shifted, report.factorizations, report.message);
+    const StepStatus direction =
+        newton_direction(chord, shifted, report.factorizations, report.message);
     if (direction != StepStatus::converged) {
       report.status = direction;
       return report;
@@ -521,9 +560,10 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (shifted) ++report.regularized_iterations;
 
     // a Newton step below the step tolerance: if every residual entry is within its round-off floor
-    // (up to the tolerance), take the step whole, no line search (the merit's change is then below its
-    // round-off), and stop. Not after a shifted matrix: a large shift shrinks the step without the
-    // residual being small. A negligible step with a residual above the floor (a stiff row) goes on.
+    // (up to the tolerance), take the step whole, no line search (the merit's change is then below
+    // its round-off), and stop. Not after a shifted matrix: a large shift shrinks the step without
+    // the residual being small. A negligible step with a residual above the floor (a stiff row)
+    // goes on.
     const bool negligible = !dismech && !shifted && step_is_negligible();
     double excess = 0.0;
     if (negligible) {
@@ -532,7 +572,8 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
         y += step_;
         if (!evaluate(p, y, false)) {
           report.status = StepStatus::non_finite;
-          report.message = "non-finite forces or energy after a negligible Newton step: " + describe_non_finite(y);
+          report.message = "non-finite forces or energy after a negligible Newton step: " +
+                           describe_non_finite(y);
           return report;
         }
         report.residual_history.push_back(residual_norm_);
@@ -562,25 +603,30 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     // trial points are evaluated without the Jacobian (it would go unused); a wrong guess costs one
     // re-evaluation below.
     const std::size_t history = report.residual_history.size();
-    // With the dismech rule the residual tests are known now, and the velocity test passes if the full
-    // step passes it (the line search only shortens it; stiff segments' turns may not, then the Jacobian
-    // is evaluated below).
+    // With the dismech rule the residual tests are known now, and the velocity test passes if the
+    // full step passes it (the line search only shortens it; stiff segments' turns may not, then
+    // the Jacobian is evaluated below).
     const bool likely_last =
-        dismech ? residual_norm < tolerance || largest_velocity_change(p, step_free_) < dm.velocity_tolerance
-                : history >= 2 && std::pow(residual_norm, 3) <= tolerance * std::pow(report.residual_history[history - 2], 2);
+        dismech ? residual_norm < tolerance ||
+                      largest_velocity_change(p, step_free_) < dm.velocity_tolerance
+                : history >= 2 && std::pow(residual_norm, 3) <=
+                                      tolerance * std::pow(report.residual_history[history - 2], 2);
     // every iterate is reached by a collision-free straight path: the line search starts at the
     // largest fraction of the step the continuous collision checks allow
     double alpha = max_step_fraction(p, y, step_);
     if (alpha < ls.min_step) {
       report.status = StepStatus::line_search_failed;
-      report.message = fmt::format("a continuous collision check stops the Newton step at fraction {:.3g} < {:.3g}, ",
-                              alpha, ls.min_step) +
-                       "the line search's minimum (rod edges about to pass through each other)";
+      report.message =
+          fmt::format(
+              "a continuous collision check stops the Newton step at fraction {:.3g} < {:.3g}, ",
+              alpha, ls.min_step) +
+          "the line search's minimum (rod edges about to pass through each other)";
       return report;
     }
-    // a chord step may follow from the second iteration on (the first iteration's contraction measures
-    // how well the Jacobian at the initial guess predicts the whole step, including the jump of the
-    // prescribed motion; measured on the flagellated robot, a chord step after it contracted by 0.37 only)
+    // a chord step may follow from the second iteration on (the first iteration's contraction
+    // measures how well the Jacobian at the initial guess predicts the whole step, including the
+    // jump of the prescribed motion; measured on the flagellated robot, a chord step after it
+    // contracted by 0.37 only)
     const bool chord_may_follow = chord_contraction > 0.0 && iteration >= 2;
     const MeritLine line{potential, phi0, slope, force_along, lambda};
     const bool trial_jacobian = !likely_last && !chord_may_follow;
@@ -588,11 +634,12 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     if (!stiff_segments_.empty()) stiff_segments_.fit(y, step_);
     if (!stiff_segments_.empty() || bodies) force_base_ = force_;
     bool accepted = false, any_non_finite = false;
-    // the stiff segments' curve; at its first rejection the same fraction with every free body turned by
-    // its fitted rotation, whose curve the search then follows if it did better
+    // the stiff segments' curve; at its first rejection the same fraction with every free body
+    // turned by its fitted rotation, whose curve the search then follows if it did better
     bool turn_bodies = false, bodies_tried = false;
     while (alpha >= ls.min_step) {
-      Trial trial = try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
+      Trial trial =
+          try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
       if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
         bodies_tried = true;
         bodies_.fit(y, step_);
@@ -618,19 +665,25 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
     }
     if (!accepted) {
       report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
-      report.message = any_non_finite
-                           ? fmt::format("non-finite forces or energy along the Newton step (residual {:.3g} N)", residual_norm)
-                           : fmt::format("line search found no decrease down to step fraction {:.3g} (residual {:.3g} N)",
-                                    ls.min_step, residual_norm);
+      report.message =
+          any_non_finite
+              ? fmt::format("non-finite forces or energy along the Newton step (residual {:.3g} N)",
+                            residual_norm)
+              : fmt::format(
+                    "line search found no decrease down to step fraction {:.3g} (residual {:.3g} "
+                    "N)",
+                    ls.min_step, residual_norm);
       return report;
     }
     if (dismech) {
       // the update applied (trial - y: stiff segments may have turned it off the line alpha d)
       for (std::size_t k = 0; k < free_.size(); ++k) step_free_[k] = trial_[free_[k]] - y[free_[k]];
-      dismech_criterion = residual_norm < dm.force_tolerance                          ? StopCriterion::residual
-                          : residual_norm < dm.relative_tolerance * initial_residual ? StopCriterion::relative_residual
-                          : largest_velocity_change(p, step_free_) < dm.velocity_tolerance ? StopCriterion::velocity_change
-                                                                                            : StopCriterion::none;
+      dismech_criterion = residual_norm < dm.force_tolerance ? StopCriterion::residual
+                          : residual_norm < dm.relative_tolerance * initial_residual
+                              ? StopCriterion::relative_residual
+                          : largest_velocity_change(p, step_free_) < dm.velocity_tolerance
+                              ? StopCriterion::velocity_change
+                              : StopCriterion::none;
     }
     y.swap(trial_);
     if (chord) ++report.chord_iterations;
@@ -652,16 +705,19 @@ StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
       return report;
   }
   report.status = StepStatus::max_iterations;
-  report.message = fmt::format("Newton did not converge in {} iterations (residual {:.3g} N, tolerance {:.3g} N",
-                               options_.max_iterations, residual_norm, tolerance) +
-                   (report.round_off_excess > 0.0
-                        ? fmt::format("; the last negligible step left {:.3g} N above the round-off floor)", report.round_off_excess)
-                        : std::string(")"));
+  report.message =
+      fmt::format("Newton did not converge in {} iterations (residual {:.3g} N, tolerance {:.3g} N",
+                  options_.max_iterations, residual_norm, tolerance) +
+      (report.round_off_excess > 0.0
+           ? fmt::format("; the last negligible step left {:.3g} N above the round-off floor)",
+                         report.round_off_excess)
+           : std::string(")"));
   return report;
 }
 
 NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y, double alpha,
-                                            const StiffSegments& curve, const MeritLine& line, bool jacobian) {
+                                           const StiffSegments& curve, const MeritLine& line,
+                                           bool jacobian) {
   if (curve.empty()) {
     trial_ = y + alpha * step_;
   } else {
@@ -685,7 +741,8 @@ NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y
       work = 0.5 * (force_base_ + force_).dot(path_);
     }
     phi = merit_base_ - line.lambda * work;
-    const double roundoff = 1e-13 * (std::abs(merit_base_) + std::abs(line.phi0) + std::abs(line.lambda * work));
+    const double roundoff =
+        1e-13 * (std::abs(merit_base_) + std::abs(line.phi0) + std::abs(line.lambda * work));
     bound = line.phi0 + ls.armijo * alpha * line.slope + roundoff;
   } else {
     const double r = residual_norm_;
@@ -702,11 +759,13 @@ double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, co
     end_step_ = p.end_scale * dy;
   }
   // the end configuration's time: t_k + dt = p.time + (1/alpha - 1) h with h = 1 / velocity_scale
-  const double end_time = mapped && p.velocity_scale > 0.0 ? p.time + (p.end_scale - 1.0) / p.velocity_scale : p.time;
+  const double end_time =
+      mapped && p.velocity_scale > 0.0 ? p.time + (p.end_scale - 1.0) / p.velocity_scale : p.time;
   return collision_free_fraction(mapped ? end_ : y, mapped ? end_step_ : dy, end_time, end_time);
 }
 
-double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end) const {
+double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq, double t_start,
+                                             double t_end) const {
   double fraction = 1.0;
   for (const auto& energy : model_.energies)
     fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq, t_start, t_end));

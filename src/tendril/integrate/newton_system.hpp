@@ -32,13 +32,13 @@ namespace tendril {
 
 /// The coefficients of one nonlinear solve (see the file comment).
 struct NewtonProblem {
-  double inertia = 0.0;                ///< c_m [1/s^2]; 0 for a static solve
-  const VecX* predicted = nullptr;     ///< y_pred (#dofs); read only when inertia > 0
-  double velocity_scale = 0.0;         ///< c_u = du/dy [1/s]; 0 gives u = 0
+  double inertia = 0.0;                   ///< c_m [1/s^2]; 0 for a static solve
+  const VecX* predicted = nullptr;        ///< y_pred (#dofs); read only when inertia > 0
+  double velocity_scale = 0.0;            ///< c_u = du/dy [1/s]; 0 gives u = 0
   const VecX* velocity_origin = nullptr;  ///< q_ref (#dofs); read only when velocity_scale > 0
-  double time = 0.0;                   ///< t [s] at which the terms are evaluated
-  double load_factor = 1.0;            ///< lambda, scales external-load energies and ForceTerms
-  const RodFrames* frames = nullptr;   ///< accepted reference frames to transport from
+  double time = 0.0;                      ///< t [s] at which the terms are evaluated
+  double load_factor = 1.0;               ///< lambda, scales external-load energies and ForceTerms
+  const RodFrames* frames = nullptr;      ///< accepted reference frames to transport from
   /// The configuration the solve ends in is q_ref + end_scale (y - q_ref) (q_ref = velocity_origin;
   /// y itself when there is none): 1 for implicit Euler and static solves, 1/alpha for the
   /// generalised midpoint. Continuous collision checks (Energy::max_step_fraction) run on it.
@@ -55,16 +55,16 @@ class NewtonSystem {
   StepReport solve(const NewtonProblem& problem, VecX& y);
 
   /// Asks every term to update its stencils for the accepted `state` (Energy/ForceTerm::
-  /// update_stencils); if any set changed, rebuilds the pattern, the free pattern, the gather map and
-  /// the linear solver (ordering, automatic choice, symbolic analysis) and returns true. Call between
-  /// solves only.
+  /// update_stencils); if any set changed, rebuilds the pattern, the free pattern, the gather map
+  /// and the linear solver (ordering, automatic choice, symbolic analysis) and returns true. Call
+  /// between solves only.
   bool update_stencils(const State& state);
   /// How many times the pattern was analysed (1 after construction).
   int pattern_analyses() const { return pattern_analyses_; }
 
   /// The largest a in [0, 1] such that q + a' dq, a' in [0, a], passes every Energy's continuous
-  /// collision check (Energy::max_step_fraction; moving obstacles go from their place at t_start [s]
-  /// to that at t_end [s]); 1 when no term checks.
+  /// collision check (Energy::max_step_fraction; moving obstacles go from their place at t_start
+  /// [s] to that at t_end [s]); 1 when no term checks.
   double collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end) const;
 
   /// Kinematics at the last evaluated configuration.
@@ -89,65 +89,71 @@ class NewtonSystem {
   const VecX& residual() const { return residual_; }
   /// Sum of the ForceTerms F(y, u(y), t) of the last evaluation, not scaled by lambda (#dofs) [N].
   const VecX& forces() const { return force_; }
-  /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern, both triangles filled:
-  /// a symmetric J is assembled in its lower triangle and mirrored here).
+  /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern, both triangles
+  /// filled: a symmetric J is assembled in its lower triangle and mirrored here).
   const SparseMatrix& jacobian();
 
  private:
-  /// |c_m M (y_0 - y_pred)| over the free DOFs: the inertia of the predicted motion at the initial guess [N]
+  /// |c_m M (y_0 - y_pred)| over the free DOFs: the inertia of the predicted motion at the initial
+  /// guess [N]
   double free_inertial_norm() const;
   /// Builds the full pattern from the terms' stencils, the free pattern, the gather map and the
   /// solver with its symbolic analysis.
   void analyze_pattern();
   /// ||c_m M (y - y_pred)|| + ||lambda (dE_load/dq - F)|| of the last evaluation (free DOFs) [N].
   double force_scale(const NewtonProblem& problem) const;
-  /// Gathers the free Jacobian, factorizes (shifting each row by mu times its own diagonal if needed)
-  /// and solves for the step d_free_; with `chord`, solves with the factorization already held.
-  /// Returns converged on success, else the failure status; `shifted` tells whether a shift was used;
-  /// `factorizations` counts the factorizations made.
+  /// Gathers the free Jacobian, factorizes (shifting each row by mu times its own diagonal if
+  /// needed) and solves for the step d_free_; with `chord`, solves with the factorization already
+  /// held. Returns converged on success, else the failure status; `shifted` tells whether a shift
+  /// was used; `factorizations` counts the factorizations made.
   StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
-  /// evaluate() on the pool (options().threads > 1), in two rounds: the kinematics at in.q into kin_, then
-  /// every term's element values (Energy/ForceTerm::prepare) for the requests in `internal`, `load` and
-  /// `forces`; meanwhile the calling thread zeroes the outputs (clear_outputs), then accumulates the terms
-  /// (accumulate_terms), each as soon as its element values are in (docs/physics/time_integration.md,
-  /// "Threads"). Sets in.prepared.
-  void evaluate_in_parallel(const RodFrames& frames, EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
-                            ForceOutput& forces, double lambda, bool separate_load_hessian);
-  /// Zeroes the gradients, the forces and, if requested, the Jacobian and the separate load Hessian.
+  /// evaluate() on the pool (options().threads > 1), in two rounds: the kinematics at in.q into
+  /// kin_, then every term's element values (Energy/ForceTerm::prepare) for the requests in
+  /// `internal`, `load` and `forces`; meanwhile the calling thread zeroes the outputs
+  /// (clear_outputs), then accumulates the terms (accumulate_terms), each as soon as its element
+  /// values are in (docs/physics/time_integration.md, "Threads"). Sets in.prepared.
+  void evaluate_in_parallel(const RodFrames& frames, EvalInput& in, EnergyOutput& internal,
+                            EnergyOutput& load, ForceOutput& forces, double lambda,
+                            bool separate_load_hessian);
+  /// Zeroes the gradients, the forces and, if requested, the Jacobian and the separate load
+  /// Hessian.
   void clear_outputs(bool jacobian, bool separate_load_hessian);
-  /// Every term's accumulate() in the model's order (energies, lambda times the separate load Hessian,
-  /// forces); with a pool, within its element round: each term with element values after its parts.
-  void accumulate_terms(const EvalInput& in, EnergyOutput& internal, EnergyOutput& load, ForceOutput& forces,
-                        double lambda, bool separate_load_hessian, WorkerPool* pool);
-  /// The parts of the two rounds of evaluate_in_parallel (element_parts_, the parts' ends, the reference
-  /// twists' parts), from the terms' element counts.
+  /// Every term's accumulate() in the model's order (energies, lambda times the separate load
+  /// Hessian, forces); with a pool, within its element round: each term with element values after
+  /// its parts.
+  void accumulate_terms(const EvalInput& in, EnergyOutput& internal, EnergyOutput& load,
+                        ForceOutput& forces, double lambda, bool separate_load_hessian,
+                        WorkerPool* pool);
+  /// The parts of the two rounds of evaluate_in_parallel (element_parts_, the parts' ends, the
+  /// reference twists' parts), from the terms' element counts.
   void split_into_parts();
   /// Copies the free entries of the residual and computes their norm.
   void gather_residual();
   /// Largest finite |J_jk| in free column k (1 if none): the scale of a row whose diagonal is zero
   /// (or not a normal number).
   double column_magnitude(int k) const;
-  /// Which quantity of the last evaluation at y is not finite (or overflows in the residual norm), in
-  /// words with the node or edge it belongs to.
+  /// Which quantity of the last evaluation at y is not finite (or overflows in the residual norm),
+  /// in words with the node or edge it belongs to.
   std::string describe_non_finite(const VecX& y) const;
-  /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y, with
-  /// its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
+  /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y,
+  /// with its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
   double excess_over_round_off(const VecX& y);
   /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
-  /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides when
-  /// excess_over_round_off is worth its pass over J.
+  /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides
+  /// when excess_over_round_off is worth its pass over J.
   double diagonal_round_off(const VecX& y) const;
   /// True if no free position moves by more than step_tolerance * L and no twist by more than
   /// step_tolerance [rad] under the current Newton step.
   bool step_is_negligible() const;
-  /// max_k |c_u step_free_k| over the free DOFs [m/s, rad/s]: the largest velocity change of an update
-  /// (StoppingRule::dismech); infinite in a static solve (c_u = 0).
+  /// max_k |c_u step_free_k| over the free DOFs [m/s, rad/s]: the largest velocity change of an
+  /// update (StoppingRule::dismech); infinite in a static solve (c_u = 0).
   double largest_velocity_change(const NewtonProblem& problem, const VecX& step_free) const;
   /// The largest fraction of the displacement dy from y (the Newton step, or the chord to a curved
   /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
   /// end configuration; see NewtonProblem::end_scale).
   double max_step_fraction(const NewtonProblem& problem, const VecX& y, const VecX& dy);
-  /// The line search's merit at y along the Newton step d: phi(0), phi'(0) = f . d, F(y) . d and lambda.
+  /// The line search's merit at y along the Newton step d: phi(0), phi'(0) = f . d, F(y) . d and
+  /// lambda.
   struct MeritLine {
     bool potential = true;  ///< incremental potential (else the residual norm)
     double phi0 = 0.0, slope = 0.0, force_along = 0.0, lambda = 1.0;
@@ -157,62 +163,70 @@ class NewtonSystem {
     TrialStatus status = TrialStatus::rejected;
     double excess = 0.0;  ///< phi(alpha) minus the Armijo bound (J or N^2, as the merit)
   };
-  /// Evaluates the trial point at fraction `alpha` of the step (with the Jacobian if `jacobian`) into
-  /// trial_: on `curve`'s curve (fitted to the step) when it has groups and its chord passes the
-  /// continuous collision checks, else on the line y + alpha d; and tests it against the Armijo bound
-  /// (every finite trial is accepted with the line search off).
-  Trial try_step(const NewtonProblem& problem, const VecX& y, double alpha, const StiffSegments& curve,
-                 const MeritLine& line, bool jacobian);
+  /// Evaluates the trial point at fraction `alpha` of the step (with the Jacobian if `jacobian`)
+  /// into trial_: on `curve`'s curve (fitted to the step) when it has groups and its chord passes
+  /// the continuous collision checks, else on the line y + alpha d; and tests it against the Armijo
+  /// bound (every finite trial is accepted with the line search off).
+  Trial try_step(const NewtonProblem& problem, const VecX& y, double alpha,
+                 const StiffSegments& curve, const MeritLine& line, bool jacobian);
 
   const Model& model_;
   NewtonOptions options_;
   double length_scale_ = 1.0;
-  std::vector<int> free_;               ///< free DOF indices, increasing (#free)
-  std::vector<int> diagonal_slot_full_; ///< value index of (i, i) in the full pattern (#dofs)
-  std::vector<int> diagonal_slot_free_; ///< value index of (k, k) in the free pattern (#free)
-  std::vector<int> gather_;             ///< value index in the full pattern of each free-pattern entry
-  HessianAssembler full_;               ///< J on all DOFs
-  HessianAssembler load_hessian_;       ///< load-energy Hessians, when lambda != 1
-  SparseMatrix free_matrix_;            ///< J restricted to the free DOFs (gathered only when needed: see solver_reads_full_)
+  std::vector<int> free_;                ///< free DOF indices, increasing (#free)
+  std::vector<int> diagonal_slot_full_;  ///< value index of (i, i) in the full pattern (#dofs)
+  std::vector<int> diagonal_slot_free_;  ///< value index of (k, k) in the free pattern (#free)
+  std::vector<int> gather_;        ///< value index in the full pattern of each free-pattern entry
+  HessianAssembler full_;          ///< J on all DOFs
+  HessianAssembler load_hessian_;  ///< load-energy Hessians, when lambda != 1
+  SparseMatrix free_matrix_;  ///< J restricted to the free DOFs (gathered only when needed: see
+                              ///< solver_reads_full_)
   std::unique_ptr<LinearSolver> solver_;
-  /// the solver reads the free matrix's values from full_ through gather_ (LinearSolver::read_through):
-  /// free_matrix_ is gathered only for the shifted factorizations after a failed first one
+  /// the solver reads the free matrix's values from full_ through gather_
+  /// (LinearSolver::read_through): free_matrix_ is gathered only for the shifted factorizations
+  /// after a failed first one
   bool solver_reads_full_ = false;
-  StiffSegments stiff_segments_;        ///< near-rigid rod parts the line search turns
-  StiffSegments bodies_;                ///< free rod bodies the line search turns when the other trial fails
+  StiffSegments stiff_segments_;  ///< near-rigid rod parts the line search turns
+  StiffSegments bodies_;  ///< free rod bodies the line search turns when the other trial fails
   bool has_load_energy_ = false;
   int pattern_analyses_ = 0;
   bool symmetric_ = true;  ///< every ForceTerm has a symmetric Jacobian
-  Merit merit_ = Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
+  Merit merit_ =
+      Merit::incremental_potential;  ///< the line search's merit (residual norm if !symmetric_)
 
   Kinematics kin_;
-  std::unique_ptr<WorkerPool> pool_;      ///< the evaluation's threads; null with options().threads == 1
-  std::vector<std::size_t> energy_elements_, force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
+  std::unique_ptr<WorkerPool>
+      pool_;  ///< the evaluation's threads; null with options().threads == 1
+  std::vector<std::size_t> energy_elements_,
+      force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
   /// a part of the element round: elements [first, last) of energy or force `term`
   struct ElementPart {
     bool force = false;
     std::size_t term = 0, first = 0, last = 0;
   };
-  std::vector<ElementPart> element_parts_;  ///< the element round's parts, term after term in the serial order
-  std::vector<int> energy_parts_end_, force_parts_end_;  ///< one past each term's last part (#terms)
+  std::vector<ElementPart>
+      element_parts_;  ///< the element round's parts, term after term in the serial order
+  std::vector<int> energy_parts_end_,
+      force_parts_end_;       ///< one past each term's last part (#terms)
   int kinematics_parts_ = 0;  ///< parts of the kinematics round
-  /// per part of the kinematics round, the springs whose reference twist it computes (both edges in the part)
+  /// per part of the kinematics round, the springs whose reference twist it computes (both edges in
+  /// the part)
   std::vector<std::vector<std::size_t>> twists_in_part_;
   std::vector<std::size_t> twists_between_parts_;  ///< the others: computed between the rounds
-  VecX floor_;           ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
-  VecX u_;               ///< trial velocity (#dofs)
-  VecX gradient_;        ///< dE_int/dq (#dofs)
-  VecX load_gradient_;   ///< dE_load/dq (#dofs)
-  VecX force_;           ///< sum of ForceTerms F (#dofs)
-  VecX inertial_;        ///< c_m M (y - y_pred) (#dofs)
-  VecX residual_;        ///< f (#dofs)
-  VecX residual_free_;   ///< f restricted to the free DOFs (#free)
-  VecX step_free_;       ///< d = -J^{-1} f on the free DOFs (#free)
-  VecX shift_scale_;     ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
-  VecX step_;            ///< d scattered to all DOFs, zero on fixed ones (#dofs)
-  VecX trial_;           ///< y + a d, stiff segments turned (#dofs)
-  VecX path_;            ///< trial - y (#dofs)
-  VecX force_base_;      ///< F at y, for the work along a curved path (#dofs)
+  VecX floor_;          ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
+  VecX u_;              ///< trial velocity (#dofs)
+  VecX gradient_;       ///< dE_int/dq (#dofs)
+  VecX load_gradient_;  ///< dE_load/dq (#dofs)
+  VecX force_;          ///< sum of ForceTerms F (#dofs)
+  VecX inertial_;       ///< c_m M (y - y_pred) (#dofs)
+  VecX residual_;       ///< f (#dofs)
+  VecX residual_free_;  ///< f restricted to the free DOFs (#free)
+  VecX step_free_;      ///< d = -J^{-1} f on the free DOFs (#free)
+  VecX shift_scale_;  ///< |J_kk| (or the column's largest entry) scaling the diagonal shift (#free)
+  VecX step_;         ///< d scattered to all DOFs, zero on fixed ones (#dofs)
+  VecX trial_;        ///< y + a d, stiff segments turned (#dofs)
+  VecX path_;         ///< trial - y (#dofs)
+  VecX force_base_;   ///< F at y, for the work along a curved path (#dofs)
   VecX end_, end_step_;  ///< end configuration and its change along d, when end_scale != 1 (#dofs)
   double residual_norm_ = 0.0;  ///< ||f_free||_2 of the last evaluation [N]
   double energy_int_ = 0.0, energy_load_ = 0.0, merit_base_ = 0.0;

@@ -36,7 +36,8 @@ std::vector<int> bfs_order(const SparseMatrix& g, const std::vector<int>& degree
 std::vector<int> reverse_cuthill_mckee(const SparseMatrix& pattern) {
   const int n = static_cast<int>(pattern.cols());
   std::vector<int> degree(n);
-  for (int v = 0; v < n; ++v) degree[v] = static_cast<int>(pattern.outerIndexPtr()[v + 1] - pattern.outerIndexPtr()[v]);
+  for (int v = 0; v < n; ++v)
+    degree[v] = static_cast<int>(pattern.outerIndexPtr()[v + 1] - pattern.outerIndexPtr()[v]);
   std::vector<char> done(n, 0);
   std::vector<int> level(n, -1);
   std::vector<int> result;

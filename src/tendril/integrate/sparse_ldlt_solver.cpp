@@ -13,15 +13,17 @@ void SparseLdltSolver::analyze(const SparseMatrix& pattern) {
   const SparseMatrix symmetric = pattern.selfadjointView<Eigen::Lower>();
   Eigen::AMDOrdering<int>()(symmetric, inverse);
   order_ = inverse.inverse();
-  // the permuted upper triangle of a copy whose values are the value indices of A (exact in double):
-  // where each entry of P A P^T comes from
+  // the permuted upper triangle of a copy whose values are the value indices of A (exact in
+  // double): where each entry of P A P^T comes from
   SparseMatrix index = pattern;
   for (Eigen::Index k = 0; k < index.nonZeros(); ++k) index.valuePtr()[k] = static_cast<double>(k);
   permuted_.resize(n, n);
-  permuted_.selfadjointView<Eigen::Upper>() = index.selfadjointView<Eigen::Lower>().twistedBy(order_);
+  permuted_.selfadjointView<Eigen::Upper>() =
+      index.selfadjointView<Eigen::Lower>().twistedBy(order_);
   permuted_.makeCompressed();
   source_.resize(static_cast<std::size_t>(permuted_.nonZeros()));
-  for (Eigen::Index k = 0; k < permuted_.nonZeros(); ++k) source_[k] = static_cast<int>(permuted_.valuePtr()[k]);
+  for (Eigen::Index k = 0; k < permuted_.nonZeros(); ++k)
+    source_[k] = static_cast<int>(permuted_.valuePtr()[k]);
   diagonal_.assign(static_cast<std::size_t>(n), -1);
   for (int c = 0; c < n; ++c)
     for (int p = permuted_.outerIndexPtr()[c]; p < permuted_.outerIndexPtr()[c + 1]; ++p)
@@ -48,7 +50,8 @@ Factorization SparseLdltSolver::factorize(const SparseMatrix& A, double singular
     result.status = Factorization::Status::singular;
     return result;
   }
-  // each pivot against its own row's diagonal (the largest one for a zero diagonal), in the AMD order
+  // each pivot against its own row's diagonal (the largest one for a zero diagonal), in the AMD
+  // order
   double max_diagonal = 0.0;
   for (int slot : diagonal_)
     if (slot >= 0) max_diagonal = std::max(max_diagonal, std::abs(values[slot]));

@@ -15,8 +15,8 @@ Factorization SparseLuSolver::factorize(const SparseMatrix& A, double singular_t
   Factorization result;
   result.status = Factorization::Status::general;
   // equilibrate, S A S with s_i a power of two near 1/sqrt|A_ii| (exact in floating point): the
-  // threshold pivoting then compares balanced entries, and a pivot is compared with about 1, the scaled
-  // diagonal of its row
+  // threshold pivoting then compares balanced entries, and a pivot is compared with about 1, the
+  // scaled diagonal of its row
   const Eigen::Index n = A.rows();
   for (Eigen::Index i = 0; i < n; ++i) {
     const double d = std::abs(A.coeff(i, i));
@@ -33,8 +33,8 @@ Factorization SparseLuSolver::factorize(const SparseMatrix& A, double singular_t
     result.status = Factorization::Status::singular;
     return result;
   }
-  // a pivot |u_jj| <= tolerance * max|(SAS)_ii| counts as zero (the diagonal blocks of U are stored in
-  // the supernodes of L)
+  // a pivot |u_jj| <= tolerance * max|(SAS)_ii| counts as zero (the diagonal blocks of U are stored
+  // in the supernodes of L)
   const double tiny = singular_tolerance * scaled_.diagonal().cwiseAbs().maxCoeff();
   const auto& factors = lu_.matrixL().m_mapL;
   for (Eigen::Index j = 0; j < A.cols(); ++j) {

@@ -1,8 +1,9 @@
 #pragma once
-/// Eigen's SparseLU (COLAMD column ordering, partial pivoting by threshold) for Newton matrices that
-/// are not symmetric, with the symbolic analysis (column ordering and elimination tree) done once
-/// per pattern. The matrix is equilibrated first (S A S, s_i a power of two near 1/sqrt|A_ii|), so the
-/// threshold pivoting and the singular-pivot test see rows of comparable scale.
+/// Eigen's SparseLU (COLAMD column ordering, partial pivoting by threshold) for Newton matrices
+/// that are not symmetric, with the symbolic analysis (column ordering and elimination tree) done
+/// once per pattern. The matrix is equilibrated first (S A S, s_i a power of two near
+/// 1/sqrt|A_ii|), so the threshold pivoting and the singular-pivot test see rows of comparable
+/// scale.
 
 #include <Eigen/SparseLU>
 

@@ -21,15 +21,16 @@ const NewtonOptions& validated(const StaticOptions& options) {
 
 /// The translation of each connected part (through the coupling pattern) along each axis that has
 /// no fixed DOF in that part: ones on the part's free position DOFs along the axis.
-void find_free_translations(const Model& model, const SparseMatrix& pattern, std::vector<VecX>& modes,
-                            std::vector<std::string>& names) {
+void find_free_translations(const Model& model, const SparseMatrix& pattern,
+                            std::vector<VecX>& modes, std::vector<std::string>& names) {
   const int num_nodes = model.dofs.num_nodes;
   const int position_dofs = 3 * num_nodes;
   // the node a DOF belongs to: position DOFs by index, twists and xi by their edge's first node
   auto node_of = [&](int d) {
     if (model.dofs.is_position(d)) return d / 3;
     if (model.dofs.is_twist(d)) return model.rods.edges[d - position_dofs][0];
-    if (model.dofs.is_joint_twist(d)) return model.shells.joint_edges[d - model.dofs.joint_twist(0)][0];
+    if (model.dofs.is_joint_twist(d))
+      return model.shells.joint_edges[d - model.dofs.joint_twist(0)][0];
     return model.shells.edges[model.shells.xi_edge[d - model.dofs.xi(0)]][0];
   };
   DisjointSets parts(num_nodes);
@@ -66,7 +67,8 @@ StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, Vec
   for (std::size_t m = 0; m < model.prescribed.size(); ++m)
     for (int d : model.prescribed[m].dofs) {
       if (d < 0 || d >= n || !model.fixed[d])
-        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d), "indices of fixed DOFs");
+        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d),
+                         "indices of fixed DOFs");
       prescribed_dofs_.push_back(d);
     }
   find_free_translations(model, system_.pattern(), translations_, translation_names_);
@@ -80,7 +82,8 @@ void StaticSolver::start_path(const State& state) {
   // the prescribed DOFs follow their motions from the last solved time; any offset of q_s from the
   // motion there (a state set by hand) fades out linearly
   motion_q_ = state.q;
-  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(last_time_, q_initial_, motion_q_);
+  for (const PrescribedMotion& motion : model_.prescribed)
+    motion.apply(last_time_, q_initial_, motion_q_);
   start_offset_ = start_q_ - motion_q_;
 
   // the rest shape at which q_s is stress-free, measured with the frames of the state
@@ -120,7 +123,8 @@ void StaticSolver::set_path_point(double lambda, VecX& y) {
     rest_length[e] = mu * start_length_[e] + lambda * target_rods->rest_length[e];
   // prescribed DOFs along their motions, from the last solved time to state.time
   if (prescribed_dofs_.empty()) return;
-  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(time, q_initial_, motion_q_);
+  for (const PrescribedMotion& motion : model_.prescribed)
+    motion.apply(time, q_initial_, motion_q_);
   for (int d : prescribed_dofs_) y[d] = motion_q_[d] + mu * start_offset_[d];
 }
 
@@ -136,12 +140,16 @@ std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
     const VecX jt = J * t;
     const VecX scale = J.cwiseAbs() * t.cwiseAbs();
     bool null_mode = true;
-    for (Eigen::Index i = 0; i < jt.size() && null_mode; ++i) null_mode = std::abs(jt[i]) <= 1e-10 * scale[i];
+    for (Eigen::Index i = 0; i < jt.size() && null_mode; ++i)
+      null_mode = std::abs(jt[i]) <= 1e-10 * scale[i];
     const double push = std::abs(f.dot(t)) / t.norm();
     if (null_mode && push > 1e-8 * f.norm())
       return "static solve: " + translation_names_[m] +
-             " is a free rigid-body translation (no fixed DOF along it) and the loads do not balance along it "
-             "(net force " + number_text(push) + " N): no equilibrium exists and the stiffness matrix is "
+             " is a free rigid-body translation (no fixed DOF along it) and the loads do not "
+             "balance along it "
+             "(net force " +
+             number_text(push) +
+             " N): no equilibrium exists and the stiffness matrix is "
              "singular; fix at least one DOF per direction in each connected part";
   }
   return {};
@@ -149,9 +157,10 @@ std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
 
 bool StaticSolver::settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report) {
   if (model_.shells.xi_edge.empty()) return true;
-  // the frames of the solution are accepted after every stage; a solve from them that starts within its
-  // tolerance finds the solution an equilibrium with its own frames. Its start residual measures how far
-  // the state it starts from is from that; re-solves that fail or do not halve it are not heading there
+  // the frames of the solution are accepted after every stage; a solve from them that starts within
+  // its tolerance finds the solution an equilibrium with its own frames. Its start residual
+  // measures how far the state it starts from is from that; re-solves that fail or do not halve it
+  // are not heading there
   const VecX single = y_;
   const RodFrames single_frames = frames_;
   double previous = std::numeric_limits<double>::infinity(), first = 0.0;
@@ -169,8 +178,8 @@ bool StaticSolver::settle_shell_edge_frames(const NewtonProblem& problem, Static
       return true;
     }
     if (!stage.ok() || !(start <= kFrameContraction * previous)) {
-      // the frame updates do not converge here (docs/physics/shells.md#mid-edge-bending): the single
-      // solve's state, its residual with its own frames reported
+      // the frame updates do not converge here (docs/physics/shells.md#mid-edge-bending): the
+      // single solve's state, its residual with its own frames reported
       y_ = single;
       frames_ = single_frames;
       report.frame_residual = first;
@@ -181,9 +190,10 @@ bool StaticSolver::settle_shell_edge_frames(const NewtonProblem& problem, Static
     accept_frames(system_.kinematics(), frames_);
   }
   report.status = StepStatus::max_iterations;
-  report.message = fmt::format("static solve: the mid-edge edge frames did not settle in {} re-solves (the "
-                               "solution still moves when its own frames are taken as the reference)",
-                               kMaxFramePasses);
+  report.message = fmt::format(
+      "static solve: the mid-edge edge frames did not settle in {} re-solves (the "
+      "solution still moves when its own frames are taken as the reference)",
+      kMaxFramePasses);
   return false;
 }
 
@@ -191,7 +201,8 @@ StaticReport StaticSolver::solve(State& state) {
   const int n = model_.dofs.size();
   TENDRIL_ASSERT(state.q.size() == n, "State q must have one entry per DOF");
   StaticReport report;
-  // stencils that follow the state (contact pairs); the parts a pattern connects may change with them
+  // stencils that follow the state (contact pairs); the parts a pattern connects may change with
+  // them
   if (system_.update_stencils(state)) {
     translations_.clear();
     translation_names_.clear();
@@ -238,10 +249,12 @@ StaticReport StaticSolver::solve(State& state) {
     increment *= 0.5;
     if (increment < min_increment * (1.0 - 1e-12)) {
       report.status = stage.status;
-      report.message = fmt::format("static solve failed at load factor {:.4g} (converged up to {:.4g}, smallest "
-                                   "increment {:.3g}): ",
-                                   target, reached, 2.0 * increment) +
-                       stage.message;
+      report.message =
+          fmt::format(
+              "static solve failed at load factor {:.4g} (converged up to {:.4g}, smallest "
+              "increment {:.3g}): ",
+              target, reached, 2.0 * increment) +
+          stage.message;
       report.load_factor = reached;
       return report;
     }

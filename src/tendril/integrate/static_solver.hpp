@@ -6,9 +6,9 @@
 /// everything that makes the start configuration q_s (state.q on entry) differ from equilibrium:
 /// - the loads (external-load energies such as gravity, and every ForceTerm) scaled by lambda;
 /// - the rest shape: natural curvature, natural twist (bend-twist springs) and rest lengths go
-///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to the
-///   Model's values, with Model::actuators applied at the path's time (below), so at lambda = 1 the
-///   rest shape is the actuated one at state.time;
+///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to
+///   the Model's values, with Model::actuators applied at the path's time (below), so at lambda = 1
+///   the rest shape is the actuated one at state.time;
 /// - the prescribed DOFs follow their motions in time from the last solved time (0 at first) to
 ///   state.time, so a rotating clamp turns rigidly instead of cutting across; an offset of q_s
 ///   from the motion at the last solved time fades out linearly.
@@ -36,8 +36,9 @@ namespace tendril {
 struct StaticReport : StepReport {
   int load_stages = 0;       ///< converged homotopy increments
   double load_factor = 0.0;  ///< largest lambda reached (1 on success)
-  /// Mid-edge shells: 0 when the solution is an equilibrium with its own edge frames (within the force
-  /// tolerance); else the residual it has with them [N] (re-solving from its frames did not converge)
+  /// Mid-edge shells: 0 when the solution is an equilibrium with its own edge frames (within the
+  /// force tolerance); else the residual it has with them [N] (re-solving from its frames did not
+  /// converge)
   double frame_residual = 0.0;
 };
 
@@ -62,21 +63,22 @@ class StaticSolver {
   void start_path(const State& state);
   /// Sets the path model's rest shape and the prescribed entries of y at homotopy parameter lambda.
   void set_path_point(double lambda, VecX& y);
-  /// Mid-edge shells: the xi measure the mid-edge normals from edge frames tau^{k,0} held fixed within a
-  /// Newton solve (MidEdgeBendingEnergy). Re-solves at the full load from the frames of the solution until
-  /// a solve starts within its tolerance: the equilibrium is then consistent with its own frames, as a
-  /// dynamic settle or repeated solves reach it (docs/physics/shells.md#mid-edge-bending). When a
-  /// re-solve fails or does not halve the start residual of the one before, the frame updates do not
-  /// converge: the single solve's state is kept and its residual with its own frames reported in
-  /// StaticReport::frame_residual. Always true but after kMaxFramePasses re-solves (`report` set).
+  /// Mid-edge shells: the xi measure the mid-edge normals from edge frames tau^{k,0} held fixed
+  /// within a Newton solve (MidEdgeBendingEnergy). Re-solves at the full load from the frames of
+  /// the solution until a solve starts within its tolerance: the equilibrium is then consistent
+  /// with its own frames, as a dynamic settle or repeated solves reach it
+  /// (docs/physics/shells.md#mid-edge-bending). When a re-solve fails or does not halve the start
+  /// residual of the one before, the frame updates do not converge: the single solve's state is
+  /// kept and its residual with its own frames reported in StaticReport::frame_residual. Always
+  /// true but after kMaxFramePasses re-solves (`report` set).
   bool settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report);
   /// Why the problem at `problem` is singular (a free translation the loads push along), or "".
   std::string unbalanced_rigid_mode(const NewtonProblem& problem);
 
   /// Most re-solves of settle_shell_edge_frames (each shrinks the frame gap, measured ~7x)
   static constexpr int kMaxFramePasses = 50;
-  /// Largest ratio of successive start residuals of settle_shell_edge_frames' re-solves that counts as
-  /// converging (measured on the large-rotation strip: 0.09 to 0.16)
+  /// Largest ratio of successive start residuals of settle_shell_edge_frames' re-solves that counts
+  /// as converging (measured on the large-rotation strip: 0.09 to 0.16)
   static constexpr double kFrameContraction = 0.5;
 
   const Model& model_;
@@ -89,16 +91,16 @@ class StaticSolver {
   std::vector<int> prescribed_dofs_;            ///< DOFs driven by Model::prescribed (#driven)
   VecX y_, stage_start_;
   RodFrames frames_;
-  RodNetwork target_rods_;              ///< the Model's rod data with the actuators at the path's time
+  RodNetwork target_rods_;  ///< the Model's rod data with the actuators at the path's time
   // the homotopy's end points
-  std::vector<Vec2> start_curvature_;   ///< kappa_i at q_s [-] (#springs)
-  std::vector<double> start_twist_;     ///< m at q_s [rad] (#springs)
-  std::vector<double> start_length_;    ///< |e| at q_s [m] (#edges)
-  VecX start_q_;                        ///< q_s (#dofs)
-  VecX start_offset_;                   ///< q_s minus the prescribed motions at last_time_ (#dofs)
-  VecX motion_q_;                       ///< scratch: q with the prescribed motions applied (#dofs)
-  double last_time_ = 0.0;              ///< time of the last successful solve [s] (0: q_initial)
-  double path_end_time_ = 0.0;          ///< state.time of the current solve [s]
+  std::vector<Vec2> start_curvature_;  ///< kappa_i at q_s [-] (#springs)
+  std::vector<double> start_twist_;    ///< m at q_s [rad] (#springs)
+  std::vector<double> start_length_;   ///< |e| at q_s [m] (#edges)
+  VecX start_q_;                       ///< q_s (#dofs)
+  VecX start_offset_;                  ///< q_s minus the prescribed motions at last_time_ (#dofs)
+  VecX motion_q_;                      ///< scratch: q with the prescribed motions applied (#dofs)
+  double last_time_ = 0.0;             ///< time of the last successful solve [s] (0: q_initial)
+  double path_end_time_ = 0.0;         ///< state.time of the current solve [s]
 };
 
 }  // namespace tendril

@@ -24,15 +24,17 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
   auto stiff = [](double value, double threshold) { return threshold > 0.0 && value >= threshold; };
   for (std::size_t e = 0; e < rods.edges.size(); ++e)
     stiff_edge[e] = grouped[e] = stiff(rods.stretch_stiffness[e], stretch_threshold);
-  // two edges that meet at a spring with stiff bending turn together (their lengths may stay soft); an
-  // edge whose every spring bends stiffly is a stiff edge too (it holds its group on a fixed node)
+  // two edges that meet at a spring with stiff bending turn together (their lengths may stay soft);
+  // an edge whose every spring bends stiffly is a stiff edge too (it holds its group on a fixed
+  // node)
   std::vector<char> stiff_spring(rods.springs.size(), 0);
   if (!rods.springs.empty()) {
     std::vector<double> bending(rods.springs.size());
     for (std::size_t k = 0; k < rods.springs.size(); ++k)
       bending[k] = std::min(rods.springs[k].bend_stiffness_1, rods.springs[k].bend_stiffness_2);
     const double bend_threshold = threshold(bending);
-    std::vector<int> springs_at_edge(rods.edges.size(), 0), stiff_springs_at_edge(rods.edges.size(), 0);
+    std::vector<int> springs_at_edge(rods.edges.size(), 0),
+        stiff_springs_at_edge(rods.edges.size(), 0);
     for (std::size_t k = 0; k < rods.springs.size(); ++k) {
       const BendTwistSpring& spring = rods.springs[k];
       stiff_spring[k] = stiff(bending[k], bend_threshold);
@@ -43,13 +45,15 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
       if (stiff_spring[k]) grouped[spring.edge_a] = grouped[spring.edge_b] = 1;
     }
     for (std::size_t e = 0; e < rods.edges.size(); ++e)
-      if (springs_at_edge[e] > 0 && stiff_springs_at_edge[e] == springs_at_edge[e]) stiff_edge[e] = 1;
+      if (springs_at_edge[e] > 0 && stiff_springs_at_edge[e] == springs_at_edge[e])
+        stiff_edge[e] = 1;
   }
   collect_groups(model, grouped, stiff_edge, {});
   link_chains(model, grouped, stiff_spring);
 }
 
-void StiffSegments::link_chains(const Model& model, const std::vector<char>& grouped, const std::vector<char>& stiff_spring) {
+void StiffSegments::link_chains(const Model& model, const std::vector<char>& grouped,
+                                const std::vector<char>& stiff_spring) {
   const RodNetwork& rods = model.rods;
   std::vector<int> group_of(model.dofs.num_nodes, -1);
   for (std::size_t g = 0; g < groups_.size(); ++g)
@@ -58,7 +62,8 @@ void StiffSegments::link_chains(const Model& model, const std::vector<char>& gro
   std::vector<char> rigid(groups_.size(), 1);
   for (std::size_t k = 0; k < rods.springs.size(); ++k) {
     const BendTwistSpring& spring = rods.springs[k];
-    if (!stiff_spring[k] && grouped[spring.edge_a] && grouped[spring.edge_b] && group_of[spring.node] >= 0)
+    if (!stiff_spring[k] && grouped[spring.edge_a] && grouped[spring.edge_b] &&
+        group_of[spring.node] >= 0)
       rigid[group_of[spring.node]] = 0;
   }
   std::vector<std::vector<int>> neighbours(model.dofs.num_nodes);
@@ -73,14 +78,18 @@ void StiffSegments::link_chains(const Model& model, const std::vector<char>& gro
   std::vector<char> reached(model.dofs.num_nodes, 0);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     if (rigid[g]) continue;
-    // breadth first from the node nearest the group's centroid at rest (the turns add up along the chain)
+    // breadth first from the node nearest the group's centroid at rest (the turns add up along the
+    // chain)
     int root = groups_[g].front();
     if (model.rest_positions.size() == 3 * model.dofs.num_nodes) {
       Vec3 centroid = Vec3::Zero();
       for (int i : groups_[g]) centroid += model.rest_positions.segment<3>(3 * i);
       centroid /= static_cast<double>(groups_[g].size());
-      auto distance = [&](int i) { return (model.rest_positions.segment<3>(3 * i) - centroid).norm(); };
-      root = *std::min_element(groups_[g].begin(), groups_[g].end(), [&](int a, int b) { return distance(a) < distance(b); });
+      auto distance = [&](int i) {
+        return (model.rest_positions.segment<3>(3 * i) - centroid).norm();
+      };
+      root = *std::min_element(groups_[g].begin(), groups_[g].end(),
+                               [&](int a, int b) { return distance(a) < distance(b); });
     }
     std::vector<std::array<int, 2>>& links = links_[g];
     reached[root] = 1;
@@ -107,10 +116,12 @@ StiffSegments StiffSegments::free_bodies(const Model& model) {
 }
 
 void StiffSegments::collect_groups(const Model& model, const std::vector<char>& grouped,
-                                   const std::vector<char>& stiff_edge, const std::vector<char>& held) {
+                                   const std::vector<char>& stiff_edge,
+                                   const std::vector<char>& held) {
   const RodNetwork& rods = model.rods;
   DisjointSets sets(model.dofs.num_nodes);
-  std::vector<char> member(model.dofs.num_nodes, 0);  // 1: node of a grouped edge, 2: of a stiff edge
+  std::vector<char> member(model.dofs.num_nodes,
+                           0);  // 1: node of a grouped edge, 2: of a stiff edge
   for (std::size_t e = 0; e < rods.edges.size(); ++e)
     if (grouped[e]) {
       sets.merge_into(rods.edges[e][0], rods.edges[e][1]);
@@ -155,13 +166,15 @@ void StiffSegments::fit(const VecX& y, const VecX& d) {
       inertia += r.squaredNorm() * Mat3::Identity() - r * r.transpose();
       moment += r.cross(d.segment<3>(3 * i) - translation);
     }
-    // pseudo-inverse: a straight segment does not see a rotation about its own axis (zero eigenvalue)
+    // pseudo-inverse: a straight segment does not see a rotation about its own axis (zero
+    // eigenvalue)
     const Eigen::SelfAdjointEigenSolver<Mat3> eigen(inertia);
     const double largest = eigen.eigenvalues().maxCoeff();
     Vec3 rotation = Vec3::Zero();
     for (int k = 0; k < 3; ++k)
       if (eigen.eigenvalues()[k] > 1e-12 * largest)
-        rotation += eigen.eigenvectors().col(k) * (eigen.eigenvectors().col(k).dot(moment) / eigen.eigenvalues()[k]);
+        rotation += eigen.eigenvectors().col(k) *
+                    (eigen.eigenvectors().col(k).dot(moment) / eigen.eigenvalues()[k]);
     motions_[g] = {centroid, translation, rotation};
   }
 }
@@ -178,7 +191,8 @@ void StiffSegments::trial(const VecX& y, const VecX& d, double a, VecX& trial) c
     if (angle == 0.0) continue;
     const Mat3 rotation = Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
     for (int i : groups_[g]) {
-      // x_i(a) = c + a t + R(a w) (r_i + a delta_i): the non-rigid rest a delta_i turns with the group
+      // x_i(a) = c + a t + R(a w) (r_i + a delta_i): the non-rigid rest a delta_i turns with the
+      // group
       const Vec3 r = y.segment<3>(3 * i) - motions_[g].centroid;
       const Vec3 a_delta = a * (d.segment<3>(3 * i) - motions_[g].translation) - w.cross(r);
       trial.segment<3>(3 * i) += rotation * (r + a_delta) - r - w.cross(r) - a_delta;
@@ -186,18 +200,20 @@ void StiffSegments::trial(const VecX& y, const VecX& d, double a, VecX& trial) c
   }
 }
 
-void StiffSegments::turn_chain(const VecX& y, const VecX& d, double a, const std::vector<std::array<int, 2>>& links,
-                               VecX& trial) {
-  // the root moves on the line; each child follows its parent, its edge turned by the edge's own rotation
+void StiffSegments::turn_chain(const VecX& y, const VecX& d, double a,
+                               const std::vector<std::array<int, 2>>& links, VecX& trial) {
+  // the root moves on the line; each child follows its parent, its edge turned by the edge's own
+  // rotation
   for (std::size_t k = 1; k < links.size(); ++k) {
     const auto [parent, child] = links[k];
     const Vec3 e = y.segment<3>(3 * child) - y.segment<3>(3 * parent);
     const Vec3 de = d.segment<3>(3 * child) - d.segment<3>(3 * parent);
     const double length2 = e.squaredNorm();
-    const Vec3 w = a * e.cross(de) / length2;          // the edge's turn a w
+    const Vec3 w = a * e.cross(de) / length2;            // the edge's turn a w
     const Vec3 stretch = (a * e.dot(de) / length2) * e;  // its change of length, a delta
     const double angle = w.norm();
-    const Vec3 turned = angle == 0.0 ? e + stretch : Vec3(Eigen::AngleAxisd(angle, w / angle) * (e + stretch));
+    const Vec3 turned =
+        angle == 0.0 ? e + stretch : Vec3(Eigen::AngleAxisd(angle, w / angle) * (e + stretch));
     trial.segment<3>(3 * child) = trial.segment<3>(3 * parent) + turned;
   }
 }

@@ -29,7 +29,8 @@ TimeStepper::TimeStepper(const Model& model, const DynamicsOptions& options, Vec
   for (std::size_t m = 0; m < model.prescribed.size(); ++m)
     for (int d : model.prescribed[m].dofs)
       if (d < 0 || d >= n || !model.fixed[d])
-        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d), "indices of fixed DOFs");
+        throw InputError("prescribed[" + std::to_string(m) + "].dofs", std::to_string(d),
+                         "indices of fixed DOFs");
   y_.setZero(n);
   target_.setZero(n);
   predicted_.setZero(n);
@@ -54,7 +55,8 @@ StepReport TimeStepper::step(State& state) {
   end_forces_ = false;
   if (advance(work_, options_.dt, 0, report)) {
     end_forces_ = options_.scheme == Scheme::implicit_euler;
-    // copied, not swapped: state.q and state.u keep their storage, so views of them (Python) stay valid
+    // copied, not swapped: state.q and state.u keep their storage, so views of them (Python) stay
+    // valid
     state.q = work_.q;
     state.u = work_.u;
     std::swap(state.frames, work_.frames);
@@ -79,7 +81,8 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   if (depth >= options_.max_dt_halvings) {
     report.status = attempt.status;
     report.message =
-        fmt::format("step from t = {:.9g} s failed at dt = {:.3g} s after {} halvings: ", s.time, dt, depth) +
+        fmt::format("step from t = {:.9g} s failed at dt = {:.3g} s after {} halvings: ", s.time,
+                    dt, depth) +
         attempt.message;
     report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
@@ -98,7 +101,8 @@ StepReport TimeStepper::substep(State& s, double dt) {
 
   // fixed DOFs at t_{k+1}: prescribed motions write their DOFs, the others stay put
   target_ = s.q;
-  for (const PrescribedMotion& motion : model_.prescribed) motion.apply(t_next, q_initial_, target_);
+  for (const PrescribedMotion& motion : model_.prescribed)
+    motion.apply(t_next, q_initial_, target_);
 
   // unknown y: q_{k+1} (Euler) or q_alpha (midpoint). Initial guess on the free DOFs (options
   // initial_guess): the inertial prediction q_k + h u_k (a force-free step), shortened by the
@@ -117,8 +121,9 @@ StepReport TimeStepper::substep(State& s, double dt) {
   if (fraction < 0.0) {
     StepReport report;
     report.status = StepStatus::line_search_failed;
-    report.message = "a moving obstacle or prescribed motion passes through a body within the step (continuous "
-                     "collision check of the step's start)";
+    report.message =
+        "a moving obstacle or prescribed motion passes through a body within the step (continuous "
+        "collision check of the step's start)";
     return report;
   }
   y_ = s.q + (fraction * h) * s.u;
@@ -145,10 +150,12 @@ StepReport TimeStepper::substep(State& s, double dt) {
 
   // accept: positions, velocities, frames, time
   if (midpoint) {
-    // q_{k+1} = q_k + (y - q_k)/alpha, u_{k+1} = (u_alpha - (1 - alpha) u_k)/alpha, u_alpha = (y - q_k)/h
+    // q_{k+1} = q_k + (y - q_k)/alpha, u_{k+1} = (u_alpha - (1 - alpha) u_k)/alpha, u_alpha = (y -
+    // q_k)/h
     for (int i = 0; i < n; ++i) {
       const double q_next = s.q[i] + (y_[i] - s.q[i]) / alpha;
-      s.u[i] = model_.fixed[i] ? (q_next - s.q[i]) / dt : ((y_[i] - s.q[i]) / h - (1.0 - alpha) * s.u[i]) / alpha;
+      s.u[i] = model_.fixed[i] ? (q_next - s.q[i]) / dt
+                               : ((y_[i] - s.q[i]) / h - (1.0 - alpha) * s.u[i]) / alpha;
       s.q[i] = q_next;
     }
     compute_kinematics(model_, s.frames, s.q, system_.kinematics());
@@ -162,12 +169,14 @@ StepReport TimeStepper::substep(State& s, double dt) {
 }
 
 double TimeStepper::first_leg_fraction(const State& s, double fraction, double t_next) {
-  // the path from q_k at t_k to the initial guess at t_{k+1}, along which the fixed DOFs reach their
-  // targets and moving obstacles their place at t_{k+1}, must be collision-free as a whole
+  // the path from q_k at t_k to the initial guess at t_{k+1}, along which the fixed DOFs reach
+  // their targets and moving obstacles their place at t_{k+1}, must be collision-free as a whole
   const int n = model_.dofs.size();
   guess_step_.resize(n);
-  for (int i = 0; i < n; ++i) guess_step_[i] = model_.fixed[i] ? target_[i] - s.q[i] : fraction * s.u[i] * (t_next - s.time);
-  if (fraction > 0.0 && system_.collision_free_fraction(s.q, guess_step_, s.time, t_next) >= 1.0) return fraction;
+  for (int i = 0; i < n; ++i)
+    guess_step_[i] = model_.fixed[i] ? target_[i] - s.q[i] : fraction * s.u[i] * (t_next - s.time);
+  if (fraction > 0.0 && system_.collision_free_fraction(s.q, guess_step_, s.time, t_next) >= 1.0)
+    return fraction;
   // else start the free DOFs at q_k
   for (int i = 0; i < n; ++i)
     if (!model_.fixed[i]) guess_step_[i] = 0.0;

@@ -7,14 +7,15 @@
 ///   M (y - q_k - h u_k) / h^2 = F(y, (y - q_k)/h, t_k + h),
 ///   q_{k+1} = 2 y - q_k,   u_{k+1} = 2 (y - q_k)/h - u_k,
 /// i.e. forces at the midpoint configuration and velocity (no numerical damping). With
-/// DynamicsOptions::midpoint_alpha = alpha > 1/2 (generalised midpoint rule) y = q_alpha, h = alpha dt,
+/// DynamicsOptions::midpoint_alpha = alpha > 1/2 (generalised midpoint rule) y = q_alpha, h = alpha
+/// dt,
 ///   q_{k+1} = q_k + (y - q_k)/alpha,   u_{k+1} = ((y - q_k)/h - (1 - alpha) u_k)/alpha.
-/// Model::actuators are applied at the time of the Newton solve (t_k + h) to the stepper's own copy of
-/// the rod data, so a rest quantity scheduled in time acts at the intermediate time of implicit midpoint.
-/// Fixed DOFs are eliminated; prescribed motions set them at t_{k+1} before each step and their
-/// velocities follow as (q_{k+1} - q_k)/dt. A failed (sub)step is split into two halves, up to
-/// DynamicsOptions::max_dt_halvings deep; if that still fails the State is left unchanged.
-/// See docs/physics/time_integration.md.
+/// Model::actuators are applied at the time of the Newton solve (t_k + h) to the stepper's own copy
+/// of the rod data, so a rest quantity scheduled in time acts at the intermediate time of implicit
+/// midpoint. Fixed DOFs are eliminated; prescribed motions set them at t_{k+1} before each step and
+/// their velocities follow as (q_{k+1} - q_k)/dt. A failed (sub)step is split into two halves, up
+/// to DynamicsOptions::max_dt_halvings deep; if that still fails the State is left unchanged. See
+/// docs/physics/time_integration.md.
 
 #include <memory>
 
@@ -30,8 +31,8 @@ class TimeStepper {
  public:
   /// Validates `options` (InputError naming the field) and builds the sparsity pattern and the
   /// solver's symbolic analysis once. q_initial: all DOFs at t = 0, passed to prescribed motions.
-  /// Keeps a reference to `model`: rest quantities (natural curvature, ...) may change between steps,
-  /// the topology, masses and boundary conditions may not.
+  /// Keeps a reference to `model`: rest quantities (natural curvature, ...) may change between
+  /// steps, the topology, masses and boundary conditions may not.
   TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial);
 
   /// Advances `state` by options().dt. On failure `state` is unchanged and the report says why.
@@ -41,12 +42,13 @@ class TimeStepper {
   /// Changes dt for the following steps (> 0 and finite, else InputError "dt").
   void set_dt(double dt);
   const NewtonSystem& system() const { return system_; }
-  /// After a successful implicit Euler step: the sum of the ForceTerms at the new state (q, u, t), as the
-  /// Newton solve's last evaluation left it (at its final iterate y = q_{k+1} with u = (y - q_k)/dt) [N];
-  /// null after implicit midpoint (whose forces act at the intermediate point) or a failed step.
+  /// After a successful implicit Euler step: the sum of the ForceTerms at the new state (q, u, t),
+  /// as the Newton solve's last evaluation left it (at its final iterate y = q_{k+1} with u = (y -
+  /// q_k)/dt) [N]; null after implicit midpoint (whose forces act at the intermediate point) or a
+  /// failed step.
   const VecX* end_forces() const { return end_forces_ ? &system_.forces() : nullptr; }
-  /// After a successful step: the kinematics at the new q, transported from the step's start frames (the
-  /// new State::frames are taken from them).
+  /// After a successful step: the kinematics at the new q, transported from the step's start frames
+  /// (the new State::frames are taken from them).
   const Kinematics& end_kinematics() const { return system_.kinematics(); }
 
  private:
@@ -60,16 +62,17 @@ class TimeStepper {
   bool advance(State& s, double dt, int depth, StepReport& report);
 
   const Model& model_;
-  /// copy of model_ whose rod data carries the actuators' values at the solve time (null without actuators)
+  /// copy of model_ whose rod data carries the actuators' values at the solve time (null without
+  /// actuators)
   std::unique_ptr<Model> actuated_;
   DynamicsOptions options_;
   VecX q_initial_;
   NewtonSystem system_;
-  State work_;   ///< the state being advanced (copied back on success)
-  VecX y_;       ///< Newton unknown (#dofs)
-  VecX target_;  ///< q with prescribed DOFs at t_{k+1} (#dofs)
-  VecX predicted_;  ///< y_pred = q_k + h u_k (#dofs)
-  VecX guess_step_; ///< q_{k+1} - q_k under the initial guess, for the collision check (#dofs)
+  State work_;       ///< the state being advanced (copied back on success)
+  VecX y_;           ///< Newton unknown (#dofs)
+  VecX target_;      ///< q with prescribed DOFs at t_{k+1} (#dofs)
+  VecX predicted_;   ///< y_pred = q_k + h u_k (#dofs)
+  VecX guess_step_;  ///< q_{k+1} - q_k under the initial guess, for the collision check (#dofs)
   bool end_forces_ = false;  ///< the last step succeeded with implicit Euler (end_forces())
 };
 

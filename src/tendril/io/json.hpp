@@ -29,7 +29,11 @@ class Json {
   Json(const std::vector<double>& v);
 
   static Json array() { return Json(Array{}); }
-  static Json object() { Json j; j.value_ = Object{}; return j; }
+  static Json object() {
+    Json j;
+    j.value_ = Object{};
+    return j;
+  }
 
   bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
   bool is_object() const { return std::holds_alternative<Object>(value_); }

@@ -39,7 +39,8 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, const std::string& key) {
+MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file,
+                                             const std::string& key) {
   std::istringstream in(read_data_file(file, key, "a MAT-DiSMech geometry text file"));
   MatDismechGeometry g;
   enum class Section { None, Nodes, Edges, Triangles } section = Section::None;
@@ -55,17 +56,23 @@ MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, 
     if (first == std::string::npos || line[first] == '#') continue;
     const std::string where = fmt::format("{}:{}", file.string(), number);
     if (line[first] == '*') {
-      const std::string name = lower(fields(line.substr(first + 1)).empty() ? "" : fields(line.substr(first + 1))[0]);
-      if (name == "nodes") section = Section::Nodes;
-      else if (name == "edges") section = Section::Edges;
-      else if (name == "triangles") section = Section::Triangles;
-      else throw InputError(where, line, "a section header *Nodes, *Edges or *Triangles");
+      const std::string name =
+          lower(fields(line.substr(first + 1)).empty() ? "" : fields(line.substr(first + 1))[0]);
+      if (name == "nodes")
+        section = Section::Nodes;
+      else if (name == "edges")
+        section = Section::Edges;
+      else if (name == "triangles")
+        section = Section::Triangles;
+      else
+        throw InputError(where, line, "a section header *Nodes, *Edges or *Triangles");
       continue;
     }
     const std::vector<std::string> f = fields(line);
     switch (section) {
       case Section::None:
-        throw InputError(where, line, "a section header (*Nodes, *Edges, *Triangles) before any data");
+        throw InputError(where, line,
+                         "a section header (*Nodes, *Edges, *Triangles) before any data");
       case Section::Nodes: {
         if (f.size() != 3) throw InputError(where, line, "three coordinates x, y, z");
         Vec3 x;
@@ -90,7 +97,8 @@ MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, 
     const std::size_t count = p.section == Section::Edges ? 2 : 3;
     if (p.f.size() != count)
       throw InputError(where, fmt::format("{} values", p.f.size()),
-                       fmt::format("{} node indices per {}", count, p.section == Section::Edges ? "edge" : "triangle"));
+                       fmt::format("{} node indices per {}", count,
+                                   p.section == Section::Edges ? "edge" : "triangle"));
     std::array<int, 3> idx{};
     for (std::size_t i = 0; i < count; ++i) {
       char* end = nullptr;
@@ -102,13 +110,15 @@ MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, 
     }
     if (idx[0] == idx[1] || (count == 3 && (idx[1] == idx[2] || idx[0] == idx[2])))
       throw InputError(where, fmt::format("repeated node index"), "distinct node indices");
-    if (p.section == Section::Edges) g.edges.push_back({idx[0], idx[1]});
+    if (p.section == Section::Edges)
+      g.edges.push_back({idx[0], idx[1]});
     else {
       g.triangles.push_back(idx);
       g.triangle_lines.push_back(p.line);
     }
   }
-  if (g.nodes.empty()) throw InputError(file.string(), "(no nodes)", "a *Nodes section with at least two nodes");
+  if (g.nodes.empty())
+    throw InputError(file.string(), "(no nodes)", "a *Nodes section with at least two nodes");
   return g;
 }
 

@@ -26,16 +26,19 @@ struct MatDismechGeometry {
   std::vector<Vec3> nodes;                    ///< x_i [m] (#nodes)
   std::vector<std::array<int, 2>> edges;      ///< 0-based (m, n) (#edges)
   std::vector<std::array<int, 3>> triangles;  ///< 0-based (l, m, n) (#triangles)
-  std::vector<int> triangle_lines;            ///< 1-based line of each triangle in the file (#triangles)
+  std::vector<int> triangle_lines;  ///< 1-based line of each triangle in the file (#triangles)
 };
 
-/// Reads `file` (named at scene key `key`, "" for none) with the data-file limits (core/bounded_file.hpp).
-MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file, const std::string& key = "");
+/// Reads `file` (named at scene key `key`, "" for none) with the data-file limits
+/// (core/bounded_file.hpp).
+MatDismechGeometry read_mat_dismech_geometry(const std::filesystem::path& file,
+                                             const std::string& key = "");
 
 /// The nodes that `elements` (edges or triangles of one file) use, in file order, with `elements`
 /// renumbered to them: a file holding rods and triangles gives each part only its own nodes.
 template <std::size_t K>
-std::vector<Vec3> compact_nodes(const std::vector<Vec3>& nodes, std::vector<std::array<int, K>>& elements) {
+std::vector<Vec3> compact_nodes(const std::vector<Vec3>& nodes,
+                                std::vector<std::array<int, K>>& elements) {
   std::vector<int> index(nodes.size(), -1);
   for (const auto& element : elements)
     for (int n : element) index[static_cast<std::size_t>(n)] = 0;

@@ -20,7 +20,8 @@ class NpyAppender {
  public:
   NpyAppender() = default;
   /// Creates the file with zero frames. frame_shape may be empty (one scalar per frame).
-  NpyAppender(const std::filesystem::path& file, NpyType type, std::vector<std::size_t> frame_shape);
+  NpyAppender(const std::filesystem::path& file, NpyType type,
+              std::vector<std::size_t> frame_shape);
   NpyAppender(NpyAppender&&) noexcept = default;
   NpyAppender& operator=(NpyAppender&&) noexcept = default;
   ~NpyAppender();
@@ -49,7 +50,8 @@ class NpyAppender {
   std::size_t header_size_ = 0;
 };
 
-/// A whole .npy file read back (float64 or int64 arrays, any shape; int64 data converted to double).
+/// A whole .npy file read back (float64 or int64 arrays, any shape; int64 data converted to
+/// double).
 struct NpyArray {
   std::vector<std::size_t> shape;
   std::vector<double> data;  ///< C order

@@ -47,7 +47,9 @@ ObjMesh read_obj_mesh(const std::filesystem::path& file, const std::string& key)
         // 1-based, or negative: counted back from the last vertex read so far
         const long i = v > 0 ? v - 1 : n + v;
         if (index.empty() || *end != '\0' || v == 0 || i < 0 || i >= n)
-          throw InputError(where, f[k], fmt::format("a vertex index in 1..{} or -{}..-1 (vertices read so far)", n, n));
+          throw InputError(
+              where, f[k],
+              fmt::format("a vertex index in 1..{} or -{}..-1 (vertices read so far)", n, n));
         tri[k] = static_cast<int>(i);
       }
       if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2])
@@ -56,7 +58,8 @@ ObjMesh read_obj_mesh(const std::filesystem::path& file, const std::string& key)
       mesh.triangle_lines.push_back(number);
     }
   }
-  if (mesh.triangles.empty()) throw InputError(file.string(), "(no faces)", "an OBJ mesh with at least one 'f' face");
+  if (mesh.triangles.empty())
+    throw InputError(file.string(), "(no faces)", "an OBJ mesh with at least one 'f' face");
   return mesh;
 }
 

@@ -14,7 +14,8 @@ std::vector<std::array<int, 2>> chain_edges(int num_nodes, bool closed) {
   return edges;
 }
 
-Polyline straight_rod(const Vec3& start, const Vec3& direction, double length, int num_edges, bool clamp_offset) {
+Polyline straight_rod(const Vec3& start, const Vec3& direction, double length, int num_edges,
+                      bool clamp_offset) {
   Polyline p;
   const double dl = clamp_offset ? length / (num_edges - 0.5) : length / num_edges;
   const Vec3 first = clamp_offset ? Vec3(start - 0.5 * dl * direction) : start;
@@ -31,7 +32,8 @@ Vec3 radial_direction(const Vec3& axis) {
   return (e - e.dot(axis) * axis).normalized();
 }
 
-Polyline helix(const Vec3& center, const Vec3& axis, double radius, double pitch, double turns, int num_nodes) {
+Polyline helix(const Vec3& center, const Vec3& axis, double radius, double pitch, double turns,
+               int num_nodes) {
   Polyline p;
   const Vec3 u = radial_direction(axis);
   const Vec3 v = axis.cross(u);

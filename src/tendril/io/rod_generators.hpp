@@ -23,20 +23,23 @@ std::vector<std::array<int, 2>> chain_edges(int num_nodes, bool closed);
 /// clamp_offset = true (clamp convention, docs/conventions.md): the first edge straddles `start`
 /// (its midpoint is `start`) and `length` is measured from `start` to the free end, so the edge
 /// length is length / (num_edges - 1/2) and node 0 sits half an edge behind `start`.
-Polyline straight_rod(const Vec3& start, const Vec3& direction, double length, int num_edges, bool clamp_offset);
+Polyline straight_rod(const Vec3& start, const Vec3& direction, double length, int num_edges,
+                      bool clamp_offset);
 
 /// A circular helix about the axis through `center` with unit direction `axis`: radius R [m],
 /// pitch p [m] (rise per turn along the axis), `turns` turns, `num_nodes` nodes equally spaced in
 /// the helix parameter. Node 0 is at center + R u, with u a unit vector perpendicular to axis;
 /// x(s) = center + R (cos(2 pi s) u + sin(2 pi s) (axis x u)) + p s axis, s in [0, turns].
-Polyline helix(const Vec3& center, const Vec3& axis, double radius, double pitch, double turns, int num_nodes);
+Polyline helix(const Vec3& center, const Vec3& axis, double radius, double pitch, double turns,
+               int num_nodes);
 
 /// A circle of radius R [m] about `center` in the plane with unit normal `normal`, `num_nodes`
 /// nodes equally spaced. closed: num_nodes edges (the last joins node N-1 to node 0); open: the
 /// nodes of the closed ring are kept but the closing edge is left out (an almost closed arc).
 Polyline circle(const Vec3& center, const Vec3& normal, double radius, int num_nodes, bool closed);
 
-/// The unit vector perpendicular to `axis` used by helix and circle as their first radial direction.
+/// The unit vector perpendicular to `axis` used by helix and circle as their first radial
+/// direction.
 Vec3 radial_direction(const Vec3& axis);
 
 }  // namespace tendril::io

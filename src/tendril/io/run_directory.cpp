@@ -21,7 +21,9 @@
 
 namespace tendril::io {
 
-const char* tendril_version() { return "0.1.0"; }
+const char* tendril_version() {
+  return "0.1.0";
+}
 
 namespace {
 
@@ -29,13 +31,17 @@ namespace fs = std::filesystem;
 
 volatile std::sig_atomic_t g_stop_signal = 0;
 
-void record_stop_signal(int signal) { g_stop_signal = signal; }
+void record_stop_signal(int signal) {
+  g_stop_signal = signal;
+}
 
 void write_file(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) throw InputError(file.string(), "(cannot be written)", "a writable file system with free space");
+  if (!out)
+    throw InputError(file.string(), "(cannot be written)",
+                     "a writable file system with free space");
 }
 
 /// The files a run folder's run.json lists (run.json itself included), or nullopt if `dir` holds
@@ -43,11 +49,13 @@ void write_file(const fs::path& file, const std::string& text) {
 std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
   std::error_code ec;
   const fs::path meta = dir / "run.json";
-  if (!fs::is_regular_file(fs::symlink_status(meta, ec)) || fs::file_size(meta, ec) > (std::size_t{64} << 20))
+  if (!fs::is_regular_file(fs::symlink_status(meta, ec)) ||
+      fs::file_size(meta, ec) > (std::size_t{64} << 20))
     return std::nullopt;
   try {
     const YAML::Node j = YAML::LoadFile(meta.string());
-    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() || j["format"].Scalar() != "tendril-run")
+    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() ||
+        j["format"].Scalar() != "tendril-run")
       return std::nullopt;
     std::set<std::string> files{"run.json"};
     if (j["files"] && j["files"].IsSequence()) {
@@ -68,13 +76,14 @@ std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
 bool is_plots_folder(const fs::path& dir) {
   std::error_code ec;
   const fs::path marker = dir / "plots.json";
-  if (!fs::is_regular_file(fs::symlink_status(marker, ec)) || fs::file_size(marker, ec) > (std::size_t{1} << 20))
+  if (!fs::is_regular_file(fs::symlink_status(marker, ec)) ||
+      fs::file_size(marker, ec) > (std::size_t{1} << 20))
     return false;
   std::set<std::string> files;
   try {
     const YAML::Node j = YAML::LoadFile(marker.string());
-    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() || j["format"].Scalar() != "tendril-plots" ||
-        !j["files"] || !j["files"].IsSequence())
+    if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() ||
+        j["format"].Scalar() != "tendril-plots" || !j["files"] || !j["files"].IsSequence())
       return false;
     for (const auto& f : j["files"])
       if (f.IsScalar()) files.insert(f.Scalar());
@@ -82,7 +91,8 @@ bool is_plots_folder(const fs::path& dir) {
     return false;
   }
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
-    if (!fs::is_regular_file(entry.symlink_status(ec)) || files.count(entry.path().filename().string()) == 0)
+    if (!fs::is_regular_file(entry.symlink_status(ec)) ||
+        files.count(entry.path().filename().string()) == 0)
       return false;
   return !ec;
 }
@@ -95,7 +105,8 @@ std::string in_the_way(const fs::path& dir) {
   const fs::file_status status = fs::symlink_status(dir, ec);
   if (!fs::exists(status)) return "";
   if (fs::is_symlink(status))
-    return "(a symbolic link to " + fs::read_symlink(dir, ec).string() + ", which is neither followed nor replaced)";
+    return "(a symbolic link to " + fs::read_symlink(dir, ec).string() +
+           ", which is neither followed nor replaced)";
   if (!fs::is_directory(status)) return "(an existing file that is not a folder)";
   if (fs::is_empty(dir, ec)) return "";
   const auto files = listed_files(dir);
@@ -105,15 +116,19 @@ std::string in_the_way(const fs::path& dir) {
     const fs::file_status entry_status = entry.symlink_status(ec);
     const bool regular = fs::is_regular_file(entry_status);
     if (files && fs::is_directory(entry_status) && is_plots_folder(entry.path())) continue;
-    if (!files || !regular || files->count(name) == 0) foreign.push_back(name + (regular ? "" : " (not a plain file)"));
+    if (!files || !regular || files->count(name) == 0)
+      foreign.push_back(name + (regular ? "" : " (not a plain file)"));
   }
   // the first few names, then how many more
   std::string names;
   for (std::size_t i = 0; i < foreign.size() && i < 5; ++i) names += (i ? ", " : "") + foreign[i];
   if (foreign.size() > 5) names += fmt::format(" and {} more", foreign.size() - 5);
-  if (!files) return "(a folder that is not a tendril run: no run.json of the tendril-run format; it holds " + names + ")";
+  if (!files)
+    return "(a folder that is not a tendril run: no run.json of the tendril-run format; it holds " +
+           names + ")";
   if (!foreign.empty())
-    return "(a run folder that also holds files the run did not write: " + names + "; this one holds other files)";
+    return "(a run folder that also holds files the run did not write: " + names +
+           "; this one holds other files)";
   return "";
 }
 
@@ -124,12 +139,14 @@ void check_destination(const fs::path& dir) {
   // the current directory or one of its parents would contain the temporary directory itself
   const auto [end, unused] = std::mismatch(dir.begin(), dir.end(), cwd.begin(), cwd.end());
   if (end == dir.end())
-    throw InputError("--out", dir.string(), "a directory that is not the current directory or one of its parents");
+    throw InputError("--out", dir.string(),
+                     "a directory that is not the current directory or one of its parents");
   const std::string problem = in_the_way(dir);
   if (!problem.empty())
-    throw InputError("--out " + dir.string(), problem,
-                     "a new path, an empty folder, or an earlier tendril run folder holding only the files its "
-                     "run.json lists (it is replaced); move the files in the way or choose another --out");
+    throw InputError(
+        "--out " + dir.string(), problem,
+        "a new path, an empty folder, or an earlier tendril run folder holding only the files its "
+        "run.json lists (it is replaced); move the files in the way or choose another --out");
 }
 
 /// Creates "<out>.tmp-<pid>-<n>" for the first n whose name is free (mkdir is atomic and fails on
@@ -140,10 +157,12 @@ fs::path make_temporary(const fs::path& out) {
     tmp += fmt::format(".tmp-{}-{}", static_cast<long>(::getpid()), n);
     if (::mkdir(tmp.c_str(), 0777) == 0) return tmp;
     if (errno != EEXIST)
-      throw InputError(out.string(), fmt::format("(cannot create {}: {})", tmp.string(), std::strerror(errno)),
+      throw InputError(out.string(),
+                       fmt::format("(cannot create {}: {})", tmp.string(), std::strerror(errno)),
                        "a writable output directory");
   }
-  throw InputError(out.string(), "(1000 temporary folders next to it)", "a writable output directory");
+  throw InputError(out.string(), "(1000 temporary folders next to it)",
+                   "a writable output directory");
 }
 
 /// True if `dir` holds only plain files a run writes (*.npy, *.json) and no subfolder.
@@ -151,7 +170,8 @@ bool holds_only_run_files(const fs::path& dir) {
   std::error_code ec;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
     const std::string ext = entry.path().extension().string();
-    if (!fs::is_regular_file(entry.symlink_status(ec)) || (ext != ".npy" && ext != ".json")) return false;
+    if (!fs::is_regular_file(entry.symlink_status(ec)) || (ext != ".npy" && ext != ".json"))
+      return false;
   }
   return !ec;
 }
@@ -169,10 +189,13 @@ std::vector<std::string> remove_killed_temporaries(const fs::path& out) {
     long pid = 0;
     int n = 0;
     char tail = 0;
-    if (std::sscanf(name.c_str() + prefix.size(), "%ld-%d%c", &pid, &n, &tail) != 2 || pid <= 0) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+    if (std::sscanf(name.c_str() + prefix.size(), "%ld-%d%c", &pid, &n, &tail) != 2 || pid <= 0)
+      continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH)
+      continue;  // alive, or not ours to ask
     if (!holds_only_run_files(entry.path())) continue;
-    if (fs::remove_all(entry.path(), ec) != static_cast<std::uintmax_t>(-1) && !ec) removed.push_back(name);
+    if (fs::remove_all(entry.path(), ec) != static_cast<std::uintmax_t>(-1) && !ec)
+      removed.push_back(name);
   }
   return removed;
 }
@@ -181,16 +204,18 @@ std::vector<std::string> remove_killed_temporaries(const fs::path& out) {
 /// there (checked again now, as files may have been added during the run), which is then removed.
 void replace_directory(const fs::path& source, const fs::path& destination) {
   check_destination(destination);
-  if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_NOREPLACE) == 0) return;
+  if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_NOREPLACE) == 0)
+    return;
   if (errno == EEXIST || errno == ENOTEMPTY) {
-    if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_EXCHANGE) == 0) {
+    if (::renameat2(AT_FDCWD, source.c_str(), AT_FDCWD, destination.c_str(), RENAME_EXCHANGE) ==
+        0) {
       std::error_code ec;
       fs::remove_all(source, ec);  // the earlier run, now under the temporary name
       return;
     }
   }
-  throw InputError(destination.string(), fmt::format("(cannot be created: {})", std::strerror(errno)),
-                   "a writable path");
+  throw InputError(destination.string(),
+                   fmt::format("(cannot be created: {})", std::strerror(errno)), "a writable path");
 }
 
 }  // namespace
@@ -199,18 +224,22 @@ void install_stop_handlers() {
   struct sigaction action {};
   action.sa_handler = record_stop_signal;
   sigemptyset(&action.sa_mask);
-  // SIGHUP: the terminal closed; SIGPIPE: whoever read our output went away (`tendril run ... | head`)
+  // SIGHUP: the terminal closed; SIGPIPE: whoever read our output went away (`tendril run ... |
+  // head`)
   for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(signal, &action, nullptr);
   // past a file size limit a write fails (and the run is reported failed) instead of killing us
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
-int stop_signal() { return static_cast<int>(g_stop_signal); }
+int stop_signal() {
+  return static_cast<int>(g_stop_signal);
+}
 
 double RunDirectory::estimated_bytes(long steps, long frames) const {
   double bytes = 0.0;
   for (const ArrayInfo& a : arrays_)
-    bytes += 8.0 * static_cast<double>(a.file->frame_size()) * static_cast<double>(a.frames_axis == "step" ? steps : frames);
+    bytes += 8.0 * static_cast<double>(a.file->frame_size()) *
+             static_cast<double>(a.frames_axis == "step" ? steps : frames);
   return bytes;
 }
 
@@ -225,7 +254,8 @@ RunDirectory::RunDirectory(fs::path out, std::string kind, Json scene)
   check_destination(failed);
   if (out_.has_parent_path()) fs::create_directories(out_.parent_path(), ec);
   const std::vector<std::string> removed = remove_killed_temporaries(out_);
-  for (const std::string& name : removed) info_["removed_temporaries_of_killed_runs"].push_back(name);
+  for (const std::string& name : removed)
+    info_["removed_temporaries_of_killed_runs"].push_back(name);
   tmp_ = make_temporary(out_);
 }
 
@@ -233,12 +263,14 @@ RunDirectory::~RunDirectory() {
   if (open_) stop("failed", "the run ended before it was finished (an error was raised)", -1, 0.0);
 }
 
-NpyAppender& RunDirectory::add_array(const std::string& name, NpyType type, std::vector<std::size_t> frame_shape,
-                                     std::string unit, std::string meaning, std::string frames_axis) {
+NpyAppender& RunDirectory::add_array(const std::string& name, NpyType type,
+                                     std::vector<std::size_t> frame_shape, std::string unit,
+                                     std::string meaning, std::string frames_axis) {
   TENDRIL_ASSERT(open_, "run directory already closed");
   for (const auto& a : arrays_) TENDRIL_ASSERT(a.name != name, "array added twice: " + name);
-  arrays_.push_back({name, std::move(unit), std::move(meaning), std::move(frames_axis),
-                     std::make_unique<NpyAppender>(tmp_ / (name + ".npy"), type, std::move(frame_shape))});
+  arrays_.push_back(
+      {name, std::move(unit), std::move(meaning), std::move(frames_axis),
+       std::make_unique<NpyAppender>(tmp_ / (name + ".npy"), type, std::move(frame_shape))});
   return *arrays_.back().file;
 }
 
@@ -249,7 +281,9 @@ NpyAppender& RunDirectory::array(const std::string& name) {
   return *arrays_.front().file;
 }
 
-void RunDirectory::set_info(const std::string& key, Json value) { info_[key] = std::move(value); }
+void RunDirectory::set_info(const std::string& key, Json value) {
+  info_[key] = std::move(value);
+}
 
 void RunDirectory::write_text_file(const std::string& name, const std::string& text) {
   TENDRIL_ASSERT(open_, "run directory already closed");
@@ -259,7 +293,8 @@ void RunDirectory::write_text_file(const std::string& name, const std::string& t
 
 void RunDirectory::adopt_file(const std::string& name) {
   TENDRIL_ASSERT(open_, "run directory already closed");
-  if (std::find(text_files_.begin(), text_files_.end(), name) == text_files_.end()) text_files_.push_back(name);
+  if (std::find(text_files_.begin(), text_files_.end(), name) == text_files_.end())
+    text_files_.push_back(name);
 }
 
 std::filesystem::path RunDirectory::close(const std::string& status, const std::string& message,
@@ -285,7 +320,8 @@ std::filesystem::path RunDirectory::close(const std::string& status, const std::
   try {
     replace_directory(tmp_, destination);
   } catch (const InputError& e) {
-    throw InputError(e.key_path(), e.value() + "; the run is kept in " + tmp_.string(), e.allowed());
+    throw InputError(e.key_path(), e.value() + "; the run is kept in " + tmp_.string(),
+                     e.allowed());
   }
   return destination;
 }
@@ -329,7 +365,9 @@ void RunDirectory::write_metadata(Json meta) {
   write_file(tmp_ / "run.json", meta.dump() + "\n");
 }
 
-std::filesystem::path RunDirectory::finish() { return close("completed", "", out_); }
+std::filesystem::path RunDirectory::finish() {
+  return close("completed", "", out_);
+}
 
 std::filesystem::path RunDirectory::fail(const std::string& message) {
   std::filesystem::path failed = out_;
@@ -337,8 +375,8 @@ std::filesystem::path RunDirectory::fail(const std::string& message) {
   return close("failed", message, failed);
 }
 
-std::filesystem::path RunDirectory::stop(const std::string& status, const std::string& message, long steps_done,
-                                         double time_reached) noexcept {
+std::filesystem::path RunDirectory::stop(const std::string& status, const std::string& message,
+                                         long steps_done, double time_reached) noexcept {
   try {
     std::filesystem::path failed = out_;
     failed += ".failed";

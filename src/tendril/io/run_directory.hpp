@@ -12,16 +12,16 @@
 /// - destroyed without either (an exception unwound through the run): like stop("failed", ...).
 /// <out> and <out>.failed must each be a new path, an empty directory, or a run folder holding
 /// exactly the files its run.json lists (nothing else, no subfolder except folders of `tendril
-/// plot` output holding exactly what their plots.json lists, replaced with the run); a symbolic link is never
-/// followed or replaced. Anything else, and the current directory or one of its parents, makes the
-/// constructor throw InputError("--out", what is in the way, ...), and nothing is created.
-/// A run that is killed (SIGKILL) leaves its "<out>.tmp-<pid>-<n>"; the next run to the same <out>
-/// removes it if process <pid> is gone and it holds only *.npy and *.json files, and lists it in
-/// run.json's info.removed_temporaries_of_killed_runs.
+/// plot` output holding exactly what their plots.json lists, replaced with the run); a symbolic
+/// link is never followed or replaced. Anything else, and the current directory or one of its
+/// parents, makes the constructor throw InputError("--out", what is in the way, ...), and nothing
+/// is created. A run that is killed (SIGKILL) leaves its "<out>.tmp-<pid>-<n>"; the next run to the
+/// same <out> removes it if process <pid> is gone and it holds only *.npy and *.json files, and
+/// lists it in run.json's info.removed_temporaries_of_killed_runs.
 ///
 ///   io::RunDirectory run("runs/x", "tendril-run", scene.resolved());
-///   auto& x = run.add_array("positions", io::NpyType::Float64, {N, 3}, "m", "node positions per saved frame");
-///   x.append(q_span);  ...  run.finish();
+///   auto& x = run.add_array("positions", io::NpyType::Float64, {N, 3}, "m", "node positions per
+///   saved frame"); x.append(q_span);  ...  run.finish();
 
 #include <filesystem>
 #include <memory>
@@ -37,7 +37,8 @@ namespace tendril::io {
 const char* tendril_version();
 
 /// Makes SIGINT, SIGTERM, SIGHUP and SIGPIPE request a stop instead of killing the process: a run
-/// then ends after its current step with status "interrupted" (the `tendril run` command installs this).
+/// then ends after its current step with status "interrupted" (the `tendril run` command installs
+/// this).
 void install_stop_handlers();
 /// The signal that requested a stop (SIGINT, SIGTERM, SIGHUP, SIGPIPE), or 0.
 int stop_signal();
@@ -54,11 +55,11 @@ struct RunProgress {
 /// How a run ended.
 struct RunResult {
   bool ok = false;
-  std::string message;          ///< why the run failed (empty on success)
-  std::filesystem::path path;   ///< the run directory written (<out> or <out>.failed); empty if none
-  long steps = 0;               ///< steps completed
-  long frames = 0;              ///< frames saved
-  int signal = 0;               ///< the signal that interrupted the run (0: it was not interrupted)
+  std::string message;         ///< why the run failed (empty on success)
+  std::filesystem::path path;  ///< the run directory written (<out> or <out>.failed); empty if none
+  long steps = 0;              ///< steps completed
+  long frames = 0;             ///< frames saved
+  int signal = 0;              ///< the signal that interrupted the run (0: it was not interrupted)
 };
 
 class RunDirectory {
@@ -72,14 +73,16 @@ class RunDirectory {
 
   /// Adds an array "<name>.npy" of shape (frames, frame_shape...) with its unit and meaning.
   /// `frames_axis` names what the first axis counts ("saved frame" or "step").
-  NpyAppender& add_array(const std::string& name, NpyType type, std::vector<std::size_t> frame_shape,
-                         std::string unit, std::string meaning, std::string frames_axis = "saved frame");
+  NpyAppender& add_array(const std::string& name, NpyType type,
+                         std::vector<std::size_t> frame_shape, std::string unit,
+                         std::string meaning, std::string frames_axis = "saved frame");
   NpyAppender& array(const std::string& name);
   /// Extra metadata stored under run.json["info"][key] (e.g. node count, topology).
   void set_info(const std::string& key, Json value);
   /// Writes a small extra file (e.g. edges.json) into the run directory.
   void write_text_file(const std::string& name, const std::string& text);
-  /// Lists a file that another program wrote into temporary_path() (e.g. a plot), so it belongs to the run.
+  /// Lists a file that another program wrote into temporary_path() (e.g. a plot), so it belongs to
+  /// the run.
   void adopt_file(const std::string& name);
 
   /// Closes everything with status "completed" and renames to `out` (replacing it). Returns `out`.
@@ -92,7 +95,8 @@ class RunDirectory {
   std::filesystem::path stop(const std::string& status, const std::string& message, long steps_done,
                              double time_reached) noexcept;
 
-  /// Bytes the arrays will hold after `steps` steps and `frames` saved frames (each array by its frames axis).
+  /// Bytes the arrays will hold after `steps` steps and `frames` saved frames (each array by its
+  /// frames axis).
   double estimated_bytes(long steps, long frames) const;
 
   /// The directory being written ("<out>.tmp-<pid>-<n>").

@@ -12,10 +12,11 @@ namespace {
 
 void warn_of_large_output(double bytes, const std::filesystem::path& out) {
   if (bytes <= kOutputWarningBytes) return;
-  std::fprintf(stderr,
-               "warning: this run will write about %.3g GB to %s (output.interval or output.every_steps, or "
-               "vine.save_every, saves fewer frames)\n",
-               bytes / 1e9, out.string().c_str());
+  std::fprintf(
+      stderr,
+      "warning: this run will write about %.3g GB to %s (output.interval or output.every_steps, or "
+      "vine.save_every, saves fewer frames)\n",
+      bytes / 1e9, out.string().c_str());
 }
 
 }  // namespace
@@ -38,17 +39,20 @@ RunResult run_loop(RunDirectory* run, const RunLoopHooks& hooks,
   const auto step_text = [&] { return "step " + std::to_string(hooks.steps() + 1) + ": "; };
   try {
     if (hooks.save_initial_frame) save();
-    if (run) warn_of_large_output(run->estimated_bytes(hooks.total_steps, hooks.total_frames), run->final_path());
+    if (run)
+      warn_of_large_output(run->estimated_bytes(hooks.total_steps, hooks.total_frames),
+                           run->final_path());
     while (!hooks.finished()) {
       const LoopStep step = hooks.step();
       if (!step.failure.empty()) return end_early("failed", step.failure);
       if (step.save) save();
-      if (progress) progress({hooks.steps(), hooks.total_steps, hooks.time(), hooks.duration, step.iterations});
+      if (progress)
+        progress({hooks.steps(), hooks.total_steps, hooks.time(), hooks.duration, step.iterations});
       if (stop_signal() != 0 && !hooks.finished()) {
         result.signal = stop_signal();
-        return end_early("interrupted", "stopped by signal " + std::to_string(result.signal) + " after step " +
-                                            std::to_string(hooks.steps()) + " at t = " + number_text(hooks.time()) +
-                                            " s");
+        return end_early("interrupted", "stopped by signal " + std::to_string(result.signal) +
+                                            " after step " + std::to_string(hooks.steps()) +
+                                            " at t = " + number_text(hooks.time()) + " s");
       }
     }
   } catch (const InputError& error) {

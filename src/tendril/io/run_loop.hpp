@@ -16,7 +16,8 @@ constexpr double kOutputWarningBytes = 1e9;
 
 /// One step as the run loop sees it.
 struct LoopStep {
-  std::string failure;  ///< why the step failed, the whole message ("step 12 ...: ..."); empty: it succeeded
+  std::string failure;  ///< why the step failed, the whole message ("step 12 ...: ..."); empty: it
+                        ///< succeeded
   int iterations = 0;   ///< solver iterations of the step, for the progress callback
   bool save = false;    ///< save a frame after this step
 };
@@ -30,17 +31,19 @@ struct RunLoopHooks {
   std::function<double()> time;      ///< simulated time now [s]
   /// Writes what also a run that ends early keeps (e.g. the robot observables' fits); may be empty.
   std::function<void()> before_end;
-  long total_steps = 0;              ///< steps planned
-  long total_frames = 0;             ///< frames planned, the initial one included (for the output size estimate)
-  double duration = 0.0;             ///< simulated time planned [s]
-  bool save_initial_frame = true;    ///< save a frame before the first step
+  long total_steps = 0;  ///< steps planned
+  long total_frames =
+      0;  ///< frames planned, the initial one included (for the output size estimate)
+  double duration = 0.0;           ///< simulated time planned [s]
+  bool save_initial_frame = true;  ///< save a frame before the first step
 };
 
 /// Runs `hooks` to the end. `run` may be null (no output: frames are still counted). A failed step
-/// or a failed output write (InputError, e.g. a full disk) ends the run as failed in "<out>.failed";
-/// any other exception does too and is then rethrown to the caller; a stop signal
-/// (io::stop_signal()) ends it as interrupted after the current step. Before the first step, a run whose
-/// output is estimated above kOutputWarningBytes gets a warning on stderr stating the estimate.
+/// or a failed output write (InputError, e.g. a full disk) ends the run as failed in
+/// "<out>.failed"; any other exception does too and is then rethrown to the caller; a stop signal
+/// (io::stop_signal()) ends it as interrupted after the current step. Before the first step, a run
+/// whose output is estimated above kOutputWarningBytes gets a warning on stderr stating the
+/// estimate.
 RunResult run_loop(RunDirectory* run, const RunLoopHooks& hooks,
                    const std::function<void(const RunProgress&)>& progress);
 

@@ -21,18 +21,22 @@ const NpyArray& RunData::array(const std::string& name) const {
 RunData read_run_metadata(const fs::path& directory) {
   const fs::path meta_file = directory / "run.json";
   if (!fs::is_directory(directory))
-    throw InputError(directory.string(), "(not a directory)", "a run directory written by tendril (run.json + .npy)");
+    throw InputError(directory.string(), "(not a directory)",
+                     "a run directory written by tendril (run.json + .npy)");
   if (!fs::is_regular_file(meta_file))
-    throw InputError(meta_file.string(), "(missing)", "a run directory written by tendril (run.json + .npy)");
+    throw InputError(meta_file.string(), "(missing)",
+                     "a run directory written by tendril (run.json + .npy)");
   RunData run;
   run.directory = directory;
   constexpr std::size_t kMaxRunJsonBytes = std::size_t{64} << 20;
-  const std::string text = read_bounded_file(meta_file, "", "a run.json written by tendril", kMaxRunJsonBytes,
-                                             fmt::format("a run.json of at most {} bytes", kMaxRunJsonBytes));
+  const std::string text =
+      read_bounded_file(meta_file, "", "a run.json written by tendril", kMaxRunJsonBytes,
+                        fmt::format("a run.json of at most {} bytes", kMaxRunJsonBytes));
   try {
     run.meta = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError(meta_file.string(), fmt::format("(unreadable JSON: {})", e.what()), "valid JSON");
+    throw InputError(meta_file.string(), fmt::format("(unreadable JSON: {})", e.what()),
+                     "valid JSON");
   }
   // the header fields a reader must check first (docs/output_format.md)
   try {
@@ -47,18 +51,21 @@ RunData read_run_metadata(const fs::path& directory) {
     for (const YAML::Node& a : run.meta["arrays"]) {
       std::optional<std::vector<std::size_t>> shape;
       if (a["shape"].IsSequence()) shape = a["shape"].as<std::vector<std::size_t>>();
-      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(), a["unit"].as<std::string>(""),
-                             a["meaning"].as<std::string>(""), std::move(shape)});
+      run.entries.push_back({a["name"].as<std::string>(), a["file"].as<std::string>(),
+                             a["unit"].as<std::string>(""), a["meaning"].as<std::string>(""),
+                             std::move(shape)});
     }
   } catch (const YAML::Exception& e) {
-    throw InputError(meta_file.string(), fmt::format("(missing or mistyped field: {})", e.what()),
-                     "the fields of docs/output_format.md (format, format_version, kind, status, arrays with "
-                     "whole-number shapes)");
+    throw InputError(
+        meta_file.string(), fmt::format("(missing or mistyped field: {})", e.what()),
+        "the fields of docs/output_format.md (format, format_version, kind, status, arrays with "
+        "whole-number shapes)");
   }
   for (const RunArrayEntry& e : run.entries)
-    if (e.file.empty() || e.file.find('/') != std::string::npos || e.file.find('\\') != std::string::npos ||
-        e.file == "." || e.file == "..")
-      throw InputError(meta_file.string(), fmt::format("array file '{}'", e.file), "a plain file name inside the run");
+    if (e.file.empty() || e.file.find('/') != std::string::npos ||
+        e.file.find('\\') != std::string::npos || e.file == "." || e.file == "..")
+      throw InputError(meta_file.string(), fmt::format("array file '{}'", e.file),
+                       "a plain file name inside the run");
   return run;
 }
 

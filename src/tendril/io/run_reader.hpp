@@ -1,8 +1,9 @@
 #pragma once
-/// Reads a run directory in the "tendril-run" format (version 1 or 2) (docs/output_format.md) back: run.json and
-/// every array it lists. Used by the CLI's export, plot and view commands. A damaged run (missing
-/// or unparsable run.json, a different format or version, a missing or truncated .npy, an array
-/// whose shape disagrees with run.json) throws InputError naming the file and what is wrong.
+/// Reads a run directory in the "tendril-run" format (version 1 or 2) (docs/output_format.md) back:
+/// run.json and every array it lists. Used by the CLI's export, plot and view commands. A damaged
+/// run (missing or unparsable run.json, a different format or version, a missing or truncated .npy,
+/// an array whose shape disagrees with run.json) throws InputError naming the file and what is
+/// wrong.
 ///
 ///   const io::RunData run = io::read_run("runs/cantilever_gravity");
 ///   const io::NpyArray& x = run.array("positions");   // (F, N, 3) [m]
@@ -30,10 +31,10 @@ struct RunArrayEntry {
 
 struct RunData {
   std::filesystem::path directory;
-  YAML::Node meta;                       ///< the whole run.json
-  std::string kind;                      ///< "rod" or "vine"
-  std::string status;                    ///< "completed" or "failed"
-  std::vector<RunArrayEntry> entries;    ///< in run.json order
+  YAML::Node meta;                         ///< the whole run.json
+  std::string kind;                        ///< "rod" or "vine"
+  std::string status;                      ///< "completed" or "failed"
+  std::vector<RunArrayEntry> entries;      ///< in run.json order
   std::map<std::string, NpyArray> arrays;  ///< by name
 
   bool has(const std::string& name) const { return arrays.count(name) != 0; }

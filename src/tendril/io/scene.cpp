@@ -15,7 +15,8 @@
 namespace tendril::io {
 
 /// The section's example on the reference page (a test validates and runs it: tests/docs).
-constexpr const char* kCommonExample = R"yaml(description: "A soft rod clamped at one end, sagging under gravity"
+constexpr const char* kCommonExample =
+    R"yaml(description: "A soft rod clamped at one end, sagging under gravity"
 duration: 0.5
 rods:
   - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 0.2, num_nodes: 21}
@@ -32,9 +33,13 @@ const SchemaTable& common_schema() {
       "Common keys",
       "Keys every scene may have, whatever it simulates.",
       {
-          {.path = "description", .type = KeyType::String, .default_value = "\"\"", .unit = "",
+          {.path = "description",
+           .type = KeyType::String,
+           .default_value = "\"\"",
+           .unit = "",
            .doc = "Free text describing the scene (copied to run.json)."},
-      }, kCommonExample};
+      },
+      kCommonExample};
   return table;
 }
 
@@ -90,8 +95,9 @@ std::string node_text(const YAML::Node& node) {
 
 std::string read_scene_file(const std::filesystem::path& file) {
   const std::size_t max_bytes = scene_limits().max_file_bytes;
-  return read_bounded_file(file, "", "an existing, readable YAML or JSON file", max_bytes,
-                           fmt::format("a scene file of at most {} bytes (--max-scene-bytes)", max_bytes));
+  return read_bounded_file(
+      file, "", "an existing, readable YAML or JSON file", max_bytes,
+      fmt::format("a scene file of at most {} bytes (--max-scene-bytes)", max_bytes));
 }
 
 namespace {
@@ -101,15 +107,20 @@ namespace {
 class DocumentCheck {
  public:
   /// `scene` gives file:line:column locations; without it (a --set value) messages have none.
-  DocumentCheck(const Scene* scene, std::string source) : scene_(scene), source_(std::move(source)) {}
+  DocumentCheck(const Scene* scene, std::string source)
+      : scene_(scene), source_(std::move(source)) {}
   void walk(const YAML::Node& node, int depth) {
     const SceneLimits& limits = scene_limits();
     if (++count_ > limits.max_nodes)
-      throw InputError(source_, fmt::format("(more than {} YAML nodes once aliases are expanded)", limits.max_nodes),
-                       with_location(fmt::format("a scene of at most {} nodes (--max-scene-nodes)", limits.max_nodes),
-                                     location(node)));
+      throw InputError(
+          source_,
+          fmt::format("(more than {} YAML nodes once aliases are expanded)", limits.max_nodes),
+          with_location(
+              fmt::format("a scene of at most {} nodes (--max-scene-nodes)", limits.max_nodes),
+              location(node)));
     if (depth > limits.max_depth)
-      throw InputError(source_, fmt::format("(maps and lists nested more than {} deep)", limits.max_depth),
+      throw InputError(source_,
+                       fmt::format("(maps and lists nested more than {} deep)", limits.max_depth),
                        with_location(fmt::format("at most {} levels of nesting", limits.max_depth),
                                      location(node)));
     if (node.IsSequence()) {
@@ -123,11 +134,12 @@ class DocumentCheck {
         const std::string& key = it->first.Scalar();
         const auto [first, inserted] = seen.emplace(key, location(it->first));
         if (!inserted)
-          throw InputError(source_,
-                           first->second.empty() ? fmt::format("the key '{}' twice in one map", key)
-                                                 : fmt::format("the key '{}' twice in one map (first at {})", key,
-                                                               first->second),
-                           with_location("each key once per map", location(it->first)));
+          throw InputError(
+              source_,
+              first->second.empty()
+                  ? fmt::format("the key '{}' twice in one map", key)
+                  : fmt::format("the key '{}' twice in one map (first at {})", key, first->second),
+              with_location("each key once per map", location(it->first)));
         ++count_;
         walk(it->second, depth + 1);
       }
@@ -135,7 +147,9 @@ class DocumentCheck {
   }
 
  private:
-  std::string location(const YAML::Node& node) const { return scene_ ? scene_->location(node) : ""; }
+  std::string location(const YAML::Node& node) const {
+    return scene_ ? scene_->location(node) : "";
+  }
 
   const Scene* scene_;
   std::string source_;
@@ -153,8 +167,9 @@ bool parse_real(const YAML::Node& node, double& value) {
   if (!node.IsScalar()) return false;
   const std::string& s = node.Scalar();
   // YAML spellings of non-finite numbers are numbers (then rejected as non-finite)
-  static const char* nonfinite[] = {".nan", ".NaN", ".NAN", "nan", "NaN", ".inf", ".Inf", ".INF", "inf",
-                                    "-.inf", "-.Inf", "-.INF", "-inf", "+.inf", "+inf", "Infinity", "-Infinity"};
+  static const char* nonfinite[] = {".nan", ".NaN",  ".NAN", "nan",      "NaN",      ".inf",
+                                    ".Inf", ".INF",  "inf",  "-.inf",    "-.Inf",    "-.INF",
+                                    "-inf", "+.inf", "+inf", "Infinity", "-Infinity"};
   for (const char* n : nonfinite)
     if (s == n) {
       value = std::nan("");
@@ -176,8 +191,8 @@ bool parse_int(const YAML::Node& node, long long& value) {
   char* end = nullptr;
   errno = 0;
   value = std::strtoll(s.c_str(), &end, 10);
-  return end == s.c_str() + s.size() && errno != ERANGE && value >= std::numeric_limits<int>::min() &&
-         value <= std::numeric_limits<int>::max();
+  return end == s.c_str() + s.size() && errno != ERANGE &&
+         value >= std::numeric_limits<int>::min() && value <= std::numeric_limits<int>::max();
 }
 
 /// What an integer key allows, with the int limit when the value is an integer too large for it.
@@ -186,7 +201,8 @@ std::string int_allowed(const KeySpec& s, const YAML::Node& node) {
   const bool too_large = node.IsScalar() && !node.Scalar().empty() &&
                          node.Scalar().find_first_not_of("+-0123456789") == std::string::npos &&
                          !parse_int(node, value);
-  return too_large ? allowed_text(s) + fmt::format(" (at most {} in magnitude)", std::numeric_limits<int>::max())
+  return too_large ? allowed_text(s) +
+                         fmt::format(" (at most {} in magnitude)", std::numeric_limits<int>::max())
                    : allowed_text(s);
 }
 
@@ -223,7 +239,8 @@ void SceneNode::fail(std::string_view key, std::string_view value, std::string_v
 
 void SceneNode::fail_at(std::string_view key, const YAML::Node& at, std::string_view value,
                         std::string_view allowed) const {
-  throw InputError(child_path(key), std::string(value), with_location(allowed, scene_->location(at)));
+  throw InputError(child_path(key), std::string(value),
+                   with_location(allowed, scene_->location(at)));
 }
 
 const KeySpec& SceneNode::spec(std::string_view key, std::initializer_list<KeyType> types) const {
@@ -240,8 +257,8 @@ YAML::Node SceneNode::value_node(std::string_view key, const KeySpec& s) const {
   if (has(key)) return node_[std::string(key)];
   if (s.default_value == kRequired || s.default_value == kOptional)
     throw InputError(child_path(key), "(absent)",
-                     fmt::format("{} (required{}){}", allowed_text(s), s.default_value == kOptional ? " here" : "",
-                                 unknown_keys_note()));
+                     fmt::format("{} (required{}){}", allowed_text(s),
+                                 s.default_value == kOptional ? " here" : "", unknown_keys_note()));
   return YAML::Load(s.default_value);
 }
 
@@ -281,7 +298,8 @@ int SceneNode::integer(std::string_view key) const {
   const KeySpec& s = spec(key, {KeyType::Int});
   const YAML::Node n = value_node(key, s);
   long long v = 0;
-  if (!parse_int(n, v) || !in_range(s, static_cast<double>(v))) fail(key, node_text(n), int_allowed(s, n));
+  if (!parse_int(n, v) || !in_range(s, static_cast<double>(v)))
+    fail(key, node_text(n), int_allowed(s, n));
   resolve(key, static_cast<int>(v));
   return static_cast<int>(v);
 }
@@ -327,8 +345,10 @@ std::vector<double> SceneNode::reals(std::string_view key, int expected_size) co
   const KeySpec& s = spec(key, {KeyType::RealList});
   const YAML::Node n = value_node(key, s);
   const std::string allowed =
-      allowed_text(s) + (expected_size >= 0 ? fmt::format(" (exactly {} of them)", expected_size) : " (at least one)");
-  if (!n.IsSequence() || n.size() == 0 || (expected_size >= 0 && static_cast<int>(n.size()) != expected_size))
+      allowed_text(s) + (expected_size >= 0 ? fmt::format(" (exactly {} of them)", expected_size)
+                                            : " (at least one)");
+  if (!n.IsSequence() || n.size() == 0 ||
+      (expected_size >= 0 && static_cast<int>(n.size()) != expected_size))
     fail(key, node_text(n), allowed);
   std::vector<double> v(n.size());
   for (std::size_t i = 0; i < n.size(); ++i)
@@ -342,7 +362,8 @@ std::vector<int> SceneNode::integers(std::string_view key, int expected_size) co
   const KeySpec& s = spec(key, {KeyType::IntList});
   const YAML::Node n = value_node(key, s);
   const std::string allowed =
-      allowed_text(s) + (expected_size >= 0 ? fmt::format(" (exactly {} of them)", expected_size) : "");
+      allowed_text(s) +
+      (expected_size >= 0 ? fmt::format(" (exactly {} of them)", expected_size) : "");
   if (!n.IsSequence() || (expected_size >= 0 && static_cast<int>(n.size()) != expected_size))
     fail(key, node_text(n), allowed);
   std::vector<int> v(n.size());
@@ -361,7 +382,8 @@ std::vector<int> SceneNode::integers(std::string_view key, int expected_size) co
 std::vector<std::string> SceneNode::texts(std::string_view key) const {
   const KeySpec& s = spec(key, {KeyType::StringList});
   const YAML::Node n = value_node(key, s);
-  if (!n.IsSequence() || n.size() == 0) fail(key, node_text(n), allowed_text(s) + " (at least one)");
+  if (!n.IsSequence() || n.size() == 0)
+    fail(key, node_text(n), allowed_text(s) + " (at least one)");
   std::vector<std::string> v;
   Json j = Json::array();
   for (std::size_t i = 0; i < n.size(); ++i) {
@@ -381,7 +403,8 @@ std::vector<std::string> SceneNode::texts(std::string_view key) const {
 std::vector<std::vector<double>> SceneNode::real_table(std::string_view key, int columns) const {
   const KeySpec& s = spec(key, {KeyType::RealTable});
   const YAML::Node n = value_node(key, s);
-  if (!n.IsSequence() || n.size() == 0) fail(key, node_text(n), allowed_text(s) + " (at least one row)");
+  if (!n.IsSequence() || n.size() == 0)
+    fail(key, node_text(n), allowed_text(s) + " (at least one row)");
   std::vector<std::vector<double>> rows(n.size(), std::vector<double>(columns));
   Json j = Json::array();
   for (std::size_t r = 0; r < n.size(); ++r) {
@@ -400,7 +423,8 @@ std::vector<std::vector<double>> SceneNode::real_table(std::string_view key, int
 std::vector<std::vector<int>> SceneNode::int_table(std::string_view key, int columns) const {
   const KeySpec& s = spec(key, {KeyType::IntTable});
   const YAML::Node n = value_node(key, s);
-  if (!n.IsSequence() || n.size() == 0) fail(key, node_text(n), allowed_text(s) + " (at least one row)");
+  if (!n.IsSequence() || n.size() == 0)
+    fail(key, node_text(n), allowed_text(s) + " (at least one row)");
   std::vector<std::vector<int>> rows(n.size(), std::vector<int>(columns));
   Json j = Json::array();
   for (std::size_t r = 0; r < n.size(); ++r) {
@@ -411,7 +435,8 @@ std::vector<std::vector<int>> SceneNode::int_table(std::string_view key, int col
     for (int c = 0; c < columns; ++c) {
       long long x = 0;
       if (!parse_int(n[r][c], x) || !in_range(s, static_cast<double>(x)))
-        fail_at(fmt::format("{}[{}]", row_key, c), n[r][c], node_text(n[r][c]), int_allowed(s, n[r][c]));
+        fail_at(fmt::format("{}[{}]", row_key, c), n[r][c], node_text(n[r][c]),
+                int_allowed(s, n[r][c]));
       rows[r][c] = static_cast<int>(x);
       row.push_back(rows[r][c]);
     }
@@ -446,7 +471,8 @@ std::vector<SceneNode> SceneNode::list(std::string_view key) const {
   for (std::size_t i = 0; i < seq.size(); ++i) {
     const std::string element_path = fmt::format("{}[{}]", child_path(key), i);
     if (!seq[i].IsMap())
-      throw InputError(element_path, node_text(seq[i]), with_location("a map of keys", scene_->location(seq[i])));
+      throw InputError(element_path, node_text(seq[i]),
+                       with_location("a map of keys", scene_->location(seq[i])));
     auto segments = segments_;
     segments.push_back({std::string(key), -1});
     segments.push_back({"", static_cast<int>(i)});
@@ -457,14 +483,15 @@ std::vector<SceneNode> SceneNode::list(std::string_view key) const {
 
 // ---------------------------------------------------------------- Scene
 
-Scene Scene::from_text(const std::string& text, Schema schema, const std::vector<std::string>& overrides,
-                       const std::string& source) {
+Scene Scene::from_text(const std::string& text, Schema schema,
+                       const std::vector<std::string>& overrides, const std::string& source) {
   Scene scene;
   scene.schema_ = std::move(schema);
   scene.source_ = source;
   if (text.size() > scene_limits().max_file_bytes)
     throw InputError(source, fmt::format("({} bytes)", text.size()),
-                     fmt::format("a scene of at most {} bytes (--max-scene-bytes)", scene_limits().max_file_bytes));
+                     fmt::format("a scene of at most {} bytes (--max-scene-bytes)",
+                                 scene_limits().max_file_bytes));
   try {
     scene.tree_ = YAML::Load(text);
   } catch (const YAML::Exception& e) {
@@ -472,7 +499,8 @@ Scene Scene::from_text(const std::string& text, Schema schema, const std::vector
                      "valid YAML or JSON");
   }
   if (scene.tree_.IsNull()) scene.tree_ = YAML::Node(YAML::NodeType::Map);
-  if (!scene.tree_.IsMap()) throw InputError(source, node_text(scene.tree_), "a map of scene keys at the top level");
+  if (!scene.tree_.IsMap())
+    throw InputError(source, node_text(scene.tree_), "a map of scene keys at the top level");
   DocumentCheck(&scene, source).walk(scene.tree_, 0);
   std::unordered_map<std::string, std::string> assigned;  // key path -> the --set that gave it
   for (const std::string& o : overrides) {
@@ -485,7 +513,8 @@ Scene Scene::from_text(const std::string& text, Schema schema, const std::vector
   return scene;
 }
 
-Scene Scene::from_file(const std::filesystem::path& file, Schema schema, const std::vector<std::string>& overrides) {
+Scene Scene::from_file(const std::filesystem::path& file, Schema schema,
+                       const std::vector<std::string>& overrides) {
   Scene scene = from_text(read_scene_file(file), std::move(schema), overrides, file.string());
   scene.base_directory_ = file.parent_path();
   return scene;
@@ -496,20 +525,26 @@ std::string Scene::location(const YAML::Node& node) const {
   return fmt::format("{}:{}:{}", source_, node.Mark().line + 1, node.Mark().column + 1);
 }
 
-SceneNode Scene::root() { return SceneNode(this, tree_, "", {}); }
+SceneNode Scene::root() {
+  return SceneNode(this, tree_, "", {});
+}
 
 bool Scene::has_top_level(std::string_view key) const {
   const YAML::Node n = tree_[std::string(key)];
   return n.IsDefined() && !n.IsNull();
 }
 
-void Scene::add_generated(const std::string& key, const YAML::Node& value, const std::string& generator) {
+void Scene::add_generated(const std::string& key, const YAML::Node& value,
+                          const std::string& generator) {
   if (has_top_level(key))
-    throw InputError(key, node_text(tree_[key]), "absent when " + generator + " is given (it generates " + key + ")");
+    throw InputError(key, node_text(tree_[key]),
+                     "absent when " + generator + " is given (it generates " + key + ")");
   tree_[key] = value;
 }
 
-void Scene::check_unused() const { check_unused_in(tree_, ""); }
+void Scene::check_unused() const {
+  check_unused_in(tree_, "");
+}
 
 void Scene::check_unused_in(const YAML::Node& node, const std::string& path) const {
   const std::string g = generic_path(path);
@@ -521,14 +556,16 @@ void Scene::check_unused_in(const YAML::Node& node, const std::string& path) con
     if (s == nullptr) {
       const std::vector<std::string> known = schema_.children(g);
       const std::string near = closest_name(key, known);
-      throw InputError(child, "unknown key '" + key + "'",
-                       (known.empty() ? std::string("no keys here") : "one of the keys " + join(known)) +
-                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      throw InputError(
+          child, "unknown key '" + key + "'",
+          (known.empty() ? std::string("no keys here") : "one of the keys " + join(known)) +
+              (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     if (used_->count(child) == 0 && !it->second.IsNull())
-      throw InputError(child, node_text(it->second),
-                       "nothing here: the key is valid but not used with the other settings of this map "
-                       "(e.g. a helix key on a straight rod)");
+      throw InputError(
+          child, node_text(it->second),
+          "nothing here: the key is valid but not used with the other settings of this map "
+          "(e.g. a helix key on a straight rod)");
     if (s->type == KeyType::Map && it->second.IsMap()) check_unused_in(it->second, child);
     if (s->type == KeyType::List && it->second.IsSequence())
       for (std::size_t i = 0; i < it->second.size(); ++i)
@@ -550,7 +587,8 @@ YAML::Node without_marks(const YAML::Node& node) {
   }
   if (node.IsMap()) {
     YAML::Node out(YAML::NodeType::Map);
-    for (auto it = node.begin(); it != node.end(); ++it) out[without_marks(it->first)] = without_marks(it->second);
+    for (auto it = node.begin(); it != node.end(); ++it)
+      out[without_marks(it->first)] = without_marks(it->second);
     return out;
   }
   return YAML::Node(node.Type());
@@ -577,7 +615,8 @@ std::string apply_override(YAML::Node& root, const std::string& assignment) {
     }
   }
   if (!current.empty()) segments.push_back(current);
-  if (segments.empty()) throw InputError("--set", assignment, "key.path=value with a non-empty key path");
+  if (segments.empty())
+    throw InputError("--set", assignment, "key.path=value with a non-empty key path");
 
   YAML::Node value;
   try {
@@ -591,8 +630,9 @@ std::string apply_override(YAML::Node& root, const std::string& assignment) {
   // nothing after '=' would silently put the key back to its default (an explicit null removes the
   // key on purpose)
   if (value_text.find_first_not_of(" \t") == std::string::npos)
-    throw InputError("--set " + path, "(nothing after '=')",
-                     "a value after '=' (null removes the key; to keep the scene's value, leave the --set out)");
+    throw InputError(
+        "--set " + path, "(nothing after '=')",
+        "a value after '=' (null removes the key; to keep the scene's value, leave the --set out)");
 
   YAML::Node node;
   node.reset(root);

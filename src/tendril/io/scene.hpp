@@ -4,8 +4,8 @@
 ///   io::Schema schema{{&io::common_schema(), &my_area_schema()}};
 ///   io::Scene scene = io::Scene::from_file("examples/x.yaml", schema, {"rods.0.material.E=2e7"});
 ///   io::SceneNode root = scene.root();
-///   double dt = root.map("integrator").real("dt");   // typed, range-checked, default from the table
-///   scene.check_unused();                             // unknown or unused keys are errors
+///   double dt = root.map("integrator").real("dt");   // typed, range-checked, default from the
+///   table scene.check_unused();                             // unknown or unused keys are errors
 ///
 /// Every read checks the value against the key's spec (type, finite, range, choices) and throws
 /// tendril::InputError("rods[1].material.E", "-3", "a real > 0") on a bad value. Keys absent from
@@ -13,10 +13,11 @@
 /// `resolved()`, the scene as actually used, which run writers store in run.json.
 ///
 /// Overrides (`--set`): "key.path=value", applied to the parsed tree before any read. The path
-/// uses dots between map keys; a list element is written `rods.0.material.E` or `rods[0].material.E`
-/// (0-based). The value is YAML text: `gravity=[0,0,-9.81]`, `integrator.type=static`. Missing map
-/// keys are created (an unknown one is then reported like any unknown key); list indices must exist.
-/// A value obeys the file's limits and duplicate-key rule; the same key path set twice is refused.
+/// uses dots between map keys; a list element is written `rods.0.material.E` or
+/// `rods[0].material.E` (0-based). The value is YAML text: `gravity=[0,0,-9.81]`,
+/// `integrator.type=static`. Missing map keys are created (an unknown one is then reported like any
+/// unknown key); list indices must exist. A value obeys the file's limits and duplicate-key rule;
+/// the same key path set twice is refused.
 
 #include <filesystem>
 #include <memory>
@@ -48,7 +49,8 @@ SceneLimits& scene_limits();
 
 /// The bytes of a scene file, read once: a regular file, a pipe or /dev/stdin. InputError if it
 /// cannot be opened, is a directory, exceeds max_file_bytes (/dev/zero), or a pipe or FIFO sends
-/// nothing for input_file_limits().read_timeout_seconds (a FIFO without a writer): read_bounded_file.
+/// nothing for input_file_limits().read_timeout_seconds (a FIFO without a writer):
+/// read_bounded_file.
 std::string read_scene_file(const std::filesystem::path& file);
 
 class Scene;
@@ -85,7 +87,8 @@ class SceneNode {
   /// Throws InputError for the child `key` (value as written in the file, or "(absent)").
   [[noreturn]] void fail(std::string_view key, std::string_view allowed) const;
   /// Throws InputError with an explicit value text.
-  [[noreturn]] void fail(std::string_view key, std::string_view value, std::string_view allowed) const;
+  [[noreturn]] void fail(std::string_view key, std::string_view value,
+                         std::string_view allowed) const;
   /// Throws InputError for the child `key` (e.g. "points[3]") located at node `at` of the file.
   [[noreturn]] void fail_at(std::string_view key, const YAML::Node& at, std::string_view value,
                             std::string_view allowed) const;
@@ -97,13 +100,18 @@ class SceneNode {
     int index = -1;   ///< list index, or -1 for a map key
   };
   SceneNode(Scene* scene, YAML::Node node, std::string path, std::vector<Segment> segments)
-      : scene_(scene), node_(std::move(node)), path_(std::move(path)), segments_(std::move(segments)) {}
-  /// The spec of child `key`, which must exist and have one of the listed types (programming error otherwise).
+      : scene_(scene),
+        node_(std::move(node)),
+        path_(std::move(path)),
+        segments_(std::move(segments)) {}
+  /// The spec of child `key`, which must exist and have one of the listed types (programming error
+  /// otherwise).
   const KeySpec& spec(std::string_view key, std::initializer_list<KeyType> types) const;
-  /// The node of child `key` from the file, or its default parsed from the table (null if optional).
+  /// The node of child `key` from the file, or its default parsed from the table (null if
+  /// optional).
   YAML::Node value_node(std::string_view key, const KeySpec& spec) const;
-  /// "; unknown key 'densty' in rods[0].material (did you mean 'density'?)" for each key of this map
-  /// that the schema does not know (a typo that leaves a required key absent), else "".
+  /// "; unknown key 'densty' in rods[0].material (did you mean 'density'?)" for each key of this
+  /// map that the schema does not know (a typo that leaves a required key absent), else "".
   std::string unknown_keys_note() const;
   /// Records `value` as the resolved value of child `key`.
   void resolve(std::string_view key, Json value) const;
@@ -122,7 +130,8 @@ class Scene {
   static Scene from_file(const std::filesystem::path& file, Schema schema,
                          const std::vector<std::string>& overrides = {});
   /// Parses YAML/JSON text; `source` names it in messages.
-  static Scene from_text(const std::string& text, Schema schema, const std::vector<std::string>& overrides = {},
+  static Scene from_text(const std::string& text, Schema schema,
+                         const std::vector<std::string>& overrides = {},
                          const std::string& source = "<text>");
 
   Scene(Scene&&) noexcept = default;
@@ -137,9 +146,9 @@ class Scene {
   SceneNode root();
   /// True if the file has the top-level key (used to tell rod scenes from vine scenes).
   bool has_top_level(std::string_view key) const;
-  /// Adds a top-level key written by a scene generator (e.g. `flagellated_robot` writes `rods`); it is
-  /// then read, checked and resolved like a key from the file. InputError naming `key` if the file
-  /// already has it.
+  /// Adds a top-level key written by a scene generator (e.g. `flagellated_robot` writes `rods`); it
+  /// is then read, checked and resolved like a key from the file. InputError naming `key` if the
+  /// file already has it.
   void add_generated(const std::string& key, const YAML::Node& value, const std::string& generator);
   /// Throws InputError for the first key in the file that is not in the schema ("did you mean")
   /// or that no reader used (e.g. `pitch` on a straight rod).

@@ -18,15 +18,15 @@ enum class KeyType {
   Bool,
   Int,
   Real,
-  String,     ///< free text, or one of `choices`
-  Vec3,       ///< [x, y, z] of reals
-  RealList,   ///< [a, b, ...] of reals (length checked by the reader)
-  IntList,    ///< [i, j, ...] of integers
-  StringList, ///< [a, b, ...] of strings (each one of `choices` if given)
-  RealTable,  ///< [[...], [...]] rows of reals (e.g. nodes, piecewise-linear tables)
-  IntTable,   ///< [[...], [...]] rows of integers (e.g. edges)
-  Map,        ///< a map of documented keys
-  List,       ///< a list of maps (elements described by "path[].key")
+  String,      ///< free text, or one of `choices`
+  Vec3,        ///< [x, y, z] of reals
+  RealList,    ///< [a, b, ...] of reals (length checked by the reader)
+  IntList,     ///< [i, j, ...] of integers
+  StringList,  ///< [a, b, ...] of strings (each one of `choices` if given)
+  RealTable,   ///< [[...], [...]] rows of reals (e.g. nodes, piecewise-linear tables)
+  IntTable,    ///< [[...], [...]] rows of integers (e.g. edges)
+  Map,         ///< a map of documented keys
+  List,        ///< a list of maps (elements described by "path[].key")
 };
 
 /// Default marker: the key must be given.
@@ -35,14 +35,14 @@ inline constexpr std::string_view kRequired = "required";
 inline constexpr std::string_view kOptional = "optional";
 
 struct KeySpec {
-  std::string path;                 ///< "rods[].material.E"
+  std::string path;  ///< "rods[].material.E"
   KeyType type = KeyType::Real;
-  std::string default_value;        ///< YAML text of the default, kRequired or kOptional
-  std::string unit;                 ///< SI unit, "-" if dimensionless, "" for maps/lists/strings
-  std::string doc;                  ///< one or two sentences
+  std::string default_value;  ///< YAML text of the default, kRequired or kOptional
+  std::string unit;           ///< SI unit, "-" if dimensionless, "" for maps/lists/strings
+  std::string doc;            ///< one or two sentences
   double min = -std::numeric_limits<double>::infinity();  ///< lower bound for Int/Real (and lists)
   double max = std::numeric_limits<double>::infinity();   ///< upper bound
-  bool min_exclusive = false;       ///< value must be > min rather than >= min
+  bool min_exclusive = false;             ///< value must be > min rather than >= min
   std::vector<std::string> choices = {};  ///< allowed values of a String key (empty: any text)
 };
 
@@ -76,7 +76,8 @@ std::string generic_path(std::string_view path);
 /// Human-readable name of a type ("real", "list of 3 reals", ...).
 std::string type_name(KeyType type);
 
-/// Text of the allowed range / choices of a key, e.g. "a real > 0", "one of implicit_euler, static".
+/// Text of the allowed range / choices of a key, e.g. "a real > 0", "one of implicit_euler,
+/// static".
 std::string allowed_text(const KeySpec& spec);
 
 /// The scene reference page (Markdown) for the given tables, one section per table.

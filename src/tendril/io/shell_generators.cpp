@@ -8,19 +8,20 @@
 namespace tendril::io {
 namespace {
 
-/// Triangles between a lower row and an upper row of node indices, both sorted by x: walks both rows,
-/// each time advancing the row whose next node lies further left (counter-clockwise about +z); on a tie
-/// (the last nodes of both rows) the row that is not shifted advances first (`lower_first`), so a mesh is
-/// mirror symmetric about every row.
-void zip_rows(const std::vector<Vec3>& nodes, const std::vector<int>& lower, const std::vector<int>& upper,
-              bool lower_first, std::vector<std::array<int, 3>>& triangles) {
+/// Triangles between a lower row and an upper row of node indices, both sorted by x: walks both
+/// rows, each time advancing the row whose next node lies further left (counter-clockwise about
+/// +z); on a tie (the last nodes of both rows) the row that is not shifted advances first
+/// (`lower_first`), so a mesh is mirror symmetric about every row.
+void zip_rows(const std::vector<Vec3>& nodes, const std::vector<int>& lower,
+              const std::vector<int>& upper, bool lower_first,
+              std::vector<std::array<int, 3>>& triangles) {
   std::size_t i = 0, j = 0;
   while (i + 1 < lower.size() || j + 1 < upper.size()) {
     const auto x = [&](int node) { return nodes[static_cast<std::size_t>(node)].x(); };
     const bool advance_lower =
         j + 1 >= upper.size() ||
-        (i + 1 < lower.size() &&
-         (x(lower[i + 1]) < x(upper[j + 1]) || (x(lower[i + 1]) == x(upper[j + 1]) && lower_first)));
+        (i + 1 < lower.size() && (x(lower[i + 1]) < x(upper[j + 1]) ||
+                                  (x(lower[i + 1]) == x(upper[j + 1]) && lower_first)));
     if (advance_lower) {
       triangles.push_back({lower[i], lower[i + 1], upper[j]});
       ++i;
@@ -33,7 +34,8 @@ void zip_rows(const std::vector<Vec3>& nodes, const std::vector<int>& lower, con
 
 }  // namespace
 
-TriangleMesh rectangle_mesh(double length, double width, int nodes_x, int nodes_y, MeshPattern pattern) {
+TriangleMesh rectangle_mesh(double length, double width, int nodes_x, int nodes_y,
+                            MeshPattern pattern) {
   TriangleMesh mesh;
   const double dx = length / (nodes_x - 1);
   const double dy = width / (nodes_y - 1);
@@ -61,7 +63,8 @@ TriangleMesh rectangle_mesh(double length, double width, int nodes_x, int nodes_
     }
     for (std::size_t i = 0; i + 1 < lo.size(); ++i) {
       const int a = lo[i], b = lo[i + 1], c = up[i + 1], d = up[i];
-      const bool rising = pattern == MeshPattern::right || (i + static_cast<std::size_t>(j)) % 2 == 0;
+      const bool rising =
+          pattern == MeshPattern::right || (i + static_cast<std::size_t>(j)) % 2 == 0;
       if (rising) {
         mesh.triangles.push_back({a, b, c});
         mesh.triangles.push_back({a, c, d});
@@ -79,7 +82,9 @@ TriangleMesh hexagon_mesh(double side, int divisions) {
   const int n = divisions;
   const Vec3 a1(side / n, 0.0, 0.0);
   const Vec3 a2(0.5 * side / n, 0.5 * std::sqrt(3.0) * side / n, 0.0);
-  const auto inside = [n](int i, int j) { return std::abs(i) <= n && std::abs(j) <= n && std::abs(i + j) <= n; };
+  const auto inside = [n](int i, int j) {
+    return std::abs(i) <= n && std::abs(j) <= n && std::abs(i + j) <= n;
+  };
   TriangleMesh mesh;
   std::map<std::pair<int, int>, int> index;
   for (int j = -n; j <= n; ++j)

@@ -14,10 +14,11 @@ namespace tendril {
 namespace {
 
 // Derivatives are first taken in z = (e_a, e_b, theta_a, theta_b) (8 entries), then mapped to the
-// stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) with e_a = x_k - x_{k-1}, e_b = x_{k+1} - x_k.
-// The kernel evaluates four springs at once, one per lane of a LanePack (core/lane_pack.hpp): every
-// spring, also a single one (bend_twist_stencil), goes through the same instructions, so its values do
-// not depend on which springs share its pack (the threads' parts, docs/physics/time_integration.md).
+// stencil DOFs (x_{k-1}, x_k, x_{k+1}, theta_a, theta_b) with e_a = x_k - x_{k-1}, e_b = x_{k+1} -
+// x_k. The kernel evaluates four springs at once, one per lane of a LanePack (core/lane_pack.hpp):
+// every spring, also a single one (bend_twist_stencil), goes through the same instructions, so its
+// values do not depend on which springs share its pack (the threads' parts,
+// docs/physics/time_integration.md).
 using P = LanePack;
 constexpr int kLanes = LanePack::kLanes;
 using PVec3 = Eigen::Matrix<P, 3, 1>;
@@ -37,10 +38,12 @@ void add_cross_matrix(const PVec3& v, PMat3& m) {
   m(2, 1) += v.x();
 }
 
-/// a b^T written out, and m^T v below: Eigen's products of matrices of a custom scalar call a function per
-/// coefficient (measured: the G K G^T product alone was 3 % of the flagellated robot's time).
+/// a b^T written out, and m^T v below: Eigen's products of matrices of a custom scalar call a
+/// function per coefficient (measured: the G K G^T product alone was 3 % of the flagellated robot's
+/// time).
 template <int R, int C, int K>
-Eigen::Matrix<P, R, C> times_transposed(const Eigen::Matrix<P, R, K>& a, const Eigen::Matrix<P, C, K>& b) {
+Eigen::Matrix<P, R, C> times_transposed(const Eigen::Matrix<P, R, K>& a,
+                                        const Eigen::Matrix<P, C, K>& b) {
   Eigen::Matrix<P, R, C> out;
   for (int j = 0; j < C; ++j)
     for (int i = 0; i < R; ++i) {
@@ -59,12 +62,12 @@ PVec3 transposed_times(const PMat3& m, const PVec3& v) {
 
 /// Geometry of the two oriented edges shared by all derivative pieces.
 struct EdgePair {
-  PVec3 t_a, t_b;         // unit tangents
-  P len_a, len_b;   // |e_a|, |e_b| [m]
-  P chi;            // 1 + t_a . t_b
-  PVec3 kb;               // curvature binormal (kappa b)
-  PVec3 t_sum;            // t_a + t_b
-  P s_a, s_b;       // 1 / (chi |e_a|), 1 / (chi |e_b|) [1/m]
+  PVec3 t_a, t_b;  // unit tangents
+  P len_a, len_b;  // |e_a|, |e_b| [m]
+  P chi;           // 1 + t_a . t_b
+  PVec3 kb;        // curvature binormal (kappa b)
+  PVec3 t_sum;     // t_a + t_b
+  P s_a, s_b;      // 1 / (chi |e_a|), 1 / (chi |e_b|) [1/m]
 
   EdgePair(const PVec3& e_a, const PVec3& e_b) : len_a(e_a.norm()), len_b(e_b.norm()) {
     t_a = e_a / len_a;
@@ -99,10 +102,12 @@ PVec3 binormal_jacobian_b_transposed(const EdgePair& p, const PVec3& v, P kb_v) 
   return p.s_b * (2.0 * v.cross(p.t_a) - kb_v * p.t_sum);
 }
 
-/// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric; the upper
-/// blocks aa, ab and bb only: bend_twist_stencil forms the upper blocks of its Hessian over z). With
-/// g = df/dt (tangents taken as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P - (t.g) P - t (P g)^T
-/// - (P g) t^T] / |e|^2, P = I - t t^T. Written with rank-one terms: P_a M P_b = M - t_a (M^T t_a)^T
+/// Adds to the (e_a, e_b) block of h the Hessian of f = v . (kappa b) at fixed v (symmetric; the
+/// upper blocks aa, ab and bb only: bend_twist_stencil forms the upper blocks of its Hessian over
+/// z). With g = df/dt (tangents taken as free vectors) and G = dg/dt: d(P g / |e|)/de = [P G P -
+/// (t.g) P - t (P g)^T
+/// - (P g) t^T] / |e|^2, P = I - t t^T. Written with rank-one terms: P_a M P_b = M - t_a (M^T
+/// t_a)^T
 /// - (M t_b) t_b^T + (t_a . M t_b) t_a t_b^T.
 void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
   const P f = v.dot(p.kb);
@@ -110,20 +115,23 @@ void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
   const PVec3 g_b = (2.0 * v.cross(p.t_a) - f * p.t_a) / p.chi;
   const P tg_a = p.t_a.dot(g_a), tg_b = p.t_b.dot(g_b), cos = p.chi - 1.0;
   const PVec3 pg_a = g_a - tg_a * p.t_a, pg_b = g_b - tg_b * p.t_b;
-  const PVec3 pt_b = p.t_b - cos * p.t_a, pt_a = p.t_a - cos * p.t_b;  // t_b seen from edge a and vice versa
+  const PVec3 pt_b = p.t_b - cos * p.t_a,
+              pt_a = p.t_a - cos * p.t_b;  // t_b seen from edge a and vice versa
   // G_aa = -(t_b g_a^T + g_a t_b^T) / chi, G_bb alike:
-  // block aa = -(pg_a q_a^T + q_a pg_a^T + (t_a . g_a) P_a) / |e_a|^2 with q_a = P_a t_b / chi + t_a
-  // inlined: the scalar stencil was 5 % faster (bench_rod_terms BM_BendTwistStencil; not inlined by GCC 12 at
-  // -O2); not measured again with the four-lane kernel
-  const auto add_diagonal_block = [](auto block, const PVec3& t, const PVec3& pg, const PVec3& q, P tg,
-                                     P len) __attribute__((always_inline)) {
+  // block aa = -(pg_a q_a^T + q_a pg_a^T + (t_a . g_a) P_a) / |e_a|^2 with q_a = P_a t_b / chi +
+  // t_a inlined: the scalar stencil was 5 % faster (bench_rod_terms BM_BendTwistStencil; not
+  // inlined by GCC 12 at -O2); not measured again with the four-lane kernel
+  const auto add_diagonal_block = [](auto block, const PVec3& t, const PVec3& pg, const PVec3& q,
+                                     P tg, P len) __attribute__((always_inline)) {
     const P s = -1.0 / (len * len);
-    block.noalias() += (s * pg) * q.transpose() + (s * q) * pg.transpose() - (s * tg) * t * t.transpose();
+    block.noalias() +=
+        (s * pg) * q.transpose() + (s * q) * pg.transpose() - (s * tg) * t * t.transpose();
     block.diagonal().array() += s * tg;
   };
   add_diagonal_block(h.block<3, 3>(0, 0), p.t_a, pg_a, pt_b / p.chi + p.t_a, tg_a, p.len_a);
   add_diagonal_block(h.block<3, 3>(3, 3), p.t_b, pg_b, pt_a / p.chi + p.t_b, tg_b, p.len_b);
-  // G_ab = (M - t_b g_b^T - g_a t_a^T) / chi with M = -2 [v]x - f I: block ab = (P_a M P_b - P_a t_b (P_b g_b)^T
+  // G_ab = (M - t_b g_b^T - g_a t_a^T) / chi with M = -2 [v]x - f I: block ab = (P_a M P_b - P_a
+  // t_b (P_b g_b)^T
   // - (P_a g_a) (P_b t_a)^T) / (chi |e_a| |e_b|)
   const PVec3 m_tb = -2.0 * v.cross(p.t_b) - f * p.t_b;  // M t_b
   const PVec3 mt_ta = 2.0 * v.cross(p.t_a) - f * p.t_a;  // M^T t_a
@@ -139,13 +147,14 @@ void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
   h.block<3, 3>(0, 3) += ab;
 }
 
-/// d h / d e of the transport rotation gradient h = (t x t_acc) / (|e| (1 + t_acc . t)), written with
-/// h itself (t_acc = c t + (1 + c) |e| h x t, c / (1 + c) = (1 - eta) / 2, eta = |e|^2 |h|^2, and
-/// [t x h]x (I - t t^T) = [t x h]x - h t^T since h is normal to t):
+/// d h / d e of the transport rotation gradient h = (t x t_acc) / (|e| (1 + t_acc . t)), written
+/// with h itself (t_acc = c t + (1 + c) |e| h x t, c / (1 + c) = (1 - eta) / 2, eta = |e|^2 |h|^2,
+/// and [t x h]x (I - t t^T) = [t x h]x - h t^T since h is normal to t):
 ///   Dh = -(1 - eta) / (2 |e|^2) [t]x + ([t x h]x - 2 h t^T) / |e| + h (t x h)^T.
 /// Inlined: the scalar stencil was 2-3 % faster (bench_rod_terms); inlining add_binormal_hessian or
 /// hessian_to_stencil made it 7-20 % slower (not measured again with the four-lane kernel).
-[[gnu::always_inline]] inline PMat3 rotation_gradient_jacobian(const PVec3& t, P len, const PVec3& h) {
+[[gnu::always_inline]] inline PMat3 rotation_gradient_jacobian(const PVec3& t, P len,
+                                                               const PVec3& h) {
   const P eta = len * len * h.squaredNorm();
   const PVec3 txh = t.cross(h);
   PMat3 dh;
@@ -154,12 +163,12 @@ void add_binormal_hessian(const EdgePair& p, const PVec3& v, PMat<8>& h) {
   return dh;
 }
 
-/// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is sparse:
-/// the transport rotation gradient g at rows [offset, offset + 3), the twist sign (+-1) at row `angle`, 0
-/// elsewhere; r = (r_e, 0, 0) is zero on the twists. The upper blocks only (as above): edge a (offset
-/// 0) touches rows 0-2 of the positions, edge b (offset 3) columns 3-5.
-void add_frame_angle_coupling(PMat<8>& h, const PVec<6>& r_e, const PVec3& g, int offset, int angle, P sign,
-                              P c) {
+/// h += -(r p^T + p r^T) + c p p^T for the gradient p of an edge's frame angle over z, which is
+/// sparse: the transport rotation gradient g at rows [offset, offset + 3), the twist sign (+-1) at
+/// row `angle`, 0 elsewhere; r = (r_e, 0, 0) is zero on the twists. The upper blocks only (as
+/// above): edge a (offset 0) touches rows 0-2 of the positions, edge b (offset 3) columns 3-5.
+void add_frame_angle_coupling(PMat<8>& h, const PVec<6>& r_e, const PVec3& g, int offset, int angle,
+                              P sign, P c) {
   auto positions = h.topLeftCorner<6, 6>();
   if (offset == 0) {
     positions.topLeftCorner<3, 3>().noalias() -= r_e.head<3>() * g.transpose();
@@ -181,8 +190,8 @@ PVec<11> gradient_to_stencil(const PVec<8>& g) {
   return out;
 }
 
-/// out = D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1} = e_b.
-/// Reads the upper blocks of the symmetric h only.
+/// out = D^T H D with D = dz / d(stencil DOFs), blockwise: x_{k-1} = -e_a, x_k = e_a - e_b, x_{k+1}
+/// = e_b. Reads the upper blocks of the symmetric h only.
 void hessian_to_stencil(const PMat<8>& h, PMat<11>& out) {
   const auto aa = h.block<3, 3>(0, 0), ab = h.block<3, 3>(0, 3), bb = h.block<3, 3>(3, 3);
   const auto ta = h.block<3, 2>(0, 6), tb = h.block<3, 2>(3, 6);
@@ -202,18 +211,18 @@ void hessian_to_stencil(const PMat<8>& h, PMat<11>& out) {
   out.block<2, 9>(9, 0) = out.block<9, 2>(0, 9).transpose();
 }
 
-
-/// Four springs' oriented stencils (BendTwistStencil) and constants (BendTwistSpring), one per lane.
+/// Four springs' oriented stencils (BendTwistStencil) and constants (BendTwistSpring), one per
+/// lane.
 struct PackedStencil {
   PVec3 edge_a, edge_b, director_1_a, director_2_a, director_1_b, director_2_b, rotation_gradient_a,
       rotation_gradient_b;
   P twist_a, twist_b, reference_twist, twist_sign_a, twist_sign_b;
-  P voronoi_length, bend_stiffness_1, bend_stiffness_2, twist_stiffness, natural_curvature_1, natural_curvature_2,
-      natural_twist;
+  P voronoi_length, bend_stiffness_1, bend_stiffness_2, twist_stiffness, natural_curvature_1,
+      natural_curvature_2, natural_twist;
 };
 
-/// Energies [J] of the four springs and, when asked, their gradients and Hessians over the stencil DOFs
-/// (bend_twist_stencil, lane by lane).
+/// Energies [J] of the four springs and, when asked, their gradients and Hessians over the stencil
+/// DOFs (bend_twist_stencil, lane by lane).
 P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* hessian) {
   const EdgePair p(s.edge_a, s.edge_b);
   const P voronoi = s.voronoi_length;
@@ -230,24 +239,28 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   const P energy = 0.5 * (k1 * d1 * d1 + k2 * d2 * d2 + k3 * dm * dm);
   if (!gradient && !hessian) return energy;
 
-  // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a + m1_b, without
-  // forming J_a and J_b (the same operations with and without the Hessian: the residual at a point does not
-  // depend on whether the Jacobian is asked)
+  // gradients over z of (kappa b) . v, (J_a^T v, J_b^T v, 0, 0), for v = m2_a + m2_b and m1_a +
+  // m1_b, without forming J_a and J_b (the same operations with and without the Hessian: the
+  // residual at a point does not depend on whether the Jacobian is asked)
   const PVec3 sum_2 = s.director_2_a + s.director_2_b, sum_1 = s.director_1_a + s.director_1_b;
 
-  // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e, d theta = sign d(twist DOF);
-  // their gradients over z are p_a = (h_a, 0, sign_a, 0) and p_b = (0, h_b, 0, sign_b).
-  // first derivatives: d kappa_1 = 1/2 (m2_a + m2_b) . d(kappa b) - 1/2 beta_a dphi_a - 1/2 beta_b dphi_b,
-  // d kappa_2 = -1/2 (m1_a + m1_b) . d(kappa b) - 1/2 gamma_a dphi_a - 1/2 gamma_b dphi_b,
-  // d m = dphi_b - dphi_a + 1/2 (kappa b) . (de_a / |e_a| + de_b / |e_b|)
+  // frame angles phi = theta + (transport rotation): d phi = d theta + h . d e, d theta = sign
+  // d(twist DOF); their gradients over z are p_a = (h_a, 0, sign_a, 0) and p_b = (0, h_b, 0,
+  // sign_b). first derivatives: d kappa_1 = 1/2 (m2_a + m2_b) . d(kappa b) - 1/2 beta_a dphi_a -
+  // 1/2 beta_b dphi_b, d kappa_2 = -1/2 (m1_a + m1_b) . d(kappa b) - 1/2 gamma_a dphi_a - 1/2
+  // gamma_b dphi_b, d m = dphi_b - dphi_a + 1/2 (kappa b) . (de_a / |e_a| + de_b / |e_b|)
   const PVec3& h_a = s.rotation_gradient_a;
   const PVec3& h_b = s.rotation_gradient_b;
   const P sign_a = s.twist_sign_a, sign_b = s.twist_sign_b;
   Eigen::Matrix<P, 8, 3> grads;  // columns: grad kappa_1, grad kappa_2, grad m
-  grads.block<3, 1>(0, 0) = 0.5 * (binormal_jacobian_a_transposed(p, sum_2, gamma_a + gamma_b) - beta_a * h_a);
-  grads.block<3, 1>(3, 0) = 0.5 * (binormal_jacobian_b_transposed(p, sum_2, gamma_a + gamma_b) - beta_b * h_b);
-  grads.block<3, 1>(0, 1) = -0.5 * (binormal_jacobian_a_transposed(p, sum_1, beta_a + beta_b) + gamma_a * h_a);
-  grads.block<3, 1>(3, 1) = -0.5 * (binormal_jacobian_b_transposed(p, sum_1, beta_a + beta_b) + gamma_b * h_b);
+  grads.block<3, 1>(0, 0) =
+      0.5 * (binormal_jacobian_a_transposed(p, sum_2, gamma_a + gamma_b) - beta_a * h_a);
+  grads.block<3, 1>(3, 0) =
+      0.5 * (binormal_jacobian_b_transposed(p, sum_2, gamma_a + gamma_b) - beta_b * h_b);
+  grads.block<3, 1>(0, 1) =
+      -0.5 * (binormal_jacobian_a_transposed(p, sum_1, beta_a + beta_b) + gamma_a * h_a);
+  grads.block<3, 1>(3, 1) =
+      -0.5 * (binormal_jacobian_b_transposed(p, sum_1, beta_a + beta_b) + gamma_b * h_b);
   grads.block<3, 1>(0, 2) = p.kb / (2.0 * p.len_a) - h_a;
   grads.block<3, 1>(3, 2) = p.kb / (2.0 * p.len_b) + h_b;
   grads.block<2, 3>(6, 0) << -0.5 * beta_a * sign_a, -0.5 * gamma_a * sign_a, -sign_a,  //
@@ -260,29 +273,36 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   PMat3 jac_a, jac_b;
   binormal_jacobians(p, jac_a, jac_b);
 
-  // The symmetric Hessian over z is formed in its upper blocks only (the position blocks aa, ab, bb and the
-  // twist columns): the lower ones are never written nor read (hessian_to_stencil mirrors).
-  // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m), as one product G K G^T
+  // The symmetric Hessian over z is formed in its upper blocks only (the position blocks aa, ab, bb
+  // and the twist columns): the lower ones are never written nor read (hessian_to_stencil mirrors).
+  // sum_i k_i grad s_i grad s_i^T over the strains s = (kappa_1, kappa_2, m), as one product G K
+  // G^T
   const Eigen::Matrix<P, 8, 3> scaled_grads = grads * PVec3(k1, k2, k3).asDiagonal();
   PMat<8> h;
-  for (int j = 0; j < 8; ++j)  // the upper blocks: rows < 3, 6 or 8 of the columns of e_a, e_b and the twists
+  for (int j = 0; j < 8;
+       ++j)  // the upper blocks: rows < 3, 6 or 8 of the columns of e_a, e_b and the twists
     for (int i = 0; i < (j < 3 ? 3 : j < 6 ? 6 : 8); ++i)
-      h(i, j) = scaled_grads(i, 0) * grads(j, 0) + scaled_grads(i, 1) * grads(j, 1) + scaled_grads(i, 2) * grads(j, 2);
+      h(i, j) = scaled_grads(i, 0) * grads(j, 0) + scaled_grads(i, 1) * grads(j, 1) +
+                scaled_grads(i, 2) * grads(j, 2);
   // c1 d2kappa_1 + c2 d2kappa_2 through (kappa b) at fixed directors (linear in the director sum)
   add_binormal_hessian(p, 0.5 * c1 * sum_2 - 0.5 * c2 * sum_1, h);
-  // directors turning with the tangents (dm1 = -(m1.dt) t + dphi m2, dm2 = -(m2.dt) t - dphi m1), the transport
-  // rotations (Dh), and c3 d2m through (kappa b) / (2 |e|)
+  // directors turning with the tangents (dm1 = -(m1.dt) t + dphi m2, dm2 = -(m2.dt) t - dphi m1),
+  // the transport rotations (Dh), and c3 d2m through (kappa b) / (2 |e|)
   const PMat3 dh_a = rotation_gradient_jacobian(p.t_a, p.len_a, s.rotation_gradient_a);
   const PMat3 dh_b = rotation_gradient_jacobian(p.t_b, p.len_b, s.rotation_gradient_b);
-  const PVec3 row_a = 0.5 * (c1 * s.director_2_a - c2 * s.director_1_a - c3 * p.t_a) / (p.len_a * p.len_a);
-  const PVec3 row_b = 0.5 * (c1 * s.director_2_b - c2 * s.director_1_b - c3 * p.t_b) / (p.len_b * p.len_b);
-  h.block<3, 3>(0, 0) += p.kb * row_a.transpose() - (0.5 * (c1 * beta_a + c2 * gamma_a) + c3) * dh_a +
+  const PVec3 row_a =
+      0.5 * (c1 * s.director_2_a - c2 * s.director_1_a - c3 * p.t_a) / (p.len_a * p.len_a);
+  const PVec3 row_b =
+      0.5 * (c1 * s.director_2_b - c2 * s.director_1_b - c3 * p.t_b) / (p.len_b * p.len_b);
+  h.block<3, 3>(0, 0) += p.kb * row_a.transpose() -
+                         (0.5 * (c1 * beta_a + c2 * gamma_a) + c3) * dh_a +
                          (0.5 * c3 / p.len_a) * jac_a;
-  h.block<3, 3>(3, 3) += p.kb * row_b.transpose() - (0.5 * (c1 * beta_b + c2 * gamma_b) - c3) * dh_b +
+  h.block<3, 3>(3, 3) += p.kb * row_b.transpose() -
+                         (0.5 * (c1 * beta_b + c2 * gamma_b) - c3) * dh_b +
                          (0.5 * c3 / p.len_b) * jac_b;
   h.block<3, 3>(0, 3) += (0.5 * c3 / p.len_a) * jac_b;
-  // frame-angle couplings of the director terms, through the gradients of (kappa b) . (c1 m1 + c2 m2) of
-  // each edge, r_e = (J_a^T v, J_b^T v) / 2
+  // frame-angle couplings of the director terms, through the gradients of (kappa b) . (c1 m1 + c2
+  // m2) of each edge, r_e = (J_a^T v, J_b^T v) / 2
   const PVec3 coupled_a = 0.5 * (c1 * s.director_1_a + c2 * s.director_2_a);
   const PVec3 coupled_b = 0.5 * (c1 * s.director_1_b + c2 * s.director_2_b);
   PVec<6> r;
@@ -296,27 +316,31 @@ P packed_stencil_values(const PackedStencil& s, PVec<11>* gradient, PMat<11>* he
   return energy;
 }
 
-/// The per-spring inputs of packed_stencil_values in PackedStencil's order: 8 vectors, then 12 scalars
-/// (a multiple of the lanes: transposed four at a time).
+/// The per-spring inputs of packed_stencil_values in PackedStencil's order: 8 vectors, then 12
+/// scalars (a multiple of the lanes: transposed four at a time).
 constexpr int kStencilFields = 8 * 3 + 12;
 static_assert(kStencilFields % kLanes == 0);
 /// BendTwistStencil is those 8 vectors and 5 scalars, contiguous and in that order: copied at once.
 constexpr int kStencilDoubles = 8 * 3 + 5;
-static_assert(std::is_standard_layout_v<BendTwistStencil> && sizeof(BendTwistStencil) == kStencilDoubles * sizeof(double) &&
+static_assert(std::is_standard_layout_v<BendTwistStencil> &&
+              sizeof(BendTwistStencil) == kStencilDoubles * sizeof(double) &&
               offsetof(BendTwistStencil, twist_a) == 24 * sizeof(double) &&
               offsetof(BendTwistStencil, twist_sign_b) == 28 * sizeof(double));
 void stencil_fields(const BendTwistStencil& s, const BendTwistSpring& spring, double* out) {
   std::memcpy(out, &s, sizeof(BendTwistStencil));
   out += kStencilDoubles;
-  for (double x : {spring.voronoi_length, spring.bend_stiffness_1, spring.bend_stiffness_2, spring.twist_stiffness,
-                   spring.natural_curvature[0], spring.natural_curvature[1], spring.natural_twist})
+  for (double x : {spring.voronoi_length, spring.bend_stiffness_1, spring.bend_stiffness_2,
+                   spring.twist_stiffness, spring.natural_curvature[0], spring.natural_curvature[1],
+                   spring.natural_twist})
     *out++ = x;
 }
 
-/// Values of `count` (1 to 4) springs, stencils[l] and *springs[l] in lane l (the last one repeated in the
-/// unused lanes): energies[l] [J], and gradients[l] and hessians[l] when those arrays are given.
-void stencil_values(int count, const BendTwistStencil* stencils, const BendTwistSpring* const* springs,
-                    double* energies, VecN<11>* gradients, MatN<11>* hessians) {
+/// Values of `count` (1 to 4) springs, stencils[l] and *springs[l] in lane l (the last one repeated
+/// in the unused lanes): energies[l] [J], and gradients[l] and hessians[l] when those arrays are
+/// given.
+void stencil_values(int count, const BendTwistStencil* stencils,
+                    const BendTwistSpring* const* springs, double* energies, VecN<11>* gradients,
+                    MatN<11>* hessians) {
   // lane-major inputs, transposed four fields at a time into packs
   alignas(32) double fields[kLanes][kStencilFields];
   for (int l = 0; l < kLanes; ++l) {
@@ -330,14 +354,21 @@ void stencil_values(int count, const BendTwistStencil* stencils, const BendTwist
     transpose_lanes(rows, columns.data() + f);
   }
   PackedStencil packed;
-  PVec3* vectors[] = {&packed.edge_a,       &packed.edge_b,       &packed.director_1_a,        &packed.director_2_a,
-                      &packed.director_1_b, &packed.director_2_b, &packed.rotation_gradient_a, &packed.rotation_gradient_b};
+  PVec3* vectors[] = {&packed.edge_a,
+                      &packed.edge_b,
+                      &packed.director_1_a,
+                      &packed.director_2_a,
+                      &packed.director_1_b,
+                      &packed.director_2_b,
+                      &packed.rotation_gradient_a,
+                      &packed.rotation_gradient_b};
   int f = 0;
   for (PVec3* v : vectors)
     for (int i = 0; i < 3; ++i) (*v)[i] = columns[f++];
-  for (P* x : {&packed.twist_a, &packed.twist_b, &packed.reference_twist, &packed.twist_sign_a, &packed.twist_sign_b,
-               &packed.voronoi_length, &packed.bend_stiffness_1, &packed.bend_stiffness_2, &packed.twist_stiffness,
-               &packed.natural_curvature_1, &packed.natural_curvature_2, &packed.natural_twist})
+  for (P* x : {&packed.twist_a, &packed.twist_b, &packed.reference_twist, &packed.twist_sign_a,
+               &packed.twist_sign_b, &packed.voronoi_length, &packed.bend_stiffness_1,
+               &packed.bend_stiffness_2, &packed.twist_stiffness, &packed.natural_curvature_1,
+               &packed.natural_curvature_2, &packed.natural_twist})
     *x = columns[f++];
   PVec<11> g;
   PMat<11> h;
@@ -351,7 +382,8 @@ void stencil_values(int count, const BendTwistStencil* stencils, const BendTwist
     g_out[l] = gradients && l < count ? gradients[l].data() : g_scratch.data();
     h_out[l] = hessians && l < count ? hessians[l].data() : h_scratch.data();
   }
-  packed_stencil_values(packed, gradients ? &g : nullptr, hessians ? &h : nullptr).store(energy_lanes);
+  packed_stencil_values(packed, gradients ? &g : nullptr, hessians ? &h : nullptr)
+      .store(energy_lanes);
   for (int l = 0; l < count; ++l) energies[l] = energy_lanes[l];
   if (gradients) unpack_lanes(g.data(), 11, g_out);
   if (hessians) unpack_lanes(h.data(), 11 * 11, h_out);
@@ -361,25 +393,29 @@ void stencil_values(int count, const BendTwistStencil* stencils, const BendTwist
 
 Vec2 material_curvature(const BendTwistStencil& s) {
   const Vec3 kb = curvature_binormal(s.edge_a.normalized(), s.edge_b.normalized());
-  return {0.5 * kb.dot(s.director_2_a + s.director_2_b), -0.5 * kb.dot(s.director_1_a + s.director_1_b)};
+  return {0.5 * kb.dot(s.director_2_a + s.director_2_b),
+          -0.5 * kb.dot(s.director_1_a + s.director_1_b)};
 }
 
-double spring_twist(const BendTwistStencil& s) { return s.twist_b - s.twist_a + s.reference_twist; }
+double spring_twist(const BendTwistStencil& s) {
+  return s.twist_b - s.twist_a + s.reference_twist;
+}
 
-double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spring, VecN<11>* gradient,
-                          MatN<11>* hessian) {
+double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spring,
+                          VecN<11>* gradient, MatN<11>* hessian) {
   const BendTwistSpring* springs[1] = {&spring};
   double energy = 0.0;
   stencil_values(1, &s, springs, &energy, gradient, hessian);
   return energy;
 }
 
-BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q, std::size_t k) {
+BendTwistStencil oriented_stencil(const Model& model, const Kinematics& kin, const VecX& q,
+                                  std::size_t k) {
   const BendTwistSpring& spring = framed_spring(model, k);
   const auto a = static_cast<std::size_t>(spring.edge_a);
   const auto b = static_cast<std::size_t>(spring.edge_b);
-  // an edge pointing the other way is seen with t, m2 (and a2) and theta negated; m1 and a1 are kept;
-  // director_sign_a = -1 turns edge_a's directors by pi about its tangent
+  // an edge pointing the other way is seen with t, m2 (and a2) and theta negated; m1 and a1 are
+  // kept; director_sign_a = -1 turns edge_a's directors by pi about its tangent
   BendTwistStencil s;
   s.edge_a = spring.sign_a * kin.edge[a];
   s.edge_b = spring.sign_b * kin.edge[b];
@@ -407,21 +443,33 @@ std::array<int, 11> spring_dofs(const Model& model, const BendTwistSpring& sprin
   const int after = spring.sign_b > 0 ? eb[1] : eb[0];
   const DofMap& d = model.dofs;
   const int x0 = d.node(before), x1 = d.node(spring.node), x2 = d.node(after);
-  return {x0, x0 + 1, x0 + 2, x1, x1 + 1, x1 + 2, x2, x2 + 1, x2 + 2, framed_edge_twist(model, spring.edge_a),
+  return {x0,
+          x0 + 1,
+          x0 + 2,
+          x1,
+          x1 + 1,
+          x1 + 2,
+          x2,
+          x2 + 1,
+          x2 + 2,
+          framed_edge_twist(model, spring.edge_a),
           framed_edge_twist(model, spring.edge_b)};
 }
 
 }  // namespace
 
-void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::size_t last, SparsityBuilder& pattern) {
-  for (std::size_t k = first; k < last; ++k) pattern.add_stencil(spring_dofs(model, framed_spring(model, k)));
+void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::size_t last,
+                                 SparsityBuilder& pattern) {
+  for (std::size_t k = first; k < last; ++k)
+    pattern.add_stencil(spring_dofs(model, framed_spring(model, k)));
 }
 
 namespace {
 
-/// Energies of the `count` (1 to 4) framed springs from k on and, when requested, their gradients and
-/// Hessians over the stencil DOFs (arrays of `count`), in one pass of the kernel.
-void spring_values(const EvalInput& in, std::size_t k, int count, double* energies, VecN<11>* g, MatN<11>* h) {
+/// Energies of the `count` (1 to 4) framed springs from k on and, when requested, their gradients
+/// and Hessians over the stencil DOFs (arrays of `count`), in one pass of the kernel.
+void spring_values(const EvalInput& in, std::size_t k, int count, double* energies, VecN<11>* g,
+                   MatN<11>* h) {
   std::array<BendTwistStencil, kLanes> stencils;
   std::array<const BendTwistSpring*, kLanes> springs{};
   for (int l = 0; l < count; ++l) {
@@ -432,7 +480,9 @@ void spring_values(const EvalInput& in, std::size_t k, int count, double* energi
 }
 
 /// Lanes of a pass over springs [i, end).
-int lanes_from(std::size_t i, std::size_t end) { return static_cast<int>(std::min<std::size_t>(kLanes, end - i)); }
+int lanes_from(std::size_t i, std::size_t end) {
+  return static_cast<int>(std::min<std::size_t>(kLanes, end - i));
+}
 
 }  // namespace
 
@@ -440,12 +490,14 @@ void prepare_bend_twist(std::size_t first, std::size_t begin, std::size_t end, c
                         const EnergyOutput& out, BendTwistValues& values) {
   const bool derivatives = out.gradient || out.hessian;
   for (std::size_t i = begin; i < end; i += kLanes)
-    spring_values(in, first + i, lanes_from(i, end), &values.value[i], derivatives ? &values.vector[i] : nullptr,
+    spring_values(in, first + i, lanes_from(i, end), &values.value[i],
+                  derivatives ? &values.vector[i] : nullptr,
                   out.hessian ? &values.matrix[i] : nullptr);
 }
 
-void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last, const EvalInput& in,
-                           EnergyOutput& out, const BendTwistValues* prepared) {
+void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last,
+                           const EvalInput& in, EnergyOutput& out,
+                           const BendTwistValues* prepared) {
   const bool derivatives = out.gradient || out.hessian;
   std::array<double, kLanes> e_local;
   std::array<VecN<11>, kLanes> g_local;
@@ -462,7 +514,8 @@ void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t l
     } else {
       // the next pass of the kernel at the first spring of its lanes
       if (lane == 0)
-        spring_values(in, k, lanes_from(k, last), e_local.data(), derivatives ? g_local.data() : nullptr,
+        spring_values(in, k, lanes_from(k, last), e_local.data(),
+                      derivatives ? g_local.data() : nullptr,
                       out.hessian ? h_local.data() : nullptr);
       out.energy += e_local[lane];
     }
@@ -479,7 +532,8 @@ void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& patt
 }
 
 void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
-  accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out, in.prepared ? &values_ : nullptr);
+  accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out,
+                        in.prepared ? &values_ : nullptr);
 }
 
 std::size_t BendTwistEnergy::element_count(const Model& model) const {
@@ -487,7 +541,8 @@ std::size_t BendTwistEnergy::element_count(const Model& model) const {
   return model.rods.springs.size();
 }
 
-void BendTwistEnergy::prepare(const EvalInput& in, std::size_t first, std::size_t last, const EnergyOutput& out) const {
+void BendTwistEnergy::prepare(const EvalInput& in, std::size_t first, std::size_t last,
+                              const EnergyOutput& out) const {
   prepare_bend_twist(0, first, last, in, out, values_);
 }
 

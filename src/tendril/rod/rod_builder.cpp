@@ -21,7 +21,9 @@ std::string text(double value) {
   return out.str();
 }
 
-std::string key(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+std::string key(const std::string& base, std::size_t i) {
+  return base + "[" + std::to_string(i) + "]";
+}
 
 void require_positive(double value, const std::string& key_path, const char* what) {
   if (!(value > 0.0) || !std::isfinite(value)) throw InputError(key_path, text(value), what);
@@ -29,12 +31,12 @@ void require_positive(double value, const std::string& key_path, const char* wha
 
 /// Section and moduli of one material, resolved.
 struct Section {
-  double stretch = 0.0;      // EA [N]
-  double bend_1 = 0.0;       // EI_1 [N m^2]
-  double bend_2 = 0.0;       // EI_2 [N m^2]
-  double twist = 0.0;        // GJ [N m^2]
-  double line_density = 0.0; // rho A [kg/m]
-  double line_inertia = 0.0; // rho (I_1 + I_2) [kg m]
+  double stretch = 0.0;       // EA [N]
+  double bend_1 = 0.0;        // EI_1 [N m^2]
+  double bend_2 = 0.0;        // EI_2 [N m^2]
+  double twist = 0.0;         // GJ [N m^2]
+  double line_density = 0.0;  // rho A [kg/m]
+  double line_inertia = 0.0;  // rho (I_1 + I_2) [kg m]
 };
 
 Section resolve_material(const RodMaterial& m, const std::string& path) {
@@ -48,7 +50,8 @@ Section resolve_material(const RodMaterial& m, const std::string& path) {
     shear = *m.shear_modulus;
   } else if (m.poisson_ratio) {
     const double nu = *m.poisson_ratio;
-    if (!(nu > -1.0 && nu <= 0.5)) throw InputError(path + ".nu", text(nu), "a Poisson ratio in (-1, 0.5]");
+    if (!(nu > -1.0 && nu <= 0.5))
+      throw InputError(path + ".nu", text(nu), "a Poisson ratio in (-1, 0.5]");
     shear = m.youngs_modulus / (2.0 * (1.0 + nu));
   } else {
     throw InputError(path + ".G", "missing", "a shear modulus G [Pa] or a Poisson ratio nu");
@@ -57,7 +60,8 @@ Section resolve_material(const RodMaterial& m, const std::string& path) {
   double area = 0.0, i1 = 0.0, i2 = 0.0, torsion = 0.0;
   const bool explicit_section = m.area || m.inertia_1 || m.inertia_2 || m.torsion_constant;
   if (m.radius && explicit_section)
-    throw InputError(path + ".radius", text(*m.radius), "either a radius or an explicit section (A, I_1, I_2, J), not both");
+    throw InputError(path + ".radius", text(*m.radius),
+                     "either a radius or an explicit section (A, I_1, I_2, J), not both");
   if (m.radius) {
     const double r = *m.radius;
     require_positive(r, path + ".radius", "a finite radius > 0 [m]");
@@ -76,23 +80,28 @@ Section resolve_material(const RodMaterial& m, const std::string& path) {
     i2 = *m.inertia_2;
     torsion = *m.torsion_constant;
   }
-  const Section out{m.youngs_modulus * area, m.youngs_modulus * i1, m.youngs_modulus * i2, shear * torsion,
-                    m.density * area, m.density * (i1 + i2)};
+  const Section out{m.youngs_modulus * area, m.youngs_modulus * i1, m.youngs_modulus * i2,
+                    shear * torsion,         m.density * area,      m.density * (i1 + i2)};
   // each input may be finite while a product overflows (E = 1e200 Pa with r = 1 m)
-  for (double value : {out.stretch, out.bend_1, out.bend_2, out.twist, out.line_density, out.line_inertia})
+  for (double value :
+       {out.stretch, out.bend_1, out.bend_2, out.twist, out.line_density, out.line_inertia})
     if (!std::isfinite(value) || !(value > 0.0))
-      throw InputError(path + (m.radius ? ".radius" : ".A"), m.radius ? text(*m.radius) : text(*m.area),
-                       "a section whose stiffnesses EA, EI, GJ and mass per length are finite and > 0");
+      throw InputError(
+          path + (m.radius ? ".radius" : ".A"), m.radius ? text(*m.radius) : text(*m.area),
+          "a section whose stiffnesses EA, EI, GJ and mass per length are finite and > 0");
   return out;
 }
 
 void validate_topology(const RodNetworkInput& in) {
-  if (in.nodes.size() < 2) throw InputError("nodes", std::to_string(in.nodes.size()) + " nodes", "at least 2 nodes");
-  if (in.edges.empty()) throw InputError("edges", "0 edges", "at least one edge (an empty rod has no edges)");
+  if (in.nodes.size() < 2)
+    throw InputError("nodes", std::to_string(in.nodes.size()) + " nodes", "at least 2 nodes");
+  if (in.edges.empty())
+    throw InputError("edges", "0 edges", "at least one edge (an empty rod has no edges)");
   for (std::size_t i = 0; i < in.nodes.size(); ++i)
     for (int c = 0; c < 3; ++c)
       if (!std::isfinite(in.nodes[i][c]))
-        throw InputError(key(key("nodes", i), static_cast<std::size_t>(c)), text(in.nodes[i][c]), "a finite coordinate [m]");
+        throw InputError(key(key("nodes", i), static_cast<std::size_t>(c)), text(in.nodes[i][c]),
+                         "a finite coordinate [m]");
   const int num_nodes = static_cast<int>(in.nodes.size());
   std::vector<std::uint8_t> used(in.nodes.size(), 0);
   for (std::size_t e = 0; e < in.edges.size(); ++e) {
@@ -104,27 +113,35 @@ void validate_topology(const RodNetworkInput& in) {
       used[static_cast<std::size_t>(n)] = 1;
     }
     const double length = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] -
-                           in.nodes[static_cast<std::size_t>(in.edges[e][0])]).norm();
+                           in.nodes[static_cast<std::size_t>(in.edges[e][0])])
+                              .norm();
     if (!(length > 0.0))
-      throw InputError(key("edges", e), "an edge of length " + text(length), "edges of nonzero length");
+      throw InputError(key("edges", e), "an edge of length " + text(length),
+                       "edges of nonzero length");
   }
   for (std::size_t i = 0; i < used.size(); ++i)
-    if (!used[i]) throw InputError(key("nodes", i), "a node on no edge", "every node on at least one rod edge");
+    if (!used[i])
+      throw InputError(key("nodes", i), "a node on no edge", "every node on at least one rod edge");
   if (!in.initial_director_hint.empty() && in.initial_director_hint.size() != in.edges.size())
-    throw InputError("initial_director_hint", std::to_string(in.initial_director_hint.size()) + " entries",
+    throw InputError("initial_director_hint",
+                     std::to_string(in.initial_director_hint.size()) + " entries",
                      "one vector per edge (" + std::to_string(in.edges.size()) + ") or none");
   for (std::size_t e = 0; e < in.initial_director_hint.size(); ++e) {
     const Vec3& u = in.initial_director_hint[e];
     if (u.isZero()) continue;
-    const Vec3 t = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] - in.nodes[static_cast<std::size_t>(in.edges[e][0])]).normalized();
+    const Vec3 t = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] -
+                    in.nodes[static_cast<std::size_t>(in.edges[e][0])])
+                       .normalized();
     if (!u.allFinite() || !director_hint_usable(t, u))
-      throw InputError(key("initial_director_hint", e), "[" + text(u.x()) + ", " + text(u.y()) + ", " + text(u.z()) + "]",
+      throw InputError(key("initial_director_hint", e),
+                       "[" + text(u.x()) + ", " + text(u.y()) + ", " + text(u.z()) + "]",
                        "a finite vector not parallel to its edge");
   }
   if (in.materials.empty()) throw InputError("materials", "none", "at least one material");
   if (!in.edge_material.empty() && in.edge_material.size() != in.edges.size())
-    throw InputError("edge_material", std::to_string(in.edge_material.size()) + " entries",
-                     "one material index per edge (" + std::to_string(in.edges.size()) + ") or none");
+    throw InputError(
+        "edge_material", std::to_string(in.edge_material.size()) + " entries",
+        "one material index per edge (" + std::to_string(in.edges.size()) + ") or none");
   for (std::size_t e = 0; e < in.edge_material.size(); ++e)
     if (in.edge_material[e] < 0 || in.edge_material[e] >= static_cast<int>(in.materials.size()))
       throw InputError(key("edge_material", e), std::to_string(in.edge_material[e]),
@@ -167,7 +184,8 @@ Model build_rod_model(const RodNetworkInput& in) {
   model.dofs.num_nodes = static_cast<int>(num_nodes);
   model.dofs.num_edges = static_cast<int>(num_edges);
   model.rest_positions.resize(3 * static_cast<Eigen::Index>(num_nodes));
-  for (std::size_t i = 0; i < num_nodes; ++i) model.rest_positions.segment<3>(3 * static_cast<Eigen::Index>(i)) = in.nodes[i];
+  for (std::size_t i = 0; i < num_nodes; ++i)
+    model.rest_positions.segment<3>(3 * static_cast<Eigen::Index>(i)) = in.nodes[i];
 
   // edges: rest lengths, per-edge stiffnesses (with overrides), masses
   RodNetwork& rods = model.rods;
@@ -175,10 +193,12 @@ Model build_rod_model(const RodNetworkInput& in) {
   std::vector<Section> edge_section(num_edges);
   model.mass = VecX::Zero(model.dofs.size());
   for (std::size_t e = 0; e < num_edges; ++e) {
-    const Section& s = sections[in.edge_material.empty() ? 0 : static_cast<std::size_t>(in.edge_material[e])];
+    const Section& s =
+        sections[in.edge_material.empty() ? 0 : static_cast<std::size_t>(in.edge_material[e])];
     edge_section[e] = s;
     const double length = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] -
-                           in.nodes[static_cast<std::size_t>(in.edges[e][0])]).norm();
+                           in.nodes[static_cast<std::size_t>(in.edges[e][0])])
+                              .norm();
     rods.rest_length.push_back(length);
     const double edge_mass = s.line_density * length;
     for (int n : in.edges[e]) model.mass.segment<3>(model.dofs.node(n)).array() += 0.5 * edge_mass;
@@ -188,15 +208,21 @@ Model build_rod_model(const RodNetworkInput& in) {
     const StiffnessOverride& ov = in.overrides[o];
     const std::string path = key("overrides", o);
     if ((ov.edge >= 0) == (ov.node >= 0))
-      throw InputError(path, "edge " + std::to_string(ov.edge) + ", node " + std::to_string(ov.node),
+      throw InputError(path,
+                       "edge " + std::to_string(ov.edge) + ", node " + std::to_string(ov.node),
                        "exactly one of an edge index or a node index");
-    if (ov.stretch_stiffness) require_positive(*ov.stretch_stiffness, path + ".EA", "a finite EA > 0 [N]");
-    if (ov.bend_stiffness) require_positive(*ov.bend_stiffness, path + ".EI", "a finite EI > 0 [N m^2]");
-    if (ov.twist_stiffness) require_positive(*ov.twist_stiffness, path + ".GJ", "a finite GJ > 0 [N m^2]");
+    if (ov.stretch_stiffness)
+      require_positive(*ov.stretch_stiffness, path + ".EA", "a finite EA > 0 [N]");
+    if (ov.bend_stiffness)
+      require_positive(*ov.bend_stiffness, path + ".EI", "a finite EI > 0 [N m^2]");
+    if (ov.twist_stiffness)
+      require_positive(*ov.twist_stiffness, path + ".GJ", "a finite GJ > 0 [N m^2]");
     if (ov.edge >= static_cast<int>(num_edges))
-      throw InputError(path + ".edge", std::to_string(ov.edge), "an edge index in [0, " + std::to_string(num_edges - 1) + "]");
+      throw InputError(path + ".edge", std::to_string(ov.edge),
+                       "an edge index in [0, " + std::to_string(num_edges - 1) + "]");
     if (ov.node >= static_cast<int>(num_nodes))
-      throw InputError(path + ".node", std::to_string(ov.node), "a node index in [0, " + std::to_string(num_nodes - 1) + "]");
+      throw InputError(path + ".node", std::to_string(ov.node),
+                       "a node index in [0, " + std::to_string(num_nodes - 1) + "]");
     if (ov.node >= 0 && ov.stretch_stiffness)
       throw InputError(path + ".EA", text(*ov.stretch_stiffness), "EA on an edge override only");
     if (ov.edge < 0) continue;
@@ -231,13 +257,15 @@ Model build_rod_model(const RodNetworkInput& in) {
   rods.initial_director_hint = in.initial_director_hint;
 
   // springs closing a loop at a joint may start with a reference twist near pi, where the averaged
-  // directors (m_2^a + m_2^b) cancel and the spring loses its bending stiffness: turn edge_a's frame
-  // by pi inside such springs (the two orientation conventions of mat_dismech 3.2 / granular_flagella IV-E)
+  // directors (m_2^a + m_2^b) cancel and the spring loses its bending stiffness: turn edge_a's
+  // frame by pi inside such springs (the two orientation conventions of mat_dismech 3.2 /
+  // granular_flagella IV-E)
   const VecX q_rest = rest_configuration(model);
   RodFrames frames;
   initialize_frames(model, q_rest, frames);
   for (std::size_t k = 0; k < rods.springs.size(); ++k)
-    if (std::abs(frames.reference_twist[k]) > 0.5 * std::numbers::pi) rods.springs[k].director_sign_a = -1;
+    if (std::abs(frames.reference_twist[k]) > 0.5 * std::numbers::pi)
+      rods.springs[k].director_sign_a = -1;
   initialize_frames(model, q_rest, frames);
 
   // rest shape: springs must not fold back, natural strains from the geometry if asked
@@ -248,8 +276,8 @@ Model build_rod_model(const RodNetworkInput& in) {
     const BendTwistStencil s = oriented_stencil(model, kin, q_rest, k);
     if (s.edge_a.normalized().dot(s.edge_b.normalized()) < -1.0 + 1e-6)
       throw InputError(key("nodes", static_cast<std::size_t>(spring.node)),
-                       "edges " + std::to_string(spring.edge_a) + " and " + std::to_string(spring.edge_b) +
-                           " folding back onto each other",
+                       "edges " + std::to_string(spring.edge_a) + " and " +
+                           std::to_string(spring.edge_b) + " folding back onto each other",
                        "edges meeting at a node with a turning angle below 180 degrees");
     if (in.natural_shape == NaturalShape::from_geometry) {
       spring.natural_curvature = material_curvature(s);

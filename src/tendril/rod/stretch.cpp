@@ -13,15 +13,17 @@ double stretch_energy_of_length(double length, double rest_length, double stretc
   return 0.5 * stretch_stiffness * strain * strain * rest_length;
 }
 
-/// dE/de and d2E/de2 of one edge of length |e| [m] and unit tangent t = e / |e|: EA eps t and EA/|e_bar| t t^T
+/// dE/de and d2E/de2 of one edge of length |e| [m] and unit tangent t = e / |e|: EA eps t and
+/// EA/|e_bar| t t^T
 /// + EA eps/|e| (I - t t^T).
-void stretch_edge_derivatives(const Vec3& t, double length, double rest_length, double stiffness, Vec3* gradient,
-                              Mat3* hessian) {
+void stretch_edge_derivatives(const Vec3& t, double length, double rest_length, double stiffness,
+                              Vec3* gradient, Mat3* hessian) {
   const double strain = length / rest_length - 1.0;
   if (gradient) *gradient = stiffness * strain * t;
   if (hessian) {
     const Mat3 tt = t * t.transpose();
-    *hessian = (stiffness / rest_length) * tt + (stiffness * strain / length) * (Mat3::Identity() - tt);
+    *hessian =
+        (stiffness / rest_length) * tt + (stiffness * strain / length) * (Mat3::Identity() - tt);
   }
 }
 
@@ -42,7 +44,8 @@ VecN<6> stretch_gradient(const Vec3& edge, double rest_length, double stretch_st
   const double length = edge.norm();
   stretch_edge_derivatives(edge / length, length, rest_length, stretch_stiffness, &g, nullptr);
   VecN<6> out;
-  out.head<3>() = -g;  // fixed-size halves (a comma initializer trips GCC 12's -Warray-bounds under AVX)
+  out.head<3>() =
+      -g;  // fixed-size halves (a comma initializer trips GCC 12's -Warray-bounds under AVX)
   out.tail<3>() = g;
   return out;
 }
@@ -71,7 +74,8 @@ void StretchEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
     if (!out.gradient && !out.hessian) continue;
     Vec3 g;
     Mat3 h;
-    stretch_edge_derivatives(in.kin.tangent[e], length, rest, stiffness, &g, out.hessian ? &h : nullptr);
+    stretch_edge_derivatives(in.kin.tangent[e], length, rest, stiffness, &g,
+                             out.hessian ? &h : nullptr);
     const int a = in.model.dofs.node(rods.edges[e][0]);
     const int b = in.model.dofs.node(rods.edges[e][1]);
     if (out.gradient) {

@@ -8,7 +8,9 @@ namespace {
 std::array<int, 12> stencil_dofs(const DofMap& dofs, const ShellHinge& hinge) {
   std::array<int, 12> out{};
   for (int k = 0; k < 4; ++k)
-    for (int d = 0; d < 3; ++d) out[static_cast<std::size_t>(3 * k + d)] = dofs.node(hinge.nodes[static_cast<std::size_t>(k)]) + d;
+    for (int d = 0; d < 3; ++d)
+      out[static_cast<std::size_t>(3 * k + d)] =
+          dofs.node(hinge.nodes[static_cast<std::size_t>(k)]) + d;
   return out;
 }
 
@@ -31,13 +33,16 @@ double hinge_bending_derivatives(const HingeStencil& x, const ShellHinge& hinge,
   // dE = k (phi - phi_bar) dphi, d2E = k (phi - phi_bar) d2phi + k dphi dphi^T
   VecN<12> dphi;
   const AngleSpring spring{hinge.stiffness, hinge.natural_angle};
-  const double strain = dihedral_angle_derivatives(x[0], x[1], x[2], x[3], &dphi, hessian, &spring) - hinge.natural_angle;
+  const double strain =
+      dihedral_angle_derivatives(x[0], x[1], x[2], x[3], &dphi, hessian, &spring) -
+      hinge.natural_angle;
   if (gradient) *gradient = hinge.stiffness * strain * dphi;
   return 0.5 * hinge.stiffness * strain * strain;
 }
 
 void HingeBendingEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  for (const ShellHinge& hinge : model.shells.hinges) pattern.add_stencil(stencil_dofs(model.dofs, hinge));
+  for (const ShellHinge& hinge : model.shells.hinges)
+    pattern.add_stencil(stencil_dofs(model.dofs, hinge));
 }
 
 void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
@@ -54,7 +59,8 @@ void HingeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) cons
     MatN<12> h;
     out.energy += hinge_bending_derivatives(x, hinge, &g, out.hessian ? &h : nullptr);
     if (out.gradient)
-      for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
+      for (std::size_t k = 0; k < 12; ++k)
+        (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
     if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);
   }
 }

@@ -17,7 +17,8 @@ std::array<int, 6> stencil_dofs(const Model& model, const ShellEdgeSpring& sprin
 }  // namespace
 
 void MembraneSpringEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  for (const ShellEdgeSpring& spring : model.shells.edge_springs) pattern.add_stencil(stencil_dofs(model, spring));
+  for (const ShellEdgeSpring& spring : model.shells.edge_springs)
+    pattern.add_stencil(stencil_dofs(model, spring));
 }
 
 void MembraneSpringEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
@@ -32,7 +33,9 @@ void MembraneSpringEnergy::accumulate(const EvalInput& in, EnergyOutput& out) co
       out.gradient->segment<3>(dofs[0]) += g.head<3>();
       out.gradient->segment<3>(dofs[3]) += g.tail<3>();
     }
-    if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, stretch_hessian(edge, spring.rest_length, spring.stiffness));
+    if (out.hessian)
+      out.hessian->add_cached_symmetric(
+          this, i, dofs, stretch_hessian(edge, spring.rest_length, spring.stiffness));
   }
 }
 

@@ -2,9 +2,9 @@
 /// Membrane of shells as springs on the shell edges (mat_dismech 3.1, eqs. 9-10;
 /// docs/physics/shells.md#edge-spring-membrane):
 ///   E = 1/2 k_s (|e| / |e_bar| - 1)^2 |e_bar|,  default k_s = sqrt(3)/4 E h |e_bar| [N],
-/// the rod stretching stencil (rod/stretch.hpp) on each ShellEdgeSpring. Its Poisson ratio is set by the
-/// mesh (1/3 on an equilateral mesh, anisotropic on others); CST (membrane_cst.hpp) has the material's.
-/// Stencil DOFs: (x_0, x_1) of the shell edge, 6 entries.
+/// the rod stretching stencil (rod/stretch.hpp) on each ShellEdgeSpring. Its Poisson ratio is set
+/// by the mesh (1/3 on an equilateral mesh, anisotropic on others); CST (membrane_cst.hpp) has the
+/// material's. Stencil DOFs: (x_0, x_1) of the shell edge, 6 entries.
 
 #include <string_view>
 

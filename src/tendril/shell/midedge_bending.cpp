@@ -10,7 +10,8 @@ std::array<int, 12> stencil_dofs(const Model& model, const MidEdgeTriangle& t) {
   const auto& nodes = model.shells.triangles[static_cast<std::size_t>(t.triangle)];
   std::array<int, 12> out{};
   for (std::size_t k = 0; k < 3; ++k) {
-    for (int d = 0; d < 3; ++d) out[3 * k + static_cast<std::size_t>(d)] = model.dofs.node(nodes[k]) + d;
+    for (int d = 0; d < 3; ++d)
+      out[3 * k + static_cast<std::size_t>(d)] = model.dofs.node(nodes[k]) + d;
     out[9 + k] = model.dofs.xi(t.xi[k]);
   }
   return out;
@@ -29,8 +30,8 @@ MidEdgeStencil gather(const EvalInput& in, const MidEdgeTriangle& t) {
 
 }  // namespace
 
-double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangle& triangle, VecN<12>* gradient,
-                                   MatN<12>* hessian) {
+double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangle& triangle,
+                                   VecN<12>* gradient, MatN<12>* hessian) {
   // f^k = n_hat . tau_k with the edge frame oriented as the triangle runs the edge
   const Vec3 n = triangle_normal(s.x[0], s.x[1], s.x[2]);
   const Vec3 n_hat = n.normalized();
@@ -39,7 +40,8 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
   for (int k = 0; k < 3; ++k) {
     tau[static_cast<std::size_t>(k)] = triangle.edge_sign[k] * s.tau[static_cast<std::size_t>(k)];
     const double f = n_hat.dot(tau[static_cast<std::size_t>(k)]);
-    dw[k] = triangle.coefficient[k] * (triangle.edge_sign[k] * s.xi[k] - f) - triangle.natural_weight[k];
+    dw[k] = triangle.coefficient[k] * (triangle.edge_sign[k] * s.xi[k] - f) -
+            triangle.natural_weight[k];
   }
   const Vec3 g_dw = 2.0 * triangle.stiffness * (triangle.metric * dw);  // dE/d(dw)
   const double energy = triangle.stiffness * dw.dot(triangle.metric * dw);
@@ -66,8 +68,10 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
     h_n += beta[k] * unit_projection_hessian(n, tau[static_cast<std::size_t>(k)]);
     lambda += beta[k] * unit_projection_gradient(n, tau[static_cast<std::size_t>(k)]);
   }
-  // lazyProduct: coefficient-wise loops instead of the general matrix product Eigen picks for these sizes
-  const Eigen::Matrix<double, 12, 3> jw_g = 2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
+  // lazyProduct: coefficient-wise loops instead of the general matrix product Eigen picks for these
+  // sizes
+  const Eigen::Matrix<double, 12, 3> jw_g =
+      2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
   *hessian = jw_g.lazyProduct(jw);
   const Eigen::Matrix<double, 9, 3> jn_h = jn.transpose() * h_n;
   hessian->topLeftCorner<9, 9>() += jn_h.lazyProduct(jn) + triangle_normal_weighted_hessian(lambda);
@@ -75,7 +79,8 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
 }
 
 void MidEdgeBendingEnergy::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
-  for (const MidEdgeTriangle& t : model.shells.midedge_triangles) pattern.add_stencil(stencil_dofs(model, t));
+  for (const MidEdgeTriangle& t : model.shells.midedge_triangles)
+    pattern.add_stencil(stencil_dofs(model, t));
 }
 
 void MidEdgeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
@@ -90,7 +95,8 @@ void MidEdgeBendingEnergy::accumulate(const EvalInput& in, EnergyOutput& out) co
     if (!derivatives) continue;
     const std::array<int, 12> dofs = stencil_dofs(in.model, t);
     if (out.gradient)
-      for (std::size_t k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
+      for (std::size_t k = 0; k < 12; ++k)
+        (*out.gradient)[dofs[k]] += g[static_cast<Eigen::Index>(k)];
     if (out.hessian) out.hessian->add_cached_symmetric(this, i, dofs, h);
   }
 }

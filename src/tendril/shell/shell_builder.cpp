@@ -32,7 +32,9 @@ std::string text(const std::array<int, 3>& t) {
   return out.str();
 }
 
-std::string shell_path(std::size_t s) { return "shells[" + std::to_string(s) + "]"; }
+std::string shell_path(std::size_t s) {
+  return "shells[" + std::to_string(s) + "]";
+}
 
 void check_material(const ShellMaterial& m, const std::string& path) {
   if (!(m.youngs_modulus > 0.0) || !std::isfinite(m.youngs_modulus))
@@ -58,10 +60,13 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     const auto& names = shells[s].triangle_names;
     return t < names.size() ? names[t] : shell_path(s) + ".triangles[" + std::to_string(t) + "]";
   };
-  TENDRIL_ASSERT(model.shells.triangles.empty(), "add_shells called on a model that already has shells");
+  TENDRIL_ASSERT(model.shells.triangles.empty(),
+                 "add_shells called on a model that already has shells");
   ShellMesh& mesh = model.shells;
   const int num_nodes = model.dofs.num_nodes;
-  const auto rest = [&](int node) -> Vec3 { return model.rest_positions.segment<3>(model.dofs.node(node)); };
+  const auto rest = [&](int node) -> Vec3 {
+    return model.rest_positions.segment<3>(model.dofs.node(node));
+  };
 
   // triangles: indices in range, three distinct nodes, not degenerate, not duplicated
   std::vector<TriangleSource> source;
@@ -69,15 +74,19 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   for (std::size_t s = 0; s < shells.size(); ++s) {
     check_material(shells[s].material, shell_path(s));
     if (shells[s].edge_spring_stiffness && !(*shells[s].edge_spring_stiffness > 0.0))
-      throw InputError(shell_path(s) + ".edge_spring_stiffness", text(*shells[s].edge_spring_stiffness), "k_s > 0 [N]");
+      throw InputError(shell_path(s) + ".edge_spring_stiffness",
+                       text(*shells[s].edge_spring_stiffness), "k_s > 0 [N]");
     if (shells[s].hinge_stiffness && !(*shells[s].hinge_stiffness > 0.0))
-      throw InputError(shell_path(s) + ".hinge_stiffness", text(*shells[s].hinge_stiffness), "k_b > 0 [N m]");
-    if (shells[s].triangles.empty()) throw InputError(shell_path(s) + ".triangles", "none", "at least one triangle");
+      throw InputError(shell_path(s) + ".hinge_stiffness", text(*shells[s].hinge_stiffness),
+                       "k_b > 0 [N m]");
+    if (shells[s].triangles.empty())
+      throw InputError(shell_path(s) + ".triangles", "none", "at least one triangle");
     for (std::size_t t = 0; t < shells[s].triangles.size(); ++t) {
       const auto& tri = shells[s].triangles[t];
       for (std::size_t k = 0; k < 3; ++k)
         if (tri[k] < 0 || tri[k] >= num_nodes)
-          throw InputError(triangle_path(s, t) + "[" + std::to_string(k) + "]", std::to_string(tri[k]),
+          throw InputError(triangle_path(s, t) + "[" + std::to_string(k) + "]",
+                           std::to_string(tri[k]),
                            "a node index in [0, " + std::to_string(num_nodes - 1) + "]");
       if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2])
         throw InputError(triangle_path(s, t), text(tri), "three distinct nodes");
@@ -86,7 +95,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
                                        (rest(tri[2]) - rest(tri[1])).squaredNorm(),
                                        (rest(tri[0]) - rest(tri[2])).squaredNorm()});
       if (!(n.norm() > 1e-10 * longest))
-        throw InputError(triangle_path(s, t), text(tri) + " (area " + text(0.5 * n.norm()) + " m^2)",
+        throw InputError(triangle_path(s, t),
+                         text(tri) + " (area " + text(0.5 * n.norm()) + " m^2)",
                          "a triangle of non-zero area (its nodes are collinear)");
       std::array<int, 3> key = tri;
       std::sort(key.begin(), key.end());
@@ -94,14 +104,16 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       if (!fresh) {
         const TriangleSource& first = source[it->second];
         throw InputError(triangle_path(s, t), text(tri),
-                         "a triangle not given before (duplicate of " + triangle_path(first.shell, first.index) + ")");
+                         "a triangle not given before (duplicate of " +
+                             triangle_path(first.shell, first.index) + ")");
       }
       mesh.triangles.push_back(tri);
       source.push_back({s, t});
     }
   }
 
-  // shell edges: at most two triangles each, running it in opposite directions (consistent orientation)
+  // shell edges: at most two triangles each, running it in opposite directions (consistent
+  // orientation)
   std::map<std::array<int, 2>, int> edge_of;
   mesh.triangle_edges.resize(mesh.triangles.size());
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
@@ -113,7 +125,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       auto [it, fresh] = edge_of.emplace(key, static_cast<int>(mesh.edges.size()));
       const auto e = static_cast<std::size_t>(it->second);
       const std::string where = triangle_path(source[t].shell, source[t].index);
-      const std::string edge_text = "edge (" + std::to_string(a) + ", " + std::to_string(b) + ") of " + text(tri);
+      const std::string edge_text =
+          "edge (" + std::to_string(a) + ", " + std::to_string(b) + ") of " + text(tri);
       if (fresh) {
         mesh.edges.push_back(key);
         mesh.edge_triangles.push_back({static_cast<int>(t), -1});
@@ -122,16 +135,19 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
         const auto& other_source = source[static_cast<std::size_t>(adjacent[0])];
         const std::string other = triangle_path(other_source.shell, other_source.index);
         if (adjacent[1] >= 0)
-          throw InputError(where, edge_text, "edges shared by at most two triangles (non-manifold: also in " + other +
-                                                 " and another triangle)");
+          throw InputError(where, edge_text,
+                           "edges shared by at most two triangles (non-manifold: also in " + other +
+                               " and another triangle)");
         const auto& first = mesh.triangles[static_cast<std::size_t>(adjacent[0])];
         for (std::size_t j = 0; j < 3; ++j)
           if (first[(j + 1) % 3] == a && first[(j + 2) % 3] == b)
             throw InputError(where, edge_text,
                              "triangles oriented like their neighbours (" + other +
                                  " runs this edge the same way: flipped or inverted triangle)");
-        if (shells[source[static_cast<std::size_t>(adjacent[0])].shell].bending != shells[source[t].shell].bending)
-          throw InputError(where, edge_text, "one bending model on both sides of an edge (" + other + " differs)");
+        if (shells[source[static_cast<std::size_t>(adjacent[0])].shell].bending !=
+            shells[source[t].shell].bending)
+          throw InputError(where, edge_text,
+                           "one bending model on both sides of an edge (" + other + " differs)");
         adjacent[1] = static_cast<int>(t);
       }
       mesh.triangle_edges[t][k] = static_cast<int>(e);
@@ -157,7 +173,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     const Vec3 x0 = rest(tri[0]), x1 = rest(tri[1]), x2 = rest(tri[2]);
     const Vec3 n = triangle_normal(x0, x1, x2);
     const double area = 0.5 * n.norm();
-    for (int node : tri) model.mass.segment<3>(model.dofs.node(node)).array() += m.density * m.thickness * area / 3.0;
+    for (int node : tri)
+      model.mass.segment<3>(model.dofs.node(node)).array() += m.density * m.thickness * area / 3.0;
     if (shell.membrane == ShellMembrane::cst) {
       // rest edges in the orthonormal basis (e_1 along x_1 - x_0, e_2 = n_hat x e_1)
       const Vec3 e1 = (x1 - x0).normalized();
@@ -170,7 +187,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       mt.rest_area = area;
       mt.thickness = m.thickness;
       mt.lame_mu = m.youngs_modulus / (2.0 * (1.0 + m.poisson_ratio));
-      mt.lame_lambda = m.youngs_modulus * m.poisson_ratio / (1.0 - m.poisson_ratio * m.poisson_ratio);
+      mt.lame_lambda =
+          m.youngs_modulus * m.poisson_ratio / (1.0 - m.poisson_ratio * m.poisson_ratio);
       mesh.membrane_triangles.push_back(mt);
     }
   }
@@ -182,8 +200,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       if (t < 0) continue;
       const ShellInput& shell = shells[source[static_cast<std::size_t>(t)].shell];
       if (shell.membrane != ShellMembrane::edge_springs) continue;
-      const double k_s = shell.edge_spring_stiffness.value_or(std::sqrt(3.0) / 4.0 * shell.material.youngs_modulus *
-                                                              shell.material.thickness * rest_length);
+      const double k_s = shell.edge_spring_stiffness.value_or(
+          std::sqrt(3.0) / 4.0 * shell.material.youngs_modulus * shell.material.thickness *
+          rest_length);
       // an interior edge is counted by both of its triangles: each adds half
       stiffness += mesh.edge_triangles[e][1] >= 0 ? 0.5 * k_s : k_s;
     }
@@ -199,25 +218,27 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     if (shell_a.bending != ShellBending::hinge) continue;
     const auto& ta = mesh.triangles[static_cast<std::size_t>(adjacent[0])];
     const auto& tb = mesh.triangles[static_cast<std::size_t>(adjacent[1])];
-    const auto k_a = static_cast<std::size_t>(std::find(mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].begin(),
-                                                        mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].end(),
-                                                        static_cast<int>(e)) -
-                                              mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].begin());
+    const auto k_a = static_cast<std::size_t>(
+        std::find(mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].begin(),
+                  mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].end(),
+                  static_cast<int>(e)) -
+        mesh.triangle_edges[static_cast<std::size_t>(adjacent[0])].begin());
     const int opposite_b = tb[0] + tb[1] + tb[2] - ta[(k_a + 1) % 3] - ta[(k_a + 2) % 3];
     ShellHinge hinge;
     hinge.nodes = {ta[(k_a + 1) % 3], ta[(k_a + 2) % 3], ta[k_a], opposite_b};
     const auto k_b = [](const ShellInput& s) {
       const double h = s.material.thickness;
-      return s.hinge_stiffness.value_or(s.material.youngs_modulus * h * h * h / (12.0 * std::sqrt(3.0)));
+      return s.hinge_stiffness.value_or(s.material.youngs_modulus * h * h * h /
+                                        (12.0 * std::sqrt(3.0)));
     };
     hinge.stiffness = 0.5 * (k_b(shell_a) + k_b(shell_b));
-    hinge.natural_angle = dihedral_angle(rest(hinge.nodes[0]), rest(hinge.nodes[1]), rest(hinge.nodes[2]),
-                                         rest(hinge.nodes[3]));
+    hinge.natural_angle = dihedral_angle(rest(hinge.nodes[0]), rest(hinge.nodes[1]),
+                                         rest(hinge.nodes[2]), rest(hinge.nodes[3]));
     mesh.hinges.push_back(hinge);
   }
 
-  // mid-edge triangles: coefficients, natural shape operator and metric of the rest triangle, with the
-  // edge frames tau of the rest shape
+  // mid-edge triangles: coefficients, natural shape operator and metric of the rest triangle, with
+  // the edge frames tau of the rest shape
   RodFrames frames;
   initialize_frames(model, rest_configuration(model), frames);
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
@@ -229,7 +250,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     const double area = 0.5 * n.norm();
     MidEdgeTriangle mt;
     mt.triangle = static_cast<int>(t);
-    std::array<Vec3, 3> tangent;  // t_bar^k = e_bar^k x n_hat, |t_bar^k| = |e_bar^k|, pointing out of the triangle
+    std::array<Vec3, 3>
+        tangent;  // t_bar^k = e_bar^k x n_hat, |t_bar^k| = |e_bar^k|, pointing out of the triangle
     for (std::size_t k = 0; k < 3; ++k) {
       const int a = tri[(k + 1) % 3];
       const int b = tri[(k + 2) % 3];
@@ -255,10 +277,13 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     mesh.midedge_triangles.push_back(mt);
   }
 
-  if (!mesh.edge_springs.empty()) model.energies.push_back(std::make_shared<MembraneSpringEnergy>());
-  if (!mesh.membrane_triangles.empty()) model.energies.push_back(std::make_shared<MembraneCstEnergy>());
+  if (!mesh.edge_springs.empty())
+    model.energies.push_back(std::make_shared<MembraneSpringEnergy>());
+  if (!mesh.membrane_triangles.empty())
+    model.energies.push_back(std::make_shared<MembraneCstEnergy>());
   if (!mesh.hinges.empty()) model.energies.push_back(std::make_shared<HingeBendingEnergy>());
-  if (!mesh.midedge_triangles.empty()) model.energies.push_back(std::make_shared<MidEdgeBendingEnergy>());
+  if (!mesh.midedge_triangles.empty())
+    model.energies.push_back(std::make_shared<MidEdgeBendingEnergy>());
 }
 
 void grow_massless_dofs(Model& model) {
@@ -270,18 +295,21 @@ void grow_massless_dofs(Model& model) {
 }
 
 int append_nodes(Model& model, const std::vector<Vec3>& nodes) {
-  TENDRIL_ASSERT(model.dofs.num_shell_edges == 0 && model.shells.triangles.empty() && model.prescribed.empty(),
-                 "append_nodes called on a model with shells or prescribed DOFs");
+  TENDRIL_ASSERT(
+      model.dofs.num_shell_edges == 0 && model.shells.triangles.empty() && model.prescribed.empty(),
+      "append_nodes called on a model with shells or prescribed DOFs");
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (!nodes[i].allFinite())
-      throw InputError("nodes[" + std::to_string(i) + "]", "a non-finite coordinate", "finite coordinates [m]");
+      throw InputError("nodes[" + std::to_string(i) + "]", "a non-finite coordinate",
+                       "finite coordinates [m]");
   const int first = model.dofs.num_nodes;
   const auto old_positions = static_cast<Eigen::Index>(3 * first);
   const auto added = static_cast<Eigen::Index>(3 * nodes.size());
   // q = [x (3N) | theta (E)]: the new positions go between the old positions and the twists
   VecX rest(old_positions + added);
   rest << model.rest_positions, VecX::Zero(added);
-  for (std::size_t i = 0; i < nodes.size(); ++i) rest.segment<3>(old_positions + 3 * static_cast<Eigen::Index>(i)) = nodes[i];
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    rest.segment<3>(old_positions + 3 * static_cast<Eigen::Index>(i)) = nodes[i];
   model.rest_positions = std::move(rest);
   const Eigen::Index old_dofs = model.mass.size();
   VecX mass = VecX::Zero(old_dofs + added);

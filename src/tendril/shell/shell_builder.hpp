@@ -1,11 +1,15 @@
 #pragma once
-/// Adds thin shells (triangle meshes) to a Model (mat_dismech 2, 3.1, 3.3; docs/physics/shells.md#building-a-model).
+/// Adds thin shells (triangle meshes) to a Model (mat_dismech 2, 3.1, 3.3;
+/// docs/physics/shells.md#building-a-model).
 ///
-/// - Shell edges are the distinct node pairs of the triangles; each is shared by one or two triangles.
-///   Every shell edge of a mid-edge shell carries one DOF xi (DofMap::xi), appended to q with zero mass
-///   (the mid-edge normal has no inertia of its own) and xi = 0 in the rest shape.
-/// - Hinges: one per edge shared by two triangles of hinge-bending shells; natural angles from the rest shape.
-/// - Mid-edge: one stencil per triangle of a mid-edge shell; natural shape operator from the rest shape.
+/// - Shell edges are the distinct node pairs of the triangles; each is shared by one or two
+/// triangles.
+///   Every shell edge of a mid-edge shell carries one DOF xi (DofMap::xi), appended to q with zero
+///   mass (the mid-edge normal has no inertia of its own) and xi = 0 in the rest shape.
+/// - Hinges: one per edge shared by two triangles of hinge-bending shells; natural angles from the
+/// rest shape.
+/// - Mid-edge: one stencil per triangle of a mid-edge shell; natural shape operator from the rest
+/// shape.
 /// - Lumped masses: each node gets a third of rho h A_bar of every adjacent triangle.
 /// - The rest shape (the given node positions) is stress-free.
 
@@ -37,29 +41,35 @@ struct ShellMaterial {
 };
 
 struct ShellInput {
-  std::vector<std::array<int, 3>> triangles;  ///< 0-based node indices; neighbours must be consistently oriented
+  std::vector<std::array<int, 3>>
+      triangles;  ///< 0-based node indices; neighbours must be consistently oriented
   ShellMaterial material;
   ShellBending bending = ShellBending::midedge;
   ShellMembrane membrane = ShellMembrane::cst;
-  std::optional<double> edge_spring_stiffness;  ///< k_s [N] of every edge spring instead of sqrt(3)/4 E h |e_bar|
-  std::optional<double> hinge_stiffness;        ///< k_b [N m] of every hinge instead of E h^3 / (12 sqrt 3)
-  /// Where each triangle came from, named in errors instead of "shells[s].triangles[t]" (e.g. "canopy.obj:14")
+  std::optional<double>
+      edge_spring_stiffness;  ///< k_s [N] of every edge spring instead of sqrt(3)/4 E h |e_bar|
+  std::optional<double>
+      hinge_stiffness;  ///< k_b [N m] of every hinge instead of E h^3 / (12 sqrt 3)
+  /// Where each triangle came from, named in errors instead of "shells[s].triangles[t]" (e.g.
+  /// "canopy.obj:14")
   /// (#triangles, or empty)
   std::vector<std::string> triangle_names;
 };
 
-/// Appends nodes x_i [m] (#new nodes) to a model without shells: free, massless, at rest; the twist DOFs
-/// move up by 3 per node (InputError "nodes[i]" for a non-finite coordinate). Returns the first new index.
+/// Appends nodes x_i [m] (#new nodes) to a model without shells: free, massless, at rest; the twist
+/// DOFs move up by 3 per node (InputError "nodes[i]" for a non-finite coordinate). Returns the
+/// first new index.
 int append_nodes(Model& model, const std::vector<Vec3>& nodes);
 
-/// Grows Model::mass and Model::fixed to model.dofs.size() after DOFs were appended (xi, joint-edge twists):
-/// the new DOFs are massless and free.
+/// Grows Model::mass and Model::fixed to model.dofs.size() after DOFs were appended (xi, joint-edge
+/// twists): the new DOFs are massless and free.
 void grow_massless_dofs(Model& model);
 
-/// Validates the shells against the model's nodes (throws InputError naming "shells[s]...", the value and
-/// what is allowed: indices out of range, repeated nodes, degenerate, duplicated or inconsistently oriented
-/// triangles, edges shared by more than two triangles, bad materials) and adds their topology, stencils,
-/// xi DOFs, masses and energy terms. The model must not have shells yet.
+/// Validates the shells against the model's nodes (throws InputError naming "shells[s]...", the
+/// value and what is allowed: indices out of range, repeated nodes, degenerate, duplicated or
+/// inconsistently oriented triangles, edges shared by more than two triangles, bad materials) and
+/// adds their topology, stencils, xi DOFs, masses and energy terms. The model must not have shells
+/// yet.
 void add_shells(Model& model, const std::vector<ShellInput>& shells);
 
 /// A Model of shells only, on nodes x_i [m] (N), all DOFs free.

@@ -4,8 +4,8 @@
 #include <limits>
 #include <memory>
 
-#include <Eigen/Geometry>
 #include <fmt/format.h>
+#include <Eigen/Geometry>
 
 #include "tendril/contact/friction/obstacle_friction.hpp"
 #include "tendril/contact/friction/point_triangle_friction.hpp"
@@ -24,7 +24,9 @@ using io::KeySpec;
 using io::KeyType;
 using namespace io::keys;
 /// A Coulomb coefficient mu >= 0 (default 0: frictionless).
-KeySpec friction(std::string path, std::string doc) { return real(std::move(path), "0", "-", std::move(doc), 0.0); }
+KeySpec friction(std::string path, std::string doc) {
+  return real(std::move(path), "0", "-", std::move(doc), 0.0);
+}
 
 /// Refuses a start in which two bodies intersect: a pair of `term` (neighbours excluded) whose
 /// surfaces overlap by more than min(delta, (r_a + r_b) / 2) at q. Kind: the pair type (distance);
@@ -35,18 +37,23 @@ void refuse_intersections(const io::SceneNode& at, const Term& term, const VecX&
   term.pairs().find(q, pairs);
   const double delta = term.parameters().distance_tolerance;
   for (const contact::EdgePair& pair : pairs) {
-    const double distance = Kind::distance(term.pairs().stencil(q, pair)), sum = term.pairs().radius_sum(pair);
+    const double distance = Kind::distance(term.pairs().stencil(q, pair)),
+                 sum = term.pairs().radius_sum(pair);
     if (distance - sum < -std::min(delta, 0.5 * sum))
-      at.fail("self", fmt::format("{} at t = 0 (centre lines {:g} m apart, surfaces overlap by {:g} m)",
-                                  name(term.pairs().stencil_dofs(pair)), distance, sum - distance),
+      at.fail("self",
+              fmt::format("{} at t = 0 (centre lines {:g} m apart, surfaces overlap by {:g} m)",
+                          name(term.pairs().stencil_dofs(pair)), distance, sum - distance),
               "bodies that start apart (an overlap below min(delta, (r_a + r_b) / 2))");
   }
 }
 
 /// An on/off switch, on by default (a map that is present is enabled unless it says otherwise).
-KeySpec enabled(std::string path, std::string doc) { return flag(std::move(path), "true", std::move(doc)); }
+KeySpec enabled(std::string path, std::string doc) {
+  return flag(std::move(path), "true", std::move(doc));
+}
 
-/// The rigid obstacle of the scene entry `o` (contact.obstacles[]), moving along its path if it has one.
+/// The rigid obstacle of the scene entry `o` (contact.obstacles[]), moving along its path if it has
+/// one.
 std::shared_ptr<contact::RigidObstacle> read_obstacle(const io::SceneNode& o) {
   const std::string shape = o.text("shape");
   std::shared_ptr<contact::RigidObstacle> obstacle;
@@ -62,7 +69,8 @@ std::shared_ptr<contact::RigidObstacle> read_obstacle(const io::SceneNode& o) {
   } else {
     const Vec3 rotation = o.vec3("rotation");
     const double angle = rotation.norm();
-    const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix() : Mat3::Identity();
+    const Mat3 r = angle > 0.0 ? Eigen::AngleAxisd(angle, rotation / angle).toRotationMatrix()
+                               : Mat3::Identity();
     const Vec3 half = o.vec3("half_extents");
     if (!(half.minCoeff() > 0.0)) o.fail("half_extents", "half extents > 0 [m]");
     obstacle = std::make_shared<contact::Box>(o.vec3("center"), half, r);
@@ -72,7 +80,8 @@ std::shared_ptr<contact::RigidObstacle> read_obstacle(const io::SceneNode& o) {
     std::vector<Vec3> offsets;
     for (const auto& row : o.real_table("path", 4)) {
       if (!times.empty() && !(row[0] > times.back()))
-        o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]), "times in increasing order");
+        o.fail(fmt::format("path[{}][0]", times.size()), fmt::format("{:g}", row[0]),
+               "times in increasing order");
       times.push_back(row[0]);
       offsets.emplace_back(row[1], row[2], row[3]);
     }
@@ -102,45 +111,72 @@ integrator: {type: implicit_euler, dt: 1.0e-3}
 const io::SchemaTable& contact_scene_schema() {
   static const io::SchemaTable table{
       "Contact",
-      "Ground, rigid obstacles and self-contact of rods and shells with smooth Coulomb friction (IMC, "
-      "mat_dismech sec. 4 and 5.2; docs/physics/contact.md). Contact acts on the surfaces: a rod node's "
-      "(edge's) contact radius is its rod's radius (sqrt(A / pi) for a general section), a shell node's, edge's "
-      "or triangle's is half the shell's thickness. The penalty is k_c b(g) with b of eq. 21 and the gap g; it "
+      "Ground, rigid obstacles and self-contact of rods and shells with smooth Coulomb friction "
+      "(IMC, "
+      "mat_dismech sec. 4 and 5.2; docs/physics/contact.md). Contact acts on the surfaces: a rod "
+      "node's "
+      "(edge's) contact radius is its rod's radius (sqrt(A / pi) for a general section), a shell "
+      "node's, edge's "
+      "or triangle's is half the shell's thickness. The penalty is k_c b(g) with b of eq. 21 and "
+      "the gap g; it "
       "is non-zero for g < delta.",
       {
           node("contact", KeyType::Map, "Contact and friction (absent: no contact)."),
           positive("contact.stiffness", "20", "N/m",
-                   "Contact stiffness k_c: deep contact is a spring of stiffness 2 k_c per node (ground, obstacles) "
+                   "Contact stiffness k_c: deep contact is a spring of stiffness 2 k_c per node "
+                   "(ground, obstacles) "
                    "or edge pair (self). The rod drop of mat_dismech Fig. 7 uses 20."),
           positive("contact.distance_tolerance", "1e-3", "m",
-                   "delta: width of the smooth zone (K1 = 15 / delta); the penalty starts at gap delta and is "
+                   "delta: width of the smooth zone (K1 = 15 / delta); the penalty starts at gap "
+                   "delta and is "
                    "(-g)^2 k_c below -delta."),
           positive("contact.slip_tolerance", "1e-3", "m/s",
-                   "nu: slip speed above which friction is Coulomb's mu |F_n| (K2 = 15 / nu); below it friction "
+                   "nu: slip speed above which friction is Coulomb's mu |F_n| (K2 = 15 / nu); "
+                   "below it friction "
                    "is a stiff viscous law."),
-          indices("contact.rods", "Rods that take part in contact (ground, obstacles and self), by index. Default: all rods."),
+          indices("contact.rods",
+                  "Rods that take part in contact (ground, obstacles and self), by index. Default: "
+                  "all rods."),
           indices("contact.shells",
-                  "Shells that take part in contact (ground, obstacles and self), by index. Default: all shells."),
-          node("contact.ground", KeyType::Map, "A ground plane (a half-space) the rods and shells rest on."),
+                  "Shells that take part in contact (ground, obstacles and self), by index. "
+                  "Default: all shells."),
+          node("contact.ground", KeyType::Map,
+               "A ground plane (a half-space) the rods and shells rest on."),
           enabled("contact.ground.enabled", "Ground contact on or off."),
           vec3("contact.ground.point", "[0, 0, 0]", "m", "A point of the ground plane."),
-          vec3("contact.ground.normal", "[0, 0, 1]", "-", "Outward normal of the ground (normalised)."),
-          friction("contact.ground.friction", "Coulomb coefficient mu between rods (shell nodes) and ground."),
+          vec3("contact.ground.normal", "[0, 0, 1]", "-",
+               "Outward normal of the ground (normalised)."),
+          friction("contact.ground.friction",
+                   "Coulomb coefficient mu between rods (shell nodes) and ground."),
           node("contact.self", KeyType::Map,
-              "Self-contact (IMC) among the rods and shells in contact: pairs of edges (rod and shell edges) that "
-              "share no node, and pairs of a node (rod or shell) and a shell triangle not containing it; together "
-              "rod-rod, rod-shell and shell-shell contact (shell self-contact included). Neighbouring pairs "
-              "already within delta of touching at the start never interact."),
+               "Self-contact (IMC) among the rods and shells in contact: pairs of edges (rod and "
+               "shell edges) that "
+               "share no node, and pairs of a node (rod or shell) and a shell triangle not "
+               "containing it; together "
+               "rod-rod, rod-shell and shell-shell contact (shell self-contact included). "
+               "Neighbouring pairs "
+               "already within delta of touching at the start never interact."),
           enabled("contact.self.enabled", "Self-contact on or off."),
-          friction("contact.self.friction",
-                   "Coulomb coefficient mu of every self-contact pair (edge-edge and node-triangle)."),
-          {.path = "contact.self.collision_check", .type = KeyType::Bool, .default_value = "true", .unit = "",
-           .doc = "Continuous collision check of every Newton step: no edge passes through another and no node "
-                  "through a triangle however fast or thin the bodies (docs/physics/contact.md, \"No tunnelling\"). "
+          friction(
+              "contact.self.friction",
+              "Coulomb coefficient mu of every self-contact pair (edge-edge and node-triangle)."),
+          {.path = "contact.self.collision_check",
+           .type = KeyType::Bool,
+           .default_value = "true",
+           .unit = "",
+           .doc = "Continuous collision check of every Newton step: no edge passes through another "
+                  "and no node "
+                  "through a triangle however fast or thin the bodies (docs/physics/contact.md, "
+                  "\"No tunnelling\"). "
                   "Off only to compare."},
-          node("contact.obstacles", KeyType::List, "Rigid obstacles, fixed or moving along a path."),
-          {.path = "contact.obstacles[].shape", .type = KeyType::String, .default_value = kReq, .unit = "",
-           .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a cylinder with round "
+          node("contact.obstacles", KeyType::List,
+               "Rigid obstacles, fixed or moving along a path."),
+          {.path = "contact.obstacles[].shape",
+           .type = KeyType::String,
+           .default_value = kReq,
+           .unit = "",
+           .doc = "plane (point, normal), sphere (center, radius), capsule (p0, p1, radius; a "
+                  "cylinder with round "
                   "caps) or box (center, half_extents, rotation).",
            .choices = {"plane", "sphere", "capsule", "box"}},
           vec3("contact.obstacles[].point", kReq, "m", "plane: a point of the plane."),
@@ -149,14 +185,21 @@ const io::SchemaTable& contact_scene_schema() {
           positive("contact.obstacles[].radius", kReq, "m", "sphere, capsule: radius."),
           vec3("contact.obstacles[].p0", kReq, "m", "capsule: first end of the axis."),
           vec3("contact.obstacles[].p1", kReq, "m", "capsule: second end of the axis."),
-          vec3("contact.obstacles[].half_extents", kReq, "m", "box: half side lengths along its axes."),
+          vec3("contact.obstacles[].half_extents", kReq, "m",
+               "box: half side lengths along its axes."),
           vec3("contact.obstacles[].rotation", "[0, 0, 0]", "rad",
                "box: orientation as a rotation vector (axis times angle) from the world axes."),
-          friction("contact.obstacles[].friction", "Coulomb coefficient mu between rods (shell nodes) and this obstacle."),
-          {.path = "contact.obstacles[].path", .type = KeyType::RealTable, .default_value = kOpt, .unit = "s, m",
-           .doc = "Prescribed translation: rows [t, dx, dy, dz], piecewise linear in t, held constant outside; "
+          friction("contact.obstacles[].friction",
+                   "Coulomb coefficient mu between rods (shell nodes) and this obstacle."),
+          {.path = "contact.obstacles[].path",
+           .type = KeyType::RealTable,
+           .default_value = kOpt,
+           .unit = "s, m",
+           .doc = "Prescribed translation: rows [t, dx, dy, dz], piecewise linear in t, held "
+                  "constant outside; "
                   "absent: fixed."},
-      }, kContactExample};
+      },
+      kContactExample};
   return table;
 }
 
@@ -181,8 +224,9 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     for (std::size_t k = 0; k < list.size(); ++k) {
       if (list[k] < 0 || list[k] >= count)
         c.fail(fmt::format("{}[{}]", key, k), std::to_string(list[k]),
-               count > 0 ? fmt::format("a {} index in 0..{}", key == "rods" ? "rod" : "shell", count - 1)
-                         : fmt::format("no index (the scene has no {})", key));
+               count > 0
+                   ? fmt::format("a {} index in 0..{}", key == "rods" ? "rod" : "shell", count - 1)
+                   : fmt::format("no index (the scene has no {})", key));
       out_list.push_back(list[k]);
     }
     return out_list;
@@ -207,7 +251,8 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     for (const auto& t : shells[s].input.triangles) {
       triangles.nodes.push_back(t);
       triangles.radius.push_back(radius);
-      for (int k = 0; k < 3; ++k) shell_edges.push_back({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
+      for (int k = 0; k < 3; ++k)
+        shell_edges.push_back({std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])});
     }
     std::sort(shell_edges.begin(), shell_edges.end());
     shell_edges.erase(std::unique(shell_edges.begin(), shell_edges.end()), shell_edges.end());
@@ -224,7 +269,8 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     }
 
   // an obstacle: contact, friction if mu > 0, and no node inside it at t = 0
-  const auto add_obstacle = [&](const io::SceneNode& at, std::shared_ptr<contact::RigidObstacle> obstacle, double mu) {
+  const auto add_obstacle = [&](const io::SceneNode& at,
+                                std::shared_ptr<contact::RigidObstacle> obstacle, double mu) {
     for (std::size_t k = 0; k < nodes.nodes.size(); ++k) {
       const Vec3 x = out.q_initial.segment<3>(model.dofs.node(nodes.nodes[k]));
       const double gap = obstacle->distance(x, 0.0).distance - nodes.radius[k];
@@ -237,13 +283,15 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     contact::ContactParameters p = params;
     p.friction = mu;
     model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p, edges));
-    if (mu > 0.0) model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
+    if (mu > 0.0)
+      model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
   };
   const auto check_enabled = [](const io::SceneNode& at) {
     const bool enabled = at.boolean("enabled");
     const double mu = at.real("friction");
     if (!enabled && mu > 0.0)
-      at.fail("friction", fmt::format("{:g}", mu), "0 when this contact is disabled (friction needs contact)");
+      at.fail("friction", fmt::format("{:g}", mu),
+              "0 when this contact is disabled (friction needs contact)");
     return enabled;
   };
   bool any = false;
@@ -253,7 +301,8 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     if (check_enabled(g)) {
       const Vec3 normal = g.vec3("normal");
       if (!(normal.norm() > 0.0)) g.fail("normal", "a non-zero vector");
-      add_obstacle(g, std::make_shared<contact::HalfSpace>(g.vec3("point"), normal), g.real("friction"));
+      add_obstacle(g, std::make_shared<contact::HalfSpace>(g.vec3("point"), normal),
+                   g.real("friction"));
       any = true;
     }
   }
@@ -271,27 +320,31 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       contact::ContactParameters p = params;
       p.friction = s.real("friction");
       const bool check = s.boolean("collision_check");
-      const auto node = [&](const std::array<int, 12>& dofs, int k) { return scene_node_name(out, dofs[3 * k] / 3); };
+      const auto node = [&](const std::array<int, 12>& dofs, int k) {
+        return scene_node_name(out, dofs[3 * k] / 3);
+      };
       auto self = std::make_shared<contact::SelfContact>(edges, p, out.q_initial, check);
-      refuse_intersections<contact::EdgeEdgePairs>(c, *self, out.q_initial, [&](const std::array<int, 12>& dofs) {
-        return fmt::format("the edges {}-{} and {}-{} intersect", node(dofs, 0), node(dofs, 1), node(dofs, 2),
-                           node(dofs, 3));
-      });
+      refuse_intersections<contact::EdgeEdgePairs>(
+          c, *self, out.q_initial, [&](const std::array<int, 12>& dofs) {
+            return fmt::format("the edges {}-{} and {}-{} intersect", node(dofs, 0), node(dofs, 1),
+                               node(dofs, 2), node(dofs, 3));
+          });
       model.energies.push_back(self);
       if (!triangles.nodes.empty()) {
-        auto point_triangle =
-            std::make_shared<contact::PointTriangleContact>(nodes, triangles, edges.nodes, p, out.q_initial, check);
+        auto point_triangle = std::make_shared<contact::PointTriangleContact>(
+            nodes, triangles, edges.nodes, p, out.q_initial, check);
         refuse_intersections<contact::PointTrianglePairs>(
             c, *point_triangle, out.q_initial, [&](const std::array<int, 12>& dofs) {
-              return fmt::format("{} and the triangle {}, {}, {} intersect", node(dofs, 0), node(dofs, 1),
-                                 node(dofs, 2), node(dofs, 3));
+              return fmt::format("{} and the triangle {}, {}, {} intersect", node(dofs, 0),
+                                 node(dofs, 1), node(dofs, 2), node(dofs, 3));
             });
         model.energies.push_back(point_triangle);
         if (p.friction > 0.0)
-          model.forces.push_back(
-              std::make_shared<contact::PointTriangleFriction>(nodes, triangles, edges.nodes, p, out.q_initial));
+          model.forces.push_back(std::make_shared<contact::PointTriangleFriction>(
+              nodes, triangles, edges.nodes, p, out.q_initial));
       }
-      if (p.friction > 0.0) model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
+      if (p.friction > 0.0)
+        model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, p, out.q_initial));
       any = true;
     }
   }

@@ -1,6 +1,7 @@
 #pragma once
-/// The `contact` keys of scenes: ground, rigid obstacles and self-contact of rods and shells with their friction
-/// (src/tendril/contact/, docs/physics/contact.md), read into the Model's energies and forces.
+/// The `contact` keys of scenes: ground, rigid obstacles and self-contact of rods and shells with
+/// their friction (src/tendril/contact/, docs/physics/contact.md), read into the Model's energies
+/// and forces.
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-// The flagellated robot of granular_flagella Fig. 3 as a scene generator: `flagellated_robot: {...}`
-// is expanded into ordinary rod-scene keys (rods, joints, forces, actuation, observables), so the
-// generated scene is validated, resolved and written to run.json like a hand-written one.
+// The flagellated robot of granular_flagella Fig. 3 as a scene generator: `flagellated_robot:
+// {...}` is expanded into ordinary rod-scene keys (rods, joints, forces, actuation, observables),
+// so the generated scene is validated, resolved and written to run.json like a hand-written one.
 // Geometry and every choice the paper leaves open: docs/physics/flagellated_robot.md.
 #include <cmath>
 #include <numbers>
@@ -33,14 +33,16 @@ void expand_flagellated_robot(io::Scene& scene) {
   if (!scene.has_top_level("flagellated_robot")) return;
   const io::SceneNode p = scene.root().map("flagellated_robot");
   const int n = p.integer("tails");
-  const double a = p.real("head_radius"), disc = p.real("disc_diameter"), tail = p.real("tail_length");
+  const double a = p.real("head_radius"), disc = p.real("disc_diameter"),
+               tail = p.real("tail_length");
   const double shaft = p.real("shaft_length");
   const double edges_per_tail = tail / p.real("tail_edge_length");
   if (!(edges_per_tail < kMaxNodes))
     p.fail("tail_edge_length", fmt::format("{:g} edges per tail", edges_per_tail),
            fmt::format("at most {} edges per tail (tail_length / tail_edge_length)", kMaxNodes));
   const int tail_edges = std::max(1, static_cast<int>(std::lround(edges_per_tail)));
-  const double E = p.real("E"), nu = p.real("nu"), r0 = p.real("tail_radius"), factor = p.real("rigid_factor");
+  const double E = p.real("E"), nu = p.real("nu"), r0 = p.real("tail_radius"),
+               factor = p.real("rigid_factor");
   const double pi = std::numbers::pi;
 
   YAML::Node material;
@@ -48,15 +50,18 @@ void expand_flagellated_robot(io::Scene& scene) {
   material["nu"] = nu;
   material["density"] = p.real("density");
   material["radius"] = r0;
-  // rigid parts: the tails' EA, EI, GJ times the factor (granular_flagella IV-B: "sufficiently large")
+  // rigid parts: the tails' EA, EI, GJ times the factor (granular_flagella IV-B: "sufficiently
+  // large")
   const double G = E / (2.0 * (1.0 + nu));
   YAML::Node rigid;
   rigid["stretch_stiffness"] = factor * E * pi * r0 * r0;
   rigid["bend_stiffness"] = factor * E * pi * std::pow(r0, 4) / 4.0;
   rigid["twist_stiffness"] = factor * G * pi * std::pow(r0, 4) / 2.0;
 
-  // body (rod 0): head edge x_0 -> x_h along -x (forward is +x), shaft x_h -> x_a, disc spokes x_a -> x_b_i
-  const Vec3 head_front(0.0, 0.0, 0.0), head_node(-2.0 * a, 0.0, 0.0), centre(-2.0 * a - shaft, 0.0, 0.0);
+  // body (rod 0): head edge x_0 -> x_h along -x (forward is +x), shaft x_h -> x_a, disc spokes x_a
+  // -> x_b_i
+  const Vec3 head_front(0.0, 0.0, 0.0), head_node(-2.0 * a, 0.0, 0.0),
+      centre(-2.0 * a - shaft, 0.0, 0.0);
   YAML::Node body;
   body["geometry"]["type"] = "explicit";
   body["geometry"]["nodes"].push_back(point(head_front));

@@ -23,9 +23,10 @@ std::vector<int> free_dofs(const Model& model) {
   return free;
 }
 
-/// K = d2E/dq2 - dF/dq at u = 0 restricted to `free` and symmetrised; `with_loads` false leaves out the
-/// force terms and the external-load energies (the elastic stiffness).
-MatX free_stiffness(const Model& model, const State& state, const std::vector<int>& free, bool with_loads) {
+/// K = d2E/dq2 - dF/dq at u = 0 restricted to `free` and symmetrised; `with_loads` false leaves out
+/// the force terms and the external-load energies (the elastic stiffness).
+MatX free_stiffness(const Model& model, const State& state, const std::vector<int>& free,
+                    bool with_loads) {
   const int n = model.dofs.size();
   Kinematics kin;
   compute_kinematics(model, state.frames, state.q, kin);
@@ -54,14 +55,16 @@ MatX free_stiffness(const Model& model, const State& state, const std::vector<in
   const auto m = static_cast<Eigen::Index>(free.size());
   MatX k(m, m);
   for (Eigen::Index i = 0; i < m; ++i)
-    for (Eigen::Index j = 0; j < m; ++j) k(i, j) = 0.5 * (full(free[i], free[j]) + full(free[j], free[i]));
+    for (Eigen::Index j = 0; j < m; ++j)
+      k(i, j) = 0.5 * (full(free[i], free[j]) + full(free[j], free[i]));
   return k;
 }
 
 void check_count(int count, std::size_t free) {
   if (count < 1 || static_cast<std::size_t>(count) > free)
-    throw InputError("count", std::to_string(count),
-                     "a number of modes in 1.." + std::to_string(free) + " (the free DOFs with mass)");
+    throw InputError(
+        "count", std::to_string(count),
+        "a number of modes in 1.." + std::to_string(free) + " (the free DOFs with mass)");
 }
 
 }  // namespace
@@ -74,22 +77,26 @@ NaturalModes natural_modes(const Model& model, const State& state, int count) {
     (model.mass[free[i]] > 0.0 ? massive : massless).push_back(static_cast<Eigen::Index>(i));
   check_count(count, massive.size());
   const MatX k = free_stiffness(model, state, free, true);
-  const auto na = static_cast<Eigen::Index>(massive.size()), nb = static_cast<Eigen::Index>(massless.size());
-  // static condensation (Guyan): a massless DOF carries no inertia, so in every mode it takes the value
-  // that minimises the energy for the others, v_b = -K_bb^-1 K_ba v_a, and K_aa - K_ab K_bb^-1 K_ba is
-  // the stiffness of the massive DOFs
+  const auto na = static_cast<Eigen::Index>(massive.size()),
+             nb = static_cast<Eigen::Index>(massless.size());
+  // static condensation (Guyan): a massless DOF carries no inertia, so in every mode it takes the
+  // value that minimises the energy for the others, v_b = -K_bb^-1 K_ba v_a, and K_aa - K_ab
+  // K_bb^-1 K_ba is the stiffness of the massive DOFs
   const MatX kaa = k(massive, massive), kab = k(massive, massless);
   Eigen::LDLT<MatX> kbb(k(massless, massless));
-  if (nb > 0 && (kbb.info() != Eigen::Success ||
-                 kbb.vectorD().cwiseAbs().minCoeff() <= 1e-12 * kbb.vectorD().cwiseAbs().maxCoeff()))
+  if (nb > 0 && (kbb.info() != Eigen::Success || kbb.vectorD().cwiseAbs().minCoeff() <=
+                                                     1e-12 * kbb.vectorD().cwiseAbs().maxCoeff()))
     throw InputError("model", "a free DOF without mass and without stiffness of its own",
-                     "mass on every free DOF, or massless DOFs (shell mid-edge xi) that the stiffness determines "
+                     "mass on every free DOF, or massless DOFs (shell mid-edge xi) that the "
+                     "stiffness determines "
                      "(eliminated by static condensation)");
-  const MatX recover = nb > 0 ? MatX(-kbb.solve(kab.transpose())) : MatX(0, na);  // v_b = recover v_a
+  const MatX recover =
+      nb > 0 ? MatX(-kbb.solve(kab.transpose())) : MatX(0, na);  // v_b = recover v_a
   MatX condensed = kaa + kab * recover;
   condensed = (0.5 * (condensed + condensed.transpose())).eval();
   VecX mass(na);
-  for (Eigen::Index i = 0; i < na; ++i) mass[i] = model.mass[free[static_cast<std::size_t>(massive[i])]];
+  for (Eigen::Index i = 0; i < na; ++i)
+    mass[i] = model.mass[free[static_cast<std::size_t>(massive[i])]];
   Eigen::GeneralizedSelfAdjointEigenSolver<MatX> eig(condensed, mass.asDiagonal().toDenseMatrix());
   NaturalModes out;
   out.shapes = MatX::Zero(model.dofs.size(), count);
@@ -97,13 +104,16 @@ NaturalModes natural_modes(const Model& model, const State& state, int count) {
     const double lambda = eig.eigenvalues()[c];
     out.omega.push_back(lambda >= 0.0 ? std::sqrt(lambda) : -std::sqrt(-lambda));
     const VecX va = eig.eigenvectors().col(c), vb = recover * va;
-    for (Eigen::Index i = 0; i < na; ++i) out.shapes(free[static_cast<std::size_t>(massive[i])], c) = va[i];
-    for (Eigen::Index i = 0; i < nb; ++i) out.shapes(free[static_cast<std::size_t>(massless[i])], c) = vb[i];
+    for (Eigen::Index i = 0; i < na; ++i)
+      out.shapes(free[static_cast<std::size_t>(massive[i])], c) = va[i];
+    for (Eigen::Index i = 0; i < nb; ++i)
+      out.shapes(free[static_cast<std::size_t>(massless[i])], c) = vb[i];
   }
   return out;
 }
 
-std::vector<double> buckling_load_factors(const Model& model, const State& unloaded, const State& loaded, int count) {
+std::vector<double> buckling_load_factors(const Model& model, const State& unloaded,
+                                          const State& loaded, int count) {
   const std::vector<int> free = free_dofs(model);
   check_count(count, free.size());
   const MatX k0 = free_stiffness(model, unloaded, free, false);
@@ -114,7 +124,8 @@ std::vector<double> buckling_load_factors(const Model& model, const State& unloa
     throw InputError("boundary_conditions", "an elastic stiffness that is not positive definite",
                      "supports that hold every rigid motion (linear buckling needs K_0 > 0)");
   std::vector<double> factors;
-  for (Eigen::Index i = eig.eigenvalues().size() - 1; i >= 0 && static_cast<int>(factors.size()) < count; --i)
+  for (Eigen::Index i = eig.eigenvalues().size() - 1;
+       i >= 0 && static_cast<int>(factors.size()) < count; --i)
     if (eig.eigenvalues()[i] > 0.0) factors.push_back(1.0 / eig.eigenvalues()[i]);
   return factors;
 }

@@ -21,7 +21,8 @@ void visit_vectors(RestartRecord& r, Visit&& visit) {
   visit(r.forces.data(), r.forces.size());
   for (std::vector<Vec3>* v : {&r.state.frames.tangent, &r.state.frames.reference_director})
     visit(v->empty() ? nullptr : v->front().data(), 3 * static_cast<Eigen::Index>(v->size()));
-  visit(r.state.frames.reference_twist.data(), static_cast<Eigen::Index>(r.state.frames.reference_twist.size()));
+  visit(r.state.frames.reference_twist.data(),
+        static_cast<Eigen::Index>(r.state.frames.reference_twist.size()));
   std::vector<Vec3>& tau = r.state.frames.shell_edge_tau;
   visit(tau.empty() ? nullptr : tau.front().data(), 3 * static_cast<Eigen::Index>(tau.size()));
 }
@@ -30,15 +31,17 @@ void visit_vectors(RestartRecord& r, Visit&& visit) {
 
 std::size_t restart_record_size(const State& like) {
   const RodFrames& f = like.frames;
-  return kScalars + 2 * static_cast<std::size_t>(like.q.size()) + 6 * f.tangent.size() + f.reference_twist.size() +
-         3 * f.shell_edge_tau.size();
+  return kScalars + 2 * static_cast<std::size_t>(like.q.size()) + 6 * f.tangent.size() +
+         f.reference_twist.size() + 3 * f.shell_edge_tau.size();
 }
 
 FrameStateArrays::FrameStateArrays(io::RunDirectory& run, const State& like)
     : work_(&run.add_array("work_of_forces", io::NpyType::Float64, {}, "J",
-                           "work of the force terms (point loads and moments, drag, ...) since t = 0, trapezoidal per "
+                           "work of the force terms (point loads and moments, drag, ...) since t = "
+                           "0, trapezoidal per "
                            "step")),
-      restart_(&run.add_array("restart_state", io::NpyType::Float64, {restart_record_size(like)}, "-",
+      restart_(&run.add_array("restart_state", io::NpyType::Float64, {restart_record_size(like)},
+                              "-",
                               "the state a restart continues from exactly besides q and t (layout: "
                               "docs/output_format.md#restarting-a-rod-or-shell-run)")) {}
 
@@ -48,15 +51,18 @@ void FrameStateArrays::append(const RestartRecord& record) {
   const bool has_forces = r.forces.size() == r.state.q.size();
   if (!has_forces) r.forces = VecX::Zero(r.state.q.size());
   values_.assign({static_cast<double>(r.steps), r.work, has_forces ? 1.0 : 0.0});
-  visit_vectors(r, [&](const double* data, Eigen::Index size) { values_.insert(values_.end(), data, data + size); });
+  visit_vectors(r, [&](const double* data, Eigen::Index size) {
+    values_.insert(values_.end(), data, data + size);
+  });
   restart_->append(values_);
 }
 
 namespace {
 
-/// Copies frame `f` of the frame array `name` (values per frame = `count`) into `out` (no-op if count is 0).
-void copy_frame(const io::RunData& run, const std::string& name, std::size_t f, std::size_t count, double* out,
-                const std::string& key) {
+/// Copies frame `f` of the frame array `name` (values per frame = `count`) into `out` (no-op if
+/// count is 0).
+void copy_frame(const io::RunData& run, const std::string& name, std::size_t f, std::size_t count,
+                double* out, const std::string& key) {
   if (count == 0) return;
   const io::NpyArray& a = run.array(name);
   if (a.shape.empty() || a.shape[0] <= f || a.size() != a.shape[0] * count)
@@ -67,8 +73,8 @@ void copy_frame(const io::RunData& run, const std::string& name, std::size_t f, 
 
 }  // namespace
 
-RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs, const State& like,
-                           const std::string& key) {
+RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs,
+                           const State& like, const std::string& key) {
   io::RunData run;
   try {
     run = io::read_run(run_dir);
@@ -77,16 +83,20 @@ RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, con
   }
   const std::size_t size = restart_record_size(like);
   if (run.kind != "rod" || !run.has("restart_state"))
-    throw InputError(key + ".run", run_dir.string(), "a rod or shell run folder with the array restart_state");
+    throw InputError(key + ".run", run_dir.string(),
+                     "a rod or shell run folder with the array restart_state");
   const io::NpyArray& a = run.array("restart_state");
   if (a.shape.size() != 2 || a.shape[1] != size)
-    throw InputError(key + ".run", fmt::format("a run with {} restart values per frame", a.shape.size() == 2 ? a.shape[1] : 0),
-                     fmt::format("a run of this scene ({} values per frame)", size));
+    throw InputError(
+        key + ".run",
+        fmt::format("a run with {} restart values per frame", a.shape.size() == 2 ? a.shape[1] : 0),
+        fmt::format("a run of this scene ({} values per frame)", size));
   const long frames = static_cast<long>(a.shape[0]);
   const long f = frame < 0 ? frames + frame : frame;
   if (f < 0 || f >= frames)
-    throw InputError(key + ".frame", std::to_string(frame),
-                     fmt::format("a saved frame: 0 to {} (or -1 to -{} from the end)", frames - 1, frames));
+    throw InputError(
+        key + ".frame", std::to_string(frame),
+        fmt::format("a saved frame: 0 to {} (or -1 to -{} from the end)", frames - 1, frames));
   const auto frame_index = static_cast<std::size_t>(f);
   const double* values = a.data.data() + frame_index * size;
   RestartRecord r;
@@ -105,9 +115,11 @@ RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, con
   copy_frame(run, "frame_time", frame_index, 1, &r.state.time, key);
   double* q = r.state.q.data();
   copy_frame(run, "positions", frame_index, 3 * static_cast<std::size_t>(dofs.num_nodes), q, key);
-  copy_frame(run, "twists", frame_index, static_cast<std::size_t>(dofs.num_edges), q + 3 * dofs.num_nodes, key);
+  copy_frame(run, "twists", frame_index, static_cast<std::size_t>(dofs.num_edges),
+             q + 3 * dofs.num_nodes, key);
   if (dofs.num_shell_edges > 0)
-    copy_frame(run, "xi", frame_index, static_cast<std::size_t>(dofs.num_shell_edges), q + dofs.xi(0), key);
+    copy_frame(run, "xi", frame_index, static_cast<std::size_t>(dofs.num_shell_edges),
+               q + dofs.xi(0), key);
   if (dofs.num_joint_edges > 0)
     copy_frame(run, "joint_twists", frame_index, static_cast<std::size_t>(dofs.num_joint_edges),
                q + dofs.joint_twist(0), key);

@@ -1,13 +1,13 @@
 #pragma once
 /// The state a rod or shell run saves with every frame besides its positions, twists, xi and joint
-/// twists (run array `restart_state`, docs/output_format.md#restarting-a-rod-or-shell-run), so a run
-/// continues from any saved frame bit-identically: the velocities, the time-parallel transported
-/// reference frames and twists, the shell edges' tau, the step counter the step times are computed
-/// from, and the work of forces with the forces its next trapezoid starts from.
+/// twists (run array `restart_state`, docs/output_format.md#restarting-a-rod-or-shell-run), so a
+/// run continues from any saved frame bit-identically: the velocities, the time-parallel
+/// transported reference frames and twists, the shell edges' tau, the step counter the step times
+/// are computed from, and the work of forces with the forces its next trapezoid starts from.
 ///
 /// Layout of one frame (float64): steps, work [J], has_forces (0/1), u (#dofs), forces (#dofs) [N],
-/// tangents (3 F), reference directors (3 F), reference twists (B) [rad], shell edge tau (3 Z); F framed
-/// edges, B bend-twist springs, Z shell edges with xi.
+/// tangents (3 F), reference directors (3 F), reference twists (B) [rad], shell edge tau (3 Z); F
+/// framed edges, B bend-twist springs, Z shell edges with xi.
 
 #include <filesystem>
 #include <string>
@@ -20,10 +20,10 @@
 namespace tendril::sim {
 
 struct RestartRecord {
-  long steps = 0;      ///< steps taken
-  double work = 0.0;   ///< work of forces since t = 0 [J]
-  State state;         ///< t, q (from the frame arrays), u, frames
-  VecX forces;         ///< the force terms' sum at the state [N] (empty: not yet evaluated)
+  long steps = 0;     ///< steps taken
+  double work = 0.0;  ///< work of forces since t = 0 [J]
+  State state;        ///< t, q (from the frame arrays), u, frames
+  VecX forces;        ///< the force terms' sum at the state [N] (empty: not yet evaluated)
 };
 
 /// Values per frame for a record whose sizes are those of `like` (its state's q and frames).
@@ -41,11 +41,11 @@ class FrameStateArrays {
   io::NpyAppender* restart_;
   std::vector<double> values_;
 };
-/// Frame `frame` (< 0: from the end) of `run_dir`: t from frame_time, q from positions, twists, xi and
-/// joint_twists (in the DOF order of `dofs`), the rest from restart_state, with the sizes of `like`. Throws
-/// InputError at `key`.run if the folder is not a readable rod run of the same sizes, at `key`.frame
-/// if it has no such frame.
-RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs, const State& like,
-                           const std::string& key);
+/// Frame `frame` (< 0: from the end) of `run_dir`: t from frame_time, q from positions, twists, xi
+/// and joint_twists (in the DOF order of `dofs`), the rest from restart_state, with the sizes of
+/// `like`. Throws InputError at `key`.run if the folder is not a readable rod run of the same
+/// sizes, at `key`.frame if it has no such frame.
+RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs,
+                           const State& like, const std::string& key);
 
 }  // namespace tendril::sim

@@ -21,7 +21,9 @@ double fitted_slope(const std::vector<double>& t, const std::vector<double>& y, 
 }
 
 RobotObservables::RobotObservables(const Model& model, const ObservableSpec& spec, double duration)
-    : spec_(spec), steady_start_(spec.steady_start.value_or(0.5 * duration)), head_nodes_(model.rods.edges[spec.head_edge]) {
+    : spec_(spec),
+      steady_start_(spec.steady_start.value_or(0.5 * duration)),
+      head_nodes_(model.rods.edges[spec.head_edge]) {
   for (const auto& force : model.forces)
     if (const auto* head = dynamic_cast<const HeadDrag*>(force.get())) {
       const HeadDragParameters& p = head->parameters();
@@ -33,7 +35,8 @@ RobotObservables::RobotObservables(const Model& model, const ObservableSpec& spe
   e2_ = spec_.axis.cross(e1_);
 }
 
-double RobotObservables::spin_angle(const Vec3& director, const std::vector<double>& previous) const {
+double RobotObservables::spin_angle(const Vec3& director,
+                                    const std::vector<double>& previous) const {
   double angle = std::atan2(director.dot(e2_), director.dot(e1_));
   if (!previous.empty()) {
     const double two_pi = 2.0 * std::numbers::pi;

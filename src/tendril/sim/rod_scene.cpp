@@ -5,8 +5,8 @@
 #include <memory>
 #include <numbers>
 
-#include <Eigen/Geometry>
 #include <fmt/format.h>
+#include <Eigen/Geometry>
 
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
@@ -26,20 +26,21 @@
 namespace tendril::sim {
 
 io::Schema rod_schema() {
-  return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema(), &media_scene_schema(),
-                     &shell_scene_schema()});
+  return io::Schema({&io::common_schema(), &rod_scene_schema(), &contact_scene_schema(),
+                     &media_scene_schema(), &shell_scene_schema()});
 }
 
-int resolve_index(const io::SceneNode& at, const std::string& key, int value, int count, const char* what) {
+int resolve_index(const io::SceneNode& at, const std::string& key, int value, int count,
+                  const char* what) {
   const int i = value < 0 ? count + value : value;
   if (i < 0 || i >= count)
     at.fail(key, std::to_string(value),
-            fmt::format("a {} index in {}..{} (this rod has {} {}s)", what, -count, count - 1, count, what));
+            fmt::format("a {} index in {}..{} (this rod has {} {}s)", what, -count, count - 1,
+                        count, what));
   return i;
 }
 
 namespace {
-
 
 /// Unit vector of a Vec3 key; a zero vector is an error.
 Vec3 unit_vector(const io::SceneNode& at, const char* key) {
@@ -48,10 +49,10 @@ Vec3 unit_vector(const io::SceneNode& at, const char* key) {
   return v.normalized();
 }
 
-/// The rod's node and edge lists; `file_triangles` is set to the triangles of a geometry file, which
-/// the rod leaves to a shell naming the same file (0 for other geometries).
-io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const std::filesystem::path& base,
-                           std::size_t& file_triangles) {
+/// The rod's node and edge lists; `file_triangles` is set to the triangles of a geometry file,
+/// which the rod leaves to a shell naming the same file (0 for other geometries).
+io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start,
+                           const std::filesystem::path& base, std::size_t& file_triangles) {
   file_triangles = 0;
   const std::string type = g.text("type");
   io::Polyline line;
@@ -59,7 +60,8 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     const Vec3 start = g.vec3("start");
     const int n = g.integer("num_nodes");
     if (clamped_at_start && n < 3)
-      g.fail("num_nodes", "at least 3 for a rod clamped at its start (the clamped edge and one free edge)");
+      g.fail("num_nodes",
+             "at least 3 for a rod clamped at its start (the clamped edge and one free edge)");
     Vec3 direction;
     double length = 0.0;
     if (g.has("end")) {
@@ -77,7 +79,8 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
   } else if (type == "helix") {
     const Vec3 center = g.vec3("center");
     const Vec3 axis = unit_vector(g, "axis");
-    line = io::helix(center, axis, g.real("radius"), g.real("pitch"), g.real("turns"), g.integer("num_nodes"));
+    line = io::helix(center, axis, g.real("radius"), g.real("pitch"), g.real("turns"),
+                     g.integer("num_nodes"));
   } else if (type == "circle") {
     const Vec3 center = g.vec3("center");
     const Vec3 normal = unit_vector(g, "axis");
@@ -86,7 +89,8 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     if (n < 3) g.fail("num_nodes", "at least 3 for a circle");
     line = io::circle(center, normal, radius, n, g.boolean("closed"));
   } else if (type == "explicit") {
-    for (const auto& row : g.real_table("nodes", 3)) line.nodes.emplace_back(row[0], row[1], row[2]);
+    for (const auto& row : g.real_table("nodes", 3))
+      line.nodes.emplace_back(row[0], row[1], row[2]);
     const int n = static_cast<int>(line.nodes.size());
     if (n < 2) g.fail("nodes", "at least two nodes");
     if (g.has("edges")) {
@@ -106,9 +110,11 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     }
   } else {  // file
     const std::string name = g.text("file");
-    const std::filesystem::path path = std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
+    const std::filesystem::path path =
+        std::filesystem::path(name).is_absolute() ? std::filesystem::path(name) : base / name;
     io::MatDismechGeometry file = io::read_mat_dismech_geometry(path, g.child_path("file"));
-    if (file.edges.empty()) g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
+    if (file.edges.empty())
+      g.fail("file", name + " (no *Edges)", "a geometry with at least one rod edge");
     // the edges' nodes only: a file that also has *Triangles gives those to a shell naming it
     line.nodes = io::compact_nodes(file.nodes, file.edges);
     line.edges = std::move(file.edges);
@@ -122,7 +128,8 @@ io::Polyline read_geometry(const io::SceneNode& g, bool clamped_at_start, const 
     const auto [a, b] = line.edges[e];
     const double length = (line.nodes[b] - line.nodes[a]).norm();
     if (!(length > 1e-12 * std::max(scale, 1e-300)))
-      g.fail(fmt::format("edges[{}]", e), fmt::format("nodes {} and {} at distance {}", a, b, number_text(length)),
+      g.fail(fmt::format("edges[{}]", e),
+             fmt::format("nodes {} and {} at distance {}", a, b, number_text(length)),
              "edges of non-zero length (distinct node positions)");
   }
   return line;
@@ -134,12 +141,15 @@ RodMaterial read_material(const io::SceneNode& m) {
   const bool has_nu = m.has("nu"), has_g = m.has("G");
   if (has_nu && has_g) m.fail("G", "either nu or G, not both");
   if (!has_nu && !has_g) m.fail("nu", "(absent)", "a Poisson ratio nu or a shear modulus G");
-  if (has_nu) out.poisson_ratio = m.real("nu");
-  else out.shear_modulus = m.real("G");
+  if (has_nu)
+    out.poisson_ratio = m.real("nu");
+  else
+    out.shear_modulus = m.real("G");
   out.density = m.real("density");
   const bool has_r = m.has("radius"), has_section = m.has("section");
   if (has_r && has_section) m.fail("section", "either radius or section, not both");
-  if (!has_r && !has_section) m.fail("radius", "(absent)", "a radius r or a section {A, I1, I2, J}");
+  if (!has_r && !has_section)
+    m.fail("radius", "(absent)", "a radius r or a section {A, I1, I2, J}");
   if (has_r) {
     out.radius = m.real("radius");
   } else {
@@ -154,7 +164,8 @@ RodMaterial read_material(const io::SceneNode& m) {
 
 struct RodInput {
   io::Polyline line;
-  std::size_t file_triangles = 0;  // triangles of its geometry file (for a shell naming the same file)
+  std::size_t file_triangles =
+      0;  // triangles of its geometry file (for a shell naming the same file)
   std::string clamp;
   std::optional<Vec2> natural_curvature;  // [1/m]
   std::optional<double> natural_twist;    // [rad/m]
@@ -162,17 +173,20 @@ struct RodInput {
 
 }  // namespace
 
-PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs, std::vector<Vec3> tangents,
-                              const Vec3& velocity, const Vec3& omega, const Vec3& center) {
+PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dofs,
+                              std::vector<Vec3> tangents, const Vec3& velocity, const Vec3& omega,
+                              const Vec3& center) {
   PrescribedMotion motion;
   for (int n : nodes)
     for (int d = 0; d < 3; ++d) motion.dofs.push_back(3 * n + d);
   for (int t : twist_dofs) motion.dofs.push_back(t);
-  motion.apply = [nodes, twist_dofs, tangents, velocity, omega, center](double t, const VecX& q0, VecX& q) {
+  motion.apply = [nodes, twist_dofs, tangents, velocity, omega, center](double t, const VecX& q0,
+                                                                        VecX& q) {
     const double rate = omega.norm();
-    const Mat3 rotation =
-        rate > 0.0 ? Eigen::AngleAxisd(rate * t, omega / rate).toRotationMatrix() : Mat3::Identity();
-    for (int n : nodes) q.segment<3>(3 * n) = center + velocity * t + rotation * (q0.segment<3>(3 * n) - center);
+    const Mat3 rotation = rate > 0.0 ? Eigen::AngleAxisd(rate * t, omega / rate).toRotationMatrix()
+                                     : Mat3::Identity();
+    for (int n : nodes)
+      q.segment<3>(3 * n) = center + velocity * t + rotation * (q0.segment<3>(3 * n) - center);
     for (std::size_t k = 0; k < twist_dofs.size(); ++k)
       q[twist_dofs[k]] = q0[twist_dofs[k]] + omega.dot(tangents[k]) * t;
   };
@@ -181,10 +195,13 @@ PrescribedMotion clamp_motion(std::vector<int> nodes, std::vector<int> twist_dof
 
 namespace {
 
-/// A MAT-DiSMech file holding rods and triangles (mat_dismech 6.1) must be named by a rod entry (for its
-/// *Edges) and by a shell entry (for its *Triangles): a part nobody reads is an error, not left out.
-void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const std::vector<RodInput>& rod_inputs,
-                                 const std::vector<io::SceneNode>& shell_entries, const std::vector<SceneShell>& shells) {
+/// A MAT-DiSMech file holding rods and triangles (mat_dismech 6.1) must be named by a rod entry
+/// (for its *Edges) and by a shell entry (for its *Triangles): a part nobody reads is an error, not
+/// left out.
+void check_shared_geometry_files(const std::vector<io::SceneNode>& rods,
+                                 const std::vector<RodInput>& rod_inputs,
+                                 const std::vector<io::SceneNode>& shell_entries,
+                                 const std::vector<SceneShell>& shells) {
   const auto file_of = [](const io::SceneNode& entry) {
     const io::SceneNode g = entry.map("geometry");
     return g.text("type") == "file" ? g.text("file") : std::string();
@@ -192,19 +209,26 @@ void check_shared_geometry_files(const std::vector<io::SceneNode>& rods, const s
   for (std::size_t r = 0; r < rods.size(); ++r) {
     const std::string name = file_of(rods[r]);
     const std::size_t triangles = rod_inputs[r].file_triangles;
-    if (triangles > 0 && std::none_of(shells.begin(), shells.end(),
-                                      [&](const SceneShell& s) { return s.mat_dismech_file == name; }))
-      rods[r].map("geometry").fail("file", fmt::format("{} ({} triangles, and no shell names this file)", name, triangles),
-                                   "a shells entry with geometry {type: file, file: " + name +
-                                       "} for its triangles, or a rod geometry without *Triangles");
+    if (triangles > 0 && std::none_of(shells.begin(), shells.end(), [&](const SceneShell& s) {
+          return s.mat_dismech_file == name;
+        }))
+      rods[r]
+          .map("geometry")
+          .fail("file",
+                fmt::format("{} ({} triangles, and no shell names this file)", name, triangles),
+                "a shells entry with geometry {type: file, file: " + name +
+                    "} for its triangles, or a rod geometry without *Triangles");
   }
   for (std::size_t s = 0; s < shells.size(); ++s) {
     const std::string& name = shells[s].mat_dismech_file;
     const std::size_t edges = shells[s].mat_dismech_edges;
-    if (edges > 0 && std::none_of(rods.begin(), rods.end(), [&](const io::SceneNode& rod) { return file_of(rod) == name; }))
-      shell_entries[s].map("geometry").fail(
-          "file", fmt::format("{} ({} rod edges, and no rod names this file)", name, edges),
-          "a rods entry with geometry {type: file, file: " + name + "} for its edges, or a shell geometry without *Edges");
+    if (edges > 0 && std::none_of(rods.begin(), rods.end(),
+                                  [&](const io::SceneNode& rod) { return file_of(rod) == name; }))
+      shell_entries[s]
+          .map("geometry")
+          .fail("file", fmt::format("{} ({} rod edges, and no rod names this file)", name, edges),
+                "a rods entry with geometry {type: file, file: " + name +
+                    "} for its edges, or a shell geometry without *Edges");
   }
 }
 
@@ -222,7 +246,8 @@ ForceHistory history(const io::SceneNode& p, const char* key, bool rate = false)
   std::vector<Vec3> values;
   for (const auto& row : p.real_table("table", 4)) {
     if (!times.empty() && !(row[0] > times.back()))
-      p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]), "times in strictly increasing order");
+      p.fail(fmt::format("table[{}][0]", times.size()), number_text(row[0]),
+             "times in strictly increasing order");
     times.push_back(row[0]);
     values.emplace_back(row[1], row[2], row[3]);
   }
@@ -236,18 +261,22 @@ NewtonOptions read_newton_options(const io::SceneNode& n, Solve solve) {
   newton.force_tolerance_abs = n.real("force_tolerance_abs");
   newton.step_tolerance = n.real("step_tolerance");
   // absent: the options' own default for the kind of solve (30 dynamic, 100 static)
-  if (n.has("max_iterations")) newton.max_iterations = n.integer("max_iterations");
-  else if (solve == Solve::static_equilibrium) newton.max_iterations = StaticOptions{}.newton.max_iterations;
+  if (n.has("max_iterations"))
+    newton.max_iterations = n.integer("max_iterations");
+  else if (solve == Solve::static_equilibrium)
+    newton.max_iterations = StaticOptions{}.newton.max_iterations;
   newton.line_search.enabled = n.boolean("line_search");
   newton.chord_contraction = n.real("chord_contraction");
   newton.stopping = parse_stopping_rule(n.text("stopping"), n.child_path("stopping"));
   if (newton.stopping == StoppingRule::dismech) {
     const io::SceneNode d = n.map("dismech");
-    newton.dismech = {d.real("force_tolerance"), d.real("relative_tolerance"), d.real("velocity_tolerance")};
+    newton.dismech = {d.real("force_tolerance"), d.real("relative_tolerance"),
+                      d.real("velocity_tolerance")};
   } else if (n.has("dismech")) {
     n.fail("dismech", "only with integrator.newton.stopping: dismech");
   }
-  newton.linear_solver = parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
+  newton.linear_solver =
+      parse_linear_solver(n.text("linear_solver"), n.child_path("linear_solver"));
   newton.threads = n.integer("threads");
   return newton;
 }
@@ -255,10 +284,12 @@ NewtonOptions read_newton_options(const io::SceneNode& n, Solve solve) {
 }  // namespace
 
 std::string scene_node_name(const RodScene& scene, int node) {
-  const auto name_in = [node](const std::vector<std::vector<int>>& lists, const char* what) -> std::string {
+  const auto name_in = [node](const std::vector<std::vector<int>>& lists,
+                              const char* what) -> std::string {
     for (std::size_t r = 0; r < lists.size(); ++r) {
       const auto at = std::find(lists[r].begin(), lists[r].end(), node);
-      if (at != lists[r].end()) return fmt::format("{}[{}].nodes[{}]", what, r, at - lists[r].begin());
+      if (at != lists[r].end())
+        return fmt::format("{}[{}].nodes[{}]", what, r, at - lists[r].begin());
     }
     return "";
   };
@@ -280,15 +311,17 @@ void read_time_span(io::Scene& scene, RodScene& out) {
 
 /// forces.surface_loads: a load per unit rest area [N/m^2] on each listed shell, shared out to its
 /// nodes as the mass is (each node's share of the rest area).
-void add_surface_loads(const io::SceneNode& forces, const std::vector<std::vector<int>>& shell_nodes,
+void add_surface_loads(const io::SceneNode& forces,
+                       const std::vector<std::vector<int>>& shell_nodes,
                        const std::vector<SceneShell>& shells, Model& model) {
   for (const io::SceneNode& p : forces.list("surface_loads")) {
     const int s = shell_index(p, shell_nodes);
     const ForceHistory load = history(p, "load");
     for (const auto& node_area : shell_node_areas(shells[static_cast<std::size_t>(s)], model)) {
-      const double area = node_area.second;  // (captured below: no structured binding, for clang 14)
-      model.forces.push_back(
-          std::make_shared<PointLoad>(node_area.first, [load, area](double t) { return Vec3(area * load(t)); }));
+      const double area =
+          node_area.second;  // (captured below: no structured binding, for clang 14)
+      model.forces.push_back(std::make_shared<PointLoad>(
+          node_area.first, [load, area](double t) { return Vec3(area * load(t)); }));
     }
   }
 }
@@ -305,7 +338,8 @@ RodScene load_rod_scene(io::Scene& scene) {
   // rods: geometry and material, numbered globally in order
   const std::vector<io::SceneNode> rods = root.list("rods");
   const std::vector<io::SceneNode> shell_entries = root.list("shells");
-  if (rods.empty() && shell_entries.empty()) root.fail("rods", "a list of at least one rod (or `shells`)");
+  if (rods.empty() && shell_entries.empty())
+    root.fail("rods", "a list of at least one rod (or `shells`)");
   RodNetworkInput net;
   std::vector<RodInput> rod_inputs;
   std::vector<int> node_offset, edge_offset;
@@ -313,8 +347,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     const io::SceneNode& rod = rods[r];
     RodInput in;
     in.clamp = rod.text("clamp");
-    in.line = read_geometry(rod.map("geometry"), in.clamp == "start" || in.clamp == "both", scene.base_directory(),
-                            in.file_triangles);
+    in.line = read_geometry(rod.map("geometry"), in.clamp == "start" || in.clamp == "both",
+                            scene.base_directory(), in.file_triangles);
     net.materials.push_back(read_material(rod.map("material")));
     if (rod.has("natural_curvature")) {
       const auto k = rod.reals("natural_curvature", 2);
@@ -322,7 +356,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     }
     if (rod.has("natural_twist")) in.natural_twist = rod.real("natural_twist");
     if (net.nodes.size() + in.line.nodes.size() > static_cast<std::size_t>(kMaxNodes))
-      rod.fail("geometry", fmt::format("{} nodes in rods[0..{}]", net.nodes.size() + in.line.nodes.size(), r),
+      rod.fail("geometry",
+               fmt::format("{} nodes in rods[0..{}]", net.nodes.size() + in.line.nodes.size(), r),
                fmt::format("at most {} nodes in all rods together (docs/limits.md)", kMaxNodes));
     node_offset.push_back(static_cast<int>(net.nodes.size()));
     edge_offset.push_back(static_cast<int>(net.edges.size()));
@@ -332,16 +367,21 @@ RodScene load_rod_scene(io::Scene& scene) {
       net.edge_material.push_back(static_cast<int>(r));
       net.initial_director_hint.push_back(Vec3::Zero());
     }
-    // every rod's first edge seeds the initial frames: m1 = `m1` (absent: +z) made normal to the edge
-    const Vec3 first_tangent = (in.line.nodes[in.line.edges[0][1]] - in.line.nodes[in.line.edges[0][0]]).normalized();
+    // every rod's first edge seeds the initial frames: m1 = `m1` (absent: +z) made normal to the
+    // edge
+    const Vec3 first_tangent =
+        (in.line.nodes[in.line.edges[0][1]] - in.line.nodes[in.line.edges[0][0]]).normalized();
     Vec3& hint = net.initial_director_hint[edge_offset.back()];
     hint = initial_director(first_tangent);
     if (rod.has("m1")) {
       hint = rod.vec3("m1");
       if (!director_hint_usable(first_tangent, hint))
-        rod.fail("m1", fmt::format("[{}, {}, {}]", number_text(hint.x()), number_text(hint.y()), number_text(hint.z())),
-                 fmt::format("a vector not parallel to the rod's first edge (tangent [{}, {}, {}])", number_text(first_tangent.x()),
-                             number_text(first_tangent.y()), number_text(first_tangent.z())));
+        rod.fail("m1",
+                 fmt::format("[{}, {}, {}]", number_text(hint.x()), number_text(hint.y()),
+                             number_text(hint.z())),
+                 fmt::format("a vector not parallel to the rod's first edge (tangent [{}, {}, {}])",
+                             number_text(first_tangent.x()), number_text(first_tangent.y()),
+                             number_text(first_tangent.z())));
     }
     rod_inputs.push_back(std::move(in));
   }
@@ -349,8 +389,8 @@ RodScene load_rod_scene(io::Scene& scene) {
   auto rod_index = [&](const io::SceneNode& at) {
     const int r = at.integer("rod");
     if (r >= num_rods)
-      at.fail("rod", std::to_string(r), fmt::format("a rod index in 0..{} (the scene has {} rods)", num_rods - 1,
-                                                    num_rods));
+      at.fail("rod", std::to_string(r),
+              fmt::format("a rod index in 0..{} (the scene has {} rods)", num_rods - 1, num_rods));
     return r;
   };
   auto rod_size = [&](int r) { return static_cast<int>(rod_inputs[r].line.nodes.size()); };
@@ -369,7 +409,8 @@ RodScene load_rod_scene(io::Scene& scene) {
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const std::string key = fmt::format("nodes[{}]", k);
       if (rows[k][0] < 0 || rows[k][0] >= num_rods)
-        joint.fail(key + "[0]", std::to_string(rows[k][0]), fmt::format("a rod index in 0..{}", num_rods - 1));
+        joint.fail(key + "[0]", std::to_string(rows[k][0]),
+                   fmt::format("a rod index in 0..{}", num_rods - 1));
       const int local = resolve_index(joint, key + "[1]", rows[k][1], rod_size(rows[k][0]), "node");
       const int global = node_offset[rows[k][0]] + local;
       if (first < 0) {
@@ -378,7 +419,9 @@ RodScene load_rod_scene(io::Scene& scene) {
       }
       const double gap = (net.nodes[global] - net.nodes[first]).norm();
       if (gap > 1e-9 * std::max(scale, 1.0))
-        joint.fail(key, fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0], rows[k][1], number_text(gap)),
+        joint.fail(key,
+                   fmt::format("[{}, {}] at distance {} m from the first node", rows[k][0],
+                               rows[k][1], number_text(gap)),
                    "coincident nodes (within 1e-9 of the scene size)");
       joined.merge_into(global, first);
     }
@@ -398,7 +441,8 @@ RodScene load_rod_scene(io::Scene& scene) {
   net.nodes = std::move(merged);
   for (int r = 0; r < num_rods; ++r) {
     out.rod_nodes.emplace_back();
-    for (int i = 0; i < rod_size(r); ++i) out.rod_nodes[r].push_back(model_node[node_offset[r] + i]);
+    for (int i = 0; i < rod_size(r); ++i)
+      out.rod_nodes[r].push_back(model_node[node_offset[r] + i]);
     out.rod_edges.emplace_back();
     for (int e = 0; e < rod_edge_count(r); ++e) out.rod_edges[r].push_back(edge_offset[r] + e);
   }
@@ -411,20 +455,24 @@ RodScene load_rod_scene(io::Scene& scene) {
       if (has_edges == has_nodes) o.fail("edges", "either edges or nodes (one of them)");
       StiffnessOverride base;
       if (o.has("stretch_stiffness")) {
-        if (has_nodes) o.fail("stretch_stiffness", "absent for node overrides (EA belongs to edges)");
+        if (has_nodes)
+          o.fail("stretch_stiffness", "absent for node overrides (EA belongs to edges)");
         base.stretch_stiffness = o.real("stretch_stiffness");
       }
       if (o.has("bend_stiffness")) base.bend_stiffness = o.real("bend_stiffness");
       if (o.has("twist_stiffness")) base.twist_stiffness = o.real("twist_stiffness");
       if (!base.stretch_stiffness && !base.bend_stiffness && !base.twist_stiffness)
-        o.fail("bend_stiffness", "(absent)", "at least one of stretch_stiffness, bend_stiffness, twist_stiffness");
+        o.fail("bend_stiffness", "(absent)",
+               "at least one of stretch_stiffness, bend_stiffness, twist_stiffness");
       const std::string key = has_edges ? "edges" : "nodes";
       const auto indices = o.integers(key);
       for (std::size_t k = 0; k < indices.size(); ++k) {
         StiffnessOverride so = base;
         const std::string item = fmt::format("{}[{}]", key, k);
-        if (has_edges) so.edge = out.rod_edges[r][resolve_index(o, item, indices[k], rod_edge_count(r), "edge")];
-        else so.node = out.rod_nodes[r][resolve_index(o, item, indices[k], rod_size(r), "node")];
+        if (has_edges)
+          so.edge = out.rod_edges[r][resolve_index(o, item, indices[k], rod_edge_count(r), "edge")];
+        else
+          so.node = out.rod_nodes[r][resolve_index(o, item, indices[k], rod_size(r), "node")];
         net.overrides.push_back(so);
       }
     }
@@ -437,22 +485,25 @@ RodScene load_rod_scene(io::Scene& scene) {
   out.u_initial = VecX::Zero(out.q_initial.size());
   const std::vector<RodMaterial> materials = net.materials;
   const SceneRods scene_rods{rods, out.rod_nodes, out.rod_edges, materials};
-  out.shell_nodes = add_scene_shells(shell_entries, shells, scene_rods, model, out.q_initial, out.u_initial);
+  out.shell_nodes =
+      add_scene_shells(shell_entries, shells, scene_rods, model, out.q_initial, out.u_initial);
 
-  // natural curvature / twist given per rod (else from the initial shape) or per spring (rest_shape):
-  // integrated per spring
+  // natural curvature / twist given per rod (else from the initial shape) or per spring
+  // (rest_shape): integrated per spring
   std::vector<int> edge_rod;
   for (int r = 0; r < num_rods; ++r)
     for (int e = 0; e < rod_edge_count(r); ++e) edge_rod.push_back(r);
-  auto set_natural_shape = [&](BendTwistSpring& s, const std::optional<Vec2>& kappa, const std::optional<double>& tau,
-                               const io::SceneNode& at) {
+  auto set_natural_shape = [&](BendTwistSpring& s, const std::optional<Vec2>& kappa,
+                               const std::optional<double>& tau, const io::SceneNode& at) {
     const double l = s.voronoi_length;
     if (kappa) {
-      // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l / 2)
+      // the discrete curvature of a circular arc of curvature |kappa|: |kappa b| = 2 tan(|kappa| l
+      // / 2)
       const double k = kappa->norm();
       if (k * l >= std::numbers::pi)
         at.fail("natural_curvature", fmt::format("{} 1/m", number_text(k)),
-                fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)", number_text(l)));
+                fmt::format("|kappa| l < pi for Voronoi length l = {} m (refine the rod)",
+                            number_text(l)));
       s.natural_curvature = k > 0.0 ? Vec2(*kappa / k * 2.0 * std::tan(0.5 * k * l)) : Vec2::Zero();
     }
     if (tau) s.natural_twist = *tau * l;
@@ -471,14 +522,16 @@ RodScene load_rod_scene(io::Scene& scene) {
         kappa = Vec2(k[0], k[1]);
       }
       if (shape.has("natural_twist")) tau = shape.real("natural_twist");
-      if (!kappa && !tau) shape.fail("natural_curvature", "(absent)", "natural_curvature and/or natural_twist");
+      if (!kappa && !tau)
+        shape.fail("natural_curvature", "(absent)", "natural_curvature and/or natural_twist");
       const auto nodes = shape.integers("nodes");
       for (std::size_t k = 0; k < nodes.size(); ++k) {
         const std::string key = fmt::format("nodes[{}]", k);
         const int n = out.rod_nodes[r][resolve_index(shape, key, nodes[k], rod_size(r), "node")];
         const std::vector<int> springs = springs_of_rod_at(model, scene_rods, r, n);
         if (springs.empty())
-          shape.fail(key, std::to_string(nodes[k]), "a node with a bend-twist spring of this rod (not a rod end)");
+          shape.fail(key, std::to_string(nodes[k]),
+                     "a node with a bend-twist spring of this rod (not a rod end)");
         for (int spring : springs) set_natural_shape(model.rods.springs[spring], kappa, tau, shape);
       }
     }
@@ -508,12 +561,14 @@ RodScene load_rod_scene(io::Scene& scene) {
       const int twist = model.dofs.twist(out.rod_edges[r][e]);
       model.fixed[twist] = 1;
       twists.push_back(twist);
-      tangents.push_back((out.q_initial.segment<3>(3 * b) - out.q_initial.segment<3>(3 * a)).normalized());
+      tangents.push_back(
+          (out.q_initial.segment<3>(3 * b) - out.q_initial.segment<3>(3 * a)).normalized());
     }
     if (rod.has("clamp_motion")) {
       const io::SceneNode m = rod.map("clamp_motion");
       const Vec3 v = m.vec3("velocity"), omega = m.vec3("angular_velocity");
-      const Vec3 clamp_point = 0.5 * (out.q_initial.segment<3>(3 * nodes[0]) + out.q_initial.segment<3>(3 * nodes[1]));
+      const Vec3 clamp_point =
+          0.5 * (out.q_initial.segment<3>(3 * nodes[0]) + out.q_initial.segment<3>(3 * nodes[1]));
       const Vec3 center = m.has("center") ? m.vec3("center") : clamp_point;
       model.prescribed.push_back(clamp_motion(nodes, twists, tangents, v, omega, center));
     }
@@ -523,19 +578,22 @@ RodScene load_rod_scene(io::Scene& scene) {
     const int r = rod_index(f);
     const auto nodes = f.integers("nodes");
     for (std::size_t k = 0; k < nodes.size(); ++k)
-      fix_node(out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k], rod_size(r), "node")]);
+      fix_node(out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k], rod_size(r),
+                                              "node")]);
   }
   for (const io::SceneNode& f : bc.list("fixed_twists")) {
     const int r = rod_index(f);
     const auto edges = f.integers("edges");
     for (std::size_t k = 0; k < edges.size(); ++k) {
-      const int e = resolve_index(f, fmt::format("edges[{}]", k), edges[k], rod_edge_count(r), "edge");
+      const int e =
+          resolve_index(f, fmt::format("edges[{}]", k), edges[k], rod_edge_count(r), "edge");
       model.fixed[model.dofs.twist(out.rod_edges[r][e])] = 1;
     }
   }
   for (const io::SceneNode& f : bc.list("fixed_dofs")) {
     const int r = rod_index(f);
-    const int n = out.rod_nodes[r][resolve_index(f, "node", f.integer("node"), rod_size(r), "node")];
+    const int n =
+        out.rod_nodes[r][resolve_index(f, "node", f.integer("node"), rod_size(r), "node")];
     for (const std::string& c : f.texts("components")) model.fixed[3 * n + (c[0] - 'x')] = 1;
   }
   for (const io::SceneNode& f : bc.list("moving_nodes")) {
@@ -544,12 +602,14 @@ RodScene load_rod_scene(io::Scene& scene) {
     PrescribedMotion motion;
     std::vector<int> moved;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
-      const int n = out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k], rod_size(r), "node")];
+      const int n = out.rod_nodes[r][resolve_index(f, fmt::format("nodes[{}]", k), nodes[k],
+                                                   rod_size(r), "node")];
       fix_node(n);
       moved.push_back(n);
       for (int d = 0; d < 3; ++d) motion.dofs.push_back(3 * n + d);
     }
-    motion.apply = [moved, displacement = history(f, "velocity", true)](double t, const VecX& q0, VecX& q) {
+    motion.apply = [moved, displacement = history(f, "velocity", true)](double t, const VecX& q0,
+                                                                        VecX& q) {
       const Vec3 d = displacement(t);
       for (int n : moved) q.segment<3>(3 * n) = q0.segment<3>(3 * n) + d;
     };
@@ -578,8 +638,9 @@ RodScene load_rod_scene(io::Scene& scene) {
       const int n = out.rod_nodes[r][i];
       for (int d = 0; d < 3; ++d) {
         if (model.fixed[3 * n + d] && velocity[d] != 0.0)
-          v.fail("velocity", fmt::format("[{}, {}, {}] on node {} of rod {}", number_text(velocity.x()), number_text(velocity.y()),
-                                         number_text(velocity.z()), i, r),
+          v.fail("velocity",
+                 fmt::format("[{}, {}, {}] on node {} of rod {}", number_text(velocity.x()),
+                             number_text(velocity.y()), number_text(velocity.z()), i, r),
                  "zero components on fixed DOFs (clamped or fixed nodes, fixed_dofs)");
         out.u_initial[3 * n + d] = velocity[d];
       }
@@ -591,8 +652,10 @@ RodScene load_rod_scene(io::Scene& scene) {
     for (int e : selected(tw, "edges", rod_edge_count(r), "edge")) {
       const int dof = model.dofs.twist(out.rod_edges[r][e]);
       if (model.fixed[dof] && rate != 0.0)
-        tw.fail("rate", fmt::format("{} rad/s on edge {} of rod {} (a fixed twist)", number_text(rate), e, r),
-                "zero on fixed twists (clamped edges, fixed_twists)");
+        tw.fail(
+            "rate",
+            fmt::format("{} rad/s on edge {} of rod {} (a fixed twist)", number_text(rate), e, r),
+            "zero on fixed twists (clamped edges, fixed_twists)");
       out.q_initial[dof] = angle;
       out.u_initial[dof] = rate;
     }
@@ -611,20 +674,24 @@ RodScene load_rod_scene(io::Scene& scene) {
     }
     const int r = p.has("rod") ? rod_index(p) : 0;
     if (r >= num_rods) p.fail("rod", "(absent)", "a rod or shell index (the scene has no rods)");
-    const int n = out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
+    const int n =
+        out.rod_nodes[r][resolve_index(p, "node", p.integer("node"), rod_size(r), "node")];
     model.forces.push_back(std::make_shared<PointLoad>(n, history(p, "force")));
   }
   add_surface_loads(forces, out.shell_nodes, shells, model);
   for (const io::SceneNode& p : forces.list("point_moments")) {
     const int r = rod_index(p);
-    const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
+    const int e =
+        out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
     model.forces.push_back(std::make_shared<PointMoment>(e, history(p, "moment")));
   }
   for (const io::SceneNode& p : forces.list("follower_loads")) {
     const int r = rod_index(p);
-    const int e = out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
+    const int e =
+        out.rod_edges[r][resolve_index(p, "edge", p.integer("edge"), rod_edge_count(r), "edge")];
     const double magnitude = p.real("force");
-    model.forces.push_back(std::make_shared<FollowerLoad>(e, [magnitude](double) { return magnitude; }));
+    model.forces.push_back(
+        std::make_shared<FollowerLoad>(e, [magnitude](double) { return magnitude; }));
   }
 
   // contact: each rod's radius, or sqrt(A / pi) for a general section
@@ -651,27 +718,34 @@ RodScene load_rod_scene(io::Scene& scene) {
     out.statics.initial_load_steps = integ.integer("static_load_steps");
     out.statics.max_load_steps = integ.integer("static_max_load_steps");
     if (out.statics.max_load_steps < out.statics.initial_load_steps)
-      integ.fail("static_max_load_steps", fmt::format(">= static_load_steps ({})", out.statics.initial_load_steps));
+      integ.fail("static_max_load_steps",
+                 fmt::format(">= static_load_steps ({})", out.statics.initial_load_steps));
     out.statics.newton = newton;
-    if (integ.has("initial_guess")) integ.fail("initial_guess", "only for time stepping (implicit_euler, implicit_midpoint)");
+    if (integ.has("initial_guess"))
+      integ.fail("initial_guess", "only for time stepping (implicit_euler, implicit_midpoint)");
     out.statics.validate("integrator.");
     if (!out.u_initial.isZero())
       root.fail("initial_conditions", "non-zero velocities or twist rates",
                 "no initial velocities with integrator.type static (an equilibrium has none)");
   } else {
-    out.dynamics.scheme = out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
+    out.dynamics.scheme =
+        out.solve == Solve::implicit_euler ? Scheme::implicit_euler : Scheme::implicit_midpoint;
     out.dynamics.dt = out.dt;
     out.dynamics.max_dt_halvings = integ.integer("max_dt_halvings");
-    out.dynamics.initial_guess = parse_initial_guess(integ.text("initial_guess"), "integrator.initial_guess");
-    // the penalty's stiff rise evaluated at the midpoint configuration is not energy-stable: an impact
-    // can leave a body with more energy than it had (docs/physics/contact.md); contact steps with
-    // implicit Euler
+    out.dynamics.initial_guess =
+        parse_initial_guess(integ.text("initial_guess"), "integrator.initial_guess");
+    // the penalty's stiff rise evaluated at the midpoint configuration is not energy-stable: an
+    // impact can leave a body with more energy than it had (docs/physics/contact.md); contact steps
+    // with implicit Euler
     if (out.solve == Solve::implicit_midpoint && root.has("contact"))
       integ.fail("type", "implicit_midpoint",
-                 "implicit_euler or static with contact (the midpoint rule gains energy on contact impacts; "
+                 "implicit_euler or static with contact (the midpoint rule gains energy on contact "
+                 "impacts; "
                  "docs/physics/contact.md)");
-    if (out.solve == Solve::implicit_midpoint) out.dynamics.midpoint_alpha = integ.real("midpoint_alpha");
-    else if (integ.has("midpoint_alpha")) integ.fail("midpoint_alpha", "only with type implicit_midpoint");
+    if (out.solve == Solve::implicit_midpoint)
+      out.dynamics.midpoint_alpha = integ.real("midpoint_alpha");
+    else if (integ.has("midpoint_alpha"))
+      integ.fail("midpoint_alpha", "only with type implicit_midpoint");
     out.dynamics.newton = newton;
     out.dynamics.validate("integrator.");
     if (!(out.duration > 0.0)) root.fail("duration", "a duration > 0 for a dynamic simulation");
@@ -679,17 +753,21 @@ RodScene load_rod_scene(io::Scene& scene) {
   // the step count must be representable (and a run of more steps is a mistake, not a plan)
   constexpr double kMaxSteps = 1e9;
   if (out.duration / out.dt > kMaxSteps)
-    root.fail("duration", fmt::format("at most {:g} steps of integrator.dt = {:g} s", kMaxSteps, out.dt));
+    root.fail("duration",
+              fmt::format("at most {:g} steps of integrator.dt = {:g} s", kMaxSteps, out.dt));
   const io::SceneNode output = root.map("output");
-  if (output.has("interval")) out.output_interval = output.real("interval");
-  else out.output_every_steps = output.integer("every_steps");
+  if (output.has("interval"))
+    out.output_interval = output.real("interval");
+  else
+    out.output_every_steps = output.integer("every_steps");
 
   scene.check_unused();
   out.resolved = scene.resolved();
   return out;
 }
 
-RodScene load_rod_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+RodScene load_rod_scene_file(const std::filesystem::path& file,
+                             const std::vector<std::string>& overrides) {
   io::Scene scene = io::Scene::from_file(file, rod_schema(), overrides);
   return load_rod_scene(scene);
 }

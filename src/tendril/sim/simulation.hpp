@@ -3,7 +3,8 @@
 /// fitting) use to build a rod simulation from a scene, step it and write a run directory.
 ///
 ///   auto sim = sim::Simulation::from_file("examples/cantilever_gravity.yaml", {"duration=0.1"});
-///   sim::RunResult r = sim.run("runs/cantilever");   // writes "tendril-run 2" (docs/output_format.md)
+///   sim::RunResult r = sim.run("runs/cantilever");   // writes "tendril-run 2"
+///   (docs/output_format.md)
 ///
 /// A step that fails (after the integrator's own dt halving) ends run(): the partial run directory
 /// is kept as "<out>.failed" with status "failed" and the reason, and RunResult::ok is false.
@@ -35,21 +36,23 @@ class Simulation {
   /// Builds the stepper (or static solver) for a loaded scene and sets the initial State.
   explicit Simulation(RodScene scene);
   /// Loads a scene file with "key.path=value" overrides (InputError on bad input).
-  static Simulation from_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+  static Simulation from_file(const std::filesystem::path& file,
+                              const std::vector<std::string>& overrides = {});
 
   const RodScene& scene() const { return *scene_; }
   const Model& model() const { return scene_->model; }
   /// Mutable model for actuation between steps (natural curvature / twist); not its topology.
   Model& model() { return scene_->model; }
   const State& state() const { return state_; }
-  /// Mutable state for front ends that write q or u between steps (Python's numpy views). The storage
-  /// of q and u never moves: step() copies into it, so a pointer to q.data() stays valid.
+  /// Mutable state for front ends that write q or u between steps (Python's numpy views). The
+  /// storage of q and u never moves: step() copies into it, so a pointer to q.data() stays valid.
   State& state() { return state_; }
   /// The robot observables recorded at every step, or null if the scene has no `observables`.
   const RobotObservables* observables() const { return observables_.get(); }
 
   long steps_taken() const { return steps_; }
-  /// Steps of a full run: ceil(T / dt) (the last one shortened to end at T); 1 for a static solve at T = 0.
+  /// Steps of a full run: ceil(T / dt) (the last one shortened to end at T); 1 for a static solve
+  /// at T = 0.
   long total_steps() const { return total_steps_; }
   bool finished() const { return steps_ >= total_steps_; }
 
@@ -60,36 +63,39 @@ class Simulation {
   /// Energy::name(), then "kinetic" (u^T M u / 2) [J].
   std::vector<std::pair<std::string, double>> energies() const;
 
-  /// Work done on the model by its ForceTerms (point loads and moments, drag, custom forces) since t = 0,
-  /// summed over the steps by the trapezoidal rule W += (F_k + F_{k+1}) . (q_{k+1} - q_k) / 2 [J]. Loads
-  /// that are Energy terms (gravity) are in energies() as potentials instead. Saved per frame as the
-  /// run array `work_of_forces`.
+  /// Work done on the model by its ForceTerms (point loads and moments, drag, custom forces) since
+  /// t = 0, summed over the steps by the trapezoidal rule W += (F_k + F_{k+1}) . (q_{k+1} - q_k) /
+  /// 2 [J]. Loads that are Energy terms (gravity) are in energies() as potentials instead. Saved
+  /// per frame as the run array `work_of_forces`.
   double work_of_forces() const { return work_of_forces_; }
 
-  /// Reaction forces at the fixed DOFs (reaction_dofs()) at the current state: the generalised force the
-  /// supports exert on the model, R = dE/dq - F + M a [N for positions, N m for twists], with rest
-  /// quantities actuated at the state's time and a = (u - u_before) / dt of the last step (0 at t = 0
-  /// and in static solves). docs/output_format.md.
+  /// Reaction forces at the fixed DOFs (reaction_dofs()) at the current state: the generalised
+  /// force the supports exert on the model, R = dE/dq - F + M a [N for positions, N m for twists],
+  /// with rest quantities actuated at the state's time and a = (u - u_before) / dt of the last step
+  /// (0 at t = 0 and in static solves). docs/output_format.md.
   VecX reactions() const;
-  /// The fixed DOFs, in increasing order (#fixed): 3 n + c for component c of node n, 3 N + e for twist e.
+  /// The fixed DOFs, in increasing order (#fixed): 3 n + c for component c of node n, 3 N + e for
+  /// twist e.
   const std::vector<int>& reaction_dofs() const { return reaction_dofs_; }
 
   /// Contacts of every contact energy at the current state: the number with gap below delta and the
   /// smallest gap [m] (+inf without contact terms or close pairs). docs/physics/contact.md.
   contact::ContactStatistics contact_statistics() const;
-  /// Contact force on every node at the current state (#nodes x 3, flattened) [N]: minus the contact
-  /// energies' gradient plus the contact friction forces, on the position DOFs. Saved per frame as the
-  /// run array `contact_forces`.
+  /// Contact force on every node at the current state (#nodes x 3, flattened) [N]: minus the
+  /// contact energies' gradient plus the contact friction forces, on the position DOFs. Saved per
+  /// frame as the run array `contact_forces`.
   VecX contact_forces() const;
   /// True if the model has a contact energy (the run then saves contact arrays).
   bool has_contact() const;
 
   /// Runs the remaining steps; writes a run directory to `out` unless `out` is empty. `progress` is
   /// called after every step.
-  RunResult run(const std::filesystem::path& out, const std::function<void(const Progress&)>& progress = {});
+  RunResult run(const std::filesystem::path& out,
+                const std::function<void(const Progress&)>& progress = {});
 
  private:
-  std::unique_ptr<RodScene> scene_;  ///< owned on the heap: the steppers keep a reference to its Model
+  std::unique_ptr<RodScene>
+      scene_;  ///< owned on the heap: the steppers keep a reference to its Model
   State state_;
   std::unique_ptr<TimeStepper> stepper_;
   std::unique_ptr<StaticSolver> static_solver_;
@@ -98,21 +104,26 @@ class Simulation {
   long total_steps_ = 0;
   mutable Kinematics kin_;
   std::vector<int> reaction_dofs_;
-  VecX acceleration_;            ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
-  VecX forces_;                  ///< sum of the ForceTerms at the current state (#dofs; empty before the first step)
+  VecX
+      acceleration_;  ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves
+  VecX
+      forces_;  ///< sum of the ForceTerms at the current state (#dofs; empty before the first step)
   double work_of_forces_ = 0.0;  ///< [J]
   /// Sum of the ForceTerms' forces at the current state, rest quantities actuated at its time.
   VecX force_terms() const;
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
-  /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null: skipped.
-  void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient, VecX* force) const;
-  /// Appends the current state's contact count, smallest gap and node contact forces to the run arrays
-  /// `contact_active`, `contact_min_gap` and `contact_forces`.
-  void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap, io::NpyAppender& forces) const;
+  /// energy (appended to `energies`), dE/dq (`gradient`) and the ForceTerms' sum (`force`); null:
+  /// skipped.
+  void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient,
+                VecX* force) const;
+  /// Appends the current state's contact count, smallest gap and node contact forces to the run
+  /// arrays `contact_active`, `contact_min_gap` and `contact_forces`.
+  void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap,
+                          io::NpyAppender& forces) const;
   /// Continues from the scene's `restart` frame (RodScene::restart_run); InputError at `restart`.
   void restore();
-  /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current state)
-  /// or, when null, kinematics computed here.
+  /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current
+  /// state) or, when null, kinematics computed here.
   void record_observables(const Kinematics* kin = nullptr);
 };
 

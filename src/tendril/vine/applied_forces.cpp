@@ -19,7 +19,8 @@ void add_pin_torque(const VineModel& model, int pin, double scale, Eigen::Ref<Ve
   if (b > 0) out(3 * (b - 1) + 2) -= scale;
 }
 
-void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& force, bool with_damping) {
+void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& force,
+                    bool with_damping) {
   force.setZero(model.num_dofs());
   // springs and dampers at the pin joints (eq. 7, 8)
   for (int j = 0; j < model.num_pins(); ++j) {
@@ -28,7 +29,8 @@ void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& 
     add_pin_torque(model, j, tau, force);
   }
   // gravity
-  for (int i = 0; i < model.num_bodies; ++i) force.segment<2>(3 * i) += model.mass[i] * model.gravity;
+  for (int i = 0; i < model.num_bodies; ++i)
+    force.segment<2>(3 * i) += model.mass[i] * model.gravity;
 }
 
 double spring_energy(const VineModel& model, const VecX& q) {

@@ -20,7 +20,8 @@ double pin_angle_rate(const VineModel& model, const VecX& v, int pin);
 
 /// F(q, v): spring/damper torques and gravity in maximal coordinates [N, N, N m] (3 #bodies).
 /// With `with_damping` false the dampers are left out (implicit springs treat them in the QP).
-void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& force, bool with_damping = true);
+void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& force,
+                    bool with_damping = true);
 
 /// Adds scale * e_j to `out`, where e_j = R column j maps a unit torque at pin j into maximal
 /// coordinates (+1 on theta_b, -1 on theta_a).

@@ -5,9 +5,12 @@
 
 namespace tendril::vine {
 
-double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, double half_length, double& distance) {
+double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, double half_length,
+                      double& distance) {
   Vec2 normal;
-  const auto sd = [&](double s) { return signed_distance<double>(o, Vec2(centre + s * axis), normal); };
+  const auto sd = [&](double s) {
+    return signed_distance<double>(o, Vec2(centre + s * axis), normal);
+  };
   if (o.kind == ObstacleKind::half_plane) {
     // sd is linear in s: the end with the smaller n . e s
     const double slope = o.normal.dot(axis);
@@ -24,7 +27,8 @@ double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, d
     }
   };
   consider(half_length);
-  for (const Vec2& vertex : o.vertices) consider(std::clamp((vertex - centre).dot(axis), -half_length, half_length));
+  for (const Vec2& vertex : o.vertices)
+    consider(std::clamp((vertex - centre).dot(axis), -half_length, half_length));
   if (best <= -o.corner_radius) {
     // the segment reaches the core: minimise the convex sd(p(s)) by golden-section search
     const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);

@@ -15,9 +15,11 @@ namespace tendril::vine {
 /// (without the contact radius) in `distance`. Exact when the segment does not cross the obstacle's
 /// core (the closest pair of two convex sets has a vertex of one of them); otherwise refined by a
 /// golden-section search of the convex sd(p(s)) to 1e-12 of the body length.
-double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, double half_length, double& distance);
+double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, double half_length,
+                      double& distance);
 
-/// Axis-aligned box [lo, hi] of an obstacle (half-planes: unbounded, reported by the return value false).
+/// Axis-aligned box [lo, hi] of an obstacle (half-planes: unbounded, reported by the return value
+/// false).
 bool obstacle_bounds(const Obstacle& o, Vec2& lo, Vec2& hi);
 
 }  // namespace tendril::vine

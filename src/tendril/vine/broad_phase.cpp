@@ -53,7 +53,8 @@ ObstacleGrid::ObstacleGrid(const std::vector<Obstacle>& obstacles) {
   }
 }
 
-void ObstacleGrid::cell_range(const Vec2& lo, const Vec2& hi, int& x0, int& x1, int& y0, int& y1) const {
+void ObstacleGrid::cell_range(const Vec2& lo, const Vec2& hi, int& x0, int& x1, int& y0,
+                              int& y1) const {
   const auto index = [&](double value, double origin, int cells) {
     return std::clamp(static_cast<int>(std::floor((value - origin) / cell_)), 0, cells - 1);
   };
@@ -82,7 +83,8 @@ void ObstacleGrid::query(const Vec2& lo, const Vec2& hi, std::vector<int>& out) 
         const int o = cell_items_[k];
         if (stamp_[o] == query_count_) continue;
         stamp_[o] = query_count_;
-        if ((lo_[o].array() <= hi.array()).all() && (hi_[o].array() >= lo.array()).all()) out.push_back(o);
+        if ((lo_[o].array() <= hi.array()).all() && (hi_[o].array() >= lo.array()).all())
+          out.push_back(o);
       }
     }
 }

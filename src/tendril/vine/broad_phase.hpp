@@ -24,14 +24,15 @@ class ObstacleGrid {
   /// Cells [x0, x1] x [y0, y1] covering the box [lo, hi], clamped to the grid.
   void cell_range(const Vec2& lo, const Vec2& hi, int& x0, int& x1, int& y0, int& y1) const;
 
-  std::vector<Vec2> lo_, hi_;          // obstacle boxes (#obstacles)
-  std::vector<int> unbounded_;         // half-planes
-  Vec2 origin_ = Vec2::Zero();         // lower corner of the grid [m]
-  double cell_ = 1.0;                  // cell size [m]
-  int nx_ = 0, ny_ = 0;                // cells per axis
-  std::vector<int> cell_start_;        // CSR offsets into cell_items_ (nx ny + 1)
-  std::vector<int> cell_items_;        // obstacle indices per cell
-  mutable std::vector<unsigned> stamp_;  // per obstacle: query number that last returned it (queries are not thread-safe)
+  std::vector<Vec2> lo_, hi_;    // obstacle boxes (#obstacles)
+  std::vector<int> unbounded_;   // half-planes
+  Vec2 origin_ = Vec2::Zero();   // lower corner of the grid [m]
+  double cell_ = 1.0;            // cell size [m]
+  int nx_ = 0, ny_ = 0;          // cells per axis
+  std::vector<int> cell_start_;  // CSR offsets into cell_items_ (nx ny + 1)
+  std::vector<int> cell_items_;  // obstacle indices per cell
+  mutable std::vector<unsigned>
+      stamp_;  // per obstacle: query number that last returned it (queries are not thread-safe)
   mutable unsigned query_count_ = 0;
 };
 

@@ -3,9 +3,10 @@
 ///
 /// Every row couples at most two bodies, a (proximal, or the world) and b (distal), and is
 /// written as  a_row . [v_a ; v_b]  (=, >=)  b_row  on the new velocities v_{k+1}, divided by
-/// Delta t where the paper's row carries it, so that every row is in velocity units [m/s]. The local
-/// layout of a row is [x_a, y_a, theta_a, x_b, y_b, theta_b] (6). Rows are templates on the scalar
-/// so the step derivatives can differentiate them with Eigen AutoDiff; the hot loop uses double.
+/// Delta t where the paper's row carries it, so that every row is in velocity units [m/s]. The
+/// local layout of a row is [x_a, y_a, theta_a, x_b, y_b, theta_b] (6). Rows are templates on the
+/// scalar so the step derivatives can differentiate them with Eigen AutoDiff; the hot loop uses
+/// double.
 ///
 /// - pin joint (eq. 2), two rows:  c(q) = (p_a + d_a e_a) - (p_b - d_b e_b) with
 ///   e = (cos theta, sin theta). The paper's eq. 2 prints cos(theta_2) in its second row; the sine
@@ -17,11 +18,12 @@
 ///   G_bar = beta g_q Delta t + g_v (the paper's "g_q v_{k+1} Delta t" is a typo for g_q Delta t)
 ///   and g_bar = g - g_v v_k = 0 exactly since g is linear in v. Row: G_bar v = u_j. beta = 1 is
 ///   eq. 14 (the rate at the end of the step is u); beta = 1/2 makes the mean rate over the step
-///   u to second order, so the length follows the integral of u (docs/physics/vine.md#growth-eq-6-14).
+///   u to second order, so the length follows the integral of u
+///   (docs/physics/vine.md#growth-eq-6-14).
 /// - contact (eq. 5, 13): point p = p_b + s e_b, Phi = sd(p) - r_c, normal n. Row:
-///   (n + sigma mu t) . dp/dq . v >= -Phi / Delta t (eq. 13 divided by Delta t), with t = (-n_y, n_x) and sigma in {0} without
-///   friction, {+1, -1} with friction (the two edges of the planar Coulomb cone; see
-///   docs/physics/vine.md#friction).
+///   (n + sigma mu t) . dp/dq . v >= -Phi / Delta t (eq. 13 divided by Delta t), with t = (-n_y,
+///   n_x) and sigma in {0} without friction, {+1, -1} with friction (the two edges of the planar
+///   Coulomb cone; see docs/physics/vine.md#friction).
 
 #include <vector>
 
@@ -48,18 +50,25 @@ struct RowSpec {
 /// Which of the 6 local entries of a row kind can be nonzero.
 inline constexpr bool row_entry_used(RowKind kind, int local) {
   switch (kind) {
-    case RowKind::pin_x: return local == 0 || local == 2 || local == 3 || local == 5;
-    case RowKind::pin_y: return local == 1 || local == 2 || local == 4 || local == 5;
-    case RowKind::prismatic_a: return local != 5;
-    case RowKind::prismatic_b: return local != 2;
-    case RowKind::growth: return local != 2 && local != 5;
-    case RowKind::contact: return local >= 3;
+    case RowKind::pin_x:
+      return local == 0 || local == 2 || local == 3 || local == 5;
+    case RowKind::pin_y:
+      return local == 1 || local == 2 || local == 4 || local == 5;
+    case RowKind::prismatic_a:
+      return local != 5;
+    case RowKind::prismatic_b:
+      return local != 2;
+    case RowKind::growth:
+      return local != 2 && local != 5;
+    case RowKind::contact:
+      return local >= 3;
   }
   return false;
 }
 
 /// The joint rows of a chain whose bodies have half lengths `half_length` [m]: two per joint, base
-/// to tip; joint k (body k-1 to body k, the world for k = 0) is a pin for even k, prismatic for odd.
+/// to tip; joint k (body k-1 to body k, the world for k = 0) is a pin for even k, prismatic for
+/// odd.
 inline std::vector<RowSpec> joint_row_specs(const std::vector<double>& half_length) {
   std::vector<RowSpec> rows;
   for (int k = 0; k < static_cast<int>(half_length.size()); ++k) {
@@ -79,12 +88,12 @@ inline std::vector<RowSpec> joint_row_specs(const std::vector<double>& half_leng
 
 /// Data a row needs besides the local state.
 struct RowContext {
-  Vec2 base = Vec2::Zero();              ///< world pin point [m]
-  double dt = 0.0;                       ///< Delta t [s]
-  double contact_radius = 0.0;           ///< r_c [m]
-  double friction = 0.0;                 ///< mu
-  double growth_lookahead = 1.0;         ///< beta of the growth row
-  const Obstacle* obstacle = nullptr;    ///< contact rows
+  Vec2 base = Vec2::Zero();            ///< world pin point [m]
+  double dt = 0.0;                     ///< Delta t [s]
+  double contact_radius = 0.0;         ///< r_c [m]
+  double friction = 0.0;               ///< mu
+  double growth_lookahead = 1.0;       ///< beta of the growth row
+  const Obstacle* obstacle = nullptr;  ///< contact rows
 };
 
 /// Evaluates one row at (q_k, v_k) given in local layout (6 each; body a entries ignored if it is
@@ -92,7 +101,8 @@ struct RowContext {
 /// `phi` receives Phi(q_k) [m] (other kinds leave it untouched).
 template <class S>
 void evaluate_row(const RowSpec& r, const RowContext& ctx, const Eigen::Matrix<S, 6, 1>& q,
-                  const Eigen::Matrix<S, 6, 1>& v, Eigen::Matrix<S, 6, 1>& a, S& rhs, S* phi = nullptr) {
+                  const Eigen::Matrix<S, 6, 1>& v, Eigen::Matrix<S, 6, 1>& a, S& rhs,
+                  S* phi = nullptr) {
   using std::cos;
   using std::sin;
   using std::sqrt;

@@ -9,8 +9,8 @@
 
 namespace tendril::vine {
 
-GrowthSchedule::GrowthSchedule(std::vector<double> times, std::vector<double> rates, Interpolation interp,
-                               const std::string& key)
+GrowthSchedule::GrowthSchedule(std::vector<double> times, std::vector<double> rates,
+                               Interpolation interp, const std::string& key)
     : times_(std::move(times)), rates_(std::move(rates)), interp_(interp) {
   if (times_.empty() || times_.size() != rates_.size())
     throw InputError(key, fmt::format("{} times and {} rates", times_.size(), rates_.size()),
@@ -20,7 +20,8 @@ GrowthSchedule::GrowthSchedule(std::vector<double> times, std::vector<double> ra
       throw InputError(fmt::format("{}[{}].time", key, i), fmt::format("{}", times_[i]),
                        "finite times in strictly ascending order");
     if (!std::isfinite(rates_[i]))
-      throw InputError(fmt::format("{}[{}].rate", key, i), fmt::format("{}", rates_[i]), "a finite rate [m/s]");
+      throw InputError(fmt::format("{}[{}].rate", key, i), fmt::format("{}", rates_[i]),
+                       "a finite rate [m/s]");
   }
 }
 
@@ -28,11 +29,13 @@ GrowthSchedule GrowthSchedule::constant(double rate) {
   return GrowthSchedule({0.0}, {rate}, Interpolation::hold, "growth.rate");
 }
 
-GrowthSchedule GrowthSchedule::piecewise(std::vector<double> times, std::vector<double> rates, const std::string& key) {
+GrowthSchedule GrowthSchedule::piecewise(std::vector<double> times, std::vector<double> rates,
+                                         const std::string& key) {
   return GrowthSchedule(std::move(times), std::move(rates), Interpolation::hold, key);
 }
 
-GrowthSchedule GrowthSchedule::table(std::vector<double> times, std::vector<double> rates, const std::string& key) {
+GrowthSchedule GrowthSchedule::table(std::vector<double> times, std::vector<double> rates,
+                                     const std::string& key) {
   return GrowthSchedule(std::move(times), std::move(rates), Interpolation::linear, key);
 }
 

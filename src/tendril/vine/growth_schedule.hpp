@@ -1,7 +1,7 @@
 #pragma once
-/// The growth-rate control input u(t) of the vine robot (paper eq. 6): the total rate [m/s] at which
-/// the robot lengthens, given as a constant, piecewise-constant segments or a table interpolated
-/// linearly (e.g. read from a CSV file). Held constant beyond the last sample.
+/// The growth-rate control input u(t) of the vine robot (paper eq. 6): the total rate [m/s] at
+/// which the robot lengthens, given as a constant, piecewise-constant segments or a table
+/// interpolated linearly (e.g. read from a CSV file). Held constant beyond the last sample.
 /// docs/physics/vine.md#growth-eq-6-14
 
 #include <string>
@@ -17,15 +17,18 @@ class GrowthSchedule {
   /// u(t) = rate [m/s] for all t.
   static GrowthSchedule constant(double rate);
   /// u(t) = rates[i] for times[i] <= t < times[i+1] (times ascending, times[0] is the start).
-  static GrowthSchedule piecewise(std::vector<double> times, std::vector<double> rates, const std::string& key);
+  static GrowthSchedule piecewise(std::vector<double> times, std::vector<double> rates,
+                                  const std::string& key);
   /// u(t) interpolated linearly between samples (times ascending).
-  static GrowthSchedule table(std::vector<double> times, std::vector<double> rates, const std::string& key);
+  static GrowthSchedule table(std::vector<double> times, std::vector<double> rates,
+                              const std::string& key);
 
   /// u(t) [m/s].
   double rate(double time) const;
 
  private:
-  GrowthSchedule(std::vector<double> times, std::vector<double> rates, Interpolation interp, const std::string& key);
+  GrowthSchedule(std::vector<double> times, std::vector<double> rates, Interpolation interp,
+                 const std::string& key);
   std::vector<double> times_{0.0};  ///< sample times [s] (#samples)
   std::vector<double> rates_{0.0};  ///< u at the samples [m/s] (#samples)
   Interpolation interp_ = Interpolation::hold;

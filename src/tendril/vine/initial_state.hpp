@@ -13,7 +13,8 @@
 namespace tendril::vine {
 
 struct ProjectionReport {
-  double max_move = 0.0;      ///< largest displacement of any point of any body, |dx_i| + d_i |dtheta_i| [m]
+  double max_move =
+      0.0;  ///< largest displacement of any point of any body, |dx_i| + d_i |dtheta_i| [m]
   int moved_body = -1;        ///< the body that moved most (-1: none moved)
   double joint_error = 0.0;   ///< |c(q)|_inf after the projection [m]
   double min_distance = 0.0;  ///< min Phi(q) after the projection [m] (+inf without obstacles)
@@ -27,13 +28,15 @@ struct ProjectionReport {
 /// e = 1e-10 m max(1, largest coordinate / 1 m) is the QP solver's tolerance: a state within it is
 /// returned unchanged (bit for bit), and round-off violations are never refused. Throws InputError
 /// at `key` if a point of a body would move by more than `tolerance` [m] or the iteration fails.
-ProjectionReport project_state(const VineModel& model, VineState& state, double tolerance, const std::string& key);
+ProjectionReport project_state(const VineModel& model, VineState& state, double tolerance,
+                               const std::string& key);
 
 /// A state at rest along the centre-line `points` [m] (base first, >= 2 points): every body a chord
 /// of length 2 d_i of the polyline, the prismatic joints sharing equally the length beyond the
-/// bodies' 2 sum d_i; then project_state. Throws InputError at `key` if the polyline is shorter than
-/// the bodies or the projection moves farther than `tolerance` [m].
-VineState state_from_centerline(const VineModel& model, const std::vector<Vec2>& points, double tolerance,
-                                const std::string& key, ProjectionReport* report = nullptr);
+/// bodies' 2 sum d_i; then project_state. Throws InputError at `key` if the polyline is shorter
+/// than the bodies or the projection moves farther than `tolerance` [m].
+VineState state_from_centerline(const VineModel& model, const std::vector<Vec2>& points,
+                                double tolerance, const std::string& key,
+                                ProjectionReport* report = nullptr);
 
 }  // namespace tendril::vine

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <Eigen/Geometry>
 #include <fmt/format.h>
+#include <Eigen/Geometry>
 
 #include "tendril/core/error.hpp"
 
@@ -36,15 +36,16 @@ Obstacle make_box(const Vec2& centre, const Vec2& size, double angle, double cor
   const Eigen::Rotation2Dd rot(angle);
   Obstacle o;
   o.corner_radius = corner_radius;
-  for (const Vec2& corner : {Vec2(half.x(), -half.y()), Vec2(half.x(), half.y()), Vec2(-half.x(), half.y()),
-                             Vec2(-half.x(), -half.y())})
+  for (const Vec2& corner : {Vec2(half.x(), -half.y()), Vec2(half.x(), half.y()),
+                             Vec2(-half.x(), half.y()), Vec2(-half.x(), -half.y())})
     o.vertices.push_back(centre + rot * corner);
   return o;
 }
 
 Obstacle make_polygon(std::vector<Vec2> vertices, double corner_radius, const std::string& key) {
   const int n = static_cast<int>(vertices.size());
-  if (n < 3) throw InputError(key, fmt::format("{} vertices", n), "at least 3 vertices of a convex polygon");
+  if (n < 3)
+    throw InputError(key, fmt::format("{} vertices", n), "at least 3 vertices of a convex polygon");
   double area = 0.0;
   for (int i = 0; i < n; ++i) {
     const Vec2& a = vertices[i];

@@ -20,10 +20,11 @@ enum class ObstacleKind {
 
 struct Obstacle {
   ObstacleKind kind = ObstacleKind::rounded_polygon;
-  std::string name;              ///< for messages ("obstacles[2]")
-  std::vector<Vec2> vertices;    ///< core polygon, counter-clockwise [m] (#vertices >= 1); half-plane: {a}
-  Vec2 normal = Vec2::UnitY();   ///< half-plane outward unit normal n
-  double corner_radius = 0.0;    ///< rho [m]
+  std::string name;  ///< for messages ("obstacles[2]")
+  std::vector<Vec2>
+      vertices;  ///< core polygon, counter-clockwise [m] (#vertices >= 1); half-plane: {a}
+  Vec2 normal = Vec2::UnitY();  ///< half-plane outward unit normal n
+  double corner_radius = 0.0;   ///< rho [m]
 };
 
 /// A circle of radius r [m] centred at c [m].
@@ -39,8 +40,8 @@ Obstacle make_box(const Vec2& centre, const Vec2& size, double angle, double cor
 /// Throws InputError at `key` if the polygon is not convex.
 Obstacle make_polygon(std::vector<Vec2> vertices, double corner_radius, const std::string& key);
 
-/// Signed distance Phi(p) [m] from point p to the obstacle surface (negative inside) and the outward
-/// unit normal n = dPhi/dp at p.
+/// Signed distance Phi(p) [m] from point p to the obstacle surface (negative inside) and the
+/// outward unit normal n = dPhi/dp at p.
 template <class S>
 S signed_distance(const Obstacle& o, const Eigen::Matrix<S, 2, 1>& p, Eigen::Matrix<S, 2, 1>& n) {
   using std::sqrt;
@@ -57,7 +58,8 @@ S signed_distance(const Obstacle& o, const Eigen::Matrix<S, 2, 1>& p, Eigen::Mat
     n = r > 0.0 ? V2(d / r) : V2(Vec2::UnitY().cast<S>());  // any unit normal at the centre
     return r - rho;
   }
-  // outside the core: distance to the closest boundary point; inside: the least-negative edge distance
+  // outside the core: distance to the closest boundary point; inside: the least-negative edge
+  // distance
   bool inside = nv >= 3;
   S best_face = S(-1e300);
   V2 best_face_normal = V2::Zero();
@@ -93,7 +95,8 @@ S signed_distance(const Obstacle& o, const Eigen::Matrix<S, 2, 1>& p, Eigen::Mat
     }
   }
   const S r = sqrt(best);
-  n = r > 0.0 ? V2(best_d / r) : V2(Vec2::UnitY().cast<S>());  // any unit normal on a degenerate core
+  n = r > 0.0 ? V2(best_d / r)
+              : V2(Vec2::UnitY().cast<S>());  // any unit normal on a degenerate core
   return r - rho;
 }
 

@@ -32,22 +32,26 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
   record[1] = static_cast<std::int64_t>(warm_start.rows_key & 0xffffffffu);
   record[2] = static_cast<std::int64_t>(warm_start.rows_key >> 32);
   for (int r = 0; r < rows; ++r)
-    if (warm_start.active[r]) record[kHeader + r / kFlagsPerValue] |= std::int64_t{1} << (r % kFlagsPerValue);
+    if (warm_start.active[r])
+      record[kHeader + r / kFlagsPerValue] |= std::int64_t{1} << (r % kFlagsPerValue);
   return record;
 }
 
 }  // namespace
 
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper, const VineWarmStart& initial) {
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper,
+                                      const VineWarmStart& initial) {
   stepper.set_warm_start(initial);
-  return run.add_array("qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
-                       "-",
-                       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
-                       "active flags 32 per value): restarts continue exactly");
+  return run.add_array(
+      "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
+      "-",
+      "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
+      "active flags 32 per value): restarts continue exactly");
 }
 
 void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
-  const std::vector<std::int64_t> record = pack_warm_start(stepper.warm_start(), stepper.max_inequality_rows());
+  const std::vector<std::int64_t> record =
+      pack_warm_start(stepper.warm_start(), stepper.max_inequality_rows());
   array.append(std::span<const std::int64_t>(record.data(), record.size()));
 }
 
@@ -58,37 +62,45 @@ VineWarmStart unpack_warm_start(const double* record, std::size_t size) {
   VineWarmStart out;
   const auto rows = static_cast<long>(record[0]);
   if (rows <= 0 || warm_start_record_size(static_cast<int>(rows)) > size) return out;
-  out.rows_key = static_cast<std::uint64_t>(record[1]) | (static_cast<std::uint64_t>(record[2]) << 32);
+  out.rows_key =
+      static_cast<std::uint64_t>(record[1]) | (static_cast<std::uint64_t>(record[2]) << 32);
   out.active.resize(static_cast<std::size_t>(rows));
   for (long r = 0; r < rows; ++r)
-    out.active[r] = (static_cast<std::int64_t>(record[kHeader + r / kFlagsPerValue]) >> (r % kFlagsPerValue)) & 1;
+    out.active[r] =
+        (static_cast<std::int64_t>(record[kHeader + r / kFlagsPerValue]) >> (r % kFlagsPerValue)) &
+        1;
   return out;
 }
 
 }  // namespace
 
-SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame, const VineModel& model,
-                                const std::string& key, const std::string& frame_key) {
+SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame,
+                                const VineModel& model, const std::string& key,
+                                const std::string& frame_key) {
   io::RunData run;
   try {
     run = io::read_run(run_dir);
   } catch (const InputError& e) {
     throw InputError(key, e.what(), "a vine run folder written by this scene");
   }
-  if (run.kind != "vine") throw InputError(key, fmt::format("a {} run", run.kind), "a vine run folder");
+  if (run.kind != "vine")
+    throw InputError(key, fmt::format("a {} run", run.kind), "a vine run folder");
   const io::NpyArray& pose = run.array("body_pose");
   const io::NpyArray& velocity = run.array("body_velocity");
   const io::NpyArray& time = run.array("frame_time");
   const std::size_t n = static_cast<std::size_t>(model.num_bodies);
   if (pose.shape.size() != 3 || pose.shape[1] != n)
-    throw InputError(key, fmt::format("a run of {} bodies", pose.shape.size() == 3 ? pose.shape[1] : 0),
+    throw InputError(key,
+                     fmt::format("a run of {} bodies", pose.shape.size() == 3 ? pose.shape[1] : 0),
                      fmt::format("a run of this scene's {} bodies", n));
-  const long frames = static_cast<long>(std::min({time.shape[0], pose.shape[0], velocity.shape[0]}));
+  const long frames =
+      static_cast<long>(std::min({time.shape[0], pose.shape[0], velocity.shape[0]}));
   SavedVineState out;
   const long chosen = frame < 0 ? frames + frame : frame;
   if (chosen < 0 || chosen >= frames)
     throw InputError(frame_key, std::to_string(frame),
-                     fmt::format("a saved frame of the run: 0 to {} (or -1 to -{} from the end)", frames - 1, frames));
+                     fmt::format("a saved frame of the run: 0 to {} (or -1 to -{} from the end)",
+                                 frames - 1, frames));
   const std::size_t f = static_cast<std::size_t>(chosen);
   out.state.time = time.data[f];
   out.state.q = Eigen::Map<const VecX>(pose.data.data() + 3 * n * f, static_cast<int>(3 * n));
@@ -96,7 +108,8 @@ SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame
   if (run.has("qp_warm_start")) {
     const io::NpyArray& warm = run.array("qp_warm_start");
     const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
-    if (size >= 1 && warm.shape[0] > f) out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
+    if (size >= 1 && warm.shape[0] > f)
+      out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
   }
   return out;
 }

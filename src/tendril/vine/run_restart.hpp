@@ -15,22 +15,24 @@
 namespace tendril::vine {
 
 /// Adds the run array qp_warm_start for `stepper`'s steps to `run` (per frame: row count, -1 for no
-/// warm start; the rows' key in two 32-bit halves; the active flags packed 32 per value, every value
-/// exact in a float64) and makes the stepper's first step start from `initial` (a restart's saved
-/// warm start; empty: cold).
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper, const VineWarmStart& initial);
+/// warm start; the rows' key in two 32-bit halves; the active flags packed 32 per value, every
+/// value exact in a float64) and makes the stepper's first step start from `initial` (a restart's
+/// saved warm start; empty: cold).
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper,
+                                      const VineWarmStart& initial);
 /// Appends the warm start the stepper's next step starts from to the array of add_warm_start_array.
 void append_warm_start(io::NpyAppender& array, const VineStepper& stepper);
 
 struct SavedVineState {
-  VineState state;            ///< q, v and t of the frame
-  VineWarmStart warm_start;   ///< empty active set if the run did not save it
+  VineState state;           ///< q, v and t of the frame
+  VineWarmStart warm_start;  ///< empty active set if the run did not save it
 };
 
-/// Frame `frame` (< 0: counted from the end, -1 the last) of the vine run in `run_dir`, for `model`.
-/// Throws InputError at `key` if the folder is not a readable vine run or has a different number of
-/// bodies, at `frame_key` if it has no such frame.
-SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame, const VineModel& model,
-                                const std::string& key, const std::string& frame_key);
+/// Frame `frame` (< 0: counted from the end, -1 the last) of the vine run in `run_dir`, for
+/// `model`. Throws InputError at `key` if the folder is not a readable vine run or has a different
+/// number of bodies, at `frame_key` if it has no such frame.
+SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame,
+                                const VineModel& model, const std::string& key,
+                                const std::string& frame_key);
 
 }  // namespace tendril::vine

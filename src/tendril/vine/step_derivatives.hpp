@@ -9,7 +9,8 @@
 /// the same row templates the step uses. Inequality rows with z_i = 0 are treated as inactive, so
 /// at a weakly active contact (z_i = 0 and zero slack) this is a one-sided derivative. With body
 /// contact the offset s* of each contact point is held at its value of the step (its change with
-/// q, zero where s* is at a body end, is left out). Force-limited growth is not differentiated (ok = false).
+/// q, zero where s* is at a body end, is left out). Force-limited growth is not differentiated (ok
+/// = false).
 
 #include "tendril/core/types.hpp"
 #include "tendril/vine/vine_stepper.hpp"
@@ -18,12 +19,12 @@ namespace tendril::vine {
 
 /// Jacobians of the last step; n = 3 #bodies.
 struct StepDerivatives {
-  bool ok = false;                 ///< false if the last step did not solve or the KKT matrix is singular
-  int active_inequalities = 0;     ///< contact rows treated as active
-  MatX dq_dq, dq_dv, dv_dq, dv_dv; ///< d(q_{k+1}, v_{k+1}) / d(q_k, v_k) (n x n each)
-  MatX dq_dK, dv_dK;               ///< w.r.t. pin stiffnesses K_j (n x #pins)
-  MatX dq_dC, dv_dC;               ///< w.r.t. pin dampings C_j (n x #pins)
-  MatX dq_du, dv_du;               ///< w.r.t. joint growth rates u_j (n x #prismatic)
+  bool ok = false;  ///< false if the last step did not solve or the KKT matrix is singular
+  int active_inequalities = 0;      ///< contact rows treated as active
+  MatX dq_dq, dq_dv, dv_dq, dv_dv;  ///< d(q_{k+1}, v_{k+1}) / d(q_k, v_k) (n x n each)
+  MatX dq_dK, dv_dK;                ///< w.r.t. pin stiffnesses K_j (n x #pins)
+  MatX dq_dC, dv_dC;                ///< w.r.t. pin dampings C_j (n x #pins)
+  MatX dq_du, dv_du;                ///< w.r.t. joint growth rates u_j (n x #prismatic)
   /// Normal impulses of the bilateral contacts (VineStepper::bilateral_impulses) w.r.t. q_k, v_k
   /// (#bilateral x n each) [N s per unit], K_j and C_j (#bilateral x #pins)
   MatX dheld_dq, dheld_dv, dheld_dK, dheld_dC;

@@ -16,8 +16,10 @@ using AD = Eigen::AutoDiffScalar<Derivative>;
 bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt& out) {
   const VineModel& m = stepper.model();
   const QpSolution& sol = stepper.last_solution();
-  // force-limited growth (growth caps among the inequalities, actuator force in c) is not differentiated
-  if (sol.status != QpStatus::solved || m.growth_control == GrowthControl::force_limited) return false;
+  // force-limited growth (growth caps among the inequalities, actuator force in c) is not
+  // differentiated
+  if (sol.status != QpStatus::solved || m.growth_control == GrowthControl::force_limited)
+    return false;
   const int n = m.num_dofs();
   const int pins = m.num_pins();
   const int np = m.num_prismatic();
@@ -58,13 +60,15 @@ bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt
   std::vector<Eigen::Triplet<double, int>> kkt;
   const SparseMatrix& p_matrix = stepper.last_problem().P;
   for (int col = 0; col < n; ++col)
-    for (SparseMatrix::InnerIterator it(p_matrix, col); it; ++it) kkt.emplace_back(it.row(), col, it.value());
+    for (SparseMatrix::InnerIterator it(p_matrix, col); it; ++it)
+      kkt.emplace_back(it.row(), col, it.value());
 
   // objective: c = -(M v_k + Delta t F) / m_ref (eq. 7, 8); implicit springs: F without dampers
   // and P = (M + dt^2 R K R^T + dt R C R^T) / m_ref, so dP/dK_j v and dP/dC_j v enter r1 too
   const bool implicit = m.springs == SpringIntegration::implicit;
   VecX mass(n);
-  for (int i = 0; i < m.num_bodies; ++i) mass.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
+  for (int i = 0; i < m.num_bodies; ++i)
+    mass.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
   for (int i = 0; i < n; ++i) rhs(i, col_v + i) += mass(i) / m_ref;
   VecX e_j(n);
   for (int j = 0; j < pins; ++j) {

@@ -25,9 +25,9 @@ struct StepKkt {
   std::vector<const RowSpec*> rows;  ///< the active rows (equalities first, in the QP's order)
   std::vector<double> lambda;        ///< their multipliers (QP's scaled units)
   int active_inequalities = 0;
-  SparseMatrix matrix;                                   ///< dF/dx ((n + #rows)^2)
-  std::unique_ptr<Eigen::SparseLU<SparseMatrix>> lu;     ///< its factorisation
-  MatX dx;                                               ///< dx/dtheta ((n + #rows) x num_params)
+  SparseMatrix matrix;                                ///< dF/dx ((n + #rows)^2)
+  std::unique_ptr<Eigen::SparseLU<SparseMatrix>> lu;  ///< its factorisation
+  MatX dx;                                            ///< dx/dtheta ((n + #rows) x num_params)
 };
 
 /// Global DOF of local entry l (0..5) of a row, -1 for the world.

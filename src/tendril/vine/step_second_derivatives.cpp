@@ -8,7 +8,7 @@
 
 namespace tendril::vine {
 namespace {
-using Inner = Eigen::AutoDiffScalar<VecN<12>>;                    // first derivatives
+using Inner = Eigen::AutoDiffScalar<VecN<12>>;                     // first derivatives
 using Outer = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, 12, 1>>;  // and their derivatives
 }  // namespace
 }  // namespace tendril::vine
@@ -37,12 +37,13 @@ void read(const Outer& f, double& value, VecN<12>& gradient, MatN<12>& hessian) 
 
 }  // namespace
 
-RowSecondDerivatives row_second_derivatives(const RowSpec& row, const RowContext& context, const VecN<6>& q_local,
-                                            const VecN<6>& v_local) {
+RowSecondDerivatives row_second_derivatives(const RowSpec& row, const RowContext& context,
+                                            const VecN<6>& q_local, const VecN<6>& v_local) {
   Eigen::Matrix<Outer, 6, 1> ql, vl, al;
   for (int l = 0; l < 6; ++l) {
     ql(l) = Outer(Inner(q_local(l), VecN<12>::Unit(l)), Eigen::Matrix<Inner, 12, 1>::Unit(l));
-    vl(l) = Outer(Inner(v_local(l), VecN<12>::Unit(6 + l)), Eigen::Matrix<Inner, 12, 1>::Unit(6 + l));
+    vl(l) =
+        Outer(Inner(v_local(l), VecN<12>::Unit(6 + l)), Eigen::Matrix<Inner, 12, 1>::Unit(6 + l));
   }
   Outer rhs, phi(0.0);
   evaluate_row<Outer>(row, context, ql, vl, al, rhs, &phi);
@@ -57,8 +58,9 @@ RowSecondDerivatives row_second_derivatives(const RowSpec& row, const RowContext
   return out;
 }
 
-StepSecondDerivatives step_second_derivatives(const VineStepper& stepper, const VecX& w_q, const VecX& w_v,
-                                              const VecX& w_held, double active_threshold) {
+StepSecondDerivatives step_second_derivatives(const VineStepper& stepper, const VecX& w_q,
+                                              const VecX& w_v, const VecX& w_held,
+                                              double active_threshold) {
   StepSecondDerivatives out;
   const VineModel& m = stepper.model();
   TENDRIL_ASSERT(w_q.size() == m.num_dofs() && w_v.size() == m.num_dofs() &&
@@ -72,12 +74,15 @@ StepSecondDerivatives step_second_derivatives(const VineStepper& stepper, const 
   const double m_ref = stepper.mass_scale();
   const VecX& v_next = stepper.last_solution().x;
 
-  // adjoint: (dF/dx)^T mu = ds/dx = (omega, m_ref w_held at the held rows). With dF/dx = [P -A^T; A 0]
-  // and mu' = (mu_v, -mu_lambda) this is (dF/dx) mu' = (omega, -m_ref w_held): the same factorisation.
+  // adjoint: (dF/dx)^T mu = ds/dx = (omega, m_ref w_held at the held rows). With dF/dx = [P -A^T; A
+  // 0] and mu' = (mu_v, -mu_lambda) this is (dF/dx) mu' = (omega, -m_ref w_held): the same
+  // factorisation.
   VecX rhs = VecX::Zero(n + m_act);
   rhs.head(n) = w_v + dt * w_q;
-  const int first_held = n + 2 * m.num_bodies;  // the bilateral contacts' rows follow the joint rows
-  for (int h = 0; h < static_cast<int>(w_held.size()); ++h) rhs(first_held + h) = -m_ref * w_held(h);
+  const int first_held =
+      n + 2 * m.num_bodies;  // the bilateral contacts' rows follow the joint rows
+  for (int h = 0; h < static_cast<int>(w_held.size()); ++h)
+    rhs(first_held + h) = -m_ref * w_held(h);
   VecX mu = kkt.lu->solve(rhs);
   if (kkt.lu->info() != Eigen::Success || !mu.allFinite()) return out;
   mu.tail(m_act) *= -1.0;
@@ -85,8 +90,9 @@ StepSecondDerivatives step_second_derivatives(const VineStepper& stepper, const 
 
   MatX ltt = MatX::Zero(nt, nt);         // d2 L / dtheta2
   MatX lxt = MatX::Zero(n + m_act, nt);  // d2 L / dx dtheta
-  // springs and dampers: dr1/dq = dt/m_ref K_j e_j e_j^T, dr1/dK_j = dt/m_ref dev_j(q) e_j (dev linear
-  // in q); explicit dampers likewise in (v, C_j); implicit ones and springs through P(K, C) v_{k+1}
+  // springs and dampers: dr1/dq = dt/m_ref K_j e_j e_j^T, dr1/dK_j = dt/m_ref dev_j(q) e_j (dev
+  // linear in q); explicit dampers likewise in (v, C_j); implicit ones and springs through P(K, C)
+  // v_{k+1}
   const bool implicit = m.springs == SpringIntegration::implicit;
   VecX e_j(n);
   for (int j = 0; j < pins; ++j) {

@@ -20,14 +20,16 @@ namespace tendril::vine {
 
 /// A point on a body where contact with obstacles is enforced (eq. 5).
 struct ContactPoint {
-  int body = 0;         ///< body index (0 = base)
-  double offset = 0.0;  ///< s: position along the body axis from its centre of mass [m] (+d_i = distal end)
+  int body = 0;  ///< body index (0 = base)
+  double offset =
+      0.0;  ///< s: position along the body axis from its centre of mass [m] (+d_i = distal end)
 };
 
 /// How the pin springs and dampers enter the step (eq. 7-9).
 enum class SpringIntegration {
   explicit_forces,  ///< tau(q_k, v_k) (the paper): stable while dt omega_max < 2
-  implicit,         ///< tau(q_k + dt v_{k+1}, v_{k+1}): adds dt^2 R K R^T + dt R C R^T to M, stable for any K, C
+  implicit,  ///< tau(q_k + dt v_{k+1}, v_{k+1}): adds dt^2 R K R^T + dt R C R^T to M, stable for
+             ///< any K, C
 };
 
 /// Where contact with the obstacles is enforced (docs/physics/vine.md#contact-along-the-body).
@@ -38,51 +40,58 @@ enum class ContactModel {
 
 /// What the growth input u means (docs/physics/vine.md#jams).
 enum class GrowthControl {
-  rate,           ///< G_bar v = u_j exactly (eq. 14, the paper): a blocked tip makes the step infeasible
-  force_limited,  ///< the actuator pushes every prismatic joint with at most `growth_force` up to the rate
-                  ///< u_j: 0 <= G_bar v <= u_j, a blocked tip stalls (achieved rate < u_j)
+  rate,  ///< G_bar v = u_j exactly (eq. 14, the paper): a blocked tip makes the step infeasible
+  force_limited,  ///< the actuator pushes every prismatic joint with at most `growth_force` up to
+                  ///< the rate u_j: 0 <= G_bar v <= u_j, a blocked tip stalls (achieved rate < u_j)
 };
 
 /// How the commanded total growth rate is shared among the prismatic joints (eq. 6).
 enum class GrowthMode {
-  uniform,  ///< split equally among all prismatic joints (the paper's choice, keeps contact points spaced)
+  uniform,  ///< split equally among all prismatic joints (the paper's choice, keeps contact points
+            ///< spaced)
   tip,      ///< only the most distal prismatic joint grows; the others keep their length (g = 0)
 };
 
 struct VineModel {
-  int num_bodies = 0;                ///< n (#bodies)
-  std::vector<double> half_length;   ///< d_i: centre of mass to either end of body i [m] (#bodies)
-  std::vector<double> mass;          ///< m_i [kg] (#bodies)
-  std::vector<double> inertia;       ///< I_i rotational inertia about the centre of mass [kg m^2] (#bodies)
-  double tube_diameter = 0.0;        ///< D outer tube diameter [m]
-  Vec2 base = Vec2::Zero();          ///< world point the proximal end of body 0 is pinned to [m]
+  int num_bodies = 0;               ///< n (#bodies)
+  std::vector<double> half_length;  ///< d_i: centre of mass to either end of body i [m] (#bodies)
+  std::vector<double> mass;         ///< m_i [kg] (#bodies)
+  std::vector<double>
+      inertia;  ///< I_i rotational inertia about the centre of mass [kg m^2] (#bodies)
+  double tube_diameter = 0.0;  ///< D outer tube diameter [m]
+  Vec2 base = Vec2::Zero();    ///< world point the proximal end of body 0 is pinned to [m]
 
-  std::vector<double> stiffness;     ///< K_j torsional stiffness of pin joint j [N m/rad] (#pins)
-  std::vector<double> damping;       ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
-  std::vector<double> rest_angle;    ///< rest angle of pin joint j [rad]; pin 0: absolute heading (#pins)
+  std::vector<double> stiffness;  ///< K_j torsional stiffness of pin joint j [N m/rad] (#pins)
+  std::vector<double> damping;    ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
+  std::vector<double>
+      rest_angle;  ///< rest angle of pin joint j [rad]; pin 0: absolute heading (#pins)
   /// Steering (bending actuation, the paper's future work): rest angle of pin j at time t [rad]
-  /// (#pins, or empty: `rest_angle` held). The stepper sets rest_angle from it at each step's start.
+  /// (#pins, or empty: `rest_angle` held). The stepper sets rest_angle from it at each step's
+  /// start.
   std::vector<Schedule> rest_angle_schedule;
 
-  ContactModel contact_model = ContactModel::body;  ///< along the bodies, or at `contact_points` only
-  std::vector<ContactPoint> contact_points;  ///< where contact is enforced with ContactModel::point (#contact points)
-  double contact_radius = 0.0;       ///< r_c: obstacles are kept r_c away from contact points [m]
-  double friction = 0.0;             ///< mu Coulomb friction coefficient (0 = frictionless, the paper)
+  ContactModel contact_model =
+      ContactModel::body;  ///< along the bodies, or at `contact_points` only
+  std::vector<ContactPoint>
+      contact_points;  ///< where contact is enforced with ContactModel::point (#contact points)
+  double contact_radius = 0.0;  ///< r_c: obstacles are kept r_c away from contact points [m]
+  double friction = 0.0;        ///< mu Coulomb friction coefficient (0 = frictionless, the paper)
   /// A pair with Phi(q_k) <= this gap is in contact and gets friction rows; farther pairs only the
   /// normal row, so friction does not act at a distance [m] (sliding on a convex obstacle leaves
   /// gaps of order (v dt)^2 / R, far below the default)
   double contact_gap = 1e-5;
-  std::vector<Obstacle> obstacles;   ///< rigid, fixed obstacles (#obstacles)
+  std::vector<Obstacle> obstacles;  ///< rigid, fixed obstacles (#obstacles)
 
-  Vec2 gravity = Vec2::Zero();       ///< g in the plane of motion [m/s^2]
+  Vec2 gravity = Vec2::Zero();  ///< g in the plane of motion [m/s^2]
   SpringIntegration springs = SpringIntegration::explicit_forces;
-  double dt = 0.01;                  ///< Delta t time step [s]
+  double dt = 0.01;  ///< Delta t time step [s]
   GrowthMode growth_mode = GrowthMode::uniform;
-  GrowthSchedule growth;             ///< u(t) total growth rate [m/s]
+  GrowthSchedule growth;  ///< u(t) total growth rate [m/s]
   /// beta in G_bar = g_v + beta Delta t g_q (eq. 14: 1; 1/2: the length follows the integral of u)
   double growth_lookahead = 1.0;
   GrowthControl growth_control = GrowthControl::rate;
-  double growth_force = 0.0;         ///< F: most force each prismatic joint's actuator exerts [N] (force_limited)
+  double growth_force =
+      0.0;  ///< F: most force each prismatic joint's actuator exerts [N] (force_limited)
 
   /// A step fails (VineFailure::joint_drift) if |c(q_k)|_inf exceeds this [m]
   double max_joint_error = 1e-3;
@@ -95,7 +104,8 @@ struct VineModel {
   int num_dofs() const { return 3 * num_bodies; }
   /// Contact elements: bodies (ContactModel::body) or contact points (ContactModel::point).
   int num_contact_elements() const {
-    return contact_model == ContactModel::body ? num_bodies : static_cast<int>(contact_points.size());
+    return contact_model == ContactModel::body ? num_bodies
+                                               : static_cast<int>(contact_points.size());
   }
   /// Body index distal of pin joint j (the body it rotates).
   int pin_body(int j) const { return 2 * j; }
@@ -107,7 +117,8 @@ struct VineModel {
 };
 
 /// Rotational inertia of a thin-walled tube (hollow cylinder) of mass m, diameter D and length
-/// l = 2 d about the axis through its centre normal to the plane: I = m (D^2 / 8 + l^2 / 12) [kg m^2].
+/// l = 2 d about the axis through its centre normal to the plane: I = m (D^2 / 8 + l^2 / 12) [kg
+/// m^2].
 double tube_inertia(double mass, double diameter, double half_length);
 
 /// Scalar parameters of a vine whose bodies and pin joints are all alike.
@@ -140,13 +151,14 @@ struct VineState {
 /// `extension` [m] (0: bodies end to end), at rest.
 VineState straight_state(const VineModel& model, double heading, double extension = 0.0);
 
-/// Positions of the joint points base .. tip: the base, every joint between bodies (the proximal end
-/// of the distal body) and the tip (#bodies + 1).
+/// Positions of the joint points base .. tip: the base, every joint between bodies (the proximal
+/// end of the distal body) and the tip (#bodies + 1).
 std::vector<Vec2> centerline_points(const VineModel& model, const VecX& q);
 
 /// Throws InputError naming `key` if any contact element (body capsule or contact point) is inside
 /// an obstacle (phi < -tolerance [m]).
-void check_no_penetration(const VineModel& model, const VecX& q, const std::string& key, double tolerance = 1e-9);
+void check_no_penetration(const VineModel& model, const VecX& q, const std::string& key,
+                          double tolerance = 1e-9);
 
 /// Throws InputError naming `key` if a prismatic joint has (near) zero length |h| <= 1e-12 m: its
 /// growth direction h / |h| (eq. 6) is undefined.
@@ -154,7 +166,8 @@ void check_prismatic_lengths(const VineModel& model, const VecX& q, const std::s
 
 /// Signed distance Phi [m] of contact element `element` to obstacle `obstacle` at q (the contact
 /// radius subtracted) and, in `offset`, the position s [m] along its body where it is attained.
-double element_distance(const VineModel& model, const VecX& q, int element, int obstacle, double& offset);
+double element_distance(const VineModel& model, const VecX& q, int element, int obstacle,
+                        double& offset);
 /// The body of a contact element.
 inline int element_body(const VineModel& model, int element) {
   return model.contact_model == ContactModel::body ? element : model.contact_points[element].body;

@@ -26,10 +26,16 @@ using io::keys::kOpt;
 using io::keys::kReq;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-KeySpec key(std::string path, KeyType type, std::string def, std::string unit, std::string doc, double min = -kInf,
-            bool min_exclusive = false, double max = kInf) {
-  return {.path = std::move(path), .type = type, .default_value = std::move(def), .unit = std::move(unit),
-          .doc = std::move(doc), .min = min, .max = max, .min_exclusive = min_exclusive};
+KeySpec key(std::string path, KeyType type, std::string def, std::string unit, std::string doc,
+            double min = -kInf, bool min_exclusive = false, double max = kInf) {
+  return {.path = std::move(path),
+          .type = type,
+          .default_value = std::move(def),
+          .unit = std::move(unit),
+          .doc = std::move(doc),
+          .min = min,
+          .max = max,
+          .min_exclusive = min_exclusive};
 }
 
 /// The section's example on the reference page (a test validates and runs it: tests/docs).
@@ -51,20 +57,27 @@ io::SchemaTable make_table() {
   t.title = "Vine robot (`vine:`)";
   t.example = kVineExample;
   t.intro =
-      "A planar growing vine robot: rigid bodies in maximal coordinates joined by alternating pin and prismatic "
-      "joints, one QP per step (docs/physics/vine.md; Jitosho et al., papers/vine_robot_simulator.txt). "
+      "A planar growing vine robot: rigid bodies in maximal coordinates joined by alternating pin "
+      "and prismatic "
+      "joints, one QP per step (docs/physics/vine.md; Jitosho et al., "
+      "papers/vine_robot_simulator.txt). "
       "Body 0 is pinned to `base`; lengths in m, angles in rad.";
   t.keys = {
       key("vine", KeyType::Map, kReq, "", "The vine-robot scene."),
-      key("vine.bodies", KeyType::Int, kReq, "-", "Number of rigid bodies n (pin and prismatic joints alternate).", 1,
-          false, kMaxBodies),
-      key("vine.half_length", KeyType::Real, kReq, "m", "Half body length d (centre of mass to either end).", 0, true),
+      key("vine.bodies", KeyType::Int, kReq, "-",
+          "Number of rigid bodies n (pin and prismatic joints alternate).", 1, false, kMaxBodies),
+      key("vine.half_length", KeyType::Real, kReq, "m",
+          "Half body length d (centre of mass to either end).", 0, true),
       key("vine.tube_diameter", KeyType::Real, "0.024", "m", "Outer tube diameter D.", 0),
       key("vine.mass", KeyType::Real, "0.001", "kg", "Mass m of each body.", 0, true),
       key("vine.inertia", KeyType::Real, kOpt, "kg m^2",
-          "Rotational inertia I of each body; default: thin-walled tube, m (D^2 / 8 + (2 d)^2 / 12).", 0, true),
+          "Rotational inertia I of each body; default: thin-walled tube, m (D^2 / 8 + (2 d)^2 / "
+          "12).",
+          0, true),
       key("vine.stiffness", KeyType::RealList, kReq, "N m/rad",
-          "Torsional stiffness K of the pin joints: one value for all, or one per pin joint (ceil(n / 2)).", 0),
+          "Torsional stiffness K of the pin joints: one value for all, or one per pin joint "
+          "(ceil(n / 2)).",
+          0),
       key("vine.damping", KeyType::RealList, "[0]", "N m s/rad",
           "Torsional damping C of the pin joints: one value for all, or one per pin joint.", 0),
       key("vine.heading", KeyType::Real, "0", "rad",
@@ -72,75 +85,101 @@ io::SchemaTable make_table() {
       key("vine.rest_angles", KeyType::RealList, kOpt, "rad",
           "Rest angles of all pin joints (pin 0: absolute); default [heading, 0, 0, ...]."),
       key("vine.steering", KeyType::Map, kOpt, "",
-          "Bending actuation: the pin joints' rest angles over time (default: `rest_angles` held)."),
+          "Bending actuation: the pin joints' rest angles over time (default: `rest_angles` "
+          "held)."),
       key("vine.steering.table", KeyType::RealTable, kOpt, "s, rad",
-          "Rows [t, angle_0, ..., angle_{p-1}] (one per pin joint, pin 0 absolute), interpolated linearly, held "
+          "Rows [t, angle_0, ..., angle_{p-1}] (one per pin joint, pin 0 absolute), interpolated "
+          "linearly, held "
           "outside."),
       key("vine.steering.csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene): columns t, angle_0, ..., angle_{p-1} as for `table`."),
-      key("vine.base", KeyType::RealList, "[0, 0]", "m", "World point (x, y) the base of body 0 is pinned to."),
-      key("vine.gravity", KeyType::RealList, "[0, 0]", "m/s^2", "Gravity (g_x, g_y) in the plane of motion."),
+      key("vine.base", KeyType::RealList, "[0, 0]", "m",
+          "World point (x, y) the base of body 0 is pinned to."),
+      key("vine.gravity", KeyType::RealList, "[0, 0]", "m/s^2",
+          "Gravity (g_x, g_y) in the plane of motion."),
       key("vine.dt", KeyType::Real, "0.01", "s",
-          "Time step, at least 1e-9 s (velocities are differences of positions over dt: shorter steps leave only "
-          "round-off).", 1e-9),
+          "Time step, at least 1e-9 s (velocities are differences of positions over dt: shorter "
+          "steps leave only "
+          "round-off).",
+          1e-9),
       [] {
         KeySpec k = key("vine.springs", KeyType::String, "explicit", "",
-                        "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable while dt omega < 2), "
+                        "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable "
+                        "while dt omega < 2), "
                         "or implicit in v_{k+1} (stable for any K, C).");
         k.choices = {"explicit", "implicit"};
         return k;
       }(),
-      key("vine.limits", KeyType::Map, kOpt, "", "Limits beyond which the run fails (reported, exit 1)."),
+      key("vine.limits", KeyType::Map, kOpt, "",
+          "Limits beyond which the run fails (reported, exit 1)."),
       key("vine.limits.joint_error", KeyType::Real, "0.001", "m",
-          "Largest joint constraint error |c(q)|_inf at the start of a step (constraint drift).", 0, true),
+          "Largest joint constraint error |c(q)|_inf at the start of a step (constraint drift).", 0,
+          true),
       key("vine.limits.speed", KeyType::Real, "10", "m/s",
-          "Energy blow-up: a step fails if its kinetic energy exceeds 1/2 (sum m) speed^2.", 0, true),
+          "Energy blow-up: a step fails if its kinetic energy exceeds 1/2 (sum m) speed^2.", 0,
+          true),
       key("vine.steps", KeyType::Int, kReq, "-", "Number of steps to run.", 1),
       key("vine.save_every", KeyType::Int, "1", "-", "Save a frame every this many steps.", 1),
-      key("vine.growth", KeyType::Map, kOpt, "", "The growth-rate control u(t) (eq. 6); default: no growth."),
+      key("vine.growth", KeyType::Map, kOpt, "",
+          "The growth-rate control u(t) (eq. 6); default: no growth."),
       [] {
         KeySpec k = key("vine.growth.mode", KeyType::String, "uniform", "",
-                        "uniform: u split equally among the prismatic joints (the paper); tip: only the last one grows.");
+                        "uniform: u split equally among the prismatic joints (the paper); tip: "
+                        "only the last one grows.");
         k.choices = {"uniform", "tip"};
         return k;
       }(),
       key("vine.growth.rate", KeyType::Real, kOpt, "m/s",
-          "Constant total growth rate u >= 0 (retraction is not modelled: the prismatic joints have no lower limit).",
+          "Constant total growth rate u >= 0 (retraction is not modelled: the prismatic joints "
+          "have no lower limit).",
           0),
       key("vine.growth.schedule", KeyType::RealTable, kOpt, "s, m/s",
-          "Piecewise-constant u: rows [t_start, u] with ascending t_start (the first row starts the run)."),
+          "Piecewise-constant u: rows [t_start, u] with ascending t_start (the first row starts "
+          "the run)."),
       key("vine.growth.table_csv", KeyType::String, kOpt, "",
-          "CSV file (relative to the scene) with a header and columns t [s], u [m/s], interpolated linearly."),
+          "CSV file (relative to the scene) with a header and columns t [s], u [m/s], interpolated "
+          "linearly."),
       [] {
         KeySpec k = key("vine.growth.control", KeyType::String, "rate", "",
-                        "rate: every prismatic joint grows at exactly its share of u (the paper; a blocked tip makes "
-                        "the step infeasible); force_limited: the actuator pushes each prismatic joint with at most "
+                        "rate: every prismatic joint grows at exactly its share of u (the paper; a "
+                        "blocked tip makes "
+                        "the step infeasible); force_limited: the actuator pushes each prismatic "
+                        "joint with at most "
                         "`force` up to that rate, so a blocked tip stalls.");
         k.choices = {"rate", "force_limited"};
         return k;
       }(),
       key("vine.growth.force", KeyType::Real, "0", "N",
-          "force_limited: actuator force F on every prismatic joint (pressure times tube cross-section).", 0),
+          "force_limited: actuator force F on every prismatic joint (pressure times tube "
+          "cross-section).",
+          0),
       key("vine.growth.lookahead", KeyType::Real, "1", "-",
-          "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 makes the length follow the integral of u.",
+          "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 makes the length "
+          "follow the integral of u.",
           0, false, 1),
       key("vine.contact", KeyType::Map, kOpt, "", "Contact with the obstacles (eq. 5)."),
       [] {
         KeySpec k = key("vine.contact.model", KeyType::String, "body", "",
-                        "body: every body is a capsule of the contact radius, in contact at its closest point to each "
+                        "body: every body is a capsule of the contact radius, in contact at its "
+                        "closest point to each "
                         "obstacle; point: only at `points` (the paper's eq. 5).");
         k.choices = {"body", "point"};
         return k;
       }(),
       key("vine.contact.radius", KeyType::Real, kOpt, "m",
-          "Distance kept between the bodies' axes (or the contact points) and obstacle surfaces; default "
-          "tube_diameter / 2.", 0),
+          "Distance kept between the bodies' axes (or the contact points) and obstacle surfaces; "
+          "default "
+          "tube_diameter / 2.",
+          0),
       key("vine.contact.friction", KeyType::Real, "0", "-",
           "Coulomb friction coefficient mu (two-edge planar cone; 0: frictionless, the paper).", 0),
       key("vine.contact.gap", KeyType::Real, "1e-5", "m",
-          "Pairs closer than this are in contact and get friction rows; farther ones only the normal row.", 0),
+          "Pairs closer than this are in contact and get friction rows; farther ones only the "
+          "normal row.",
+          0),
       key("vine.contact.points", KeyType::List, kOpt, "",
-          "Contact points of the point model; default: the distal end of every body followed by a pin joint, and the tip."),
+          "Contact points of the point model; default: the distal end of every body followed by a "
+          "pin joint, and the tip."),
       key("vine.contact.points[].body", KeyType::Int, kReq, "-", "Body index (0 = base).", 0),
       key("vine.contact.points[].offset", KeyType::Real, kReq, "m",
           "Position along the body axis from its centre (+d: distal end)."),
@@ -151,47 +190,67 @@ io::SchemaTable make_table() {
         return k;
       }(),
       key("vine.obstacles[].center", KeyType::RealList, kOpt, "m", "circle, box: centre (x, y)."),
-      key("vine.obstacles[].radius", KeyType::Real, kOpt, "m", "circle: radius; segment: half thickness.", 0),
-      key("vine.obstacles[].point", KeyType::RealList, kOpt, "m", "half_plane: a point (x, y) on the wall line."),
-      key("vine.obstacles[].normal", KeyType::RealList, kOpt, "-", "half_plane: outward normal (towards free space)."),
+      key("vine.obstacles[].radius", KeyType::Real, kOpt, "m",
+          "circle: radius; segment: half thickness.", 0),
+      key("vine.obstacles[].point", KeyType::RealList, kOpt, "m",
+          "half_plane: a point (x, y) on the wall line."),
+      key("vine.obstacles[].normal", KeyType::RealList, kOpt, "-",
+          "half_plane: outward normal (towards free space)."),
       key("vine.obstacles[].a", KeyType::RealList, kOpt, "m", "segment: first end point (x, y)."),
       key("vine.obstacles[].b", KeyType::RealList, kOpt, "m", "segment: second end point (x, y)."),
       key("vine.obstacles[].size", KeyType::RealList, kOpt, "m", "box: outer width and height."),
       key("vine.obstacles[].angle", KeyType::Real, "0", "rad", "box: rotation about its centre."),
       key("vine.obstacles[].corner_radius", KeyType::Real, "0", "m",
-          "box: corner rounding (outer size kept); polygon: inflation of the vertices' polygon.", 0),
-      key("vine.obstacles[].vertices", KeyType::RealTable, kOpt, "m", "polygon: convex polygon vertices [x, y]."),
+          "box: corner rounding (outer size kept); polygon: inflation of the vertices' polygon.",
+          0),
+      key("vine.obstacles[].vertices", KeyType::RealTable, kOpt, "m",
+          "polygon: convex polygon vertices [x, y]."),
       key("vine.initial_state", KeyType::Map, kOpt, "",
-          "Start state; default: straight along `heading`, at rest, prismatic joints not extended."),
+          "Start state; default: straight along `heading`, at rest, prismatic joints not "
+          "extended."),
       key("vine.initial_state.extension", KeyType::Real, "0", "m",
           "Straight start: extension of every prismatic joint (gap between the bodies' ends).", 0),
-      key("vine.initial_state.q", KeyType::RealList, kOpt, "m, m, rad", "Explicit q = (x, y, theta) per body (3 n)."),
-      key("vine.initial_state.v", KeyType::RealList, kOpt, "m/s, m/s, rad/s", "Explicit v per body (3 n); default 0."),
+      key("vine.initial_state.q", KeyType::RealList, kOpt, "m, m, rad",
+          "Explicit q = (x, y, theta) per body (3 n)."),
+      key("vine.initial_state.v", KeyType::RealList, kOpt, "m/s, m/s, rad/s",
+          "Explicit v per body (3 n); default 0."),
       key("vine.initial_state.csv", KeyType::String, kOpt, "",
-          "CSV file (relative to the scene) with a header and one row per body: x, y, theta, vx, vy, omega."),
+          "CSV file (relative to the scene) with a header and one row per body: x, y, theta, vx, "
+          "vy, omega."),
       key("vine.initial_state.centerline_csv", KeyType::String, kOpt, "",
-          "CSV file (relative to the scene) with a header and a measured centre-line, one point x, y [m] per row from "
-          "the base: the start state at rest with every body a chord of it (prismatic joints share the extra length)."),
+          "CSV file (relative to the scene) with a header and a measured centre-line, one point x, "
+          "y [m] per row from "
+          "the base: the start state at rest with every body a chord of it (prismatic joints share "
+          "the extra length)."),
       key("vine.initial_state.run", KeyType::String, kOpt, "",
-          "A vine run folder of this scene (relative to the scene file): start from its saved frame `frame` exactly "
-          "(q, v, t and the QP warm start; not projected), so the run continues bit-identically to one that had "
+          "A vine run folder of this scene (relative to the scene file): start from its saved "
+          "frame `frame` exactly "
+          "(q, v, t and the QP warm start; not projected), so the run continues bit-identically to "
+          "one that had "
           "not stopped. `steps` counts from that frame."),
       key("vine.initial_state.frame", KeyType::Int, "-1", "-",
-          "The saved frame of `run` to start from: 0 is the first, negative counts from the end (-1: the last)."),
+          "The saved frame of `run` to start from: 0 is the first, negative counts from the end "
+          "(-1: the last)."),
       key("vine.initial_state.project", KeyType::Bool, "true", "-",
-          "Project the start state (q, v or csv) onto the joint and contact constraints; false: use it as given. A "
-          "state that meets them to the QP solver's tolerance (1e-10 m) is never moved. centerline_csv is always "
+          "Project the start state (q, v or csv) onto the joint and contact constraints; false: "
+          "use it as given. A "
+          "state that meets them to the QP solver's tolerance (1e-10 m) is never moved. "
+          "centerline_csv is always "
           "projected, a run's frame never."),
       key("vine.initial_state.tolerance", KeyType::Real, "0.001", "m",
-          "The start state is projected onto the joint and contact constraints (to the QP solver's tolerance, "
-          "1e-10 m times the largest coordinate in m if above 1); it is refused if any point of a body moves farther "
-          "than this.", 0, true),
+          "The start state is projected onto the joint and contact constraints (to the QP solver's "
+          "tolerance, "
+          "1e-10 m times the largest coordinate in m if above 1); it is refused if any point of a "
+          "body moves farther "
+          "than this.",
+          0, true),
   };
   return t;
 }
 
 /// Rows of a CSV file with a header line, each with `columns` reals.
-std::vector<std::vector<double>> read_csv(const std::filesystem::path& file, int columns, const std::string& key) {
+std::vector<std::vector<double>> read_csv(const std::filesystem::path& file, int columns,
+                                          const std::string& key) {
   std::istringstream in(read_data_file(file, key, "a CSV file (relative to the scene file)"));
   std::vector<std::vector<double>> rows;
   std::string line;
@@ -211,13 +270,16 @@ std::vector<std::vector<double>> read_csv(const std::filesystem::path& file, int
         used = 0;
       }
       if (used == 0 || cell.find_first_not_of(" \t\r", used) != std::string::npos)
-        throw InputError(fmt::format("{} ({} line {})", key, file.string(), line_number), cell, "a real number");
+        throw InputError(fmt::format("{} ({} line {})", key, file.string(), line_number), cell,
+                         "a real number");
       if (!std::isfinite(row.back()))
-        throw InputError(fmt::format("{} ({} line {})", key, file.string(), line_number), cell, "a finite number");
+        throw InputError(fmt::format("{} ({} line {})", key, file.string(), line_number), cell,
+                         "a finite number");
     }
     if (static_cast<int>(row.size()) != columns)
       throw InputError(fmt::format("{} ({} line {})", key, file.string(), line_number),
-                       fmt::format("{} columns", row.size()), fmt::format("{} comma-separated columns", columns));
+                       fmt::format("{} columns", row.size()),
+                       fmt::format("{} comma-separated columns", columns));
     rows.push_back(row);
   }
   if (rows.empty()) throw InputError(key, file.string(), "a CSV file with at least one data row");
@@ -234,7 +296,8 @@ std::vector<double> per_joint(const io::SceneNode& node, std::string_view name, 
   std::vector<double> v = node.reals(name);
   if (v.size() == 1) return std::vector<double>(count, v[0]);
   if (static_cast<int>(v.size()) != count)
-    node.fail(name, fmt::format("{} values", v.size()), fmt::format("1 value or {} (one per pin joint)", count));
+    node.fail(name, fmt::format("{} values", v.size()),
+              fmt::format("1 value or {} (one per pin joint)", count));
   return v;
 }
 
@@ -265,7 +328,8 @@ Obstacle read_obstacle(const io::SceneNode& o) {
     require("size");
     const Vec2 size = vec2(o, "size");
     if (!(size.minCoeff() > 2.0 * corner))
-      o.fail("size", fmt::format("({}, {})", size.x(), size.y()), "a width and height > 2 corner_radius");
+      o.fail("size", fmt::format("({}, {})", size.x(), size.y()),
+             "a width and height > 2 corner_radius");
     out = make_box(vec2(o, "center"), size, o.real("angle"), corner);
   } else {
     require("vertices");
@@ -278,13 +342,15 @@ Obstacle read_obstacle(const io::SceneNode& o) {
 }
 
 GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& base_dir) {
-  const int given = (g.has("rate") ? 1 : 0) + (g.has("schedule") ? 1 : 0) + (g.has("table_csv") ? 1 : 0);
+  const int given =
+      (g.has("rate") ? 1 : 0) + (g.has("schedule") ? 1 : 0) + (g.has("table_csv") ? 1 : 0);
   if (given > 1) g.fail("rate", "only one of rate, schedule, table_csv");
   if (g.has("schedule")) {
     std::vector<double> times, rates;
     for (const auto& row : g.real_table("schedule", 2)) {
       if (row[1] < 0.0)
-        g.fail("schedule", fmt::format("{}", row[1]), "growth rates u >= 0 (retraction is not modelled)");
+        g.fail("schedule", fmt::format("{}", row[1]),
+               "growth rates u >= 0 (retraction is not modelled)");
       times.push_back(row[0]);
       rates.push_back(row[1]);
     }
@@ -295,7 +361,8 @@ GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& 
     std::vector<double> times, rates;
     for (const auto& row : read_csv(base_dir / g.text("table_csv"), 2, key)) {
       if (row[1] < 0.0)
-        g.fail("table_csv", fmt::format("a rate of {}", row[1]), "growth rates u >= 0 (retraction is not modelled)");
+        g.fail("table_csv", fmt::format("a rate of {}", row[1]),
+               "growth rates u >= 0 (retraction is not modelled)");
       times.push_back(row[0]);
       rates.push_back(row[1]);
     }
@@ -311,8 +378,9 @@ const io::SchemaTable& vine_scene_schema() {
   return table;
 }
 
-io::Schema vine_schema() { return io::Schema({&io::common_schema(), &vine_scene_schema()}); }
-
+io::Schema vine_schema() {
+  return io::Schema({&io::common_schema(), &vine_scene_schema()});
+}
 
 VineScene load_vine_scene(io::Scene& scene) {
   io::SceneNode root = scene.root();
@@ -357,10 +425,12 @@ VineScene load_vine_scene(io::Scene& scene) {
       steer.fail("csv", fmt::format("{} angle columns", m.rest_angle_schedule.size()),
                  fmt::format("t and {} angle columns (one per pin joint)", m.num_pins()));
   }
-  for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j) m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
+  for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j)
+    m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
   m.base = vec2(v, "base");
   m.gravity = vec2(v, "gravity");
-  m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit : SpringIntegration::explicit_forces;
+  m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit
+                                              : SpringIntegration::explicit_forces;
   out.steps = v.integer("steps");
   out.save_every = v.integer("save_every");
 
@@ -368,10 +438,12 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
-  m.growth_control = g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
+  m.growth_control =
+      g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
   m.growth_force = g.real("force");
   if (m.growth_control == GrowthControl::force_limited && !(m.growth_force > 0.0))
-    g.fail("force", fmt::format("{}", m.growth_force), "a force > 0 [N] with control: force_limited");
+    g.fail("force", fmt::format("{}", m.growth_force),
+           "a force > 0 [N] with control: force_limited");
   const io::SceneNode limits = v.map("limits");
   m.max_joint_error = limits.real("joint_error");
   m.max_speed = limits.real("speed");
@@ -383,7 +455,8 @@ VineScene load_vine_scene(io::Scene& scene) {
   m.contact_model = c.text("model") == "point" ? ContactModel::point : ContactModel::body;
   if (c.has("points")) {
     m.contact_points.clear();
-    for (const io::SceneNode& point : c.list("points")) m.contact_points.push_back({point.integer("body"), point.real("offset")});
+    for (const io::SceneNode& point : c.list("points"))
+      m.contact_points.push_back({point.integer("body"), point.real("offset")});
   }
   for (const io::SceneNode& o : v.list("obstacles")) m.obstacles.push_back(read_obstacle(o));
   m.validate("vine");
@@ -392,15 +465,16 @@ VineScene load_vine_scene(io::Scene& scene) {
   const io::SceneNode s = v.map("initial_state");
   const int n = m.num_dofs();
   out.initial = straight_state(m, p.heading, s.real("extension"));
-  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) + (s.has("centerline_csv") ? 1 : 0) +
-                      (s.has("run") ? 1 : 0);
+  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) +
+                      (s.has("centerline_csv") ? 1 : 0) + (s.has("run") ? 1 : 0);
   if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv, run");
   const double tolerance = s.real("tolerance");
   const bool project = s.boolean("project");
   if (s.has("run")) {
-    if (s.has("project")) s.fail("project", "no project with run: a run's saved frame is restored exactly");
-    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m, s.child_path("run"),
-                                                   s.child_path("frame"));
+    if (s.has("project"))
+      s.fail("project", "no project with run: a run's saved frame is restored exactly");
+    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m,
+                                                  s.child_path("run"), s.child_path("frame"));
     out.initial = saved.state;
     out.warm_start = saved.warm_start;
     scene.check_unused();
@@ -411,7 +485,8 @@ VineScene load_vine_scene(io::Scene& scene) {
   if (s.has("csv")) {
     const auto rows = read_csv(base_dir / s.text("csv"), 6, s.child_path("csv"));
     if (static_cast<int>(rows.size()) != m.num_bodies)
-      s.fail("csv", fmt::format("{} rows", rows.size()), fmt::format("{} rows (one per body)", m.num_bodies));
+      s.fail("csv", fmt::format("{} rows", rows.size()),
+             fmt::format("{} rows (one per body)", m.num_bodies));
     for (int i = 0; i < m.num_bodies; ++i)
       for (int k = 0; k < 3; ++k) {
         out.initial.q(3 * i + k) = rows[i][k];
@@ -422,10 +497,14 @@ VineScene load_vine_scene(io::Scene& scene) {
   if (s.has("v")) out.initial.v = Eigen::Map<const VecX>(s.reals("v", n).data(), n);
   if (s.has("centerline_csv")) {
     std::vector<Vec2> points;
-    for (const auto& row : read_csv(base_dir / s.text("centerline_csv"), 2, s.child_path("centerline_csv")))
+    for (const auto& row :
+         read_csv(base_dir / s.text("centerline_csv"), 2, s.child_path("centerline_csv")))
       points.emplace_back(row[0], row[1]);
-    if (!project) s.fail("project", "false with centerline_csv (its chords meet the joints only once projected)");
-    out.initial = state_from_centerline(m, points, tolerance, s.child_path("centerline_csv"), &out.projection);
+    if (!project)
+      s.fail("project",
+             "false with centerline_csv (its chords meet the joints only once projected)");
+    out.initial = state_from_centerline(m, points, tolerance, s.child_path("centerline_csv"),
+                                        &out.projection);
   } else {
     check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
     if (project) out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
@@ -435,14 +514,18 @@ VineScene load_vine_scene(io::Scene& scene) {
   return out;
 }
 
-VineScene load_vine_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+VineScene load_vine_scene_file(const std::filesystem::path& file,
+                               const std::vector<std::string>& overrides) {
   io::Scene scene = io::Scene::from_file(file, vine_schema(), overrides);
   return load_vine_scene(scene);
 }
 
-void validate_scene(io::Scene& scene) { load_vine_scene(scene); }
+void validate_scene(io::Scene& scene) {
+  load_vine_scene(scene);
+}
 
-void validate_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+void validate_scene_file(const std::filesystem::path& file,
+                         const std::vector<std::string>& overrides) {
   load_vine_scene_file(file, overrides);
 }
 
@@ -465,32 +548,37 @@ void write_info(io::RunDirectory& run, const VineScene& scene, std::size_t pairs
 }
 
 /// Why step k + 1 (report `rep`, ending at `state`) ends the run, or "": a QP that did not solve, a
-/// non-finite state or impulse, joint drift or an energy blow-up (with the friction-jam hint where it
-/// applies).
-std::string step_failure(const VineStepReport& rep, const VineModel& m, const VineState& state, long k,
-                         bool impulses_finite) {
+/// non-finite state or impulse, joint drift or an energy blow-up (with the friction-jam hint where
+/// it applies).
+std::string step_failure(const VineStepReport& rep, const VineModel& m, const VineState& state,
+                         long k, bool impulses_finite) {
   // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but the
   // growth rate can be met only with huge contact impulses (tests/unit/vine/test_vine_step.cpp,
   // FrictionJam), so the step either ends at the QP's iteration limit or sets the vine flying
-  const bool may_jam = rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
-  const char* jam_hint = may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
-                                   "jam (the growth rate can be met only with ever larger contact impulses): "
-                                   "vine.growth.control: force_limited lets the growth stall instead"
-                                 : "";
+  const bool may_jam =
+      rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
+  const char* jam_hint =
+      may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
+                "jam (the growth rate can be met only with ever larger contact impulses): "
+                "vine.growth.control: force_limited lets the growth stall instead"
+              : "";
   if (rep.status != QpStatus::solved)
     return fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
                        to_string(rep.status), rep.kkt_residual,
                        rep.status == QpStatus::max_iterations ? jam_hint : "");
   const std::string bad = non_finite_quantity(state, impulses_finite);
-  if (!bad.empty()) return fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
+  if (!bad.empty())
+    return fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
   if (rep.failure == VineFailure::joint_drift)
-    return fmt::format("step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
-                       "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
-                       k + 1, state.time, rep.joint_error, m.max_joint_error);
+    return fmt::format(
+        "step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
+        "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
+        k + 1, state.time, rep.joint_error, m.max_joint_error);
   if (rep.failure != VineFailure::none)
-    return fmt::format("step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-                       "vine.limits.speed^2 (speed {:.3g} m/s){}",
-                       k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
+    return fmt::format(
+        "step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
+        "vine.limits.speed^2 (speed {:.3g} m/s){}",
+        k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
   return {};
 }
 
@@ -504,30 +592,41 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
   const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
   io::RunDirectory run(out_dir, "vine", scene.resolved);
   write_info(run, scene, pairs);
-  auto& frame_time = run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
+  auto& frame_time =
+      run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
   auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
                              "(x, y, theta) of each body's centre of mass, base to tip");
   auto& velocity = run.add_array("body_velocity", io::NpyType::Float64, {nb, 3}, "m/s, m/s, rad/s",
                                  "(vx, vy, omega) of each body");
   auto& centerline = run.add_array("centerline", io::NpyType::Float64, {nb + 1, 2}, "m",
                                    "base, proximal end of bodies 1..n-1, tip");
-  auto& step_time = run.add_array("step_time", io::NpyType::Float64, {}, "s", "time at the end of each step", "step");
-  auto& step_status = run.add_array("step_status", io::NpyType::Int64, {}, "-",
-                                    "QP status: 0 solved, 1 infeasible, 2 unbounded, 3 max iterations, 4 numerical failure",
-                                    "step");
-  auto& step_iterations = run.add_array("step_qp_iterations", io::NpyType::Int64, {}, "-", "QP iterations", "step");
-  auto& step_kkt = run.add_array("step_kkt_residual", io::NpyType::Float64, {}, "-", "scaled KKT residual", "step");
+  auto& step_time = run.add_array("step_time", io::NpyType::Float64, {}, "s",
+                                  "time at the end of each step", "step");
+  auto& step_status = run.add_array(
+      "step_status", io::NpyType::Int64, {}, "-",
+      "QP status: 0 solved, 1 infeasible, 2 unbounded, 3 max iterations, 4 numerical failure",
+      "step");
+  auto& step_iterations =
+      run.add_array("step_qp_iterations", io::NpyType::Int64, {}, "-", "QP iterations", "step");
+  auto& step_kkt = run.add_array("step_kkt_residual", io::NpyType::Float64, {}, "-",
+                                 "scaled KKT residual", "step");
   auto& step_joint = run.add_array("step_joint_error", io::NpyType::Float64, {}, "m",
                                    "|c(q_k)|_inf joint error at the start of the step", "step");
-  auto& step_min_distance = run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
-                                          "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
-  auto& impulses = run.add_array("contact_normal_impulse", io::NpyType::Float64, {pairs}, "N s",
-                                 "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
-                                 "bodies, or contact points with contact.model: point)", "step");
-  auto& growth = run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s", "commanded total growth rate u", "step");
-  auto& achieved = run.add_array("achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
-                                 "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
-  auto& step_wall = run.add_array("step_wall_time", io::NpyType::Float64, {}, "s", "wall-clock time of the step", "step");
+  auto& step_min_distance =
+      run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
+                    "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
+  auto& impulses = run.add_array(
+      "contact_normal_impulse", io::NpyType::Float64, {pairs}, "N s",
+      "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
+      "bodies, or contact points with contact.model: point)",
+      "step");
+  auto& growth = run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s",
+                               "commanded total growth rate u", "step");
+  auto& achieved = run.add_array(
+      "achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
+      "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
+  auto& step_wall = run.add_array("step_wall_time", io::NpyType::Float64, {}, "s",
+                                  "wall-clock time of the step", "step");
   auto& step_active = run.add_array("step_active_contacts", io::NpyType::Int64, {}, "-",
                                     "contact pairs with a positive normal impulse", "step");
   auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
@@ -555,11 +654,12 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
     const double u = m.growth.rate(state.time);
     const auto wall_start = std::chrono::steady_clock::now();
     const VineStepReport rep = stepper.step(state);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    const double values[] = {state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate,
-                             wall};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations, rep.active_contacts,
-                                  rep.contact_pairs};
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double values[] = {
+        state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate, wall};
+    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations,
+                                  rep.active_contacts, rep.contact_pairs};
     step_time.append(std::span<const double>(&values[0], 1));
     step_status.append(std::span<const std::int64_t>(&codes[0], 1));
     step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
@@ -607,7 +707,8 @@ io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
 
 namespace tendril::vine {
 
-io::RunResult run_scene_file(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+io::RunResult run_scene_file(const std::filesystem::path& file,
+                             const std::filesystem::path& out_dir,
                              const std::vector<std::string>& overrides,
                              const std::function<void(const io::RunProgress&)>& progress) {
   return run_vine(load_vine_scene_file(file, overrides), out_dir, progress);

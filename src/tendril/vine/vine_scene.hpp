@@ -33,10 +33,10 @@ io::Schema vine_schema();
 
 struct VineScene {
   VineModel model;
-  VineState initial;  ///< state at t = 0
-  long steps = 0;     ///< steps to run
-  int save_every = 1; ///< save a frame every this many steps (frame 0 is the initial state)
-  io::Json resolved;  ///< the scene as used
+  VineState initial;   ///< state at t = 0
+  long steps = 0;      ///< steps to run
+  int save_every = 1;  ///< save a frame every this many steps (frame 0 is the initial state)
+  io::Json resolved;   ///< the scene as used
   ProjectionReport projection;  ///< how far the start state was moved onto the constraints
   VineWarmStart warm_start;     ///< the QP warm start of the first step (restart from a run)
 };
@@ -45,12 +45,13 @@ struct VineScene {
 /// at the start all throw InputError naming the key path).
 VineScene load_vine_scene(io::Scene& scene);
 /// Parses `file` (overrides "key.path=value" applied) and loads it.
-VineScene load_vine_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+VineScene load_vine_scene_file(const std::filesystem::path& file,
+                               const std::vector<std::string>& overrides = {});
 
 /// Checks a scene (parsed with vine_schema()) without running it (throws InputError).
 void validate_scene(io::Scene& scene);
-void validate_scene_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
-
+void validate_scene_file(const std::filesystem::path& file,
+                         const std::vector<std::string>& overrides = {});
 
 /// Runs a loaded scene into `out_dir`. Arrays (F saved frames, S steps, n bodies, P contact pairs):
 /// frame_time (F) [s], body_pose (F, n, 3) [m, m, rad], body_velocity (F, n, 3) [m/s, m/s, rad/s],
@@ -62,7 +63,8 @@ io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_
 /// load_vine_scene + run_vine.
 io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
                         const std::function<void(const io::RunProgress&)>& progress = {});
-io::RunResult run_scene_file(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+io::RunResult run_scene_file(const std::filesystem::path& file,
+                             const std::filesystem::path& out_dir,
                              const std::vector<std::string>& overrides = {},
                              const std::function<void(const io::RunProgress&)>& progress = {});
 

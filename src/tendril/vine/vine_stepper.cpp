@@ -21,7 +21,8 @@ SparseMatrix row_pattern(const std::vector<RowSpec>& rows, int cols, std::vector
   for (int r = 0; r < static_cast<int>(rows.size()); ++r)
     for (int l = 0; l < 6; ++l) {
       const int body = l < 3 ? rows[r].body_a : rows[r].body_b;
-      if (body >= 0 && row_entry_used(rows[r].kind, l)) triplets.emplace_back(r, 3 * body + l % 3, 1.0);
+      if (body >= 0 && row_entry_used(rows[r].kind, l))
+        triplets.emplace_back(r, 3 * body + l % 3, 1.0);
     }
   SparseMatrix a(static_cast<int>(rows.size()), cols);
   a.setFromTriplets(triplets.begin(), triplets.end());
@@ -48,7 +49,8 @@ std::uint64_t rows_key(const std::vector<int>& row_bodies) {
 
 }  // namespace
 
-VineStepper::VineStepper(VineModel model, QpOptions options) : model_(std::move(model)), solver_(options) {
+VineStepper::VineStepper(VineModel model, QpOptions options)
+    : model_(std::move(model)), solver_(options) {
   model_.validate();
   build_pattern();
 }
@@ -57,13 +59,18 @@ void VineStepper::set_bilateral_contacts(std::vector<BilateralContact> contacts)
   for (std::size_t c = 0; c < contacts.size(); ++c) {
     const std::string key = fmt::format("bilateral_contacts[{}]", c);
     if (model_.contact_model != ContactModel::point)
-      throw InputError(key, "body contact", "the model's point contact (vine.contact_model: point)");
-    if (contacts[c].point < 0 || contacts[c].point >= static_cast<int>(model_.contact_points.size()))
+      throw InputError(key, "body contact",
+                       "the model's point contact (vine.contact_model: point)");
+    if (contacts[c].point < 0 ||
+        contacts[c].point >= static_cast<int>(model_.contact_points.size()))
       throw InputError(key + ".point", std::to_string(contacts[c].point),
-                       fmt::format("a contact point index 0 .. {}", static_cast<int>(model_.contact_points.size()) - 1));
-    if (contacts[c].obstacle < 0 || contacts[c].obstacle >= static_cast<int>(model_.obstacles.size()))
-      throw InputError(key + ".obstacle", std::to_string(contacts[c].obstacle),
-                       fmt::format("an obstacle index 0 .. {}", static_cast<int>(model_.obstacles.size()) - 1));
+                       fmt::format("a contact point index 0 .. {}",
+                                   static_cast<int>(model_.contact_points.size()) - 1));
+    if (contacts[c].obstacle < 0 ||
+        contacts[c].obstacle >= static_cast<int>(model_.obstacles.size()))
+      throw InputError(
+          key + ".obstacle", std::to_string(contacts[c].obstacle),
+          fmt::format("an obstacle index 0 .. {}", static_cast<int>(model_.obstacles.size()) - 1));
   }
   bilateral_ = std::move(contacts);
   build_pattern();
@@ -91,7 +98,8 @@ void VineStepper::build_pattern() {
     eq_rows_.push_back(r);
   }
   in_rows_.clear();
-  for (int copy = 0; copy < (caps ? 2 : 1); ++copy)  // force-limited: caps, then floors G_bar v >= 0
+  for (int copy = 0; copy < (caps ? 2 : 1);
+       ++copy)  // force-limited: caps, then floors G_bar v >= 0
     for (int j = 0; j < m.num_prismatic(); ++j) {
       RowSpec r;
       r.kind = RowKind::growth;
@@ -116,7 +124,8 @@ void VineStepper::build_pattern() {
 
   // mass matrix of the bodies, scaled by the mean body mass
   mass_diag_.resize(n);
-  for (int i = 0; i < m.num_bodies; ++i) mass_diag_.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
+  for (int i = 0; i < m.num_bodies; ++i)
+    mass_diag_.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
   double total = 0.0;
   for (double mi : m.mass) total += mi;
   mass_scale_ = total / m.num_bodies;
@@ -170,8 +179,8 @@ void VineStepper::gather_local(const RowSpec& row, const VecX& q, const VecX& v,
   v_local.tail<3>() = v.segment<3>(3 * row.body_b);
 }
 
-void VineStepper::fill_rows(const std::vector<RowSpec>& rows, const std::vector<int>& slots, SparseMatrix& a,
-                            VecX& rhs, bool contact) {
+void VineStepper::fill_rows(const std::vector<RowSpec>& rows, const std::vector<int>& slots,
+                            SparseMatrix& a, VecX& rhs, bool contact) {
   double* values = a.valuePtr();
   VecN<6> ql, vl, al;
   for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
@@ -207,8 +216,9 @@ VineStepReport VineStepper::step(VineState& state) {
 
 double VineStepper::element_reach(const VecX& v, int element) const {
   const int body = element_body(model_, element);
-  const double extent = model_.contact_model == ContactModel::body ? model_.half_length[body]
-                                                                   : std::abs(model_.contact_points[element].offset);
+  const double extent = model_.contact_model == ContactModel::body
+                            ? model_.half_length[body]
+                            : std::abs(model_.contact_points[element].offset);
   return model_.dt * (v.segment<2>(3 * body).norm() + extent * std::abs(v(3 * body + 2)));
 }
 
@@ -250,8 +260,9 @@ void VineStepper::collect_contact_rows() {
     found_.clear();
     grid_.query(a.cwiseMin(b).array() - inflate, a.cwiseMax(b).array() + inflate, found_);
     for (int o : found_) {
-      if (std::any_of(bilateral_.begin(), bilateral_.end(),
-                      [&](const BilateralContact& held) { return held.point == e && held.obstacle == o; }))
+      if (std::any_of(bilateral_.begin(), bilateral_.end(), [&](const BilateralContact& held) {
+            return held.point == e && held.obstacle == o;
+          }))
         continue;  // held by its equality row
       double offset = 0.0;
       const double phi = element_distance(m, q_k_, e, o, offset);
@@ -264,21 +275,24 @@ void VineStepper::collect_contact_rows() {
         if (std::abs(end - offset) <= 1e-9 * m.half_length[body]) continue;
         Vec2 normal;
         const double end_phi =
-            signed_distance<double>(m.obstacles[o], Vec2(centre + end * axis), normal) - m.contact_radius;
+            signed_distance<double>(m.obstacles[o], Vec2(centre + end * axis), normal) -
+            m.contact_radius;
         if (end_phi <= reach_[e]) add_pair(e, o, end, end_phi);
       }
     }
   }
   // the A_in pattern depends only on the body of each row: rebuilt when that sequence changes
   bool same = row_bodies_.size() == in_rows_.size();
-  for (std::size_t r = 0; same && r < in_rows_.size(); ++r) same = row_bodies_[r] == in_rows_[r].body_b;
+  for (std::size_t r = 0; same && r < in_rows_.size(); ++r)
+    same = row_bodies_[r] == in_rows_[r].body_b;
   if (!same) {
     row_bodies_.resize(in_rows_.size());
     for (std::size_t r = 0; r < in_rows_.size(); ++r) row_bodies_[r] = in_rows_[r].body_b;
     problem_.A_in = row_pattern(in_rows_, model_.num_dofs(), in_slots_);
     problem_.b_in.setZero(static_cast<int>(in_rows_.size()));
     phi_.setZero(static_cast<int>(in_rows_.size()));
-    if (restored_ && restored_->rows_key == rows_key(row_bodies_) && restored_->active.size() == in_rows_.size())
+    if (restored_ && restored_->rows_key == rows_key(row_bodies_) &&
+        restored_->active.size() == in_rows_.size())
       solver_.set_warm_start(restored_->active);
   }
   restored_.reset();
@@ -290,7 +304,8 @@ VineWarmStart VineStepper::warm_start() const {
 
 void VineStepper::set_warm_start(VineWarmStart warm_start) {
   restored_ = std::move(warm_start);
-  row_bodies_.assign(1, -1);  // the next step rebuilds the pattern and takes the restored active set
+  row_bodies_.assign(1,
+                     -1);  // the next step rebuilds the pattern and takes the restored active set
 }
 
 int VineStepper::max_inequality_rows() const {
@@ -302,7 +317,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   const VineModel& m = model_;
   const int n = m.num_dofs();
   if (state.q.size() != n || state.v.size() != n)
-    throw InputError("state", fmt::format("q of size {}, v of size {}", state.q.size(), state.v.size()),
+    throw InputError("state",
+                     fmt::format("q of size {}, v of size {}", state.q.size(), state.v.size()),
                      fmt::format("q and v of size {} (3 per body)", n));
   if (!state.q.allFinite() || !state.v.allFinite())
     throw InputError("state", "a non-finite q or v", "finite positions, angles and velocities");
@@ -316,7 +332,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   for (std::size_t j = 0; j < model_.rest_angle_schedule.size(); ++j) {
     const double angle = model_.rest_angle_schedule[j](state.time);
     if (!std::isfinite(angle))
-      throw InputError(fmt::format("vine.steering (pin {})", j), fmt::format("{} at t = {} s", angle, state.time),
+      throw InputError(fmt::format("vine.steering (pin {})", j),
+                       fmt::format("{} at t = {} s", angle, state.time),
                        "finite rest angles [rad]");
     model_.rest_angle[j] = angle;
   }
@@ -336,7 +353,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
 
   VineStepReport report;
   report.joint_error = (problem_.b_eq.head(num_joint_rows) * m.dt).lpNorm<Eigen::Infinity>();
-  for (int e = 0; e < m.num_contact_elements(); ++e) reach_[e] = std::max(m.contact_radius, 3.0 * element_reach(v_k_, e));
+  for (int e = 0; e < m.num_contact_elements(); ++e)
+    reach_[e] = std::max(m.contact_radius, 3.0 * element_reach(v_k_, e));
   const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
   // pairs near contact get rows; if the solution moves an element farther than its reach, pairs
   // beyond it could be violated: widen the reach and solve again (the result is then that of the
@@ -351,8 +369,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
 
     // a state or parameters that overflow (a huge dt, a vanishing mass) are a numerical failure of
     // this step, not bad input to the QP
-    if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() || !finite(problem_.P) ||
-        !finite(problem_.A_eq) || !finite(problem_.A_in)) {
+    if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
+        !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in)) {
       report.status = QpStatus::numerical_failure;
       return report;
     }
@@ -379,7 +397,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
 
   for (const Pair& pair : pairs_) {
     double z = 0.0;
-    for (int r = pair.first_row; r < pair.first_row + pair.num_rows; ++r) z += std::max(0.0, solution_.z_in(r));
+    for (int r = pair.first_row; r < pair.first_row + pair.num_rows; ++r)
+      z += std::max(0.0, solution_.z_in(r));
     if (z > 0.0) ++report.active_contacts;
   }
   // achieved growth rates G_bar_j v_{k+1}
@@ -408,7 +427,8 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
 }
 
 void VineStepper::add_growth_actuator(const VecX& joint_rates, bool add_force) {
-  // rows G_bar_j v <= u_j as -G_bar_j v >= -u_j, and the actuator force F along G_bar_j in the objective
+  // rows G_bar_j v <= u_j as -G_bar_j v >= -u_j, and the actuator force F along G_bar_j in the
+  // objective
   double* values = problem_.A_in.valuePtr();
   VecN<6> ql, vl, al;
   double rhs = 0.0;
@@ -428,9 +448,12 @@ void VineStepper::add_growth_actuator(const VecX& joint_rates, bool add_force) {
 
 const char* to_string(VineFailure failure) {
   switch (failure) {
-    case VineFailure::none: return "none";
-    case VineFailure::joint_drift: return "joint drift";
-    case VineFailure::energy_blowup: return "energy blow-up";
+    case VineFailure::none:
+      return "none";
+    case VineFailure::joint_drift:
+      return "joint drift";
+    case VineFailure::energy_blowup:
+      return "energy blow-up";
   }
   return "unknown";
 }
@@ -444,7 +467,9 @@ SparseMatrix VineStepper::growth_jacobian() const {
   return problem_.A_eq.bottomRows(model_.num_prismatic());
 }
 
-VecX VineStepper::joint_errors() const { return -problem_.b_eq.head(2 * model_.num_bodies) * model_.dt; }
+VecX VineStepper::joint_errors() const {
+  return -problem_.b_eq.head(2 * model_.num_bodies) * model_.dt;
+}
 
 VecX VineStepper::joint_impulses() const {
   if (solution_.y_eq.size() == 0) return VecX::Zero(2 * model_.num_bodies);
@@ -456,7 +481,8 @@ VecX VineStepper::growth_impulses() const {
   if (num_growth_caps_ > 0) {
     // actuator push F dt minus the rate cap's multiplier plus the no-retraction floor's
     VecX w = VecX::Constant(np, model_.dt * model_.growth_force);
-    if (solution_.z_in.size() >= 2 * np) w += mass_scale_ * (solution_.z_in.segment(np, np) - solution_.z_in.head(np));
+    if (solution_.z_in.size() >= 2 * np)
+      w += mass_scale_ * (solution_.z_in.segment(np, np) - solution_.z_in.head(np));
     return w;
   }
   if (solution_.y_eq.size() == 0) return VecX::Zero(np);

@@ -1,6 +1,6 @@
 // Actuators inside the solvers: rest quantities are set at the time of each Newton solve, i.e. at
-// t_{k+1} for implicit Euler, at t_k + dt/2 for implicit midpoint, and along a static homotopy from the
-// last solved time to the new one; the caller's Model is never changed.
+// t_{k+1} for implicit Euler, at t_k + dt/2 for implicit midpoint, and along a static homotopy from
+// the last solved time to the new one; the caller's Model is never changed.
 #include <memory>
 #include <vector>
 
@@ -42,7 +42,8 @@ TEST(ActuatedSolvers, ImplicitEulerAppliesAtTheEndOfTheStep) {
   ASSERT_TRUE(stepper.step(state).ok());
   ASSERT_FALSE(r.times->empty());
   for (double t : *r.times) EXPECT_DOUBLE_EQ(t, 0.1);
-  EXPECT_EQ(r.rod.model.rods.springs[r.spring].natural_twist, 0.0) << "the caller's Model is unchanged";
+  EXPECT_EQ(r.rod.model.rods.springs[r.spring].natural_twist, 0.0)
+      << "the caller's Model is unchanged";
 }
 
 TEST(ActuatedSolvers, ImplicitMidpointAppliesAtTheMidpointTime) {
@@ -83,9 +84,15 @@ TEST(ActuatedSolvers, RestShapeScheduleChecksItsTargets) {
   const test::BuiltRod rod = test::clamped_benchmark_rod(4);
   const Schedule zero = [](double) { return 0.0; };
   testing::expect_input_error(
-      [&] { RestShapeSchedule(rod.model, RestQuantity::natural_twist, {0, 7}, {zero}); }, {"targets[1]", "7", "spring"});
+      [&] {
+        RestShapeSchedule(rod.model, RestQuantity::natural_twist, {0, 7}, {zero});
+      },
+      {"targets[1]", "7", "spring"});
   testing::expect_input_error(
-      [&] { RestShapeSchedule(rod.model, RestQuantity::rest_length, {0, 1, 2}, {zero, zero}); }, {"schedules"});
+      [&] {
+        RestShapeSchedule(rod.model, RestQuantity::rest_length, {0, 1, 2}, {zero, zero});
+      },
+      {"schedules"});
 }
 
 }  // namespace

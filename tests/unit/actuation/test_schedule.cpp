@@ -1,10 +1,10 @@
 // Schedules of rest quantities: constant rate (motor), sinusoid, piecewise-linear table, CSV file.
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <numbers>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -58,13 +58,18 @@ TEST(Schedule, CsvColumnsWithHeaderAndComments) {
 
 TEST(Schedule, BadInputNamesKeyOrLineAndValue) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  testing::expect_input_error([] { table_schedule({0.0, 2.0, 1.0}, {0, 0, 0}); }, {"times[2]", "1", "increasing"});
+  testing::expect_input_error(
+      [] {
+        table_schedule({0.0, 2.0, 1.0}, {0, 0, 0});
+      },
+      {"times[2]", "1", "increasing"});
   testing::expect_input_error([&] { table_schedule({0.0, nan}, {0, 0}); }, {"times[1]", "nan"});
   testing::expect_input_error([&] { table_schedule({0.0, 1.0}, {0, nan}); }, {"values[1]"});
   testing::expect_input_error([] { sinusoid(0.0, 1.0, -2.0, 0.0); }, {"frequency", "-2"});
   {
     const TempCsv csv("0, 1\n2, 2\n1, 3\n");
-    testing::expect_input_error([&] { csv_schedules(csv.file); }, {"schedule.csv:3", "1, 3", "increasing"});
+    testing::expect_input_error([&] { csv_schedules(csv.file); },
+                                {"schedule.csv:3", "1, 3", "increasing"});
   }
   {
     const TempCsv csv("t, v\n0, 1\n1, x\n");

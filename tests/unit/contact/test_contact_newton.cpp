@@ -64,8 +64,8 @@ contact:
   self: {{friction: 0.3}}
 integrator: {{type: implicit_euler, dt: 1.0e-3, newton: {{force_tolerance: 1.0e-14}}}}
 )",
-                                        a0.x(), a0.y(), a0.z(), a1.x(), a1.y(), a1.z(), r, b0.x(), b0.y(), b0.z(),
-                                        b1.x(), b1.y(), b1.z(), r, n.x(), n.z());
+                                        a0.x(), a0.y(), a0.z(), a1.x(), a1.y(), a1.z(), r, b0.x(),
+                                        b0.y(), b0.z(), b1.x(), b1.y(), b1.z(), r, n.x(), n.z());
   sim::Simulation sim(sim::load_rod_scene_text(scene));
   const Convergence run = run_measuring_order(sim);
   EXPECT_GT(run.measured, 5);

@@ -14,7 +14,8 @@ namespace {
 
 double distance_at(const Vec12& x, const Vec12& p, double t) {
   const Vec12 y = x + t * p;
-  return segment_closest_points(y.segment<3>(0), y.segment<3>(3), y.segment<3>(6), y.segment<3>(9)).distance;
+  return segment_closest_points(y.segment<3>(0), y.segment<3>(3), y.segment<3>(6), y.segment<3>(9))
+      .distance;
 }
 
 // smallest sampled distance on [0, t] (4001 samples)
@@ -31,8 +32,8 @@ Vec12 stencil(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
 }
 
 TEST(EdgeEdgeCcd, CrossingSegmentsStopBeforeTheTouch) {
-  // A along x at height h falls by 2h: the centrelines would cross at t = 1/2; the distance h (1 - 2t)
-  // reaches keep h at t = (1 - keep) / 2
+  // A along x at height h falls by 2h: the centrelines would cross at t = 1/2; the distance h (1 -
+  // 2t) reaches keep h at t = (1 - keep) / 2
   const double h = 0.004, keep = 0.1;
   const Vec12 x = stencil({-0.01, 0, h}, {0.01, 0, h}, {0, -0.01, 0}, {0, 0.01, 0});
   Vec12 p = Vec12::Zero();
@@ -88,7 +89,8 @@ TEST(EdgeEdgeCcd, RandomMotionsAreSafeAndTight) {
       x[k] = 0.01 * u(rng);
       p[k] = 0.02 * u(rng);
     }
-    if (trial % 3 == 0) x.segment<3>(9) = x.segment<3>(6) + (x.segment<3>(3) - x.segment<3>(0));  // parallel
+    if (trial % 3 == 0)
+      x.segment<3>(9) = x.segment<3>(6) + (x.segment<3>(3) - x.segment<3>(0));  // parallel
     const double d0 = distance_at(x, p, 0.0);
     const double t = edge_edge_collision_free_fraction(x, p, keep);
     ASSERT_GE(t, 0.0);

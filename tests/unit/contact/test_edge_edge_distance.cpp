@@ -14,7 +14,8 @@ namespace {
 using Stencil = Vec12;
 
 EdgeEdgeDistance at(const Stencil& x, bool hessian = true) {
-  return edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), hessian);
+  return edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9),
+                            hessian);
 }
 
 Stencil stencil(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
@@ -38,9 +39,10 @@ double sampled_distance(const Stencil& x) {
 }
 
 void expect_derivatives_conform(const Stencil& x, double h, double tol) {
-  testing::expect_distance_derivatives_conform([](const Stencil& y) { return at(y); },
-                                               [](const EdgeEdgeDistance& d) { return d.closest.distance; },
-                                               [](const EdgeEdgeDistance& d) { return d.closest.regime(); }, x, h, tol);
+  testing::expect_distance_derivatives_conform(
+      [](const Stencil& y) { return at(y); },
+      [](const EdgeEdgeDistance& d) { return d.closest.distance; },
+      [](const EdgeEdgeDistance& d) { return d.closest.regime(); }, x, h, tol);
 }
 
 TEST(EdgeEdgeDistance, CrossingSkewSegmentsAreEdgeEdge) {
@@ -61,13 +63,16 @@ TEST(EdgeEdgeDistance, EveryRegimeMatchesSamplingAndFiniteDifferences) {
   };
   const Case cases[] = {
       // end a1 against the interior of b
-      {stencil({-1, 0, 0.2}, {0.2, 0.1, 0.25}, {0.5, -1, 0}, {0.6, 1, 0.05}), DistanceRegime::point_edge},
+      {stencil({-1, 0, 0.2}, {0.2, 0.1, 0.25}, {0.5, -1, 0}, {0.6, 1, 0.05}),
+       DistanceRegime::point_edge},
       // end b0 against the interior of a
-      {stencil({0, -1, 0}, {0.1, 1, 0.02}, {0.4, 0.2, 0.3}, {1.5, 0.3, 0.7}), DistanceRegime::edge_point},
+      {stencil({0, -1, 0}, {0.1, 1, 0.02}, {0.4, 0.2, 0.3}, {1.5, 0.3, 0.7}),
+       DistanceRegime::edge_point},
       // end against end
       {stencil({0, 0, 0}, {1, 0.1, 0}, {1.3, 0.4, 0.2}, {2, 1, 0.5}), DistanceRegime::point_point},
       // near-parallel (angle 1e-2 rad), overlapping, closest points interior
-      {stencil({0, 0, 0.1}, {1, 0, 0.1}, {0.3, -0.005, 0}, {1.3, 0.005, 0.0}), DistanceRegime::edge_edge},
+      {stencil({0, 0, 0.1}, {1, 0, 0.1}, {0.3, -0.005, 0}, {1.3, 0.005, 0.0}),
+       DistanceRegime::edge_edge},
   };
   for (const Case& c : cases) {
     const EdgeEdgeDistance d = at(c.x);
@@ -82,7 +87,8 @@ TEST(EdgeEdgeDistance, NearParallelDerivativesStayExact) {
   // angles 1e-3 and 1e-4 rad, closest points interior: the Hessian grows like 1/angle^2 (the
   // distance has a kink at parallel) but stays the exact derivative
   for (double angle : {1e-3, 1e-4}) {
-    const Stencil x = stencil({0, 0, 0.01}, {1, 0, 0.01}, {0.2, -0.5 * angle, 0}, {1.2, 0.5 * angle, 0});
+    const Stencil x =
+        stencil({0, 0, 0.01}, {1, 0, 0.01}, {0.2, -0.5 * angle, 0}, {1.2, 0.5 * angle, 0});
     const EdgeEdgeDistance d = at(x);
     ASSERT_EQ(d.closest.regime(), DistanceRegime::edge_edge) << angle;
     EXPECT_NEAR(d.closest.distance, 0.01, 1e-12);

@@ -29,13 +29,15 @@ struct ContactSetup {
       nodes.radius.push_back(0.01 + 0.002 * i);
     }
   }
-  /// Places node i at gap (i / 5 * 2 - 1) * 1.2 delta from the obstacle, along its normal at the node.
+  /// Places node i at gap (i / 5 * 2 - 1) * 1.2 delta from the obstacle, along its normal at the
+  /// node.
   void place_on(const RigidObstacle& obstacle, double time = 0.0) {
     for (int i = 0; i < 6; ++i) {
       Vec3 x = rod.q.segment<3>(3 * i);
       for (int it = 0; it < 50; ++it) {
         const SurfaceDistance d = obstacle.distance(x, time);
-        const double target = nodes.radius[i] + (i / 5.0 * 2.0 - 1.0) * 1.2 * params.distance_tolerance;
+        const double target =
+            nodes.radius[i] + (i / 5.0 * 2.0 - 1.0) * 1.2 * params.distance_tolerance;
         x += (target - d.distance) * d.normal;
       }
       rod.q.segment<3>(3 * i) = x;
@@ -63,14 +65,16 @@ TEST(ObstacleContact, EveryShapeConformsInAndAroundTheSmoothZone) {
     expect_energy_conforms(term, s.rod.model, s.rod.frames, s.rod.q);
     const ContactStatistics stats = term.statistics(s.rod.model, s.rod.q, 0.0);
     EXPECT_NEAR(stats.min_gap, -1.2 * s.params.distance_tolerance, 1e-9);
-    EXPECT_EQ(stats.active, 5);  // gaps -1.2, -0.72, -0.24, 0.24, 0.72 delta are below delta, 1.2 delta is not
+    EXPECT_EQ(stats.active,
+              5);  // gaps -1.2, -0.72, -0.24, 0.24, 0.72 delta are below delta, 1.2 delta is not
   }
 }
 
 /// A sphere, a capsule across the edge and a box with an edge across it (a ridge), each placed so
-/// that the closest point of edge (2, 3) of the small rod is `gap` [m] from its surface off the edge's
-/// middle (closer than any node), with the edge's radius r_e [m].
-std::vector<std::shared_ptr<RigidObstacle>> obstacles_under_edge(const VecX& q, double r_e, double gap) {
+/// that the closest point of edge (2, 3) of the small rod is `gap` [m] from its surface off the
+/// edge's middle (closer than any node), with the edge's radius r_e [m].
+std::vector<std::shared_ptr<RigidObstacle>> obstacles_under_edge(const VecX& q, double r_e,
+                                                                 double gap) {
   const Vec3 a = q.segment<3>(6), b = q.segment<3>(9), d = (b - a).normalized();
   const Vec3 n = d.cross(Vec3::UnitY()).normalized(), across = n.cross(d);
   const Vec3 touch = a + 0.4 * (b - a) - (r_e + gap) * n;  // the obstacle's closest point
@@ -79,9 +83,11 @@ std::vector<std::shared_ptr<RigidObstacle>> obstacles_under_edge(const VecX& q, 
   rotation.col(0) = (d + n) / std::sqrt(2.0);
   rotation.col(2) = (n - d) / std::sqrt(2.0);
   rotation.col(1) = rotation.col(2).cross(rotation.col(0));
-  return {std::make_shared<Sphere>(touch - radius * n, radius),
-          std::make_shared<Capsule>(touch - radius * n - 0.05 * across, touch - radius * n + 0.05 * across, radius),
-          std::make_shared<Box>(touch - std::sqrt(2.0) * half * n, Vec3(half, half, half), rotation)};
+  return {
+      std::make_shared<Sphere>(touch - radius * n, radius),
+      std::make_shared<Capsule>(touch - radius * n - 0.05 * across,
+                                touch - radius * n + 0.05 * across, radius),
+      std::make_shared<Box>(touch - std::sqrt(2.0) * half * n, Vec3(half, half, half), rotation)};
 }
 
 TEST(ObstacleContact, EdgesAgainstTheCoreConformAndAreSeenByTheStatistics) {
@@ -100,12 +106,16 @@ TEST(ObstacleContact, EdgesAgainstTheCoreConformAndAreSeenByTheStatistics) {
       const EnergyEval e = evaluate_energy(term, s.rod.model, s.rod.frames, s.rod.q);
       EXPECT_GT(e.energy, 0.0);
       Tolerances tol;
-      tol.step = 1e-8;  // as for the edge pairs (test_self_contact.cpp): the penalty's K1 = 15 / delta is steep
+      tol.step = 1e-8;  // as for the edge pairs (test_self_contact.cpp): the penalty's K1 = 15 /
+                        // delta is steep
       expect_energy_conforms(term, s.rod.model, s.rod.frames, s.rod.q, tol);
       // the edge is the closest: its exact gap is the smallest
       EXPECT_NEAR(term.statistics(s.rod.model, s.rod.q, 0.0).min_gap, gap, 1e-9);
       // without the edges the nodes alone see a larger gap
-      EXPECT_GT(ObstacleContact(obstacle, s.nodes, s.params).statistics(s.rod.model, s.rod.q, 0.0).min_gap, gap);
+      EXPECT_GT(ObstacleContact(obstacle, s.nodes, s.params)
+                    .statistics(s.rod.model, s.rod.q, 0.0)
+                    .min_gap,
+                gap);
     }
   }
 }

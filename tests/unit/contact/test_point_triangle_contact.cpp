@@ -1,9 +1,9 @@
-// IMC contact between nodes and triangles (shell contact, point-triangle pairs; the smooth penalty of
-// mat_dismech eq. 21 on the point-triangle distance, docs/physics/contact.md "Shell contact"):
+// IMC contact between nodes and triangles (shell contact, point-triangle pairs; the smooth penalty
+// of mat_dismech eq. 21 on the point-triangle distance, docs/physics/contact.md "Shell contact"):
 // conformance inside and at the edges of the smooth zone in every distance regime, equal and
 // opposite pair forces of magnitude -k_c b'(g), the exclusion of mesh neighbours touching at the
-// start, friction (eq. 23-24 on the point-triangle pairs) in stick, slip and the transition in every
-// regime, the point-triangle broad phase against all pairs, and the point-triangle continuous
+// start, friction (eq. 23-24 on the point-triangle pairs) in stick, slip and the transition in
+// every regime, the point-triangle broad phase against all pairs, and the point-triangle continuous
 // collision check (additive conservative advancement, Li, Kaufman and Jiang 2021, Algorithm 1).
 #include <gtest/gtest.h>
 
@@ -47,10 +47,16 @@ ContactParameters parameters() {
 }
 
 /// The stencil [p, t0, t1, t2] of the single pair.
-Vec12 term_stencil(const PointAndTriangle& s) { return s.q.head<12>(); }
+Vec12 term_stencil(const PointAndTriangle& s) {
+  return s.q.head<12>();
+}
 
-ContactNodes point_nodes(double radius) { return {{0}, {radius}}; }
-ContactTriangles triangle(double radius) { return {{{1, 2, 3}}, {radius}}; }
+ContactNodes point_nodes(double radius) {
+  return {{0}, {radius}};
+}
+ContactTriangles triangle(double radius) {
+  return {{{1, 2, 3}}, {radius}};
+}
 
 /// The candidates for a step starting at q at rest (what the solver does before each step).
 void update_at(const PointTriangleContact& term, const PointAndTriangle& s) {
@@ -83,7 +89,9 @@ TEST(PointTriangleContact, ConformsAcrossTheSmoothZoneInEveryRegime) {
       double along = target;
       for (int it = 0; it < 50; ++it) {
         const Vec12 y = make(c.foot + along * c.direction.normalized()).q;
-        along += target - point_triangle_closest_point(y.segment<3>(0), y.segment<3>(3), y.segment<3>(6), y.segment<3>(9)).distance;
+        along += target - point_triangle_closest_point(y.segment<3>(0), y.segment<3>(3),
+                                                       y.segment<3>(6), y.segment<3>(9))
+                              .distance;
       }
       const PointAndTriangle s = make(c.foot + along * c.direction.normalized());
       const PointTriangleContact term(point_nodes(0.007), triangle(0.001), {}, p, far.q);
@@ -92,7 +100,8 @@ TEST(PointTriangleContact, ConformsAcrossTheSmoothZoneInEveryRegime) {
       update_at(term, s);
       ASSERT_EQ(term.candidates().size(), 1u);
       const Vec12 x = term.pairs().stencil(s.q, term.candidates()[0]);
-      const PointTriangleDistance d = point_triangle_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+      const PointTriangleDistance d = point_triangle_distance(x.segment<3>(0), x.segment<3>(3),
+                                                              x.segment<3>(6), x.segment<3>(9));
       EXPECT_EQ(d.closest.regime, c.regime);
       EXPECT_GT(evaluate_energy(term, s.model, s.frames, s.q).energy, 0.0);
       Tolerances tol;
@@ -115,8 +124,10 @@ TEST(PointTriangleContact, PairForceIsEqualAndOppositeAlongTheNormal) {
   Vec3 on_triangle = Vec3::Zero();
   for (int i = 1; i < 4; ++i) on_triangle -= e.gradient.segment<3>(3 * i);
   EXPECT_LE((on_point + on_triangle).norm(), 1e-12 * on_point.norm());
-  const PairContact c = imc_point_triangle_contact(term.pairs().stencil(s.q, {0, 0}), 0.0045, p, false);
-  EXPECT_NEAR(on_point.norm(), -p.stiffness * smooth_penalty(c.gap, p.distance_tolerance).slope, 1e-12);
+  const PairContact c =
+      imc_point_triangle_contact(term.pairs().stencil(s.q, {0, 0}), 0.0045, p, false);
+  EXPECT_NEAR(on_point.norm(), -p.stiffness * smooth_penalty(c.gap, p.distance_tolerance).slope,
+              1e-12);
   // pushed away from the triangle's plane (normal close to +z)
   EXPECT_GT(on_point.z(), 0.99 * on_point.norm());
   // beyond the smooth zone: nothing
@@ -130,12 +141,15 @@ TEST(PointTriangleFriction, ConformsInStickSlipAndTransitionInEveryRegime) {
   p.friction = 0.3;
   // gap -0.4 delta in the face, edge and vertex regimes (r_p + r_t = 0.008)
   const Vec3 points[] = {{0.04, 0.03, 0.0068}, {0.05, -0.0068, 0.003}, {0.106, -0.003, 0.004}};
-  const TriangleRegime regimes[] = {TriangleRegime::face, TriangleRegime::edge, TriangleRegime::vertex};
+  const TriangleRegime regimes[] = {TriangleRegime::face, TriangleRegime::edge,
+                                    TriangleRegime::vertex};
   for (int r = 0; r < 3; ++r) {
     const Vec3& point = points[r];
     const PointAndTriangle s = make(point);
     const Vec12 x = term_stencil(s);
-    EXPECT_EQ(point_triangle_closest_point(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9)).regime,
+    EXPECT_EQ(point_triangle_closest_point(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6),
+                                           x.segment<3>(9))
+                  .regime,
               regimes[r]);
     const PointTriangleFriction term(point_nodes(0.007), triangle(0.001), {}, p, make({0, 0, 1}).q);
     State state;
@@ -150,7 +164,8 @@ TEST(PointTriangleFriction, ConformsInStickSlipAndTransitionInEveryRegime) {
       tol.step = 1e-8;
       tol.hessian = 2e-5;
       expect_force_conforms(term, s.model, s.frames, s.q, u, 0.0, tol);
-      EXPECT_GT(evaluate_force(term, s.model, s.frames, s.q, u, 0.0, 1, 0, false).force.norm(), 0.0);
+      EXPECT_GT(evaluate_force(term, s.model, s.frames, s.q, u, 0.0, 1, 0, false).force.norm(),
+                0.0);
     }
   }
 }
@@ -188,7 +203,8 @@ TEST(PointTriangleContact, MeshNeighboursTouchingAtTheStartAreExcluded) {
   const ContactParameters p = parameters();
   const std::vector<std::array<int, 2>> mesh_edges = {{1, 2}, {2, 3}, {3, 1}, {2, 4}, {4, 3}};
   const PointTriangleContact term({{0, 1, 2, 3, 4}, {0.01, 0.01, 0.01, 0.01, 0.01}},
-                                  {{{1, 2, 3}, {2, 4, 3}}, {0.01, 0.01}}, mesh_edges, p, m.rest_positions);
+                                  {{{1, 2, 3}, {2, 4, 3}}, {0.01, 0.01}}, mesh_edges, p,
+                                  m.rest_positions);
   // (node 4, triangle 0) and (node 1, triangle 1) are excluded; node 0 is not
   const std::vector<EdgePair> excluded = {{1, 1}, {4, 0}};
   EXPECT_EQ(term.pairs().excluded(), excluded);
@@ -214,7 +230,8 @@ TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
   std::vector<double> triangle_margin;
   for (int i = 200; i + 2 < num_nodes; i += 3) {
     for (int k = 1; k < 3; ++k)
-      positions.segment<3>(3 * (i + k)) = positions.segment<3>(3 * i) + 0.03 * Vec3(unit(rng), unit(rng), unit(rng));
+      positions.segment<3>(3 * (i + k)) =
+          positions.segment<3>(3 * i) + 0.03 * Vec3(unit(rng), unit(rng), unit(rng));
     triangles.push_back({i, i + 1, i + 2});
     triangle_margin.push_back(0.01 * unit(rng));
   }
@@ -222,7 +239,8 @@ TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
   point_margin.push_back(0.01);
   BroadPhase broad;
   std::vector<EdgePair> found;
-  broad.find_point_triangle_pairs(positions, points, point_margin, triangles, triangle_margin, found);
+  broad.find_point_triangle_pairs(positions, points, point_margin, triangles, triangle_margin,
+                                  found);
   std::vector<EdgePair> expected;
   for (int a = 0; a < int(points.size()); ++a)
     for (int b = 0; b < int(triangles.size()); ++b) {
@@ -231,7 +249,8 @@ TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
       bool overlap = true;
       for (int c = 0; c < 3; ++c) {
         const double x = positions[3 * points[a] + c];
-        const double v[3] = {positions[3 * t[0] + c], positions[3 * t[1] + c], positions[3 * t[2] + c]};
+        const double v[3] = {positions[3 * t[0] + c], positions[3 * t[1] + c],
+                             positions[3 * t[2] + c]};
         const double lb = std::min({v[0], v[1], v[2]}) - triangle_margin[b];
         const double ub = std::max({v[0], v[1], v[2]}) + triangle_margin[b];
         overlap = overlap && x - point_margin[a] <= ub && lb <= x + point_margin[a];
@@ -244,21 +263,24 @@ TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
 
 double distance_at(const Vec12& x, const Vec12& p, double t) {
   const Vec12 y = x + t * p;
-  return point_triangle_closest_point(y.segment<3>(0), y.segment<3>(3), y.segment<3>(6), y.segment<3>(9)).distance;
+  return point_triangle_closest_point(y.segment<3>(0), y.segment<3>(3), y.segment<3>(6),
+                                      y.segment<3>(9))
+      .distance;
 }
 
 TEST(PointTriangleCcd, AFastPointStopsBeforeTheTriangleAndAPassingOneIsFree) {
   const double h = 1e-4, keep = 0.1;
   Vec12 x;
   x << 0.03, 0.03, h, 0, 0, 0, 0.1, 0, 0, 0, 0.1, 0;  // the point, then the triangle's three nodes
-  // the point passes 100 times its distance through the face in one step: the distance h (1 - 200 t)
-  // first reaches keep h at t = (1 - keep) / 200
+  // the point passes 100 times its distance through the face in one step: the distance h (1 - 200
+  // t) first reaches keep h at t = (1 - keep) / 200
   Vec12 p = Vec12::Zero();
   p[2] = -200 * h;
   const double t = point_triangle_collision_free_fraction(x, p, keep);
   EXPECT_LE(t, (1 - keep) / 200 + 1e-12);
   EXPECT_GE(t, 0.9 * (1 - keep) / 200);
-  for (int k = 0; k <= 1000; ++k) EXPECT_GE(distance_at(x, p, t * k / 1000.0), keep * h * (1 - 1e-9));
+  for (int k = 0; k <= 1000; ++k)
+    EXPECT_GE(distance_at(x, p, t * k / 1000.0), keep * h * (1 - 1e-9));
   // the triangle moving up onto the point instead: the same (only relative motion counts)
   Vec12 q = Vec12::Zero();
   for (int k = 1; k < 4; ++k) q[3 * k + 2] = 200 * h;

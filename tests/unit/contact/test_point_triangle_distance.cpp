@@ -15,7 +15,8 @@ namespace {
 using Stencil = Vec12;
 
 PointTriangleDistance at(const Stencil& x, bool hessian = true) {
-  return point_triangle_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), hessian);
+  return point_triangle_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9),
+                                 hessian);
 }
 
 Stencil stencil(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
@@ -38,9 +39,10 @@ double sampled_distance(const Stencil& x) {
 }
 
 void expect_derivatives_conform(const Stencil& x, double h, double tol) {
-  testing::expect_distance_derivatives_conform([](const Stencil& y) { return at(y); },
-                                               [](const PointTriangleDistance& d) { return d.closest.distance; },
-                                               [](const PointTriangleDistance& d) { return d.closest.regime; }, x, h, tol);
+  testing::expect_distance_derivatives_conform(
+      [](const Stencil& y) { return at(y); },
+      [](const PointTriangleDistance& d) { return d.closest.distance; },
+      [](const PointTriangleDistance& d) { return d.closest.regime; }, x, h, tol);
 }
 
 TEST(PointTriangleDistance, EveryRegimeMatchesSamplingAndFiniteDifferences) {
@@ -51,14 +53,14 @@ TEST(PointTriangleDistance, EveryRegimeMatchesSamplingAndFiniteDifferences) {
     int feature;
   };
   const Case cases[] = {
-      {{0.3, 0.3, 0.4}, TriangleRegime::face, 0},     // above the face
-      {{0.3, 0.3, -0.2}, TriangleRegime::face, 0},    // below it
-      {{0.5, -0.4, 0.2}, TriangleRegime::edge, 0},    // beside edge t0-t1
-      {{0.9, 0.8, 0.1}, TriangleRegime::edge, 1},     // beside edge t1-t2
-      {{-0.4, 0.4, 0.0}, TriangleRegime::edge, 2},    // beside edge t2-t0
-      {{-0.3, -0.3, 0.2}, TriangleRegime::vertex, 0}, // beyond t0
-      {{1.5, -0.2, 0.3}, TriangleRegime::vertex, 1},  // beyond t1
-      {{0.2, 1.5, 0.1}, TriangleRegime::vertex, 2},   // beyond t2
+      {{0.3, 0.3, 0.4}, TriangleRegime::face, 0},      // above the face
+      {{0.3, 0.3, -0.2}, TriangleRegime::face, 0},     // below it
+      {{0.5, -0.4, 0.2}, TriangleRegime::edge, 0},     // beside edge t0-t1
+      {{0.9, 0.8, 0.1}, TriangleRegime::edge, 1},      // beside edge t1-t2
+      {{-0.4, 0.4, 0.0}, TriangleRegime::edge, 2},     // beside edge t2-t0
+      {{-0.3, -0.3, 0.2}, TriangleRegime::vertex, 0},  // beyond t0
+      {{1.5, -0.2, 0.3}, TriangleRegime::vertex, 1},   // beyond t1
+      {{0.2, 1.5, 0.1}, TriangleRegime::vertex, 2},    // beyond t2
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.p.transpose());
@@ -76,7 +78,8 @@ TEST(PointTriangleDistance, EveryRegimeMatchesSamplingAndFiniteDifferences) {
 }
 
 TEST(PointTriangleDistance, FaceRegimeIsThePlaneDistance) {
-  // triangle in z = 0: Delta = |z|, gradient +-e_z on p shared by the vertices by the barycentric weights
+  // triangle in z = 0: Delta = |z|, gradient +-e_z on p shared by the vertices by the barycentric
+  // weights
   const Stencil x = stencil({0.25, 0.25, 0.3}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0});
   const PointTriangleDistance d = at(x);
   EXPECT_EQ(d.closest.regime, TriangleRegime::face);

@@ -48,7 +48,8 @@ TEST(SelfContact, ConformsAcrossTheSmoothZoneWithDifferentRadii) {
     EXPECT_TRUE(term.pairs().excluded().empty());
     EXPECT_TRUE(term.candidates().empty());
     update_at(term, rods);
-    EXPECT_TRUE(std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
+    EXPECT_TRUE(
+        std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
     const EnergyEval e = evaluate_energy(term, rods.model, rods.frames, rods.q);
     EXPECT_GT(e.energy, 0.0);
     Tolerances tol;
@@ -91,7 +92,8 @@ TEST(SelfContact, OnlyGraphNeighboursTouchingAtTheStartAreExcluded) {
   joined.nodes.push_back({3, 5});
   joined.radius.push_back(0.01);
   const SelfContact near(joined, p, rods.q);
-  EXPECT_TRUE(std::binary_search(near.pairs().excluded().begin(), near.pairs().excluded().end(), EdgePair{1, 4}));
+  EXPECT_TRUE(std::binary_search(near.pairs().excluded().begin(), near.pairs().excluded().end(),
+                                 EdgePair{1, 4}));
 }
 
 TEST(SelfFriction, ConformsInStickSlipAndTransition) {
@@ -115,13 +117,17 @@ TEST(SelfFriction, SlidingPairFeelsMuTimesNormalForceBalanced) {
   auto rods = testing::make_two_rods(0.024);
   const SelfFriction term(rods.edges, p, testing::make_two_rods(1.0).q);
   VecX u = VecX::Zero(rods.q.size());
-  for (int i = 0; i < 4; ++i) u.segment<3>(3 * i) = Vec3(2.0, 0.0, 0.0);  // A slides along x at 200 nu
+  for (int i = 0; i < 4; ++i)
+    u.segment<3>(3 * i) = Vec3(2.0, 0.0, 0.0);  // A slides along x at 200 nu
   const ForceEval f = evaluate_force(term, rods.model, rods.frames, rods.q, u, 0.0, 1, 0, false);
   Vec3 on_a = Vec3::Zero(), on_b = Vec3::Zero();
   for (int i = 0; i < 4; ++i) on_a += f.force.segment<3>(3 * i);
   for (int i = 4; i < 8; ++i) on_b += f.force.segment<3>(3 * i);
-  const Vec12 x = SelfContact(rods.edges, p, testing::make_two_rods(1.0).q).pairs().stencil(rods.q, {1, 4});
-  const double normal = -p.stiffness * smooth_penalty(imc_pair_contact(x, 0.025, p, false).gap, p.distance_tolerance).slope;
+  const Vec12 x =
+      SelfContact(rods.edges, p, testing::make_two_rods(1.0).q).pairs().stencil(rods.q, {1, 4});
+  const double normal =
+      -p.stiffness *
+      smooth_penalty(imc_pair_contact(x, 0.025, p, false).gap, p.distance_tolerance).slope;
   // the tangential slip is along x up to the tilt of the normal (rods nearly perpendicular)
   EXPECT_NEAR(on_a.norm(), p.friction * normal, 1e-3 * p.friction * normal);
   EXPECT_LT(on_a.x(), 0.0);
@@ -130,7 +136,8 @@ TEST(SelfFriction, SlidingPairFeelsMuTimesNormalForceBalanced) {
 
 TEST(SelfContact, CandidatesFollowTheStateAndItsMotion) {
   const ContactParameters p = parameters();
-  auto far = testing::make_two_rods(0.025 + 3 * p.distance_tolerance);  // gap 3 delta: not a candidate
+  auto far =
+      testing::make_two_rods(0.025 + 3 * p.distance_tolerance);  // gap 3 delta: not a candidate
   const SelfContact term(far.edges, p, far.q);
   EXPECT_TRUE(term.candidates().empty());
   State state;
@@ -141,7 +148,8 @@ TEST(SelfContact, CandidatesFollowTheStateAndItsMotion) {
   for (int i = 0; i < 4; ++i) state.u[3 * i + 2] = -0.1;
   state.time = 0.01;
   EXPECT_TRUE(term.update_stencils(far.model, state));
-  EXPECT_TRUE(std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
+  EXPECT_TRUE(
+      std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
   // evaluating a pair in contact that is not a candidate gives its force but no Hessian entry
   state.u.setZero();
   state.time = 0.02;
@@ -163,7 +171,8 @@ TEST(BroadPhase, FindsExactlyTheOverlappingBoxesOfRandomEdges) {
   std::vector<double> margin;
   for (int i = 0; i + 1 < num_nodes; i += 2) {
     // short random edges: second node near the first
-    positions.segment<3>(3 * (i + 1)) = positions.segment<3>(3 * i) + 0.03 * Vec3(unit(rng), unit(rng), unit(rng));
+    positions.segment<3>(3 * (i + 1)) =
+        positions.segment<3>(3 * i) + 0.03 * Vec3(unit(rng), unit(rng), unit(rng));
     edges.push_back({i, i + 1});
     margin.push_back(0.01 * unit(rng));
   }
@@ -180,10 +189,14 @@ TEST(BroadPhase, FindsExactlyTheOverlappingBoxesOfRandomEdges) {
         continue;
       bool overlap = true;
       for (int c = 0; c < 3; ++c) {
-        const double la = std::min(positions[3 * edges[a][0] + c], positions[3 * edges[a][1] + c]) - margin[a];
-        const double ua = std::max(positions[3 * edges[a][0] + c], positions[3 * edges[a][1] + c]) + margin[a];
-        const double lb = std::min(positions[3 * edges[b][0] + c], positions[3 * edges[b][1] + c]) - margin[b];
-        const double ub = std::max(positions[3 * edges[b][0] + c], positions[3 * edges[b][1] + c]) + margin[b];
+        const double la =
+            std::min(positions[3 * edges[a][0] + c], positions[3 * edges[a][1] + c]) - margin[a];
+        const double ua =
+            std::max(positions[3 * edges[a][0] + c], positions[3 * edges[a][1] + c]) + margin[a];
+        const double lb =
+            std::min(positions[3 * edges[b][0] + c], positions[3 * edges[b][1] + c]) - margin[b];
+        const double ub =
+            std::max(positions[3 * edges[b][0] + c], positions[3 * edges[b][1] + c]) + margin[b];
         overlap = overlap && la <= ub && lb <= ua;
       }
       if (overlap) expected.push_back({a, b});

@@ -14,7 +14,8 @@ namespace {
 TEST(SmoothPenalty, MatchesThePapersBranches) {
   const double delta = 1e-3;
   // eq. 21 first branch: (2 r0 - Delta)^2 = g^2 for g <= -delta, within 2 e^-15 relative
-  for (double g : {-1e-3, -2e-3, -1e-2}) EXPECT_NEAR(smooth_penalty(g, delta).value, g * g, 1e-6 * g * g);
+  for (double g : {-1e-3, -2e-3, -1e-2})
+    EXPECT_NEAR(smooth_penalty(g, delta).value, g * g, 1e-6 * g * g);
   // zero at and beyond delta
   EXPECT_EQ(smooth_penalty(delta, delta).value, 0.0);
   EXPECT_EQ(smooth_penalty(2 * delta, delta).slope, 0.0);
@@ -25,7 +26,8 @@ TEST(SmoothPenalty, MatchesThePapersBranches) {
     const double k1 = 15.0 / delta, e = std::exp(-k1 * g), l = std::log(e + 1.0);
     const PenaltyValue b = smooth_penalty(g, delta);
     EXPECT_NEAR(b.slope, -2.0 * e * l / (k1 * (e + 1.0)), 1e-12 * std::abs(b.slope));
-    EXPECT_NEAR(b.curvature, (2.0 * e * l + 2.0 * e * e) / ((e + 1.0) * (e + 1.0)), 1e-12 * b.curvature);
+    EXPECT_NEAR(b.curvature, (2.0 * e * l + 2.0 * e * e) / ((e + 1.0) * (e + 1.0)),
+                1e-12 * b.curvature);
   }
 }
 
@@ -33,9 +35,12 @@ TEST(SmoothPenalty, DerivativesMatchFiniteDifferencesAcrossTheZone) {
   const double delta = 1e-3, h = 1e-9;
   // deep inside, the inner edge, the middle, the outer edge of the smooth zone
   for (double g : {-3e-3, -1e-3, -2e-4, 0.0, 4e-4, 9.9e-4}) {
-    const PenaltyValue b = smooth_penalty(g, delta), bp = smooth_penalty(g + h, delta), bm = smooth_penalty(g - h, delta);
-    EXPECT_NEAR(b.slope, (bp.value - bm.value) / (2 * h), 1e-6 * std::max(std::abs(b.slope), 1e-12)) << g;
-    EXPECT_NEAR(b.curvature, (bp.slope - bm.slope) / (2 * h), 1e-6 * std::max(b.curvature, 1e-9)) << g;
+    const PenaltyValue b = smooth_penalty(g, delta), bp = smooth_penalty(g + h, delta),
+                       bm = smooth_penalty(g - h, delta);
+    EXPECT_NEAR(b.slope, (bp.value - bm.value) / (2 * h), 1e-6 * std::max(std::abs(b.slope), 1e-12))
+        << g;
+    EXPECT_NEAR(b.curvature, (bp.slope - bm.slope) / (2 * h), 1e-6 * std::max(b.curvature, 1e-9))
+        << g;
     EXPECT_LE(b.slope, 0.0);
     EXPECT_GE(b.curvature, 0.0);
   }
@@ -66,9 +71,12 @@ TEST(SmoothFriction, JacobianMatchesFiniteDifferencesInStickSlipAndTransition) {
       Vec3 p = v, m = v;
       p[i] += h;
       m[i] -= h;
-      fd.col(i) = (smooth_friction_direction(p, nu).h - smooth_friction_direction(m, nu).h) / (2 * h);
+      fd.col(i) =
+          (smooth_friction_direction(p, nu).h - smooth_friction_direction(m, nu).h) / (2 * h);
     }
-    EXPECT_LE((f.dh_dv - fd).norm(), 1e-6 * f.dh_dv.norm()) << "speed " << speed << "\n" << f.dh_dv << "\n" << fd;
+    EXPECT_LE((f.dh_dv - fd).norm(), 1e-6 * f.dh_dv.norm()) << "speed " << speed << "\n"
+                                                            << f.dh_dv << "\n"
+                                                            << fd;
   }
 }
 

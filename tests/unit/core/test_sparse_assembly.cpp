@@ -43,8 +43,8 @@ TEST(SparseAssembly, AddsLocalMatricesIntoFixedPattern) {
 }
 
 TEST(SparseAssembly, AddEntryOutsideThePatternThrows) {
-  // add_entry: an undeclared entry, and indices outside the matrix (no skipping of negatives, unlike
-  // add), are SparsityErrors, never out-of-bounds reads
+  // add_entry: an undeclared entry, and indices outside the matrix (no skipping of negatives,
+  // unlike add), are SparsityErrors, never out-of-bounds reads
   SparsityBuilder builder(3);
   const std::array<int, 2> a{0, 1};
   builder.add_stencil(a);
@@ -107,17 +107,19 @@ TEST(SparseAssembly, CachedRectangularBlockAddsOnlyItsRows) {
   }
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 0), 2 * (1.0 + 1.0));
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 5), 2 * (3.0 + 1.0));
-  EXPECT_DOUBLE_EQ(cached.matrix().coeff(0, 2), 2 * 1.0);  // the square block only: no transpose added
+  EXPECT_DOUBLE_EQ(cached.matrix().coeff(0, 2),
+                   2 * 1.0);  // the square block only: no transpose added
   cached.set_zero();
-  cached.add_cached(&owner, 0, row, partial, local, 2.0);  // changed DOFs: searched again, (2, 5) skipped
+  cached.add_cached(&owner, 0, row, partial, local,
+                    2.0);  // changed DOFs: searched again, (2, 5) skipped
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 2), 4.0);
   EXPECT_DOUBLE_EQ(cached.matrix().coeff(2, 5), 0.0);
 }
 
 TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
-  // symmetric blocks added in the lower triangle only, then mirrored, equal the full add; stencils in
-  // an order whose local lower triangle is partly the global upper one, a skipped DOF, a repeated DOF
-  // (added as the full block) and a non-contiguous block (a view into a larger matrix)
+  // symmetric blocks added in the lower triangle only, then mirrored, equal the full add; stencils
+  // in an order whose local lower triangle is partly the global upper one, a skipped DOF, a
+  // repeated DOF (added as the full block) and a non-contiguous block (a view into a larger matrix)
   SparsityBuilder builder(6);
   const std::array<int, 3> a{5, 0, 2}, b{1, -1, 2}, repeated{3, 4, 3};
   for (const auto& s : {a, b, repeated}) builder.add_stencil(s);
@@ -137,17 +139,18 @@ TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
       ++k;
     }
   }
-  EXPECT_DOUBLE_EQ(lower.matrix().coeff(5, 0), 4 * 1.0);  // local(1, 0) of a: (0, 5) lands at (5, 0)
-  EXPECT_DOUBLE_EQ(lower.matrix().coeff(0, 5), 0.0);      // the upper triangle untouched until mirrored
+  EXPECT_DOUBLE_EQ(lower.matrix().coeff(5, 0),
+                   4 * 1.0);                          // local(1, 0) of a: (0, 5) lands at (5, 0)
+  EXPECT_DOUBLE_EQ(lower.matrix().coeff(0, 5), 0.0);  // the upper triangle untouched until mirrored
   EXPECT_DOUBLE_EQ(lower.matrix().coeff(3, 3), 4 * (4.0 + 2 * 2.0 + 6.0));  // the repeated DOF
   lower.mirror_lower();
   EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
 }
 
 TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
-  // the unrolled paths of add_cached_symmetric (6, 9, 11 and 12 DOFs: rod stretching, CST triangle, bend-twist,
-  // hinge) and the general one (5): stencils in scrambled orders equal the full add after mirroring; a stencil
-  // with a skipped DOF takes the general path
+  // the unrolled paths of add_cached_symmetric (6, 9, 11 and 12 DOFs: rod stretching, CST triangle,
+  // bend-twist, hinge) and the general one (5): stencils in scrambled orders equal the full add
+  // after mirroring; a stencil with a skipped DOF takes the general path
   const std::array<int, 12> dofs{4, 15, 1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
   const std::array<int, 12> skipped{4, 15, -1, 10, 6, 12, 8, 0, 3, 14, 2, 7};
   SparsityBuilder builder(16);
@@ -160,7 +163,8 @@ TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
   for (int pass = 0; pass < 2; ++pass) {  // the second pass uses the cached slots
     std::size_t index = 0;
     for (std::size_t m : {5, 6, 9, 11, 12}) {
-      const std::span<const int> stencil(dofs.data() + 12 - m, m);  // a different first DOF per size
+      const std::span<const int> stencil(dofs.data() + 12 - m,
+                                         m);  // a different first DOF per size
       const MatX local = a.topLeftCorner(m, m);
       full.add_cached(&owner, index, stencil, local);
       lower.add_cached_symmetric(&owner, index++, stencil, local);
@@ -170,7 +174,8 @@ TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
   }
   EXPECT_EQ(lower.matrix().coeff(0, 7), 0.0);  // the upper triangle untouched until mirrored
   lower.mirror_lower();
-  EXPECT_LE(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 1e-14 * MatX(full.matrix()).norm());
+  EXPECT_LE(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(),
+            1e-14 * MatX(full.matrix()).norm());
 }
 
 }  // namespace

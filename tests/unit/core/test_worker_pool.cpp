@@ -1,7 +1,7 @@
-// WorkerPool (core/worker_pool.hpp): every part of every task runs exactly once, results written per part
-// are complete when run() returns, the serial work runs once on the caller beside the parts, exceptions
-// reach the caller, the serial work can wait for the first parts (a pipeline), and idle workers that have
-// blocked wake up for the next task.
+// WorkerPool (core/worker_pool.hpp): every part of every task runs exactly once, results written
+// per part are complete when run() returns, the serial work runs once on the caller beside the
+// parts, exceptions reach the caller, the serial work can wait for the first parts (a pipeline),
+// and idle workers that have blocked wake up for the next task.
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -30,11 +30,13 @@ TEST(WorkerPool, RunsEveryPartOnceAndWaitsForAll) {
       });
       for (int part = 0; part < threads; ++part) {
         const long n = 100 * (part + 1);
-        ASSERT_EQ(sums[static_cast<std::size_t>(part)], n * (n + 1) / 2) << "task " << task << " part " << part;
+        ASSERT_EQ(sums[static_cast<std::size_t>(part)], n * (n + 1) / 2)
+            << "task " << task << " part " << part;
         sums[static_cast<std::size_t>(part)] = -1;
       }
     }
-    for (int part = 0; part < threads; ++part) EXPECT_EQ(runs[static_cast<std::size_t>(part)], 2000);
+    for (int part = 0; part < threads; ++part)
+      EXPECT_EQ(runs[static_cast<std::size_t>(part)], 2000);
   }
 }
 
@@ -53,7 +55,8 @@ TEST(WorkerPool, SplitsRangesIntoContiguousCoveringParts) {
 }
 
 TEST(WorkerPool, WorkersRunPartsAndWakeAfterBlocking) {
-  // a spin time of 1 us: the workers block between the tasks below (they sleep 2 ms) and must be woken
+  // a spin time of 1 us: the workers block between the tasks below (they sleep 2 ms) and must be
+  // woken
   WorkerPool pool(2, std::chrono::microseconds(1));
   const std::thread::id caller = std::this_thread::get_id();
   int on_worker = 0;
@@ -61,13 +64,14 @@ TEST(WorkerPool, WorkersRunPartsAndWakeAfterBlocking) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::atomic<int> started{0};
     std::vector<std::thread::id> ran(2);
-    // each part waits (bounded) until both have started: with a live worker, the two parts run on two
-    // threads; a worker that never wakes leaves both parts to the caller after the wait
+    // each part waits (bounded) until both have started: with a live worker, the two parts run on
+    // two threads; a worker that never wakes leaves both parts to the caller after the wait
     pool.run(2, [&](int part) {
       ran[static_cast<std::size_t>(part)] = std::this_thread::get_id();
       started.fetch_add(1);
       const auto give_up = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
-      while (started.load() < 2 && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+      while (started.load() < 2 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::yield();
     });
     if (ran[0] != caller || ran[1] != caller) ++on_worker;
   }
@@ -97,7 +101,8 @@ TEST(WorkerPool, RunsSerialWorkOnTheCallerBesideMorePartsThanThreads) {
           });
       for (int part = 0; part < parts; ++part) {
         const long n = 50 * (part + 1);
-        ASSERT_EQ(sums[static_cast<std::size_t>(part)], n * (n + 1) / 2) << "task " << task << " part " << part;
+        ASSERT_EQ(sums[static_cast<std::size_t>(part)], n * (n + 1) / 2)
+            << "task " << task << " part " << part;
       }
     }
     for (int part = 0; part < parts; ++part) EXPECT_EQ(runs[static_cast<std::size_t>(part)], 500);
@@ -109,13 +114,16 @@ TEST(WorkerPool, RunsSerialWorkOnTheCallerBesideMorePartsThanThreads) {
 TEST(WorkerPool, RethrowsTheSerialWorksExceptionAfterTheParts) {
   WorkerPool pool(2);
   std::atomic<int> done{0};
-  EXPECT_THROW(pool.run(6, [&](int) { done.fetch_add(1); }, [] { throw std::runtime_error("serial failed"); }),
-               std::runtime_error);
+  EXPECT_THROW(
+      pool.run(
+          6, [&](int) { done.fetch_add(1); }, [] { throw std::runtime_error("serial failed"); }),
+      std::runtime_error);
   EXPECT_EQ(done.load(), 6);  // every part finished before the rethrow
 }
 
 TEST(WorkerPool, SerialWorkReadsTheFirstPartsAfterFinishingThem) {
-  // a pipeline: the serial work sums the results of parts 0 .. 3, then 4 .. 7, as soon as each group is done
+  // a pipeline: the serial work sums the results of parts 0 .. 3, then 4 .. 7, as soon as each
+  // group is done
   for (int threads : {1, 2, 3}) {
     WorkerPool pool(threads);
     for (int task = 0; task < 1000; ++task) {
@@ -147,9 +155,10 @@ TEST(WorkerPool, SerialWorkReadsTheFirstPartsAfterFinishingThem) {
 
 TEST(WorkerPool, RethrowsAPartsException) {
   WorkerPool pool(2);
-  EXPECT_THROW(pool.run(2, [](int part) {
-                 if (part == 1) throw std::runtime_error("part 1 failed");
-               }),
+  EXPECT_THROW(pool.run(2,
+                        [](int part) {
+                          if (part == 1) throw std::runtime_error("part 1 failed");
+                        }),
                std::runtime_error);
   // the pool stays usable
   std::vector<int> done(2, 0);

@@ -1,7 +1,7 @@
-// Fit files (fit/fit_file.hpp): a good file is read into parameters, experiments and SI measurements;
-// bad ones (the fitting issue's list: an unknown key path, bounds that exclude the initial value, data
-// columns that do not exist, a parameter that is not a real number) are refused naming the key, the
-// value and file:line:column, as scene errors are.
+// Fit files (fit/fit_file.hpp): a good file is read into parameters, experiments and SI
+// measurements; bad ones (the fitting issue's list: an unknown key path, bounds that exclude the
+// initial value, data columns that do not exist, a parameter that is not a real number) are refused
+// naming the key, the value and file:line:column, as scene errors are.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,8 +12,8 @@
 #include <tuple>
 
 #include "support/input_error.hpp"
-#include "tendril/core/error.hpp"
 #include "support/scratch_dir.hpp"
+#include "tendril/core/error.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_methods.hpp"
 
@@ -29,32 +29,43 @@ fs::path write(const std::string& name, const std::string& text) {
   return p;
 }
 
-/// A fit file for the robot scene with `parameter` as its one parameter line and `observable` as its
-/// one observable line.
-fs::path fit_file(const std::string& parameter, const std::string& observable = "{column: v_mm_per_s, observable: speed, factor: 1e-3}") {
-  write("robot.yaml", "duration: 0.2\nflagellated_robot: {tails: 2, motor_rpm: 100}\nintegrator: {type: implicit_euler, dt: 0.01}\n");
-  write("data.csv", "# simulated, not measured\nflagellated_robot.motor_rpm,v_mm_per_s,omega_h\n100,0.2,10\n250,,24\n");
-  return write("fit.yaml", "scene: robot.yaml\nsettings: [duration=0.1]\nparameters:\n  - " + parameter +
-                               "\ndata:\n  csv: data.csv\n  variables: [flagellated_robot.motor_rpm]\n  observables:\n    - " +
+/// A fit file for the robot scene with `parameter` as its one parameter line and `observable` as
+/// its one observable line.
+fs::path fit_file(
+    const std::string& parameter,
+    const std::string& observable = "{column: v_mm_per_s, observable: speed, factor: 1e-3}") {
+  write("robot.yaml",
+        "duration: 0.2\nflagellated_robot: {tails: 2, motor_rpm: 100}\nintegrator: {type: "
+        "implicit_euler, dt: 0.01}\n");
+  write("data.csv",
+        "# simulated, not "
+        "measured\nflagellated_robot.motor_rpm,v_mm_per_s,omega_h\n100,0.2,10\n250,,24\n");
+  return write("fit.yaml", "scene: robot.yaml\nsettings: [duration=0.1]\nparameters:\n  - " +
+                               parameter +
+                               "\ndata:\n  csv: data.csv\n  variables: "
+                               "[flagellated_robot.motor_rpm]\n  observables:\n    - " +
                                observable + "\n");
 }
 
 TEST(FitFile, ReadsParametersExperimentsAndMeasurements) {
-  const FitFile f = read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2, lower: 0.5, upper: 10}"));
+  const FitFile f =
+      read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2, lower: 0.5, upper: 10}"));
   EXPECT_EQ(f.method, "finite_difference_lm");
   ASSERT_EQ(f.parameters.size(), 1u);
   EXPECT_EQ(f.parameters[0].key, "flagellated_robot.C1");
   EXPECT_EQ(f.parameters[0].scale, 2.0);  // default: |initial|
   ASSERT_EQ(f.data.experiments.size(), 2u);
-  EXPECT_EQ(f.data.experiments[1], (RunSettings{"duration=0.1", "flagellated_robot.motor_rpm=250"}));
+  EXPECT_EQ(f.data.experiments[1],
+            (RunSettings{"duration=0.1", "flagellated_robot.motor_rpm=250"}));
   EXPECT_DOUBLE_EQ(f.data.measured(0, 0), 0.2e-3);  // mm/s times the factor
   EXPECT_TRUE(std::isnan(f.data.measured(1, 0)));   // empty cell: not measured
   EXPECT_DOUBLE_EQ(f.data.sigma[0], 0.2e-3);        // default: the column's RMS
   EXPECT_EQ(f.data.observables, std::vector<std::string>{"speed"});
   EXPECT_FALSE(f.options.absolute_sigma);  // no sigma given: weights only
   EXPECT_NO_THROW(fit_method(f.method));
-  const FitFile g = read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
-                                           "{column: v_mm_per_s, observable: speed, factor: 1e-3, sigma: 2e-5}"));
+  const FitFile g =
+      read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                             "{column: v_mm_per_s, observable: speed, factor: 1e-3, sigma: 2e-5}"));
   EXPECT_EQ(g.data.sigma[0], 2e-5);
   EXPECT_TRUE(g.options.absolute_sigma);  // every observable's error given
 }
@@ -62,40 +73,56 @@ TEST(FitFile, ReadsParametersExperimentsAndMeasurements) {
 TEST(FitFile, RefusesBadFilesNamingKeyValueAndPlace) {
   // an unknown key path
   expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C3, initial: 2}")); },
-                     {"parameters[0].key", "flagellated_robot.C3", "a key path of the scene's schema", "fit.yaml:4:"});
+                     {"parameters[0].key", "flagellated_robot.C3",
+                      "a key path of the scene's schema", "fit.yaml:4:"});
   // bounds that exclude the initial value
-  expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 20, lower: 0.5, upper: 10}")); },
-                     {"parameters[0].initial", "got 20", "within the bounds [0.5, 10]", "fit.yaml:4:"});
+  expect_input_error(
+      [] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 20, lower: 0.5, upper: 10}"));
+      },
+      {"parameters[0].initial", "got 20", "within the bounds [0.5, 10]", "fit.yaml:4:"});
   // a data column that does not exist
   expect_input_error(
-      [] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}", "{column: omega_head, observable: head_rotation_rate}")); },
-      {"data.observables[0].column", "omega_head", "a column of", "v_mm_per_s", "did you mean 'omega_h'", "fit.yaml:9:"});
+      [] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: omega_head, observable: head_rotation_rate}"));
+      },
+      {"data.observables[0].column", "omega_head", "a column of", "v_mm_per_s",
+       "did you mean 'omega_h'", "fit.yaml:9:"});
   // a parameter that is not a real number: its value, and a key that is not real-valued
   expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: two}")); },
                      {"parameters[0].initial", "got two", "a finite real", "fit.yaml:4:"});
   expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.tails, initial: 2}")); },
-                     {"parameters[0].key", "flagellated_robot.tails", "a real-valued key (this key is of type integer)"});
+                     {"parameters[0].key", "flagellated_robot.tails",
+                      "a real-valued key (this key is of type integer)"});
   // an observable the runs do not give, and a method that does not exist
-  expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}", "{column: omega_h, observable: spin}")); },
-                     {"data.observables[0].observable", "spin", "head_rotation_rate"});
+  expect_input_error(
+      [] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: omega_h, observable: spin}"));
+      },
+      {"data.observables[0].observable", "spin", "head_rotation_rate"});
   // the scene refuses a value of the fit: a negative initial C1 (the scene's own rule)
   expect_input_error([] { read_fit_file(fit_file("{key: flagellated_robot.C1, initial: -1}")); },
                      {"flagellated_robot.C1", "got -1", "data.csv line 3"});
 }
 
-// The messages: a third parameter of a vine method is named as that entry (parameters[2], not
-// parameters[0], which is right), and finite_difference_lm given a vine scene's K names the methods that
-// fit it instead of calling vine.stiffness an unknown key.
+// The messages: a third parameter of a vine method is named as that entry (parameters[2],
+// not parameters[0], which is right), and finite_difference_lm given a vine scene's K names the
+// methods that fit it instead of calling vine.stiffness an unknown key.
 TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
-  write("vine3.yaml", "vine:\n  bodies: 4\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 10\n");
+  write("vine3.yaml",
+        "vine:\n  bodies: 4\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 10\n");
   write("frames3.csv", "step,x,y\n3,0,0\n3,0.01,0\n");
-  const fs::path three = write(
-      "three.yaml", "scene: vine3.yaml\nmethod: vine_shooting\nparameters:\n"
-                    "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
-                    "  - {key: vine.rest_angle, initial: 0.1}\n"
-                    "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  const fs::path three =
+      write("three.yaml",
+            "scene: vine3.yaml\nmethod: vine_shooting\nparameters:\n"
+            "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
+            "  - {key: vine.rest_angle, initial: 0.1}\n"
+            "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
   expect_input_error([&] { read_fit_file(three); },
-                     {"parameters[2].key", "vine.rest_angle", "vine_shooting fits two parameters", "three.yaml:6:"});
+                     {"parameters[2].key", "vine.rest_angle", "vine_shooting fits two parameters",
+                      "three.yaml:6:"});
   try {
     read_fit_file(fit_file("{key: vine.stiffness, initial: 0.05}"));
     ADD_FAILURE() << "a vine key accepted by finite_difference_lm";
@@ -107,26 +134,31 @@ TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
   }
 }
 
-// Method joint_estimation: its options reach JointEstimationOptions as written (sigmas, Hessian, IPOPT's
-// tolerance and iterations, the switches; K's and C's scales and upper bounds from the parameters), a
-// known contact `tip` is the scene's last contact point with the measured frames' steps by default, and
-// options of another method are refused naming the key and the methods.
+// Method joint_estimation: its options reach JointEstimationOptions as written (sigmas, Hessian,
+// IPOPT's tolerance and iterations, the switches; K's and C's scales and upper bounds from the
+// parameters), a known contact `tip` is the scene's last contact point with the measured frames'
+// steps by default, and options of another method are refused naming the key and the methods.
 TEST(FitFile, ReadsTheJointEstimationsOptions) {
-  write("vine.yaml", "vine:\n  bodies: 6\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 30\n"
-                     "  contact: {model: point}\n  obstacles:\n    - {type: half_plane, point: [0, -1], normal: [0, 1]}\n");
+  write("vine.yaml",
+        "vine:\n  bodies: 6\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 30\n"
+        "  contact: {model: point}\n  obstacles:\n    - {type: half_plane, point: [0, -1], normal: "
+        "[0, 1]}\n");
   write("frames.csv", "step,x,y\n3,0,0\n3,0.01,0\n9,0,0\n9,0.01,0\n");
   const auto file = [](const std::string& options) {
-    return write("joint.yaml", "scene: vine.yaml\nmethod: joint_estimation\nparameters:\n"
-                               "  - {key: vine.stiffness, initial: 0.03, upper: 1, scale: 0.1}\n"
-                               "  - {key: vine.damping, initial: 1.0e-3, lower: 0}\n"
-                               "data:\n  csv: frames.csv\n  frames: {step: step, x: x, y: y}\noptions:\n" + options);
+    return write("joint.yaml",
+                 "scene: vine.yaml\nmethod: joint_estimation\nparameters:\n"
+                 "  - {key: vine.stiffness, initial: 0.03, upper: 1, scale: 0.1}\n"
+                 "  - {key: vine.damping, initial: 1.0e-3, lower: 0}\n"
+                 "data:\n  csv: frames.csv\n  frames: {step: step, x: x, y: y}\noptions:\n" +
+                     options);
   };
   const FitFile f = read_fit_file(file(
       "  measurement_sigma: 2.0e-3\n  model_sigma_position: 3.0e-5\n  model_sigma_angle: 4.0e-4\n"
       "  model_sigma_velocity: 5.0e-3\n  model_sigma_angular_velocity: 6.0e-2\n  per_joint: true\n"
       "  hessian: gauss_newton\n  trust_region_iterations: 7\n  trust_region_newton_iterations: 8\n"
       "  bilateral_contacts: true\n  multiplier_sigma: 0.5\n  min_prismatic_extension: -1.0e-3\n"
-      "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: 1.0e-6\n"
+      "  eliminate_model_residuals: true\n  first_state_joint_velocities: true\n  tolerance: "
+      "1.0e-6\n"
       "  max_iterations: 40\n  known_contacts:\n    - {point: tip, obstacle: 0}\n"
       "    - {point: 1, obstacle: 0, first_step: 4, last_step: 6}\n"));
   const JointEstimationOptions& o = f.estimation;
@@ -159,29 +191,39 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(o.contacts[1].first_step, 4);
   EXPECT_EQ(o.contacts[1].last_step, 6);
   EXPECT_EQ(o.formulation, EstimationFormulation::transcribed);  // the default
-  // the defaults are the configuration that converges on the wall growth (docs/physics/fitting.md); the
-  // step map's: its own options only, the Gauss-Newton Hessian, no pass
+  // the defaults are the configuration that converges on the wall growth (docs/physics/fitting.md);
+  // the step map's: its own options only, the Gauss-Newton Hessian, no pass
   const auto defaults = [&](const std::string& options) {
     const JointEstimationOptions e = read_fit_file(file(options)).estimation;
-    return std::tuple(e.formulation, e.hessian, e.trust_region_iterations, e.trust_region_newton_iterations,
-                      e.min_prismatic_extension, e.multiplier_sigma);
+    return std::tuple(e.formulation, e.hessian, e.trust_region_iterations,
+                      e.trust_region_newton_iterations, e.min_prismatic_extension,
+                      e.multiplier_sigma);
   };
   EXPECT_EQ(defaults("  tolerance: 1.0e-6\n"),
-            std::tuple(EstimationFormulation::transcribed, EstimationHessian::exact, 200, 1500, 0.0, 10.0));
+            std::tuple(EstimationFormulation::transcribed, EstimationHessian::exact, 200, 1500, 0.0,
+                       10.0));
   EXPECT_EQ(defaults("  formulation: step_map\n"),
             std::tuple(EstimationFormulation::step_map, EstimationHessian::gauss_newton, 0, 0,
                        -std::numeric_limits<double>::infinity(), 0.0));
   expect_input_error([&] { read_fit_file(file("  formulation: lifted\n")); },
                      {"options.formulation", "got lifted", "step_map", "transcribed"});
-  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations, 500);  // IPOPT's default here
+  EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations,
+            500);  // IPOPT's default here
   expect_input_error([&] { read_fit_file(file("  gradient_tolerance: 1.0e-6\n")); },
-                     {"options.gradient_tolerance", "got 1.0e-6", "finite_difference_lm only", "joint_estimation"});
-  expect_input_error([&] { read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n")); },
-                     {"options.known_contacts[0].last_step", "got 10", "3 .. 9"});
-  expect_input_error([&] { read_fit_file(file("  hessian: exactly\n")); }, {"options.hessian", "got exactly", "gauss_newton"});
+                     {"options.gradient_tolerance", "got 1.0e-6", "finite_difference_lm only",
+                      "joint_estimation"});
+  expect_input_error(
+      [&] {
+        read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n"));
+      },
+      {"options.known_contacts[0].last_step", "got 10", "3 .. 9"});
+  expect_input_error([&] { read_fit_file(file("  hessian: exactly\n")); },
+                     {"options.hessian", "got exactly", "gauss_newton"});
   // bad values named with the key
-  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: 0\n")); }, {"options.multiplier_sigma", "got 0"});
-  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: -2\n")); }, {"options.multiplier_sigma", "got -2"});
+  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: 0\n")); },
+                     {"options.multiplier_sigma", "got 0"});
+  expect_input_error([&] { read_fit_file(file("  multiplier_sigma: -2\n")); },
+                     {"options.multiplier_sigma", "got -2"});
   expect_input_error([&] { read_fit_file(file("  min_prismatic_extension: wide\n")); },
                      {"options.min_prismatic_extension", "got wide"});
 }

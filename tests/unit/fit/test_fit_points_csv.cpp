@@ -1,7 +1,7 @@
 // The measured-vs-simulated table of a vine fit (fit/fit_points_csv.hpp) and its plot
-// (apps/cli/plot_fit_points.py, run with /usr/bin/python3 and python3-matplotlib): the CSV holds every point
-// of every frame with both coordinates, and the script turns it into a PNG (the file starts with the
-// PNG signature). Writes only into the test's scratch folder.
+// (apps/cli/plot_fit_points.py, run with /usr/bin/python3 and python3-matplotlib): the CSV holds
+// every point of every frame with both coordinates, and the script turns it into a PNG (the file
+// starts with the PNG signature). Writes only into the test's scratch folder.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -37,7 +37,8 @@ TEST(FitPointsCsv, HoldsEveryPointOfEveryFrame) {
   EXPECT_EQ(rows, 6);
   EXPECT_FALSE(std::filesystem::exists(file.string() + ".partial"));
   // the tip only: the last measured point is paired with it
-  write_fit_points_csv(file, frames, {frames[0].points.bottomRows(1), frames[1].points.bottomRows(1)});
+  write_fit_points_csv(file, frames,
+                       {frames[0].points.bottomRows(1), frames[1].points.bottomRows(1)});
   std::ifstream tip(file);
   std::getline(tip, line);
   std::getline(tip, line);
@@ -49,11 +50,15 @@ TEST(FitPointsCsv, PlotScriptWritesAPng) {
   ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR (set by ctest) names the source tree";
   const auto frames = two_frames();
   const std::filesystem::path dir = testing::scratch_dir("fit_points");
-  write_fit_points_csv(dir / "points.csv", frames, {frames[0].points, frames[1].points.array() + 2e-3});
-  const std::string command = "/usr/bin/python3 " + (std::filesystem::path(source) / "apps/cli/plot_fit_points.py").string() +
-                              " " + (dir / "points.csv").string() + " " + (dir / "fit.png").string() + " test > " +
-                              (dir / "log.txt").string() + " 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0) << "python3 plot_fit_points.py failed (python3-matplotlib missing?)";
+  write_fit_points_csv(dir / "points.csv", frames,
+                       {frames[0].points, frames[1].points.array() + 2e-3});
+  const std::string command =
+      "/usr/bin/python3 " +
+      (std::filesystem::path(source) / "apps/cli/plot_fit_points.py").string() + " " +
+      (dir / "points.csv").string() + " " + (dir / "fit.png").string() + " test > " +
+      (dir / "log.txt").string() + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0)
+      << "python3 plot_fit_points.py failed (python3-matplotlib missing?)";
   std::ifstream png(dir / "fit.png", std::ios::binary);
   char signature[8] = {};
   png.read(signature, 8);

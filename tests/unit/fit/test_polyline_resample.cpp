@@ -47,9 +47,11 @@ TEST(PolylineResample, JacobianMatchesFiniteDifferences) {
         MatX plus = v, minus = v;
         plus(j, c) += h;
         minus(j, c) -= h;
-        const MatX d = (resample_polyline(plus, 13).points - resample_polyline(minus, 13).points) / (2 * h);
+        const MatX d =
+            (resample_polyline(plus, 13).points - resample_polyline(minus, 13).points) / (2 * h);
         for (int k = 0; k < 13; ++k)
-          for (int e = 0; e < 2; ++e) worst = std::max(worst, std::abs(d(k, e) - r.jacobian(2 * k + e, 2 * j + c)));
+          for (int e = 0; e < 2; ++e)
+            worst = std::max(worst, std::abs(d(k, e) - r.jacobian(2 * k + e, 2 * j + c)));
       }
     EXPECT_LT(worst, 1e-7) << "trial " << trial;
   }

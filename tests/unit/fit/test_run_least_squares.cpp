@@ -1,7 +1,8 @@
-// The least-squares fit over whole runs (fit/run_least_squares.hpp) on closed-form "runs": an evaluator
-// that computes y = a exp(-b x) and z = a + b x from the settings x, a, b instead of simulating. Checked
-// against the exact parameters, the linear least-squares solution and its textbook covariance
-// s^2 (X^T X)^-1 (e.g. Seber & Lee, Linear Regression Analysis, 3.3; sigma^2 (X^T X)^-1 with a known error), bounds, failing runs and batching.
+// The least-squares fit over whole runs (fit/run_least_squares.hpp) on closed-form "runs": an
+// evaluator that computes y = a exp(-b x) and z = a + b x from the settings x, a, b instead of
+// simulating. Checked against the exact parameters, the linear least-squares solution and its
+// textbook covariance s^2 (X^T X)^-1 (e.g. Seber & Lee, Linear Regression Analysis, 3.3; sigma^2
+// (X^T X)^-1 with a known error), bounds, failing runs and batching.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,7 +19,8 @@ namespace {
 
 std::map<std::string, double> parse(const RunSettings& s) {
   std::map<std::string, double> v;
-  for (const std::string& kv : s) v[kv.substr(0, kv.find('='))] = std::stod(kv.substr(kv.find('=') + 1));
+  for (const std::string& kv : s)
+    v[kv.substr(0, kv.find('='))] = std::stod(kv.substr(kv.find('=') + 1));
   return v;
 }
 
@@ -41,7 +43,8 @@ struct ClosedForm {
   }
 };
 
-MeasurementTable table(const std::vector<double>& xs, double a, double b, double noise, unsigned seed) {
+MeasurementTable table(const std::vector<double>& xs, double a, double b, double noise,
+                       unsigned seed) {
   MeasurementTable t;
   t.observables = {"y", "z"};
   t.measured.resize(static_cast<Eigen::Index>(xs.size()), 2);
@@ -61,15 +64,17 @@ TEST(RunLeastSquares, RecoversExactParametersWithJacobiansInOneBatch) {
   const MeasurementTable data = table({0.0, 0.5, 1.0, 2.0}, 2.0, 0.5, 0.0, 1);
   ClosedForm model;
   std::vector<FitIteration> lines;
-  const RunFitResult r = fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model), {},
-                                  [&](const FitIteration& h) { lines.push_back(h); });
+  const RunFitResult r =
+      fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model), {},
+               [&](const FitIteration& h) { lines.push_back(h); });
   ASSERT_TRUE(r.converged) << r.message;
   EXPECT_NEAR(r.values[0], 2.0, 1e-6);
   EXPECT_NEAR(r.values[1], 0.5, 1e-6);
   EXPECT_LT(r.cost, 1e-12);
   EXPECT_EQ(lines.size(), r.history.size());
   EXPECT_EQ(lines.front().objective, r.initial_cost);
-  // the start: one batch of the 4 experiments; each Jacobian: one batch of 2 parameters x 4 experiments
+  // the start: one batch of the 4 experiments; each Jacobian: one batch of 2 parameters x 4
+  // experiments
   EXPECT_EQ(model.batches[0], 4u);
   EXPECT_EQ(model.batches[1], 8u);
   long total = 0;
@@ -82,7 +87,8 @@ TEST(RunLeastSquares, LinearModelGivesTheLeastSquaresSolutionAndItsCovariance) {
   MeasurementTable data = table({0.0, 1.0, 2.0, 3.0, 4.0, 5.0}, 1.0, 0.3, 0.05, 7);
   data.measured.col(0).setConstant(std::nan(""));  // y not measured
   ClosedForm model;
-  const RunFitResult r = fit_runs({{"a", 0.0, -10.0, 10.0, 1.0}, {"b", 0.0, -10.0, 10.0, 1.0}}, data, std::ref(model));
+  const RunFitResult r =
+      fit_runs({{"a", 0.0, -10.0, 10.0, 1.0}, {"b", 0.0, -10.0, 10.0, 1.0}}, data, std::ref(model));
   ASSERT_TRUE(r.converged) << r.message;
   Eigen::MatrixXd X(6, 2);
   for (int i = 0; i < 6; ++i) X.row(i) << 1.0, i;
@@ -97,8 +103,8 @@ TEST(RunLeastSquares, LinearModelGivesTheLeastSquaresSolutionAndItsCovariance) {
   // with the measurement error known (absolute_sigma): sigma^2 (X^T X)^-1, whatever the residual
   data.sigma[1] = 0.05;
   ClosedForm again;
-  const RunFitResult known = fit_runs({{"a", 0.0, -10.0, 10.0, 1.0}, {"b", 0.0, -10.0, 10.0, 1.0}}, data,
-                                      std::ref(again), {.absolute_sigma = true});
+  const RunFitResult known = fit_runs({{"a", 0.0, -10.0, 10.0, 1.0}, {"b", 0.0, -10.0, 10.0, 1.0}},
+                                      data, std::ref(again), {.absolute_sigma = true});
   const MatX known_cov = 0.05 * 0.05 * (X.transpose() * X).inverse();
   EXPECT_NEAR(known.values[1], beta[1], 1e-7);
   EXPECT_NEAR(known.sigma[0], std::sqrt(known_cov(0, 0)), 1e-5 * std::sqrt(known_cov(0, 0)));
@@ -109,7 +115,8 @@ TEST(RunLeastSquares, StopsAtABoundThatExcludesTheTruth) {
   // truth a = 2, upper bound 1.5: a ends on the bound, b at its best value given a = 1.5
   const MeasurementTable data = table({0.0, 0.5, 1.0, 2.0}, 2.0, 0.5, 0.0, 1);
   ClosedForm model;
-  const RunFitResult r = fit_runs({{"a", 1.0, 0.0, 1.5, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model));
+  const RunFitResult r =
+      fit_runs({{"a", 1.0, 0.0, 1.5, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model));
   ASSERT_TRUE(r.converged) << r.message;
   EXPECT_EQ(r.values[0], 1.5);
   // the projected gradient in b vanishes: a small change of b raises the cost both ways
@@ -117,7 +124,8 @@ TEST(RunLeastSquares, StopsAtABoundThatExcludesTheTruth) {
     ClosedForm m;
     RunFitOptions one;
     one.max_iterations = 0;
-    return fit_runs({{"a", 1.5, 0.0, 1.5, 1.0}, {"b", b, 0.0, 5.0, 1.0}}, data, std::ref(m), one).initial_cost;
+    return fit_runs({{"a", 1.5, 0.0, 1.5, 1.0}, {"b", b, 0.0, 5.0, 1.0}}, data, std::ref(m), one)
+        .initial_cost;
   };
   EXPECT_LE(r.cost, cost(r.values[1] + 1e-3));
   EXPECT_LE(r.cost, cost(r.values[1] - 1e-3));
@@ -127,18 +135,22 @@ TEST(RunLeastSquares, FailingRunsAreReportedOrAvoided) {
   const MeasurementTable data = table({0.0, 0.5, 1.0, 2.0}, 2.0, 0.5, 0.0, 1);
   ClosedForm broken;
   broken.fail_above = 0.0;  // every run fails
-  const RunFitResult failed = fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(broken));
+  const RunFitResult failed =
+      fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(broken));
   EXPECT_FALSE(failed.converged);
   EXPECT_NE(failed.message.find("the start failed"), std::string::npos) << failed.message;
   EXPECT_NE(failed.message.find("blow-up at b = 1"), std::string::npos) << failed.message;
   EXPECT_TRUE(std::isinf(failed.sigma[0]));
-  // runs fail beyond b = 1.2: trial steps there are rejected, the fit still reaches b = 0.5 from b = 1.1
+  // runs fail beyond b = 1.2: trial steps there are rejected, the fit still reaches b = 0.5 from b
+  // = 1.1
   ClosedForm partly;
   partly.fail_above = 1.2;
-  const RunFitResult r = fit_runs({{"a", 5.0, 0.0, 10.0, 1.0}, {"b", 1.1, 0.0, 5.0, 1.0}}, data, std::ref(partly));
+  const RunFitResult r =
+      fit_runs({{"a", 5.0, 0.0, 10.0, 1.0}, {"b", 1.1, 0.0, 5.0, 1.0}}, data, std::ref(partly));
   ASSERT_TRUE(r.converged) << r.message;
   EXPECT_NEAR(r.values[1], 0.5, 1e-6);
-  // every iteration is reported: the start, the accepted steps and the rejected trials, with their values
+  // every iteration is reported: the start, the accepted steps and the rejected trials, with their
+  // values
   int accepted = 0;
   for (const FitIteration& h : r.history) accepted += h.accepted ? 1 : 0;
   EXPECT_EQ(accepted, 1 + r.iterations);
@@ -151,9 +163,11 @@ TEST(RunLeastSquares, FailingRunsAreReportedOrAvoided) {
   ClosedForm model;
   RunFitOptions few;
   few.max_iterations = 1;
-  const RunFitResult short_fit = fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model), few);
+  const RunFitResult short_fit =
+      fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data, std::ref(model), few);
   EXPECT_FALSE(short_fit.converged);
-  EXPECT_NE(short_fit.message.find("not converged after 1 iterations"), std::string::npos) << short_fit.message;
+  EXPECT_NE(short_fit.message.find("not converged after 1 iterations"), std::string::npos)
+      << short_fit.message;
 }
 
 }  // namespace

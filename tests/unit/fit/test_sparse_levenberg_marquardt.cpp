@@ -1,9 +1,10 @@
-// The sparse bounded Levenberg-Marquardt of fit/sparse_levenberg_marquardt.hpp on problems with known
-// minima: the chained Rosenbrock function (minimum 0 at y = 1, More, Garbow and Hillstrom 1981,
-// problem 21 "extended Rosenbrock"), a quadratic whose minimum lies outside the bounds (the solution
-// is its projection, a closed form), and residuals undefined beyond a point (the trial steps there
-// are rejected, the iterates stay where r is defined); with the residuals' curvature, Newton steps on
-// problems whose minimum has a non-zero residual or whose Hessian is indefinite at the start.
+// The sparse bounded Levenberg-Marquardt of fit/sparse_levenberg_marquardt.hpp on problems with
+// known minima: the chained Rosenbrock function (minimum 0 at y = 1, More, Garbow and Hillstrom
+// 1981, problem 21 "extended Rosenbrock"), a quadratic whose minimum lies outside the bounds (the
+// solution is its projection, a closed form), and residuals undefined beyond a point (the trial
+// steps there are rejected, the iterates stay where r is defined); with the residuals' curvature,
+// Newton steps on problems whose minimum has a non-zero residual or whose Hessian is indefinite at
+// the start.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -56,11 +57,13 @@ TEST(SparseLevenbergMarquardt, KeepsTheBoundsAndStopsOnThem) {
     SparseResiduals out;
     out.ok = true;
     out.residual = VecX{{y(0) - 2.0, y(1) + 1.0, y(0) - y(2)}};
-    if (with_jacobian) out.jacobian = sparse(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 0, 1.0}, {2, 2, -1.0}});
+    if (with_jacobian)
+      out.jacobian = sparse(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 0, 1.0}, {2, 2, -1.0}});
     return out;
   };
   const VecX lower = Vec3(0.0, 0.0, -INFINITY), upper = Vec3(1.0, 1.0, INFINITY);
-  const SparseLmResult r = minimise_sparse_least_squares(residuals, Vec3(0.5, 0.5, 0.0), lower, upper);
+  const SparseLmResult r =
+      minimise_sparse_least_squares(residuals, Vec3(0.5, 0.5, 0.0), lower, upper);
   ASSERT_TRUE(r.converged) << r.message;
   EXPECT_NEAR(r.y(0), 1.0, 1e-12);
   EXPECT_NEAR(r.y(1), 0.0, 1e-12);
@@ -89,10 +92,12 @@ TEST(SparseLevenbergMarquardt, RejectsTrialPointsWhereTheResidualsAreUndefined) 
     accepted_reported += i.accepted ? 1 : 0;
     return true;
   };
-  const SparseLmResult r = minimise_sparse_least_squares(residuals, VecX::Zero(1), -inf, inf,
-                                                         {.max_iterations = 60, .max_rejections = 60}, {}, progress);
+  const SparseLmResult r =
+      minimise_sparse_least_squares(residuals, VecX::Zero(1), -inf, inf,
+                                    {.max_iterations = 60, .max_rejections = 60}, {}, progress);
   EXPECT_GT(r.failed_evaluations, 0);
-  // every trial reported: each failed one with its point and reason, and the start and accepted steps
+  // every trial reported: each failed one with its point and reason, and the start and accepted
+  // steps
   EXPECT_EQ(failures_reported, r.failed_evaluations);
   EXPECT_EQ(accepted_reported, 1 + r.iterations);
   EXPECT_LT(r.y(0), 2.5);
@@ -100,7 +105,8 @@ TEST(SparseLevenbergMarquardt, RejectsTrialPointsWhereTheResidualsAreUndefined) 
   EXPECT_LT(r.cost, 0.5 * 0.6 * 0.6);
   for (double y : visited) EXPECT_LT(y, 2.5);
   const auto undefined = [](const VecX&, bool) { return SparseResiduals{}; };
-  EXPECT_THROW(minimise_sparse_least_squares(undefined, VecX::Zero(1), -inf, inf), std::runtime_error);
+  EXPECT_THROW(minimise_sparse_least_squares(undefined, VecX::Zero(1), -inf, inf),
+               std::runtime_error);
 }
 
 // The one stopping rule: a short step under large damping is a stall, not a minimum. r = (y - 3)
@@ -116,24 +122,26 @@ TEST(SparseLevenbergMarquardt, AStallUnderLargeDampingIsNotConvergedAndProgressC
     return out;
   };
   const VecX inf = VecX::Constant(1, INFINITY);
-  const SparseLmResult stall = minimise_sparse_least_squares(wrong_jacobian, VecX::Zero(1), -inf, inf);
+  const SparseLmResult stall =
+      minimise_sparse_least_squares(wrong_jacobian, VecX::Zero(1), -inf, inf);
   EXPECT_FALSE(stall.converged) << stall.message;
   EXPECT_NE(stall.message.find("a stall, not a minimum"), std::string::npos) << stall.message;
   EXPECT_EQ(stall.y(0), 0.0);
   int calls = 0;
-  const SparseLmResult stopped = minimise_sparse_least_squares(
-      wrong_jacobian, VecX::Zero(1), -inf, inf, {}, {}, [&](const SparseLmIteration&) { return ++calls < 3; });
+  const SparseLmResult stopped =
+      minimise_sparse_least_squares(wrong_jacobian, VecX::Zero(1), -inf, inf, {}, {},
+                                    [&](const SparseLmIteration&) { return ++calls < 3; });
   EXPECT_TRUE(stopped.interrupted);
   EXPECT_FALSE(stopped.converged);
   EXPECT_EQ(calls, 3);
   EXPECT_EQ(stopped.message, "interrupted");
 }
 
-// With the residuals' curvature S = sum r_k d2r_k (the `curvature` argument) the steps are Newton's:
-// r = y^2 + 1 (minimum at y = 0 with residual 1, where J^T J = 4 y^2 vanishes and Gauss-Newton only
-// creeps) converges to 1e-9 in at most 10 steps where the Gauss-Newton steps need more; and
-// r = y^2 - 1 from y = 0.1, where J^T J + S = 6 y^2 - 2 is negative, still reaches y = 1 (the damping
-// grows until the damped matrix is positive definite).
+// With the residuals' curvature S = sum r_k d2r_k (the `curvature` argument) the steps are
+// Newton's: r = y^2 + 1 (minimum at y = 0 with residual 1, where J^T J = 4 y^2 vanishes and
+// Gauss-Newton only creeps) converges to 1e-9 in at most 10 steps where the Gauss-Newton steps need
+// more; and r = y^2 - 1 from y = 0.1, where J^T J + S = 6 y^2 - 2 is negative, still reaches y = 1
+// (the damping grows until the damped matrix is positive definite).
 TEST(SparseLevenbergMarquardt, NewtonStepsWithTheResidualsCurvature) {
   const auto square_plus = [](double c) {
     return [c](const VecX& y, bool with_jacobian) {
@@ -144,15 +152,19 @@ TEST(SparseLevenbergMarquardt, NewtonStepsWithTheResidualsCurvature) {
       return out;
     };
   };
-  const SparseCurvatureFunction curvature = [](const VecX&, const VecX& r) { return sparse(1, 1, {{0, 0, 2.0 * r(0)}}); };
+  const SparseCurvatureFunction curvature = [](const VecX&, const VecX& r) {
+    return sparse(1, 1, {{0, 0, 2.0 * r(0)}});
+  };
   const VecX inf = VecX::Constant(1, INFINITY);
   const SparseLmOptions ten{.max_iterations = 10, .step_tolerance = 1e-12};
-  const SparseLmResult newton = minimise_sparse_least_squares(square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten, curvature);
-  const SparseLmResult gauss_newton = minimise_sparse_least_squares(square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten);
+  const SparseLmResult newton = minimise_sparse_least_squares(
+      square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten, curvature);
+  const SparseLmResult gauss_newton =
+      minimise_sparse_least_squares(square_plus(1.0), VecX::Constant(1, 0.5), -inf, inf, ten);
   EXPECT_LT(std::abs(newton.y(0)), 1e-9);
   EXPECT_GT(std::abs(gauss_newton.y(0)), 1e-9);
-  const SparseLmResult indefinite =
-      minimise_sparse_least_squares(square_plus(-1.0), VecX::Constant(1, 0.1), -inf, inf, {}, curvature);
+  const SparseLmResult indefinite = minimise_sparse_least_squares(
+      square_plus(-1.0), VecX::Constant(1, 0.1), -inf, inf, {}, curvature);
   ASSERT_TRUE(indefinite.converged) << indefinite.message;
   EXPECT_NEAR(indefinite.y(0), 1.0, 1e-9);
 }

@@ -21,9 +21,12 @@ using vine::VineState;
 using testing::swinging_vine;
 constexpr double kStiffness = testing::kSwingStiffness, kDamping = testing::kSwingDamping;
 
-VineState start_of(const VineModel& m) { return testing::swinging_start(m); }
+VineState start_of(const VineModel& m) {
+  return testing::swinging_start(m);
+}
 
-// the simulator's own centre line at every third step through 1 s, P = 11 points, noise after the start
+// the simulator's own centre line at every third step through 1 s, P = 11 points, noise after the
+// start
 std::vector<MeasuredFrame> synthetic_frames(double noise, unsigned seed) {
   return testing::swinging_frames(swinging_vine(), 3, 90, noise, seed, 1);
 }
@@ -38,11 +41,14 @@ TEST(VineShootingFit, ResidualJacobianMatchesFiniteDifferencesOfWholeRuns) {
     const double h = 1e-6;
     for (int p = 0; p < 2; ++p) {
       const double up = std::exp(h), down = std::exp(-h);
-      const ShootingResiduals plus = shooting_residuals(m, start_of(m), frames, obs, p == 0 ? k * up : k, p == 1 ? c * up : c, false);
-      const ShootingResiduals minus = shooting_residuals(m, start_of(m), frames, obs, p == 0 ? k * down : k, p == 1 ? c * down : c, false);
+      const ShootingResiduals plus = shooting_residuals(
+          m, start_of(m), frames, obs, p == 0 ? k * up : k, p == 1 ? c * up : c, false);
+      const ShootingResiduals minus = shooting_residuals(
+          m, start_of(m), frames, obs, p == 0 ? k * down : k, p == 1 ? c * down : c, false);
       const VecX fd = (plus.residual - minus.residual) / (2 * h);
       EXPECT_LT((fd - r.jacobian.col(p)).norm(), 1e-6 * fd.norm()) << "parameter " << p;
-      EXPECT_GT(fd.norm(), 1e-5);  // the residual depends on the parameter: the check is not vacuous
+      EXPECT_GT(fd.norm(),
+                1e-5);  // the residual depends on the parameter: the check is not vacuous
     }
   }
 }
@@ -65,10 +71,11 @@ TEST(VineShootingFit, ErrorsWithNoiseStayWithinTheEstimatedUncertaintyAndShrinkW
   double sigma_k[2], sigma_c[2];
   const double noise[2] = {1e-3, 1e-4};  // 1 mm and 0.1 mm on every coordinate
   for (int level = 0; level < 2; ++level) {
-    const VineFitResult fit = fit_stiffness_damping(guess, start_of(guess), synthetic_frames(noise[level], 11));
+    const VineFitResult fit =
+        fit_stiffness_damping(guess, start_of(guess), synthetic_frames(noise[level], 11));
     ASSERT_TRUE(fit.converged) << fit.message;
-    std::printf("noise %.1e m: K = %.6g +- %.2g, C = %.6g +- %.2g, %d iterations\n", noise[level], fit.stiffness,
-                fit.stiffness_sigma, fit.damping, fit.damping_sigma, fit.iterations);
+    std::printf("noise %.1e m: K = %.6g +- %.2g, C = %.6g +- %.2g, %d iterations\n", noise[level],
+                fit.stiffness, fit.stiffness_sigma, fit.damping, fit.damping_sigma, fit.iterations);
     EXPECT_LT(std::abs(fit.stiffness - kStiffness), 4 * fit.stiffness_sigma);
     EXPECT_LT(std::abs(fit.damping - kDamping), 4 * fit.damping_sigma);
     // the residual is the noise: RMS of r close to the noise level
@@ -91,7 +98,9 @@ TEST(VineShootingFit, AnOverflowingStepIsAFailedTrialAndEveryTrialIsReported) {
   const std::vector<MeasuredFrame> frames = synthetic_frames(0.0, 1);
   for (const double k : {std::exp(800.0), std::nan("")}) {
     ShootingResiduals r;
-    EXPECT_NO_THROW(r = shooting_residuals(m, start_of(m), frames, Observation::points, k, kDamping, true)) << k;
+    EXPECT_NO_THROW(
+        r = shooting_residuals(m, start_of(m), frames, Observation::points, k, kDamping, true))
+        << k;
     EXPECT_FALSE(r.ok) << k;
     EXPECT_NE(r.message.find("not finite"), std::string::npos) << r.message;
   }

@@ -1,5 +1,6 @@
 #pragma once
-/// A small bent rod (N nodes, N-1 edges) with seeded random lumped masses, for the force-term tests.
+/// A small bent rod (N nodes, N-1 edges) with seeded random lumped masses, for the force-term
+/// tests.
 
 #include <random>
 

@@ -1,5 +1,6 @@
-// AerodynamicDrag: F_i = - rho_med C_D A_k / 6 sgn(u_i . n_k) (u_i . n_k)^2 n_k summed over the triangles
-// of node i (mat_dismech 5.4, eq. 29, Appendix B), on a regular and an irregular curved mesh.
+// AerodynamicDrag: F_i = - rho_med C_D A_k / 6 sgn(u_i . n_k) (u_i . n_k)^2 n_k summed over the
+// triangles of node i (mat_dismech 5.4, eq. 29, Appendix B), on a regular and an irregular curved
+// mesh.
 #include <gtest/gtest.h>
 
 #include "media_state.hpp"
@@ -15,7 +16,8 @@ using namespace conformance;
 
 TEST(AerodynamicDrag, JacobiansMatchFiniteDifferencesOnRegularAndIrregularMeshes) {
   for (const io::TriangleMesh& mesh :
-       {io::rectangle_mesh(1.0, 0.8, 4, 3, io::MeshPattern::equilateral), test::irregular_mesh(3)}) {
+       {io::rectangle_mesh(1.0, 0.8, 4, 3, io::MeshPattern::equilateral),
+        test::irregular_mesh(3)}) {
     const test::BuiltShell s = test::build(mesh, ShellBending::hinge, ShellMembrane::cst);
     const AerodynamicDrag drag(s.model, 1.2, 0.8);
     for (unsigned seed : {1u, 2u, 3u}) {
@@ -45,13 +47,15 @@ TEST(AerodynamicDrag, HandComputedValueOnOneTriangle) {
 }
 
 TEST(AerodynamicDrag, RigidTranslationInThePlaneFeelsNoDrag) {
-  const test::BuiltShell s = test::build(io::hexagon_mesh(1.0, 2), ShellBending::midedge, ShellMembrane::cst);
+  const test::BuiltShell s =
+      test::build(io::hexagon_mesh(1.0, 2), ShellBending::midedge, ShellMembrane::cst);
   const AerodynamicDrag drag(s.model, 1.0, 10.0);
   VecX u = VecX::Zero(s.q.size());
   for (int i = 0; i < s.model.dofs.num_nodes; ++i) u.segment<3>(3 * i) = Vec3(0.3, -2.0, 0.0);
   EXPECT_LT(evaluate_force(drag, s.model, s.frames, s.q, u, 0.0).force.norm(), 1e-14);
-  // falling flat at speed v: the total drag is rho C_D A v^2 / 2 (each node carries A_k / 3 of each triangle,
-  // and the paper's factor 1/6 gives half of that: the flat plate drag m g = 1/2 rho C_D A v^2)
+  // falling flat at speed v: the total drag is rho C_D A v^2 / 2 (each node carries A_k / 3 of each
+  // triangle, and the paper's factor 1/6 gives half of that: the flat plate drag m g = 1/2 rho C_D
+  // A v^2)
   for (int i = 0; i < s.model.dofs.num_nodes; ++i) u.segment<3>(3 * i) = Vec3(0.0, 0.0, -2.0);
   const VecX f = evaluate_force(drag, s.model, s.frames, s.q, u, 0.0).force;
   double fz = 0.0;
@@ -61,8 +65,10 @@ TEST(AerodynamicDrag, RigidTranslationInThePlaneFeelsNoDrag) {
 }
 
 TEST(AerodynamicDrag, BadInputNamesTheKey) {
-  const test::BuiltShell s = test::build(io::hexagon_mesh(1.0, 1), ShellBending::hinge, ShellMembrane::cst);
-  testing::expect_input_error([&] { AerodynamicDrag(s.model, -1.0, 1.0); }, {"aerodynamic_drag.density", "-1"});
+  const test::BuiltShell s =
+      test::build(io::hexagon_mesh(1.0, 1), ShellBending::hinge, ShellMembrane::cst);
+  testing::expect_input_error([&] { AerodynamicDrag(s.model, -1.0, 1.0); },
+                              {"aerodynamic_drag.density", "-1"});
   testing::expect_input_error([&] { AerodynamicDrag(s.model, 1.0, -2.0); },
                               {"aerodynamic_drag.drag_coefficient", "-2"});
 }

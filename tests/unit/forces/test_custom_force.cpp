@@ -1,8 +1,9 @@
-// CustomForce: a user callback F(q, u, t) with an optional Jacobian on declared stencils (mat_dismech 5.5).
+// CustomForce: a user callback F(q, u, t) with an optional Jacobian on declared stencils
+// (mat_dismech 5.5).
 #include <gtest/gtest.h>
 
-#include "support/conformance.hpp"
 #include "small_rod.hpp"
+#include "support/conformance.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/custom_force.hpp"
 
@@ -37,7 +38,8 @@ TEST(CustomForce, JacobianMatchesFiniteDifferences) {
   const CustomForce force("spring", spring_force, {{0, 1, 2, 3, 4, 5}}, spring_jacobian);
   const VecX u = perturbed(rod.model, VecX::Zero(rod.q.size()), 0.3, 0.1, 5);
   for (unsigned seed : {1u, 2u})
-    expect_force_conforms(force, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.2, seed), u, 0.0);
+    expect_force_conforms(force, rod.model, rod.frames,
+                          perturbed(rod.model, rod.q, 0.05, 0.2, seed), u, 0.0);
 }
 
 TEST(CustomForce, ScalesReachTheSystemMatrix) {
@@ -45,7 +47,8 @@ TEST(CustomForce, ScalesReachTheSystemMatrix) {
   const CustomForce force("spring", spring_force, {{0, 1, 2, 3, 4, 5}}, spring_jacobian);
   const VecX u = VecX::Zero(rod.q.size());
   // the integrator asks for -(dF/dq + dF/du / dt): the drag block must read +c / dt on the diagonal
-  const ForceEval f = evaluate_force(force, rod.model, rod.frames, rod.q, u, 0.0, -1.0, -1.0 / 0.01);
+  const ForceEval f =
+      evaluate_force(force, rod.model, rod.frames, rod.q, u, 0.0, -1.0, -1.0 / 0.01);
   const ForceEval dq = evaluate_force(force, rod.model, rod.frames, rod.q, u, 0.0, 1.0, 0.0);
   EXPECT_NEAR(f.jacobian(3, 3), -dq.jacobian(3, 3) + c / 0.01, 1e-12);
 }

@@ -1,8 +1,8 @@
 // GravityEnergy: E = - sum_i m_i g . x_i (mat_dismech 5.1).
 #include <gtest/gtest.h>
 
-#include "support/conformance.hpp"
 #include "small_rod.hpp"
+#include "support/conformance.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/gravity.hpp"
 
@@ -15,7 +15,8 @@ TEST(Gravity, GradientAndHessianMatchFiniteDifferences) {
   auto rod = testing::make_small_rod(6, 11);
   const GravityEnergy gravity(Vec3(0.3, -1.1, -9.81));
   for (unsigned seed : {1u, 2u, 3u})
-    expect_energy_conforms(gravity, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.3, seed));
+    expect_energy_conforms(gravity, rod.model, rod.frames,
+                           perturbed(rod.model, rod.q, 0.05, 0.3, seed));
 }
 
 TEST(Gravity, HandComputedValueAndTwistsUnloaded) {

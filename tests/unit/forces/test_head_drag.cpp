@@ -46,7 +46,8 @@ TEST(HeadDrag, BadInputNamesTheKey) {
   testing::expect_input_error([] { HeadDrag(0, 0, {1.0, 0.1, 1.0, 0.0}); }, {"radius", "0"});
   auto rod = testing::make_small_rod(3, 1);
   SparsityBuilder pattern(rod.model.dofs.size());
-  testing::expect_input_error([&] { HeadDrag(0, 5, kPaper).declare_sparsity(rod.model, pattern); }, {"edge", "5"});
+  testing::expect_input_error([&] { HeadDrag(0, 5, kPaper).declare_sparsity(rod.model, pattern); },
+                              {"edge", "5"});
 }
 
 }  // namespace

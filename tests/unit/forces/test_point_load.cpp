@@ -1,8 +1,8 @@
 // PointLoad: a concentrated force F(t) [N] on one node, and the piecewise-linear history helper.
 #include <gtest/gtest.h>
 
-#include "support/conformance.hpp"
 #include "small_rod.hpp"
+#include "support/conformance.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/point_load.hpp"
 
@@ -19,7 +19,8 @@ TEST(PointLoad, ConstantForceOnItsNodeOnly) {
   VecX expected = VecX::Zero(rod.q.size());
   expected.segment<3>(6) = Vec3(1.0, -2.0, 3.0);
   EXPECT_EQ((f.force - expected).norm(), 0.0);
-  expect_force_conforms(load, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.2, 9), u, 0.7);
+  expect_force_conforms(load, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.2, 9), u,
+                        0.7);
 }
 
 TEST(PointLoad, TimeDependentForceFollowsItsHistory) {
@@ -31,7 +32,8 @@ TEST(PointLoad, TimeDependentForceFollowsItsHistory) {
 }
 
 TEST(PointLoad, PiecewiseLinearInterpolatesAndHoldsEnds) {
-  const ForceHistory f = piecewise_linear({0.0, 1.0, 3.0}, {Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(2, 0, -4)});
+  const ForceHistory f =
+      piecewise_linear({0.0, 1.0, 3.0}, {Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(2, 0, -4)});
   EXPECT_DOUBLE_EQ(f(-1.0).x(), 0.0);
   EXPECT_DOUBLE_EQ(f(0.5).x(), 1.0);
   EXPECT_DOUBLE_EQ(f(1.0).x(), 2.0);

@@ -1,5 +1,5 @@
-// PointMoment: a concentrated moment M(t) [N m] on one edge, fixed in space: a couple of forces on the
-// edge's nodes plus a twisting moment (docs/physics/rods.md#point-moments).
+// PointMoment: a concentrated moment M(t) [N m] on one edge, fixed in space: a couple of forces on
+// the edge's nodes plus a twisting moment (docs/physics/rods.md#point-moments).
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -15,8 +15,8 @@ namespace {
 using namespace conformance;
 
 TEST(PointMoment, ResultantIsTheMomentWithoutNetForce) {
-  // statics of the couple: zero net force; the forces' moment about the edge's midpoint plus the twisting
-  // moment along t (reported as the generalised force on theta) give back M
+  // statics of the couple: zero net force; the forces' moment about the edge's midpoint plus the
+  // twisting moment along t (reported as the generalised force on theta) give back M
   auto rod = testing::make_small_rod(5, 2);
   const VecX q = perturbed(rod.model, rod.q, 0.05, 0.2, 4);
   const Vec3 m(0.3, -1.2, 0.7);
@@ -27,7 +27,8 @@ TEST(PointMoment, ResultantIsTheMomentWithoutNetForce) {
   const Vec3 f0 = f.force.segment<3>(6), f1 = f.force.segment<3>(9);
   const Vec3 t = (x1 - x0).normalized();
   EXPECT_LE((f0 + f1).norm(), 1e-14);
-  const Vec3 resultant = (x0 - mid).cross(f0) + (x1 - mid).cross(f1) + f.force[rod.model.dofs.twist(2)] * t;
+  const Vec3 resultant =
+      (x0 - mid).cross(f0) + (x1 - mid).cross(f1) + f.force[rod.model.dofs.twist(2)] * t;
   EXPECT_LE((resultant - m).norm(), 1e-12 * m.norm());
   // nothing on other DOFs
   VecX rest = f.force;
@@ -41,7 +42,8 @@ TEST(PointMoment, JacobianMatchesFiniteDifferences) {
   const PointMoment moment(1, [](double t) { return Vec3(0.4, 0.9 * t, -0.5); });
   EXPECT_FALSE(moment.has_symmetric_jacobian());
   const VecX u = VecX::Zero(rod.q.size());
-  expect_force_conforms(moment, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.2, 11), u, 1.3);
+  expect_force_conforms(moment, rod.model, rod.frames, perturbed(rod.model, rod.q, 0.05, 0.2, 11),
+                        u, 1.3);
 }
 
 TEST(PointMoment, BadInputNamesTheKey) {

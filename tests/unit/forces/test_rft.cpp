@@ -1,5 +1,5 @@
-// ResistiveForce: RFT for rods, F_j = - Delta l_j (eta_t v_t + eta_n v_n) with the node tangent from
-// the average of its edge tangents (granular_flagella IV-C, eq. 9-10).
+// ResistiveForce: RFT for rods, F_j = - Delta l_j (eta_t v_t + eta_n v_n) with the node tangent
+// from the average of its edge tangents (granular_flagella IV-C, eq. 9-10).
 #include <cmath>
 #include <numbers>
 
@@ -51,10 +51,12 @@ TEST(Rft, EdgesPointingAgainstEachOtherGiveTheSameForce) {
   reversed.rods.edges[1] = {2, 1};
   const VecX u = testing::random_velocity(rod.q.size(), 1.0, 4);
   const RftCoefficients eta{0.7, 1.9};
-  const ForceEval a = evaluate_force(ResistiveForce(rod.model, {0, 1}, eta), rod.model, rod.frames, rod.q, u, 0.0);
+  const ForceEval a =
+      evaluate_force(ResistiveForce(rod.model, {0, 1}, eta), rod.model, rod.frames, rod.q, u, 0.0);
   RodFrames frames;
   initialize_frames(reversed, rod.q, frames);
-  const ForceEval b = evaluate_force(ResistiveForce(reversed, {0, 1}, eta), reversed, frames, rod.q, u, 0.0);
+  const ForceEval b =
+      evaluate_force(ResistiveForce(reversed, {0, 1}, eta), reversed, frames, rod.q, u, 0.0);
   EXPECT_LE((a.force - b.force).norm(), 1e-14 * a.force.norm());
 }
 
@@ -73,7 +75,8 @@ TEST(Rft, HandComputedValueOnAStraightRod) {
   VecX u = VecX::Zero(q.size());
   u.segment<3>(3) = Vec3(1.0, 2.0, -3.0);
   const ForceEval f = evaluate_force(ResistiveForce(m, {0, 1}, {0.5, 1.5}), m, frames, q, u, 0.0);
-  EXPECT_NEAR((f.force.segment<3>(3) - -0.2 * Vec3(0.5 * 1.0, 1.5 * 2.0, 1.5 * -3.0)).norm(), 0.0, 1e-15);
+  EXPECT_NEAR((f.force.segment<3>(3) - -0.2 * Vec3(0.5 * 1.0, 1.5 * 2.0, 1.5 * -3.0)).norm(), 0.0,
+              1e-15);
 }
 
 TEST(Rft, CoefficientsFromTheMedium) {
@@ -88,10 +91,23 @@ TEST(Rft, CoefficientsFromTheMedium) {
 TEST(Rft, BadInputNamesTheKey) {
   auto rod = testing::make_small_rod(3, 1);
   testing::expect_input_error([] { rft_coefficients_from_medium(-1.0, 0.1, 0.01); }, {"mu", "-1"});
-  testing::expect_input_error([] { rft_coefficients_from_medium(1.0, 0.002, 0.003); }, {"length", "0.002", "radius"});
-  testing::expect_input_error([&] { ResistiveForce(rod.model, {0, 1}, {-0.5, 1.0}); }, {"eta_t", "-0.5"});
-  testing::expect_input_error([&] { ResistiveForce(rod.model, {0, 1}, {0.5, -2.0}); }, {"eta_n", "-2"});
-  testing::expect_input_error([&] { ResistiveForce(rod.model, {0, 4}, {0.5, 1.0}); }, {"edges[1]", "4"});
+  testing::expect_input_error([] { rft_coefficients_from_medium(1.0, 0.002, 0.003); },
+                              {"length", "0.002", "radius"});
+  testing::expect_input_error(
+      [&] {
+        ResistiveForce(rod.model, {0, 1}, {-0.5, 1.0});
+      },
+      {"eta_t", "-0.5"});
+  testing::expect_input_error(
+      [&] {
+        ResistiveForce(rod.model, {0, 1}, {0.5, -2.0});
+      },
+      {"eta_n", "-2"});
+  testing::expect_input_error(
+      [&] {
+        ResistiveForce(rod.model, {0, 4}, {0.5, 1.0});
+      },
+      {"edges[1]", "4"});
 }
 
 }  // namespace

@@ -33,7 +33,8 @@ TEST(ViscousDrag, HandComputedValueOnItsNodesOnly) {
   const auto& l = rod.model.rods.rest_length;
   // node 0: half its one edge; node 2: half of edges 1 and 2
   EXPECT_NEAR((f.force.segment<3>(0) + eta * 0.5 * l[0] * u.segment<3>(0)).norm(), 0.0, 1e-15);
-  EXPECT_NEAR((f.force.segment<3>(6) + eta * 0.5 * (l[1] + l[2]) * u.segment<3>(6)).norm(), 0.0, 1e-15);
+  EXPECT_NEAR((f.force.segment<3>(6) + eta * 0.5 * (l[1] + l[2]) * u.segment<3>(6)).norm(), 0.0,
+              1e-15);
   EXPECT_EQ(f.force.segment<3>(3).norm(), 0.0);
   EXPECT_EQ(f.force.tail(rod.model.dofs.num_edges).norm(), 0.0);
   EXPECT_TRUE(drag.has_symmetric_jacobian());

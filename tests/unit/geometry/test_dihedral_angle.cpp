@@ -32,17 +32,20 @@ std::array<Vec3, 4> unflatten(const VecN<12>& q) {
 }
 
 TEST(DihedralAngle, HandComputedValues) {
-  // flat hinge: zero; triangle B folded up by 90 degrees about the x axis: (n_A x n_B) . e_hat = -1 -> -pi/2
+  // flat hinge: zero; triangle B folded up by 90 degrees about the x axis: (n_A x n_B) . e_hat = -1
+  // -> -pi/2
   const Vec3 x0(0, 0, 0), x1(1, 0, 0), x2(0.5, 1, 0);
   EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, -1, 0)), 0.0, 1e-15);
   EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, 0, 1)), -pi / 2, 1e-15);
   EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, 0, -1)), pi / 2, 1e-15);
   // folded by 150 degrees: |phi| = 150 degrees
-  EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, std::cos(pi / 6), -std::sin(pi / 6))), 5 * pi / 6, 1e-14);
+  EXPECT_NEAR(dihedral_angle(x0, x1, x2, Vec3(0.5, std::cos(pi / 6), -std::sin(pi / 6))),
+              5 * pi / 6, 1e-14);
 }
 
-/// Random hinges, then hinges the random ones do not reach: obtuse triangles whose opposite nodes project
-/// beyond the edge's ends (alpha_A < 0, alpha_B > 1 in the closed form) and a hinge folded by 170 degrees.
+/// Random hinges, then hinges the random ones do not reach: obtuse triangles whose opposite nodes
+/// project beyond the edge's ends (alpha_A < 0, alpha_B > 1 in the closed form) and a hinge folded
+/// by 170 degrees.
 std::vector<std::array<Vec3, 4>> derivative_cases() {
   std::vector<std::array<Vec3, 4>> cases;
   for (unsigned seed = 1; seed <= 5; ++seed) cases.push_back(random_hinge(seed));
@@ -70,11 +73,14 @@ TEST(DihedralAngle, ExactDerivativesMatchFiniteDifferences) {
       const auto p = unflatten(plus), m = unflatten(minus);
       VecN<12> gp, gm;
       g_fd[i] = (dihedral_angle_derivatives(p[0], p[1], p[2], p[3], &gp, nullptr) -
-                 dihedral_angle_derivatives(m[0], m[1], m[2], m[3], &gm, nullptr)) / (2 * step);
+                 dihedral_angle_derivatives(m[0], m[1], m[2], m[3], &gm, nullptr)) /
+                (2 * step);
       h_fd.col(i) = (gp - gm) / (2 * step);
     }
-    EXPECT_LE((g - g_fd).norm(), 1e-7 * g.norm()) << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
-    EXPECT_LE((h - h_fd).norm(), 1e-6 * h.norm()) << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
+    EXPECT_LE((g - g_fd).norm(), 1e-7 * g.norm())
+        << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
+    EXPECT_LE((h - h_fd).norm(), 1e-6 * h.norm())
+        << "phi " << dihedral_angle(x[0], x[1], x[2], x[3]);
     EXPECT_LE((h - h.transpose()).norm(), 1e-13 * h.norm());
   }
 }
@@ -94,11 +100,15 @@ TEST(TriangleNormal, JacobianAndWeightedHessianMatchFiniteDifferences) {
     p[i] += step;
     m[i] -= step;
     const Vec3 dn = (triangle_normal(p.segment<3>(0), p.segment<3>(3), p.segment<3>(6)) -
-                     triangle_normal(m.segment<3>(0), m.segment<3>(3), m.segment<3>(6))) / (2 * step);
+                     triangle_normal(m.segment<3>(0), m.segment<3>(3), m.segment<3>(6))) /
+                    (2 * step);
     EXPECT_LE((j.col(i) - dn).norm(), 1e-8);
-    const VecN<9> dg = (triangle_normal_jacobian(p.segment<3>(0), p.segment<3>(3), p.segment<3>(6)).transpose() * lambda -
-                        triangle_normal_jacobian(m.segment<3>(0), m.segment<3>(3), m.segment<3>(6)).transpose() * lambda) /
-                       (2 * step);
+    const VecN<9> dg =
+        (triangle_normal_jacobian(p.segment<3>(0), p.segment<3>(3), p.segment<3>(6)).transpose() *
+             lambda -
+         triangle_normal_jacobian(m.segment<3>(0), m.segment<3>(3), m.segment<3>(6)).transpose() *
+             lambda) /
+        (2 * step);
     EXPECT_LE((h.col(i) - dg).norm(), 1e-8);
   }
 }

@@ -60,10 +60,13 @@ TEST(CurvatureBinormal, MagnitudeIsTwoTanHalfTurningAngle) {
 }
 
 TEST(InitialDirector, HandValues) {
-  // docs/conventions.md#material-frame-at-t--0: a_1 = +z projected onto the plane normal to t; +x for vertical t
+  // docs/conventions.md#material-frame-at-t--0: a_1 = +z projected onto the plane normal to t; +x
+  // for vertical t
   const Vec3 x = Vec3::UnitX(), y = Vec3::UnitY(), z = Vec3::UnitZ();
-  for (const Vec3& t : {x, Vec3(-x), y, Vec3(-y)}) EXPECT_LE((initial_director(t) - z).norm(), 1e-15) << t.transpose();
-  EXPECT_LE((initial_director(Vec3(1, 0, 1).normalized()) - Vec3(-1, 0, 1).normalized()).norm(), 1e-15);
+  for (const Vec3& t : {x, Vec3(-x), y, Vec3(-y)})
+    EXPECT_LE((initial_director(t) - z).norm(), 1e-15) << t.transpose();
+  EXPECT_LE((initial_director(Vec3(1, 0, 1).normalized()) - Vec3(-1, 0, 1).normalized()).norm(),
+            1e-15);
   EXPECT_LE((initial_director(z) - x).norm(), 1e-15);
   EXPECT_LE((initial_director(-z) - x).norm(), 1e-15);
   // an explicit hint, and a hint along t falls back to the axis least aligned with the hint
@@ -74,8 +77,8 @@ TEST(InitialDirector, HandValues) {
 }
 
 TEST(InitialDirector, ContinuousInTheDirection) {
-  // issue 7: under the former rule (a_1 = t x the axis least aligned with t) rods along [1, 0.1, 0.09]
-  // and [1, 0.09, 0.1] started with perpendicular m1
+  // issue 7: under the former rule (a_1 = t x the axis least aligned with t) rods along [1, 0.1,
+  // 0.09] and [1, 0.09, 0.1] started with perpendicular m1
   const Vec3 a = initial_director(Vec3(1, 0.1, 0.09).normalized());
   const Vec3 b = initial_director(Vec3(1, 0.09, 0.1).normalized());
   EXPECT_LT((a - b).norm(), 0.01);
@@ -149,7 +152,8 @@ TEST(Kinematics, ReferenceTwistOfARotatedDirector) {
   Kinematics kin;
   compute_kinematics(m, frames, q, kin);
   EXPECT_NEAR(kin.reference_twist[0], alpha, 1e-14);
-  const Vec3 expected_m1 = std::cos(0.4) * kin.reference_director_1[1] + std::sin(0.4) * kin.reference_director_2[1];
+  const Vec3 expected_m1 =
+      std::cos(0.4) * kin.reference_director_1[1] + std::sin(0.4) * kin.reference_director_2[1];
   EXPECT_LE((kin.material_director_1[1] - expected_m1).norm(), 1e-15);
   EXPECT_LE((kin.material_director_2[1] - t1.cross(expected_m1)).norm(), 1e-15);
 }
@@ -175,14 +179,16 @@ TEST(Kinematics, TimeParallelTransportAndItsRotationGradient) {
   Kinematics kin0;
   compute_kinematics(m, frames, q0, kin0);
   EXPECT_LE((kin0.reference_director_1[1] - frames.reference_director[1]).norm(), 1e-15);
-  EXPECT_LE(kin0.transport_rotation_gradient[1].norm(), 1e-15);  // exactly 0 in exact arithmetic; FMA leaves ~1e-18
+  EXPECT_LE(kin0.transport_rotation_gradient[1].norm(),
+            1e-15);  // exactly 0 in exact arithmetic; FMA leaves ~1e-18
 
   VecX q = q0;
   q.segment<3>(6) += Vec3(0.2, -0.3, 0.5);
   Kinematics kin;
   compute_kinematics(m, frames, q, kin);
   const Vec3 t_new = kin.tangent[1];
-  EXPECT_LE((kin.reference_director_1[1] - parallel_transport(frames.reference_director[1], frames.tangent[1], t_new))
+  EXPECT_LE((kin.reference_director_1[1] -
+             parallel_transport(frames.reference_director[1], frames.tangent[1], t_new))
                 .norm(),
             1e-14);
   const Vec3 de = 2e-6 * kin.transport_rotation_gradient[1].normalized() + Vec3(1e-6, 0.0, -0.5e-6);

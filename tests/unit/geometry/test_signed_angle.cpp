@@ -15,7 +15,8 @@ namespace {
 
 /// |a - b| in units of the last place of b
 double ulps(double a, double b) {
-  const double ulp = std::nextafter(std::abs(b), std::numeric_limits<double>::infinity()) - std::abs(b);
+  const double ulp =
+      std::nextafter(std::abs(b), std::numeric_limits<double>::infinity()) - std::abs(b);
   return std::abs(a - b) / ulp;
 }
 
@@ -27,13 +28,15 @@ TEST(SmallAngleAtan2, SeriesIsWithinOneUlpOfAtan2) {
   const int n = 200000;
   for (int i = 0; i < n; ++i) {
     const double x = scale(rng);
-    const double y = ratio(rng) * std::pow(10.0, shrink(rng)) * x;  // angles from 0.125 rad down to 1e-13
+    const double y =
+        ratio(rng) * std::pow(10.0, shrink(rng)) * x;  // angles from 0.125 rad down to 1e-13
     const double series = small_angle_atan2(y, x), reference = std::atan2(y, x);
     worst = std::max(worst, ulps(series, reference));
     differ += series != reference;
   }
   EXPECT_LE(worst, 1.0);
-  EXPECT_GT(differ, 0) << "the sweep reaches the series (else it would test std::atan2 against itself)";
+  EXPECT_GT(differ, 0)
+      << "the sweep reaches the series (else it would test std::atan2 against itself)";
   // the edges of the series' range and exact values
   EXPECT_LE(ulps(small_angle_atan2(1.0, 8.0), std::atan2(1.0, 8.0)), 1.0);
   EXPECT_LE(ulps(small_angle_atan2(-1.0, 8.0), std::atan2(-1.0, 8.0)), 1.0);
@@ -42,8 +45,14 @@ TEST(SmallAngleAtan2, SeriesIsWithinOneUlpOfAtan2) {
 }
 
 TEST(SmallAngleAtan2, OutsideTheSeriesRangeItIsAtan2) {
-  for (const auto& [y, x] : {std::pair{1.0, 7.9}, {-1.0, 7.9}, {1.0, 0.0}, {1.0, -1.0}, {0.0, -1.0}, {-0.0, -1.0},
-                             {-1e-3, -1.0}, {3.0, 1.0}})
+  for (const auto& [y, x] : {std::pair{1.0, 7.9},
+                             {-1.0, 7.9},
+                             {1.0, 0.0},
+                             {1.0, -1.0},
+                             {0.0, -1.0},
+                             {-0.0, -1.0},
+                             {-1e-3, -1.0},
+                             {3.0, 1.0}})
     EXPECT_EQ(small_angle_atan2(y, x), std::atan2(y, x)) << y << " " << x;
   EXPECT_TRUE(std::isnan(small_angle_atan2(std::nan(""), 1.0)));
   EXPECT_TRUE(std::isnan(small_angle_atan2(1e-3, std::nan(""))));

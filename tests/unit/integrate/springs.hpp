@@ -17,8 +17,8 @@ namespace tendril::testing {
 
 struct LinearSpring {
   int i = 0, j = -1;
-  double k = 1.0;           ///< stiffness [N/m]
-  Vec3 rest = Vec3::Zero(); ///< rest offset x_i - x_j [m]
+  double k = 1.0;            ///< stiffness [N/m]
+  Vec3 rest = Vec3::Zero();  ///< rest offset x_i - x_j [m]
 };
 
 class LinearSprings final : public Energy {
@@ -27,7 +27,11 @@ class LinearSprings final : public Energy {
   std::string_view name() const override { return "linear_springs"; }
   void declare_sparsity(const Model&, SparsityBuilder& pattern) const override {
     for (const auto& s : springs_) {
-      const int dofs[6] = {3 * s.i, 3 * s.i + 1, 3 * s.i + 2, s.j < 0 ? -1 : 3 * s.j, s.j < 0 ? -1 : 3 * s.j + 1,
+      const int dofs[6] = {3 * s.i,
+                           3 * s.i + 1,
+                           3 * s.i + 2,
+                           s.j < 0 ? -1 : 3 * s.j,
+                           s.j < 0 ? -1 : 3 * s.j + 1,
                            s.j < 0 ? -1 : 3 * s.j + 2};
       pattern.add_stencil(dofs);
     }
@@ -42,10 +46,15 @@ class LinearSprings final : public Energy {
         if (s.j >= 0) out.gradient->segment<3>(3 * s.j) -= s.k * d;
       }
       if (out.hessian) {
-        const int dofs[6] = {3 * s.i, 3 * s.i + 1, 3 * s.i + 2, s.j < 0 ? -1 : 3 * s.j,
-                             s.j < 0 ? -1 : 3 * s.j + 1, s.j < 0 ? -1 : 3 * s.j + 2};
+        const int dofs[6] = {3 * s.i,
+                             3 * s.i + 1,
+                             3 * s.i + 2,
+                             s.j < 0 ? -1 : 3 * s.j,
+                             s.j < 0 ? -1 : 3 * s.j + 1,
+                             s.j < 0 ? -1 : 3 * s.j + 2};
         MatN<6> h;
-        h << s.k * Mat3::Identity(), -s.k * Mat3::Identity(), -s.k * Mat3::Identity(), s.k * Mat3::Identity();
+        h << s.k * Mat3::Identity(), -s.k * Mat3::Identity(), -s.k * Mat3::Identity(),
+            s.k * Mat3::Identity();
         out.hessian->add(dofs, h);
       }
     }
@@ -57,9 +66,9 @@ class LinearSprings final : public Energy {
 
 struct ElasticSpring {
   int i = 0, j = -1;
-  double k = 1.0;             ///< stiffness [N/m]
-  double rest_length = 1.0;   ///< L [m]
-  Vec3 anchor = Vec3::Zero(); ///< used when j = -1 [m]
+  double k = 1.0;              ///< stiffness [N/m]
+  double rest_length = 1.0;    ///< L [m]
+  Vec3 anchor = Vec3::Zero();  ///< used when j = -1 [m]
 };
 
 class ElasticSprings final : public Energy {
@@ -92,7 +101,11 @@ class ElasticSprings final : public Energy {
 
  private:
   static std::array<int, 6> dofs(const ElasticSpring& s) {
-    return {3 * s.i, 3 * s.i + 1, 3 * s.i + 2, s.j < 0 ? -1 : 3 * s.j, s.j < 0 ? -1 : 3 * s.j + 1,
+    return {3 * s.i,
+            3 * s.i + 1,
+            3 * s.i + 2,
+            s.j < 0 ? -1 : 3 * s.j,
+            s.j < 0 ? -1 : 3 * s.j + 1,
             s.j < 0 ? -1 : 3 * s.j + 2};
   }
   std::vector<ElasticSpring> springs_;

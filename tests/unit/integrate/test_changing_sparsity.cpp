@@ -21,20 +21,23 @@ constexpr int kParticles = 5;
 /// state. declare_all: declare every pair once (a fixed pattern) instead of the active ones.
 class ProximitySprings final : public ForceTerm {
  public:
-  ProximitySprings(double k, double radius, bool declare_all) : k_(k), radius_(radius), declare_all_(declare_all) {}
+  ProximitySprings(double k, double radius, bool declare_all)
+      : k_(k), radius_(radius), declare_all_(declare_all) {}
   std::string_view name() const override { return "proximity_springs"; }
   bool has_symmetric_jacobian() const override { return true; }
   void declare_sparsity(const Model&, SparsityBuilder& pattern) const override {
     for (int i = 0; i < kParticles; ++i)
       for (int j = i + 1; j < kParticles; ++j)
-        if (declare_all_ || std::find(active_.begin(), active_.end(), std::pair{i, j}) != active_.end())
+        if (declare_all_ ||
+            std::find(active_.begin(), active_.end(), std::pair{i, j}) != active_.end())
           pattern.add_stencil(dofs(i, j));
   }
   bool update_stencils(const Model&, const State& state) const override {
     std::vector<std::pair<int, int>> now;
     for (int i = 0; i < kParticles; ++i)
       for (int j = i + 1; j < kParticles; ++j)
-        if ((state.q.segment<3>(3 * i) - state.q.segment<3>(3 * j)).norm() < radius_) now.emplace_back(i, j);
+        if ((state.q.segment<3>(3 * i) - state.q.segment<3>(3 * j)).norm() < radius_)
+          now.emplace_back(i, j);
     const bool changed = now != active_;
     active_ = std::move(now);
     ++updates_;
@@ -49,7 +52,8 @@ class ProximitySprings final : public ForceTerm {
       }
       if (out.jacobian) {
         MatN<6> dF;
-        dF << -k_ * Mat3::Identity(), k_ * Mat3::Identity(), k_ * Mat3::Identity(), -k_ * Mat3::Identity();
+        dF << -k_ * Mat3::Identity(), k_ * Mat3::Identity(), k_ * Mat3::Identity(),
+            -k_ * Mat3::Identity();
         out.jacobian->add(dofs(i, j), dF, out.dq_scale);
       }
     }
@@ -57,7 +61,9 @@ class ProximitySprings final : public ForceTerm {
   int updates() const { return updates_; }
 
  private:
-  static std::array<int, 6> dofs(int i, int j) { return {3 * i, 3 * i + 1, 3 * i + 2, 3 * j, 3 * j + 1, 3 * j + 2}; }
+  static std::array<int, 6> dofs(int i, int j) {
+    return {3 * i, 3 * i + 1, 3 * i + 2, 3 * j, 3 * j + 1, 3 * j + 2};
+  }
   double k_, radius_;
   bool declare_all_;
   mutable std::vector<std::pair<int, int>> active_;
@@ -104,7 +110,8 @@ TEST(ChangingSparsity, PatternFollowsTheStencilsAndMatchesAFixedPattern) {
   EXPECT_GE(changes, 6);
   EXPECT_EQ(b.system().pattern_analyses(), 1) << "a term that reports no change keeps the pattern";
   EXPECT_EQ(changing.springs->updates(), 40) << "one update per step (no halving here)";
-  EXPECT_NE(*std::min_element(sizes.begin(), sizes.end()), *std::max_element(sizes.begin(), sizes.end()));
+  EXPECT_NE(*std::min_element(sizes.begin(), sizes.end()),
+            *std::max_element(sizes.begin(), sizes.end()));
   // same physics, different pattern: the same trajectory up to the linear solves' round-off
   EXPECT_LE((changing.state.q - fixed.state.q).norm(), 1e-12 * fixed.state.q.norm());
   EXPECT_LT(changing.state.q[3 * (kParticles - 1)], 0.0) << "it flew past all of them";

@@ -1,16 +1,17 @@
 // Chord steps (NewtonOptions::chord_contraction, docs/physics/time_integration.md "Chord steps"):
 // after an iteration that cut the residual to at most c times the previous one, the next iteration
-// solves with the factorization already held (the chord method, Kelley, "Solving Nonlinear Equations
-// with Newton's Method", SIAM 2003, section 2.3.3: linear convergence at the rate of the Jacobian's
-// error). The solve stops on the same tests, so the answer agrees with fresh Newton steps to the
-// force tolerance; a chord step that contracts poorly is followed by a fresh Newton step.
+// solves with the factorization already held (the chord method, Kelley, "Solving Nonlinear
+// Equations with Newton's Method", SIAM 2003, section 2.3.3: linear convergence at the rate of the
+// Jacobian's error). The solve stops on the same tests, so the answer agrees with fresh Newton
+// steps to the force tolerance; a chord step that contracts poorly is followed by a fresh Newton
+// step.
 #include <memory>
 
 #include <gtest/gtest.h>
 
-#include "unit/rod/rod_shapes.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/integrate/time_stepper.hpp"
+#include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
 namespace {
@@ -21,8 +22,9 @@ struct ChordRun {
   int chord_iterations = 0;
 };
 
-/// The benchmark cantilever (21 nodes) released under gravity from straight, 20 implicit Euler steps
-/// of 20 ms from q_k (several Newton iterations each), with chord steps after a contraction <= c.
+/// The benchmark cantilever (21 nodes) released under gravity from straight, 20 implicit Euler
+/// steps of 20 ms from q_k (several Newton iterations each), with chord steps after a contraction
+/// <= c.
 ChordRun fall(double chord_contraction) {
   test::BuiltRod rod = test::clamped_benchmark_rod(21);
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));

@@ -3,16 +3,18 @@
 // with status non_finite, says which quantity went bad where, and leaves the State unchanged.
 #include <gtest/gtest.h>
 
-#include "unit/rod/rod_shapes.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
 #include "tendril/integrate/static_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
+#include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
 namespace {
 
-void fix_all(Model& model) { std::fill(model.fixed.begin(), model.fixed.end(), std::uint8_t{1}); }
+void fix_all(Model& model) {
+  std::fill(model.fixed.begin(), model.fixed.end(), std::uint8_t{1});
+}
 
 TEST(DegenerateSystems, RodClampedEverywhereRunsAndNothingMoves) {
   // a three-node rod clamped at both ends: every position and twist is fixed
@@ -81,8 +83,9 @@ TEST(DegenerateSystems, OverflowingLoadFailsTheStepAndSaysWhere) {
 TEST(DegenerateSystems, InfiniteLoadAndNaNStateFail) {
   test::BuiltRod rod = test::clamped_benchmark_rod(6);
   // a load history that overflows (a constant infinite load is refused as input)
-  rod.model.forces.push_back(std::make_shared<PointLoad>(
-      4, [](double t) { return Vec3(0.0, t > 0.0 ? std::numeric_limits<double>::infinity() : 0.0, 0.0); }));
+  rod.model.forces.push_back(std::make_shared<PointLoad>(4, [](double t) {
+    return Vec3(0.0, t > 0.0 ? std::numeric_limits<double>::infinity() : 0.0, 0.0);
+  }));
   TimeStepper stepper(rod.model, DynamicsOptions{}, rod.q);
   State state = test::rest_state(rod);
   StepReport report = stepper.step(state);

@@ -1,10 +1,11 @@
 // py-dismech's stopping rule (StoppingRule::dismech; StructuresComp/dismech-python,
 // time_steppers/time_stepper.py, `_converged`, read 2026-11-24; docs/physics/time_integration.md
-// "Newton iteration and convergence"): iteration k computes the update d_k at y_{k-1}, applies it, and
-// then stops if ||f(y_{k-1})|| < tol, or ||f(y_{k-1})|| < ftol ||f(y_0)||, or max |d_k| / dt < dtol. So the
-// solve stops one iteration after the residual test is met, and the accepted iterate is the updated one.
-// Each test sets one tolerance between two consecutive values of a reference solve and checks the
-// iteration it stops at and the iterate it returns (that of a Tendril-rule solve stopped there).
+// "Newton iteration and convergence"): iteration k computes the update d_k at y_{k-1}, applies it,
+// and then stops if ||f(y_{k-1})|| < tol, or ||f(y_{k-1})|| < ftol ||f(y_0)||, or max |d_k| / dt <
+// dtol. So the solve stops one iteration after the residual test is met, and the accepted iterate
+// is the updated one. Each test sets one tolerance between two consecutive values of a reference
+// solve and checks the iteration it stops at and the iterate it returns (that of a Tendril-rule
+// solve stopped there).
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -20,8 +21,8 @@ namespace {
 
 constexpr double kDt = 0.02;
 
-/// One implicit Euler step of 20 ms of the benchmark cantilever (21 nodes) released under gravity from
-/// straight, from q_k (several Newton iterations), with the given Newton options.
+/// One implicit Euler step of 20 ms of the benchmark cantilever (21 nodes) released under gravity
+/// from straight, from q_k (several Newton iterations), with the given Newton options.
 struct Fall {
   State state;
   StepReport report;
@@ -40,12 +41,13 @@ Fall fall(const NewtonOptions& newton) {
   return run;
 }
 
-/// The reference solve (to the round-off floor) and its iterates y_0 .. y_n, each from a Tendril-rule solve
-/// whose absolute tolerance lies between the residuals of y_k and y_{k-1}.
+/// The reference solve (to the round-off floor) and its iterates y_0 .. y_n, each from a
+/// Tendril-rule solve whose absolute tolerance lies between the residuals of y_k and y_{k-1}.
 struct Reference {
   std::vector<double> residuals;  ///< ||f(y_k)||, k = 0 .. n [N]
   std::vector<VecX> iterates;     ///< y_k
-  std::vector<double> velocity_changes;  ///< max |y_k - y_{k-1}| / dt, k = 1 .. n (entry 0 unused) [m/s]
+  std::vector<double>
+      velocity_changes;  ///< max |y_k - y_{k-1}| / dt, k = 1 .. n (entry 0 unused) [m/s]
 };
 const Reference& reference() {
   static const Reference ref = [] {
@@ -81,7 +83,8 @@ NewtonOptions dismech(double tol, double ftol, double dtol) {
   return o;
 }
 
-/// The solve stopped after `iterations` with `criterion`, at the iterate y_iterations (the update applied).
+/// The solve stopped after `iterations` with `criterion`, at the iterate y_iterations (the update
+/// applied).
 void expect_stopped_at(const Fall& run, int iterations, StopCriterion criterion) {
   const Reference& ref = reference();
   ASSERT_TRUE(run.report.ok()) << run.report.message;
@@ -98,7 +101,8 @@ void expect_stopped_at(const Fall& run, int iterations, StopCriterion criterion)
 TEST(DismechStopping, ReferenceHasEnoughIterations) {
   const Reference& ref = reference();
   ASSERT_GE(ref.residuals.size(), 5u);  // y_0 .. y_4 at least
-  for (std::size_t k = 1; k < ref.residuals.size(); ++k) EXPECT_LT(ref.residuals[k], ref.residuals[k - 1]) << k;
+  for (std::size_t k = 1; k < ref.residuals.size(); ++k)
+    EXPECT_LT(ref.residuals[k], ref.residuals[k - 1]) << k;
 }
 
 TEST(DismechStopping, AbsoluteResidualTestsTheIterateBeforeTheUpdate) {
@@ -134,8 +138,9 @@ TEST(DismechStopping, AnyTestEndsTheSolve) {
 }
 
 TEST(DismechStopping, PyDismechFixtureTolerancesConverge) {
-  // tol 1e-4 N, ftol 1e-4, dtol 1e-2 m/s (py-dismech's tests/conftest.py): the solve ends earlier than the
-  // default rule's, and its residual is not bounded by tol (only the one before the last update is)
+  // tol 1e-4 N, ftol 1e-4, dtol 1e-2 m/s (py-dismech's tests/conftest.py): the solve ends earlier
+  // than the default rule's, and its residual is not bounded by tol (only the one before the last
+  // update is)
   const Fall defaults = fall(NewtonOptions{});
   const Fall run = fall(dismech(1e-4, 1e-4, 1e-2));
   ASSERT_TRUE(run.report.ok()) << run.report.message;

@@ -9,17 +9,17 @@
 #include <Eigen/Dense>
 
 #include "tendril/integrate/banded_ldlt_solver.hpp"
-#include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
-#include "tendril/integrate/sparse_lu_solver.hpp"
+#include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 #include "tendril/integrate/sparse_ldlt_solver.hpp"
+#include "tendril/integrate/sparse_lu_solver.hpp"
 
 namespace tendril {
 namespace {
 
-/// A random symmetric matrix with bandwidth b in a scrambled (randomly permuted) order; the diagonal
-/// is shift + sum of |off-diagonals| (SPD for shift > 0).
+/// A random symmetric matrix with bandwidth b in a scrambled (randomly permuted) order; the
+/// diagonal is shift + sum of |off-diagonals| (SPD for shift > 0).
 MatX random_banded(int n, int b, double shift, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -35,11 +35,13 @@ MatX random_banded(int n, int b, double shift, unsigned seed) {
   return p * a * p.transpose();
 }
 
-SparseMatrix to_sparse(const MatX& a) { return a.sparseView(0.0, 0.0); }
+SparseMatrix to_sparse(const MatX& a) {
+  return a.sparseView(0.0, 0.0);
+}
 
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
-/// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its null
-/// vector.
+/// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its
+/// null vector.
 MatX grid_laplacian(int rows, int cols, unsigned seed) {
   const int n = rows * cols;
   std::vector<int> id(n);
@@ -62,8 +64,14 @@ MatX grid_laplacian(int rows, int cols, unsigned seed) {
 
 TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
   // sizes of every remainder modulo the banded LDL^T's panel of 4 columns, down to a single unknown
-  for (auto [n, b, seed] : {std::tuple{30, 1, 1u}, {80, 4, 2u}, {150, 10, 3u}, {200, 25, 4u}, {97, 6, 21u},
-                            {7, 2, 22u}, {3, 1, 23u}, {1, 0, 24u}}) {
+  for (auto [n, b, seed] : {std::tuple{30, 1, 1u},
+                            {80, 4, 2u},
+                            {150, 10, 3u},
+                            {200, 25, 4u},
+                            {97, 6, 21u},
+                            {7, 2, 22u},
+                            {3, 1, 23u},
+                            {1, 0, 24u}}) {
     const MatX a = random_banded(n, b, 0.5, seed);
     const SparseMatrix s = to_sparse(a);
     BandedLdltSolver banded;
@@ -89,8 +97,9 @@ TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
 }
 
 TEST(LinearSolvers, BandedLdltOnAMeshFollowsItsEnvelope) {
-  // a mesh's node graph in RCM order has a ragged envelope: the factorization stays inside it (less work than
-  // the full band) and solves as a dense LDL^T does, on meshes of every size modulo the panel of 4 columns
+  // a mesh's node graph in RCM order has a ragged envelope: the factorization stays inside it (less
+  // work than the full band) and solves as a dense LDL^T does, on meshes of every size modulo the
+  // panel of 4 columns
   for (auto [rows, cols, seed] : {std::tuple{12, 5, 41u}, {9, 7, 42u}, {15, 3, 43u}, {2, 2, 44u}}) {
     MatX a = grid_laplacian(rows, cols, seed);
     a.diagonal().array() += 0.3;
@@ -98,9 +107,11 @@ TEST(LinearSolvers, BandedLdltOnAMeshFollowsItsEnvelope) {
     BandedLdltSolver banded;
     banded.analyze(to_sparse(a));
     if (n > 20) {
-      EXPECT_LT(banded.multiply_adds(), banded_multiply_adds(n, banded.bandwidth())) << rows << " x " << cols;
+      EXPECT_LT(banded.multiply_adds(), banded_multiply_adds(n, banded.bandwidth()))
+          << rows << " x " << cols;
     }
-    ASSERT_EQ(banded.factorize(to_sparse(a), 1e-13).status, Factorization::Status::positive_definite);
+    ASSERT_EQ(banded.factorize(to_sparse(a), 1e-13).status,
+              Factorization::Status::positive_definite);
     const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
     VecX x;
     banded.solve(rhs, x);
@@ -110,10 +121,18 @@ TEST(LinearSolvers, BandedLdltOnAMeshFollowsItsEnvelope) {
 }
 
 TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
-  // narrow bands (single-column updates) and bands of at least 24 (panels of 4 columns), with sizes of every
-  // remainder modulo the panel, down to a single unknown
-  for (auto [n, b, seed] : {std::tuple{30, 1, 5u}, {80, 4, 6u}, {150, 10, 7u}, {7, 2, 26u}, {3, 1, 27u},
-                            {1, 0, 28u}, {200, 25, 29u}, {201, 30, 30u}, {202, 26, 31u}, {203, 40, 32u}}) {
+  // narrow bands (single-column updates) and bands of at least 24 (panels of 4 columns), with sizes
+  // of every remainder modulo the panel, down to a single unknown
+  for (auto [n, b, seed] : {std::tuple{30, 1, 5u},
+                            {80, 4, 6u},
+                            {150, 10, 7u},
+                            {7, 2, 26u},
+                            {3, 1, 27u},
+                            {1, 0, 28u},
+                            {200, 25, 29u},
+                            {201, 30, 30u},
+                            {202, 26, 31u},
+                            {203, 40, 32u}}) {
     // symmetric pattern, non-symmetric values: a random skew part added to an SPD banded matrix
     const MatX spd = random_banded(n, b, 0.5, seed);
     MatX a = spd;
@@ -144,8 +163,9 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
     const VecX x_dense = a.partialPivLu().solve(rhs);
     EXPECT_LE((x_banded - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
     EXPECT_LE((x_sparse - x_dense).norm(), 1e-10 * x_dense.norm()) << "n " << n;
-    // a zero row/column is singular for both (a row with only a tiny diagonal, 1e-300, is not: the pivot
-    // test is relative to each row's own diagonal, so such a row is as well conditioned as any)
+    // a zero row/column is singular for both (a row with only a tiny diagonal, 1e-300, is not: the
+    // pivot test is relative to each row's own diagonal, so such a row is as well conditioned as
+    // any)
     MatX z = a;
     z.row(n / 2).setZero();
     z.col(n / 2).setZero();
@@ -160,9 +180,9 @@ TEST(LinearSolvers, LuSolversMatchADenseSolveOnNonSymmetricBandedMatrices) {
 }
 
 TEST(LinearSolvers, BandedSolversReadAMatrixThroughAMapAsTheyReadItsCopy) {
-  // A is the submatrix of rows and columns `keep` of a larger matrix B; factorize_through(B's values, map)
-  // must give what factorize(A) gives (the same operations on the same values: bitwise), after a
-  // factorization of another matrix left the envelope full of other values
+  // A is the submatrix of rows and columns `keep` of a larger matrix B; factorize_through(B's
+  // values, map) must give what factorize(A) gives (the same operations on the same values:
+  // bitwise), after a factorization of another matrix left the envelope full of other values
   const int n = 60;
   const MatX big = random_banded(n, 6, 0.5, 41u);
   MatX nonsymmetric = big;
@@ -180,7 +200,8 @@ TEST(LinearSolvers, BandedSolversReadAMatrixThroughAMapAsTheyReadItsCopy) {
     const SparseMatrix a = to_sparse(a_dense), b = to_sparse(b_dense);
     std::vector<int> map;  // value index in b of each stored entry of a
     for (int j = 0; j < m; ++j)
-      for (SparseMatrix::InnerIterator it(a, j); it; ++it) map.push_back(value_index(b, keep[it.row()], keep[j]));
+      for (SparseMatrix::InnerIterator it(a, j); it; ++it)
+        map.push_back(value_index(b, keep[it.row()], keep[j]));
     direct.analyze(a);
     mapped.analyze(a);
     ASSERT_TRUE(mapped.read_through(map));
@@ -206,12 +227,13 @@ TEST(LinearSolvers, BandedSolversReadAMatrixThroughAMapAsTheyReadItsCopy) {
 }
 
 TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
-  // A dense hub of 8 unknowns with `chains` chains of 40 unknowns (bandwidth 3) attached to it, in a
-  // scrambled order, with non-symmetric values (the flagellated robot's pattern: a rigid head and disc
-  // carrying tails). Reverse Cuthill-McKee runs down the chains at once, so the hub sets the bandwidth;
-  // the envelope follows the chains (h ~ chains x 3 there): with 2 chains less than a third of the band's
-  // work, with 8 (whose levels are as wide as the hub) still less than the band's; the solve agrees with a
-  // dense LU, with single-column updates (2 chains) and with panels (8 chains, b >= 24)
+  // A dense hub of 8 unknowns with `chains` chains of 40 unknowns (bandwidth 3) attached to it, in
+  // a scrambled order, with non-symmetric values (the flagellated robot's pattern: a rigid head and
+  // disc carrying tails). Reverse Cuthill-McKee runs down the chains at once, so the hub sets the
+  // bandwidth; the envelope follows the chains (h ~ chains x 3 there): with 2 chains less than a
+  // third of the band's work, with 8 (whose levels are as wide as the hub) still less than the
+  // band's; the solve agrees with a dense LU, with single-column updates (2 chains) and with panels
+  // (8 chains, b >= 24)
   for (auto [chains, seed] : {std::tuple{2, 51u}, {8, 52u}}) {
     const int hub = 8, length = 40, n = hub + chains * length;
     std::mt19937 rng(seed);
@@ -229,7 +251,8 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
           a(j, i) = unit(rng);
         }
       }
-    for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+    for (int i = 0; i < n; ++i)
+      a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
     std::vector<int> perm(n);
     std::iota(perm.begin(), perm.end(), 0);
     std::shuffle(perm.begin(), perm.end(), rng);
@@ -255,8 +278,8 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
 }
 
 TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
-  // D A D with D = diag(1e-7 .. 1e7): rows of very different stiffness (a near-rigid part beside soft
-  // ones, twists beside positions). Every pivot is its row's diagonal times what survives the
+  // D A D with D = diag(1e-7 .. 1e7): rows of very different stiffness (a near-rigid part beside
+  // soft ones, twists beside positions). Every pivot is its row's diagonal times what survives the
   // elimination of the (well conditioned) A, so no solver may call it singular, and the solution is
   // D^-1 A^-1 D^-1 b to the accuracy of A's own solve
   const int n = 60;
@@ -267,8 +290,9 @@ TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
   const SparseMatrix s = to_sparse(scaled);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
   const VecX expected = (a.ldlt().solve(rhs.cwiseQuotient(d))).cwiseQuotient(d);
-  std::unique_ptr<LinearSolver> solvers[] = {std::make_unique<BandedLdltSolver>(), std::make_unique<SparseLdltSolver>(),
-                                             std::make_unique<BandedLuSolver>(), std::make_unique<SparseLuSolver>()};
+  std::unique_ptr<LinearSolver> solvers[] = {
+      std::make_unique<BandedLdltSolver>(), std::make_unique<SparseLdltSolver>(),
+      std::make_unique<BandedLuSolver>(), std::make_unique<SparseLuSolver>()};
   for (auto& solver : solvers) {
     solver->analyze(s);
     const Factorization f = solver->factorize(s, 1e-13);
@@ -320,8 +344,8 @@ TEST(LinearSolvers, SingularMatricesAreDetected) {
 }
 
 TEST(LinearSolvers, SparseLdltOnMeshPatternsMatchesDenseSolvesAcrossPatternChanges) {
-  // one solver object analyzes a 12 x 9 grid, then a 7 x 20 grid, then the first again: each time the
-  // solve of an SPD matrix (Laplacian + identity) agrees with a dense LDL^T
+  // one solver object analyzes a 12 x 9 grid, then a 7 x 20 grid, then the first again: each time
+  // the solve of an SPD matrix (Laplacian + identity) agrees with a dense LDL^T
   SparseLdltSolver sparse;
   for (auto [rows, cols, seed] : {std::tuple{12, 9, 11u}, {7, 20, 12u}, {12, 9, 13u}}) {
     MatX a = grid_laplacian(rows, cols, seed);
@@ -349,13 +373,14 @@ TEST(LinearSolvers, SparseLdltOnAMeshTellsNearlySingularFromSingularAndCountsNeg
   // the solve still agrees with the dense one to about condition x eps
   MatX nearly = laplacian;
   nearly.diagonal().array() += 1e-7;
-  ASSERT_EQ(sparse.factorize(to_sparse(nearly), 1e-13).status, Factorization::Status::positive_definite);
+  ASSERT_EQ(sparse.factorize(to_sparse(nearly), 1e-13).status,
+            Factorization::Status::positive_definite);
   VecX x;
   sparse.solve(rhs, x);
   const VecX expected = nearly.ldlt().solve(rhs);
   EXPECT_LE((x - expected).norm(), 1e-6 * expected.norm());
-  // - 2.5 I: indefinite; the negative pivots are the negative eigenvalues (Sylvester's law of inertia),
-  // and the solve of the indefinite system still agrees
+  // - 2.5 I: indefinite; the negative pivots are the negative eigenvalues (Sylvester's law of
+  // inertia), and the solve of the indefinite system still agrees
   MatX indefinite = laplacian;
   indefinite.diagonal().array() -= 2.5;
   Eigen::SelfAdjointEigenSolver<MatX> eig(indefinite);
@@ -367,7 +392,8 @@ TEST(LinearSolvers, SparseLdltOnAMeshTellsNearlySingularFromSingularAndCountsNeg
   EXPECT_EQ(f.status, Factorization::Status::indefinite);
   EXPECT_EQ(f.negative_pivots, negative);
   sparse.solve(rhs, x);
-  const VecX expected_indefinite = eig.eigenvectors() * (eig.eigenvectors().transpose() * rhs).cwiseQuotient(eig.eigenvalues());
+  const VecX expected_indefinite =
+      eig.eigenvectors() * (eig.eigenvectors().transpose() * rhs).cwiseQuotient(eig.eigenvalues());
   EXPECT_LE((x - expected_indefinite).norm(), 1e-9 * expected_indefinite.norm());
 }
 
@@ -391,30 +417,38 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
   EXPECT_DOUBLE_EQ(banded_multiply_adds(n, 1), n - 1.0);
   envelope.analyze(to_sparse(path));
   EXPECT_DOUBLE_EQ(envelope.multiply_adds(), n - 1.0);
-  // the storage estimates of the same: n (n + 1) / 2 entries of L and D for the dense matrix, 2 n - 1 for the path,
-  // the band's counted from the reverse Cuthill-McKee envelope alone (nothing allocated)
+  // the storage estimates of the same: n (n + 1) / 2 entries of L and D for the dense matrix, 2 n -
+  // 1 for the path, the band's counted from the reverse Cuthill-McKee envelope alone (nothing
+  // allocated)
   const SparseMatrix dense_pattern = to_sparse(dense), path_pattern = to_sparse(path);
-  EXPECT_DOUBLE_EQ(envelope_size(permuted_envelope(dense_pattern, reverse_cuthill_mckee(dense_pattern))).entries,
-                   n * (n + 1.0) / 2.0);
-  EXPECT_DOUBLE_EQ(envelope_size(permuted_envelope(path_pattern, reverse_cuthill_mckee(path_pattern))).entries,
-                   2.0 * n - 1.0);
+  EXPECT_DOUBLE_EQ(
+      envelope_size(permuted_envelope(dense_pattern, reverse_cuthill_mckee(dense_pattern))).entries,
+      n * (n + 1.0) / 2.0);
+  EXPECT_DOUBLE_EQ(
+      envelope_size(permuted_envelope(path_pattern, reverse_cuthill_mckee(path_pattern))).entries,
+      2.0 * n - 1.0);
   EXPECT_DOUBLE_EQ(sparse.factor_entries(), 2.0 * n - 1.0);
   sparse.analyze(dense_pattern);
   EXPECT_DOUBLE_EQ(sparse.factor_entries(), n * (n + 1.0) / 2.0);
 
-  // above banded_max_bandwidth the estimates decide: a 3-wide strip's envelope (b ~ 4) costs about what
-  // the sparse factor does, a 40 x 40 grid's 3.8 times more (2.56 M against 0.68 M multiply-adds: its work
-  // grows as n^2, the sparse factor's as n^1.5), above the banded kernel's speed-up of 3.5
-  MatX strip = grid_laplacian(60, 3, 16u), square = grid_laplacian(20, 20, 17u), large = grid_laplacian(40, 40, 18u);
+  // above banded_max_bandwidth the estimates decide: a 3-wide strip's envelope (b ~ 4) costs about
+  // what the sparse factor does, a 40 x 40 grid's 3.8 times more (2.56 M against 0.68 M
+  // multiply-adds: its work grows as n^2, the sparse factor's as n^1.5), above the banded kernel's
+  // speed-up of 3.5
+  MatX strip = grid_laplacian(60, 3, 16u), square = grid_laplacian(20, 20, 17u),
+       large = grid_laplacian(40, 40, 18u);
   strip.diagonal().array() += 1.0;
   square.diagonal().array() += 1.0;
   large.diagonal().array() += 1.0;
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, true)->name(), "banded_ldlt");
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(large), 8, true)->name(), "sparse_ldlt");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, true)->name(),
+            "banded_ldlt");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(large), 8, true)->name(),
+            "sparse_ldlt");
 
   // the LU's weigh with a factor 10: the 20 x 20 grid's band is within it; a random tree's is not
   // (no fill in its sparse factor, a wide band in any order)
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(), "banded_lu");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(),
+            "banded_lu");
   const int tree_nodes = 300;
   MatX tree = MatX::Identity(tree_nodes, tree_nodes) * 4.0;
   std::mt19937 parents(19u);
@@ -422,15 +456,19 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
     const int p = std::uniform_int_distribution<int>(0, i - 1)(parents);
     tree(i, p) = tree(p, i) = -1.0;
   }
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(tree), 8, false)->name(), "sparse_lu");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(tree), 8, false)->name(),
+            "sparse_lu");
   // a non-symmetric system is weighed with the same estimates
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(), "banded_lu");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(),
+            "banded_lu");
   // within banded_max_bandwidth the band is taken without weighing
-  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 400, true)->name(), "banded_ldlt");
+  EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 400, true)->name(),
+            "banded_ldlt");
   // the automatically chosen sparse solver comes analyzed: it factorizes and solves at once
   const SparseMatrix square_sparse = to_sparse(square);
   auto chosen = make_linear_solver(LinearSolverKind::automatic, square_sparse, 8, true);
-  ASSERT_EQ(chosen->factorize(square_sparse, 1e-13).status, Factorization::Status::positive_definite);
+  ASSERT_EQ(chosen->factorize(square_sparse, 1e-13).status,
+            Factorization::Status::positive_definite);
   const VecX rhs = VecX::LinSpaced(square.rows(), -1.0, 2.0);
   VecX x;
   chosen->solve(rhs, x);
@@ -438,8 +476,8 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
 }
 
 TEST(LinearSolvers, ReverseCuthillMcKeeMakesARodBanded) {
-  // the stencil pattern of a rod in DER order q = [x (3N) | theta (E)]: bend-twist at node k couples
-  // x_{k-1}, x_k, x_{k+1}, theta_{k-1}, theta_k
+  // the stencil pattern of a rod in DER order q = [x (3N) | theta (E)]: bend-twist at node k
+  // couples x_{k-1}, x_k, x_{k+1}, theta_{k-1}, theta_k
   const int num_nodes = 50, num_edges = num_nodes - 1;
   SparsityBuilder builder(3 * num_nodes + num_edges);
   builder.add_diagonal();

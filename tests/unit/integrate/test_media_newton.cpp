@@ -1,8 +1,10 @@
 // Media forces inside the integrators, stepped by implicit Euler and implicit midpoint: the
-// velocity-dependent forces enter the Newton matrix through dF/dq + c_u dF/du (docs/physics/media.md).
-// To see their Jacobians alone, the model is the benchmark rod's chain of nodes and edges with no
-// elastic energy (only gravity, inertia and the medium) and a seeded random initial velocity:
-// - viscous and head drag are linear in u, so the step's equation is linear and Newton with the exact
+// velocity-dependent forces enter the Newton matrix through dF/dq + c_u dF/du
+// (docs/physics/media.md). To see their Jacobians alone, the model is the benchmark rod's chain of
+// nodes and edges with no elastic energy (only gravity, inertia and the medium) and a seeded random
+// initial velocity:
+// - viscous and head drag are linear in u, so the step's equation is linear and Newton with the
+// exact
 //   matrix solves it in one iteration;
 // - RFT depends on q through the node tangents, so Newton must converge quadratically: the observed
 //   order log(r_{k+1}/r_k) / log(r_k/r_{k-1}) reaches 2 above the round-off floor.
@@ -14,12 +16,12 @@
 #include <gtest/gtest.h>
 
 #include "support/newton_order.hpp"
-#include "unit/rod/rod_shapes.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/head_drag.hpp"
 #include "tendril/forces/rft.hpp"
 #include "tendril/forces/viscous_drag.hpp"
 #include "tendril/integrate/time_stepper.hpp"
+#include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
 namespace {
@@ -28,7 +30,8 @@ using testing::best_order;
 
 /// The benchmark rod's nodes and edges with gravity and `force`, no elastic energy, moving with a
 /// seeded random velocity, stepped 10 times; returns the residual histories of the steps.
-std::vector<std::vector<double>> step_chain(const std::shared_ptr<const ForceTerm>& force_term, Scheme scheme) {
+std::vector<std::vector<double>> step_chain(const std::shared_ptr<const ForceTerm>& force_term,
+                                            Scheme scheme) {
   test::BuiltRod rod = test::clamped_benchmark_rod(21);
   rod.model.energies.clear();
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
@@ -75,13 +78,14 @@ TEST(MediaNewton, ViscousDragStepIsSolvedInOneIteration) {
 }
 
 TEST(MediaNewton, HeadDragStepIsSolvedInOneIteration) {
-  expect_one_iteration(std::make_shared<HeadDrag>(20, 19, HeadDragParameters{2.420, 0.039, 6.828, 0.02}));
+  expect_one_iteration(
+      std::make_shared<HeadDrag>(20, 19, HeadDragParameters{2.420, 0.039, 6.828, 0.02}));
 }
 
-// The tangent part of the RFT Jacobian is not symmetric: the Newton system factorizes the whole matrix
-// (LU) for it. With a symmetric factorization reading one triangle, Newton converged linearly here
-// (measured orders 0.9-1.1, residual ratio about 1e-2 per iteration); a linear method stays near 1, so
-// the bound 1.5 separates the two.
+// The tangent part of the RFT Jacobian is not symmetric: the Newton system factorizes the whole
+// matrix (LU) for it. With a symmetric factorization reading one triangle, Newton converged
+// linearly here (measured orders 0.9-1.1, residual ratio about 1e-2 per iteration); a linear method
+// stays near 1, so the bound 1.5 separates the two.
 TEST(MediaNewton, RftIncludingTheTangentConvergesQuadratically) {
   const test::BuiltRod rod = test::clamped_benchmark_rod(21);
   const auto rft = std::make_shared<ResistiveForce>(rod.model, all_edges(rod.model),

@@ -15,9 +15,9 @@ namespace tendril {
 namespace {
 
 constexpr int kParticles = 6;
-constexpr double kMass = 0.2;     // [kg]
-constexpr double kStiffness = 50; // [N/m]
-constexpr double kGyro = 3.0;     // b [N s/m]
+constexpr double kMass = 0.2;      // [kg]
+constexpr double kStiffness = 50;  // [N/m]
+constexpr double kGyro = 3.0;      // b [N s/m]
 
 Mat3 gyroscopic_block() {
   Mat3 b;
@@ -34,14 +34,16 @@ struct GyroChain {
     model = testing::make_particles(x, kMass);
     std::vector<testing::LinearSpring> springs;
     springs.push_back({0, -1, kStiffness, Vec3::Zero()});
-    for (int i = 1; i < kParticles; ++i) springs.push_back({i, i - 1, kStiffness, Vec3(0.1, 0.0, 0.0)});
+    for (int i = 1; i < kParticles; ++i)
+      springs.push_back({i, i - 1, kStiffness, Vec3(0.1, 0.0, 0.0)});
     model.energies.push_back(std::make_shared<testing::LinearSprings>(springs));
     std::vector<std::vector<int>> stencils;
     for (int i = 0; i < kParticles; ++i) stencils.push_back({3 * i, 3 * i + 1, 3 * i + 2});
     model.forces.push_back(std::make_shared<CustomForce>(
         "gyroscopic",
         [](const VecX&, const VecX& u, double, VecX& f) {
-          for (int i = 0; i < kParticles; ++i) f.segment<3>(3 * i) += gyroscopic_block() * u.segment<3>(3 * i);
+          for (int i = 0; i < kParticles; ++i)
+            f.segment<3>(3 * i) += gyroscopic_block() * u.segment<3>(3 * i);
         },
         stencils,
         [](const VecX&, const VecX&, double, JacobianSink& sink) {
@@ -83,9 +85,9 @@ VecX closed_form_step(const GyroChain& chain, double dt) {
 }
 
 TEST(NonSymmetricJacobian, GyroscopicStepConvergesInOneNewtonIterationWithEachSolver) {
-  for (LinearSolverKind kind : {LinearSolverKind::automatic, LinearSolverKind::banded_ldlt,
-                                LinearSolverKind::sparse_ldlt, LinearSolverKind::banded_lu,
-                                LinearSolverKind::sparse_lu}) {
+  for (LinearSolverKind kind :
+       {LinearSolverKind::automatic, LinearSolverKind::banded_ldlt, LinearSolverKind::sparse_ldlt,
+        LinearSolverKind::banded_lu, LinearSolverKind::sparse_lu}) {
     GyroChain chain;
     DynamicsOptions options;
     options.dt = 0.01;
@@ -95,8 +97,10 @@ TEST(NonSymmetricJacobian, GyroscopicStepConvergesInOneNewtonIterationWithEachSo
     const VecX expected = closed_form_step(chain, options.dt);
     const StepReport report = stepper.step(chain.state);
     ASSERT_TRUE(report.ok()) << to_string(kind) << ": " << report.message;
-    EXPECT_EQ(report.iterations, 1) << to_string(kind) << " with " << stepper.system().linear_solver()->name();
-    EXPECT_NE(stepper.system().linear_solver()->name().find("lu"), std::string_view::npos) << to_string(kind);
+    EXPECT_EQ(report.iterations, 1)
+        << to_string(kind) << " with " << stepper.system().linear_solver()->name();
+    EXPECT_NE(stepper.system().linear_solver()->name().find("lu"), std::string_view::npos)
+        << to_string(kind);
     // the linear solve's round-off on a matrix of norm ~ M/dt^2 = 2e3 and q ~ 0.5 m
     EXPECT_LE((chain.state.q - expected).norm(), 1e-12 * expected.norm()) << to_string(kind);
   }
@@ -104,7 +108,8 @@ TEST(NonSymmetricJacobian, GyroscopicStepConvergesInOneNewtonIterationWithEachSo
 
 TEST(NonSymmetricJacobian, CustomForceWithoutJacobianOrDeclaredSymmetricKeepsLdlt) {
   Model model = testing::make_particles(VecX::Zero(3), 1.0);
-  model.forces.push_back(std::make_shared<CustomForce>("no_jacobian", [](const VecX&, const VecX&, double, VecX&) {}));
+  model.forces.push_back(
+      std::make_shared<CustomForce>("no_jacobian", [](const VecX&, const VecX&, double, VecX&) {}));
   const TimeStepper stepper(model, DynamicsOptions{}, VecX::Zero(3));
   EXPECT_TRUE(stepper.system().symmetric());
   EXPECT_EQ(stepper.system().linear_solver()->name(), "banded_ldlt");

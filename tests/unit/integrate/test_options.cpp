@@ -1,4 +1,5 @@
-// Options validation: every bad field throws InputError naming the field (with the caller's prefix).
+// Options validation: every bad field throws InputError naming the field (with the caller's
+// prefix).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -36,18 +37,27 @@ TEST(Options, BadFieldsAreNamed) {
   EXPECT_EQ(dynamics([](auto& o) { o.max_dt_halvings = -1; }), "integrator.max_dt_halvings");
   EXPECT_EQ(dynamics([](auto& o) { o.midpoint_alpha = 0.4; }), "integrator.midpoint_alpha");
   EXPECT_EQ(dynamics([&](auto& o) { o.midpoint_alpha = nan; }), "integrator.midpoint_alpha");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.force_tolerance = -1.0; }), "integrator.newton.force_tolerance");
-  EXPECT_EQ(dynamics([&](auto& o) { o.newton.force_tolerance_abs = nan; }), "integrator.newton.force_tolerance_abs");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.step_tolerance = -1e-3; }), "integrator.newton.step_tolerance");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.max_iterations = 0; }), "integrator.newton.max_iterations");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.force_tolerance = -1.0; }),
+            "integrator.newton.force_tolerance");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.force_tolerance_abs = nan; }),
+            "integrator.newton.force_tolerance_abs");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.step_tolerance = -1e-3; }),
+            "integrator.newton.step_tolerance");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.max_iterations = 0; }),
+            "integrator.newton.max_iterations");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.singular_pivot_tolerance = 1.0; }),
             "integrator.newton.singular_pivot_tolerance");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.stiff_segment_ratio = 0.5; }), "integrator.newton.stiff_segment_ratio");
-  EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }), "integrator.newton.stiff_segment_ratio");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.chord_contraction = 0.6; }), "integrator.newton.chord_contraction");
-  EXPECT_EQ(dynamics([&](auto& o) { o.newton.chord_contraction = nan; }), "integrator.newton.chord_contraction");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.stiff_segment_ratio = 0.5; }),
+            "integrator.newton.stiff_segment_ratio");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.stiff_segment_ratio = nan; }),
+            "integrator.newton.stiff_segment_ratio");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.chord_contraction = 0.6; }),
+            "integrator.newton.chord_contraction");
+  EXPECT_EQ(dynamics([&](auto& o) { o.newton.chord_contraction = nan; }),
+            "integrator.newton.chord_contraction");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = 0; }), "integrator.newton.threads");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = NewtonOptions::kMaxThreads + 1; }), "integrator.newton.threads");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = NewtonOptions::kMaxThreads + 1; }),
+            "integrator.newton.threads");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.threads = NewtonOptions::kMaxThreads; }), "(accepted)");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.dismech.force_tolerance = -1e-4; }),
             "integrator.newton.dismech.force_tolerance");
@@ -55,8 +65,10 @@ TEST(Options, BadFieldsAreNamed) {
             "integrator.newton.dismech.relative_tolerance");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.dismech.velocity_tolerance = -1.0; }),
             "integrator.newton.dismech.velocity_tolerance");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.armijo = 0.7; }), "integrator.newton.line_search.armijo");
-  EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.shrink = 1.0; }), "integrator.newton.line_search.shrink");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.armijo = 0.7; }),
+            "integrator.newton.line_search.armijo");
+  EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.shrink = 1.0; }),
+            "integrator.newton.line_search.shrink");
   EXPECT_EQ(dynamics([](auto& o) { o.newton.line_search.min_step = 0.0; }),
             "integrator.newton.line_search.min_step");
   StaticOptions s;
@@ -81,7 +93,8 @@ TEST(Options, MessageGivesValueAndAllowedRange) {
 
 TEST(Options, NamesRoundTrip) {
   EXPECT_EQ(parse_scheme("implicit_midpoint", "k"), Scheme::implicit_midpoint);
-  EXPECT_EQ(parse_linear_solver(to_string(LinearSolverKind::banded_ldlt), "k"), LinearSolverKind::banded_ldlt);
+  EXPECT_EQ(parse_linear_solver(to_string(LinearSolverKind::banded_ldlt), "k"),
+            LinearSolverKind::banded_ldlt);
   try {
     parse_scheme("rk4", "integrator.scheme");
     FAIL();

@@ -1,21 +1,21 @@
 // The integrators on real rods (stretch + bend-twist energies): a clamped cantilever and a rod
-// network under gravity step with few Newton iterations, the automatic linear solver picks the banded
-// one for a single rod, and the banded and sparse solvers give the same trajectory.
+// network under gravity step with few Newton iterations, the automatic linear solver picks the
+// banded one for a single rod, and the banded and sparse solvers give the same trajectory.
 #include <memory>
 
 #include <gtest/gtest.h>
 
-#include "unit/rod/rod_shapes.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 #include "tendril/integrate/static_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
+#include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
 namespace {
 
-/// The cantilever (L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5) with nodes 0, 1 and twist 0
-/// fixed, under gravity.
+/// The cantilever (L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52, nu 0.5) with nodes 0, 1 and twist
+/// 0 fixed, under gravity.
 test::BuiltRod cantilever(int num_nodes) {
   test::BuiltRod rod = test::clamped_benchmark_rod(num_nodes);
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));

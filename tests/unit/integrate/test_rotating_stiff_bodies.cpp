@@ -1,14 +1,15 @@
-// Stiff bodies that rotate (issue 23): a free helix, every edge equally stiff (E 1e9 Pa on a wire of
-// 1 mm diameter), swimming in resistive force theory (or linear viscous drag) under a constant torque
-// about its axis. A Newton step is linear in the positions, so where the helix has to turn by theta in a
-// step it stretches every edge by about l theta^2 / 2, and with EA = 785 N the merit of y + a d rises for
-// every a the line search tries. The line search turns each free body along the rigid rotation fitted
-// to its step (docs/physics/time_integration.md, "Stiff parts that rotate"), so the helix turns.
+// Stiff bodies that rotate (issue 23): a free helix, every edge equally stiff (E 1e9 Pa on a wire
+// of 1 mm diameter), swimming in resistive force theory (or linear viscous drag) under a constant
+// torque about its axis. A Newton step is linear in the positions, so where the helix has to turn
+// by theta in a step it stretches every edge by about l theta^2 / 2, and with EA = 785 N the merit
+// of y + a d rises for every a the line search tries. The line search turns each free body along
+// the rigid rotation fitted to its step (docs/physics/time_integration.md, "Stiff parts that
+// rotate"), so the helix turns.
 //
-// References: (1) the same run with the line search off (every full Newton step taken), which is the
-// same implicit Euler scheme and converges in a few iterations here; both runs solve the same
-// equations to the same force tolerance, so their positions agree to the solver's tolerance. (2) The
-// spin rate of the helix against a converged run at dt / 4.
+// References: (1) the same run with the line search off (every full Newton step taken), which is
+// the same implicit Euler scheme and converges in a few iterations here; both runs solve the same
+// equations to the same force tolerance, so their positions agree to the solver's tolerance. (2)
+// The spin rate of the helix against a converged run at dt / 4.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -26,27 +27,30 @@
 namespace tendril {
 namespace {
 
-constexpr int kEdges = 48;           ///< 3 turns
-constexpr double kRadius = 5e-3;     ///< helix radius [m]
-constexpr double kPitch = 5e-3;      ///< rise per turn [m]
-constexpr double kTorque = 1e-5;     ///< moment about the helix axis z [N m]
+constexpr int kEdges = 48;        ///< 3 turns
+constexpr double kRadius = 5e-3;  ///< helix radius [m]
+constexpr double kPitch = 5e-3;   ///< rise per turn [m]
+constexpr double kTorque = 1e-5;  ///< moment about the helix axis z [N m]
 
-/// The free helix (E 1e9 Pa, wire radius 0.5 mm, rho 1000 kg/m^3) with a torque on edge 0 about z and
-/// RFT (mu 1 Pa s) or viscous drag (eta 1 Pa s) on every node.
+/// The free helix (E 1e9 Pa, wire radius 0.5 mm, rho 1000 kg/m^3) with a torque on edge 0 about z
+/// and RFT (mu 1 Pa s) or viscous drag (eta 1 Pa s) on every node.
 test::BuiltRod torqued_helix(bool rft) {
   RodNetworkInput in;
   for (int i = 0; i <= kEdges; ++i) {
     const double phi = 6.0 * std::numbers::pi * i / kEdges;
-    in.nodes.emplace_back(kRadius * std::cos(phi), kRadius * std::sin(phi), kPitch * phi / (2.0 * std::numbers::pi));
+    in.nodes.emplace_back(kRadius * std::cos(phi), kRadius * std::sin(phi),
+                          kPitch * phi / (2.0 * std::numbers::pi));
   }
   for (int i = 0; i < kEdges; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {RodMaterial{.youngs_modulus = 1e9, .poisson_ratio = 0.5, .density = 1000.0, .radius = 5e-4}};
+  in.materials = {
+      RodMaterial{.youngs_modulus = 1e9, .poisson_ratio = 0.5, .density = 1000.0, .radius = 5e-4}};
   test::BuiltRod rod = test::build(in);
   Model& model = rod.model;
   if (rft) {
     std::vector<int> edges(kEdges);
     for (int e = 0; e < kEdges; ++e) edges[e] = e;
-    model.forces.push_back(std::make_shared<ResistiveForce>(model, edges, rft_coefficients_from_medium(1.0, 0.1, 5e-4)));
+    model.forces.push_back(std::make_shared<ResistiveForce>(
+        model, edges, rft_coefficients_from_medium(1.0, 0.1, 5e-4)));
   } else {
     model.forces.push_back(std::make_shared<ViscousDrag>(model, std::vector<int>{}, 1.0));
   }
@@ -85,7 +89,8 @@ HelixRun run(bool rft, bool line_search, double dt, int steps) {
 /// Largest distance between corresponding nodes [m].
 double max_node_distance(const VecX& a, const VecX& b) {
   double largest = 0.0;
-  for (int i = 0; i <= kEdges; ++i) largest = std::max(largest, (a.segment<3>(3 * i) - b.segment<3>(3 * i)).norm());
+  for (int i = 0; i <= kEdges; ++i)
+    largest = std::max(largest, (a.segment<3>(3 * i) - b.segment<3>(3 * i)).norm());
   return largest;
 }
 
@@ -101,11 +106,15 @@ TEST(RotatingStiffBodies, TorquedStiffHelixTurnsWithTheLineSearchAsWithout) {
     ASSERT_TRUE(fine.ok) << medium << ": " << fine.message;
     const double to_off = max_node_distance(on.state.q, off.state.q);
     const double step_error = max_node_distance(on.state.q, fine.state.q);
-    const double turn = (on.state.q.segment<3>(3 * kEdges / 2) - torqued_helix(rft).q.segment<3>(3 * kEdges / 2)).norm();
-    std::printf("%s: Newton iterations with the line search off %d (max %d per step), on %d (max %d); node %d moved "
-                "%.3e m, distance to the line-search-off run %.3e m, to dt / 4 %.3e m\n",
-                medium, off.iterations, off.max_iterations, on.iterations, on.max_iterations, kEdges / 2, turn, to_off,
-                step_error);
+    const double turn =
+        (on.state.q.segment<3>(3 * kEdges / 2) - torqued_helix(rft).q.segment<3>(3 * kEdges / 2))
+            .norm();
+    std::printf(
+        "%s: Newton iterations with the line search off %d (max %d per step), on %d (max %d); node "
+        "%d moved "
+        "%.3e m, distance to the line-search-off run %.3e m, to dt / 4 %.3e m\n",
+        medium, off.iterations, off.max_iterations, on.iterations, on.max_iterations, kEdges / 2,
+        turn, to_off, step_error);
     // about as many iterations as the full Newton steps (on average within one per step)
     EXPECT_LE(on.iterations, off.iterations + kSteps) << medium;
     // the same implicit Euler solution (both solves stop within the force tolerance, 7e-11 N here)
@@ -128,19 +137,25 @@ TEST(RotatingStiffBodies, FreeBodiesAreTheUnfixedRodComponentsAndTurnRigidly) {
   VecX d = VecX::Zero(helix.q.size());
   Vec3 centroid = Vec3::Zero();
   for (int i = 0; i <= kEdges; ++i) centroid += helix.q.segment<3>(3 * i) / (kEdges + 1);
-  for (int i = 0; i <= kEdges; ++i) d.segment<3>(3 * i) = w.cross(helix.q.segment<3>(3 * i) - centroid);
+  for (int i = 0; i <= kEdges; ++i)
+    d.segment<3>(3 * i) = w.cross(helix.q.segment<3>(3 * i) - centroid);
   turned.fit(helix.q, d);
   VecX trial;
   turned.trial(helix.q, d, 1.0, trial);
   const Eigen::AngleAxisd rotation(w.norm(), w.normalized());
   for (int i = 0; i <= kEdges; ++i)
-    EXPECT_LT((trial.segment<3>(3 * i) - centroid - rotation * (helix.q.segment<3>(3 * i) - centroid)).norm(), 1e-15) << i;
+    EXPECT_LT(
+        (trial.segment<3>(3 * i) - centroid - rotation * (helix.q.segment<3>(3 * i) - centroid))
+            .norm(),
+        1e-15)
+        << i;
 }
 
 TEST(RotatingStiffBodies, StretchStiffEdgesWithSoftBendingTurnEdgeByEdge) {
-  // edges 2-4 of a clamped rod 1e6 times stiffer in EA only: a chain (its springs bend softly). A step
-  // that turns each of its edges by its own infinitesimal rotation keeps their lengths on the curve
-  // (the straight step stretches them by l theta^2 / 2), and the curve's tangent at a = 0 is the step
+  // edges 2-4 of a clamped rod 1e6 times stiffer in EA only: a chain (its springs bend softly). A
+  // step that turns each of its edges by its own infinitesimal rotation keeps their lengths on the
+  // curve (the straight step stretches them by l theta^2 / 2), and the curve's tangent at a = 0 is
+  // the step
   test::BuiltRod rod = test::clamped_benchmark_rod(8);
   for (int e = 2; e <= 4; ++e) rod.model.rods.stretch_stiffness[e] *= 1e6;
   StiffSegments chain(rod.model, 100.0);
@@ -158,9 +173,13 @@ TEST(RotatingStiffBodies, StretchStiffEdgesWithSoftBendingTurnEdgeByEdge) {
   for (double a : {1.0, 0.5}) {
     chain.trial(y, d, a, trial);
     for (int e = 2; e <= 4; ++e) {
-      EXPECT_NEAR((trial.segment<3>(3 * (e + 1)) - trial.segment<3>(3 * e)).norm(), rod.model.rods.rest_length[e], 1e-15) << e;
-      EXPECT_GT(((y + a * d).segment<3>(3 * (e + 1)) - (y + a * d).segment<3>(3 * e)).norm() - rod.model.rods.rest_length[e],
-                1e-4 * a * a) << e;
+      EXPECT_NEAR((trial.segment<3>(3 * (e + 1)) - trial.segment<3>(3 * e)).norm(),
+                  rod.model.rods.rest_length[e], 1e-15)
+          << e;
+      EXPECT_GT(((y + a * d).segment<3>(3 * (e + 1)) - (y + a * d).segment<3>(3 * e)).norm() -
+                    rod.model.rods.rest_length[e],
+                1e-4 * a * a)
+          << e;
     }
   }
   // the curve leaves the line as a^2: halving a quarters the distance

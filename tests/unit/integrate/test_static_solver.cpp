@@ -25,8 +25,8 @@ TEST(StaticSolver, FreeFloatingStructureIsReportedSingular) {
   VecX x(9);
   x << 0, 0, 0, 0.1, 0, 0, 0.2, 0, 0;
   Model model = testing::make_particles(x, 0.1);
-  model.energies.push_back(std::make_shared<ElasticSprings>(
-      std::vector<ElasticSpring>{{1, 0, 100.0, 0.1, Vec3::Zero()}, {2, 1, 100.0, 0.1, Vec3::Zero()}}));
+  model.energies.push_back(std::make_shared<ElasticSprings>(std::vector<ElasticSpring>{
+      {1, 0, 100.0, 0.1, Vec3::Zero()}, {2, 1, 100.0, 0.1, Vec3::Zero()}}));
   model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0, 0, -9.81)));
   State state = testing::make_state(model, x, VecX::Zero(9));
   StaticSolver solver(model, StaticOptions{}, state.q);
@@ -42,14 +42,16 @@ TEST(StaticSolver, FreeFloatingStructureIsReportedSingular) {
 TEST(StaticSolver, WeakAnchorBesideAStiffPartIsNotAFreeTranslation) {
   // particles 0-1 (k = 10 N/m between them) hang from the origin by a 1 N/m spring: not free. A
   // separate, clamped pair 2-3 joined by a 1e12 N/m spring must not make the anchor look like a
-  // null mode (the test used to compare |J t| with 1e-10 of the largest diagonal of J: 200 N/m here).
-  // Closed form (linear springs): z_0 = -2 m g / k_a, z_1 = z_0 - m g / k.
+  // null mode (the test used to compare |J t| with 1e-10 of the largest diagonal of J: 200 N/m
+  // here). Closed form (linear springs): z_0 = -2 m g / k_a, z_1 = z_0 - m g / k.
   VecX x(12);
   x << 0, 0, 0, 0.1, 0, 0, 1, 0, 0, 1.1, 0, 0;
   Model model = testing::make_particles(x, 0.1);
   for (int d = 6; d < 9; ++d) model.fixed[static_cast<std::size_t>(d)] = 1;
-  model.energies.push_back(std::make_shared<testing::LinearSprings>(std::vector<testing::LinearSpring>{
-      {0, -1, 1.0, Vec3::Zero()}, {1, 0, 10.0, Vec3(0.1, 0, 0)}, {3, 2, 1e12, Vec3(0.1, 0, 0)}}));
+  model.energies.push_back(std::make_shared<testing::LinearSprings>(
+      std::vector<testing::LinearSpring>{{0, -1, 1.0, Vec3::Zero()},
+                                         {1, 0, 10.0, Vec3(0.1, 0, 0)},
+                                         {3, 2, 1e12, Vec3(0.1, 0, 0)}}));
   model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0, 0, -9.81)));
   State state = testing::make_state(model, x, VecX::Zero(12));
   StaticSolver solver(model, StaticOptions{}, state.q);
@@ -65,8 +67,8 @@ TEST(StaticSolver, UnloadedFreeStructureIsAlreadyInEquilibrium) {
   VecX x(6);
   x << 0, 0, 0, 0.1, 0, 0;
   Model model = testing::make_particles(x, 0.1);
-  model.energies.push_back(
-      std::make_shared<ElasticSprings>(std::vector<ElasticSpring>{{1, 0, 100.0, 0.1, Vec3::Zero()}}));
+  model.energies.push_back(std::make_shared<ElasticSprings>(
+      std::vector<ElasticSpring>{{1, 0, 100.0, 0.1, Vec3::Zero()}}));
   State state = testing::make_state(model, x, VecX::Zero(6));
   StaticSolver solver(model, StaticOptions{}, state.q);
   const StaticReport report = solver.solve(state);
@@ -98,7 +100,9 @@ struct Truss {
   /// y = -|y| for a downward load (snapped), +|y| for an upward one (stretched).
   double equilibrium_y() const {
     const double L = std::sqrt(1.0 + h * h);
-    auto balance = [&](double a) { return 2.0 * k * a * (1.0 - L / std::sqrt(1.0 + a * a)) - std::abs(P); };
+    auto balance = [&](double a) {
+      return 2.0 * k * a * (1.0 - L / std::sqrt(1.0 + a * a)) - std::abs(P);
+    };
     double lo = h, hi = 100.0;
     for (int i = 0; i < 200; ++i) (balance(0.5 * (lo + hi)) > 0.0 ? hi : lo) = 0.5 * (lo + hi);
     return P > 0.0 ? -0.5 * (lo + hi) : 0.5 * (lo + hi);
@@ -149,9 +153,11 @@ TEST(StaticSolver, LoadSteppingWhenTheFullLoadFails) {
   EXPECT_NEAR(truss.state.q[1], truss.upper_branch_y(), 1e-8);
 }
 
-/// A slender clamped rod (L 1 m, r 5 mm, E 1e7 Pa, 21 nodes; nodes 0, 1 and twist 0 fixed), straight
-/// along x: EA l^2 / EI = 400, so Newton from a far-off shape meets the stiff axial modes.
-test::BuiltRod slender_clamped_rod() { return test::clamped_benchmark_rod(21); }
+/// A slender clamped rod (L 1 m, r 5 mm, E 1e7 Pa, 21 nodes; nodes 0, 1 and twist 0 fixed),
+/// straight along x: EA l^2 / EI = 400, so Newton from a far-off shape meets the stiff axial modes.
+test::BuiltRod slender_clamped_rod() {
+  return test::clamped_benchmark_rod(21);
+}
 
 /// Elastic energy of the model's terms at `state` [J].
 double elastic_energy(const Model& model, const State& state) {
@@ -193,12 +199,14 @@ TEST(StaticSolver, NaturalCurvatureFarFromTheInitialShapeConverges) {
   compute_kinematics(rod.model, state.frames, state.q, kin);
   for (std::size_t k = 0; k < rod.model.rods.springs.size(); ++k) {
     const BendTwistStencil stencil = oriented_stencil(rod.model, kin, state.q, k);
-    EXPECT_LT((material_curvature(stencil) - rod.model.rods.springs[k].natural_curvature).norm(), 1e-9);
+    EXPECT_LT((material_curvature(stencil) - rod.model.rods.springs[k].natural_curvature).norm(),
+              1e-9);
     EXPECT_NEAR(spring_twist(stencil), rod.model.rods.springs[k].natural_twist, 1e-9);
   }
   // the caller's Model is untouched
   for (std::size_t k = 0; k < rod.model.rods.springs.size(); ++k) {
-    EXPECT_EQ(rod.model.rods.springs[k].natural_curvature, original.rods.springs[k].natural_curvature);
+    EXPECT_EQ(rod.model.rods.springs[k].natural_curvature,
+              original.rods.springs[k].natural_curvature);
     EXPECT_EQ(rod.model.rods.springs[k].natural_twist, original.rods.springs[k].natural_twist);
   }
   EXPECT_EQ(rod.model.rods.rest_length, original.rods.rest_length);
@@ -207,7 +215,8 @@ TEST(StaticSolver, NaturalCurvatureFarFromTheInitialShapeConverges) {
 TEST(StaticSolver, ClampRotatedByNinetyDegreesFollowsThePath) {
   test::BuiltRod rod = slender_clamped_rod();
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
-  // the clamp (nodes 0, 1) turns about z through its first node at 1 rad/s: 90 degrees at t = pi/2 s
+  // the clamp (nodes 0, 1) turns about z through its first node at 1 rad/s: 90 degrees at t = pi/2
+  // s
   PrescribedMotion motion;
   motion.dofs = {0, 1, 2, 3, 4, 5};
   motion.apply = [](double t, const VecX& q0, VecX& q) {
@@ -220,7 +229,8 @@ TEST(StaticSolver, ClampRotatedByNinetyDegreesFollowsThePath) {
   test::BuiltRod turned = slender_clamped_rod();
   turned.model.energies = rod.model.energies;
   const Mat3 quarter = Eigen::AngleAxisd(0.5 * std::numbers::pi, Vec3::UnitZ()).toRotationMatrix();
-  for (int i = 0; i < turned.model.dofs.num_nodes; ++i) turned.q.segment<3>(3 * i) = quarter * rod.q.segment<3>(3 * i);
+  for (int i = 0; i < turned.model.dofs.num_nodes; ++i)
+    turned.q.segment<3>(3 * i) = quarter * rod.q.segment<3>(3 * i);
   initialize_frames(turned.model, turned.q, turned.frames);
   State expected = test::rest_state(turned);
   ASSERT_TRUE(StaticSolver(turned.model, StaticOptions{}, turned.q).solve(expected).ok());
@@ -243,11 +253,14 @@ TEST(StaticSolver, ClampRotatedByNinetyDegreesFollowsThePath) {
 TEST(StaticSolver, ClampTwistedByHalfATurnFlipsTheCurledRod) {
   test::BuiltRod rod = slender_clamped_rod();
   const double turning = std::numbers::pi / 19.0;  // half a circle
-  for (BendTwistSpring& s : rod.model.rods.springs) s.natural_curvature = Vec2(2.0 * std::tan(0.5 * turning), 0.0);
+  for (BendTwistSpring& s : rod.model.rods.springs)
+    s.natural_curvature = Vec2(2.0 * std::tan(0.5 * turning), 0.0);
   // the clamp turns about its own axis x at 1 rad/s: twist 0 is driven, nodes 0 and 1 stay
   PrescribedMotion motion;
   motion.dofs = {rod.model.dofs.twist(0)};
-  motion.apply = [twist = rod.model.dofs.twist(0)](double t, const VecX& q0, VecX& q) { q[twist] = q0[twist] + t; };
+  motion.apply = [twist = rod.model.dofs.twist(0)](double t, const VecX& q0, VecX& q) {
+    q[twist] = q0[twist] + t;
+  };
   rod.model.prescribed.push_back(motion);
   StaticSolver solver(rod.model, StaticOptions{}, rod.q);
   State curled = test::rest_state(rod);
@@ -269,7 +282,8 @@ TEST(StaticSolver, ClampTwistedByHalfATurnFlipsTheCurledRod) {
   const Mat3 half = Eigen::AngleAxisd(std::numbers::pi, Vec3::UnitX()).toRotationMatrix();
   double largest = 0.0;
   for (int i = 0; i < rod.model.dofs.num_nodes; ++i)
-    largest = std::max(largest, (state.q.segment<3>(3 * i) - half * curled.q.segment<3>(3 * i)).norm());
+    largest =
+        std::max(largest, (state.q.segment<3>(3 * i) - half * curled.q.segment<3>(3 * i)).norm());
   EXPECT_LT(largest, 1e-7);
   EXPECT_GT((curled.q - rod.q).norm(), 0.5) << "the rod is curled";
 }

@@ -1,8 +1,8 @@
 // Newton's stopping rules (issue 7, docs/physics/time_integration.md "Newton iteration and
-// convergence"): the force tolerance is relative to a physical scale (inertia of the predicted motion,
-// inertial forces and loads), not to the forces at the initial guess, which a moving clamp next to a
-// stiff edge inflates; and a negligible step ends a solve only when the residual is within its
-// round-off floor.
+// convergence"): the force tolerance is relative to a physical scale (inertia of the predicted
+// motion, inertial forces and loads), not to the forces at the initial guess, which a moving clamp
+// next to a stiff edge inflates; and a negligible step ends a solve only when the residual is
+// within its round-off floor.
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -17,10 +17,10 @@ namespace tendril {
 namespace {
 
 TEST(StoppingRules, MovingClampNextToAStiffEdgeDoesNotLoosenTheTolerance) {
-  // the benchmark cantilever (26 nodes) with edge 1 (next to the clamp) 1e4 times stiffer in EA, its
-  // clamp (nodes 0, 1) shaken vertically, z = A sin(w t), A = 1 cm, w = 20 rad/s (0.2 m/s): at the
-  // initial guess of each step the clamp has moved and node 2 has not, so edge 1 is strained and its
-  // force (EA 7.9e6 N times the strain) dwarfs the node weights (0.039 N)
+  // the benchmark cantilever (26 nodes) with edge 1 (next to the clamp) 1e4 times stiffer in EA,
+  // its clamp (nodes 0, 1) shaken vertically, z = A sin(w t), A = 1 cm, w = 20 rad/s (0.2 m/s): at
+  // the initial guess of each step the clamp has moved and node 2 has not, so edge 1 is strained
+  // and its force (EA 7.9e6 N times the strain) dwarfs the node weights (0.039 N)
   test::BuiltRod rod = test::clamped_benchmark_rod(26);
   rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
   rod.model.rods.stretch_stiffness[1] *= 1e4;

@@ -64,9 +64,12 @@ TEST(TimeStepper, PrescribedMotionFollowsItsLaw) {
   for (Scheme scheme : {Scheme::implicit_euler, Scheme::implicit_midpoint}) {
     Chain chain;
     // the clamp moves: x_0(t) = x_0(0) + (0.1 sin(2 pi t), 0, 0.05 t)
-    auto law = [](double t) { return Vec3(0.1 * std::sin(2.0 * std::numbers::pi * t), 0.0, 0.05 * t); };
-    chain.model.prescribed.push_back(
-        {{0, 1, 2}, [law](double t, const VecX& q0, VecX& q) { q.head<3>() = q0.head<3>() + law(t); }});
+    auto law = [](double t) {
+      return Vec3(0.1 * std::sin(2.0 * std::numbers::pi * t), 0.0, 0.05 * t);
+    };
+    chain.model.prescribed.push_back({{0, 1, 2}, [law](double t, const VecX& q0, VecX& q) {
+                                        q.head<3>() = q0.head<3>() + law(t);
+                                      }});
     DynamicsOptions options;
     options.scheme = scheme;
     options.dt = 2e-3;
@@ -98,8 +101,8 @@ TEST(TimeStepper, UnreachedToleranceFailsAndLeavesStateUnchanged) {
   TimeStepper stepper(chain.model, options, chain.state.q);
   const State before = chain.state;
   const StepReport report = stepper.step(chain.state);
-  // a tolerance of zero is met only at the residual's round-off floor (StopCriterion::round_off), which
-  // one Newton iteration does not reach on this nonlinear chain
+  // a tolerance of zero is met only at the residual's round-off floor (StopCriterion::round_off),
+  // which one Newton iteration does not reach on this nonlinear chain
   ASSERT_FALSE(report.ok());
   EXPECT_EQ(report.status, StepStatus::max_iterations);
   EXPECT_EQ(report.criterion, StopCriterion::none);
@@ -139,7 +142,8 @@ TEST(TimeStepper, NaNForceFailsAndLeavesStateUnchanged) {
 TEST(TimeStepper, NaNJacobianFailsAndLeavesStateUnchanged) {
   Chain chain;
   chain.model.forces.push_back(std::make_shared<CustomForce>(
-      "broken_jacobian", [](const VecX&, const VecX&, double, VecX&) {}, std::vector<std::vector<int>>{{6}},
+      "broken_jacobian", [](const VecX&, const VecX&, double, VecX&) {},
+      std::vector<std::vector<int>>{{6}},
       [](const VecX&, const VecX&, double, JacobianSink& sink) {
         const int dof[1] = {6};
         sink.add(dof, MatX::Constant(1, 1, std::nan("")), MatX());
@@ -159,7 +163,9 @@ Model quartic_particle(double k) {
   const int dofs[3] = {0, 1, 2};
   model.forces.push_back(std::make_shared<CustomForce>(
       "quartic_well",
-      [k](const VecX& q, const VecX&, double, VecX& f) { f.head<3>() -= k * q.head<3>().array().cube().matrix(); },
+      [k](const VecX& q, const VecX&, double, VecX& f) {
+        f.head<3>() -= k * q.head<3>().array().cube().matrix();
+      },
       std::vector<std::vector<int>>{{0, 1, 2}},
       [k, dofs](const VecX& q, const VecX&, double, JacobianSink& sink) {
         const MatX j = (-3.0 * k * q.head<3>().array().square()).matrix().asDiagonal();

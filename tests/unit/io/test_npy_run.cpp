@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/scratch_dir.hpp"
 #include "support/input_error.hpp"
+#include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/mat_dismech_geometry.hpp"
 #include "tendril/io/npy.hpp"
@@ -65,7 +65,8 @@ TEST(RunDirectory, FinishRenamesAndReplaces) {
   const fs::path out = scratch("run_ok");
   fs::create_directories(out);
   // an earlier run: its run.json lists every file in the folder
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\", \"files\": [\"old.npy\", \"run.json\"]}\n";
+  std::ofstream(out / "run.json")
+      << "{\"format\": \"tendril-run\", \"files\": [\"old.npy\", \"run.json\"]}\n";
   std::ofstream(out / "old.npy") << "old";
   {
     RunDirectory run(out, "test", Json::object());
@@ -94,8 +95,9 @@ TEST(RunDirectory, RefusesToReplaceOtherFilesOrTheCurrentDirectory) {
   EXPECT_TRUE(fs::exists(out / "thesis.tex"));
   testing::expect_input_error([] { RunDirectory run(".", "test", Json::object()); },
                               {"--out", "not the current directory or one of its parents"});
-  testing::expect_input_error([] { RunDirectory run(fs::current_path().parent_path(), "test", Json::object()); },
-                              {"--out", "not the current directory or one of its parents"});
+  testing::expect_input_error(
+      [] { RunDirectory run(fs::current_path().parent_path(), "test", Json::object()); },
+      {"--out", "not the current directory or one of its parents"});
 }
 
 TEST(RunDirectory, FailureKeepsOutputAndWritesFailedDirectory) {
@@ -131,7 +133,8 @@ TEST(RunDirectory, UnwoundRunIsMarkedFailed) {
 
 TEST(MatDismechGeometry, ReadsSectionsOneBased) {
   const fs::path file = scratch("geom.txt");
-  std::ofstream(file) << "# a bent rod\n*Nodes\n0, 0, 0\n0.1, 0, 0\n0.1 0.1 0\n*Edges\n1, 2\n2, 3\n*Triangles\n1, 2, 3\n";
+  std::ofstream(file) << "# a bent rod\n*Nodes\n0, 0, 0\n0.1, 0, 0\n0.1 0.1 0\n*Edges\n1, 2\n2, "
+                         "3\n*Triangles\n1, 2, 3\n";
   const MatDismechGeometry g = read_mat_dismech_geometry(file);
   ASSERT_EQ(g.nodes.size(), 3u);
   EXPECT_DOUBLE_EQ(g.nodes[2].y(), 0.1);
@@ -155,13 +158,15 @@ TEST(MatDismechGeometry, DanglingIndexNamesLine) {
   }
 }
 
-// The run format is readable with numpy alone: the script checks shapes, dtypes and values. A machine
-// without python3 or numpy fails here (scripts/setup.sh installs python3-numpy).
+// The run format is readable with numpy alone: the script checks shapes, dtypes and values. A
+// machine without python3 or numpy fails here (scripts/setup.sh installs python3-numpy).
 TEST(RunDirectory, ReadableWithNumpyAlone) {
   const std::string python = TENDRIL_PYTHON3;
-  ASSERT_TRUE(fs::exists(python)) << "no python3 found when configuring (" << python << "); run scripts/setup.sh";
+  ASSERT_TRUE(fs::exists(python)) << "no python3 found when configuring (" << python
+                                  << "); run scripts/setup.sh";
   const std::string has_numpy = python + " -c \"import numpy\"";
-  ASSERT_EQ(std::system(has_numpy.c_str()), 0) << python << " has no numpy; run scripts/setup.sh (python3-numpy)";
+  ASSERT_EQ(std::system(has_numpy.c_str()), 0)
+      << python << " has no numpy; run scripts/setup.sh (python3-numpy)";
   const fs::path out = scratch("run_numpy");
   {
     RunDirectory run(out, "test", Json::object());

@@ -9,25 +9,72 @@ namespace tendril::io {
 namespace {
 
 const SchemaTable& test_table() {
-  static const SchemaTable table{
-      "Test keys",
-      "",
-      {
-          {.path = "rods", .type = KeyType::List, .default_value = "optional", .unit = "", .doc = "rods"},
-          {.path = "rods[].material", .type = KeyType::Map, .default_value = "optional", .unit = "", .doc = "m"},
-          {.path = "rods[].material.E", .type = KeyType::Real, .default_value = std::string(kRequired), .unit = "Pa",
-           .doc = "Young's modulus", .min = 0, .min_exclusive = true},
-          {.path = "rods[].material.nu", .type = KeyType::Real, .default_value = "0.5", .unit = "-", .doc = "Poisson",
-           .min = -1, .max = 0.5},
-          {.path = "rods[].nodes", .type = KeyType::Int, .default_value = "10", .unit = "-", .doc = "n", .min = 2},
-          {.path = "rods[].pitch", .type = KeyType::Real, .default_value = "optional", .unit = "m", .doc = "p"},
-          {.path = "gravity", .type = KeyType::Vec3, .default_value = "[0, 0, -9.81]", .unit = "m/s^2", .doc = "g"},
-          {.path = "integrator", .type = KeyType::Map, .default_value = "optional", .unit = "", .doc = "i"},
-          {.path = "integrator.type", .type = KeyType::String, .default_value = "implicit_euler", .unit = "",
-           .doc = "scheme", .choices = {"implicit_euler", "implicit_midpoint", "static"}},
-          {.path = "integrator.line_search", .type = KeyType::Bool, .default_value = "true", .unit = "", .doc = "ls"},
-          {.path = "edges", .type = KeyType::IntTable, .default_value = "optional", .unit = "-", .doc = "e", .min = 0},
-      }};
+  static const SchemaTable table{"Test keys",
+                                 "",
+                                 {
+                                     {.path = "rods",
+                                      .type = KeyType::List,
+                                      .default_value = "optional",
+                                      .unit = "",
+                                      .doc = "rods"},
+                                     {.path = "rods[].material",
+                                      .type = KeyType::Map,
+                                      .default_value = "optional",
+                                      .unit = "",
+                                      .doc = "m"},
+                                     {.path = "rods[].material.E",
+                                      .type = KeyType::Real,
+                                      .default_value = std::string(kRequired),
+                                      .unit = "Pa",
+                                      .doc = "Young's modulus",
+                                      .min = 0,
+                                      .min_exclusive = true},
+                                     {.path = "rods[].material.nu",
+                                      .type = KeyType::Real,
+                                      .default_value = "0.5",
+                                      .unit = "-",
+                                      .doc = "Poisson",
+                                      .min = -1,
+                                      .max = 0.5},
+                                     {.path = "rods[].nodes",
+                                      .type = KeyType::Int,
+                                      .default_value = "10",
+                                      .unit = "-",
+                                      .doc = "n",
+                                      .min = 2},
+                                     {.path = "rods[].pitch",
+                                      .type = KeyType::Real,
+                                      .default_value = "optional",
+                                      .unit = "m",
+                                      .doc = "p"},
+                                     {.path = "gravity",
+                                      .type = KeyType::Vec3,
+                                      .default_value = "[0, 0, -9.81]",
+                                      .unit = "m/s^2",
+                                      .doc = "g"},
+                                     {.path = "integrator",
+                                      .type = KeyType::Map,
+                                      .default_value = "optional",
+                                      .unit = "",
+                                      .doc = "i"},
+                                     {.path = "integrator.type",
+                                      .type = KeyType::String,
+                                      .default_value = "implicit_euler",
+                                      .unit = "",
+                                      .doc = "scheme",
+                                      .choices = {"implicit_euler", "implicit_midpoint", "static"}},
+                                     {.path = "integrator.line_search",
+                                      .type = KeyType::Bool,
+                                      .default_value = "true",
+                                      .unit = "",
+                                      .doc = "ls"},
+                                     {.path = "edges",
+                                      .type = KeyType::IntTable,
+                                      .default_value = "optional",
+                                      .unit = "-",
+                                      .doc = "e",
+                                      .min = 0},
+                                 }};
   return table;
 }
 
@@ -54,7 +101,8 @@ void read_all(Scene& scene) {
 using testing::expect_input_error;
 
 TEST(Scene, ReadsValuesAndDefaults) {
-  Scene scene = parse("rods:\n  - material: {E: 1.0e7}\n    nodes: 21\n  - material: {E: 2e7, nu: 0.3}\n");
+  Scene scene =
+      parse("rods:\n  - material: {E: 1.0e7}\n    nodes: 21\n  - material: {E: 2e7, nu: 0.3}\n");
   SceneNode root = scene.root();
   auto rods = root.list("rods");
   ASSERT_EQ(rods.size(), 2u);
@@ -74,7 +122,8 @@ TEST(Scene, ReadsValuesAndDefaults) {
 
 TEST(Scene, UnknownKeyNamesPathAndSuggests) {
   Scene scene = parse("rods:\n  - material: {E: 1e7, Ee: 3}\n");
-  expect_input_error([&] { read_all(scene); }, {"rods[0].material.Ee", "unknown key", "did you mean 'E'"});
+  expect_input_error([&] { read_all(scene); },
+                     {"rods[0].material.Ee", "unknown key", "did you mean 'E'"});
 }
 
 TEST(Scene, UnknownTopLevelKey) {
@@ -89,7 +138,8 @@ TEST(Scene, KeyValidButUnusedIsAnError) {
 
 TEST(Scene, WrongTypeNamesPathAndValue) {
   Scene scene = parse("rods:\n  - material: {E: stiff}\n");
-  expect_input_error([&] { read_all(scene); }, {"rods[0].material.E", "got stiff", "a finite real > 0"});
+  expect_input_error([&] { read_all(scene); },
+                     {"rods[0].material.E", "got stiff", "a finite real > 0"});
   Scene s2 = parse("rods:\n  - material: {E: 1e7}\n    nodes: 2.5\n");
   expect_input_error([&] { read_all(s2); }, {"rods[0].nodes", "got 2.5", "an integer >= 2"});
   Scene s3 = parse("gravity: [0, 0]\n");
@@ -103,7 +153,8 @@ TEST(Scene, WrongTypeNamesPathAndValue) {
 TEST(Scene, NonFiniteRejected) {
   for (const char* bad : {".nan", "nan", ".inf", "-.inf", "1e999"}) {
     Scene scene = parse(std::string("rods:\n  - material: {E: ") + bad + "}\n");
-    expect_input_error([&] { read_all(scene); }, {"rods[0].material.E", std::string("got ") + bad, "finite"});
+    expect_input_error([&] { read_all(scene); },
+                       {"rods[0].material.E", std::string("got ") + bad, "finite"});
   }
   Scene scene = parse("gravity: [0, .nan, -9.81]\n");
   expect_input_error([&] { read_all(scene); }, {"gravity", ".nan", "finite"});
@@ -111,7 +162,8 @@ TEST(Scene, NonFiniteRejected) {
 
 TEST(Scene, OutOfRangeRejected) {
   Scene scene = parse("rods:\n  - material: {E: -5}\n");
-  expect_input_error([&] { read_all(scene); }, {"rods[0].material.E", "got -5", "a finite real > 0"});
+  expect_input_error([&] { read_all(scene); },
+                     {"rods[0].material.E", "got -5", "a finite real > 0"});
 }
 
 TEST(Scene, OutOfRangeNamesTheRightElement) {
@@ -130,7 +182,8 @@ TEST(Scene, RequiredKeyMissing) {
 
 TEST(Scene, ChoiceSuggestsClosest) {
   Scene scene = parse("integrator: {type: implicit_eular}\n");
-  expect_input_error([&] { read_all(scene); }, {"integrator.type", "implicit_eular", "did you mean 'implicit_euler'"});
+  expect_input_error([&] { read_all(scene); },
+                     {"integrator.type", "implicit_eular", "did you mean 'implicit_euler'"});
 }
 
 TEST(Scene, OverridesWithDotsAndBrackets) {
@@ -161,7 +214,8 @@ TEST(Scene, JsonIsAccepted) {
 }
 
 TEST(Scene, SyntaxErrorNamesLine) {
-  expect_input_error([] { parse("rods:\n  - material: {E: 1\n"); }, {"test.yaml:", "valid YAML or JSON"});
+  expect_input_error([] { parse("rods:\n  - material: {E: 1\n"); },
+                     {"test.yaml:", "valid YAML or JSON"});
 }
 
 TEST(Scene, IntTableRowShape) {
@@ -171,7 +225,8 @@ TEST(Scene, IntTableRowShape) {
 
 TEST(Schema, MarkdownListsEveryKey) {
   const std::string md = schema_markdown({&common_schema(), &test_table()});
-  for (const KeySpec& k : test_table().keys) EXPECT_NE(md.find("`" + k.path + "`"), std::string::npos) << k.path;
+  for (const KeySpec& k : test_table().keys)
+    EXPECT_NE(md.find("`" + k.path + "`"), std::string::npos) << k.path;
   EXPECT_NE(md.find("one of implicit_euler, implicit_midpoint, static"), std::string::npos);
   EXPECT_NE(md.find("| Pa |"), std::string::npos);
 }

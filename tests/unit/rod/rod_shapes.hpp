@@ -43,7 +43,8 @@ inline BuiltRod clamped_benchmark_rod(int num_nodes) {
   m.density = 1273.52;
   m.radius = 5e-3;
   RodNetworkInput in;
-  for (int i = 0; i < num_nodes; ++i) in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
+  for (int i = 0; i < num_nodes; ++i)
+    in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);
   for (int i = 0; i + 1 < num_nodes; ++i) in.edges.push_back({i, i + 1});
   in.materials = {m};
   BuiltRod rod = build(in);
@@ -110,9 +111,15 @@ inline RodNetworkInput star_network() {
     }
     const int n1 = first, n2 = first + 1, n3 = first + 2;
     switch (arm) {
-      case 1: in.edges.insert(in.edges.end(), {{n3, n2}, {n2, n1}, {n1, 0}}); break;
-      case 3: in.edges.insert(in.edges.end(), {{n1, 0}, {n1, n2}, {n3, n2}}); break;
-      default: in.edges.insert(in.edges.end(), {{0, n1}, {n1, n2}, {n2, n3}}); break;
+      case 1:
+        in.edges.insert(in.edges.end(), {{n3, n2}, {n2, n1}, {n1, 0}});
+        break;
+      case 3:
+        in.edges.insert(in.edges.end(), {{n1, 0}, {n1, n2}, {n3, n2}});
+        break;
+      default:
+        in.edges.insert(in.edges.end(), {{0, n1}, {n1, n2}, {n2, n3}});
+        break;
     }
   }
   in.materials = {unit_material(), anisotropic_material()};

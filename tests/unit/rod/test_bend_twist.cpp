@@ -25,14 +25,16 @@ test::BuiltRod bent_rod(double phi) {
 }
 
 TEST(BendTwist, BentRodHandValue) {
-  // |kappa b| = 2 tan(phi/2); isotropic EI, l_k = 1: E = EI/2 * (2 tan(phi/2))^2 (mat_dismech eqs. 11-14)
+  // |kappa b| = 2 tan(phi/2); isotropic EI, l_k = 1: E = EI/2 * (2 tan(phi/2))^2 (mat_dismech eqs.
+  // 11-14)
   const double phi = 0.7;
   const test::BuiltRod rod = bent_rod(phi);
   const BendTwistSpring& spring = rod.model.rods.springs.at(0);
   ASSERT_DOUBLE_EQ(spring.voronoi_length, 1.0);
   const double kappa = 2.0 * std::tan(phi / 2.0);
   const double expected = 0.5 * spring.bend_stiffness_1 * kappa * kappa;
-  EXPECT_NEAR(evaluate_energy(BendTwistEnergy(), rod.model, rod.frames, rod.q, false).energy, expected, 1e-13);
+  EXPECT_NEAR(evaluate_energy(BendTwistEnergy(), rod.model, rod.frames, rod.q, false).energy,
+              expected, 1e-13);
 }
 
 TEST(BendTwist, TwistedStraightRodHandValue) {
@@ -43,7 +45,8 @@ TEST(BendTwist, TwistedStraightRodHandValue) {
   q[rod.model.dofs.twist(1)] = alpha;
   const BendTwistSpring& spring = rod.model.rods.springs.at(0);
   const double expected = 0.5 * spring.twist_stiffness / spring.voronoi_length * alpha * alpha;
-  EXPECT_NEAR(evaluate_energy(BendTwistEnergy(), rod.model, rod.frames, q, false).energy, expected, 1e-14);
+  EXPECT_NEAR(evaluate_energy(BendTwistEnergy(), rod.model, rod.frames, q, false).energy, expected,
+              1e-14);
 }
 
 TEST(BendTwist, AnisotropicBendingPicksTheStiffnessOfTheBendingAxis) {
@@ -52,7 +55,8 @@ TEST(BendTwist, AnisotropicBendingPicksTheStiffnessOfTheBendingAxis) {
   RodNetworkInput in = test::straight_rod(2, test::anisotropic_material());
   in.natural_shape = NaturalShape::straight;
   const test::BuiltRod rod = test::build(in);
-  const Vec3 m1 = rod.frames.reference_director[0];  // theta = 0: m_1 = a_1, straight rod: same for both edges
+  const Vec3 m1 =
+      rod.frames.reference_director[0];  // theta = 0: m_1 = a_1, straight rod: same for both edges
   const double phi = 0.4;
   VecX q = rod.q;
   // turn edge 1 by phi towards m_1: the binormal is t x m_1 = m_2
@@ -87,7 +91,9 @@ void expect_conforms_everywhere(const test::BuiltRod& rod) {
   }
 }
 
-TEST(BendTwist, ConformsOnStraightRod) { expect_conforms_everywhere(test::build(test::straight_rod(4))); }
+TEST(BendTwist, ConformsOnStraightRod) {
+  expect_conforms_everywhere(test::build(test::straight_rod(4)));
+}
 
 TEST(BendTwist, ConformsOnHelixWithNaturalCurvatureAndTwist) {
   test::BuiltRod rod = test::build(test::helix(8, test::anisotropic_material()));
@@ -102,17 +108,20 @@ TEST(BendTwist, ConformsOnHelixWithNaturalCurvatureAndTwist) {
     const VecX trial = perturbed(rod.model, rod.q, 0.15, 0.8, seed);
     expect_energy_conforms(term, rod.model, rod.frames, trial);
     const RodFrames stepped = test::frames_after_step(rod, trial);
-    expect_energy_conforms(term, rod.model, stepped, perturbed(rod.model, trial, 0.1, 0.5, seed + 1));
+    expect_energy_conforms(term, rod.model, stepped,
+                           perturbed(rod.model, trial, 0.1, 0.5, seed + 1));
   }
 }
 
 TEST(BendTwist, ConformsOnStarNetworkWithFlippedEdges) {
   const test::BuiltRod rod = test::build(test::star_network());
   int flipped = 0;
-  for (const BendTwistSpring& spring : rod.model.rods.springs) flipped += (spring.sign_a < 0) + (spring.sign_b < 0);
+  for (const BendTwistSpring& spring : rod.model.rods.springs)
+    flipped += (spring.sign_a < 0) + (spring.sign_b < 0);
   EXPECT_GT(flipped, 4);
   expect_conforms_everywhere(rod);
-  // the same with every joint spring's director_sign_a toggled (frames turned by pi inside the spring)
+  // the same with every joint spring's director_sign_a toggled (frames turned by pi inside the
+  // spring)
   test::BuiltRod turned = rod;
   for (BendTwistSpring& spring : turned.model.rods.springs)
     if (spring.node == 0) spring.director_sign_a = -spring.director_sign_a;
@@ -124,9 +133,10 @@ TEST(BendTwist, ConformsOnStarNetworkWithFlippedEdges) {
 }
 
 TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
-  // The kernel evaluates four springs at once (one per lane, core/lane_pack.hpp): a spring's energy,
-  // gradient and Hessian must be bitwise the same whichever springs share its pass (the threads' parts
-  // start anywhere, docs/physics/time_integration.md), also alone (bend_twist_stencil) and without the Hessian.
+  // The kernel evaluates four springs at once (one per lane, core/lane_pack.hpp): a spring's
+  // energy, gradient and Hessian must be bitwise the same whichever springs share its pass (the
+  // threads' parts start anywhere, docs/physics/time_integration.md), also alone
+  // (bend_twist_stencil) and without the Hessian.
   test::BuiltRod rod = test::build(test::helix(9, test::anisotropic_material()));
   const VecX q = perturbed(rod.model, rod.q, 0.15, 0.8, 31);
   Kinematics kin;
@@ -149,7 +159,8 @@ TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
   for (std::size_t k = 0; k < n; ++k) {
     VecN<11> g;
     MatN<11> h;
-    const double alone = bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k], &g, &h);
+    const double alone = bend_twist_stencil(oriented_stencil(rod.model, kin, q, k),
+                                            rod.model.rods.springs[k], &g, &h);
     EXPECT_NE(whole.value[k], 0.0);
     EXPECT_EQ(whole.value[k], shifted.value[k]) << k;
     EXPECT_EQ(whole.value[k], alone) << k;
@@ -157,7 +168,8 @@ TEST(BendTwist, EachSpringsValuesDoNotDependOnTheSpringsEvaluatedBesideIt) {
     EXPECT_TRUE(whole.matrix[k] == shifted.matrix[k] && whole.matrix[k] == h) << k;
     // and the gradient does not depend on whether the Hessian is asked (a residual is a residual)
     VecN<11> g_alone;
-    EXPECT_EQ(bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k], &g_alone, nullptr),
+    EXPECT_EQ(bend_twist_stencil(oriented_stencil(rod.model, kin, q, k), rod.model.rods.springs[k],
+                                 &g_alone, nullptr),
               alone);
     EXPECT_TRUE(g_alone == g) << k;
   }
@@ -187,7 +199,8 @@ TEST(BendTwist, NaturalStrainsAreChangeableBetweenEvaluations) {
   rod.model.rods.springs[1].natural_curvature = Vec2(0.2, 0.0);
   rod.model.rods.springs[1].natural_twist = 0.1;
   const BendTwistSpring& s = rod.model.rods.springs[1];
-  const double expected = 0.5 / s.voronoi_length * (s.bend_stiffness_1 * 0.04 + s.twist_stiffness * 0.01);
+  const double expected =
+      0.5 / s.voronoi_length * (s.bend_stiffness_1 * 0.04 + s.twist_stiffness * 0.01);
   EXPECT_NEAR(evaluate_energy(term, rod.model, rod.frames, rod.q, false).energy, expected, 1e-14);
 }
 

@@ -29,12 +29,16 @@ TEST(RodBuilder, MassesSumToTotalMassAndTwistInertia) {
   double line_mass = 0.0, twist_inertia = 0.0;
   for (std::size_t e = 0; e < in.edges.size(); ++e) {
     const RodMaterial& m = in.materials[static_cast<std::size_t>(in.edge_material[e])];
-    const double length = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] - in.nodes[static_cast<std::size_t>(in.edges[e][0])]).norm();
+    const double length = (in.nodes[static_cast<std::size_t>(in.edges[e][1])] -
+                           in.nodes[static_cast<std::size_t>(in.edges[e][0])])
+                              .norm();
     const double area = m.radius ? std::numbers::pi * *m.radius * *m.radius : *m.area;
-    const double polar = m.radius ? std::numbers::pi * std::pow(*m.radius, 4) / 2.0 : *m.inertia_1 + *m.inertia_2;
+    const double polar =
+        m.radius ? std::numbers::pi * std::pow(*m.radius, 4) / 2.0 : *m.inertia_1 + *m.inertia_2;
     line_mass += m.density * area * length;
     twist_inertia += m.density * polar * length;
-    EXPECT_NEAR(model.mass[model.dofs.twist(static_cast<int>(e))], m.density * polar * length, 1e-12);
+    EXPECT_NEAR(model.mass[model.dofs.twist(static_cast<int>(e))], m.density * polar * length,
+                1e-12);
   }
   const auto positions = model.mass.head(3 * model.dofs.num_nodes);
   EXPECT_NEAR(positions.sum() / 3.0, line_mass, 1e-12 * line_mass);
@@ -44,7 +48,8 @@ TEST(RodBuilder, MassesSumToTotalMassAndTwistInertia) {
 }
 
 TEST(RodBuilder, SpringCountForStarNetwork) {
-  // 4 arms of 3 edges: 2 interior nodes per arm -> 8 springs, plus every pair of the 4 edges at the joint: 6
+  // 4 arms of 3 edges: 2 interior nodes per arm -> 8 springs, plus every pair of the 4 edges at the
+  // joint: 6
   const Model model = build_rod_model(test::star_network());
   EXPECT_EQ(model.rods.springs.size(), 14u);
   int at_joint = 0;
@@ -60,13 +65,15 @@ TEST(RodBuilder, SpringCountForStarNetwork) {
 }
 
 TEST(RodBuilder, JointSpringsKeepTheirBendingStiffness) {
-  // a planar 3-arm star (arm 0 into the joint, arms 1, 2 out of it): without turning one frame by pi,
-  // the spring between arms 1 and 2 starts with reference twist pi and (m_2^a + m_2^b) = 0, i.e. no
-  // bending stiffness. Every joint spring must start untwisted with |(kappa_1, kappa_2)| = |kappa b|.
+  // a planar 3-arm star (arm 0 into the joint, arms 1, 2 out of it): without turning one frame by
+  // pi, the spring between arms 1 and 2 starts with reference twist pi and (m_2^a + m_2^b) = 0,
+  // i.e. no bending stiffness. Every joint spring must start untwisted with |(kappa_1, kappa_2)| =
+  // |kappa b|.
   RodNetworkInput in;
   in.nodes.emplace_back(0.0, 0.0, 0.0);
   for (double angle : {0.3, 2.4, 4.5})
-    for (int j = 1; j <= 2; ++j) in.nodes.emplace_back(0.5 * j * std::cos(angle), 0.5 * j * std::sin(angle), 0.0);
+    for (int j = 1; j <= 2; ++j)
+      in.nodes.emplace_back(0.5 * j * std::cos(angle), 0.5 * j * std::sin(angle), 0.0);
   in.edges = {{2, 1}, {1, 0}, {0, 3}, {3, 4}, {0, 5}, {5, 6}};
   in.materials = {test::unit_material()};
   // directors in the star's plane (the default +z would leave every joint spring untwisted)
@@ -125,13 +132,14 @@ TEST(RodBuilder, StiffnessOverrides) {
   const Model model = build_rod_model(in);
   EXPECT_EQ(model.rods.stretch_stiffness[0], 1e6);
   const double ei = 3.0 * std::numbers::pi * std::pow(0.8, 4) / 4.0;
-  EXPECT_NEAR(model.rods.springs[0].bend_stiffness_1, 0.5 * (1e4 + ei), 1e-9);  // spring at node 1: edges 0, 1
-  EXPECT_EQ(model.rods.springs[1].twist_stiffness, 7.0);                       // spring at node 2
+  EXPECT_NEAR(model.rods.springs[0].bend_stiffness_1, 0.5 * (1e4 + ei),
+              1e-9);                                      // spring at node 1: edges 0, 1
+  EXPECT_EQ(model.rods.springs[1].twist_stiffness, 7.0);  // spring at node 2
 }
 
 TEST(RodBuilder, DirectorHintsSeedEachArmOfAStar) {
-  // docs/conventions.md#material-frame-at-t--0: an edge with a hint starts with a_1 = the hint made normal
-  // to it; its chain receives it by parallel transport before any joint spreads frames
+  // docs/conventions.md#material-frame-at-t--0: an edge with a hint starts with a_1 = the hint made
+  // normal to it; its chain receives it by parallel transport before any joint spreads frames
   RodNetworkInput in;
   in.nodes.emplace_back(0.0, 0.0, 0.0);
   const Vec3 directions[3] = {{1, 0, 0}, {0, 1, 0}, {-1, 0, 0}};
@@ -140,18 +148,21 @@ TEST(RodBuilder, DirectorHintsSeedEachArmOfAStar) {
     const int first = static_cast<int>(in.nodes.size());
     for (int j = 1; j <= 3; ++j) in.nodes.push_back(0.5 * j * directions[arm]);
     in.edges.insert(in.edges.end(), {{0, first}, {first, first + 1}, {first + 1, first + 2}});
-    for (int j = 0; j < 3; ++j) in.initial_director_hint.push_back(j == 0 ? hints[arm] : Vec3::Zero());
+    for (int j = 0; j < 3; ++j)
+      in.initial_director_hint.push_back(j == 0 ? hints[arm] : Vec3::Zero());
   }
   in.materials = {test::unit_material()};
   const test::BuiltRod rod = test::build(in);
   for (int arm = 0; arm < 3; ++arm)
     for (int j = 0; j < 3; ++j)
-      EXPECT_LE((rod.frames.reference_director[3 * arm + j] - hints[arm].normalized()).norm(), 1e-14)
+      EXPECT_LE((rod.frames.reference_director[3 * arm + j] - hints[arm].normalized()).norm(),
+                1e-14)
           << "arm " << arm << " edge " << j;
   // without hints the whole star is transported from its first edge, which gets +z
   in.initial_director_hint.clear();
   const test::BuiltRod plain = test::build(in);
-  for (const Vec3& a1 : plain.frames.reference_director) EXPECT_LE((a1 - Vec3::UnitZ()).norm(), 1e-14);
+  for (const Vec3& a1 : plain.frames.reference_director)
+    EXPECT_LE((a1 - Vec3::UnitZ()).norm(), 1e-14);
 }
 
 TEST(RodBuilder, BadInputNamesTheKey) {

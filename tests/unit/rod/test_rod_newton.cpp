@@ -1,7 +1,7 @@
 #include <vector>
 
-#include <Eigen/Dense>
 #include <gtest/gtest.h>
+#include <Eigen/Dense>
 
 #include "rod/rod_shapes.hpp"
 #include "support/conformance.hpp"
@@ -12,12 +12,13 @@ namespace {
 using namespace conformance;
 
 TEST(RodNewton, ConvergesQuadraticallyWithFramesFixedAtTheStartOfTheStep) {
-  // Newton on E_stretch + E_bend_twist of a helix clamped at both ends (two nodes and one twist each)
-  // and with one mid-rod twist held, after its natural curvature and twist were changed (actuation):
-  // the equilibrium is stressed and has a twist reaction. The frames accepted at the start stay fixed
-  // for all iterations, as within one time step, so every iterate is a trial point with t != t_acc.
-  // The textbook derivatives differ from the exact ones by (dE/dtheta_e) h_e, which vanishes only where
-  // every twist is free and balanced; here they converge linearly to a wrong point (checked by zeroing h).
+  // Newton on E_stretch + E_bend_twist of a helix clamped at both ends (two nodes and one twist
+  // each) and with one mid-rod twist held, after its natural curvature and twist were changed
+  // (actuation): the equilibrium is stressed and has a twist reaction. The frames accepted at the
+  // start stay fixed for all iterations, as within one time step, so every iterate is a trial point
+  // with t != t_acc. The textbook derivatives differ from the exact ones by (dE/dtheta_e) h_e,
+  // which vanishes only where every twist is free and balanced; here they converge linearly to a
+  // wrong point (checked by zeroing h).
   test::BuiltRod rod = test::build(test::helix(20));
   Model& model = rod.model;
   for (BendTwistSpring& spring : model.rods.springs) {
@@ -28,7 +29,8 @@ TEST(RodNewton, ConvergesQuadraticallyWithFramesFixedAtTheStartOfTheStep) {
   std::vector<int> free_dofs;
   for (int i = 6; i < 3 * (n_last - 1); ++i) free_dofs.push_back(i);
   for (int e = 1; e + 1 < model.dofs.num_edges; ++e)
-    if (e != 10) free_dofs.push_back(model.dofs.twist(e));  // theta_10 held: a twist reaction in mid-rod
+    if (e != 10)
+      free_dofs.push_back(model.dofs.twist(e));  // theta_10 held: a twist reaction in mid-rod
   VecX q = rod.q;
 
   std::vector<double> residuals;
@@ -46,7 +48,8 @@ TEST(RodNewton, ConvergesQuadraticallyWithFramesFixedAtTheStartOfTheStep) {
     for (Eigen::Index i = 0; i < n; ++i) {
       g[i] = gradient[free_dofs[static_cast<std::size_t>(i)]];
       for (Eigen::Index j = 0; j < n; ++j)
-        h(i, j) = hessian(free_dofs[static_cast<std::size_t>(i)], free_dofs[static_cast<std::size_t>(j)]);
+        h(i, j) =
+            hessian(free_dofs[static_cast<std::size_t>(i)], free_dofs[static_cast<std::size_t>(j)]);
     }
     residuals.push_back(g.norm());
     if (g.norm() < 1e-13) break;
@@ -70,7 +73,8 @@ TEST(RodNewton, ConvergesQuadraticallyWithFramesFixedAtTheStartOfTheStep) {
     }
   EXPECT_GE(quadratic_steps, 1);
   // and the limit is a true equilibrium of the energy (central differences of E, not the analytic
-  // gradient): with the textbook derivatives (h = 0) Newton converges to a point where this is 1.3e-4
+  // gradient): with the textbook derivatives (h = 0) Newton converges to a point where this
+  // is 1.3e-4
   VecX fd_gradient(static_cast<Eigen::Index>(free_dofs.size()));
   const double step = 1e-6;
   for (std::size_t i = 0; i < free_dofs.size(); ++i) {

@@ -25,7 +25,8 @@ TEST(Stretch, HandComputedValue) {
 
 TEST(Stretch, ConformsOnStraightRodHelixAndNetwork) {
   const StretchEnergy term;
-  for (const RodNetworkInput& input : {test::straight_rod(4), test::helix(6), test::star_network()}) {
+  for (const RodNetworkInput& input :
+       {test::straight_rod(4), test::helix(6), test::star_network()}) {
     const test::BuiltRod rod = test::build(input);
     expect_zero_at_rest(term, rod.model, rod.frames, rod.q);
     for (unsigned seed : {1u, 2u}) {

@@ -13,8 +13,8 @@
 
 namespace tendril::test {
 
-/// An irregular, curved mesh: the alternating 5 x 4 rectangle with nodes jittered in the plane by up to
-/// 15 % of the spacing and lifted onto a curved surface with random bumps (fixed seed).
+/// An irregular, curved mesh: the alternating 5 x 4 rectangle with nodes jittered in the plane by
+/// up to 15 % of the spacing and lifted onto a curved surface with random bumps (fixed seed).
 inline io::TriangleMesh irregular_mesh(unsigned seed) {
   io::TriangleMesh mesh = io::rectangle_mesh(1.2, 0.9, 5, 4, io::MeshPattern::alternating);
   std::mt19937 rng(seed);
@@ -27,7 +27,8 @@ inline io::TriangleMesh irregular_mesh(unsigned seed) {
   return mesh;
 }
 
-inline ShellInput shell_input(const io::TriangleMesh& mesh, ShellBending bending, ShellMembrane membrane) {
+inline ShellInput shell_input(const io::TriangleMesh& mesh, ShellBending bending,
+                              ShellMembrane membrane) {
   ShellInput input;
   input.triangles = mesh.triangles;
   input.material = {.youngs_modulus = 2.0, .poisson_ratio = 0.3, .density = 1.0, .thickness = 0.4};
@@ -43,7 +44,8 @@ struct BuiltShell {
   RodFrames frames;
 };
 
-inline BuiltShell build(const io::TriangleMesh& mesh, ShellBending bending, ShellMembrane membrane) {
+inline BuiltShell build(const io::TriangleMesh& mesh, ShellBending bending,
+                        ShellMembrane membrane) {
   BuiltShell s;
   s.model = build_shell_model(mesh.nodes, {shell_input(mesh, bending, membrane)});
   s.q = rest_configuration(s.model);

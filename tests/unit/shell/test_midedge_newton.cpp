@@ -29,8 +29,9 @@ conformance::EnergyEval total(const Model& model, const RodFrames& frames, const
   return sum;
 }
 
-/// E / (D kappa^2 A / 2) of a flat strip (nx nodes along x, equilateral spacing) bent isometrically onto a
-/// cylinder of curvature kappa [1/m] (axis along y, or along x if about_x), with xi from the smooth surface.
+/// E / (D kappa^2 A / 2) of a flat strip (nx nodes along x, equilateral spacing) bent isometrically
+/// onto a cylinder of curvature kappa [1/m] (axis along y, or along x if about_x), with xi from the
+/// smooth surface.
 double cylinder_energy_ratio(int nx, io::MeshPattern pattern, bool about_x, double kappa) {
   const int ny = (nx + 1) / 2;
   const double length = 1.0, width = 0.5 * std::sqrt(3.0) * (ny - 1.0) / (nx - 1.0);
@@ -39,19 +40,25 @@ double cylinder_energy_ratio(int nx, io::MeshPattern pattern, bool about_x, doub
   VecX q = s.q;
   for (int i = 0; i < s.model.dofs.num_nodes; ++i) {
     const Vec3 x = s.q.segment<3>(3 * i);
-    if (about_x) q.segment<3>(3 * i) = Vec3(x.x(), std::sin(kappa * x.y()) / kappa, (1.0 - std::cos(kappa * x.y())) / kappa);
-    else q.segment<3>(3 * i) = Vec3(std::sin(kappa * x.x()) / kappa, x.y(), (1.0 - std::cos(kappa * x.x())) / kappa);
+    if (about_x)
+      q.segment<3>(3 * i) =
+          Vec3(x.x(), std::sin(kappa * x.y()) / kappa, (1.0 - std::cos(kappa * x.y())) / kappa);
+    else
+      q.segment<3>(3 * i) =
+          Vec3(std::sin(kappa * x.x()) / kappa, x.y(), (1.0 - std::cos(kappa * x.x())) / kappa);
   }
   RodFrames frames;
   initialize_frames(s.model, q, frames);
   // xi of the smooth surface: the cylinder's normal at each edge's midpoint, projected on tau
   const ShellMesh& shells = s.model.shells;
   for (int z = 0; z < s.model.dofs.num_shell_edges; ++z) {
-    const auto& edge = shells.edges[static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)])];
+    const auto& edge =
+        shells.edges[static_cast<std::size_t>(shells.xi_edge[static_cast<std::size_t>(z)])];
     const Vec3 mid = 0.5 * (q.segment<3>(3 * edge[0]) + q.segment<3>(3 * edge[1]));
     const double radial = about_x ? mid.y() : mid.x();
     const double alpha = std::atan2(radial, 1.0 / kappa - mid.z());
-    const Vec3 normal = about_x ? Vec3(0, -std::sin(alpha), std::cos(alpha)) : Vec3(-std::sin(alpha), 0, std::cos(alpha));
+    const Vec3 normal = about_x ? Vec3(0, -std::sin(alpha), std::cos(alpha))
+                                : Vec3(-std::sin(alpha), 0, std::cos(alpha));
     q[s.model.dofs.xi(z)] = normal.dot(frames.shell_edge_tau[static_cast<std::size_t>(z)]);
   }
   double energy = 0.0, area = 0.0;
@@ -72,22 +79,25 @@ double cylinder_energy_ratio(int nx, io::MeshPattern pattern, bool about_x, doub
 }
 
 TEST(MidEdgeBending, CylinderEnergyIsPlateEnergyToSecondOrder) {
-  // Kirchhoff plate bent into a cylinder (kappa_yy = 0): E = D kappa^2 A / 2, D = E h^3 / (12 (1 - nu^2))
-  // (e.g. Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, sec. 10). The discrete shape
-  // operator (eq. 19) must be consistent on every mesh pattern and in both directions: the error is
-  // below 1 % at 8 cells along the strip and falls at least 3 times when the mesh is halved (order 2: 4)
-  for (io::MeshPattern pattern : {io::MeshPattern::equilateral, io::MeshPattern::right, io::MeshPattern::alternating})
+  // Kirchhoff plate bent into a cylinder (kappa_yy = 0): E = D kappa^2 A / 2, D = E h^3 / (12 (1 -
+  // nu^2)) (e.g. Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, sec. 10). The
+  // discrete shape operator (eq. 19) must be consistent on every mesh pattern and in both
+  // directions: the error is below 1 % at 8 cells along the strip and falls at least 3 times when
+  // the mesh is halved (order 2: 4)
+  for (io::MeshPattern pattern :
+       {io::MeshPattern::equilateral, io::MeshPattern::right, io::MeshPattern::alternating})
     for (bool about_x : {false, true}) {
       const double coarse = std::abs(cylinder_energy_ratio(9, pattern, about_x, 0.8) - 1.0);
       const double fine = std::abs(cylinder_energy_ratio(17, pattern, about_x, 0.8) - 1.0);
       EXPECT_LT(coarse, 0.01) << "pattern " << static_cast<int>(pattern) << " about_x " << about_x;
-      EXPECT_LT(fine, coarse / 3.0) << "pattern " << static_cast<int>(pattern) << " about_x " << about_x;
+      EXPECT_LT(fine, coarse / 3.0)
+          << "pattern " << static_cast<int>(pattern) << " about_x " << about_x;
     }
 }
 
 TEST(MidEdgeBending, NewtonConvergesQuadraticallyWithTheExactHessian) {
-  // cantilever plate (two columns of nodes fixed at x = 0) under a tip load, static equilibrium by plain
-  // Newton: the residual must fall quadratically, |r_{k+1}| <= C |r_k|^2 near the solution
+  // cantilever plate (two columns of nodes fixed at x = 0) under a tip load, static equilibrium by
+  // plain Newton: the residual must fall quadratically, |r_{k+1}| <= C |r_k|^2 near the solution
   const io::TriangleMesh mesh = io::rectangle_mesh(1.0, 0.5, 7, 4, io::MeshPattern::alternating);
   const test::BuiltShell s = test::build(mesh, ShellBending::midedge, ShellMembrane::cst);
   const int n = s.model.dofs.size();
@@ -118,10 +128,13 @@ TEST(MidEdgeBending, NewtonConvergesQuadraticallyWithTheExactHessian) {
     for (std::size_t i = 0; i < free.size(); ++i) q[free[i]] -= dq[static_cast<Eigen::Index>(i)];
   }
   ASSERT_LT(residual.back(), 1e-12) << "Newton did not converge";
-  EXPECT_GT(q[3 * (s.model.dofs.num_nodes - 1) + 2], 0.05);  // a large deflection: the problem is nonlinear
-  // quadratic rate: the order estimate p = log(r_{k+1} / r_k) / log(r_k / r_{k-1}) of the last three
-  // residuals above round-off (100 eps |load|) is close to 2 (1 for a Hessian that misses terms)
-  const double round_off = 100.0 * std::numeric_limits<double>::epsilon() * load.cwiseAbs().maxCoeff();
+  EXPECT_GT(q[3 * (s.model.dofs.num_nodes - 1) + 2],
+            0.05);  // a large deflection: the problem is nonlinear
+  // quadratic rate: the order estimate p = log(r_{k+1} / r_k) / log(r_k / r_{k-1}) of the last
+  // three residuals above round-off (100 eps |load|) is close to 2 (1 for a Hessian that misses
+  // terms)
+  const double round_off =
+      100.0 * std::numeric_limits<double>::epsilon() * load.cwiseAbs().maxCoeff();
   std::vector<double> above;
   for (double r : residual)
     if (r > round_off) above.push_back(r);
@@ -131,7 +144,11 @@ TEST(MidEdgeBending, NewtonConvergesQuadraticallyWithTheExactHessian) {
   EXPECT_GE(order, 1.7);
   EXPECT_LE(residual.size(), 8u);
   std::string history;
-  for (double r : residual) { char buf[32]; std::snprintf(buf, sizeof buf, " %.3e", r); history += buf; }
+  for (double r : residual) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %.3e", r);
+    history += buf;
+  }
   RecordProperty("residuals", history);
   std::printf("residuals:%s\n", history.c_str());
 }

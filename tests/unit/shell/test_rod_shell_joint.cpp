@@ -1,6 +1,7 @@
-// Rod-shell joint bend-twist springs (mat_dismech 3.4, Fig. 2g): topology of the paper's one-triangle joint,
-// and the conformance suite (FD gradient and Hessian, symmetry, zero at rest, rigid-motion invariance) on
-// regular, irregular and curved meshes with rods leaving the shell out of its plane and in it.
+// Rod-shell joint bend-twist springs (mat_dismech 3.4, Fig. 2g): topology of the paper's
+// one-triangle joint, and the conformance suite (FD gradient and Hessian, symmetry, zero at rest,
+// rigid-motion invariance) on regular, irregular and curved meshes with rods leaving the shell out
+// of its plane and in it.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -16,22 +17,25 @@ namespace {
 
 using namespace conformance;
 
-/// A shell on `mesh` with a straight rod of `edges` edges glued to each node in `joints`, leaving it along
-/// the matching direction; the joint node is the rod's first node.
+/// A shell on `mesh` with a straight rod of `edges` edges glued to each node in `joints`, leaving
+/// it along the matching direction; the joint node is the rod's first node.
 struct JointedModel {
   Model model;
   VecX q;
   RodFrames frames;
 };
 
-JointedModel build_jointed(const io::TriangleMesh& mesh, ShellBending bending, const std::vector<int>& joints,
-                           const std::vector<Vec3>& directions, int edges = 3) {
+JointedModel build_jointed(const io::TriangleMesh& mesh, ShellBending bending,
+                           const std::vector<int>& joints, const std::vector<Vec3>& directions,
+                           int edges = 3) {
   RodNetworkInput rods;
   std::vector<int> model_node(mesh.nodes.size(), -1);
   for (std::size_t r = 0; r < joints.size(); ++r) {
     const int first = static_cast<int>(rods.nodes.size());
     model_node[static_cast<std::size_t>(joints[r])] = first;
-    for (int i = 0; i <= edges; ++i) rods.nodes.push_back(mesh.nodes[static_cast<std::size_t>(joints[r])] + 0.25 * i * directions[r]);
+    for (int i = 0; i <= edges; ++i)
+      rods.nodes.push_back(mesh.nodes[static_cast<std::size_t>(joints[r])] +
+                           0.25 * i * directions[r]);
     for (int i = 0; i < edges; ++i) rods.edges.push_back({first + i, first + i + 1});
   }
   rods.materials.push_back(test::anisotropic_material());
@@ -91,11 +95,17 @@ TEST(RodShellJoint, Conforms) {
     std::vector<int> joints;
     std::vector<Vec3> directions;
   };
-  const io::TriangleMesh equilateral = io::rectangle_mesh(1.0, 0.5 * std::sqrt(3.0), 4, 3, io::MeshPattern::equilateral);
+  const io::TriangleMesh equilateral =
+      io::rectangle_mesh(1.0, 0.5 * std::sqrt(3.0), 4, 3, io::MeshPattern::equilateral);
   const std::vector<Case> cases = {
-      // irregular curved meshes: a rod out of the surface at an interior node, one in the plane at a corner
-      {test::irregular_mesh(1), {6, 0}, {Vec3(0.2, -0.1, 1.0).normalized(), Vec3(-1.0, -0.3, 0.05).normalized()}},
-      {test::irregular_mesh(2), {7, 19}, {Vec3(-0.1, 0.3, -1.0).normalized(), Vec3(0.8, 0.6, 0.2).normalized()}},
+      // irregular curved meshes: a rod out of the surface at an interior node, one in the plane at
+      // a corner
+      {test::irregular_mesh(1),
+       {6, 0},
+       {Vec3(0.2, -0.1, 1.0).normalized(), Vec3(-1.0, -0.3, 0.05).normalized()}},
+      {test::irregular_mesh(2),
+       {7, 19},
+       {Vec3(-0.1, 0.3, -1.0).normalized(), Vec3(0.8, 0.6, 0.2).normalized()}},
       // flat regular mesh: two adjacent joint nodes share joint edges
       {equilateral, {5, 6}, {Vec3(0, 0, 1), Vec3(0.1, 0.2, 1.0).normalized()}},
       {io::disc_mesh(0.8, 2), {0}, {Vec3(0.3, 0.1, -1.0).normalized()}},
@@ -126,7 +136,8 @@ TEST(RodShellJoint, BadNodesAreNamed) {
   io::TriangleMesh mesh;
   mesh.nodes = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.4, 0.9, 0)};
   mesh.triangles = {{0, 1, 2}};
-  Model fresh = build_shell_model(mesh.nodes, {test::shell_input(mesh, ShellBending::hinge, ShellMembrane::cst)});
+  Model fresh = build_shell_model(
+      mesh.nodes, {test::shell_input(mesh, ShellBending::hinge, ShellMembrane::cst)});
   try {
     add_rod_shell_joints(fresh, {1});
     ADD_FAILURE() << "no error for a joint without a rod edge";

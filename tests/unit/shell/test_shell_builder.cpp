@@ -26,8 +26,8 @@ void build_with(const io::TriangleMesh& mesh, ShellMaterial material = {2.0, 0.3
 }
 
 TEST(ShellBuilder, TopologyXiAndMass) {
-  const test::BuiltShell s =
-      test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::right), ShellBending::midedge, ShellMembrane::cst);
+  const test::BuiltShell s = test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::right),
+                                         ShellBending::midedge, ShellMembrane::cst);
   const ShellMesh& mesh = s.model.shells;
   // 3 x 3 nodes, 8 triangles, 16 edges (Euler: V - E + F = 1)
   EXPECT_EQ(mesh.triangles.size(), 8u);
@@ -51,7 +51,8 @@ TEST(ShellBuilder, TopologyXiAndMass) {
 
 TEST(ShellBuilder, HingeModelHasNoXi) {
   const test::BuiltShell s =
-      test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::alternating), ShellBending::hinge, ShellMembrane::cst);
+      test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::alternating),
+                  ShellBending::hinge, ShellMembrane::cst);
   EXPECT_EQ(s.model.dofs.num_shell_edges, 0);
   EXPECT_EQ(s.model.shells.hinges.size(), 8u);  // interior edges
 }
@@ -65,10 +66,12 @@ TEST(ShellBuilder, BadMeshesNameTheTriangleAndValue) {
   expect_input_error([&] { build_with(m); }, {"shells[0].triangles[1]", "[0, 2, 2]", "distinct"});
   m = square();
   m.triangles.push_back({0, 1, 4});  // collinear
-  expect_input_error([&] { build_with(m); }, {"shells[0].triangles[2]", "[0, 1, 4]", "non-zero area"});
+  expect_input_error([&] { build_with(m); },
+                     {"shells[0].triangles[2]", "[0, 1, 4]", "non-zero area"});
   m = square();
   m.triangles.push_back({2, 0, 1});
-  expect_input_error([&] { build_with(m); }, {"shells[0].triangles[2]", "duplicate of shells[0].triangles[0]"});
+  expect_input_error([&] { build_with(m); },
+                     {"shells[0].triangles[2]", "duplicate of shells[0].triangles[0]"});
   m = square();
   m.triangles[1] = {0, 3, 2};  // runs edge 0 -> 2 like triangle 0
   expect_input_error([&] { build_with(m); }, {"shells[0].triangles[1]", "edge (2, 0)", "inverted"});
@@ -77,19 +80,38 @@ TEST(ShellBuilder, BadMeshesNameTheTriangleAndValue) {
   m.nodes.emplace_back(0.5, 0.5, -1.0);
   m.triangles = {{0, 2, 3}, {2, 0, 5}, {0, 2, 6}};
   expect_input_error([&] { build_with(m); }, {"shells[0].triangles[2]", "non-manifold"});
-  expect_input_error([&] { build_with(square(), {2.0, 0.3, 1.0, 0.0}); }, {"shells[0].material.thickness", "0", "h > 0"});
-  expect_input_error([&] { build_with(square(), {2.0, 0.3, 1.0, -1e-3}); }, {"shells[0].material.thickness", "-0.001"});
-  expect_input_error([&] { build_with(square(), {2.0, 0.7, 1.0, 1e-3}); }, {"shells[0].material.nu", "0.7"});
-  expect_input_error([&] { build_with(square(), {0.0, 0.3, 1.0, 1e-3}); }, {"shells[0].material.E", "0"});
+  expect_input_error(
+      [&] {
+        build_with(square(), {2.0, 0.3, 1.0, 0.0});
+      },
+      {"shells[0].material.thickness", "0", "h > 0"});
+  expect_input_error(
+      [&] {
+        build_with(square(), {2.0, 0.3, 1.0, -1e-3});
+      },
+      {"shells[0].material.thickness", "-0.001"});
+  expect_input_error(
+      [&] {
+        build_with(square(), {2.0, 0.7, 1.0, 1e-3});
+      },
+      {"shells[0].material.nu", "0.7"});
+  expect_input_error(
+      [&] {
+        build_with(square(), {0.0, 0.3, 1.0, 1e-3});
+      },
+      {"shells[0].material.E", "0"});
 }
 
 TEST(ShellGenerators, PatternsCoverTheRectangle) {
-  for (io::MeshPattern p : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
+  for (io::MeshPattern p :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
     const io::TriangleMesh mesh = io::rectangle_mesh(2.0, 1.0, 5, 4, p);
     double area = 0.0;
     for (const auto& t : mesh.triangles) {
-      const Vec3 n = (mesh.nodes[static_cast<std::size_t>(t[1])] - mesh.nodes[static_cast<std::size_t>(t[0])])
-                         .cross(mesh.nodes[static_cast<std::size_t>(t[2])] - mesh.nodes[static_cast<std::size_t>(t[0])]);
+      const Vec3 n =
+          (mesh.nodes[static_cast<std::size_t>(t[1])] - mesh.nodes[static_cast<std::size_t>(t[0])])
+              .cross(mesh.nodes[static_cast<std::size_t>(t[2])] -
+                     mesh.nodes[static_cast<std::size_t>(t[0])]);
       EXPECT_GT(n.z(), 0.0);  // counter-clockwise about +z
       area += 0.5 * n.z();
     }
@@ -108,11 +130,12 @@ TEST(ShellGenerators, PatternsCoverTheRectangle) {
 }
 
 TEST(ShellGenerators, EquilateralRectangleIsMirrorSymmetricAboutItsMiddleRow) {
-  // 13 rows: mirroring y -> width - y maps every node and every triangle onto one of the mesh (a symmetric
-  // body, the manta ray, then stays symmetric to round-off)
+  // 13 rows: mirroring y -> width - y maps every node and every triangle onto one of the mesh (a
+  // symmetric body, the manta ray, then stays symmetric to round-off)
   const io::TriangleMesh mesh = io::rectangle_mesh(1.0, 1.2, 11, 13, io::MeshPattern::equilateral);
   const auto mirror = [&](int i) {
-    const Vec3 m(mesh.nodes[static_cast<std::size_t>(i)].x(), 1.2 - mesh.nodes[static_cast<std::size_t>(i)].y(), 0.0);
+    const Vec3 m(mesh.nodes[static_cast<std::size_t>(i)].x(),
+                 1.2 - mesh.nodes[static_cast<std::size_t>(i)].y(), 0.0);
     for (std::size_t k = 0; k < mesh.nodes.size(); ++k)
       if ((mesh.nodes[k] - m).norm() < 1e-12) return static_cast<int>(k);
     return -1;

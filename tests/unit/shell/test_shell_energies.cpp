@@ -15,10 +15,12 @@ namespace {
 
 using namespace conformance;
 
-/// The meshes every shell energy is checked on: irregular and curved (two seeds), flat equilateral, a disc.
+/// The meshes every shell energy is checked on: irregular and curved (two seeds), flat equilateral,
+/// a disc.
 std::vector<io::TriangleMesh> conformance_meshes() {
   return {test::irregular_mesh(1), test::irregular_mesh(2),
-          io::rectangle_mesh(1.0, 0.5 * std::sqrt(3.0), 4, 3, io::MeshPattern::equilateral), io::disc_mesh(0.8, 2)};
+          io::rectangle_mesh(1.0, 0.5 * std::sqrt(3.0), 4, 3, io::MeshPattern::equilateral),
+          io::disc_mesh(0.8, 2)};
 }
 
 const Energy& term_named(const Model& model, std::string_view name) {
@@ -58,7 +60,8 @@ TEST(ShellEnergies, EdgeSpringMembraneConforms) {
 
 TEST(ShellEnergies, MidEdgeConformsWithAcceptedFramesAwayFromTheRestShape) {
   // tau^{k,0} of a deformed accepted state (as after some steps), trial point further away
-  const test::BuiltShell s = test::build(test::irregular_mesh(3), ShellBending::midedge, ShellMembrane::cst);
+  const test::BuiltShell s =
+      test::build(test::irregular_mesh(3), ShellBending::midedge, ShellMembrane::cst);
   const VecX accepted_q = perturbed(s.model, s.q, 0.1, 0.1, 5);
   RodFrames accepted;
   initialize_frames(s.model, accepted_q, accepted);
@@ -79,7 +82,8 @@ TEST(ShellEnergies, HingeHandComputedValue) {
   EXPECT_NEAR(s.model.shells.hinges[0].stiffness, k_b, 1e-15);
   VecX q = s.q;
   q.segment<3>(9) = Vec3(0.5, 0, 1);
-  const EnergyEval at = evaluate_energy(term_named(s.model, "hinge_bending"), s.model, s.frames, q, false);
+  const EnergyEval at =
+      evaluate_energy(term_named(s.model, "hinge_bending"), s.model, s.frames, q, false);
   EXPECT_NEAR(at.energy, 0.5 * k_b * std::pow(std::numbers::pi / 2, 2), 1e-14);
 }
 
@@ -95,13 +99,15 @@ TEST(ShellEnergies, CstHandComputedValue) {
   const double g = 0.5 * ((1 + a) * (1 + a) - 1);
   const double mu = 2.0 / (2 * 1.3), lambda = 2.0 * 0.3 / (1 - 0.09);
   const double expected = 0.4 * 0.4 * (mu * 2 * g * g + 0.5 * lambda * 4 * g * g);
-  EXPECT_NEAR(evaluate_energy(term_named(s.model, "membrane_cst"), s.model, s.frames, q, false).energy, expected, 1e-14);
+  EXPECT_NEAR(
+      evaluate_energy(term_named(s.model, "membrane_cst"), s.model, s.frames, q, false).energy,
+      expected, 1e-14);
 }
 
 TEST(ShellEnergies, EdgeSpringStiffnessIsThePapersDefault) {
   // k_s = sqrt(3)/4 E h |e_bar| on every edge, interior or boundary
-  const test::BuiltShell s =
-      test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::right), ShellBending::hinge, ShellMembrane::edge_springs);
+  const test::BuiltShell s = test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::right),
+                                         ShellBending::hinge, ShellMembrane::edge_springs);
   ASSERT_EQ(s.model.shells.edge_springs.size(), s.model.shells.edges.size());
   for (const ShellEdgeSpring& spring : s.model.shells.edge_springs)
     EXPECT_NEAR(spring.stiffness, std::sqrt(3.0) / 4.0 * 2.0 * 0.4 * spring.rest_length, 1e-15);

@@ -1,6 +1,7 @@
-// The `contact` keys of scenes (sim/contact_scene.cpp): terms built from the keys (rods and shells),
-// and bad input (negative stiffness or tolerance, friction without contact, an obstacle that starts
-// inside a rod or shell, a shell index out of range) reported as InputError naming the key and the value.
+// The `contact` keys of scenes (sim/contact_scene.cpp): terms built from the keys (rods and
+// shells), and bad input (negative stiffness or tolerance, friction without contact, an obstacle
+// that starts inside a rod or shell, a shell index out of range) reported as InputError naming the
+// key and the value.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -26,7 +27,9 @@ rods:
     material: {E: 1.0e6, nu: 0.3, density: 1000, radius: 0.002}
 )";
 
-RodScene load(const std::string& contact) { return load_rod_scene_text(kRod + contact); }
+RodScene load(const std::string& contact) {
+  return load_rod_scene_text(kRod + contact);
+}
 
 template <class T>
 int count(const RodScene& s) {
@@ -58,12 +61,16 @@ contact:
 }
 
 TEST(ContactScene, RejectsBadValuesNamingKeyAndValue) {
-  expect_input_error([] { load("contact: {stiffness: -5, ground: {}}\n"); }, {"contact.stiffness", "-5", "> 0"});
+  expect_input_error([] { load("contact: {stiffness: -5, ground: {}}\n"); },
+                     {"contact.stiffness", "-5", "> 0"});
   expect_input_error([] { load("contact: {distance_tolerance: 0, ground: {}}\n"); },
                      {"contact.distance_tolerance", "0", "> 0"});
-  expect_input_error([] { load("contact: {slip_tolerance: -1e-3, ground: {}}\n"); }, {"contact.slip_tolerance"});
-  expect_input_error([] { load("contact: {ground: {friction: -0.2}}\n"); }, {"contact.ground.friction", "-0.2"});
-  expect_input_error([] { load("contact: {ground: {normal: [0, 0, 0]}}\n"); }, {"contact.ground.normal"});
+  expect_input_error([] { load("contact: {slip_tolerance: -1e-3, ground: {}}\n"); },
+                     {"contact.slip_tolerance"});
+  expect_input_error([] { load("contact: {ground: {friction: -0.2}}\n"); },
+                     {"contact.ground.friction", "-0.2"});
+  expect_input_error([] { load("contact: {ground: {normal: [0, 0, 0]}}\n"); },
+                     {"contact.ground.normal"});
   expect_input_error([] { load("contact: {rods: [3], ground: {}}\n"); }, {"contact.rods[0]", "3"});
   expect_input_error([] { load("contact: {}\n"); }, {"contact", "nothing enabled"});
 }
@@ -77,14 +84,19 @@ TEST(ContactScene, RejectsFrictionWithoutContact) {
 
 TEST(ContactScene, RejectsAnObstacleThatStartsInsideARod) {
   // the rod lies at z = 0.01 with radius 2 mm: a sphere around its middle node, a ground above it
-  expect_input_error([] { load("contact: {obstacles: [{shape: sphere, center: [0.04, 0, 0.01], radius: 0.005}]}\n"); },
-                     {"contact.obstacles[0]", "rods[0].nodes[2] at", "inside", "gap >= 0"});
-  expect_input_error([] { load("contact: {ground: {point: [0, 0, 0.009]}}\n"); }, {"contact.ground", "inside"});
+  expect_input_error(
+      [] {
+        load("contact: {obstacles: [{shape: sphere, center: [0.04, 0, 0.01], radius: 0.005}]}\n");
+      },
+      {"contact.obstacles[0]", "rods[0].nodes[2] at", "inside", "gap >= 0"});
+  expect_input_error([] { load("contact: {ground: {point: [0, 0, 0.009]}}\n"); },
+                     {"contact.ground", "inside"});
 }
 
 TEST(ContactScene, RejectsTheMidpointRuleWithContact) {
-  expect_input_error([] { load("contact: {ground: {}}\nintegrator: {type: implicit_midpoint, dt: 1.0e-4}\n"); },
-                     {"integrator.type", "implicit_midpoint", "implicit_euler or static with contact"});
+  expect_input_error(
+      [] { load("contact: {ground: {}}\nintegrator: {type: implicit_midpoint, dt: 1.0e-4}\n"); },
+      {"integrator.type", "implicit_midpoint", "implicit_euler or static with contact"});
 }
 
 TEST(ContactScene, RejectsBodiesThatStartIntersecting) {
@@ -98,10 +110,13 @@ contact: {{self: {{}}}}
 )",
                                                   z, z));
   };
-  expect_input_error([&] { crossing(0.01); },
-                     {"contact.self", "the edges rods[0].nodes[2]-rods[0].nodes[3] and rods[1].nodes[1]-rods[1].nodes[2]",
-                      "intersect", "overlap by 0.004 m", "start apart"});
-  expect_input_error([&] { crossing(0.011); }, {"contact.self", "centre lines 0.001 m apart", "overlap by 0.003 m"});
+  expect_input_error(
+      [&] { crossing(0.01); },
+      {"contact.self",
+       "the edges rods[0].nodes[2]-rods[0].nodes[3] and rods[1].nodes[1]-rods[1].nodes[2]",
+       "intersect", "overlap by 0.004 m", "start apart"});
+  expect_input_error([&] { crossing(0.011); },
+                     {"contact.self", "centre lines 0.001 m apart", "overlap by 0.003 m"});
   EXPECT_NO_THROW(crossing(0.01 + 0.004 - 5e-5));
   // a rod through a sheet (thickness 1 mm at z = 0.005): its node 2 lies in the sheet's plane
   expect_input_error(
@@ -151,7 +166,8 @@ TEST(ContactScene, ShellsTakePartInGroundObstaclesAndSelfContact) {
     }
   }
   // only the rod: no triangles, no point-triangle term; only the sheet: 9 nodes on the ground
-  EXPECT_EQ(count<contact::PointTriangleContact>(load(kSheet + "contact: {shells: [], self: {}}\n")), 0);
+  EXPECT_EQ(
+      count<contact::PointTriangleContact>(load(kSheet + "contact: {shells: [], self: {}}\n")), 0);
   const RodScene sheet_only = load(kSheet + "contact: {rods: [], ground: {}}\n");
   for (const auto& e : sheet_only.model.energies)
     if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) {
@@ -162,10 +178,13 @@ TEST(ContactScene, ShellsTakePartInGroundObstaclesAndSelfContact) {
 TEST(ContactScene, RejectsABadShellIndexAndAnObstacleInsideAShell) {
   expect_input_error([] { load(kSheet + "contact: {shells: [1], ground: {}}\n"); },
                      {"contact.shells[0]", "1", "a shell index in 0..0"});
-  expect_input_error([] { load("contact: {shells: [0], ground: {}}\n"); }, {"contact.shells[0]", "no shells"});
-  // the sheet's surface is 0.5 mm below its mid-surface at z = 0.005: a ground at z = 0.0046 cuts it
-  expect_input_error([] { load(kSheet + "contact: {rods: [], ground: {point: [0, 0, 0.0046]}}\n"); },
-                     {"contact.ground", "shells[0].nodes[0] at", "inside", "shell's surface"});
+  expect_input_error([] { load("contact: {shells: [0], ground: {}}\n"); },
+                     {"contact.shells[0]", "no shells"});
+  // the sheet's surface is 0.5 mm below its mid-surface at z = 0.005: a ground at z = 0.0046 cuts
+  // it
+  expect_input_error(
+      [] { load(kSheet + "contact: {rods: [], ground: {point: [0, 0, 0.0046]}}\n"); },
+      {"contact.ground", "shells[0].nodes[0] at", "inside", "shell's surface"});
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
-// The threaded Newton evaluation (integrator.newton.threads, docs/physics/time_integration.md "Threads")
-// gives bitwise the results of one thread on scenes other than the flagellated robot (whose test is
-// tests/validation/media/test_robot_threads.cpp): a star of rods joined at a hub under gravity (springs
-// across the threads' edge ranges), and a rod welded to a plate (rod-shell joint springs, shell terms
-// without element values, gravity as an external load ramped by the static solve's load steps and
-// dynamically). Each scene runs on 1, 2 and 3 threads in lock step, compared with == after every step.
+// The threaded Newton evaluation (integrator.newton.threads, docs/physics/time_integration.md
+// "Threads") gives bitwise the results of one thread on scenes other than the flagellated robot
+// (whose test is tests/validation/media/test_robot_threads.cpp): a star of rods joined at a hub
+// under gravity (springs across the threads' edge ranges), and a rod welded to a plate (rod-shell
+// joint springs, shell terms without element values, gravity as an external load ramped by the
+// static solve's load steps and dynamically). Each scene runs on 1, 2 and 3 threads in lock step,
+// compared with == after every step.
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -15,14 +16,16 @@
 namespace tendril::sim {
 namespace {
 
-void expect_bitwise_equal_on_threads(const std::string& example, std::vector<std::string> overrides) {
+void expect_bitwise_equal_on_threads(const std::string& example,
+                                     std::vector<std::string> overrides) {
   // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
   const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   std::vector<Simulation> sims;
   for (int threads : {1, 2, 3}) {
     std::vector<std::string> set = overrides;
     set.push_back("integrator.newton.threads=" + std::to_string(threads));
-    sims.push_back(Simulation::from_file(std::string(source ? source : ".") + "/examples/" + example, set));
+    sims.push_back(
+        Simulation::from_file(std::string(source ? source : ".") + "/examples/" + example, set));
   }
   int steps = 0;
   do {
@@ -42,8 +45,9 @@ TEST(NewtonThreads, StarNetworkIsBitwiseTheSameOn1To3Threads) {
 
 TEST(NewtonThreads, RodWeldedToAPlateIsBitwiseTheSameOn1To3Threads) {
   expect_bitwise_equal_on_threads("rod_plate_cantilever.yaml", {});  // static, load steps
-  expect_bitwise_equal_on_threads("rod_plate_cantilever.yaml",
-                                  {"integrator.type=implicit_euler", "integrator.dt=0.001", "duration=0.01"});
+  expect_bitwise_equal_on_threads(
+      "rod_plate_cantilever.yaml",
+      {"integrator.type=implicit_euler", "integrator.dt=0.001", "duration=0.01"});
 }
 
 }  // namespace

@@ -20,12 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 /// Every frame array of `part` equals frames `from`.. of `full` bit for bit.
 void expect_same_tail(const io::RunData& full, const io::RunData& part, std::size_t from) {
   int compared = 0;
   for (const io::RunArrayEntry& entry : full.entries) {
-    if (entry.name.rfind("step_", 0) == 0) continue;  // per step: wall times differ, the rest is compared per frame
+    if (entry.name.rfind("step_", 0) == 0)
+      continue;  // per step: wall times differ, the rest is compared per frame
     const io::NpyArray& a = full.array(entry.name);
     const io::NpyArray& b = part.array(entry.name);
     const std::size_t row = a.size() / a.shape[0];
@@ -40,7 +40,8 @@ void expect_same_tail(const io::RunData& full, const io::RunData& part, std::siz
 void check_restarts(const std::string& scene, const std::vector<std::string>& overrides,
                     const std::vector<long>& frames, const std::string& tag) {
   const fs::path dir = testing::scratch_dir("sim_restart") / tag;
-  const RunResult full_result = Simulation::from_file(testing::example_path(scene), overrides).run(dir / "full");
+  const RunResult full_result =
+      Simulation::from_file(testing::example_path(scene), overrides).run(dir / "full");
   ASSERT_TRUE(full_result.ok) << full_result.message;
   const io::RunData full = io::read_run(dir / "full");
   for (long frame : frames) {
@@ -63,7 +64,8 @@ TEST(SimRestart, ClampedRodUnderGravityContinuesBitIdentically) {
 }
 
 TEST(SimRestart, ParachuteWithMidEdgeShellContinuesBitIdentically) {
-  check_restarts("parachute.yaml", {"duration=0.3", "shells.0.bending=midedge"}, {2, 4}, "parachute");
+  check_restarts("parachute.yaml", {"duration=0.3", "shells.0.bending=midedge"}, {2, 4},
+                 "parachute");
 }
 
 TEST(SimRestart, FlappingPlateInWaterContinuesBitIdentically) {
@@ -72,8 +74,12 @@ TEST(SimRestart, FlappingPlateInWaterContinuesBitIdentically) {
 
 TEST(SimRestart, BadRestartIsRefusedNamingTheKey) {
   const fs::path dir = testing::scratch_dir("sim_restart") / "bad";
-  ASSERT_TRUE(Simulation::from_file(testing::example_path("cantilever_gravity.yaml"), {"duration=0.02"}).run(dir / "run").ok);
-  const auto refused = [&](const std::string& scene, const std::vector<std::string>& set, const std::string& key) {
+  ASSERT_TRUE(
+      Simulation::from_file(testing::example_path("cantilever_gravity.yaml"), {"duration=0.02"})
+          .run(dir / "run")
+          .ok);
+  const auto refused = [&](const std::string& scene, const std::vector<std::string>& set,
+                           const std::string& key) {
     try {
       Simulation::from_file(testing::example_path(scene), set);
       ADD_FAILURE() << "accepted";
@@ -83,8 +89,10 @@ TEST(SimRestart, BadRestartIsRefusedNamingTheKey) {
   };
   const std::string run = "restart.run=" + (dir / "run").string();
   refused("cantilever_gravity.yaml", {"duration=0.02", run, "restart.frame=3"}, "restart.frame");
-  refused("cantilever_gravity.yaml", {"duration=0.01", run}, "restart.frame");  // beyond the scene's steps
-  refused("cantilever_gravity.yaml", {"duration=0.02", run, "rods.0.geometry.num_nodes=10"}, "restart.run");
+  refused("cantilever_gravity.yaml", {"duration=0.01", run},
+          "restart.frame");  // beyond the scene's steps
+  refused("cantilever_gravity.yaml", {"duration=0.02", run, "rods.0.geometry.num_nodes=10"},
+          "restart.run");
   refused("cantilever_gravity.yaml", {"restart.run=" + (dir / "missing").string()}, "restart.run");
   // contact candidate sets are not saved: a scene with contact is refused, not continued inexactly
   refused("rod_on_trampoline.yaml", {run}, "restart");

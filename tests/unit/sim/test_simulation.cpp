@@ -68,13 +68,16 @@ TEST(Simulation, StepsFramesAndArrays) {
 }
 
 TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
-  // one Newton iteration without line search cannot converge a large step: the run must fail cleanly
-  Simulation sim{load(kCantilever, {"integrator.newton.max_iterations=1", "integrator.max_dt_halvings=0",
-                                    "integrator.dt=0.01", "duration=0.05"})};
+  // one Newton iteration without line search cannot converge a large step: the run must fail
+  // cleanly
+  Simulation sim{
+      load(kCantilever, {"integrator.newton.max_iterations=1", "integrator.max_dt_halvings=0",
+                         "integrator.dt=0.01", "duration=0.05"})};
   const fs::path out = scratch("failing");
   fs::create_directories(out);
   // an earlier run (its run.json lists its files)
-  std::ofstream(out / "run.json") << "{\"format\": \"tendril-run\", \"files\": [\"previous\", \"run.json\"]}\n";
+  std::ofstream(out / "run.json")
+      << "{\"format\": \"tendril-run\", \"files\": [\"previous\", \"run.json\"]}\n";
   std::ofstream(out / "previous") << "kept";
   const RunResult r = sim.run(out);
   ASSERT_FALSE(r.ok);
@@ -85,25 +88,28 @@ TEST(Simulation, FailedStepKeepsPartialRunAsFailed) {
   std::stringstream text;
   text << meta.rdbuf();
   EXPECT_NE(text.str().find("\"status\": \"failed\""), std::string::npos);
-  // the failed step is recorded with a non-zero status and no stopping criterion; the steps before it
-  // converged by one of the two criteria
+  // the failed step is recorded with a non-zero status and no stopping criterion; the steps before
+  // it converged by one of the two criteria
   const io::NpyArray status = io::read_npy(r.path / "step_status.npy");
   const io::NpyArray criterion = io::read_npy(r.path / "step_criterion.npy");
   ASSERT_GE(status.size(), 1u);
   ASSERT_EQ(criterion.size(), status.size());
   EXPECT_NE(status.data.back(), 0.0);
   EXPECT_EQ(criterion.data.back(), static_cast<double>(StopCriterion::none));
-  for (std::size_t k = 0; k + 1 < criterion.size(); ++k) EXPECT_NE(criterion.data[k], 0.0) << "step " << k;
+  for (std::size_t k = 0; k + 1 < criterion.size(); ++k)
+    EXPECT_NE(criterion.data[k], 0.0) << "step " << k;
 }
 
 TEST(Simulation, StaticSolveOnce) {
-  Simulation sim{load(kCantilever, {"integrator.type=static", "duration=0", "rods.0.material.E=1e9"})};
+  Simulation sim{
+      load(kCantilever, {"integrator.type=static", "duration=0", "rods.0.material.E=1e9"})};
   EXPECT_EQ(sim.total_steps(), 1);
   const StepReport rep = sim.step();
   ASSERT_TRUE(rep.ok()) << rep.message;
   EXPECT_TRUE(sim.finished());
   // small deflection (q L^3 / EI ~ 2e-3): tip deflection close to Euler-Bernoulli q L^4 / (8 EI)
-  const double r = 0.005, A = 3.141592653589793 * r * r, I = A * r * r / 4, q = 1000 * A * 9.81, L = 0.5;
+  const double r = 0.005, A = 3.141592653589793 * r * r, I = A * r * r / 4, q = 1000 * A * 9.81,
+               L = 0.5;
   const double w = q * L * L * L * L / (8 * 1e9 * I);
   EXPECT_NEAR(sim.state().q[3 * 10 + 2], -w, 0.05 * w);
 }
@@ -115,16 +121,18 @@ namespace tendril::sim {
 namespace {
 
 TEST(Simulation, StaticClampTurningAlmostHalfATurnInOneSolveStaysRigid) {
-  // a weightless rod whose clamp turns by 3.1 rad about z in one quasi-static solve: the equilibrium
-  // is the rigidly turned rod; the solver must carry the clamp along its rotation (a straight-line
-  // path of the clamped nodes shortens the clamped edge almost to zero, and failed here)
-  Simulation sim{load("duration: 1.0\n"
-                      "rods:\n"
-                      "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 11}\n"
-                      "    clamp: start\n"
-                      "    clamp_motion: {angular_velocity: [0, 0, 3.1]}\n"
-                      "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
-                      "integrator: {type: static, dt: 1.0}\n")};
+  // a weightless rod whose clamp turns by 3.1 rad about z in one quasi-static solve: the
+  // equilibrium is the rigidly turned rod; the solver must carry the clamp along its rotation (a
+  // straight-line path of the clamped nodes shortens the clamped edge almost to zero, and failed
+  // here)
+  Simulation sim{
+      load("duration: 1.0\n"
+           "rods:\n"
+           "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 11}\n"
+           "    clamp: start\n"
+           "    clamp_motion: {angular_velocity: [0, 0, 3.1]}\n"
+           "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+           "integrator: {type: static, dt: 1.0}\n")};
   const StepReport report = sim.step();
   ASSERT_TRUE(report.ok()) << report.message;
   const int tip = sim.model().dofs.num_nodes - 1;
@@ -135,8 +143,8 @@ TEST(Simulation, StaticClampTurningAlmostHalfATurnInOneSolveStaysRigid) {
 }
 
 TEST(Simulation, InitialVelocitiesAndTwistRates) {
-  // a free rod without loads keeps its initial velocity and twist rate (no strain arises from a uniform
-  // translation and spin): x(T) = x(0) + v T, theta(T) = theta(0) + omega T
+  // a free rod without loads keeps its initial velocity and twist rate (no strain arises from a
+  // uniform translation and spin): x(T) = x(0) + v T, theta(T) = theta(0) + omega T
   const std::string scene =
       "duration: 0.05\n"
       "rods:\n"
@@ -156,7 +164,10 @@ TEST(Simulation, InitialVelocitiesAndTwistRates) {
   ASSERT_TRUE(sim.run("").ok);
   const VecX& q = sim.state().q;
   for (int i = 0; i < dofs.num_nodes; ++i)
-    EXPECT_LE((q.segment<3>(dofs.node(i)) - q0.segment<3>(dofs.node(i)) - 0.05 * Vec3(0.1, 0.2, -0.3)).norm(), 1e-12);
+    EXPECT_LE(
+        (q.segment<3>(dofs.node(i)) - q0.segment<3>(dofs.node(i)) - 0.05 * Vec3(0.1, 0.2, -0.3))
+            .norm(),
+        1e-12);
   for (int e = 0; e < dofs.num_edges; ++e) EXPECT_NEAR(q[dofs.twist(e)], 0.25 + 0.05 * 4.0, 1e-12);
 }
 
@@ -167,20 +178,34 @@ TEST(Simulation, InitialConditionsSelectNodesAndEdges) {
       "  - geometry: {type: straight, direction: [1, 0, 0], length: 0.5, num_nodes: 6}\n"
       "    clamp: start\n"
       "    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n";
-  const RodScene s = load(base + "initial_conditions:\n  velocities: [{nodes: [-1], velocity: [0, 0, 2]}]\n"
-                                 "  twists: [{edges: [2, -1], angle: 0.1}]\n");
+  const RodScene s =
+      load(base +
+           "initial_conditions:\n  velocities: [{nodes: [-1], velocity: [0, 0, 2]}]\n"
+           "  twists: [{edges: [2, -1], angle: 0.1}]\n");
   const DofMap& dofs = s.model.dofs;
-  for (int i = 0; i < dofs.num_nodes; ++i) EXPECT_EQ(s.u_initial[dofs.node(i) + 2], i == 5 ? 2.0 : 0.0);
-  for (int e = 0; e < dofs.num_edges; ++e) EXPECT_EQ(s.q_initial[dofs.twist(e)], e == 2 || e == 4 ? 0.1 : 0.0);
+  for (int i = 0; i < dofs.num_nodes; ++i)
+    EXPECT_EQ(s.u_initial[dofs.node(i) + 2], i == 5 ? 2.0 : 0.0);
+  for (int e = 0; e < dofs.num_edges; ++e)
+    EXPECT_EQ(s.q_initial[dofs.twist(e)], e == 2 || e == 4 ? 0.1 : 0.0);
   // velocities and twist rates on fixed DOFs, and velocities in a static scene, are input errors
-  testing::expect_input_error([&] { load(base + "initial_conditions: {velocities: [{nodes: [1], velocity: [0, 1, 0]}]}\n"); },
-                              {"initial_conditions.velocities[0].velocity", "fixed DOFs"});
-  testing::expect_input_error([&] { load(base + "initial_conditions: {twists: [{edges: [0], rate: 1}]}\n"); },
-                              {"initial_conditions.twists[0].rate", "fixed twists"});
-  testing::expect_input_error([&] { load(base + "initial_conditions: {velocities: [{nodes: [9], velocity: [0, 1, 0]}]}\n"); },
-                              {"initial_conditions.velocities[0].nodes[0]", "9"});
   testing::expect_input_error(
-      [&] { load(base + "integrator: {type: static}\ninitial_conditions: {twists: [{rate: 1, edges: [3]}]}\n"); },
+      [&] {
+        load(base + "initial_conditions: {velocities: [{nodes: [1], velocity: [0, 1, 0]}]}\n");
+      },
+      {"initial_conditions.velocities[0].velocity", "fixed DOFs"});
+  testing::expect_input_error(
+      [&] { load(base + "initial_conditions: {twists: [{edges: [0], rate: 1}]}\n"); },
+      {"initial_conditions.twists[0].rate", "fixed twists"});
+  testing::expect_input_error(
+      [&] {
+        load(base + "initial_conditions: {velocities: [{nodes: [9], velocity: [0, 1, 0]}]}\n");
+      },
+      {"initial_conditions.velocities[0].nodes[0]", "9"});
+  testing::expect_input_error(
+      [&] {
+        load(base +
+             "integrator: {type: static}\ninitial_conditions: {twists: [{rate: 1, edges: [3]}]}\n");
+      },
       {"initial_conditions", "integrator.type static"});
 }
 
@@ -189,7 +214,8 @@ TEST(Simulation, SavedVelocitiesAreTheImplicitEulerDifferencesOfThePositions) {
   Simulation sim{load(kCantilever, {"output.every_steps=1", "duration=0.005"})};
   const fs::path out = scratch("velocities");
   ASSERT_TRUE(sim.run(out).ok);
-  const io::NpyArray x = io::read_npy(out / "positions.npy"), u = io::read_npy(out / "velocities.npy");
+  const io::NpyArray x = io::read_npy(out / "positions.npy"),
+                     u = io::read_npy(out / "velocities.npy");
   ASSERT_EQ(u.shape, (std::vector<std::size_t>{6, 11, 3}));
   for (std::size_t j = 0; j < 33; ++j) EXPECT_EQ(u.data[j], 0.0);  // starts at rest
   double largest = 0;
@@ -205,11 +231,13 @@ TEST(Simulation, SavedVelocitiesAreTheImplicitEulerDifferencesOfThePositions) {
 
 TEST(Simulation, SavedContactForcesCarryTheWeightOfARodAtRestOnTheGround) {
   // a rod laid flat above the ground settles (implicit Euler damps it); at rest the ground carries
-  // its weight: the contact forces on its nodes sum to rho pi r^2 L g upward, with no net sideways force
+  // its weight: the contact forces on its nodes sum to rho pi r^2 L g upward, with no net sideways
+  // force
   const std::string scene =
       "duration: 2.0\n"
       "rods:\n"
-      "  - geometry: {type: straight, start: [0, 0, 0.0025], end: [0.1, 0, 0.0025], num_nodes: 11}\n"
+      "  - geometry: {type: straight, start: [0, 0, 0.0025], end: [0.1, 0, 0.0025], num_nodes: "
+      "11}\n"
       "    material: {E: 2.0e6, nu: 0.3, density: 1500, radius: 0.001}\n"
       "forces: {gravity: [0, 0, -9.8]}\n"
       "contact: {stiffness: 20, distance_tolerance: 2.0e-3, ground: {friction: 0.25}}\n"
@@ -218,7 +246,8 @@ TEST(Simulation, SavedContactForcesCarryTheWeightOfARodAtRestOnTheGround) {
   Simulation sim{load(scene)};
   const fs::path out = scratch("contact_forces");
   ASSERT_TRUE(sim.run(out).ok);
-  const io::NpyArray f = io::read_npy(out / "contact_forces.npy"), u = io::read_npy(out / "velocities.npy");
+  const io::NpyArray f = io::read_npy(out / "contact_forces.npy"),
+                     u = io::read_npy(out / "velocities.npy");
   ASSERT_EQ(f.shape, (std::vector<std::size_t>{5, 11, 3}));
   const double weight = 1500 * std::numbers::pi * 1e-6 * 0.1 * 9.8;
   Vec3 total = Vec3::Zero();
@@ -236,8 +265,9 @@ TEST(Simulation, SavedContactForcesCarryTheWeightOfARodAtRestOnTheGround) {
 }
 
 TEST(Simulation, ReactionsBalanceTheLoads) {
-  // statics of the whole rod: the supports' forces balance gravity and the tip load, sum R = -(m g + P);
-  // the clamp's twist reaction is zero for loads in the rod's plane. Written per frame to the run directory.
+  // statics of the whole rod: the supports' forces balance gravity and the tip load, sum R = -(m g
+  // + P); the clamp's twist reaction is zero for loads in the rod's plane. Written per frame to the
+  // run directory.
   const std::string scene =
       "duration: 0\n"
       "rods:\n"
@@ -265,9 +295,9 @@ TEST(Simulation, ReactionsBalanceTheLoads) {
 }
 
 TEST(Simulation, WorkOfPointLoadsBecomesKineticEnergy) {
-  // point loads proportional to the lumped masses (half on the end nodes) accelerate the free rod as a
-  // rigid body; the midpoint rule gives Delta(u^T M u / 2) = F . Delta x exactly per step, so the saved
-  // work of the forces equals the kinetic energy to round-off
+  // point loads proportional to the lumped masses (half on the end nodes) accelerate the free rod
+  // as a rigid body; the midpoint rule gives Delta(u^T M u / 2) = F . Delta x exactly per step, so
+  // the saved work of the forces equals the kinetic energy to round-off
   const std::string scene =
       "duration: 0.04\n"
       "rods:\n"
@@ -294,9 +324,10 @@ TEST(Simulation, WorkOfPointLoadsBecomesKineticEnergy) {
 
 TEST(Simulation, WorkOfDragUnderImplicitEulerUsesTheForcesAtEachNewState) {
   // the trapezoidal work of the force terms (docs/output_format.md, work_of_forces), W = sum_k
-  // (F_k + F_{k+1}) . (q_{k+1} - q_k) / 2, with F = point loads - eta dl_i u_i (mat_dismech eq. 27; rest
-  // Voronoi lengths dl = 0.05, 0.1, 0.1, 0.05 m) recomputed here from each accepted state: implicit Euler
-  // takes F_{k+1} from its last Newton evaluation, which must be the one at (q_{k+1}, u_{k+1}, t_{k+1})
+  // (F_k + F_{k+1}) . (q_{k+1} - q_k) / 2, with F = point loads - eta dl_i u_i (mat_dismech eq. 27;
+  // rest Voronoi lengths dl = 0.05, 0.1, 0.1, 0.05 m) recomputed here from each accepted state:
+  // implicit Euler takes F_{k+1} from its last Newton evaluation, which must be the one at
+  // (q_{k+1}, u_{k+1}, t_{k+1})
   const std::string scene =
       "duration: 0.05\n"
       "rods:\n"
@@ -328,9 +359,10 @@ TEST(Simulation, WorkOfDragUnderImplicitEulerUsesTheForcesAtEachNewState) {
 }
 
 TEST(Simulation, MovingPinnedEndStretchesTheRod) {
-  // displacement control of a pinned end (boundary_conditions.moving_nodes): a straight rod pinned at
-  // node 0 whose last node is pulled by d = v t along its axis carries the axial force EA d / L (uniform
-  // strain d / L; the stretching force is EA times the strain), the reaction at the moving node
+  // displacement control of a pinned end (boundary_conditions.moving_nodes): a straight rod pinned
+  // at node 0 whose last node is pulled by d = v t along its axis carries the axial force EA d / L
+  // (uniform strain d / L; the stretching force is EA times the strain), the reaction at the moving
+  // node
   const std::string scene =
       "duration: 2\n"
       "rods:\n"
@@ -353,8 +385,9 @@ TEST(Simulation, MovingPinnedEndStretchesTheRod) {
   EXPECT_NEAR(r[3], ea * 1e-3, 1e-7 * ea * 1e-3);  // pulled towards +x by the support
   EXPECT_NEAR(r[0], -ea * 1e-3, 1e-7 * ea * 1e-3);
   // a table gives the same end state; with neither (or both) an input error names the key
-  Simulation tabled{load(scene, {"boundary_conditions.moving_nodes.0.velocity=null",
-                                 "boundary_conditions.moving_nodes.0.table=[[0, 0, 0, 0], [2, 0.001, 0, 0]]"})};
+  Simulation tabled{
+      load(scene, {"boundary_conditions.moving_nodes.0.velocity=null",
+                   "boundary_conditions.moving_nodes.0.table=[[0, 0, 0, 0], [2, 0.001, 0, 0]]"})};
   ASSERT_TRUE(tabled.run("").ok);
   EXPECT_LE((tabled.state().q - q).norm(), 1e-12);
   testing::expect_input_error(

@@ -21,7 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path cluttered_scene() { return testing::example_path("vine_cluttered.yaml"); }
+fs::path cluttered_scene() {
+  return testing::example_path("vine_cluttered.yaml");
+}
 
 /// The cluttered example after `steps` steps: the tip is on the first box from about step 180.
 VineState stepped_state(const VineModel& model, int steps) {
@@ -50,7 +52,8 @@ TEST(InitialState, StateMeetingTheConstraintsToTheSolverToleranceIsNotMoved) {
   EXPECT_EQ(report.max_move, 0.0);
   EXPECT_TRUE(rest.q == s.q);
   EXPECT_TRUE(rest.v.isZero(0.0));
-  // moving with a velocity that meets the joints (the projection's own): q and v unchanged bit for bit
+  // moving with a velocity that meets the joints (the projection's own): q and v unchanged bit for
+  // bit
   VineState moving = stepped_state(m, 185);
   project_state(m, moving, 1e-3, "vine.initial_state");
   moving.q = s.q;
@@ -66,7 +69,8 @@ TEST(InitialState, RoundOffPenetrationIsAcceptedUnchanged) {
   // a straight vine whose tip capsule is 1e-11 m into a wall (the exact distance, computed here):
   // a violation below the QP's tolerance gives the QP no active row, so it cannot be removed;
   // it is accepted as it is
-  VineModel m = load_vine_scene_file(cluttered_scene(), {"vine.contact.model=body", "vine.bodies=6"}).model;
+  VineModel m =
+      load_vine_scene_file(cluttered_scene(), {"vine.contact.model=body", "vine.bodies=6"}).model;
   m.obstacles.clear();
   VineState s = straight_state(m, 0.0);
   const double tip = centerline_points(m, s.q).back().x();
@@ -101,8 +105,8 @@ TEST(InitialState, ProjectFalseUsesTheGivenState) {
   const VineScene projected = load_vine_scene_file(cluttered_scene(), {"vine.bodies=4", q});
   EXPECT_GT(projected.projection.max_move, 0.5e-6);
   EXPECT_FALSE(projected.initial.q == s.q);
-  const VineScene given =
-      load_vine_scene_file(cluttered_scene(), {"vine.bodies=4", q, "vine.initial_state.project=false"});
+  const VineScene given = load_vine_scene_file(
+      cluttered_scene(), {"vine.bodies=4", q, "vine.initial_state.project=false"});
   EXPECT_TRUE(given.initial.q == s.q);
   EXPECT_EQ(given.projection.max_move, 0.0);
 }

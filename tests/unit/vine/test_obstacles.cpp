@@ -56,14 +56,16 @@ TEST(Obstacles, NormalIsDistanceGradient) {
       const Vec2 fd((phi(o, p + h * Vec2::UnitX()) - phi(o, p - h * Vec2::UnitX())) / (2 * h),
                     (phi(o, p + h * Vec2::UnitY()) - phi(o, p - h * Vec2::UnitY())) / (2 * h));
       EXPECT_NEAR(n.norm(), 1.0, 1e-12);
-      // the distance is only C^0 on the medial axis inside a polygon: skip points where the FD straddles it
+      // the distance is only C^0 on the medial axis inside a polygon: skip points where the FD
+      // straddles it
       if (std::abs(fd.norm() - 1.0) > 1e-6) continue;
       EXPECT_LT((fd - n).norm(), 1e-6) << "at " << p.transpose();
     }
 }
 
 TEST(Obstacles, RejectsNonConvexPolygon) {
-  EXPECT_THROW(make_polygon({Vec2(0, 0), Vec2(2, 0), Vec2(1, 0.2), Vec2(1, 2)}, 0.0, "obstacles[0].vertices"),
+  EXPECT_THROW(make_polygon({Vec2(0, 0), Vec2(2, 0), Vec2(1, 0.2), Vec2(1, 2)}, 0.0,
+                            "obstacles[0].vertices"),
                InputError);
   EXPECT_THROW(make_polygon({Vec2(0, 0), Vec2(2, 0)}, 0.0, "obstacles[0].vertices"), InputError);
   // clockwise input is accepted and reoriented

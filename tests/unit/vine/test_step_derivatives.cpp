@@ -25,24 +25,28 @@ Next step_from(const VineModel& m, const VecX& q, const VecX& v, const VecX& rat
 
 /// Compares an analytic Jacobian column block with central differences of `perturbed(i, h)`.
 template <class F>
-void expect_matches_fd(const MatX& dq, const MatX& dv, int columns, double h, F perturbed, const char* what) {
+void expect_matches_fd(const MatX& dq, const MatX& dv, int columns, double h, F perturbed,
+                       const char* what) {
   for (int i = 0; i < columns; ++i) {
     const Next p = perturbed(i, h), mi = perturbed(i, -h);
     const VecX fd_q = (p.q - mi.q) / (2 * h), fd_v = (p.v - mi.v) / (2 * h);
     const double scale_v = std::max(1.0, dv.col(i).lpNorm<Eigen::Infinity>());
     const double scale_q = std::max(1.0, dq.col(i).lpNorm<Eigen::Infinity>());
-    EXPECT_LT((fd_v - dv.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_v) << what << " column " << i;
-    EXPECT_LT((fd_q - dq.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_q) << what << " column " << i;
+    EXPECT_LT((fd_v - dv.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_v)
+        << what << " column " << i;
+    EXPECT_LT((fd_q - dq.col(i)).lpNorm<Eigen::Infinity>(), 2e-5 * scale_q)
+        << what << " column " << i;
   }
 }
 
 TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
-                                     std::pair{0.4, SpringIntegration::explicit_forces},
-                                     std::pair{0.0, SpringIntegration::implicit}}) {
+                                    std::pair{0.4, SpringIntegration::explicit_forces},
+                                    std::pair{0.0, SpringIntegration::implicit}}) {
     VineModel m = runtime_scene_model(8);
     m.springs = springs;
-    m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02), make_half_plane(Vec2(0.0, -0.3), Vec2(0.0, 1.0))};
+    m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02),
+                   make_half_plane(Vec2(0.0, -0.3), Vec2(0.0, 1.0))};
     m.friction = mu;
     m.stiffness = {0.5, 0.4, 0.3, 0.2};
     m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
@@ -64,31 +68,46 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
     EXPECT_GT(d.active_inequalities, 0);
     const int n = m.num_dofs();
 
-    expect_matches_fd(d.dq_dq, d.dv_dq, n, 1e-7, [&](int i, double h) {
-      VecX qp = q;
-      qp(i) += h;
-      return step_from(m, qp, v, rates);
-    }, "d/dq");
-    expect_matches_fd(d.dq_dv, d.dv_dv, n, 1e-6, [&](int i, double h) {
-      VecX vp = v;
-      vp(i) += h;
-      return step_from(m, q, vp, rates);
-    }, "d/dv");
-    expect_matches_fd(d.dq_dK, d.dv_dK, m.num_pins(), 1e-5, [&](int j, double h) {
-      VineModel mp = m;
-      mp.stiffness[j] += h;
-      return step_from(mp, q, v, rates);
-    }, "d/dK");
-    expect_matches_fd(d.dq_dC, d.dv_dC, m.num_pins(), 1e-6, [&](int j, double h) {
-      VineModel mp = m;
-      mp.damping[j] += h;
-      return step_from(mp, q, v, rates);
-    }, "d/dC");
-    expect_matches_fd(d.dq_du, d.dv_du, m.num_prismatic(), 1e-6, [&](int j, double h) {
-      VecX up = rates;
-      up(j) += h;
-      return step_from(m, q, v, up);
-    }, "d/du");
+    expect_matches_fd(
+        d.dq_dq, d.dv_dq, n, 1e-7,
+        [&](int i, double h) {
+          VecX qp = q;
+          qp(i) += h;
+          return step_from(m, qp, v, rates);
+        },
+        "d/dq");
+    expect_matches_fd(
+        d.dq_dv, d.dv_dv, n, 1e-6,
+        [&](int i, double h) {
+          VecX vp = v;
+          vp(i) += h;
+          return step_from(m, q, vp, rates);
+        },
+        "d/dv");
+    expect_matches_fd(
+        d.dq_dK, d.dv_dK, m.num_pins(), 1e-5,
+        [&](int j, double h) {
+          VineModel mp = m;
+          mp.stiffness[j] += h;
+          return step_from(mp, q, v, rates);
+        },
+        "d/dK");
+    expect_matches_fd(
+        d.dq_dC, d.dv_dC, m.num_pins(), 1e-6,
+        [&](int j, double h) {
+          VineModel mp = m;
+          mp.damping[j] += h;
+          return step_from(mp, q, v, rates);
+        },
+        "d/dC");
+    expect_matches_fd(
+        d.dq_du, d.dv_du, m.num_prismatic(), 1e-6,
+        [&](int j, double h) {
+          VecX up = rates;
+          up(j) += h;
+          return step_from(m, q, v, up);
+        },
+        "d/du");
   }
 }
 
@@ -102,7 +121,8 @@ namespace {
 // used by the joint estimation): while the unilateral impulse is positive the QP of eq. 15 has the
 // same solution with the row as an equality (the KKT conditions are the same), so the step and the
 // impulse must agree; and the impulse's derivative in q, v, K, C must match central differences.
-TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivativeMatchesDifferences) {
+TEST(StepDerivatives,
+     BilateralContactRepeatsAPushingStepAndItsImpulseDerivativeMatchesDifferences) {
   const VineModel m = testing::runtime_scene_before_a_circle();
   VineStepper stepper(m);
   VineState s = straight_state(m, 0.0);
@@ -127,7 +147,8 @@ TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivative
   };
   VineState bilateral = s;
   ASSERT_TRUE(held.step(bilateral, rates).ok());
-  EXPECT_LT((bilateral.v - unilateral.v).lpNorm<Eigen::Infinity>(), 1e-8 * std::max(1.0, unilateral.v.lpNorm<Eigen::Infinity>()));
+  EXPECT_LT((bilateral.v - unilateral.v).lpNorm<Eigen::Infinity>(),
+            1e-8 * std::max(1.0, unilateral.v.lpNorm<Eigen::Infinity>()));
   EXPECT_NEAR(held.bilateral_impulses()(0), pushing, 1e-6 * pushing);
   // no inequality row for the held pair
   for (const ContactInfo& c : held.contacts()) EXPECT_FALSE(c.point == pressing && c.obstacle == 0);
@@ -142,7 +163,9 @@ TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivative
     qm(i) -= 1e-7;
     vp(i) += 1e-6;
     vm(i) -= 1e-6;
-    EXPECT_NEAR((impulse_after(m, qp, v) - impulse_after(m, qm, v)) / 2e-7, d.dheld_dq(0, i), 2e-5 * scale) << "q " << i;
+    EXPECT_NEAR((impulse_after(m, qp, v) - impulse_after(m, qm, v)) / 2e-7, d.dheld_dq(0, i),
+                2e-5 * scale)
+        << "q " << i;
     EXPECT_NEAR((impulse_after(m, q, vp) - impulse_after(m, q, vm)) / 2e-6, d.dheld_dv(0, i),
                 2e-5 * std::max(scale, d.dheld_dv.lpNorm<Eigen::Infinity>()))
         << "v " << i;
@@ -154,9 +177,11 @@ TEST(StepDerivatives, BilateralContactRepeatsAPushingStepAndItsImpulseDerivative
     cp.damping[j] += 1e-6;
     cm.damping[j] -= 1e-6;
     EXPECT_NEAR((impulse_after(kp, q, v) - impulse_after(km, q, v)) / 2e-5, d.dheld_dK(0, j),
-                2e-5 * std::max(1e-3, d.dheld_dK.lpNorm<Eigen::Infinity>())) << "K " << j;
+                2e-5 * std::max(1e-3, d.dheld_dK.lpNorm<Eigen::Infinity>()))
+        << "K " << j;
     EXPECT_NEAR((impulse_after(cp, q, v) - impulse_after(cm, q, v)) / 2e-6, d.dheld_dC(0, j),
-                2e-5 * std::max(1e-3, d.dheld_dC.lpNorm<Eigen::Infinity>())) << "C " << j;
+                2e-5 * std::max(1e-3, d.dheld_dC.lpNorm<Eigen::Infinity>()))
+        << "C " << j;
   }
   // bad input names the key and the allowed range
   EXPECT_THROW(held.set_bilateral_contacts({{99, 0}}), InputError);

@@ -22,7 +22,8 @@ struct StepAt {
   VecX rates;
 
   /// d s / dtheta, s = w_q . q_{k+1} + w_v . v_{k+1} + w_h . held impulses, theta = (q, v, K, C).
-  VecX gradient(const VecX& q, const VecX& v, const VineModel& m, const VecX& w_q, const VecX& w_v, const VecX& w_h) const {
+  VecX gradient(const VecX& q, const VecX& v, const VineModel& m, const VecX& w_q, const VecX& w_v,
+                const VecX& w_h) const {
     VineStepper stepper(m);
     if (!held.empty()) stepper.set_bilateral_contacts(held);
     VineState s{0.0, q, v};
@@ -31,8 +32,10 @@ struct StepAt {
     EXPECT_TRUE(d.ok);
     const int n = m.num_dofs(), pins = m.num_pins();
     VecX g(2 * n + 2 * pins);
-    g << d.dq_dq.transpose() * w_q + d.dv_dq.transpose() * w_v, d.dq_dv.transpose() * w_q + d.dv_dv.transpose() * w_v,
-        d.dq_dK.transpose() * w_q + d.dv_dK.transpose() * w_v, d.dq_dC.transpose() * w_q + d.dv_dC.transpose() * w_v;
+    g << d.dq_dq.transpose() * w_q + d.dv_dq.transpose() * w_v,
+        d.dq_dv.transpose() * w_q + d.dv_dv.transpose() * w_v,
+        d.dq_dK.transpose() * w_q + d.dv_dK.transpose() * w_v,
+        d.dq_dC.transpose() * w_q + d.dv_dC.transpose() * w_v;
     if (w_h.size() > 0) {
       g.head(n) += d.dheld_dq.transpose() * w_h;
       g.segment(n, n) += d.dheld_dv.transpose() * w_h;
@@ -42,9 +45,10 @@ struct StepAt {
     return g;
   }
 
-  /// The analytic Hessian against central differences (step h_i = h |theta_i| or h) of the gradient;
-  /// returns the worst column error relative to max(|column|_inf, 1e-3 |H|_max).
-  double check(const VecX& q, const VecX& v, const VecX& w_q, const VecX& w_v, const VecX& w_h, int expect_active) const {
+  /// The analytic Hessian against central differences (step h_i = h |theta_i| or h) of the
+  /// gradient; returns the worst column error relative to max(|column|_inf, 1e-3 |H|_max).
+  double check(const VecX& q, const VecX& v, const VecX& w_q, const VecX& w_v, const VecX& w_h,
+               int expect_active) const {
     VineStepper stepper(model);
     if (!held.empty()) stepper.set_bilateral_contacts(held);
     VineState s{0.0, q, v};
@@ -57,7 +61,8 @@ struct StepAt {
     const MatX& h = d2.hessian;
     const int n = model.num_dofs(), pins = model.num_pins();
     EXPECT_EQ(h.rows(), 2 * n + 2 * pins);
-    EXPECT_LT((h - h.transpose()).lpNorm<Eigen::Infinity>(), 1e-10 * h.lpNorm<Eigen::Infinity>()) << "symmetric";
+    EXPECT_LT((h - h.transpose()).lpNorm<Eigen::Infinity>(), 1e-10 * h.lpNorm<Eigen::Infinity>())
+        << "symmetric";
     double worst = 0.0;
     for (int col = 0; col < h.cols(); ++col) {
       VecX qp = q, qm = q, vp = v, vm = v;
@@ -82,8 +87,10 @@ struct StepAt {
         mp.damping[j] += step;
         mm.damping[j] -= step;
       }
-      const VecX fd = (gradient(qp, vp, mp, w_q, w_v, w_h) - gradient(qm, vm, mm, w_q, w_v, w_h)) / (2 * step);
-      const double scale = std::max(h.col(col).lpNorm<Eigen::Infinity>(), 1e-3 * h.lpNorm<Eigen::Infinity>());
+      const VecX fd =
+          (gradient(qp, vp, mp, w_q, w_v, w_h) - gradient(qm, vm, mm, w_q, w_v, w_h)) / (2 * step);
+      const double scale =
+          std::max(h.col(col).lpNorm<Eigen::Infinity>(), 1e-3 * h.lpNorm<Eigen::Infinity>());
       worst = std::max(worst, (fd - h.col(col)).lpNorm<Eigen::Infinity>() / scale);
     }
     return worst;
@@ -119,10 +126,11 @@ TEST(StepSecondDerivatives, MatchCentralDifferencesOfTheFirstOnRandomStatesOfThe
 
 TEST(StepSecondDerivatives, MatchCentralDifferencesOfTheFirstInContact) {
   std::mt19937 rng(3);
-  for (const auto& [mu, springs, hold] : {std::tuple{0.0, SpringIntegration::explicit_forces, false},
-                                          std::tuple{0.4, SpringIntegration::explicit_forces, false},
-                                          std::tuple{0.0, SpringIntegration::implicit, false},
-                                          std::tuple{0.0, SpringIntegration::explicit_forces, true}}) {
+  for (const auto& [mu, springs, hold] :
+       {std::tuple{0.0, SpringIntegration::explicit_forces, false},
+        std::tuple{0.4, SpringIntegration::explicit_forces, false},
+        std::tuple{0.0, SpringIntegration::implicit, false},
+        std::tuple{0.0, SpringIntegration::explicit_forces, true}}) {
     VineModel m = testing::runtime_scene_before_a_circle();
     m.springs = springs;
     m.friction = mu;
@@ -140,9 +148,12 @@ TEST(StepSecondDerivatives, MatchCentralDifferencesOfTheFirstInContact) {
     }
     // a small random perturbation keeps the contact pressing (its row active)
     const VecX q = s.q + 1e-7 * random_vector(n, rng), v = s.v + 1e-4 * random_vector(n, rng);
-    const double error = at.check(q, v, random_vector(n, rng), random_vector(n, rng), w_h, hold ? 0 : 1);
-    std::printf("runtime scene on a circle, mu %.1f, %s springs%s: worst relative column error %.2e\n", mu,
-                springs == SpringIntegration::implicit ? "implicit" : "explicit", hold ? ", held contact" : "", error);
+    const double error =
+        at.check(q, v, random_vector(n, rng), random_vector(n, rng), w_h, hold ? 0 : 1);
+    std::printf(
+        "runtime scene on a circle, mu %.1f, %s springs%s: worst relative column error %.2e\n", mu,
+        springs == SpringIntegration::implicit ? "implicit" : "explicit",
+        hold ? ", held contact" : "", error);
     EXPECT_LT(error, 1e-5);
   }
 }

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "tendril/core/error.hpp"
 #include "tendril/vine/body_contact.hpp"
 #include "tendril/vine/broad_phase.hpp"
-#include "tendril/core/error.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -17,7 +17,8 @@
 namespace tendril::vine {
 namespace {
 
-/// Distance between segments p0-p1 and q0-q1 (0 if they cross): the smallest end-to-segment distance.
+/// Distance between segments p0-p1 and q0-q1 (0 if they cross): the smallest end-to-segment
+/// distance.
 double segment_segment_distance(const Vec2& p0, const Vec2& p1, const Vec2& q0, const Vec2& q1) {
   const auto cross = [](const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); };
   const double d1 = cross(p1 - p0, q0 - p0), d2 = cross(p1 - p0, q1 - p0);
@@ -33,7 +34,8 @@ double segment_segment_distance(const Vec2& p0, const Vec2& p1, const Vec2& q0, 
 
 TEST(BodyContact, ClosestOffsetMatchesDenseSampling) {
   // sd(p(s)) sampled at 2e5 points: the returned offset is the minimiser to the sample spacing
-  const std::vector<Obstacle> obstacles = {make_circle(Vec2(0.3, 0.5), 0.2), make_segment(Vec2(-1, 0.2), Vec2(1, 0.4), 0.01),
+  const std::vector<Obstacle> obstacles = {make_circle(Vec2(0.3, 0.5), 0.2),
+                                           make_segment(Vec2(-1, 0.2), Vec2(1, 0.4), 0.01),
                                            make_box(Vec2(0.1, -0.05), Vec2(0.3, 0.2), 0.3, 0.02),
                                            make_half_plane(Vec2(0, -1), Vec2(0.2, 1.0))};
   const Vec2 centre(0.0, 0.0), axis = Vec2(1.0, 0.3).normalized();
@@ -56,18 +58,22 @@ TEST(BodyContact, ClosestOffsetMatchesDenseSampling) {
 TEST(BroadPhase, GridReturnsExactlyTheOverlappingBoxes) {
   std::vector<Obstacle> obstacles;
   for (int i = 0; i < 40; ++i)
-    for (int j = 0; j < 25; ++j) obstacles.push_back(make_circle(Vec2(0.05 * i, 0.07 * j + 0.01 * (i % 3)), 0.004 + 0.001 * (j % 4)));
+    for (int j = 0; j < 25; ++j)
+      obstacles.push_back(
+          make_circle(Vec2(0.05 * i, 0.07 * j + 0.01 * (i % 3)), 0.004 + 0.001 * (j % 4)));
   obstacles.push_back(make_half_plane(Vec2(0, -1), Vec2(0, 1)));
   const ObstacleGrid grid(obstacles);
-  for (const auto& [lo, hi] : {std::pair{Vec2(0.1, 0.1), Vec2(0.2, 0.15)}, std::pair{Vec2(-1, -1), Vec2(-0.5, -0.5)},
-                               std::pair{Vec2(1.5, 1.0), Vec2(3.0, 3.0)}, std::pair{Vec2(0.0, 0.0), Vec2(0.0, 0.0)}}) {
+  for (const auto& [lo, hi] :
+       {std::pair{Vec2(0.1, 0.1), Vec2(0.2, 0.15)}, std::pair{Vec2(-1, -1), Vec2(-0.5, -0.5)},
+        std::pair{Vec2(1.5, 1.0), Vec2(3.0, 3.0)}, std::pair{Vec2(0.0, 0.0), Vec2(0.0, 0.0)}}) {
     std::vector<int> found;
     grid.query(lo, hi, found);
     std::sort(found.begin(), found.end());
     std::vector<int> expected;
     for (int o = 0; o < static_cast<int>(obstacles.size()); ++o) {
       Vec2 olo, ohi;
-      if (!obstacle_bounds(obstacles[o], olo, ohi) || ((olo.array() <= hi.array()).all() && (ohi.array() >= lo.array()).all()))
+      if (!obstacle_bounds(obstacles[o], olo, ohi) ||
+          ((olo.array() <= hi.array()).all() && (ohi.array() >= lo.array()).all()))
         expected.push_back(o);
     }
     EXPECT_EQ(found, expected);
@@ -87,7 +93,8 @@ TEST(PointContact, ReproducesThePreviousImplementation) {
   EXPECT_NEAR(s.q(89), -0.13997618203916101, 1e-9);
 
   const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  const VineScene scene = load_vine_scene_file(std::filesystem::path(source ? source : ".") / "examples" / "vine_cluttered.yaml");
+  const VineScene scene = load_vine_scene_file(std::filesystem::path(source ? source : ".") /
+                                               "examples" / "vine_cluttered.yaml");
   ASSERT_EQ(scene.model.contact_model, ContactModel::point);
   VineStepper cluttered(scene.model);
   VineState c = scene.initial;
@@ -114,14 +121,17 @@ VineModel thin_wall_scene(ContactModel contact) {
   m.contact_model = contact;
   m.gravity = Vec2(0.0, -9.81);
   m.growth = GrowthSchedule::constant(0.06);
-  m.obstacles = {make_segment(Vec2(0.06, -0.022), Vec2(0.6, -0.022), 0.002),    // floor, surface 8 mm below the axis
-                 make_segment(Vec2(0.36, -0.06), Vec2(0.44, 0.12), 0.002),      // oblique wall ahead
-                 make_segment(Vec2(0.17, -0.0165), Vec2(0.17, -0.0145), 0.001)};  // thin post under body 4
+  m.obstacles = {
+      make_segment(Vec2(0.06, -0.022), Vec2(0.6, -0.022),
+                   0.002),  // floor, surface 8 mm below the axis
+      make_segment(Vec2(0.36, -0.06), Vec2(0.44, 0.12), 0.002),        // oblique wall ahead
+      make_segment(Vec2(0.17, -0.0165), Vec2(0.17, -0.0145), 0.001)};  // thin post under body 4
   return m;
 }
 
 /// Runs the thin-wall scene for 3 s; returns the smallest exact axis-to-wall-core distance minus
-/// (wall radius + contact radius) over all bodies, walls and steps, and counts contact steps per wall.
+/// (wall radius + contact radius) over all bodies, walls and steps, and counts contact steps per
+/// wall.
 double thin_wall_clearance(ContactModel contact, std::vector<int>& contact_steps) {
   const VineModel m = thin_wall_scene(contact);
   VineStepper stepper(m);
@@ -138,7 +148,8 @@ double thin_wall_clearance(ContactModel contact, std::vector<int>& contact_steps
       const Vec2 e(std::cos(s.q(3 * b + 2)), std::sin(s.q(3 * b + 2)));
       const Vec2 centre = s.q.segment<2>(3 * b);
       for (const Obstacle& o : m.obstacles)
-        worst = std::min(worst, segment_segment_distance(centre - m.half_length[b] * e, centre + m.half_length[b] * e,
+        worst = std::min(worst, segment_segment_distance(centre - m.half_length[b] * e,
+                                                         centre + m.half_length[b] * e,
                                                          o.vertices[0], o.vertices[1]) -
                                     o.corner_radius - m.contact_radius);
     }
@@ -149,8 +160,9 @@ double thin_wall_clearance(ContactModel contact, std::vector<int>& contact_steps
 TEST(BodyContact, ThinWallsAreNeverCrossed) {
   std::vector<int> steps;
   const double clearance = thin_wall_clearance(ContactModel::body, steps);
-  std::printf("body contact: smallest clearance %.3g m; contact steps floor %d, oblique wall %d, post %d\n", clearance,
-              steps[0], steps[1], steps[2]);
+  std::printf(
+      "body contact: smallest clearance %.3g m; contact steps floor %d, oblique wall %d, post %d\n",
+      clearance, steps[0], steps[1], steps[2]);
   EXPECT_GT(steps[0], 50);
   EXPECT_GT(steps[1], 20);
   EXPECT_GT(steps[2], 20);
@@ -213,7 +225,8 @@ TEST(Friction, ZeroUntilContact) {
           // opposes the sliding of the contact point along t = (-n_y, n_x)
           const double th = h.q(2);
           const Vec2 point = h.q.segment<2>(0) + c.offset * Vec2(std::cos(th), std::sin(th));
-          const Vec2 velocity = h.v.segment<2>(0) + c.offset * h.v(2) * Vec2(-std::sin(th), std::cos(th));
+          const Vec2 velocity =
+              h.v.segment<2>(0) + c.offset * h.v(2) * Vec2(-std::sin(th), std::cos(th));
           Vec2 n;
           signed_distance<double>(m.obstacles[0], point, n);
           EXPECT_LT(c.tangent_impulse * Vec2(-n.y(), n.x()).dot(velocity), 0.0);
@@ -230,7 +243,9 @@ TEST(BroadPhase, ThousandFarObstaclesChangeNothing) {
   VineModel m = runtime_scene_model(30);
   m.contact_model = ContactModel::body;
   VineModel crowded = m;
-  for (int i = 0; i < 999; ++i) crowded.obstacles.push_back(make_circle(Vec2(2.0 + 0.05 * (i % 40), 1.0 + 0.05 * (i / 40)), 0.01));
+  for (int i = 0; i < 999; ++i)
+    crowded.obstacles.push_back(
+        make_circle(Vec2(2.0 + 0.05 * (i % 40), 1.0 + 0.05 * (i / 40)), 0.01));
   VineStepper a(m), b(crowded);
   VineState sa = straight_state(m, 0.0), sb = sa;
   for (int k = 0; k < 200; ++k) {
@@ -321,7 +336,8 @@ TEST(InitialState, ProjectedMeasuredStateMeetsTheConstraints) {
     points.emplace_back((0.3 + noise) * std::sin(a), 0.3 - (0.3 + noise) * std::cos(a));
   }
   points[0] = m.base;
-  m.obstacles = {make_circle(Vec2(0.12, -0.012 - 0.01 + 1e-4), 0.01)};  // 0.1 mm into the tube near x = 0.12 m
+  m.obstacles = {
+      make_circle(Vec2(0.12, -0.012 - 0.01 + 1e-4), 0.01)};  // 0.1 mm into the tube near x = 0.12 m
   ProjectionReport report;
   const VineState s = state_from_centerline(m, points, 2e-3, "centerline", &report);
   VineStepper stepper(m);
@@ -329,8 +345,8 @@ TEST(InitialState, ProjectedMeasuredStateMeetsTheConstraints) {
   EXPECT_GT(stepper.contact_distances_at(s.q).minCoeff(), -1e-12);
   EXPECT_GT(report.max_move, 0.0);
   EXPECT_LT(report.max_move, 2e-3);
-  std::printf("centre-line start: moved %.3g m (body %d) in %d iterations\n", report.max_move, report.moved_body,
-              report.iterations);
+  std::printf("centre-line start: moved %.3g m (body %d) in %d iterations\n", report.max_move,
+              report.moved_body, report.iterations);
   // it runs
   VineState run = s;
   for (int k = 0; k < 20; ++k) ASSERT_TRUE(stepper.step(run).ok());
@@ -341,7 +357,8 @@ TEST(InitialState, SmallPenetrationIsProjectedABrokenPinIsRefused) {
   m.contact_model = ContactModel::body;
   VineState s = straight_state(m, 0.0);
   const double tip = centerline_points(m, s.q).back().x();
-  m.obstacles = {make_circle(Vec2(tip + m.contact_radius + 0.01 - 1.3e-6, 0.0), 0.01)};  // 1.3 um into the tip's capsule
+  m.obstacles = {make_circle(Vec2(tip + m.contact_radius + 0.01 - 1.3e-6, 0.0),
+                             0.01)};  // 1.3 um into the tip's capsule
   const ProjectionReport report = project_state(m, s, 1e-3, "vine.initial_state");
   // the prismatic joints shorten; no point moves more than the penetration
   EXPECT_GT(report.max_move, 0.0);

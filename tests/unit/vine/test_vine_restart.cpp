@@ -1,7 +1,7 @@
 // A vine run restarted from one of its saved frames (vine.initial_state.run / frame) continues
-// bit-identically to the run that did not stop: every later frame (q, v, t) and every step's contact
-// impulses are equal bit for bit, with the paper's contact points and with contact along the bodies
-// (with friction and force-limited growth), from frames before, at and during contact.
+// bit-identically to the run that did not stop: every later frame (q, v, t) and every step's
+// contact impulses are equal bit for bit, with the paper's contact points and with contact along
+// the bodies (with friction and force-limited growth), from frames before, at and during contact.
 
 #include <gtest/gtest.h>
 
@@ -19,16 +19,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path cluttered_scene() { return testing::example_path("vine_cluttered.yaml"); }
+fs::path cluttered_scene() {
+  return testing::example_path("vine_cluttered.yaml");
+}
 
 /// Rows [from, end) of every array of `full` with dimension `dim` equal bit for bit to `part`'s.
-void expect_same_tail(const io::RunData& full, const io::RunData& part, const std::string& name, std::size_t from) {
+void expect_same_tail(const io::RunData& full, const io::RunData& part, const std::string& name,
+                      std::size_t from) {
   const io::NpyArray& a = full.array(name);
   const io::NpyArray& b = part.array(name);
   const std::size_t row = a.shape[0] > 0 ? a.size() / a.shape[0] : 0;
   ASSERT_EQ(a.shape[0], from + b.shape[0]) << name;
   for (std::size_t i = 0; i < b.size(); ++i)
-    ASSERT_EQ(a.data[from * row + i], b.data[i]) << name << " row " << from + i / row;  // bitwise (no NaN here)
+    ASSERT_EQ(a.data[from * row + i], b.data[i])
+        << name << " row " << from + i / row;  // bitwise (no NaN here)
 }
 
 void check_restarts(const std::vector<std::string>& overrides, const std::string& tag) {
@@ -57,7 +61,8 @@ void check_restarts(const std::vector<std::string>& overrides, const std::string
       expect_same_tail(full, part, name, static_cast<std::size_t>(frame));
     for (const char* name : {"step_time", "contact_normal_impulse", "step_qp_iterations"})
       expect_same_tail(full, part, name, static_cast<std::size_t>(frame * save_every));
-    restarts_in_contact += full.array("qp_warm_start").data[frame * full.array("qp_warm_start").shape[1]] > 0;
+    restarts_in_contact +=
+        full.array("qp_warm_start").data[frame * full.array("qp_warm_start").shape[1]] > 0;
   }
   // the restarts cover the QP's warm start: some frames saved an active set of contact rows
   EXPECT_GE(restarts_in_contact, 2);
@@ -66,11 +71,13 @@ void check_restarts(const std::vector<std::string>& overrides, const std::string
   EXPECT_GT(impulse, 0.0) << "the run should make contact";
 }
 
-TEST(VineRestart, ContactPointsContinueBitIdentically) { check_restarts({}, "point"); }
+TEST(VineRestart, ContactPointsContinueBitIdentically) {
+  check_restarts({}, "point");
+}
 
 TEST(VineRestart, BodyContactWithFrictionContinuesBitIdentically) {
-  check_restarts({"vine.contact.model=body", "vine.contact.friction=0.3", "vine.growth.control=force_limited",
-                  "vine.growth.force=0.5"},
+  check_restarts({"vine.contact.model=body", "vine.contact.friction=0.3",
+                  "vine.growth.control=force_limited", "vine.growth.force=0.5"},
                  "body");
 }
 
@@ -93,7 +100,9 @@ TEST(VineRestart, BadRunOrFrameIsRefusedNamingTheKey) {
   refused({"vine.initial_state.frame=1"}, "vine.initial_state.frame");
   refused({"vine.initial_state.run=" + (dir / "missing").string()}, "vine.initial_state.run");
   // frame 0 and the last frame (-1) are accepted
-  EXPECT_EQ(load_vine_scene_file(cluttered_scene(), {run, "vine.initial_state.frame=-4"}).initial.time, 0.0);
+  EXPECT_EQ(
+      load_vine_scene_file(cluttered_scene(), {run, "vine.initial_state.frame=-4"}).initial.time,
+      0.0);
   EXPECT_GT(load_vine_scene_file(cluttered_scene(), {run}).initial.time, 0.0);
 }
 

@@ -33,7 +33,8 @@ TEST(Steering, PinAnglesFollowTheScheduledRestAngles) {
     }
   }
   EXPECT_NEAR(stepper.model().rest_angle[2], -0.2, 1e-12);
-  for (int j = 0; j < m.num_pins(); ++j) EXPECT_NEAR(pin_angle_deviation(stepper.model(), s.q, j), 0.0, 1e-4) << j;
+  for (int j = 0; j < m.num_pins(); ++j)
+    EXPECT_NEAR(pin_angle_deviation(stepper.model(), s.q, j), 0.0, 1e-4) << j;
   EXPECT_NEAR(s.q(3 * 2 + 2) - s.q(3 * 1 + 2), 0.3, 1e-4);  // pin 1: theta_2 - theta_1
 }
 

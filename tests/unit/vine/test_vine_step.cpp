@@ -36,7 +36,8 @@ double joint_linearisation_bound(const VineModel& m, const VecX& q, const VecX& 
     } else {
       const double h = (q.segment<2>(3 * b) - q.segment<2>(3 * (b - 1))).norm();
       const double hdot = (v.segment<2>(3 * b) - v.segment<2>(3 * (b - 1))).norm();
-      for (double w : {v(3 * (b - 1) + 2), wb}) bound = std::max(bound, dt2 * (0.5 * w * w * h + std::abs(w) * hdot));
+      for (double w : {v(3 * (b - 1) + 2), wb})
+        bound = std::max(bound, dt2 * (0.5 * w * w * h + std::abs(w) * hdot));
     }
   }
   return bound;
@@ -96,11 +97,14 @@ void check_linearised_constraints(double mu) {
         const int body = element_body(m, c.point);
         const double th = s.q(3 * body + 2);
         Vec2 n;
-        const double phi_next = signed_distance<double>(m.obstacles[c.obstacle],
-                                                        Vec2(s.q.segment<2>(3 * body) + c.offset * Vec2(std::cos(th), std::sin(th))), n) -
-                                m.contact_radius;
+        const double phi_next =
+            signed_distance<double>(
+                m.obstacles[c.obstacle],
+                Vec2(s.q.segment<2>(3 * body) + c.offset * Vec2(std::cos(th), std::sin(th))), n) -
+            m.contact_radius;
         const double w = s.v(3 * body + 2);
-        EXPECT_GE(phi_next, -0.5 * m.dt * m.dt * std::abs(c.offset) * w * w - 1e-10) << "step " << k;
+        EXPECT_GE(phi_next, -0.5 * m.dt * m.dt * std::abs(c.offset) * w * w - 1e-10)
+            << "step " << k;
       }
     }
     EXPECT_GT(contact_steps, 50) << "the tip should press on the circle";
@@ -108,12 +112,16 @@ void check_linearised_constraints(double mu) {
   }
 }
 
-TEST(VineStep, LinearisedConstraintsHoldAndImpulsesAreComplementary) { check_linearised_constraints(0.0); }
+TEST(VineStep, LinearisedConstraintsHoldAndImpulsesAreComplementary) {
+  check_linearised_constraints(0.0);
+}
 
 // friction rows exist only in contact: at mu = 0.3 the tip's first frictional contact (20 deg off
 // the normal, cone half-angle 16.7 deg) throws it off the circle under the hard growth constraint
 // (17 contact steps of 150); at mu = 0.05 it keeps sliding on it (71)
-TEST(VineStep, LinearisedConstraintsHoldWithFriction) { check_linearised_constraints(0.05); }
+TEST(VineStep, LinearisedConstraintsHoldWithFriction) {
+  check_linearised_constraints(0.05);
+}
 
 TEST(VineStep, FrictionJamIsReportedNotStepped) {
   // the tip meets the circle 20 deg off its normal; with mu = 0.5 (cone half-angle 26.6 deg) it
@@ -155,8 +163,10 @@ TEST(VineStep, FrictionOpposesSliding) {
       const ContactPoint cp{element_body(stepper.model(), c.point), c.offset};
       // velocity of the point through dp/dq at q_k, as in the contact rows
       const double th_k = stepper.last_q()(3 * cp.body + 2);
-      const Vec2 vel = s.v.segment<2>(3 * cp.body) + cp.offset * s.v(3 * cp.body + 2) * Vec2(-std::sin(th_k), std::cos(th_k));
-      const Vec2 p = stepper.last_q().segment<2>(3 * cp.body) + cp.offset * Vec2(std::cos(th_k), std::sin(th_k));
+      const Vec2 vel = s.v.segment<2>(3 * cp.body) +
+                       cp.offset * s.v(3 * cp.body + 2) * Vec2(-std::sin(th_k), std::cos(th_k));
+      const Vec2 p = stepper.last_q().segment<2>(3 * cp.body) +
+                     cp.offset * Vec2(std::cos(th_k), std::sin(th_k));
       Vec2 n;
       signed_distance<double>(stepper.model().obstacles[c.obstacle], p, n);
       const Vec2 t(-n.y(), n.x());
@@ -168,7 +178,8 @@ TEST(VineStep, FrictionOpposesSliding) {
 }
 
 /// Grows a 10-body vine released `swing` [rad] off its rest heading for 0.6 s at a piecewise
-/// rate; returns |grown length - integral of u| / integral of u and the largest |g(q_{k+1}, v_{k+1}) - u_j|.
+/// rate; returns |grown length - integral of u| / integral of u and the largest |g(q_{k+1},
+/// v_{k+1}) - u_j|.
 std::pair<double, double> growth_errors(GrowthMode mode, double lookahead, double swing, double dt,
                                         std::vector<double>* lengths = nullptr) {
   VineModel m = runtime_scene_model(10);
@@ -214,7 +225,8 @@ TEST(VineStep, CommandedGrowthRateIsAchieved) {
       EXPECT_LT(length_error, 1e-9);
       EXPECT_LT(rate_error, 1e-9);
       for (std::size_t j = 0; j < grown.size(); ++j) {
-        const double expected = mode == GrowthMode::uniform ? 0.015 / grown.size() : (j + 1 == grown.size() ? 0.015 : 0.0);
+        const double expected = mode == GrowthMode::uniform ? 0.015 / grown.size()
+                                                            : (j + 1 == grown.size() ? 0.015 : 0.0);
         EXPECT_NEAR(grown[j], expected, 1e-9) << "prismatic joint " << j;
       }
     }
@@ -273,7 +285,8 @@ TEST(VineStep, ImplicitSpringsAreStableBeyondTheExplicitLimit) {
   p.stiffness = 1.0;
   p.damping = 0.0;
   p.dt = 0.01;
-  for (SpringIntegration springs : {SpringIntegration::explicit_forces, SpringIntegration::implicit}) {
+  for (SpringIntegration springs :
+       {SpringIntegration::explicit_forces, SpringIntegration::implicit}) {
     VineModel m = uniform_vine(p);
     m.springs = springs;
     VineStepper stepper(m);

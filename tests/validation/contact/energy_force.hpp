@@ -7,8 +7,8 @@
 
 namespace tendril::testing {
 
-/// Sum over `nodes` of -dE/dx of the model's energies for which select(const Energy&) is true, at the
-/// simulation's current state [N].
+/// Sum over `nodes` of -dE/dx of the model's energies for which select(const Energy&) is true, at
+/// the simulation's current state [N].
 template <class Select>
 Vec3 energy_force_on(const sim::Simulation& sim, const std::vector<int>& nodes, Select select) {
   const Model& m = sim.model();

@@ -1,7 +1,7 @@
-// Two crossed rods pressed together (mat_dismech sec. 4, IMC self-contact): rod A lies across rod B,
-// B is held at its ends, A is pushed down by a force F at its middle and can only move vertically
-// at its ends. At static equilibrium the contact transmits exactly F (force balance on A) and B
-// receives -F (Newton's third law), to the Newton tolerance.
+// Two crossed rods pressed together (mat_dismech sec. 4, IMC self-contact): rod A lies across rod
+// B, B is held at its ends, A is pushed down by a force F at its middle and can only move
+// vertically at its ends. At static equilibrium the contact transmits exactly F (force balance on
+// A) and B receives -F (Newton's third law), to the Newton tolerance.
 #include <gtest/gtest.h>
 
 #include "tendril/contact/self_contact.hpp"

@@ -21,8 +21,9 @@ namespace {
 Vec3 contact_force(const sim::Simulation& sim) {
   std::vector<int> nodes(sim.model().dofs.num_nodes);
   for (int i = 0; i < sim.model().dofs.num_nodes; ++i) nodes[i] = i;
-  return testing::energy_force_on(
-      sim, nodes, [](const Energy& e) { return dynamic_cast<const contact::ObstacleContact*>(&e) != nullptr; });
+  return testing::energy_force_on(sim, nodes, [](const Energy& e) {
+    return dynamic_cast<const contact::ObstacleContact*>(&e) != nullptr;
+  });
 }
 
 double total_mass(const Model& m) {
@@ -63,13 +64,15 @@ integrator: {type: static}
   EXPECT_GT(stats.min_gap, -5e-4);
 }
 
-/// A short rod lying along the slope of an incline of angle `angle` [rad] through the origin, at rest
-/// with its surface 1 um above it; mu = 0.5, nu = 1e-4 m/s. Returns the downhill velocity of its centre
-/// node at the given times [s].
+/// A short rod lying along the slope of an incline of angle `angle` [rad] through the origin, at
+/// rest with its surface 1 um above it; mu = 0.5, nu = 1e-4 m/s. Returns the downhill velocity of
+/// its centre node at the given times [s].
 std::vector<double> slide(double angle, const std::vector<double>& times) {
   const double c = std::cos(angle), s = std::sin(angle), r = 0.001;
-  // rod along the uphill direction (c, 0, s), one radius (+1 um) off the plane with normal (-s, 0, c)
-  const Vec3 start = Vec3(0.0, 0.0, 0.0) + (r + 1e-6) * Vec3(-s, 0, c), end = start + 0.04 * Vec3(c, 0, s);
+  // rod along the uphill direction (c, 0, s), one radius (+1 um) off the plane with normal (-s, 0,
+  // c)
+  const Vec3 start = Vec3(0.0, 0.0, 0.0) + (r + 1e-6) * Vec3(-s, 0, c),
+             end = start + 0.04 * Vec3(c, 0, s);
   const std::string scene = fmt::format(R"(
 duration: {}
 rods:
@@ -83,8 +86,8 @@ contact:
   ground: {{normal: [{}, 0, {}], friction: 0.5}}
 integrator: {{type: implicit_euler, dt: 1.0e-4}}
 )",
-                                        times.back(), start.x(), start.y(), start.z(), end.x(), end.y(), end.z(), r,
-                                        -s, c);
+                                        times.back(), start.x(), start.y(), start.z(), end.x(),
+                                        end.y(), end.z(), r, -s, c);
   sim::Simulation sim(sim::load_rod_scene_text(scene));
   const Vec3 downhill(-c, 0, -s);
   std::vector<double> velocity;
@@ -110,8 +113,8 @@ TEST(GroundFriction, RodOnAnInclineSticksBelowTheFrictionAngle) {
 
 TEST(GroundFriction, RodOnAnInclineSlidesWithCoulombAcceleration) {
   // tan(35 deg) = 0.70 > mu = 0.5: a = g (sin a - mu cos a); backward Euler integrates a constant
-  // acceleration exactly and gamma = 1 - O(e^{-15 v / nu}) once v >> nu; what remains is the decaying
-  // normal oscillation in the penalty spring (measured: relative error 1.8e-6; bound 1e-4)
+  // acceleration exactly and gamma = 1 - O(e^{-15 v / nu}) once v >> nu; what remains is the
+  // decaying normal oscillation in the penalty spring (measured: relative error 1.8e-6; bound 1e-4)
   const double a = 35.0 * std::numbers::pi / 180.0;
   const std::vector<double> v = slide(a, {0.1, 0.2});
   ASSERT_EQ(v.size(), 2u);

@@ -34,7 +34,8 @@ integrator: {type: implicit_euler, dt: 1.0e-2}
 // signed distance of rod 0's middle edge (nodes 1, 2) above rod 1's middle edge (nodes 5, 6) along
 // the normal of both: its sign flips when one passes through the other
 double side(const VecX& q) {
-  const Vec3 a0 = q.segment<3>(3), a1 = q.segment<3>(6), b0 = q.segment<3>(15), b1 = q.segment<3>(18);
+  const Vec3 a0 = q.segment<3>(3), a1 = q.segment<3>(6), b0 = q.segment<3>(15),
+             b1 = q.segment<3>(18);
   const contact::SegmentClosestPoints c = contact::segment_closest_points(a0, a1, b0, b1);
   return c.w.dot((a1 - a0).cross(b1 - b0).normalized());
 }
@@ -64,8 +65,9 @@ TEST(NoTunnelling, FastStiffImpactCompletesAtTheUsersDtWithSubsteps) {
   // diameters, per step): the impact needs smaller steps, which the stepper takes within the step
   // (halving dt where the Newton solve fails, growing it back after); the run keeps dt = 1e-3 s
   sim::Simulation sim(sim::load_rod_scene_text(
-      kScene, {"forces.point_loads=[]", "contact.stiffness=1.0e4", "integrator.dt=1.0e-3", "duration=0.05",
-               "initial_conditions={velocities: [{rod: 0, nodes: [1, 2], velocity: [0, 0, -5]}]}"}));
+      kScene,
+      {"forces.point_loads=[]", "contact.stiffness=1.0e4", "integrator.dt=1.0e-3", "duration=0.05",
+       "initial_conditions={velocities: [{rod: 0, nodes: [1, 2], velocity: [0, 0, -5]}]}"}));
   int split = 0;
   for (int step = 0; step < 50; ++step) {
     const StepReport report = sim.step();

@@ -1,10 +1,10 @@
 // No tunnelling through rigid obstacles (docs/physics/contact.md, "No tunnelling"): a thin rod
 // (r = 0.25 mm) falls flat onto a 2 mm box between two of its nodes at speeds over four decades
-// (0.01 to 10 m/s) at dt = 1e-2 s, where free flight carries it up to 50 times the box's size in one
-// step; a capsule sweeps at 2 m/s (2 cm per step, ten times its diameter) across a rod lying on the
-// ground. The exact distances, computed here from the shapes, are checked at the end of every step:
-// no centre line ever passes through the obstacle, and the run's minimum gap (contact_min_gap) is the
-// exact one.
+// (0.01 to 10 m/s) at dt = 1e-2 s, where free flight carries it up to 50 times the box's size in
+// one step; a capsule sweeps at 2 m/s (2 cm per step, ten times its diameter) across a rod lying on
+// the ground. The exact distances, computed here from the shapes, are checked at the end of every
+// step: no centre line ever passes through the obstacle, and the run's minimum gap
+// (contact_min_gap) is the exact one.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -26,7 +26,8 @@ double box_distance(const Vec3& x) {
   return q.maxCoeff() > 0.0 ? q.cwiseMax(0.0).norm() : q.maxCoeff();
 }
 
-/// min over the segment [a, b] of the box's signed distance (convex along the segment): ternary search.
+/// min over the segment [a, b] of the box's signed distance (convex along the segment): ternary
+/// search.
 double segment_box_distance(const Vec3& a, const Vec3& b) {
   const auto f = [&](double s) { return box_distance(a + s * (b - a)); };
   double lo = 0.0, hi = 1.0;
@@ -41,7 +42,8 @@ double segment_box_distance(const Vec3& a, const Vec3& b) {
 double height_at_middle(const VecX& q, int nodes) {
   for (int i = 0; i + 1 < nodes; ++i) {
     const Vec3 a = q.segment<3>(3 * i), b = q.segment<3>(3 * i + 3);
-    if ((a.x() <= 0.0) != (b.x() <= 0.0)) return a.z() + (b.z() - a.z()) * (-a.x()) / (b.x() - a.x());
+    if ((a.x() <= 0.0) != (b.x() <= 0.0))
+      return a.z() + (b.z() - a.z()) * (-a.x()) / (b.x() - a.x());
   }
   return std::nan("");
 }
@@ -50,7 +52,8 @@ void drop_onto_box(double speed) {
   SCOPED_TRACE(fmt::format("speed {:g} m/s", speed));
   const double r = 2.5e-4, delta = 1e-4, z0 = 0.005, dt = 1e-2;
   // 4 nodes 2 cm apart: the box lies under the middle edge, between two nodes
-  const std::string scene = fmt::format(R"(
+  const std::string scene =
+      fmt::format(R"(
 duration: 10
 rods:
   - geometry: {{type: straight, start: [-0.03, 0, {z0}], end: [0.03, 0, {z0}], num_nodes: 4}}
@@ -63,8 +66,8 @@ contact:
   obstacles: [{{shape: box, center: [0, 0, 0], half_extents: [{h}, {h}, {h}]}}]
 integrator: {{type: implicit_euler, dt: {dt}}}
 )",
-                                        fmt::arg("z0", z0), fmt::arg("r", r), fmt::arg("v", -speed),
-                                        fmt::arg("delta", delta), fmt::arg("h", kHalf), fmt::arg("dt", dt));
+                  fmt::arg("z0", z0), fmt::arg("r", r), fmt::arg("v", -speed),
+                  fmt::arg("delta", delta), fmt::arg("h", kHalf), fmt::arg("dt", dt));
   sim::Simulation sim(sim::load_rod_scene_text(scene));
   // until free flight would have carried the rod 2 cm below the box
   const int steps = std::min(300, static_cast<int>(std::ceil((z0 + 0.02) / (speed * dt))));
@@ -76,7 +79,8 @@ integrator: {{type: implicit_euler, dt: {dt}}}
     for (int i = 0; i < 4; ++i) gap = std::min(gap, box_distance(q.segment<3>(3 * i)) - r);
     for (int i = 0; i < 3; ++i) {
       const double distance = segment_box_distance(q.segment<3>(3 * i), q.segment<3>(3 * i + 3));
-      // a centre line may sink at most delta into the box (the collision check's margin), never through
+      // a centre line may sink at most delta into the box (the collision check's margin), never
+      // through
       ASSERT_GT(distance, -delta) << "edge " << i << " inside the box at step " << step;
       gap = std::min(gap, distance - r);
     }
@@ -111,8 +115,8 @@ contact:
        path: [[0, 0, 0, 0], [1, 0, 2, 0]]}}
 integrator: {{type: implicit_euler, dt: {dt}}}
 )",
-                                        fmt::arg("r", r), fmt::arg("R", radius), fmt::arg("delta", delta),
-                                        fmt::arg("dt", dt));
+                                        fmt::arg("r", r), fmt::arg("R", radius),
+                                        fmt::arg("delta", delta), fmt::arg("dt", dt));
   sim::Simulation sim(sim::load_rod_scene_text(scene));
   while (!sim.finished()) {
     const StepReport report = sim.step();
@@ -125,16 +129,21 @@ integrator: {{type: implicit_euler, dt: {dt}}}
       gap = std::min(gap, q[3 * i + 2] - r);  // ground
       if (i + 1 < 7) {
         const double distance =
-            contact::segment_closest_points(q.segment<3>(3 * i), q.segment<3>(3 * i + 3), c0, c1).distance - radius;
+            contact::segment_closest_points(q.segment<3>(3 * i), q.segment<3>(3 * i + 3), c0, c1)
+                .distance -
+            radius;
         ASSERT_GT(distance, -delta) << "edge " << i << " inside the capsule at t = " << t;
         gap = std::min(gap, distance - r);
       }
     }
-    // the edge the capsule hits (nodes 3, 4) stays ahead of its axis (+y): it was pushed, not passed
-    ASSERT_GT(contact::segment_closest_points(q.segment<3>(9), q.segment<3>(12), c0, c1).w.y(), 0.0) << "t = " << t;
+    // the edge the capsule hits (nodes 3, 4) stays ahead of its axis (+y): it was pushed, not
+    // passed
+    ASSERT_GT(contact::segment_closest_points(q.segment<3>(9), q.segment<3>(12), c0, c1).w.y(), 0.0)
+        << "t = " << t;
     EXPECT_NEAR(sim.contact_statistics().min_gap, gap, 1e-9) << "t = " << t;
   }
-  EXPECT_GT(sim.state().q[3 * 3 + 1], 0.04);  // carried along 4 cm in the last two steps (later it slides off)
+  EXPECT_GT(sim.state().q[3 * 3 + 1],
+            0.04);  // carried along 4 cm in the last two steps (later it slides off)
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ namespace tendril {
 namespace {
 
 TEST(OverhandKnot, NoPairEverCrosses) {
-  sim::Simulation sim = sim::Simulation::from_file(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / "overhand_knot.yaml");
+  sim::Simulation sim = sim::Simulation::from_file(std::filesystem::path(TENDRIL_EXAMPLES_DIR) /
+                                                   "overhand_knot.yaml");
   const contact::SelfContact* self = nullptr;
   for (const auto& e : sim.model().energies)
     if (const auto* c = dynamic_cast<const contact::SelfContact*>(e.get())) self = c;
@@ -46,14 +47,15 @@ TEST(OverhandKnot, NoPairEverCrosses) {
     const contact::ContactStatistics stats = sim.contact_statistics();
     ASSERT_GT(stats.min_gap, -delta) << "t = " << sim.state().time;
     const VecX moved = sim.state().q.head(n) - before;
-    for (int i = 0; i < n; i += 3) ASSERT_LT(moved.segment<3>(i).norm(), r - delta / 2) << "t = " << sim.state().time;
+    for (int i = 0; i < n; i += 3)
+      ASSERT_LT(moved.segment<3>(i).norm(), r - delta / 2) << "t = " << sim.state().time;
     max_active = std::max(max_active, stats.active);
   }
   EXPECT_DOUBLE_EQ(sim.state().time, 1.0);
-  // the pulls cancel: no drift (a net 1.85 mN would accelerate its 1.0 g by 1.85 m/s^2: 0.9 m in 1 s); the
-  // lumped masses differ from equal edge shares by the edge lengths' spread only
+  // the pulls cancel: no drift (a net 1.85 mN would accelerate its 1.0 g by 1.85 m/s^2: 0.9 m in 1
+  // s); the lumped masses differ from equal edge shares by the edge lengths' spread only
   EXPECT_LT((centre(sim.state().q) - centre0).norm(), 1e-3);
-  EXPECT_GT(max_active, 5);  // the strands did come into contact
+  EXPECT_GT(max_active, 5);            // the strands did come into contact
   EXPECT_EQ(self->missed_pairs(), 0);  // every pair in contact was a declared candidate
 }
 

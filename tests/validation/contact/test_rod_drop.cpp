@@ -14,10 +14,12 @@ namespace tendril {
 namespace {
 
 void drop(const std::string& name) {
-  sim::Simulation sim = sim::Simulation::from_file(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"));
+  sim::Simulation sim =
+      sim::Simulation::from_file(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (name + ".yaml"));
   double delta = 0.0;
   for (const auto& e : sim.model().energies)
-    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get())) delta = c->parameters().distance_tolerance;
+    if (const auto* c = dynamic_cast<const contact::ObstacleContact*>(e.get()))
+      delta = c->parameters().distance_tolerance;
   ASSERT_GT(delta, 0.0);
   double min_gap = 1.0;
   while (!sim.finished()) {
@@ -31,8 +33,12 @@ void drop(const std::string& name) {
   EXPECT_EQ(sim.contact_statistics().active, sim.model().dofs.num_nodes) << name;
 }
 
-TEST(RodDrop, SoftRodPenetrationStaysWithinTolerance) { drop("rod_drop_soft"); }
-TEST(RodDrop, StiffRodPenetrationStaysWithinTolerance) { drop("rod_drop_stiff"); }
+TEST(RodDrop, SoftRodPenetrationStaysWithinTolerance) {
+  drop("rod_drop_soft");
+}
+TEST(RodDrop, StiffRodPenetrationStaysWithinTolerance) {
+  drop("rod_drop_stiff");
+}
 
 }  // namespace
 }  // namespace tendril

@@ -2,7 +2,8 @@
 // pairs ... and rod-shell pairs; a step never lets an edge pass through another"; IMC penalty of
 // mat_dismech eq. 21 on the point-triangle and edge-edge distances, docs/physics/contact.md
 // "Shell contact"):
-// - statics: a rod lying on a plate pinned along its boundary carries exactly its weight through the
+// - statics: a rod lying on a plate pinned along its boundary carries exactly its weight through
+// the
 //   contact (force balance on the rod: the contact forces sum to m g, to the Newton tolerance);
 // - dynamics: a rod dropped onto the plate comes to rest on it, and no rod node or edge crosses the
 //   plate at any step (exact point-triangle and edge-edge distances checked every step);
@@ -28,7 +29,8 @@ std::string plate_scene(const std::string& rod, const std::string& rest) {
   std::string boundary;
   for (int j = 0; j < 9; ++j)
     for (int i = 0; i < 9; ++i)
-      if (i == 0 || j == 0 || i == 8 || j == 8) boundary += fmt::format("{}{}", boundary.empty() ? "" : ", ", 9 * j + i);
+      if (i == 0 || j == 0 || i == 8 || j == 8)
+        boundary += fmt::format("{}{}", boundary.empty() ? "" : ", ", 9 * j + i);
   return fmt::format(R"(
 rods:
 {}
@@ -76,9 +78,10 @@ Separation separation(const Bodies& b, const VecX& q) {
   }
   for (std::size_t k = 0; k + 1 < b.rod_nodes.size(); ++k)
     for (const auto& e : b.shell_edges)
-      out.distance = std::min(
-          out.distance,
-          contact::segment_closest_points(x(b.rod_nodes[k]), x(b.rod_nodes[k + 1]), x(e[0]), x(e[1])).distance);
+      out.distance =
+          std::min(out.distance, contact::segment_closest_points(
+                                     x(b.rod_nodes[k]), x(b.rod_nodes[k + 1]), x(e[0]), x(e[1]))
+                                     .distance);
   return out;
 }
 
@@ -107,9 +110,10 @@ contact: {stiffness: 100, distance_tolerance: 2.0e-4, self: {}})";
 // a rod across the plate, not along any mesh line, radius 1 mm: its surface touches the plate's
 // (thickness 1 mm) when the centre line is 1.5 mm above the mid-surface
 std::string rod_at(double z) {
-  return fmt::format(R"(  - geometry: {{type: straight, start: [0.012, 0.017, {0}], end: [0.068, 0.061, {0}], num_nodes: 8}}
+  return fmt::format(
+      R"(  - geometry: {{type: straight, start: [0.012, 0.017, {0}], end: [0.068, 0.061, {0}], num_nodes: 8}}
     material: {{E: 1.0e6, nu: 0.3, density: 1000, radius: 0.001}})",
-                     z);
+      z);
 }
 
 TEST(RodOnShell, RestingRodCarriesExactlyItsWeight) {
@@ -136,7 +140,8 @@ integrator: {type: static})");
 
 TEST(RodOnShell, DroppedRodComesToRestOnThePlateWithoutCrossing) {
   // dropped from 2 mm above touching; 0.3 s at dt = 1 ms. Without friction the rod would slide
-  // about the bowl of the sagging plate: the horizontal rigid motions are held as in the static case
+  // about the bowl of the sagging plate: the horizontal rigid motions are held as in the static
+  // case
   const std::string scene = plate_scene(rod_at(0.0035), kContact + R"(
 boundary_conditions:
   fixed_dofs: [{node: 0, components: [x, y]}, {node: -1, components: [y]}]
@@ -160,7 +165,8 @@ integrator: {type: implicit_euler, dt: 1.0e-3})");
   EXPECT_LT(lowest, 0.0015 + 2e-4);
   EXPECT_GT(lowest, 0.0015 - 2e-4);
   double speed = 0.0;
-  for (int n : b.rod_nodes) speed = std::max(speed, sim.state().u.segment<3>(sim.model().dofs.node(n)).norm());
+  for (int n : b.rod_nodes)
+    speed = std::max(speed, sim.state().u.segment<3>(sim.model().dofs.node(n)).norm());
   EXPECT_LT(speed, 0.01) << "5% of the impact speed sqrt(2 g 2 mm) = 0.2 m/s";
   // at rest its weight is carried by the plate: the contact force over the last 0.1 s averages m g
   const double weight = rod_mass(sim.model(), b) * 9.8;
@@ -169,7 +175,8 @@ integrator: {type: implicit_euler, dt: 1.0e-3})");
 
 // a thin rod (r = 0.5 mm) 4 mm above the plate pushed down by 0.1 N on 0.15 g at dt = 10 ms: free
 // flight would carry it ~0.3 m in the first step
-const std::string kFastRod = R"(  - geometry: {type: straight, start: [0.02, 0.037, 0.0045], end: [0.06, 0.043, 0.0045], num_nodes: 4}
+const std::string kFastRod =
+    R"(  - geometry: {type: straight, start: [0.02, 0.037, 0.0045], end: [0.06, 0.043, 0.0045], num_nodes: 4}
     material: {E: 1.0e7, nu: 0.3, density: 1000, radius: 0.0005})";
 const std::string kFastRest = R"(boundary_conditions:
   fixed_dofs: [{node: 0, components: [x, y]}, {node: -1, components: [x, y]}]
@@ -187,13 +194,14 @@ TEST(RodOnShell, FastThinRodDoesNotTunnelThroughTheSheetWithTheCollisionCheck) {
   for (int step = 0; step < 20; ++step) {
     const StepReport report = sim.step();
     ASSERT_TRUE(report.ok()) << "step " << step << ": " << report.message;
-    ASSERT_GT(separation(b, sim.state().q).height, 0.0) << "the rod passed through the sheet at step " << step;
+    ASSERT_GT(separation(b, sim.state().q).height, 0.0)
+        << "the rod passed through the sheet at step " << step;
   }
 }
 
 TEST(RodOnShell, WithoutTheCheckTheSameStepPassesThrough) {
-  const sim::RodScene loaded =
-      sim::load_rod_scene_text(plate_scene(kFastRod, kFastRest), {"contact.self.collision_check=false"});
+  const sim::RodScene loaded = sim::load_rod_scene_text(plate_scene(kFastRod, kFastRest),
+                                                        {"contact.self.collision_check=false"});
   const Bodies b = bodies(loaded);
   sim::Simulation sim(loaded);
   const StepReport report = sim.step();

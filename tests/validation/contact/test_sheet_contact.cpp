@@ -1,11 +1,14 @@
-// Shell contact (the contact issue: "contact for shells through point-triangle and edge-edge pairs";
-// IMC penalty of mat_dismech eq. 21 on the point-triangle and edge-edge distances, docs/physics/
-// contact.md "Shell contact"), checked geometrically at every step:
-// - a soft sheet falling onto a sphere obstacle drapes over it: no shell node overlaps the sphere by
-//   more than delta (obstacle contact on shell nodes, mat_dismech eq. 25-26 with the sphere's signed
-//   distance), and the sheet never intersects itself (no edge of a triangle crosses a triangle it
-//   shares no node with; this drape does not bring the sheet onto itself, the strip below does);
-// - a strip lying on the ground folded onto itself by turning its clamped end over (a book closing):
+// Shell contact (the contact issue: "contact for shells through point-triangle and edge-edge
+// pairs"; IMC penalty of mat_dismech eq. 21 on the point-triangle and edge-edge distances,
+// docs/physics/ contact.md "Shell contact"), checked geometrically at every step:
+// - a soft sheet falling onto a sphere obstacle drapes over it: no shell node overlaps the sphere
+// by
+//   more than delta (obstacle contact on shell nodes, mat_dismech eq. 25-26 with the sphere's
+//   signed distance), and the sheet never intersects itself (no edge of a triangle crosses a
+//   triangle it shares no node with; this drape does not bring the sheet onto itself, the strip
+//   below does);
+// - a strip lying on the ground folded onto itself by turning its clamped end over (a book
+// closing):
 //   the upper layer comes to lie on the lower without the strip ever intersecting itself (shell
 //   self-contact with ground contact on the shell nodes);
 // - a sheet falling onto another sheet pinned along its boundary comes to lie on it: the two never
@@ -26,12 +29,14 @@ using Triangles = std::vector<std::array<int, 3>>;
 
 /// True if the segment (p, q) crosses the triangle (a, b, c) (endpoints strictly on both sides of
 /// its plane and the crossing point inside it).
-bool segment_crosses_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
+bool segment_crosses_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b,
+                              const Vec3& c) {
   const Vec3 n = (b - a).cross(c - a);
   const double dp = n.dot(p - a), dq = n.dot(q - a);
   if (dp * dq >= 0.0) return false;
   const Vec3 x = p + dp / (dp - dq) * (q - p);
-  const double u = n.dot((b - a).cross(x - a)), v = n.dot((c - b).cross(x - b)), w = n.dot((a - c).cross(x - c));
+  const double u = n.dot((b - a).cross(x - a)), v = n.dot((c - b).cross(x - b)),
+               w = n.dot((a - c).cross(x - c));
   return (u > 0 && v > 0 && w > 0) || (u < 0 && v < 0 && w < 0);
 }
 
@@ -47,13 +52,17 @@ int intersecting_pairs(const VecX& q, const Triangles& first, const Triangles& s
       for (int i : s)
         for (int j : t) shared = shared || i == j;
       if (shared) continue;
-      Vec3 lo_s = x(s[0]).cwiseMin(x(s[1])).cwiseMin(x(s[2])), hi_s = x(s[0]).cwiseMax(x(s[1])).cwiseMax(x(s[2]));
-      Vec3 lo_t = x(t[0]).cwiseMin(x(t[1])).cwiseMin(x(t[2])), hi_t = x(t[0]).cwiseMax(x(t[1])).cwiseMax(x(t[2]));
+      Vec3 lo_s = x(s[0]).cwiseMin(x(s[1])).cwiseMin(x(s[2])),
+           hi_s = x(s[0]).cwiseMax(x(s[1])).cwiseMax(x(s[2]));
+      Vec3 lo_t = x(t[0]).cwiseMin(x(t[1])).cwiseMin(x(t[2])),
+           hi_t = x(t[0]).cwiseMax(x(t[1])).cwiseMax(x(t[2]));
       if ((lo_s.array() > hi_t.array()).any() || (lo_t.array() > hi_s.array()).any()) continue;
       bool crossed = false;
       for (int k = 0; k < 3; ++k) {
-        crossed = crossed || segment_crosses_triangle(x(s[k]), x(s[(k + 1) % 3]), x(t[0]), x(t[1]), x(t[2]));
-        crossed = crossed || segment_crosses_triangle(x(t[k]), x(t[(k + 1) % 3]), x(s[0]), x(s[1]), x(s[2]));
+        crossed = crossed ||
+                  segment_crosses_triangle(x(s[k]), x(s[(k + 1) % 3]), x(t[0]), x(t[1]), x(t[2]));
+        crossed = crossed ||
+                  segment_crosses_triangle(x(t[k]), x(t[(k + 1) % 3]), x(s[0]), x(s[1]), x(s[2]));
       }
       count += crossed;
     }
@@ -70,7 +79,8 @@ Triangles shell_triangles(const sim::RodScene& scene, int s) {
 }
 
 TEST(SheetContact, SheetDrapedOverASphereStaysOutsideIt) {
-  // sheet 0.1 m square, 11 x 11 nodes, h = 0.5 mm, 1 mm above a sphere of radius 3 cm under its centre
+  // sheet 0.1 m square, 11 x 11 nodes, h = 0.5 mm, 1 mm above a sphere of radius 3 cm under its
+  // centre
   const double delta = 5e-4, radius = 0.03, h = 5e-4;
   const std::string scene = fmt::format(R"(
 rods: []
@@ -99,20 +109,25 @@ integrator: {{type: implicit_euler, dt: 2.0e-3}}
     ASSERT_TRUE(report.ok()) << "step " << step << ": " << report.message;
     const VecX& q = sim.state().q;
     double lowest_gap = 1e300;
-    for (int n : nodes) lowest_gap = std::min(lowest_gap, (q.segment<3>(3 * n) - center).norm() - radius - 0.5 * h);
+    for (int n : nodes)
+      lowest_gap = std::min(lowest_gap, (q.segment<3>(3 * n) - center).norm() - radius - 0.5 * h);
     ASSERT_GT(lowest_gap, -delta) << "step " << step;
-    ASSERT_EQ(intersecting_pairs(q, triangles, triangles), 0) << "the sheet intersects itself at step " << step;
+    ASSERT_EQ(intersecting_pairs(q, triangles, triangles), 0)
+        << "the sheet intersects itself at step " << step;
     corner_drop = q[3 * nodes[0] + 2];
   }
-  // it draped: the sheet rests on the sphere (the smallest gap of its edges, the exact distance of a
-  // segment from the centre, within the smooth zone; the edges are chords, so its nodes sit higher by
-  // about the sagitta L^2 / (8 R) = 0.4 mm) and a corner hangs low
+  // it draped: the sheet rests on the sphere (the smallest gap of its edges, the exact distance of
+  // a segment from the centre, within the smooth zone; the edges are chords, so its nodes sit
+  // higher by about the sagitta L^2 / (8 R) = 0.4 mm) and a corner hangs low
   const VecX& q = sim.state().q;
   double gap = 1e300;
   for (const auto& t : triangles)
     for (int k = 0; k < 3; ++k)
-      gap = std::min(gap, contact::segment_closest_points(q.segment<3>(3 * t[k]), q.segment<3>(3 * t[(k + 1) % 3]),
-                                                          center, center).distance - radius - 0.5 * h);
+      gap = std::min(
+          gap, contact::segment_closest_points(q.segment<3>(3 * t[k]),
+                                               q.segment<3>(3 * t[(k + 1) % 3]), center, center)
+                       .distance -
+                   radius - 0.5 * h);
   EXPECT_GT(gap, -delta);
   EXPECT_LT(gap, delta);
   EXPECT_LT(corner_drop, -0.02);
@@ -120,8 +135,9 @@ integrator: {{type: implicit_euler, dt: 2.0e-3}}
 
 TEST(SheetContact, StripFoldedOntoItselfNeverIntersects) {
   // strip 0.1 x 0.02 m, 21 x 5 nodes, h = 0.5 mm, resting on the ground (no friction; its x_max row
-  // is held in x and y); its x_min row turns by pi about the y axis through (0.0525, 0, 5 mm above the
-  // mid-surface) in 0.8 s, ending 10 mm above the lower layer, its nodes half a cell off the lower's
+  // is held in x and y); its x_min row turns by pi about the y axis through (0.0525, 0, 5 mm above
+  // the mid-surface) in 0.8 s, ending 10 mm above the lower layer, its nodes half a cell off the
+  // lower's
   const double h = 5e-4, z0 = 0.5 * h + 1e-4, delta = 2e-4;
   const std::string scene = fmt::format(R"(
 rods: []
@@ -149,7 +165,8 @@ integrator: {{type: implicit_euler, dt: 2.0e-3, newton: {{force_tolerance_abs: 1
   for (int step = 0; step < 400; ++step) {
     const StepReport report = sim.step();
     ASSERT_TRUE(report.ok()) << "step " << step << ": " << report.message;
-    ASSERT_EQ(intersecting_pairs(sim.state().q, triangles, triangles), 0) << "the strip intersects itself at step " << step;
+    ASSERT_EQ(intersecting_pairs(sim.state().q, triangles, triangles), 0)
+        << "the strip intersects itself at step " << step;
   }
   // folded: the upper layer rests on the lower through node-triangle pairs in the smooth zone
   const VecX& q = sim.state().q;
@@ -161,11 +178,13 @@ integrator: {{type: implicit_euler, dt: 2.0e-3, newton: {{force_tolerance_abs: 1
 }
 
 TEST(SheetContact, SheetFallingOnAPinnedSheetLiesOnItWithoutIntersecting) {
-  // lower sheet as the plate of test_rod_on_shell.cpp; the upper, 4 cm square, 5 x 5 nodes, 2 mm above
+  // lower sheet as the plate of test_rod_on_shell.cpp; the upper, 4 cm square, 5 x 5 nodes, 2 mm
+  // above
   std::string boundary;
   for (int j = 0; j < 9; ++j)
     for (int i = 0; i < 9; ++i)
-      if (i == 0 || j == 0 || i == 8 || j == 8) boundary += fmt::format("{}{}", boundary.empty() ? "" : ", ", 9 * j + i);
+      if (i == 0 || j == 0 || i == 8 || j == 8)
+        boundary += fmt::format("{}{}", boundary.empty() ? "" : ", ", 9 * j + i);
   const std::string scene = fmt::format(R"(
 rods: []
 shells:
@@ -194,8 +213,9 @@ integrator: {{type: implicit_euler, dt: 1.0e-3}}
     gap = 1e300;
     for (int n : loaded.shell_nodes[1])
       for (const auto& t : lower)
-        gap = std::min(gap, contact::point_triangle_closest_point(q.segment<3>(3 * n), q.segment<3>(3 * t[0]),
-                                                                  q.segment<3>(3 * t[1]), q.segment<3>(3 * t[2]))
+        gap = std::min(gap, contact::point_triangle_closest_point(
+                                q.segment<3>(3 * n), q.segment<3>(3 * t[0]), q.segment<3>(3 * t[1]),
+                                q.segment<3>(3 * t[2]))
                                     .distance -
                                 0.001);
     ASSERT_GT(gap, -2e-4) << "step " << step;

@@ -1,5 +1,6 @@
 // Backward Euler on the linear oscillator m x'' = -k x damps the amplitude by exactly
-//   |A_{n+1}| / |A_n| = 1 / sqrt(1 + (omega dt)^2),  omega = sqrt(k/m),  A = sqrt(|x|^2 + |u|^2 / omega^2)
+//   |A_{n+1}| / |A_n| = 1 / sqrt(1 + (omega dt)^2),  omega = sqrt(k/m),  A = sqrt(|x|^2 + |u|^2 /
+//   omega^2)
 // per step: with w = u/omega the update is (I + omega dt J)^{-1}, J the 2x2 rotation generator,
 // a rotation scaled by 1/sqrt(1 + (omega dt)^2) (Hairer & Wanner, Solving ODEs II, sec. IV.2;
 // the numerical damping mat_dismech sec. 6.2 names).
@@ -27,7 +28,9 @@ TEST(BackwardEulerDecay, AmplitudeRatioPerStepMatchesClosedForm) {
     options.dt = omega_dt / omega;
     TimeStepper stepper(model, options, state.q);
     const double expected = 1.0 / std::sqrt(1.0 + omega_dt * omega_dt);
-    auto amplitude = [&] { return std::sqrt(state.q.squaredNorm() + state.u.squaredNorm() / (omega * omega)); };
+    auto amplitude = [&] {
+      return std::sqrt(state.q.squaredNorm() + state.u.squaredNorm() / (omega * omega));
+    };
     for (int n = 0; n < 20; ++n) {
       const double before = amplitude();
       const StepReport report = stepper.step(state);

@@ -5,12 +5,16 @@
 //     frequency is omega_h = (2/dt) atan(omega dt / 2) (phase error ~ (omega dt)^2 / 12 relative);
 //     Hairer, Lubich & Wanner, Geometric Numerical Integration, sec. IV.2 (quadratic invariants)
 //     and I.1 (symplectic Euler/midpoint on the harmonic oscillator).
-// (2) a nonlinear spring pendulum under gravity: midpoint is symplectic and symmetric, so its energy
-//     error stays bounded (no drift) over long times (ibid. sec. IX.8), while backward Euler's decays.
-// (3) the generalised midpoint rule (forces at q_alpha = (1 - alpha) q_k + alpha q_{k+1}) on the linear
-//     oscillator: with K the rotation generator the update is (I + alpha dt K)^{-1} (I - (1 - alpha) dt K),
-//     so E is multiplied by rho^2 = (1 + (1 - alpha)^2 (omega dt)^2) / (1 + alpha^2 (omega dt)^2) every
-//     step exactly (1 at alpha = 1/2, backward Euler's 1/(1 + (omega dt)^2) at alpha = 1).
+// (2) a nonlinear spring pendulum under gravity: midpoint is symplectic and symmetric, so its
+// energy
+//     error stays bounded (no drift) over long times (ibid. sec. IX.8), while backward Euler's
+//     decays.
+// (3) the generalised midpoint rule (forces at q_alpha = (1 - alpha) q_k + alpha q_{k+1}) on the
+// linear
+//     oscillator: with K the rotation generator the update is (I + alpha dt K)^{-1} (I - (1 -
+//     alpha) dt K), so E is multiplied by rho^2 = (1 + (1 - alpha)^2 (omega dt)^2) / (1 + alpha^2
+//     (omega dt)^2) every step exactly (1 at alpha = 1/2, backward Euler's 1/(1 + (omega dt)^2) at
+//     alpha = 1).
 #include <cmath>
 #include <numbers>
 
@@ -27,8 +31,8 @@ TEST(ImplicitMidpoint, LinearOscillatorEnergyIsConservedOverManyPeriods) {
   const double m = 0.3, k = 12.0, omega = std::sqrt(k / m);
   const Vec3 x0(1.0, 0.0, 0.0);
   Model model = testing::make_particles(x0, m);
-  model.energies.push_back(
-      std::make_shared<testing::LinearSprings>(std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
+  model.energies.push_back(std::make_shared<testing::LinearSprings>(
+      std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
   State state = testing::make_state(model, x0, Vec3(0.0, 0.7, 0.0));
   DynamicsOptions options;
   options.scheme = Scheme::implicit_midpoint;
@@ -50,8 +54,8 @@ TEST(ImplicitMidpoint, PhaseFollowsTheDiscreteFrequency) {
   for (double omega_dt : {0.05, 0.2, 0.5}) {
     const Vec3 x0(1.0, 0.0, 0.0);
     Model model = testing::make_particles(x0, m);
-    model.energies.push_back(
-        std::make_shared<testing::LinearSprings>(std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
+    model.energies.push_back(std::make_shared<testing::LinearSprings>(
+        std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
     State state = testing::make_state(model, x0, Vec3::Zero());
     DynamicsOptions options;
     options.scheme = Scheme::implicit_midpoint;
@@ -75,15 +79,17 @@ TEST(ImplicitMidpoint, GeneralisedMidpointDampsByTheClosedFormFactor) {
     for (double omega_dt : {0.3, 3.0, 30.0}) {
       const Vec3 x0(1.0, 0.0, 0.0);
       Model model = testing::make_particles(x0, m);
-      model.energies.push_back(
-          std::make_shared<testing::LinearSprings>(std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
+      model.energies.push_back(std::make_shared<testing::LinearSprings>(
+          std::vector<testing::LinearSpring>{{0, -1, k, Vec3::Zero()}}));
       State state = testing::make_state(model, x0, Vec3(0.0, 1.5, 0.0));
       DynamicsOptions options;
       options.scheme = Scheme::implicit_midpoint;
       options.midpoint_alpha = alpha;
       options.dt = omega_dt / omega;
       TimeStepper stepper(model, options, state.q);
-      auto energy = [&] { return 0.5 * m * state.u.squaredNorm() + 0.5 * k * state.q.squaredNorm(); };
+      auto energy = [&] {
+        return 0.5 * m * state.u.squaredNorm() + 0.5 * k * state.q.squaredNorm();
+      };
       const double e0 = energy();
       const double a = alpha * omega_dt, b = (1.0 - alpha) * omega_dt;
       const double rho2 = (1.0 + b * b) / (1.0 + a * a);
@@ -122,8 +128,9 @@ TEST(ImplicitMidpoint, NonlinearEnergyErrorStaysBoundedWithoutDrift) {
   options.newton.force_tolerance = 1e-12;
   TimeStepper stepper(p.model, options, p.state.q);
   const double e0 = p.energy();
-  const double scale = 0.5 * p.m * p.state.u.squaredNorm() + p.m * 9.81 * 1.0;  // typical energy exchanged [J]
-  const int steps = 20000;  // 100 s, ~50 pendulum periods
+  const double scale =
+      0.5 * p.m * p.state.u.squaredNorm() + p.m * 9.81 * 1.0;  // typical energy exchanged [J]
+  const int steps = 20000;                                     // 100 s, ~50 pendulum periods
   double worst = 0.0, early = 0.0, late = 0.0;
   for (int n = 0; n < steps; ++n) {
     ASSERT_TRUE(stepper.step(p.state).ok());

@@ -41,7 +41,8 @@ TEST(StaticSprings, SeriesChainMatchesClosedForm) {
       Vec3 carried = P;
       for (int j = i; j < n; ++j) carried += model.mass[3 * j] * g;
       displacement += carried / k[i];
-      EXPECT_NEAR((state.q.segment<3>(3 * i) - x.segment<3>(3 * i) - displacement).norm(), 0.0, 1e-12)
+      EXPECT_NEAR((state.q.segment<3>(3 * i) - x.segment<3>(3 * i) - displacement).norm(), 0.0,
+                  1e-12)
           << "node " << i << " with " << to_string(kind);
     }
   }

@@ -3,8 +3,8 @@
 // docs/physics/flagellated_robot.md, "Against the paper", is run as the sweep command there runs it
 // (examples/flagellated_robot.yaml, 20 s, a frame per second) and must print the same digits. The
 // table is what the document compares with the paper (0.515 mm/s against ~0.6 mm/s at 250 rpm for
-// n = 2, the crossing of the n = 2 and 3 speed curves near 250 rpm, the efficiency peak at 150 rpm):
-// this keeps the document true to the code. About 4 s.
+// n = 2, the crossing of the n = 2 and 3 speed curves near 250 rpm, the efficiency peak at 150
+// rpm): this keeps the document true to the code. About 4 s.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -60,14 +60,16 @@ std::string same_digits(double value, const std::string& printed) {
 TEST(PaperSweepTable, EveryDocumentedRowIsReproducedToItsPrintedDigits) {
   const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR is set by ctest";
-  const std::vector<TableRow> rows = documented_rows(fs::path(source) / "docs/physics/flagellated_robot.md");
+  const std::vector<TableRow> rows =
+      documented_rows(fs::path(source) / "docs/physics/flagellated_robot.md");
   ASSERT_EQ(rows.size(), 10u) << "n = 2 and 3 at 50-250 rpm";
   for (const TableRow& row : rows) {
-    Simulation sim = Simulation::from_file(fs::path(source) / "examples/flagellated_robot.yaml",
-                                           {"flagellated_robot.tails=" + row.tails,
-                                            "flagellated_robot.motor_rpm=" + row.rpm, "duration=20",
-                                            "output.interval=1"});
-    const RunResult result = sim.run(testing::scratch_dir("paper_sweep_table") / (row.tails + "_" + row.rpm));
+    Simulation sim = Simulation::from_file(
+        fs::path(source) / "examples/flagellated_robot.yaml",
+        {"flagellated_robot.tails=" + row.tails, "flagellated_robot.motor_rpm=" + row.rpm,
+         "duration=20", "output.interval=1"});
+    const RunResult result =
+        sim.run(testing::scratch_dir("paper_sweep_table") / (row.tails + "_" + row.rpm));
     ASSERT_TRUE(result.ok) << result.message;
     const RobotObservables::Summary o = sim.observables()->summary();
     const std::string where = "n = " + row.tails + ", " + row.rpm + " rpm";

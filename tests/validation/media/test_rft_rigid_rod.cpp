@@ -1,11 +1,11 @@
-// Closed form: a rigid straight rod of length L in RFT (granular_flagella eq. 9; Gray & Hancock 1955)
-// feels the integral of the local law f(s) = -(eta_t v_t + eta_n v_n) over its length:
+// Closed form: a rigid straight rod of length L in RFT (granular_flagella eq. 9; Gray & Hancock
+// 1955) feels the integral of the local law f(s) = -(eta_t v_t + eta_n v_n) over its length:
 //   translation along its axis:   F = -eta_t L v
 //   translation across its axis:  F = -eta_n L v
 //   rotation Omega about its centre (Omega normal to the rod): F = 0, T = -eta_n Omega L^3 / 12.
-// The discrete sum uses Voronoi weights, i.e. the trapezoidal rule: exact for the translations, and for
-// the torque sum_j w_j s_j^2 = L^3/12 + h^2 L / 6 (the trapezoidal error -(h^2/12)(f'(b) - f'(a)) of
-// f = s^2), a relative error 2 (h/L)^2, which the test allows.
+// The discrete sum uses Voronoi weights, i.e. the trapezoidal rule: exact for the translations, and
+// for the torque sum_j w_j s_j^2 = L^3/12 + h^2 L / 6 (the trapezoidal error -(h^2/12)(f'(b) -
+// f'(a)) of f = s^2), a relative error 2 (h/L)^2, which the test allows.
 #include <gtest/gtest.h>
 
 #include "support/conformance.hpp"
@@ -56,10 +56,12 @@ TEST(RftRigidRod, TranslationAlongAndAcrossTheAxis) {
   const ResistiveForce rft(rod.model, rod.edges, kEta);
   const int n = rod.model.dofs.num_nodes;
   const Vec3 across = t.cross(Vec3::UnitZ()).normalized();
-  for (const auto& [v, eta] : {std::pair{0.7 * t, kEta.tangential}, std::pair{0.7 * across, kEta.normal}}) {
+  for (const auto& [v, eta] :
+       {std::pair{0.7 * t, kEta.tangential}, std::pair{0.7 * across, kEta.normal}}) {
     VecX u = VecX::Zero(rod.q.size());
     for (int i = 0; i < n; ++i) u.segment<3>(3 * i) = v;
-    const Vec3 F = total_force(conformance::evaluate_force(rft, rod.model, rod.frames, rod.q, u, 0.0).force, n);
+    const Vec3 F = total_force(
+        conformance::evaluate_force(rft, rod.model, rod.frames, rod.q, u, 0.0).force, n);
     EXPECT_LE((F + eta * L * v).norm(), 1e-12 * eta * L * v.norm());
   }
 }
@@ -73,10 +75,12 @@ TEST(RftRigidRod, RotationAboutTheCentre) {
   const int n = rod.model.dofs.num_nodes;
   const Vec3 omega = 1.7 * t.cross(Vec3(0.3, -1, 0.2)).normalized();
   VecX u = VecX::Zero(rod.q.size());
-  for (int i = 0; i < n; ++i) u.segment<3>(3 * i) = omega.cross(Vec3(rod.q.segment<3>(3 * i)) - centre);
+  for (int i = 0; i < n; ++i)
+    u.segment<3>(3 * i) = omega.cross(Vec3(rod.q.segment<3>(3 * i)) - centre);
   const VecX f = conformance::evaluate_force(rft, rod.model, rod.frames, rod.q, u, 0.0).force;
   Vec3 torque = Vec3::Zero();
-  for (int i = 0; i < n; ++i) torque += (Vec3(rod.q.segment<3>(3 * i)) - centre).cross(Vec3(f.segment<3>(3 * i)));
+  for (int i = 0; i < n; ++i)
+    torque += (Vec3(rod.q.segment<3>(3 * i)) - centre).cross(Vec3(f.segment<3>(3 * i)));
   const Vec3 expected = -kEta.normal * omega * L * L * L / 12.0;
   const double h = L / num_edges;
   EXPECT_LE(total_force(f, n).norm(), 1e-12 * expected.norm() / L);

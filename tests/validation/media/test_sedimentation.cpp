@@ -1,8 +1,9 @@
-// Closed form: a rigid straight rod sedimenting in a resistive medium with drag ratio eta_n / eta_t = 2
-// (the slender-body ratio; Batchelor 1970, Gray & Hancock 1955) drifts sideways. At terminal velocity
-// under its weight W, with the axis at angle theta from the vertical,
+// Closed form: a rigid straight rod sedimenting in a resistive medium with drag ratio eta_n / eta_t
+// = 2 (the slender-body ratio; Batchelor 1970, Gray & Hancock 1955) drifts sideways. At terminal
+// velocity under its weight W, with the axis at angle theta from the vertical,
 //   v = -(W cos(theta) / (eta_t L)) t + (W sin(theta) / (eta_n L)) n,
-// so the path makes the angle phi with the vertical, tan(phi) = sin(theta) cos(theta) / (1 + cos^2(theta))
+// so the path makes the angle phi with the vertical, tan(phi) = sin(theta) cos(theta) / (1 +
+// cos^2(theta))
 // (= 1/3 at theta = 45 deg), and the rod does not turn (uniform force per length).
 #include <cmath>
 #include <numbers>
@@ -31,7 +32,8 @@ TEST(Sedimentation, TiltedRodDriftsAtTheClosedFormAngle) {
     const int n = sim.model().dofs.num_nodes;
     Vec3 v = Vec3::Zero();
     for (int i = 0; i < n; ++i) v += sim.state().u.segment<3>(3 * i) / n;
-    const double expected = std::atan(std::sin(theta) * std::cos(theta) / (1.0 + std::cos(theta) * std::cos(theta)));
+    const double expected =
+        std::atan(std::sin(theta) * std::cos(theta) / (1.0 + std::cos(theta) * std::cos(theta)));
     // the rod drifts towards -x (down along its axis, which leans towards +x at the top)
     EXPECT_NEAR(std::atan2(-v.x(), -v.z()), expected, 1e-6) << "theta = " << theta_deg;
     EXPECT_LT(v.z(), 0.0);

@@ -22,7 +22,8 @@ struct ClampedRod {
   int tip_node = 0;
 };
 
-/// A rod of `num_edges` edges along +x, clamped at x = 0 (the midpoint of edge 0), free end at x = L.
+/// A rod of `num_edges` edges along +x, clamped at x = 0 (the midpoint of edge 0), free end at x =
+/// L.
 inline ClampedRod make_clamped_rod(int num_edges, double length, const RodMaterial& material) {
   RodNetworkInput input;
   const double edge = length / (num_edges - 0.5);
@@ -49,10 +50,13 @@ inline void add_tip_force(ClampedRod& rod, const Vec3& force) {
   rod.model.forces.push_back(std::make_shared<PointLoad>(rod.tip_node, force));
 }
 
-inline Vec3 node_position(const ClampedRod& rod, int node) { return rod.state.q.segment<3>(3 * node); }
+inline Vec3 node_position(const ClampedRod& rod, int node) {
+  return rod.state.q.segment<3>(3 * node);
+}
 
 /// A circular rod section of radius r [m].
-inline RodMaterial circular_material(double youngs_modulus, double poisson_ratio, double density, double radius) {
+inline RodMaterial circular_material(double youngs_modulus, double poisson_ratio, double density,
+                                     double radius) {
   RodMaterial m;
   m.youngs_modulus = youngs_modulus;
   m.poisson_ratio = poisson_ratio;

@@ -1,7 +1,7 @@
-// Natural frequencies of a clamped-free Euler-Bernoulli beam: omega_n = (beta_n L)^2 sqrt(EI / (rho A L^4))
-// with beta_n L = 1.8751, 4.6941, 7.8548 (Meirovitch, Fundamentals of Vibrations, sec. 8.8). We solve the
-// generalised eigenproblem K v = omega^2 M v of the discrete rod linearised about its straight rest
-// shape (sim::natural_modes, the solver of `tendril modes`).
+// Natural frequencies of a clamped-free Euler-Bernoulli beam: omega_n = (beta_n L)^2 sqrt(EI / (rho
+// A L^4)) with beta_n L = 1.8751, 4.6941, 7.8548 (Meirovitch, Fundamentals of Vibrations,
+// sec. 8.8). We solve the generalised eigenproblem K v = omega^2 M v of the discrete rod linearised
+// about its straight rest shape (sim::natural_modes, the solver of `tendril modes`).
 #include <cmath>
 #include <vector>
 
@@ -15,15 +15,17 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-/// The lowest bending frequencies [rad/s] by sim::natural_modes on all DOFs: for a circular section each
-/// bending mode comes as a pair (in the x-y and x-z planes) below the first torsional and axial modes,
-/// so entries 2n and 2n + 1 belong to bending mode n + 1.
-std::vector<double> lowest_bending_frequencies(int edges, double length, const RodMaterial& material) {
+/// The lowest bending frequencies [rad/s] by sim::natural_modes on all DOFs: for a circular section
+/// each bending mode comes as a pair (in the x-y and x-z planes) below the first torsional and
+/// axial modes, so entries 2n and 2n + 1 belong to bending mode n + 1.
+std::vector<double> lowest_bending_frequencies(int edges, double length,
+                                               const RodMaterial& material) {
   const testing::ClampedRod rod = testing::make_clamped_rod(edges, length, material);
   const sim::NaturalModes modes = sim::natural_modes(rod.model, rod.state, 6);
   std::vector<double> omega;
   for (int n = 0; n < 3; ++n) {
-    EXPECT_NEAR(modes.omega[2 * n], modes.omega[2 * n + 1], 1e-6 * modes.omega[2 * n]) << "pair " << n;
+    EXPECT_NEAR(modes.omega[2 * n], modes.omega[2 * n + 1], 1e-6 * modes.omega[2 * n])
+        << "pair " << n;
     omega.push_back(modes.omega[2 * n]);
   }
   return omega;

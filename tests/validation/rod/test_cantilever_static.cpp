@@ -3,8 +3,8 @@
 //   delta = w L^4 / (8 EI) and delta = P L^3 / (3 EI) (Timoshenko & Gere, Mechanics of Materials,
 //   Appendix G), within 0.5% at 20 edges, and second-order convergence in the edge length.
 // - mat_dismech Fig. 8 (section 7.2): rho 1200 kg/m^3, nu 0.5, E = 20 GPa, 2 GPa, 200 MPa, 20 MPa,
-//   static solve under gravity. The paper does not state L and r; we use its PneuNet rod (L = 0.1 m,
-//   r = 1 mm, section 7.1). Beyond Euler-Bernoulli we compare with the exact planar elastica
+//   static solve under gravity. The paper does not state L and r; we use its PneuNet rod (L = 0.1
+//   m, r = 1 mm, section 7.1). Beyond Euler-Bernoulli we compare with the exact planar elastica
 //   (tests/support/elastica.hpp), which the paper's discrepancy at low E is about.
 #include <cmath>
 #include <vector>
@@ -38,14 +38,17 @@ struct Beam {
 };
 
 double self_weight_error(int edges, const Beam& b, double g) {
-  ClampedRod rod = testing::make_clamped_rod(edges, b.length, testing::circular_material(b.youngs, 0.5, b.density, b.radius));
+  ClampedRod rod = testing::make_clamped_rod(
+      edges, b.length, testing::circular_material(b.youngs, 0.5, b.density, b.radius));
   testing::add_gravity(rod, Vec3(0, 0, -g));
-  const double expected = -b.weight_per_length(g) * std::pow(b.length, 4) / (8 * b.bend_stiffness());
+  const double expected =
+      -b.weight_per_length(g) * std::pow(b.length, 4) / (8 * b.bend_stiffness());
   return (static_tip_z(rod) - expected) / std::abs(expected);
 }
 
 double tip_load_error(int edges, const Beam& b, double force) {
-  ClampedRod rod = testing::make_clamped_rod(edges, b.length, testing::circular_material(b.youngs, 0.5, b.density, b.radius));
+  ClampedRod rod = testing::make_clamped_rod(
+      edges, b.length, testing::circular_material(b.youngs, 0.5, b.density, b.radius));
   testing::add_tip_force(rod, Vec3(0, 0, -force));
   const double expected = -force * std::pow(b.length, 3) / (3 * b.bend_stiffness());
   return (static_tip_z(rod) - expected) / std::abs(expected);
@@ -54,7 +57,8 @@ double tip_load_error(int edges, const Beam& b, double force) {
 TEST(CantileverStatic, SelfWeightMatchesEulerBernoulliAt20Edges) {
   // delta / L ~ 1e-4: geometric nonlinearity is ~1e-8 relative, far below the tolerance
   const Beam beam;
-  const double g = 9.81 * beam.bend_stiffness() / (beam.weight_per_length(1.0) * std::pow(beam.length, 3)) * 8e-4;
+  const double g = 9.81 * beam.bend_stiffness() /
+                   (beam.weight_per_length(1.0) * std::pow(beam.length, 3)) * 8e-4;
   EXPECT_LT(std::abs(self_weight_error(20, beam, g)), 5e-3);
 }
 
@@ -66,13 +70,14 @@ TEST(CantileverStatic, TipLoadMatchesEulerBernoulliAt20Edges) {
 
 TEST(CantileverStatic, SelfWeightConvergesAtSecondOrder) {
   const Beam beam;
-  const double g = 9.81 * beam.bend_stiffness() / (beam.weight_per_length(1.0) * std::pow(beam.length, 3)) * 8e-4;
+  const double g = 9.81 * beam.bend_stiffness() /
+                   (beam.weight_per_length(1.0) * std::pow(beam.length, 3)) * 8e-4;
   std::vector<double> errors;
   for (int edges : {10, 20, 40, 80}) errors.push_back(std::abs(self_weight_error(edges, beam, g)));
   for (std::size_t k = 0; k + 1 < errors.size(); ++k) {
     const double order = std::log2(errors[k] / errors[k + 1]);
-    EXPECT_GT(order, 1.8) << "edges " << (10 << k) << " -> " << (20 << k) << ": errors " << errors[k] << ", "
-                          << errors[k + 1];
+    EXPECT_GT(order, 1.8) << "edges " << (10 << k) << " -> " << (20 << k) << ": errors "
+                          << errors[k] << ", " << errors[k + 1];
   }
 }
 
@@ -91,7 +96,8 @@ TEST(CantileverStatic, MatDismechFigure8AgainstEulerBernoulliAndElastica) {
   std::vector<double> eb_difference;
   for (double youngs : {20e9, 2e9, 200e6, 20e6}) {
     SCOPED_TRACE("E = " + std::to_string(youngs));
-    ClampedRod rod = testing::make_clamped_rod(50, length, testing::circular_material(youngs, 0.5, density, radius));
+    ClampedRod rod = testing::make_clamped_rod(
+        50, length, testing::circular_material(youngs, 0.5, density, radius));
     testing::add_gravity(rod, Vec3(0, 0, -g));
     Vec3 tip;
     const double tip_z = static_tip_z(rod, &tip);
@@ -110,7 +116,8 @@ TEST(CantileverStatic, MatDismechFigure8AgainstEulerBernoulliAndElastica) {
   // the paper's Fig. 8(b): agreement with Euler-Bernoulli is close at high E and degrades as E
   // decreases (large deflection), monotonically
   EXPECT_LT(eb_difference.front(), 1e-3);
-  for (std::size_t k = 0; k + 1 < eb_difference.size(); ++k) EXPECT_LT(eb_difference[k], eb_difference[k + 1]);
+  for (std::size_t k = 0; k + 1 < eb_difference.size(); ++k)
+    EXPECT_LT(eb_difference[k], eb_difference[k + 1]);
   EXPECT_GT(eb_difference.back(), 1e-2);
 }
 

@@ -43,7 +43,9 @@ class PlanarEndMoment final : public Energy {
         // phi = angle(b) - angle(a), a = x_k - x_{k-1}, b = x_{k+1} - x_k
         const std::array<int, 6> dofs = stencil(k);
         const Vec2 gm = -ga - gb;
-        const Eigen::Matrix<double, 6, 1> g = (Eigen::Matrix<double, 6, 1>() << ga.x(), ga.y(), gm.x(), gm.y(), gb.x(), gb.y()).finished();
+        const Eigen::Matrix<double, 6, 1> g =
+            (Eigen::Matrix<double, 6, 1>() << ga.x(), ga.y(), gm.x(), gm.y(), gb.x(), gb.y())
+                .finished();
         for (int i = 0; i < 6; ++i) (*out.gradient)[dofs[i]] -= moment_ * g[i];
       }
       if (out.hessian) {
@@ -83,7 +85,8 @@ struct CircleResult {
 
 CircleResult roll_into_circle(int edges) {
   const double length = 1.0, radius = 5e-3, youngs = 1e7;
-  testing::ClampedRod rod = testing::make_clamped_rod(edges, length, testing::circular_material(youngs, 0.5, 1000, radius));
+  testing::ClampedRod rod = testing::make_clamped_rod(
+      edges, length, testing::circular_material(youngs, 0.5, 1000, radius));
   // planar problem: no out-of-plane motion (rollers on z)
   for (int i = 0; i < rod.model.dofs.num_nodes; ++i) rod.model.fixed[3 * i + 2] = 1;
   const double ei = youngs * kPi * std::pow(radius, 4) / 4;
@@ -97,12 +100,14 @@ CircleResult roll_into_circle(int edges) {
   result.tip_distance = testing::node_position(rod, rod.tip_node).norm();
   for (int i = 1; i <= rod.tip_node; ++i)
     result.max_radius_error =
-        std::max(result.max_radius_error, std::abs((testing::node_position(rod, i) - centre).norm() - big_r));
+        std::max(result.max_radius_error,
+                 std::abs((testing::node_position(rod, i) - centre).norm() - big_r));
   return result;
 }
 
 TEST(EndMomentCircle, TestEnergyConforms) {
-  testing::ClampedRod rod = testing::make_clamped_rod(6, 1.0, testing::circular_material(1e7, 0.5, 1000, 5e-3));
+  testing::ClampedRod rod =
+      testing::make_clamped_rod(6, 1.0, testing::circular_material(1e7, 0.5, 1000, 5e-3));
   const PlanarEndMoment moment(0.3);
   const VecX q = conformance::perturbed(rod.model, rod.state.q, 0.05, 0.1, 3);
   conformance::expect_energy_conforms(moment, rod.model, rod.state.frames, q);
@@ -111,8 +116,9 @@ TEST(EndMomentCircle, TestEnergyConforms) {
 TEST(EndMomentCircle, RodRollsIntoAFullCircle) {
   const CircleResult r = roll_into_circle(80);
   // the free end returns to the clamp point and every node lies on the circle of radius
-  // L / (2 pi) = 0.159 m, up to the discretisation error (measured 2.08e-3 m and 6.2e-4 m at 80 edges;
-  // DER's integrated curvature 2 tan(phi / 2) overshoots the turning angle phi at second order)
+  // L / (2 pi) = 0.159 m, up to the discretisation error (measured 2.08e-3 m and 6.2e-4 m at 80
+  // edges; DER's integrated curvature 2 tan(phi / 2) overshoots the turning angle phi at second
+  // order)
   EXPECT_LT(r.tip_distance, 2.5e-3);
   EXPECT_LT(r.max_radius_error, 1e-3);
 }
@@ -127,19 +133,22 @@ TEST(EndMomentCircle, TipClosesAtSecondOrder) {
 TEST(EndMomentCircle, ScenePointMomentBendsIntoAnArc) {
   // Euler's elastica under a pure end moment M: uniform curvature M / EI, a circular arc of radius
   // R = EI / M (Timoshenko & Gere, Theory of Elastic Stability, sec. 2.7), here with the scene key
-  // forces.point_moments (a dead moment M = -M y on the last edge; M L / EI = 1.5 rad). The discrete rod
-  // is in equilibrium when every spring carries M: dE_k / dphi = (EI / l) 2 tan(phi / 2) / cos^2(phi / 2) = M,
-  // a polygon of equal turning angles phi; the arc is its limit at second order in l.
+  // forces.point_moments (a dead moment M = -M y on the last edge; M L / EI = 1.5 rad). The
+  // discrete rod is in equilibrium when every spring carries M: dE_k / dphi = (EI / l) 2 tan(phi /
+  // 2) / cos^2(phi / 2) = M, a polygon of equal turning angles phi; the arc is its limit at second
+  // order in l.
   const double radius = 5e-3, youngs = 1e7, length = 1.0, ratio = 1.5;
   const int num_nodes = 41;
   const double ei = youngs * kPi * std::pow(radius, 4) / 4.0, moment = ratio * ei / length;
   const double dl = length / (num_nodes - 1.5);
   char text[1024];
-  std::snprintf(text, sizeof text,
-                "duration: 0\nrods:\n  - geometry: {type: straight, direction: [1, 0, 0], length: 1.0, num_nodes: %d}\n"
-                "    clamp: start\n    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
-                "forces:\n  point_moments: [{edge: -1, moment: [0, %.17g, 0]}]\nintegrator: {type: static}\n",
-                num_nodes, -moment);
+  std::snprintf(
+      text, sizeof text,
+      "duration: 0\nrods:\n  - geometry: {type: straight, direction: [1, 0, 0], length: 1.0, "
+      "num_nodes: %d}\n"
+      "    clamp: start\n    material: {E: 1.0e7, nu: 0.5, density: 1000, radius: 0.005}\n"
+      "forces:\n  point_moments: [{edge: -1, moment: [0, %.17g, 0]}]\nintegrator: {type: static}\n",
+      num_nodes, -moment);
   sim::Simulation simulation(sim::load_rod_scene_text(text));
   const StepReport report = simulation.step();
   ASSERT_TRUE(report.ok()) << report.message;
@@ -150,14 +159,16 @@ TEST(EndMomentCircle, ScenePointMomentBendsIntoAnArc) {
     (ei / dl * 2.0 * std::tan(phi / 2) / std::pow(std::cos(phi / 2), 2) > moment ? hi : lo) = phi;
   }
   Vec3 polygon(0.5 * dl, 0.0, 0.0);
-  for (int j = 1; j < num_nodes - 1; ++j) polygon += dl * Vec3(std::cos(j * lo), 0.0, std::sin(j * lo));
+  for (int j = 1; j < num_nodes - 1; ++j)
+    polygon += dl * Vec3(std::cos(j * lo), 0.0, std::sin(j * lo));
   const double r = ei / moment;
   const Vec3 arc(r * std::sin(length / r), 0.0, r * (1.0 - std::cos(length / r)));
   const Vec3 tip = simulation.state().q.segment<3>(3 * (num_nodes - 1));
-  std::printf("tip %.6f %.6f %.6f, polygon %.6f %.6f, arc %.6f %.6f\n", tip.x(), tip.y(), tip.z(), polygon.x(),
-              polygon.z(), arc.x(), arc.z());
+  std::printf("tip %.6f %.6f %.6f, polygon %.6f %.6f, arc %.6f %.6f\n", tip.x(), tip.y(), tip.z(),
+              polygon.x(), polygon.z(), arc.x(), arc.z());
   EXPECT_LE((tip - polygon).norm(), 1e-6);
-  EXPECT_LE((tip - arc).norm(), dl * dl);  // second order: measured 4.2e-4 m with dl^2 = 6.4e-4 m^2 / L
+  EXPECT_LE((tip - arc).norm(),
+            dl * dl);  // second order: measured 4.2e-4 m with dl^2 = 6.4e-4 m^2 / L
 }
 
 }  // namespace

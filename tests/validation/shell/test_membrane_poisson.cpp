@@ -1,7 +1,7 @@
-// Uniaxial tension of a square sheet in plane stress: lateral strain eps_yy = -nu eps_xx (Hooke's law,
-// e.g. Timoshenko & Goodier, Theory of Elasticity, sec. 3). A constant-strain triangle represents the
-// uniform strain state exactly, so the CST membrane must give nu on every mesh pattern; the paper's edge
-// springs give a mesh-dependent ratio (reported).
+// Uniaxial tension of a square sheet in plane stress: lateral strain eps_yy = -nu eps_xx (Hooke's
+// law, e.g. Timoshenko & Goodier, Theory of Elasticity, sec. 3). A constant-strain triangle
+// represents the uniform strain state exactly, so the CST membrane must give nu on every mesh
+// pattern; the paper's edge springs give a mesh-dependent ratio (reported).
 #include <cmath>
 #include <cstdio>
 
@@ -30,11 +30,13 @@ double lateral_contraction(ShellMembrane membrane, io::MeshPattern pattern, doub
     const Vec3& x = mesh.nodes[static_cast<std::size_t>(i)];
     model.fixed[static_cast<std::size_t>(model.dofs.node(i) + 2)] = 1;
     if (x.x() < 1e-9) model.fixed[static_cast<std::size_t>(model.dofs.node(i))] = 1;
-    if (x.x() < 1e-9 && x.y() < 1e-9) model.fixed[static_cast<std::size_t>(model.dofs.node(i) + 1)] = 1;
+    if (x.x() < 1e-9 && x.y() < 1e-9)
+      model.fixed[static_cast<std::size_t>(model.dofs.node(i) + 1)] = 1;
   }
   // traction on the right edge, lumped on its edges' end nodes
   for (const auto& e : model.shells.edges) {
-    const Vec3 a = mesh.nodes[static_cast<std::size_t>(e[0])], b = mesh.nodes[static_cast<std::size_t>(e[1])];
+    const Vec3 a = mesh.nodes[static_cast<std::size_t>(e[0])],
+               b = mesh.nodes[static_cast<std::size_t>(e[1])];
     if (a.x() < 1.0 - 1e-9 || b.x() < 1.0 - 1e-9) continue;
     const double length = (b - a).norm();
     right_length += length;
@@ -58,7 +60,8 @@ double lateral_contraction(ShellMembrane membrane, io::MeshPattern pattern, doub
 }
 
 TEST(MembranePoisson, CstContractsByNuOnEveryPattern) {
-  for (io::MeshPattern pattern : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral})
+  for (io::MeshPattern pattern :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral})
     for (double nu : {0.0, 0.3, 0.49}) {
       const double ratio = lateral_contraction(ShellMembrane::cst, pattern, nu);
       EXPECT_NEAR(ratio, nu, 1e-8) << "pattern " << static_cast<int>(pattern);
@@ -67,9 +70,11 @@ TEST(MembranePoisson, CstContractsByNuOnEveryPattern) {
 
 TEST(MembranePoisson, EdgeSpringsContractionDependsOnTheMesh) {
   // reported, and checked to differ from the material's nu = 0.3 the springs cannot represent
-  for (io::MeshPattern pattern : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
+  for (io::MeshPattern pattern :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
     const double ratio = lateral_contraction(ShellMembrane::edge_springs, pattern, 0.3);
-    std::printf("edge springs, pattern %d: -eps_yy/eps_xx = %.4f (material nu 0.3)\n", static_cast<int>(pattern), ratio);
+    std::printf("edge springs, pattern %d: -eps_yy/eps_xx = %.4f (material nu 0.3)\n",
+                static_cast<int>(pattern), ratio);
     EXPECT_GT(std::abs(ratio - 0.3), 0.01);
   }
 }

@@ -1,10 +1,10 @@
 // A mid-edge cantilever strip hanging under its own weight at large rotation (the strip of
-// examples/shell_cantilever.yaml, mat_dismech Fig. 8, softened until its tip turns by tens of degrees). The
-// xi measure the mid-edge normals from edge frames held fixed within a Newton solve, so an equilibrium is
-// the strip's only if it is also one with its own frames. Two references that reach it independently of
-// the static solver's handling of the frames: many repeated static solves (the frames accepted after each)
-// and a dynamic settle by implicit Euler (numerically damped, the frames accepted every step). One static
-// solve must give the same tip deflection to 0.1 %.
+// examples/shell_cantilever.yaml, mat_dismech Fig. 8, softened until its tip turns by tens of
+// degrees). The xi measure the mid-edge normals from edge frames held fixed within a Newton solve,
+// so an equilibrium is the strip's only if it is also one with its own frames. Two references that
+// reach it independently of the static solver's handling of the frames: many repeated static solves
+// (the frames accepted after each) and a dynamic settle by implicit Euler (numerically damped, the
+// frames accepted every step). One static solve must give the same tip deflection to 0.1 %.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -30,10 +30,11 @@ struct Strip {
   std::vector<int> tip;  ///< the nodes at x = L
 };
 
-/// The example's equilateral mid-edge strip (21 x 6 nodes, h = 2 mm, nu = 0.5, rho = 1200 kg/m^3) with
-/// Young's modulus `youngs` [Pa], clamped by its first two columns of nodes, under gravity.
+/// The example's equilateral mid-edge strip (21 x 6 nodes, h = 2 mm, nu = 0.5, rho = 1200 kg/m^3)
+/// with Young's modulus `youngs` [Pa], clamped by its first two columns of nodes, under gravity.
 Strip strip(double youngs) {
-  const io::TriangleMesh mesh = io::rectangle_mesh(length, width, 21, 6, io::MeshPattern::equilateral);
+  const io::TriangleMesh mesh =
+      io::rectangle_mesh(length, width, 21, 6, io::MeshPattern::equilateral);
   ShellInput input;
   input.triangles = mesh.triangles;
   input.material = {youngs, 0.5, 1200.0, 0.002};
@@ -44,7 +45,8 @@ Strip strip(double youngs) {
     if (x.x() > 1e-12) second = std::min(second, x.x());
   for (std::size_t i = 0; i < mesh.nodes.size(); ++i) {
     if (mesh.nodes[i].x() < second + 1e-12)
-      for (int d : s.model.dofs.node_dofs(static_cast<int>(i))) s.model.fixed[static_cast<std::size_t>(d)] = 1;
+      for (int d : s.model.dofs.node_dofs(static_cast<int>(i)))
+        s.model.fixed[static_cast<std::size_t>(d)] = 1;
     if (mesh.nodes[i].x() > length - 1e-12) s.tip.push_back(static_cast<int>(i));
   }
   s.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
@@ -78,8 +80,9 @@ double static_tip(const Strip& s, int solves) {
   return tip_z(s, state);
 }
 
-/// The tip's z after a damped implicit Euler settle from rest (dt 0.05 s, 10 s: about 13 periods of the
-/// first mode, each step damping it by omega dt ~ 0.3) [m]; the largest node speed at the end in `speed`.
+/// The tip's z after a damped implicit Euler settle from rest (dt 0.05 s, 10 s: about 13 periods of
+/// the first mode, each step damping it by omega dt ~ 0.3) [m]; the largest node speed at the end
+/// in `speed`.
 double settled_tip(const Strip& s, double& speed) {
   DynamicsOptions options;
   options.dt = 0.05;
@@ -95,15 +98,16 @@ double settled_tip(const Strip& s, double& speed) {
 }
 
 TEST(MidEdgeLargeRotation, OneStaticSolveIsTheFrameConsistentEquilibrium) {
-  // E = 2e6 Pa: the tip sags 0.8 L; 5e5 Pa: further. Measured before the static solver settled the frames:
-  // the single solve 7.7 % below the references at 2e6 Pa
+  // E = 2e6 Pa: the tip sags 0.8 L; 5e5 Pa: further. Measured before the static solver settled the
+  // frames: the single solve 7.7 % below the references at 2e6 Pa
   for (double youngs : {2e6, 5e5}) {
     const Strip s = strip(youngs);
     const double once = static_tip(s, 1), repeated = static_tip(s, 20);
     double speed = 0.0;
     const double settled = settled_tip(s, speed);
-    std::printf("E %.0e: tip z one solve %.8f, 20 solves %.8f, dynamic settle %.8f (speed %.1e m/s)\n", youngs,
-                once, repeated, settled, speed);
+    std::printf(
+        "E %.0e: tip z one solve %.8f, 20 solves %.8f, dynamic settle %.8f (speed %.1e m/s)\n",
+        youngs, once, repeated, settled, speed);
     EXPECT_LT(once, -0.5 * length) << "a large rotation";
     EXPECT_LT(speed, 1e-6) << "the settle is at rest";
     EXPECT_NEAR(repeated, settled, 1e-3 * std::abs(settled)) << "the two references agree";

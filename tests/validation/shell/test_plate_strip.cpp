@@ -1,9 +1,10 @@
-// Cantilever plate strip under its own weight (mat_dismech sec. 7, Fig. 8) against Euler-Bernoulli beam
-// theory (Bauchau & Craig, Structural Analysis, 2009, ch. 5): tip deflection w = q L^4 / (8 K) with
-// q = rho g h b per length and K = D b, D = E h^3 / (12 (1 - nu^2)) the plate stiffness. With nu = 0, D is
-// also the beam's E h^3 / 12, so the comparison holds for any width (with nu != 0 a strip with free long
-// edges curls anticlastically and its stiffness lies between E h^3 b / 12 and D b; reported, not asserted).
-// Small-load linear solutions; the strip is clamped by fixing its first two columns of nodes.
+// Cantilever plate strip under its own weight (mat_dismech sec. 7, Fig. 8) against Euler-Bernoulli
+// beam theory (Bauchau & Craig, Structural Analysis, 2009, ch. 5): tip deflection w = q L^4 / (8 K)
+// with q = rho g h b per length and K = D b, D = E h^3 / (12 (1 - nu^2)) the plate stiffness. With
+// nu = 0, D is also the beam's E h^3 / 12, so the comparison holds for any width (with nu != 0 a
+// strip with free long edges curls anticlastically and its stiffness lies between E h^3 b / 12 and
+// D b; reported, not asserted). Small-load linear solutions; the strip is clamped by fixing its
+// first two columns of nodes.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,7 +18,8 @@
 namespace tendril {
 namespace {
 
-constexpr double length = 0.1, width = 0.02, thickness = 0.002, density = 1200.0, youngs = 2e10, g = 9.81;
+constexpr double length = 0.1, width = 0.02, thickness = 0.002, density = 1200.0, youngs = 2e10,
+                 g = 9.81;
 
 /// w_tip / w_EB(D) of the strip with `nodes_x` nodes along its length; equilateral meshes get rows
 /// sqrt(3)/2 of the node spacing apart (the width rounded to whole rows).
@@ -38,7 +40,8 @@ double tip_ratio(ShellBending bending, io::MeshPattern pattern, int nodes_x, dou
     if (x.x() > 1e-12) second = std::min(second, x.x());
   for (std::size_t i = 0; i < mesh.nodes.size(); ++i)
     if (mesh.nodes[i].x() < second + 1e-12)
-      for (int d : model.dofs.node_dofs(static_cast<int>(i))) model.fixed[static_cast<std::size_t>(d)] = 1;
+      for (int d : model.dofs.node_dofs(static_cast<int>(i)))
+        model.fixed[static_cast<std::size_t>(d)] = 1;
   VecX load = VecX::Zero(model.dofs.size());
   for (int i = 0; i < model.dofs.num_nodes; ++i) load[3 * i + 2] = -model.mass[3 * i] * g;
   const VecX u = test::linear_static_displacement(model, load);
@@ -52,39 +55,45 @@ double tip_ratio(ShellBending bending, io::MeshPattern pattern, int nodes_x, dou
 }
 
 const char* name(io::MeshPattern p) {
-  return p == io::MeshPattern::right ? "right" : p == io::MeshPattern::alternating ? "alternating" : "equilateral";
+  return p == io::MeshPattern::right         ? "right"
+         : p == io::MeshPattern::alternating ? "alternating"
+                                             : "equilateral";
 }
 
 TEST(PlateStrip, MidEdgeConvergesToEulerBernoulli) {
-  // equilateral meshes: within 1 % from 21 nodes along the strip (measured: +0.69 %, -0.01 %, -0.05 %)
+  // equilateral meshes: within 1 % from 21 nodes along the strip (measured: +0.69 %, -0.01 %, -0.05
+  // %)
   for (int n : {11, 21, 41}) {
     const double r = tip_ratio(ShellBending::midedge, io::MeshPattern::equilateral, n, 0.0);
     std::printf("mid-edge equilateral nodes_x %d: w / w_EB = %.5f\n", n, r);
     EXPECT_NEAR(r, 1.0, n == 11 ? 0.02 : 0.01);
   }
   // right and alternating meshes: first order in the node spacing (the two clamped columns put the
-  // clamp a fraction of a cell into the strip): the error halves with the spacing (measured -7.49 %,
-  // -3.75 %, -1.87 % right; -8.09 %, -4.10 %, -2.07 % alternating)
+  // clamp a fraction of a cell into the strip): the error halves with the spacing (measured -7.49
+  // %, -3.75 %, -1.87 % right; -8.09 %, -4.10 %, -2.07 % alternating)
   for (io::MeshPattern p : {io::MeshPattern::right, io::MeshPattern::alternating}) {
     const double e1 = tip_ratio(ShellBending::midedge, p, 21, 0.0) - 1.0;
     const double e2 = tip_ratio(ShellBending::midedge, p, 41, 0.0) - 1.0;
     const double e3 = tip_ratio(ShellBending::midedge, p, 81, 0.0) - 1.0;
     const double order = std::log2(e2 / e3);
-    std::printf("mid-edge %s nodes_x 21/41/81: error %.5f %.5f %.5f, order %.3f\n", name(p), e1, e2, e3, order);
+    std::printf("mid-edge %s nodes_x 21/41/81: error %.5f %.5f %.5f, order %.3f\n", name(p), e1, e2,
+                e3, order);
     EXPECT_NEAR(std::log2(e1 / e2), 1.0, 0.1);
     EXPECT_NEAR(order, 1.0, 0.1);
-    // the first-order (Richardson) extrapolation 2 e(81) - e(41) is the limit: Euler-Bernoulli within 0.2 %
+    // the first-order (Richardson) extrapolation 2 e(81) - e(41) is the limit: Euler-Bernoulli
+    // within 0.2 %
     EXPECT_LT(std::abs(2.0 * e3 - e2), 0.002);
   }
 }
 
 TEST(PlateStrip, HingeModelIsSofterThanTheBeamOnEveryPattern) {
-  // the paper's k_b = E h^3 / (12 sqrt 3) does not give the plate's stiffness on these meshes: the hinge
-  // strip deflects about twice as far as the beam, and by how much depends on the pattern (mat_dismech
-  // sec. 3.3: "mesh-dependent"). Measured ratios are printed; the test asserts the bias is large and the
-  // spread between patterns at the finest mesh.
+  // the paper's k_b = E h^3 / (12 sqrt 3) does not give the plate's stiffness on these meshes: the
+  // hinge strip deflects about twice as far as the beam, and by how much depends on the pattern
+  // (mat_dismech sec. 3.3: "mesh-dependent"). Measured ratios are printed; the test asserts the
+  // bias is large and the spread between patterns at the finest mesh.
   double low = 1e300, high = 0.0;
-  for (io::MeshPattern p : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
+  for (io::MeshPattern p :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
     for (int n : {21, 41, 81}) {
       const double r = tip_ratio(ShellBending::hinge, p, n, 0.0);
       std::printf("hinge %s nodes_x %d: w / w_EB = %.4f\n", name(p), n, r);
@@ -96,10 +105,11 @@ TEST(PlateStrip, HingeModelIsSofterThanTheBeamOnEveryPattern) {
 }
 
 TEST(PlateStrip, PoissonRatioOfTheFigure8Cases) {
-  // nu = 0.5 (mat_dismech Fig. 8): between the plate (ratio 1) and the free-edge beam E h^3 / 12 (ratio
-  // 1 / (1 - nu^2) = 4/3)
+  // nu = 0.5 (mat_dismech Fig. 8): between the plate (ratio 1) and the free-edge beam E h^3 / 12
+  // (ratio 1 / (1 - nu^2) = 4/3)
   const double r = tip_ratio(ShellBending::midedge, io::MeshPattern::equilateral, 41, 0.5);
-  std::printf("mid-edge equilateral nu 0.5: w / w_EB(D) = %.4f (w_EB(E h^3/12) is %.4f)\n", r, 4.0 / 3.0);
+  std::printf("mid-edge equilateral nu 0.5: w / w_EB(D) = %.4f (w_EB(E h^3/12) is %.4f)\n", r,
+              4.0 / 3.0);
   EXPECT_GT(r, 1.0);
   EXPECT_LT(r, 4.0 / 3.0);
 }

@@ -1,8 +1,8 @@
 // Square Kirchhoff plate under uniform pressure q: centre deflection w = alpha q a^4 / D,
 // D = E h^3 / (12 (1 - nu^2)), nu = 0.3: alpha = 0.00406 simply supported, 0.00126 clamped
-// (Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, 2nd ed., Tables 8 and 35); with more
-// digits 0.00406235 (Navier series) and 0.00126532 (Taylor & Govindjee, Int. J. Numer. Meth. Biomed.
-// Eng. 2004, "Solution of clamped rectangular plate problems"), used here.
+// (Timoshenko & Woinowsky-Krieger, Theory of Plates and Shells, 2nd ed., Tables 8 and 35); with
+// more digits 0.00406235 (Navier series) and 0.00126532 (Taylor & Govindjee, Int. J. Numer. Meth.
+// Biomed. Eng. 2004, "Solution of clamped rectangular plate problems"), used here.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,9 +21,11 @@ constexpr double side = 1.0, thickness = 0.01, youngs = 1e9, poisson = 0.3, pres
 
 enum class Support { simply_supported, clamped };
 
-/// w_centre / (q a^4 / D) of the square plate on a `nodes` x `nodes` grid of the given pattern. (Turning
-/// these meshes by 90 degrees maps each onto a mirror image of itself, so it gives the same result.)
-double centre_deflection_coefficient(ShellBending bending, io::MeshPattern pattern, Support support, int nodes = 32) {
+/// w_centre / (q a^4 / D) of the square plate on a `nodes` x `nodes` grid of the given pattern.
+/// (Turning these meshes by 90 degrees maps each onto a mirror image of itself, so it gives the
+/// same result.)
+double centre_deflection_coefficient(ShellBending bending, io::MeshPattern pattern, Support support,
+                                     int nodes = 32) {
   const io::TriangleMesh mesh = io::rectangle_mesh(side, side, nodes, nodes, pattern);
   ShellInput input;
   input.triangles = mesh.triangles;
@@ -35,9 +37,9 @@ double centre_deflection_coefficient(ShellBending bending, io::MeshPattern patte
     const double tol = 1e-9;
     return x.x() < tol || x.y() < tol || x.x() > side - tol || x.y() > side - tol;
   };
-  // supports: boundary nodes fixed (the membrane decouples from bending at small loads); clamped: the
-  // mid-edge normals of boundary edges stay vertical (xi = 0), or for hinges the nodes next to the
-  // boundary stay in the plane as well (zero slope over the first row of triangles)
+  // supports: boundary nodes fixed (the membrane decouples from bending at small loads); clamped:
+  // the mid-edge normals of boundary edges stay vertical (xi = 0), or for hinges the nodes next to
+  // the boundary stay in the plane as well (zero slope over the first row of triangles)
   const ShellMesh& shells = model.shells;
   std::vector<char> clamp_row(mesh.nodes.size(), 0);
   for (std::size_t e = 0; e < shells.edges.size(); ++e) {
@@ -48,7 +50,8 @@ double centre_deflection_coefficient(ShellBending bending, io::MeshPattern patte
     if (support == Support::clamped && bending == ShellBending::hinge)
       for (int t : shells.edge_triangles[e])
         if (t >= 0)
-          for (int node : shells.triangles[static_cast<std::size_t>(t)]) clamp_row[static_cast<std::size_t>(node)] = 1;
+          for (int node : shells.triangles[static_cast<std::size_t>(t)])
+            clamp_row[static_cast<std::size_t>(node)] = 1;
   }
   for (int i = 0; i < model.dofs.num_nodes; ++i)
     if (on_boundary(i) || clamp_row[static_cast<std::size_t>(i)])
@@ -56,8 +59,10 @@ double centre_deflection_coefficient(ShellBending bending, io::MeshPattern patte
   // uniform pressure: a third of q A of each triangle on each of its nodes, along -z
   VecX load = VecX::Zero(model.dofs.size());
   for (const auto& t : mesh.triangles) {
-    const double area = 0.5 * (mesh.nodes[static_cast<std::size_t>(t[1])] - mesh.nodes[static_cast<std::size_t>(t[0])])
-                                  .cross(mesh.nodes[static_cast<std::size_t>(t[2])] - mesh.nodes[static_cast<std::size_t>(t[0])])
+    const double area = 0.5 * (mesh.nodes[static_cast<std::size_t>(t[1])] -
+                               mesh.nodes[static_cast<std::size_t>(t[0])])
+                                  .cross(mesh.nodes[static_cast<std::size_t>(t[2])] -
+                                         mesh.nodes[static_cast<std::size_t>(t[0])])
                                   .norm();
     for (int node : t) load[model.dofs.node(node) + 2] -= pressure * area / 3.0;
   }
@@ -66,7 +71,8 @@ double centre_deflection_coefficient(ShellBending bending, io::MeshPattern patte
   double nearest = 1e9, sum = 0.0;
   int count = 0;
   for (int i = 0; i < model.dofs.num_nodes; ++i) {
-    const double r = (mesh.nodes[static_cast<std::size_t>(i)] - Vec3(0.5 * side, 0.5 * side, 0)).norm();
+    const double r =
+        (mesh.nodes[static_cast<std::size_t>(i)] - Vec3(0.5 * side, 0.5 * side, 0)).norm();
     if (r < nearest - 1e-9) nearest = r, sum = 0.0, count = 0;
     if (std::abs(r - nearest) < 1e-9) sum += -u[model.dofs.node(i) + 2], ++count;
   }
@@ -75,35 +81,44 @@ double centre_deflection_coefficient(ShellBending bending, io::MeshPattern patte
 }
 
 const char* pattern_name(io::MeshPattern p) {
-  return p == io::MeshPattern::right ? "right" : p == io::MeshPattern::alternating ? "alternating" : "equilateral";
+  return p == io::MeshPattern::right         ? "right"
+         : p == io::MeshPattern::alternating ? "alternating"
+                                             : "equilateral";
 }
 
 TEST(KirchhoffPlate, MidEdgeWithinTwoPercentOnEveryPattern) {
   // bound: the 2 % on a 32 x 32 vertex grid
-  for (io::MeshPattern pattern : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
-    const double ss = centre_deflection_coefficient(ShellBending::midedge, pattern, Support::simply_supported);
-    const double cl = centre_deflection_coefficient(ShellBending::midedge, pattern, Support::clamped);
-    std::printf("mid-edge %-11s: simply supported %.6f (%+.2f %%), clamped %.6f (%+.2f %%)\n", pattern_name(pattern), ss,
-                100 * (ss / alpha_simply_supported - 1), cl, 100 * (cl / alpha_clamped - 1));
+  for (io::MeshPattern pattern :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
+    const double ss =
+        centre_deflection_coefficient(ShellBending::midedge, pattern, Support::simply_supported);
+    const double cl =
+        centre_deflection_coefficient(ShellBending::midedge, pattern, Support::clamped);
+    std::printf("mid-edge %-11s: simply supported %.6f (%+.2f %%), clamped %.6f (%+.2f %%)\n",
+                pattern_name(pattern), ss, 100 * (ss / alpha_simply_supported - 1), cl,
+                100 * (cl / alpha_clamped - 1));
     EXPECT_NEAR(ss / alpha_simply_supported, 1.0, 0.02) << pattern_name(pattern);
     EXPECT_NEAR(cl / alpha_clamped, 1.0, 0.02) << pattern_name(pattern);
   }
 }
 
 TEST(KirchhoffPlate, HingeSpreadOverPatterns) {
-  // the hinge model is mesh-dependent (mat_dismech 3.3): this measures how much, and checks that the
-  // spread is larger than the mid-edge model's on the same meshes
+  // the hinge model is mesh-dependent (mat_dismech 3.3): this measures how much, and checks that
+  // the spread is larger than the mid-edge model's on the same meshes
   double hinge_min = 1e9, hinge_max = 0.0, midedge_min = 1e9, midedge_max = 0.0;
-  for (io::MeshPattern pattern : {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
-    const double hinge = centre_deflection_coefficient(ShellBending::hinge, pattern, Support::simply_supported);
-    const double midedge = centre_deflection_coefficient(ShellBending::midedge, pattern, Support::simply_supported);
-    std::printf("hinge %-11s: simply supported %.6f (%+.1f %% of alpha)\n", pattern_name(pattern), hinge,
-                100 * (hinge / alpha_simply_supported - 1));
+  for (io::MeshPattern pattern :
+       {io::MeshPattern::right, io::MeshPattern::alternating, io::MeshPattern::equilateral}) {
+    const double hinge =
+        centre_deflection_coefficient(ShellBending::hinge, pattern, Support::simply_supported);
+    const double midedge =
+        centre_deflection_coefficient(ShellBending::midedge, pattern, Support::simply_supported);
+    std::printf("hinge %-11s: simply supported %.6f (%+.1f %% of alpha)\n", pattern_name(pattern),
+                hinge, 100 * (hinge / alpha_simply_supported - 1));
     hinge_min = std::min(hinge_min, hinge), hinge_max = std::max(hinge_max, hinge);
     midedge_min = std::min(midedge_min, midedge), midedge_max = std::max(midedge_max, midedge);
   }
-  std::printf("spread max/min - 1: hinge %.1f %%, mid-edge %.2f %%\n", 100 * (hinge_max / hinge_min - 1),
-              100 * (midedge_max / midedge_min - 1));
+  std::printf("spread max/min - 1: hinge %.1f %%, mid-edge %.2f %%\n",
+              100 * (hinge_max / hinge_min - 1), 100 * (midedge_max / midedge_min - 1));
   RecordProperty("hinge_spread_percent", std::to_string(100 * (hinge_max / hinge_min - 1)));
   EXPECT_GT(hinge_max / hinge_min, midedge_max / midedge_min);
 }

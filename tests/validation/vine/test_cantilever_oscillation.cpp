@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -88,7 +88,8 @@ TEST(CantileverOscillation, OnePairMatchesClosedForm) {
   const double omega = std::sqrt(kK / inertia - alpha * alpha);
   const std::vector<double> y = base_angle_history(m, bent_state(m, {0.02}), 4 * 2 * M_PI / omega);
   const Fit fit = fit_oscillation(y, dt);
-  std::printf("one pair: omega %.5f (closed form %.5f) rad/s, alpha %.5f (%.5f) 1/s\n", fit.omega, omega, fit.alpha, alpha);
+  std::printf("one pair: omega %.5f (closed form %.5f) rad/s, alpha %.5f (%.5f) 1/s\n", fit.omega,
+              omega, fit.alpha, alpha);
   EXPECT_NEAR(fit.omega, omega, 1e-3 * omega);
   EXPECT_NEAR(fit.alpha, alpha, 5e-3 * alpha);
 }
@@ -98,22 +99,24 @@ TEST(CantileverOscillation, TwoPairsMatchLinearisedModes) {
   const VineModel m = chain(4, dt);
   const double d = kHalf;
   Eigen::Matrix2d mass, stiff;
-  mass << 2 * kInertia + 42 * kMass * d * d, 16 * kMass * d * d, 16 * kMass * d * d, 2 * kInertia + 10 * kMass * d * d;
+  mass << 2 * kInertia + 42 * kMass * d * d, 16 * kMass * d * d, 16 * kMass * d * d,
+      2 * kInertia + 10 * kMass * d * d;
   stiff << 2 * kK, -kK, -kK, kK;
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::Matrix2d> eig(stiff, mass);
   for (int mode = 0; mode < 2; ++mode) {
     const double omega0_sq = eig.eigenvalues()(mode);
     const double alpha = kC / kK * omega0_sq / 2;
     const double omega = std::sqrt(omega0_sq - alpha * alpha);
-    const Eigen::Vector2d shape = eig.eigenvectors().col(mode) / eig.eigenvectors().col(mode).cwiseAbs().maxCoeff();
-    const std::vector<double> y =
-        base_angle_history(m, bent_state(m, {0.01 * shape(0), 0.01 * shape(1)}), 4 * 2 * M_PI / omega);
+    const Eigen::Vector2d shape =
+        eig.eigenvectors().col(mode) / eig.eigenvectors().col(mode).cwiseAbs().maxCoeff();
+    const std::vector<double> y = base_angle_history(
+        m, bent_state(m, {0.01 * shape(0), 0.01 * shape(1)}), 4 * 2 * M_PI / omega);
     std::vector<double> signed_y = y;
     if (shape(0) < 0)
       for (double& value : signed_y) value = -value;
     const Fit fit = fit_oscillation(signed_y, dt);
-    std::printf("two pairs, mode %d: omega %.5f (linearised %.5f) rad/s, alpha %.5f (%.5f) 1/s\n", mode, fit.omega,
-                omega, fit.alpha, alpha);
+    std::printf("two pairs, mode %d: omega %.5f (linearised %.5f) rad/s, alpha %.5f (%.5f) 1/s\n",
+                mode, fit.omega, omega, fit.alpha, alpha);
     EXPECT_NEAR(fit.omega, omega, 1e-3 * omega) << "mode " << mode;
     EXPECT_NEAR(fit.alpha, alpha, 5e-3 * alpha) << "mode " << mode;
   }

@@ -52,7 +52,8 @@ Vec2 tip(const ExampleRun& r, std::size_t frame) {
   const int n = r.scene.model.num_bodies;
   const double* q = r.pose.data.data() + frame * 3 * n;
   const int b = n - 1;
-  return Vec2(q[3 * b], q[3 * b + 1]) + r.scene.model.half_length[b] * Vec2(std::cos(q[3 * b + 2]), std::sin(q[3 * b + 2]));
+  return Vec2(q[3 * b], q[3 * b + 1]) +
+         r.scene.model.half_length[b] * Vec2(std::cos(q[3 * b + 2]), std::sin(q[3 * b + 2]));
 }
 
 double min_of(const io::NpyArray& a) {
@@ -122,8 +123,9 @@ TEST(VineExamples, PaperExamplesRunWithBodyContact) {
 TEST(VineExamples, UnstableExplicitSpringsFailTheRun) {
   // explicit springs beyond their limit (dt omega ~ 6 > 2 with K = 0.3 N m/rad, I = 1e-6 kg m^2):
   // the run must end as failed with the reason, not report completed
-  const VineScene scene = load_vine_scene_file(example("vine_wall_growth.yaml"),
-                                               {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400"});
+  const VineScene scene =
+      load_vine_scene_file(example("vine_wall_growth.yaml"),
+                           {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400"});
   const fs::path out = testing::scratch_dir("vine_examples") / "unstable";
   const io::RunResult result = run_vine(scene, out);
   EXPECT_FALSE(result.ok);
@@ -134,29 +136,33 @@ TEST(VineExamples, UnstableExplicitSpringsFailTheRun) {
   fs::remove_all(out);
   // the same scene with implicit springs completes
   const VineScene stable = load_vine_scene_file(
-      example("vine_wall_growth.yaml"), {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400", "vine.springs=implicit"});
+      example("vine_wall_growth.yaml"),
+      {"vine.stiffness=[0.3]", "vine.inertia=1e-6", "vine.steps=400", "vine.springs=implicit"});
   const io::RunResult ok = run_vine(stable, out);
   EXPECT_TRUE(ok.ok) << ok.message;
   fs::remove_all(out);
 }
 
 TEST(VineExamples, SteeringTableAndBadSteeringKeys) {
-  const VineScene scene = load_vine_scene_file(example("vine_runtime.yaml"),
-                                               {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0, 0], [1, 0, 0.4]]"});
+  const VineScene scene = load_vine_scene_file(
+      example("vine_runtime.yaml"),
+      {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0, 0], [1, 0, 0.4]]"});
   ASSERT_EQ(scene.model.rest_angle_schedule.size(), 2u);
   EXPECT_NEAR(scene.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
   // the same schedule from a CSV file
   const fs::path dir = testing::scratch_dir("vine_examples") / "steering_csv";
   fs::create_directories(dir);
   std::ofstream(dir / "steer.csv") << "t,pin0,pin1\n0,0,0\n1,0,0.4\n";
-  fs::copy_file(example("vine_runtime.yaml"), dir / "scene.yaml", fs::copy_options::overwrite_existing);
-  const VineScene from_csv =
-      load_vine_scene_file(dir / "scene.yaml", {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.csv=steer.csv"});
+  fs::copy_file(example("vine_runtime.yaml"), dir / "scene.yaml",
+                fs::copy_options::overwrite_existing);
+  const VineScene from_csv = load_vine_scene_file(
+      dir / "scene.yaml", {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.csv=steer.csv"});
   ASSERT_EQ(from_csv.model.rest_angle_schedule.size(), 2u);
   EXPECT_NEAR(from_csv.model.rest_angle_schedule[1](0.5), 0.2, 1e-15);
   fs::remove_all(dir);
   try {
-    load_vine_scene_file(example("vine_runtime.yaml"), {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0]]"});
+    load_vine_scene_file(example("vine_runtime.yaml"),
+                         {"vine.bodies=4", "vine.obstacles=[]", "vine.steering.table=[[0, 0]]"});
     ADD_FAILURE() << "a steering row without an angle per pin joint was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("vine.steering.table"), std::string::npos) << e.what();
@@ -167,7 +173,8 @@ TEST(VineExamples, ZeroLengthPrismaticJointIsBadInput) {
   // bodies 0 and 1 of the 4-body vine share their centre: the growth direction is undefined
   try {
     load_vine_scene_file(example("vine_runtime.yaml"),
-                         {"vine.bodies=4", "vine.obstacles=[]", "vine.initial_state.q=[0.1,0,0, 0.1,0,0, 0.2,0,0, 0.3,0,0]"});
+                         {"vine.bodies=4", "vine.obstacles=[]",
+                          "vine.initial_state.q=[0.1,0,0, 0.1,0,0, 0.2,0,0, 0.3,0,0]"});
     ADD_FAILURE() << "zero-length prismatic joint accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("prismatic joint 0"), std::string::npos) << e.what();
@@ -201,9 +208,10 @@ TEST(VineExamples, SceneReadsCsvGrowthTableAndInitialState) {
     std::ofstream state(dir / "state.csv");
     state << "x,y,theta,vx,vy,omega\n";
     state << "0.01,0,0,0,0,0\n0.03,0,0,0.01,0,0\n0.05,0,0,0,0,0\n0.07,0,0,0.01,0,0\n";
-    std::ofstream(dir / "scene.yaml") << "vine:\n  bodies: 4\n  half_length: 0.01\n  stiffness: [0.1, 0.2]\n"
-                                         "  steps: 10\n  growth: {table_csv: growth.csv, mode: tip}\n"
-                                         "  initial_state: {csv: state.csv}\n";
+    std::ofstream(dir / "scene.yaml")
+        << "vine:\n  bodies: 4\n  half_length: 0.01\n  stiffness: [0.1, 0.2]\n"
+           "  steps: 10\n  growth: {table_csv: growth.csv, mode: tip}\n"
+           "  initial_state: {csv: state.csv}\n";
   }
   const VineScene scene = load_vine_scene_file(dir / "scene.yaml");
   EXPECT_NEAR(scene.model.growth.rate(0.25), 0.01, 1e-15);

@@ -16,11 +16,12 @@ namespace tendril::vine {
 namespace {
 
 TEST(WallGrowth, TipSlidesAlongWallLikeTheVideo) {
-  // the data ships beside the project (../shared), never inside it (no redistribution): CI has it, a
-  // clone of the repository alone does not (README, "Tests that need ../shared")
+  // the data ships beside the project (../shared), never inside it (no redistribution): CI has it,
+  // a clone of the repository alone does not (README, "Tests that need ../shared")
   const std::filesystem::path dir = testing::wall_growth_data_dir();
   if (dir.empty())
-    GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository (it ships "
+    GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository "
+                    "(it ships "
                     "beside the repository, not inside it; CI has it)";
   const testing::WallGrowthCase c = testing::wall_growth_case(dir);
   const auto& tip = c.tip;  // frame, step, t, x, y
@@ -33,7 +34,8 @@ TEST(WallGrowth, TipSlidesAlongWallLikeTheVideo) {
   VineStepper stepper(m);
   auto tip_of = [&](const VecX& q) {
     const int b = m.num_bodies - 1;
-    return Vec2(q.segment<2>(3 * b) + m.half_length[b] * Vec2(std::cos(q(3 * b + 2)), std::sin(q(3 * b + 2))));
+    return Vec2(q.segment<2>(3 * b) +
+                m.half_length[b] * Vec2(std::cos(q(3 * b + 2)), std::sin(q(3 * b + 2))));
   };
   // frame 0 is the initial state, placed on the measured tip: the error is taken over frames 1-7
   double abs_error_sum = 0.0, max_wall_gap = 0.0, last_x_sim = 0.0;
@@ -47,21 +49,25 @@ TEST(WallGrowth, TipSlidesAlongWallLikeTheVideo) {
     const double x_sim = 1e3 * tip_of(s.q).x();
     if (frame > 0) abs_error_sum += std::abs(x_sim - tip[frame][3]);
     last_x_sim = x_sim;
-    std::printf("frame %zu  t = %.4f s  tip x: video %.2f mm, simulated %.2f mm\n", frame, s.time, tip[frame][3], x_sim);
+    std::printf("frame %zu  t = %.4f s  tip x: video %.2f mm, simulated %.2f mm\n", frame, s.time,
+                tip[frame][3], x_sim);
   }
   const double mae = abs_error_sum / static_cast<double>(tip.size() - 1);
   const double video_travel = tip.back()[3] - tip.front()[3];
   const double travel_ratio = (last_x_sim - tip.front()[3]) / video_travel;
-  std::printf("tip-x mean absolute error over frames 1-7 (unfitted initial guess) = %.2f mm; paper after fitting: "
-              "1.1 mm; travel by frame 7: %.0f%% of the video's\n", mae, 100.0 * travel_ratio);
+  std::printf(
+      "tip-x mean absolute error over frames 1-7 (unfitted initial guess) = %.2f mm; paper after "
+      "fitting: "
+      "1.1 mm; travel by frame 7: %.0f%% of the video's\n",
+      mae, 100.0 * travel_ratio);
   RecordProperty("tip_x_mae_mm", std::to_string(mae));
   // the tip stays on the wall (within a millimetre) and moves to +x like the video
   EXPECT_LT(max_wall_gap, 1e-3);
   EXPECT_GT(tip_of(s.q).x(), tip0.x());
-  // measured with these unfitted parameters: 1.50 mm over frames 1-7 (the paper: 1.1 mm after fitting K and
-  // C), and the tip lags the video late in the clip, by 4.3 mm at frame 7 (79% of the video's 20.6 mm
-  // travel). The bounds guard against regressions, fitting is a later issue: a mean error above 2 mm, or
-  // a tip that covers less than 70% of the video's travel by the last frame
+  // measured with these unfitted parameters: 1.50 mm over frames 1-7 (the paper: 1.1 mm after
+  // fitting K and C), and the tip lags the video late in the clip, by 4.3 mm at frame 7 (79% of the
+  // video's 20.6 mm travel). The bounds guard against regressions, fitting is a later issue: a mean
+  // error above 2 mm, or a tip that covers less than 70% of the video's travel by the last frame
   EXPECT_LT(mae, 2.0);
   EXPECT_GT(travel_ratio, 0.7);
 }

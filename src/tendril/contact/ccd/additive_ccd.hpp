@@ -19,7 +19,8 @@ namespace tendril::contact {
 /// [m per unit t] from d(0) = d0 > 0: the largest t such that d stays above keep d0 on [0, t]
 /// (0 < keep < 1), or t_max if it never falls that low before t_max. distance_at(t): d(t) [m].
 template <class DistanceAt>
-double advance_conservatively(double d0, double rate, double keep, double t_max, DistanceAt distance_at) {
+double advance_conservatively(double d0, double rate, double keep, double t_max,
+                              DistanceAt distance_at) {
   // the first increment cannot reach keep d0: nothing moves fast enough to matter
   if (rate * t_max <= (1.0 - keep) * d0) return t_max;
   // advance by increments that cannot overshoot the first touch, until the distance falls below
@@ -40,11 +41,11 @@ double advance_conservatively(double d0, double rate, double keep, double t_max,
 }
 
 /// The largest t in [0, t_max] such that distance(x + s p) stays above keep distance(x) for
-/// s in [0, t] (0 < keep < 1), or t_max if it never falls that low before t_max; 0 if the primitives
-/// already touch. distance: the primitives' minimum distance at a 12-vector stencil [m].
+/// s in [0, t] (0 < keep < 1), or t_max if it never falls that low before t_max; 0 if the
+/// primitives already touch. distance: the primitives' minimum distance at a 12-vector stencil [m].
 template <class Distance>
-double additive_collision_free_fraction(const VecN<12>& x, const VecN<12>& p, int split, double keep, double t_max,
-                                        Distance distance) {
+double additive_collision_free_fraction(const VecN<12>& x, const VecN<12>& p, int split,
+                                        double keep, double t_max, Distance distance) {
   // relative motion: a common translation changes no distance
   VecN<12> relative = p;
   const Vec3 mean = 0.25 * (p.segment<3>(0) + p.segment<3>(3) + p.segment<3>(6) + p.segment<3>(9));
@@ -59,7 +60,8 @@ double additive_collision_free_fraction(const VecN<12>& x, const VecN<12>& p, in
   const double d0 = distance(x);
   if (rate == 0.0) return t_max;
   if (d0 == 0.0) return 0.0;
-  return advance_conservatively(d0, rate, keep, t_max, [&](double t) { return distance(VecN<12>(x + t * relative)); });
+  return advance_conservatively(d0, rate, keep, t_max,
+                                [&](double t) { return distance(VecN<12>(x + t * relative)); });
 }
 
 }  // namespace tendril::contact

@@ -17,6 +17,7 @@ namespace tendril::contact {
 /// `keep` times the starting distance Delta(0) on [0, t] (0 < keep < 1), or t_max if it never falls
 /// that low before t_max. Returns 0 if the segments already touch (Delta(0) = 0).
 /// x = [a0, a1, b0, b1], p = [pa0, pa1, pb0, pb1] (12 each).
-double edge_edge_collision_free_fraction(const Vec12& x, const Vec12& p, double keep, double t_max = 1.0);
+double edge_edge_collision_free_fraction(const Vec12& x, const Vec12& p, double keep,
+                                         double t_max = 1.0);
 
 }  // namespace tendril::contact

@@ -11,6 +11,7 @@ namespace tendril::contact {
 /// starting value on [0, t] (0 < keep < 1), or t_max if it never falls that low before t_max; 0 if
 /// the point already lies on the triangle. x = [p, t0, t1, t2] [m], dx = their motion over the step
 /// [m] (12 each).
-double point_triangle_collision_free_fraction(const Vec12& x, const Vec12& dx, double keep, double t_max = 1.0);
+double point_triangle_collision_free_fraction(const Vec12& x, const Vec12& dx, double keep,
+                                              double t_max = 1.0);
 
 }  // namespace tendril::contact

@@ -7,7 +7,9 @@
 namespace tendril::contact {
 namespace {
 
-double clamp01(double v) { return std::clamp(v, 0.0, 1.0); }
+double clamp01(double v) {
+  return std::clamp(v, 0.0, 1.0);
+}
 
 }  // namespace
 
@@ -18,9 +20,11 @@ DistanceRegime SegmentClosestPoints::regime() const {
   return DistanceRegime::point_point;
 }
 
-SegmentClosestPoints segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
+SegmentClosestPoints segment_closest_points(const Vec3& a0, const Vec3& a1, const Vec3& b0,
+                                            const Vec3& b1) {
   const Vec3 d1 = a1 - a0, d2 = b1 - b0, r = a0 - b0;
-  const double a = d1.squaredNorm(), e = d2.squaredNorm(), b = d1.dot(d2), c = d1.dot(r), f = d2.dot(r);
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), b = d1.dot(d2), c = d1.dot(r),
+               f = d2.dot(r);
   // a segment shorter than 1e-10 of the stencil's size is a point
   const double tiny = 1e-20 * (a + e + r.squaredNorm());
   const bool point_a = a <= tiny, point_b = e <= tiny;
@@ -72,7 +76,8 @@ EdgeEdgeDistance edge_edge_distance(const Vec3& a0, const Vec3& a1, const Vec3& 
   for (int k = 0; k < 4; ++k) grad_f.segment<3>(3 * k) = weight[k] * w;
   out.gradient = grad_f / cp.distance;
 
-  // mixed derivatives d2F/dx dz of the free parameters: s: J^T d1 + [-w, w, 0, 0], t: -J^T d2 + [0, 0, w, -w]
+  // mixed derivatives d2F/dx dz of the free parameters: s: J^T d1 + [-w, w, 0, 0], t: -J^T d2 + [0,
+  // 0, w, -w]
   const int num_free = static_cast<int>(cp.s_free) + static_cast<int>(cp.t_free);
   Eigen::Matrix<double, 12, 2> f_xz = Eigen::Matrix<double, 12, 2>::Zero();
   Eigen::Matrix2d f_zz = Eigen::Matrix2d::Zero();
@@ -107,7 +112,8 @@ EdgeEdgeDistance edge_edge_distance(const Vec3& a0, const Vec3& a1, const Vec3& 
   // d2F/dx2 = J^T J + f_xz dz/dx, then Delta = sqrt(2 F): d2Delta = (d2F - dDelta dDelta^T) / Delta
   Mat12 hess_f;
   for (int k = 0; k < 4; ++k)
-    for (int l = 0; l < 4; ++l) hess_f.block<3, 3>(3 * k, 3 * l) = weight[k] * weight[l] * Mat3::Identity();
+    for (int l = 0; l < 4; ++l)
+      hess_f.block<3, 3>(3 * k, 3 * l) = weight[k] * weight[l] * Mat3::Identity();
   if (num_free > 0) hess_f += f_xz.leftCols(num_free) * dz_dx.topRows(num_free);
   out.hessian = (hess_f - out.gradient * out.gradient.transpose()) / cp.distance;
   // the product above is symmetric in exact arithmetic; keep it so to round-off

@@ -6,7 +6,8 @@
 
 namespace tendril::contact {
 
-TriangleClosestPoint point_triangle_closest_point(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2) {
+TriangleClosestPoint point_triangle_closest_point(const Vec3& p, const Vec3& t0, const Vec3& t1,
+                                                  const Vec3& t2) {
   TriangleClosestPoint out;
   const Vec3 e1 = t1 - t0, e2 = t2 - t0, r = p - t0;
   // projection onto the plane: minimise |r - u e1 - v e2|^2
@@ -51,8 +52,8 @@ TriangleClosestPoint point_triangle_closest_point(const Vec3& p, const Vec3& t0,
   return out;
 }
 
-PointTriangleDistance point_triangle_distance(const Vec3& p, const Vec3& t0, const Vec3& t1, const Vec3& t2,
-                                              bool with_hessian) {
+PointTriangleDistance point_triangle_distance(const Vec3& p, const Vec3& t0, const Vec3& t1,
+                                              const Vec3& t2, bool with_hessian) {
   PointTriangleDistance out;
   out.closest = point_triangle_closest_point(p, t0, t1, t2);
   const TriangleClosestPoint& cp = out.closest;
@@ -95,7 +96,8 @@ PointTriangleDistance point_triangle_distance(const Vec3& p, const Vec3& t0, con
   // d2F/dx2 = J^T J + F_xz dz/dx with dz/dx = -F_zz^{-1} F_zx (implicit function theorem)
   Mat12 hess_f;
   for (int k = 0; k < 4; ++k)
-    for (int l = 0; l < 4; ++l) hess_f.block<3, 3>(3 * k, 3 * l) = weight[k] * weight[l] * Mat3::Identity();
+    for (int l = 0; l < 4; ++l)
+      hess_f.block<3, 3>(3 * k, 3 * l) = weight[k] * weight[l] * Mat3::Identity();
   Eigen::Matrix<double, 2, 12> dz_dx = Eigen::Matrix<double, 2, 12>::Zero();
   if (num_free == 1) {
     dz_dx.row(0) = -f_xz.col(0).transpose() / f_zz(0, 0);

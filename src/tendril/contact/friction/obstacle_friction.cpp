@@ -6,8 +6,8 @@
 
 namespace tendril::contact {
 
-ObstacleFriction::ObstacleFriction(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes,
-                                   const ContactParameters& params)
+ObstacleFriction::ObstacleFriction(std::shared_ptr<const RigidObstacle> obstacle,
+                                   ContactNodes nodes, const ContactParameters& params)
     : obstacle_(std::move(obstacle)), nodes_(std::move(nodes)), params_(params) {
   params_.validate("contact.");
   TENDRIL_ASSERT(obstacle_ != nullptr, "obstacle friction needs an obstacle");
@@ -25,7 +25,8 @@ void ObstacleFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
   for (std::size_t k = 0; k < nodes_.nodes.size(); ++k) {
     const int d = in.model.dofs.node(nodes_.nodes[k]);
     const SurfaceDistance phi = obstacle_->distance(in.q.segment<3>(d), in.time);
-    const PenaltyValue b = smooth_penalty(phi.distance - nodes_.radius[k], params_.distance_tolerance);
+    const PenaltyValue b =
+        smooth_penalty(phi.distance - nodes_.radius[k], params_.distance_tolerance);
     if (b.slope == 0.0) continue;
     // normal force and tangential slip
     const double normal_force = -kc * b.slope;
@@ -36,7 +37,8 @@ void ObstacleFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
     if (out.force) out.force->segment<3>(d) -= mu * normal_force * fd.h;
     if (out.jacobian) {
       const Mat3 dv_dx = -(n.dot(w) * phi.hessian + n * (w.transpose() * phi.hessian));
-      const Mat3 dF_dx = -mu * (-kc * b.curvature * fd.h * n.transpose() + normal_force * fd.dh_dv * dv_dx);
+      const Mat3 dF_dx =
+          -mu * (-kc * b.curvature * fd.h * n.transpose() + normal_force * fd.dh_dv * dv_dx);
       const Mat3 dF_du = -mu * normal_force * fd.dh_dv * tangential;
       out.jacobian->add_cached(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]),
                                out.dq_scale * dF_dx + out.du_scale * dF_du);

@@ -5,7 +5,8 @@
 /// with h the smooth friction direction (smooth_friction.hpp), n_i = dphi/dx at x_i and V the
 /// obstacle's velocity. Jacobians:
 ///   dF_i/du_i = -mu f_i dh/dv P,
-///   dF_i/dx_i = -mu ( -k_c b'' h n^T - f_i dh/dv ((n . w) H + n w^T H) ),  w = u_i - V, H = d2phi/dx2.
+///   dF_i/dx_i = -mu ( -k_c b'' h n^T - f_i dh/dv ((n . w) H + n w^T H) ),  w = u_i - V, H =
+///   d2phi/dx2.
 /// Not symmetric. docs/physics/contact.md, "Friction".
 
 #include <memory>
@@ -16,8 +17,10 @@ namespace tendril::contact {
 
 class ObstacleFriction final : public ForceTerm {
  public:
-  /// The same obstacle, nodes and parameters as the ObstacleContact it belongs to; params.friction is mu.
-  ObstacleFriction(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes, const ContactParameters& params);
+  /// The same obstacle, nodes and parameters as the ObstacleContact it belongs to; params.friction
+  /// is mu.
+  ObstacleFriction(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes,
+                   const ContactParameters& params);
 
   std::string_view name() const override { return "obstacle_friction"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;

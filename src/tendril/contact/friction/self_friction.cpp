@@ -7,8 +7,8 @@
 namespace tendril::contact {
 
 PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<double, 4>& c,
-                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance, double radius_sum,
-                          const ContactParameters& params, bool with_jacobians) {
+                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance,
+                          double radius_sum, const ContactParameters& params, bool with_jacobians) {
   PairFriction out;
   const PenaltyValue b = smooth_penalty(distance - radius_sum, params.distance_tolerance);
   if (b.slope == 0.0 || distance <= 0.0) return out;
@@ -41,7 +41,8 @@ PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<doubl
   }
   const Eigen::Matrix<double, 3, 12> dn = tangential * dw / distance;
   // v = P v_rel: dv = P dv_rel - (n . v_rel) dn - n (v_rel^T dn)
-  const Eigen::Matrix<double, 3, 12> dv = tangential * dvrel - n.dot(v_rel) * dn - n * (v_rel.transpose() * dn);
+  const Eigen::Matrix<double, 3, 12> dv =
+      tangential * dvrel - n.dot(v_rel) * dn - n * (v_rel.transpose() * dn);
   const Eigen::Matrix<double, 3, 12> dh_dx = fd.dh_dv * dv;
   // f = -k_c b'(g): df/dx = -k_c b'' dDelta/dx, dDelta/dx = J^T n
   Vec12 grad_delta;
@@ -49,12 +50,13 @@ PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<doubl
   const Vec12 df = -kc * b.curvature * grad_delta;
   for (int k = 0; k < 4; ++k)
     out.d_dx.block<3, 12>(3 * k, 0) =
-        -mu * (c[k] * fd.h * df.transpose() + normal_force * fd.h * dc[k].transpose() + normal_force * c[k] * dh_dx);
+        -mu * (c[k] * fd.h * df.transpose() + normal_force * fd.h * dc[k].transpose() +
+               normal_force * c[k] * dh_dx);
   return out;
 }
 
-PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum, const ContactParameters& params,
-                               bool with_jacobians) {
+PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum,
+                               const ContactParameters& params, bool with_jacobians) {
   const EdgeEdgeDistance d =
       edge_edge_distance(x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9), false);
   const SegmentClosestPoints& cp = d.closest;

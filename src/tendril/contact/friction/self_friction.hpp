@@ -2,8 +2,9 @@
 /// IMC friction between two rod edges in contact (mat_dismech eq. 23-24): with the closest points
 /// at s on edge a and t on edge b, J = [(1-s) I, s I, -(1-t) I, -t I] and n = w / Delta,
 ///   f = -k_c b'(g)                  (normal force of the pair [N]),
-///   v = (I - n n^T) J u             (tangential velocity of a's closest point relative to b's [m/s]),
-///   F = -mu f J^T h(v)              (node k gets -mu f c_k h: |c_k| f is its contact force, eq. 23),
+///   v = (I - n n^T) J u             (tangential velocity of a's closest point relative to b's
+///   [m/s]), F = -mu f J^T h(v)              (node k gets -mu f c_k h: |c_k| f is its contact
+///   force, eq. 23),
 /// h the smooth friction direction (smooth_friction.hpp). Its Jacobians in q (through s, t, n and
 /// f) and u are exact (docs/physics/contact.md, "Self-contact friction") and not symmetric.
 
@@ -15,10 +16,10 @@ namespace tendril::contact {
 
 /// Friction force on one pair's stencil and its Jacobians.
 struct PairFriction {
-  Vec12 force = Vec12::Zero();   ///< [N]
-  Mat12 d_dx = Mat12::Zero();    ///< dF/dx [N/m]
-  Mat12 d_du = Mat12::Zero();    ///< dF/du [N s/m]
-  bool active = false;           ///< the pair is in contact (g < delta)
+  Vec12 force = Vec12::Zero();  ///< [N]
+  Mat12 d_dx = Mat12::Zero();   ///< dF/dx [N/m]
+  Mat12 d_du = Mat12::Zero();   ///< dF/du [N s/m]
+  bool active = false;          ///< the pair is in contact (g < delta)
 };
 /// The friction of any pair whose gap vector is w = sum_k c_k x_k over the four points of its
 /// stencil x [m] (12): weights c_k [-] and their derivatives dc_k/dx [1/m] (12 each, from the
@@ -26,17 +27,18 @@ struct PairFriction {
 /// dw/dx = J + sum_k x_k dc_k^T and d(J u)/dx = sum_k u_k dc_k^T carry the motion of the closest
 /// points; otherwise as above.
 PairFriction imc_friction(const Vec12& x, const Vec12& u, const std::array<double, 4>& c,
-                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance, double radius_sum,
-                          const ContactParameters& params, bool with_jacobians);
+                          const std::array<Vec12, 4>& dc, const Vec3& w, double distance,
+                          double radius_sum, const ContactParameters& params, bool with_jacobians);
 /// Friction of an edge pair at stencil x [m] with nodal velocities u [m/s] (12 each); radius_sum =
 /// r_a + r_b [m].
-PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum, const ContactParameters& params,
-                               bool with_jacobians);
+PairFriction imc_pair_friction(const Vec12& x, const Vec12& u, double radius_sum,
+                               const ContactParameters& params, bool with_jacobians);
 
 /// The friction of the pairs of a pair contact term (Contact: SelfContact or PointTriangleContact),
 /// with the same candidates and pattern; pair_friction(x, u, radius_sum, params, with_jacobians)
 /// gives one pair's force and Jacobians.
-template <class Contact, PairFriction (*pair_friction)(const Vec12&, const Vec12&, double, const ContactParameters&, bool)>
+template <class Contact, PairFriction (*pair_friction)(const Vec12&, const Vec12&, double,
+                                                       const ContactParameters&, bool)>
 class PairFrictionTerm : public ForceTerm {
  public:
   /// The same candidate pairs as the contact term (updated alike).
@@ -65,7 +67,8 @@ class PairFrictionTerm : public ForceTerm {
 
  protected:
   /// params.friction is mu.
-  PairFrictionTerm(Contact contact, const ContactParameters& params) : contact_(std::move(contact)), params_(params) {}
+  PairFrictionTerm(Contact contact, const ContactParameters& params)
+      : contact_(std::move(contact)), params_(params) {}
 
  private:
   Contact contact_;  ///< its pair finder and pattern

@@ -8,7 +8,8 @@ FrictionDirection smooth_friction_direction(const Vec3& v, double slip_tolerance
   const double half_k2 = 7.5 / slip_tolerance;  // K2 / 2 [s/m]
   const double speed = v.norm();
   const double y = half_k2 * speed;
-  // gamma / s and c = (gamma' - gamma / s) / s^2, with gamma = tanh(y), gamma' = (K2/2) (1 - tanh^2 y)
+  // gamma / s and c = (gamma' - gamma / s) / s^2, with gamma = tanh(y), gamma' = (K2/2) (1 - tanh^2
+  // y)
   double gamma_over_s, c;
   if (y < 1e-3) {
     // tanh(y)/y = 1 - y^2/3 + 2 y^4/15, (1 - tanh^2 y) - tanh(y)/y = -2 y^2/3 + 8 y^4/15

@@ -19,7 +19,8 @@ SurfaceDistance distance_from_core(const Vec3& d, const Vec3& axis, double radiu
   out.distance = length - radius;
   if (length <= 0.0) return out;  // on the core: direction undefined (deep inside)
   out.normal = d / length;
-  out.hessian = (Mat3::Identity() - axis * axis.transpose() - out.normal * out.normal.transpose()) / length;
+  out.hessian =
+      (Mat3::Identity() - axis * axis.transpose() - out.normal * out.normal.transpose()) / length;
   return out;
 }
 
@@ -70,8 +71,10 @@ SurfaceDistance Sphere::placed_distance(const Vec3& x) const {
   return distance_from_core(x - center_, Vec3::Zero(), radius_);
 }
 
-Capsule::Capsule(const Vec3& p0, const Vec3& p1, double radius) : p0_(p0), p1_(p1), radius_(radius) {
-  if (!p0.allFinite() || !p1.allFinite()) throw InputError("p0/p1", "non-finite", "finite end points [m]");
+Capsule::Capsule(const Vec3& p0, const Vec3& p1, double radius)
+    : p0_(p0), p1_(p1), radius_(radius) {
+  if (!p0.allFinite() || !p1.allFinite())
+    throw InputError("p0/p1", "non-finite", "finite end points [m]");
   if (!(radius > 0.0) || !std::isfinite(radius))
     throw InputError("radius", std::to_string(radius), "a finite radius > 0 [m]");
 }
@@ -92,7 +95,8 @@ Box::Box(const Vec3& center, const Vec3& half_extents, const Mat3& rotation)
   if (!half_extents.allFinite() || !(half_extents.minCoeff() > 0.0))
     throw InputError("half_extents", "min " + number_text(half_extents.minCoeff()),
                      "finite half extents > 0 [m]");
-  if (!rotation.allFinite() || !(rotation.transpose() * rotation).isIdentity(1e-9) || rotation.determinant() < 0.0)
+  if (!rotation.allFinite() || !(rotation.transpose() * rotation).isIdentity(1e-9) ||
+      rotation.determinant() < 0.0)
     throw InputError("rotation", "not a rotation", "a proper rotation");
 }
 
@@ -137,7 +141,8 @@ SurfaceDistance Box::placed_distance(const Vec3& x) const {
     n[i] = p[i] >= 0.0 ? 1.0 : -1.0;
     local = {q[i], n, Mat3::Zero()};
   }
-  return {local.distance, rotation_ * local.normal, rotation_ * local.hessian * rotation_.transpose()};
+  return {local.distance, rotation_ * local.normal,
+          rotation_ * local.hessian * rotation_.transpose()};
 }
 
 }  // namespace tendril::contact

@@ -1,7 +1,8 @@
 #pragma once
 /// Rigid obstacles (ground plane, sphere, capsule, box) as signed distance functions phi(x, t) [m]
 /// (negative inside), fixed or translated along a prescribed path. Contact and friction with them
-/// act on nodes (obstacle_contact.hpp, obstacle_friction.hpp); docs/physics/contact.md, "Obstacles".
+/// act on nodes (obstacle_contact.hpp, obstacle_friction.hpp); docs/physics/contact.md,
+/// "Obstacles".
 
 #include <array>
 #include <functional>
@@ -16,15 +17,15 @@ namespace tendril::contact {
 
 /// phi at a point and its first two derivatives.
 struct SurfaceDistance {
-  double distance = 0.0;           ///< phi [m], negative inside the obstacle
-  Vec3 normal = Vec3::Zero();      ///< dphi/dx [-], the unit outward normal
-  Mat3 hessian = Mat3::Zero();     ///< d2phi/dx2 [1/m]
+  double distance = 0.0;        ///< phi [m], negative inside the obstacle
+  Vec3 normal = Vec3::Zero();   ///< dphi/dx [-], the unit outward normal
+  Mat3 hessian = Mat3::Zero();  ///< d2phi/dx2 [1/m]
 };
 
 /// The segments an obstacle is the `radius` [m] neighbourhood of (placed, end points [m]), for the
 /// distance of an edge: a sphere is one point (a zero-length segment), a capsule its axis; a box is
-/// its 12 edges with radius 0 (a segment whose ends are outside a box first reaches it at one of its
-/// edges); a half-space has none (a segment first reaches a plane at one of its ends).
+/// its 12 edges with radius 0 (a segment whose ends are outside a box first reaches it at one of
+/// its edges); a half-space has none (a segment first reaches a plane at one of its ends).
 struct ObstacleCore {
   std::vector<std::array<Vec3, 2>> segments;
   double radius = 0.0;  ///< [m]
@@ -39,7 +40,9 @@ class RigidObstacle {
   /// "plane", "sphere", "capsule" or "box".
   virtual std::string_view shape() const = 0;
   /// phi(x, t) = phi_0(x - d(t)) with phi_0 the distance of the obstacle at its placement.
-  SurfaceDistance distance(const Vec3& x, double t) const { return placed_distance(x - displacement(t)); }
+  SurfaceDistance distance(const Vec3& x, double t) const {
+    return placed_distance(x - displacement(t));
+  }
   /// d(t) [m]; zero for a fixed obstacle.
   Vec3 displacement(double t) const { return path_ ? path_(t) : Vec3::Zero(); }
   /// dd/dt [m/s]: central difference of the path over +-1e-6 s (exact for the piecewise-linear
@@ -108,9 +111,9 @@ class Capsule final : public RigidObstacle {
   double radius_;
 };
 
-/// A box with `half_extents` h [m] along the columns of `rotation` (world axes of the box), centred at
-/// `center` [m]. Outside: distance to the nearest face, edge or corner; inside: minus the distance
-/// to the nearest face (its Hessian is zero there).
+/// A box with `half_extents` h [m] along the columns of `rotation` (world axes of the box), centred
+/// at `center` [m]. Outside: distance to the nearest face, edge or corner; inside: minus the
+/// distance to the nearest face (its Hessian is zero there).
 class Box final : public RigidObstacle {
  public:
   Box(const Vec3& center, const Vec3& half_extents, const Mat3& rotation = Mat3::Identity());

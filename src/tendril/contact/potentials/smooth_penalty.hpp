@@ -12,8 +12,8 @@ namespace tendril::contact {
 
 /// b, db/dg and d2b/dg2 at one gap.
 struct PenaltyValue {
-  double value = 0.0;   ///< b [m^2]
-  double slope = 0.0;   ///< db/dg [m] (<= 0: the penalty pushes the surfaces apart)
+  double value = 0.0;      ///< b [m^2]
+  double slope = 0.0;      ///< db/dg [m] (<= 0: the penalty pushes the surfaces apart)
   double curvature = 0.0;  ///< d2b/dg2 [-] (>= 0)
 };
 

@@ -14,8 +14,9 @@ unsigned long long hash_of(const std::vector<char>& flags) {
 
 }  // namespace
 
-ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& options, int max_iterations,
-                                 QpWorkspace& work, std::vector<char>& active, QpPoint& point) {
+ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& options,
+                                 int max_iterations, QpWorkspace& work, std::vector<char>& active,
+                                 QpPoint& point) {
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
   const int m_in = problem.num_inequalities();
@@ -30,7 +31,8 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
     ++result.iterations;
     work.visited.push_back(hash_of(active));
 
-    // equality-constrained subproblem on the working set: active rows get D_i = 0, the others z_i = 0
+    // equality-constrained subproblem on the working set: active rows get D_i = 0, the others z_i =
+    // 0
     work.kkt.set_values(problem, options.regularization, active, work.d);
     ++result.factorizations;
     if (!work.kkt.factorize()) {
@@ -47,21 +49,25 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
     }
     work.unpack(point);
 
-    // new working set: keep rows with z_i >= -tol, add rows violated by more than tol (scaled as in qp_residuals)
+    // new working set: keep rows with z_i >= -tol, add rows violated by more than tol (scaled as in
+    // qp_residuals)
     VecX& slack = work.slack;
     slack.noalias() = problem.A_in * point.x;
-    const double primal_tol = options.tolerance * std::max({1.0, inf_norm(problem.b_in), inf_norm(slack)});
+    const double primal_tol =
+        options.tolerance * std::max({1.0, inf_norm(problem.b_in), inf_norm(slack)});
     slack -= problem.b_in;
     const double dual_tol = options.tolerance * std::max(1.0, inf_norm(point.z));
     work.next_active.resize(m_in);
-    for (int i = 0; i < m_in; ++i) work.next_active[i] = active[i] ? point.z[i] >= -dual_tol : slack[i] < -primal_tol;
+    for (int i = 0; i < m_in; ++i)
+      work.next_active[i] = active[i] ? point.z[i] >= -dual_tol : slack[i] < -primal_tol;
 
     if (work.next_active == active) {
       result.converged = true;
       return result;
     }
     active.swap(work.next_active);
-    if (std::find(work.visited.begin(), work.visited.end(), hash_of(active)) != work.visited.end()) return result;
+    if (std::find(work.visited.begin(), work.visited.end(), hash_of(active)) != work.visited.end())
+      return result;
   }
   return result;
 }

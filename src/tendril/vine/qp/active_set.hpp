@@ -1,7 +1,7 @@
 #pragma once
 /// Primal-dual active-set method on the inequalities (internal to tendril_qp).
-/// Hintermueller, Ito, Kunisch, "The primal-dual active set strategy as a semismooth Newton method",
-/// SIAM J. Optim. 13(3), 2002; see docs/physics/qp_solver.md.
+/// Hintermueller, Ito, Kunisch, "The primal-dual active set strategy as a semismooth Newton
+/// method", SIAM J. Optim. 13(3), 2002; see docs/physics/qp_solver.md.
 
 #include <vector>
 
@@ -17,12 +17,13 @@ struct ActiveSetResult {
   int factorizations = 0;
 };
 
-/// Runs at most `max_iterations` active-set iterations from `active` (m_in flags, updated in place).
-/// Each iteration solves the equality-constrained QP with A_eq and the active rows of A_in as
-/// equalities (one LDL^T + refinement), then activates violated rows (A_in x - b_in < -tol s_i) and
-/// releases active rows with negative multipliers (z_i < -tol s_z). `point` receives the last iterate.
-/// The KKT matrix of `work` must have been analysed for `problem`.
-ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& options, int max_iterations,
-                                 QpWorkspace& work, std::vector<char>& active, QpPoint& point);
+/// Runs at most `max_iterations` active-set iterations from `active` (m_in flags, updated in
+/// place). Each iteration solves the equality-constrained QP with A_eq and the active rows of A_in
+/// as equalities (one LDL^T + refinement), then activates violated rows (A_in x - b_in < -tol s_i)
+/// and releases active rows with negative multipliers (z_i < -tol s_z). `point` receives the last
+/// iterate. The KKT matrix of `work` must have been analysed for `problem`.
+ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& options,
+                                 int max_iterations, QpWorkspace& work, std::vector<char>& active,
+                                 QpPoint& point);
 
 }  // namespace tendril::vine

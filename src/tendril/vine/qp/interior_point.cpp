@@ -25,7 +25,8 @@ double step_to_boundary(const VecX& v, const VecX& dv, double cap) {
   return alpha;
 }
 
-// Farkas certificate of primal infeasibility: z >= 0, A_eq^T y + A_in^T z ~ 0, b_eq^T y + b_in^T z > 0
+// Farkas certificate of primal infeasibility: z >= 0, A_eq^T y + A_in^T z ~ 0, b_eq^T y + b_in^T z
+// > 0
 bool is_infeasibility_certificate(const QpProblem& p, const VecX& y, const VecX& z, double tol) {
   const double norm = std::max(inf_norm(y), inf_norm(z));
   if (norm == 0.0 || !std::isfinite(norm)) return false;
@@ -33,7 +34,8 @@ bool is_infeasibility_certificate(const QpProblem& p, const VecX& y, const VecX&
   const double a_max = std::max({max_abs(p.A_eq), max_abs(p.A_in), 1e-300});
   const double b_max = std::max(inf_norm(p.b_eq), inf_norm(p.b_in));
   const VecX aty = p.A_eq.transpose() * y + p.A_in.transpose() * z;
-  return inf_norm(aty) <= tol * norm * a_max && p.b_eq.dot(y) + p.b_in.dot(z) > std::sqrt(tol) * norm * b_max;
+  return inf_norm(aty) <= tol * norm * a_max &&
+         p.b_eq.dot(y) + p.b_in.dot(z) > std::sqrt(tol) * norm * b_max;
 }
 
 // direction of unboundedness: P d ~ 0, A_eq d ~ 0, A_in d >= ~0, c^T d < 0
@@ -50,8 +52,8 @@ bool is_unboundedness_certificate(const QpProblem& p, const VecX& d, double tol)
 
 }  // namespace
 
-InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptions& options, QpWorkspace& work,
-                                         QpPoint& point) {
+InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptions& options,
+                                         QpWorkspace& work, QpPoint& point) {
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
   const int m_in = problem.num_inequalities();
@@ -61,7 +63,8 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
   work.row_on.assign(m_in, 1);
   result.active.assign(m_in, 0);
 
-  // starting point: the KKT solution with D = I, then slacks and multipliers shifted into the interior
+  // starting point: the KKT solution with D = I, then slacks and multipliers shifted into the
+  // interior
   work.d.setOnes(m_in);
   work.kkt.set_values(problem, options.regularization, work.row_on, work.d);
   ++result.factorizations;
@@ -92,18 +95,21 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     }
   }
 
-  VecX r_d(n), r_eq(m_eq), r_in(m_in), r_c(m_in), dx(n), dy(m_eq), dz(m_in), ds(m_in), ds_aff(m_in), dz_aff(m_in);
+  VecX r_d(n), r_eq(m_eq), r_in(m_in), r_c(m_in), dx(n), dy(m_eq), dz(m_in), ds(m_in), ds_aff(m_in),
+      dz_aff(m_in);
   std::vector<std::vector<char>> tried;  // active-set guesses already polished
   QpPoint polished, best;
   VecX best_s;
   double best_kkt = HUGE_VAL;
   int best_iteration = 0;
-  // one Newton direction for the complementarity target r_c (s o z - sigma mu), unpacked into dx, dy, dz, ds
+  // one Newton direction for the complementarity target r_c (s o z - sigma mu), unpacked into dx,
+  // dy, dz, ds
   auto direction = [&]() {
     work.rhs.head(n) = -r_d;
     work.rhs.segment(n, m_eq) = -r_eq;
     work.rhs.tail(m_in) = -r_in - r_c.cwiseQuotient(z);
-    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target(), true);
+    work.kkt.solve(work.rhs, work.u, options.max_refinement_steps, options.refinement_target(),
+                   true);
     dx = work.u.head(n);
     dy = -work.u.segment(n, m_eq);
     dz = -work.u.tail(m_in);
@@ -126,18 +132,21 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
       return result;
     }
 
-    // polish: once the iterate is close, the active-set method from a guess of the active set usually
-    // ends in one step. Guesses: rows with s_i / z_i < kappa for kappa = 1 (strictly active rows) and
-    // kappa = 1 / sqrt(mu) (also the weakly active rows, s_i ~ z_i ~ sqrt(mu)), which singular P may need.
+    // polish: once the iterate is close, the active-set method from a guess of the active set
+    // usually ends in one step. Guesses: rows with s_i / z_i < kappa for kappa = 1 (strictly active
+    // rows) and kappa = 1 / sqrt(mu) (also the weakly active rows, s_i ~ z_i ~ sqrt(mu)), which
+    // singular P may need.
     if (res.kkt <= 1e-5 && m_in > 0) {
       const double mu = s.dot(z) / m_in;
       for (const double kappa : {1.0, 1.0 / std::sqrt(mu)}) {
         for (int i = 0; i < m_in; ++i) result.active[i] = s[i] < kappa * z[i];
         if (std::find(tried.begin(), tried.end(), result.active) != tried.end()) continue;
         tried.push_back(result.active);
-        const ActiveSetResult as = solve_active_set(problem, options, 3, work, result.active, polished);
+        const ActiveSetResult as =
+            solve_active_set(problem, options, 3, work, result.active, polished);
         result.factorizations += as.factorizations;
-        if (as.converged && qp_residuals(problem, polished.x, polished.y, polished.z).kkt <= options.tolerance) {
+        if (as.converged &&
+            qp_residuals(problem, polished.x, polished.y, polished.z).kkt <= options.tolerance) {
           point = polished;
           result.status = QpStatus::solved;
           return result;
@@ -155,8 +164,10 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
       break;
     }
 
-    // residuals of the Newton system with slack s: P x + c - A_eq^T y - A_in^T z, A_eq x - b_eq, A_in x - s - b_in
-    r_d = problem.P * point.x + problem.c - problem.A_eq.transpose() * point.y - problem.A_in.transpose() * z;
+    // residuals of the Newton system with slack s: P x + c - A_eq^T y - A_in^T z, A_eq x - b_eq,
+    // A_in x - s - b_in
+    r_d = problem.P * point.x + problem.c - problem.A_eq.transpose() * point.y -
+          problem.A_in.transpose() * z;
     r_eq = problem.A_eq * point.x - problem.b_eq;
     r_in = problem.A_in * point.x - s - problem.b_in;
     const double mu = m_in > 0 ? s.dot(z) / m_in : 0.0;
@@ -194,8 +205,9 @@ InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptio
     }
 
     // step: 99 % of the way to the boundary of s, z >= 0 (a full step without inequalities)
-    const double alpha =
-        m_in > 0 ? std::min(1.0, 0.99 * std::min(step_to_boundary(s, ds, 2.0), step_to_boundary(z, dz, 2.0))) : 1.0;
+    const double alpha = m_in > 0 ? std::min(1.0, 0.99 * std::min(step_to_boundary(s, ds, 2.0),
+                                                                  step_to_boundary(z, dz, 2.0)))
+                                  : 1.0;
     point.x += alpha * dx;
     point.y += alpha * dy;
     z += alpha * dz;

@@ -11,10 +11,12 @@ namespace {
 
 template <class Index>
 bool same_indices(const std::vector<int>& stored, const Index* begin, Eigen::Index count) {
-  return stored.size() == static_cast<std::size_t>(count) && std::equal(stored.begin(), stored.end(), begin);
+  return stored.size() == static_cast<std::size_t>(count) &&
+         std::equal(stored.begin(), stored.end(), begin);
 }
 
-bool same_pattern(const SparseMatrix& m, const std::vector<int>& outer, const std::vector<int>& inner) {
+bool same_pattern(const SparseMatrix& m, const std::vector<int>& outer,
+                  const std::vector<int>& inner) {
   return same_indices(outer, m.outerIndexPtr(), m.outerSize() + 1) &&
          same_indices(inner, m.innerIndexPtr(), m.nonZeros());
 }
@@ -30,12 +32,14 @@ bool KktSystem::matches(const QpProblem& problem) const {
   const int n = problem.num_variables();
   return k_.rows() == n + problem.num_equalities() + problem.num_inequalities() &&
          p_outer_.size() == std::size_t(n + 1) && same_pattern(problem.P, p_outer_, p_inner_) &&
-         same_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_) && same_pattern(problem.A_in, a_in_outer_, a_in_inner_);
+         same_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_) &&
+         same_pattern(problem.A_in, a_in_outer_, a_in_inner_);
 }
 
 void KktSystem::analyse(const QpProblem& problem) {
-  TENDRIL_ASSERT(problem.P.isCompressed() && problem.A_eq.isCompressed() && problem.A_in.isCompressed(),
-                 "KktSystem needs compressed matrices");
+  TENDRIL_ASSERT(
+      problem.P.isCompressed() && problem.A_eq.isCompressed() && problem.A_in.isCompressed(),
+      "KktSystem needs compressed matrices");
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
   const int size = n + m_eq + problem.num_inequalities();
@@ -47,8 +51,10 @@ void KktSystem::analyse(const QpProblem& problem) {
   for (int j = 0; j < n; ++j) {
     for (SparseMatrix::InnerIterator it(problem.P, j); it; ++it)
       if (it.row() >= j) entries.emplace_back(it.row(), j, 0.0);
-    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it) entries.emplace_back(n + it.row(), j, 0.0);
-    for (SparseMatrix::InnerIterator it(problem.A_in, j); it; ++it) entries.emplace_back(n + m_eq + it.row(), j, 0.0);
+    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it)
+      entries.emplace_back(n + it.row(), j, 0.0);
+    for (SparseMatrix::InnerIterator it(problem.A_in, j); it; ++it)
+      entries.emplace_back(n + m_eq + it.row(), j, 0.0);
   }
   k_.resize(size, size);
   k_.setFromTriplets(entries.begin(), entries.end());
@@ -93,8 +99,8 @@ int KktSystem::slot(int row, int col) const {
   return k;
 }
 
-void KktSystem::set_values(const QpProblem& problem, double regularization, const std::vector<char>& row_on,
-                           const VecX& d) {
+void KktSystem::set_values(const QpProblem& problem, double regularization,
+                           const std::vector<char>& row_on, const VecX& d) {
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
   const int m_in = problem.num_inequalities();
@@ -103,33 +109,38 @@ void KktSystem::set_values(const QpProblem& problem, double regularization, cons
 
   for (std::size_t k = 0; k < p_slot_.size(); ++k)
     if (p_slot_[k] >= 0) value[p_slot_[k]] += problem.P.valuePtr()[k];
-  for (std::size_t k = 0; k < a_eq_slot_.size(); ++k) value[a_eq_slot_[k]] = problem.A_eq.valuePtr()[k];
+  for (std::size_t k = 0; k < a_eq_slot_.size(); ++k)
+    value[a_eq_slot_[k]] = problem.A_eq.valuePtr()[k];
   for (std::size_t k = 0; k < a_in_slot_.size(); ++k)
-    value[a_in_slot_[k]] = row_on[problem.A_in.innerIndexPtr()[k]] ? problem.A_in.valuePtr()[k] : 0.0;
+    value[a_in_slot_[k]] =
+        row_on[problem.A_in.innerIndexPtr()[k]] ? problem.A_in.valuePtr()[k] : 0.0;
   for (int i = 0; i < m_in; ++i) value[diag_slot_[n + m_eq + i]] = row_on[i] ? -d[i] : -1.0;
 
   // regularisation: rho_j = eps max(P_jj, 1e-3 max_k P_kk) relative to the primal diagonal (the
-  // refinement then contracts by ~eps per step whatever the mass scale), delta = eps on the multipliers
+  // refinement then contracts by ~eps per step whatever the mass scale), delta = eps on the
+  // multipliers
   k_max_ = 0.0;
   for (int k = 0; k < k_.nonZeros(); ++k) k_max_ = std::max(k_max_, std::abs(value[k]));
   double p_max = 0.0;
   for (int j = 0; j < n; ++j) p_max = std::max(p_max, value[diag_slot_[j]]);
   const double p_floor = p_max > 0.0 ? 1e-3 * p_max : 1.0;
-  for (int j = 0; j < n; ++j) regularization_[j] = regularization * std::max(value[diag_slot_[j]], p_floor);
+  for (int j = 0; j < n; ++j)
+    regularization_[j] = regularization * std::max(value[diag_slot_[j]], p_floor);
   regularization_.tail(m_eq + m_in).setConstant(-regularization);
   for (int i = 0; i < size(); ++i) value[diag_slot_[i]] += regularization_[i];
 }
 
 bool KktSystem::factorize() {
-  // thresholds of the dynamic regularisation relative to the largest entry of K0, or to the terms of
-  // the pivot if larger (1e-14 ~ the rounding error of a sum of ~100 terms, Higham, Accuracy and
+  // thresholds of the dynamic regularisation relative to the largest entry of K0, or to the terms
+  // of the pivot if larger (1e-14 ~ the rounding error of a sum of ~100 terms, Higham, Accuracy and
   // Stability of Numerical Algorithms, 2nd ed., sec. 3.1; the shift stands 1e4 above it)
   if (!std::isfinite(k_max_)) return false;
   return ldl_.factorize(k_, std::max(1.0, k_max_), 1e-14, 1e-10) >= 0;
 }
 
 double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
-  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its terms
+  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its
+  // terms
   residual_ = rhs;
   magnitude_ = rhs.cwiseAbs();
   // (column j of the lower triangle starts with its diagonal entry, see analyse())
@@ -244,7 +255,8 @@ int KktSystem::gmres_correction(int max_iterations, double tolerance) {
   return k;
 }
 
-bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error_target, bool krylov_rescue) {
+bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error_target,
+                      bool krylov_rescue) {
   u = rhs;
   ldl_.solve_in_place(u);
   double previous = HUGE_VAL;
@@ -259,16 +271,18 @@ bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_e
     }
     previous = error;
     if (!krylov) {
-      // plain refinement: contracts by ~ the regularisation per step when the factorisation is accurate
+      // plain refinement: contracts by ~ the regularisation per step when the factorisation is
+      // accurate
       step_ = residual_;
       ldl_.solve_in_place(step_);
       ++steps;
     } else {
       // plain refinement stalled (pivots replaced by the dynamic regularisation, or a factorisation
       // spoilt by growth ~ 1 / rho): GMRES-based refinement (Carson & Higham, SIAM J. Sci. Comput.
-      // 39(6), 2017) solves the correction K0 d = r by GMRES preconditioned by the regularised LDL^T,
-      // until its residual is within the target on the smallest block's scale
-      steps += gmres_correction(max_steps - steps, 0.5 * backward_error_target * smallest_block_scale_);
+      // 39(6), 2017) solves the correction K0 d = r by GMRES preconditioned by the regularised
+      // LDL^T, until its residual is within the target on the smallest block's scale
+      steps +=
+          gmres_correction(max_steps - steps, 0.5 * backward_error_target * smallest_block_scale_);
     }
     u += step_;
   }

@@ -6,7 +6,8 @@
 
 namespace tendril::vine {
 
-void LdlFactorization::analyse(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign) {
+void LdlFactorization::analyse(const SparseMatrix& lower,
+                               const std::vector<signed char>& pivot_sign) {
   n_ = static_cast<int>(lower.rows());
   const int nnz = static_cast<int>(lower.nonZeros());
 
@@ -95,7 +96,8 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double scale, double 
     for (int p = cp_[k]; p < cp_[k + 1]; ++p) y_[ci_[p]] += values[value_source_[p]];
     // sparse triangular solve for row k of L (pattern from analyse()), and the pivot d_k
     double dk = y_[k];
-    double magnitude = std::abs(dk);  // sum of |terms| of d_k: its rounding error is ~ u * magnitude
+    double magnitude =
+        std::abs(dk);  // sum of |terms| of d_k: its rounding error is ~ u * magnitude
     y_[k] = 0.0;
     for (int r = row_begin_[k]; r < row_begin_[k + 1]; ++r) {
       const int i = row_pattern_[r];

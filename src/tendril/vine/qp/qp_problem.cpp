@@ -10,7 +10,9 @@
 namespace tendril::vine {
 namespace {
 
-std::string shape(const SparseMatrix& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
+std::string shape(const SparseMatrix& m) {
+  return std::to_string(m.rows()) + " x " + std::to_string(m.cols());
+}
 
 void check_shape(const SparseMatrix& m, Eigen::Index rows, Eigen::Index cols, const char* key) {
   if (m.rows() != rows || m.cols() != cols)
@@ -18,12 +20,14 @@ void check_shape(const SparseMatrix& m, Eigen::Index rows, Eigen::Index cols, co
 }
 
 void check_finite(const SparseMatrix& m, const char* key) {
-  // vectorised test of the stored values first (the usual case), the entry is located only on failure
+  // vectorised test of the stored values first (the usual case), the entry is located only on
+  // failure
   if (m.isCompressed() && Eigen::Map<const VecX>(m.valuePtr(), m.nonZeros()).allFinite()) return;
   for (int k = 0; k < m.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(m, k); it; ++it)
       if (!std::isfinite(it.value()))
-        throw InputError(std::string(key) + "(" + std::to_string(it.row()) + "," + std::to_string(it.col()) + ")",
+        throw InputError(std::string(key) + "(" + std::to_string(it.row()) + "," +
+                             std::to_string(it.col()) + ")",
                          number_text(it.value()), "a finite number");
 }
 
@@ -31,7 +35,8 @@ void check_finite(const VecX& v, const char* key) {
   if (v.allFinite()) return;
   for (Eigen::Index i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i]))
-      throw InputError(std::string(key) + "[" + std::to_string(i) + "]", std::to_string(v[i]), "a finite number");
+      throw InputError(std::string(key) + "[" + std::to_string(i) + "]", std::to_string(v[i]),
+                       "a finite number");
 }
 
 }  // namespace
@@ -65,15 +70,18 @@ std::string_view to_string(QpStatus status) {
   return "unknown";
 }
 
-QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y, const VecX& z, QpResidualWork& work) {
+QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y, const VecX& z,
+                         QpResidualWork& work) {
   QpResiduals r;
   work.px.noalias() = problem.P * x;
   work.aty.noalias() = problem.A_eq.transpose() * y;
   work.atz.noalias() = problem.A_in.transpose() * z;
-  const double s_d = std::max({1.0, inf_norm(problem.c), inf_norm(work.px), inf_norm(work.aty), inf_norm(work.atz)});
+  const double s_d = std::max(
+      {1.0, inf_norm(problem.c), inf_norm(work.px), inf_norm(work.aty), inf_norm(work.atz)});
   double stationarity = 0.0;
   for (Eigen::Index j = 0; j < x.size(); ++j)
-    stationarity = std::max(stationarity, std::abs(work.px[j] + problem.c[j] - work.aty[j] - work.atz[j]));
+    stationarity =
+        std::max(stationarity, std::abs(work.px[j] + problem.c[j] - work.aty[j] - work.atz[j]));
   r.stationarity = stationarity / s_d;
 
   work.ax_eq.noalias() = problem.A_eq * x;
@@ -94,8 +102,8 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
   r.kkt = std::max({r.stationarity, r.equality, r.inequality, r.dual_sign, r.complementarity});
   // std::max drops NaN operands: a point with a non-finite entry (or an overflowing product) must
   // never look converged
-  if (!x.allFinite() || !y.allFinite() || !z.allFinite() || !std::isfinite(s_d) || !std::isfinite(s_i) ||
-      !std::isfinite(s_z) || !std::isfinite(r.kkt))
+  if (!x.allFinite() || !y.allFinite() || !z.allFinite() || !std::isfinite(s_d) ||
+      !std::isfinite(s_i) || !std::isfinite(s_z) || !std::isfinite(r.kkt))
     r = QpResiduals{HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL};
   return r;
 }
@@ -105,6 +113,8 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
   return qp_residuals(problem, x, y, z, work);
 }
 
-double qp_objective(const QpProblem& problem, const VecX& x) { return 0.5 * x.dot(problem.P * x) + problem.c.dot(x); }
+double qp_objective(const QpProblem& problem, const VecX& x) {
+  return 0.5 * x.dot(problem.P * x) + problem.c.dot(x);
+}
 
 }  // namespace tendril::vine

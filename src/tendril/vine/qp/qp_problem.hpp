@@ -15,7 +15,8 @@
 
 namespace tendril::vine {
 
-/// One QP. Dimensions: n variables, m_eq equalities, m_in inequalities (any of m_eq, m_in may be 0).
+/// One QP. Dimensions: n variables, m_eq equalities, m_in inequalities (any of m_eq, m_in may be
+/// 0).
 struct QpProblem {
   SparseMatrix P;     ///< Hessian (n x n), symmetric positive semidefinite, both triangles stored
   VecX c;             ///< linear term (n)
@@ -27,15 +28,17 @@ struct QpProblem {
   int num_variables() const { return static_cast<int>(c.size()); }
   int num_equalities() const { return static_cast<int>(b_eq.size()); }
   int num_inequalities() const { return static_cast<int>(b_in.size()); }
-  /// Throws InputError naming the member ("qp.A_eq", ...) if a dimension does not match or a value is not finite.
+  /// Throws InputError naming the member ("qp.A_eq", ...) if a dimension does not match or a value
+  /// is not finite.
   void validate() const;
 };
 
 /// Outcome of a solve. Only `solved` means the KKT residual met QpOptions::tolerance.
 enum class QpStatus {
-  solved,             ///< KKT residual <= tolerance
-  infeasible,         ///< a Farkas certificate (y, z >= 0: A_eq^T y + A_in^T z = 0, b^T (y, z) > 0) was found
-  unbounded,          ///< a direction d with P d = 0, A_eq d = 0, A_in d >= 0, c^T d < 0 was found
+  solved,      ///< KKT residual <= tolerance
+  infeasible,  ///< a Farkas certificate (y, z >= 0: A_eq^T y + A_in^T z = 0, b^T (y, z) > 0) was
+               ///< found
+  unbounded,   ///< a direction d with P d = 0, A_eq d = 0, A_in d >= 0, c^T d < 0 was found
   max_iterations,     ///< iteration limits reached before the tolerance
   numerical_failure,  ///< the KKT factorisation broke down
 };
@@ -44,7 +47,9 @@ enum class QpStatus {
 std::string_view to_string(QpStatus status);
 
 /// max_i |v_i|, 0 for an empty vector (the QP solvers' residual norm).
-inline double inf_norm(const VecX& v) { return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>(); }
+inline double inf_norm(const VecX& v) {
+  return v.size() == 0 ? 0.0 : v.lpNorm<Eigen::Infinity>();
+}
 
 /// Scaled KKT residuals of a primal-dual point (all dimensionless, see docs/physics/qp_solver.md):
 ///   dual scale    s_d = max(1, |c|, |P x|, |A_eq^T y|, |A_in^T z|)         (inf-norms)
@@ -74,7 +79,8 @@ struct QpResidualWork {
 };
 
 /// Residuals of (x (n), y (m_eq), z (m_in)) for `problem`.
-QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y, const VecX& z, QpResidualWork& work);
+QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y, const VecX& z,
+                         QpResidualWork& work);
 /// Same, with temporary work vectors.
 QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y, const VecX& z);
 

@@ -12,16 +12,20 @@ void QpOptions::validate() const {
   if (!(tolerance > 0.0 && tolerance <= 1e-2))
     throw InputError("qp_options.tolerance", std::to_string(tolerance), "a number in (0, 1e-2]");
   if (max_iterations < 1)
-    throw InputError("qp_options.max_iterations", std::to_string(max_iterations), "an integer >= 1");
-  if (max_active_set_iterations < 1)
-    throw InputError("qp_options.max_active_set_iterations", std::to_string(max_active_set_iterations),
+    throw InputError("qp_options.max_iterations", std::to_string(max_iterations),
                      "an integer >= 1");
+  if (max_active_set_iterations < 1)
+    throw InputError("qp_options.max_active_set_iterations",
+                     std::to_string(max_active_set_iterations), "an integer >= 1");
   if (!(regularization > 0.0 && regularization <= 1e-3))
-    throw InputError("qp_options.regularization", std::to_string(regularization), "a number in (0, 1e-3]");
+    throw InputError("qp_options.regularization", std::to_string(regularization),
+                     "a number in (0, 1e-3]");
   if (max_refinement_steps < 0)
-    throw InputError("qp_options.max_refinement_steps", std::to_string(max_refinement_steps), "an integer >= 0");
+    throw InputError("qp_options.max_refinement_steps", std::to_string(max_refinement_steps),
+                     "an integer >= 0");
   if (!(certificate_tolerance > 0.0 && certificate_tolerance < 1.0))
-    throw InputError("qp_options.certificate_tolerance", std::to_string(certificate_tolerance), "a number in (0, 1)");
+    throw InputError("qp_options.certificate_tolerance", std::to_string(certificate_tolerance),
+                     "a number in (0, 1)");
 }
 
 namespace {
@@ -42,12 +46,16 @@ struct QpSolver::Workspace : QpWorkspace {
   QpPoint point;
 };
 
-QpSolver::QpSolver(QpOptions options) : options_(options), work_(std::make_unique<Workspace>()) { options_.validate(); }
+QpSolver::QpSolver(QpOptions options) : options_(options), work_(std::make_unique<Workspace>()) {
+  options_.validate();
+}
 QpSolver::~QpSolver() = default;
 QpSolver::QpSolver(QpSolver&&) noexcept = default;
 QpSolver& QpSolver::operator=(QpSolver&&) noexcept = default;
 
-void QpSolver::reset_warm_start() { work_->has_warm_start = false; }
+void QpSolver::reset_warm_start() {
+  work_->has_warm_start = false;
+}
 
 std::vector<char> QpSolver::warm_start() const {
   return work_->has_warm_start ? work_->active : std::vector<char>{};
@@ -87,8 +95,8 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
 
   // active-set method from the warm start; the interior-point method if it fails
   solution.used_interior_point = false;
-  const ActiveSetResult as =
-      solve_active_set(*problem, options_, options_.max_active_set_iterations, work, work.active, work.point);
+  const ActiveSetResult as = solve_active_set(
+      *problem, options_, options_.max_active_set_iterations, work, work.active, work.point);
   solution.iterations = as.iterations;
   solution.factorizations = as.factorizations;
   solution.status = QpStatus::max_iterations;
@@ -109,7 +117,8 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
   solution.x = work.point.x;
   solution.y_eq = work.point.y;
   solution.z_in = work.point.z;
-  if (solution.status != QpStatus::solved && classify_failures_) classify_failure(*problem, solution);
+  if (solution.status != QpStatus::solved && classify_failures_)
+    classify_failure(*problem, solution);
 
   // residuals of the returned point (already known when the active-set method finished)
   if (solution.used_interior_point)
@@ -138,7 +147,8 @@ void QpSolver::classify_failure(const QpProblem& problem, QpSolution& solution) 
   farkas.P = to_sparse_identity(m);
   farkas.c.setZero(m);
   for (int j = 0; j < n; ++j) {
-    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it) entries.emplace_back(j, it.row(), it.value());
+    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it)
+      entries.emplace_back(j, it.row(), it.value());
     for (SparseMatrix::InnerIterator it(problem.A_in, j); it; ++it)
       entries.emplace_back(j, m_eq + it.row(), it.value());
   }
@@ -168,8 +178,10 @@ void QpSolver::classify_failure(const QpProblem& problem, QpSolution& solution) 
   direction.c.setZero(n);
   entries.clear();
   for (int j = 0; j < n; ++j) {
-    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it) entries.emplace_back(it.row(), j, it.value());
-    for (SparseMatrix::InnerIterator it(problem.P, j); it; ++it) entries.emplace_back(m_eq + it.row(), j, it.value());
+    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it)
+      entries.emplace_back(it.row(), j, it.value());
+    for (SparseMatrix::InnerIterator it(problem.P, j); it; ++it)
+      entries.emplace_back(m_eq + it.row(), j, it.value());
     entries.emplace_back(m_eq + n, j, problem.c[j]);
   }
   direction.A_eq.resize(m_eq + n + 1, n);

@@ -28,15 +28,16 @@ struct QpOptions {
   int max_iterations = 100;
   /// Limit of active-set iterations (one factorisation each) per attempt [-]
   int max_active_set_iterations = 30;
-  /// Relative regularisation eps of the KKT matrix: +eps max(P_jj, 1e-3 max_k P_kk) on the diagonal of P,
-  /// -eps on the multiplier block; removed again by iterative refinement [-]
+  /// Relative regularisation eps of the KKT matrix: +eps max(P_jj, 1e-3 max_k P_kk) on the diagonal
+  /// of P, -eps on the multiplier block; removed again by iterative refinement [-]
   double regularization = 1e-9;
   /// Limit of iterative-refinement steps per KKT solve [-]
   int max_refinement_steps = 12;
   /// Blockwise backward error at which iterative refinement stops: 1e-2 tolerance, so the refined
   /// KKT solution contributes ~1 % of the tolerated KKT residual and no further sweep is spent [-]
   double refinement_target() const { return 1e-2 * tolerance; }
-  /// Relative threshold of the interior-point method's early checks for infeasibility / unboundedness [-]
+  /// Relative threshold of the interior-point method's early checks for infeasibility /
+  /// unboundedness [-]
   double certificate_tolerance = 1e-7;
   /// Start the active-set method from the previous call's active set when the problem's
   /// dimensions and sparsity patterns are unchanged.
@@ -45,10 +46,10 @@ struct QpOptions {
   void validate() const;
 };
 
-/// Solves QpProblem instances; keeps the KKT symbolic analysis and the last active set between calls.
-/// A status `infeasible` or `unbounded` is only reported after the certificate was computed as the
-/// solution of an auxiliary strictly convex QP (docs/physics/qp_solver.md): then (y_eq, z_in) hold
-/// the Farkas certificate, or x holds the direction of unboundedness.
+/// Solves QpProblem instances; keeps the KKT symbolic analysis and the last active set between
+/// calls. A status `infeasible` or `unbounded` is only reported after the certificate was computed
+/// as the solution of an auxiliary strictly convex QP (docs/physics/qp_solver.md): then (y_eq,
+/// z_in) hold the Farkas certificate, or x holds the direction of unboundedness.
 class QpSolver {
  public:
   explicit QpSolver(QpOptions options = {});
@@ -58,10 +59,11 @@ class QpSolver {
   QpSolver(const QpSolver&) = delete;
   QpSolver& operator=(const QpSolver&) = delete;
 
-  /// Solves `problem` (validated first; bad dimensions throw InputError). Numerical outcomes are in the status.
+  /// Solves `problem` (validated first; bad dimensions throw InputError). Numerical outcomes are in
+  /// the status.
   QpSolution solve(const QpProblem& problem);
-  /// Same, writing into `solution`, whose vectors are reused: a warm-started solve of a problem with an
-  /// unchanged pattern that the active-set method finishes does not allocate.
+  /// Same, writing into `solution`, whose vectors are reused: a warm-started solve of a problem
+  /// with an unchanged pattern that the active-set method finishes does not allocate.
   void solve(const QpProblem& problem, QpSolution& solution);
   /// Forgets the warm start (the next solve starts from an empty active set).
   void reset_warm_start();

@@ -11,10 +11,12 @@
 namespace tendril::vine::test {
 
 /// Chain of `bodies` links (state x, y, theta each, n = 3 bodies) hanging from a pinned base:
-///   P = M = diag(m, m, I) per link, c = -(M v_k + F dt) with gravity F and a swinging velocity v_k,
-///   A_eq = joint Jacobian J (2 rows per joint, 2 bodies each; 2 rows for the base pin), b_eq = -c(q)/dt (drift),
-///   A_in = ground rows of `contacts` evenly spaced links (tip height rate), b_in = -gap/dt.
-/// `phase` moves the configuration and velocities slowly, so consecutive phases give nearby problems.
+///   P = M = diag(m, m, I) per link, c = -(M v_k + F dt) with gravity F and a swinging velocity
+///   v_k, A_eq = joint Jacobian J (2 rows per joint, 2 bodies each; 2 rows for the base pin), b_eq
+///   = -c(q)/dt (drift), A_in = ground rows of `contacts` evenly spaced links (tip height rate),
+///   b_in = -gap/dt.
+/// `phase` moves the configuration and velocities slowly, so consecutive phases give nearby
+/// problems.
 inline QpProblem chain_qp(int bodies, int contacts, double phase) {
   const double mass = 0.05;                                              // m [kg]
   const double half_length = 0.025;                                      // h [m]
@@ -47,7 +49,8 @@ inline QpProblem chain_qp(int bodies, int contacts, double phase) {
   qp.b_eq.resize(2 * bodies);
   for (int k = 0; k < bodies; ++k) {
     const int row = 2 * k;
-    const int b = k;  // link whose base is pinned to the tip of link k - 1 (or to the ground for k = 0)
+    const int b =
+        k;  // link whose base is pinned to the tip of link k - 1 (or to the ground for k = 0)
     entries.emplace_back(row, 3 * b, -1.0);
     entries.emplace_back(row + 1, 3 * b + 1, -1.0);
     entries.emplace_back(row, 3 * b + 2, -half_length * std::sin(theta[b]));

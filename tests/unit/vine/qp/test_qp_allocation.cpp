@@ -18,12 +18,16 @@ std::atomic<long> allocations{0};
 
 #if defined(__SANITIZE_ADDRESS__)
 // AddressSanitizer owns malloc and operator new; its allocation hooks see both
-extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*, std::size_t),
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                             std::size_t),
                                                          void (*free_hook)(const volatile void*));
 namespace {
-void count_allocation(const volatile void*, std::size_t) { ++allocations; }
+void count_allocation(const volatile void*, std::size_t) {
+  ++allocations;
+}
 void ignore_free(const volatile void*) {}
-const int hooks_installed = __sanitizer_install_malloc_and_free_hooks(count_allocation, ignore_free);
+const int hooks_installed =
+    __sanitizer_install_malloc_and_free_hooks(count_allocation, ignore_free);
 }  // namespace
 #else
 extern "C" {
@@ -44,7 +48,9 @@ void* realloc(void* p, std::size_t size) {
   ++allocations;
   return __libc_realloc(p, size);
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  __libc_free(p);
+}
 }
 #endif
 
@@ -60,7 +66,8 @@ TEST(QpAllocation, WarmStartedSolvesDoNotAllocate) {
   QpSolver solver;
   QpSolution solution;
   const long at_start = allocations.load();
-  solver.solve(path[0], solution);  // symbolic analysis and the first sizes allocate (checks the counter)
+  solver.solve(path[0],
+               solution);  // symbolic analysis and the first sizes allocate (checks the counter)
   EXPECT_GT(allocations.load() - at_start, 10);
   for (int step = 1; step < 3; ++step) solver.solve(path[step], solution);
 

@@ -35,12 +35,14 @@ MatX read_matrix(std::istringstream& line, int rows, int cols) {
 std::vector<ReferenceQp> read_reference() {
   const char* path = std::getenv("TENDRIL_QP_REFERENCE");
   if (path == nullptr) {
-    ADD_FAILURE() << "TENDRIL_QP_REFERENCE is not set: run this test through ctest (fixture qp_reference)";
+    ADD_FAILURE()
+        << "TENDRIL_QP_REFERENCE is not set: run this test through ctest (fixture qp_reference)";
     return {};
   }
   std::ifstream in(path);
   if (!in) {
-    ADD_FAILURE() << "cannot read " << path << ": the ctest fixture make_reference_qps.py (python3 + python3-cvxopt, "
+    ADD_FAILURE() << "cannot read " << path
+                  << ": the ctest fixture make_reference_qps.py (python3 + python3-cvxopt, "
                   << "installed by scripts/setup.sh) must run first";
     return {};
   }
@@ -60,12 +62,12 @@ std::vector<ReferenceQp> read_reference() {
       line >> value;
       out.back().objective = std::stod(value);
     } else if (key == "end") {
-      out.back().problem =
-          test::make_problem(dense["P"], dense["c"], dense["A_eq"], dense["b_eq"], dense["A_in"], dense["b_in"]);
+      out.back().problem = test::make_problem(dense["P"], dense["c"], dense["A_eq"], dense["b_eq"],
+                                              dense["A_in"], dense["b_in"]);
     } else {
-      const std::map<std::string, std::pair<int, int>> shapes = {{"P", {n, n}},       {"c", {n, 1}},
-                                                                 {"A_eq", {m_eq, n}}, {"b_eq", {m_eq, 1}},
-                                                                 {"A_in", {m_in, n}}, {"b_in", {m_in, 1}}};
+      const std::map<std::string, std::pair<int, int>> shapes = {
+          {"P", {n, n}},       {"c", {n, 1}},       {"A_eq", {m_eq, n}},
+          {"b_eq", {m_eq, 1}}, {"A_in", {m_in, n}}, {"b_in", {m_in, 1}}};
       const auto [rows, cols] = shapes.at(key);
       dense[key] = read_matrix(line, rows, cols);
     }
@@ -88,7 +90,8 @@ TEST(QpReference, RandomProblemsAgainstCvxopt) {
       EXPECT_EQ(to_string(s.status), "solved") << "KKT residual " << s.kkt_residual;
       EXPECT_LE(s.kkt_residual, 1e-9);
       EXPECT_NEAR(s.objective, ref.objective, 1e-6 * std::max(1.0, std::abs(ref.objective)));
-      EXPECT_GE(s.z_in.size() == 0 ? 0.0 : s.z_in.minCoeff(), -1e-9 * std::max(1.0, s.z_in.lpNorm<Eigen::Infinity>()));
+      EXPECT_GE(s.z_in.size() == 0 ? 0.0 : s.z_in.minCoeff(),
+                -1e-9 * std::max(1.0, s.z_in.lpNorm<Eigen::Infinity>()));
       worst_kkt = std::max(worst_kkt, s.kkt_residual);
     } else {
       EXPECT_EQ(to_string(s.status), ref.status);
@@ -99,8 +102,8 @@ TEST(QpReference, RandomProblemsAgainstCvxopt) {
   EXPECT_EQ(count["infeasible"], 45);
   EXPECT_EQ(count["unbounded"], 15);
   for (const auto& [kind, total] : count)
-    std::printf("[ qp reference ] %-10s %3d problems, %3d without the interior-point fallback\n", kind.c_str(), total,
-                without_fallback[kind]);
+    std::printf("[ qp reference ] %-10s %3d problems, %3d without the interior-point fallback\n",
+                kind.c_str(), total, without_fallback[kind]);
   std::printf("[ qp reference ] worst KKT residual of solved problems %.2e\n", worst_kkt);
 }
 

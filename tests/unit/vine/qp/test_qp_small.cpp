@@ -1,5 +1,6 @@
 // Hand-made QPs with closed-form solutions: projection onto a half-space, a box QP, an
-// equality-constrained least-squares problem, degenerate, infeasible and unbounded cases, bad input.
+// equality-constrained least-squares problem, degenerate, infeasible and unbounded cases, bad
+// input.
 
 #include <gtest/gtest.h>
 
@@ -16,15 +17,18 @@ using test::make_problem;
 
 constexpr double kKkt = 1e-9;
 
-MatX none(int n) { return MatX(0, n); }
+MatX none(int n) {
+  return MatX(0, n);
+}
 
 TEST(QpSmall, ProjectionOntoHalfSpace) {
-  // min 1/2 |x - p|^2 s.t. a'x >= beta: x = p + max(0, beta - a'p) a / |a|^2, z = max(0, beta - a'p) / |a|^2
+  // min 1/2 |x - p|^2 s.t. a'x >= beta: x = p + max(0, beta - a'p) a / |a|^2, z = max(0, beta -
+  // a'p) / |a|^2
   const Vec3 a(1.0, -2.0, 0.5);
   const double beta = 1.5;
   for (const Vec3& p : {Vec3(0.3, 0.2, -1.0), Vec3(3.0, -1.0, 2.0)}) {
-    const QpProblem qp =
-        make_problem(MatX::Identity(3, 3), -p, none(3), VecX(0), a.transpose(), VecX::Constant(1, beta));
+    const QpProblem qp = make_problem(MatX::Identity(3, 3), -p, none(3), VecX(0), a.transpose(),
+                                      VecX::Constant(1, beta));
     QpSolver solver;
     const QpSolution s = solver.solve(qp);
     const double gap = std::max(0.0, beta - a.dot(p)) / a.squaredNorm();
@@ -45,7 +49,8 @@ TEST(QpSmall, BoxQpClampsTheUnconstrainedMinimiser) {
   a_in << MatX::Identity(5, 5), -MatX::Identity(5, 5);
   VecX b_in(10);
   b_in << l, -u;
-  const QpProblem qp = make_problem(d.asDiagonal().toDenseMatrix(), c, none(5), VecX(0), a_in, b_in);
+  const QpProblem qp =
+      make_problem(d.asDiagonal().toDenseMatrix(), c, none(5), VecX(0), a_in, b_in);
   QpSolver solver;
   const QpSolution s = solver.solve(qp);
   ASSERT_EQ(s.status, QpStatus::solved);
@@ -60,7 +65,8 @@ TEST(QpSmall, BoxQpClampsTheUnconstrainedMinimiser) {
 }
 
 TEST(QpSmall, EqualityConstrainedLeastSquaresMatchesTheDenseKktSolve) {
-  // min 1/2 |B x - d|^2 s.t. C x = e; reference: the dense KKT system [B'B C'; C 0] [x; -y] = [B'd; e]
+  // min 1/2 |B x - d|^2 s.t. C x = e; reference: the dense KKT system [B'B C'; C 0] [x; -y] = [B'd;
+  // e]
   std::srand(7);
   const MatX b = MatX::Random(8, 6);
   const VecX dvec = VecX::Random(8);
@@ -74,7 +80,8 @@ TEST(QpSmall, EqualityConstrainedLeastSquaresMatchesTheDenseKktSolve) {
   rhs << b.transpose() * dvec, e;
   const VecX reference = kkt.fullPivLu().solve(rhs);
 
-  const QpProblem qp = make_problem(b.transpose() * b, -b.transpose() * dvec, cmat, e, none(6), VecX(0));
+  const QpProblem qp =
+      make_problem(b.transpose() * b, -b.transpose() * dvec, cmat, e, none(6), VecX(0));
   QpSolver solver;
   const QpSolution s = solver.solve(qp);
   ASSERT_EQ(s.status, QpStatus::solved);
@@ -85,13 +92,15 @@ TEST(QpSmall, EqualityConstrainedLeastSquaresMatchesTheDenseKktSolve) {
 }
 
 TEST(QpSmall, DuplicatedRowsAndSingularHessian) {
-  // min -x0 - x1 (P = 0) s.t. x0 + x1 = 1 (twice), 0 <= x <= 2 (x0 >= 0 twice): every feasible point is optimal
+  // min -x0 - x1 (P = 0) s.t. x0 + x1 = 1 (twice), 0 <= x <= 2 (x0 >= 0 twice): every feasible
+  // point is optimal
   MatX a_eq(2, 2);
   a_eq << 1, 1, 1, 1;
   MatX a_in(5, 2);
   a_in << 1, 0, 1, 0, 0, 1, -1, 0, 0, -1;
   const VecX b_in = (VecX(5) << 0, 0, 0, -2, -2).finished();
-  const QpProblem qp = make_problem(MatX::Zero(2, 2), VecX::Constant(2, -1.0), a_eq, VecX::Ones(2), a_in, b_in);
+  const QpProblem qp =
+      make_problem(MatX::Zero(2, 2), VecX::Constant(2, -1.0), a_eq, VecX::Ones(2), a_in, b_in);
   QpSolver solver;
   const QpSolution s = solver.solve(qp);
   ASSERT_EQ(s.status, QpStatus::solved);
@@ -101,8 +110,8 @@ TEST(QpSmall, DuplicatedRowsAndSingularHessian) {
 
 TEST(QpSmall, WeaklyActiveInequalityHasZeroMultiplier) {
   // min 1/2 |x|^2 s.t. x0 >= 0: the constraint is active at x = 0 with z = 0
-  const QpProblem qp =
-      make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0), MatX::Identity(1, 2), VecX::Zero(1));
+  const QpProblem qp = make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0),
+                                    MatX::Identity(1, 2), VecX::Zero(1));
   QpSolver solver;
   const QpSolution s = solver.solve(qp);
   ASSERT_EQ(s.status, QpStatus::solved);
@@ -133,24 +142,26 @@ TEST(QpSmall, InfeasibleProblemsAreReported) {
   MatX a_eq(2, 2);
   a_eq << 1, 1, 1, 1;
   EXPECT_EQ(solver
-                .solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), a_eq, (VecX(2) << 1.0, 2.0).finished(),
-                                    none(2), VecX(0)))
+                .solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), a_eq,
+                                    (VecX(2) << 1.0, 2.0).finished(), none(2), VecX(0)))
                 .status,
             QpStatus::infeasible);
   // x0 + x1 = 1 and x0 + x1 >= 3
   EXPECT_EQ(solver
-                .solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), a_eq.topRows(1), VecX::Ones(1),
-                                    a_eq.topRows(1), VecX::Constant(1, 3.0)))
+                .solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), a_eq.topRows(1),
+                                    VecX::Ones(1), a_eq.topRows(1), VecX::Constant(1, 3.0)))
                 .status,
             QpStatus::infeasible);
 }
 
 TEST(QpSmall, CertificatesAreReturned) {
   // infeasible: x0 + x1 >= 2, x0 <= 0, x1 <= 1 -> z >= 0 with A_in' z = 0 and b_in' z > 0
-  const Eigen::Matrix<double, 3, 2> a_in = (Eigen::Matrix<double, 3, 2>() << 1, 1, -1, 0, 0, -1).finished();
+  const Eigen::Matrix<double, 3, 2> a_in =
+      (Eigen::Matrix<double, 3, 2>() << 1, 1, -1, 0, 0, -1).finished();
   const Vec3 b_in(2.0, 0.0, -1.0);
   QpSolver solver;
-  const QpSolution f = solver.solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0), a_in, b_in));
+  const QpSolution f =
+      solver.solve(make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0), a_in, b_in));
   ASSERT_EQ(f.status, QpStatus::infeasible);
   EXPECT_GE(f.z_in.minCoeff(), -1e-12);
   EXPECT_LE((a_in.transpose() * f.z_in).norm(), 1e-9 * f.z_in.norm());
@@ -171,8 +182,8 @@ TEST(QpSmall, UnboundedProblemsAreReported) {
   // min -x1 with P = diag(1, 0), x0 >= 0
   const MatX p = (MatX(2, 2) << 1.0, 0.0, 0.0, 0.0).finished();
   EXPECT_EQ(solver
-                .solve(make_problem(p, (VecX(2) << 0.0, -1.0).finished(), none(2), VecX(0), MatX::Identity(1, 2),
-                                    VecX::Zero(1)))
+                .solve(make_problem(p, (VecX(2) << 0.0, -1.0).finished(), none(2), VecX(0),
+                                    MatX::Identity(1, 2), VecX::Zero(1)))
                 .status,
             QpStatus::unbounded);
   // min -x0 - x1 (LP) s.t. x0 = x1, x >= 0
@@ -186,35 +197,43 @@ TEST(QpSmall, UnboundedProblemsAreReported) {
 
 TEST(QpSmall, EmptyProblemsAndZeroRows) {
   QpSolver solver;
-  EXPECT_EQ(solver.solve(make_problem(MatX(0, 0), VecX(0), none(0), VecX(0), none(0), VecX(0))).status,
-            QpStatus::solved);
+  EXPECT_EQ(
+      solver.solve(make_problem(MatX(0, 0), VecX(0), none(0), VecX(0), none(0), VecX(0))).status,
+      QpStatus::solved);
   // 0 >= -1 holds, 0 >= 1 and 0 = 1 do not
-  const QpSolution ok = solver.solve(
-      make_problem(MatX::Identity(2, 2), VecX::Ones(2), none(2), VecX(0), MatX::Zero(1, 2), VecX::Constant(1, -1.0)));
+  const QpSolution ok =
+      solver.solve(make_problem(MatX::Identity(2, 2), VecX::Ones(2), none(2), VecX(0),
+                                MatX::Zero(1, 2), VecX::Constant(1, -1.0)));
   ASSERT_EQ(ok.status, QpStatus::solved);
   EXPECT_LE((ok.x + VecX::Ones(2)).norm(), 1e-14);
   EXPECT_EQ(solver
-                .solve(make_problem(MatX::Identity(2, 2), VecX::Ones(2), none(2), VecX(0), MatX::Zero(1, 2),
-                                    VecX::Constant(1, 1.0)))
+                .solve(make_problem(MatX::Identity(2, 2), VecX::Ones(2), none(2), VecX(0),
+                                    MatX::Zero(1, 2), VecX::Constant(1, 1.0)))
                 .status,
             QpStatus::infeasible);
   EXPECT_EQ(solver
-                .solve(make_problem(MatX::Identity(2, 2), VecX::Ones(2), MatX::Zero(1, 2), VecX::Constant(1, 1.0),
-                                    none(2), VecX(0)))
+                .solve(make_problem(MatX::Identity(2, 2), VecX::Ones(2), MatX::Zero(1, 2),
+                                    VecX::Constant(1, 1.0), none(2), VecX(0)))
                 .status,
             QpStatus::infeasible);
   // a linear objective without constraints
-  EXPECT_EQ(solver.solve(make_problem(MatX::Zero(2, 2), VecX::Ones(2), none(2), VecX(0), none(2), VecX(0))).status,
-            QpStatus::unbounded);
+  EXPECT_EQ(
+      solver
+          .solve(make_problem(MatX::Zero(2, 2), VecX::Ones(2), none(2), VecX(0), none(2), VecX(0)))
+          .status,
+      QpStatus::unbounded);
 }
 
 TEST(QpSmall, ResidualsFollowTheDocumentedScaling) {
   // P = 2 I, c = (1, 0), x0 + x1 = 1, x0 >= 2; at x = (1, 0), y = 3, z = 4:
-  // stationarity |(2 + 1 - 3 - 4, 0 - 3)| = 4 over max(1, |c|, |P x| = 2, |A_eq'y| = 3, |A_in'z| = 4) = 4
-  // inequality violation 1 over max(1, |b_in| = 2, |A_in x| = 1) = 2; complementarity 4 * 1 / (4 * 2)
-  const QpProblem qp = make_problem(2.0 * MatX::Identity(2, 2), Vec2(1.0, 0.0), MatX::Ones(1, 2), VecX::Ones(1),
-                                    (MatX(1, 2) << 1.0, 0.0).finished(), VecX::Constant(1, 2.0));
-  const QpResiduals r = qp_residuals(qp, Vec2(1.0, 0.0), VecX::Constant(1, 3.0), VecX::Constant(1, 4.0));
+  // stationarity |(2 + 1 - 3 - 4, 0 - 3)| = 4 over max(1, |c|, |P x| = 2, |A_eq'y| = 3, |A_in'z| =
+  // 4) = 4 inequality violation 1 over max(1, |b_in| = 2, |A_in x| = 1) = 2; complementarity 4 * 1
+  // / (4 * 2)
+  const QpProblem qp =
+      make_problem(2.0 * MatX::Identity(2, 2), Vec2(1.0, 0.0), MatX::Ones(1, 2), VecX::Ones(1),
+                   (MatX(1, 2) << 1.0, 0.0).finished(), VecX::Constant(1, 2.0));
+  const QpResiduals r =
+      qp_residuals(qp, Vec2(1.0, 0.0), VecX::Constant(1, 3.0), VecX::Constant(1, 4.0));
   EXPECT_DOUBLE_EQ(r.stationarity, 1.0);
   EXPECT_DOUBLE_EQ(r.equality, 0.0);
   EXPECT_DOUBLE_EQ(r.inequality, 0.5);
@@ -240,7 +259,8 @@ TEST(QpSmall, UncompressedInputGivesTheSameSolution) {
 }
 
 TEST(QpSmall, BadDimensionsThrowInputErrorNamingTheMember) {
-  QpProblem qp = make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0), none(2), VecX(0));
+  QpProblem qp =
+      make_problem(MatX::Identity(2, 2), VecX::Zero(2), none(2), VecX(0), none(2), VecX(0));
   qp.b_eq = VecX::Zero(1);
   QpSolver solver;
   try {

@@ -1,5 +1,6 @@
 // Warm start: the active set kept from the previous call gives the same solution as a cold start,
-// and a slowly changing vine-like QP (chain_qp.hpp) needs at most two active-set iterations per step.
+// and a slowly changing vine-like QP (chain_qp.hpp) needs at most two active-set iterations per
+// step.
 
 #include <gtest/gtest.h>
 
@@ -32,14 +33,18 @@ TEST(QpWarmStart, SlowlyChangingChainMatchesColdStartInFewIterations) {
     ASSERT_EQ(w.status, QpStatus::solved);
     ASSERT_EQ(c.status, QpStatus::solved);
     EXPECT_LE(w.kkt_residual, 1e-10);
-    EXPECT_LE((w.x - c.x).lpNorm<Eigen::Infinity>(), 1e-12 * std::max(1.0, c.x.lpNorm<Eigen::Infinity>()));
-    EXPECT_LE((w.y_eq - c.y_eq).lpNorm<Eigen::Infinity>(), 1e-12 * std::max(1.0, c.y_eq.lpNorm<Eigen::Infinity>()));
-    EXPECT_LE((w.z_in - c.z_in).lpNorm<Eigen::Infinity>(), 1e-12 * std::max(1.0, c.z_in.lpNorm<Eigen::Infinity>()));
+    EXPECT_LE((w.x - c.x).lpNorm<Eigen::Infinity>(),
+              1e-12 * std::max(1.0, c.x.lpNorm<Eigen::Infinity>()));
+    EXPECT_LE((w.y_eq - c.y_eq).lpNorm<Eigen::Infinity>(),
+              1e-12 * std::max(1.0, c.y_eq.lpNorm<Eigen::Infinity>()));
+    EXPECT_LE((w.z_in - c.z_in).lpNorm<Eigen::Infinity>(),
+              1e-12 * std::max(1.0, c.z_in.lpNorm<Eigen::Infinity>()));
     EXPECT_FALSE(w.used_interior_point);
     EXPECT_EQ(w.factorizations, w.iterations);
     const std::string pattern = active_pattern(qp, w);
     if (step > 0) {
-      // one iteration if the active set is unchanged, one more per change (contacts switch one at a time here)
+      // one iteration if the active set is unchanged, one more per change (contacts switch one at a
+      // time here)
       EXPECT_LE(w.iterations, pattern == previous ? 1 : 2);
       active_set_changes += pattern != previous;
       warm_iterations += w.iterations;
