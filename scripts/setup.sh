@@ -12,7 +12,7 @@ packages=(
   python3 python3-numpy python3-yaml python3-cvxopt
   python3-matplotlib python3-vtk9 ffmpeg chromium nodejs  # viewer, plots, export, render
   python3-dev pybind11-dev python3-pytest python3-scipy python3-pandas python3-distributed  # Python module
-  universal-ctags  # scripts/check_function_length.py (tests/style)
+  universal-ctags clang-format  # scripts/check_function_length.py, check_format.py (tests/style)
   coinor-libipopt-dev  # IPOPT: the vine joint state and parameter estimation (src/tendril/fit)
   clang libclang-rt-14-dev  # the fuzzers (preset fuzz: libFuzzer, ASan, UBSan; scripts/fuzz.sh)
 )

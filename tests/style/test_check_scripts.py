@@ -64,3 +64,20 @@ def test_a_papers_year_is_a_citation_and_passes(tmp_path):
     write_page(tmp_path, "# Page\nSimo & Tarnow, ZAMP 43, 1992; Kelley and Keyes 1998, eq. 2-3.\n")
     result = check_docs(tmp_path)
     assert result.returncode == 0, result.stdout
+
+
+def check_format(root, *names):
+    return subprocess.run([sys.executable, str(SCRIPTS / "check_format.py"), str(root), *names],
+                          capture_output=True, text=True)
+
+
+def test_an_unformatted_file_fails_and_is_named(tmp_path):
+    (tmp_path / ".clang-format").write_text((SCRIPTS.parent / ".clang-format").read_text())
+    good = "int good(int x) {\n  return x + 1;\n}\n"
+    (tmp_path / "good.cpp").write_text(good)
+    (tmp_path / "bad.cpp").write_text(good + "int   bad( int x ){return x;}\n")
+    result = check_format(tmp_path, "good.cpp", "bad.cpp")
+    assert result.returncode == 1
+    assert "bad.cpp:4: not formatted" in result.stdout
+    assert "good.cpp" not in result.stdout.replace("bad.cpp", "")
+    assert check_format(tmp_path, "good.cpp").returncode == 0
