@@ -39,7 +39,8 @@ void bind_vine(py::module_& m) {
 
   py::class_<vine::VineStepReport>(m, "VineStepReport")
       .def_property_readonly(
-          "ok", [](const vine::VineStepReport& r) { return r.status == QpStatus::solved; })
+          "ok", [](const vine::VineStepReport& r) { return r.ok() && r.message.empty(); })
+      .def_readonly("message", &vine::VineStepReport::message)
       .def_readonly("status", &vine::VineStepReport::status)
       .def_readonly("qp_iterations", &vine::VineStepReport::qp_iterations)
       .def_readonly("iterations", &vine::VineStepReport::qp_iterations)

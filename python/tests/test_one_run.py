@@ -32,7 +32,8 @@ def test_step_then_run_alike(kind, tmp_dir):
     assert sim.steps == 0 and sim.time == 0.0 and not sim.finished and sim.total_steps == total
     assert sim.duration == pytest.approx(total * dt)
     r = sim.step()
-    assert r.ok and r.iterations >= 1 and sim.steps == sim.steps_taken == 1 and sim.time == pytest.approx(dt)
+    assert r.ok and r.iterations >= 1 and isinstance(r.message, str)
+    assert sim.steps == sim.steps_taken == 1 and sim.time == pytest.approx(dt)
     seen = []
     result = sim.run(tmp_dir / kind, progress=seen.append)
     assert result.ok and result.steps == total and sim.finished and sim.steps == total
@@ -43,6 +44,17 @@ def test_step_then_run_alike(kind, tmp_dir):
     # restoring a saved frame is for a simulation that has not stepped
     with pytest.raises(tendril.InputError):
         sim.restore(result.path, 0)
+
+
+def test_failed_vine_step_says_why_as_a_failed_run_does(repo):
+    # an infinite mass (as tests/robustness/test_failed_runs.cpp runs it): a step fails (its contact
+    # impulse is not finite), is not counted, and the message names it as the failed run's record does
+    sim = tendril.VineSimulation.from_file(repo / "examples/vine_runtime.yaml", {"vine.mass": 1e308, "vine.steps": 20})
+    while not sim.finished:
+        r = sim.step()
+        if not r.ok:
+            break
+    assert not r.ok and r.message.startswith(f"step {sim.steps + 1} at t = ") and sim.steps < 20
 
 
 def test_vine_run_from_python_equals_the_cli_run(repo, cli, tmp_dir):

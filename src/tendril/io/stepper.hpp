@@ -39,7 +39,7 @@ class Stepper {
  public:
   virtual ~Stepper() = default;
 
-  /// Takes the next step. A failed step leaves the state as it was and says why.
+  /// Takes the next step and says whether it failed; a failed step is not counted and ends a run.
   virtual StepSummary advance() = 0;
   /// Simulated time now [s].
   virtual double time() const = 0;

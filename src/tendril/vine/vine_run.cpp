@@ -199,8 +199,8 @@ VineStepReport VineRun::finish_step(const VineStepReport& report) {
     normal_[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
     impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
   }
-  failure_ = step_failure(report_, m, state_, steps_, impulses_finite);
-  if (failure_.empty()) ++steps_;
+  report_.message = step_failure(report_, m, state_, steps_, impulses_finite);
+  if (report_.message.empty()) ++steps_;
   return report_;
 }
 
@@ -208,7 +208,7 @@ io::StepSummary VineRun::advance() {
   step();
   io::StepSummary out;
   out.iterations = report_.qp_iterations;
-  out.failure = failure_;
+  out.failure = report_.message;
   out.save = out.ok() && steps_ % scene_.save_every == 0;
   return out;
 }

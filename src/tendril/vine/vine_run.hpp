@@ -29,13 +29,12 @@ class VineRun : public io::Stepper {
   /// storage of q and v never moves.
   VineState& state() { return state_; }
 
-  /// One step with the growth rate of the scene's schedule. The state is advanced and the step
-  /// counted only if it succeeded (a solved QP, a finite state, no joint drift or energy blow-up).
+  /// One step with the growth rate of the scene's schedule, counted only if it succeeded (a solved
+  /// QP, no joint drift or energy blow-up, which leave the state as it was, and a finite state and
+  /// impulses); otherwise the report's message says why ("step 12 at t = ...: ...").
   VineStepReport step();
   /// The same with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
   VineStepReport step(const VecX& joint_rates);
-  /// Why the last step failed, the whole message ("step 12 at t = ...: ..."); empty: it succeeded.
-  const std::string& last_failure() const { return failure_; }
 
   io::StepSummary advance() override;
   double time() const override { return state_.time; }
@@ -70,7 +69,6 @@ class VineRun : public io::Stepper {
   VineStepReport report_;
   double command_ = 0.0;  ///< [m/s]
   std::vector<double> normal_;
-  std::string failure_;
 };
 
 }  // namespace tendril::vine
