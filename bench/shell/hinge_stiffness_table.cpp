@@ -1,8 +1,8 @@
 // The hinge bending stiffness against plate and beam theory (issue 23; docs/physics/shells.md,
 // "Hinge stiffness"): for mesh patterns right / alternating / equilateral at four refinements and
-// three choices of k_b, the error of
-// - a cantilever strip under an end shear, small deflection, against Euler-Bernoulli P L^3 / (3
-// EI);
+// four choices of k_b, the error of
+// - a cantilever strip under an end shear, small deflection, against Euler-Bernoulli
+//   P L^3 / (3 EI);
 // - a simply supported square Kirchhoff plate under uniform pressure, centre deflection against
 //   alpha q a^4 / D, alpha = 0.00406235 (Timoshenko & Woinowsky-Krieger, Table 8; Navier series);
 // - the cantilever plate strip under end shear of Sze, Liu & Lo 2004 (Finite Elem. Anal. Des. 40,
@@ -22,7 +22,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
 #include <vector>
 
 #include <Eigen/Geometry>
@@ -240,13 +239,10 @@ double plate_ratio(io::MeshPattern pattern, std::array<int, 2> cells, const Choi
   const double pressure = 1e-4 * plate_material.thickness * d /
                           (alpha_simply_supported * std::pow(plate_side, 4));  // w ~ 1e-4 h
   std::vector<Vec3> forces(mesh.nodes.size(), Vec3::Zero());
-  for (const auto& t : mesh.triangles) {
-    const double area = 0.5 * (mesh.nodes[static_cast<std::size_t>(t[1])] -
-                               mesh.nodes[static_cast<std::size_t>(t[0])])
-                                  .cross(mesh.nodes[static_cast<std::size_t>(t[2])] -
-                                         mesh.nodes[static_cast<std::size_t>(t[0])])
-                                  .norm();
-    for (int node : t) forces[static_cast<std::size_t>(node)].z() -= pressure * area / 3.0;
+  for (const auto& t : mesh.triangles) {  // a third of q A of each triangle on each of its nodes
+    const auto x = [&](std::size_t k) { return mesh.nodes[static_cast<std::size_t>(t[k])]; };
+    const double share = pressure * 0.5 * (x(1) - x(0)).cross(x(2) - x(0)).norm() / 3.0;
+    for (int node : t) forces[static_cast<std::size_t>(node)].z() -= share;
   }
   const std::vector<Vec3> u = static_displacement(model, forces);
   if (u.empty()) return NAN;
