@@ -4,7 +4,8 @@
 // factorizes the whole matrix; with the exact dF/dq + dF/du/dt, Newton converges quadratically:
 // the observed order log(r_{k+1}/r_k) / log(r_k/r_{k-1}) reaches 2 above the round-off floor (a
 // wrong Jacobian stays near 1; the bound 1.5 separates the two). The same for a rod sliding on a
-// fixed sheet (point-triangle and edge-edge friction between rod and shell).
+// fixed sheet (point-triangle and edge-edge friction between rod and shell), and for a rod edge
+// sliding across the ridges of two boxes, one of them moving (edge friction against obstacles).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -105,6 +106,40 @@ integrator: {{type: implicit_euler, dt: 1.0e-3, newton: {{force_tolerance: 1.0e-
   EXPECT_GE(run.contacts, 5);  // at least the rod's 5 nodes on triangles
   // it slid along +x
   EXPECT_GT(sim.state().q[0], 0.052 + 1e-5);
+}
+
+TEST(ContactNewton, RodEdgeSlidingAcrossBoxRidgesConvergesQuadratically) {
+  // boxes (half sides 0.3, 3 mm, 3 mm) along x turned by 45 deg about x, their top ridges at
+  // y = -+1 cm, z = 3 sqrt(2) mm; a rod (r = 1 mm, one 4 cm edge along y) rests across both with
+  // its nodes 7 mm off them; gravity tilted by 30 deg along x (mu = 0.3) and the second box moving
+  // along x at 5 cm/s: only the edge touches, and slides
+  const double a = 30.0 * std::numbers::pi / 180.0, z = 0.003 * std::sqrt(2.0) + 0.001;
+  const std::string scene =
+      fmt::format(R"(
+duration: 0.03
+rods:
+  - geometry: {{type: straight, start: [0, -0.02, {z}], end: [0, 0.02, {z}], num_nodes: 2}}
+    material: {{E: 1.0e7, nu: 0.3, density: 1000, radius: 0.001}}
+forces: {{gravity: [{gx}, 0, {gz}]}}
+contact:
+  stiffness: 100
+  distance_tolerance: 1.0e-4
+  slip_tolerance: 1.0e-3
+  obstacles:
+    - {{shape: box, center: [0, -0.01, 0], half_extents: [0.3, 0.003, 0.003], rotation: [{turn}, 0, 0],
+       friction: 0.3}}
+    - {{shape: box, center: [0, 0.01, 0], half_extents: [0.3, 0.003, 0.003], rotation: [{turn}, 0, 0],
+       friction: 0.3, path: [[0, 0, 0, 0], [1, 0.05, 0, 0]]}}
+integrator: {{type: implicit_euler, dt: 1.0e-3, newton: {{force_tolerance: 1.0e-14}}}}
+)",
+                  fmt::arg("z", z), fmt::arg("gx", 9.81 * std::sin(a)),
+                  fmt::arg("gz", -9.81 * std::cos(a)), fmt::arg("turn", std::numbers::pi / 4));
+  sim::Simulation sim(sim::load_rod_scene_text(scene));
+  const Convergence run = run_measuring_order(sim);
+  EXPECT_GT(run.measured, 5);
+  EXPECT_GE(run.best, 1.5);
+  EXPECT_EQ(run.contacts, 2);         // the edge on the two ridges, no node
+  EXPECT_GT(sim.state().q[0], 1e-5);  // it slid along +x
 }
 
 }  // namespace
