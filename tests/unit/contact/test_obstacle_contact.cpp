@@ -153,6 +153,20 @@ TEST(ObstacleContact, MovingObstacleUsesItsDisplacement) {
   EXPECT_NEAR(sphere->velocity(0.7).x(), 0.1, 1e-9);
 }
 
+/// Friction conformance at t = 0.3 s at slip speeds relative to nu = 0.05: stick (1e-3 nu),
+/// transition (0.1 .. 1 nu), slip (10 nu); `step`: the finite-difference step [m].
+void expect_friction_conforms(const ObstacleFriction& term, const ContactSetup& s, double step) {
+  for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
+    SCOPED_TRACE(speed);
+    const VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
+    EXPECT_GT(evaluate_force(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3).force.norm(), 0.0);
+    Tolerances tol;
+    tol.step = step;
+    tol.hessian = 2e-5;
+    expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
+  }
+}
+
 TEST(ObstacleFriction, ConformsInStickSlipAndTransitionOnEveryShape) {
   for (const auto& obstacle : all_obstacles()) {
     SCOPED_TRACE(std::string(obstacle->shape()));
@@ -161,15 +175,7 @@ TEST(ObstacleFriction, ConformsInStickSlipAndTransitionOnEveryShape) {
     s.place_on(*obstacle, 0.3);
     const ObstacleFriction term(obstacle, s.nodes, s.params);
     EXPECT_FALSE(term.has_symmetric_jacobian());
-    // slip speeds relative to nu = 0.05: stick (1e-3 nu), transition (0.1 .. 1 nu), slip (10 nu)
-    for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
-      SCOPED_TRACE(speed);
-      VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
-      Tolerances tol;
-      tol.step = 1e-7;
-      tol.hessian = 2e-5;
-      expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
-    }
+    expect_friction_conforms(term, s, 1e-7);
   }
 }
 
@@ -200,16 +206,7 @@ TEST(ObstacleFriction, EdgesAgainstTheCoreConformInStickSlipAndTransition) {
       // moving at (0.02, -0.01, 0) m/s, at its placement at t = 0.3 s
       obstacle->set_path([](double t) { return Vec3(0.02 * (t - 0.3), -0.01 * (t - 0.3), 0.0); });
       const ObstacleFriction term(obstacle, ContactNodes{}, s.params, edges);
-      for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
-        SCOPED_TRACE(speed);
-        const VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
-        EXPECT_GT(evaluate_force(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3).force.norm(),
-                  0.0);
-        Tolerances tol;
-        tol.step = 1e-8;
-        tol.hessian = 2e-5;
-        expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
-      }
+      expect_friction_conforms(term, s, 1e-8);
     }
   }
 }
