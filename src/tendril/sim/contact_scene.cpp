@@ -98,12 +98,11 @@ void refuse_obstacle_inside(const io::SceneNode& root, const std::string& where,
   for (std::size_t e = 0; e < edges.nodes.size(); ++e) {
     const Vec3 a0 = x(edges.nodes[e][0]), a1 = x(edges.nodes[e][1]);
     const double r = edges.radius[e], allowed = std::min(delta, 0.5 * r);
-    // phi is 1-Lipschitz: an edge whose ends are far enough cannot come closer
-    if (0.5 * (obstacle.distance(a0, 0.0).distance + obstacle.distance(a1, 0.0).distance -
-               (a1 - a0).norm()) -
-            r >=
-        -allowed)
-      continue;
+    // a lower bound of the edge's distance by its ends' (phi is 1-Lipschitz): far edges need no
+    // search
+    const double bound = 0.5 * (obstacle.distance(a0, 0.0).distance +
+                                obstacle.distance(a1, 0.0).distance - (a1 - a0).norm());
+    if (r - bound <= allowed) continue;
     const double centre = obstacle.segment_distance(a0, a1, 0.0);
     if (r - centre > allowed)
       root.fail(where,

@@ -1,6 +1,7 @@
 #include "tendril/contact/distance/segment_triangle_crossing.hpp"
 
 #include <Eigen/Geometry>
+#include <array>
 
 namespace tendril::contact {
 

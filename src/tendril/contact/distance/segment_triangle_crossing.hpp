@@ -4,7 +4,6 @@
 /// distance sees (both are zero only when a node lies on the triangle or two edges meet).
 /// docs/physics/contact.md, "Bodies that intersect at the start".
 
-#include <array>
 #include <optional>
 
 #include "tendril/core/types.hpp"
