@@ -17,10 +17,10 @@
 #include <array>
 #include <vector>
 
-#include "tendril/vine/qp/ldl_factorization.hpp"
-#include "tendril/vine/qp/qp_problem.hpp"
+#include "tendril/qp/ldl_factorization.hpp"
+#include "tendril/qp/qp_problem.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 class KktSystem {
  public:
@@ -77,4 +77,4 @@ class KktSystem {
   std::array<int, 4> block_begin_{};  // first row of the x, y, z blocks and the size
 };
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

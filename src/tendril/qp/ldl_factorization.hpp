@@ -18,7 +18,7 @@
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/types.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 class LdlFactorization {
  public:
@@ -46,4 +46,4 @@ class LdlFactorization {
   std::vector<double> lx_, d_inverse_, y_, work_;  // L values, 1 / D, work vectors
 };
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -1,9 +1,9 @@
 #pragma once
 // Builders of small QpProblems from dense matrices, shared by the QP solver tests.
 
-#include "tendril/vine/qp/qp_problem.hpp"
+#include "tendril/qp/qp_problem.hpp"
 
-namespace tendril::vine::test {
+namespace tendril::qp::test {
 
 inline SparseMatrix to_sparse(const MatX& dense) {
   SparseMatrix m = dense.sparseView();
@@ -18,4 +18,4 @@ inline QpProblem make_problem(const MatX& P, const VecX& c, const MatX& A_eq, co
   return QpProblem{to_sparse(P), c, to_sparse(A_eq), b_eq, to_sparse(A_in), b_in};
 }
 
-}  // namespace tendril::vine::test
+}  // namespace tendril::qp::test

@@ -1,10 +1,10 @@
-#include "tendril/vine/qp/ldl_factorization.hpp"
+#include "tendril/qp/ldl_factorization.hpp"
 
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 void LdlFactorization::analyse(const SparseMatrix& lower,
                                const std::vector<signed char>& pivot_sign) {
@@ -139,4 +139,4 @@ void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
 }
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

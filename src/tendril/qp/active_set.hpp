@@ -5,10 +5,10 @@
 
 #include <vector>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "tendril/vine/qp/qp_workspace.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "tendril/qp/qp_workspace.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 struct ActiveSetResult {
   bool converged = false;          ///< the active set repeated (the caller checks the KKT residual)
@@ -26,4 +26,4 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
                                  int max_iterations, QpWorkspace& work, std::vector<char>& active,
                                  QpPoint& point);
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -1,12 +1,12 @@
-#include "tendril/vine/qp/qp_solver.hpp"
+#include "tendril/qp/qp_solver.hpp"
 
 #include <string>
 
 #include "tendril/core/error.hpp"
-#include "tendril/vine/qp/active_set.hpp"
-#include "tendril/vine/qp/interior_point.hpp"
+#include "tendril/qp/active_set.hpp"
+#include "tendril/qp/interior_point.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 void QpOptions::validate() const {
   if (!(tolerance > 0.0 && tolerance <= 1e-2))
@@ -199,4 +199,4 @@ void QpSolver::classify_failure(const QpProblem& problem, QpSolution& solution) 
   }
 }
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

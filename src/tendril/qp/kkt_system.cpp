@@ -1,4 +1,4 @@
-#include "tendril/vine/qp/kkt_system.hpp"
+#include "tendril/qp/kkt_system.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 template <class Index>
@@ -288,4 +288,4 @@ bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_e
   }
 }
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

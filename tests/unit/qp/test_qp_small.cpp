@@ -7,10 +7,10 @@
 #include <Eigen/Dense>
 
 #include "tendril/core/error.hpp"
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/qp_test_problems.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/qp_test_problems.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 using test::make_problem;
@@ -291,4 +291,4 @@ TEST(QpSmall, OptionsValidateNamesTheField) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp

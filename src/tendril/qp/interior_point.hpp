@@ -4,10 +4,10 @@
 /// Optim. 2(4), 1992; Nocedal & Wright, Numerical Optimization, 2nd ed., sec. 16.6; see
 /// docs/physics/qp_solver.md.
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "tendril/vine/qp/qp_workspace.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "tendril/qp/qp_workspace.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 struct InteriorPointResult {
   QpStatus status = QpStatus::max_iterations;
@@ -22,4 +22,4 @@ struct InteriorPointResult {
 InteriorPointResult solve_interior_point(const QpProblem& problem, const QpOptions& options,
                                          QpWorkspace& work, QpPoint& point);
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/qp_test_problems.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/qp_test_problems.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 struct ReferenceQp {
@@ -108,4 +108,4 @@ TEST(QpReference, RandomProblemsAgainstCvxopt) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/chain_qp.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/chain_qp.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 // active contacts as a string of 0/1 (rows with A_in x - b_in <= 1e-9)
@@ -81,9 +81,9 @@ TEST(QpWarmStart, NewPatternDropsTheWarmStart) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 TEST(QpWarmStart, RestoredActiveSetGivesTheWarmSolutionBitwise) {
@@ -118,4 +118,4 @@ TEST(QpWarmStart, RestoredActiveSetGivesTheWarmSolutionBitwise) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp

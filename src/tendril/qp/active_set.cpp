@@ -1,8 +1,8 @@
-#include "tendril/vine/qp/active_set.hpp"
+#include "tendril/qp/active_set.hpp"
 
 #include <algorithm>
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 // FNV-1a hash of the active flags, to detect cycling
@@ -72,4 +72,4 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
   return result;
 }
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

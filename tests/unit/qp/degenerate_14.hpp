@@ -6,9 +6,9 @@
 // Before the pivot threshold of the LDL^T was measured against the pivot's own terms, the solver
 // returned NaN for it.
 
-#include "unit/vine/qp/qp_test_problems.hpp"
+#include "unit/qp/qp_test_problems.hpp"
 
-namespace tendril::vine::test {
+namespace tendril::qp::test {
 
 inline QpProblem degenerate_14() {
   MatX p(16, 16);  // row-major below
@@ -207,4 +207,4 @@ inline QpProblem degenerate_14() {
   return make_problem(p, c, a_eq, b_eq, a_in, b_in);
 }
 
-}  // namespace tendril::vine::test
+}  // namespace tendril::qp::test

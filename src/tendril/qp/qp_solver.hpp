@@ -1,5 +1,5 @@
 #pragma once
-/// Sparse convex QP solver for the vine-robot step (replaces OSQP of the vine paper, eq. 15).
+/// Sparse convex QP solver for the vine-robot steps (replaces OSQP of the vine paper, eq. 15).
 /// Method and the reasons for it: docs/physics/qp_solver.md.
 ///
 /// A primal-dual active-set method on the inequalities, warm-started from the previous call's
@@ -16,9 +16,9 @@
 #include <memory>
 #include <vector>
 
-#include "tendril/vine/qp/qp_problem.hpp"
+#include "tendril/qp/qp_problem.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 /// Options of QpSolver; validate() throws InputError naming "qp_options.<field>".
 struct QpOptions {
@@ -86,4 +86,4 @@ class QpSolver {
   std::unique_ptr<Workspace> work_;
 };
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

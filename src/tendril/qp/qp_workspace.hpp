@@ -3,9 +3,9 @@
 
 #include <vector>
 
-#include "tendril/vine/qp/kkt_system.hpp"
+#include "tendril/qp/kkt_system.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 /// A primal-dual point: x (n), y multipliers of A_eq (m_eq), z multipliers of A_in (m_in).
 struct QpPoint {
@@ -37,4 +37,4 @@ struct QpWorkspace {
   }
 };
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -1,4 +1,4 @@
-#include "tendril/vine/qp/qp_problem.hpp"
+#include "tendril/qp/qp_problem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 std::string shape(const SparseMatrix& m) {
@@ -117,4 +117,4 @@ double qp_objective(const QpProblem& problem, const VecX& x) {
   return 0.5 * x.dot(problem.P * x) + problem.c.dot(x);
 }
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

@@ -7,11 +7,11 @@
 
 #include <cmath>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/degenerate_14.hpp"
-#include "unit/vine/qp/qp_test_problems.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/degenerate_14.hpp"
+#include "unit/qp/qp_test_problems.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 constexpr double kKkt =
@@ -77,4 +77,4 @@ TEST(QpDegenerate, NonFinitePointsNeverLookConverged) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp

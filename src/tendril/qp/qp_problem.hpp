@@ -1,5 +1,5 @@
 #pragma once
-/// Convex quadratic programs of the vine-robot step (docs/physics/qp_solver.md).
+/// Convex quadratic programs of the vine-robot steps, planar and 3D (docs/physics/qp_solver.md).
 ///
 ///   minimise   1/2 x^T P x + c^T x
 ///   subject to A_eq x = b_eq,   A_in x >= b_in
@@ -13,7 +13,7 @@
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/types.hpp"
 
-namespace tendril::vine {
+namespace tendril::qp {
 
 /// One QP. Dimensions: n variables, m_eq equalities, m_in inequalities (any of m_eq, m_in may be
 /// 0).
@@ -103,4 +103,4 @@ struct QpSolution {
   double objective = 0.0;            ///< 1/2 x^T P x + c^T x
 };
 
-}  // namespace tendril::vine
+}  // namespace tendril::qp

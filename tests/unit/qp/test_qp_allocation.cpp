@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/chain_qp.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/chain_qp.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -54,7 +54,7 @@ void free(void* p) {
 }
 #endif
 
-namespace tendril::vine {
+namespace tendril::qp {
 namespace {
 
 TEST(QpAllocation, WarmStartedSolvesDoNotAllocate) {
@@ -83,4 +83,4 @@ TEST(QpAllocation, WarmStartedSolvesDoNotAllocate) {
 }
 
 }  // namespace
-}  // namespace tendril::vine
+}  // namespace tendril::qp

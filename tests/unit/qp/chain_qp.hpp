@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "tendril/vine/qp/qp_problem.hpp"
+#include "tendril/qp/qp_problem.hpp"
 
-namespace tendril::vine::test {
+namespace tendril::qp::test {
 
 /// Chain of `bodies` links (state x, y, theta each, n = 3 bodies) hanging from a pinned base:
 ///   P = M = diag(m, m, I) per link, c = -(M v_k + F dt) with gravity F and a swinging velocity
@@ -85,4 +85,4 @@ inline QpProblem chain_qp(int bodies, int contacts, double phase) {
   return qp;
 }
 
-}  // namespace tendril::vine::test
+}  // namespace tendril::qp::test
