@@ -1,0 +1,257 @@
+#include "tendril/vine3d/vine3d_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+#include "tendril/core/sparse_assembly.hpp"
+#include "tendril/vine3d/bending_joints.hpp"
+
+namespace tendril::vine3d {
+
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double, int>>;
+
+/// Global column of local entry l (0..11) of a row, -1 for the base frame.
+int row_column(const JointRow& row, int l) {
+  const int body = l < 6 ? row.body_a : row.body_b;
+  return body < 0 ? -1 : 6 * body + l % 6;
+}
+
+}  // namespace
+
+Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
+    : model_(std::move(model)), solver_(options) {
+  model_.validate();
+  const int n = model_.num_dofs();
+  rows_ = chain_rows(model_.half_length);
+  // A_eq: every row holds all 12 (6 at the base) local entries, so its pattern never changes
+  Triplets entries;
+  for (int r = 0; r < static_cast<int>(rows_.size()); ++r)
+    for (int l = 0; l < 12; ++l)
+      if (row_column(rows_[r], l) >= 0) entries.emplace_back(r, row_column(rows_[r], l), 1.0);
+  problem_.A_eq.resize(static_cast<int>(rows_.size()), n);
+  problem_.A_eq.setFromTriplets(entries.begin(), entries.end());
+  problem_.A_eq.makeCompressed();
+  row_slots_.assign(12 * rows_.size(), -1);
+  for (int r = 0; r < static_cast<int>(rows_.size()); ++r)
+    for (int l = 0; l < 12; ++l)
+      if (row_column(rows_[r], l) >= 0)
+        row_slots_[12 * r + l] = value_index(problem_.A_eq, r, row_column(rows_[r], l));
+  problem_.b_eq.setZero(static_cast<int>(rows_.size()));
+  build_contact_pattern();
+
+  // P: m_i on the translations, the 3 x 3 world inertia on the rotations of each body
+  entries.clear();
+  for (int i = 0; i < model_.num_bodies; ++i)
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 6; ++b)
+        if (a == b || (a >= 3 && b >= 3)) entries.emplace_back(6 * i + a, 6 * i + b, 1.0);
+  problem_.P.resize(n, n);
+  problem_.P.setFromTriplets(entries.begin(), entries.end());
+  problem_.P.makeCompressed();
+  mass_slots_.assign(36 * model_.num_bodies, -1);
+  for (int i = 0; i < model_.num_bodies; ++i)
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 6; ++b)
+        if (a == b || (a >= 3 && b >= 3))
+          mass_slots_[36 * i + 6 * a + b] = value_index(problem_.P, 6 * i + a, 6 * i + b);
+  double total = 0.0;
+  for (double m : model_.mass) total += m;
+  mass_scale_ = total / model_.num_bodies;
+  problem_.c.setZero(n);
+}
+
+void Vine3dStepper::build_contact_pattern() {
+  const int no = static_cast<int>(model_.obstacles.size());
+  const int rows = 3 * model_.num_bodies * no;
+  Triplets entries;  // row r belongs to body r / (3 #obstacles)
+  for (int r = 0; r < rows; ++r)
+    for (int l = 0; l < 6; ++l) entries.emplace_back(r, 6 * (r / (3 * no)) + l, 1.0);
+  problem_.A_in.resize(rows, model_.num_dofs());
+  problem_.A_in.setFromTriplets(entries.begin(), entries.end());
+  problem_.A_in.makeCompressed();
+  contact_slots_.resize(6 * rows);
+  for (int r = 0; r < rows; ++r)
+    for (int l = 0; l < 6; ++l)
+      contact_slots_[6 * r + l] = value_index(problem_.A_in, r, entries[6 * r + l].col());
+  problem_.b_in.setZero(rows);
+}
+
+double Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
+  double* values = problem_.A_in.valuePtr();
+  const int no = static_cast<int>(model_.obstacles.size());
+  double min_distance = std::numeric_limits<double>::infinity();
+  VecN<6> a;
+  for (int b = 0; b < model_.num_bodies; ++b) {
+    const Vec3 axis = state.orientation[b] * Vec3::UnitX();
+    const double d = model_.half_length[b];
+    for (int o = 0; o < no; ++o) {
+      const Obstacle3& obstacle = model_.obstacles[o];
+      double closest_distance = 0.0;
+      const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
+      min_distance = std::min(min_distance, closest_distance - model_.contact_radius);
+      const double offsets[3] = {closest, -d, d};
+      for (int k = 0; k < 3; ++k) {
+        const int r = 3 * (b * no + o) + k;
+        const double s = offsets[k];
+        if (k > 0 && std::abs(s - closest) <= 1e-9 * d) {
+          a.setZero();  // the end is the closest point: a row 0 >= -1 that never binds
+          problem_.b_in(r) = -1.0;
+        } else {
+          // Phi = sd(p + s e) - r_c, row n . (v + omega x s e) >= -Phi / Delta t (eq. 13)
+          Vec3 n;
+          const double phi = signed_distance(obstacle, Vec3(state.position[b] + s * axis), n) -
+                             model_.contact_radius;
+          a.head<3>() = n;
+          a.tail<3>() = (s * axis).cross(n);
+          problem_.b_in(r) = -phi / model_.dt;
+        }
+        for (int l = 0; l < 6; ++l) values[contact_slots_[6 * r + l]] = a(l);
+      }
+    }
+  }
+  return min_distance;
+}
+
+VecX Vine3dStepper::joint_growth_rates(double time) const {
+  const int np = model_.num_prismatic();
+  VecX rates = VecX::Zero(np);
+  if (np == 0) return rates;
+  const double u = model_.growth.rate(time);
+  if (model_.growth_mode == GrowthMode::uniform)
+    rates.setConstant(u / np);
+  else
+    rates(np - 1) = u;
+  return rates;
+}
+
+RowBodies Vine3dStepper::row_bodies(const JointRow& row, const Vine3dState& state) const {
+  RowBodies b;
+  if (row.body_a >= 0) {
+    b.p_a = state.position[row.body_a];
+    b.r_a = state.orientation[row.body_a];
+    b.velocity.head<6>() = state.velocity.segment<6>(6 * row.body_a);
+  } else {
+    b.p_a = model_.base;
+    b.r_a = model_.base_frame;
+  }
+  b.p_b = state.position[row.body_b];
+  b.r_b = state.orientation[row.body_b];
+  b.velocity.tail<6>() = state.velocity.segment<6>(6 * row.body_b);
+  return b;
+}
+
+VecX Vine3dStepper::joint_errors(const Vine3dState& state) const {
+  const int joint_rows = static_cast<int>(rows_.size()) - model_.num_prismatic();
+  VecX c(joint_rows);
+  VecN<12> a;
+  double rhs = 0.0;
+  for (int r = 0; r < joint_rows; ++r)
+    c(r) = evaluate_row(rows_[r], row_bodies(rows_[r], state), model_.dt, model_.growth_lookahead,
+                        a, rhs);
+  return c;
+}
+
+void Vine3dStepper::fill_objective(const Vine3dState& state) {
+  double* values = problem_.P.valuePtr();
+  const VecX& v = state.velocity;
+  VecX momentum(model_.num_dofs());
+  for (int i = 0; i < model_.num_bodies; ++i) {
+    const Mat3 inertia = world_inertia(model_, state, i);
+    for (int a = 0; a < 3; ++a) values[mass_slots_[36 * i + 7 * a]] = model_.mass[i] / mass_scale_;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        values[mass_slots_[36 * i + 6 * (a + 3) + b + 3]] = inertia(a, b) / mass_scale_;
+    momentum.segment<3>(6 * i) = model_.mass[i] * v.segment<3>(6 * i);
+    momentum.segment<3>(6 * i + 3) = inertia * v.segment<3>(6 * i + 3);
+  }
+  applied_forces(model_, state, v, force_);
+  problem_.c = -(momentum + model_.dt * force_) / mass_scale_;
+}
+
+double Vine3dStepper::fill_rows(const Vine3dState& state, const VecX& joint_rates) {
+  double* values = problem_.A_eq.valuePtr();
+  const int first_growth = static_cast<int>(rows_.size()) - model_.num_prismatic();
+  double joint_error = 0.0;
+  VecN<12> a;
+  for (int r = 0; r < static_cast<int>(rows_.size()); ++r) {
+    const JointRow& row = rows_[r];
+    const double c = evaluate_row(row, row_bodies(row, state), model_.dt, model_.growth_lookahead,
+                                  a, problem_.b_eq(r));
+    if (row.kind == JointRowKind::position || row.kind == JointRowKind::lateral)
+      joint_error = std::max(joint_error, std::abs(c));
+    if (r >= first_growth) problem_.b_eq(r) += joint_rates(r - first_growth);
+    for (int l = 0; l < 12; ++l)
+      if (row_slots_[12 * r + l] >= 0) values[row_slots_[12 * r + l]] = a(l);
+  }
+  return joint_error;
+}
+
+void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rates) const {
+  const int nb = model_.num_bodies;
+  if (static_cast<int>(state.position.size()) != nb ||
+      static_cast<int>(state.orientation.size()) != nb || state.velocity.size() != 6 * nb)
+    throw InputError(
+        "state",
+        fmt::format("{} positions, {} orientations, {} velocities", state.position.size(),
+                    state.orientation.size(), state.velocity.size()),
+        fmt::format("{} positions and orientations, {} velocities", nb, 6 * nb));
+  bool finite = state.velocity.allFinite();
+  for (int i = 0; i < nb; ++i)
+    finite = finite && state.position[i].allFinite() &&
+             std::abs(state.orientation[i].norm() - 1.0) < 1e-9;
+  if (!finite)
+    throw InputError("state", "a non-finite position or velocity or a non-unit orientation",
+                     "finite positions and velocities, unit quaternions");
+  if (joint_rates.size() != model_.num_prismatic() || !joint_rates.allFinite())
+    throw InputError(
+        "joint_rates", fmt::format("{} values", joint_rates.size()),
+        fmt::format("{} finite values (one per prismatic joint)", model_.num_prismatic()));
+}
+
+Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
+  rates_ = joint_growth_rates(state.time);
+  return step(state, rates_);
+}
+
+Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates) {
+  check_state(state, joint_rates);
+  fill_objective(state);
+  Vine3dStepReport report;
+  report.joint_error = fill_rows(state, joint_rates);
+  report.min_distance = fill_contact_rows(state);
+  const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
+  if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
+      !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))
+    return report;  // numerical failure: a state or parameters that overflow
+  solver_.solve(problem_, solution_);
+  report.status = solution_.status;
+  report.qp_iterations = solution_.iterations;
+  report.kkt_residual = solution_.kkt_residual;
+  if (solution_.status != qp::QpStatus::solved) return report;
+  const int np = model_.num_prismatic();
+  report.growth_rate = (problem_.A_eq.bottomRows(np) * solution_.x).sum();
+  report.kinetic_energy = 0.5 * mass_scale_ * solution_.x.dot(problem_.P * solution_.x);
+  report.active_contacts = static_cast<int>((solution_.z_in.array() > 0.0).count());
+  if (report.joint_error > model_.max_joint_error) {
+    report.failure = Vine3dFailure::joint_drift;
+    return report;
+  }
+  // semi-implicit Euler (eq. 10) on R^3 x SO(3)
+  state.velocity = solution_.x;
+  for (int i = 0; i < model_.num_bodies; ++i) {
+    state.position[i] += model_.dt * state.velocity.segment<3>(6 * i);
+    state.orientation[i] =
+        (rotation_exp(model_.dt * state.velocity.segment<3>(6 * i + 3)) * state.orientation[i])
+            .normalized();
+  }
+  state.time += model_.dt;
+  return report;
+}
+
+}  // namespace tendril::vine3d
