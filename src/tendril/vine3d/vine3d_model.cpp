@@ -60,6 +60,10 @@ void Vine3dModel::validate(const std::string& prefix) const {
   require(gravity.allFinite(), prefix + ".gravity", gravity.norm(), "a finite vector [m/s^2]");
   require(std::isfinite(contact_radius) && contact_radius >= 0.0, prefix + ".contact.radius",
           contact_radius, "a finite radius >= 0 [m]");
+  require(std::isfinite(friction) && friction >= 0.0, prefix + ".contact.friction", friction,
+          "a finite coefficient >= 0");
+  require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
+          "a finite gap >= 0 [m]");
   for (std::size_t i = 0; i < obstacles.size(); ++i) {
     const Obstacle3& o = obstacles[i];
     const bool ok = o.centre.allFinite() && o.normal.allFinite() &&

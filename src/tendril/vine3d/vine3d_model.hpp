@@ -44,6 +44,10 @@ struct Vine3dModel {
   std::vector<Obstacle3> obstacles;  ///< rigid, fixed obstacles (#obstacles)
   /// r_c: every body is a capsule of this radius around its axis segment [m]
   double contact_radius = 0.0;
+  double friction = 0.0;  ///< mu Coulomb friction coefficient (0 = frictionless, the paper)
+  /// A contact point with Phi(q_k) <= this gap is in contact and gets the friction pyramid's rows,
+  /// farther ones only the normal row (as vine::VineModel::contact_gap) [m]
+  double contact_gap = 1e-5;
   Vec3 gravity = Vec3::Zero();  ///< g [m/s^2]
   double dt = 0.01;             ///< Delta t time step [s]
   GrowthMode growth_mode = GrowthMode::uniform;

@@ -66,12 +66,16 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
   problem_.c.setZero(n);
 }
 
+int Vine3dStepper::rows_per_point() const {
+  return model_.friction > 0.0 ? 4 : 1;
+}
+
 void Vine3dStepper::build_contact_pattern() {
-  const int no = static_cast<int>(model_.obstacles.size());
-  const int rows = 3 * model_.num_bodies * no;
-  Triplets entries;  // row r belongs to body r / (3 #obstacles)
+  const int rows_per_body = 3 * rows_per_point() * static_cast<int>(model_.obstacles.size());
+  const int rows = rows_per_body * model_.num_bodies;
+  Triplets entries;
   for (int r = 0; r < rows; ++r)
-    for (int l = 0; l < 6; ++l) entries.emplace_back(r, 6 * (r / (3 * no)) + l, 1.0);
+    for (int l = 0; l < 6; ++l) entries.emplace_back(r, 6 * (r / rows_per_body) + l, 1.0);
   problem_.A_in.resize(rows, model_.num_dofs());
   problem_.A_in.setFromTriplets(entries.begin(), entries.end());
   problem_.A_in.makeCompressed();
@@ -82,11 +86,39 @@ void Vine3dStepper::build_contact_pattern() {
   problem_.b_in.setZero(rows);
 }
 
-double Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
+void Vine3dStepper::set_contact_row(int row, const Vec3& direction, const Vec3& arm, double rhs) {
   double* values = problem_.A_in.valuePtr();
+  for (int l = 0; l < 3; ++l) values[contact_slots_[6 * row + l]] = direction(l);
+  const Vec3 moment = arm.cross(direction);
+  for (int l = 0; l < 3; ++l) values[contact_slots_[6 * row + 3 + l]] = moment(l);
+  problem_.b_in(row) = rhs;
+}
+
+void Vine3dStepper::set_contact_point_rows(int first_row, const Obstacle3& obstacle,
+                                           const Vec3& point, const Vec3& arm) {
+  // Phi = sd(p + s e) - r_c; rows d . (v + omega x s e) >= -Phi / Delta t (eq. 13) with d = n, or
+  // in contact with friction the pyramid's edges d = n +- mu t1, n +- mu t2
+  Vec3 n;
+  const double phi = signed_distance(obstacle, point, n) - model_.contact_radius;
+  const int rows = rows_per_point();
+  const bool cone = rows > 1 && phi <= model_.contact_gap;
+  if (!cone) {
+    set_contact_row(first_row, n, arm, -phi / model_.dt);
+    for (int k = 1; k < rows; ++k) set_contact_row(first_row + k, Vec3::Zero(), arm, -1.0);
+    return;
+  }
+  // t1 = e_z x n (the planar tangent (-n_y, n_x) for n in the plane z = 0), e_x x n near e_z
+  const Vec3 t1 = (std::abs(n.z()) < 0.9 ? Vec3::UnitZ() : Vec3::UnitX()).cross(n).normalized();
+  const Vec3 t2 = n.cross(t1);
+  const double mu = model_.friction;
+  const Vec3 edges[4] = {n + mu * t1, n - mu * t1, n + mu * t2, n - mu * t2};
+  for (int k = 0; k < 4; ++k) set_contact_row(first_row + k, edges[k], arm, -phi / model_.dt);
+}
+
+double Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
   const int no = static_cast<int>(model_.obstacles.size());
+  const int rows = rows_per_point();
   double min_distance = std::numeric_limits<double>::infinity();
-  VecN<6> a;
   for (int b = 0; b < model_.num_bodies; ++b) {
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
@@ -97,21 +129,16 @@ double Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
       min_distance = std::min(min_distance, closest_distance - model_.contact_radius);
       const double offsets[3] = {closest, -d, d};
       for (int k = 0; k < 3; ++k) {
-        const int r = 3 * (b * no + o) + k;
-        const double s = offsets[k];
-        if (k > 0 && std::abs(s - closest) <= 1e-9 * d) {
-          a.setZero();  // the end is the closest point: a row 0 >= -1 that never binds
-          problem_.b_in(r) = -1.0;
-        } else {
-          // Phi = sd(p + s e) - r_c, row n . (v + omega x s e) >= -Phi / Delta t (eq. 13)
-          Vec3 n;
-          const double phi = signed_distance(obstacle, Vec3(state.position[b] + s * axis), n) -
-                             model_.contact_radius;
-          a.head<3>() = n;
-          a.tail<3>() = (s * axis).cross(n);
-          problem_.b_in(r) = -phi / model_.dt;
+        const int first_row = (3 * (b * no + o) + k) * rows;
+        const Vec3 arm = offsets[k] * axis;
+        const bool base_end = b == 0 && std::abs(offsets[k] + d) <= 1e-9 * d;
+        if ((k > 0 && std::abs(offsets[k] - closest) <= 1e-9 * d) || base_end) {
+          // the end is the closest point, or body 0's proximal end (the base, held by its joint:
+          // contact rows there would only repeat the joint rows): rows 0 >= -1 that never bind
+          for (int r = 0; r < rows; ++r) set_contact_row(first_row + r, Vec3::Zero(), arm, -1.0);
+          continue;
         }
-        for (int l = 0; l < 6; ++l) values[contact_slots_[6 * r + l]] = a(l);
+        set_contact_point_rows(first_row, obstacle, Vec3(state.position[b] + arm), arm);
       }
     }
   }

@@ -5,15 +5,15 @@
 ///   minimise_V  1/2 V^T M_k V - V^T (M_k V_k + Delta t F(q_k, V_k))
 ///   subject to  J V = -c(q_k) / Delta t     (bending, prismatic and twist rows, eq. 12)
 ///               G_bar(q_k, V_k) V = u_k     (growth, eq. 14; one row per prismatic joint)
-///               L V >= -Phi(q_k) / Delta t  (contact, eq. 13; frictionless)
+///               L V >= -Phi(q_k) / Delta t  (contact, eq. 13; with friction the pyramid's edges)
 ///   then p_{k+1} = p_k + Delta t v_{k+1},  r_{k+1} = exp(Delta t omega_{k+1}) r_k  (eq. 10)
 ///
 /// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) and F the
 /// springs, dampers, gravity and the gyroscopic torque -omega x I_w omega at V_k (bending_joints).
 /// As in the planar stepper (vine/vine_stepper.hpp) the objective is divided by the mean body
 /// mass m_ref. Contact: every body is a capsule of the contact radius; per (body, obstacle) pair
-/// the rows hold the axis point closest to the obstacle and the body's two ends out of it
-/// (docs/physics/vine3d.md#contact).
+/// the rows hold the axis point closest to the obstacle and the body's two ends out of it, with
+/// Coulomb friction as a four-sided pyramid once in contact (docs/physics/vine3d.md#contact).
 
 #include <vector>
 
@@ -79,6 +79,13 @@ class Vine3dStepper {
   void build_contact_pattern();
   /// A_in and b_in at q_k; returns min Phi(q_k) over the pairs [m].
   double fill_contact_rows(const Vine3dState& state);
+  /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
+  int rows_per_point() const;
+  /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
+  void set_contact_point_rows(int first_row, const Obstacle3& obstacle, const Vec3& point,
+                              const Vec3& arm);
+  /// Row `row` of A_in: direction . (v + omega x arm) >= rhs.
+  void set_contact_row(int row, const Vec3& direction, const Vec3& arm, double rhs);
 
   Vine3dModel model_;
   qp::QpSolver solver_;

@@ -1,7 +1,8 @@
 // Contact of the 3D vine (src/tendril/vine3d/vine3d_stepper.hpp, obstacles.hpp): a vine growing
 // into a sphere off its axis is deflected in both lateral directions and never enters it; a vine
-// sagging under gravity comes to rest on a floor. Distances are computed in the test from the
-// closed forms (segment to point, segment ends to plane).
+// sagging under gravity comes to rest on a floor; a body lying on a floor pulled sideways sticks
+// below the Coulomb limit and slides above it, bracketed by the motion with and without friction.
+// Distances are computed in the test from the closed forms (segment to point, ends to plane).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -100,6 +101,60 @@ TEST(Vine3dContact, SaggingVineComesToRestOnAFloor) {
       s.position.back() + m.half_length.back() * (s.orientation.back() * Vec3::UnitX());
   EXPECT_NEAR(tip.z(), floor + m.contact_radius, 1e-6);
   EXPECT_LT(s.velocity.norm(), 1e-3);
+}
+
+/// Angle [rad] by which a single body pinned at its proximal end, lying on a floor with friction
+/// mu, turns about the vertical in `duration` [s] under gravity g_z down and g_y sideways.
+double turn_on_a_floor(double mu, double g_y, double duration, Vine3dModel& m) {
+  UniformVine3dParameters p;
+  p.bodies = 1;
+  p.half_length = 0.05;
+  p.tube_diameter = 0.01;
+  p.mass = 0.01;
+  p.dt = 1e-3;
+  m = uniform_vine3d(p);
+  m.friction = mu;
+  m.base = Vec3(0.0, 0.0, m.contact_radius);  // the capsule touches the floor z = 0
+  m.obstacles = {make_half_space(Vec3::Zero(), Vec3::UnitZ())};
+  m.gravity = Vec3(0.0, g_y, -9.81);
+  Vine3dStepper stepper(m);
+  Vine3dState s = straight_state(m, 0.0);
+  const int steps = static_cast<int>(std::lround(duration / m.dt));
+  for (int k = 0; k < steps; ++k) {
+    const Vine3dStepReport r = stepper.step(s);
+    EXPECT_TRUE(r.ok()) << "step " << k << ": " << qp::to_string(r.status) << " failure "
+                        << static_cast<int>(r.failure) << " joint error " << r.joint_error;
+    if (!r.ok()) return HUGE_VAL;
+  }
+  const Vec3 axis = s.orientation[0] * Vec3::UnitX();
+  return std::atan2(axis.y(), axis.x());
+}
+
+TEST(Vine3dContact, FrictionOnAFloorSticksBelowTheCoulombLimitAndSlidesAbove) {
+  // the far end carries half the weight (moments about the pin's horizontal axis), so friction
+  // resists the turn with mu m g_z d against the sideways pull m g_y d: it sticks for g_y < mu g_z.
+  // The sideways direction is an edge of the friction pyramid (its capacity there is mu N).
+  const double mu = 0.4, g_z = 9.81;
+  Vine3dModel m;
+  const double stuck = turn_on_a_floor(mu, 0.5 * mu * g_z, 0.5, m);
+  // sticking: no motion beyond the QP's tolerance (1e-10 relative in the velocities)
+  EXPECT_LT(std::abs(stuck), 1e-8);
+  // sliding for 0.05 s: I_p thetadd = m d (g_y - mu g_z) with I_p = I_t + m d^2 while the far end
+  // is on the floor; Anitescu's relaxation lifts a sliding contact (docs/physics/vine.md#friction)
+  // and only lowers the friction, so the turn lies between the Coulomb and the frictionless ones
+  // (less 1 % for the lever arm's cos theta, theta < 0.1)
+  const double g_y = 2.0 * mu * g_z, t = 0.05;
+  const double turned = turn_on_a_floor(mu, g_y, t, m);
+  const double d = m.half_length[0], mass = m.mass[0];
+  const double pivot_inertia = m.transverse_inertia[0] + mass * d * d;
+  const double coulomb = 0.5 * mass * d * (g_y - mu * g_z) / pivot_inertia * t * t;
+  const double frictionless = 0.5 * mass * d * g_y / pivot_inertia * t * t;
+  std::printf(
+      "stuck: turned %.3g rad in 0.5 s; sliding: %.4g rad in %.2g s (Coulomb %.4g, "
+      "frictionless %.4g rad)\n",
+      stuck, turned, t, coulomb, frictionless);
+  EXPECT_GT(turned, 0.99 * coulomb);
+  EXPECT_LT(turned, frictionless);
 }
 
 }  // namespace

@@ -38,6 +38,8 @@ Vine3dModel spatial_model(const vine::VineModel& p) {
   m.growth = p.growth;
   m.growth_lookahead = p.growth_lookahead;
   m.contact_radius = p.contact_radius;
+  m.friction = p.friction;
+  m.contact_gap = p.contact_gap;
   return m;
 }
 
@@ -53,6 +55,17 @@ Vine3dState spatial_state(const vine::VineState& s) {
     out.velocity.segment<6>(6 * i) << s.v(3 * i), s.v(3 * i + 1), 0.0, 0.0, 0.0, s.v(3 * i + 2);
   }
   return out;
+}
+
+/// The paper's wall, a rectangle (a four-vertex polygon), as a box 1 m tall about z = 0.
+Obstacle3 wall_box(const vine::Obstacle& wall) {
+  const std::vector<Vec2>& corners = wall.vertices;
+  EXPECT_EQ(corners.size(), 4u);
+  const Vec2 centre = 0.25 * (corners[0] + corners[1] + corners[2] + corners[3]);
+  const Vec2 along = corners[0] - corners[3], across = corners[1] - corners[0];
+  return make_box(Vec3(centre.x(), centre.y(), 0.0),
+                  Vec3(0.5 * along.norm(), 0.5 * across.norm(), 1.0),
+                  Quat(Eigen::AngleAxisd(std::atan2(along.y(), along.x()), Vec3::UnitZ())));
 }
 
 struct Comparison {
@@ -108,17 +121,25 @@ TEST(PlanarConsistency, PaperWallGrowthIntoTheWall) {
   const std::filesystem::path dir = tendril::testing::wall_growth_data_dir();
   if (dir.empty()) GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found";
   const tendril::testing::WallGrowthCase c = tendril::testing::wall_growth_case(dir);
-  const std::vector<Vec2>& corners = c.model.obstacles.at(0).vertices;
-  ASSERT_EQ(corners.size(), 4u);
-  const Vec2 centre = 0.25 * (corners[0] + corners[1] + corners[2] + corners[3]);
-  const Vec2 along = corners[0] - corners[3], across = corners[1] - corners[0];
   Vine3dModel m = spatial_model(c.model);
-  m.obstacles = {make_box(
-      Vec3(centre.x(), centre.y(), 0.0), Vec3(0.5 * along.norm(), 0.5 * across.norm(), 1.0),
-      Quat(Eigen::AngleAxisd(std::atan2(along.y(), along.x()), Vec3::UnitZ())))};
+  m.obstacles = {wall_box(c.model.obstacles.at(0))};
   const int steps = 270;
   const Comparison result = compare(c.model, c.start, steps, &m);
   EXPECT_GT(result.contact_steps, steps / 2);  // the tip reaches the wall and slides along it
+  EXPECT_LT(result.deviation, 1e-9);
+}
+
+TEST(PlanarConsistency, PaperWallGrowthIntoTheWallWithFriction) {
+  // as above with Coulomb friction mu = 0.05 (the planar cone's two edges are two of the 3D
+  // pyramid's four; its other two edges are implied by them in the plane)
+  const std::filesystem::path dir = tendril::testing::wall_growth_data_dir();
+  if (dir.empty()) GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found";
+  tendril::testing::WallGrowthCase c = tendril::testing::wall_growth_case(dir);
+  c.model.friction = 0.05;
+  Vine3dModel m = spatial_model(c.model);
+  m.obstacles = {wall_box(c.model.obstacles.at(0))};
+  const Comparison result = compare(c.model, c.start, 270, &m);
+  EXPECT_GT(result.contact_steps, 135);
   EXPECT_LT(result.deviation, 1e-9);
 }
 
