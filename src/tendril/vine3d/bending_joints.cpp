@@ -34,25 +34,29 @@ Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body)
   return r * diag.asDiagonal() * r.transpose();
 }
 
+Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
+                                          int joint) {
+  Vec3 phi;
+  bend_angles(model, state, joint, phi);
+  const Mat3 rb = state.orientation[model.bending_body(joint)].toRotationMatrix();
+  return (right_jacobian_inverse(phi) * rb.transpose()).bottomRows<2>();
+}
+
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
                     VecX& force, bool with_damping) {
   force.setZero(model.num_dofs());
   Vec3 phi;
   for (int j = 0; j < model.num_bending(); ++j) {
     const int b = model.bending_body(j);
-    const Vec2 bend = bend_angles(model, state, j, phi);
-    const Mat3 rb = state.orientation[b].toRotationMatrix();
-    const Mat3 jinv = right_jacobian_inverse(phi);
-    // generalised bend moment P^T (K (beta - beta_0) + C betadot) in the joint's frame
-    Vec3 moment = Vec3::Zero();
-    moment.tail<2>() = model.stiffness[j] * (bend - model.rest_bend[j]);
+    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model, state, j);
+    // generalised bend moment K (beta - beta_0) + C betadot
+    Vec2 moment = model.stiffness[j] * (bend_angles(model, state, j, phi) - model.rest_bend[j]);
     if (with_damping) {
       Vec3 relative = velocity.segment<3>(6 * b + 3);
       if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);
-      const Vec3 rate = jinv * (rb.transpose() * relative);
-      moment.tail<2>() += model.damping[j] * rate.tail<2>();
+      moment += model.damping[j] * (rate_map * relative);
     }
-    const Vec3 torque = -(rb * (jinv.transpose() * moment));
+    const Vec3 torque = -(rate_map.transpose() * moment);
     force.segment<3>(6 * b + 3) += torque;
     if (b > 0) force.segment<3>(6 * (b - 1) + 3) -= torque;
   }

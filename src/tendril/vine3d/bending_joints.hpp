@@ -21,6 +21,11 @@ namespace tendril::vine3d {
 /// beta_j = (phi_y, phi_z) of bending joint j [rad] and, in `phi`, the whole rotation vector.
 Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, Vec3& phi);
 
+/// B_j = P J_r^-1(phi) R_b^T: betadot_j = B_j (omega_b - omega_a) (2 x 3), and the torque on body
+/// b of a generalised bend moment m is -B_j^T m.
+Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
+                                          int joint);
+
 /// Sum of K_j / 2 |beta_j - beta_0,j|^2 over the bending joints [J].
 double bending_energy(const Vine3dModel& model, const Vine3dState& state);
 

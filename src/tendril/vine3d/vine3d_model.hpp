@@ -24,6 +24,7 @@ namespace tendril::vine3d {
 
 using vine::GrowthMode;
 using vine::GrowthSchedule;
+using vine::SpringIntegration;
 
 struct Vine3dModel {
   int num_bodies = 0;               ///< n (#bodies)
@@ -49,7 +50,10 @@ struct Vine3dModel {
   /// farther ones only the normal row (as vine::VineModel::contact_gap) [m]
   double contact_gap = 1e-5;
   Vec3 gravity = Vec3::Zero();  ///< g [m/s^2]
-  double dt = 0.01;             ///< Delta t time step [s]
+  /// The bending springs and dampers at (q_k, V_k) (the paper), or implicit in V_{k+1}
+  /// (docs/physics/vine3d.md#bending-stiffness-and-damping)
+  SpringIntegration springs = SpringIntegration::explicit_forces;
+  double dt = 0.01;  ///< Delta t time step [s]
   GrowthMode growth_mode = GrowthMode::uniform;
   GrowthSchedule growth;  ///< u(t) total growth rate [m/s]
   /// beta in G_bar = g_v + beta Delta t g_q (as vine::VineModel::growth_lookahead)

@@ -45,12 +45,30 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
   problem_.b_eq.setZero(static_cast<int>(rows_.size()));
   build_contact_pattern();
 
-  // P: m_i on the translations, the 3 x 3 world inertia on the rotations of each body
-  entries.clear();
+  build_objective_pattern();
+  double total = 0.0;
+  for (double m : model_.mass) total += m;
+  mass_scale_ = total / model_.num_bodies;
+  problem_.c.setZero(n);
+}
+
+void Vine3dStepper::build_objective_pattern() {
+  // P: m_i on the translations, the 3 x 3 world inertia on the rotations of each body; implicit
+  // springs couple the rotations of the two bodies of each bending joint
+  const bool implicit = model_.springs == SpringIntegration::implicit;
+  Triplets entries;
   for (int i = 0; i < model_.num_bodies; ++i)
     for (int a = 0; a < 6; ++a)
       for (int b = 0; b < 6; ++b)
         if (a == b || (a >= 3 && b >= 3)) entries.emplace_back(6 * i + a, 6 * i + b, 1.0);
+  for (int j = 0; j < model_.num_bending() && implicit; ++j)
+    for (int a = 0; a < 3 && model_.bending_body(j) > 0; ++a)
+      for (int b = 0; b < 3; ++b) {
+        const int distal = 6 * model_.bending_body(j) + 3, proximal = distal - 6;
+        entries.emplace_back(proximal + a, distal + b, 1.0);
+        entries.emplace_back(distal + a, proximal + b, 1.0);
+      }
+  const int n = model_.num_dofs();
   problem_.P.resize(n, n);
   problem_.P.setFromTriplets(entries.begin(), entries.end());
   problem_.P.makeCompressed();
@@ -60,10 +78,37 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
       for (int b = 0; b < 6; ++b)
         if (a == b || (a >= 3 && b >= 3))
           mass_slots_[36 * i + 6 * a + b] = value_index(problem_.P, 6 * i + a, 6 * i + b);
-  double total = 0.0;
-  for (double m : model_.mass) total += m;
-  mass_scale_ = total / model_.num_bodies;
-  problem_.c.setZero(n);
+  // per bending joint the (proximal, distal) x (proximal, distal) rotation blocks, -1 at the base
+  spring_slots_.assign(36 * model_.num_bending(), -1);
+  for (int j = 0; j < model_.num_bending() && implicit; ++j)
+    for (int block = 0; block < 4; ++block) {
+      const int row_body = model_.bending_body(j) - 1 + block / 2;
+      const int col_body = model_.bending_body(j) - 1 + block % 2;
+      if (row_body < 0 || col_body < 0) continue;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          spring_slots_[36 * j + 9 * block + 3 * a + b] =
+              value_index(problem_.P, 6 * row_body + 3 + a, 6 * col_body + 3 + b);
+    }
+}
+
+void Vine3dStepper::add_implicit_springs(const Vine3dState& state) {
+  // tau(q_k + Delta t V, V) = tau(q_k, 0) - (Delta t K_j + C_j) B_j^T B_j (omega_b - omega_a):
+  // (Delta t^2 K_j + Delta t C_j) B_j^T B_j enters P on the joint's rotation blocks
+  double* values = problem_.P.valuePtr();
+  const double dt = model_.dt;
+  for (int j = 0; j < model_.num_bending(); ++j) {
+    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model_, state, j);
+    const Mat3 w = (dt * dt * model_.stiffness[j] + dt * model_.damping[j]) / mass_scale_ *
+                   (rate_map.transpose() * rate_map);
+    for (int block = 0; block < 4; ++block) {
+      const bool diagonal = block == 0 || block == 3;  // on the mass blocks fill_objective wrote
+      for (int k = 0; k < 9; ++k) {
+        const int slot = spring_slots_[36 * j + 9 * block + k];
+        if (slot >= 0) values[slot] = diagonal ? values[slot] + w(k / 3, k % 3) : -w(k / 3, k % 3);
+      }
+    }
+  }
 }
 
 int Vine3dStepper::rows_per_point() const {
@@ -197,7 +242,10 @@ void Vine3dStepper::fill_objective(const Vine3dState& state) {
     momentum.segment<3>(6 * i) = model_.mass[i] * v.segment<3>(6 * i);
     momentum.segment<3>(6 * i + 3) = inertia * v.segment<3>(6 * i + 3);
   }
-  applied_forces(model_, state, v, force_);
+  // implicit springs: the springs' force at q_k here, their Delta t V part and the dampers in P
+  const bool implicit = model_.springs == SpringIntegration::implicit;
+  if (implicit) add_implicit_springs(state);
+  applied_forces(model_, state, v, force_, !implicit);
   problem_.c = -(momentum + model_.dt * force_) / mass_scale_;
 }
 

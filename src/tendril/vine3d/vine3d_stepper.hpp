@@ -69,6 +69,11 @@ class Vine3dStepper {
  private:
   /// Throws InputError naming "state" if its sizes or values are invalid.
   void check_state(const Vine3dState& state, const VecX& joint_rates) const;
+  /// The pattern of P: each body's 6 x 6 mass block, with implicit springs the rotation blocks
+  /// coupling the two bodies of each bending joint.
+  void build_objective_pattern();
+  /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P (bending_joints).
+  void add_implicit_springs(const Vine3dState& state);
   /// P = M_k / m_ref and c = -(M_k V_k + Delta t F) / m_ref.
   void fill_objective(const Vine3dState& state);
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
@@ -94,6 +99,7 @@ class Vine3dStepper {
   std::vector<JointRow> rows_;
   std::vector<int> row_slots_;  // value index of each local entry of A_eq, -1 if none (12 #rows)
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
+  std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
   double mass_scale_ = 1.0;      // m_ref [kg]
   VecX force_;                   // F(q_k, V_k) (6 #bodies)

@@ -37,6 +37,7 @@ Vine3dModel spatial_model(const vine::VineModel& p) {
   m.growth_mode = p.growth_mode;
   m.growth = p.growth;
   m.growth_lookahead = p.growth_lookahead;
+  m.springs = p.springs;
   m.contact_radius = p.contact_radius;
   m.friction = p.friction;
   m.contact_gap = p.contact_gap;
@@ -145,6 +146,16 @@ TEST(PlanarConsistency, PaperWallGrowthIntoTheWallWithFriction) {
 
 TEST(PlanarConsistency, SwingingVineUnderGravity) {
   vine::VineModel m = testing::swinging_vine();
+  m.gravity = Vec2(0.0, -9.81);
+  EXPECT_LT(compare(m, testing::swinging_start(m), 270).deviation, 1e-9);
+}
+
+TEST(PlanarConsistency, ImplicitSpringsOfAStifferVine) {
+  // implicit springs and dampers (P += dt^2 R K R^T + dt R C R^T in both), K ten times the
+  // swinging vine's
+  vine::VineModel m = testing::swinging_vine();
+  m.springs = vine::SpringIntegration::implicit;
+  m.stiffness.assign(m.num_pins(), 10 * testing::kSwingStiffness);
   m.gravity = Vec2(0.0, -9.81);
   EXPECT_LT(compare(m, testing::swinging_start(m), 270).deviation, 1e-9);
 }
