@@ -8,7 +8,8 @@
 /// The log map phi = log(r) returns the rotation vector (|phi| <= pi), and the right Jacobian's
 /// inverse maps a body-frame perturbation delta to the change of the log:
 ///   log(R exp(delta)) = log(R) + J_r^-1(log R) delta + O(|delta|^2)
-/// (Sola, Deray, Atchuthan, "A micro Lie theory for state estimation in robotics", 2018, eq. 144).
+/// (Sola, Deray, Atchuthan, "A micro Lie theory for state estimation in robotics", 2018: the
+/// right Jacobian of SO(3)).
 
 #include <Eigen/Geometry>
 
