@@ -43,6 +43,7 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
       if (row_column(rows_[r], l) >= 0)
         row_slots_[12 * r + l] = value_index(problem_.A_eq, r, row_column(rows_[r], l));
   problem_.b_eq.setZero(static_cast<int>(rows_.size()));
+  reach_.setZero(model_.num_bodies);
   build_contact_pattern();
 
   build_objective_pattern();
@@ -116,11 +117,12 @@ int Vine3dStepper::rows_per_point() const {
 }
 
 void Vine3dStepper::build_contact_pattern() {
-  const int rows_per_body = 3 * rows_per_point() * static_cast<int>(model_.obstacles.size());
-  const int rows = rows_per_body * model_.num_bodies;
+  const int rows_per_pair = 3 * rows_per_point();
+  const int rows = rows_per_pair * static_cast<int>(pairs_.size());
   Triplets entries;
   for (int r = 0; r < rows; ++r)
-    for (int l = 0; l < 6; ++l) entries.emplace_back(r, 6 * (r / rows_per_body) + l, 1.0);
+    for (int l = 0; l < 6; ++l)
+      entries.emplace_back(r, 6 * pairs_[r / rows_per_pair].body + l, 1.0);
   problem_.A_in.resize(rows, model_.num_dofs());
   problem_.A_in.setFromTriplets(entries.begin(), entries.end());
   problem_.A_in.makeCompressed();
@@ -129,6 +131,38 @@ void Vine3dStepper::build_contact_pattern() {
     for (int l = 0; l < 6; ++l)
       contact_slots_[6 * r + l] = value_index(problem_.A_in, r, entries[6 * r + l].col());
   problem_.b_in.setZero(rows);
+}
+
+double Vine3dStepper::select_pairs(const Vine3dState& state) {
+  double min_distance = std::numeric_limits<double>::infinity();
+  const std::vector<Pair> previous = std::move(pairs_);
+  pairs_.clear();
+  Vec3 normal;
+  for (int b = 0; b < model_.num_bodies; ++b) {
+    const Vec3 axis = state.orientation[b] * Vec3::UnitX();
+    const double d = model_.half_length[b];
+    for (int o = 0; o < static_cast<int>(model_.obstacles.size()); ++o) {
+      const Obstacle3& obstacle = model_.obstacles[o];
+      // sd is 1-Lipschitz: no point of the body is nearer than sd(centre) - d
+      if (signed_distance(obstacle, state.position[b], normal) - d - model_.contact_radius >
+          reach_(b))
+        continue;
+      double distance = 0.0;
+      closest_offset(obstacle, state.position[b], axis, d, distance);
+      min_distance = std::min(min_distance, distance - model_.contact_radius);
+      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({b, o});
+    }
+  }
+  const auto same = [](const Pair& x, const Pair& y) { return x.body == y.body; };
+  if (pairs_.size() != previous.size() ||
+      !std::equal(pairs_.begin(), pairs_.end(), previous.begin(), same))
+    build_contact_pattern();  // the rows' bodies changed
+  return min_distance;
+}
+
+double Vine3dStepper::body_motion(const VecX& velocity, int body) const {
+  return model_.dt * (velocity.segment<3>(6 * body).norm() +
+                      model_.half_length[body] * velocity.segment<3>(6 * body + 3).norm());
 }
 
 void Vine3dStepper::set_contact_row(int row, const Vec3& direction, const Vec3& arm, double rhs) {
@@ -160,34 +194,29 @@ void Vine3dStepper::set_contact_point_rows(int first_row, const Obstacle3& obsta
   for (int k = 0; k < 4; ++k) set_contact_row(first_row + k, edges[k], arm, -phi / model_.dt);
 }
 
-double Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
-  const int no = static_cast<int>(model_.obstacles.size());
+void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
   const int rows = rows_per_point();
-  double min_distance = std::numeric_limits<double>::infinity();
-  for (int b = 0; b < model_.num_bodies; ++b) {
+  for (int p = 0; p < static_cast<int>(pairs_.size()); ++p) {
+    const int b = pairs_[p].body;
+    const Obstacle3& obstacle = model_.obstacles[pairs_[p].obstacle];
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    for (int o = 0; o < no; ++o) {
-      const Obstacle3& obstacle = model_.obstacles[o];
-      double closest_distance = 0.0;
-      const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
-      min_distance = std::min(min_distance, closest_distance - model_.contact_radius);
-      const double offsets[3] = {closest, -d, d};
-      for (int k = 0; k < 3; ++k) {
-        const int first_row = (3 * (b * no + o) + k) * rows;
-        const Vec3 arm = offsets[k] * axis;
-        const bool base_end = b == 0 && std::abs(offsets[k] + d) <= 1e-9 * d;
-        if ((k > 0 && std::abs(offsets[k] - closest) <= 1e-9 * d) || base_end) {
-          // the end is the closest point, or body 0's proximal end (the base, held by its joint:
-          // contact rows there would only repeat the joint rows): rows 0 >= -1 that never bind
-          for (int r = 0; r < rows; ++r) set_contact_row(first_row + r, Vec3::Zero(), arm, -1.0);
-          continue;
-        }
-        set_contact_point_rows(first_row, obstacle, Vec3(state.position[b] + arm), arm);
+    double closest_distance = 0.0;
+    const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
+    const double offsets[3] = {closest, -d, d};
+    for (int k = 0; k < 3; ++k) {
+      const int first_row = (3 * p + k) * rows;
+      const Vec3 arm = offsets[k] * axis;
+      const bool base_end = b == 0 && std::abs(offsets[k] + d) <= 1e-9 * d;
+      if ((k > 0 && std::abs(offsets[k] - closest) <= 1e-9 * d) || base_end) {
+        // the end is the closest point, or body 0's proximal end (the base, held by its joint:
+        // contact rows there would only repeat the joint rows): rows 0 >= -1 that never bind
+        for (int r = 0; r < rows; ++r) set_contact_row(first_row + r, Vec3::Zero(), arm, -1.0);
+        continue;
       }
+      set_contact_point_rows(first_row, obstacle, Vec3(state.position[b] + arm), arm);
     }
   }
-  return min_distance;
 }
 
 VecX Vine3dStepper::joint_growth_rates(double time) const {
@@ -299,16 +328,36 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
   fill_objective(state);
   Vine3dStepReport report;
   report.joint_error = fill_rows(state, joint_rates);
-  report.min_distance = fill_contact_rows(state);
+  // pairs near contact get rows; if the solution moves a body farther than its reach, pairs beyond
+  // it could be violated: widen the reach and solve again (as the planar stepper)
+  for (int b = 0; b < model_.num_bodies; ++b)
+    reach_(b) = std::max(model_.contact_radius, 3.0 * body_motion(state.velocity, b));
   const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
-  if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
-      !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))
-    return report;  // numerical failure: a state or parameters that overflow
-  solver_.solve(problem_, solution_);
-  report.status = solution_.status;
-  report.qp_iterations = solution_.iterations;
-  report.kkt_residual = solution_.kkt_residual;
-  if (solution_.status != qp::QpStatus::solved) return report;
+  for (int round = 0; round < 4; ++round) {
+    report.min_distance = select_pairs(state);
+    fill_contact_rows(state);
+    if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
+        !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))
+      return report;  // numerical failure: a state or parameters that overflow
+    solver_.solve(problem_, solution_);
+    report.status = solution_.status;
+    report.qp_iterations += solution_.iterations;
+    report.kkt_residual = solution_.kkt_residual;
+    if (solution_.status != qp::QpStatus::solved) return report;
+    bool widened = false;
+    for (int b = 0; b < model_.num_bodies && !model_.obstacles.empty(); ++b) {
+      const double moved = body_motion(solution_.x, b);
+      if (moved > reach_(b)) {
+        reach_(b) = 2.0 * moved;
+        widened = true;
+      }
+    }
+    if (!widened) break;
+    if (round == 3) {
+      report.status = qp::QpStatus::max_iterations;
+      return report;
+    }
+  }
   const int np = model_.num_prismatic();
   report.growth_rate = (problem_.A_eq.bottomRows(np) * solution_.x).sum();
   report.kinetic_energy = 0.5 * mass_scale_ * solution_.x.dot(problem_.P * solution_.x);

@@ -13,7 +13,8 @@
 /// As in the planar stepper (vine/vine_stepper.hpp) the objective is divided by the mean body
 /// mass m_ref. Contact: every body is a capsule of the contact radius; per (body, obstacle) pair
 /// the rows hold the axis point closest to the obstacle and the body's two ends out of it, with
-/// Coulomb friction as a four-sided pyramid once in contact (docs/physics/vine3d.md#contact).
+/// Coulomb friction as a four-sided pyramid once in contact; only the pairs within reach of contact
+/// get rows (docs/physics/vine3d.md#contact).
 
 #include <vector>
 
@@ -38,8 +39,9 @@ struct Vine3dStepReport {
   double joint_error = 0.0;     ///< largest position-row |c(q_k)| (bending, lateral) [m]
   double growth_rate = 0.0;     ///< achieved total growth rate sum_j G_bar_j V_{k+1} [m/s]
   double kinetic_energy = 0.0;  ///< 1/2 V_{k+1}^T M_k V_{k+1} [J]
-  double min_distance = 0.0;    ///< min Phi(q_k) over the (body, obstacle) pairs [m] (+inf if none)
-  int active_contacts = 0;      ///< contact rows with a positive normal impulse
+  /// min Phi(q_k) over the (body, obstacle) pairs near contact [m] (+inf if none)
+  double min_distance = 0.0;
+  int active_contacts = 0;  ///< contact rows with a positive normal impulse
   bool ok() const { return status == qp::QpStatus::solved && failure == Vine3dFailure::none; }
 };
 
@@ -79,11 +81,20 @@ class Vine3dStepper {
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
   double fill_rows(const Vine3dState& state, const VecX& joint_rates);
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
-  /// The pattern of A_in: three rows (closest point, proximal end, distal end) per (body, obstacle)
-  /// pair on the body's 6 velocities.
+  /// A (body, obstacle) pair near contact: it has rows this step.
+  struct Pair {
+    int body = 0, obstacle = 0;
+  };
+  /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
+  /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();
-  /// A_in and b_in at q_k; returns min Phi(q_k) over the pairs [m].
-  double fill_contact_rows(const Vine3dState& state);
+  /// Broad phase at q_k: the pairs with Phi(q_k) within their body's reach; rebuilds the pattern
+  /// if the rows' bodies changed. Returns min Phi(q_k) over every pair [m] (+inf if none near).
+  double select_pairs(const Vine3dState& state);
+  /// The largest displacement of a point of the body over one step at `velocity` [m].
+  double body_motion(const VecX& velocity, int body) const;
+  /// A_in and b_in of the selected pairs at q_k.
+  void fill_contact_rows(const Vine3dState& state);
   /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
   int rows_per_point() const;
   /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
@@ -98,6 +109,8 @@ class Vine3dStepper {
   qp::QpSolution solution_;
   std::vector<JointRow> rows_;
   std::vector<int> row_slots_;  // value index of each local entry of A_eq, -1 if none (12 #rows)
+  std::vector<Pair> pairs_;     // pairs with rows this step
+  VecX reach_;                  // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)

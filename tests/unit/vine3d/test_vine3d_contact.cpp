@@ -103,6 +103,28 @@ TEST(Vine3dContact, SaggingVineComesToRestOnAFloor) {
   EXPECT_LT(s.velocity.norm(), 1e-3);
 }
 
+TEST(Vine3dContact, FarObstaclesGetNoRows) {
+  // 100 spheres 5 cm or more from the vine's path: the broad phase gives them no rows, so the QP
+  // and the trajectory are exactly those without obstacles
+  const Vine3dModel free = growing_vine();
+  Vine3dModel cluttered = free;
+  for (int k = 0; k < 100; ++k)
+    cluttered.obstacles.push_back(make_sphere(Vec3(0.01 * k, 0.08 + 0.001 * k, 0.0), 0.02));
+  Vine3dStepper free_stepper(free), cluttered_stepper(cluttered);
+  Vine3dState a = straight_state(free, 0.0), b = a;
+  for (int k = 0; k < 500; ++k) {
+    ASSERT_TRUE(free_stepper.step(a).ok()) << k;
+    const Vine3dStepReport r = cluttered_stepper.step(b);
+    ASSERT_TRUE(r.ok()) << k;
+    ASSERT_GT(r.min_distance, 0.02);
+    ASSERT_EQ(cluttered_stepper.last_problem().num_inequalities(), 0) << k;
+  }
+  for (int i = 0; i < free.num_bodies; ++i) {
+    EXPECT_EQ(a.position[i], b.position[i]);
+    EXPECT_EQ(a.orientation[i].coeffs(), b.orientation[i].coeffs());
+  }
+}
+
 /// Angle [rad] by which a single body pinned at its proximal end, lying on a floor with friction
 /// mu, turns about the vertical in `duration` [s] under gravity g_z down and g_y sideways.
 double turn_on_a_floor(double mu, double g_y, double duration, Vine3dModel& m) {
