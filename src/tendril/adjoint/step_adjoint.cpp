@@ -167,25 +167,43 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
   }
 
   // the adjoint of the start state: q_k through u_{k+1}, the inertia, the damping and the start
-  // tangent's holonomy g (both in the frame angle's own update and in dr/dphi)
-  for (std::size_t e = 0; e < num_edges; ++e) {
-    const Vec3& t0 = start.frames.tangent[e];
-    const Vec3& t1 = kin.tangent[e];
-    const auto& nodes = model_.rods.edges[e];
-    const double length = (start.q.segment<3>(model_.dofs.node(nodes[1])) -
-                           start.q.segment<3>(model_.dofs.node(nodes[0])))
-                              .norm();
-    const Vec3 g = t1.cross(t0) / (length * (1.0 + t0.dot(t1)));
-    const auto ee = static_cast<Eigen::Index>(e);
-    adjoint.frame_angle[ee] -= s[ee];
-    edge_values_[e] = adjoint.frame_angle[ee] * g;
-  }
+  // tangents (the frame angles' start holonomy and the end holonomy's gradient h)
+  add_start_tangent_terms(start, end, s, adjoint);
   adjoint.q = mass_mu / (dt * dt) + damping_mu - adjoint.u / dt;
   add_edge_transpose(edge_values_, adjoint.q);
   adjoint.u = mass_mu / dt;
   for (int i = 0; i < n; ++i)
     if (model_.fixed[static_cast<std::size_t>(i)]) adjoint.q[i] = adjoint.u[i] = 0.0;
   return {};
+}
+
+void StepAdjoint::add_start_tangent_terms(const State& start, const State& end, const VecX& s,
+                                          StateAdjoint& adjoint) {
+  const Kinematics& kin = system_.kinematics();
+  const double inertia = 1.0 / (options_.dt * options_.dt);
+  for (std::size_t e = 0; e < edge_values_.size(); ++e) {
+    const Vec3& t0 = start.frames.tangent[e];
+    const Vec3& t1 = kin.tangent[e];
+    const auto& nodes = model_.rods.edges[e];
+    const int n0 = model_.dofs.node(nodes[0]), n1 = model_.dofs.node(nodes[1]);
+    const double length = (start.q.segment<3>(n1) - start.q.segment<3>(n0)).norm();
+    const double c = 1.0 + t0.dot(t1);
+    const auto ee = static_cast<Eigen::Index>(e);
+    // the start tangent turns the transported frame by g . de_k (g: the start holonomy), so
+    // phi_{k+1} = phi_k + g . de_k + h . de_{k+1}, and r depends on phi_k + g . de_k through K's
+    // column of theta^e
+    adjoint.frame_angle[ee] -= s[ee];
+    edge_values_[e] = adjoint.frame_angle[ee] * (t1.cross(t0) / (length * c));
+    // the position rows of r hold dE/dphi^e h^e (de/dq)^T, h = t x t_k / (|e| (1 + t_k . t)):
+    // with dE/dphi^e = G_theta^e (the residual's theta row without its inertia), mu's part
+    // a . dh/dt_k with a = G_theta^e (mu_n1 - mu_n0), projected normal to t_k
+    const int twist = model_.dofs.twist(static_cast<int>(e));
+    const double dE_dphi =
+        system_.residual()[twist] - inertia * model_.mass[twist] * (end.q[twist] - rhs_[twist]);
+    const Vec3 a = dE_dphi * (mu_.segment<3>(n1) - mu_.segment<3>(n0));
+    const Vec3 z = (a.cross(t1) - t1 * (a.dot(t1.cross(t0)) / c)) / (kin.edge_length[e] * c);
+    edge_values_[e] -= (z - t0 * t0.dot(z)) / length;
+  }
 }
 
 }  // namespace tendril::adjoint

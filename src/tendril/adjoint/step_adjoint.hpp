@@ -49,6 +49,10 @@ class StepAdjoint {
   void build_transpose();
   /// Adds -dF/du at (end.q, u) of the ForceTerms into damping_ (zeroed first).
   void assemble_damping(const VecX& q, const VecX& u, double time);
+  /// The start tangents' part of the pull-back (after the solve for mu_ and s^e = dr/dphi^e . mu):
+  /// updates the frame angles' adjoint and sets edge_values_ to what E^T carries into dL/dq_k.
+  void add_start_tangent_terms(const State& start, const State& end, const VecX& s,
+                               StateAdjoint& adjoint);
   /// Adds E^T v: v^e (3 per rod edge, `edge_values`) times (+1 at n_1, -1 at n_0) into `out`.
   void add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const;
 
