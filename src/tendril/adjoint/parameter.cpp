@@ -24,33 +24,26 @@ double Parameter::difference_step() const {
 Parameter youngs_modulus(const Model& model, double youngs_modulus) {
   require_positive(youngs_modulus, "youngs_modulus", "the model's Young's modulus > 0 [Pa]");
   const RodNetwork base = model.rods;
-  Parameter p;
-  p.name = "youngs_modulus";
-  p.value = youngs_modulus;
-  p.apply = [base, youngs_modulus](Model& m, double value) {
-    const double scale = value / youngs_modulus;
-    for (std::size_t e = 0; e < base.stretch_stiffness.size(); ++e)
-      m.rods.stretch_stiffness[e] = scale * base.stretch_stiffness[e];
-    for (std::size_t e = 0; e < base.bend_twist_stiffness.size(); ++e)
-      m.rods.bend_twist_stiffness[e] = scale * base.bend_twist_stiffness[e];
-    for (std::size_t k = 0; k < base.springs.size(); ++k) {
-      BendTwistSpring& s = m.rods.springs[k];
-      s.bend_stiffness_1 = scale * base.springs[k].bend_stiffness_1;
-      s.bend_stiffness_2 = scale * base.springs[k].bend_stiffness_2;
-      s.twist_stiffness = scale * base.springs[k].twist_stiffness;
-    }
-  };
-  return p;
+  return {"youngs_modulus", youngs_modulus, [base, youngs_modulus](Model& m, double value) {
+            const double scale = value / youngs_modulus;
+            for (std::size_t e = 0; e < base.stretch_stiffness.size(); ++e)
+              m.rods.stretch_stiffness[e] = scale * base.stretch_stiffness[e];
+            for (std::size_t e = 0; e < base.bend_twist_stiffness.size(); ++e)
+              m.rods.bend_twist_stiffness[e] = scale * base.bend_twist_stiffness[e];
+            for (std::size_t k = 0; k < base.springs.size(); ++k) {
+              BendTwistSpring& s = m.rods.springs[k];
+              s.bend_stiffness_1 = scale * base.springs[k].bend_stiffness_1;
+              s.bend_stiffness_2 = scale * base.springs[k].bend_stiffness_2;
+              s.twist_stiffness = scale * base.springs[k].twist_stiffness;
+            }
+          }};
 }
 
 Parameter density(const Model& model, double density) {
   require_positive(density, "density", "the model's density > 0 [kg/m^3]");
   const VecX base = model.mass;
-  Parameter p;
-  p.name = "density";
-  p.value = density;
-  p.apply = [base, density](Model& m, double value) { m.mass = (value / density) * base; };
-  return p;
+  return {"density", density,
+          [base, density](Model& m, double value) { m.mass = (value / density) * base; }};
 }
 
 Parameter uniform_natural_curvature(int component, double curvature) {

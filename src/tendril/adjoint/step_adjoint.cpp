@@ -26,6 +26,18 @@ void require_differentiable(const Model& model, const DynamicsOptions& options) 
 
 }  // namespace
 
+NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predicted) {
+  predicted = start.q + dt * start.u;
+  NewtonProblem problem;
+  problem.inertia = 1.0 / (dt * dt);
+  problem.predicted = &predicted;
+  problem.velocity_scale = 1.0 / dt;
+  problem.velocity_origin = &start.q;
+  problem.time = start.time + dt;
+  problem.frames = &start.frames;
+  return problem;
+}
+
 StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
                          const std::vector<Parameter>& parameters)
     : model_(model), options_(options), system_(model, options.newton) {
@@ -96,14 +108,7 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
   const double dt = options_.dt;
   const int n = model_.dofs.size();
   const std::size_t num_edges = model_.rods.edges.size();
-  rhs_ = start.q + dt * start.u;  // the inertial prediction y_pred
-  NewtonProblem problem;
-  problem.inertia = 1.0 / (dt * dt);
-  problem.predicted = &rhs_;
-  problem.velocity_scale = 1.0 / dt;
-  problem.velocity_origin = &start.q;
-  problem.time = start.time + dt;
-  problem.frames = &start.frames;
+  const NewtonProblem problem = implicit_euler_problem(start, dt, rhs_);
   if (system_.update_stencils(start)) build_transpose();
   if (!system_.evaluate(problem, end.q, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);

@@ -26,6 +26,11 @@ struct StateAdjoint {
   VecX frame_angle;  ///< dL/dphi per rod edge (#edges)
 };
 
+/// The Newton problem of an implicit Euler step of dt [s] from `start` (NewtonSystem::evaluate at
+/// y = q_{k+1} gives the step's residual r and matrix J); `predicted` receives y_pred = q_k + dt
+/// u_k and must outlive the problem.
+NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predicted);
+
 class StepAdjoint {
  public:
   /// `model` carries the parameters at their values (with_parameters); it must outlive this

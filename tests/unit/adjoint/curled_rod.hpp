@@ -4,11 +4,15 @@
 /// rate, so its reference frames turn out of plane.
 
 #include <memory>
+#include <utility>
+
+#include <gtest/gtest.h>
 
 #include "tendril/adjoint/parameter.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/viscous_drag.hpp"
 #include "tendril/integrate/options.hpp"
+#include "tendril/integrate/time_stepper.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
 namespace tendril::test {
@@ -37,6 +41,16 @@ inline CurledRod curled_rod() {
                   adjoint::viscosity(rod.model, 0, {}, 0.2)};
   c.model = adjoint::with_parameters(rod.model, c.parameters);
   return c;
+}
+
+/// The states before and after step `k` + 1 of c's run.
+inline std::pair<State, State> step_of_run(const CurledRod& c, int k) {
+  State start = c.initial;
+  TimeStepper stepper(c.model, c.options, c.initial.q);
+  for (int i = 0; i < k; ++i) EXPECT_TRUE(stepper.step(start).ok());
+  State end = start;
+  EXPECT_TRUE(stepper.step(end).ok());
+  return {start, end};
 }
 
 }  // namespace tendril::test

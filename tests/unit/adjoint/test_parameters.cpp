@@ -24,25 +24,15 @@ VecX residual(const test::CurledRod& c, std::size_t i, double value, const State
   for (std::size_t j = 0; j < c.parameters.size(); ++j)
     c.parameters[j].apply(model, j == i ? value : c.parameters[j].value);
   NewtonSystem system(model, c.options.newton);
-  const VecX predicted = start.q + c.options.dt * start.u;
-  NewtonProblem problem;
-  problem.inertia = 1.0 / (c.options.dt * c.options.dt);
-  problem.predicted = &predicted;
-  problem.velocity_scale = 1.0 / c.options.dt;
-  problem.velocity_origin = &start.q;
-  problem.time = end.time;
-  problem.frames = &start.frames;
+  VecX predicted;
+  const NewtonProblem problem = adjoint::implicit_euler_problem(start, c.options.dt, predicted);
   EXPECT_TRUE(system.evaluate(problem, end.q, false));
   return system.residual();
 }
 
 TEST(Parameters, AffineDifferenceIsTheResidualDerivative) {
   const test::CurledRod c = test::curled_rod();
-  State start = c.initial;
-  TimeStepper stepper(c.model, c.options, c.initial.q);
-  for (int k = 0; k < 10; ++k) ASSERT_TRUE(stepper.step(start).ok());
-  State end = start;
-  ASSERT_TRUE(stepper.step(end).ok());
+  const auto [start, end] = test::step_of_run(c, 10);
   for (std::size_t i = 0; i < c.parameters.size(); ++i) {
     const adjoint::Parameter& p = c.parameters[i];
     const double d = p.difference_step();

@@ -45,11 +45,7 @@ void turn_frame(State& s, std::size_t e, double angle) {
 
 TEST(StepAdjoint, MatchesDifferencesOfOneStep) {
   const test::CurledRod c = test::curled_rod();
-  State start = c.initial;
-  TimeStepper stepper(c.model, c.options, c.initial.q);
-  for (int k = 0; k < 20; ++k) ASSERT_TRUE(stepper.step(start).ok());
-  State end = start;
-  ASSERT_TRUE(stepper.step(end).ok());
+  const auto [start, end] = test::step_of_run(c, 20);
 
   const int n = c.model.dofs.size();
   adjoint::StateAdjoint adj{VecX::Zero(n), VecX::Zero(n), VecX::Zero(10)};
