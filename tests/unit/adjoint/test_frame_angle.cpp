@@ -14,7 +14,7 @@ namespace {
 
 /// Edge vectors at the start and end of a step, an edge change and a director normal to t0.
 struct Transport {
-  Vec3 e0{0.3, -0.2, 0.9}, e1{0.1, 0.5, 0.7}, de{0.2, -0.4, 0.3};
+  Vec3 e0{0.3, -0.2, 0.9}, e1{0.1, 0.5, 0.7}, de{0.6, 0.1, -0.2};
   Vec3 t0 = e0.normalized(), t1 = e1.normalized();
   Vec3 a = (Vec3(1.0, 0.2, -0.1) - Vec3(1.0, 0.2, -0.1).dot(t0) * t0).normalized();
   /// (t1 x t0) / (1 + t0 . t1): g and h without their edge lengths
