@@ -52,3 +52,26 @@ def test_unknown_parameter_is_refused(repo):
     sim = tendril.Simulation.from_file(repo / SCENE, TIGHT)
     with pytest.raises(tendril.InputError, match="youngs_modulus_scale"):
         sim.run_with_gradient(3, [], [("radius", 1.0)])
+
+
+def test_scipy_recovers_a_natural_curvature(repo):
+    # the tip's end position of a run whose springs have the integrated natural curvature 1.5 l (the
+    # parameter's convention; the scene key gives 2 tan(kappa l / 2), l the edge length) is the
+    # target; L-BFGS-B with the adjoint gradient recovers kappa_1 = 1.5 1/m from 0
+    scipy_optimize = pytest.importorskip("scipy.optimize")
+    start = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    l = np.linalg.norm(start.state.positions[1] - start.state.positions[0])
+    kappa_scene = 2.0 * np.arctan(0.5 * 1.5 * l) / l
+    sim = tendril.Simulation.from_file(repo / SCENE, {**TIGHT, "rods.0.natural_curvature": [kappa_scene, 0.0]})
+    for _ in range(STEPS):
+        assert sim.step().ok
+    target = tuple(sim.state.positions[10])
+
+    def objective(kappa):
+        r = start.run_with_gradient(STEPS, [(10, STEPS, target)], [("natural_curvature_1", float(kappa[0]))])
+        assert r["ok"], r["message"]
+        return r["value"], np.array([r["gradient"]["natural_curvature_1"]])
+
+    result = scipy_optimize.minimize(objective, [0.0], jac=True, method="L-BFGS-B",
+                                     options={"ftol": 1e-20, "gtol": 1e-14})
+    assert result.x[0] == pytest.approx(1.5, abs=1e-6)
