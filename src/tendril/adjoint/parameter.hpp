@@ -33,7 +33,8 @@ Parameter density(const Model& model, double density);
 
 /// A uniform natural curvature kappa [1/m] about material axis `component` (0: kappa_1, 1:
 /// kappa_2) of every rod spring: the integrated natural curvature of spring k is kappa l_k (l_k its
-/// Voronoi length). Starts at `curvature` (apply() it to the model before the run).
+/// Voronoi length; affine in kappa, unlike the scene key rods[].natural_curvature, whose arc value
+/// 2 tan(kappa l_k / 2) agrees with it to first order). Starts at `curvature`.
 Parameter uniform_natural_curvature(int component, double curvature);
 
 /// The integrated natural curvature kappa_bar [-] of rod spring `spring` about material axis

@@ -1,7 +1,8 @@
 // Gradients of whole rod runs by the discrete adjoint of implicit Euler against central differences
 // of whole runs (validation/adjoint/whole_run_difference.hpp picks the difference step by a
 // convergence check): a 2D cantilever under gravity, a 3D rod with natural curvature out of plane
-// and an initial twist rate (the frame angle), a cantilever in a viscous medium, and checkpointing.
+// and an initial twist rate (the frame angle), a cantilever in a viscous medium, a rod network with
+// a joint, and checkpointing.
 #include <cmath>
 #include <memory>
 #include <string>
@@ -135,6 +136,37 @@ TEST(RunGradients, CantileverInViscousMedium) {
   c.model.forces.push_back(std::make_shared<ViscousDrag>(c.model, std::vector<int>{}, 0.5));
   c.parameters.push_back(adjoint::viscosity(c.model, 0, {}, 0.5));
   expect_gradient_matches_differences(c, {c.model.dofs.node(10) + 2});
+}
+
+/// The star network of four bent arms (rod_shapes.hpp; edges pointing into and out of the joint,
+/// so its springs see every orientation sign) with its joint pinned, swinging under gravity with
+/// initial twist rates.
+TEST(RunGradients, RodNetworkWithJoint) {
+  RodNetworkInput input = test::star_network();
+  input.materials = {test::unit_material()};  // E 3 Pa, rho 2 kg/m^3
+  input.edge_material.clear();
+  test::BuiltRod star = test::build(input);
+  star.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -0.5)));
+  for (int d = 0; d < 3; ++d) star.model.fixed[d] = 1;
+  ASSERT_EQ(star.model.rods.springs[0].node, 0) << "a joint spring";
+  int chain_spring = 0;
+  while (star.model.rods.springs[static_cast<std::size_t>(chain_spring)].node == 0) ++chain_spring;
+  GradientCase c;
+  c.initial = test::rest_state(star);
+  for (int e = 0; e < star.model.dofs.num_edges; ++e)
+    c.initial.u[star.model.dofs.twist(e)] = 0.5 * (e % 3) - 0.4;
+  c.options = tight_euler(0.02);
+  c.steps = 30;
+  c.objective =
+      adjoint::sum({adjoint::distance_to_targets(
+                        star.model, {{3, 30, {1.0, 0.2, 0.0}}, {6, 30, {0.0, 1.0, 0.3}}}),
+                    adjoint::position_time_integral(star.model, 9, Vec3(0.3, -0.2, 1.0), 0.02)});
+  c.parameters = {adjoint::youngs_modulus(star.model, 3.0), adjoint::density(star.model, 2.0),
+                  adjoint::uniform_natural_curvature(1, 0.3),
+                  adjoint::spring_natural_curvature(star.model, 0, 0),
+                  adjoint::spring_natural_curvature(star.model, chain_spring, 1)};
+  c.model = std::move(star.model);
+  expect_gradient_matches_differences(c, {c.model.dofs.node(5) + 1, c.model.dofs.twist(4)});
 }
 
 TEST(RunGradients, CheckpointingRecomputesTheSameGradient) {
