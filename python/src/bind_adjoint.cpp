@@ -6,6 +6,7 @@
 #include "rod_simulation.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
 
 namespace tendril::python {
 namespace {
@@ -43,6 +44,9 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
   if (facade.scene().solve != sim::Solve::implicit_euler)
     throw InputError("integrator.type", "not implicit_euler",
                      "implicit_euler (the gradient of other solves is not implemented)");
+  if (!facade.model().prescribed.empty() && s.facade().state().time != 0.0)
+    throw InputError("time", number_text(s.facade().state().time) + " s",
+                     "0 (a scene with moving clamps is differentiated from its start)");
   std::vector<adjoint::NodeTarget> node_targets;
   for (const auto& [node, step, target] : targets) node_targets.push_back({node, step, target});
   std::vector<adjoint::Parameter> list;

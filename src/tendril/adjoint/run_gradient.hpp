@@ -22,8 +22,9 @@ struct GradientOptions {
   int checkpoint_interval = 1;
 };
 
-/// The largest checkpoint interval m (>= 1) whose stored states, steps / m + m of them, fit in
-/// `bytes` [B] for `model` (the interval closest to sqrt(steps) that fits).
+/// The smallest checkpoint interval m (>= 1: the least recomputation) whose held states, about
+/// steps / m + m of them, fit in `bytes` [B] for `model`; InputError "memory" if none does (the
+/// fewest states, about 2 sqrt(steps), are held at m near sqrt(steps)).
 int checkpoint_interval_for_memory(const Model& model, int steps, double bytes);
 
 struct RunGradient {
@@ -40,7 +41,8 @@ struct RunGradient {
 /// parameter set to its value (with_parameters) and returns L = sum_k l_k and its gradient. A
 /// step that does not converge in one piece (dt halved) ends the run with ok = false: the
 /// gradient of a run with halved steps is not implemented. InputError for options the adjoint does
-/// not support (StepAdjoint) and for steps < 1.
+/// not support (StepAdjoint) and for steps < 1. initial.q is what prescribed motions receive as the
+/// DOFs at t = 0 (TimeStepper): a run with prescribed motions starts at t = 0.
 RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options,
                               const State& initial, int steps, const Objective& objective,
                               const std::vector<Parameter>& parameters,
