@@ -24,8 +24,6 @@ TO_SPLIT = {
     ("src/tendril/shell/shell_builder.cpp", "add_shells"): 230,
     ("src/tendril/sim/simulation.cpp", "run"): 195,
     ("src/tendril/vine/qp/interior_point.cpp", "solve_interior_point"): 172,
-    ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 170,
-    ("src/tendril/fit/vine_joint_estimation.cpp", "constraints"): 150,
     ("src/tendril/sim/contact_scene.cpp", "add_contact"): 147,
     ("src/tendril/sim/shell_scene.cpp", "add_scene_shells"): 135,
     ("src/tendril/vine/vine_scene.cpp", "load_vine_scene"): 131,

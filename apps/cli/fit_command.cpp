@@ -47,38 +47,11 @@ struct FitOptions {
   bool plot = true;
 };
 
-std::string number(double v) {
-  return std::isfinite(v) ? number_text(v, 9) : "";
-}
-
 /// Thrown by the progress callback once SIGINT or SIGTERM requested a stop (io::stop_signal()).
 struct FitInterrupted {
   int signal = 0;
   int iteration = 0;  ///< the last iteration reported
 };
-
-/// history.csv: one row per progress line (names: the parameters' columns; a method may not record
-/// the values per iteration).
-std::string history_csv(const std::vector<std::string>& names,
-                        const std::vector<fit::FitIteration>& history) {
-  std::string csv =
-      "iteration,accepted,trust_region,restoration,objective,constraint_violation,dual_"
-      "infeasibility,step,damping,runs";
-  for (const std::string& name : names) csv += fmt::format(",{}", name);
-  csv += "\n";
-  for (const fit::FitIteration& h : history) {
-    csv +=
-        fmt::format("{},{:d},{:d},{:d},{},{},{},{},{},{}", h.iteration, h.accepted, h.trust_region,
-                    h.restoration, number(h.objective), number(h.constraint_violation),
-                    number(h.dual_infeasibility), number(h.step_norm), number(h.damping), h.runs);
-    for (std::size_t j = 0; j < names.size(); ++j)
-      csv += fmt::format(",{}", std::cmp_less(j, h.values.size())
-                                    ? number(h.values[static_cast<Eigen::Index>(j)])
-                                    : "");
-    csv += "\n";
-  }
-  return csv;
-}
 
 /// The parameters' names as the history's columns (joint_estimation per joint: known after the fit,
 /// so its rows have no values).
@@ -86,52 +59,6 @@ std::vector<std::string> parameter_names(const fit::FitFile& file) {
   std::vector<std::string> names;
   for (const fit::FitParameter& p : file.parameters) names.push_back(p.key);
   return names;
-}
-
-io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
-  io::Json j = io::Json::object();
-  j["method"] = file.method;
-  j["converged"] = r.converged;
-  j["message"] = r.message;
-  j["iterations"] = r.iterations;
-  j["runs"] = static_cast<std::int64_t>(r.runs);
-  j["initial_cost"] = r.initial_cost;
-  j["cost"] = r.cost;
-  io::Json parameters = io::Json::array();
-  for (std::size_t k = 0; k < r.names.size(); ++k) {
-    io::Json p = io::Json::object();
-    const auto e = static_cast<Eigen::Index>(k);
-    p["key"] = r.names[k];
-    p["value"] = r.values[e];
-    p["sigma"] = std::isfinite(r.sigma[e]) ? io::Json(r.sigma[e]) : io::Json("undetermined");
-    p["initial"] = r.initial[e];
-    p["identifiable"] = fit::identifiable(r.converged, r.values[e], r.sigma[e]);
-    parameters.push_back(std::move(p));
-  }
-  j["parameters"] = std::move(parameters);
-  for (const auto& [key, value] : r.details) j[key] = value;
-  return j;
-}
-
-/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and
-/// the cost.
-void print_summary(const fit::FitReport& report) {
-  for (std::size_t k = 0; k < report.names.size(); ++k) {
-    const auto e = static_cast<Eigen::Index>(k);
-    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e])
-                                 ? ""
-                             : !report.converged ? "  (not identifiable: the fit failed)"
-                             : std::isfinite(report.sigma[e])
-                                 ? "  (not identifiable: sigma exceeds the value)"
-                                 : "  (not identifiable: the problem is rank-deficient in it)";
-    std::printf(
-        "%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
-        std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)",
-        flag.c_str());
-  }
-  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n",
-              number_text(report.initial_cost, 6).c_str(), number_text(report.cost, 6).c_str(),
-              report.iterations, report.runs, report.message.c_str());
 }
 
 int fit(const FitOptions& o) {
@@ -175,7 +102,7 @@ int fit(const FitOptions& o) {
   const auto interrupted = [&](FitInterrupted stop) {
     const std::string message =
         fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
-    dir.write_text_file("history.csv", history_csv(names, lines));
+    dir.write_text_file("history.csv", fit::history_csv(names, lines));
     const fs::path kept = dir.stop("interrupted", message, stop.iteration, 0.0);
     std::fprintf(stderr, "error: fit %s\n  %s\n", message.c_str(),
                  kept.empty() ? "nothing could be kept"
@@ -190,7 +117,7 @@ int fit(const FitOptions& o) {
   } catch (const InputError&) {
     throw;                             // bad input: exit 2, nothing kept
   } catch (const std::exception& e) {  // a numerical failure: what the fit did is kept
-    dir.write_text_file("history.csv", history_csv(names, lines));
+    dir.write_text_file("history.csv", fit::history_csv(names, lines));
     const fs::path kept = dir.fail(e.what());
     std::fprintf(stderr, "error: the fit failed: %s\n  its history is kept in %s\n", e.what(),
                  kept.string().c_str());
@@ -200,8 +127,8 @@ int fit(const FitOptions& o) {
   // report)
   if (io::stop_signal() != 0) return interrupted({io::stop_signal(), report.iterations});
 
-  dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
-  dir.write_text_file("history.csv", history_csv(report.names, report.history));
+  dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
+  dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
   if (o.plot) {
     const std::string python = python_interpreter();
@@ -225,7 +152,7 @@ int fit(const FitOptions& o) {
                          .c_str());
     }
   }
-  print_summary(report);
+  std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
     std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n",
