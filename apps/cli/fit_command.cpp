@@ -61,6 +61,46 @@ std::vector<std::string> parameter_names(const fit::FitFile& file) {
   return names;
 }
 
+/// One progress line (kept in `lines`, printed); throws FitInterrupted once SIGINT or SIGTERM
+/// asked to stop (the runs in flight stop early; the fit ends there).
+void print_line(const fit::FitIteration& h, std::vector<fit::FitIteration>& lines) {
+  lines.push_back(h);
+  if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
+  std::string values;
+  for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
+  const std::string dual =
+      std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
+  // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
+  const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
+  std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
+              h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
+  std::fflush(stdout);
+}
+
+/// fit.png (plot_fit.py) and, for the vine methods, points.png (plot_fit_points.py) into the fit
+/// directory; a plot that fails is a warning.
+void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method) {
+  const std::string python = python_interpreter();
+  const fs::path tmp = dir.temporary_path();
+  std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
+      {"fit.png",
+       {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
+  if (report.frame_points)
+    plots.push_back({"points.png",
+                     {python, share_file("plot_fit_points.py").string(),
+                      (tmp / "residuals.csv").string(), (tmp / "points.png").string(), method}});
+  for (const auto& [png, command] : plots) {
+    const int code = run_process(command);
+    if (code == 0 && fs::exists(tmp / png))
+      dir.adopt_file(png);
+    else
+      std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
+                   helper_failure(command[1], code,
+                                  "numpy and matplotlib: apt-get install python3-matplotlib")
+                       .c_str());
+  }
+}
+
 int fit(const FitOptions& o) {
   io::install_stop_handlers();
   const fit::FitFile file = fit::read_fit_file(o.file);
@@ -81,21 +121,7 @@ int fit(const FitOptions& o) {
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
   std::vector<fit::FitIteration>
       lines;  // every line reported, kept in DIR.failed if the fit stops early
-  context.progress = [&lines](const fit::FitIteration& h) {
-    lines.push_back(h);
-    // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here (below)
-    if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
-    std::string values;
-    for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
-    const std::string dual =
-        std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
-    // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
-    const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
-    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
-                h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs,
-                values.c_str());
-    std::fflush(stdout);
-  };
+  context.progress = [&lines](const fit::FitIteration& h) { print_line(h, lines); };
   const std::vector<std::string> names = parameter_names(file);
   // a stop requested by SIGINT / SIGTERM, as `tendril run` reports it: status "interrupted" in
   // DIR.failed/run.json with the history so far, exit 128 + signal
@@ -130,28 +156,7 @@ int fit(const FitOptions& o) {
   dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
   dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
-  if (o.plot) {
-    const std::string python = python_interpreter();
-    const fs::path tmp = dir.temporary_path();
-    std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
-        {"fit.png",
-         {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
-    if (report.frame_points)
-      plots.push_back(
-          {"points.png",
-           {python, share_file("plot_fit_points.py").string(), (tmp / "residuals.csv").string(),
-            (tmp / "points.png").string(), file.method}});
-    for (const auto& [png, command] : plots) {
-      const int code = run_process(command);
-      if (code == 0 && fs::exists(tmp / png))
-        dir.adopt_file(png);
-      else
-        std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
-                     helper_failure(command[1], code,
-                                    "numpy and matplotlib: apt-get install python3-matplotlib")
-                         .c_str());
-    }
-  }
+  if (o.plot) draw_plots(dir, report, file.method);
   std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
