@@ -42,16 +42,6 @@ class StepMapProblem : public VineEstimationProblem {
   bool hessian(const VecX& x, double factor, const VecX& lambda, double* values,
                std::string& message) override;
 
-  /// Lower triangle of the objective's Gauss-Newton matrix in the Gauss-Newton pattern's order.
-  void gauss_newton(const VecX& x, double factor, double* values) const;
-  /// Lower triangle of the exact Hessian of the Lagrangian factor f(x) + lambda . g(x) in the exact
-  /// pattern's order: the data term's 2 w (dp^T dp + sum_k e_k d2p_k/dq2), 2 R on the r_i, the
-  /// dynamics rows' -lambda_i . d2f(Z_i, K, C) and the held impulses' curvature, and the joint,
-  /// growth, contact and first-state velocity rows' second derivatives. False (with `message`) if
-  /// a step fails.
-  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
-                     std::string& message) const;
-
   /// |g| of the equalities, the negative part of the held impulses' rows.
   double violation(const VecX& g) const override;
   /// From the KKT matrix [J^T J, A^T; A, 0] at x (J^T J = half the Gauss-Newton matrix, A = dg/dx:
@@ -81,6 +71,16 @@ class StepMapProblem : public VineEstimationProblem {
   VecX full(const VecX& y);
 
  private:
+  /// Lower triangle of the objective's Gauss-Newton matrix in the Gauss-Newton pattern's order.
+  void gauss_newton(const VecX& x, double factor, double* values) const;
+  /// Lower triangle of the exact Hessian of the Lagrangian factor f(x) + lambda . g(x) in the exact
+  /// pattern's order: the data term's 2 w (dp^T dp + sum_k e_k d2p_k/dq2), 2 R on the r_i, the
+  /// dynamics rows' -lambda_i . d2f(Z_i, K, C) and the held impulses' curvature, and the joint,
+  /// growth, contact and first-state velocity rows' second derivatives. False (with `message`) if
+  /// a step fails.
+  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
+                     std::string& message) const;
+
   /// One contact row Phi(q_i) = 0 of the problem.
   struct ContactRow {
     int step = 0;        // trajectory index i

@@ -58,12 +58,6 @@ class TranscribedProblem : public VineEstimationProblem {
   /// rows (what the pass penalises and the constraint violation).
   VecX gaps(const VecX& g) const;
 
-  /// Lower triangle of the Hessian of factor f + lambda . g in the pattern's order.
-  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
-                     std::string& message) const;
-  /// The objective's Gauss-Newton matrix (2 w dp^T dp, 2 R), the rest of the pattern 0.
-  void gauss_newton(const VecX& x, double factor, double* values) const;
-
   // The trust-region pass (transcribed_least_squares.cpp): variables w = x without r, i.e.
   // [Z_0 .. Z_N, y_0 .. y_{N-1}, K / K_scale, C / C_scale]; r is the dynamics rows' defect.
   int num_reduced_variables() const { return num_variables() - 2 * n_ * steps_; }
@@ -83,6 +77,12 @@ class TranscribedProblem : public VineEstimationProblem {
   SparseMatrix least_squares_curvature(const VecX& w, const VecX& weights);
 
  private:
+  /// Lower triangle of the Hessian of factor f + lambda . g in the pattern's order.
+  bool exact_hessian(const VecX& x, double factor, const VecX& lambda, double* values,
+                     std::string& message) const;
+  /// The objective's Gauss-Newton matrix (2 w dp^T dp, 2 R), the rest of the pattern 0.
+  void gauss_newton(const VecX& x, double factor, double* values) const;
+
   int reduced_column(int col) const { return col < r(0) ? col : col - 2 * n_ * steps_; }
   bool is_residual_column(int col) const { return col >= r(0) && col < y(0); }
   /// The first of the first state's prismatic length rows (after its joint and growth rows).

@@ -229,13 +229,14 @@ struct JointEstimationProblemEvaluation {
   /// then sqrt(R) (Z_{i+1} - f(Z_i)) per step; objective |e|^2, gradient 2 J^T e) and J = de/dx
   VecX residuals;
   SparseMatrix residual_jacobian;
-  /// With EstimationHessian::exact and multipliers given: the Hessian of the Lagrangian
-  /// f(x) + multipliers . g(x) (sparse, both triangles)
+  /// With multipliers given: the Hessian IPOPT is given (sparse, both triangles); with
+  /// EstimationHessian::exact that of the Lagrangian f(x) + multipliers . g(x)
   SparseMatrix hessian;
 };
 
 /// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it; with
-/// `multipliers` (one per constraint) and EstimationHessian::exact also the Lagrangian's Hessian.
+/// `multipliers` (one per constraint) also its Hessian (EstimationHessian::exact: the Lagrangian's;
+/// not with eliminate_model_residuals).
 JointEstimationProblemEvaluation evaluate_joint_estimation(const vine::VineModel& model,
                                                            const vine::VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,
