@@ -22,8 +22,6 @@ TO_SPLIT = {
     ("src/tendril/sim/rod_scene.cpp", "load_rod_scene"): 437,
     ("src/tendril/integrate/newton_system.cpp", "solve"): 233,
     ("src/tendril/shell/shell_builder.cpp", "add_shells"): 230,
-    ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 170,
-    ("src/tendril/fit/vine_joint_estimation.cpp", "constraints"): 150,
     ("src/tendril/sim/contact_scene.cpp", "add_contact"): 147,
     ("src/tendril/sim/shell_scene.cpp", "add_scene_shells"): 135,
 }
