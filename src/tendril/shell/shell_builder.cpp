@@ -193,10 +193,8 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     }
   }
   for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
-    // an edge spring per edge of an edge-spring shell, the sum of its triangles' shares: by default
-    // sqrt(3)/4 E h |e_bar| from each (an interior edge sqrt(3)/2 E h |e_bar|: on equilateral
-    // triangles the plane-stress sheet E h, nu = 1/3, docs/physics/shells.md); a given k_s is the
-    // whole edge's, half from each triangle of an interior edge
+    // edge springs: sqrt(3)/4 E h |e_bar| from each triangle, sqrt(3)/2 E h |e_bar| inside (E h,
+    // nu = 1/3 on equilateral meshes: docs/physics/shells.md), or the shell's k_s per edge
     const double rest_length = (rest(mesh.edges[e][1]) - rest(mesh.edges[e][0])).norm();
     const double share = mesh.edge_triangles[e][1] >= 0 ? 0.5 : 1.0;
     double stiffness = 0.0;
