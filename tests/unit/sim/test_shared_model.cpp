@@ -93,7 +93,7 @@ void expect_shared_model_steps_on_two_threads(const std::string& example,
 
 TEST(SharedModel, FlagellatedRobotInAGranularMediumStepsOnTwoThreadsAsAlone) {
   expect_shared_model_steps_on_two_threads("flagellated_robot.yaml",
-                                           {"duration=0.05", "integrator.newton.threads=2"},
+                                           {"duration=1.0", "integrator.newton.threads=2"},
                                            Vec3(0.0, 0.01, 0.0));
 }
 
