@@ -21,7 +21,6 @@ SCHEMA_TABLES = {"rod_scene_schema", "shell_scene_schema", "media_scene_schema",
 TO_SPLIT = {
     ("src/tendril/sim/rod_scene.cpp", "load_rod_scene"): 437,
     ("src/tendril/shell/shell_builder.cpp", "add_shells"): 230,
-    ("src/tendril/sim/simulation.cpp", "run"): 195,
     ("src/tendril/vine/qp/interior_point.cpp", "solve_interior_point"): 172,
     ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 170,
     ("src/tendril/fit/vine_joint_estimation.cpp", "constraints"): 150,
