@@ -9,6 +9,7 @@
 // - BM_SelfContactCost/n: gradient + Hessian of SelfContact with n^2 active pairs (n one-edge rods
 //   along x resting across n along y), counter pair = time per active pair.
 #include <cmath>
+#include <memory>
 #include <numbers>
 
 #include <benchmark/benchmark.h>
@@ -120,13 +121,15 @@ void BM_SelfContactCost(benchmark::State& state) {
   State at_rest;
   at_rest.q = q;
   at_rest.u = VecX::Zero(q.size());
-  term.update_stencils(model, at_rest);
+  const std::unique_ptr<TermWorkspace> workspace = term.make_workspace(model);
+  term.update_stencils(model, at_rest, workspace.get());
   SparsityBuilder pattern(model.dofs.size());
-  term.declare_sparsity(model, pattern);
+  term.declare_stencils(model, workspace.get(), pattern);
   HessianAssembler hessian(pattern.build());
   Kinematics kin;
   const VecX u = VecX::Zero(q.size());
-  const EvalInput in{model, q, u, 0.0, kin};
+  EvalInput in{model, q, u, 0.0, kin};
+  in.workspace = workspace.get();
   VecX gradient(q.size());
   for (auto _ : state) {
     gradient.setZero();

@@ -132,7 +132,7 @@ class AlwaysChanged final : public ForceTerm {
   bool has_symmetric_jacobian() const override { return true; }
   void declare_sparsity(const Model&, SparsityBuilder&) const override {}
   void accumulate(const EvalInput&, ForceOutput&) const override {}
-  bool update_stencils(const Model&, const State&) const override { return true; }
+  bool update_stencils(const Model&, const State&, TermWorkspace*) const override { return true; }
 };
 
 void BM_PatternReanalysis(benchmark::State& bm) {

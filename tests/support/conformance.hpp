@@ -13,8 +13,9 @@
 ///
 /// Helpers: random_rotation(seed), perturbed(model, q, position_scale, twist_scale, seed) for
 /// seeded trial points, and evaluate_energy / evaluate_force for hand-computed values. The Hessian
-/// is assembled through the term's own declare_sparsity + HessianAssembler, so a missing pattern
-/// entry aborts.
+/// is assembled through the term's own declare_stencils + HessianAssembler, so a missing pattern
+/// entry aborts. A term with a workspace (core/term_workspace.hpp: contact candidates) is evaluated
+/// with the one given (`workspace`, after update_stencils) or with a new one of its own.
 ///
 /// Error measure (robust to scale): ||analytic - fd|| <= tol * max(floor, ||analytic||, ||fd||),
 /// with the Frobenius / Euclidean norm of the whole vector or matrix; Hessians are also checked
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -58,11 +60,14 @@ struct EnergyEval {
 };
 
 inline EnergyEval evaluate_energy(const Energy& term, const Model& model, const RodFrames& accepted,
-                                  const VecX& q, bool with_hessian = true) {
+                                  const VecX& q, bool with_hessian = true,
+                                  TermWorkspace* workspace = nullptr) {
   Kinematics kin;
   compute_kinematics(model, accepted, q, kin);
   const VecX u = VecX::Zero(q.size());
-  const EvalInput in{model, q, u, 0.0, kin};
+  const std::unique_ptr<TermWorkspace> own = workspace ? nullptr : term.make_workspace(model);
+  EvalInput in{model, q, u, 0.0, kin};
+  in.workspace = workspace ? workspace : own.get();
   EnergyEval result;
   result.gradient = VecX::Zero(q.size());
   SparsityBuilder pattern(static_cast<int>(q.size()));
@@ -70,7 +75,7 @@ inline EnergyEval evaluate_energy(const Energy& term, const Model& model, const 
   EnergyOutput out;
   out.gradient = &result.gradient;
   if (with_hessian) {
-    term.declare_sparsity(model, pattern);
+    term.declare_stencils(model, in.workspace, pattern);
     hessian = HessianAssembler(pattern.build());
     out.hessian = &hessian;
   }
@@ -89,10 +94,12 @@ struct ForceEval {
 inline ForceEval evaluate_force(const ForceTerm& term, const Model& model,
                                 const RodFrames& accepted, const VecX& q, const VecX& u,
                                 double time, double dq_scale = 1.0, double du_scale = 0.0,
-                                bool with_jacobian = true) {
+                                bool with_jacobian = true, TermWorkspace* workspace = nullptr) {
   Kinematics kin;
   compute_kinematics(model, accepted, q, kin);
-  const EvalInput in{model, q, u, time, kin};
+  const std::unique_ptr<TermWorkspace> own = workspace ? nullptr : term.make_workspace(model);
+  EvalInput in{model, q, u, time, kin};
+  in.workspace = workspace ? workspace : own.get();
   ForceEval result;
   result.force = VecX::Zero(q.size());
   SparsityBuilder pattern(static_cast<int>(q.size()));
@@ -102,7 +109,7 @@ inline ForceEval evaluate_force(const ForceTerm& term, const Model& model,
   out.dq_scale = dq_scale;
   out.du_scale = du_scale;
   if (with_jacobian) {
-    term.declare_sparsity(model, pattern);
+    term.declare_stencils(model, in.workspace, pattern);
     jacobian = HessianAssembler(pattern.build());
     out.jacobian = &jacobian;
   }
@@ -143,9 +150,9 @@ inline VecX perturbed(const Model& model, const VecX& q, double position_scale, 
 /// symmetry.
 inline void expect_energy_conforms(const Energy& term, const Model& model,
                                    const RodFrames& accepted, const VecX& q,
-                                   const Tolerances& tol = {}) {
+                                   const Tolerances& tol = {}, TermWorkspace* workspace = nullptr) {
   SCOPED_TRACE(std::string("energy term ") + std::string(term.name()));
-  const EnergyEval at = evaluate_energy(term, model, accepted, q);
+  const EnergyEval at = evaluate_energy(term, model, accepted, q, true, workspace);
   ASSERT_TRUE(std::isfinite(at.energy));
   const auto n = q.size();
   VecX gradient_fd(n);
@@ -228,10 +235,11 @@ inline void expect_rigid_motion_invariance(const Energy& term, const Model& mode
 /// of F.
 inline void expect_force_conforms(const ForceTerm& term, const Model& model,
                                   const RodFrames& accepted, const VecX& q, const VecX& u,
-                                  double time, const Tolerances& tol = {}) {
+                                  double time, const Tolerances& tol = {},
+                                  TermWorkspace* workspace = nullptr) {
   SCOPED_TRACE(std::string("force term ") + std::string(term.name()));
-  const ForceEval dq = evaluate_force(term, model, accepted, q, u, time, 1.0, 0.0);
-  const ForceEval du = evaluate_force(term, model, accepted, q, u, time, 0.0, 1.0);
+  const ForceEval dq = evaluate_force(term, model, accepted, q, u, time, 1.0, 0.0, true, workspace);
+  const ForceEval du = evaluate_force(term, model, accepted, q, u, time, 0.0, 1.0, true, workspace);
   ASSERT_TRUE(dq.force.allFinite());
   const auto n = q.size();
   MatX dq_fd(n, n), du_fd(n, n);

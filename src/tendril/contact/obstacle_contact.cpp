@@ -122,7 +122,8 @@ ContactStatistics ObstacleContact::statistics(const Model& model, const VecX& q,
 }
 
 double ObstacleContact::max_step_fraction(const Model& model, const VecX& q, const VecX& dq,
-                                          double t_start, double t_end) const {
+                                          double t_start, double t_end,
+                                          TermWorkspace* /*workspace*/) const {
   // a half-space has no far side to pass to: its penalty grows at any depth
   if (!collision_check_ || !std::isfinite(obstacle_->inradius())) return 1.0;
   const double depth = std::min(params_.distance_tolerance, 0.5 * obstacle_->inradius());

@@ -49,7 +49,7 @@ class ObstacleContact final : public ContactEnergy {
   /// depth falls below kCollisionKeep of its starting value, depth = min(delta, inradius / 2) (a
   /// centre line may sink that far, never through); 1 for a half-space or when the check is off.
   double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double t_start,
-                           double t_end) const override;
+                           double t_end, TermWorkspace* workspace) const override;
 
   /// A Newton step may shrink a node's or edge's distance to the obstacle to this fraction, no
   /// less.

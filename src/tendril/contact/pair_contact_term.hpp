@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "tendril/contact/broad_phase.hpp"
 #include "tendril/contact/contact_graph.hpp"
 #include "tendril/contact/contact_parameters.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/term_workspace.hpp"
 
 namespace tendril::contact {
 
@@ -30,42 +32,55 @@ struct PairContact {
   MatN<12> hessian = MatN<12>::Zero();   ///< [N/m]
 };
 
+/// The buffers of a pair finder's search (PairFinder, PointTriangleFinder): reused, a search
+/// allocates nothing once they have grown.
+struct PairScratch {
+  BroadPhase broad_phase;
+  std::vector<double> grown;            ///< margins + extra / 2 (edges, or points)
+  std::vector<double> grown_triangles;  ///< the same for triangles
+  std::vector<EdgePair> found;          ///< the broad phase's pairs
+};
+
+/// A pair contact term's workspace (core/term_workspace.hpp), one per simulation: the candidate
+/// pairs it declares and the time of their last update (state carried from step to step), the
+/// pairs evaluated outside them, and the scratch of its searches.
+struct PairContactWorkspace final : TermWorkspace {
+  std::vector<EdgePair> candidates;  ///< declared pairs, from the last update (sorted)
+  double last_update_time = std::numeric_limits<double>::quiet_NaN();  ///< [s]; NaN before one
+  long missed = 0;              ///< pair evaluations outside the candidates (force without Hessian)
+  std::vector<EdgePair> pairs;  ///< scratch: the pairs at the evaluated configuration
+  std::vector<EdgePair> next;   ///< scratch: the next candidates
+  PairScratch search;           ///< scratch of the pair searches
+};
+
 template <class Finder, class Kind>
 class PairContactTerm : public ContactEnergy {
  public:
-  /// Declares the candidate pairs.
+  /// Declares the candidates of the first step (those of a new workspace).
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override {
-    for (const EdgePair& pair : candidates_) {
-      const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
-      TENDRIL_ASSERT(*std::max_element(dofs.begin(), dofs.end()) < 3 * model.dofs.num_nodes,
-                     "contact node out of range");
-      pattern.add_stencil(dofs);
-    }
+    declare_pairs(model, initial_candidates_, pattern);
+  }
+  /// Declares the workspace's candidate pairs.
+  void declare_stencils(const Model& model, const TermWorkspace* workspace,
+                        SparsityBuilder& pattern) const override {
+    declare_pairs(model, workspace ? of(*workspace).candidates : initial_candidates_, pattern);
+  }
+  /// A PairContactWorkspace with the candidates of the first step.
+  std::unique_ptr<TermWorkspace> make_workspace(const Model& /*model*/) const override {
+    return std::make_unique<PairContactWorkspace>(new_workspace());
   }
 
   void accumulate(const EvalInput& in, EnergyOutput& out) const override {
-    finder_.find(in.q, pairs_);
-    for (const EdgePair& pair : pairs_) {
-      const PairContact c = Kind::contact(finder_.stencil(in.q, pair), finder_.radius_sum(pair),
-                                          params_, out.hessian != nullptr);
-      if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
-      out.energy += c.energy;
-      const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
-      if (out.gradient)
-        for (int k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += c.gradient[k];
-      if (out.hessian) {
-        if (std::binary_search(candidates_.begin(), candidates_.end(), pair))
-          out.hessian->add(dofs, c.hessian);
-        else
-          ++missed_;
-      }
-    }
+    if (in.workspace) return add_pairs(in, out, of(*in.workspace));
+    PairContactWorkspace local = new_workspace();
+    add_pairs(in, out, local);
   }
 
   ContactStatistics statistics(const Model&, const VecX& q, double) const override {
     ContactStatistics stats;
-    finder_.find(q, pairs_);
-    for (const EdgePair& pair : pairs_) {
+    std::vector<EdgePair> pairs;
+    finder_.find(q, pairs);
+    for (const EdgePair& pair : pairs) {
       const double gap = Kind::distance(finder_.stencil(q, pair)) - finder_.radius_sum(pair);
       stats.min_gap = std::min(stats.min_gap, gap);
       if (gap < params_.distance_tolerance) ++stats.active;
@@ -76,27 +91,30 @@ class PairContactTerm : public ContactEnergy {
   /// New candidates for the step starting at `state`: the pairs whose boxes, grown by
   /// r + (delta + m) / 2, overlap, m the motion allowance (contact_graph.hpp); true if they
   /// changed.
-  bool update_stencils(const Model& model, const State& state) const override {
+  bool update_stencils(const Model& model, const State& state,
+                       TermWorkspace* workspace) const override {
+    PairContactWorkspace& w = of(*workspace);
     finder_.find(
-        state.q, scratch_,
-        step_motion_allowance(model, state, params_.distance_tolerance, last_update_time_));
-    if (scratch_ == candidates_) return false;
-    candidates_.swap(scratch_);
+        state.q, w.search, w.next,
+        step_motion_allowance(model, state, params_.distance_tolerance, w.last_update_time));
+    if (w.next == w.candidates) return false;
+    w.candidates.swap(w.next);
     return true;
   }
 
   /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
   /// pair's centre-line distance falls below kCollisionKeep of its value at q, over the pairs whose
   /// boxes at q, grown by the largest node displacement, overlap; 1 when the check is off.
-  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double,
-                           double) const override {
+  double max_step_fraction(const Model& model, const VecX& q, const VecX& dq, double, double,
+                           TermWorkspace* workspace) const override {
     if (!collision_check_) return 1.0;
     double reach = 0.0;
     for (int n : finder_.nodes()) reach = std::max(reach, dq.segment<3>(model.dofs.node(n)).norm());
     if (reach == 0.0) return 1.0;
-    finder_.find(q, pairs_, 2.0 * reach);
+    PairContactWorkspace& w = of(*workspace);
+    finder_.find(q, w.search, w.pairs, 2.0 * reach);
     double fraction = 1.0;
-    for (const EdgePair& pair : pairs_)
+    for (const EdgePair& pair : w.pairs)
       fraction = std::min(fraction, Kind::collision_free_fraction(finder_.stencil(q, pair),
                                                                   finder_.stencil(dq, pair),
                                                                   kCollisionKeep, fraction));
@@ -105,10 +123,13 @@ class PairContactTerm : public ContactEnergy {
 
   /// A Newton step may shrink a pair's centre-line distance to this fraction of its value, no less.
   static constexpr double kCollisionKeep = 0.1;
-  /// The declared pairs (sorted).
-  const std::vector<EdgePair>& candidates() const { return candidates_; }
-  /// Pair evaluations outside the candidates since construction (force without Hessian).
-  long missed_pairs() const { return missed_; }
+  /// The declared pairs of `workspace` (this term's; sorted).
+  static const std::vector<EdgePair>& candidates(const TermWorkspace& workspace) {
+    return of(workspace).candidates;
+  }
+  /// Pair evaluations outside the candidates of `workspace` (this term's) since it was made (force
+  /// without Hessian).
+  static long missed_pairs(const TermWorkspace& workspace) { return of(workspace).missed; }
   const Finder& pairs() const { return finder_; }
   const ContactParameters& parameters() const { return params_; }
 
@@ -117,18 +138,53 @@ class PairContactTerm : public ContactEnergy {
   PairContactTerm(Finder finder, const ContactParameters& params, const VecX& q_initial,
                   bool collision_check)
       : finder_(std::move(finder)), params_(params), collision_check_(collision_check) {
-    finder_.find(q_initial, candidates_, params_.distance_tolerance);
+    finder_.find(q_initial, initial_candidates_, params_.distance_tolerance);
   }
 
  private:
+  static PairContactWorkspace& of(TermWorkspace& workspace) {
+    return static_cast<PairContactWorkspace&>(workspace);
+  }
+  static const PairContactWorkspace& of(const TermWorkspace& workspace) {
+    return static_cast<const PairContactWorkspace&>(workspace);
+  }
+  PairContactWorkspace new_workspace() const {
+    PairContactWorkspace w;
+    w.candidates = initial_candidates_;
+    return w;
+  }
+  void declare_pairs(const Model& model, const std::vector<EdgePair>& pairs,
+                     SparsityBuilder& pattern) const {
+    for (const EdgePair& pair : pairs) {
+      const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
+      TENDRIL_ASSERT(*std::max_element(dofs.begin(), dofs.end()) < 3 * model.dofs.num_nodes,
+                     "contact node out of range");
+      pattern.add_stencil(dofs);
+    }
+  }
+  /// Adds the contact of the pairs near each other at in.q, Hessians of the candidates only.
+  void add_pairs(const EvalInput& in, EnergyOutput& out, PairContactWorkspace& w) const {
+    finder_.find(in.q, w.search, w.pairs);
+    for (const EdgePair& pair : w.pairs) {
+      const PairContact c = Kind::contact(finder_.stencil(in.q, pair), finder_.radius_sum(pair),
+                                          params_, out.hessian != nullptr);
+      if (c.energy == 0.0 && c.gradient.isZero(0.0)) continue;
+      out.energy += c.energy;
+      const std::array<int, 12> dofs = finder_.stencil_dofs(pair);
+      if (out.gradient)
+        for (int k = 0; k < 12; ++k) (*out.gradient)[dofs[k]] += c.gradient[k];
+      if (out.hessian) {
+        if (std::binary_search(w.candidates.begin(), w.candidates.end(), pair))
+          out.hessian->add(dofs, c.hessian);
+        else
+          ++w.missed;
+      }
+    }
+  }
+
   Finder finder_;
   ContactParameters params_;
-  mutable std::vector<EdgePair> pairs_;       ///< scratch: the pairs at the evaluated configuration
-  mutable std::vector<EdgePair> candidates_;  ///< declared pairs, from the last update (sorted)
-  mutable std::vector<EdgePair> scratch_;     ///< the next candidates
-  mutable double last_update_time_ =
-      std::numeric_limits<double>::quiet_NaN();  ///< t [s] of the last update
-  mutable long missed_ = 0;
+  std::vector<EdgePair> initial_candidates_;  ///< the candidates of the first step (sorted)
   bool collision_check_;
 };
 

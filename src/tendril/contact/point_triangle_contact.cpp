@@ -57,18 +57,20 @@ PointTriangleFinder::PointTriangleFinder(ContactNodes points, ContactTriangles t
   }
 }
 
-void PointTriangleFinder::find(const VecX& q, std::vector<EdgePair>& pairs, double extra) const {
-  point_grown_.resize(point_margin_.size());
-  triangle_grown_.resize(triangle_margin_.size());
+void PointTriangleFinder::find(const VecX& q, PairScratch& scratch, std::vector<EdgePair>& pairs,
+                               double extra) const {
+  std::vector<double>&point_grown = scratch.grown, &triangle_grown = scratch.grown_triangles;
+  point_grown.resize(point_margin_.size());
+  triangle_grown.resize(triangle_margin_.size());
   for (std::size_t k = 0; k < point_margin_.size(); ++k)
-    point_grown_[k] = point_margin_[k] + 0.5 * extra;
+    point_grown[k] = point_margin_[k] + 0.5 * extra;
   for (std::size_t k = 0; k < triangle_margin_.size(); ++k)
-    triangle_grown_[k] = triangle_margin_[k] + 0.5 * extra;
-  broad_phase_.find_point_triangle_pairs(q, points_.nodes, point_grown_, triangles_.nodes,
-                                         triangle_grown_, found_);
+    triangle_grown[k] = triangle_margin_[k] + 0.5 * extra;
+  scratch.broad_phase.find_point_triangle_pairs(q, points_.nodes, point_grown, triangles_.nodes,
+                                                triangle_grown, scratch.found);
   pairs.clear();
-  std::set_difference(found_.begin(), found_.end(), excluded_.begin(), excluded_.end(),
-                      std::back_inserter(pairs));
+  std::set_difference(scratch.found.begin(), scratch.found.end(), excluded_.begin(),
+                      excluded_.end(), std::back_inserter(pairs));
 }
 
 std::array<int, 12> PointTriangleFinder::stencil_dofs(const EdgePair& pair) const {

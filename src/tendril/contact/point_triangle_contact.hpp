@@ -44,8 +44,15 @@ class PointTriangleFinder {
   PointTriangleFinder(ContactNodes points, ContactTriangles triangles,
                       const std::vector<std::array<int, 2>>& graph_edges, double distance_tolerance,
                       const VecX& q_initial);
-  /// Pairs at q whose boxes grown by r + (delta + extra) / 2 overlap (sorted), extra [m] >= 0.
-  void find(const VecX& q, std::vector<EdgePair>& pairs, double extra = 0.0) const;
+  /// Pairs at q whose boxes grown by r + (delta + extra) / 2 overlap (sorted), extra [m] >= 0,
+  /// searched with the buffers of `scratch`.
+  void find(const VecX& q, PairScratch& scratch, std::vector<EdgePair>& pairs,
+            double extra = 0.0) const;
+  /// The same with buffers of its own (allocating: for one-off searches).
+  void find(const VecX& q, std::vector<EdgePair>& pairs, double extra = 0.0) const {
+    PairScratch scratch;
+    find(q, scratch, pairs, extra);
+  }
   const ContactNodes& points() const { return points_; }
   const ContactTriangles& triangles() const { return triangles_; }
   const std::vector<EdgePair>& excluded() const { return excluded_; }
@@ -62,11 +69,8 @@ class PointTriangleFinder {
   ContactNodes points_;
   std::vector<int> nodes_;
   ContactTriangles triangles_;
-  std::vector<double> point_margin_, triangle_margin_;        ///< r + delta / 2
-  mutable std::vector<double> point_grown_, triangle_grown_;  ///< scratch: margin + extra / 2
+  std::vector<double> point_margin_, triangle_margin_;  ///< r + delta / 2
   std::vector<EdgePair> excluded_;
-  mutable BroadPhase broad_phase_;
-  mutable std::vector<EdgePair> found_;
 };
 
 /// The point-triangle pair type of PairContactTerm.

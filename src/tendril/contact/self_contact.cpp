@@ -59,14 +59,16 @@ PairFinder::PairFinder(ContactEdges edges, double distance_tolerance, const VecX
   }
 }
 
-void PairFinder::find(const VecX& q, std::vector<EdgePair>& pairs, double extra) const {
-  grown_.resize(margin_.size());
-  for (std::size_t e = 0; e < margin_.size(); ++e) grown_[e] = margin_[e] + 0.5 * extra;
-  broad_phase_.find_pairs(q, edges_.nodes, grown_, found_);
+void PairFinder::find(const VecX& q, PairScratch& scratch, std::vector<EdgePair>& pairs,
+                      double extra) const {
+  std::vector<double>& grown = scratch.grown;
+  grown.resize(margin_.size());
+  for (std::size_t e = 0; e < margin_.size(); ++e) grown[e] = margin_[e] + 0.5 * extra;
+  scratch.broad_phase.find_pairs(q, edges_.nodes, grown, scratch.found);
   pairs.clear();
   // sorted merge against the sorted exclusions
   auto skip = excluded_.begin();
-  for (const EdgePair& p : found_) {
+  for (const EdgePair& p : scratch.found) {
     while (skip != excluded_.end() && *skip < p) ++skip;
     if (skip != excluded_.end() && *skip == p) continue;
     pairs.push_back(p);

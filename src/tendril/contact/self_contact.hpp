@@ -52,8 +52,14 @@ class PairFinder {
  public:
   PairFinder(ContactEdges edges, double distance_tolerance, const VecX& q_initial);
   /// Pairs at positions q (3N...) whose boxes grown by r_e + (delta + extra) / 2 overlap (sorted),
-  /// extra [m] >= 0.
-  void find(const VecX& q, std::vector<EdgePair>& pairs, double extra = 0.0) const;
+  /// extra [m] >= 0, searched with the buffers of `scratch`.
+  void find(const VecX& q, PairScratch& scratch, std::vector<EdgePair>& pairs,
+            double extra = 0.0) const;
+  /// The same with buffers of its own (allocating: for one-off searches).
+  void find(const VecX& q, std::vector<EdgePair>& pairs, double extra = 0.0) const {
+    PairScratch scratch;
+    find(q, scratch, pairs, extra);
+  }
   const ContactEdges& edges() const { return edges_; }
   /// Pairs near each other in the initial shape and in the edge graph that never interact (sorted).
   const std::vector<EdgePair>& excluded() const { return excluded_; }
@@ -70,11 +76,8 @@ class PairFinder {
  private:
   ContactEdges edges_;
   std::vector<int> nodes_;
-  std::vector<double> margin_;         ///< r_e + delta / 2 (#contact edges)
-  mutable std::vector<double> grown_;  ///< scratch: margin_ + extra / 2
+  std::vector<double> margin_;  ///< r_e + delta / 2 (#contact edges)
   std::vector<EdgePair> excluded_;
-  mutable BroadPhase broad_phase_;       ///< scratch buffers only
-  mutable std::vector<EdgePair> found_;  ///< scratch
 };
 
 /// The edge-edge pair type of PairContactTerm.

@@ -5,11 +5,14 @@
 /// The integrator combines them; nothing dissipative pretends to be an energy.
 
 #include <cstddef>
+#include <memory>
+#include <span>
 #include <string_view>
 
 #include "tendril/core/model.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
+#include "tendril/core/term_workspace.hpp"
 
 namespace tendril {
 
@@ -23,8 +26,12 @@ struct EvalInput {
   double time;            ///< t [s] of the trial configuration
   const Kinematics& kin;  ///< frames, tangents, curvatures at q
   /// True if prepare() has run on every element of every term with element_count() > 0 at this
-  /// input: accumulate() then adds the stored element values instead of computing them.
+  /// input: accumulate() then adds the element values stored in `workspace` instead of computing
+  /// them.
   bool prepared = false;
+  /// The evaluated term's workspace (its make_workspace(), owned by the evaluator), or null: a term
+  /// that needs one then uses a temporary one (allocating; tests, one-off evaluations).
+  TermWorkspace* workspace = nullptr;
 };
 
 /// Where an Energy adds its contributions; null members are not requested.
@@ -52,37 +59,65 @@ struct ForceOutput {
 // calls prepare() on disjoint ranges covering [0, element_count) from several threads at once, then
 // accumulate() with EvalInput::prepared set, which adds the stored values in the term's serial
 // order. The sums are then bitwise those of accumulate() alone, for any split. prepare() writes
-// only its own elements' storage (mutable members of the term: one evaluation of a model at a
-// time); a term's accumulate() may run while later terms' prepare() runs on other threads. Terms
-// without prepare() are evaluated by accumulate() alone, on the calling thread; they never see
-// threads.
+// only its own elements' storage in the term's workspace (EvalInput::workspace); a term's
+// accumulate() may run while later terms' prepare() runs on other threads. Terms without prepare()
+// are evaluated by accumulate() alone, on the calling thread; they never see threads.
+//
+// Terms are read-only (docs/conventions.md, "Layout and checks"): every method is const
+// and writes nothing in the term. What an evaluation writes (element values, a broad phase's
+// buffers) and what a term carries from step to step (a changing stencil set) lives in the term's
+// workspace (core/term_workspace.hpp), which the term creates (make_workspace) and the evaluator
+// owns and passes in (ModelWorkspace, core/model_workspace.hpp). One Model can so be stepped by
+// several simulations at once, each with its own workspaces.
 
 class Energy {
  public:
   virtual ~Energy() = default;
   virtual std::string_view name() const = 0;
-  /// Declares the DOF sets of all stencils (once per topology, and again after update_stencils()
-  /// returned true).
+  /// Declares the DOF sets of all stencils (once per topology); a term with a changing set
+  /// declares the set of a new workspace (the stencils at the start).
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
+  /// Declares the stencils of the set `workspace` holds (once per topology, and again after
+  /// update_stencils() returned true). Default: declare_sparsity() (a fixed set).
+  virtual void declare_stencils(const Model& model, const TermWorkspace* /*workspace*/,
+                                SparsityBuilder& pattern) const {
+    declare_sparsity(model, pattern);
+  }
+  /// This term's workspace for one simulation of `model` (see above); default: none (null).
+  virtual std::unique_ptr<TermWorkspace> make_workspace(const Model& /*model*/) const {
+    return nullptr;
+  }
   virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
   /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
   virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
   /// Computes and stores the values of elements [first, last) that `out` requests (see above).
   virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
                        const EnergyOutput& /*out*/) const {}
+  /// Rest state (the static homotopy, integrate/static_solver.hpp): the rest quantities of the
+  /// Model this energy reads (rest lengths, natural curvatures and twists), rest_state_size() of
+  /// them in an order of the energy's choosing. 0 (default): none (the homotopy leaves them).
+  virtual std::size_t rest_state_size(const Model& /*model*/) const { return 0; }
+  /// Writes the rest state `model` holds into `values` (rest_state_size() entries).
+  virtual void get_rest_state(const Model& /*model*/, std::span<double> /*values*/) const {}
+  /// Sets the rest state of `model` (the one this energy belongs to, or a copy of it) to `values`.
+  virtual void set_rest_state(std::span<const double> /*values*/, Model& /*model*/) const {}
+  /// Writes into `values` the rest state at which configuration q (kinematics `kin`) is
+  /// stress-free for this energy (zero energy and gradient).
+  virtual void stress_free_rest_state(const Model& /*model*/, const Kinematics& /*kin*/,
+                                      const VecX& /*q*/, std::span<double> /*values*/) const {}
   /// True for the potential of an external load (gravity, buoyancy): a static solve ramps these
   /// terms with the load factor during load stepping; internal (elastic) energies are never ramped.
   virtual bool is_external_load() const { return false; }
-  /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
-  /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
-  /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
-  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step
-  /// and static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the
-  /// set must cover every entry accumulate() adds during the step (grow the search radius by what a
-  /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
-  /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
+  /// Changing stencils (contact pairs from a broad phase): updates the set of stencils held in
+  /// `workspace` (this term's) for the accepted state `state` and returns true if the set changed;
+  /// declare_stencils() must then declare the new set, and the solver rebuilds its pattern,
+  /// free-DOF map, ordering and solver choice (NewtonSystem::update_stencils). The solvers call it
+  /// once before every time (sub)step and static solve, never within a Newton solve, so the pattern
+  /// is fixed while Newton runs: the set must cover every entry accumulate() adds during the step
+  /// (grow the search radius by what a step can move). Default: a fixed set.
   /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const {
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/,
+                               TermWorkspace* /*workspace*/) const {
     return false;
   }
   /// Continuous collision check: the largest a in [0, 1] such that the configurations q + a' dq,
@@ -91,9 +126,10 @@ class Energy {
   /// place at t_start [s] (with q) to their place at t_end [s] (with q + dq); within a Newton solve
   /// both are the time of the end configuration. The Newton line search starts from the smallest of
   /// these over all terms, so every accepted iterate is reached by a collision-free straight path.
-  /// Default: 1 (no restriction).
+  /// `workspace` is this term's (its search buffers). Default: 1 (no restriction).
   virtual double max_step_fraction(const Model& /*model*/, const VecX& /*q*/, const VecX& /*dq*/,
-                                   double /*t_start*/, double /*t_end*/) const {
+                                   double /*t_start*/, double /*t_end*/,
+                                   TermWorkspace* /*workspace*/) const {
     return 1.0;
   }
 };
@@ -103,6 +139,15 @@ class ForceTerm {
   virtual ~ForceTerm() = default;
   virtual std::string_view name() const = 0;
   virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
+  /// As Energy::declare_stencils.
+  virtual void declare_stencils(const Model& model, const TermWorkspace* /*workspace*/,
+                                SparsityBuilder& pattern) const {
+    declare_sparsity(model, pattern);
+  }
+  /// As Energy::make_workspace.
+  virtual std::unique_ptr<TermWorkspace> make_workspace(const Model& /*model*/) const {
+    return nullptr;
+  }
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
   /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
   virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
@@ -115,16 +160,16 @@ class ForceTerm {
   /// follower loads, gyroscopic forces) returns false, and the Newton system then factorizes the
   /// whole matrix instead of one triangle.
   virtual bool has_symmetric_jacobian() const { return false; }
-  /// Changing stencils (contact pairs from a broad phase): updates the term's set of stencils for
-  /// the accepted state `state` and returns true if the set changed; declare_sparsity() must then
-  /// declare the new set, and the solver rebuilds its pattern, free-DOF map, ordering and solver
-  /// choice (NewtonSystem::update_stencils). The solvers call it once before every time (sub)step
-  /// and static solve, never within a Newton solve, so the pattern is fixed while Newton runs: the
-  /// set must cover every entry accumulate() adds during the step (grow the search radius by what a
-  /// step can move). The solvers see terms as const; a term with a changing set keeps it in mutable
-  /// members (a cache derived from the state, like a broad phase's buffers). Default: a fixed set.
+  /// Changing stencils (contact pairs from a broad phase): updates the set of stencils held in
+  /// `workspace` (this term's) for the accepted state `state` and returns true if the set changed;
+  /// declare_stencils() must then declare the new set, and the solver rebuilds its pattern,
+  /// free-DOF map, ordering and solver choice (NewtonSystem::update_stencils). The solvers call it
+  /// once before every time (sub)step and static solve, never within a Newton solve, so the pattern
+  /// is fixed while Newton runs: the set must cover every entry accumulate() adds during the step
+  /// (grow the search radius by what a step can move). Default: a fixed set.
   /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/) const {
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/,
+                               TermWorkspace* /*workspace*/) const {
     return false;
   }
 };

@@ -135,29 +135,35 @@ void ResistiveForce::node_values(const EvalInput& in, std::size_t k, const Force
 }
 
 std::size_t ResistiveForce::element_count(const Model& /*model*/) const {
-  values_.resize(nodes_.size());
   return nodes_.size();
+}
+
+std::unique_ptr<TermWorkspace> ResistiveForce::make_workspace(const Model& /*model*/) const {
+  return std::make_unique<RftValues>(nodes_.size());
 }
 
 void ResistiveForce::prepare(const EvalInput& in, std::size_t first, std::size_t last,
                              const ForceOutput& out) const {
+  auto& values = static_cast<RftValues&>(*in.workspace);
   for (std::size_t k = first; k < last; ++k)
-    node_values(in, k, out, values_.vector[k], values_.matrix[k]);
+    node_values(in, k, out, values.vector[k], values.matrix[k]);
 }
 
 void ResistiveForce::accumulate(const EvalInput& in, ForceOutput& out) const {
+  TENDRIL_ASSERT(!in.prepared || in.workspace, "prepared values need the term's workspace");
+  const RftValues* values = in.prepared ? static_cast<const RftValues*>(in.workspace) : nullptr;
   const DofMap& dofs = in.model.dofs;
   Vec3 force_local;
   Eigen::Matrix<double, 3, 9> rows_local;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const RftNode& n = nodes_[k];
-    if (!in.prepared) node_values(in, k, out, force_local, rows_local);
-    const Vec3& force = in.prepared ? values_.vector[k] : force_local;
+    if (!values) node_values(in, k, out, force_local, rows_local);
+    const Vec3& force = values ? values->vector[k] : force_local;
     if (out.force) out.force->segment<3>(dofs.node(n.node)) += force;
     if (!out.jacobian) continue;
     const std::array<int, 9> columns = stencil_dofs(dofs, n);
     out.jacobian->add_cached(this, k, std::span<const int>(columns).subspan(3, 3), columns,
-                             in.prepared ? values_.matrix[k] : rows_local);
+                             values ? values->matrix[k] : rows_local);
   }
 }
 

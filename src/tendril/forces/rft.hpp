@@ -15,6 +15,7 @@
 /// Stencil DOFs: (x_{j-1}, x_j, x_{j+1}), 9 entries (a missing neighbour at a rod end is skipped).
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "tendril/core/element_values.hpp"
@@ -64,6 +65,8 @@ class ResistiveForce final : public ForceTerm {
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
   std::size_t element_count(const Model& model) const override;
+  /// RftValues of the RFT nodes, filled by prepare().
+  std::unique_ptr<TermWorkspace> make_workspace(const Model& model) const override;
   void prepare(const EvalInput& in, std::size_t first, std::size_t last,
                const ForceOutput& out) const override;
 
@@ -74,8 +77,8 @@ class ResistiveForce final : public ForceTerm {
   std::vector<RftNode> nodes_;  ///< (#RFT nodes)
   RftCoefficients eta_;
   /// Per RFT node: force F [N] and, with the Jacobian, its rows dq_scale dF/dx + du_scale dF/du
-  /// over the stencil (3 x 9), from prepare()
-  mutable ElementValues<3, 3, 9> values_;
+  /// over the stencil (3 x 9), from prepare() (the term's workspace)
+  using RftValues = ElementValues<3, 3, 9>;
 
   /// F of RFT node k at `in` and, if out.jacobian is set, its Jacobian rows with out's scales.
   void node_values(const EvalInput& in, std::size_t k, const ForceOutput& out, Vec3& force,

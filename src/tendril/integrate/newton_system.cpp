@@ -26,8 +26,12 @@ constexpr int kPartsPerThread = 2;
 
 }  // namespace
 
-NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options)
-    : model_(model), options_(options) {
+NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options,
+                           ModelWorkspace* workspace)
+    : model_(model),
+      own_workspace_(workspace ? nullptr : std::make_unique<ModelWorkspace>(model)),
+      workspace_(workspace ? *workspace : *own_workspace_),
+      options_(options) {
   options_.validate("newton.");
   if (options_.threads > 1) pool_ = std::make_unique<WorkerPool>(options_.threads);
   const int n = model.dofs.size();
@@ -65,10 +69,10 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options)
 
 bool NewtonSystem::update_stencils(const State& state) {
   bool changed = false;
-  for (const auto& energy : model_.energies)
-    changed = energy->update_stencils(model_, state) || changed;
-  for (const auto& force : model_.forces)
-    changed = force->update_stencils(model_, state) || changed;
+  for (std::size_t t = 0; t < model_.energies.size(); ++t)
+    changed = model_.energies[t]->update_stencils(model_, state, workspace_.energy(t)) || changed;
+  for (std::size_t t = 0; t < model_.forces.size(); ++t)
+    changed = model_.forces[t]->update_stencils(model_, state, workspace_.force(t)) || changed;
   if (changed) analyze_pattern();
   return changed;
 }
@@ -80,8 +84,10 @@ void NewtonSystem::analyze_pattern() {
   // the full pattern: mass diagonal + every term's stencils
   SparsityBuilder builder(n);
   builder.add_diagonal();
-  for (const auto& energy : model.energies) energy->declare_sparsity(model, builder);
-  for (const auto& force : model.forces) force->declare_sparsity(model, builder);
+  for (std::size_t t = 0; t < model.energies.size(); ++t)
+    model.energies[t]->declare_stencils(model, workspace_.energy(t), builder);
+  for (std::size_t t = 0; t < model.forces.size(); ++t)
+    model.forces[t]->declare_stencils(model, workspace_.force(t), builder);
   full_ = HessianAssembler(builder.build());
   // a symmetric J: Hessians add only the lower triangle, which the gather below reads
   full_.set_lower_only(symmetric_);
@@ -203,10 +209,12 @@ void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal,
                                     ForceOutput& forces, double lambda, bool separate_load_hessian,
                                     WorkerPool* pool) {
   // energies: internal ones straight into J, external loads scaled by lambda
+  EvalInput term_in = in;
   for (std::size_t t = 0; t < model_.energies.size(); ++t) {
     if (pool && energy_elements_[t] > 0) pool->finish_parts_before(energy_parts_end_[t]);
     const Energy& energy = *model_.energies[t];
-    energy.accumulate(in, energy.is_external_load() ? load : internal);
+    term_in.workspace = workspace_.energy(t);
+    energy.accumulate(term_in, energy.is_external_load() ? load : internal);
   }
   if (separate_load_hessian) {
     const double* src = load_hessian_.matrix().valuePtr();
@@ -216,7 +224,8 @@ void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal,
   // forces: J gets -lambda (dF/dq + c_u dF/du)
   for (std::size_t t = 0; t < model_.forces.size(); ++t) {
     if (pool && force_elements_[t] > 0) pool->finish_parts_before(force_parts_end_[t]);
-    model_.forces[t]->accumulate(in, forces);
+    term_in.workspace = workspace_.force(t);
+    model_.forces[t]->accumulate(term_in, forces);
   }
 }
 
@@ -293,11 +302,14 @@ void NewtonSystem::evaluate_in_parallel(const RodFrames& frames, EvalInput& in,
       static_cast<int>(element_parts_.size()),
       [&](int part) {
         const ElementPart& e = element_parts_[static_cast<std::size_t>(part)];
+        EvalInput term_in = in;
         if (e.force) {
-          model_.forces[e.term]->prepare(in, e.first, e.last, forces);
+          term_in.workspace = workspace_.force(e.term);
+          model_.forces[e.term]->prepare(term_in, e.first, e.last, forces);
         } else {
           const Energy& energy = *model_.energies[e.term];
-          energy.prepare(in, e.first, e.last, energy.is_external_load() ? load : internal);
+          term_in.workspace = workspace_.energy(e.term);
+          energy.prepare(term_in, e.first, e.last, energy.is_external_load() ? load : internal);
         }
       },
       [&] { accumulate_terms(in, internal, load, forces, lambda, separate_load_hessian, &pool); });
@@ -482,237 +494,260 @@ double NewtonSystem::free_inertial_norm() const {
 }
 
 StepReport NewtonSystem::solve(const NewtonProblem& p, VecX& y) {
-  StepReport report;
-  report.residual_history.reserve(options_.max_iterations + 1);
-  report.line_search_steps.reserve(options_.max_iterations);
-
-  if (!evaluate(p, y, true)) {
-    report.status = StepStatus::non_finite;
-    report.message = "non-finite forces or energy at the initial guess: " + describe_non_finite(y);
-    return report;
-  }
-  // the force scale: loads and inertia at each iterate, plus the inertia of the predicted motion
-  // c_m M (y_0 - y_pred) at the initial guess (see NewtonOptions::force_tolerance)
-  const double initial_inertia = free_inertial_norm();
-  auto tolerance_here = [&] {
-    return std::max(options_.force_tolerance_abs,
-                    options_.force_tolerance * (initial_inertia + force_scale(p)));
-  };
-  // py-dismech's rule (StoppingRule::dismech) tests the residual of the iterate before each update
-  // against fixed tolerances, and the update itself
-  const bool dismech = options_.stopping == StoppingRule::dismech;
-  const DismechStopping& dm = options_.dismech;
-  const double initial_residual = residual_norm_;
-  double tolerance = dismech
-                         ? std::max(dm.force_tolerance, dm.relative_tolerance * initial_residual)
-                         : tolerance_here();
-  if (!std::isfinite(tolerance)) {
-    report.status = StepStatus::non_finite;
-    report.message =
-        fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
-                    initial_inertia + force_scale(p));
-    return report;
-  }
-  double residual_norm = residual_norm_;
-  report.residual_history.push_back(residual_norm);
-  report.tolerance = tolerance;
-  // (py-dismech: a solve without free DOFs has converged; with some, it takes at least one update)
-  if (dismech ? free_.empty() : residual_norm <= tolerance) {
-    report.criterion = StopCriterion::residual;
-    return report;
-  }
-
-  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a
-  // solve)
-  const double round_off_estimate = diagonal_round_off(y);
-  const LineSearchOptions& ls = options_.line_search;
-  // chord steps (NewtonOptions::chord_contraction): trial points are then evaluated without the
-  // Jacobian, which is evaluated at an accepted iterate only when the next iteration needs it
-  const double chord_contraction = options_.chord_contraction;
-  bool chord = false;  // this iteration solves with the factorization of an earlier iterate
-  StopCriterion dismech_criterion = StopCriterion::none;
-  auto refresh_jacobian = [&] {
-    if (evaluate(p, y, true)) return true;
-    report.status = StepStatus::non_finite;
-    report.message = "non-finite Jacobian at an accepted Newton iterate";
-    return false;
-  };
+  Solve s(p);
+  s.dismech = options_.stopping == StoppingRule::dismech;
+  if (start_solve(s, y)) return std::move(s.report);
   for (int iteration = 1; iteration <= options_.max_iterations; ++iteration) {
-    // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every
-    // entry is within its floor up to the tolerance, no iteration can improve y
-    if (!dismech && residual_norm <= tolerance + round_off_estimate) {
-      const double excess = excess_over_round_off(y);
-      report.round_off_excess = excess;
-      if (excess <= tolerance) {
-        report.criterion = StopCriterion::round_off;
-        return report;
-      }
-    }
-    bool shifted = false;
-    const StepStatus direction =
-        newton_direction(chord, shifted, report.factorizations, report.message);
-    if (direction != StepStatus::converged) {
-      report.status = direction;
-      return report;
-    }
-    if (solver_) report.linear_solver = solver_->name();
-    report.iterations = iteration;
-    if (shifted) ++report.regularized_iterations;
-
-    // a Newton step below the step tolerance: if every residual entry is within its round-off floor
-    // (up to the tolerance), take the step whole, no line search (the merit's change is then below
-    // its round-off), and stop. Not after a shifted matrix: a large shift shrinks the step without
-    // the residual being small. A negligible step with a residual above the floor (a stiff row)
-    // goes on.
-    const bool negligible = !dismech && !shifted && step_is_negligible();
-    double excess = 0.0;
-    if (negligible) {
-      excess = excess_over_round_off(y);
-      if (excess <= tolerance) {
-        y += step_;
-        if (!evaluate(p, y, false)) {
-          report.status = StepStatus::non_finite;
-          report.message = "non-finite forces or energy after a negligible Newton step: " +
-                           describe_non_finite(y);
-          return report;
-        }
-        report.residual_history.push_back(residual_norm_);
-        report.line_search_steps.push_back(1.0);
-        report.criterion = StopCriterion::round_off;
-        report.round_off_excess = excess;
-        return report;
-      }
-      report.round_off_excess = excess;
-    }
-
-    // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
-    const bool potential = merit_ == Merit::incremental_potential;
-    const double slope = residual_free_.dot(step_free_);
-    // a chord direction that is not a descent direction: a fresh Newton step from the same iterate
-    if (chord && !(slope < 0.0)) {
-      if (!refresh_jacobian()) return report;
-      chord = false;
-      --iteration;
-      continue;
-    }
-    const double force_along = force_.dot(step_);
-    const double phi0 = potential ? merit_base_ : 0.5 * residual_norm * residual_norm;
-    const double lambda = p.load_factor;
-
-    // Under quadratic convergence r_{k+1} ~ r_k^3 / r_{k-1}^2. When that predicts convergence, the
-    // trial points are evaluated without the Jacobian (it would go unused); a wrong guess costs one
-    // re-evaluation below.
-    const std::size_t history = report.residual_history.size();
-    // With the dismech rule the residual tests are known now, and the velocity test passes if the
-    // full step passes it (the line search only shortens it; stiff segments' turns may not, then
-    // the Jacobian is evaluated below).
-    const bool likely_last =
-        dismech ? residual_norm < tolerance ||
-                      largest_velocity_change(p, step_free_) < dm.velocity_tolerance
-                : history >= 2 && std::pow(residual_norm, 3) <=
-                                      tolerance * std::pow(report.residual_history[history - 2], 2);
-    // every iterate is reached by a collision-free straight path: the line search starts at the
-    // largest fraction of the step the continuous collision checks allow
-    double alpha = max_step_fraction(p, y, step_);
-    if (alpha < ls.min_step) {
-      report.status = StepStatus::line_search_failed;
-      report.message =
-          fmt::format(
-              "a continuous collision check stops the Newton step at fraction {:.3g} < {:.3g}, ",
-              alpha, ls.min_step) +
-          "the line search's minimum (rod edges about to pass through each other)";
-      return report;
-    }
-    // a chord step may follow from the second iteration on (the first iteration's contraction
-    // measures how well the Jacobian at the initial guess predicts the whole step, including the
-    // jump of the prescribed motion; measured on the flagellated robot, a chord step after it
-    // contracted by 0.37 only)
-    const bool chord_may_follow = chord_contraction > 0.0 && iteration >= 2;
-    const MeritLine line{potential, phi0, slope, force_along, lambda};
-    const bool trial_jacobian = !likely_last && !chord_may_follow;
-    const bool bodies = ls.enabled && !bodies_.empty();
-    if (!stiff_segments_.empty()) stiff_segments_.fit(y, step_);
-    if (!stiff_segments_.empty() || bodies) force_base_ = force_;
-    bool accepted = false, any_non_finite = false;
-    // the stiff segments' curve; at its first rejection the same fraction with every free body
-    // turned by its fitted rotation, whose curve the search then follows if it did better
-    bool turn_bodies = false, bodies_tried = false;
-    while (alpha >= ls.min_step) {
-      Trial trial =
-          try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
-      if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
-        bodies_tried = true;
-        bodies_.fit(y, step_);
-        const Trial turned = try_step(p, y, alpha, bodies_, line, trial_jacobian);
-        turn_bodies = turned.status == TrialStatus::accepted ||
-                      (turned.status == TrialStatus::rejected && turned.excess < trial.excess);
-        if (turn_bodies) trial = turned;
-      }
-      accepted = trial.status == TrialStatus::accepted;
-      if (accepted) break;
-      if (trial.status == TrialStatus::non_finite) {
-        any_non_finite = true;
-        if (!ls.enabled) break;
-      }
-      alpha *= ls.shrink;
-    }
-    if (!accepted && chord) {
-      // the chord direction failed: a fresh Newton step from the same iterate
-      if (!refresh_jacobian()) return report;
-      chord = false;
-      --iteration;
-      continue;
-    }
-    if (!accepted) {
-      report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
-      report.message =
-          any_non_finite
-              ? fmt::format("non-finite forces or energy along the Newton step (residual {:.3g} N)",
-                            residual_norm)
-              : fmt::format(
-                    "line search found no decrease down to step fraction {:.3g} (residual {:.3g} "
-                    "N)",
-                    ls.min_step, residual_norm);
-      return report;
-    }
-    if (dismech) {
-      // the update applied (trial - y: stiff segments may have turned it off the line alpha d)
-      for (std::size_t k = 0; k < free_.size(); ++k) step_free_[k] = trial_[free_[k]] - y[free_[k]];
-      dismech_criterion = residual_norm < dm.force_tolerance ? StopCriterion::residual
-                          : residual_norm < dm.relative_tolerance * initial_residual
-                              ? StopCriterion::relative_residual
-                          : largest_velocity_change(p, step_free_) < dm.velocity_tolerance
-                              ? StopCriterion::velocity_change
-                              : StopCriterion::none;
-    }
-    y.swap(trial_);
-    if (chord) ++report.chord_iterations;
-    const double contraction = residual_norm_ / residual_norm;
-    residual_norm = residual_norm_;
-    report.residual_history.push_back(residual_norm);
-    report.line_search_steps.push_back(alpha);
-    if (!dismech) {
-      tolerance = tolerance_here();
-      report.tolerance = tolerance;
-    }
-    if (dismech ? dismech_criterion != StopCriterion::none : residual_norm <= tolerance) {
-      report.criterion = dismech ? dismech_criterion : StopCriterion::residual;
-      return report;
-    }
-    chord = chord_may_follow && contraction <= chord_contraction;
-    if ((likely_last || chord_may_follow) && !chord && iteration < options_.max_iterations &&
-        !refresh_jacobian())
-      return report;
+    const Next next = iterate(s, y, iteration);
+    if (next == Next::stop) return std::move(s.report);
+    if (next == Next::retry) --iteration;  // a fresh Newton step from the same iterate
   }
+  StepReport& report = s.report;
   report.status = StepStatus::max_iterations;
   report.message =
       fmt::format("Newton did not converge in {} iterations (residual {:.3g} N, tolerance {:.3g} N",
-                  options_.max_iterations, residual_norm, tolerance) +
+                  options_.max_iterations, s.residual_norm, s.tolerance) +
       (report.round_off_excess > 0.0
            ? fmt::format("; the last negligible step left {:.3g} N above the round-off floor)",
                          report.round_off_excess)
            : std::string(")"));
-  return report;
+  return std::move(s.report);
+}
+
+double NewtonSystem::residual_tolerance(const Solve& s) const {
+  return std::max(options_.force_tolerance_abs,
+                  options_.force_tolerance * (s.initial_inertia + force_scale(s.problem)));
+}
+
+bool NewtonSystem::start_solve(Solve& s, const VecX& y) {
+  StepReport& report = s.report;
+  report.residual_history.reserve(options_.max_iterations + 1);
+  report.line_search_steps.reserve(options_.max_iterations);
+  if (!evaluate(s.problem, y, true)) {
+    report.status = StepStatus::non_finite;
+    report.message = "non-finite forces or energy at the initial guess: " + describe_non_finite(y);
+    return true;
+  }
+  // the force scale: loads and inertia at each iterate, plus the inertia of the predicted motion
+  // c_m M (y_0 - y_pred) at the initial guess (see NewtonOptions::force_tolerance)
+  s.initial_inertia = free_inertial_norm();
+  // py-dismech's rule (StoppingRule::dismech) tests the residual of the iterate before each update
+  // against fixed tolerances, and the update itself
+  const DismechStopping& dm = options_.dismech;
+  s.initial_residual = residual_norm_;
+  s.tolerance = s.dismech ? std::max(dm.force_tolerance, dm.relative_tolerance * s.initial_residual)
+                          : residual_tolerance(s);
+  if (!std::isfinite(s.tolerance)) {
+    report.status = StepStatus::non_finite;
+    report.message =
+        fmt::format("the force scale of the solve overflows (inertial + external forces {:.3g} N)",
+                    s.initial_inertia + force_scale(s.problem));
+    return true;
+  }
+  s.residual_norm = residual_norm_;
+  report.residual_history.push_back(s.residual_norm);
+  report.tolerance = s.tolerance;
+  // (py-dismech: a solve without free DOFs has converged; with some, it takes at least one update)
+  if (s.dismech ? free_.empty() : s.residual_norm <= s.tolerance) {
+    report.criterion = StopCriterion::residual;
+    return true;
+  }
+  // the cheap estimate of the round-off floor, once per solve (|J_ii| and |y| change little in a
+  // solve)
+  s.round_off_estimate = diagonal_round_off(y);
+  return false;
+}
+
+NewtonSystem::Next NewtonSystem::iterate(Solve& s, VecX& y, int iteration) {
+  StepReport& report = s.report;
+  if (stops_at_round_off_floor(s, y)) return Next::stop;
+  bool shifted = false;
+  const StepStatus direction =
+      newton_direction(s.chord, shifted, report.factorizations, report.message);
+  if (direction != StepStatus::converged) {
+    report.status = direction;
+    return Next::stop;
+  }
+  if (solver_) report.linear_solver = solver_->name();
+  report.iterations = iteration;
+  if (shifted) ++report.regularized_iterations;
+  // a Newton step below the step tolerance: not after a shifted matrix (a large shift shrinks the
+  // step without the residual being small)
+  if (!s.dismech && !shifted && step_is_negligible() && takes_negligible_step(s, y))
+    return Next::stop;
+
+  // merit at a = 0 and its slope phi'(0) = f . d (psi'(0) = -2 psi(0) for the residual norm)
+  const bool potential = merit_ == Merit::incremental_potential;
+  const double slope = residual_free_.dot(step_free_);
+  // a chord direction that is not a descent direction: a fresh Newton step from the same iterate
+  if (s.chord && !(slope < 0.0)) return retry_without_chord(s, y);
+  const MeritLine line{potential, potential ? merit_base_ : 0.5 * s.residual_norm * s.residual_norm,
+                       slope, force_.dot(step_), s.problem.load_factor};
+  const bool last = likely_last(s);
+  // every iterate is reached by a collision-free straight path: the line search starts at the
+  // largest fraction of the step the continuous collision checks allow
+  double alpha = max_step_fraction(s.problem, y, step_);
+  const double min_step = options_.line_search.min_step;
+  if (alpha < min_step) {
+    report.status = StepStatus::line_search_failed;
+    report.message =
+        fmt::format(
+            "a continuous collision check stops the Newton step at fraction {:.3g} < {:.3g}, ",
+            alpha, min_step) +
+        "the line search's minimum (rod edges about to pass through each other)";
+    return Next::stop;
+  }
+  // a chord step may follow from the second iteration on (the first iteration's contraction
+  // measures how well the Jacobian at the initial guess predicts the whole step, including the
+  // jump of the prescribed motion; measured on the flagellated robot, a chord step after it
+  // contracted by 0.37 only)
+  const bool chord_may_follow = options_.chord_contraction > 0.0 && iteration >= 2;
+  bool any_non_finite = false;
+  if (!search_line(s.problem, y, alpha, line, !last && !chord_may_follow, any_non_finite)) {
+    // the chord direction failed: a fresh Newton step from the same iterate
+    if (s.chord) return retry_without_chord(s, y);
+    fail_line_search(s, any_non_finite);
+    return Next::stop;
+  }
+  return accept_trial(s, y, alpha, last || chord_may_follow, chord_may_follow, iteration);
+}
+
+bool NewtonSystem::stops_at_round_off_floor(Solve& s, const VecX& y) {
+  // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every
+  // entry is within its floor up to the tolerance, no iteration can improve y
+  if (s.dismech || !(s.residual_norm <= s.tolerance + s.round_off_estimate)) return false;
+  const double excess = excess_over_round_off(y);
+  s.report.round_off_excess = excess;
+  if (!(excess <= s.tolerance)) return false;
+  s.report.criterion = StopCriterion::round_off;
+  return true;
+}
+
+bool NewtonSystem::takes_negligible_step(Solve& s, VecX& y) {
+  // if every residual entry is within its round-off floor (up to the tolerance), take the step
+  // whole, no line search (the merit's change is then below its round-off), and stop. A negligible
+  // step with a residual above the floor (a stiff row) goes on.
+  StepReport& report = s.report;
+  const double excess = excess_over_round_off(y);
+  if (!(excess <= s.tolerance)) {
+    report.round_off_excess = excess;
+    return false;
+  }
+  y += step_;
+  if (!evaluate(s.problem, y, false)) {
+    report.status = StepStatus::non_finite;
+    report.message =
+        "non-finite forces or energy after a negligible Newton step: " + describe_non_finite(y);
+    return true;
+  }
+  report.residual_history.push_back(residual_norm_);
+  report.line_search_steps.push_back(1.0);
+  report.criterion = StopCriterion::round_off;
+  report.round_off_excess = excess;
+  return true;
+}
+
+bool NewtonSystem::likely_last(const Solve& s) const {
+  // Under quadratic convergence r_{k+1} ~ r_k^3 / r_{k-1}^2. With the dismech rule the residual
+  // tests are known now, and the velocity test passes if the full step passes it (the line search
+  // only shortens it; stiff segments' turns may not, then the Jacobian is evaluated later).
+  const std::vector<double>& history = s.report.residual_history;
+  if (s.dismech)
+    return s.residual_norm < s.tolerance ||
+           largest_velocity_change(s.problem, step_free_) < options_.dismech.velocity_tolerance;
+  return history.size() >= 2 &&
+         std::pow(s.residual_norm, 3) <= s.tolerance * std::pow(history[history.size() - 2], 2);
+}
+
+bool NewtonSystem::refresh_jacobian(Solve& s, const VecX& y) {
+  if (evaluate(s.problem, y, true)) return true;
+  s.report.status = StepStatus::non_finite;
+  s.report.message = "non-finite Jacobian at an accepted Newton iterate";
+  return false;
+}
+
+NewtonSystem::Next NewtonSystem::retry_without_chord(Solve& s, const VecX& y) {
+  if (!refresh_jacobian(s, y)) return Next::stop;
+  s.chord = false;
+  return Next::retry;
+}
+
+bool NewtonSystem::search_line(const NewtonProblem& p, const VecX& y, double& alpha,
+                               const MeritLine& line, bool trial_jacobian, bool& any_non_finite) {
+  const LineSearchOptions& ls = options_.line_search;
+  const bool bodies = ls.enabled && !bodies_.empty();
+  if (!stiff_segments_.empty()) stiff_segments_.fit(y, step_);
+  if (!stiff_segments_.empty() || bodies) force_base_ = force_;
+  // the stiff segments' curve; at its first rejection the same fraction with every free body
+  // turned by its fitted rotation, whose curve the search then follows if it did better
+  bool turn_bodies = false, bodies_tried = false;
+  while (alpha >= ls.min_step) {
+    Trial trial =
+        try_step(p, y, alpha, turn_bodies ? bodies_ : stiff_segments_, line, trial_jacobian);
+    if (trial.status == TrialStatus::rejected && bodies && !bodies_tried) {
+      bodies_tried = true;
+      bodies_.fit(y, step_);
+      const Trial turned = try_step(p, y, alpha, bodies_, line, trial_jacobian);
+      turn_bodies = turned.status == TrialStatus::accepted ||
+                    (turned.status == TrialStatus::rejected && turned.excess < trial.excess);
+      if (turn_bodies) trial = turned;
+    }
+    if (trial.status == TrialStatus::accepted) return true;
+    if (trial.status == TrialStatus::non_finite) {
+      any_non_finite = true;
+      if (!ls.enabled) return false;
+    }
+    alpha *= ls.shrink;
+  }
+  return false;
+}
+
+void NewtonSystem::fail_line_search(Solve& s, bool any_non_finite) {
+  s.report.status = any_non_finite ? StepStatus::non_finite : StepStatus::line_search_failed;
+  s.report.message =
+      any_non_finite
+          ? fmt::format("non-finite forces or energy along the Newton step (residual {:.3g} N)",
+                        s.residual_norm)
+          : fmt::format(
+                "line search found no decrease down to step fraction {:.3g} (residual {:.3g} N)",
+                options_.line_search.min_step, s.residual_norm);
+}
+
+NewtonSystem::Next NewtonSystem::accept_trial(Solve& s, VecX& y, double alpha, bool jacobian_next,
+                                              bool chord_may_follow, int iteration) {
+  StepReport& report = s.report;
+  StopCriterion dismech_criterion = StopCriterion::none;
+  if (s.dismech) {
+    // the update applied (trial - y: stiff segments may have turned it off the line alpha d)
+    const DismechStopping& dm = options_.dismech;
+    for (std::size_t k = 0; k < free_.size(); ++k) step_free_[k] = trial_[free_[k]] - y[free_[k]];
+    dismech_criterion = s.residual_norm < dm.force_tolerance ? StopCriterion::residual
+                        : s.residual_norm < dm.relative_tolerance * s.initial_residual
+                            ? StopCriterion::relative_residual
+                        : largest_velocity_change(s.problem, step_free_) < dm.velocity_tolerance
+                            ? StopCriterion::velocity_change
+                            : StopCriterion::none;
+  }
+  y.swap(trial_);
+  if (s.chord) ++report.chord_iterations;
+  const double contraction = residual_norm_ / s.residual_norm;
+  s.residual_norm = residual_norm_;
+  report.residual_history.push_back(s.residual_norm);
+  report.line_search_steps.push_back(alpha);
+  if (!s.dismech) {
+    s.tolerance = residual_tolerance(s);
+    report.tolerance = s.tolerance;
+  }
+  if (s.dismech ? dismech_criterion != StopCriterion::none : s.residual_norm <= s.tolerance) {
+    report.criterion = s.dismech ? dismech_criterion : StopCriterion::residual;
+    return Next::stop;
+  }
+  s.chord = chord_may_follow && contraction <= options_.chord_contraction;
+  // the trial points were evaluated without the Jacobian: evaluate it at y unless a chord step
+  // follows
+  if (jacobian_next && !s.chord && iteration < options_.max_iterations && !refresh_jacobian(s, y))
+    return Next::stop;
+  return Next::iterate;
 }
 
 NewtonSystem::Trial NewtonSystem::try_step(const NewtonProblem& p, const VecX& y, double alpha,
@@ -765,10 +800,11 @@ double NewtonSystem::max_step_fraction(const NewtonProblem& p, const VecX& y, co
 }
 
 double NewtonSystem::collision_free_fraction(const VecX& q, const VecX& dq, double t_start,
-                                             double t_end) const {
+                                             double t_end) {
   double fraction = 1.0;
-  for (const auto& energy : model_.energies)
-    fraction = std::min(fraction, energy->max_step_fraction(model_, q, dq, t_start, t_end));
+  for (std::size_t t = 0; t < model_.energies.size(); ++t)
+    fraction = std::min(fraction, model_.energies[t]->max_step_fraction(
+                                      model_, q, dq, t_start, t_end, workspace_.energy(t)));
   return fraction;
 }
 

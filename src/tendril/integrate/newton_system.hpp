@@ -11,13 +11,15 @@
 /// The sparsity pattern (mass diagonal + every term's declare_sparsity), its restriction to the
 /// free DOFs, the gather map between them and the solver's symbolic analysis are built in the
 /// constructor and again only when a term's stencil set changed (update_stencils); an iteration
-/// allocates nothing.
+/// allocates nothing. The terms are evaluated with their workspaces (core/model_workspace.hpp),
+/// the caller's (one simulation's) or the system's own.
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "tendril/core/model.hpp"
+#include "tendril/core/model_workspace.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/core/term.hpp"
@@ -47,8 +49,11 @@ struct NewtonProblem {
 
 class NewtonSystem {
  public:
-  /// Builds the pattern and analyses it. Keeps a reference to `model` (must outlive this object).
-  NewtonSystem(const Model& model, const NewtonOptions& options);
+  /// Builds the pattern and analyses it. Keeps a reference to `model` and to `workspace` (the
+  /// workspaces of the model's terms; both must outlive this object); without one, the system
+  /// makes its own.
+  NewtonSystem(const Model& model, const NewtonOptions& options,
+               ModelWorkspace* workspace = nullptr);
 
   /// Solves f(y) = 0 from the initial guess y (fixed entries already set). On convergence y holds
   /// the solution and kinematics() the kinematics at it; otherwise y is unspecified.
@@ -65,7 +70,7 @@ class NewtonSystem {
   /// The largest a in [0, 1] such that q + a' dq, a' in [0, a], passes every Energy's continuous
   /// collision check (Energy::max_step_fraction; moving obstacles go from their place at t_start
   /// [s] to that at t_end [s]); 1 when no term checks.
-  double collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end) const;
+  double collision_free_fraction(const VecX& q, const VecX& dq, double t_start, double t_end);
 
   /// Kinematics at the last evaluated configuration.
   const Kinematics& kinematics() const { return kin_; }
@@ -78,9 +83,6 @@ class NewtonSystem {
   /// False if some ForceTerm's Jacobian is not symmetric: the Newton system is then solved by LU
   /// and the line search decreases the residual norm (see Merit).
   bool symmetric() const { return symmetric_; }
-  const NewtonOptions& options() const { return options_; }
-  /// L: diagonal of the rest shape's bounding box [m] (1 m if the shape is a point).
-  double length_scale() const { return length_scale_; }
 
   /// Evaluates the residual f(y) and, if requested, the Jacobian J(y) on all DOFs (see residual()
   /// and jacobian()). Returns false if anything is non-finite.
@@ -107,8 +109,8 @@ class NewtonSystem {
   /// held. Returns converged on success, else the failure status; `shifted` tells whether a shift
   /// was used; `factorizations` counts the factorizations made.
   StepStatus newton_direction(bool chord, bool& shifted, int& factorizations, std::string& message);
-  /// evaluate() on the pool (options().threads > 1), in two rounds: the kinematics at in.q into
-  /// kin_, then every term's element values (Energy/ForceTerm::prepare) for the requests in
+  /// evaluate() on the pool (NewtonOptions::threads > 1), in two rounds: the kinematics at in.q
+  /// into kin_, then every term's element values (Energy/ForceTerm::prepare) for the requests in
   /// `internal`, `load` and `forces`; meanwhile the calling thread zeroes the outputs
   /// (clear_outputs), then accumulates the terms (accumulate_terms), each as soon as its element
   /// values are in (docs/physics/time_integration.md, "Threads"). Sets in.prepared.
@@ -152,6 +154,46 @@ class NewtonSystem {
   /// trial) that every Energy's continuous collision check allows (Energy::max_step_fraction on the
   /// end configuration; see NewtonProblem::end_scale).
   double max_step_fraction(const NewtonProblem& problem, const VecX& y, const VecX& dy);
+  /// The state of one solve, shared by its steps.
+  struct Solve {
+    explicit Solve(const NewtonProblem& p) : problem(p) {}
+    const NewtonProblem& problem;
+    StepReport report;
+    bool dismech = false;             ///< StoppingRule::dismech
+    double initial_inertia = 0.0;     ///< |c_m M (y_0 - y_pred)| over the free DOFs [N]
+    double initial_residual = 0.0;    ///< ||f(y_0)|| [N]
+    double tolerance = 0.0;           ///< the residual tolerance at the current iterate [N]
+    double residual_norm = 0.0;       ///< ||f|| at the current iterate [N]
+    double round_off_estimate = 0.0;  ///< diagonal_round_off at the initial guess [N]
+    bool chord = false;  ///< this iteration solves with the factorization of an earlier iterate
+  };
+  /// What follows an iteration: the next one, the same one again (a fresh Newton step from the
+  /// same iterate after a failed chord step), or the end of the solve (report set).
+  enum class Next { iterate, retry, stop };
+  /// Evaluates the initial guess and sets the tolerance; true if the solve ends there (converged
+  /// at the initial guess, or failed).
+  bool start_solve(Solve& s, const VecX& y);
+  /// The residual tolerance at the current iterate (NewtonOptions::force_tolerance) [N].
+  double residual_tolerance(const Solve& s) const;
+  /// One Newton iteration from y: direction, negligible-step test, line search, acceptance.
+  Next iterate(Solve& s, VecX& y, int iteration);
+  /// True if the residual is within its round-off floor up to the tolerance (criterion set).
+  bool stops_at_round_off_floor(Solve& s, const VecX& y);
+  /// For a negligible Newton step: true (and the solve ends) if the residual is within its
+  /// round-off floor, the step then taken whole.
+  bool takes_negligible_step(Solve& s, VecX& y);
+  /// True if the iteration is likely the last (its trial points need no Jacobian).
+  bool likely_last(const Solve& s) const;
+  /// Evaluates the Jacobian at the accepted iterate y; false (report set) if it is not finite.
+  bool refresh_jacobian(Solve& s, const VecX& y);
+  /// After a failed chord step: the Jacobian at y, and the iteration again with a fresh step.
+  Next retry_without_chord(Solve& s, const VecX& y);
+  /// The report of a line search that found no acceptable trial.
+  void fail_line_search(Solve& s, bool any_non_finite);
+  /// Takes the accepted trial as the new iterate and tests convergence; jacobian_next: evaluate
+  /// the Jacobian at it unless a chord step follows (the trials were evaluated without it).
+  Next accept_trial(Solve& s, VecX& y, double alpha, bool jacobian_next, bool chord_may_follow,
+                    int iteration);
   /// The line search's merit at y along the Newton step d: phi(0), phi'(0) = f . d, F(y) . d and
   /// lambda.
   struct MeritLine {
@@ -169,11 +211,18 @@ class NewtonSystem {
   /// bound (every finite trial is accepted with the line search off).
   Trial try_step(const NewtonProblem& problem, const VecX& y, double alpha,
                  const StiffSegments& curve, const MeritLine& line, bool jacobian);
+  /// The line search from y along the Newton step, starting at fraction alpha and shrinking it;
+  /// true if a trial was accepted (in trial_, at fraction alpha).
+  bool search_line(const NewtonProblem& problem, const VecX& y, double& alpha,
+                   const MeritLine& line, bool trial_jacobian, bool& any_non_finite);
 
   const Model& model_;
+  std::unique_ptr<ModelWorkspace> own_workspace_;  ///< when the caller gives none
+  ModelWorkspace& workspace_;                      ///< the terms' workspaces
   NewtonOptions options_;
-  double length_scale_ = 1.0;
-  std::vector<int> free_;                ///< free DOF indices, increasing (#free)
+  double length_scale_ =
+      1.0;                 ///< L: diagonal of the rest shape's bounding box [m] (1 m for a point)
+  std::vector<int> free_;  ///< free DOF indices, increasing (#free)
   std::vector<int> diagonal_slot_full_;  ///< value index of (i, i) in the full pattern (#dofs)
   std::vector<int> diagonal_slot_free_;  ///< value index of (k, k) in the free pattern (#free)
   std::vector<int> gather_;        ///< value index in the full pattern of each free-pattern entry
@@ -196,7 +245,7 @@ class NewtonSystem {
 
   Kinematics kin_;
   std::unique_ptr<WorkerPool>
-      pool_;  ///< the evaluation's threads; null with options().threads == 1
+      pool_;  ///< the evaluation's threads; null with NewtonOptions::threads == 1
   std::vector<std::size_t> energy_elements_,
       force_elements_;  ///< element_count() of each term, counted with the pattern (#terms)
   /// a part of the element round: elements [first, last) of energy or force `term`

@@ -9,7 +9,7 @@
 #include "tendril/core/disjoint_sets.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
-#include "tendril/rod/bend_twist.hpp"
+#include "tendril/core/term.hpp"
 
 namespace tendril {
 namespace {
@@ -56,12 +56,14 @@ void find_free_translations(const Model& model, const SparseMatrix& pattern,
 
 }  // namespace
 
-StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial)
+StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial,
+                           ModelWorkspace* workspace)
     : model_(model),
       path_model_(model),
+      target_model_(model.actuators.empty() ? Model() : model),
       options_(options),
       q_initial_(std::move(q_initial)),
-      system_(path_model_, validated(options)) {
+      system_(path_model_, validated(options), workspace) {
   const int n = model.dofs.size();
   TENDRIL_ASSERT(q_initial_.size() == n, "q_initial must have one entry per DOF");
   for (std::size_t m = 0; m < model.prescribed.size(); ++m)
@@ -72,6 +74,11 @@ StaticSolver::StaticSolver(const Model& model, const StaticOptions& options, Vec
       prescribed_dofs_.push_back(d);
     }
   find_free_translations(model, system_.pattern(), translations_, translation_names_);
+  rest_offset_.push_back(0);
+  for (const auto& energy : model.energies)
+    rest_offset_.push_back(rest_offset_.back() + energy->rest_state_size(model));
+  start_rest_.resize(rest_offset_.back());
+  path_rest_.resize(rest_offset_.back());
 }
 
 void StaticSolver::start_path(const State& state) {
@@ -86,41 +93,39 @@ void StaticSolver::start_path(const State& state) {
     motion.apply(last_time_, q_initial_, motion_q_);
   start_offset_ = start_q_ - motion_q_;
 
-  // the rest shape at which q_s is stress-free, measured with the frames of the state
+  // the rest state at which q_s is stress-free (Energy::stress_free_rest_state), measured with
+  // the frames of the state
   Kinematics& kin = system_.kinematics();
   compute_kinematics(model_, state.frames, state.q, kin);
-  const std::size_t num_springs = model_.rods.springs.size();
-  start_curvature_.resize(num_springs);
-  start_twist_.resize(num_springs);
-  for (std::size_t k = 0; k < num_springs; ++k) {
-    const BendTwistStencil stencil = oriented_stencil(model_, kin, state.q, k);
-    start_curvature_[k] = material_curvature(stencil);
-    start_twist_[k] = spring_twist(stencil);
-  }
-  start_length_ = kin.edge_length;
+  for (std::size_t t = 0; t < model_.energies.size(); ++t)
+    model_.energies[t]->stress_free_rest_state(model_, kin, state.q, rest_part(start_rest_, t));
+}
+
+std::span<double> StaticSolver::rest_part(std::vector<double>& values, std::size_t energy) const {
+  return std::span<double>(values).subspan(rest_offset_[energy],
+                                           rest_offset_[energy + 1] - rest_offset_[energy]);
 }
 
 void StaticSolver::set_path_point(double lambda, VecX& y) {
-  // rest shape: (1 - lambda) stress-free at q_s + lambda Model; exactly the Model's at lambda = 1
+  // rest state: (1 - lambda) stress-free at q_s + lambda Model; exactly the Model's at lambda = 1
   const double mu = 1.0 - lambda;
   // the path's time: from the last solved time to state.time, like the prescribed motions
   const double time = last_time_ + lambda * (path_end_time_ - last_time_);
-  const RodNetwork* target_rods = &model_.rods;
+  const Model* target = &model_;
   if (!model_.actuators.empty()) {
-    actuated_rods(model_, time, target_rods_);
-    target_rods = &target_rods_;
+    actuated_rods(model_, time, target_model_.rods);
+    target = &target_model_;
     // natural hinge angles follow their schedules along the path's time
     actuated_hinges(model_, time, path_model_.shells.hinges);
   }
-  std::vector<BendTwistSpring>& springs = path_model_.rods.springs;
-  for (std::size_t k = 0; k < springs.size(); ++k) {
-    const BendTwistSpring& target = target_rods->springs[k];
-    springs[k].natural_curvature = mu * start_curvature_[k] + lambda * target.natural_curvature;
-    springs[k].natural_twist = mu * start_twist_[k] + lambda * target.natural_twist;
+  for (std::size_t t = 0; t < model_.energies.size(); ++t) {
+    const Energy& energy = *model_.energies[t];
+    const std::span<double> start = rest_part(start_rest_, t), path = rest_part(path_rest_, t);
+    if (path.empty()) continue;
+    energy.get_rest_state(*target, path);
+    for (std::size_t i = 0; i < path.size(); ++i) path[i] = mu * start[i] + lambda * path[i];
+    energy.set_rest_state(path, path_model_);
   }
-  std::vector<double>& rest_length = path_model_.rods.rest_length;
-  for (std::size_t e = 0; e < rest_length.size(); ++e)
-    rest_length[e] = mu * start_length_[e] + lambda * target_rods->rest_length[e];
   // prescribed DOFs along their motions, from the last solved time to state.time
   if (prescribed_dofs_.empty()) return;
   for (const PrescribedMotion& motion : model_.prescribed)

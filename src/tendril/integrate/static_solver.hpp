@@ -5,10 +5,11 @@
 /// when it does not converge the solver follows a homotopy in lambda from 0 to 1 that carries
 /// everything that makes the start configuration q_s (state.q on entry) differ from equilibrium:
 /// - the loads (external-load energies such as gravity, and every ForceTerm) scaled by lambda;
-/// - the rest shape: natural curvature, natural twist (bend-twist springs) and rest lengths go
-///   linearly from the values at which q_s is stress-free (measured at q_s with state.frames) to
-///   the Model's values, with Model::actuators applied at the path's time (below), so at lambda = 1
-///   the rest shape is the actuated one at state.time;
+/// - the rest state of every energy that has one (Energy::rest_state_size: rest lengths, natural
+///   curvature and twist of the rod springs) goes linearly from the values at which q_s is
+///   stress-free (Energy::stress_free_rest_state, measured at q_s with state.frames) to the
+///   Model's values, with Model::actuators applied at the path's time (below), so at lambda = 1
+///   the rest state is the actuated one at state.time;
 /// - the prescribed DOFs follow their motions in time from the last solved time (0 at first) to
 ///   state.time, so a rotating clamp turns rigidly instead of cutting across; an offset of q_s
 ///   from the motion at the last solved time fades out linearly.
@@ -22,6 +23,7 @@
 /// energies) pushed by an unbalanced load has no equilibrium: reported as singular_system.
 /// See docs/physics/time_integration.md, "Static solve".
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -46,23 +48,25 @@ class StaticSolver {
  public:
   /// Validates `options` and builds the pattern and symbolic analysis once (see TimeStepper).
   /// Keeps a reference to `model`: its rest quantities may change between solves, its topology,
-  /// terms and boundary conditions may not.
-  StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial);
+  /// terms and boundary conditions may not. `workspace`: as for TimeStepper.
+  StaticSolver(const Model& model, const StaticOptions& options, VecX q_initial,
+               ModelWorkspace* workspace = nullptr);
 
   /// Moves `state` to equilibrium at state.time (u set to zero). On failure `state` is unchanged.
   StaticReport solve(State& state);
 
-  const StaticOptions& options() const { return options_; }
   /// Translations of connected parts that no fixed DOF restrains (candidate rigid-body modes,
   /// #modes vectors of #dofs); a candidate is a true null mode only if the energies are
   /// translation invariant, which solve() checks numerically.
   const std::vector<VecX>& candidate_translations() const { return translations_; }
 
  private:
-  /// Records the stress-free rest shape of q_s = state.q (frames state.frames) and the targets.
+  /// Records the stress-free rest state of q_s = state.q (frames state.frames) and the targets.
   void start_path(const State& state);
-  /// Sets the path model's rest shape and the prescribed entries of y at homotopy parameter lambda.
+  /// Sets the path model's rest state and the prescribed entries of y at homotopy parameter lambda.
   void set_path_point(double lambda, VecX& y);
+  /// The part of a rest-state vector (start_rest_, path_rest_) of model_.energies[energy].
+  std::span<double> rest_part(std::vector<double>& values, std::size_t energy) const;
   /// Mid-edge shells: the xi measure the mid-edge normals from edge frames tau^{k,0} held fixed
   /// within a Newton solve (MidEdgeBendingEnergy). Re-solves at the full load from the frames of
   /// the solution until a solve starts within its tolerance: the equilibrium is then consistent
@@ -83,6 +87,7 @@ class StaticSolver {
 
   const Model& model_;
   Model path_model_;  ///< copy of model_ with the rest shape at the current lambda (before system_)
+  Model target_model_;  ///< copy of model_ with the actuators at the path's time (if it has any)
   StaticOptions options_;
   VecX q_initial_;
   NewtonSystem system_;
@@ -91,16 +96,16 @@ class StaticSolver {
   std::vector<int> prescribed_dofs_;            ///< DOFs driven by Model::prescribed (#driven)
   VecX y_, stage_start_;
   RodFrames frames_;
-  RodNetwork target_rods_;  ///< the Model's rod data with the actuators at the path's time
-  // the homotopy's end points
-  std::vector<Vec2> start_curvature_;  ///< kappa_i at q_s [-] (#springs)
-  std::vector<double> start_twist_;    ///< m at q_s [rad] (#springs)
-  std::vector<double> start_length_;   ///< |e| at q_s [m] (#edges)
-  VecX start_q_;                       ///< q_s (#dofs)
-  VecX start_offset_;                  ///< q_s minus the prescribed motions at last_time_ (#dofs)
-  VecX motion_q_;                      ///< scratch: q with the prescribed motions applied (#dofs)
-  double last_time_ = 0.0;             ///< time of the last successful solve [s] (0: q_initial)
-  double path_end_time_ = 0.0;         ///< state.time of the current solve [s]
+  /// the energies' rest states (Energy::rest_state_size) one after the other: where each starts,
+  /// and the end (#energies + 1)
+  std::vector<std::size_t> rest_offset_;
+  std::vector<double> start_rest_;  ///< the rest state at which q_s is stress-free
+  std::vector<double> path_rest_;   ///< the rest state at the current lambda
+  VecX start_q_;                    ///< q_s (#dofs)
+  VecX start_offset_;               ///< q_s minus the prescribed motions at last_time_ (#dofs)
+  VecX motion_q_;                   ///< scratch: q with the prescribed motions applied (#dofs)
+  double last_time_ = 0.0;          ///< time of the last successful solve [s] (0: q_initial)
+  double path_end_time_ = 0.0;      ///< state.time of the current solve [s]
 };
 
 }  // namespace tendril

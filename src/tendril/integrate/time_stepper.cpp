@@ -18,12 +18,13 @@ const NewtonOptions& validated(const DynamicsOptions& options) {
 
 }  // namespace
 
-TimeStepper::TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial)
+TimeStepper::TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial,
+                         ModelWorkspace* workspace)
     : model_(model),
       actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
       options_(options),
       q_initial_(std::move(q_initial)),
-      system_(actuated_ ? *actuated_ : model, validated(options)) {
+      system_(actuated_ ? *actuated_ : model, validated(options), workspace) {
   TENDRIL_ASSERT(q_initial_.size() == model.dofs.size(), "q_initial must have one entry per DOF");
   const int n = model.dofs.size();
   for (std::size_t m = 0; m < model.prescribed.size(); ++m)

@@ -32,13 +32,15 @@ class TimeStepper {
   /// Validates `options` (InputError naming the field) and builds the sparsity pattern and the
   /// solver's symbolic analysis once. q_initial: all DOFs at t = 0, passed to prescribed motions.
   /// Keeps a reference to `model`: rest quantities (natural curvature, ...) may change between
-  /// steps, the topology, masses and boundary conditions may not.
-  TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial);
+  /// steps, the topology, masses and boundary conditions may not. `workspace`: the workspaces of
+  /// the model's terms for this simulation (kept by reference), or null for the stepper's own.
+  TimeStepper(const Model& model, const DynamicsOptions& options, VecX q_initial,
+              ModelWorkspace* workspace = nullptr);
 
-  /// Advances `state` by options().dt. On failure `state` is unchanged and the report says why.
+  /// Advances `state` by DynamicsOptions::dt. On failure `state` is unchanged and the report says
+  /// why.
   StepReport step(State& state);
 
-  const DynamicsOptions& options() const { return options_; }
   /// Changes dt for the following steps (> 0 and finite, else InputError "dt").
   void set_dt(double dt);
   const NewtonSystem& system() const { return system_; }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "tendril/core/error.hpp"
 #include "tendril/core/lane_pack.hpp"
 #include "tendril/geometry/curvature_binormal.hpp"
 #include "tendril/geometry/kinematics.hpp"
@@ -532,18 +533,54 @@ void BendTwistEnergy::declare_sparsity(const Model& model, SparsityBuilder& patt
 }
 
 void BendTwistEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
+  TENDRIL_ASSERT(!in.prepared || in.workspace, "prepared values need the term's workspace");
   accumulate_bend_twist(this, 0, in.model.rods.springs.size(), in, out,
-                        in.prepared ? &values_ : nullptr);
+                        in.prepared ? static_cast<const BendTwistValues*>(in.workspace) : nullptr);
 }
 
 std::size_t BendTwistEnergy::element_count(const Model& model) const {
-  values_.resize(model.rods.springs.size());
   return model.rods.springs.size();
+}
+
+std::unique_ptr<TermWorkspace> BendTwistEnergy::make_workspace(const Model& model) const {
+  return std::make_unique<BendTwistValues>(model.rods.springs.size());
 }
 
 void BendTwistEnergy::prepare(const EvalInput& in, std::size_t first, std::size_t last,
                               const EnergyOutput& out) const {
-  prepare_bend_twist(0, first, last, in, out, values_);
+  prepare_bend_twist(0, first, last, in, out, static_cast<BendTwistValues&>(*in.workspace));
+}
+
+std::size_t BendTwistEnergy::rest_state_size(const Model& model) const {
+  return 3 * model.rods.springs.size();
+}
+
+void BendTwistEnergy::get_rest_state(const Model& model, std::span<double> values) const {
+  for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
+    const BendTwistSpring& spring = model.rods.springs[k];
+    values[3 * k] = spring.natural_curvature[0];
+    values[3 * k + 1] = spring.natural_curvature[1];
+    values[3 * k + 2] = spring.natural_twist;
+  }
+}
+
+void BendTwistEnergy::set_rest_state(std::span<const double> values, Model& model) const {
+  for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
+    BendTwistSpring& spring = model.rods.springs[k];
+    spring.natural_curvature = Vec2(values[3 * k], values[3 * k + 1]);
+    spring.natural_twist = values[3 * k + 2];
+  }
+}
+
+void BendTwistEnergy::stress_free_rest_state(const Model& model, const Kinematics& kin,
+                                             const VecX& q, std::span<double> values) const {
+  for (std::size_t k = 0; k < model.rods.springs.size(); ++k) {
+    const BendTwistStencil stencil = oriented_stencil(model, kin, q, k);
+    const Vec2 curvature = material_curvature(stencil);
+    values[3 * k] = curvature[0];
+    values[3 * k + 1] = curvature[1];
+    values[3 * k + 2] = spring_twist(stencil);
+  }
 }
 
 }  // namespace tendril

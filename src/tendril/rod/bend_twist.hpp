@@ -15,6 +15,7 @@
 /// is differentiated, not only the textbook kappa b / (2 |e|) term. Stencil DOFs: (x_{k-1}, x_k,
 /// x_{k+1}, theta_a, theta_b), 11 entries.
 
+#include <memory>
 #include <string_view>
 
 #include "tendril/core/element_values.hpp"
@@ -89,11 +90,17 @@ class BendTwistEnergy final : public Energy {
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, EnergyOutput& out) const override;
   std::size_t element_count(const Model& model) const override;
+  /// BendTwistValues of the rod springs, filled by prepare().
+  std::unique_ptr<TermWorkspace> make_workspace(const Model& model) const override;
   void prepare(const EvalInput& in, std::size_t first, std::size_t last,
                const EnergyOutput& out) const override;
-
- private:
-  mutable BendTwistValues values_;  ///< per rod spring, from prepare()
+  /// Per rod spring (kappa_bar_1, kappa_bar_2, m_bar) (3 #springs); stress-free at q: the material
+  /// curvatures and twist there.
+  std::size_t rest_state_size(const Model& model) const override;
+  void get_rest_state(const Model& model, std::span<double> values) const override;
+  void set_rest_state(std::span<const double> values, Model& model) const override;
+  void stress_free_rest_state(const Model& model, const Kinematics& kin, const VecX& q,
+                              std::span<double> values) const override;
 };
 
 }  // namespace tendril

@@ -1,5 +1,6 @@
 #include "tendril/rod/stretch.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "tendril/geometry/kinematics.hpp"
@@ -88,6 +89,23 @@ void StretchEnergy::accumulate(const EvalInput& in, EnergyOutput& out) const {
       out.hessian->add_cached_symmetric(this, e, stencil_dofs(in.model.dofs, rods.edges[e]), local);
     }
   }
+}
+
+std::size_t StretchEnergy::rest_state_size(const Model& model) const {
+  return model.rods.rest_length.size();
+}
+
+void StretchEnergy::get_rest_state(const Model& model, std::span<double> values) const {
+  std::copy(model.rods.rest_length.begin(), model.rods.rest_length.end(), values.begin());
+}
+
+void StretchEnergy::set_rest_state(std::span<const double> values, Model& model) const {
+  std::copy(values.begin(), values.end(), model.rods.rest_length.begin());
+}
+
+void StretchEnergy::stress_free_rest_state(const Model& model, const Kinematics& kin,
+                                           const VecX& /*q*/, std::span<double> values) const {
+  std::copy_n(kin.edge_length.begin(), model.rods.rest_length.size(), values.begin());
 }
 
 }  // namespace tendril

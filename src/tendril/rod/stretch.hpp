@@ -24,6 +24,12 @@ class StretchEnergy final : public Energy {
   std::string_view name() const override { return "stretch"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, EnergyOutput& out) const override;
+  /// The rest lengths |e_bar| [m] (#edges); stress-free at q: the edge lengths there.
+  std::size_t rest_state_size(const Model& model) const override;
+  void get_rest_state(const Model& model, std::span<double> values) const override;
+  void set_rest_state(std::span<const double> values, Model& model) const override;
+  void stress_free_rest_state(const Model& model, const Kinematics& kin, const VecX& q,
+                              std::span<double> values) const override;
 };
 
 }  // namespace tendril

@@ -19,7 +19,9 @@
 
 namespace tendril::sim {
 
-Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::move(scene))) {
+Simulation::Simulation(RodScene scene)
+    : scene_(std::make_unique<RodScene>(std::move(scene))),
+      workspace_(std::make_unique<ModelWorkspace>(scene_->model)) {
   const RodScene& s = *scene_;
   state_.time = 0.0;
   state_.q = s.q_initial;
@@ -27,10 +29,11 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   state_.u = s.u_initial;
   initialize_frames(s.model, state_.q, state_.frames);
   if (s.solve == Solve::static_equilibrium) {
-    static_solver_ = std::make_unique<StaticSolver>(s.model, s.statics, s.q_initial);
+    static_solver_ =
+        std::make_unique<StaticSolver>(s.model, s.statics, s.q_initial, workspace_.get());
     total_steps_ = s.duration > 0.0 ? static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)) : 1;
   } else {
-    stepper_ = std::make_unique<TimeStepper>(s.model, s.dynamics, s.q_initial);
+    stepper_ = std::make_unique<TimeStepper>(s.model, s.dynamics, s.q_initial, workspace_.get());
     total_steps_ = std::max(1L, static_cast<long>(std::ceil(s.duration / s.dt - 1e-9)));
   }
   for (int d = 0; d < s.model.dofs.size(); ++d)
@@ -169,8 +172,9 @@ void Simulation::evaluate(std::vector<std::pair<std::string, double>>* energies,
     actuated_hinges(scene_->model, state_.time, actuated->shells.hinges);
   }
   const Model& m = actuated ? *actuated : scene_->model;
-  compute_kinematics(m, state_.frames, state_.q, kin_);
-  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  Kinematics kin;
+  compute_kinematics(m, state_.frames, state_.q, kin);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin};
   if (gradient) *gradient = VecX::Zero(state_.q.size());
   for (const auto& e : m.energies) {
     if (!energies && !gradient) break;
@@ -223,8 +227,9 @@ contact::ContactStatistics Simulation::contact_statistics() const {
 
 VecX Simulation::contact_forces() const {
   const Model& m = scene_->model;
-  compute_kinematics(m, state_.frames, state_.q, kin_);
-  const EvalInput in{m, state_.q, state_.u, state_.time, kin_};
+  Kinematics kin;
+  compute_kinematics(m, state_.frames, state_.q, kin);
+  const EvalInput in{m, state_.q, state_.u, state_.time, kin};
   VecX force = VecX::Zero(state_.q.size()), gradient = VecX::Zero(state_.q.size());
   for (const auto& e : m.energies)
     if (dynamic_cast<const contact::ContactEnergy*>(e.get())) {

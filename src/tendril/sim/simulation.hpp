@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tendril/contact/contact_parameters.hpp"
+#include "tendril/core/model_workspace.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/integrate/static_solver.hpp"
@@ -50,6 +51,10 @@ class Simulation : public io::Stepper {
   /// Mutable state for front ends that write q or u between steps (Python's numpy views). The
   /// storage of q and u never moves: step() copies into it, so a pointer to q.data() stays valid.
   State& state() { return state_; }
+  /// The workspaces of the model's terms for this simulation (core/model_workspace.hpp): the
+  /// contact terms' candidate pairs, the element values of the threaded evaluation. The Model's
+  /// terms are read-only: several Simulations of one Model may step on several threads.
+  const ModelWorkspace& workspace() const { return *workspace_; }
   /// The robot observables recorded at every step, or null if the scene has no `observables`.
   const RobotObservables* observables() const { return observables_.get(); }
 
@@ -122,13 +127,14 @@ class Simulation : public io::Stepper {
  private:
   std::unique_ptr<RodScene>
       scene_;  ///< owned on the heap: the steppers keep a reference to its Model
+  std::unique_ptr<ModelWorkspace> workspace_;  ///< on the heap too: the steppers keep a reference
   State state_;
   std::unique_ptr<TimeStepper> stepper_;
   std::unique_ptr<StaticSolver> static_solver_;
   std::unique_ptr<RobotObservables> observables_;
   long steps_ = 0;
   long total_steps_ = 0;
-  mutable Kinematics kin_;
+  Kinematics kin_;  ///< record_observables' kinematics when it is given none
   std::vector<int> reaction_dofs_;
   VecX
       acceleration_;  ///< (u - u_before) / dt of the last step; zero at t = 0 and for static solves

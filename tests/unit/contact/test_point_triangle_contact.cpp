@@ -64,12 +64,16 @@ ContactTriangles triangle(double radius) {
   return {{{1, 2, 3}}, {radius}};
 }
 
-/// The candidates for a step starting at q at rest (what the solver does before each step).
-void update_at(const PointTriangleContact& term, const PointAndTriangle& s) {
+/// A workspace of `term` with the candidates for a step starting at q at rest (what the solver
+/// does before each step).
+template <class Term>
+std::unique_ptr<TermWorkspace> update_at(const Term& term, const PointAndTriangle& s) {
   State state;
   state.q = s.q;
   state.u = VecX::Zero(s.q.size());
-  term.update_stencils(s.model, state);
+  std::unique_ptr<TermWorkspace> workspace = term.make_workspace(s.model);
+  term.update_stencils(s.model, state, workspace.get());
+  return workspace;
 }
 
 TEST(PointTriangleContact, ConformsAcrossTheSmoothZoneInEveryRegime) {
@@ -102,19 +106,19 @@ TEST(PointTriangleContact, ConformsAcrossTheSmoothZoneInEveryRegime) {
       const PointAndTriangle s = make(c.foot + along * c.direction.normalized());
       const PointTriangleContact term(point_nodes(0.007), triangle(0.001), {}, p, far.q);
       EXPECT_TRUE(term.pairs().excluded().empty());
-      EXPECT_TRUE(term.candidates().empty());
-      update_at(term, s);
-      ASSERT_EQ(term.candidates().size(), 1u);
-      const Vec12 x = term.pairs().stencil(s.q, term.candidates()[0]);
+      EXPECT_TRUE(term.candidates(*term.make_workspace(s.model)).empty());
+      const auto workspace = update_at(term, s);
+      ASSERT_EQ(term.candidates(*workspace).size(), 1u);
+      const Vec12 x = term.pairs().stencil(s.q, term.candidates(*workspace)[0]);
       const PointTriangleDistance d = point_triangle_distance(x.segment<3>(0), x.segment<3>(3),
                                                               x.segment<3>(6), x.segment<3>(9));
       EXPECT_EQ(d.closest.regime, c.regime);
       EXPECT_GT(evaluate_energy(term, s.model, s.frames, s.q).energy, 0.0);
       Tolerances tol;
       tol.step = 1e-8;
-      expect_energy_conforms(term, s.model, s.frames, s.q, tol);
+      expect_energy_conforms(term, s.model, s.frames, s.q, tol, workspace.get());
       expect_rigid_motion_invariance(term, s.model, s.frames, s.q);
-      EXPECT_EQ(term.missed_pairs(), 0);
+      EXPECT_EQ(term.missed_pairs(*workspace), 0);
       const ContactStatistics stats = term.statistics(s.model, s.q, 0.0);
       EXPECT_EQ(stats.active, 1);
       EXPECT_NEAR(stats.min_gap, gap * p.distance_tolerance, 1e-12);
@@ -158,10 +162,7 @@ TEST(PointTriangleFriction, ConformsInStickSlipAndTransitionInEveryRegime) {
                   .regime,
               regimes[r]);
     const PointTriangleFriction term(point_nodes(0.007), triangle(0.001), {}, p, make({0, 0, 1}).q);
-    State state;
-    state.q = s.q;
-    state.u = VecX::Zero(s.q.size());
-    term.update_stencils(s.model, state);
+    const auto workspace = update_at(term, s);
     EXPECT_FALSE(term.has_symmetric_jacobian());
     for (double speed : {1e-5, 1e-3, 0.01, 0.1}) {
       SCOPED_TRACE(::testing::Message() << point.transpose() << " speed " << speed);
@@ -169,7 +170,7 @@ TEST(PointTriangleFriction, ConformsInStickSlipAndTransitionInEveryRegime) {
       Tolerances tol;
       tol.step = 1e-8;
       tol.hessian = 2e-5;
-      expect_force_conforms(term, s.model, s.frames, s.q, u, 0.0, tol);
+      expect_force_conforms(term, s.model, s.frames, s.q, u, 0.0, tol, workspace.get());
       EXPECT_GT(evaluate_force(term, s.model, s.frames, s.q, u, 0.0, 1, 0, false).force.norm(),
                 0.0);
     }

@@ -16,13 +16,16 @@ namespace {
 
 using namespace conformance;
 
-/// The candidates for a step starting at q at rest (what the solver does before each step).
+/// A workspace of `term` with the candidates for a step starting at q at rest (what the solver
+/// does before each step).
 template <class Term>
-void update_at(const Term& term, const testing::TwoRods& rods) {
+std::unique_ptr<TermWorkspace> update_at(const Term& term, const testing::TwoRods& rods) {
   State state;
   state.q = rods.q;
   state.u = VecX::Zero(rods.q.size());
-  term.update_stencils(rods.model, state);
+  std::unique_ptr<TermWorkspace> workspace = term.make_workspace(rods.model);
+  term.update_stencils(rods.model, state, workspace.get());
+  return workspace;
 }
 
 ContactParameters parameters() {
@@ -46,17 +49,17 @@ TEST(SelfContact, ConformsAcrossTheSmoothZoneWithDifferentRadii) {
     auto far = testing::make_two_rods(1.0);
     const SelfContact term(rods.edges, p, far.q);
     EXPECT_TRUE(term.pairs().excluded().empty());
-    EXPECT_TRUE(term.candidates().empty());
-    update_at(term, rods);
-    EXPECT_TRUE(
-        std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
+    EXPECT_TRUE(term.candidates(*term.make_workspace(rods.model)).empty());
+    const auto workspace = update_at(term, rods);
+    const auto& candidates = term.candidates(*workspace);
+    EXPECT_TRUE(std::binary_search(candidates.begin(), candidates.end(), EdgePair{1, 4}));
     const EnergyEval e = evaluate_energy(term, rods.model, rods.frames, rods.q);
     EXPECT_GT(e.energy, 0.0);
     Tolerances tol;
     tol.step = 1e-8;
-    expect_energy_conforms(term, rods.model, rods.frames, rods.q, tol);
+    expect_energy_conforms(term, rods.model, rods.frames, rods.q, tol, workspace.get());
     expect_rigid_motion_invariance(term, rods.model, rods.frames, rods.q);
-    EXPECT_EQ(term.missed_pairs(), 0);
+    EXPECT_EQ(term.missed_pairs(*workspace), 0);
     // one active pair: the crossing edges 1 and 4
     const ContactStatistics stats = term.statistics(rods.model, rods.q, 0.0);
     EXPECT_EQ(stats.active, 1);
@@ -100,7 +103,7 @@ TEST(SelfFriction, ConformsInStickSlipAndTransition) {
   ContactParameters p = parameters();
   auto rods = testing::make_two_rods(0.025 - 0.4 * p.distance_tolerance);
   const SelfFriction term(rods.edges, p, testing::make_two_rods(1.0).q);
-  update_at(term, rods);
+  const auto workspace = update_at(term, rods);
   EXPECT_FALSE(term.has_symmetric_jacobian());
   for (double speed : {1e-5, 1e-3, 0.01, 0.1}) {
     SCOPED_TRACE(speed);
@@ -108,7 +111,7 @@ TEST(SelfFriction, ConformsInStickSlipAndTransition) {
     Tolerances tol;
     tol.step = 1e-8;
     tol.hessian = 2e-5;
-    expect_force_conforms(term, rods.model, rods.frames, rods.q, u, 0.0, tol);
+    expect_force_conforms(term, rods.model, rods.frames, rods.q, u, 0.0, tol, workspace.get());
   }
 }
 
@@ -139,26 +142,28 @@ TEST(SelfContact, CandidatesFollowTheStateAndItsMotion) {
   auto far =
       testing::make_two_rods(0.025 + 3 * p.distance_tolerance);  // gap 3 delta: not a candidate
   const SelfContact term(far.edges, p, far.q);
-  EXPECT_TRUE(term.candidates().empty());
+  const auto workspace = term.make_workspace(far.model);
+  EXPECT_TRUE(term.candidates(*workspace).empty());
   State state;
   state.q = far.q;
   state.u = VecX::Zero(far.q.size());
-  EXPECT_FALSE(term.update_stencils(far.model, state));
+  EXPECT_FALSE(term.update_stencils(far.model, state, workspace.get()));
   // moving at 0.1 m/s towards each other: after a step of 0.01 s the allowance is delta + 2 mm
   for (int i = 0; i < 4; ++i) state.u[3 * i + 2] = -0.1;
   state.time = 0.01;
-  EXPECT_TRUE(term.update_stencils(far.model, state));
-  EXPECT_TRUE(
-      std::binary_search(term.candidates().begin(), term.candidates().end(), EdgePair{1, 4}));
+  EXPECT_TRUE(term.update_stencils(far.model, state, workspace.get()));
+  const auto& candidates = term.candidates(*workspace);
+  EXPECT_TRUE(std::binary_search(candidates.begin(), candidates.end(), EdgePair{1, 4}));
   // evaluating a pair in contact that is not a candidate gives its force but no Hessian entry
   state.u.setZero();
   state.time = 0.02;
-  EXPECT_TRUE(term.update_stencils(far.model, state));
+  EXPECT_TRUE(term.update_stencils(far.model, state, workspace.get()));
   auto near = testing::make_two_rods(0.024);
-  const EnergyEval e = evaluate_energy(term, near.model, near.frames, near.q);
+  const EnergyEval e =
+      evaluate_energy(term, near.model, near.frames, near.q, true, workspace.get());
   EXPECT_GT(e.gradient.norm(), 0.0);
   EXPECT_EQ(e.hessian.norm(), 0.0);
-  EXPECT_EQ(term.missed_pairs(), 1);
+  EXPECT_EQ(term.missed_pairs(*workspace), 1);
 }
 
 TEST(BroadPhase, FindsExactlyTheOverlappingBoxesOfRandomEdges) {

@@ -32,7 +32,7 @@ class ProximitySprings final : public ForceTerm {
             std::find(active_.begin(), active_.end(), std::pair{i, j}) != active_.end())
           pattern.add_stencil(dofs(i, j));
   }
-  bool update_stencils(const Model&, const State& state) const override {
+  bool update_stencils(const Model&, const State& state, TermWorkspace*) const override {
     std::vector<std::pair<int, int>> now;
     for (int i = 0; i < kParticles; ++i)
       for (int j = i + 1; j < kParticles; ++j)

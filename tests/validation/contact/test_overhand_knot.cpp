@@ -55,8 +55,9 @@ TEST(OverhandKnot, NoPairEverCrosses) {
   // the pulls cancel: no drift (a net 1.85 mN would accelerate its 1.0 g by 1.85 m/s^2: 0.9 m in 1
   // s); the lumped masses differ from equal edge shares by the edge lengths' spread only
   EXPECT_LT((centre(sim.state().q) - centre0).norm(), 1e-3);
-  EXPECT_GT(max_active, 5);            // the strands did come into contact
-  EXPECT_EQ(self->missed_pairs(), 0);  // every pair in contact was a declared candidate
+  EXPECT_GT(max_active, 5);  // the strands did come into contact
+  // every pair in contact was a declared candidate
+  EXPECT_EQ(self->missed_pairs(*sim.workspace().of(self)), 0);
 }
 
 }  // namespace

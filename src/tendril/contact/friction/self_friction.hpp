@@ -9,6 +9,7 @@
 /// f) and u are exact (docs/physics/contact.md, "Self-contact friction") and not symmetric.
 
 #include <algorithm>
+#include <memory>
 
 #include "tendril/contact/self_contact.hpp"
 
@@ -41,27 +42,27 @@ template <class Contact, PairFriction (*pair_friction)(const Vec12&, const Vec12
                                                        const ContactParameters&, bool)>
 class PairFrictionTerm : public ForceTerm {
  public:
-  /// The same candidate pairs as the contact term (updated alike).
+  /// The same candidate pairs as the contact term (updated alike, in a workspace like the contact
+  /// term's).
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override {
     contact_.declare_sparsity(model, pattern);
   }
-  bool update_stencils(const Model& model, const State& state) const override {
-    return contact_.update_stencils(model, state);
+  void declare_stencils(const Model& model, const TermWorkspace* workspace,
+                        SparsityBuilder& pattern) const override {
+    contact_.declare_stencils(model, workspace, pattern);
+  }
+  std::unique_ptr<TermWorkspace> make_workspace(const Model& model) const override {
+    return contact_.make_workspace(model);
+  }
+  bool update_stencils(const Model& model, const State& state,
+                       TermWorkspace* workspace) const override {
+    return contact_.update_stencils(model, state, workspace);
   }
   void accumulate(const EvalInput& in, ForceOutput& out) const override {
     if (params_.friction == 0.0) return;
-    const auto& finder = contact_.pairs();
-    finder.find(in.q, pairs_);
-    for (const EdgePair& pair : pairs_) {
-      const PairFriction f = pair_friction(finder.stencil(in.q, pair), finder.stencil(in.u, pair),
-                                           finder.radius_sum(pair), params_, out.jacobian);
-      const std::array<int, 12> dofs = finder.stencil_dofs(pair);
-      if (out.force)
-        for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
-      if (out.jacobian && f.active &&
-          std::binary_search(contact_.candidates().begin(), contact_.candidates().end(), pair))
-        out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
-    }
+    const std::unique_ptr<TermWorkspace> local =
+        in.workspace ? nullptr : contact_.make_workspace(in.model);
+    add_pairs(in, out, static_cast<PairContactWorkspace&>(in.workspace ? *in.workspace : *local));
   }
   bool has_symmetric_jacobian() const override { return false; }
 
@@ -71,9 +72,24 @@ class PairFrictionTerm : public ForceTerm {
       : contact_(std::move(contact)), params_(params) {}
 
  private:
+  /// Adds the friction of the pairs near each other at in.q, Jacobians of the candidates only.
+  void add_pairs(const EvalInput& in, ForceOutput& out, PairContactWorkspace& w) const {
+    const auto& finder = contact_.pairs();
+    finder.find(in.q, w.search, w.pairs);
+    for (const EdgePair& pair : w.pairs) {
+      const PairFriction f = pair_friction(finder.stencil(in.q, pair), finder.stencil(in.u, pair),
+                                           finder.radius_sum(pair), params_, out.jacobian);
+      const std::array<int, 12> dofs = finder.stencil_dofs(pair);
+      if (out.force)
+        for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
+      if (out.jacobian && f.active &&
+          std::binary_search(w.candidates.begin(), w.candidates.end(), pair))
+        out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
+    }
+  }
+
   Contact contact_;  ///< its pair finder and pattern
   ContactParameters params_;
-  mutable std::vector<EdgePair> pairs_;
 };
 
 class SelfFriction final : public PairFrictionTerm<SelfContact, imc_pair_friction> {
