@@ -19,15 +19,11 @@ SCHEMA_TABLES = {"rod_scene_schema", "shell_scene_schema", "media_scene_schema",
 
 # (file, function) -> its length in lines today; each is to become one function per step.
 TO_SPLIT = {
-    ("src/tendril/sim/rod_scene.cpp", "load_rod_scene"): 437,
     ("src/tendril/integrate/newton_system.cpp", "solve"): 233,
-    ("src/tendril/shell/shell_builder.cpp", "add_shells"): 230,
     ("src/tendril/sim/simulation.cpp", "run"): 195,
     ("src/tendril/vine/qp/interior_point.cpp", "solve_interior_point"): 172,
     ("src/tendril/fit/fit_file.cpp", "read_fit_file"): 170,
     ("src/tendril/fit/vine_joint_estimation.cpp", "constraints"): 150,
-    ("src/tendril/sim/contact_scene.cpp", "add_contact"): 147,
-    ("src/tendril/sim/shell_scene.cpp", "add_scene_shells"): 135,
     ("src/tendril/vine/vine_scene.cpp", "load_vine_scene"): 131,
     ("src/tendril/vine/step_kkt.cpp", "linearise_step"): 124,
 }
