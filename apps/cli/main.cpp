@@ -5,7 +5,8 @@
 //   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 //   tendril fit FIT.yaml [--out DIR] [--jobs N]                             (fit_command.cpp)
-// Scenes with a top-level `vine:` key are dispatched to the vine simulator (vine/vine_scene.hpp).
+// Scenes with a top-level `vine:` key are run by the vine simulator (vine/vine_run.hpp), others by
+// the rod and shell simulation; `run` drives either through the same io::run (io/stepper.hpp).
 // Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
 // (numerically, or its output could not be written), 2 bad input or an internal error,
 // 128 + signal for a run or fit stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE
@@ -16,6 +17,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <new>
 #include <span>
 #include <string>
@@ -31,11 +33,13 @@
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/io/scene.hpp"
+#include "tendril/io/stepper.hpp"
 #include "tendril/sim/contact_scene.hpp"
 #include "tendril/sim/natural_modes.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/sim/shell_scene.hpp"
 #include "tendril/sim/simulation.hpp"
+#include "tendril/vine/vine_run.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
 namespace {
@@ -74,12 +78,17 @@ io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>&
   return scene;
 }
 
-/// Runs `run` with a progress bar and reports how it ended (exit code).
-int report_run(
-    const fs::path& scene_file, const char* iterations_name,
-    const std::function<io::RunResult(const std::function<void(const io::RunProgress&)>&)>& run) {
-  cli::ProgressBar bar(iterations_name);
-  const io::RunResult result = run([&](const io::RunProgress& p) {
+/// The simulation of a parsed scene (read_scene): a VineRun for a vine scene, the rod and shell
+/// Simulation otherwise.
+std::unique_ptr<io::Stepper> make_simulation(io::Scene& scene, bool vine) {
+  if (vine) return std::make_unique<vine::VineRun>(vine::load_vine_scene(scene));
+  return std::make_unique<sim::Simulation>(sim::load_rod_scene(scene));
+}
+
+/// Runs `simulation` into `out` with a progress bar and reports how it ended (exit code).
+int report_run(const fs::path& scene_file, io::Stepper& simulation, const fs::path& out) {
+  cli::ProgressBar bar(std::string(simulation.iterations_name()));
+  const io::RunResult result = io::run(simulation, out, [&](const io::RunProgress& p) {
     bar.update(static_cast<double>(p.step) / static_cast<double>(p.total_steps), p.time, p.duration,
                p.iterations);
   });
@@ -102,12 +111,8 @@ int run_command(const fs::path& scene_file, fs::path out,
   if (out.empty()) out = fs::path("runs") / scene_file.stem();
   bool vine = false;
   io::Scene scene = read_scene(scene_file, overrides, vine);
-  if (vine)
-    return report_run(scene_file, "contact iterations",
-                      [&](const auto& progress) { return vine::run_scene(scene, out, progress); });
-  sim::Simulation simulation(sim::load_rod_scene(scene));
-  return report_run(scene_file, "Newton iterations",
-                    [&](const auto& progress) { return simulation.run(out, progress); });
+  const std::unique_ptr<io::Stepper> simulation = make_simulation(scene, vine);
+  return report_run(scene_file, *simulation, out);
 }
 
 int validate_command(const fs::path& scene_file, const std::vector<std::string>& overrides) {

@@ -55,8 +55,8 @@ void ProgressBar::update(double fraction, double time, double duration, int iter
   const std::size_t width =
       std::clamp<std::size_t>(columns > rest + 1 ? columns - rest - 1 : 0, 10, 40);
   const auto filled = static_cast<std::size_t>(fraction * static_cast<double>(width) + 0.5);
-  std::string line =
-      "[" + std::string(filled, '#') + std::string(width - filled, '.') + "]" + status;
+  std::string line(1, '[');
+  line.append(filled, '#').append(width - filled, '.').append(1, ']').append(status);
   line.resize(std::min(line.size(), columns - 1));
   std::fprintf(stderr, "\r%s\033[K", line.c_str());
   std::fflush(stderr);

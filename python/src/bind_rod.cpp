@@ -93,8 +93,15 @@ void bind_rod(py::module_& m) {
                   "forces"_a = std::vector<PythonForce>{})
       .def("step", &RodSimulation::step)
       .def("run", &RodSimulation::run, "out"_a = py::none(), "progress"_a = py::none())
+      .def("restore", &RodSimulation::restore, "run"_a, "frame"_a = -1)
       .def("energies", &RodSimulation::energies)
       .def_property_readonly("steps_taken", &RodSimulation::steps_taken)
+      .def_property_readonly("steps", &RodSimulation::steps_taken)
+      .def_property_readonly("time",
+                             [](RodSimulation& s) {
+                               const auto held = s.lock().hold();
+                               return s.facade().time();
+                             })
       .def_property_readonly("total_steps",
                              [](const RodSimulation& s) { return s.constant().total_steps(); })
       .def_property_readonly("finished", &RodSimulation::finished)

@@ -39,9 +39,11 @@ void bind_vine(py::module_& m) {
 
   py::class_<vine::VineStepReport>(m, "VineStepReport")
       .def_property_readonly(
-          "ok", [](const vine::VineStepReport& r) { return r.status == QpStatus::solved; })
+          "ok", [](const vine::VineStepReport& r) { return r.ok() && r.message.empty(); })
+      .def_readonly("message", &vine::VineStepReport::message)
       .def_readonly("status", &vine::VineStepReport::status)
       .def_readonly("qp_iterations", &vine::VineStepReport::qp_iterations)
+      .def_readonly("iterations", &vine::VineStepReport::qp_iterations)
       .def_readonly("kkt_residual", &vine::VineStepReport::kkt_residual)
       .def_readonly("joint_error", &vine::VineStepReport::joint_error)
       .def_readonly("min_distance", &vine::VineStepReport::min_distance)
@@ -96,6 +98,8 @@ void bind_vine(py::module_& m) {
       .def_static("from_yaml", &vine_from_yaml, "text"_a, "overrides"_a = py::none())
       .def("step", &VineSimulation::step)
       .def("step", &VineSimulation::step_with_rates, "rates"_a)
+      .def("run", &VineSimulation::run, "out"_a = py::none(), "progress"_a = py::none())
+      .def("restore", &VineSimulation::restore, "run"_a, "frame"_a = -1)
       .def("derivatives", &VineSimulation::derivatives)
       .def("centerline", &VineSimulation::centerline)
       .def_property_readonly("model", &VineSimulation::model,
@@ -103,7 +107,15 @@ void bind_vine(py::module_& m) {
       .def_property_readonly("stepper",
                              [](py::object self) { return VineStepperView(std::move(self)); })
       .def_property_readonly("steps_taken", &VineSimulation::steps_taken)
+      .def_property_readonly("steps", &VineSimulation::steps_taken)
       .def_property_readonly("total_steps", &VineSimulation::total_steps)
+      .def_property_readonly("finished", &VineSimulation::finished)
+      .def_property_readonly("duration", &VineSimulation::duration)
+      .def_property_readonly("time",
+                             [](VineSimulation& s) {
+                               const auto held = s.lock().hold();
+                               return s.state().time;
+                             })
       .def_property_readonly("state",
                              [](py::object self) { return VineStateView(std::move(self)); });
 }

@@ -1,6 +1,7 @@
 #include "rod_simulation.hpp"
 
 #include "numpy_views.hpp"
+#include "run_call.hpp"
 
 namespace tendril::python {
 
@@ -74,37 +75,14 @@ py::dict RodSimulation::energies() {
   return d;
 }
 
-namespace {
-
-/// Calls a Python progress callable with the GIL held.
-class ProgressCall {
- public:
-  explicit ProgressCall(py::object f) : f_(std::move(f)) {}
-  void operator()(const io::RunProgress& p) const {
-    py::gil_scoped_acquire gil;
-    f_(p);
-  }
-
- private:
-  py::object f_;
-};
-
-}  // namespace
-
 io::RunResult RodSimulation::run(const py::object& out, const py::object& progress) {
-  std::filesystem::path dir;
-  if (!out.is_none()) dir = py::module_::import("os").attr("fspath")(out).cast<std::string>();
-  std::function<void(const io::RunProgress&)> python;
-  if (!progress.is_none()) python = ProgressCall(progress);
-  const auto count = [&](const io::RunProgress& p) {
-    steps_ = p.step;
-    if (python) python(p);
-  };
-  py::gil_scoped_release release;
-  const StepCall call(lock_, "Simulation.run");
-  io::RunResult result = sim_.run(dir, count);
+  return run_with_lock(sim_, lock_, "Simulation.run", out, progress, steps_);
+}
+
+void RodSimulation::restore(const std::filesystem::path& run_dir, long frame) {
+  const auto held = lock_.hold();
+  sim_.restore(run_dir, frame);
   steps_ = sim_.steps_taken();
-  return result;
 }
 
 StepReport RodSimulation::step() {

@@ -33,11 +33,12 @@ class RodSimulation {
 
   /// One step with the GIL released.
   StepReport step();
-  /// Runs the remaining steps with the GIL released; `progress` (None or a callable taking a
-  /// Progress) is called with the GIL held after every step. An exception raised by it ends the run
-  /// (the partial run directory is kept as <out>.failed) and propagates. `out`: None (no run
-  /// directory) or a path.
+  /// Runs the remaining steps (run_call.hpp: GIL released; `out` None or a path, `progress` None or
+  /// a callable taking a Progress).
   io::RunResult run(const py::object& out, const py::object& progress);
+  /// Continues from a saved frame of a rod or shell run (sim::Simulation::restore), before the
+  /// first step.
+  void restore(const std::filesystem::path& run_dir, long frame);
   /// {term name: energy [J]} in the facade's order (Simulation::energies()).
   py::dict energies();
 

@@ -1,12 +1,10 @@
 #include "vine_simulation.hpp"
 
 #include "numpy_views.hpp"
+#include "run_call.hpp"
 #include "tendril/io/scene.hpp"
 
 namespace tendril::python {
-
-VineSimulation::VineSimulation(vine::VineScene scene)
-    : scene_(std::move(scene)), stepper_(scene_.model), state_(scene_.initial) {}
 
 VineSimulation VineSimulation::from_file(const std::filesystem::path& file,
                                          const std::vector<std::string>& overrides) {
@@ -19,17 +17,17 @@ VineSimulation VineSimulation::from_text(const std::string& text,
   return VineSimulation(vine::load_vine_scene(scene));
 }
 
-long VineSimulation::steps_taken() {
-  const auto held = lock_.hold();
-  return steps_;
+template <class Step>
+vine::VineStepReport VineSimulation::step_locked(const Step& step) {
+  py::gil_scoped_release release;
+  const StepCall call(lock_, "VineSimulation.step");
+  const vine::VineStepReport r = step();
+  steps_ = run_.steps();
+  return r;
 }
 
 vine::VineStepReport VineSimulation::step() {
-  py::gil_scoped_release release;
-  const StepCall call(lock_, "VineSimulation.step");
-  const vine::VineStepReport r = stepper_.step(state_);
-  steps_ += r.status == vine::QpStatus::solved;
-  return r;
+  return step_locked([this] { return run_.step(); });
 }
 
 vine::VineStepReport VineSimulation::step_with_rates(const VecX& joint_rates) {
@@ -37,21 +35,26 @@ vine::VineStepReport VineSimulation::step_with_rates(const VecX& joint_rates) {
     throw py::value_error("rates: got " + std::to_string(joint_rates.size()) +
                           " values; allowed: one per prismatic joint (" +
                           std::to_string(model().num_prismatic()) + ")");
-  py::gil_scoped_release release;
-  const StepCall call(lock_, "VineSimulation.step");
-  const vine::VineStepReport r = stepper_.step(state_, joint_rates);
-  steps_ += r.status == vine::QpStatus::solved;
-  return r;
+  return step_locked([&] { return run_.step(joint_rates); });
+}
+
+io::RunResult VineSimulation::run(const py::object& out, const py::object& progress) {
+  return run_with_lock(run_, lock_, "VineSimulation.run", out, progress, steps_);
+}
+
+void VineSimulation::restore(const std::filesystem::path& run_dir, long frame) {
+  const auto held = lock_.hold();
+  run_.restore(run_dir, frame);
 }
 
 vine::StepDerivatives VineSimulation::derivatives() {
   const auto held = lock_.hold();
-  return vine::step_derivatives(stepper_);
+  return vine::step_derivatives(run_.stepper());
 }
 
 MatX VineSimulation::centerline() {
   const auto held = lock_.hold();
-  const std::vector<Vec2> points = vine::centerline_points(model(), state_.q);
+  const std::vector<Vec2> points = vine::centerline_points(model(), run_.state().q);
   MatX out(static_cast<Eigen::Index>(points.size()), 2);
   for (std::size_t i = 0; i < points.size(); ++i)
     out.row(static_cast<Eigen::Index>(i)) = points[i].transpose();

@@ -8,6 +8,7 @@
 
 #include "support/cli_process.hpp"
 #include "tendril/io/npy.hpp"
+#include "tendril/io/run_reader.hpp"
 
 namespace tendril::robustness {
 namespace {
@@ -91,6 +92,50 @@ TEST_F(FailedRuns, SignalMarksAVineRunInterrupted) {
   const std::string meta = slurp(dir_ / "out.failed" / "run.json");
   const io::NpyArray t = io::read_npy(dir_ / "out.failed" / "frame_time.npy");
   EXPECT_NE(meta.find("\"steps\": " + std::to_string(t.shape[0] - 1)), std::string::npos) << meta;
+}
+
+TEST_F(FailedRuns, RodAndVineRunsThatEndEarlyKeepAlikeRecords) {
+  // both go through io::run (io/stepper.hpp): interrupted, every step done has its row and its
+  // saved frame (one per step here, and the initial one); failed, the failed step's row is kept
+  // too and the message names that step
+  const std::string vine = (fs::path(TENDRIL_EXAMPLES_DIR) / "vine_runtime.yaml").string();
+  const auto reached = [&](const fs::path& run) {
+    return io::read_run(run).meta["reached"]["steps"].as<std::size_t>();
+  };
+  const auto rows = [&](const fs::path& run, const char* array) {
+    return io::read_npy(run / array).shape[0];
+  };
+  struct Case {
+    std::vector<std::string> interrupted, failed;
+    const char* frame_array;
+  };
+  const std::vector<Case> cases = {
+      {{"run", "rod.yaml", "--set", "duration=1000", "--set", "output.interval=1e-320"},
+       {"run", "rod.yaml", "--set", "forces.gravity=[0, 0, -1e308]"},
+       "positions.npy"},
+      {{"run", vine, "--set", "vine.steps=100000000", "--set", "vine.save_every=1"},
+       {"run", vine, "--set", "vine.mass=1e308", "--set", "vine.steps=20"},
+       "body_pose.npy"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.frame_array);
+    std::vector<std::string> args = c.interrupted;
+    args.insert(args.end(), {"--out", "out"});
+    const CliResult r = run_cli(args, dir_, interrupt_once_written(c.frame_array));
+    ASSERT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+    const std::size_t steps = reached(dir_ / "out.failed");
+    EXPECT_EQ(rows(dir_ / "out.failed", "step_time.npy"), steps);
+    EXPECT_EQ(rows(dir_ / "out.failed", "frame_time.npy"), steps + 1);
+    fs::remove_all(dir_ / "out.failed");
+    args = c.failed;
+    args.insert(args.end(), {"--out", "out"});
+    const CliResult f = run_cli(args, dir_);
+    ASSERT_EQ(f.exit_code, 1) << f.err;
+    const std::size_t done = reached(dir_ / "out.failed");
+    EXPECT_EQ(rows(dir_ / "out.failed", "step_time.npy"), done + 1);
+    EXPECT_NE(f.err.find("run failed: step " + std::to_string(done + 1)), std::string::npos)
+        << f.err;
+    fs::remove_all(dir_ / "out.failed");
+  }
 }
 
 TEST_F(FailedRuns, SignalMarksAFitInterrupted) {

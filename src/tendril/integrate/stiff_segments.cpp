@@ -21,7 +21,7 @@ StiffSegments::StiffSegments(const Model& model, double ratio) {
   const double stretch_threshold = threshold(rods.stretch_stiffness);
   std::vector<char> stiff_edge(rods.edges.size(), 0), grouped(rods.edges.size(), 0);
   // (a zero median, e.g. of springs without bending, marks nothing)
-  auto stiff = [](double value, double threshold) { return threshold > 0.0 && value >= threshold; };
+  auto stiff = [](double value, double bound) { return bound > 0.0 && value >= bound; };
   for (std::size_t e = 0; e < rods.edges.size(); ++e)
     stiff_edge[e] = grouped[e] = stiff(rods.stretch_stiffness[e], stretch_threshold);
   // two edges that meet at a spring with stiff bending turn together (their lengths may stay soft);

@@ -52,6 +52,12 @@ class NpyAppender {
   std::size_t header_size_ = 0;
 };
 
+/// Appends one frame of a scalar array (frame_shape empty): a double or a std::int64_t.
+template <class T>
+void append_scalar(NpyAppender& array, T value) {
+  array.append(std::span<const T>(&value, 1));
+}
+
 /// A whole .npy file read back (float64 or int64 arrays, any shape; int64 data converted to
 /// double).
 struct NpyArray {

@@ -43,8 +43,8 @@ RunResult run_loop(RunDirectory* run, const RunLoopHooks& hooks,
       warn_of_large_output(run->estimated_bytes(hooks.total_steps, hooks.total_frames),
                            run->final_path());
     while (!hooks.finished()) {
-      const LoopStep step = hooks.step();
-      if (!step.failure.empty()) return end_early("failed", step.failure);
+      const StepSummary step = hooks.step();
+      if (!step.ok()) return end_early("failed", step.failure);
       if (step.save) save();
       if (progress)
         progress({hooks.steps(), hooks.total_steps, hooks.time(), hooks.duration, step.iterations});

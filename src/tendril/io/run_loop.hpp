@@ -1,8 +1,8 @@
 #pragma once
-/// The loop that drives a run, shared by the rod and shell simulation (sim::Simulation::run) and
-/// the vine simulation (vine::run_vine): step until the end, save frames, report progress, stop
-/// after the current step on SIGINT/SIGTERM, and end the run directory as completed, failed or
-/// interrupted. What a step is and what a frame holds belongs to the caller (RunLoopHooks).
+/// The loop that drives every run (io/stepper.hpp builds its hooks from a simulation): step until
+/// the end, save frames, report progress, stop after the current step on SIGINT/SIGTERM, and end
+/// the run directory as completed, failed or interrupted. What a step is and what a frame holds
+/// belongs to the simulation (RunLoopHooks).
 
 #include <functional>
 #include <string>
@@ -14,21 +14,22 @@ namespace tendril::io {
 /// Output size [bytes] above which a run is warned about before it starts (docs/limits.md).
 constexpr double kOutputWarningBytes = 1e9;
 
-/// One step as the run loop sees it.
-struct LoopStep {
-  std::string failure;  ///< why the step failed, the whole message ("step 12 ...: ..."); empty: it
-                        ///< succeeded
-  int iterations = 0;   ///< solver iterations of the step, for the progress callback
-  bool save = false;    ///< save a frame after this step
+/// One step as every simulation reports it to the run loop (io::Stepper::advance).
+struct StepSummary {
+  std::string failure;  ///< why the step failed, the whole message ("step 12 ...: ..."); empty: ok
+  int iterations = 0;   ///< solver iterations of the step (Newton iterations, QP iterations)
+  int substeps = 1;     ///< substeps that covered the step (more than 1 after dt halving)
+  bool save = false;    ///< the state the step reached is saved as a frame (the output schedule)
+  bool ok() const { return failure.empty(); }
 };
 
 /// The simulation's side of a run.
 struct RunLoopHooks {
-  std::function<LoopStep()> step;    ///< advances one step and appends its per-step rows
-  std::function<void()> save_frame;  ///< appends one frame to the arrays
-  std::function<bool()> finished;    ///< the run has reached its duration
-  std::function<long()> steps;       ///< steps done so far
-  std::function<double()> time;      ///< simulated time now [s]
+  std::function<StepSummary()> step;  ///< advances one step and appends its per-step rows
+  std::function<void()> save_frame;   ///< appends one frame to the arrays
+  std::function<bool()> finished;     ///< the run has reached its duration
+  std::function<long()> steps;        ///< steps done so far
+  std::function<double()> time;       ///< simulated time now [s]
   /// Writes what also a run that ends early keeps (e.g. the robot observables' fits); may be empty.
   std::function<void()> before_end;
   long total_steps = 0;  ///< steps planned

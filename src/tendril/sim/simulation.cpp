@@ -1,10 +1,7 @@
 #include "tendril/sim/simulation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <cstdint>
-#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -17,8 +14,8 @@
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/io/run_directory.hpp"
-#include "tendril/io/run_loop.hpp"
 #include "tendril/sim/restart_state.hpp"
+#include "tendril/sim/rod_run_record.hpp"
 
 namespace tendril::sim {
 
@@ -42,10 +39,13 @@ Simulation::Simulation(RodScene scene) : scene_(std::make_unique<RodScene>(std::
   if (s.observables)
     observables_ = std::make_unique<RobotObservables>(s.model, *s.observables, s.duration);
   record_observables();
-  if (!s.restart_run.empty()) restore();
+  if (!s.restart_run.empty()) Simulation::restore(s.restart_run, s.restart_frame);
 }
 
-void Simulation::restore() {
+void Simulation::restore(const std::filesystem::path& run_dir, long frame) {
+  if (steps_ != 0)
+    throw InputError("restart", fmt::format("a simulation that has taken {} steps", steps_),
+                     "a restart before the first step");
   // what a step depends on beyond the record: contact candidate sets (chosen with the time since
   // their last update) and the observables' history are not saved
   if (has_contact())
@@ -53,8 +53,7 @@ void Simulation::restore() {
                      "a scene without contact (its candidate sets are not saved)");
   if (observables_)
     throw InputError("restart", "a scene with observables", "a scene without `observables`");
-  RestartRecord r = read_restart(scene_->restart_run, scene_->restart_frame, scene_->model.dofs,
-                                 state_, "restart");
+  RestartRecord r = read_restart(run_dir, frame, scene_->model.dofs, state_, "restart");
   if (r.steps > total_steps_)
     throw InputError("restart.frame", fmt::format("a frame after {} steps", r.steps),
                      fmt::format("a frame within the scene's {} steps (duration)", total_steps_));
@@ -112,53 +111,6 @@ std::string with_scene_names(const std::string& message, const RodScene& s) {
   }
   out.append(last, message.cend());
   return out;
-}
-
-/// info.step_status_codes and info.step_criterion_codes: the names of the per-step codes.
-void set_step_code_names(io::RunDirectory& run) {
-  io::Json codes = io::Json::object();
-  for (int c = 0; c <= static_cast<int>(StepStatus::singular_system); ++c)
-    codes[std::to_string(c)] = std::string(to_string(static_cast<StepStatus>(c)));
-  run.set_info("step_status_codes", std::move(codes));
-  io::Json criteria = io::Json::object();
-  for (int c = 0; c <= static_cast<int>(StopCriterion::velocity_change); ++c)
-    criteria[std::to_string(c)] = std::string(to_string(static_cast<StopCriterion>(c)));
-  run.set_info("step_criterion_codes", std::move(criteria));
-}
-
-/// Lists of index lists as JSON arrays of arrays.
-template <class Rows>
-io::Json int_rows(const Rows& rows) {
-  io::Json json = io::Json::array();
-  for (const auto& row : rows) {
-    io::Json list = io::Json::array();
-    for (int i : row) list.push_back(i);
-    json.push_back(std::move(list));
-  }
-  return json;
-}
-
-/// The run's topology in info: node and edge counts, edges, each rod's nodes, the fixed DOFs whose
-/// reactions are saved; for shells (format version 2) the triangles, each shell's nodes, the shell
-/// edge of each xi and the shell edges at rod-shell joints.
-void set_topology_info(io::RunDirectory& run, const RodScene& s,
-                       const std::vector<int>& reaction_dofs) {
-  const Model& m = s.model;
-  run.set_info("num_nodes", static_cast<std::size_t>(m.dofs.num_nodes));
-  run.set_info("num_edges", static_cast<std::size_t>(m.dofs.num_edges));
-  run.set_info("edges", int_rows(m.rods.edges));
-  run.set_info("rod_nodes", int_rows(s.rod_nodes));
-  io::Json fixed = io::Json::array();
-  for (int d : reaction_dofs) fixed.push_back(d);
-  run.set_info("reaction_dofs", std::move(fixed));
-  if (!m.shells.triangles.empty()) {
-    run.set_info("triangles", int_rows(m.shells.triangles));
-    run.set_info("shell_nodes", int_rows(s.shell_nodes));
-    std::vector<std::array<int, 2>> xi_edges;
-    for (int k : m.shells.xi_edge) xi_edges.push_back(m.shells.edges[static_cast<std::size_t>(k)]);
-    run.set_info("xi_edges", int_rows(xi_edges));
-  }
-  if (m.dofs.num_joint_edges > 0) run.set_info("joint_edges", int_rows(m.shells.joint_edges));
 }
 
 }  // namespace
@@ -291,16 +243,6 @@ VecX Simulation::contact_forces() const {
   return (force - gradient).head(3 * m.dofs.num_nodes);
 }
 
-void Simulation::save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap,
-                                    io::NpyAppender& forces) const {
-  const contact::ContactStatistics stats = contact_statistics();
-  const std::int64_t count = stats.active;
-  active.append(std::span<const std::int64_t>(&count, 1));
-  min_gap.append(std::span<const double>(&stats.min_gap, 1));
-  const VecX f = contact_forces();
-  forces.append(std::span<const double>(f.data(), static_cast<std::size_t>(f.size())));
-}
-
 bool Simulation::has_contact() const {
   return std::any_of(scene_->model.energies.begin(), scene_->model.energies.end(),
                      [](const auto& e) {
@@ -308,200 +250,53 @@ bool Simulation::has_contact() const {
                      });
 }
 
-RunResult Simulation::run(const std::filesystem::path& out,
-                          const std::function<void(const Progress&)>& progress) {
-  const RodScene& s = *scene_;
-  const Model& m = s.model;
-  const auto n = static_cast<std::size_t>(m.dofs.num_nodes);
-  const auto e = static_cast<std::size_t>(m.dofs.num_edges);
-  const auto z = static_cast<std::size_t>(m.dofs.num_shell_edges);
-  const auto nj = static_cast<std::size_t>(m.dofs.num_joint_edges);
-  const auto terms = energies();
-
-  std::unique_ptr<io::RunDirectory> run;
-  io::NpyAppender *frame_time = nullptr, *positions = nullptr, *twists = nullptr, *energy = nullptr,
-                  *xi = nullptr, *joint_twists = nullptr;
-  io::NpyAppender *robot_position = nullptr, *head_angle = nullptr, *tail_angle = nullptr;
-  io::NpyAppender *contact_active = nullptr, *contact_min_gap = nullptr, *contact_force = nullptr,
-                  *reactions_array = nullptr, *velocities = nullptr;
-  std::optional<FrameStateArrays> frame_state;  // work_of_forces, restart_state
-  io::NpyAppender *step_time = nullptr, *step_dt = nullptr, *step_substeps = nullptr,
-                  *step_iterations = nullptr, *step_residual = nullptr, *step_wall = nullptr,
-                  *step_status = nullptr, *step_criterion = nullptr;
-  if (!out.empty()) {
-    run = std::make_unique<io::RunDirectory>(out, "rod", s.resolved);
-    frame_time =
-        &run->add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
-    positions =
-        &run->add_array("positions", io::NpyType::Float64, {n, 3}, "m", "node positions x_i");
-    twists =
-        &run->add_array("twists", io::NpyType::Float64, {e}, "rad", "edge twist angles theta_e");
-    velocities = &run->add_array("velocities", io::NpyType::Float64, {n, 3}, "m/s",
-                                 "node velocities dx_i/dt");
-    energy = &run->add_array("energies", io::NpyType::Float64, {terms.size()}, "J",
-                             "energy of each term (names in info.energy_terms)");
-    if (observables_) {
-      robot_position =
-          &run->add_array("robot_position", io::NpyType::Float64, {}, "m",
-                          "position of the head edge's midpoint along observables.axis");
-      head_angle = &run->add_array(
-          "head_angle", io::NpyType::Float64, {}, "rad",
-          "spin angle of the head edge's material frame about the axis (unwrapped)");
-      tail_angle = &run->add_array(
-          "tail_angle", io::NpyType::Float64, {}, "rad",
-          "spin angle of observables.tail_edge's material frame about the axis (unwrapped)");
-    }
-    frame_state.emplace(*run, state_);
-    if (!reaction_dofs_.empty())
-      reactions_array = &run->add_array(
-          "reactions", io::NpyType::Float64, {reaction_dofs_.size()}, "N, N m",
-          "reaction forces at the fixed DOFs (info.reaction_dofs): R = dE/dq - F + M a");
-    if (has_contact()) {
-      contact_active =
-          &run->add_array("contact_active", io::NpyType::Int64, {}, "-",
-                          "contacts with gap below delta (nodes on obstacles + edge pairs + "
-                          "node-triangle pairs)");
-      contact_min_gap =
-          &run->add_array("contact_min_gap", io::NpyType::Float64, {}, "m",
-                          "smallest contact gap (negative: overlap; inf: nothing near)");
-      contact_force = &run->add_array("contact_forces", io::NpyType::Float64, {n, 3}, "N",
-                                      "contact force on each node (normal and friction)");
-    }
-    step_time = &run->add_array("step_time", io::NpyType::Float64, {}, "s",
-                                "time at the end of each step", "step");
-    step_dt = &run->add_array("step_dt", io::NpyType::Float64, {}, "s",
-                              "time step used (after halving)", "step");
-    step_substeps = &run->add_array("step_substeps", io::NpyType::Int64, {}, "-",
-                                    "substeps that covered the step (1 without halving)", "step");
-    step_iterations = &run->add_array("step_iterations", io::NpyType::Int64, {}, "-",
-                                      "Newton iterations of the step", "step");
-    step_residual = &run->add_array("step_residual", io::NpyType::Float64, {}, "N",
-                                    "final force residual norm", "step");
-    step_wall = &run->add_array("step_wall_time", io::NpyType::Float64, {}, "s",
-                                "wall-clock time of the step", "step");
-    step_status = &run->add_array("step_status", io::NpyType::Int64, {}, "-",
-                                  "0 converged; see info.step_status_codes", "step");
-    step_criterion = &run->add_array(
-        "step_criterion", io::NpyType::Int64, {}, "-",
-        "what ended the step's last Newton solve; see info.step_criterion_codes", "step");
-    io::Json names = io::Json::array();
-    for (const auto& t : terms) names.push_back(t.first);
-    run->set_info("energy_terms", std::move(names));
-    set_step_code_names(*run);
-    set_topology_info(*run, s, reaction_dofs_);
-    if (z > 0)
-      xi = &run->add_array("xi", io::NpyType::Float64, {z}, "-",
-                           "mid-edge normal DOFs xi_k (info.xi_edges)");
-    if (nj > 0)
-      joint_twists =
-          &run->add_array("joint_twists", io::NpyType::Float64, {nj}, "rad",
-                          "twist angles of the shell edges at rod-shell joints (info.joint_edges)");
+io::StepSummary Simulation::advance() {
+  last_step_start_ = state_.time;
+  last_report_ = step();
+  const StepReport& report = last_report_;
+  io::StepSummary out;
+  out.iterations = report.iterations;
+  out.substeps = report.substeps;
+  if (!report.ok()) {
+    // the stepper's message starts with the time and dt of the failed attempt
+    out.failure = "step " + std::to_string(steps_ + 1) + " (" +
+                  std::string(to_string(report.status)) + "): " +
+                  (report.message.empty() ? "from t = " + number_text(last_step_start_) + " s"
+                                          : report.message);
+    return out;
   }
+  // save every N steps, or when t crosses a multiple of the interval (every step when the
+  // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
+  const RodScene& s = *scene_;
+  out.save = finished();
+  if (s.output_interval) {
+    const double w = *s.output_interval;
+    out.save = out.save || w <= s.dt ||
+               std::floor(state_.time / w + 1e-9) > std::floor(last_step_start_ / w + 1e-9);
+  } else {
+    out.save = out.save || steps_ % s.output_every_steps == 0;
+  }
+  return out;
+}
 
-  auto save_frame = [&] {
-    if (!run) return;
-    const double t = state_.time;
-    frame_time->append(std::span<const double>(&t, 1));
-    positions->append(std::span<const double>(state_.q.data(), 3 * n));
-    twists->append(std::span<const double>(state_.q.data() + 3 * n, e));
-    velocities->append(std::span<const double>(state_.u.data(), 3 * n));
-    if (xi) xi->append(std::span<const double>(state_.q.data() + m.dofs.xi(0), z));
-    if (joint_twists)
-      joint_twists->append(std::span<const double>(state_.q.data() + m.dofs.joint_twist(0), nj));
-    std::vector<double> values;
-    for (const auto& term : energies()) values.push_back(term.second);
-    energy->append(values);
-    if (observables_) {
-      const double p = observables_->position(), h = observables_->head_angle(),
-                   a = observables_->tail_angle();
-      robot_position->append(std::span<const double>(&p, 1));
-      head_angle->append(std::span<const double>(&h, 1));
-      tail_angle->append(std::span<const double>(&a, 1));
-    }
-    frame_state->append({steps_, work_of_forces_, state_, forces_});
-    if (reactions_array) {
-      const VecX r = reactions();
-      reactions_array->append(
-          std::span<const double>(r.data(), static_cast<std::size_t>(r.size())));
-    }
-    if (contact_active) save_contact_frame(*contact_active, *contact_min_gap, *contact_force);
-  };
-  auto step_once = [&] {
-    const double t_before = state_.time;
-    const auto start = std::chrono::steady_clock::now();
-    const StepReport report = step();
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (run) {
-      const double t = report.ok() ? state_.time : t_before;
-      const double dt = report.dt, residual = report.final_residual();
-      const std::int64_t iterations = report.iterations, substeps = report.substeps,
-                         status = static_cast<std::int64_t>(report.status),
-                         criterion = static_cast<std::int64_t>(report.criterion);
-      step_time->append(std::span<const double>(&t, 1));
-      step_dt->append(std::span<const double>(&dt, 1));
-      step_substeps->append(std::span<const std::int64_t>(&substeps, 1));
-      step_iterations->append(std::span<const std::int64_t>(&iterations, 1));
-      step_residual->append(std::span<const double>(&residual, 1));
-      step_wall->append(std::span<const double>(&wall, 1));
-      step_status->append(std::span<const std::int64_t>(&status, 1));
-      step_criterion->append(std::span<const std::int64_t>(&criterion, 1));
-    }
-    io::LoopStep result;
-    result.iterations = report.iterations;
-    if (!report.ok()) {
-      // the stepper's message starts with the time and dt of the failed attempt
-      result.failure =
-          "step " + std::to_string(steps_ + 1) + " (" + std::string(to_string(report.status)) +
-          "): " +
-          (report.message.empty() ? "from t = " + number_text(t_before) + " s" : report.message);
-      return result;
-    }
-    // save every N steps, or when t crosses a multiple of the interval (every step when the
-    // interval is not longer than dt: 1e-320 s would overflow t / w), and always at the end
-    result.save = finished();
-    if (s.output_interval) {
-      const double w = *s.output_interval;
-      result.save = result.save || w <= s.dt ||
-                    std::floor(state_.time / w + 1e-9) > std::floor(t_before / w + 1e-9);
-    } else {
-      result.save = result.save || steps_ % s.output_every_steps == 0;
-    }
-    return result;
-  };
-  // the observables' fits over the steady part, in run.json (also of a failed run, up to the
-  // failure)
-  auto write_observables = [&] {
-    if (!run || !observables_) return;
-    const RobotObservables::Summary o = observables_->summary();
-    io::Json j = io::Json::object();
-    for (const auto& [name, value] : RobotObservables::named_values(o)) j[name] = value;
-    j["steady_start"] = o.steady_start;
-    j["samples"] = o.samples;
-    const Vec3& axis = observables_->spec().axis;
-    j["axis"] = io::Json(io::Json::Array{axis.x(), axis.y(), axis.z()});
-    run->set_info("observables", std::move(j));
-  };
-  io::RunLoopHooks hooks;
-  hooks.step = step_once;
-  hooks.save_frame = save_frame;
-  hooks.finished = [this] { return finished(); };
-  hooks.steps = [this] { return steps_; };
-  hooks.time = [this] { return state_.time; };
-  hooks.before_end = write_observables;
-  hooks.total_steps = total_steps_;
-  // the initial and last frames, and one per interval (every step if it is not longer than dt) or
-  // every N steps
+long Simulation::total_frames() const {
+  const RodScene& s = *scene_;
   long saved = total_steps_ / s.output_every_steps;
   if (s.output_interval && *s.output_interval > s.dt)
     saved = static_cast<long>(
         std::min(static_cast<double>(total_steps_), std::floor(s.duration / *s.output_interval)));
   else if (s.output_interval)
     saved = total_steps_;
-  hooks.total_frames = 2 + saved;
-  hooks.duration = s.duration;
-  hooks.save_initial_frame = steps_ == 0;
-  return io::run_loop(run.get(), hooks, progress);
+  return 2 + saved;
+}
+
+std::unique_ptr<io::RunRecord> Simulation::begin_record(io::RunDirectory& run) {
+  return std::make_unique<RodRunRecord>(run, *this);
+}
+
+RunResult Simulation::run(const std::filesystem::path& out,
+                          const std::function<void(const Progress&)>& progress) {
+  return io::run(*this, out, progress);
 }
 
 }  // namespace tendril::sim

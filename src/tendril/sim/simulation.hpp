@@ -8,6 +8,7 @@
 ///
 /// A step that fails (after the integrator's own dt halving) ends run(): the partial run directory
 /// is kept as "<out>.failed" with status "failed" and the reason, and RunResult::ok is false.
+/// Simulation is an io::Stepper: run() is io::run(*this, ...), the path every run takes.
 
 #include <filesystem>
 #include <functional>
@@ -23,6 +24,8 @@
 #include "tendril/integrate/step_report.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 #include "tendril/io/run_directory.hpp"
+#include "tendril/io/stepper.hpp"
+#include "tendril/sim/restart_state.hpp"
 #include "tendril/sim/robot_observables.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
@@ -31,7 +34,7 @@ namespace tendril::sim {
 using Progress = io::RunProgress;
 using io::RunResult;
 
-class Simulation {
+class Simulation : public io::Stepper {
  public:
   /// Builds the stepper (or static solver) for a loaded scene and sets the initial State.
   explicit Simulation(RodScene scene);
@@ -51,13 +54,25 @@ class Simulation {
   const RobotObservables* observables() const { return observables_.get(); }
 
   long steps_taken() const { return steps_; }
+  long steps() const override { return steps_; }
   /// Steps of a full run: ceil(T / dt) (the last one shortened to end at T); 1 for a static solve
   /// at T = 0.
-  long total_steps() const { return total_steps_; }
-  bool finished() const { return steps_ >= total_steps_; }
+  long total_steps() const override { return total_steps_; }
+  double time() const override { return state_.time; }
+  double duration() const override { return scene_->duration; }
+  /// The initial and last frames, and one per output interval (every step if it is not longer
+  /// than dt) or every output.every_steps steps.
+  long total_frames() const override;
+  std::string_view iterations_name() const override { return "Newton iterations"; }
 
   /// One time step, or one quasi-static solve at the next time. On failure the State is unchanged.
   StepReport step();
+  /// step() as the run loop sees it: the failure message with the step number and status, and
+  /// whether the output schedule saves the state reached.
+  io::StepSummary advance() override;
+  /// The report of the last step and the time it started from [s] (the run record's step rows).
+  const StepReport& last_report() const { return last_report_; }
+  double last_step_start() const { return last_step_start_; }
 
   /// Energy of every term at the current state (rest quantities actuated at its time), named by
   /// Energy::name(), then "kinetic" (u^T M u / 2) [J].
@@ -88,10 +103,21 @@ class Simulation {
   /// True if the model has a contact energy (the run then saves contact arrays).
   bool has_contact() const;
 
-  /// Runs the remaining steps; writes a run directory to `out` unless `out` is empty. `progress` is
-  /// called after every step.
+  /// Runs the remaining steps (io::run); writes a run directory to `out` unless `out` is empty.
+  /// `progress` is called after every step.
   RunResult run(const std::filesystem::path& out,
                 const std::function<void(const Progress&)>& progress = {});
+
+  std::string_view kind() const override { return "rod"; }
+  const io::Json& resolved_scene() const override { return scene_->resolved; }
+  /// The arrays of sim/rod_run_record.hpp.
+  std::unique_ptr<io::RunRecord> begin_record(io::RunDirectory& run) override;
+  /// What a saved frame keeps to continue from it (restart_state.hpp).
+  RestartRecord restart_record() const { return {steps_, work_of_forces_, state_, forces_}; }
+  /// Continues from a saved frame (the scene's `restart.run` and `restart.frame` do this when it is
+  /// built); InputError at `restart` for a scene with contact or observables (what their steps
+  /// depend on is not saved), a run of another scene or a frame past the scene's duration.
+  void restore(const std::filesystem::path& run_dir, long frame) override;
 
  private:
   std::unique_ptr<RodScene>
@@ -109,6 +135,8 @@ class Simulation {
   VecX
       forces_;  ///< sum of the ForceTerms at the current state (#dofs; empty before the first step)
   double work_of_forces_ = 0.0;  ///< [J]
+  StepReport last_report_;
+  double last_step_start_ = 0.0;  ///< [s]
   /// Sum of the ForceTerms' forces at the current state, rest quantities actuated at its time.
   VecX force_terms() const;
   /// At the current state, rest quantities actuated at its time: each term's energy and the kinetic
@@ -116,12 +144,6 @@ class Simulation {
   /// skipped.
   void evaluate(std::vector<std::pair<std::string, double>>* energies, VecX* gradient,
                 VecX* force) const;
-  /// Appends the current state's contact count, smallest gap and node contact forces to the run
-  /// arrays `contact_active`, `contact_min_gap` and `contact_forces`.
-  void save_contact_frame(io::NpyAppender& active, io::NpyAppender& min_gap,
-                          io::NpyAppender& forces) const;
-  /// Continues from the scene's `restart` frame (RodScene::restart_run); InputError at `restart`.
-  void restore();
   /// Records the current state in observables_ (if any), with `kin` (the kinematics at the current
   /// state) or, when null, kinematics computed here.
   void record_observables(const Kinematics* kin = nullptr);

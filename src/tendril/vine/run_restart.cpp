@@ -39,9 +39,7 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
 
 }  // namespace
 
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper,
-                                      const VineWarmStart& initial) {
-  stepper.set_warm_start(initial);
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper) {
   return run.add_array(
       "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
       "-",

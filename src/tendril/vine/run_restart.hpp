@@ -16,10 +16,8 @@ namespace tendril::vine {
 
 /// Adds the run array qp_warm_start for `stepper`'s steps to `run` (per frame: row count, -1 for no
 /// warm start; the rows' key in two 32-bit halves; the active flags packed 32 per value, every
-/// value exact in a float64) and makes the stepper's first step start from `initial` (a restart's
-/// saved warm start; empty: cold).
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, VineStepper& stepper,
-                                      const VineWarmStart& initial);
+/// value exact in a float64).
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper);
 /// Appends the warm start the stepper's next step starts from to the array of add_warm_start_array.
 void append_warm_start(io::NpyAppender& array, const VineStepper& stepper);
 

@@ -1,7 +1,6 @@
 #include "tendril/vine/vine_scene.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -10,7 +9,6 @@
 
 #include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/io/run_loop.hpp"
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/run_restart.hpp"
@@ -527,191 +525,6 @@ void validate_scene(io::Scene& scene) {
 void validate_scene_file(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides) {
   load_vine_scene_file(file, overrides);
-}
-
-namespace {
-
-/// The first non-finite quantity of a state after a step ("" if all are finite).
-std::string non_finite_quantity(const VineState& state, bool impulses_finite) {
-  if (!std::isfinite(state.time)) return "the time";
-  if (!state.q.allFinite()) return "the body poses q";
-  if (!state.v.allFinite()) return "the body velocities v";
-  if (!impulses_finite) return "a contact normal impulse";
-  return "";
-}
-
-/// run.json's info of a vine run with `pairs` (contact element, obstacle) pairs.
-void write_info(io::RunDirectory& run, const VineScene& scene, std::size_t pairs) {
-  run.set_info("num_bodies", io::Json(static_cast<std::int64_t>(scene.model.num_bodies)));
-  run.set_info("num_contact_pairs", io::Json(static_cast<std::int64_t>(pairs)));
-  run.set_info("initial_state_projection_m", io::Json(scene.projection.max_move));
-}
-
-/// Why step k + 1 (report `rep`, ending at `state`) ends the run, or "": a QP that did not solve, a
-/// non-finite state or impulse, joint drift or an energy blow-up (with the friction-jam hint where
-/// it applies).
-std::string step_failure(const VineStepReport& rep, const VineModel& m, const VineState& state,
-                         long k, bool impulses_finite) {
-  // a tip wedged against a frictional obstacle under hard growth: the QP stays feasible, but the
-  // growth rate can be met only with huge contact impulses (tests/unit/vine/test_vine_step.cpp,
-  // FrictionJam), so the step either ends at the QP's iteration limit or sets the vine flying
-  const bool may_jam =
-      rep.contact_pairs > 0 && m.friction > 0.0 && m.growth_control == GrowthControl::rate;
-  const char* jam_hint =
-      may_jam ? "; with growth control 'rate' and friction at a contact this is usually a "
-                "jam (the growth rate can be met only with ever larger contact impulses): "
-                "vine.growth.control: force_limited lets the growth stall instead"
-              : "";
-  if (rep.status != QpStatus::solved)
-    return fmt::format("step {} at t = {:.6g} s: QP {} (KKT residual {:.3g}){}", k + 1, state.time,
-                       to_string(rep.status), rep.kkt_residual,
-                       rep.status == QpStatus::max_iterations ? jam_hint : "");
-  const std::string bad = non_finite_quantity(state, impulses_finite);
-  if (!bad.empty())
-    return fmt::format("step {} at t = {:.6g} s: {} became non-finite", k + 1, state.time, bad);
-  if (rep.failure == VineFailure::joint_drift)
-    return fmt::format(
-        "step {} at t = {:.6g} s: joint drift: |c(q)| = {:.3g} m exceeds vine.limits.joint_error "
-        "= {:.3g} m (unstable springs? try vine.springs: implicit or a smaller dt)",
-        k + 1, state.time, rep.joint_error, m.max_joint_error);
-  if (rep.failure != VineFailure::none)
-    return fmt::format(
-        "step {} at t = {:.6g} s: energy blow-up: kinetic energy {:.3g} J exceeds 1/2 (sum m) "
-        "vine.limits.speed^2 (speed {:.3g} m/s){}",
-        k + 1, state.time, rep.kinetic_energy, m.max_speed, jam_hint);
-  return {};
-}
-
-}  // namespace
-
-io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
-                       const std::function<void(const io::RunProgress&)>& progress) {
-  VineStepper stepper(scene.model);
-  const VineModel& m = stepper.model();
-  const std::size_t nb = static_cast<std::size_t>(m.num_bodies);
-  const std::size_t pairs = static_cast<std::size_t>(m.num_contact_elements()) * m.obstacles.size();
-  io::RunDirectory run(out_dir, "vine", scene.resolved);
-  write_info(run, scene, pairs);
-  auto& frame_time =
-      run.add_array("frame_time", io::NpyType::Float64, {}, "s", "time of each saved frame");
-  auto& pose = run.add_array("body_pose", io::NpyType::Float64, {nb, 3}, "m, m, rad",
-                             "(x, y, theta) of each body's centre of mass, base to tip");
-  auto& velocity = run.add_array("body_velocity", io::NpyType::Float64, {nb, 3}, "m/s, m/s, rad/s",
-                                 "(vx, vy, omega) of each body");
-  auto& centerline = run.add_array("centerline", io::NpyType::Float64, {nb + 1, 2}, "m",
-                                   "base, proximal end of bodies 1..n-1, tip");
-  auto& step_time = run.add_array("step_time", io::NpyType::Float64, {}, "s",
-                                  "time at the end of each step", "step");
-  auto& step_status = run.add_array(
-      "step_status", io::NpyType::Int64, {}, "-",
-      "QP status: 0 solved, 1 infeasible, 2 unbounded, 3 max iterations, 4 numerical failure",
-      "step");
-  auto& step_iterations =
-      run.add_array("step_qp_iterations", io::NpyType::Int64, {}, "-", "QP iterations", "step");
-  auto& step_kkt = run.add_array("step_kkt_residual", io::NpyType::Float64, {}, "-",
-                                 "scaled KKT residual", "step");
-  auto& step_joint = run.add_array("step_joint_error", io::NpyType::Float64, {}, "m",
-                                   "|c(q_k)|_inf joint error at the start of the step", "step");
-  auto& step_min_distance =
-      run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
-                    "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
-  auto& impulses = run.add_array(
-      "contact_normal_impulse", io::NpyType::Float64, {pairs}, "N s",
-      "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
-      "bodies, or contact points with contact.model: point)",
-      "step");
-  auto& growth = run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s",
-                               "commanded total growth rate u", "step");
-  auto& achieved = run.add_array(
-      "achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
-      "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
-  auto& step_wall = run.add_array("step_wall_time", io::NpyType::Float64, {}, "s",
-                                  "wall-clock time of the step", "step");
-  auto& step_active = run.add_array("step_active_contacts", io::NpyType::Int64, {}, "-",
-                                    "contact pairs with a positive normal impulse", "step");
-  auto& step_pairs = run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
-                                   "contact pairs with rows in the QP (near contact)", "step");
-
-  io::NpyAppender& warm_start = add_warm_start_array(run, stepper, scene.warm_start);
-  VineState state = scene.initial;
-  long k = 0;  // steps done
-  std::vector<double> buffer(3 * nb);
-  auto save_frame = [&] {
-    frame_time.append(std::span<const double>(&state.time, 1));
-    pose.append(std::span<const double>(state.q.data(), 3 * nb));
-    velocity.append(std::span<const double>(state.v.data(), 3 * nb));
-    const std::vector<Vec2> points = centerline_points(m, state.q);
-    buffer.resize(2 * points.size());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      buffer[2 * i] = points[i].x();
-      buffer[2 * i + 1] = points[i].y();
-    }
-    centerline.append(std::span<const double>(buffer.data(), buffer.size()));
-    append_warm_start(warm_start, stepper);
-  };
-  std::vector<double> normal(pairs);
-  auto step_once = [&] {
-    const double u = m.growth.rate(state.time);
-    const auto wall_start = std::chrono::steady_clock::now();
-    const VineStepReport rep = stepper.step(state);
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    const double values[] = {
-        state.time, rep.kkt_residual, rep.joint_error, rep.min_distance, u, rep.growth_rate, wall};
-    const std::int64_t codes[] = {static_cast<std::int64_t>(rep.status), rep.qp_iterations,
-                                  rep.active_contacts, rep.contact_pairs};
-    step_time.append(std::span<const double>(&values[0], 1));
-    step_status.append(std::span<const std::int64_t>(&codes[0], 1));
-    step_iterations.append(std::span<const std::int64_t>(&codes[1], 1));
-    step_kkt.append(std::span<const double>(&values[1], 1));
-    step_joint.append(std::span<const double>(&values[2], 1));
-    step_min_distance.append(std::span<const double>(&values[3], 1));
-    growth.append(std::span<const double>(&values[4], 1));
-    achieved.append(std::span<const double>(&values[5], 1));
-    step_wall.append(std::span<const double>(&values[6], 1));
-    step_active.append(std::span<const std::int64_t>(&codes[2], 1));
-    step_pairs.append(std::span<const std::int64_t>(&codes[3], 1));
-    std::fill(normal.begin(), normal.end(), 0.0);
-    bool impulses_finite = true;
-    for (const ContactInfo& c : stepper.contacts()) {
-      normal[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
-      impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
-    }
-    impulses.append(std::span<const double>(normal.data(), normal.size()));
-    io::LoopStep out;
-    out.iterations = rep.qp_iterations;
-    out.failure = step_failure(rep, m, state, k, impulses_finite);
-    if (!out.failure.empty()) return out;
-    ++k;
-    out.save = k % scene.save_every == 0;
-    return out;
-  };
-  io::RunLoopHooks hooks;
-  hooks.step = step_once;
-  hooks.save_frame = save_frame;
-  hooks.finished = [&] { return k >= scene.steps; };
-  hooks.steps = [&] { return k; };
-  hooks.time = [&] { return state.time; };
-  hooks.total_steps = scene.steps;
-  hooks.total_frames = 1 + scene.steps / scene.save_every;
-  hooks.duration = static_cast<double>(scene.steps) * m.dt;
-  return io::run_loop(&run, hooks, progress);
-}
-
-io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
-                        const std::function<void(const io::RunProgress&)>& progress) {
-  return run_vine(load_vine_scene(scene), out_dir, progress);
-}
-
-}  // namespace tendril::vine
-
-namespace tendril::vine {
-
-io::RunResult run_scene_file(const std::filesystem::path& file,
-                             const std::filesystem::path& out_dir,
-                             const std::vector<std::string>& overrides,
-                             const std::function<void(const io::RunProgress&)>& progress) {
-  return run_vine(load_vine_scene_file(file, overrides), out_dir, progress);
 }
 
 }  // namespace tendril::vine

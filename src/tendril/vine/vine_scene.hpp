@@ -3,11 +3,11 @@
 /// docs/scene_reference.md) read into a VineModel and an initial VineState, and a run that writes a
 /// "tendril-run 2" directory of kind "vine" (docs/output_format.md, arrays listed below).
 ///
-/// Entry points for the `tendril` command, which dispatches scenes with a top-level `vine:` key
-/// (io::Scene::has_top_level("vine")). The scene must be parsed with vine_schema(); the *_file
-/// variants do that:
+/// The `tendril` command parses scenes with a top-level `vine:` key
+/// (io::Scene::has_top_level("vine")) with vine_schema() and runs them as a VineRun (vine_run.hpp)
+/// through io::run; the *_file variants parse the file themselves:
 ///   vine::validate_scene_file(file, overrides)                  -> throws InputError on bad input
-///   vine::run_scene_file(file, out_dir, overrides, progress)    -> io::RunResult
+///   vine::run_vine(vine::load_vine_scene_file(file), out_dir)   -> io::RunResult
 
 #include <filesystem>
 #include <functional>
@@ -53,19 +53,14 @@ void validate_scene(io::Scene& scene);
 void validate_scene_file(const std::filesystem::path& file,
                          const std::vector<std::string>& overrides = {});
 
-/// Runs a loaded scene into `out_dir`. Arrays (F saved frames, S steps, n bodies, P contact pairs):
-/// frame_time (F) [s], body_pose (F, n, 3) [m, m, rad], body_velocity (F, n, 3) [m/s, m/s, rad/s],
-/// centerline (F, n + 1, 2) [m], step_time (S) [s], step_status (S), step_qp_iterations (S),
-/// step_kkt_residual (S), step_joint_error (S) [m], step_min_distance (S) [m],
-/// contact_normal_impulse (S, P) [N s], growth_rate (S) [m/s].
+/// Runs a loaded scene into `out_dir` (a VineRun through io::run). Arrays (F saved frames, S steps,
+/// n bodies, P contact pairs): frame_time (F) [s], body_pose (F, n, 3) [m, m, rad], body_velocity
+/// (F, n, 3) [m/s, m/s, rad/s], centerline (F, n + 1, 2) [m], qp_warm_start (F, ...), step_time (S)
+/// [s], step_status (S), step_qp_iterations (S), step_kkt_residual (S), step_joint_error (S) [m],
+/// step_min_distance (S) [m], contact_normal_impulse (S, P) [N s], growth_rate (S) [m/s],
+/// achieved_growth_rate (S) [m/s], step_wall_time (S) [s], step_active_contacts (S),
+/// step_contact_pairs (S).
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,
                        const std::function<void(const io::RunProgress&)>& progress = {});
-/// load_vine_scene + run_vine.
-io::RunResult run_scene(io::Scene& scene, const std::filesystem::path& out_dir,
-                        const std::function<void(const io::RunProgress&)>& progress = {});
-io::RunResult run_scene_file(const std::filesystem::path& file,
-                             const std::filesystem::path& out_dir,
-                             const std::vector<std::string>& overrides = {},
-                             const std::function<void(const io::RunProgress&)>& progress = {});
 
 }  // namespace tendril::vine

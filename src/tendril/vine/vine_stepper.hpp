@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tendril/core/sparse_assembly.hpp"
@@ -55,6 +56,9 @@ struct VineStepReport {
   int contact_pairs = 0;        ///< contact pairs with rows in the QP (active or about to be)
   double growth_rate = 0.0;     ///< achieved total growth rate sum_j G_bar_j v_{k+1} [m/s]
   double kinetic_energy = 0.0;  ///< 1/2 v_{k+1}^T M v_{k+1} [J]
+  /// Why the step ends a run, in words (set by VineRun, which also refuses a non-finite state or
+  /// impulse); empty: it does not.
+  std::string message;
   bool ok() const { return status == QpStatus::solved && failure == VineFailure::none; }
 };
 

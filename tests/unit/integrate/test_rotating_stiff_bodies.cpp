@@ -42,8 +42,12 @@ test::BuiltRod torqued_helix(bool rft) {
                           kPitch * phi / (2.0 * std::numbers::pi));
   }
   for (int i = 0; i < kEdges; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {
-      RodMaterial{.youngs_modulus = 1e9, .poisson_ratio = 0.5, .density = 1000.0, .radius = 5e-4}};
+  RodMaterial wire;
+  wire.youngs_modulus = 1e9;
+  wire.poisson_ratio = 0.5;
+  wire.density = 1000.0;
+  wire.radius = 5e-4;
+  in.materials = {wire};
   test::BuiltRod rod = test::build(in);
   Model& model = rod.model;
   if (rft) {
@@ -71,7 +75,8 @@ HelixRun run(bool rft, bool line_search, double dt, int steps) {
   options.dt = dt;
   options.max_dt_halvings = 0;
   options.newton.line_search.enabled = line_search;
-  HelixRun out{test::rest_state(rod)};
+  HelixRun out;
+  out.state = test::rest_state(rod);
   TimeStepper stepper(rod.model, options, rod.q);
   for (int k = 0; k < steps; ++k) {
     const StepReport report = stepper.step(out.state);

@@ -155,14 +155,20 @@ void check_contrasts(bool dynamic) {
           "1e10 %.3e m\n",
           name(kind).c_str(), factor, s.iterations, s.mean, to_plain, to_limit);
       EXPECT_LE(s.iterations, plain.iterations + 10) << name(kind) << " " << factor;
-      if (dynamic) EXPECT_LE(s.mean, plain.mean + 1.0) << name(kind) << " " << factor;
+      if (dynamic) {
+        EXPECT_LE(s.mean, plain.mean + 1.0) << name(kind) << " " << factor;
+      }
       // the answer (the tolerances' 1e-9 m: both solves stop within the force tolerance)
-      if (kind == Kind::twist) EXPECT_LE(to_plain, 1e-9) << factor;
-      if (kind == Kind::stretch)
+      if (kind == Kind::twist) {
+        EXPECT_LE(to_plain, 1e-9) << factor;
+      }
+      if (kind == Kind::stretch) {
         EXPECT_LE(to_plain, scale * stretch_bound(plain_rod.model) + 1e-9) << factor;
-      if (kind == Kind::bend || kind == Kind::all)
+      }
+      if (kind == Kind::bend || kind == Kind::all) {
         EXPECT_LE(to_limit, 1.01 * scale * bending_bound(plain_rod.model) / factor + 1e-9)
             << name(kind) << " " << factor;
+      }
     }
   }
 }

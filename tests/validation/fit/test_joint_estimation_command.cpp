@@ -19,9 +19,9 @@
 //   docs/physics/fitting.md): exit 0 with DIR complete, IPOPT's Solve_Succeeded in its fit.json,
 //   and K and C flagged not identifiable (sigma above the value) in fit.json and the summary. About
 //   20-40 s (the trust-region pass).
-// - SIGTERM stops a joint estimation on the wall growth within a second, in the trust-region pass
-//   and in IPOPT: exit 143, DIR.failed with status interrupted and the history of the lines
-//   printed.
+// - SIGTERM stops a joint estimation on the wall growth after the iteration under way, in the
+//   trust-region pass and in IPOPT: exit 143, DIR.failed with status interrupted and the history of
+//   the lines printed.
 // Everything is written into the test's scratch folder.
 #include <gtest/gtest.h>
 
@@ -268,6 +268,15 @@ double seconds_to_stop(const fs::path& dir, const fs::path& fit_file, const std:
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
 }
 
+/// Progress lines printed after the one at which the signal was sent (`line`), before the fit
+/// reported the interruption: the iterations the fit went on for.
+int lines_after_signal(const robustness::CliResult& r, const std::string& line) {
+  const std::size_t at = r.err.find(line), end = r.err.find("error: fit interrupted");
+  if (at == std::string::npos || end == std::string::npos || end < at) return -1;
+  const std::string after = r.err.substr(at + line.size(), end - at - line.size());
+  return static_cast<int>(std::count(after.begin(), after.end(), '\n')) - 1;
+}
+
 /// The interrupted fit's folder: status interrupted, and a history row for every progress line
 /// printed.
 void expect_kept(const fs::path& dir, const robustness::CliResult& r, bool trust_region) {
@@ -291,8 +300,10 @@ void expect_kept(const fs::path& dir, const robustness::CliResult& r, bool trust
 
 // SIGTERM in the trust-region pass (about 200 steps, 15-25 s: the signal at its third step) and in
 // IPOPT (from the simulated guess without the pass, where it runs for its 500 iterations: the
-// signal at its fifth): the command ends within a second, keeping what it did.
-TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptWithinASecond) {
+// signal at its fifth): the command ends after the iteration under way, keeping what it did (at
+// most one more progress line; one iteration takes well under a second: docs/physics/fitting.md).
+// The seconds are printed, not asserted: wall time on a shared machine is not the code's.
+TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptAfterTheIterationUnderWay) {
   if (testing::wall_growth_data_dir().empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
   ASSERT_NE(std::getenv("TENDRIL_SOURCE_DIR"), nullptr);
@@ -301,8 +312,10 @@ TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptWithinASe
   const fs::path pass_dir = testing::scratch_dir("fit_joint_stop_pass");
   robustness::CliResult r;
   const double in_pass = seconds_to_stop(pass_dir, example, "\n   3t ", r);
-  std::printf("the pass stopped %.3f s after SIGTERM\n", in_pass);
-  EXPECT_LT(in_pass, 1.0);
+  std::printf("the pass stopped %.3f s and %d progress lines after SIGTERM\n", in_pass,
+              lines_after_signal(r, "\n   3t "));
+  EXPECT_LE(lines_after_signal(r, "\n   3t "), 1) << r.err;
+  EXPECT_GE(lines_after_signal(r, "\n   3t "), 0) << r.err;
   expect_kept(pass_dir, r, true);
   // the example without the pass (absolute paths)
   const fs::path ipopt_dir = testing::scratch_dir("fit_joint_stop_ipopt");
@@ -317,8 +330,10 @@ TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptWithinASe
           "options:\n  known_contacts:\n    - {point: tip, obstacle: 0}\n  "
           "trust_region_iterations: 0\n");
   const double in_ipopt = seconds_to_stop(ipopt_dir, ipopt_dir / "no_pass.yaml", "\n   5  ", r);
-  std::printf("IPOPT stopped %.3f s after SIGTERM\n", in_ipopt);
-  EXPECT_LT(in_ipopt, 1.0);
+  std::printf("IPOPT stopped %.3f s and %d progress lines after SIGTERM\n", in_ipopt,
+              lines_after_signal(r, "\n   5  "));
+  EXPECT_LE(lines_after_signal(r, "\n   5  "), 1) << r.err;
+  EXPECT_GE(lines_after_signal(r, "\n   5  "), 0) << r.err;
   expect_kept(ipopt_dir, r, false);
 }
 
