@@ -1,4 +1,4 @@
-// Google Benchmark of the QP solver alone on vine-like chain QPs (tests/unit/vine/qp/chain_qp.hpp):
+// Google Benchmark of the QP solver alone on vine-like chain QPs (tests/unit/qp/chain_qp.hpp):
 // n = 3 x bodies variables, 2 x bodies joint equalities, `contacts` ground inequalities.
 // Warm: consecutive problems along a slowly changing path (the vine step); cold: a new solver each
 // time.
@@ -7,27 +7,27 @@
 
 #include <vector>
 
-#include "tendril/vine/qp/qp_solver.hpp"
-#include "unit/vine/qp/chain_qp.hpp"
+#include "tendril/qp/qp_solver.hpp"
+#include "unit/qp/chain_qp.hpp"
 
 namespace {
 
-using tendril::vine::QpProblem;
-using tendril::vine::QpSolver;
+using tendril::qp::QpProblem;
+using tendril::qp::QpSolver;
 
 constexpr int kPathLength = 64;
 
 std::vector<QpProblem> path(int bodies) {
   std::vector<QpProblem> problems;
   for (int k = 0; k < kPathLength; ++k)
-    problems.push_back(tendril::vine::test::chain_qp(bodies, 6, 0.02 * k));
+    problems.push_back(tendril::qp::test::chain_qp(bodies, 6, 0.02 * k));
   return problems;
 }
 
 void BM_QpChainWarm(benchmark::State& state) {
   const std::vector<QpProblem> problems = path(static_cast<int>(state.range(0)));
   QpSolver solver;
-  tendril::vine::QpSolution solution;
+  tendril::qp::QpSolution solution;
   int k = 0;
   double iterations = 0.0;
   for (auto _ : state) {

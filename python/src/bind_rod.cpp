@@ -35,6 +35,7 @@ void bind_rod(py::module_& m) {
       .def_readonly("line_search_steps", &StepReport::line_search_steps)
       .def_readonly("dt", &StepReport::dt)
       .def_readonly("dt_halvings", &StepReport::dt_halvings)
+      .def_readonly("substeps", &StepReport::substeps)
       .def_readonly("regularized_iterations", &StepReport::regularized_iterations)
       .def_readonly("chord_iterations", &StepReport::chord_iterations)
       .def_readonly("factorizations", &StepReport::factorizations)
@@ -45,6 +46,10 @@ void bind_rod(py::module_& m) {
       .def_property_readonly("linear_solver",
                              [](const StepReport& r) { return std::string(r.linear_solver); })
       .def_property_readonly("final_residual", &StepReport::final_residual);
+
+  py::class_<contact::ContactStatistics>(m, "ContactStatistics")
+      .def_readonly("active", &contact::ContactStatistics::active)
+      .def_readonly("min_gap", &contact::ContactStatistics::min_gap);
 
   py::class_<io::RunProgress>(m, "Progress")
       .def_readonly("step", &io::RunProgress::step)
@@ -95,6 +100,11 @@ void bind_rod(py::module_& m) {
       .def("run", &RodSimulation::run, "out"_a = py::none(), "progress"_a = py::none())
       .def("restore", &RodSimulation::restore, "run"_a, "frame"_a = -1)
       .def("energies", &RodSimulation::energies)
+      .def("contact_statistics", &RodSimulation::contact_statistics)
+      .def("contact_forces", &RodSimulation::contact_forces)
+      .def("reactions", &RodSimulation::reactions)
+      .def_property_readonly("reaction_dofs",
+                             [](const RodSimulation& s) { return s.constant().reaction_dofs(); })
       .def_property_readonly("steps_taken", &RodSimulation::steps_taken)
       .def_property_readonly("steps", &RodSimulation::steps_taken)
       .def_property_readonly("time",

@@ -1,5 +1,7 @@
 #include "rod_simulation.hpp"
 
+#include <algorithm>
+
 #include "numpy_views.hpp"
 #include "run_call.hpp"
 
@@ -73,6 +75,27 @@ py::dict RodSimulation::energies() {
   py::dict d;
   for (const auto& [name, value] : sim_.energies()) d[py::str(name)] = value;
   return d;
+}
+
+contact::ContactStatistics RodSimulation::contact_statistics() {
+  const auto held = lock_.hold();
+  return sim_.contact_statistics();
+}
+
+py::array RodSimulation::contact_forces() {
+  VecX forces;
+  {
+    const auto held = lock_.hold();
+    forces = sim_.contact_forces();
+  }
+  py::array_t<double> out({forces.size() / 3, Eigen::Index(3)});
+  std::copy(forces.data(), forces.data() + forces.size(), out.mutable_data());
+  return out;
+}
+
+VecX RodSimulation::reactions() {
+  const auto held = lock_.hold();
+  return sim_.reactions();
 }
 
 io::RunResult RodSimulation::run(const py::object& out, const py::object& progress) {

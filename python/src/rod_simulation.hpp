@@ -41,6 +41,13 @@ class RodSimulation {
   void restore(const std::filesystem::path& run_dir, long frame);
   /// {term name: energy [J]} in the facade's order (Simulation::energies()).
   py::dict energies();
+  /// Contacts at the current state (Simulation::contact_statistics; the run's `contact_active`,
+  /// `contact_min_gap`).
+  contact::ContactStatistics contact_statistics();
+  /// Contact force on every node at the current state, (N, 3) [N] (the run's `contact_forces`).
+  py::array contact_forces();
+  /// Reaction forces at the fixed DOFs (reaction_dofs) [N, N m] (the run's `reactions`).
+  VecX reactions();
 
   /// Steps taken, readable while another thread steps or runs the simulation (updated after each
   /// step).

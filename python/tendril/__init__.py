@@ -18,9 +18,10 @@ from ._sweep import Final, RunObservable, SweepFailed, sweep
 from ._fit import FitResult, fit
 
 # the extension's classes, as tendril.<name>
-_NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "StopCriterion", "Progress", "RunResult",
-           "CustomForce", "RodState", "RodControls", "VineSimulation", "VineStepReport", "StepDerivatives", "QpStatus",
-           "FitParameter", "RunOutcome", "MeasurementTable", "RunFitOptions", "FitIteration", "RunFitResult"]
+_NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "StopCriterion", "ContactStatistics", "Progress",
+           "RunResult", "CustomForce", "RodState", "RodControls", "VineSimulation", "VineStepReport",
+           "StepDerivatives", "QpStatus", "FitParameter", "RunOutcome", "MeasurementTable", "RunFitOptions",
+           "FitIteration", "RunFitResult"]
 globals().update({name: getattr(_tendril, name) for name in _NATIVE})
 
 

@@ -211,6 +211,34 @@ TEST_F(CliInput, VineTimeStepOfRoundOffIsRefusedWithTheRange) {
   EXPECT_EQ(r.err.find("blow-up"), std::string::npos) << r.err;
 }
 
+TEST_F(CliInput, BodiesThatStartIntersectingExitWith2) {
+  // a rod edge through a sheet between its nodes, and a rod edge through a sphere between its
+  // nodes: refused before anything is written, naming both elements
+  const std::string rod = R"(duration: 0.01
+rods:
+  - geometry: {type: straight, start: [0.04, 0.02, -0.005], end: [0.04, 0.02, 0.015], num_nodes: 2}
+    material: {E: 1.0e6, nu: 0.3, density: 1000, radius: 0.001}
+)";
+  const std::string sheet = R"(shells:
+  - geometry: {type: rectangle, length: 0.1, width: 0.1, nodes_x: 3, nodes_y: 3, pattern: right, origin: [0, -0.05, 0.005]}
+    material: {E: 1.0e6, nu: 0.3, density: 100, thickness: 0.001}
+contact: {self: {}}
+)";
+  const std::string sphere =
+      "contact: {obstacles: [{shape: sphere, center: [0.04, 0.02, 0.005], radius: 0.002}]}\n";
+  for (const auto& [scene, parts] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {rod + sheet, {"contact.self", "passes through the triangle shells[0].nodes["}},
+           {rod + sphere,
+            {"contact.obstacles[0]", "the edge rods[0].nodes[0]-rods[0].nodes[1] overlaps it"}}}) {
+    write_text(dir_ / "scene.yaml", scene);
+    const CliResult r = run_cli({"run", "scene.yaml", "--out", "out"}, dir_);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    for (const std::string& part : parts)
+      EXPECT_NE(r.err.find(part), std::string::npos) << part << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+  }
+}
+
 TEST_F(CliInput, VersionAndHelpWithExitCodes) {
   const CliResult help = run_cli({"--help"}, dir_);
   EXPECT_EQ(help.exit_code, 0);

@@ -52,12 +52,8 @@ struct WallGrowthCase {
       points;  ///< frame, 1-based step, t [s], point, x, y [mm] (8 x 21 rows)
 };
 
-inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
-  WallGrowthCase c;
-  c.tip = read_csv(dir / "wall_growth_video_tip_mm.csv");
-  c.points = read_csv(dir / "wall_growth_video_points_mm.csv");
-  const auto wall =
-      read_csv(dir / "wall_growth_wall_polygon_mm.csv");  // edge, x1, y1, x2, y2, nx, ny
+/// The vine of the case without its wall: 10 bodies, the authors' initial-guess parameters.
+inline vine::VineModel wall_growth_vine() {
   vine::UniformVineParameters p;
   p.bodies = 10;
   p.half_length = 0.016845;
@@ -68,14 +64,25 @@ inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
   p.damping = 1e-5;
   p.heading = 1.31;
   p.dt = 1.0 / 90.0;
-  c.model = vine::uniform_vine(p);
-  c.model.growth = vine::GrowthSchedule::constant(0.040);
+  vine::VineModel m = vine::uniform_vine(p);
+  m.growth = vine::GrowthSchedule::constant(0.040);
+  return m;
+}
+
+inline WallGrowthCase wall_growth_case(const std::filesystem::path& dir) {
+  WallGrowthCase c;
+  c.tip = read_csv(dir / "wall_growth_video_tip_mm.csv");
+  c.points = read_csv(dir / "wall_growth_video_points_mm.csv");
+  const auto wall =
+      read_csv(dir / "wall_growth_wall_polygon_mm.csv");  // edge, x1, y1, x2, y2, nx, ny
+  c.model = wall_growth_vine();
   std::vector<Vec2> corners;
   for (const auto& edge : wall) corners.push_back(1e-3 * Vec2(edge[1], edge[2]));
   c.model.obstacles = {vine::make_polygon(corners, 0.0, "wall")};
   // straight through the measured tip of frame 0, prismatic joints extended to its length
   const Vec2 tip0 = 1e-3 * Vec2(c.tip[0][3], c.tip[0][4]);
-  const double extension = (tip0.norm() - 2 * p.bodies * p.half_length) / c.model.num_prismatic();
+  const double extension =
+      (tip0.norm() - 2 * c.model.num_bodies * c.model.half_length[0]) / c.model.num_prismatic();
   c.start = vine::straight_state(c.model, std::atan2(tip0.y(), tip0.x()), extension);
   return c;
 }

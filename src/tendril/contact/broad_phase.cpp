@@ -44,31 +44,68 @@ void BroadPhase::find_point_triangle_pairs(const Eigen::Ref<const VecX>& positio
                                            const std::vector<double>& triangle_margin,
                                            std::vector<EdgePair>& pairs) {
   pairs.clear();
-  const std::size_t num_points = points.size(), total = num_points + triangles.size();
+  const std::size_t num_points = points.size();
   if (num_points == 0 || triangles.empty()) return;
-  lower_.resize(total);
-  upper_.resize(total);
+  lower_.resize(num_points + triangles.size());
+  upper_.resize(num_points + triangles.size());
   for (std::size_t i = 0; i < num_points; ++i) {
     const Vec3 p = positions.segment<3>(3 * points[i]);
     lower_[i] = p.array() - point_margin[i];
     upper_[i] = p.array() + point_margin[i];
   }
+  set_triangle_boxes(positions, triangles, triangle_margin, num_points);
+  // no point with a triangle it is a vertex of
+  pairs_with_triangles(num_points, triangles, pairs, [&](int point, const std::array<int, 3>& t) {
+    return points[point] == t[0] || points[point] == t[1] || points[point] == t[2];
+  });
+}
+
+void BroadPhase::find_edge_triangle_pairs(const Eigen::Ref<const VecX>& positions,
+                                          const std::vector<std::array<int, 2>>& edges,
+                                          const std::vector<std::array<int, 3>>& triangles,
+                                          std::vector<EdgePair>& pairs) {
+  pairs.clear();
+  if (edges.empty() || triangles.empty()) return;
+  lower_.resize(edges.size() + triangles.size());
+  upper_.resize(edges.size() + triangles.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const Vec3 p0 = positions.segment<3>(3 * edges[e][0]),
+               p1 = positions.segment<3>(3 * edges[e][1]);
+    lower_[e] = p0.cwiseMin(p1);
+    upper_[e] = p0.cwiseMax(p1);
+  }
+  set_triangle_boxes(positions, triangles, {}, edges.size());
+  // no edge with a triangle it shares a node with
+  pairs_with_triangles(edges.size(), triangles, pairs, [&](int edge, const std::array<int, 3>& t) {
+    return std::find(t.begin(), t.end(), edges[edge][0]) != t.end() ||
+           std::find(t.begin(), t.end(), edges[edge][1]) != t.end();
+  });
+}
+
+void BroadPhase::set_triangle_boxes(const Eigen::Ref<const VecX>& positions,
+                                    const std::vector<std::array<int, 3>>& triangles,
+                                    const std::vector<double>& margin, std::size_t first) {
   for (std::size_t f = 0; f < triangles.size(); ++f) {
     const Vec3 p0 = positions.segment<3>(3 * triangles[f][0]),
                p1 = positions.segment<3>(3 * triangles[f][1]),
                p2 = positions.segment<3>(3 * triangles[f][2]);
-    lower_[num_points + f] = p0.cwiseMin(p1).cwiseMin(p2).array() - triangle_margin[f];
-    upper_[num_points + f] = p0.cwiseMax(p1).cwiseMax(p2).array() + triangle_margin[f];
+    const double grow = margin.empty() ? 0.0 : margin[f];
+    lower_[first + f] = p0.cwiseMin(p1).cwiseMin(p2).array() - grow;
+    upper_[first + f] = p0.cwiseMax(p1).cwiseMax(p2).array() + grow;
   }
-  const int split = static_cast<int>(num_points);
-  // only point-triangle pairs, and no point with a triangle it is a vertex of
-  overlapping_boxes(total, pairs, [&](int a, int b) {
-    if ((a < split) == (b < split)) return true;
-    const int point = points[std::min(a, b)];
-    const auto& t = triangles[std::max(a, b) - split];
-    return point == t[0] || point == t[1] || point == t[2];
+}
+
+template <class Shares>
+void BroadPhase::pairs_with_triangles(std::size_t split,
+                                      const std::vector<std::array<int, 3>>& triangles,
+                                      std::vector<EdgePair>& pairs, Shares shares) {
+  const int first = static_cast<int>(split);
+  // only pairs of a box before `split` with a triangle
+  overlapping_boxes(split + triangles.size(), pairs, [&](int a, int b) {
+    if ((a < first) == (b < first)) return true;
+    return shares(std::min(a, b), triangles[std::max(a, b) - first]);
   });
-  for (EdgePair& p : pairs) p.b -= split;
+  for (EdgePair& p : pairs) p.b -= first;
 }
 
 template <class Skip>

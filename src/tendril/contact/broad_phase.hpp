@@ -1,10 +1,10 @@
 #pragma once
-/// Broad phase for self-contact: the pairs of edges, or of points and triangles, whose bounding
-/// boxes, each inflated by its own margin, overlap. A uniform grid (cell size = the largest
-/// inflated box side) is sorted by cell; each pair is tested in the cells both boxes cover and
-/// reported once, from the cell holding the lower corner of the boxes' intersection. Cost ~ (#edges
-/// log #edges + #pairs sharing a cell), not #edges^2 (bench/contact/bench_broad_phase.cpp).
-/// docs/physics/contact.md, "Broad phase".
+/// Broad phase for self-contact: the pairs of edges, of points and triangles, or of edges and
+/// triangles (the start's intersections) whose bounding boxes, each inflated by its own margin,
+/// overlap. A uniform grid (cell size = the largest inflated box side) is sorted by cell; each pair
+/// is tested in the cells both boxes cover and reported once, from the cell holding the lower
+/// corner of the boxes' intersection. Cost ~ (#edges log #edges + #pairs sharing a cell), not
+/// #edges^2 (bench/contact/bench_broad_phase.cpp). docs/physics/contact.md, "Broad phase".
 
 #include <array>
 #include <cstdint>
@@ -41,6 +41,12 @@ class BroadPhase {
                                  const std::vector<std::array<int, 3>>& triangles,
                                  const std::vector<double>& triangle_margin,
                                  std::vector<EdgePair>& pairs);
+  /// Appends to `pairs` (cleared first) every (edge a, triangle b) whose bounding boxes overlap
+  /// (not grown), skipping an edge that shares a node with the triangle. Pairs are sorted.
+  void find_edge_triangle_pairs(const Eigen::Ref<const VecX>& positions,
+                                const std::vector<std::array<int, 2>>& edges,
+                                const std::vector<std::array<int, 3>>& triangles,
+                                std::vector<EdgePair>& pairs);
 
  private:
   struct Entry {
@@ -54,6 +60,15 @@ class BroadPhase {
   /// skip(a, b) is false (sorted).
   template <class Skip>
   void overlapping_boxes(std::size_t num_boxes, std::vector<EdgePair>& pairs, Skip skip);
+  /// Boxes first.. of the triangles' nodes, grown by margin[f] [m] (none if margin is empty).
+  void set_triangle_boxes(const Eigen::Ref<const VecX>& positions,
+                          const std::vector<std::array<int, 3>>& triangles,
+                          const std::vector<double>& margin, std::size_t first);
+  /// The overlapping pairs (a box before `split`, a triangle: EdgePair{a, triangle index}) of the
+  /// boxes set so far, skipping those for which shares(a, triangle's nodes) is true (sorted).
+  template <class Shares>
+  void pairs_with_triangles(std::size_t split, const std::vector<std::array<int, 3>>& triangles,
+                            std::vector<EdgePair>& pairs, Shares shares);
 
   std::vector<Vec3> lower_, upper_;  ///< inflated boxes (#edges, or #points + #triangles)
   std::vector<Entry> entries_;       ///< (cell, edge) for every cell a box covers

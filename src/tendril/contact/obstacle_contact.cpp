@@ -9,6 +9,10 @@
 
 namespace tendril::contact {
 
+bool segments_within(const Vec3& a0, const Vec3& a1, const Vec3& c0, const Vec3& c1, double reach) {
+  return (0.5 * (a0 + a1 - c0 - c1)).norm() - 0.5 * ((a1 - a0).norm() + (c1 - c0).norm()) < reach;
+}
+
 ObstacleContact::ObstacleContact(std::shared_ptr<const RigidObstacle> obstacle, ContactNodes nodes,
                                  const ContactParameters& params, ContactEdges edges,
                                  bool collision_check)
@@ -75,9 +79,7 @@ void ObstacleContact::accumulate_edges(const EvalInput& in, EnergyOutput& out) c
     bool any = false;
     for (const auto& segment : core_.segments) {
       const Vec3 c0 = segment[0] + shift, c1 = segment[1] + shift;
-      // bounding spheres of the two segments farther apart than the penalty reaches: no energy
-      if ((0.5 * (a0 + a1 - c0 - c1)).norm() - 0.5 * ((a1 - a0).norm() + (c1 - c0).norm()) >= reach)
-        continue;
+      if (!segments_within(a0, a1, c0, c1, reach)) continue;  // beyond the penalty's reach
       Vec12 x;
       x << a0, a1, c0, c1;
       const PairContact c =

@@ -25,6 +25,10 @@ struct ContactNodes {
   std::vector<double> radius;  ///< r_i, contact radius of each node [m] (#contact nodes)
 };
 
+/// False when the bounding spheres of the segments [a0, a1] and [c0, c1] [m] are `reach` [m] or
+/// more apart: no point of one is within reach of the other.
+bool segments_within(const Vec3& a0, const Vec3& a1, const Vec3& c0, const Vec3& c1, double reach);
+
 class ObstacleContact final : public ContactEnergy {
  public:
   /// Throws InputError if the parameters are out of range or a radius is negative. `edges` (their

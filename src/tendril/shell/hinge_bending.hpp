@@ -3,8 +3,9 @@
 /// docs/physics/shells.md#hinge-bending):
 ///   E = 1/2 k_b (phi - phi_bar)^2
 /// per hinge, with phi the signed dihedral angle (geometry/dihedral_angle.hpp), phi_bar the natural
-/// angle [rad] (ShellHinge::natural_angle, changeable between steps) and k_b = E h^3 / (12 sqrt 3)
-/// [N m]. Stencil DOFs: (x_0, x_1, x_2, x_3) of ShellHinge::nodes, 12 entries.
+/// angle [rad] (ShellHinge::natural_angle, changeable between steps) and k_b [N m]
+/// (ShellHinge::stiffness, by default 2 D / sqrt(3): default_hinge_stiffness in
+/// shell/shell_builder.hpp). Stencil DOFs: (x_0, x_1, x_2, x_3) of ShellHinge::nodes, 12 entries.
 
 #include <array>
 #include <string_view>

@@ -255,9 +255,7 @@ void ShellAssembly::add_hinges() {
     ShellHinge hinge;
     hinge.nodes = {ta[(k_a + 1) % 3], ta[(k_a + 2) % 3], ta[k_a], opposite_b};
     const auto k_b = [](const ShellInput& s) {
-      const double h = s.material.thickness;
-      return s.hinge_stiffness.value_or(s.material.youngs_modulus * h * h * h /
-                                        (12.0 * std::sqrt(3.0)));
+      return s.hinge_stiffness.value_or(default_hinge_stiffness(s.material));
     };
     hinge.stiffness = 0.5 * (k_b(shell_a) + k_b(shell_b));
     hinge.natural_angle = dihedral_angle(rest(hinge.nodes[0]), rest(hinge.nodes[1]),
@@ -331,6 +329,12 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   assembly.add_hinges();
   assembly.add_midedge_triangles();
   assembly.add_energy_terms();
+}
+
+double default_hinge_stiffness(const ShellMaterial& m) {
+  const double h = m.thickness, nu = m.poisson_ratio;
+  const double plate = m.youngs_modulus * h * h * h / (12.0 * (1.0 - nu * nu));
+  return 2.0 * plate / std::sqrt(3.0);
 }
 
 void grow_massless_dofs(Model& model) {

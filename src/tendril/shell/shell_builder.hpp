@@ -49,12 +49,18 @@ struct ShellInput {
   std::optional<double>
       edge_spring_stiffness;  ///< k_s [N] of every edge spring instead of sqrt(3)/4 E h |e_bar|
   std::optional<double>
-      hinge_stiffness;  ///< k_b [N m] of every hinge instead of E h^3 / (12 sqrt 3)
+      hinge_stiffness;  ///< k_b [N m] of every hinge instead of default_hinge_stiffness
   /// Where each triangle came from, named in errors instead of "shells[s].triangles[t]" (e.g.
   /// "canopy.obj:14")
   /// (#triangles, or empty)
   std::vector<std::string> triangle_names;
 };
+
+/// The default hinge stiffness k_b = 2 D / sqrt(3) [N m], D = E h^3 / (12 (1 - nu^2)) the plate's
+/// bending stiffness: on an equilateral mesh the hinges then bend as a plate of stiffness D
+/// (Grinspun et al. 2003's weight 3 |e_bar|^2 / (A_A + A_B) there), and at nu = 0 it is the
+/// MAT-DiSMech code's 2 E h^3 / (12 sqrt 3) (docs/physics/shells.md#hinge-stiffness).
+double default_hinge_stiffness(const ShellMaterial& material);
 
 /// Appends nodes x_i [m] (#new nodes) to a model without shells: free, massless, at rest; the twist
 /// DOFs move up by 3 per node (InputError "nodes[i]" for a non-finite coordinate). Returns the

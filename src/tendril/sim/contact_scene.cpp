@@ -1,12 +1,14 @@
 #include "tendril/sim/contact_scene.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 
 #include <fmt/format.h>
 #include <Eigen/Geometry>
 
+#include "tendril/contact/distance/segment_triangle_crossing.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
 #include "tendril/contact/friction/point_triangle_friction.hpp"
 #include "tendril/contact/friction/self_friction.hpp"
@@ -44,6 +46,70 @@ void refuse_intersections(const io::SceneNode& at, const Term& term, const VecX&
               fmt::format("{} at t = 0 (centre lines {:g} m apart, surfaces overlap by {:g} m)",
                           name(term.pairs().stencil_dofs(pair)), distance, sum - distance),
               "bodies that start apart (an overlap below min(delta, (r_a + r_b) / 2))");
+  }
+}
+
+/// Refuses a start in which a contact edge passes through the interior of a shell triangle it
+/// shares no node with (a rod through a sheet between its nodes, which the pair checks above miss);
+/// node(n) names node n.
+template <class Name>
+void refuse_edges_through_triangles(const io::SceneNode& at, const contact::ContactEdges& edges,
+                                    const contact::ContactTriangles& triangles, const VecX& q,
+                                    Name node) {
+  std::vector<contact::EdgePair> pairs;
+  contact::BroadPhase().find_edge_triangle_pairs(q, edges.nodes, triangles.nodes, pairs);
+  for (const contact::EdgePair& pair : pairs) {
+    const auto& e = edges.nodes[pair.a];
+    const auto& t = triangles.nodes[pair.b];
+    const auto x = [&](int n) { return Vec3(q.segment<3>(3 * n)); };
+    if (const auto p =
+            contact::segment_triangle_crossing(x(e[0]), x(e[1]), x(t[0]), x(t[1]), x(t[2])))
+      at.fail(
+          "self",
+          fmt::format("the edge {}-{} passes through the triangle {}, {}, {} (surfaces overlap by "
+                      "{:g} m) at ({:g}, {:g}, {:g}) m",
+                      node(e[0]), node(e[1]), node(t[0]), node(t[1]), node(t[2]),
+                      edges.radius[pair.a] + triangles.radius[pair.b], p->x(), p->y(), p->z()),
+          "bodies that start apart (an overlap below min(delta, (r_a + r_b) / 2))");
+  }
+}
+
+/// Refuses an obstacle that starts inside a body: a node whose surface it overlaps (gap < 0), or an
+/// edge (its nodes outside, e.g. an edge across a small obstacle) whose surface it overlaps by more
+/// than min(delta, r_e / 2), the exact distance of the segment (min phi along it). `where`: the
+/// obstacle's key; node(n) names node n.
+template <class Name>
+void refuse_obstacle_inside(const io::SceneNode& root, const std::string& where,
+                            const contact::RigidObstacle& obstacle,
+                            const contact::ContactNodes& nodes, const contact::ContactEdges& edges,
+                            const VecX& q, double delta, Name node) {
+  const auto x = [&](int n) { return Vec3(q.segment<3>(3 * n)); };
+  for (std::size_t k = 0; k < nodes.nodes.size(); ++k) {
+    const Vec3 p = x(nodes.nodes[k]);
+    const double gap = obstacle.distance(p, 0.0).distance - nodes.radius[k];
+    if (gap < 0.0)
+      root.fail(where,
+                fmt::format("{} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)",
+                            node(nodes.nodes[k]), p.x(), p.y(), p.z(), gap),
+                "an obstacle that starts outside every rod's and shell's surface (gap >= 0)");
+  }
+  // a segment first reaches a half-space at one of its ends: the nodes above cover it
+  if (!std::isfinite(obstacle.inradius())) return;
+  for (std::size_t e = 0; e < edges.nodes.size(); ++e) {
+    const Vec3 a0 = x(edges.nodes[e][0]), a1 = x(edges.nodes[e][1]);
+    const double r = edges.radius[e], allowed = std::min(delta, 0.5 * r);
+    // a lower bound of the edge's distance by its ends' (phi is 1-Lipschitz): far edges need no
+    // search
+    const double bound = 0.5 * (obstacle.distance(a0, 0.0).distance +
+                                obstacle.distance(a1, 0.0).distance - (a1 - a0).norm());
+    if (r - bound <= allowed) continue;
+    const double centre = obstacle.segment_distance(a0, a1, 0.0);
+    if (r - centre > allowed)
+      root.fail(where,
+                fmt::format("the edge {}-{} overlaps it by {:g} m (its centre line {:g} m from "
+                            "the surface, negative inside)",
+                            node(edges.nodes[e][0]), node(edges.nodes[e][1]), r - centre, centre),
+                "an obstacle that no edge's surface overlaps by more than min(delta, r / 2)");
   }
 }
 
@@ -301,23 +367,18 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
   const contact::ContactEdges& edges = bodies.edges;
   const contact::ContactTriangles& triangles = bodies.triangles;
 
-  // an obstacle: contact, friction if mu > 0, and no node inside it at t = 0
+  const auto node_name = [&](int n) { return scene_node_name(out, n); };
+  // an obstacle: contact, friction if mu > 0, and no body inside it at t = 0
   const auto add_obstacle = [&](const io::SceneNode& at,
                                 std::shared_ptr<contact::RigidObstacle> obstacle, double mu) {
-    for (std::size_t k = 0; k < nodes.nodes.size(); ++k) {
-      const Vec3 x = out.q_initial.segment<3>(model.dofs.node(nodes.nodes[k]));
-      const double gap = obstacle->distance(x, 0.0).distance - nodes.radius[k];
-      if (gap < 0.0)
-        root.fail(at.path().empty() ? "contact" : at.path(),
-                  fmt::format("{} at ({:g}, {:g}, {:g}) m is inside it (gap {:g} m)",
-                              scene_node_name(out, nodes.nodes[k]), x.x(), x.y(), x.z(), gap),
-                  "an obstacle that starts outside every rod's and shell's surface (gap >= 0)");
-    }
+    refuse_obstacle_inside(root, at.path().empty() ? "contact" : at.path(), *obstacle, nodes, edges,
+                           out.q_initial, params.distance_tolerance, node_name);
     contact::ContactParameters p = params;
     p.friction = mu;
     model.energies.push_back(std::make_shared<contact::ObstacleContact>(obstacle, nodes, p, edges));
     if (mu > 0.0)
-      model.forces.push_back(std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p));
+      model.forces.push_back(
+          std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p, edges));
   };
   bool any = false;
 
@@ -363,6 +424,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
               return fmt::format("{} and the triangle {}, {}, {} intersect", node(dofs, 0),
                                  node(dofs, 1), node(dofs, 2), node(dofs, 3));
             });
+        refuse_edges_through_triangles(c, edges, triangles, out.q_initial, node_name);
         model.energies.push_back(point_triangle);
         if (p.friction > 0.0)
           model.forces.push_back(std::make_shared<contact::PointTriangleFriction>(

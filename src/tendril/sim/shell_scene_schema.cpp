@@ -99,8 +99,9 @@ const io::SchemaTable& shell_scene_schema() {
                  "set by the mesh)."),
           positive("shells[].edge_spring_stiffness", kOpt, "N",
                    "edge_springs: k_s of every edge instead of sqrt(3)/4 E h |e_bar|."),
-          positive("shells[].hinge_stiffness", kOpt, "N m",
-                   "hinge: k_b of every hinge instead of E h^3 / (12 sqrt 3)."),
+          positive(
+              "shells[].hinge_stiffness", kOpt, "N m",
+              "hinge: k_b of every hinge instead of 2 D / sqrt 3, D = E h^3 / (12 (1 - nu^2))."),
 
           {.path = "shells[].fixed_nodes",
            .type = KeyType::IntList,

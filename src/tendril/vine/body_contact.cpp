@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tendril/core/golden_section.hpp"
+
 namespace tendril::vine {
 
 double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, double half_length,
@@ -31,26 +33,7 @@ double closest_offset(const Obstacle& o, const Vec2& centre, const Vec2& axis, d
     consider(std::clamp((vertex - centre).dot(axis), -half_length, half_length));
   if (best <= -o.corner_radius) {
     // the segment reaches the core: minimise the convex sd(p(s)) by golden-section search
-    const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-    double a = -half_length, b = half_length;
-    double x1 = b - ratio * (b - a), x2 = a + ratio * (b - a);
-    double f1 = sd(x1), f2 = sd(x2);
-    while (b - a > 1e-12 * half_length) {
-      if (f1 <= f2) {
-        b = x2;
-        x2 = x1;
-        f2 = f1;
-        x1 = b - ratio * (b - a);
-        f1 = sd(x1);
-      } else {
-        a = x1;
-        x1 = x2;
-        f1 = f2;
-        x2 = a + ratio * (b - a);
-        f2 = sd(x2);
-      }
-    }
-    consider(0.5 * (a + b));
+    consider(golden_section_minimum(sd, -half_length, half_length, 1e-12 * half_length));
   }
   distance = best;
   return best_s;

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "tendril/core/error.hpp"
+#include "tendril/qp/qp_solver.hpp"
 #include "tendril/vine/constraint_rows.hpp"
-#include "tendril/vine/qp/qp_solver.hpp"
 
 namespace tendril::vine {
 
@@ -66,9 +66,9 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
   const int n = m.num_dofs();
   const std::vector<RowSpec> joints = joint_row_specs(m.half_length);
   const int nj = static_cast<int>(joints.size());
-  QpSolver solver;
+  qp::QpSolver solver;
   const double target = accepted_error(m, state.q, solver.options().tolerance);
-  QpProblem qp;
+  qp::QpProblem qp;
   qp.P = metric(m);
   const VecX q0 = state.q;
   ProjectionReport report;
@@ -101,8 +101,8 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
     qp.b_in = Eigen::Map<const VecX>(b_in.data(), static_cast<int>(b_in.size()));
     qp.c.setZero(n);
     solver.reset_warm_start();
-    const QpSolution sol = solver.solve(qp);
-    if (sol.status != QpStatus::solved)
+    const qp::QpSolution sol = solver.solve(qp);
+    if (sol.status != qp::QpStatus::solved)
       throw InputError(
           key,
           fmt::format("a state the joint and contact constraints cannot be met from (QP {})",
@@ -142,8 +142,8 @@ ProjectionReport project_state(const VineModel& m, VineState& state, double tole
     qp.A_in.resize(0, n);
     qp.b_in.resize(0);
     qp.c = -(qp.P * state.v);
-    const QpSolution sol = solver.solve(qp);
-    if (sol.status == QpStatus::solved) state.v = sol.x;
+    const qp::QpSolution sol = solver.solve(qp);
+    if (sol.status == qp::QpStatus::solved) state.v = sol.x;
   }
   return report;
 }

@@ -1,5 +1,7 @@
 #include "tendril/vine/step_kkt.hpp"
 
+#include <vector>
+
 #include <unsupported/Eigen/AutoDiff>
 
 #include "tendril/vine/applied_forces.hpp"
@@ -11,33 +13,15 @@ namespace {
 using Derivative = Eigen::Matrix<double, 12, 1>;  // d/d(q_local (6), v_local (6))
 using AD = Eigen::AutoDiffScalar<Derivative>;
 
-}  // namespace
+using Triplets = std::vector<Eigen::Triplet<double, int>>;
 
-bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt& out) {
-  const VineModel& m = stepper.model();
+/// The active rows: every equality, the inequalities with z_i > threshold, and their multipliers.
+void select_active_rows(const VineStepper& stepper, double active_threshold, StepKkt& out) {
   const QpSolution& sol = stepper.last_solution();
-  // force-limited growth (growth caps among the inequalities, actuator force in c) is not
-  // differentiated
-  if (sol.status != QpStatus::solved || m.growth_control == GrowthControl::force_limited)
-    return false;
-  const int n = m.num_dofs();
-  const int pins = m.num_pins();
-  const int np = m.num_prismatic();
-  const int m_eq = static_cast<int>(stepper.equality_rows().size());
-  const double dt = m.dt;
-  const double m_ref = stepper.mass_scale();
-  const VecX& q = stepper.last_q();
-  const VecX& v = stepper.last_v();
-  const VecX& v_next = sol.x;
-  out.n = n;
-  out.pins = pins;
-  out.prismatic = np;
-
-  // active rows: every equality, inequalities with z_i > threshold
   out.rows.clear();
   out.lambda.clear();
   out.active_inequalities = 0;
-  for (int r = 0; r < m_eq; ++r) {
+  for (int r = 0; r < static_cast<int>(stepper.equality_rows().size()); ++r) {
     out.rows.push_back(&stepper.equality_rows()[r]);
     out.lambda.push_back(sol.y_eq(r));
   }
@@ -47,54 +31,61 @@ bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt
       out.lambda.push_back(sol.z_in(r));
       ++out.active_inequalities;
     }
-  const int m_act = static_cast<int>(out.rows.size());
+}
 
-  // parameter columns: q (n) | v (n) | K (#pins) | C (#pins) | u (#prismatic)
-  const int col_v = n, col_k = 2 * n, col_c = 2 * n + pins, col_u = 2 * n + 2 * pins;
-  out.col_v = col_v;
-  out.col_k = col_k;
-  out.col_c = col_c;
-  out.col_u = col_u;
-  out.num_params = col_u + np;
-  MatX rhs = MatX::Zero(n + m_act, out.num_params);  // -[dr1/dtheta; dr2/dtheta]
-  std::vector<Eigen::Triplet<double, int>> kkt;
+/// The objective's part: P into the KKT matrix and -dr1/dtheta of c = -(M v_k + Delta t F) / m_ref
+/// (eq. 7, 8) into `rhs`; implicit springs: F without dampers and P = (M + dt^2 R K R^T + dt R C
+/// R^T) / m_ref, so dP/dK_j v and dP/dC_j v enter r1 too.
+void objective_derivatives(const VineStepper& stepper, const StepKkt& out, MatX& rhs,
+                           Triplets& kkt) {
+  const VineModel& m = stepper.model();
+  const int n = out.n;
+  const double dt = m.dt;
+  const double m_ref = stepper.mass_scale();
+  const VecX& q = stepper.last_q();
+  const VecX& v = stepper.last_v();
+  const VecX& v_next = stepper.last_solution().x;
   const SparseMatrix& p_matrix = stepper.last_problem().P;
   for (int col = 0; col < n; ++col)
     for (SparseMatrix::InnerIterator it(p_matrix, col); it; ++it)
       kkt.emplace_back(it.row(), col, it.value());
 
-  // objective: c = -(M v_k + Delta t F) / m_ref (eq. 7, 8); implicit springs: F without dampers
-  // and P = (M + dt^2 R K R^T + dt R C R^T) / m_ref, so dP/dK_j v and dP/dC_j v enter r1 too
   const bool implicit = m.springs == SpringIntegration::implicit;
   VecX mass(n);
   for (int i = 0; i < m.num_bodies; ++i)
     mass.segment<3>(3 * i) << m.mass[i], m.mass[i], m.inertia[i];
-  for (int i = 0; i < n; ++i) rhs(i, col_v + i) += mass(i) / m_ref;
+  for (int i = 0; i < n; ++i) rhs(i, out.col_v + i) += mass(i) / m_ref;
   VecX e_j(n);
-  for (int j = 0; j < pins; ++j) {
+  for (int j = 0; j < out.pins; ++j) {
     e_j.setZero();
     add_pin_torque(m, j, 1.0, e_j);
     // dc/dq = dt/m_ref K_j e_j e_j^T; dc/dK_j = dt/m_ref dev_j e_j
     rhs.block(0, 0, n, n) -= dt / m_ref * m.stiffness[j] * e_j * e_j.transpose();
-    rhs.col(col_k + j).head(n) -= dt / m_ref * pin_angle_deviation(m, q, j) * e_j;
+    rhs.col(out.col_k + j).head(n) -= dt / m_ref * pin_angle_deviation(m, q, j) * e_j;
     if (implicit) {
       const double rate_next = e_j.dot(v_next);
-      rhs.col(col_k + j).head(n) -= dt * dt / m_ref * rate_next * e_j;
-      rhs.col(col_c + j).head(n) -= dt / m_ref * rate_next * e_j;
+      rhs.col(out.col_k + j).head(n) -= dt * dt / m_ref * rate_next * e_j;
+      rhs.col(out.col_c + j).head(n) -= dt / m_ref * rate_next * e_j;
     } else {
       // explicit dampers: dc/dv adds dt/m_ref C_j e_j e_j^T; dc/dC_j = dt/m_ref thetadot_j e_j
-      rhs.block(0, col_v, n, n) -= dt / m_ref * m.damping[j] * e_j * e_j.transpose();
-      rhs.col(col_c + j).head(n) -= dt / m_ref * pin_angle_rate(m, v, j) * e_j;
+      rhs.block(0, out.col_v, n, n) -= dt / m_ref * m.damping[j] * e_j * e_j.transpose();
+      rhs.col(out.col_c + j).head(n) -= dt / m_ref * pin_angle_rate(m, v, j) * e_j;
     }
   }
+}
 
-  // constraint rows: -(dA/dtheta)^T lambda into r1, (dA/dtheta) v_{k+1} - db/dtheta into r2
+/// The constraint rows' part: A into the KKT matrix, -(dA/dtheta)^T lambda into r1 and
+/// (dA/dtheta) v_{k+1} - db/dtheta into r2 (rows differentiated with AutoDiff).
+void row_derivatives(const VineStepper& stepper, const StepKkt& out, MatX& rhs, Triplets& kkt) {
+  const int n = out.n;
+  const int m_eq = static_cast<int>(stepper.equality_rows().size());
+  const VecX& v_next = stepper.last_solution().x;
   Eigen::Matrix<AD, 6, 1> ql, vl, al;
   AD rhs_ad;
   VecN<6> qd, vd;
-  for (int r = 0; r < m_act; ++r) {
+  for (int r = 0; r < static_cast<int>(out.rows.size()); ++r) {
     const RowSpec& row = *out.rows[r];
-    stepper.gather_local(row, q, v, qd, vd);
+    stepper.gather_local(row, stepper.last_q(), stepper.last_v(), qd, vd);
     for (int l = 0; l < 6; ++l) {
       ql(l) = AD(qd(l), Derivative::Unit(l));
       vl(l) = AD(vd(l), Derivative::Unit(6 + l));
@@ -113,20 +104,48 @@ bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt
       for (int k = 0; k < 12; ++k) {
         const int gk = row_global_dof(row, k % 6);
         if (gk < 0) continue;
-        const int col = k < 6 ? gk : col_v + gk;
+        const int col = k < 6 ? gk : out.col_v + gk;
         rhs(g, col) += out.lambda[r] * al(l).derivatives()(k);
       }
     }
     for (int k = 0; k < 12; ++k) {
       const int gk = row_global_dof(row, k % 6);
       if (gk < 0) continue;
-      rhs(n + r, k < 6 ? gk : col_v + gk) -= dr2(k);
+      rhs(n + r, k < 6 ? gk : out.col_v + gk) -= dr2(k);
     }
     if (row.kind == RowKind::growth) {
-      const int j = r - (m_eq - np);  // growth rows are the last equality rows
-      rhs(n + r, col_u + j) += 1.0;
+      const int j = r - (m_eq - out.prismatic);  // growth rows are the last equality rows
+      rhs(n + r, out.col_u + j) += 1.0;
     }
   }
+}
+
+}  // namespace
+
+bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt& out) {
+  const VineModel& m = stepper.model();
+  // force-limited growth (growth caps among the inequalities, actuator force in c) is not
+  // differentiated
+  if (stepper.last_solution().status != QpStatus::solved ||
+      m.growth_control == GrowthControl::force_limited)
+    return false;
+  const int n = m.num_dofs();
+  out.n = n;
+  out.pins = m.num_pins();
+  out.prismatic = m.num_prismatic();
+  select_active_rows(stepper, active_threshold, out);
+  const int m_act = static_cast<int>(out.rows.size());
+
+  // parameter columns: q (n) | v (n) | K (#pins) | C (#pins) | u (#prismatic)
+  out.col_v = n;
+  out.col_k = 2 * n;
+  out.col_c = 2 * n + out.pins;
+  out.col_u = 2 * n + 2 * out.pins;
+  out.num_params = out.col_u + out.prismatic;
+  MatX rhs = MatX::Zero(n + m_act, out.num_params);  // -[dr1/dtheta; dr2/dtheta]
+  Triplets kkt;
+  objective_derivatives(stepper, out, rhs, kkt);
+  row_derivatives(stepper, out, rhs, kkt);
 
   out.matrix.resize(n + m_act, n + m_act);
   out.matrix.setFromTriplets(kkt.begin(), kkt.end());

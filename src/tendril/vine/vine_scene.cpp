@@ -369,23 +369,8 @@ GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& 
   return GrowthSchedule::constant(g.has("rate") ? g.real("rate") : 0.0);
 }
 
-}  // namespace
-
-const io::SchemaTable& vine_scene_schema() {
-  static const io::SchemaTable table = make_table();
-  return table;
-}
-
-io::Schema vine_schema() {
-  return io::Schema({&io::common_schema(), &vine_scene_schema()});
-}
-
-VineScene load_vine_scene(io::Scene& scene) {
-  io::SceneNode root = scene.root();
-  if (root.has("description")) root.text("description");
-  const io::SceneNode v = root.map("vine");
-  const std::filesystem::path& base_dir = scene.base_directory();
-
+/// The uniform chain: bodies, their size and mass, the heading and the time step.
+UniformVineParameters read_uniform_parameters(const io::SceneNode& v) {
   UniformVineParameters p;
   p.bodies = v.integer("bodies");
   p.half_length = v.real("half_length");
@@ -394,9 +379,11 @@ VineScene load_vine_scene(io::Scene& scene) {
   p.inertia = v.has("inertia") ? v.real("inertia") : 0.0;
   p.heading = v.real("heading");
   p.dt = v.real("dt");
-  VineScene out;
-  VineModel& m = out.model;
-  m = uniform_vine(p);
+  return p;
+}
+
+/// The pin joints: stiffness, damping, rest angles and the steering schedule (table or CSV).
+void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_dir, VineModel& m) {
   m.stiffness = per_joint(v, "stiffness", m.num_pins());
   m.damping = per_joint(v, "damping", m.num_pins());
   if (v.has("rest_angles")) m.rest_angle = v.reals("rest_angles", m.num_pins());
@@ -425,14 +412,11 @@ VineScene load_vine_scene(io::Scene& scene) {
   }
   for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j)
     m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
-  m.base = vec2(v, "base");
-  m.gravity = vec2(v, "gravity");
-  m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit
-                                              : SpringIntegration::explicit_forces;
-  out.steps = v.integer("steps");
-  out.save_every = v.integer("save_every");
+}
 
-  const io::SceneNode g = v.map("growth");
+/// The `growth` map: mode, schedule, lookahead and control.
+void read_growth_control(const io::SceneNode& g, const std::filesystem::path& base_dir,
+                         VineModel& m) {
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
@@ -442,10 +426,10 @@ VineScene load_vine_scene(io::Scene& scene) {
   if (m.growth_control == GrowthControl::force_limited && !(m.growth_force > 0.0))
     g.fail("force", fmt::format("{}", m.growth_force),
            "a force > 0 [N] with control: force_limited");
-  const io::SceneNode limits = v.map("limits");
-  m.max_joint_error = limits.real("joint_error");
-  m.max_speed = limits.real("speed");
+}
 
+/// The `contact` map and the obstacles.
+void read_contact(const io::SceneNode& v, VineModel& m) {
   const io::SceneNode c = v.map("contact");
   if (c.has("radius")) m.contact_radius = c.real("radius");
   m.friction = c.real("friction");
@@ -457,28 +441,14 @@ VineScene load_vine_scene(io::Scene& scene) {
       m.contact_points.push_back({point.integer("body"), point.real("offset")});
   }
   for (const io::SceneNode& o : v.list("obstacles")) m.obstacles.push_back(read_obstacle(o));
-  m.validate("vine");
+}
 
-  // initial state
-  const io::SceneNode s = v.map("initial_state");
+/// The initial state from a csv of (q, v) rows, explicit q / v, or a centreline, over the straight
+/// vine in `out.initial`; projected onto the joints to `tolerance` [m] if `project`.
+void read_initial_state(const io::SceneNode& s, const std::filesystem::path& base_dir,
+                        double tolerance, bool project, VineScene& out) {
+  const VineModel& m = out.model;
   const int n = m.num_dofs();
-  out.initial = straight_state(m, p.heading, s.real("extension"));
-  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) +
-                      (s.has("centerline_csv") ? 1 : 0) + (s.has("run") ? 1 : 0);
-  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv, run");
-  const double tolerance = s.real("tolerance");
-  const bool project = s.boolean("project");
-  if (s.has("run")) {
-    if (s.has("project"))
-      s.fail("project", "no project with run: a run's saved frame is restored exactly");
-    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m,
-                                                  s.child_path("run"), s.child_path("frame"));
-    out.initial = saved.state;
-    out.warm_start = saved.warm_start;
-    scene.check_unused();
-    out.resolved = scene.resolved();
-    return out;
-  }
   if (s.has("frame")) s.fail("frame", "a frame only with run");
   if (s.has("csv")) {
     const auto rows = read_csv(base_dir / s.text("csv"), 6, s.child_path("csv"));
@@ -506,6 +476,61 @@ VineScene load_vine_scene(io::Scene& scene) {
   } else {
     check_prismatic_lengths(m, out.initial.q, "vine.initial_state");
     if (project) out.projection = project_state(m, out.initial, tolerance, "vine.initial_state");
+  }
+}
+
+}  // namespace
+
+const io::SchemaTable& vine_scene_schema() {
+  static const io::SchemaTable table = make_table();
+  return table;
+}
+
+io::Schema vine_schema() {
+  return io::Schema({&io::common_schema(), &vine_scene_schema()});
+}
+
+VineScene load_vine_scene(io::Scene& scene) {
+  io::SceneNode root = scene.root();
+  if (root.has("description")) root.text("description");
+  const io::SceneNode v = root.map("vine");
+  const std::filesystem::path& base_dir = scene.base_directory();
+
+  const UniformVineParameters p = read_uniform_parameters(v);
+  VineScene out;
+  VineModel& m = out.model;
+  m = uniform_vine(p);
+  read_pin_joints(v, base_dir, m);
+  m.base = vec2(v, "base");
+  m.gravity = vec2(v, "gravity");
+  m.springs = v.text("springs") == "implicit" ? SpringIntegration::implicit
+                                              : SpringIntegration::explicit_forces;
+  out.steps = v.integer("steps");
+  out.save_every = v.integer("save_every");
+  read_growth_control(v.map("growth"), base_dir, m);
+  const io::SceneNode limits = v.map("limits");
+  m.max_joint_error = limits.real("joint_error");
+  m.max_speed = limits.real("speed");
+  read_contact(v, m);
+  m.validate("vine");
+
+  // initial state: restored from a run's frame, or read
+  const io::SceneNode s = v.map("initial_state");
+  out.initial = straight_state(m, p.heading, s.real("extension"));
+  const int sources = (s.has("csv") ? 1 : 0) + (s.has("q") || s.has("v") ? 1 : 0) +
+                      (s.has("centerline_csv") ? 1 : 0) + (s.has("run") ? 1 : 0);
+  if (sources > 1) s.fail("csv", "only one of csv, q/v, centerline_csv, run");
+  const double tolerance = s.real("tolerance");
+  const bool project = s.boolean("project");
+  if (s.has("run")) {
+    if (s.has("project"))
+      s.fail("project", "no project with run: a run's saved frame is restored exactly");
+    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m,
+                                                  s.child_path("run"), s.child_path("frame"));
+    out.initial = saved.state;
+    out.warm_start = saved.warm_start;
+  } else {
+    read_initial_state(s, base_dir, tolerance, project, out);
   }
   scene.check_unused();
   out.resolved = scene.resolved();

@@ -25,12 +25,21 @@
 #include <vector>
 
 #include "tendril/core/sparse_assembly.hpp"
+#include "tendril/qp/qp_solver.hpp"
 #include "tendril/vine/broad_phase.hpp"
 #include "tendril/vine/constraint_rows.hpp"
-#include "tendril/vine/qp/qp_solver.hpp"
 #include "tendril/vine/vine_model.hpp"
 
 namespace tendril::vine {
+
+// the step's QP (src/tendril/qp) as the vine's interface names it: the report's status, the
+// stepper's options and its last problem and solution
+using qp::QpOptions;
+using qp::QpProblem;
+using qp::QpSolution;
+using qp::QpSolver;
+using qp::QpStatus;
+using qp::to_string;
 
 /// A physical failure of a step whose QP solved (the state is then not advanced).
 enum class VineFailure {

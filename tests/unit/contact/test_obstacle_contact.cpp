@@ -54,6 +54,16 @@ std::vector<std::shared_ptr<RigidObstacle>> all_obstacles() {
           std::make_shared<Box>(Vec3(0.25, 0.0, -0.3), Vec3(0.4, 0.3, 0.2), rotation)};
 }
 
+/// Edges (radius 0.03 m) of the small rod, for the obstacles placed by obstacles_under_edge.
+ContactEdges small_rod_edges() {
+  ContactEdges edges;
+  for (int e = 0; e < 5; ++e) {
+    edges.nodes.push_back({e, e + 1});
+    edges.radius.push_back(0.03);
+  }
+  return edges;
+}
+
 TEST(ObstacleContact, EveryShapeConformsInAndAroundTheSmoothZone) {
   for (const auto& obstacle : all_obstacles()) {
     SCOPED_TRACE(std::string(obstacle->shape()));
@@ -92,11 +102,7 @@ std::vector<std::shared_ptr<RigidObstacle>> obstacles_under_edge(const VecX& q, 
 
 TEST(ObstacleContact, EdgesAgainstTheCoreConformAndAreSeenByTheStatistics) {
   ContactSetup s;
-  ContactEdges edges;
-  for (int e = 0; e < 5; ++e) {
-    edges.nodes.push_back({e, e + 1});
-    edges.radius.push_back(0.03);
-  }
+  const ContactEdges edges = small_rod_edges();
   // the centre line stays outside (r_e + gap > 0), where the core gives the exact distance
   for (double factor : {-1.2, -0.3, 0.3, 0.9}) {
     const double gap = factor * s.params.distance_tolerance;
@@ -147,6 +153,20 @@ TEST(ObstacleContact, MovingObstacleUsesItsDisplacement) {
   EXPECT_NEAR(sphere->velocity(0.7).x(), 0.1, 1e-9);
 }
 
+/// Friction conformance at t = 0.3 s at slip speeds relative to nu = 0.05: stick (1e-3 nu),
+/// transition (0.1 .. 1 nu), slip (10 nu); `step`: the finite-difference step [m].
+void expect_friction_conforms(const ObstacleFriction& term, const ContactSetup& s, double step) {
+  for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
+    SCOPED_TRACE(speed);
+    const VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
+    EXPECT_GT(evaluate_force(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3).force.norm(), 0.0);
+    Tolerances tol;
+    tol.step = step;
+    tol.hessian = 2e-5;
+    expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
+  }
+}
+
 TEST(ObstacleFriction, ConformsInStickSlipAndTransitionOnEveryShape) {
   for (const auto& obstacle : all_obstacles()) {
     SCOPED_TRACE(std::string(obstacle->shape()));
@@ -155,15 +175,7 @@ TEST(ObstacleFriction, ConformsInStickSlipAndTransitionOnEveryShape) {
     s.place_on(*obstacle, 0.3);
     const ObstacleFriction term(obstacle, s.nodes, s.params);
     EXPECT_FALSE(term.has_symmetric_jacobian());
-    // slip speeds relative to nu = 0.05: stick (1e-3 nu), transition (0.1 .. 1 nu), slip (10 nu)
-    for (double speed : {5e-5, 5e-3, 0.05, 0.5}) {
-      SCOPED_TRACE(speed);
-      VecX u = perturbed(s.rod.model, VecX::Zero(s.rod.q.size()), speed, 0.0, 11);
-      Tolerances tol;
-      tol.step = 1e-7;
-      tol.hessian = 2e-5;
-      expect_force_conforms(term, s.rod.model, s.rod.frames, s.rod.q, u, 0.3, tol);
-    }
+    expect_friction_conforms(term, s, 1e-7);
   }
 }
 
@@ -182,6 +194,46 @@ TEST(ObstacleFriction, SlidingNodeFeelsMuTimesNormalForceAgainstItsSlip) {
   EXPECT_NEAR(f.x(), -s.params.friction * normal * 0.6, 1e-12);
   EXPECT_NEAR(f.y(), s.params.friction * normal * 0.8, 1e-12);
   EXPECT_EQ(f.z(), 0.0);
+}
+
+TEST(ObstacleFriction, EdgesAgainstTheCoreConformInStickSlipAndTransition) {
+  ContactSetup s;
+  const ContactEdges edges = small_rod_edges();
+  for (double factor : {-1.2, -0.3, 0.5}) {
+    for (const auto& obstacle :
+         obstacles_under_edge(s.rod.q, 0.03, factor * s.params.distance_tolerance)) {
+      SCOPED_TRACE(std::string(obstacle->shape()) + " at gap factor " + std::to_string(factor));
+      // moving at (0.02, -0.01, 0) m/s, at its placement at t = 0.3 s
+      obstacle->set_path([](double t) { return Vec3(0.02 * (t - 0.3), -0.01 * (t - 0.3), 0.0); });
+      const ObstacleFriction term(obstacle, ContactNodes{}, s.params, edges);
+      expect_friction_conforms(term, s, 1e-8);
+    }
+  }
+}
+
+TEST(ObstacleFriction, EdgeSlidingAcrossTheCoreFeelsMuTimesItsNormalForce) {
+  // the edge (2, 3) across each obstacle, its nodes out of reach, both nodes sliding at 10 nu
+  // along the obstacle's surface, perpendicular to the edge: the friction on the edge sums to
+  // mu |F_n| against the slip (gamma(10 nu) = tanh(75) = 1), F_n the contact force on the edge
+  ContactSetup s;
+  ContactEdges edge{{{2, 3}}, {0.03}};
+  const Vec3 d = (s.rod.q.segment<3>(9) - s.rod.q.segment<3>(6)).normalized();
+  const Vec3 n = d.cross(Vec3::UnitY()).normalized(), across = n.cross(d);
+  VecX u = VecX::Zero(s.rod.q.size());
+  u.segment<3>(6) = u.segment<3>(9) = 10.0 * s.params.slip_tolerance * across;
+  for (const auto& obstacle :
+       obstacles_under_edge(s.rod.q, 0.03, -0.3 * s.params.distance_tolerance)) {
+    SCOPED_TRACE(std::string(obstacle->shape()));
+    const ObstacleContact contact(obstacle, ContactNodes{}, s.params, edge);
+    const ObstacleFriction friction(obstacle, ContactNodes{}, s.params, edge);
+    const VecX g = evaluate_energy(contact, s.rod.model, s.rod.frames, s.rod.q, false).gradient;
+    const double normal = (g.segment<3>(6) + g.segment<3>(9)).norm();
+    const VecX f = evaluate_force(friction, s.rod.model, s.rod.frames, s.rod.q, u, 0.0).force;
+    const Vec3 total = f.segment<3>(6) + f.segment<3>(9);
+    EXPECT_GT(normal, 0.0);
+    EXPECT_NEAR(total.dot(-across), s.params.friction * normal, 1e-12 * normal);
+    EXPECT_NEAR((total + total.dot(-across) * across).norm(), 0.0, 1e-12 * normal);
+  }
 }
 
 TEST(ObstacleContact, RejectsBadParameters) {

@@ -3,14 +3,20 @@
 // conformance inside and at the edges of the smooth zone in every distance regime, equal and
 // opposite pair forces of magnitude -k_c b'(g), the exclusion of mesh neighbours touching at the
 // start, friction (eq. 23-24 on the point-triangle pairs) in stick, slip and the transition in
-// every regime, the point-triangle broad phase against all pairs, and the point-triangle continuous
-// collision check (additive conservative advancement, Li, Kaufman and Jiang 2021, Algorithm 1).
+// every regime, the point-triangle and edge-triangle broad phases against all pairs, the
+// segment-triangle crossing (a start's edge through a sheet) against a linear solve, and the
+// point-triangle continuous collision check (additive conservative advancement, Li, Kaufman and
+// Jiang 2021, Algorithm 1).
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>
+#include <algorithm>
+#include <optional>
 #include <random>
 
 #include "support/conformance.hpp"
 #include "tendril/contact/ccd/point_triangle_ccd.hpp"
+#include "tendril/contact/distance/segment_triangle_crossing.hpp"
 #include "tendril/contact/friction/point_triangle_friction.hpp"
 #include "tendril/contact/point_triangle_contact.hpp"
 
@@ -214,7 +220,7 @@ TEST(PointTriangleContact, MeshNeighboursTouchingAtTheStartAreExcluded) {
   EXPECT_TRUE(std::binary_search(pairs.begin(), pairs.end(), EdgePair{0, 1}));
 }
 
-TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
+TEST(BroadPhase, FindsExactlyTheOverlappingPointOrEdgeAndTriangleBoxes) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const int num_nodes = 600;
@@ -259,6 +265,60 @@ TEST(BroadPhase, FindsExactlyTheOverlappingPointAndTriangleBoxes) {
     }
   EXPECT_GT(expected.size(), 10u);
   EXPECT_EQ(found, expected);
+
+  // edges (the start's check: boxes not grown) between the points' nodes, one of them sharing
+  // node 201 with triangle 0 (never paired with it)
+  std::vector<std::array<int, 2>> edges;
+  for (int i = 0; i + 1 < 200; i += 2) edges.push_back({i, i + 1});
+  edges.push_back({201, 5});
+  broad.find_edge_triangle_pairs(positions, edges, triangles, found);
+  expected.clear();
+  for (int a = 0; a < int(edges.size()); ++a)
+    for (int b = 0; b < int(triangles.size()); ++b) {
+      const auto& t = triangles[b];
+      if (std::find(t.begin(), t.end(), edges[a][0]) != t.end() ||
+          std::find(t.begin(), t.end(), edges[a][1]) != t.end())
+        continue;
+      bool overlap = true;
+      for (int c = 0; c < 3; ++c) {
+        const double x0 = positions[3 * edges[a][0] + c], x1 = positions[3 * edges[a][1] + c];
+        const double v[3] = {positions[3 * t[0] + c], positions[3 * t[1] + c],
+                             positions[3 * t[2] + c]};
+        overlap = overlap && std::min(x0, x1) <= std::max({v[0], v[1], v[2]}) &&
+                  std::min({v[0], v[1], v[2]}) <= std::max(x0, x1);
+      }
+      if (overlap) expected.push_back({a, b});
+    }
+  EXPECT_GT(expected.size(), 10u);
+  EXPECT_EQ(found, expected);
+}
+
+TEST(SegmentTriangleCrossing, AgreesWithTheLinearSolveOnRandomSegments) {
+  // reference: a0 + s (a1 - a0) = t0 + u (t1 - t0) + v (t2 - t0) solved for (u, v, s); a strict
+  // crossing has s in (0, 1), u, v > 0 and u + v < 1
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const auto random = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
+  int crossings = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vec3 t0 = random(), t1 = random(), t2 = random(), a0 = random(), a1 = random();
+    Mat3 m;
+    m << t1 - t0, t2 - t0, a0 - a1;
+    const Vec3 uvs = m.fullPivLu().solve(a0 - t0);
+    const bool expected =
+        uvs[2] > 0.0 && uvs[2] < 1.0 && uvs[0] > 0.0 && uvs[1] > 0.0 && uvs[0] + uvs[1] < 1.0;
+    const std::optional<Vec3> p = segment_triangle_crossing(a0, a1, t0, t1, t2);
+    ASSERT_EQ(p.has_value(), expected) << "trial " << trial;
+    if (!p) continue;
+    ++crossings;
+    EXPECT_LT((*p - (a0 + uvs[2] * (a1 - a0))).norm(), 1e-12);
+  }
+  EXPECT_GT(crossings, 50);
+  // a segment in the triangle's plane, and one ending on it, do not cross it strictly
+  const Vec3 t0(0, 0, 0), t1(1, 0, 0), t2(0, 1, 0);
+  EXPECT_FALSE(segment_triangle_crossing(Vec3(-1, 0.2, 0), Vec3(1, 0.2, 0), t0, t1, t2));
+  EXPECT_FALSE(segment_triangle_crossing(Vec3(0.2, 0.2, 0), Vec3(0.2, 0.2, 1), t0, t1, t2));
+  EXPECT_TRUE(segment_triangle_crossing(Vec3(0.2, 0.2, -1e-9), Vec3(0.2, 0.2, 1), t0, t1, t2));
 }
 
 double distance_at(const Vec12& x, const Vec12& p, double t) {

@@ -135,6 +135,69 @@ contact: {self: {}}
       {"contact.self", "intersect", "shells[0].nodes"});
 }
 
+TEST(ContactScene, RejectsARodThroughASheetBetweenItsNodes) {
+  // a vertical rod edge (r = 1 mm, one edge from z = -0.005 to 0.015) through the 3 x 3-node sheet
+  // (h = 1 mm at z = 0.005) at (0.04, 0.02): its nodes are 1 cm from the sheet and the sheet's
+  // edges 7 mm or more from it, so no node-triangle or edge-edge pair overlaps; the edge crosses
+  // the sheet's mid-surface at (0.04, 0.02, 0.005), where the surfaces overlap by r + h / 2
+  const auto rod_at = [](double x) {
+    return fmt::format(R"(
+duration: 0.01
+rods:
+  - geometry: {{type: straight, start: [{x}, 0.02, -0.005], end: [{x}, 0.02, 0.015], num_nodes: 2}}
+    material: {{E: 1.0e6, nu: 0.3, density: 1000, radius: 0.001}}
+shells:
+  - geometry: {{type: rectangle, length: 0.1, width: 0.1, nodes_x: 3, nodes_y: 3, pattern: right, origin: [0, -0.05, 0.005]}}
+    material: {{E: 1.0e6, nu: 0.3, density: 100, thickness: 0.001}}
+contact: {{self: {{}}}}
+)",
+                       fmt::arg("x", x));
+  };
+  expect_input_error([&] { load_rod_scene_text(rod_at(0.04)); },
+                     {"contact.self", "the edge rods[0].nodes[0]-rods[0].nodes[1]",
+                      "passes through the triangle shells[0].nodes[", "at (0.04, 0.02, 0.005) m",
+                      "overlap by 0.0015 m", "start apart"});
+  // beside the sheet (x = 0.12 > 0.1): accepted
+  EXPECT_NO_THROW(load_rod_scene_text(rod_at(0.12)));
+}
+
+TEST(ContactScene, RejectsAnEdgeThroughAnObstacleBetweenItsNodes) {
+  // the rod (r = 2 mm, nodes 2 cm apart at z = 0.01) across obstacles centred under the middle of
+  // its edge 1-2 at x = 0.03, 1 cm from its nodes: a sphere (R = 5 mm), a capsule across it
+  // (R = 4 mm) and a thin plate (a box 2 mm thick): no node overlaps them, the edge's centre line
+  // passes through each, so its surface overlaps by r + R (r + 1 mm for the plate)
+  const std::string edge = "the edge rods[0].nodes[1]-rods[0].nodes[2] overlaps it by ";
+  expect_input_error(
+      [] {
+        load("contact: {obstacles: [{shape: sphere, center: [0.03, 0, 0.01], radius: 0.005}]}\n");
+      },
+      {"contact.obstacles[0]", edge + "0.007 m", "centre line -0.005 m from the surface",
+       "min(delta, r / 2)"});
+  expect_input_error(
+      [] {
+        load(
+            "contact: {obstacles: [{shape: capsule, p0: [0.03, -0.05, 0.01], p1: [0.03, 0.05, "
+            "0.01], radius: 0.004}]}\n");
+      },
+      {"contact.obstacles[0]", edge + "0.006 m", "centre line -0.004 m"});
+  expect_input_error(
+      [] {
+        load(
+            "contact: {obstacles: [{shape: box, center: [0.03, 0, 0.01], half_extents: [0.001, "
+            "0.05, 0.05]}]}\n");
+      },
+      {"contact.obstacles[0]", edge + "0.003 m", "centre line -0.001 m"});
+  // a sphere below the edge's middle overlapping its surface by 0.5 mm (allowed: min(delta, r / 2)
+  // = 1 mm) is accepted, by 1.5 mm refused
+  const auto sphere_below = [](double overlap) {
+    return fmt::format(
+        "contact: {{obstacles: [{{shape: sphere, center: [0.03, 0, {}], radius: 0.005}}]}}\n",
+        0.01 - 0.002 - 0.005 + overlap);
+  };
+  EXPECT_NO_THROW(load(sphere_below(5e-4)));
+  expect_input_error([&] { load(sphere_below(1.5e-3)); }, {edge + "0.0015 m"});
+}
+
 // the rod above a 3 x 3-node sheet (8 triangles, 16 edges, thickness 1 mm) at z = 0.005
 const std::string kSheet = R"(
 shells:

@@ -1,5 +1,6 @@
 #include "tendril/contact/friction/obstacle_friction.hpp"
 
+#include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/friction/smooth_friction.hpp"
 #include "tendril/contact/potentials/smooth_penalty.hpp"
 #include "tendril/core/error.hpp"
@@ -7,15 +8,26 @@
 namespace tendril::contact {
 
 ObstacleFriction::ObstacleFriction(std::shared_ptr<const RigidObstacle> obstacle,
-                                   ContactNodes nodes, const ContactParameters& params)
-    : obstacle_(std::move(obstacle)), nodes_(std::move(nodes)), params_(params) {
+                                   ContactNodes nodes, const ContactParameters& params,
+                                   ContactEdges edges)
+    : obstacle_(std::move(obstacle)),
+      nodes_(std::move(nodes)),
+      params_(params),
+      edges_(std::move(edges)) {
   params_.validate("contact.");
   TENDRIL_ASSERT(obstacle_ != nullptr, "obstacle friction needs an obstacle");
   TENDRIL_ASSERT(nodes_.nodes.size() == nodes_.radius.size(), "one contact radius per node");
+  TENDRIL_ASSERT(edges_.nodes.size() == edges_.radius.size(), "one contact radius per edge");
+  core_ = obstacle_->core();
 }
 
 void ObstacleFriction::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
   for (int node : nodes_.nodes) pattern.add_stencil(model.dofs.node_dofs(node));
+  if (core_.segments.empty()) return;
+  for (const auto& e : edges_.nodes) {
+    const auto a = model.dofs.node_dofs(e[0]), b = model.dofs.node_dofs(e[1]);
+    pattern.add_stencil(std::array<int, 6>{a[0], a[1], a[2], b[0], b[1], b[2]});
+  }
 }
 
 void ObstacleFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
@@ -43,6 +55,42 @@ void ObstacleFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
       out.jacobian->add_cached(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]),
                                out.dq_scale * dF_dx + out.du_scale * dF_du);
     }
+  }
+  if (!core_.segments.empty()) accumulate_edges(in, out);
+}
+
+void ObstacleFriction::accumulate_edges(const EvalInput& in, ForceOutput& out) const {
+  const Vec3 shift = obstacle_->displacement(in.time), velocity = obstacle_->velocity(in.time);
+  for (std::size_t e = 0; e < edges_.nodes.size(); ++e) {
+    const int d0 = in.model.dofs.node(edges_.nodes[e][0]),
+              d1 = in.model.dofs.node(edges_.nodes[e][1]);
+    const Vec3 a0 = in.q.segment<3>(d0), a1 = in.q.segment<3>(d1);
+    const double radius_sum = edges_.radius[e] + core_.radius;
+    VecN<6> force = VecN<6>::Zero();
+    MatN<6> jacobian = MatN<6>::Zero();
+    bool any = false;
+    for (const auto& segment : core_.segments) {
+      const Vec3 c0 = segment[0] + shift, c1 = segment[1] + shift;
+      if (!segments_within(a0, a1, c0, c1, radius_sum + params_.distance_tolerance)) continue;
+      Vec12 x, u;
+      x << a0, a1, c0, c1;
+      u << in.u.segment<3>(d0), in.u.segment<3>(d1), velocity, velocity;
+      const PairFriction f = imc_pair_friction(x, u, radius_sum, params_, out.jacobian != nullptr);
+      if (!f.active) continue;
+      any = true;
+      force += f.force.head<6>();
+      if (out.jacobian)
+        jacobian += out.dq_scale * f.d_dx.topLeftCorner<6, 6>() +
+                    out.du_scale * f.d_du.topLeftCorner<6, 6>();
+    }
+    if (!any) continue;
+    if (out.force) {
+      out.force->segment<3>(d0) += force.head<3>();
+      out.force->segment<3>(d1) += force.tail<3>();
+    }
+    if (out.jacobian)
+      out.jacobian->add_cached(this, e, std::array<int, 6>{d0, d0 + 1, d0 + 2, d1, d1 + 1, d1 + 2},
+                               jacobian);
   }
 }
 

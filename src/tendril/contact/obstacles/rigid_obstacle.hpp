@@ -1,8 +1,8 @@
 #pragma once
 /// Rigid obstacles (ground plane, sphere, capsule, box) as signed distance functions phi(x, t) [m]
 /// (negative inside), fixed or translated along a prescribed path. Contact and friction with them
-/// act on nodes (obstacle_contact.hpp, obstacle_friction.hpp); docs/physics/contact.md,
-/// "Obstacles".
+/// act on nodes and on edges through the obstacle's core (obstacle_contact.hpp,
+/// obstacle_friction.hpp); docs/physics/contact.md, "Obstacles".
 
 #include <array>
 #include <functional>

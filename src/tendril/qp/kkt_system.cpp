@@ -1,0 +1,291 @@
+#include "tendril/qp/kkt_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "tendril/core/error.hpp"
+#include "tendril/core/sparse_assembly.hpp"
+
+namespace tendril::qp {
+namespace {
+
+template <class Index>
+bool same_indices(const std::vector<int>& stored, const Index* begin, Eigen::Index count) {
+  return stored.size() == static_cast<std::size_t>(count) &&
+         std::equal(stored.begin(), stored.end(), begin);
+}
+
+bool same_pattern(const SparseMatrix& m, const std::vector<int>& outer,
+                  const std::vector<int>& inner) {
+  return same_indices(outer, m.outerIndexPtr(), m.outerSize() + 1) &&
+         same_indices(inner, m.innerIndexPtr(), m.nonZeros());
+}
+
+void copy_pattern(const SparseMatrix& m, std::vector<int>& outer, std::vector<int>& inner) {
+  outer.assign(m.outerIndexPtr(), m.outerIndexPtr() + m.outerSize() + 1);
+  inner.assign(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros());
+}
+
+}  // namespace
+
+bool KktSystem::matches(const QpProblem& problem) const {
+  const int n = problem.num_variables();
+  return k_.rows() == n + problem.num_equalities() + problem.num_inequalities() &&
+         p_outer_.size() == std::size_t(n + 1) && same_pattern(problem.P, p_outer_, p_inner_) &&
+         same_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_) &&
+         same_pattern(problem.A_in, a_in_outer_, a_in_inner_);
+}
+
+void KktSystem::analyse(const QpProblem& problem) {
+  TENDRIL_ASSERT(
+      problem.P.isCompressed() && problem.A_eq.isCompressed() && problem.A_in.isCompressed(),
+      "KktSystem needs compressed matrices");
+  const int n = problem.num_variables();
+  const int m_eq = problem.num_equalities();
+  const int size = n + m_eq + problem.num_inequalities();
+
+  // lower triangle: P (row >= col), A_eq and A_in below the variable block, the whole diagonal
+  std::vector<Eigen::Triplet<double, int>> entries;
+  entries.reserve(problem.P.nonZeros() + problem.A_eq.nonZeros() + problem.A_in.nonZeros() + size);
+  for (int i = 0; i < size; ++i) entries.emplace_back(i, i, 0.0);
+  for (int j = 0; j < n; ++j) {
+    for (SparseMatrix::InnerIterator it(problem.P, j); it; ++it)
+      if (it.row() >= j) entries.emplace_back(it.row(), j, 0.0);
+    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it)
+      entries.emplace_back(n + it.row(), j, 0.0);
+    for (SparseMatrix::InnerIterator it(problem.A_in, j); it; ++it)
+      entries.emplace_back(n + m_eq + it.row(), j, 0.0);
+  }
+  k_.resize(size, size);
+  k_.setFromTriplets(entries.begin(), entries.end());
+  k_.makeCompressed();
+
+  // slot of every input entry in the value array of k_
+  p_slot_.assign(problem.P.nonZeros(), -1);
+  a_eq_slot_.assign(problem.A_eq.nonZeros(), -1);
+  a_in_slot_.assign(problem.A_in.nonZeros(), -1);
+  for (int j = 0; j < n; ++j) {
+    for (int k = problem.P.outerIndexPtr()[j]; k < problem.P.outerIndexPtr()[j + 1]; ++k) {
+      const int row = problem.P.innerIndexPtr()[k];
+      if (row >= j) p_slot_[k] = slot(row, j);
+    }
+    for (int k = problem.A_eq.outerIndexPtr()[j]; k < problem.A_eq.outerIndexPtr()[j + 1]; ++k)
+      a_eq_slot_[k] = slot(n + problem.A_eq.innerIndexPtr()[k], j);
+    for (int k = problem.A_in.outerIndexPtr()[j]; k < problem.A_in.outerIndexPtr()[j + 1]; ++k)
+      a_in_slot_[k] = slot(n + m_eq + problem.A_in.innerIndexPtr()[k], j);
+  }
+  diag_slot_.resize(size);
+  for (int i = 0; i < size; ++i) diag_slot_[i] = slot(i, i);
+  TENDRIL_ASSERT(std::equal(diag_slot_.begin(), diag_slot_.end(), k_.outerIndexPtr()),
+                 "the diagonal must lead every column of the KKT lower triangle");
+
+  copy_pattern(problem.P, p_outer_, p_inner_);
+  copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
+  copy_pattern(problem.A_in, a_in_outer_, a_in_inner_);
+  regularization_.resize(size);
+  block_begin_ = {0, n, n + m_eq, size};
+  residual_.resize(size);
+  magnitude_.resize(size);
+  step_.resize(size);
+  arnoldi_.resize(size);
+  std::vector<signed char> sign(size, -1);
+  std::fill(sign.begin(), sign.begin() + n, 1);
+  ldl_.analyse(k_, sign);
+}
+
+int KktSystem::slot(int row, int col) const {
+  const int k = value_index(k_, row, col);
+  TENDRIL_ASSERT(k >= 0, "KKT entry missing from the pattern");
+  return k;
+}
+
+void KktSystem::set_values(const QpProblem& problem, double regularization,
+                           const std::vector<char>& row_on, const VecX& d) {
+  const int n = problem.num_variables();
+  const int m_eq = problem.num_equalities();
+  const int m_in = problem.num_inequalities();
+  double* value = k_.valuePtr();
+  std::fill(value, value + k_.nonZeros(), 0.0);
+
+  for (std::size_t k = 0; k < p_slot_.size(); ++k)
+    if (p_slot_[k] >= 0) value[p_slot_[k]] += problem.P.valuePtr()[k];
+  for (std::size_t k = 0; k < a_eq_slot_.size(); ++k)
+    value[a_eq_slot_[k]] = problem.A_eq.valuePtr()[k];
+  for (std::size_t k = 0; k < a_in_slot_.size(); ++k)
+    value[a_in_slot_[k]] =
+        row_on[problem.A_in.innerIndexPtr()[k]] ? problem.A_in.valuePtr()[k] : 0.0;
+  for (int i = 0; i < m_in; ++i) value[diag_slot_[n + m_eq + i]] = row_on[i] ? -d[i] : -1.0;
+
+  // regularisation: rho_j = eps max(P_jj, 1e-3 max_k P_kk) relative to the primal diagonal (the
+  // refinement then contracts by ~eps per step whatever the mass scale), delta = eps on the
+  // multipliers
+  k_max_ = 0.0;
+  for (int k = 0; k < k_.nonZeros(); ++k) k_max_ = std::max(k_max_, std::abs(value[k]));
+  double p_max = 0.0;
+  for (int j = 0; j < n; ++j) p_max = std::max(p_max, value[diag_slot_[j]]);
+  const double p_floor = p_max > 0.0 ? 1e-3 * p_max : 1.0;
+  for (int j = 0; j < n; ++j)
+    regularization_[j] = regularization * std::max(value[diag_slot_[j]], p_floor);
+  regularization_.tail(m_eq + m_in).setConstant(-regularization);
+  for (int i = 0; i < size(); ++i) value[diag_slot_[i]] += regularization_[i];
+}
+
+bool KktSystem::factorize() {
+  // thresholds of the dynamic regularisation relative to the largest entry of K0, or to the terms
+  // of the pivot if larger (1e-14 ~ the rounding error of a sum of ~100 terms, Higham, Accuracy and
+  // Stability of Numerical Algorithms, 2nd ed., sec. 3.1; the shift stands 1e4 above it)
+  if (!std::isfinite(k_max_)) return false;
+  return ldl_.factorize(k_, std::max(1.0, k_max_), 1e-14, 1e-10) >= 0;
+}
+
+double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
+  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its
+  // terms
+  residual_ = rhs;
+  magnitude_ = rhs.cwiseAbs();
+  // (column j of the lower triangle starts with its diagonal entry, see analyse())
+  const int* outer = k_.outerIndexPtr();
+  const int* inner = k_.innerIndexPtr();
+  const double* value = k_.valuePtr();
+  for (int j = 0; j < k_.cols(); ++j) {
+    const double uj = u[j];
+    const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
+    double r_j = residual_[j] - diagonal;
+    double m_j = magnitude_[j] + std::abs(diagonal);
+    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+      const int i = inner[p];
+      const double v = value[p];
+      residual_[i] -= v * uj;
+      magnitude_[i] += std::abs(v * uj);
+      r_j -= v * u[i];
+      m_j += std::abs(v * u[i]);
+    }
+    residual_[j] = r_j;
+    magnitude_[j] = m_j;
+  }
+  // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
+  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
+  if (!residual_.allFinite()) return HUGE_VAL;
+  double error = 0.0;
+  smallest_block_scale_ = HUGE_VAL;
+  for (int b = 0; b < 3; ++b) {
+    double r_max = 0.0, m_max = 0.0;
+    for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
+      r_max = std::max(r_max, std::abs(residual_[i]));
+      m_max = std::max(m_max, magnitude_[i]);
+    }
+    if (r_max > 0.0) error = std::max(error, r_max / m_max);
+    if (m_max > 0.0) smallest_block_scale_ = std::min(smallest_block_scale_, m_max);
+  }
+  return error;
+}
+
+void KktSystem::multiply_k0(const VecX& x, VecX& y) const {
+  const int* outer = k_.outerIndexPtr();
+  const int* inner = k_.innerIndexPtr();
+  const double* value = k_.valuePtr();
+  for (int j = 0; j < k_.cols(); ++j) y[j] = (value[outer[j]] - regularization_[j]) * x[j];
+  for (int j = 0; j < k_.cols(); ++j) {
+    double y_j = y[j];
+    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+      y[inner[p]] += value[p] * x[j];
+      y_j += value[p] * x[inner[p]];
+    }
+    y[j] = y_j;
+  }
+}
+
+int KktSystem::gmres_correction(int max_iterations, double tolerance) {
+  const int size = static_cast<int>(residual_.size());
+  if (basis_.rows() != size || basis_.cols() < max_iterations + 1) {
+    basis_.resize(size, max_iterations + 1);
+    hessenberg_.resize(max_iterations + 1, max_iterations);
+    rotation_cos_.resize(max_iterations);
+    rotation_sin_.resize(max_iterations);
+    projected_residual_.resize(max_iterations + 1);
+  }
+  const double beta = residual_.norm();
+  step_.setZero(size);
+  if (!(beta > 0.0) || !std::isfinite(beta)) return 0;
+  basis_.col(0) = residual_ / beta;
+  projected_residual_.setZero();
+  projected_residual_[0] = beta;
+  int k = 0;
+  while (k < max_iterations) {
+    // Arnoldi with modified Gram-Schmidt on K0 M^-1 (M = the regularised LDL^T)
+    step_ = basis_.col(k);
+    ldl_.solve_in_place(step_);
+    multiply_k0(step_, arnoldi_);
+    for (int i = 0; i <= k; ++i) {
+      hessenberg_(i, k) = arnoldi_.dot(basis_.col(i));
+      arnoldi_ -= hessenberg_(i, k) * basis_.col(i);
+    }
+    const double next = arnoldi_.norm();
+    // Givens rotations keep the Hessenberg matrix upper triangular; |projected_residual_[k + 1]| is
+    // the 2-norm of the residual of the correction after k + 1 iterations
+    for (int i = 0; i < k; ++i) {
+      const double a = hessenberg_(i, k), b = hessenberg_(i + 1, k);
+      hessenberg_(i, k) = rotation_cos_[i] * a + rotation_sin_[i] * b;
+      hessenberg_(i + 1, k) = -rotation_sin_[i] * a + rotation_cos_[i] * b;
+    }
+    const double radius = std::hypot(hessenberg_(k, k), next);
+    if (!(radius > 0.0) || !std::isfinite(radius)) break;
+    rotation_cos_[k] = hessenberg_(k, k) / radius;
+    rotation_sin_[k] = next / radius;
+    hessenberg_(k, k) = radius;
+    projected_residual_[k + 1] = -rotation_sin_[k] * projected_residual_[k];
+    projected_residual_[k] *= rotation_cos_[k];
+    ++k;
+    if (std::abs(projected_residual_[k]) <= tolerance || next == 0.0) break;
+    basis_.col(k) = arnoldi_ / next;
+  }
+  if (k == 0) {  // breakdown at the first iteration: the plain refinement step
+    step_ = residual_;
+    ldl_.solve_in_place(step_);
+    return 1;
+  }
+  // correction M^-1 V y with H y = g (upper triangular k x k)
+  for (int i = k - 1; i >= 0; --i) {
+    double yi = projected_residual_[i];
+    for (int j = i + 1; j < k; ++j) yi -= hessenberg_(i, j) * projected_residual_[j];
+    projected_residual_[i] = yi / hessenberg_(i, i);
+  }
+  step_ = basis_.leftCols(k) * projected_residual_.head(k);
+  ldl_.solve_in_place(step_);
+  return k;
+}
+
+bool KktSystem::solve(const VecX& rhs, VecX& u, int max_steps, double backward_error_target,
+                      bool krylov_rescue) {
+  u = rhs;
+  ldl_.solve_in_place(u);
+  double previous = HUGE_VAL;
+  bool krylov = false;
+  for (int steps = 0;;) {
+    const double error = backward_error(rhs, u);
+    if (error <= backward_error_target) return true;
+    if (!std::isfinite(error) || steps >= max_steps) return false;
+    if (error > 0.5 * previous) {
+      if (krylov || !krylov_rescue) return false;
+      krylov = true;
+    }
+    previous = error;
+    if (!krylov) {
+      // plain refinement: contracts by ~ the regularisation per step when the factorisation is
+      // accurate
+      step_ = residual_;
+      ldl_.solve_in_place(step_);
+      ++steps;
+    } else {
+      // plain refinement stalled (pivots replaced by the dynamic regularisation, or a factorisation
+      // spoilt by growth ~ 1 / rho): GMRES-based refinement (Carson & Higham, SIAM J. Sci. Comput.
+      // 39(6), 2017) solves the correction K0 d = r by GMRES preconditioned by the regularised
+      // LDL^T, until its residual is within the target on the smallest block's scale
+      steps +=
+          gmres_correction(max_steps - steps, 0.5 * backward_error_target * smallest_block_scale_);
+    }
+    u += step_;
+  }
+}
+
+}  // namespace tendril::qp

@@ -1,0 +1,70 @@
+#include "tendril/vine3d/bending_joints.hpp"
+
+namespace tendril::vine3d {
+
+namespace {
+
+/// Orientation of bending joint j's parent: the proximal body, or the base frame.
+const Quat& parent_frame(const Vine3dModel& model, const Vine3dState& state, int joint) {
+  const int b = model.bending_body(joint);
+  return b > 0 ? state.orientation[b - 1] : model.base_frame;
+}
+
+}  // namespace
+
+Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, Vec3& phi) {
+  const int b = model.bending_body(joint);
+  phi = rotation_log(parent_frame(model, state, joint).conjugate() * state.orientation[b]);
+  return phi.tail<2>();
+}
+
+double bending_energy(const Vine3dModel& model, const Vine3dState& state) {
+  double energy = 0.0;
+  Vec3 phi;
+  for (int j = 0; j < model.num_bending(); ++j)
+    energy += 0.5 * model.stiffness[j] *
+              (bend_angles(model, state, j, phi) - model.rest_bend[j]).squaredNorm();
+  return energy;
+}
+
+Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body) {
+  const Mat3 r = state.orientation[body].toRotationMatrix();
+  const Vec3 diag(model.axial_inertia[body], model.transverse_inertia[body],
+                  model.transverse_inertia[body]);
+  return r * diag.asDiagonal() * r.transpose();
+}
+
+Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
+                                          int joint) {
+  Vec3 phi;
+  bend_angles(model, state, joint, phi);
+  const Mat3 rb = state.orientation[model.bending_body(joint)].toRotationMatrix();
+  return (right_jacobian_inverse(phi) * rb.transpose()).bottomRows<2>();
+}
+
+void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
+                    VecX& force, bool with_damping) {
+  force.setZero(model.num_dofs());
+  Vec3 phi;
+  for (int j = 0; j < model.num_bending(); ++j) {
+    const int b = model.bending_body(j);
+    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model, state, j);
+    // generalised bend moment K (beta - beta_0) + C betadot
+    Vec2 moment = model.stiffness[j] * (bend_angles(model, state, j, phi) - model.rest_bend[j]);
+    if (with_damping) {
+      Vec3 relative = velocity.segment<3>(6 * b + 3);
+      if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);
+      moment += model.damping[j] * (rate_map * relative);
+    }
+    const Vec3 torque = -(rate_map.transpose() * moment);
+    force.segment<3>(6 * b + 3) += torque;
+    if (b > 0) force.segment<3>(6 * (b - 1) + 3) -= torque;
+  }
+  for (int i = 0; i < model.num_bodies; ++i) {
+    force.segment<3>(6 * i) += model.mass[i] * model.gravity;
+    const Vec3 omega = velocity.segment<3>(6 * i + 3);
+    force.segment<3>(6 * i + 3) -= omega.cross(world_inertia(model, state, i) * omega);
+  }
+}
+
+}  // namespace tendril::vine3d

@@ -1,0 +1,115 @@
+#include "tendril/vine3d/vine3d_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "tendril/core/error.hpp"
+
+namespace tendril::vine3d {
+
+namespace {
+
+void require_size(const std::string& key, std::size_t got, int expected, const char* what) {
+  if (static_cast<int>(got) != expected)
+    throw InputError(key, fmt::format("{} values", got),
+                     fmt::format("{} values (one per {})", expected, what));
+}
+
+/// Every value finite, and > 0 (`positive`) or >= 0 (otherwise).
+void require_values(const std::string& key, const std::vector<double>& values, bool positive) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = values[i];
+    if (!(std::isfinite(x) && (positive ? x > 0.0 : x >= 0.0)))
+      throw InputError(fmt::format("{}[{}]", key, i), fmt::format("{}", x),
+                       positive ? "a finite value > 0" : "a finite value >= 0");
+  }
+}
+
+void require(bool ok, const std::string& key, double value, const char* allowed) {
+  if (!ok) throw InputError(key, fmt::format("{}", value), allowed);
+}
+
+}  // namespace
+
+void Vine3dModel::validate(const std::string& prefix) const {
+  if (num_bodies < 1)
+    throw InputError(prefix + ".bodies", fmt::format("{}", num_bodies), "an integer >= 1");
+  require_size(prefix + ".half_length", half_length.size(), num_bodies, "body");
+  require_size(prefix + ".mass", mass.size(), num_bodies, "body");
+  require_size(prefix + ".axial_inertia", axial_inertia.size(), num_bodies, "body");
+  require_size(prefix + ".transverse_inertia", transverse_inertia.size(), num_bodies, "body");
+  require_size(prefix + ".stiffness", stiffness.size(), num_bending(), "bending joint");
+  require_size(prefix + ".damping", damping.size(), num_bending(), "bending joint");
+  require_size(prefix + ".rest_bend", rest_bend.size(), num_bending(), "bending joint");
+  require_values(prefix + ".half_length", half_length, true);
+  require_values(prefix + ".mass", mass, true);
+  require_values(prefix + ".axial_inertia", axial_inertia, true);
+  require_values(prefix + ".transverse_inertia", transverse_inertia, true);
+  require_values(prefix + ".stiffness", stiffness, false);
+  require_values(prefix + ".damping", damping, false);
+  for (std::size_t j = 0; j < rest_bend.size(); ++j)
+    require(rest_bend[j].allFinite() && rest_bend[j].norm() < M_PI,
+            fmt::format("{}.rest_bend[{}]", prefix, j), rest_bend[j].norm(),
+            "a finite bend of magnitude < pi [rad]");
+  require(std::isfinite(dt) && dt > 0.0, prefix + ".dt", dt, "a finite time step > 0 [s]");
+  require(base.allFinite(), prefix + ".base", base.norm(), "a finite point [m]");
+  require(base_frame.coeffs().allFinite() && std::abs(base_frame.norm() - 1.0) < 1e-12,
+          prefix + ".base_frame", base_frame.norm(), "a unit quaternion");
+  require(gravity.allFinite(), prefix + ".gravity", gravity.norm(), "a finite vector [m/s^2]");
+  require(std::isfinite(contact_radius) && contact_radius >= 0.0, prefix + ".contact.radius",
+          contact_radius, "a finite radius >= 0 [m]");
+  require(std::isfinite(friction) && friction >= 0.0, prefix + ".contact.friction", friction,
+          "a finite coefficient >= 0");
+  require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
+          "a finite gap >= 0 [m]");
+  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+    const Obstacle3& o = obstacles[i];
+    const bool ok = o.centre.allFinite() && o.normal.allFinite() &&
+                    std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) &&
+                    o.radius >= 0.0 && o.half_size.allFinite() && o.half_size.minCoeff() >= 0.0 &&
+                    o.orientation.coeffs().allFinite();
+    if (!ok)
+      throw InputError(fmt::format("{}.obstacles[{}]", prefix, i), "non-finite or invalid geometry",
+                       "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]");
+  }
+  require(growth_lookahead >= 0.0 && growth_lookahead <= 1.0, prefix + ".growth.lookahead",
+          growth_lookahead, "a value in [0, 1] (1: eq. 14 of the paper, 0.5: midpoint)");
+  require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,
+          "a joint error > 0 [m]");
+}
+
+Vine3dModel uniform_vine3d(const UniformVine3dParameters& p) {
+  Vine3dModel m;
+  m.num_bodies = p.bodies;
+  const int n = std::max(p.bodies, 0);
+  m.half_length.assign(n, p.half_length);
+  m.mass.assign(n, p.mass);
+  m.axial_inertia.assign(n, p.mass * p.tube_diameter * p.tube_diameter / 4.0);
+  m.transverse_inertia.assign(n, vine::tube_inertia(p.mass, p.tube_diameter, p.half_length));
+  m.stiffness.assign(m.num_bending(), p.stiffness);
+  m.damping.assign(m.num_bending(), p.damping);
+  m.rest_bend.assign(m.num_bending(), Vec2::Zero());
+  m.contact_radius = 0.5 * p.tube_diameter;
+  m.dt = p.dt;
+  m.growth = GrowthSchedule::constant(0.0);
+  return m;
+}
+
+Vine3dState straight_state(const Vine3dModel& model, double extension) {
+  Vine3dState s;
+  const Vec3 e = model.base_frame * Vec3::UnitX();
+  Vec3 end = model.base;  // distal end of the previous body
+  for (int i = 0; i < model.num_bodies; ++i) {
+    const bool prismatic = i % 2 == 1;
+    const Vec3 centre = end + (model.half_length[i] + (prismatic ? extension : 0.0)) * e;
+    s.position.push_back(centre);
+    s.orientation.push_back(model.base_frame);
+    end = centre + model.half_length[i] * e;
+  }
+  s.velocity.setZero(model.num_dofs());
+  return s;
+}
+
+}  // namespace tendril::vine3d

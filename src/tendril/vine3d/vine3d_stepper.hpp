@@ -1,0 +1,122 @@
+#pragma once
+/// One time step of the 3D vine: the QP of the vine paper's eq. 15 with spatial bodies, solved to
+/// a KKT residual of 1e-10 by tendril_qp (docs/physics/vine3d.md#the-step).
+///
+///   minimise_V  1/2 V^T M_k V - V^T (M_k V_k + Delta t F(q_k, V_k))
+///   subject to  J V = -c(q_k) / Delta t     (bending, prismatic and twist rows, eq. 12)
+///               G_bar(q_k, V_k) V = u_k     (growth, eq. 14; one row per prismatic joint)
+///               L V >= -Phi(q_k) / Delta t  (contact, eq. 13; with friction the pyramid's edges)
+///   then p_{k+1} = p_k + Delta t v_{k+1},  r_{k+1} = exp(Delta t omega_{k+1}) r_k  (eq. 10)
+///
+/// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) and F the
+/// springs, dampers, gravity and the gyroscopic torque -omega x I_w omega at V_k (bending_joints).
+/// As in the planar stepper (vine/vine_stepper.hpp) the objective is divided by the mean body
+/// mass m_ref. Contact: every body is a capsule of the contact radius; per (body, obstacle) pair
+/// the rows hold the axis point closest to the obstacle and the body's two ends out of it, with
+/// Coulomb friction as a four-sided pyramid once in contact; only the pairs within reach of contact
+/// get rows (docs/physics/vine3d.md#contact).
+
+#include <vector>
+
+#include "tendril/qp/qp_solver.hpp"
+#include "tendril/vine3d/joint_rows.hpp"
+#include "tendril/vine3d/vine3d_model.hpp"
+
+namespace tendril::vine3d {
+
+/// A physical failure of a step whose QP solved (the state is then not advanced).
+enum class Vine3dFailure {
+  none,
+  joint_drift,  ///< a joint position error at the step's start > Vine3dModel::max_joint_error
+};
+
+/// Outcome of one step. The state is advanced only if ok().
+struct Vine3dStepReport {
+  qp::QpStatus status = qp::QpStatus::numerical_failure;
+  Vine3dFailure failure = Vine3dFailure::none;
+  int qp_iterations = 0;
+  double kkt_residual = 0.0;    ///< scaled KKT residual of the QP solution [-]
+  double joint_error = 0.0;     ///< largest position-row |c(q_k)| (bending, lateral) [m]
+  double growth_rate = 0.0;     ///< achieved total growth rate sum_j G_bar_j V_{k+1} [m/s]
+  double kinetic_energy = 0.0;  ///< 1/2 V_{k+1}^T M_k V_{k+1} [J]
+  /// min Phi(q_k) over the (body, obstacle) pairs near contact [m] (+inf if none)
+  double min_distance = 0.0;
+  int active_contacts = 0;  ///< contact rows with a positive normal impulse
+  bool ok() const { return status == qp::QpStatus::solved && failure == Vine3dFailure::none; }
+};
+
+class Vine3dStepper {
+ public:
+  /// Validates the model (throws InputError) and builds the QP pattern.
+  explicit Vine3dStepper(Vine3dModel model, qp::QpOptions options = {});
+
+  const Vine3dModel& model() const { return model_; }
+
+  /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule.
+  Vine3dStepReport step(Vine3dState& state);
+  /// Advances `state` by Delta t with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
+  Vine3dStepReport step(Vine3dState& state, const VecX& joint_rates);
+
+  /// u_j of the model's schedule at time t, split by the growth mode [m/s] (#prismatic).
+  VecX joint_growth_rates(double time) const;
+
+  /// The equality rows (joints base to tip, then growth).
+  const std::vector<JointRow>& rows() const { return rows_; }
+  /// c(q) of every joint row at `state` [m, rad] (the rows before the growth rows).
+  VecX joint_errors(const Vine3dState& state) const;
+  /// The QP of the last step (scaled by 1 / m_ref) and its solution.
+  const qp::QpProblem& last_problem() const { return problem_; }
+  const qp::QpSolution& last_solution() const { return solution_; }
+
+ private:
+  /// Throws InputError naming "state" if its sizes or values are invalid.
+  void check_state(const Vine3dState& state, const VecX& joint_rates) const;
+  /// The pattern of P: each body's 6 x 6 mass block, with implicit springs the rotation blocks
+  /// coupling the two bodies of each bending joint.
+  void build_objective_pattern();
+  /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P (bending_joints).
+  void add_implicit_springs(const Vine3dState& state);
+  /// P = M_k / m_ref and c = -(M_k V_k + Delta t F) / m_ref.
+  void fill_objective(const Vine3dState& state);
+  /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
+  double fill_rows(const Vine3dState& state, const VecX& joint_rates);
+  RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
+  /// A (body, obstacle) pair near contact: it has rows this step.
+  struct Pair {
+    int body = 0, obstacle = 0;
+  };
+  /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
+  /// of rows_per_point() rows each, on the body's 6 velocities.
+  void build_contact_pattern();
+  /// Broad phase at q_k: the pairs with Phi(q_k) within their body's reach; rebuilds the pattern
+  /// if the rows' bodies changed. Returns min Phi(q_k) over every pair [m] (+inf if none near).
+  double select_pairs(const Vine3dState& state);
+  /// The largest displacement of a point of the body over one step at `velocity` [m].
+  double body_motion(const VecX& velocity, int body) const;
+  /// A_in and b_in of the selected pairs at q_k.
+  void fill_contact_rows(const Vine3dState& state);
+  /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
+  int rows_per_point() const;
+  /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
+  void set_contact_point_rows(int first_row, const Obstacle3& obstacle, const Vec3& point,
+                              const Vec3& arm);
+  /// Row `row` of A_in: direction . (v + omega x arm) >= rhs.
+  void set_contact_row(int row, const Vec3& direction, const Vec3& arm, double rhs);
+
+  Vine3dModel model_;
+  qp::QpSolver solver_;
+  qp::QpProblem problem_;
+  qp::QpSolution solution_;
+  std::vector<JointRow> rows_;
+  std::vector<int> row_slots_;  // value index of each local entry of A_eq, -1 if none (12 #rows)
+  std::vector<Pair> pairs_;     // pairs with rows this step
+  VecX reach_;                  // per body: pairs with Phi below it get rows [m]
+  std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
+  std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
+  std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
+  double mass_scale_ = 1.0;      // m_ref [kg]
+  VecX force_;                   // F(q_k, V_k) (6 #bodies)
+  VecX rates_;                   // u_j buffer of step(state) (#prismatic)
+};
+
+}  // namespace tendril::vine3d
