@@ -47,38 +47,11 @@ struct FitOptions {
   bool plot = true;
 };
 
-std::string number(double v) {
-  return std::isfinite(v) ? number_text(v, 9) : "";
-}
-
 /// Thrown by the progress callback once SIGINT or SIGTERM requested a stop (io::stop_signal()).
 struct FitInterrupted {
   int signal = 0;
   int iteration = 0;  ///< the last iteration reported
 };
-
-/// history.csv: one row per progress line (names: the parameters' columns; a method may not record
-/// the values per iteration).
-std::string history_csv(const std::vector<std::string>& names,
-                        const std::vector<fit::FitIteration>& history) {
-  std::string csv =
-      "iteration,accepted,trust_region,restoration,objective,constraint_violation,dual_"
-      "infeasibility,step,damping,runs";
-  for (const std::string& name : names) csv += fmt::format(",{}", name);
-  csv += "\n";
-  for (const fit::FitIteration& h : history) {
-    csv +=
-        fmt::format("{},{:d},{:d},{:d},{},{},{},{},{},{}", h.iteration, h.accepted, h.trust_region,
-                    h.restoration, number(h.objective), number(h.constraint_violation),
-                    number(h.dual_infeasibility), number(h.step_norm), number(h.damping), h.runs);
-    for (std::size_t j = 0; j < names.size(); ++j)
-      csv += fmt::format(",{}", std::cmp_less(j, h.values.size())
-                                    ? number(h.values[static_cast<Eigen::Index>(j)])
-                                    : "");
-    csv += "\n";
-  }
-  return csv;
-}
 
 /// The parameters' names as the history's columns (joint_estimation per joint: known after the fit,
 /// so its rows have no values).
@@ -88,50 +61,44 @@ std::vector<std::string> parameter_names(const fit::FitFile& file) {
   return names;
 }
 
-io::Json result_json(const fit::FitFile& file, const fit::FitReport& r) {
-  io::Json j = io::Json::object();
-  j["method"] = file.method;
-  j["converged"] = r.converged;
-  j["message"] = r.message;
-  j["iterations"] = r.iterations;
-  j["runs"] = static_cast<std::int64_t>(r.runs);
-  j["initial_cost"] = r.initial_cost;
-  j["cost"] = r.cost;
-  io::Json parameters = io::Json::array();
-  for (std::size_t k = 0; k < r.names.size(); ++k) {
-    io::Json p = io::Json::object();
-    const auto e = static_cast<Eigen::Index>(k);
-    p["key"] = r.names[k];
-    p["value"] = r.values[e];
-    p["sigma"] = std::isfinite(r.sigma[e]) ? io::Json(r.sigma[e]) : io::Json("undetermined");
-    p["initial"] = r.initial[e];
-    p["identifiable"] = fit::identifiable(r.converged, r.values[e], r.sigma[e]);
-    parameters.push_back(std::move(p));
-  }
-  j["parameters"] = std::move(parameters);
-  for (const auto& [key, value] : r.details) j[key] = value;
-  return j;
+/// One progress line (kept in `lines`, printed); throws FitInterrupted once SIGINT or SIGTERM
+/// asked to stop (the runs in flight stop early; the fit ends there).
+void print_line(const fit::FitIteration& h, std::vector<fit::FitIteration>& lines) {
+  lines.push_back(h);
+  if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
+  std::string values;
+  for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
+  const std::string dual =
+      std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
+  // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
+  const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
+  std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
+              h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs, values.c_str());
+  std::fflush(stdout);
 }
 
-/// The summary: each parameter as value +- sigma, flagged when the fit does not identify it, and
-/// the cost.
-void print_summary(const fit::FitReport& report) {
-  for (std::size_t k = 0; k < report.names.size(); ++k) {
-    const auto e = static_cast<Eigen::Index>(k);
-    const std::string flag = fit::identifiable(report.converged, report.values[e], report.sigma[e])
-                                 ? ""
-                             : !report.converged ? "  (not identifiable: the fit failed)"
-                             : std::isfinite(report.sigma[e])
-                                 ? "  (not identifiable: sigma exceeds the value)"
-                                 : "  (not identifiable: the problem is rank-deficient in it)";
-    std::printf(
-        "%s = %s +- %s%s\n", report.names[k].c_str(), number_text(report.values[e], 7).c_str(),
-        std::isfinite(report.sigma[e]) ? number_text(report.sigma[e], 3).c_str() : "(undetermined)",
-        flag.c_str());
+/// fit.png (plot_fit.py) and, for the vine methods, points.png (plot_fit_points.py) into the fit
+/// directory; a plot that fails is a warning.
+void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method) {
+  const std::string python = python_interpreter();
+  const fs::path tmp = dir.temporary_path();
+  std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
+      {"fit.png",
+       {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
+  if (report.frame_points)
+    plots.push_back({"points.png",
+                     {python, share_file("plot_fit_points.py").string(),
+                      (tmp / "residuals.csv").string(), (tmp / "points.png").string(), method}});
+  for (const auto& [png, command] : plots) {
+    const int code = run_process(command);
+    if (code == 0 && fs::exists(tmp / png))
+      dir.adopt_file(png);
+    else
+      std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
+                   helper_failure(command[1], code,
+                                  "numpy and matplotlib: apt-get install python3-matplotlib")
+                       .c_str());
   }
-  std::printf("cost %s -> %s after %d iteration(s), %ld runs: %s\n",
-              number_text(report.initial_cost, 6).c_str(), number_text(report.cost, 6).c_str(),
-              report.iterations, report.runs, report.message.c_str());
 }
 
 int fit(const FitOptions& o) {
@@ -154,28 +121,14 @@ int fit(const FitOptions& o) {
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
   std::vector<fit::FitIteration>
       lines;  // every line reported, kept in DIR.failed if the fit stops early
-  context.progress = [&lines](const fit::FitIteration& h) {
-    lines.push_back(h);
-    // SIGINT / SIGTERM: the runs in flight stop early; the fit ends here (below)
-    if (io::stop_signal() != 0) throw FitInterrupted{io::stop_signal(), h.iteration};
-    std::string values;
-    for (Eigen::Index j = 0; j < h.values.size(); ++j) values += " " + number_text(h.values[j], 7);
-    const std::string dual =
-        std::isnan(h.dual_infeasibility) ? "-" : fmt::format("{:.3e}", h.dual_infeasibility);
-    // x: a rejected trial, t: a step of the trust-region pass, r: IPOPT's restoration phase
-    const char mark = !h.accepted ? 'x' : h.trust_region ? 't' : h.restoration ? 'r' : ' ';
-    std::printf("%4d%c %15.8e %11.3e %11s %11.3e %10.3e %6ld %s\n", h.iteration, mark, h.objective,
-                h.constraint_violation, dual.c_str(), h.step_norm, h.damping, h.runs,
-                values.c_str());
-    std::fflush(stdout);
-  };
+  context.progress = [&lines](const fit::FitIteration& h) { print_line(h, lines); };
   const std::vector<std::string> names = parameter_names(file);
   // a stop requested by SIGINT / SIGTERM, as `tendril run` reports it: status "interrupted" in
   // DIR.failed/run.json with the history so far, exit 128 + signal
   const auto interrupted = [&](FitInterrupted stop) {
     const std::string message =
         fmt::format("interrupted by signal {} after iteration {}", stop.signal, stop.iteration);
-    dir.write_text_file("history.csv", history_csv(names, lines));
+    dir.write_text_file("history.csv", fit::history_csv(names, lines));
     const fs::path kept = dir.stop("interrupted", message, stop.iteration, 0.0);
     std::fprintf(stderr, "error: fit %s\n  %s\n", message.c_str(),
                  kept.empty() ? "nothing could be kept"
@@ -190,7 +143,7 @@ int fit(const FitOptions& o) {
   } catch (const InputError&) {
     throw;                             // bad input: exit 2, nothing kept
   } catch (const std::exception& e) {  // a numerical failure: what the fit did is kept
-    dir.write_text_file("history.csv", history_csv(names, lines));
+    dir.write_text_file("history.csv", fit::history_csv(names, lines));
     const fs::path kept = dir.fail(e.what());
     std::fprintf(stderr, "error: the fit failed: %s\n  its history is kept in %s\n", e.what(),
                  kept.string().c_str());
@@ -200,32 +153,11 @@ int fit(const FitOptions& o) {
   // report)
   if (io::stop_signal() != 0) return interrupted({io::stop_signal(), report.iterations});
 
-  dir.write_text_file("fit.json", result_json(file, report).dump() + "\n");
-  dir.write_text_file("history.csv", history_csv(report.names, report.history));
+  dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
+  dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
-  if (o.plot) {
-    const std::string python = python_interpreter();
-    const fs::path tmp = dir.temporary_path();
-    std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
-        {"fit.png",
-         {python, share_file("plot_fit.py").string(), tmp.string(), (tmp / "fit.png").string()}}};
-    if (report.frame_points)
-      plots.push_back(
-          {"points.png",
-           {python, share_file("plot_fit_points.py").string(), (tmp / "residuals.csv").string(),
-            (tmp / "points.png").string(), file.method}});
-    for (const auto& [png, command] : plots) {
-      const int code = run_process(command);
-      if (code == 0 && fs::exists(tmp / png))
-        dir.adopt_file(png);
-      else
-        std::fprintf(stderr, "warning: plotting %s failed: %s\n", png.c_str(),
-                     helper_failure(command[1], code,
-                                    "numpy and matplotlib: apt-get install python3-matplotlib")
-                         .c_str());
-    }
-  }
-  print_summary(report);
+  if (o.plot) draw_plots(dir, report, file.method);
+  std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
     std::fprintf(stderr, "error: the fit failed: %s\n  what it reached is kept in %s\n",

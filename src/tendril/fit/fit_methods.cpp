@@ -14,8 +14,12 @@ namespace tendril::fit {
 
 namespace {
 
-std::string number(double v) {
-  return std::isfinite(v) ? number_text(v, 9) : "";
+/// The vine methods' scene with the parameters at their initial values.
+vine::VineScene initial_vine_scene(const FitFile& file) {
+  RunSettings settings = file.data.experiments.front();
+  for (const FitParameter& p : file.parameters)
+    settings.push_back(vine_parameter_setting(p.key, p.initial));
+  return vine::load_vine_scene_file(file.scene, settings);
 }
 
 FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
@@ -40,24 +44,10 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   return report;
 }
 
-/// Mean over the frames of |simulated - measured| tip x [m] (the paper's error measure; NaN without
-/// frames).
-double tip_x_mean_absolute_error(const std::vector<MeasuredFrame>& frames,
-                                 const std::vector<MatX>& simulated) {
-  double sum = 0.0;
-  for (std::size_t f = 0; f < simulated.size(); ++f)
-    sum += std::abs(simulated[f](simulated[f].rows() - 1, 0) -
-                    frames[f].points(frames[f].points.rows() - 1, 0));
-  return simulated.empty() ? std::nan("") : sum / static_cast<double>(simulated.size());
-}
-
 /// The vine's uniform K and C by single shooting from the scene's start
 /// (fit/vine_shooting_fit.hpp).
 FitReport vine_shooting(const FitFile& file, const FitContext& context) {
-  RunSettings settings = file.data.experiments.front();
-  for (const FitParameter& p : file.parameters)
-    settings.push_back(vine_parameter_setting(p.key, p.initial));
-  const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
+  const vine::VineScene scene = initial_vine_scene(file);
   VineFitOptions options;
   options.max_iterations = file.options.max_iterations;
   options.step_tolerance = file.options.step_tolerance;
@@ -86,25 +76,10 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   return report;
 }
 
-io::Json json_object(io::Json::Object members) {
-  io::Json j = io::Json::object();
-  for (auto& [key, value] : members) j[key] = std::move(value);
-  return j;
-}
-
-io::Json numbers(const std::vector<double>& v) {
-  io::Json a = io::Json::array();
-  for (double x : v) a.push_back(std::isfinite(x) ? io::Json(x) : io::Json("undetermined"));
-  return a;
-}
-
 /// The vine's K and C with its trajectory: the paper's eq. 16 solved by IPOPT
 /// (fit/vine_joint_estimation.hpp), one progress line per IPOPT iteration.
 FitReport joint_estimation(const FitFile& file, const FitContext& context) {
-  RunSettings settings = file.data.experiments.front();
-  for (const FitParameter& p : file.parameters)
-    settings.push_back(vine_parameter_setting(p.key, p.initial));
-  const vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
+  const vine::VineScene scene = initial_vine_scene(file);
   FitReport report;
   JointEstimationOptions options = file.estimation;
   std::exception_ptr
@@ -152,67 +127,11 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   report.runs = 1;  // the simulation of the initial guess; IPOPT evaluates single steps
   report.residuals_csv = fit_points_csv(file.frames, r.simulated);
   report.frame_points = true;
-  io::Json::Object& d = report.details;
-  d.emplace_back("ipopt_status", r.status);
-  d.emplace_back("ipopt_iterations", r.iterations);
-  d.emplace_back("ipopt_seconds", r.seconds);
-  d.emplace_back("objective", json_object({{"initial", r.initial_objective},
-                                           {"final", r.objective},
-                                           {"data_term", r.data_term},
-                                           {"model_term", r.model_term}}));
-  d.emplace_back("constraint_violation", r.constraint_violation);
-  d.emplace_back("per_joint", options.per_joint);
-  d.emplace_back("stiffness", numbers(r.stiffness));
-  d.emplace_back("stiffness_sigma", numbers(r.stiffness_sigma));
-  d.emplace_back("damping", numbers(r.damping));
-  d.emplace_back("damping_sigma", numbers(r.damping_sigma));
-  d.emplace_back(
-      "problem",
-      json_object(
-          {{"variables", static_cast<std::int64_t>(at_guess.x.size())},
-           {"constraints", static_cast<std::int64_t>(at_guess.constraints.size())},
-           {"jacobian_nonzeros", static_cast<std::int64_t>(at_guess.jacobian.nonZeros())}}));
-  d.emplace_back("steps", static_cast<std::int64_t>(r.trajectory.size()) - 1);
-  d.emplace_back("first_step", r.first_step);
-  if (std::isfinite(r.min_contact_impulse))
-    d.emplace_back("min_contact_impulse", r.min_contact_impulse);
-  if (options.trust_region_iterations > 0)
-    d.emplace_back("trust_region", json_object({{"iterations", r.trust_region_iterations},
-                                                {"message", r.trust_region_message},
-                                                {"objective", r.trust_region_objective},
-                                                {"seconds", r.trust_region_seconds}}));
-  d.emplace_back("tip_x_mean_absolute_error", tip_x_mean_absolute_error(file.frames, r.simulated));
+  report.details = joint_estimation_details(r, at_guess, options, file.frames);
   return report;
 }
 
 }  // namespace
-
-bool identifiable(bool converged, double value, double sigma) {
-  return converged && std::isfinite(sigma) && sigma <= std::abs(value);
-}
-
-std::string run_fit_residuals_csv(const FitFile& file, const MatX& simulated) {
-  std::string csv = "experiment";
-  for (const std::string& v : file.variables) csv += fmt::format(",{}", v);
-  for (const std::string& o : file.data.observables)
-    csv += fmt::format(",{0}_measured,{0}_simulated,{0}_residual", o);
-  csv += "\n";
-  for (std::size_t i = 0; i < file.data.experiments.size(); ++i) {
-    csv += std::to_string(i + 1);
-    // the experiment's own settings are the last ones (after the fit file's fixed `settings`)
-    const RunSettings& e = file.data.experiments[i];
-    for (std::size_t v = e.size() - file.variables.size(); v < e.size(); ++v)
-      csv += fmt::format(",{}", e[v].substr(e[v].find('=') + 1));
-    for (Eigen::Index k = 0; k < file.data.measured.cols(); ++k) {
-      const auto row = static_cast<Eigen::Index>(i);
-      const double m = file.data.measured(row, k);
-      const double y = simulated.rows() > row ? simulated(row, k) : std::nan("");
-      csv += fmt::format(",{},{},{}", number(m), number(y), number((y - m) / file.data.sigma[k]));
-    }
-    csv += "\n";
-  }
-  return csv;
-}
 
 const std::vector<FitMethod>& fit_methods() {
   static const std::vector<FitMethod> methods = {

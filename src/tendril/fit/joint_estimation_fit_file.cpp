@@ -68,10 +68,9 @@ std::vector<io::KeySpec> joint_estimation_option_keys() {
              "or gauss_newton (the objective's, constraint curvature left out; the default with "
              "step_map)."),
       integer("options.trust_region_iterations", kOpt, 0,
-              "joint_estimation: accepted steps of the sparse Levenberg-Marquardt pass before "
-              "IPOPT, which then starts "
-              "warm from its point (0: IPOPT from the simulated guess); default 200 with "
-              "transcribed, 0 with step_map."),
+              "joint_estimation, formulation transcribed only: accepted steps of the sparse "
+              "Levenberg-Marquardt pass before IPOPT, which then starts warm from its point (0: "
+              "IPOPT from the simulated guess); default 200."),
       integer(
           "options.trust_region_newton_iterations", kOpt, 0,
           "joint_estimation, formulation transcribed only: accepted steps of the pass after those, "

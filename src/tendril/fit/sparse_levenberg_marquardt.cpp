@@ -37,6 +37,167 @@ DampedStep damped_step_parts(const SparseResiduals& at, const VecX& y, const Vec
   return d;
 }
 
+/// The loop's state: the result so far, lambda and its growth factor, the rejections in a row.
+class LevenbergMarquardt {
+ public:
+  LevenbergMarquardt(const SparseResidualFunction& residuals, const VecX& lower, const VecX& upper,
+                     const SparseLmOptions& options, const SparseCurvatureFunction& curvature,
+                     const SparseLmProgress& progress)
+      : residuals_(residuals),
+        lower_(lower),
+        upper_(upper),
+        options_(options),
+        curvature_(curvature),
+        progress_(progress),
+        lambda_(options.initial_damping) {}
+
+  SparseLmResult run(const VecX& y0) {
+    out_.y = y0.cwiseMax(lower_).cwiseMin(upper_);
+    out_.at = residuals_(out_.y, true);
+    ++out_.evaluations;
+    if (!out_.at.ok)
+      throw std::runtime_error("Levenberg-Marquardt: the residuals are not defined at the start: " +
+                               out_.at.message);
+    out_.initial_cost = out_.cost = 0.5 * out_.at.residual.squaredNorm();
+    if (stop_after(true, out_.cost, 0.0, out_.y, "")) return out_;
+    while (out_.iterations < options_.max_iterations) {
+      const DampedStep d = damped_step_parts(out_.at, out_.y, lower_, upper_, curvature_);
+      if (gradient_converged(d)) return out_;
+      VecX trial_y;
+      if (damped_trial(d, trial_y)) {
+        const Trial trial = try_step(d, trial_y);
+        if (trial == Trial::done) return out_;
+        if (trial == Trial::accepted) continue;
+      }
+      if (++rejections_ > options_.max_rejections) {
+        out_.stalled = true;
+        out_.message =
+            fmt::format("{} rejected steps in a row (lambda {:.3g}): a stall, not a minimum",
+                        rejections_ - 1, lambda_);
+        return out_;
+      }
+      lambda_ *= growth_;
+      growth_ *= 2.0;
+    }
+    out_.message = fmt::format("not converged after {} iterations", options_.max_iterations);
+    return out_;
+  }
+
+ private:
+  enum class Trial { accepted, rejected, done };
+
+  /// Reports a trial to the progress callback; true if it asks to stop.
+  bool stop_after(bool accepted, double cost, double step, const VecX& y,
+                  const std::string& failure) {
+    if (!progress_ ||
+        progress_({out_.iterations, accepted, cost, step, lambda_, out_.evaluations, &y, failure}))
+      return false;
+    out_.interrupted = true;
+    out_.message = "interrupted";
+    return true;
+  }
+
+  /// Converged when the projected gradient is below its tolerance or round-off.
+  bool gradient_converged(const DampedStep& d) {
+    const double projected_gradient = d.free.cwiseProduct(d.gradient).lpNorm<Eigen::Infinity>();
+    const double round_off =
+        options_.relative_gradient_tolerance * out_.at.jacobian.norm() * out_.at.residual.norm();
+    if (projected_gradient > std::max(options_.gradient_tolerance, round_off)) return false;
+    out_.converged = true;
+    out_.message =
+        fmt::format("projected gradient {:.3g} <= max({:.1e}, {:.1e} |J| |r|)", projected_gradient,
+                    options_.gradient_tolerance, options_.relative_gradient_tolerance);
+    return true;
+  }
+
+  /// The damped step's trial point, projected onto the bounds; false if there is none (the damped
+  /// matrix, with S, not positive definite: lambda grows as after a rejected step).
+  bool damped_trial(const DampedStep& d, VecX& trial_y) {
+    SparseMatrix damped = d.free.asDiagonal() * d.normal * d.free.asDiagonal();
+    for (int j = 0; j < damped.cols(); ++j)
+      damped.coeffRef(j, j) += d.free(j) > 0.0 ? lambda_ * d.diagonal(j) : 1.0;
+    // analysed every iteration: J's pattern follows the state (the data rows keep only the bodies a
+    // measured point lies on), and an analysis is cheap beside the residual evaluations
+    ldlt_.compute(damped);
+    if (ldlt_.info() != Eigen::Success || (curvature_ && !(ldlt_.vectorD().minCoeff() > 0.0)))
+      return false;
+    trial_y =
+        (out_.y + ldlt_.solve(-d.free.cwiseProduct(d.gradient))).cwiseMax(lower_).cwiseMin(upper_);
+    return trial_y.allFinite();
+  }
+
+  void converged(const std::string& why) {
+    out_.converged = true;
+    out_.message = fmt::format("{} at lambda {:.3g}", why, lambda_);
+  }
+
+  /// Evaluates the trial: accepted (when the cost falls by more than 1e-4 of the predicted
+  /// decrease, or a short step lowers it), rejected, or done (converged or stopped).
+  Trial try_step(const DampedStep& d, const VecX& trial_y) {
+    const VecX step = trial_y - out_.y;
+    const double step_norm = step.lpNorm<Eigen::Infinity>();
+    // short even undamped (the damping shortens a step by about 1 / (1 + lambda)): converged,
+    // after taking it if it lowers the cost
+    const bool short_step = (1.0 + lambda_) * step_norm <
+                            options_.step_tolerance * (1.0 + out_.y.lpNorm<Eigen::Infinity>());
+    const std::string short_step_reason =
+        fmt::format("step below {:.1e} (relative)", options_.step_tolerance);
+    // predicted decrease of the quadratic model -(J^T r . step + 1/2 step^T (J^T J [+ S]) step)
+    const double predicted = -(d.gradient.dot(step) + 0.5 * step.dot(d.normal * step));
+    SparseResiduals trial = residuals_(trial_y, false);
+    ++out_.evaluations;
+    const double trial_cost = trial.ok ? 0.5 * trial.residual.squaredNorm() : INFINITY;
+    const double rho = predicted > 0.0 ? (out_.cost - trial_cost) / predicted : -1.0;
+    bool failed = !trial.ok;
+    std::string failure = trial.message;
+    if (trial.ok && std::isfinite(trial_cost) &&
+        (rho > 1e-4 || (short_step && trial_cost < out_.cost))) {
+      SparseResiduals accepted = residuals_(trial_y, true);
+      ++out_.evaluations;
+      if (accepted.ok) {
+        const double decrease = (out_.cost - trial_cost) / out_.cost;
+        out_.y = trial_y;
+        out_.cost = trial_cost;
+        out_.at = std::move(accepted);
+        ++out_.iterations;
+        rejections_ = 0;
+        if (stop_after(true, out_.cost, step_norm, out_.y, "")) return Trial::done;
+        if (short_step) {
+          converged(short_step_reason);
+          return Trial::done;
+        }
+        if ((1.0 + lambda_) * decrease < options_.cost_tolerance) {
+          converged(fmt::format("relative cost decrease below {:.1e}", options_.cost_tolerance));
+          return Trial::done;
+        }
+        lambda_ *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
+        growth_ = 2.0;
+        return Trial::accepted;
+      }
+      failed = true;  // the value was defined, its Jacobian is not: reject as well
+      failure = accepted.message;
+    }
+    if (failed) ++out_.failed_evaluations;
+    if (stop_after(false, trial_cost, step_norm, trial_y, failure)) return Trial::done;
+    if (short_step && !failed) {
+      converged(short_step_reason);
+      return Trial::done;
+    }
+    return Trial::rejected;
+  }
+
+  const SparseResidualFunction& residuals_;
+  const VecX& lower_;
+  const VecX& upper_;
+  const SparseLmOptions& options_;
+  const SparseCurvatureFunction& curvature_;
+  const SparseLmProgress& progress_;
+  SparseLmResult out_;
+  double lambda_, growth_ = 2.0;
+  int rejections_ = 0;
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt_;
+};
+
 }  // namespace
 
 SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& residuals,
@@ -44,116 +205,7 @@ SparseLmResult minimise_sparse_least_squares(const SparseResidualFunction& resid
                                              const SparseLmOptions& options,
                                              const SparseCurvatureFunction& curvature,
                                              const SparseLmProgress& progress) {
-  SparseLmResult out;
-  out.y = y0.cwiseMax(lower).cwiseMin(upper);
-  out.at = residuals(out.y, true);
-  ++out.evaluations;
-  if (!out.at.ok)
-    throw std::runtime_error("Levenberg-Marquardt: the residuals are not defined at the start: " +
-                             out.at.message);
-  out.initial_cost = out.cost = 0.5 * out.at.residual.squaredNorm();
-  double lambda = options.initial_damping, growth = 2.0;
-  // reports a trial to `progress`; true if it asks to stop
-  const auto stop_after = [&](bool accepted, double cost, double step, const VecX& y,
-                              const std::string& failure) {
-    if (!progress ||
-        progress({out.iterations, accepted, cost, step, lambda, out.evaluations, &y, failure}))
-      return false;
-    out.interrupted = true;
-    out.message = "interrupted";
-    return true;
-  };
-  if (stop_after(true, out.cost, 0.0, out.y, "")) return out;
-  int rejections = 0;
-  Eigen::SimplicialLDLT<SparseMatrix> ldlt;
-  while (out.iterations < options.max_iterations) {
-    const DampedStep d = damped_step_parts(out.at, out.y, lower, upper, curvature);
-    const double projected_gradient = d.free.cwiseProduct(d.gradient).lpNorm<Eigen::Infinity>();
-    const double round_off =
-        options.relative_gradient_tolerance * out.at.jacobian.norm() * out.at.residual.norm();
-    if (projected_gradient <= std::max(options.gradient_tolerance, round_off)) {
-      out.converged = true;
-      out.message = fmt::format("projected gradient {:.3g} <= max({:.1e}, {:.1e} |J| |r|)",
-                                projected_gradient, options.gradient_tolerance,
-                                options.relative_gradient_tolerance);
-      return out;
-    }
-    SparseMatrix damped = d.free.asDiagonal() * d.normal * d.free.asDiagonal();
-    for (int j = 0; j < damped.cols(); ++j)
-      damped.coeffRef(j, j) += d.free(j) > 0.0 ? lambda * d.diagonal(j) : 1.0;
-    // analysed every iteration: J's pattern follows the state (the data rows keep only the bodies a
-    // measured point lies on), and an analysis is cheap beside the residual evaluations
-    ldlt.compute(damped);
-    // with S the damped matrix may be indefinite: then lambda grows as after a rejected step
-    bool have_step =
-        ldlt.info() == Eigen::Success && (!curvature || ldlt.vectorD().minCoeff() > 0.0);
-    VecX trial_y;
-    if (have_step) {
-      trial_y =
-          (out.y + ldlt.solve(-d.free.cwiseProduct(d.gradient))).cwiseMax(lower).cwiseMin(upper);
-      have_step = trial_y.allFinite();
-    }
-    if (have_step) {
-      const VecX step = trial_y - out.y;
-      const double step_norm = step.lpNorm<Eigen::Infinity>();
-      // short even undamped (the damping shortens a step by about 1 / (1 + lambda)): converged,
-      // after taking it if it lowers the cost
-      const bool short_step = (1.0 + lambda) * step_norm <
-                              options.step_tolerance * (1.0 + out.y.lpNorm<Eigen::Infinity>());
-      const auto converged = [&](const std::string& why) {
-        out.converged = true;
-        out.message = fmt::format("{} at lambda {:.3g}", why, lambda);
-        return out;
-      };
-      const std::string short_step_reason =
-          fmt::format("step below {:.1e} (relative)", options.step_tolerance);
-      // predicted decrease of the quadratic model -(J^T r . step + 1/2 step^T (J^T J [+ S]) step)
-      const double predicted = -(d.gradient.dot(step) + 0.5 * step.dot(d.normal * step));
-      SparseResiduals trial = residuals(trial_y, false);
-      ++out.evaluations;
-      const double trial_cost = trial.ok ? 0.5 * trial.residual.squaredNorm() : INFINITY;
-      const double rho = predicted > 0.0 ? (out.cost - trial_cost) / predicted : -1.0;
-      bool failed = !trial.ok;
-      std::string failure = trial.message;
-      if (trial.ok && std::isfinite(trial_cost) &&
-          (rho > 1e-4 || (short_step && trial_cost < out.cost))) {
-        SparseResiduals accepted = residuals(trial_y, true);
-        ++out.evaluations;
-        if (accepted.ok) {
-          const double decrease = (out.cost - trial_cost) / out.cost;
-          out.y = trial_y;
-          out.cost = trial_cost;
-          out.at = std::move(accepted);
-          ++out.iterations;
-          rejections = 0;
-          if (stop_after(true, out.cost, step_norm, out.y, "")) return out;
-          if (short_step) return converged(short_step_reason);
-          if ((1.0 + lambda) * decrease < options.cost_tolerance)
-            return converged(
-                fmt::format("relative cost decrease below {:.1e}", options.cost_tolerance));
-          lambda *= std::max(1.0 / 3.0, 1.0 - std::pow(2.0 * rho - 1.0, 3));
-          growth = 2.0;
-          continue;
-        }
-        failed = true;  // the value was defined, its Jacobian is not: reject as well
-        failure = accepted.message;
-      }
-      if (failed) ++out.failed_evaluations;
-      if (stop_after(false, trial_cost, step_norm, trial_y, failure)) return out;
-      if (short_step && !failed) return converged(short_step_reason);
-    }
-    if (++rejections > options.max_rejections) {
-      out.stalled = true;
-      out.message =
-          fmt::format("{} rejected steps in a row (lambda {:.3g}): a stall, not a minimum",
-                      rejections - 1, lambda);
-      return out;
-    }
-    lambda *= growth;
-    growth *= 2.0;
-  }
-  out.message = fmt::format("not converged after {} iterations", options.max_iterations);
-  return out;
+  return LevenbergMarquardt(residuals, lower, upper, options, curvature, progress).run(y0);
 }
 
 MatX least_squares_covariance(const MatX& jacobian, double s2) {

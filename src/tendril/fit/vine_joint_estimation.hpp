@@ -92,7 +92,6 @@ struct JointEstimationIteration {
 
 struct JointEstimationOptions {
   EstimationFormulation formulation = EstimationFormulation::transcribed;
-  Observation observation = Observation::points;
   /// false: one K and one C for all pins (the paper's choice); true: K_j, C_j per pin joint
   bool per_joint = false;
   std::vector<KnownContact> contacts;  ///< the contacts Phi(q_i) = 0 (none: no contact constraint)
@@ -128,14 +127,13 @@ struct JointEstimationOptions {
   EstimationHessian hessian = EstimationHessian::exact;
   double tolerance = 1e-8;   ///< IPOPT `tol` (scaled NLP error)
   int max_iterations = 500;  ///< IPOPT `max_iter`
-  /// Accepted steps of the trust-region pass before IPOPT (0: IPOPT from the simulated guess):
-  /// sparse Levenberg-Marquardt on the problem as least squares, r eliminated and the joint, growth
-  /// and contact constraints as heavily weighted residuals (fit/sparse_levenberg_marquardt.hpp;
-  /// with the transcribed formulation over [Z, y, K, C], the contacts' y >= 0 as bounds). IPOPT
-  /// then starts from its point as a warm start: the step map's with its least-squares multiplier
-  /// estimate kept however large (`constr_mult_init_max` 1e20), the transcribed one's with the
-  /// multipliers at which the least squares are stationary (`warm_start_init_point`); the bounded
-  /// K, C not pushed into the interior (bound pushes 1e-9) and the barrier parameter `mu_init` 1e-6
+  /// Transcribed formulation only: accepted steps of the trust-region pass before IPOPT (0: IPOPT
+  /// from the simulated guess): sparse Levenberg-Marquardt on the problem as least squares over
+  /// [Z, y, K, C], r eliminated, the joint, growth and contact constraints as heavily weighted
+  /// residuals and the contacts' y >= 0 as bounds (fit/sparse_levenberg_marquardt.hpp). IPOPT then
+  /// starts warm from its point with the multipliers at which the least squares are stationary
+  /// (`warm_start_init_point`, `constr_mult_init_max` 1e20); the bounded K, C not pushed into the
+  /// interior (bound pushes 1e-9) and the barrier parameter `mu_init` 1e-6
   int trust_region_iterations = 200;
   /// Transcribed formulation only: accepted steps of the pass after those, with the residuals' own
   /// curvature S = sum e_k d2e_k (from the exact Hessian of the Lagrangian) added to J^T J (a
@@ -143,7 +141,6 @@ struct JointEstimationOptions {
   /// gradient, these steps end at a 1e4 times smaller one, and IPOPT converges from there only with
   /// min_prismatic_extension: docs/physics/fitting.md). 0: none
   int trust_region_newton_iterations = 1500;
-  int print_level = 0;  ///< IPOPT `print_level` (0 silent, 5 its default log)
   /// Called after every trial of the trust-region pass and every IPOPT iteration (and at IPOPT's
   /// start, iteration 0); returning false stops the estimation at once (status User_Requested_Stop;
   /// in the pass, IPOPT is not started). Empty: none.
@@ -232,13 +229,14 @@ struct JointEstimationProblemEvaluation {
   /// then sqrt(R) (Z_{i+1} - f(Z_i)) per step; objective |e|^2, gradient 2 J^T e) and J = de/dx
   VecX residuals;
   SparseMatrix residual_jacobian;
-  /// With EstimationHessian::exact and multipliers given: the Hessian of the Lagrangian
-  /// f(x) + multipliers . g(x) (sparse, both triangles)
+  /// With multipliers given: the Hessian IPOPT is given (sparse, both triangles); with
+  /// EstimationHessian::exact that of the Lagrangian f(x) + multipliers . g(x)
   SparseMatrix hessian;
 };
 
 /// Evaluates the problem at `x` (empty: at the initial guess) as the solver sees it; with
-/// `multipliers` (one per constraint) and EstimationHessian::exact also the Lagrangian's Hessian.
+/// `multipliers` (one per constraint) also its Hessian (EstimationHessian::exact: the Lagrangian's;
+/// not with eliminate_model_residuals).
 JointEstimationProblemEvaluation evaluate_joint_estimation(const vine::VineModel& model,
                                                            const vine::VineState& start,
                                                            const std::vector<MeasuredFrame>& frames,

@@ -219,18 +219,19 @@ void ShellAssembly::add_masses_and_membranes() {
 
 void ShellAssembly::add_edge_springs() {
   for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
-    // an edge spring per edge of an edge-spring shell; on an edge between two such shells, the sum
+    // edge springs: sqrt(3)/4 E h |e_bar| from each triangle, sqrt(3)/2 E h |e_bar| inside (E h,
+    // nu = 1/3 on equilateral meshes: docs/physics/shells.md), or the shell's k_s per edge
     const double rest_length = (rest(mesh.edges[e][1]) - rest(mesh.edges[e][0])).norm();
+    const double share = mesh.edge_triangles[e][1] >= 0 ? 0.5 : 1.0;
     double stiffness = 0.0;
     for (int t : mesh.edge_triangles[e]) {
       if (t < 0) continue;
       const ShellInput& shell = shells[source[static_cast<std::size_t>(t)].shell];
       if (shell.membrane != ShellMembrane::edge_springs) continue;
-      const double k_s = shell.edge_spring_stiffness.value_or(
-          std::sqrt(3.0) / 4.0 * shell.material.youngs_modulus * shell.material.thickness *
-          rest_length);
-      // an interior edge is counted by both of its triangles: each adds half
-      stiffness += mesh.edge_triangles[e][1] >= 0 ? 0.5 * k_s : k_s;
+      const ShellMaterial& m = shell.material;
+      stiffness += shell.edge_spring_stiffness
+                       ? share * *shell.edge_spring_stiffness
+                       : std::sqrt(3.0) / 4.0 * m.youngs_modulus * m.thickness * rest_length;
     }
     if (stiffness > 0.0) mesh.edge_springs.push_back({static_cast<int>(e), rest_length, stiffness});
   }

@@ -30,7 +30,7 @@ enum class ShellBending {
 
 enum class ShellMembrane {
   cst,           ///< constant-strain triangles, St. Venant-Kirchhoff: the material's nu on any mesh
-  edge_springs,  ///< the paper's springs on shell edges (eq. 10): nu set by the mesh
+  edge_springs,  ///< the paper's springs on shell edges (eq. 10): nu = 1/3 on equilateral meshes
 };
 
 struct ShellMaterial {
@@ -48,6 +48,7 @@ struct ShellInput {
   ShellMembrane membrane = ShellMembrane::cst;
   std::optional<double>
       edge_spring_stiffness;  ///< k_s [N] of every edge spring instead of sqrt(3)/4 E h |e_bar|
+                              ///< from each triangle of the edge
   std::optional<double>
       hinge_stiffness;  ///< k_b [N m] of every hinge instead of default_hinge_stiffness
   /// Where each triangle came from, named in errors instead of "shells[s].triangles[t]" (e.g.

@@ -95,10 +95,11 @@ const io::SchemaTable& shell_scene_schema() {
           choice("shells[].membrane", "cst", {"cst", "edge_springs"},
                  "Membrane: cst (St. Venant-Kirchhoff constant-strain triangles; the material's E "
                  "and nu on every "
-                 "mesh: the default) or edge_springs (the paper's eq. 10; the Poisson effect is "
-                 "set by the mesh)."),
+                 "mesh: the default) or edge_springs (the paper's eq. 10; E h with nu = 1/3 on "
+                 "equilateral meshes only, whatever the material's nu; anisotropic on others)."),
           positive("shells[].edge_spring_stiffness", kOpt, "N",
-                   "edge_springs: k_s of every edge instead of sqrt(3)/4 E h |e_bar|."),
+                   "edge_springs: k_s of every edge instead of sqrt(3)/4 E h |e_bar| from each "
+                   "triangle of the edge (sqrt(3)/2 E h |e_bar| on interior edges)."),
           positive(
               "shells[].hinge_stiffness", kOpt, "N m",
               "hinge: k_b of every hinge instead of 2 D / sqrt 3, D = E h^3 / (12 (1 - nu^2))."),

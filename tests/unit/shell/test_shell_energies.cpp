@@ -105,13 +105,20 @@ TEST(ShellEnergies, CstHandComputedValue) {
       expected, 1e-14);
 }
 
-TEST(ShellEnergies, EdgeSpringStiffnessIsThePapersDefault) {
-  // k_s = sqrt(3)/4 E h |e_bar| on every edge, interior or boundary
+TEST(ShellEnergies, EdgeSpringStiffnessIsTheTrianglesShares) {
+  // sqrt(3)/4 E h |e_bar| from each triangle of the edge (the triangular lattice with the
+  // plane-stress E h, test_membrane_modulus.cpp): sqrt(3)/2 E h |e_bar| inside, sqrt(3)/4 E h
+  // |e_bar| on the boundary
   const test::BuiltShell s = test::build(io::rectangle_mesh(1.0, 1.0, 3, 3, io::MeshPattern::right),
                                          ShellBending::hinge, ShellMembrane::edge_springs);
   ASSERT_EQ(s.model.shells.edge_springs.size(), s.model.shells.edges.size());
-  for (const ShellEdgeSpring& spring : s.model.shells.edge_springs)
-    EXPECT_NEAR(spring.stiffness, std::sqrt(3.0) / 4.0 * 2.0 * 0.4 * spring.rest_length, 1e-15);
+  for (const ShellEdgeSpring& spring : s.model.shells.edge_springs) {
+    const bool interior =
+        s.model.shells.edge_triangles[static_cast<std::size_t>(spring.edge)][1] >= 0;
+    EXPECT_NEAR(spring.stiffness,
+                (interior ? 2.0 : 1.0) * std::sqrt(3.0) / 4.0 * 2.0 * 0.4 * spring.rest_length,
+                1e-15);
+  }
 }
 
 }  // namespace

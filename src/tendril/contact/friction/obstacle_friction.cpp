@@ -72,9 +72,16 @@ void ObstacleFriction::accumulate_edges(const EvalInput& in, ForceOutput& out) c
     for (const auto& segment : core_.segments) {
       const Vec3 c0 = segment[0] + shift, c1 = segment[1] + shift;
       if (!segments_within(a0, a1, c0, c1, radius_sum + params_.distance_tolerance)) continue;
+      // (set by segments: GCC 12 misreads the comma initializer of 3-vectors as out of bounds)
       Vec12 x, u;
-      x << a0, a1, c0, c1;
-      u << in.u.segment<3>(d0), in.u.segment<3>(d1), velocity, velocity;
+      x.segment<3>(0) = a0;
+      x.segment<3>(3) = a1;
+      x.segment<3>(6) = c0;
+      x.segment<3>(9) = c1;
+      u.segment<3>(0) = in.u.segment<3>(d0);
+      u.segment<3>(3) = in.u.segment<3>(d1);
+      u.segment<3>(6) = velocity;
+      u.segment<3>(9) = velocity;
       const PairFriction f = imc_pair_friction(x, u, radius_sum, params_, out.jacobian != nullptr);
       if (!f.active) continue;
       any = true;

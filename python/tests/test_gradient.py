@@ -1,0 +1,77 @@
+"""Simulation.run_with_gradient (docs/physics/gradients.md) against central differences of whole
+runs stepped from Python on scenes with the parameter changed in the scene itself (E, density,
+natural curvature), the objective computed here from the stepped positions."""
+import numpy as np
+import pytest
+
+import tendril
+
+SCENE = "examples/cantilever_gravity.yaml"
+TIGHT = {"rods.0.geometry.num_nodes": 11, "integrator.newton.force_tolerance": 1e-14}
+TARGET = np.array([0.9, 0.0, -0.1])
+STEPS = 20
+
+
+def objective_of_scene(repo, overrides):
+    """1/2 |x_tip - target|^2 after STEPS steps of the scene with `overrides`."""
+    sim = tendril.Simulation.from_file(repo / SCENE, {**TIGHT, **overrides})
+    for _ in range(STEPS):
+        assert sim.step().ok
+    return 0.5 * np.sum((sim.state.positions[10] - TARGET) ** 2)
+
+
+def central_difference(f, x, h0):
+    """(f(x + h) - f(x - h)) / 2h at the h = h0 10^-j (j = 0..4) whose estimate changes least to
+    the next smaller h."""
+    estimates = [(f(x + h) - f(x - h)) / (2 * h) for h in h0 * 10.0 ** -np.arange(5)]
+    changes = np.abs(np.diff(estimates))
+    return estimates[int(np.argmin(changes))]
+
+
+def test_gradient_matches_differences_of_scene_runs(repo):
+    sim = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(TARGET))],
+                                   [("youngs_modulus_scale", 1.0), ("density_scale", 1.0),
+                                    ("natural_curvature_1", 0.0)], checkpoint_interval=3)
+    assert result["ok"], result["message"]
+    assert sim.steps_taken == 0, "the simulation itself does not move"
+    assert result["value"] == pytest.approx(objective_of_scene(repo, {}), rel=1e-12)
+    g = result["gradient"]
+    e = central_difference(lambda s: objective_of_scene(repo, {"rods.0.material.E": 1e7 * s}), 1.0, 1e-2)
+    rho = central_difference(lambda s: objective_of_scene(repo, {"rods.0.material.density": 1273.52 * s}),
+                             1.0, 1e-2)
+    kappa = central_difference(lambda k: objective_of_scene(repo, {"rods.0.natural_curvature": [k, 0.0]}),
+                               0.0, 1e-1)
+    assert g["youngs_modulus_scale"] == pytest.approx(e, rel=1e-6)
+    assert g["density_scale"] == pytest.approx(rho, rel=1e-6)
+    assert g["natural_curvature_1"] == pytest.approx(kappa, rel=1e-6)
+    assert result["initial_velocity"].shape == (sim.num_dofs,)
+
+
+def test_unknown_parameter_is_refused(repo):
+    sim = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    with pytest.raises(tendril.InputError, match="youngs_modulus_scale"):
+        sim.run_with_gradient(3, [], [("radius", 1.0)])
+
+
+def test_scipy_recovers_a_natural_curvature(repo):
+    # the tip's end position of a run whose springs have the integrated natural curvature 1.5 l (the
+    # parameter's convention; the scene key gives 2 tan(kappa l / 2), l the edge length) is the
+    # target; L-BFGS-B with the adjoint gradient recovers kappa_1 = 1.5 1/m from 0
+    scipy_optimize = pytest.importorskip("scipy.optimize")
+    start = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    l = np.linalg.norm(start.state.positions[1] - start.state.positions[0])
+    kappa_scene = 2.0 * np.arctan(0.5 * 1.5 * l) / l
+    sim = tendril.Simulation.from_file(repo / SCENE, {**TIGHT, "rods.0.natural_curvature": [kappa_scene, 0.0]})
+    for _ in range(STEPS):
+        assert sim.step().ok
+    target = tuple(sim.state.positions[10])
+
+    def objective(kappa):
+        r = start.run_with_gradient(STEPS, [(10, STEPS, target)], [("natural_curvature_1", float(kappa[0]))])
+        assert r["ok"], r["message"]
+        return r["value"], np.array([r["gradient"]["natural_curvature_1"]])
+
+    result = scipy_optimize.minimize(objective, [0.0], jac=True, method="L-BFGS-B",
+                                     options={"ftol": 1e-20, "gtol": 1e-14})
+    assert result.x[0] == pytest.approx(1.5, abs=1e-6)

@@ -1,0 +1,52 @@
+#pragma once
+/// Scalar parameters of a Model on which the implicit Euler residual depends affinely (stiffnesses
+/// proportional to Young's modulus, masses to the density, natural curvatures, drag viscosities).
+/// For such a parameter p the residual's derivative dr/dp = (r(p + d) - r(p)) / d is exact for any
+/// step d (up to round-off), so it is taken from two residual evaluations on model copies; see
+/// docs/physics/gradients.md, "Parameters".
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tendril/core/model.hpp"
+
+namespace tendril::adjoint {
+
+struct Parameter {
+  std::string name;    ///< what the parameter is, for reports ("youngs_modulus", ...)
+  double value = 0.0;  ///< p, in the parameter's unit
+  /// Sets the parameter to `value` in `model` (a copy of the model the factory was given).
+  std::function<void(Model& model, double value)> apply;
+  /// d of the affine difference: the parameter's scale (|p|, or its unit when p = 0).
+  double difference_step() const;
+};
+
+/// Young's modulus E [Pa] of every rod edge and spring, whose current value in `model` is
+/// `youngs_modulus`: the stretch, bend and twist stiffnesses (EA, EI_1, EI_2, GJ) scale with E at
+/// a fixed Poisson ratio.
+Parameter youngs_modulus(const Model& model, double youngs_modulus);
+
+/// Density rho [kg/m^3], whose current value in `model` is `density`: every lumped mass and
+/// rotational inertia scales with it (and so does gravity, which reads the masses).
+Parameter density(const Model& model, double density);
+
+/// A uniform natural curvature kappa [1/m] about material axis `component` (0: kappa_1, 1:
+/// kappa_2) of every rod spring: the integrated natural curvature of spring k is kappa l_k (l_k its
+/// Voronoi length; affine in kappa, unlike the scene key rods[].natural_curvature, whose arc value
+/// 2 tan(kappa l_k / 2) agrees with it to first order). Starts at `curvature`.
+Parameter uniform_natural_curvature(int component, double curvature);
+
+/// The integrated natural curvature kappa_bar [-] of rod spring `spring` about material axis
+/// `component`, starting at the model's value.
+Parameter spring_natural_curvature(const Model& model, int spring, int component);
+
+/// The viscosity eta [Pa s] of the ViscousDrag term model.forces[force_index], which acts on
+/// `nodes` (as it was built) with viscosity `viscosity`: apply() replaces the term.
+Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int> nodes,
+                    double viscosity);
+
+/// A copy of `model` with every parameter applied at its value.
+Model with_parameters(const Model& model, const std::vector<Parameter>& parameters);
+
+}  // namespace tendril::adjoint
