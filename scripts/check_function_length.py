@@ -18,12 +18,7 @@ SCHEMA_TABLES = {"rod_scene_schema", "shell_scene_schema", "media_scene_schema",
                  "fit_file_schema"}
 
 # (file, function) -> its length in lines today; each is to become one function per step.
-TO_SPLIT = {
-    ("src/tendril/sim/rod_scene.cpp", "load_rod_scene"): 437,
-    ("src/tendril/shell/shell_builder.cpp", "add_shells"): 230,
-    ("src/tendril/sim/contact_scene.cpp", "add_contact"): 147,
-    ("src/tendril/sim/shell_scene.cpp", "add_scene_shells"): 135,
-}
+TO_SPLIT = {}
 
 
 def function_lengths(root):

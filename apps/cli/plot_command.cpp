@@ -3,7 +3,6 @@
 // The run is read by the C++ reader first, so a damaged run fails with the same message as
 // `tendril view` and `tendril export`.
 
-#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -34,14 +33,9 @@ int plot(const PlotOptions& o) {
   const std::string python = python_interpreter();
   const int code =
       run_process({python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
-  if (code != 0) {
-    const std::string why = helper_failure(
-        "plot_run.py (" + python + ")", code,
-        "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
-    std::fprintf(stderr, "error: plotting failed: %s\n", why.c_str());
-    return kExitFailedRun;
-  }
-  return 0;
+  return helper_exit_code(
+      "plotting", "plot_run.py (" + python + ")", code,
+      "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
 }
 
 }  // namespace

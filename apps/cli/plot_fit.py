@@ -13,13 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-
-
-def number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
+from plot_run import number  # shipped next to this script
 
 
 def rows(path):

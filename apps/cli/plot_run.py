@@ -14,6 +14,7 @@ python3-matplotlib; writes PNG files into the output directory and prints their 
 Usage: plot_run.py RUN_DIR OUT_DIR NODE
 """
 import json
+import math
 import sys
 import textwrap
 from pathlib import Path
@@ -38,6 +39,14 @@ def load(run_dir):
         arrays[a["name"]] = np.load(run_dir / a["file"])
         entries[a["name"]] = a
     return meta, arrays, entries
+
+
+def number(text):
+    """A CSV cell as a float (NaN for an empty or non-numeric cell)."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
 
 
 def fit_titles(fig):

@@ -10,14 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from plot_run import fit_titles  # shipped next to this script
-
-
-def number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return math.nan
+from plot_run import fit_titles, number  # shipped next to this script
 
 
 def main(path, out):

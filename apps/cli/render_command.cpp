@@ -111,13 +111,8 @@ int render(const RenderOptions& o) {
   stop = true;
   serving.join();
   if (code == 2) return kExitBadInput;  // render.mjs reported bad input (e.g. an unknown --colour)
-  if (code != 0) {
-    const std::string why = helper_failure(
-        "render.mjs", code, "node, /usr/bin/chromium and ffmpeg: scripts/setup.sh installs them");
-    std::fprintf(stderr, "error: rendering failed: %s\n", why.c_str());
-    return kExitFailedRun;
-  }
-  return 0;
+  return helper_exit_code("rendering", "render.mjs", code,
+                          "node, /usr/bin/chromium and ffmpeg: scripts/setup.sh installs them");
 }
 
 }  // namespace

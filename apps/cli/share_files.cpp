@@ -1,6 +1,7 @@
 #include "share_files.hpp"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "command.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::cli {
@@ -64,6 +66,14 @@ std::string helper_failure(const std::string& program, int code, const std::stri
     return program + " was killed by signal " + std::to_string(code - 128) +
            (code - 128 == SIGKILL ? " (out of memory? the kernel's OOM killer sends SIGKILL)" : "");
   return program + " failed (exit " + std::to_string(code) + "): its message is above";
+}
+
+int helper_exit_code(const std::string& task, const std::string& program, int code,
+                     const std::string& needs) {
+  if (code == 0) return 0;
+  std::fprintf(stderr, "error: %s failed: %s\n", task.c_str(),
+               helper_failure(program, code, needs).c_str());
+  return kExitFailedRun;
 }
 
 }  // namespace tendril::cli

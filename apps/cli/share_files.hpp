@@ -31,4 +31,9 @@ int run_process(const std::vector<std::string>& argv);
 /// so (SIGKILL: perhaps out of memory), anything else points to the helper's own message above.
 std::string helper_failure(const std::string& program, int code, const std::string& needs);
 
+/// The command's exit code after helper `program` ended with `code`: 0 if it succeeded, else
+/// kExitFailedRun after "error: <task> failed: <helper_failure(...)>" on stderr.
+int helper_exit_code(const std::string& task, const std::string& program, int code,
+                     const std::string& needs);
+
 }  // namespace tendril::cli

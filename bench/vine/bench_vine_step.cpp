@@ -2,8 +2,8 @@
 // at 10 ... 1000 bodies. Each benchmark iteration is one VineStepper::step; the state runs through
 // the 400-step (4 s) trajectory of the paper and restarts (untimed) at its end, so the time is the
 // mean over the trajectory, like the paper's "average runtime per timestep" (3.0 ms at 30 bodies).
-// Scaling with the number of bodies n (tendril/vine/paper_scenes.hpp): BM_VineRuntimeStep keeps
-// the bodies (d = 6.67 mm) and lengthens the robot, with the circle kept ahead of the tip;
+// Scaling with the number of bodies n (tests/support/vine_paper_scenes.hpp): BM_VineRuntimeStep
+// keeps the bodies (d = 6.67 mm) and lengthens the robot, with the circle kept ahead of the tip;
 // BM_VineRuntimeStepFixedLength is the authors' script (0.4 m robot, d = 0.2 m / n). Per-body
 // mass, inertia, K and C are the paper's in both. BM_VineRuntimeStepBodyContact: contact along the
 // bodies; BM_VineObstacles: 10, 100, 1000 obstacles (broad phase). Results:
@@ -13,12 +13,14 @@
 #include <benchmark/benchmark.h>
 
 #include "support/statistics.hpp"
-#include "tendril/vine/paper_scenes.hpp"
+#include "support/vine_paper_scenes.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace {
 
 using namespace tendril::vine;
+using tendril::testing::runtime_scene_model;
+using tendril::testing::RuntimeScaling;
 
 void run_model(benchmark::State& bench, const VineModel& model) {
   const int bodies = model.num_bodies;

@@ -1,17 +1,17 @@
 #pragma once
-/// The step-derivative tests' contact case: the runtime scene (vine/paper_scenes.hpp, 8 bodies)
-/// with point contact, four pins of distinct K, C and a circle ahead, grown until a contact point
-/// presses on it (normal impulse > 1e-6 N s after step 30).
+/// The step-derivative tests' contact case: the runtime scene (support/vine_paper_scenes.hpp, 8
+/// bodies) with point contact, four pins of distinct K, C and a circle ahead, grown until a contact
+/// point presses on it (normal impulse > 1e-6 N s after step 30).
 
 #include <gtest/gtest.h>
 
-#include "tendril/vine/paper_scenes.hpp"
+#include "support/vine_paper_scenes.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::testing {
 
 inline vine::VineModel runtime_scene_before_a_circle() {
-  vine::VineModel m = vine::runtime_scene_model(8);
+  vine::VineModel m = runtime_scene_model(8);
   m.contact_model = vine::ContactModel::point;
   m.obstacles = {vine::make_circle(Vec2(0.14, 0.02), 0.02)};
   m.stiffness = {0.5, 0.4, 0.3, 0.2};

@@ -80,21 +80,22 @@ void NpyAppender::write_header() {
 }
 
 void NpyAppender::append(std::span<const double> frame) {
-  TENDRIL_ASSERT(type_ == NpyType::Float64, "npy: appending float64 to an int64 array");
-  TENDRIL_ASSERT(frame.size() == frame_size_,
-                 "npy: frame size does not match the array's frame shape");
-  out_.write(reinterpret_cast<const char*>(frame.data()),
-             static_cast<std::streamsize>(frame.size_bytes()));
-  check_written();
-  ++frames_;
+  append_frame(NpyType::Float64, reinterpret_cast<const char*>(frame.data()), frame.size(),
+               frame.size_bytes());
 }
 
 void NpyAppender::append(std::span<const std::int64_t> frame) {
-  TENDRIL_ASSERT(type_ == NpyType::Int64, "npy: appending int64 to a float64 array");
-  TENDRIL_ASSERT(frame.size() == frame_size_,
-                 "npy: frame size does not match the array's frame shape");
-  out_.write(reinterpret_cast<const char*>(frame.data()),
-             static_cast<std::streamsize>(frame.size_bytes()));
+  append_frame(NpyType::Int64, reinterpret_cast<const char*>(frame.data()), frame.size(),
+               frame.size_bytes());
+}
+
+void NpyAppender::append_frame(NpyType type, const char* bytes, std::size_t values,
+                               std::size_t size) {
+  TENDRIL_ASSERT(type_ == type, type == NpyType::Float64
+                                    ? "npy: appending float64 to an int64 array"
+                                    : "npy: appending int64 to a float64 array");
+  TENDRIL_ASSERT(values == frame_size_, "npy: frame size does not match the array's frame shape");
+  out_.write(bytes, static_cast<std::streamsize>(size));
   check_written();
   ++frames_;
 }

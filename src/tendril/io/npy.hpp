@@ -39,6 +39,8 @@ class NpyAppender {
 
  private:
   void write_header();
+  /// Appends one frame of `type`: `values` values, `size` bytes from `bytes`.
+  void append_frame(NpyType type, const char* bytes, std::size_t values, std::size_t size);
   /// Throws InputError if the stream failed (a full disk, a vanished directory).
   void check_written() const;
   std::filesystem::path file_;

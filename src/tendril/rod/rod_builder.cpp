@@ -256,21 +256,9 @@ Model build_rod_model(const RodNetworkInput& in) {
   model.fixed.assign(static_cast<std::size_t>(model.dofs.size()), 0);
   rods.initial_director_hint = in.initial_director_hint;
 
-  // springs closing a loop at a joint may start with a reference twist near pi, where the averaged
-  // directors (m_2^a + m_2^b) cancel and the spring loses its bending stiffness: turn edge_a's
-  // frame by pi inside such springs (the two orientation conventions of mat_dismech 3.2 /
-  // granular_flagella IV-E)
+  // rest shape: springs oriented, not folding back, natural strains from the geometry if asked
   const VecX q_rest = rest_configuration(model);
-  RodFrames frames;
-  initialize_frames(model, q_rest, frames);
-  for (std::size_t k = 0; k < rods.springs.size(); ++k)
-    if (std::abs(frames.reference_twist[k]) > 0.5 * std::numbers::pi)
-      rods.springs[k].director_sign_a = -1;
-  initialize_frames(model, q_rest, frames);
-
-  // rest shape: springs must not fold back, natural strains from the geometry if asked
-  Kinematics kin;
-  compute_kinematics(model, frames, q_rest, kin);
+  const Kinematics kin = orient_rest_springs(model, q_rest, rods.springs, 0);
   for (std::size_t k = 0; k < rods.springs.size(); ++k) {
     BendTwistSpring& spring = rods.springs[k];
     const BendTwistStencil s = oriented_stencil(model, kin, q_rest, k);
@@ -294,6 +282,19 @@ VecX rest_configuration(const Model& model) {
   VecX q = VecX::Zero(model.dofs.size());
   q.head(3 * model.dofs.num_nodes) = model.rest_positions;
   return q;
+}
+
+Kinematics orient_rest_springs(const Model& model, const VecX& q_rest,
+                               std::vector<BendTwistSpring>& springs, std::size_t first) {
+  RodFrames frames;
+  initialize_frames(model, q_rest, frames);
+  for (std::size_t k = 0; k < springs.size(); ++k)
+    if (std::abs(frames.reference_twist[first + k]) > 0.5 * std::numbers::pi)
+      springs[k].director_sign_a = -1;
+  initialize_frames(model, q_rest, frames);
+  Kinematics kin;
+  compute_kinematics(model, frames, q_rest, kin);
+  return kin;
 }
 
 }  // namespace tendril

@@ -22,6 +22,7 @@
 
 #include "tendril/core/model.hpp"
 #include "tendril/core/types.hpp"
+#include "tendril/geometry/kinematics.hpp"
 
 namespace tendril {
 
@@ -75,5 +76,14 @@ Model build_rod_model(const RodNetworkInput& input);
 
 /// q of the rest shape: rest positions and zero twist angles (#dofs).
 VecX rest_configuration(const Model& model);
+
+/// The kinematics of the rest shape q_rest once `springs` (the model's own: its rod springs, or its
+/// rod-shell joint springs, the first at index `first` of the reference twists) are oriented:
+/// springs closing a loop at a joint may start with a reference twist near pi, where the averaged
+/// directors (m_2^a + m_2^b) cancel and the spring loses its bending stiffness, so edge_a's frame
+/// is turned by pi (director_sign_a = -1) in each spring whose rest reference twist is beyond pi/2
+/// (the two orientation conventions of mat_dismech 3.2 / granular_flagella IV-E).
+Kinematics orient_rest_springs(const Model& model, const VecX& q_rest,
+                               std::vector<BendTwistSpring>& springs, std::size_t first);
 
 }  // namespace tendril

@@ -1,10 +1,8 @@
 #include "tendril/shell/rod_shell_joint.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <memory>
-#include <numbers>
 #include <set>
 #include <string>
 #include <tuple>
@@ -110,17 +108,9 @@ void add_rod_shell_joints(Model& model, const std::vector<int>& joint_nodes) {
   for (BendTwistSpring& s : mesh.joint_springs)
     s.voronoi_length = 0.5 * (rest_length(s.edge_a) + rest_length(s.edge_b));
 
-  // as for rod joints (rod_builder.cpp): a rest reference twist beyond pi/2 turns edge_a's frame by
-  // pi
+  // rest shape: springs oriented as the rods' (orient_rest_springs), not folding back
   const std::size_t first = rods.springs.size();
-  RodFrames frames;
-  initialize_frames(model, q_rest, frames);
-  for (std::size_t k = 0; k < mesh.joint_springs.size(); ++k)
-    if (std::abs(frames.reference_twist[first + k]) > 0.5 * std::numbers::pi)
-      mesh.joint_springs[k].director_sign_a = -1;
-  initialize_frames(model, q_rest, frames);
-  Kinematics kin;
-  compute_kinematics(model, frames, q_rest, kin);
+  const Kinematics kin = orient_rest_springs(model, q_rest, mesh.joint_springs, first);
   for (std::size_t k = 0; k < mesh.joint_springs.size(); ++k) {
     BendTwistSpring& spring = mesh.joint_springs[k];
     const BendTwistStencil s = oriented_stencil(model, kin, q_rest, first + k);

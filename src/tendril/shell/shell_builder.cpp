@@ -53,23 +53,44 @@ struct TriangleSource {
   std::size_t index = 0;
 };
 
-}  // namespace
+/// What add_shells builds, step by step: the model's shell mesh from the shells' inputs, with
+/// where each triangle came from.
+struct ShellAssembly {
+  Model& model;
+  const std::vector<ShellInput>& shells;
+  ShellMesh& mesh;
+  std::vector<TriangleSource> source;  ///< the shell and index of each triangle of `mesh`
 
-void add_shells(Model& model, const std::vector<ShellInput>& shells) {
-  const auto triangle_path = [&](std::size_t s, std::size_t t) {
+  /// The rest position of a model node [m].
+  Vec3 rest(int node) const { return model.rest_positions.segment<3>(model.dofs.node(node)); }
+  /// The scene's name of triangle t of shell s.
+  std::string triangle_path(std::size_t s, std::size_t t) const {
     const auto& names = shells[s].triangle_names;
     return t < names.size() ? names[t] : shell_path(s) + ".triangles[" + std::to_string(t) + "]";
-  };
-  TENDRIL_ASSERT(model.shells.triangles.empty(),
-                 "add_shells called on a model that already has shells");
-  ShellMesh& mesh = model.shells;
-  const int num_nodes = model.dofs.num_nodes;
-  const auto rest = [&](int node) -> Vec3 {
-    return model.rest_positions.segment<3>(model.dofs.node(node));
-  };
+  }
 
-  // triangles: indices in range, three distinct nodes, not degenerate, not duplicated
-  std::vector<TriangleSource> source;
+  /// Materials and triangles checked (indices in range, three distinct nodes, not degenerate, not
+  /// duplicated) and appended to the mesh.
+  void add_triangles();
+  /// Shell edges: at most two triangles each, running it in opposite directions (consistent
+  /// orientation), one bending model on both sides.
+  void add_edges();
+  /// One xi per shell edge of a mid-edge shell, appended to q with zero mass.
+  void add_edge_xi();
+  /// Lumped masses and the constant-strain membrane triangles.
+  void add_masses_and_membranes();
+  /// Edge springs on the edges of edge-spring shells.
+  void add_edge_springs();
+  /// Hinges on edges shared by two hinge-bending triangles, at the rest dihedral angle.
+  void add_hinges();
+  /// Mid-edge triangles: coefficients, natural shape operator and metric of the rest triangle.
+  void add_midedge_triangles();
+  /// One energy term per kind of element the mesh has.
+  void add_energy_terms();
+};
+
+void ShellAssembly::add_triangles() {
+  const int num_nodes = model.dofs.num_nodes;
   std::map<std::array<int, 3>, std::size_t> seen;  // sorted nodes -> global triangle
   for (std::size_t s = 0; s < shells.size(); ++s) {
     check_material(shells[s].material, shell_path(s));
@@ -111,9 +132,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       source.push_back({s, t});
     }
   }
+}
 
-  // shell edges: at most two triangles each, running it in opposite directions (consistent
-  // orientation)
+void ShellAssembly::add_edges() {
   std::map<std::array<int, 2>, int> edge_of;
   mesh.triangle_edges.resize(mesh.triangles.size());
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
@@ -153,8 +174,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       mesh.triangle_edges[t][k] = static_cast<int>(e);
     }
   }
+}
 
-  // one xi per shell edge of a mid-edge shell, appended to q with zero mass
+void ShellAssembly::add_edge_xi() {
   mesh.edge_xi.assign(mesh.edges.size(), -1);
   for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
     const auto t = static_cast<std::size_t>(mesh.edge_triangles[e][0]);
@@ -164,8 +186,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   }
   model.dofs.num_shell_edges = static_cast<int>(mesh.xi_edge.size());
   grow_massless_dofs(model);
+}
 
-  // lumped masses, membranes
+void ShellAssembly::add_masses_and_membranes() {
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     const ShellInput& shell = shells[source[t].shell];
     const ShellMaterial& m = shell.material;
@@ -192,6 +215,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
       mesh.membrane_triangles.push_back(mt);
     }
   }
+}
+
+void ShellAssembly::add_edge_springs() {
   for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
     // edge springs: sqrt(3)/4 E h |e_bar| from each triangle, sqrt(3)/2 E h |e_bar| inside (E h,
     // nu = 1/3 on equilateral meshes: docs/physics/shells.md), or the shell's k_s per edge
@@ -209,8 +235,10 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     }
     if (stiffness > 0.0) mesh.edge_springs.push_back({static_cast<int>(e), rest_length, stiffness});
   }
+}
 
-  // hinges on edges shared by two hinge-bending triangles: x_2 in the triangle running x_0 -> x_1
+void ShellAssembly::add_hinges() {
+  // x_2 in the triangle running x_0 -> x_1 (ShellHinge::nodes)
   for (std::size_t e = 0; e < mesh.edges.size(); ++e) {
     const auto& adjacent = mesh.edge_triangles[e];
     if (adjacent[1] < 0) continue;
@@ -235,8 +263,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
                                          rest(hinge.nodes[2]), rest(hinge.nodes[3]));
     mesh.hinges.push_back(hinge);
   }
+}
 
-  // mid-edge triangles: coefficients, natural shape operator and metric of the rest triangle, with
+void ShellAssembly::add_midedge_triangles() {
   // the edge frames tau of the rest shape
   RodFrames frames;
   initialize_frames(model, rest_configuration(model), frames);
@@ -275,7 +304,9 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
     mt.stiffness = shell.material.youngs_modulus * h * h * h / (24.0 * (1.0 - nu * nu)) * area;
     mesh.midedge_triangles.push_back(mt);
   }
+}
 
+void ShellAssembly::add_energy_terms() {
   if (!mesh.edge_springs.empty())
     model.energies.push_back(std::make_shared<MembraneSpringEnergy>());
   if (!mesh.membrane_triangles.empty())
@@ -283,6 +314,22 @@ void add_shells(Model& model, const std::vector<ShellInput>& shells) {
   if (!mesh.hinges.empty()) model.energies.push_back(std::make_shared<HingeBendingEnergy>());
   if (!mesh.midedge_triangles.empty())
     model.energies.push_back(std::make_shared<MidEdgeBendingEnergy>());
+}
+
+}  // namespace
+
+void add_shells(Model& model, const std::vector<ShellInput>& shells) {
+  TENDRIL_ASSERT(model.shells.triangles.empty(),
+                 "add_shells called on a model that already has shells");
+  ShellAssembly assembly{model, shells, model.shells, {}};
+  assembly.add_triangles();
+  assembly.add_edges();
+  assembly.add_edge_xi();
+  assembly.add_masses_and_membranes();
+  assembly.add_edge_springs();
+  assembly.add_hinges();
+  assembly.add_midedge_triangles();
+  assembly.add_energy_terms();
 }
 
 double default_hinge_stiffness(const ShellMaterial& m) {

@@ -269,40 +269,43 @@ const io::SchemaTable& contact_scene_schema() {
   return table;
 }
 
-void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius,
-                 const std::vector<SceneShell>& shells) {
-  if (!root.has("contact")) return;
-  const io::SceneNode c = root.map("contact");
-  contact::ContactParameters params;
-  params.stiffness = c.real("stiffness");
-  params.distance_tolerance = c.real("distance_tolerance");
-  params.slip_tolerance = c.real("slip_tolerance");
-  params.validate("contact.");
-  Model& model = out.model;
-  // the bodies in contact (`key`: rods or shells, `count` of them): the listed ones, default all
-  const auto selected = [&](const std::string& key, int count) {
-    std::vector<int> out_list;
-    if (!c.has(key)) {
-      for (int k = 0; k < count; ++k) out_list.push_back(k);
-      return out_list;
-    }
-    const auto list = c.integers(key);
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      if (list[k] < 0 || list[k] >= count)
-        c.fail(fmt::format("{}[{}]", key, k), std::to_string(list[k]),
-               count > 0
-                   ? fmt::format("a {} index in 0..{}", key == "rods" ? "rod" : "shell", count - 1)
-                   : fmt::format("no index (the scene has no {})", key));
-      out_list.push_back(list[k]);
-    }
-    return out_list;
-  };
+namespace {
 
-  // their nodes, edges and triangles with contact radii (a joint node takes the largest): a rod's
-  // radius, half a shell's thickness
+/// The bodies in contact (`key`: rods or shells, `count` of them): the listed ones, default all.
+std::vector<int> selected(const io::SceneNode& c, const std::string& key, int count) {
+  std::vector<int> out_list;
+  if (!c.has(key)) {
+    for (int k = 0; k < count; ++k) out_list.push_back(k);
+    return out_list;
+  }
+  const auto list = c.integers(key);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (list[k] < 0 || list[k] >= count)
+      c.fail(fmt::format("{}[{}]", key, k), std::to_string(list[k]),
+             count > 0
+                 ? fmt::format("a {} index in 0..{}", key == "rods" ? "rod" : "shell", count - 1)
+                 : fmt::format("no index (the scene has no {})", key));
+    out_list.push_back(list[k]);
+  }
+  return out_list;
+}
+
+/// The nodes, edges and triangles of the bodies in contact, with their contact radii [m].
+struct ContactBodies {
+  contact::ContactNodes nodes;
+  contact::ContactEdges edges;
+  contact::ContactTriangles triangles;
+};
+
+/// The bodies in contact (`contact`: `c`) with contact radii (a joint node takes the largest): a
+/// rod's radius, half a shell's thickness.
+ContactBodies contact_bodies(const io::SceneNode& c, const RodScene& out,
+                             const std::vector<double>& rod_radius,
+                             const std::vector<SceneShell>& shells) {
+  const Model& model = out.model;
   std::vector<double> node_radius(model.dofs.num_nodes, -1.0);
   contact::ContactEdges edges;
-  for (int r : selected("rods", static_cast<int>(out.rod_nodes.size()))) {
+  for (int r : selected(c, "rods", static_cast<int>(out.rod_nodes.size()))) {
     for (int n : out.rod_nodes[r]) node_radius[n] = std::max(node_radius[n], rod_radius[r]);
     for (int e : out.rod_edges[r]) {
       edges.nodes.push_back(model.rods.edges[e]);
@@ -310,7 +313,7 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     }
   }
   contact::ContactTriangles triangles;
-  for (int s : selected("shells", static_cast<int>(shells.size()))) {
+  for (int s : selected(c, "shells", static_cast<int>(shells.size()))) {
     const double radius = 0.5 * shells[s].input.material.thickness;
     for (int n : out.shell_nodes[s]) node_radius[n] = std::max(node_radius[n], radius);
     std::vector<std::array<int, 2>> shell_edges;
@@ -333,6 +336,36 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
       nodes.nodes.push_back(n);
       nodes.radius.push_back(node_radius[n]);
     }
+  return {std::move(nodes), std::move(edges), std::move(triangles)};
+}
+
+/// An on/off contact section (ground or self): whether it is enabled; friction when it is not is an
+/// error.
+bool check_enabled(const io::SceneNode& at) {
+  const bool enabled = at.boolean("enabled");
+  const double mu = at.real("friction");
+  if (!enabled && mu > 0.0)
+    at.fail("friction", fmt::format("{:g}", mu),
+            "0 when this contact is disabled (friction needs contact)");
+  return enabled;
+}
+
+}  // namespace
+
+void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<double>& rod_radius,
+                 const std::vector<SceneShell>& shells) {
+  if (!root.has("contact")) return;
+  const io::SceneNode c = root.map("contact");
+  contact::ContactParameters params;
+  params.stiffness = c.real("stiffness");
+  params.distance_tolerance = c.real("distance_tolerance");
+  params.slip_tolerance = c.real("slip_tolerance");
+  params.validate("contact.");
+  Model& model = out.model;
+  const ContactBodies bodies = contact_bodies(c, out, rod_radius, shells);
+  const contact::ContactNodes& nodes = bodies.nodes;
+  const contact::ContactEdges& edges = bodies.edges;
+  const contact::ContactTriangles& triangles = bodies.triangles;
 
   const auto node_name = [&](int n) { return scene_node_name(out, n); };
   // an obstacle: contact, friction if mu > 0, and no body inside it at t = 0
@@ -346,14 +379,6 @@ void add_contact(const io::SceneNode& root, RodScene& out, const std::vector<dou
     if (mu > 0.0)
       model.forces.push_back(
           std::make_shared<contact::ObstacleFriction>(obstacle, nodes, p, edges));
-  };
-  const auto check_enabled = [](const io::SceneNode& at) {
-    const bool enabled = at.boolean("enabled");
-    const double mu = at.real("friction");
-    if (!enabled && mu > 0.0)
-      at.fail("friction", fmt::format("{:g}", mu),
-              "0 when this contact is disabled (friction needs contact)");
-    return enabled;
   };
   bool any = false;
 

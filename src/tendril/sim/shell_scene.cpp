@@ -231,50 +231,62 @@ std::vector<SceneShell> read_scene_shells(const std::vector<io::SceneNode>& entr
   return shells;
 }
 
-std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>& entries,
-                                               std::vector<SceneShell>& shells,
-                                               const SceneRods& rods, Model& model, VecX& q_initial,
-                                               VecX& u_initial) {
-  // model node of every shell node: a joint's rod node, else a new node after the rod nodes
+namespace {
+
+/// A shell's `joints` (shell `s`, `count` nodes): joined[i] is set to the rod node that shell node
+/// i is joined to; bend_twist joints' rod nodes are added to `bend_twist_joints`. `scale`: the
+/// size of the shells [m].
+void read_shell_joints(const io::SceneNode& entry, const SceneShell& shell, const SceneRods& rods,
+                       const Model& model, double scale, std::vector<int>& joined,
+                       std::vector<int>& bend_twist_joints) {
+  const int count = static_cast<int>(shell.mesh.nodes.size());
+  const int num_rods = static_cast<int>(rods.rod_nodes.size());
+  for (const io::SceneNode& j : entry.list("joints")) {
+    const int i = resolve_index(j, "node", j.integer("node"), count, "node");
+    const int r = j.integer("rod");
+    if (r >= num_rods)
+      j.fail("rod", std::to_string(r),
+             fmt::format("a rod index in 0..{} (the scene has {} rods)", num_rods - 1, num_rods));
+    const auto& nodes = rods.rod_nodes[static_cast<std::size_t>(r)];
+    const int n = nodes[static_cast<std::size_t>(resolve_index(
+        j, "rod_node", j.integer("rod_node"), static_cast<int>(nodes.size()), "node"))];
+    const double gap = (model.rest_positions.segment<3>(model.dofs.node(n)) -
+                        shell.mesh.nodes[static_cast<std::size_t>(i)])
+                           .norm();
+    if (gap > 1e-9 * std::max(scale, 1.0))
+      j.fail("node",
+             fmt::format("{} at distance {:g} m from rod {} node {}", j.integer("node"), gap, r,
+                         j.integer("rod_node")),
+             "a shell node coincident with the rod node (within 1e-9 of the scene size)");
+    const bool on_triangle =
+        std::any_of(shell.mesh.triangles.begin(), shell.mesh.triangles.end(),
+                    [&](const auto& t) { return std::find(t.begin(), t.end(), i) != t.end(); });
+    if (!on_triangle)
+      j.fail("node", std::to_string(j.integer("node")), "a node of a triangle of this shell");
+    joined[static_cast<std::size_t>(i)] = n;
+    if (j.text("type") == "bend_twist") bend_twist_joints.push_back(n);
+  }
+}
+
+/// The model node of every shell node (#shells x its nodes): a joint's rod node, else a new node
+/// after the model's nodes, whose positions are appended to `new_nodes`.
+std::vector<std::vector<int>> number_shell_nodes(const std::vector<io::SceneNode>& entries,
+                                                 const std::vector<SceneShell>& shells,
+                                                 const SceneRods& rods, const Model& model,
+                                                 std::vector<Vec3>& new_nodes,
+                                                 std::vector<int>& bend_twist_joints) {
   double scale = 0.0;
   for (const SceneShell& s : shells)
     for (const Vec3& x : s.mesh.nodes)
       scale = std::max(scale, (x - shells.front().mesh.nodes.front()).norm());
   std::vector<std::vector<int>> shell_nodes;
-  std::vector<Vec3> new_nodes;
-  std::vector<int> bend_twist_joints;  // model nodes of the bend_twist joints
-  const int num_rods = static_cast<int>(rods.rod_nodes.size());
   for (std::size_t s = 0; s < shells.size(); ++s) {
     const int count = static_cast<int>(shells[s].mesh.nodes.size());
     std::vector<int> joined(static_cast<std::size_t>(count), -1);
     if (!entries[s].has("joints") && !shells[s].mat_dismech_file.empty())
       join_rods_of_the_same_file(entries[s], shells[s], rods, model, scale, joined,
                                  bend_twist_joints);
-    for (const io::SceneNode& j : entries[s].list("joints")) {
-      const int i = resolve_index(j, "node", j.integer("node"), count, "node");
-      const int r = j.integer("rod");
-      if (r >= num_rods)
-        j.fail("rod", std::to_string(r),
-               fmt::format("a rod index in 0..{} (the scene has {} rods)", num_rods - 1, num_rods));
-      const auto& nodes = rods.rod_nodes[static_cast<std::size_t>(r)];
-      const int n = nodes[static_cast<std::size_t>(resolve_index(
-          j, "rod_node", j.integer("rod_node"), static_cast<int>(nodes.size()), "node"))];
-      const double gap = (model.rest_positions.segment<3>(model.dofs.node(n)) -
-                          shells[s].mesh.nodes[static_cast<std::size_t>(i)])
-                             .norm();
-      if (gap > 1e-9 * std::max(scale, 1.0))
-        j.fail("node",
-               fmt::format("{} at distance {:g} m from rod {} node {}", j.integer("node"), gap, r,
-                           j.integer("rod_node")),
-               "a shell node coincident with the rod node (within 1e-9 of the scene size)");
-      const bool on_triangle =
-          std::any_of(shells[s].mesh.triangles.begin(), shells[s].mesh.triangles.end(),
-                      [&](const auto& t) { return std::find(t.begin(), t.end(), i) != t.end(); });
-      if (!on_triangle)
-        j.fail("node", std::to_string(j.integer("node")), "a node of a triangle of this shell");
-      joined[static_cast<std::size_t>(i)] = n;
-      if (j.text("type") == "bend_twist") bend_twist_joints.push_back(n);
-    }
+    read_shell_joints(entries[s], shells[s], rods, model, scale, joined, bend_twist_joints);
     std::vector<int> map;
     for (int i = 0; i < count; ++i) {
       if (joined[static_cast<std::size_t>(i)] >= 0) {
@@ -286,6 +298,87 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
     }
     shell_nodes.push_back(std::move(map));
   }
+  return shell_nodes;
+}
+
+/// q and u grown to the model's DOFs once the shells are added: rod positions, new shell nodes
+/// (`new_nodes` of them, at rest), twists, xi and joint-edge twists (= 0 in the rest shape).
+/// `rod_node_count`: the model's nodes before the shells.
+void grow_initial_state(const Model& model, int rod_node_count, std::size_t new_nodes,
+                        VecX& q_initial, VecX& u_initial) {
+  const auto n_rod = static_cast<Eigen::Index>(3 * rod_node_count);
+  const Eigen::Index twists = q_initial.size() - n_rod;
+  VecX q = VecX::Zero(model.dofs.size());
+  q.head(n_rod) = q_initial.head(n_rod);
+  q.segment(n_rod, 3 * static_cast<Eigen::Index>(new_nodes)) =
+      model.rest_positions.segment(n_rod, 3 * static_cast<Eigen::Index>(new_nodes));
+  q.segment(model.dofs.twist(0), twists) = q_initial.tail(twists);
+  VecX u = VecX::Zero(model.dofs.size());
+  u.head(n_rod) = u_initial.head(n_rod);
+  u.segment(model.dofs.twist(0), twists) = u_initial.tail(twists);
+  q_initial = std::move(q);
+  u_initial = std::move(u);
+}
+
+/// One shell's boundary conditions (fixed nodes, clamp, fixed DOFs, clamp motion), initial
+/// velocity and hinge actuation; `nodes`: the model node of each of its nodes.
+void add_shell_conditions(const io::SceneNode& e, const SceneShell& shell,
+                          const std::vector<int>& nodes, Model& model, const VecX& q_initial,
+                          VecX& u_initial) {
+  const int count = static_cast<int>(nodes.size());
+  std::vector<int> fixed;
+  if (e.has("fixed_nodes")) {
+    const auto fixed_nodes = e.integers("fixed_nodes");
+    for (std::size_t k = 0; k < fixed_nodes.size(); ++k)
+      fixed.push_back(
+          resolve_index(e, fmt::format("fixed_nodes[{}]", k), fixed_nodes[k], count, "node"));
+  }
+  if (e.has("clamp")) {
+    const io::SceneNode c = e.map("clamp");
+    for (int i : clamped_rows(shell.mesh.nodes, c.text("side"), c.integer("rows")))
+      fixed.push_back(i);
+    if (c.boolean("hold_normal"))
+      hold_edge_normals(c, nodes, clamped_rows(shell.mesh.nodes, c.text("side"), 1), model);
+  }
+  std::sort(fixed.begin(), fixed.end());
+  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+  std::vector<int> moving;
+  for (int i : fixed) {
+    moving.push_back(nodes[static_cast<std::size_t>(i)]);
+    for (int d : model.dofs.node_dofs(moving.back())) model.fixed[static_cast<std::size_t>(d)] = 1;
+  }
+  for (const io::SceneNode& f : e.list("fixed_dofs")) {
+    const int n =
+        nodes[static_cast<std::size_t>(resolve_index(f, "node", f.integer("node"), count, "node"))];
+    for (const std::string& c : f.texts("components"))
+      model.fixed[static_cast<std::size_t>(model.dofs.node(n) + (c[0] - 'x'))] = 1;
+  }
+  if (e.has("clamp_motion")) {
+    if (moving.empty())
+      e.fail("clamp_motion", "only with clamp or fixed_nodes (the nodes it moves)");
+    const io::SceneNode m = e.map("clamp_motion");
+    Vec3 centroid = Vec3::Zero();
+    for (int n : moving)
+      centroid += q_initial.segment<3>(model.dofs.node(n)) / static_cast<double>(moving.size());
+    model.prescribed.push_back(clamp_motion(moving, {}, {}, m.vec3("velocity"),
+                                            m.vec3("angular_velocity"),
+                                            m.has("center") ? m.vec3("center") : centroid));
+  }
+  const Vec3 v = e.vec3("velocity");
+  for (int n : nodes) u_initial.segment<3>(model.dofs.node(n)) = v;
+  add_hinge_actuation(e, shell, nodes, model);
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>& entries,
+                                               std::vector<SceneShell>& shells,
+                                               const SceneRods& rods, Model& model, VecX& q_initial,
+                                               VecX& u_initial) {
+  std::vector<Vec3> new_nodes;
+  std::vector<int> bend_twist_joints;  // model nodes of the bend_twist joints
+  std::vector<std::vector<int>> shell_nodes =
+      number_shell_nodes(entries, shells, rods, model, new_nodes, bend_twist_joints);
   const int rod_node_count = model.dofs.num_nodes;
   append_nodes(model, new_nodes);
 
@@ -301,69 +394,9 @@ std::vector<std::vector<int>> add_scene_shells(const std::vector<io::SceneNode>&
   add_shells(model, inputs);
   if (!bend_twist_joints.empty()) add_rod_shell_joints(model, bend_twist_joints);
 
-  // q and u: rod positions, new shell nodes, twists, xi and joint-edge twists (= 0 in the rest
-  // shape)
-  const auto n_rod = static_cast<Eigen::Index>(3 * rod_node_count);
-  const Eigen::Index twists = q_initial.size() - n_rod;
-  VecX q = VecX::Zero(model.dofs.size());
-  q.head(n_rod) = q_initial.head(n_rod);
-  q.segment(n_rod, 3 * static_cast<Eigen::Index>(new_nodes.size())) =
-      model.rest_positions.segment(n_rod, 3 * static_cast<Eigen::Index>(new_nodes.size()));
-  q.segment(model.dofs.twist(0), twists) = q_initial.tail(twists);
-  VecX u = VecX::Zero(model.dofs.size());
-  u.head(n_rod) = u_initial.head(n_rod);
-  u.segment(model.dofs.twist(0), twists) = u_initial.tail(twists);
-  q_initial = std::move(q);
-  u_initial = std::move(u);
-
-  // boundary conditions and initial velocities per shell
-  for (std::size_t s = 0; s < shells.size(); ++s) {
-    const io::SceneNode& e = entries[s];
-    const int count = static_cast<int>(shell_nodes[s].size());
-    std::vector<int> fixed;
-    if (e.has("fixed_nodes")) {
-      const auto nodes = e.integers("fixed_nodes");
-      for (std::size_t k = 0; k < nodes.size(); ++k)
-        fixed.push_back(
-            resolve_index(e, fmt::format("fixed_nodes[{}]", k), nodes[k], count, "node"));
-    }
-    if (e.has("clamp")) {
-      const io::SceneNode c = e.map("clamp");
-      for (int i : clamped_rows(shells[s].mesh.nodes, c.text("side"), c.integer("rows")))
-        fixed.push_back(i);
-      if (c.boolean("hold_normal"))
-        hold_edge_normals(c, shell_nodes[s], clamped_rows(shells[s].mesh.nodes, c.text("side"), 1),
-                          model);
-    }
-    std::sort(fixed.begin(), fixed.end());
-    fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
-    std::vector<int> moving;
-    for (int i : fixed) {
-      moving.push_back(shell_nodes[s][static_cast<std::size_t>(i)]);
-      for (int d : model.dofs.node_dofs(moving.back()))
-        model.fixed[static_cast<std::size_t>(d)] = 1;
-    }
-    for (const io::SceneNode& f : e.list("fixed_dofs")) {
-      const int n = shell_nodes[s][static_cast<std::size_t>(
-          resolve_index(f, "node", f.integer("node"), count, "node"))];
-      for (const std::string& c : f.texts("components"))
-        model.fixed[static_cast<std::size_t>(model.dofs.node(n) + (c[0] - 'x'))] = 1;
-    }
-    if (e.has("clamp_motion")) {
-      if (moving.empty())
-        e.fail("clamp_motion", "only with clamp or fixed_nodes (the nodes it moves)");
-      const io::SceneNode m = e.map("clamp_motion");
-      Vec3 centroid = Vec3::Zero();
-      for (int n : moving)
-        centroid += q_initial.segment<3>(model.dofs.node(n)) / static_cast<double>(moving.size());
-      model.prescribed.push_back(clamp_motion(moving, {}, {}, m.vec3("velocity"),
-                                              m.vec3("angular_velocity"),
-                                              m.has("center") ? m.vec3("center") : centroid));
-    }
-    const Vec3 v = e.vec3("velocity");
-    for (int n : shell_nodes[s]) u_initial.segment<3>(model.dofs.node(n)) = v;
-    add_hinge_actuation(e, shells[s], shell_nodes[s], model);
-  }
+  grow_initial_state(model, rod_node_count, new_nodes.size(), q_initial, u_initial);
+  for (std::size_t s = 0; s < shells.size(); ++s)
+    add_shell_conditions(entries[s], shells[s], shell_nodes[s], model, q_initial, u_initial);
   return shell_nodes;
 }
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "support/pressing_vine.hpp"
+#include "support/vine_paper_scenes.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 
 namespace tendril::vine {
@@ -43,7 +43,7 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
                                     std::pair{0.4, SpringIntegration::explicit_forces},
                                     std::pair{0.0, SpringIntegration::implicit}}) {
-    VineModel m = runtime_scene_model(8);
+    VineModel m = testing::runtime_scene_model(8);
     m.springs = springs;
     m.obstacles = {make_circle(Vec2(0.14, 0.02), 0.02),
                    make_half_plane(Vec2(0.0, -0.3), Vec2(0.0, 1.0))};

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "support/vine_paper_scenes.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/body_contact.hpp"
 #include "tendril/vine/broad_phase.hpp"
 #include "tendril/vine/initial_state.hpp"
-#include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/vine_scene.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -84,7 +84,7 @@ TEST(BroadPhase, GridReturnsExactlyTheOverlappingBoxes) {
 // the QP, point contact): tip body pose after 400 steps of the runtime scene and after the 270
 // steps of examples/vine_cluttered.yaml, printed with 17 digits by a driver linked to that build.
 TEST(PointContact, ReproducesThePreviousImplementation) {
-  VineStepper stepper(runtime_scene_model(30));
+  VineStepper stepper(testing::runtime_scene_model(30));
   ASSERT_EQ(stepper.model().contact_model, ContactModel::point);
   VineState s = straight_state(stepper.model(), 0.0);
   for (int k = 0; k < 400; ++k) ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
@@ -240,7 +240,7 @@ TEST(Friction, ZeroUntilContact) {
 
 TEST(BroadPhase, ThousandFarObstaclesChangeNothing) {
   // the runtime scene with 999 circles far from the robot: the same trajectory, and no row for them
-  VineModel m = runtime_scene_model(30);
+  VineModel m = testing::runtime_scene_model(30);
   m.contact_model = ContactModel::body;
   VineModel crowded = m;
   for (int i = 0; i < 999; ++i)
@@ -327,7 +327,7 @@ namespace {
 TEST(InitialState, ProjectedMeasuredStateMeetsTheConstraints) {
   // a noisy measured centre-line (a quarter circle of radius 0.3 m with +-0.5 mm noise) next to a
   // circle it touches: the start state meets the joints and contacts to 1e-12 m after projection
-  VineModel m = runtime_scene_model(10);
+  VineModel m = testing::runtime_scene_model(10);
   m.contact_model = ContactModel::body;
   std::vector<Vec2> points;
   for (int i = 0; i <= 40; ++i) {
@@ -353,7 +353,7 @@ TEST(InitialState, ProjectedMeasuredStateMeetsTheConstraints) {
 }
 
 TEST(InitialState, SmallPenetrationIsProjectedABrokenPinIsRefused) {
-  VineModel m = runtime_scene_model(6);
+  VineModel m = testing::runtime_scene_model(6);
   m.contact_model = ContactModel::body;
   VineState s = straight_state(m, 0.0);
   const double tip = centerline_points(m, s.q).back().x();

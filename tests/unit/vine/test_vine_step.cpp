@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include "support/vine_paper_scenes.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/applied_forces.hpp"
-#include "tendril/vine/paper_scenes.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
@@ -16,7 +16,7 @@ namespace {
 
 /// The paper's runtime scene (30 bodies): the tip meets the circle at once and slides around it.
 VineModel contact_scene(double friction = 0.0) {
-  VineModel m = runtime_scene_model(30);
+  VineModel m = testing::runtime_scene_model(30);
   m.friction = friction;
   return m;
 }
@@ -182,7 +182,7 @@ TEST(VineStep, FrictionOpposesSliding) {
 /// v_{k+1}) - u_j|.
 std::pair<double, double> growth_errors(GrowthMode mode, double lookahead, double swing, double dt,
                                         std::vector<double>* lengths = nullptr) {
-  VineModel m = runtime_scene_model(10);
+  VineModel m = testing::runtime_scene_model(10);
   m.obstacles.clear();
   m.growth_mode = mode;
   m.growth_lookahead = lookahead;
@@ -317,10 +317,10 @@ TEST(VineStep, ImplicitSpringsAreStableBeyondTheExplicitLimit) {
 }
 
 TEST(VineStep, BadInputIsReported) {
-  VineModel m = runtime_scene_model(4);
+  VineModel m = testing::runtime_scene_model(4);
   m.half_length[2] = -0.01;
   EXPECT_THROW(VineStepper{m}, InputError);
-  m = runtime_scene_model(4);
+  m = testing::runtime_scene_model(4);
   m.mass[1] = std::nan("");
   try {
     VineStepper stepper(m);
@@ -328,16 +328,16 @@ TEST(VineStep, BadInputIsReported) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.key_path(), "vine.mass[1]");
   }
-  m = runtime_scene_model(4);
+  m = testing::runtime_scene_model(4);
   m.contact_points.push_back({7, 0.0});
   EXPECT_THROW(VineStepper{m}, InputError);
   // a body inside an obstacle at the start
-  m = runtime_scene_model(4);
+  m = testing::runtime_scene_model(4);
   m.obstacles = {make_circle(Vec2(0.03, 0.0), 0.01)};
   const VineState s = straight_state(m, 0.0);
   EXPECT_THROW(check_no_penetration(m, s.q, "vine.initial_state"), InputError);
   // wrong state size
-  VineStepper stepper(runtime_scene_model(4));
+  VineStepper stepper(testing::runtime_scene_model(4));
   VineState wrong;
   wrong.q.setZero(5);
   wrong.v.setZero(5);
