@@ -80,11 +80,13 @@ SlitPlate slit_plate(int across, int around) {
   return s;
 }
 
-State rest_state(const SlitPlate& s) {
+/// One static solve of `s` from rest at full load with `solver`; `report` set.
+State solved_from_rest(const SlitPlate& s, StaticSolver& solver, StaticReport& report) {
   State state;
   state.q = s.q0;
   state.u = VecX::Zero(s.q0.size());
   initialize_frames(s.model, s.q0, state.frames);
+  report = solver.solve(state);
   return state;
 }
 
@@ -126,8 +128,8 @@ double held_frame_residual(const SlitPlate& s, const VecX& q) {
 TEST(SlitAnnularPlate, OneStaticSolveAtFullLoadIsTheConvergedEquilibrium) {
   const SlitPlate coarse = slit_plate(6, 60);
   StaticSolver solver(coarse.model, StaticOptions{}, coarse.q0);
-  State state = rest_state(coarse);
-  const StaticReport report = solver.solve(state);
+  StaticReport report;
+  State state = solved_from_rest(coarse, solver, report);
   ASSERT_TRUE(report.ok()) << report.message;
   const double w_a = state.q[3 * coarse.a + 2], w_b = state.q[3 * coarse.b + 2];
 
@@ -145,8 +147,8 @@ TEST(SlitAnnularPlate, OneStaticSolveAtFullLoadIsTheConvergedEquilibrium) {
 
   const SlitPlate fine = slit_plate(12, 120);
   StaticSolver fine_solver(fine.model, StaticOptions{}, fine.q0);
-  State fine_state = rest_state(fine);
-  const StaticReport fine_report = fine_solver.solve(fine_state);
+  StaticReport fine_report;
+  const State fine_state = solved_from_rest(fine, fine_solver, fine_report);
   ASSERT_TRUE(fine_report.ok()) << fine_report.message;
   const double fine_a = fine_state.q[3 * fine.a + 2], fine_b = fine_state.q[3 * fine.b + 2];
   std::printf(
