@@ -30,7 +30,8 @@ struct Kinematics {
   /// t_acc. Needed for exact derivatives at Newton trial points
   /// (docs/physics/rods.md#exact-derivatives). (#edges)
   std::vector<Vec3> transport_rotation_gradient;
-  /// tau^{k,0} of each mid-edge shell edge at the last accepted step, held fixed within a step (Z)
+  /// n_avg x e_hat of each mid-edge shell edge at the last accepted step; the mid-edge energy
+  /// measures against it only where xi is fixed (held from t = 0) (Z)
   std::vector<Vec3> shell_edge_tau_accepted;
   /// n_avg x e_hat of each mid-edge shell edge at q, or for a fixed xi (a clamped edge) the
   /// accepted frame, so that it keeps its frame from t = 0; becomes tau^{k,0} when the step is

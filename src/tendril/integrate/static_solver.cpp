@@ -1,7 +1,6 @@
 #include "tendril/integrate/static_solver.hpp"
 
 #include <array>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -160,48 +159,6 @@ std::string StaticSolver::unbalanced_rigid_mode(const NewtonProblem& problem) {
   return {};
 }
 
-bool StaticSolver::settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report) {
-  if (model_.shells.xi_edge.empty()) return true;
-  // the frames of the solution are accepted after every stage; a solve from them that starts within
-  // its tolerance finds the solution an equilibrium with its own frames. Its start residual
-  // measures how far the state it starts from is from that; re-solves that fail or do not halve it
-  // are not heading there
-  const VecX single = y_;
-  const RodFrames single_frames = frames_;
-  double previous = std::numeric_limits<double>::infinity(), first = 0.0;
-  for (int pass = 1; pass <= kMaxFramePasses; ++pass) {
-    StepReport stage = system_.solve(problem, y_);
-    report.iterations += stage.iterations;
-    report.regularized_iterations += stage.regularized_iterations;
-    report.chord_iterations += stage.chord_iterations;
-    report.factorizations += stage.factorizations;
-    const double start = stage.residual_history.empty() ? previous : stage.residual_history.front();
-    if (pass == 1) first = start;
-    // (StoppingRule::dismech takes at least one update: its start residual is then the test)
-    if (stage.ok() && (stage.iterations == 0 || start <= stage.tolerance)) {
-      report.take_last_solve(stage);
-      return true;
-    }
-    if (!stage.ok() || !(start <= kFrameContraction * previous)) {
-      // the frame updates do not converge here (docs/physics/shells.md#mid-edge-bending): the
-      // single solve's state, its residual with its own frames reported
-      y_ = single;
-      frames_ = single_frames;
-      report.frame_residual = first;
-      return true;
-    }
-    previous = start;
-    compute_kinematics(path_model_, frames_, y_, system_.kinematics());
-    accept_frames(system_.kinematics(), frames_);
-  }
-  report.status = StepStatus::max_iterations;
-  report.message = fmt::format(
-      "static solve: the mid-edge edge frames did not settle in {} re-solves (the "
-      "solution still moves when its own frames are taken as the reference)",
-      kMaxFramePasses);
-  return false;
-}
-
 StaticReport StaticSolver::solve(State& state) {
   const int n = model_.dofs.size();
   TENDRIL_ASSERT(state.q.size() == n, "State q must have one entry per DOF");
@@ -264,7 +221,6 @@ StaticReport StaticSolver::solve(State& state) {
       return report;
     }
   }
-  if (!settle_shell_edge_frames(problem, report)) return report;
   report.load_factor = 1.0;
   last_time_ = state.time;
   state.q = y_;

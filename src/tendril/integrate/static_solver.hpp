@@ -38,10 +38,6 @@ namespace tendril {
 struct StaticReport : StepReport {
   int load_stages = 0;       ///< converged homotopy increments
   double load_factor = 0.0;  ///< largest lambda reached (1 on success)
-  /// Mid-edge shells: 0 when the solution is an equilibrium with its own edge frames (within the
-  /// force tolerance); else the residual it has with them [N] (re-solving from its frames did not
-  /// converge)
-  double frame_residual = 0.0;
 };
 
 class StaticSolver {
@@ -67,23 +63,8 @@ class StaticSolver {
   void set_path_point(double lambda, VecX& y);
   /// The part of a rest-state vector (start_rest_, path_rest_) of model_.energies[energy].
   std::span<double> rest_part(std::vector<double>& values, std::size_t energy) const;
-  /// Mid-edge shells: the xi measure the mid-edge normals from edge frames tau^{k,0} held fixed
-  /// within a Newton solve (MidEdgeBendingEnergy). Re-solves at the full load from the frames of
-  /// the solution until a solve starts within its tolerance: the equilibrium is then consistent
-  /// with its own frames, as a dynamic settle or repeated solves reach it
-  /// (docs/physics/shells.md#mid-edge-bending). When a re-solve fails or does not halve the start
-  /// residual of the one before, the frame updates do not converge: the single solve's state is
-  /// kept and its residual with its own frames reported in StaticReport::frame_residual. Always
-  /// true but after kMaxFramePasses re-solves (`report` set).
-  bool settle_shell_edge_frames(const NewtonProblem& problem, StaticReport& report);
   /// Why the problem at `problem` is singular (a free translation the loads push along), or "".
   std::string unbalanced_rigid_mode(const NewtonProblem& problem);
-
-  /// Most re-solves of settle_shell_edge_frames (each shrinks the frame gap, measured ~7x)
-  static constexpr int kMaxFramePasses = 50;
-  /// Largest ratio of successive start residuals of settle_shell_edge_frames' re-solves that counts
-  /// as converging (measured on the large-rotation strip: 0.09 to 0.16)
-  static constexpr double kFrameContraction = 0.5;
 
   const Model& model_;
   Model path_model_;  ///< copy of model_ with the rest shape at the current lambda (before system_)
