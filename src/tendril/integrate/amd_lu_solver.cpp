@@ -82,6 +82,13 @@ void AmdLuSolver::analyze(const SparseMatrix& pattern) {
   std::vector<int> next(l_begin_.begin(), l_begin_.end() - 1);
   for (int j = 0; j < n_; ++j)
     for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) l_row_[next[u_row_[q]]++] = j;
+  // supernodes: column k continues into k + 1 when L(:, k) holds row k + 1 and then exactly
+  // L(:, k + 1)'s rows (k + 1 its parent in the tree, one entry more; Davis sec. 4.4): a rod's
+  // node, three positions and a twist, is one
+  supernode_end_.assign(n_, n_ - 1);
+  for (int k = n_ - 2; k >= 0; --k)
+    supernode_end_[k] =
+        parent[k] == k + 1 && l_count[k] == l_count[k + 1] + 1 ? supernode_end_[k + 1] : k;
   l_.assign(l_row_.size(), 0.0);
   u_.assign(u_row_.size(), 0.0);
   pivot_.assign(n_, 0.0);
@@ -116,14 +123,13 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
   for (int j = 0; j < n_; ++j) {
     for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e) w[a_row_[e]] = values[from[e]];
     const double own = std::abs(w[j]);
-    // U(k, j), k < j in increasing order, and the updates of column j by L(:, k)
-    for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) {
+    // U(k, j), k < j in increasing order, and the updates of column j by L(:, k), a supernode's
+    // columns k .. m at a time
+    for (int q = u_begin_[j]; q < u_begin_[j + 1];) {
       const int k = u_row_[q];
-      const double u = w[k];
-      u_[q] = u;
-      w[k] = 0.0;
-      if (u == 0.0) continue;
-      for (int p = l_begin_[k]; p < l_begin_[k + 1]; ++p) w[l_row_[p]] -= l_[p] * u;
+      const int m = std::min(supernode_end_[k], j - 1);
+      update_by_supernode(w, k, m, u_.data() + q);
+      q += m - k + 1;
     }
     const double d = w[j];
     w[j] = 0.0;
@@ -137,6 +143,33 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
     if (!accepted) return result;
   }
   return result;
+}
+
+void AmdLuSolver::update_by_supernode(double* __restrict w, int k, int m, double* u) {
+  // the triangle: U(c, j) for c = k .. m, each updating the later ones of the run
+  for (int c = k; c <= m; ++c) {
+    u[c - k] = w[c];
+    w[c] = 0.0;
+    const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) up to the supernode's end
+    for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= l[s] * u[c - k];
+  }
+  // the rows after m, the same in every column of the run (column m's list): four columns at once
+  const int* rows = l_row_.data() + l_begin_[m];
+  const int count = l_begin_[m + 1] - l_begin_[m];
+  int c = k;
+  for (; c + 3 <= m; c += 4) {
+    const double* l0 = l_.data() + l_begin_[c] + (m - c);
+    const double* l1 = l_.data() + l_begin_[c + 1] + (m - c - 1);
+    const double* l2 = l_.data() + l_begin_[c + 2] + (m - c - 2);
+    const double* l3 = l_.data() + l_begin_[c + 3] + (m - c - 3);
+    const double u0 = u[c - k], u1 = u[c - k + 1], u2 = u[c - k + 2], u3 = u[c - k + 3];
+    for (int i = 0; i < count; ++i) w[rows[i]] -= l0[i] * u0 + l1[i] * u1 + l2[i] * u2 + l3[i] * u3;
+  }
+  for (; c <= m; ++c) {
+    const double* l = l_.data() + l_begin_[c] + (m - c);
+    const double uc = u[c - k];
+    for (int i = 0; i < count; ++i) w[rows[i]] -= l[i] * uc;
+  }
 }
 
 void AmdLuSolver::solve(const VecX& b, VecX& x) {

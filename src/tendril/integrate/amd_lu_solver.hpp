@@ -43,6 +43,10 @@ class AmdLuSolver final : public LinearSolver {
   Factorization eliminate(const double* values, const std::vector<int>& from,
                           double singular_tolerance);
 
+  /// Column j's updates by the supernode columns k .. m (consecutive in U(:, j)): stores U(k .. m,
+  /// j) in u and subtracts L(:, c) U(c, j) from the dense column w
+  void update_by_supernode(double* __restrict w, int k, int m, double* u);
+
   int n_ = 0;
   std::vector<int> order_;  ///< new -> old (#rows)
   /// A's stored entries by permuted column: column j's are a_begin_[j] .. a_begin_[j + 1] - 1, each
@@ -58,9 +62,10 @@ class AmdLuSolver final : public LinearSolver {
   /// (increasing, all < j; the pattern of row j of L) and values u_
   std::vector<int> u_begin_, u_row_;
   std::vector<double> u_;
-  std::vector<double> pivot_;  ///< U(j, j) (n)
-  std::vector<double> work_;   ///< dense column, zero between columns (n)
-  VecX y_;                     ///< permuted right-hand side / solution (n)
+  std::vector<int> supernode_end_;  ///< the last column of column k's supernode (n)
+  std::vector<double> pivot_;       ///< U(j, j) (n)
+  std::vector<double> work_;        ///< dense column, zero between columns (n)
+  VecX y_;                          ///< permuted right-hand side / solution (n)
   double multiply_adds_ = 0.0;
 };
 
