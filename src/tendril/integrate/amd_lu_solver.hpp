@@ -10,7 +10,8 @@
 /// Davis, Direct Methods for Sparse Linear Systems, SIAM 2006, sec. 4.1-4.2 and 6.1). The numeric
 /// factorization is left-looking by columns (Davis, sec. 6.2, without the pivot search): column j
 /// of A is scattered into a dense work vector, updated by the earlier columns k with U(k, j) != 0
-/// in increasing k, and gathered into U(:, j) and L(:, j); its work follows the fill,
+/// in increasing k (a supernode's columns together: a rod node's positions and twist), and gathered
+/// into U(:, j) and L(:, j); its work follows the fill,
 /// sum over columns of (entries of L below the diagonal) x (entries of U above it). As for
 /// BandedLuSolver, the factors exist when every leading principal minor is non-singular (a Newton
 /// matrix c_m M + K - dF/dq is dominated by its diagonal at Tendril's time steps) and a vanishing

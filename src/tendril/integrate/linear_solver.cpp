@@ -21,12 +21,12 @@ namespace {
 /// about 3.8; 3.5 leans towards the sparse solver, whose memory stays linear in the DOFs on any
 /// mesh.
 constexpr double kBandedSpeedup = 3.5;
-/// How many times faster the banded LU is per multiply-add than AmdLuSolver (scalar updates through
-/// a row index, scatter and gather of each column). Measured with callgrind on the legged robot
+/// How many times faster the banded LU is per multiply-add than AmdLuSolver (updates through a row
+/// index, scatter and gather of each column). Measured with callgrind on the legged robot
 /// (examples/legged_robot.yaml, 0.6 s, 668 factorizations): the banded LU 2.38 M instructions per
-/// factorization (loading included) for 3.01 M multiply-adds, 0.79 each; AmdLuSolver 1.02 M for
-/// 87.7 k, 11.6 each: 14.7.
-constexpr double kBandedLuOverAmdLu = 15.0;
+/// factorization (loading included) for 3.01 M multiply-adds, 0.79 each; AmdLuSolver 0.95 M for
+/// 87.7 k, 10.9 each: 13.8.
+constexpr double kBandedLuOverAmdLu = 14.0;
 /// For a symmetric system the automatic choice takes the band only when it stores at most this many
 /// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much
 /// memory. Each entry costs about 12 bytes in either solver (the band's value and its index in the

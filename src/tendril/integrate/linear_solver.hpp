@@ -79,8 +79,8 @@ double banded_multiply_adds(int n, int bandwidth);
 /// LDL^T (the banded one does about 3.8 times more of them per second), and the envelope's entries
 /// (counted from the ordering, before any storage is allocated) at most twice those of the sparse
 /// L, else the sparse LDL^T (and the band is never allocated); for a non-symmetric one the banded
-/// LU when the envelope's multiply-adds are at most 15 times those of the LU along AMD's fill
-/// (AmdLuSolver, about 15 times slower per multiply-add), else AmdLuSolver: rod networks joined at
+/// LU when the envelope's multiply-adds are at most 14 times those of the LU along AMD's fill
+/// (AmdLuSolver, about 14 times slower per multiply-add), else AmdLuSolver: rod networks joined at
 /// hubs, whose band runs across all limbs while AMD leaves (nearly) no fill. When `symmetric` is
 /// false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by the LU of
 /// the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle would not

@@ -505,7 +505,7 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(large), 8, true)->name(),
             "sparse_ldlt");
 
-  // the LUs weigh the envelope against the LU along AMD's fill with a factor 15: the 20 x 20
+  // the LUs weigh the envelope against the LU along AMD's fill with a factor 14: the 20 x 20
   // grid's band is within it; a random tree's is not (no fill under AMD, a wide band in any order)
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(),
             "banded_lu");
