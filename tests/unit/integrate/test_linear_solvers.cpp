@@ -19,6 +19,17 @@
 namespace tendril {
 namespace {
 
+/// P a P^T for a random permutation P drawn from rng.
+MatX scrambled(const MatX& a, std::mt19937& rng) {
+  const auto n = static_cast<int>(a.rows());
+  std::vector<int> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  MatX p = MatX::Zero(n, n);
+  for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
+  return p * a * p.transpose();
+}
+
 /// A random symmetric matrix with bandwidth b in a scrambled (randomly permuted) order; the
 /// diagonal is shift + sum of |off-diagonals| (SPD for shift > 0).
 MatX random_banded(int n, int b, double shift, unsigned seed) {
@@ -28,12 +39,7 @@ MatX random_banded(int n, int b, double shift, unsigned seed) {
   for (int i = 0; i < n; ++i)
     for (int j = std::max(0, i - b); j < i; ++j) a(i, j) = a(j, i) = unit(rng);
   for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + shift;
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), rng);
-  MatX p = MatX::Zero(n, n);
-  for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
-  return p * a * p.transpose();
+  return scrambled(a, rng);
 }
 
 SparseMatrix to_sparse(const MatX& a) {
@@ -61,12 +67,7 @@ MatX hub_with_chains(int hub, int chains, int length, unsigned seed) {
       }
     }
   for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), rng);
-  MatX p = MatX::Zero(n, n);
-  for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
-  return p * a * p.transpose();
+  return scrambled(a, rng);
 }
 
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
@@ -266,8 +267,8 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
   // (8 chains, b >= 24)
   for (auto [chains, seed] : {std::tuple{2, 51u}, {8, 52u}}) {
     const int hub = 8, length = 40, n = hub + chains * length;
-    const MatX scrambled = hub_with_chains(hub, chains, length, seed);
-    const SparseMatrix s = to_sparse(scrambled);
+    const MatX a = hub_with_chains(hub, chains, length, seed);
+    const SparseMatrix s = to_sparse(a);
     BandedLuSolver banded;
     banded.analyze(s);
     const double band_work = static_cast<double>(n) * banded.bandwidth() * banded.bandwidth();
@@ -280,7 +281,7 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
     const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
     VecX x;
     banded.solve(rhs, x);
-    const VecX x_dense = scrambled.partialPivLu().solve(rhs);
+    const VecX x_dense = a.partialPivLu().solve(rhs);
     EXPECT_LE((x - x_dense).norm(), 1e-11 * x_dense.norm()) << chains << " chains";
   }
 }
