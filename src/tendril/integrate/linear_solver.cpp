@@ -4,6 +4,7 @@
 
 #include "tendril/core/error.hpp"
 
+#include "tendril/integrate/amd_lu_solver.hpp"
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
@@ -20,12 +21,12 @@ namespace {
 /// about 3.8; 3.5 leans towards the sparse solver, whose memory stays linear in the DOFs on any
 /// mesh.
 constexpr double kBandedSpeedup = 3.5;
-/// The same for the banded LU against Eigen's SparseLU, both weighed with the LDL^T estimates.
-/// Measured with `tendril run` (CPU, quiet machine, 2026-11-24): the parachute (n 342, RCM
-/// bandwidth 119, band 8.1 times the sparse estimate) 0.22 s banded against 0.37 s sparse for 1 s
-/// of fall; the manta ray (n 447, bandwidth 92, 3.1 times) 0.69 s against 1.03 s for 0.1 s. The
-/// break-even is above 13; 10 leans towards the sparse solver.
-constexpr double kBandedLuSpeedup = 10.0;
+/// How many times faster the banded LU is per multiply-add than AmdLuSolver (updates through a row
+/// index, scatter and gather of each column). Measured with callgrind on the legged robot
+/// (examples/legged_robot.yaml, 0.6 s, 668 factorizations): the banded LU 2.38 M instructions per
+/// factorization (loading included) for 3.01 M multiply-adds, 0.79 each; AmdLuSolver 0.95 M for
+/// 87.7 k, 10.9 each: 13.8.
+constexpr double kBandedLuOverAmdLu = 14.0;
 /// For a symmetric system the automatic choice takes the band only when it stores at most this many
 /// times the entries of the sparse L: the band's speed per multiply-add is worth up to that much
 /// memory. Each entry costs about 12 bytes in either solver (the band's value and its index in the
@@ -61,26 +62,24 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
     const std::vector<int> order = reverse_cuthill_mckee(pattern);
     const int bandwidth = permuted_bandwidth(pattern, order);
     kind = LinearSolverKind::banded_ldlt;
-    if (bandwidth > banded_max_bandwidth) {
-      // a wider band may still be cheaper than the sparse factorization, in time and in memory (the
-      // LU's weighed with the LDL^T estimates of the same pattern); the band's size comes from its
-      // envelope, before any of it is allocated, and the sparse solver is freed before a banded one
-      // is analyzed
+    if (bandwidth > banded_max_bandwidth && !symmetric) {
+      // the envelope LU against the LU along AMD's fill (sum_j h_j^2 against sum_k c_k (c_k + 1),
+      // the envelope's from its LDL^T count sum_j h_j (h_j + 1) / 2)
+      auto amd = std::make_unique<AmdLuSolver>();
+      amd->analyze(pattern);
+      const EnvelopeSize band = envelope_size(permuted_envelope(pattern, order));
+      if (2.0 * band.multiply_adds > kBandedLuOverAmdLu * amd->multiply_adds()) return amd;
+      kind = LinearSolverKind::banded_lu;
+    } else if (bandwidth > banded_max_bandwidth) {
+      // a wider band may still be cheaper than the sparse factorization, in time and in memory; the
+      // band's size comes from its envelope, before any of it is allocated, and the sparse solver
+      // is freed before a banded one is analyzed
       auto sparse = std::make_unique<SparseLdltSolver>();
       sparse->analyze(pattern);
       const EnvelopeSize band = envelope_size(permuted_envelope(pattern, order));
-      const double band_work =
-          symmetric ? band.multiply_adds
-                    : banded_multiply_adds(static_cast<int>(pattern.rows()), bandwidth);
-      const bool faster =
-          band_work <= (symmetric ? kBandedSpeedup : kBandedLuSpeedup) * sparse->multiply_adds();
-      // (SparseLU's fill, with its pivoting, is not known before it factorizes: the LU is chosen by
-      // work alone)
-      const bool small = !symmetric || band.entries <= kBandedMemory * sparse->factor_entries();
-      if (!(faster && small)) {
-        if (symmetric) return sparse;
-        kind = LinearSolverKind::sparse_ldlt;
-      }
+      const bool faster = band.multiply_adds <= kBandedSpeedup * sparse->multiply_adds();
+      const bool small = band.entries <= kBandedMemory * sparse->factor_entries();
+      if (!(faster && small)) return sparse;
     }
   }
   if (!symmetric && kind == LinearSolverKind::banded_ldlt) kind = LinearSolverKind::banded_lu;

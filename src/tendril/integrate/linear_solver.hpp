@@ -73,16 +73,18 @@ class LinearSolver {
 double banded_multiply_adds(int n, int bandwidth);
 
 /// The solver of `kind` for `pattern`, already analyzed. automatic chooses a banded solver when the
-/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth, or when the banded solver is
-/// both faster and not much larger than the sparse one with AMD ordering: for a symmetric system
-/// the banded (envelope) LDL^T's multiply-adds at most 3.5 times those of the sparse LDL^T (the
-/// banded one does about 3.8 times more of them per second), and the envelope's entries (counted
-/// from the ordering, before any storage is allocated) at most twice those of the sparse L; for a
-/// non-symmetric one the band's multiply-adds at most 10 times the sparse LDL^T's. Else the sparse
-/// one (and the band is never allocated). When `symmetric` is false (some ForceTerm has a
-/// non-symmetric Jacobian) the LDL^T kinds are replaced by the LU of the same structure
-/// (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle would not describe the
-/// matrix.
+/// reverse Cuthill-McKee bandwidth is at most banded_max_bandwidth. Above it, for a symmetric
+/// system, the banded LDL^T when it is both faster and not much larger than the sparse one with AMD
+/// ordering: the banded (envelope) LDL^T's multiply-adds at most 3.5 times those of the sparse
+/// LDL^T (the banded one does about 3.8 times more of them per second), and the envelope's entries
+/// (counted from the ordering, before any storage is allocated) at most twice those of the sparse
+/// L, else the sparse LDL^T (and the band is never allocated); for a non-symmetric one the banded
+/// LU when the envelope's multiply-adds are at most 14 times those of the LU along AMD's fill
+/// (AmdLuSolver, about 14 times slower per multiply-add), else AmdLuSolver: rod networks joined at
+/// hubs, whose band runs across all limbs while AMD leaves (nearly) no fill. When `symmetric` is
+/// false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by the LU of
+/// the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle would not
+/// describe the matrix.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,
                                                  int banded_max_bandwidth, bool symmetric);
 

@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 
+#include "tendril/integrate/amd_lu_solver.hpp"
 #include "tendril/integrate/banded_ldlt_solver.hpp"
 #include "tendril/integrate/banded_lu_solver.hpp"
 #include "tendril/integrate/linear_solver.hpp"
@@ -18,6 +19,17 @@
 namespace tendril {
 namespace {
 
+/// P a P^T for a random permutation P drawn from rng.
+MatX scrambled(const MatX& a, std::mt19937& rng) {
+  const auto n = static_cast<int>(a.rows());
+  std::vector<int> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  MatX p = MatX::Zero(n, n);
+  for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
+  return p * a * p.transpose();
+}
+
 /// A random symmetric matrix with bandwidth b in a scrambled (randomly permuted) order; the
 /// diagonal is shift + sum of |off-diagonals| (SPD for shift > 0).
 MatX random_banded(int n, int b, double shift, unsigned seed) {
@@ -27,16 +39,35 @@ MatX random_banded(int n, int b, double shift, unsigned seed) {
   for (int i = 0; i < n; ++i)
     for (int j = std::max(0, i - b); j < i; ++j) a(i, j) = a(j, i) = unit(rng);
   for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + shift;
-  std::vector<int> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), rng);
-  MatX p = MatX::Zero(n, n);
-  for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
-  return p * a * p.transpose();
+  return scrambled(a, rng);
 }
 
 SparseMatrix to_sparse(const MatX& a) {
   return a.sparseView(0.0, 0.0);
+}
+
+/// A dense hub of `hub` unknowns with `chains` chains of `length` unknowns (bandwidth 3) attached
+/// to it, in a scrambled order, with non-symmetric values dominated by the diagonal (the
+/// flagellated robot's and the legged robot's patterns: limbs joined at a body).
+MatX hub_with_chains(int hub, int chains, int length, unsigned seed) {
+  const int n = hub + chains * length;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  MatX a = MatX::Zero(n, n);
+  for (int i = 0; i < hub; ++i)
+    for (int j = 0; j < hub; ++j) a(i, j) = unit(rng);
+  for (int c = 0; c < chains; ++c)
+    for (int k = 0; k < length; ++k) {
+      const int i = hub + c * length + k;
+      for (int d = 1; d <= 3; ++d) {
+        // the chain's first unknowns couple to the hub's last ones
+        const int j = k - d >= 0 ? i - d : (k - d + hub + 8 * chains) % hub;
+        a(i, j) = unit(rng);
+        a(j, i) = unit(rng);
+      }
+    }
+  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+  return scrambled(a, rng);
 }
 
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
@@ -236,30 +267,8 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
   // (8 chains, b >= 24)
   for (auto [chains, seed] : {std::tuple{2, 51u}, {8, 52u}}) {
     const int hub = 8, length = 40, n = hub + chains * length;
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    MatX a = MatX::Zero(n, n);
-    for (int i = 0; i < hub; ++i)
-      for (int j = 0; j < hub; ++j) a(i, j) = unit(rng);
-    for (int c = 0; c < chains; ++c)
-      for (int k = 0; k < length; ++k) {
-        const int i = hub + c * length + k;
-        for (int d = 1; d <= 3; ++d) {
-          // the chain's first unknowns couple to the hub's last ones
-          const int j = k - d >= 0 ? i - d : (k - d + hub + 8 * chains) % hub;
-          a(i, j) = unit(rng);
-          a(j, i) = unit(rng);
-        }
-      }
-    for (int i = 0; i < n; ++i)
-      a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
-    std::vector<int> perm(n);
-    std::iota(perm.begin(), perm.end(), 0);
-    std::shuffle(perm.begin(), perm.end(), rng);
-    MatX p = MatX::Zero(n, n);
-    for (int i = 0; i < n; ++i) p(i, perm[i]) = 1.0;
-    const MatX scrambled = p * a * p.transpose();
-    const SparseMatrix s = to_sparse(scrambled);
+    const MatX a = hub_with_chains(hub, chains, length, seed);
+    const SparseMatrix s = to_sparse(a);
     BandedLuSolver banded;
     banded.analyze(s);
     const double band_work = static_cast<double>(n) * banded.bandwidth() * banded.bandwidth();
@@ -272,9 +281,61 @@ TEST(LinearSolvers, BandedLuOnAHubWithChainsFollowsItsEnvelope) {
     const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
     VecX x;
     banded.solve(rhs, x);
-    const VecX x_dense = scrambled.partialPivLu().solve(rhs);
+    const VecX x_dense = a.partialPivLu().solve(rhs);
     EXPECT_LE((x - x_dense).norm(), 1e-11 * x_dense.norm()) << chains << " chains";
   }
+}
+
+TEST(LinearSolvers, AmdLuOnAHubWithChainsFollowsTheFill) {
+  // nine chains of 40 unknowns at a hub of 8 (the legged robot's nine limbs at its body): the band
+  // runs across all chains, while eliminating each chain from its free end leaves no fill outside
+  // the hub: L has A's lower pattern plus at most the hub's 8 x 8 block, and the work is a small
+  // fraction of the band's; the solve agrees with a dense LU, reading a copy or through a map
+  const int hub = 8, chains = 9, length = 40, n = hub + chains * length;
+  const MatX a = hub_with_chains(hub, chains, length, 53u);
+  const SparseMatrix s = to_sparse(a);
+  AmdLuSolver amd;
+  amd.analyze(s);
+  BandedLuSolver banded;
+  banded.analyze(s);
+  // eliminated from its free end, a chain's unknown has c_k = 3 entries below the diagonal (12
+  // multiply-adds), its first three at most 3 + hub (the hub unknowns they touch and fill), the
+  // hub's own dense LU sum_{c < hub} c (c + 1)
+  const double chain_work = chains * ((length - 3) * 12.0 + 3 * (3.0 + hub) * (4.0 + hub));
+  EXPECT_LE(amd.multiply_adds(), chain_work + (hub - 1.0) * hub * (hub + 1.0) / 3.0);
+  EXPECT_LT(amd.multiply_adds(), banded.multiply_adds() / 10.0);
+  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  VecX x;
+  amd.solve(rhs, x);
+  const VecX x_dense = a.partialPivLu().solve(rhs);
+  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  // through a map into a larger array holding A's values in reverse
+  std::vector<double> stored(static_cast<std::size_t>(s.nonZeros()) + 5, 99.0);
+  std::vector<int> map(static_cast<std::size_t>(s.nonZeros()));
+  for (std::size_t k = 0; k < map.size(); ++k) {
+    map[k] = static_cast<int>(stored.size() - 1 - k);
+    stored[static_cast<std::size_t>(map[k])] = s.valuePtr()[k];
+  }
+  AmdLuSolver through;
+  through.analyze(s);
+  ASSERT_TRUE(through.read_through(map));
+  ASSERT_EQ(through.factorize_through(stored.data(), 1e-13).status, Factorization::Status::general);
+  VecX x_through;
+  through.solve(rhs, x_through);
+  EXPECT_EQ(x_through, x) << "the same factors either way";
+  // a vanishing pivot is refused, and the next factorization starts clean
+  MatX singular = a;
+  singular.row(n / 2).setZero();
+  singular.col(n / 2).setZero();
+  SparseMatrix singular_values = s;  // A's pattern, the singular matrix's values
+  for (int c = 0; c < n; ++c)
+    for (SparseMatrix::InnerIterator it(singular_values, c); it; ++it)
+      it.valueRef() = singular(it.row(), c);
+  EXPECT_EQ(amd.factorize(singular_values, 1e-13).status, Factorization::Status::singular);
+  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  amd.solve(rhs, x_through);
+  EXPECT_EQ(x_through, x);
 }
 
 TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
@@ -445,8 +506,8 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(large), 8, true)->name(),
             "sparse_ldlt");
 
-  // the LU's weigh with a factor 10: the 20 x 20 grid's band is within it; a random tree's is not
-  // (no fill in its sparse factor, a wide band in any order)
+  // the LUs weigh the envelope against the LU along AMD's fill with a factor 14: the 20 x 20
+  // grid's band is within it; a random tree's is not (no fill under AMD, a wide band in any order)
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(square), 8, false)->name(),
             "banded_lu");
   const int tree_nodes = 300;
@@ -457,7 +518,7 @@ TEST(LinearSolvers, AutomaticChoiceWeighsBandedAgainstSparseWork) {
     tree(i, p) = tree(p, i) = -1.0;
   }
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(tree), 8, false)->name(),
-            "sparse_lu");
+            "amd_lu");
   // a non-symmetric system is weighed with the same estimates
   EXPECT_EQ(make_linear_solver(LinearSolverKind::automatic, to_sparse(strip), 2, false)->name(),
             "banded_lu");
