@@ -1,11 +1,15 @@
 // The inflated-beam moment law against the wall stresses integrated in the test, its limits (EI
 // of the tube, the wrinkling and collapse moments) and its derivatives against finite differences.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include "tendril/core/error.hpp"
 #include "tendril/vine/inflated_beam_moment.hpp"
+#include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::vine {
 namespace {
@@ -27,7 +31,7 @@ InflatedBeam tube() {
 /// Reference: the wall stress E t max(eps0 + kappa r cos(phi), 0) integrated by the midpoint rule
 /// over the circumference, eps0 found by bisection so that it carries the end caps' pi p r^2.
 double wall_moment(double kappa) {
-  const int n = 200000;
+  const int n = 20000;
   const auto integrate = [&](double eps0, double& moment) {
     double force = 0.0;
     moment = 0.0;
@@ -138,6 +142,53 @@ TEST(InflatedBeamMoment, RefusesNonPositiveParameters) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("vine.inflated_beam.wrinkling_strain"), std::string::npos);
   }
+}
+
+/// Loads a two-body vine scene with `extra` lines under `vine:`; returns the error text or "".
+std::string load_error(const std::string& extra, VineModel* model = nullptr) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "tendril_inflated_beam_scene.yaml";
+  std::ofstream(file) << "vine:\n  bodies: 2\n  half_length: 0.01\n  steps: 1\n" << extra;
+  std::string error;
+  try {
+    const VineScene scene = load_vine_scene_file(file);
+    if (model) *model = scene.model;
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  std::filesystem::remove(file);
+  return error;
+}
+
+TEST(InflatedBeamScene, ReadsTheLawAndItsDefaults) {
+  VineModel m;
+  EXPECT_EQ(load_error("  bending_law: inflated_beam\n"
+                       "  inflated_beam: {pressure: 2000, wrinkling_strain: 0.02}\n",
+                       &m),
+            "");
+  EXPECT_EQ(m.bending_law, BendingLaw::inflated_beam);
+  EXPECT_EQ(m.inflated_beam.pressure, 2000.0);
+  EXPECT_EQ(m.inflated_beam.radius, 0.012);       // tube_diameter / 2
+  EXPECT_EQ(m.inflated_beam.joint_length, 0.04);  // 4 half_length
+  EXPECT_EQ(load_error("  stiffness: [0.1]\n", &m), "");
+  EXPECT_EQ(m.bending_law, BendingLaw::linear);
+}
+
+TEST(InflatedBeamScene, RefusesMixedOrMissingKeys) {
+  const auto names = [](const std::string& error, const char* key) {
+    return error.find(key) != std::string::npos;
+  };
+  EXPECT_TRUE(names(load_error("  bending_law: inflated_beam\n  stiffness: [0.1]\n"
+                               "  inflated_beam: {pressure: 2000, wrinkling_strain: 0.02}\n"),
+                    "vine.stiffness"));
+  EXPECT_TRUE(names(load_error("  bending_law: inflated_beam\n"), "vine.inflated_beam"));
+  EXPECT_TRUE(names(load_error(""), "vine.stiffness"));
+  EXPECT_TRUE(names(load_error("  bending_law: inflated_beam\n  springs: implicit\n"
+                               "  inflated_beam: {pressure: 2000, wrinkling_strain: 0.02}\n"),
+                    "vine.springs"));
+  EXPECT_TRUE(names(load_error("  bending_law: inflated_beam\n"
+                               "  inflated_beam: {pressure: 2000, wrinkling_strain: -1}\n"),
+                    "vine.inflated_beam.wrinkling_strain"));
 }
 
 }  // namespace
