@@ -5,6 +5,7 @@
 // / (EI / l)); heavy ones load the base beyond the collapse moment pi p r^3, and the base joint
 // folds until the lever arm carries less than it.
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,8 @@ double statics_moment(const VineModel& m, const VecX& q, int pin) {
 TEST(InflatedCantilever, LinearRangeMatchesStatics) {
   const VineModel m = cantilever(1e-3);
   const VineState s = settle(m);
+  std::printf("linear range: base angle %.6f rad, load %.6e N m\n", pin_angle_deviation(m, s.q, 0),
+              statics_moment(m, s.q, 0));
   const double k_joint = m.inflated_beam.bending_stiffness() / m.inflated_beam.joint_length;
   const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
   for (int j = 0; j < m.num_pins(); ++j) {
@@ -78,6 +81,8 @@ TEST(InflatedCantilever, LoadAboveCollapseFoldsTheBaseJoint) {
   // the base joint folds beyond the wrinkling angle until the lever arm carries less than M_c
   const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
   const double base_angle = pin_angle_deviation(m, s.q, 0);
+  std::printf("collapse: base angle %.6f rad (wrinkles at %.3f), load %.6e N m, M_c %.6e N m\n",
+              base_angle, angle_w, statics_moment(m, s.q, 0), m_c);
   EXPECT_LT(base_angle, -angle_w);
   for (int j = 0; j < m.num_pins(); ++j) {
     const double load = statics_moment(m, s.q, j);

@@ -5,6 +5,7 @@
 // keep the joints in the linear range (angle = moment / (EI / l)); heavy ones load the base beyond
 // the collapse moment pi p r^3 and the base joint folds until the lever arm carries less than it.
 #include <cmath>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,8 @@ double bend_y(const Vine3dModel& m, const Vine3dState& s, int joint) {
 TEST(InflatedCantilever3d, LinearRangeMatchesStatics) {
   const Vine3dModel m = cantilever(1e-3);
   const Vine3dState s = settle(m);
+  std::printf("linear range: base angle %.6f rad, load %.6e N m\n", bend_y(m, s, 0),
+              statics_moment(m, s, 0));
   const double k_joint = m.inflated_beam.bending_stiffness() / m.inflated_beam.joint_length;
   const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
   for (int j = 0; j < m.num_bending(); ++j) {
@@ -80,6 +83,8 @@ TEST(InflatedCantilever3d, LoadAboveCollapseFoldsTheBaseJoint) {
   const Vine3dState s = settle(m);
   const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
   const double base_angle = bend_y(m, s, 0);
+  std::printf("collapse: base angle %.6f rad (wrinkles at %.3f), load %.6e N m, M_c %.6e N m\n",
+              base_angle, angle_w, statics_moment(m, s, 0), m_c);
   EXPECT_GT(base_angle, angle_w);  // folded beyond wrinkling
   for (int j = 0; j < m.num_bending(); ++j) {
     const double load = statics_moment(m, s, j);
