@@ -87,6 +87,18 @@ void InflatedBeam::validate(const std::string& prefix) const {
   positive("joint_length", joint_length);
 }
 
+void check_inflated_beam_joints(const InflatedBeam& beam, const std::vector<double>& stiffness,
+                                bool implicit_springs, const std::string& prefix) {
+  beam.validate(prefix + ".inflated_beam");
+  for (double k : stiffness)
+    if (k != 0.0)
+      throw InputError(prefix + ".stiffness", fmt::format("{}", k),
+                       "no stiffness with bending_law inflated_beam (the law sets the moment)");
+  if (implicit_springs)
+    throw InputError(prefix + ".springs", "implicit",
+                     "explicit with bending_law inflated_beam (its tangent changes every step)");
+}
+
 BendingMoment inflated_beam_moment(const InflatedBeam& beam, double curvature) {
   const double m_c = beam.collapse_moment();
   const double k_w = beam.wrinkling_curvature();

@@ -20,6 +20,7 @@
 /// with the same inputs (pressure, radius, critical wrinkling strain).
 
 #include <string>
+#include <vector>
 
 namespace tendril::vine {
 
@@ -40,6 +41,12 @@ struct InflatedBeam {
   /// Throws InputError naming `prefix`.<field> unless every value is finite and > 0.
   void validate(const std::string& prefix) const;
 };
+
+/// Checks a chain's joints for the law: `beam` valid, every linear `stiffness` 0 (the law sets the
+/// moment) and no implicit springs (their QP Hessian holds a constant K); throws InputError naming
+/// `prefix`.inflated_beam.<field>, `prefix`.stiffness or `prefix`.springs.
+void check_inflated_beam_joints(const InflatedBeam& beam, const std::vector<double>& stiffness,
+                                bool implicit_springs, const std::string& prefix);
 
 /// A moment and its first two derivatives with respect to its argument.
 struct BendingMoment {

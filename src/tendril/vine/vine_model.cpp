@@ -51,15 +51,9 @@ void VineModel::validate(const std::string& prefix) const {
   require_finite_vector(prefix + ".stiffness", stiffness, false, true);
   require_finite_vector(prefix + ".damping", damping, false, true);
   require_finite_vector(prefix + ".rest_angle", rest_angle, false, false);
-  if (bending_law == BendingLaw::inflated_beam) {
-    inflated_beam.validate(prefix + ".inflated_beam");
-    for (double k : stiffness)
-      require(k == 0.0, prefix + ".stiffness", k,
-              "no stiffness with bending_law inflated_beam (the law sets the joints' moment)");
-    if (springs == SpringIntegration::implicit)
-      throw InputError(prefix + ".springs", "implicit",
-                       "explicit with bending_law inflated_beam (its tangent changes every step)");
-  }
+  if (bending_law == BendingLaw::inflated_beam)
+    check_inflated_beam_joints(inflated_beam, stiffness, springs == SpringIntegration::implicit,
+                               prefix);
   if (!rest_angle_schedule.empty())
     require_size(prefix + ".steering", rest_angle_schedule.size(), num_pins(), "pin joint");
   require(std::isfinite(tube_diameter) && tube_diameter >= 0.0, prefix + ".tube_diameter",

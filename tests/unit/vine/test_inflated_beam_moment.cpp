@@ -108,8 +108,9 @@ TEST(InflatedBeamMoment, DerivativesMatchFiniteDifferences) {
         << f;
     // (far into saturation W ~ M_c kappa is a difference of terms ~ kappa^2: its quotient over h
     // loses digits, so the energy is checked up to 1e3 kappa_w)
-    if (std::abs(f) <= 1e3)
+    if (std::abs(f) <= 1e3) {
       EXPECT_NEAR(m.moment, (plus.energy - minus.energy) / (2 * h), 1e-7 * std::abs(m.moment)) << f;
+    }
   }
 }
 

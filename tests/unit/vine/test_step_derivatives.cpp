@@ -40,6 +40,27 @@ void expect_matches_fd(const MatX& dq, const MatX& dv, int columns, double h, F 
   }
 }
 
+/// The d/dq_k and d/dv_k blocks against central differences of whole steps.
+void expect_state_derivatives_match_fd(const StepDerivatives& d, const VineModel& m, const VecX& q,
+                                       const VecX& v, const VecX& rates) {
+  expect_matches_fd(
+      d.dq_dq, d.dv_dq, m.num_dofs(), 1e-7,
+      [&](int i, double h) {
+        VecX qp = q;
+        qp(i) += h;
+        return step_from(m, qp, v, rates);
+      },
+      "d/dq");
+  expect_matches_fd(
+      d.dq_dv, d.dv_dv, m.num_dofs(), 1e-6,
+      [&](int i, double h) {
+        VecX vp = v;
+        vp(i) += h;
+        return step_from(m, q, vp, rates);
+      },
+      "d/dv");
+}
+
 TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
                                     std::pair{0.4, SpringIntegration::explicit_forces},
@@ -67,24 +88,7 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
     const StepDerivatives d = step_derivatives(stepper);
     ASSERT_TRUE(d.ok);
     EXPECT_GT(d.active_inequalities, 0);
-    const int n = m.num_dofs();
-
-    expect_matches_fd(
-        d.dq_dq, d.dv_dq, n, 1e-7,
-        [&](int i, double h) {
-          VecX qp = q;
-          qp(i) += h;
-          return step_from(m, qp, v, rates);
-        },
-        "d/dq");
-    expect_matches_fd(
-        d.dq_dv, d.dv_dv, n, 1e-6,
-        [&](int i, double h) {
-          VecX vp = v;
-          vp(i) += h;
-          return step_from(m, q, vp, rates);
-        },
-        "d/dv");
+    expect_state_derivatives_match_fd(d, m, q, v, rates);
     expect_matches_fd(
         d.dq_dK, d.dv_dK, m.num_pins(), 1e-5,
         [&](int j, double h) {
@@ -133,22 +137,7 @@ TEST(StepDerivatives, MatchFiniteDifferencesWithInflatedBeamJoints) {
   const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
   for (int j = 0; j < m.num_pins(); ++j)
     EXPECT_GT(std::abs(pin_angle_deviation(m, q, j)), angle_w);  // every joint wrinkled
-  expect_matches_fd(
-      d.dq_dq, d.dv_dq, m.num_dofs(), 1e-7,
-      [&](int i, double h) {
-        VecX qp = q;
-        qp(i) += h;
-        return step_from(m, qp, v, rates);
-      },
-      "d/dq");
-  expect_matches_fd(
-      d.dq_dv, d.dv_dv, m.num_dofs(), 1e-6,
-      [&](int i, double h) {
-        VecX vp = v;
-        vp(i) += h;
-        return step_from(m, q, vp, rates);
-      },
-      "d/dv");
+  expect_state_derivatives_match_fd(d, m, q, v, rates);
 }
 
 }  // namespace
