@@ -53,7 +53,7 @@ struct BendingMoment {
   double moment = 0.0;             ///< M [N m]
   double stiffness = 0.0;          ///< dM/dx: tangent stiffness [N m per unit of x]
   double second_derivative = 0.0;  ///< d2M/dx2 [N m per unit of x^2]
-  double energy = 0.0;  ///< W with dW/dx = M, W(0) = 0 [J per unit of the length x is per]
+  double energy = 0.0;  ///< W with dW/dx = M, W(0) = 0 [J/m for a curvature, J for an angle]
 };
 
 /// M(kappa) of the tube per unit curvature kappa [1/m]: moment [N m], dM/dkappa [N m^2],
