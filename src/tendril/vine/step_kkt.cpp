@@ -59,9 +59,12 @@ void objective_derivatives(const VineStepper& stepper, const StepKkt& out, MatX&
   for (int j = 0; j < out.pins; ++j) {
     e_j.setZero();
     add_pin_torque(m, j, 1.0, e_j);
-    // dc/dq = dt/m_ref K_j e_j e_j^T; dc/dK_j = dt/m_ref dev_j e_j
-    rhs.block(0, 0, n, n) -= dt / m_ref * m.stiffness[j] * e_j * e_j.transpose();
-    rhs.col(out.col_k + j).head(n) -= dt / m_ref * pin_angle_deviation(m, q, j) * e_j;
+    // dc/dq = dt/m_ref dM_j/dtheta e_j e_j^T (K_j for the linear law); dc/dK_j = dt/m_ref dev_j
+    // e_j (0 with the inflated-beam law, which has no K)
+    const double dev = pin_angle_deviation(m, q, j);
+    rhs.block(0, 0, n, n) -= dt / m_ref * pin_moment(m, j, dev).stiffness * e_j * e_j.transpose();
+    if (m.bending_law == BendingLaw::linear)
+      rhs.col(out.col_k + j).head(n) -= dt / m_ref * dev * e_j;
     if (implicit) {
       const double rate_next = e_j.dot(v_next);
       rhs.col(out.col_k + j).head(n) -= dt * dt / m_ref * rate_next * e_j;

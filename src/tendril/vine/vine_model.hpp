@@ -14,6 +14,7 @@
 #include "tendril/actuation/schedule.hpp"
 #include "tendril/core/types.hpp"
 #include "tendril/vine/growth_schedule.hpp"
+#include "tendril/vine/inflated_beam_moment.hpp"
 #include "tendril/vine/obstacles.hpp"
 
 namespace tendril::vine {
@@ -30,6 +31,13 @@ enum class SpringIntegration {
   explicit_forces,  ///< tau(q_k, v_k) (the paper): stable while dt omega_max < 2
   implicit,  ///< tau(q_k + dt v_{k+1}, v_{k+1}): adds dt^2 R K R^T + dt R C R^T to M, stable for
              ///< any K, C
+};
+
+/// The pin joints' moment-angle law (docs/physics/vine.md#inflated-beam-bending).
+enum class BendingLaw {
+  linear,         ///< K_j (theta_j - theta_bar_j), the paper's torsional spring
+  inflated_beam,  ///< the wrinkling tube's M((theta_j - theta_bar_j) / l)
+                  ///< (inflated_beam_moment.hpp)
 };
 
 /// Where contact with the obstacles is enforced (docs/physics/vine.md#contact-along-the-body).
@@ -61,8 +69,11 @@ struct VineModel {
   double tube_diameter = 0.0;  ///< D outer tube diameter [m]
   Vec2 base = Vec2::Zero();    ///< world point the proximal end of body 0 is pinned to [m]
 
-  std::vector<double> stiffness;  ///< K_j torsional stiffness of pin joint j [N m/rad] (#pins)
-  std::vector<double> damping;    ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
+  BendingLaw bending_law = BendingLaw::linear;  ///< the pin joints' moment law
+  InflatedBeam inflated_beam;  ///< the law's tube for BendingLaw::inflated_beam (all pin joints)
+  /// K_j torsional stiffness of pin joint j [N m/rad] (#pins; 0 with BendingLaw::inflated_beam)
+  std::vector<double> stiffness;
+  std::vector<double> damping;  ///< C_j torsional damping of pin joint j [N m s/rad] (#pins)
   std::vector<double>
       rest_angle;  ///< rest angle of pin joint j [rad]; pin 0: absolute heading (#pins)
   /// Steering (bending actuation, the paper's future work): rest angle of pin j at time t [rad]

@@ -72,10 +72,34 @@ io::SchemaTable make_table() {
           "Rotational inertia I of each body; default: thin-walled tube, m (D^2 / 8 + (2 d)^2 / "
           "12).",
           0, true),
-      key("vine.stiffness", KeyType::RealList, kReq, "N m/rad",
+      key("vine.stiffness", KeyType::RealList, kOpt, "N m/rad",
           "Torsional stiffness K of the pin joints: one value for all, or one per pin joint "
-          "(ceil(n / 2)).",
+          "(ceil(n / 2)); required with bending_law linear, refused with inflated_beam.",
           0),
+      [] {
+        KeySpec k = key("vine.bending_law", KeyType::String, "linear", "",
+                        "Pin joints' moment: linear (K times the bend angle, the paper) or "
+                        "inflated_beam (a wrinkling tube's moment, saturating at pi p r^3; "
+                        "explicit springs only).");
+        k.choices = {"linear", "inflated_beam"};
+        return k;
+      }(),
+      key("vine.inflated_beam", KeyType::Map, kOpt, "",
+          "The inflated-beam law's tube (docs/physics/vine.md#inflated-beam-bending); required "
+          "with bending_law inflated_beam."),
+      key("vine.inflated_beam.pressure", KeyType::Real, kReq, "Pa",
+          "Gauge pressure p: wrinkling moment pi p r^3 / 2, collapse moment pi p r^3.", 0, true),
+      key("vine.inflated_beam.radius", KeyType::Real, kOpt, "m",
+          "Tube radius r; default tube_diameter / 2.", 0, true),
+      key("vine.inflated_beam.wrinkling_strain", KeyType::Real, kReq, "-",
+          "Critical wrinkling strain eps_w = p r / (2 E t) of the wall (E t: membrane "
+          "stiffness): the tube is linear with EI = pi p r^4 / (2 eps_w) up to curvature eps_w / "
+          "r.",
+          0, true),
+      key("vine.inflated_beam.joint_length", KeyType::Real, kOpt, "m",
+          "Arc l a pin joint's bend angle is spread over (curvature = angle / l); default 4 "
+          "half_length, the pin joints' spacing.",
+          0, true),
       key("vine.damping", KeyType::RealList, "[0]", "N m s/rad",
           "Torsional damping C of the pin joints: one value for all, or one per pin joint.", 0),
       key("vine.heading", KeyType::Real, "0", "rad",
@@ -384,7 +408,25 @@ UniformVineParameters read_uniform_parameters(const io::SceneNode& v) {
 
 /// The pin joints: stiffness, damping, rest angles and the steering schedule (table or CSV).
 void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_dir, VineModel& m) {
-  m.stiffness = per_joint(v, "stiffness", m.num_pins());
+  if (v.text("bending_law") == "inflated_beam") {
+    if (v.has("stiffness"))
+      v.fail("stiffness", "no stiffness with bending_law inflated_beam (the law sets the moment)");
+    if (!v.has("inflated_beam"))
+      v.fail("inflated_beam", "an inflated_beam map with bending_law inflated_beam");
+    const io::SceneNode b = v.map("inflated_beam");
+    m.bending_law = BendingLaw::inflated_beam;
+    m.inflated_beam.pressure = b.real("pressure");
+    m.inflated_beam.wrinkling_strain = b.real("wrinkling_strain");
+    m.inflated_beam.radius = b.has("radius") ? b.real("radius") : 0.5 * m.tube_diameter;
+    m.inflated_beam.joint_length =
+        b.has("joint_length") ? b.real("joint_length") : 4.0 * m.half_length[0];
+    m.stiffness.assign(m.num_pins(), 0.0);
+  } else {
+    if (!v.has("stiffness")) v.fail("stiffness", "a stiffness with bending_law linear");
+    if (v.has("inflated_beam"))
+      v.fail("inflated_beam", "an inflated_beam map only with bending_law inflated_beam");
+    m.stiffness = per_joint(v, "stiffness", m.num_pins());
+  }
   m.damping = per_joint(v, "damping", m.num_pins());
   if (v.has("rest_angles")) m.rest_angle = v.reals("rest_angles", m.num_pins());
   const io::SceneNode steer = v.map("steering");

@@ -18,12 +18,22 @@ Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, 
   return phi.tail<2>();
 }
 
+Vec2 bend_moment(const Vine3dModel& model, int joint, const Vec2& deviation) {
+  if (model.bending_law == BendingLaw::linear) return model.stiffness[joint] * deviation;
+  const double angle = deviation.norm();
+  if (angle == 0.0) return Vec2::Zero();
+  return vine::inflated_beam_joint_moment(model.inflated_beam, angle).moment / angle * deviation;
+}
+
 double bending_energy(const Vine3dModel& model, const Vine3dState& state) {
   double energy = 0.0;
   Vec3 phi;
-  for (int j = 0; j < model.num_bending(); ++j)
-    energy += 0.5 * model.stiffness[j] *
-              (bend_angles(model, state, j, phi) - model.rest_bend[j]).squaredNorm();
+  for (int j = 0; j < model.num_bending(); ++j) {
+    const Vec2 deviation = bend_angles(model, state, j, phi) - model.rest_bend[j];
+    energy += model.bending_law == BendingLaw::linear
+                  ? 0.5 * model.stiffness[j] * deviation.squaredNorm()
+                  : vine::inflated_beam_joint_moment(model.inflated_beam, deviation.norm()).energy;
+  }
   return energy;
 }
 
@@ -49,8 +59,8 @@ void applied_forces(const Vine3dModel& model, const Vine3dState& state, const Ve
   for (int j = 0; j < model.num_bending(); ++j) {
     const int b = model.bending_body(j);
     const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model, state, j);
-    // generalised bend moment K (beta - beta_0) + C betadot
-    Vec2 moment = model.stiffness[j] * (bend_angles(model, state, j, phi) - model.rest_bend[j]);
+    // generalised bend moment M_j(beta - beta_0) + C betadot
+    Vec2 moment = bend_moment(model, j, bend_angles(model, state, j, phi) - model.rest_bend[j]);
     if (with_damping) {
       Vec3 relative = velocity.segment<3>(6 * b + 3);
       if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);

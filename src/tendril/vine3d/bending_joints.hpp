@@ -6,7 +6,7 @@
 /// Bending joint j between body a (the base frame for j = 0) and body b: the relative rotation
 /// vector phi = log(R_a^T R_b) (rotation.hpp); its components about the parent's y and z axes are
 /// the bend beta = (phi_y, phi_z) [rad] (phi_x, the torsion, is held by the twist row). Energy and
-/// dissipation
+/// dissipation (linear law; docs/physics/vine3d.md#inflated-beam-bending for the wrinkling tube's)
 ///   E_j = K_j / 2 |beta - beta_0|^2,   D_j = C_j / 2 |betadot|^2,
 ///   betadot = P J_r^-1(phi) R_b^T (omega_b - omega_a),  P = [e_y e_z]^T,
 /// give the torque on body b  tau_b = -R_b J_r^-T(phi) P^T (K_j (beta - beta_0) + C_j betadot) and
@@ -26,7 +26,13 @@ Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, 
 Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
                                           int joint);
 
-/// Sum of K_j / 2 |beta_j - beta_0,j|^2 over the bending joints [J].
+/// The generalised bend moment of joint j at bend deviation delta = beta - beta_0 [rad]: K_j delta,
+/// or with the inflated-beam law M(|delta|) delta / |delta| (the axisymmetric tube bends by the
+/// bend's magnitude in its plane) [N m].
+Vec2 bend_moment(const Vine3dModel& model, int joint, const Vec2& deviation);
+
+/// Sum over the bending joints of K_j / 2 |beta_j - beta_0,j|^2 (or the inflated beam's joint
+/// energy of |beta_j - beta_0,j|) [J].
 double bending_energy(const Vine3dModel& model, const Vine3dState& state);
 
 /// F(q, v) (6 #bodies: force [N] then torque [N m] per body, world frame): bending springs,

@@ -49,6 +49,9 @@ void Vine3dModel::validate(const std::string& prefix) const {
   require_values(prefix + ".transverse_inertia", transverse_inertia, true);
   require_values(prefix + ".stiffness", stiffness, false);
   require_values(prefix + ".damping", damping, false);
+  if (bending_law == BendingLaw::inflated_beam)
+    vine::check_inflated_beam_joints(inflated_beam, stiffness,
+                                     springs == SpringIntegration::implicit, prefix);
   for (std::size_t j = 0; j < rest_bend.size(); ++j)
     require(rest_bend[j].allFinite() && rest_bend[j].norm() < M_PI,
             fmt::format("{}.rest_bend[{}]", prefix, j), rest_bend[j].norm(),

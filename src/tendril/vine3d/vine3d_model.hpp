@@ -22,8 +22,10 @@
 
 namespace tendril::vine3d {
 
+using vine::BendingLaw;
 using vine::GrowthMode;
 using vine::GrowthSchedule;
+using vine::InflatedBeam;
 using vine::SpringIntegration;
 
 struct Vine3dModel {
@@ -37,8 +39,13 @@ struct Vine3dModel {
   std::vector<double> transverse_inertia;
   Vec3 base = Vec3::Zero();            ///< world point the proximal end of body 0 is pinned to [m]
   Quat base_frame = Quat::Identity();  ///< orientation of the base frame (bending joint 0's parent)
-  std::vector<double> stiffness;       ///< K_j bending stiffness of bending joint j [N m/rad]
-  std::vector<double> damping;         ///< C_j bending damping of bending joint j [N m s/rad]
+  /// The bending joints' moment law: K_j (beta - beta_0), or the inflated beam's moment of the
+  /// bend's magnitude along the bend (docs/physics/vine3d.md#inflated-beam-bending)
+  BendingLaw bending_law = BendingLaw::linear;
+  InflatedBeam inflated_beam;  ///< the law's tube for BendingLaw::inflated_beam (all joints)
+  /// K_j bending stiffness of bending joint j [N m/rad] (0 with BendingLaw::inflated_beam)
+  std::vector<double> stiffness;
+  std::vector<double> damping;  ///< C_j bending damping of bending joint j [N m s/rad]
   /// beta_0,j: rest bend (rotation vector components about the parent's y and z axes) of bending
   /// joint j [rad] (#bending joints); joint 0: relative to the base frame (the initial heading)
   std::vector<Vec2> rest_bend;

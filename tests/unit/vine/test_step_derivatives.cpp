@@ -5,6 +5,7 @@
 #include "support/pressing_vine.hpp"
 #include "support/vine_paper_scenes.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/vine/applied_forces.hpp"
 #include "tendril/vine/step_derivatives.hpp"
 
 namespace tendril::vine {
@@ -39,6 +40,27 @@ void expect_matches_fd(const MatX& dq, const MatX& dv, int columns, double h, F 
   }
 }
 
+/// The d/dq_k and d/dv_k blocks against central differences of whole steps.
+void expect_state_derivatives_match_fd(const StepDerivatives& d, const VineModel& m, const VecX& q,
+                                       const VecX& v, const VecX& rates) {
+  expect_matches_fd(
+      d.dq_dq, d.dv_dq, m.num_dofs(), 1e-7,
+      [&](int i, double h) {
+        VecX qp = q;
+        qp(i) += h;
+        return step_from(m, qp, v, rates);
+      },
+      "d/dq");
+  expect_matches_fd(
+      d.dq_dv, d.dv_dv, m.num_dofs(), 1e-6,
+      [&](int i, double h) {
+        VecX vp = v;
+        vp(i) += h;
+        return step_from(m, q, vp, rates);
+      },
+      "d/dv");
+}
+
 TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
                                     std::pair{0.4, SpringIntegration::explicit_forces},
@@ -66,24 +88,7 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
     const StepDerivatives d = step_derivatives(stepper);
     ASSERT_TRUE(d.ok);
     EXPECT_GT(d.active_inequalities, 0);
-    const int n = m.num_dofs();
-
-    expect_matches_fd(
-        d.dq_dq, d.dv_dq, n, 1e-7,
-        [&](int i, double h) {
-          VecX qp = q;
-          qp(i) += h;
-          return step_from(m, qp, v, rates);
-        },
-        "d/dq");
-    expect_matches_fd(
-        d.dq_dv, d.dv_dv, n, 1e-6,
-        [&](int i, double h) {
-          VecX vp = v;
-          vp(i) += h;
-          return step_from(m, q, vp, rates);
-        },
-        "d/dv");
+    expect_state_derivatives_match_fd(d, m, q, v, rates);
     expect_matches_fd(
         d.dq_dK, d.dv_dK, m.num_pins(), 1e-5,
         [&](int j, double h) {
@@ -109,6 +114,30 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
         },
         "d/du");
   }
+}
+
+// The inflated-beam law's tangent dM/dtheta enters d/dq: joints bent past wrinkling (rest angles
+// far from the straight state), under gravity.
+TEST(StepDerivatives, MatchFiniteDifferencesWithInflatedBeamJoints) {
+  VineModel m = runtime_scene_model(8);
+  m.bending_law = BendingLaw::inflated_beam;
+  m.inflated_beam = {2000.0, 0.012, 0.02, 0.02};  // p, r, eps_w, l: wrinkles beyond 0.033 rad
+  m.stiffness.assign(m.num_pins(), 0.0);
+  m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
+  m.rest_angle = {0.3, 0.5, -0.6, 0.7};
+  m.gravity = Vec2(0.0, -9.81);
+  m.validate();
+  VineStepper stepper(m);
+  VineState s = straight_state(m, 0.0);
+  for (int k = 0; k < 5; ++k) ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
+  const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
+  ASSERT_EQ(stepper.step(s, rates).status, QpStatus::solved);
+  const StepDerivatives d = step_derivatives(stepper);
+  ASSERT_TRUE(d.ok);
+  const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
+  for (int j = 0; j < m.num_pins(); ++j)
+    EXPECT_GT(std::abs(pin_angle_deviation(m, q, j)), angle_w);  // every joint wrinkled
+  expect_state_derivatives_match_fd(d, m, q, v, rates);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Bending springs and dampers of the 3D vine (src/tendril/vine3d/bending_joints.hpp): the spring
-// torques are minus the energy's derivative under world-frame rotations of each body (central
-// differences), vanish at the rest bend, rotate with the vine; the dampers dissipate exactly
-// sum_j C_j |betadot_j|^2 with betadot by central differences of the bend along the motion.
+// torques (linear and inflated-beam law) are minus the energy's derivative under world-frame
+// rotations of each body (central differences), vanish at the rest bend, rotate with the vine; the
+// dampers dissipate exactly sum_j C_j |betadot_j|^2 with betadot by central differences of the bend
+// along the motion.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -35,20 +36,32 @@ Case generic_case() {
   return c;
 }
 
-TEST(BendingJoints, SpringTorqueIsMinusTheEnergyGradient) {
+/// The generic case with the inflated-beam law, every joint wrinkled (bends above 0.083 rad).
+Case inflated_case() {
   Case c = generic_case();
-  VecX force;
-  applied_forces(c.model, c.state, VecX::Zero(c.model.num_dofs()), force);
-  const double h = 1e-6;
-  for (int i = 0; i < c.model.num_bodies; ++i) {
-    EXPECT_EQ(force.segment<3>(6 * i).norm(), 0.0);  // no gravity: no force on the centres
-    for (int k = 0; k < 3; ++k) {
-      Vine3dState plus = c.state, minus = c.state;
-      plus.orientation[i] = rotation_exp(h * Vec3::Unit(k)) * c.state.orientation[i];
-      minus.orientation[i] = rotation_exp(-h * Vec3::Unit(k)) * c.state.orientation[i];
-      const double fd = -(bending_energy(c.model, plus) - bending_energy(c.model, minus)) / (2 * h);
-      // central difference error O(h^2) and roundoff eps E / h: both < 1e-9 here
-      EXPECT_NEAR(force(6 * i + 3 + k), fd, 1e-8) << "body " << i << " axis " << k;
+  c.model.bending_law = BendingLaw::inflated_beam;
+  c.model.inflated_beam = {2000.0, 0.012, 0.02, 0.05};  // p, r, eps_w, l
+  c.model.stiffness.assign(2, 0.0);
+  c.model.validate();
+  return c;
+}
+
+TEST(BendingJoints, SpringTorqueIsMinusTheEnergyGradient) {
+  for (const Case& c : {generic_case(), inflated_case()}) {
+    VecX force;
+    applied_forces(c.model, c.state, VecX::Zero(c.model.num_dofs()), force);
+    const double h = 1e-6;
+    for (int i = 0; i < c.model.num_bodies; ++i) {
+      EXPECT_EQ(force.segment<3>(6 * i).norm(), 0.0);  // no gravity: no force on the centres
+      for (int k = 0; k < 3; ++k) {
+        Vine3dState plus = c.state, minus = c.state;
+        plus.orientation[i] = rotation_exp(h * Vec3::Unit(k)) * c.state.orientation[i];
+        minus.orientation[i] = rotation_exp(-h * Vec3::Unit(k)) * c.state.orientation[i];
+        const double fd =
+            -(bending_energy(c.model, plus) - bending_energy(c.model, minus)) / (2 * h);
+        // central difference error O(h^2) and roundoff eps E / h: both < 1e-9 here
+        EXPECT_NEAR(force(6 * i + 3 + k), fd, 1e-8) << "body " << i << " axis " << k;
+      }
     }
   }
 }
