@@ -119,7 +119,7 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
 // The inflated-beam law's tangent dM/dtheta enters d/dq: joints bent past wrinkling (rest angles
 // far from the straight state), under gravity.
 TEST(StepDerivatives, MatchFiniteDifferencesWithInflatedBeamJoints) {
-  VineModel m = runtime_scene_model(8);
+  VineModel m = testing::runtime_scene_model(8);
   m.bending_law = BendingLaw::inflated_beam;
   m.inflated_beam = {2000.0, 0.012, 0.02, 0.02};  // p, r, eps_w, l: wrinkles beyond 0.033 rad
   m.stiffness.assign(m.num_pins(), 0.0);
