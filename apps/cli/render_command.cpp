@@ -9,7 +9,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <thread>
 
@@ -35,12 +34,8 @@ struct RenderOptions {
   double azimuth = -60, elevation = 25, zoom = 1;
   double deformation_scale =
       1;  ///< displacement from the first frame drawn magnified by this factor
+  std::string node = "node", chromium = "/usr/bin/chromium", ffmpeg = "ffmpeg";  ///< programs used
 };
-
-const char* env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
 
 /// --speed (> 0, for a video) and --time (for a PNG, inside the clock's span [0, duration] [s]).
 void check_time_options(const RenderOptions& o, double duration) {
@@ -94,7 +89,7 @@ int render(const RenderOptions& o) {
                     "&elevation=" + std::to_string(o.elevation) + "&zoom=" + std::to_string(o.zoom);
   if (!o.colour.empty()) url += "&colour=" + o.colour;
   if (o.deformation_scale != 1) url += "&deform=" + std::to_string(o.deformation_scale);
-  const std::vector<std::string> argv = {env_or("TENDRIL_NODE", "node"),
+  const std::vector<std::string> argv = {o.node,
                                          share_file("viewer/render.mjs").string(),
                                          url,
                                          o.png.empty() ? "video" : "png",
@@ -105,8 +100,8 @@ int render(const RenderOptions& o) {
                                          std::to_string(o.frame),
                                          std::to_string(o.time),
                                          std::to_string(o.speed),
-                                         env_or("TENDRIL_CHROMIUM", "/usr/bin/chromium"),
-                                         env_or("TENDRIL_FFMPEG", "ffmpeg")};
+                                         o.chromium,
+                                         o.ffmpeg};
   const int code = run_process(argv);
   stop = true;
   serving.join();
@@ -144,6 +139,11 @@ Command add_render_command(CLI::App& app) {
                   "Draw the displacement from the first frame magnified by this factor (0: the "
                   "first frame's shape)")
       ->capture_default_str();
+  cmd->add_option("--chromium", o->chromium, "Chromium program to render with")
+      ->capture_default_str();
+  cmd->add_option("--ffmpeg", o->ffmpeg, "ffmpeg program to encode the video with")
+      ->capture_default_str();
+  cmd->add_option("--node", o->node, "Node.js program that drives Chromium")->capture_default_str();
   cmd->add_option("--colour", o->colour,
                   "Colour by a field: speed, displacement, curvature, strain, twist, "
                   "body_angle, body_speed");

@@ -203,7 +203,7 @@ async function checkDeformationScale(data) {
   console.log(`deformation scale ${s}: every panel drew x(0) + ${s} (x(t) - x(0))`);
 }
 
-const browser = await chromium.launch({ executablePath: process.env.TENDRIL_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 const viewers = [];
 let scratch = null;
 try {
