@@ -70,9 +70,11 @@ struct ForceOutput {
 // owns and passes in (ModelWorkspace, core/model_workspace.hpp). One Model can so be stepped by
 // several simulations at once, each with its own workspaces.
 
-class Energy {
+/// What energies and forces share: their name, their stencils (fixed or changing, with the
+/// workspace that holds a changing set) and the element-parallel count.
+class TermBase {
  public:
-  virtual ~Energy() = default;
+  virtual ~TermBase() = default;
   virtual std::string_view name() const = 0;
   /// Declares the DOF sets of all stencils (once per topology); a term with a changing set
   /// declares the set of a new workspace (the stencils at the start).
@@ -87,9 +89,25 @@ class Energy {
   virtual std::unique_ptr<TermWorkspace> make_workspace(const Model& /*model*/) const {
     return nullptr;
   }
-  virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
   /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
   virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
+  /// Changing stencils (contact pairs from a broad phase): updates the set of stencils held in
+  /// `workspace` (this term's) for the accepted state `state` and returns true if the set changed;
+  /// declare_stencils() must then declare the new set, and the solver rebuilds its pattern,
+  /// free-DOF map, ordering and solver choice (NewtonSystem::update_stencils). The solvers call it
+  /// once before every time (sub)step and static solve, never within a Newton solve, so the pattern
+  /// is fixed while Newton runs: the set must cover every entry accumulate() adds during the step
+  /// (grow the search radius by what a step can move). Default: a fixed set.
+  /// docs/physics/time_integration.md, "Changing sparsity".
+  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/,
+                               TermWorkspace* /*workspace*/) const {
+    return false;
+  }
+};
+
+class Energy : public TermBase {
+ public:
+  virtual void accumulate(const EvalInput& in, EnergyOutput& out) const = 0;
   /// Computes and stores the values of elements [first, last) that `out` requests (see above).
   virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
                        const EnergyOutput& /*out*/) const {}
@@ -108,18 +126,6 @@ class Energy {
   /// True for the potential of an external load (gravity, buoyancy): a static solve ramps these
   /// terms with the load factor during load stepping; internal (elastic) energies are never ramped.
   virtual bool is_external_load() const { return false; }
-  /// Changing stencils (contact pairs from a broad phase): updates the set of stencils held in
-  /// `workspace` (this term's) for the accepted state `state` and returns true if the set changed;
-  /// declare_stencils() must then declare the new set, and the solver rebuilds its pattern,
-  /// free-DOF map, ordering and solver choice (NewtonSystem::update_stencils). The solvers call it
-  /// once before every time (sub)step and static solve, never within a Newton solve, so the pattern
-  /// is fixed while Newton runs: the set must cover every entry accumulate() adds during the step
-  /// (grow the search radius by what a step can move). Default: a fixed set.
-  /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/,
-                               TermWorkspace* /*workspace*/) const {
-    return false;
-  }
   /// Continuous collision check: the largest a in [0, 1] such that the configurations q + a' dq,
   /// a' in [0, a], are admissible for this term (no rod edge passes through another, no node or
   /// edge through an obstacle). Time-dependent parts (moving obstacles) move linearly from their
@@ -134,23 +140,9 @@ class Energy {
   }
 };
 
-class ForceTerm {
+class ForceTerm : public TermBase {
  public:
-  virtual ~ForceTerm() = default;
-  virtual std::string_view name() const = 0;
-  virtual void declare_sparsity(const Model& model, SparsityBuilder& pattern) const = 0;
-  /// As Energy::declare_stencils.
-  virtual void declare_stencils(const Model& model, const TermWorkspace* /*workspace*/,
-                                SparsityBuilder& pattern) const {
-    declare_sparsity(model, pattern);
-  }
-  /// As Energy::make_workspace.
-  virtual std::unique_ptr<TermWorkspace> make_workspace(const Model& /*model*/) const {
-    return nullptr;
-  }
   virtual void accumulate(const EvalInput& in, ForceOutput& out) const = 0;
-  /// Number of elements prepare() computes; 0 (default): no element-parallel part (see above).
-  virtual std::size_t element_count(const Model& /*model*/) const { return 0; }
   /// Computes and stores the values of elements [first, last) that `out` requests, Jacobian blocks
   /// with out's dq_scale and du_scale (see above).
   virtual void prepare(const EvalInput& /*in*/, std::size_t /*first*/, std::size_t /*last*/,
@@ -160,18 +152,6 @@ class ForceTerm {
   /// follower loads, gyroscopic forces) returns false, and the Newton system then factorizes the
   /// whole matrix instead of one triangle.
   virtual bool has_symmetric_jacobian() const { return false; }
-  /// Changing stencils (contact pairs from a broad phase): updates the set of stencils held in
-  /// `workspace` (this term's) for the accepted state `state` and returns true if the set changed;
-  /// declare_stencils() must then declare the new set, and the solver rebuilds its pattern,
-  /// free-DOF map, ordering and solver choice (NewtonSystem::update_stencils). The solvers call it
-  /// once before every time (sub)step and static solve, never within a Newton solve, so the pattern
-  /// is fixed while Newton runs: the set must cover every entry accumulate() adds during the step
-  /// (grow the search radius by what a step can move). Default: a fixed set.
-  /// docs/physics/time_integration.md, "Changing sparsity".
-  virtual bool update_stencils(const Model& /*model*/, const State& /*state*/,
-                               TermWorkspace* /*workspace*/) const {
-    return false;
-  }
 };
 
 }  // namespace tendril
