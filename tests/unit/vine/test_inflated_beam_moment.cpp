@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/scratch_dir.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/inflated_beam_moment.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -147,8 +148,8 @@ TEST(InflatedBeamMoment, RefusesNonPositiveParameters) {
 
 /// Loads a two-body vine scene with `extra` lines under `vine:`; returns the error text or "".
 std::string load_error(const std::string& extra, VineModel* model = nullptr) {
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / "tendril_inflated_beam_scene.yaml";
+  // (a folder of this process's own: ctest runs the tests of this file in parallel processes)
+  const std::filesystem::path file = testing::scratch_dir("inflated_beam") / "scene.yaml";
   std::ofstream(file) << "vine:\n  bodies: 2\n  half_length: 0.01\n  steps: 1\n" << extra;
   std::string error;
   try {
