@@ -9,6 +9,7 @@
 //   DIR/history.csv     one row per iteration
 //   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
 //                       methods: per frame and point, fit/fit_points_csv.hpp)
+//   DIR/trajectory/     the vine methods: the fitted run (a vine run folder the viewer opens)
 //   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py,
 //   matplotlib) DIR/points.png      the vine methods: measured and simulated points per frame
 //   (plot_fit_points.py) DIR/run.json        the folder's manifest (kind "fit", the resolved fit
@@ -32,6 +33,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/fit_methods.hpp"
+#include "tendril/fit/fitted_trajectory.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
 #include "tendril/io/run_directory.hpp"
 
@@ -101,6 +103,21 @@ void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::
   }
 }
 
+/// The vine methods' fitted trajectory as DIR/trajectory (a vine run folder; the data beside it
+/// are residuals.csv and points.png); a run that fails is kept as trajectory.failed with a
+/// warning.
+void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
+                      const fit::FitReport& report) {
+  const io::RunResult run =
+      fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
+  if (run.ok) {
+    dir.adopt_file("trajectory");
+    return;
+  }
+  std::fprintf(stderr, "warning: the fitted trajectory's run failed: %s\n", run.message.c_str());
+  if (!run.path.empty()) dir.adopt_file(run.path.filename().string());
+}
+
 int fit(const FitOptions& o) {
   io::install_stop_handlers();
   const fit::FitFile file = fit::read_fit_file(o.file);
@@ -156,6 +173,7 @@ int fit(const FitOptions& o) {
   dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
   dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
+  if (fit::is_vine_method(file.method)) write_trajectory(dir, file, report);
   if (o.plot) draw_plots(dir, report, file.method);
   std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
