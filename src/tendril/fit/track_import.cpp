@@ -275,14 +275,19 @@ void refit_body_axes(const vine::VineModel& model, const std::vector<Vec2>& poin
   }
 }
 
-/// The start state from the first frame's ordered points: every body a chord of the centre-line,
-/// its axis refitted to the points, projected onto the joints and walls with a tolerance of at
-/// least one pixel; its override, and the projection in `record`.
-std::string start_setting(const vine::VineModel& model, const std::vector<Vec2>& points,
-                          const PixelFrame& pixels, const io::SceneNode& track, io::Json& record) {
+/// The start state from the first frame: every body a chord of its resampled centre-line (whose
+/// length, unlike that of the noisy ordered points, is not lengthened by the noise's zigzag), its
+/// axis refitted to the ordered `points`, projected onto the joints and walls with a tolerance of
+/// at least one pixel; its override, and the projection in `record`.
+std::string start_setting(const vine::VineModel& model, const MeasuredFrame& first,
+                          const std::vector<Vec2>& points, const PixelFrame& pixels,
+                          const io::SceneNode& track, io::Json& record) {
   const double tolerance = std::max(1e-3, pixels.scale);
   const std::string key = track.child_path("start") + " (the first frame)";
-  vine::VineState start = vine::state_from_centerline(model, points, tolerance, key);
+  std::vector<Vec2> resampled;
+  for (Eigen::Index k = 0; k < first.points.rows(); ++k)
+    resampled.emplace_back(first.points.row(k));
+  vine::VineState start = vine::state_from_centerline(model, resampled, tolerance, key);
   const vine::VineState chords = start;
   refit_body_axes(model, points, start);
   const vine::ProjectionReport projection = vine::project_state(model, start, tolerance, key);
@@ -399,7 +404,8 @@ ImportedTrack import_track(const io::SceneNode& track, const fs::path& base_dir,
     out.settings.push_back(walls_setting(walls, track.real("wall_half_thickness"), model));
     r["walls"] = static_cast<std::int64_t>(walls.size());
   }
-  if (track.boolean("start")) out.settings.push_back(start_setting(model, first, pixels, track, r));
+  if (track.boolean("start"))
+    out.settings.push_back(start_setting(model, out.frames.front(), first, pixels, track, r));
   return out;
 }
 
