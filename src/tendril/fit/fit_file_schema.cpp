@@ -24,6 +24,12 @@ std::vector<std::string> method_names() {
   return names;
 }
 
+/// `a` then `b`.
+std::vector<io::KeySpec> joined(std::vector<io::KeySpec> a, std::vector<io::KeySpec> b) {
+  for (io::KeySpec& k : b) a.push_back(std::move(k));
+  return a;
+}
+
 /// `table` with `keys` appended.
 io::SchemaTable with_keys(io::SchemaTable table, std::vector<io::KeySpec> keys) {
   for (io::KeySpec& k : keys) table.keys.push_back(std::move(k));
@@ -53,147 +59,134 @@ data:
 
 const io::SchemaTable& fit_file_schema() {
   static const io::SchemaTable table = with_keys(
-      with_keys(
-          io::SchemaTable{
-              "Fit files",
-              "The file of `tendril fit FIT.yaml` (docs/physics/fitting.md): the scene, the fitted "
-              "parameters, the "
-              "measurements and the method. Relative paths are resolved against the fit file.",
-              {
-                  {.path = "scene",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "The scene file whose parameters are fitted."},
-                  {.path = "settings",
-                   .type = KeyType::StringList,
-                   .default_value = kOpt,
-                   .unit = "",
-                   .doc = "Overrides key.path=value applied to every run (as `--set`, e.g. "
-                          "duration=3)."},
-                  choice(
-                      "method", "finite_difference_lm", method_names(),
-                      "finite_difference_lm: bounded Levenberg-Marquardt over whole runs of a rod "
-                      "scene, Jacobian by "
-                      "finite differences of runs evaluated in parallel. vine_shooting: the vine's "
-                      "uniform K and C "
-                      "(parameters vine.stiffness and vine.damping) by single shooting with exact "
-                      "sensitivities. "
-                      "joint_estimation: the vine's K and C with its trajectory, the paper's eq. "
-                      "16 "
-                      "solved by IPOPT."),
-                  {.path = "parameters",
-                   .type = KeyType::List,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "The fitted parameters, one map each."},
-                  {.path = "parameters[].key",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "A real-valued scene key path, as `--set` takes it (e.g. "
-                          "flagellated_robot.C1)."},
-                  real("parameters[].initial", kReq, "as the key",
-                       "Start value, within the bounds."),
-                  real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
-                  real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),
-                  positive(
-                      "parameters[].scale", kOpt, "as the key",
-                      "Typical magnitude: the fit works in value / scale (default: |initial|, or "
-                      "1 if it is 0)."),
-                  node("data", KeyType::Map, "The measurements."),
-                  {.path = "data.csv",
-                   .type = KeyType::String,
-                   .default_value = kOpt,
-                   .unit = "",
-                   .doc =
-                       "CSV file with a header line; one row per experiment (lines starting with # "
-                       "are comments). Required unless data.track is given."},
-                  {.path = "data.variables",
-                   .type = KeyType::StringList,
-                   .default_value = kOpt,
-                   .unit = "",
-                   .doc =
-                       "Columns that are scene key paths: each row's values are set on the scene "
-                       "for its run."},
-                  {.path = "data.observables",
-                   .type = KeyType::List,
-                   .default_value = kOpt,
-                   .unit = "",
-                   .doc = "finite_difference_lm (required): the measured columns, one map each; an "
-                          "empty cell is not measured."},
-                  {.path = "data.observables[].column",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "The CSV column."},
-                  choice("data.observables[].observable", kReq, run_observable_names(),
-                         "The run observable it measures (run.json info.observables, "
-                         "docs/output_format.md)."),
-                  positive("data.observables[].factor", "1", "-",
-                           "Multiplies the column to SI units (e.g. 1e-3 for mm/s)."),
-                  positive(
-                      "data.observables[].sigma", kOpt, "SI unit of the observable",
-                      "Measurement error: residuals are (simulated - measured) / sigma. Given for "
-                      "every observable, "
-                      "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: "
-                      "the RMS of the "
-                      "column, a weight only) they are scaled by the residual's s^2."),
-                  node("data.frames", KeyType::Map,
-                       "vine_shooting, joint_estimation (required): the CSV holds measured "
-                       "centre-line "
-                       "points, one row per "
-                       "point, base to tip within each frame."),
-                  {.path = "data.frames.step",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc =
-                       "Column of the simulation step a point's frame is taken at (0: the start)."},
-                  integer("data.frames.step_offset", "0", -1e9,
-                          "Subtracted from the step column (1 for 1-based steps)."),
-                  {.path = "data.frames.x",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "Column of x."},
-                  {.path = "data.frames.y",
-                   .type = KeyType::String,
-                   .default_value = kReq,
-                   .unit = "",
-                   .doc = "Column of y."},
-                  positive("data.frames.factor", "1", "-",
-                           "Multiplies x and y to metres (e.g. 1e-3 for mm)."),
-                  node("options", KeyType::Map,
-                       "Solver options; a key that the method does not use is refused (each key's "
-                       "description names its methods)."),
-                  integer(
-                      "options.max_iterations", kOpt, 1,
+      io::SchemaTable{
+          "Fit files",
+          "The file of `tendril fit FIT.yaml` (docs/physics/fitting.md): the scene, the fitted "
+          "parameters, the "
+          "measurements and the method. Relative paths are resolved against the fit file.",
+          {
+              {.path = "scene",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "The scene file whose parameters are fitted."},
+              {.path = "settings",
+               .type = KeyType::StringList,
+               .default_value = kOpt,
+               .unit = "",
+               .doc =
+                   "Overrides key.path=value applied to every run (as `--set`, e.g. duration=3)."},
+              choice("method", "finite_difference_lm", method_names(),
+                     "finite_difference_lm: bounded Levenberg-Marquardt over whole runs of a rod "
+                     "scene, Jacobian by "
+                     "finite differences of runs evaluated in parallel. vine_shooting: the vine's "
+                     "uniform K and C "
+                     "(parameters vine.stiffness and vine.damping) by single shooting with exact "
+                     "sensitivities. "
+                     "joint_estimation: the vine's K and C with its trajectory, the paper's eq. 16 "
+                     "solved by IPOPT."),
+              {.path = "parameters",
+               .type = KeyType::List,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "The fitted parameters, one map each."},
+              {.path = "parameters[].key",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "A real-valued scene key path, as `--set` takes it (e.g. "
+                      "flagellated_robot.C1)."},
+              real("parameters[].initial", kReq, "as the key", "Start value, within the bounds."),
+              real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
+              real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),
+              positive("parameters[].scale", kOpt, "as the key",
+                       "Typical magnitude: the fit works in value / scale (default: |initial|, or "
+                       "1 if it is 0)."),
+              node("data", KeyType::Map, "The measurements."),
+              {.path = "data.csv",
+               .type = KeyType::String,
+               .default_value = kOpt,
+               .unit = "",
+               .doc = "CSV file with a header line; one row per experiment (lines starting with # "
+                      "are comments). Required unless data.track is given."},
+              {.path = "data.variables",
+               .type = KeyType::StringList,
+               .default_value = kOpt,
+               .unit = "",
+               .doc = "Columns that are scene key paths: each row's values are set on the scene "
+                      "for its run."},
+              {.path = "data.observables",
+               .type = KeyType::List,
+               .default_value = kOpt,
+               .unit = "",
+               .doc = "finite_difference_lm (required): the measured columns, one map each; an "
+                      "empty cell is not measured."},
+              {.path = "data.observables[].column",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "The CSV column."},
+              choice("data.observables[].observable", kReq, run_observable_names(),
+                     "The run observable it measures (run.json info.observables, "
+                     "docs/output_format.md)."),
+              positive("data.observables[].factor", "1", "-",
+                       "Multiplies the column to SI units (e.g. 1e-3 for mm/s)."),
+              positive("data.observables[].sigma", kOpt, "SI unit of the observable",
+                       "Measurement error: residuals are (simulated - measured) / sigma. Given for "
+                       "every observable, "
+                       "the uncertainties are (J^T J)^-1 with these errors; otherwise (default: "
+                       "the RMS of the "
+                       "column, a weight only) they are scaled by the residual's s^2."),
+              node("data.frames", KeyType::Map,
+                   "vine_shooting, joint_estimation (required): the CSV holds measured centre-line "
+                   "points, one row per "
+                   "point, base to tip within each frame."),
+              {.path = "data.frames.step",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "Column of the simulation step a point's frame is taken at (0: the start)."},
+              integer("data.frames.step_offset", "0", -1e9,
+                      "Subtracted from the step column (1 for 1-based steps)."),
+              {.path = "data.frames.x",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "Column of x."},
+              {.path = "data.frames.y",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "Column of y."},
+              positive("data.frames.factor", "1", "-",
+                       "Multiplies x and y to metres (e.g. 1e-3 for mm)."),
+              node("options", KeyType::Map,
+                   "Solver options; a key that the method does not use is refused (each key's "
+                   "description names its methods)."),
+              integer("options.max_iterations", kOpt, 1,
                       "Most iterations: of Levenberg-Marquardt (Jacobians; default 30), of IPOPT "
                       "with joint_estimation "
                       "(default 500)."),
-                  positive("options.difference_step", "1e-3", "-",
-                           "finite_difference_lm: forward-difference step in value / scale, times "
-                           "max(1, |value / scale|)."),
-                  positive("options.step_tolerance", "1e-6", "-",
-                           "finite_difference_lm, vine_shooting: converged when a step in value / "
-                           "scale (vine_shooting: in "
-                           "ln K, ln C) is below this."),
-                  positive("options.cost_tolerance", "1e-10", "-",
-                           "finite_difference_lm, vine_shooting: converged when an accepted step "
-                           "lowers the cost by less than this "
-                           "fraction."),
-                  positive(
-                      "options.gradient_tolerance", "1e-10", "-",
-                      "finite_difference_lm: converged when the projected gradient is below this."),
-                  integer(
-                      "options.jobs", "0", 0,
+              positive("options.difference_step", "1e-3", "-",
+                       "finite_difference_lm: forward-difference step in value / scale, times "
+                       "max(1, |value / scale|)."),
+              positive("options.step_tolerance", "1e-6", "-",
+                       "finite_difference_lm, vine_shooting: converged when a step in value / "
+                       "scale (vine_shooting: in "
+                       "ln K, ln C) is below this."),
+              positive("options.cost_tolerance", "1e-10", "-",
+                       "finite_difference_lm, vine_shooting: converged when an accepted step "
+                       "lowers the cost by less than this "
+                       "fraction."),
+              positive(
+                  "options.gradient_tolerance", "1e-10", "-",
+                  "finite_difference_lm: converged when the projected gradient is below this."),
+              integer("options.jobs", "0", 0,
                       "finite_difference_lm: runs at once on worker threads (0: all local cores; "
                       "--jobs overrides)."),
-              },
-              kFitExample},
-          joint_estimation_option_keys()),
-      track_import_keys());
+          },
+          kFitExample},
+      joined(joint_estimation_option_keys(), track_import_keys()));
   return table;
 }
 

@@ -304,12 +304,16 @@ std::string start_setting(const vine::VineModel& model, const MeasuredFrame& fir
 }  // namespace
 
 std::vector<io::KeySpec> track_import_keys() {
-  const auto column = [](std::string path, std::string def, std::string doc) {
+  const auto key = [](std::string path, KeyType type, std::string def, std::string unit,
+                      std::string doc) {
     return io::KeySpec{.path = std::move(path),
-                       .type = KeyType::String,
+                       .type = type,
                        .default_value = std::move(def),
-                       .unit = "",
+                       .unit = std::move(unit),
                        .doc = std::move(doc)};
+  };
+  const auto column = [&key](std::string path, std::string def, std::string doc) {
+    return key(std::move(path), KeyType::String, std::move(def), "", std::move(doc));
   };
   return {
       node("data.track", KeyType::Map,
@@ -336,22 +340,16 @@ std::vector<io::KeySpec> track_import_keys() {
       flag("data.track.flip_x", "false", "x = -scale (u - u0) (image axes to the scene's)."),
       flag("data.track.flip_y", "false",
            "y = -scale (v - v0) (image rows grow downwards: true for y up)."),
-      {.path = "data.track.origin",
-       .type = KeyType::RealList,
-       .default_value = "[0, 0]",
-       .unit = "pixels",
-       .doc = "The pixel (u0, v0) at the scene's origin."},
+      key("data.track.origin", KeyType::RealList, "[0, 0]", "pixels",
+          "The pixel (u0, v0) at the scene's origin."),
       integer("data.track.resample_points", "21", 2,
               "Points per frame, evenly spaced by arc length from the base to the tip (the fits "
               "compare points at equal arc-length fractions)."),
       column("data.track.walls", kOpt,
              "CSV (header; columns wall_columns) or .npy (W, 4) of wall segments in pixels: "
              "they replace the scene's vine.obstacles."),
-      {.path = "data.track.wall_columns",
-       .type = KeyType::StringList,
-       .default_value = "[x0, y0, x1, y1]",
-       .unit = "",
-       .doc = "The walls CSV's columns of the two end points [pixels]."},
+      key("data.track.wall_columns", KeyType::StringList, "[x0, y0, x1, y1]", "",
+          "The walls CSV's columns of the two end points [pixels]."),
       real("data.track.wall_half_thickness", "0", "m", "Half thickness of every wall segment.", 0),
       flag("data.track.start", "true",
            "Start from the first frame: every body a chord of its centre-line, projected onto "
