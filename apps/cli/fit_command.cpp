@@ -10,6 +10,7 @@
 //   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
 //                       methods: per frame and point, fit/fit_points_csv.hpp)
 //   DIR/trajectory/     the vine methods: the fitted run (a vine run folder the viewer opens)
+//   DIR/measured/       the vine methods: the measured frames as a vine run folder
 //   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py,
 //   matplotlib) DIR/points.png      the vine methods: measured and simulated points per frame
 //   (plot_fit_points.py) DIR/run.json        the folder's manifest (kind "fit", the resolved fit
@@ -103,11 +104,12 @@ void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::
   }
 }
 
-/// The vine methods' fitted trajectory as DIR/trajectory (a vine run folder; the data beside it
-/// are residuals.csv and points.png); a run that fails is kept as trajectory.failed with a
-/// warning.
+/// The vine methods' fitted trajectory as DIR/trajectory and the measured frames as DIR/measured
+/// (vine run folders); a run that fails is kept as trajectory.failed with a warning.
 void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
                       const fit::FitReport& report) {
+  fit::write_measured_run(file, dir.temporary_path() / "measured");
+  dir.adopt_file("measured");
   const io::RunResult run =
       fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
   if (run.ok) {

@@ -8,9 +8,10 @@
 //   Imported through data.track and fitted by vine_shooting from K = 0.02, C = 2e-3: the frames
 //   at the right steps with the spur dropped and the base added, K and C within four of the
 //   reported sigmas of the truth, the shape error of every frame after the first (the start, the
-//   same for both) below the unfitted guess's, and the fitted trajectory written as a vine run
-//   folder with the wall in its scene; through the real command too (exit 0, fit.json with the
-//   track's record and the shape error, the trajectory folder).
+//   same for both) below the unfitted guess's, the fitted trajectory written as a vine run folder
+//   with the wall in its scene, and the measured frames as a vine run folder (its centre-line
+//   the frames' points at their times); through the real command too (exit 0, fit.json with the
+//   track's record and the shape error, both folders).
 // - The measured wall-growth track (../shared/data/vine_wall_growth; skipped without it) through
 //   the same import (examples/fit/vine_wall_growth_track.yaml): the shape error per frame after
 //   the first below the guess's, K flagged not identifiable (docs/physics/fitting.md).
@@ -26,6 +27,7 @@
 #include "support/wall_growth.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/fitted_trajectory.hpp"
+#include "tendril/io/run_reader.hpp"
 
 namespace tendril::fit {
 namespace {
@@ -79,6 +81,21 @@ TEST(TrackedVideoFit, SyntheticVideoRecoversKAndCAndTheFitBeatsTheGuessInEveryFr
   const std::string meta = slurp(dir / "trajectory" / "run.json");
   EXPECT_NE(meta.find("\"kind\": \"vine\""), std::string::npos);
   EXPECT_NE(meta.find("\"segment\""), std::string::npos) << meta.substr(0, 2000);
+  // the measured frames as a run folder beside it: its centre-line the frames' points, at their
+  // times
+  const io::RunData measured = io::read_run(write_measured_run(file, dir / "measured"));
+  EXPECT_EQ(measured.kind, "vine");
+  const io::NpyArray& line = measured.array("centerline");
+  const io::NpyArray& time = measured.array("frame_time");
+  ASSERT_EQ(line.shape, (std::vector<std::size_t>{file.frames.size(), 21, 2}));
+  for (std::size_t f = 0; f < file.frames.size(); ++f) {
+    EXPECT_DOUBLE_EQ(time.data[f], file.frames[f].step / 90.0);
+    for (std::size_t k = 0; k < 21; ++k)
+      for (std::size_t c = 0; c < 2; ++c)
+        EXPECT_EQ(
+            line.data[(f * 21 + k) * 2 + c],
+            file.frames[f].points(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(c)));
+  }
 }
 
 TEST(TrackedVideoFit, TheCommandWritesTheTrackRecordShapeErrorAndTrajectory) {
@@ -95,6 +112,7 @@ TEST(TrackedVideoFit, TheCommandWritesTheTrackRecordShapeErrorAndTrajectory) {
        {"\"shape_error\"", "\"track\"", "\"dropped_frames\": 2", "\"start\"", "\"pixel_to_metre\""})
     EXPECT_NE(json.find(key), std::string::npos) << key;
   EXPECT_TRUE(fs::exists(dir / "fit" / "trajectory" / "centerline.npy"));
+  EXPECT_TRUE(fs::exists(dir / "fit" / "measured" / "centerline.npy"));
 }
 
 TEST(TrackedVideoFit, TheWallGrowthTrackThroughTheSameImport) {
