@@ -8,14 +8,18 @@
 #include <unordered_map>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "tendril/core/error.hpp"
 
 namespace tendril::fit {
 
 namespace {
 
-/// The neighbours of every point (closer than `link`), found through a grid of cells `link` wide.
-std::vector<std::vector<int>> neighbours(const std::vector<Vec2>& p, double link) {
+/// The neighbours of every point (closer than `link`), found through a grid of cells `link` wide;
+/// InputError at `key` for a cell with more than kMaxPointsPerLink points.
+std::vector<std::vector<int>> neighbours(const std::vector<Vec2>& p, double link,
+                                         const std::string& key) {
   const auto cell = [link](const Vec2& x) {
     return std::pair<std::int64_t, std::int64_t>(
         static_cast<std::int64_t>(std::floor(x.x() / link)),
@@ -27,7 +31,14 @@ std::vector<std::vector<int>> neighbours(const std::vector<Vec2>& p, double link
   std::unordered_map<std::uint64_t, std::vector<int>> grid;
   for (int k = 0; k < static_cast<int>(p.size()); ++k) {
     const auto [i, j] = cell(p[k]);
-    grid[hash(i, j)].push_back(k);
+    std::vector<int>& in_cell = grid[hash(i, j)];
+    in_cell.push_back(k);
+    if (in_cell.size() > kMaxPointsPerLink)
+      throw InputError(key,
+                       fmt::format("more than {} points within a square of side link_distance "
+                                   "around ({:.6g}, {:.6g}) m",
+                                   kMaxPointsPerLink, p[k].x(), p[k].y()),
+                       "a centre-line's points (a skeleton, a tracked line), not a cloud of them");
   }
   std::vector<std::vector<int>> out(p.size());
   for (int k = 0; k < static_cast<int>(p.size()); ++k) {
@@ -60,13 +71,13 @@ void append(OrderedCenterline& c, const Vec2& p, double link) {
 }  // namespace
 
 OrderedCenterline order_by_longest_path(const std::vector<Vec2>& points, const Vec2& base,
-                                        double link_distance) {
+                                        double link_distance, const std::string& key) {
   TENDRIL_ASSERT(!points.empty() && link_distance > 0.0, "points and a link distance > 0");
   const int n = static_cast<int>(points.size());
   int start = 0;
   for (int k = 1; k < n; ++k)
     if ((points[k] - base).norm() < (points[start] - base).norm()) start = k;
-  const std::vector<std::vector<int>> next = neighbours(points, link_distance);
+  const std::vector<std::vector<int>> next = neighbours(points, link_distance, key);
   // Dijkstra from the point nearest the base
   std::vector<double> distance(n, std::numeric_limits<double>::infinity());
   std::vector<int> previous(n, -1);

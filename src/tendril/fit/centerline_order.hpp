@@ -7,6 +7,7 @@
 /// the longest of the shortest paths from the point nearest the base, so a spur, shorter than the
 /// robot beyond the point it branches from, is left out, as are points not connected to the base's.
 
+#include <string>
 #include <vector>
 
 #include "tendril/core/types.hpp"
@@ -23,9 +24,14 @@ struct OrderedCenterline {
 /// (edge length the distance) over the graph of points closer than `link_distance` [m] from the
 /// point nearest `base`; the path to the farthest point (in path length) is the centre-line. The
 /// base is put first when that point is farther than `link_distance` from it (a missing base
-/// segment). `points` must not be empty.
+/// segment). `points` must not be empty. Throws InputError at `key` if a square of side
+/// `link_distance` holds more than kMaxPointsPerLink points (a cloud, not a line: its graph would
+/// be dense, its cost quadratic).
 OrderedCenterline order_by_longest_path(const std::vector<Vec2>& points, const Vec2& base,
-                                        double link_distance);
+                                        double link_distance, const std::string& key);
+
+/// Most points in a square of side link_distance (a skeleton at 3 pixels holds at most 9).
+constexpr int kMaxPointsPerLink = 64;
 
 /// `points` [m] in the order given, with the base put first as above and repeated points (closer
 /// than 1e-12 of the link distance to the one before) left out.

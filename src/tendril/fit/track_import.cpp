@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/centerline_order.hpp"
@@ -78,12 +79,27 @@ std::vector<TrackedPoint> read_csv_points(const io::SceneNode& track, const fs::
   return points;
 }
 
+/// The .npy array `file` named at `key`, at most the data-file limit (core/bounded_file.hpp) big.
+io::NpyArray read_limited_npy(const io::SceneNode& track, const std::string& key,
+                              const fs::path& file) {
+  std::error_code error;
+  const std::uintmax_t bytes = fs::file_size(file, error);
+  const std::size_t limit = input_file_limits().max_data_file_bytes;
+  if (!error && bytes > limit)
+    throw InputError(track.child_path(key) + " (" + file.string() + ")",
+                     fmt::format("{} bytes", bytes),
+                     fmt::format("an .npy file of at most {} bytes (the limit on files a scene or "
+                                 "fit file names)",
+                                 limit));
+  return io::read_npy(file);
+}
+
 /// The tracked points of an .npy array: (N, 3) rows of frame, x, y, or (F, P, 2) with P points
 /// per frame (NaN: not tracked).
 std::vector<TrackedPoint> read_npy_points(const io::SceneNode& track, const fs::path& file) {
   if (track.has("time"))
     track.fail("time", track.text("time"), "no time column with an .npy array (give frame_rate)");
-  const io::NpyArray a = io::read_npy(file);
+  const io::NpyArray a = read_limited_npy(track, "points", file);
   std::vector<TrackedPoint> points;
   const auto& s = a.shape;
   if (s.size() == 2 && s[1] == 3) {
@@ -174,7 +190,7 @@ std::vector<std::pair<Vec2, Vec2>> read_walls(const io::SceneNode& track, const 
     walls.emplace_back(a, b);
   };
   if (file.extension() == ".npy") {
-    const io::NpyArray a = io::read_npy(file);
+    const io::NpyArray a = read_limited_npy(track, "walls", file);
     if (a.shape.size() != 2 || a.shape[1] != 4)
       throw InputError(track.child_path("walls") + " (" + file.string() + ")",
                        fmt::format("an array of {} dimension(s)", a.shape.size()),
@@ -233,9 +249,12 @@ MeasuredFrame frame_centerline(const io::SceneNode& track, const fs::path& file,
   std::vector<Vec2> metres;
   for (const Vec2& p : f.pixels) metres.push_back(pixels.metres(p));
   const double link = track.real("link_distance") * pixels.scale;
-  const OrderedCenterline c = track.text("order") == "given"
-                                  ? order_as_given(metres, base, link)
-                                  : order_by_longest_path(metres, base, link);
+  const OrderedCenterline c =
+      track.text("order") == "given"
+          ? order_as_given(metres, base, link)
+          : order_by_longest_path(
+                metres, base, link,
+                fmt::format("{} ({} {})", track.child_path("points"), file.string(), f.where));
   if (c.points.size() < 2)
     bad_data(track, "points", file, f.where, fmt::format("{} distinct point(s)", c.points.size()),
              "at least 2 distinct points per frame, or one away from the base");

@@ -6,6 +6,8 @@
 //   left out (counted);
 // - a spur longer than the rest of the robot beyond its branch point is the longest path (the
 //   rule is the longest path, not a guess at which branch is the robot);
+// - more points than kMaxPointsPerLink in one link-sized square (a cloud) is refused naming the
+//   key, as many is not;
 // - points given in order: kept in order, repeated points left out, the base put first only when
 //   farther than the link distance;
 // - distances: a point to a polyline (an interior foot, an end, a vertex), the symmetric mean
@@ -17,11 +19,14 @@
 #include <cmath>
 #include <random>
 
+#include "support/input_error.hpp"
 #include "tendril/fit/centerline_order.hpp"
 #include "tendril/fit/shape_error.hpp"
 
 namespace tendril::fit {
 namespace {
+
+using testing::expect_input_error;
 
 /// Points (0, 5) .. (0, 20), then (1, 20) .. (10, 20): an L from the base (0, 0) whose first 5
 /// units are missing.
@@ -39,7 +44,7 @@ TEST(CenterlineOrder, LongestPathFromTheBaseDropsSpursAndAddsTheMissingBase) {
   for (int k = 0; k < 4; ++k) points.emplace_back(30.0 + k, 0.0);  // a piece not connected
   std::mt19937 rng(1);
   std::shuffle(points.begin(), points.end(), rng);
-  const OrderedCenterline c = order_by_longest_path(points, Vec2::Zero(), 1.2);
+  const OrderedCenterline c = order_by_longest_path(points, Vec2::Zero(), 1.2, "points");
   EXPECT_TRUE(c.base_added);
   EXPECT_EQ(c.dropped, 7);
   ASSERT_EQ(c.points.size(), l.size() + 1);
@@ -50,10 +55,19 @@ TEST(CenterlineOrder, LongestPathFromTheBaseDropsSpursAndAddsTheMissingBase) {
 TEST(CenterlineOrder, ASpurLongerThanTheRestIsTheLongestPath) {
   std::vector<Vec2> points = l_shape();
   for (int k = 1; k <= 12; ++k) points.emplace_back(-k, 20.0);  // 12 units left of the corner
-  const OrderedCenterline c = order_by_longest_path(points, Vec2(0.0, 5.0), 1.2);
+  const OrderedCenterline c = order_by_longest_path(points, Vec2(0.0, 5.0), 1.2, "points");
   EXPECT_FALSE(c.base_added);
   EXPECT_EQ(c.points.back(), Vec2(-12.0, 20.0));
   EXPECT_EQ(c.dropped, 10);
+}
+
+TEST(CenterlineOrder, ACloudOfPointsIsRefusedBeforeItsGraphIsBuilt) {
+  // 65 repeats of one point: a cloud, whose graph would have 65 x 64 edges
+  const std::vector<Vec2> cloud(kMaxPointsPerLink + 1, Vec2(0.25, 0.25));
+  expect_input_error([&] { order_by_longest_path(cloud, Vec2::Zero(), 1.0, "frame 3"); },
+                     {"frame 3", "more than 64 points", "not a cloud"});
+  const std::vector<Vec2> dense(kMaxPointsPerLink, Vec2(0.25, 0.25));
+  EXPECT_EQ(order_by_longest_path(dense, Vec2::Zero(), 1.0, "frame 3").points.size(), 1u);
 }
 
 TEST(CenterlineOrder, GivenOrderIsKeptWithRepeatsLeftOut) {

@@ -10,7 +10,8 @@
 // - a start one 0.9 pixel off the base (2 mm pixels: it moves 1.8 mm, more than the scene's 1 mm
 //   default tolerance, which refuses it) is not refused;
 // - bad data names the key, the file and its line and why: a cell that is not a number, a frame
-//   time between steps, two times in one frame, an .npy array of another shape.
+//   time between steps, two times in one frame, an .npy array of another shape or beyond the
+//   data-file limit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 
 #include "support/input_error.hpp"
 #include "support/scratch_dir.hpp"
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/vine/initial_state.hpp"
@@ -187,6 +189,15 @@ TEST(TrackImport, BadDataNamesTheFileTheLineAndWhy) {
         read_fit_file(fit_file("    points: bad.npy\n    frame_rate: 30\n    scale: 1.0e-3\n"));
       },
       {"data.track.points", "bad.npy", "shape (1, 4)", "(N, 3)"});
+  // an .npy file beyond the data-file limit (lowered here to 100 bytes) is refused by its size
+  const std::size_t limit = input_file_limits().max_data_file_bytes;
+  input_file_limits().max_data_file_bytes = 100;
+  expect_input_error(
+      [&] {
+        read_fit_file(fit_file("    points: bad.npy\n    frame_rate: 30\n    scale: 1.0e-3\n"));
+      },
+      {"data.track.points", "bad.npy", "160 bytes", "at most 100 bytes"});
+  input_file_limits().max_data_file_bytes = limit;
 }
 
 }  // namespace
