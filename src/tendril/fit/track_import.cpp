@@ -177,8 +177,8 @@ int frame_step(const io::SceneNode& track, const fs::path& file, const TrackedFr
   return static_cast<int>(std::lround(steps));
 }
 
-/// The walls: (x0, y0, x1, y1) rows in pixels, from a CSV (header, four columns) or an (W, 4)
-/// .npy array, as segment obstacles of half thickness `radius` [m].
+/// The walls' end points [m]: (x0, y0, x1, y1) rows in pixels, from a CSV (its `wall_columns`) or
+/// a (W, 4) .npy array.
 std::vector<std::pair<Vec2, Vec2>> read_walls(const io::SceneNode& track, const fs::path& file,
                                               const PixelFrame& pixels) {
   std::vector<std::pair<Vec2, Vec2>> walls;
