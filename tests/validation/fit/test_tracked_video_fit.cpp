@@ -11,7 +11,8 @@
 //   same for both) below the unfitted guess's, the fitted trajectory written as a vine run folder
 //   with the wall in its scene, and the measured frames as a vine run folder (its centre-line
 //   the frames' points at their times); through the real command too (exit 0, fit.json with the
-//   track's record and the shape error, both folders).
+//   track's record and the shape error, both folders). The same track fitted by joint_estimation
+//   (measurement_sigma the noise): K and C within four sigmas, the shape error below the guess's.
 // - The measured wall-growth track (../shared/data/vine_wall_growth; skipped without it) through
 //   the same import (examples/fit/vine_wall_growth_track.yaml): the shape error per frame after
 //   the first below the guess's, K flagged not identifiable (docs/physics/fitting.md).
@@ -21,6 +22,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "support/cli_process.hpp"
 #include "support/scratch_dir.hpp"
@@ -96,6 +99,32 @@ TEST(TrackedVideoFit, SyntheticVideoRecoversKAndCAndTheFitBeatsTheGuessInEveryFr
             line.data[(f * 21 + k) * 2 + c],
             file.frames[f].points(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(c)));
   }
+}
+
+// The same track fitted by joint_estimation (which estimates the first state too), with
+// measurement_sigma the track's noise (0.2 pixel = 1e-4 m).
+TEST(TrackedVideoFit, JointEstimationOnTheSameTrackRecoversKAndC) {
+  ASSERT_FALSE(source_dir().empty()) << "TENDRIL_SOURCE_DIR (set by ctest)";
+  const fs::path track = source_dir() / "examples/fit/track";
+  const fs::path fit_yaml = testing::scratch_dir("tracked_video_joint") / "joint.yaml";
+  robustness::write_text(
+      fit_yaml,
+      fmt::format("scene: {0}/swinging_vine.yaml\nmethod: joint_estimation\nparameters:\n"
+                  "  - {{key: vine.stiffness, initial: 0.02}}\n"
+                  "  - {{key: vine.damping, initial: 2.0e-3}}\n"
+                  "data:\n  track: {{points: {0}/video_track.csv, frame_rate: 30, scale: 5.0e-4, "
+                  "flip_y: true, origin: [400, 560], walls: {0}/walls.csv, "
+                  "wall_half_thickness: 0.002}}\noptions: {{measurement_sigma: 1.0e-4}}\n",
+                  track.string()));
+  const FitFile file = read_fit_file(fit_yaml);
+  const FitReport report = fit_method("joint_estimation").run(file, FitContext{});
+  std::printf("%s", fit_summary(report).c_str());
+  ASSERT_TRUE(report.converged) << report.message;
+  const double truth[2] = {kTrueStiffness, kTrueDamping};
+  for (int p = 0; p < 2; ++p)
+    EXPECT_LT(std::abs(report.values[p] - truth[p]), 4.0 * report.sigma[p])
+        << report.names[p] << " = " << report.values[p] << " +- " << report.sigma[p];
+  expect_below_the_guess(report);
 }
 
 TEST(TrackedVideoFit, TheCommandWritesTheTrackRecordShapeErrorAndTrajectory) {
