@@ -108,8 +108,12 @@ void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::
 /// (vine run folders); a run that fails is kept as trajectory.failed with a warning.
 void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
                       const fit::FitReport& report) {
-  fit::write_measured_run(file, dir.temporary_path() / "measured");
-  dir.adopt_file("measured");
+  if (fit::write_measured_run(file, dir.temporary_path() / "measured").empty())
+    std::fprintf(stderr,
+                 "warning: the measured frames have different numbers of points: no measured/ "
+                 "run folder (residuals.csv and points.png hold them)\n");
+  else
+    dir.adopt_file("measured");
   const io::RunResult run =
       fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
   if (run.ok) {

@@ -35,6 +35,8 @@ std::filesystem::path write_measured_run(const FitFile& file,
   const vine::VineScene scene =
       vine::load_vine_scene_file(file.scene, file.data.experiments.front());
   const auto points = static_cast<std::size_t>(file.frames.front().points.rows());
+  for (const MeasuredFrame& f : file.frames)
+    if (static_cast<std::size_t>(f.points.rows()) != points) return {};
   io::RunDirectory dir(out_dir, "vine", scene.resolved);
   dir.set_info("measured", "the fit's measured frames (residuals.csv), not a simulation");
   io::NpyAppender& time = dir.add_array("frame_time", io::NpyType::Float64, {}, "s", "frame time");
@@ -43,7 +45,6 @@ std::filesystem::path write_measured_run(const FitFile& file,
   io::NpyAppender& pose = dir.add_array("body_pose", io::NpyType::Float64, {points - 1, 3},
                                         "m, m, rad", "segments between the points: x, y, theta");
   for (const MeasuredFrame& f : file.frames) {
-    if (static_cast<std::size_t>(f.points.rows()) != points) continue;  // (the same P throughout)
     io::append_scalar(time, f.step * scene.model.dt);
     std::vector<double> xy, segments;
     for (std::size_t k = 0; k < points; ++k) {

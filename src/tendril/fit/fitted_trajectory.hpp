@@ -25,6 +25,8 @@ io::RunResult write_fitted_trajectory(const FitFile& file, const FitReport& repo
 /// saved frame per measured frame, at step x vine.dt, its points the centre-line (frame_time [s],
 /// centerline (F, P, 2) [m]) and the segments between them the bodies (body_pose (F, P - 1, 3):
 /// midpoint and angle [m, m, rad]); the scene (tube diameter, walls) is the fit's run scene.
+/// Returns the folder, or an empty path (nothing written) when the frames have different numbers
+/// of points (data.csv's frames may; data.track's never do).
 std::filesystem::path write_measured_run(const FitFile& file, const std::filesystem::path& out_dir);
 
 }  // namespace tendril::fit
