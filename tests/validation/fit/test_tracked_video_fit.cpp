@@ -99,6 +99,11 @@ TEST(TrackedVideoFit, SyntheticVideoRecoversKAndCAndTheFitBeatsTheGuessInEveryFr
             line.data[(f * 21 + k) * 2 + c],
             file.frames[f].points(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(c)));
   }
+  // frames with different numbers of points: no folder
+  FitFile uneven = file;
+  uneven.frames[1].points.conservativeResize(20, 2);
+  EXPECT_TRUE(write_measured_run(uneven, dir / "uneven").empty());
+  EXPECT_FALSE(fs::exists(dir / "uneven"));
 }
 
 // The same track fitted by joint_estimation (which estimates the first state too), with
