@@ -39,18 +39,24 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
 
 }  // namespace
 
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper) {
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows) {
   return run.add_array(
-      "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
-      "-",
+      "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(max_rows)}, "-",
       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
       "active flags 32 per value): restarts continue exactly");
 }
 
-void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
-  const std::vector<std::int64_t> record =
-      pack_warm_start(stepper.warm_start(), stepper.max_inequality_rows());
+void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows) {
+  const std::vector<std::int64_t> record = pack_warm_start(warm_start, max_rows);
   array.append(std::span<const std::int64_t>(record.data(), record.size()));
+}
+
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper) {
+  return add_warm_start_array(run, stepper.max_inequality_rows());
+}
+
+void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
+  append_warm_start(array, stepper.warm_start(), stepper.max_inequality_rows());
 }
 
 namespace {
@@ -103,13 +109,16 @@ SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame
   out.state.time = time.data[f];
   out.state.q = Eigen::Map<const VecX>(pose.data.data() + 3 * n * f, static_cast<int>(3 * n));
   out.state.v = Eigen::Map<const VecX>(velocity.data.data() + 3 * n * f, static_cast<int>(3 * n));
-  if (run.has("qp_warm_start")) {
-    const io::NpyArray& warm = run.array("qp_warm_start");
-    const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
-    if (size >= 1 && warm.shape[0] > f)
-      out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
-  }
+  out.warm_start = saved_warm_start(run, f);
   return out;
+}
+
+VineWarmStart saved_warm_start(const io::RunData& run, std::size_t frame) {
+  if (!run.has("qp_warm_start")) return {};
+  const io::NpyArray& warm = run.array("qp_warm_start");
+  const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
+  if (size < 1 || warm.shape[0] <= frame) return {};
+  return unpack_warm_start(warm.data.data() + size * frame, size);
 }
 
 }  // namespace tendril::vine
