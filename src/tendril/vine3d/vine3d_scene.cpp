@@ -28,9 +28,6 @@ using io::keys::positive;
 using io::keys::real;
 using io::keys::vec3;
 
-/// Most bodies a 3D vine scene may have (docs/limits.md), checked before anything is allocated.
-constexpr int kMaxBodies = 100'000;
-
 /// The section's example on the reference page (a test validates and runs it: tests/docs).
 constexpr const char* kVine3dExample = R"yaml(vine3d:
   bodies: 10
@@ -82,7 +79,7 @@ std::vector<KeySpec> chain_keys() {
       integer("vine3d.bodies", kReq, 1,
               "Number of rigid bodies n (bending and prismatic joints alternate, body 0 is joined "
               "to the base by a bending joint).",
-              kMaxBodies),
+              vine::kMaxBodies),
       positive("vine3d.half_length", kReq, "m",
                "Half body length d (centre of mass to either end); > 0 (a zero-length body has no "
                "axis)."),
