@@ -28,6 +28,20 @@ void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, 
 /// The warm start saved with frame `frame` of a run's qp_warm_start (empty if the run has none).
 VineWarmStart saved_warm_start(const io::RunData& run, std::size_t frame);
 
+/// A saved frame of a run to restart from: the run and the frame's index.
+struct RestartFrame {
+  io::RunData run;
+  std::size_t frame = 0;
+};
+/// The run in `run_dir` (of kind `kind`, its per-body array `arrays[0]` of `bodies` bodies) and the
+/// index of its frame `frame` (< 0: counted from the end) among those that frame_time and every
+/// array in `arrays` hold. Throws InputError at `key` for a folder that is not such a run, at
+/// `frame_key` for a frame it does not have.
+RestartFrame read_restart_frame(const std::filesystem::path& run_dir, long frame,
+                                const std::string& kind, int bodies,
+                                const std::vector<std::string>& arrays, const std::string& key,
+                                const std::string& frame_key);
+
 struct SavedVineState {
   VineState state;           ///< q, v and t of the frame
   VineWarmStart warm_start;  ///< empty active set if the run did not save it

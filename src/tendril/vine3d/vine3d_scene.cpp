@@ -1,5 +1,6 @@
 #include "tendril/vine3d/vine3d_scene.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -491,31 +492,16 @@ Vine3dScene load_vine3d_scene_file(const std::filesystem::path& file,
 SavedVine3dState read_saved_state(const std::filesystem::path& run_dir, long frame,
                                   const Vine3dModel& model, const std::string& key,
                                   const std::string& frame_key) {
-  io::RunData run;
-  try {
-    run = io::read_run(run_dir);
-  } catch (const InputError& e) {
-    throw InputError(key, e.what(), "a vine3d run folder written by this scene");
-  }
-  if (run.kind != "vine3d")
-    throw InputError(key, fmt::format("a {} run", run.kind), "a vine3d run folder");
+  const vine::RestartFrame saved = vine::read_restart_frame(
+      run_dir, frame, "vine3d", model.num_bodies,
+      {"body_position", "body_orientation", "body_velocity"}, key, frame_key);
+  const io::RunData& run = saved.run;
   const io::NpyArray& position = run.array("body_position");
   const io::NpyArray& orientation = run.array("body_orientation");
   const io::NpyArray& velocity = run.array("body_velocity");
   const io::NpyArray& time = run.array("frame_time");
   const auto n = static_cast<std::size_t>(model.num_bodies);
-  if (position.shape.size() != 3 || position.shape[1] != n)
-    throw InputError(
-        key, fmt::format("a run of {} bodies", position.shape.size() == 3 ? position.shape[1] : 0),
-        fmt::format("a run of this scene's {} bodies", n));
-  const long frames = static_cast<long>(
-      std::min({time.shape[0], position.shape[0], orientation.shape[0], velocity.shape[0]}));
-  const long chosen = frame < 0 ? frames + frame : frame;
-  if (chosen < 0 || chosen >= frames)
-    throw InputError(frame_key, std::to_string(frame),
-                     fmt::format("a saved frame of the run: 0 to {} (or -1 to -{} from the end)",
-                                 frames - 1, frames));
-  const auto f = static_cast<std::size_t>(chosen);
+  const std::size_t f = saved.frame;
   SavedVine3dState out;
   out.state.time = time.data[f];
   for (std::size_t i = 0; i < n; ++i) {
