@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -197,7 +198,7 @@ std::vector<KeySpec> contact_and_start_keys() {
            "A vine3d run folder of this scene (relative to the scene file): start from its saved "
            "frame `frame` exactly (state, time and QP warm start), so the run continues "
            "bit-identically. `steps` counts from that frame."),
-      integer("vine3d.initial_state.frame", "-1", -1e18,
+      integer("vine3d.initial_state.frame", "-1", -std::numeric_limits<double>::infinity(),
               "The saved frame of `run`: 0 is the first, negative counts from the end."),
   };
 }
