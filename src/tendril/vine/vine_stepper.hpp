@@ -98,6 +98,9 @@ struct VineWarmStart {
   std::vector<char> active;    ///< one flag per inequality row (empty: the next step starts cold)
 };
 
+/// FNV-1a hash of the inequality rows' bodies: the key of an A_in pattern (VineWarmStart).
+std::uint64_t rows_key(const std::vector<int>& row_bodies);
+
 class VineStepper {
  public:
   /// Validates the model (throws InputError) and builds the QP pattern.

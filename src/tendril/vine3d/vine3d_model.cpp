@@ -43,6 +43,9 @@ void Vine3dModel::validate(const std::string& prefix) const {
   require_size(prefix + ".stiffness", stiffness.size(), num_bending(), "bending joint");
   require_size(prefix + ".damping", damping.size(), num_bending(), "bending joint");
   require_size(prefix + ".rest_bend", rest_bend.size(), num_bending(), "bending joint");
+  if (!steering.empty())
+    require_size(prefix + ".steering", steering.size(), 2 * num_bending(),
+                 "rest-bend component (y, z) of a bending joint");
   require_values(prefix + ".half_length", half_length, true);
   require_values(prefix + ".mass", mass, true);
   require_values(prefix + ".axial_inertia", axial_inertia, true);

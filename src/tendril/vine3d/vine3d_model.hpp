@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tendril/actuation/schedule.hpp"
 #include "tendril/core/types.hpp"
 #include "tendril/vine/growth_schedule.hpp"
 #include "tendril/vine/vine_model.hpp"
@@ -49,6 +50,10 @@ struct Vine3dModel {
   /// beta_0,j: rest bend (rotation vector components about the parent's y and z axes) of bending
   /// joint j [rad] (#bending joints); joint 0: relative to the base frame (the initial heading)
   std::vector<Vec2> rest_bend;
+  /// Steering (tendon or pouch): beta_0,j(t), the rest bend's components about the parent's y and
+  /// z axes at 2 j and 2 j + 1 [rad] (2 #bending joints); each step takes them at its start time.
+  /// Empty: `rest_bend` held (docs/physics/vine3d.md#steering)
+  std::vector<Schedule> steering;
   std::vector<Obstacle3> obstacles;  ///< rigid, fixed obstacles (#obstacles)
   /// r_c: every body is a capsule of this radius around its axis segment [m]
   double contact_radius = 0.0;
