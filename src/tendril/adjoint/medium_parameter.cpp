@@ -96,28 +96,33 @@ Parameter head_drag_c2(const Model& model, std::size_t force_index) {
   return head_drag_parameter(model, force_index, "C2", &HeadDragParameters::shape_factor_torque);
 }
 
-Parameter motor_rpm(const Model& model, std::size_t actuator_index, double rpm) {
-  const auto* schedule =
-      actuator_index < model.actuators.size()
-          ? dynamic_cast<const RestShapeSchedule*>(model.actuators[actuator_index].get())
-          : nullptr;
-  if (!schedule || schedule->quantity() != RestQuantity::natural_twist)
+Parameter motor_rpm(const Model& model, std::size_t actuator_index) {
+  const auto* schedule = actuator_index < model.actuators.size()
+                             ? dynamic_cast<const RestShapeSchedule*>(
+                                   model.actuators[actuator_index].get())
+                             : nullptr;
+  if (!schedule || schedule->quantity() != RestQuantity::natural_twist ||
+      schedule->targets().empty())
     throw InputError("actuator_index", std::to_string(actuator_index),
                      "the index of a natural-twist schedule in Model::actuators");
   const double per_rpm = 2.0 * std::numbers::pi / 60.0;  // [rad/s per rpm]
   std::vector<RodNetwork> at(3, model.rods);
   for (int t = 0; t < 3; ++t) schedule->apply(t, at[static_cast<std::size_t>(t)]);
+  const auto turned = [&](int t, int s) {
+    return at[static_cast<std::size_t>(t)].springs[static_cast<std::size_t>(s)].natural_twist -
+           at[static_cast<std::size_t>(t) - 1].springs[static_cast<std::size_t>(s)].natural_twist;
+  };
+  const double rate = turned(1, schedule->targets().front());  // [rad/s]
   for (int s : schedule->targets())
-    for (int t = 1; t < 3; ++t) {
-      const double turned = at[static_cast<std::size_t>(t)].springs[s].natural_twist -
-                            at[static_cast<std::size_t>(t) - 1].springs[s].natural_twist;
-      if (!(std::abs(turned - rpm * per_rpm) <= 1e-12 * std::max(1.0, std::abs(turned))))
-        throw InputError(
-            "rpm", number_text(rpm),
-            "the motor's rate: its twists turn by " + number_text(turned / per_rpm) + " rpm");
-    }
+    for (int t = 1; t < 3; ++t)
+      if (!(std::abs(turned(t, s) - rate) <= 1e-12 * std::max(1.0, std::abs(rate))))
+        throw InputError("actuator_index", std::to_string(actuator_index),
+                         "a motor: natural twists that turn at one constant rate (" +
+                             number_text(turned(t, s)) + " rad/s against " + number_text(rate) +
+                             ")");
   const std::shared_ptr<const Actuator> base = model.actuators[actuator_index];
   const std::vector<int> springs = schedule->targets();
+  const double rpm = rate / per_rpm;
   return {"motor_rpm", rpm, [=](Model& m, double value) {
             m.actuators[actuator_index] =
                 std::make_shared<ShiftedRate>(base, springs, (value - rpm) * per_rpm);

@@ -28,9 +28,10 @@ Parameter head_drag_c2(const Model& model, std::size_t force_index);
 
 /// The rate omega_T of the motor model.actuators[actuator_index], in revolutions per minute
 /// [rpm] (omega_T = rpm 2 pi / 60 rad/s): a RestShapeSchedule of natural twists at a constant rate
-/// (the flagellated robot's motor, granular_flagella IV-E). apply() adds (value - rpm) 2 pi / 60 t
-/// to its springs' natural twists at time t. InputError "actuator_index" if the actuator is not a
-/// natural-twist schedule, "rpm" if its twists do not turn at `rpm` (checked at t = 0, 1, 2 s).
-Parameter motor_rpm(const Model& model, std::size_t actuator_index, double rpm);
+/// (the flagellated robot's motor, granular_flagella IV-E), starting at the rate its twists turn
+/// at (from t = 0 to 1 s). apply() adds (value - rpm) 2 pi / 60 t to its springs' natural twists
+/// at time t. InputError "actuator_index" if the actuator is not a natural-twist schedule or its
+/// twists do not turn at one constant rate (checked over t = 0, 1, 2 s).
+Parameter motor_rpm(const Model& model, std::size_t actuator_index);
 
 }  // namespace tendril::adjoint
