@@ -1,4 +1,8 @@
 // Gradients of rod runs from Python (docs/physics/gradients.md): Simulation.run_with_gradient.
+#include <optional>
+#include <regex>
+#include <utility>
+
 #include <fmt/format.h>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
@@ -23,11 +27,20 @@ std::size_t head_drag_index(const Model& model, const std::string& name) {
   throw InputError("parameters", name, "a parameter of the scene's forces (it has no head_drag)");
 }
 
+/// (k, component) of "springs[k].natural_curvature_1" / "_2", or nothing.
+std::optional<std::pair<int, int>> spring_curvature(const std::string& name) {
+  static const std::regex pattern(R"(springs\[(\d{1,9})\]\.natural_curvature_([12]))");
+  std::smatch m;
+  if (!std::regex_match(name, m, pattern)) return std::nullopt;
+  return std::pair(std::stoi(m[1]), m[2] == "1" ? 0 : 1);
+}
+
 /// The adjoint parameter of a Python name: youngs_modulus_scale and density_scale multiply every
 /// stiffness and mass of the model as built (1: unchanged), natural_curvature_1/_2 set a uniform
-/// natural curvature [1/m] about that material axis; C1, C2 and mu are the head drag's shape
-/// factors and the medium constant [Pa s] of the head drag and the RFT terms, motor_rpm the rate
-/// of the scene's first actuator (a natural-twist motor) [rpm].
+/// natural curvature [1/m] about that material axis, springs[k].natural_curvature_1/_2 the
+/// integrated natural curvature kappa_bar [-] of bend-twist spring k; C1, C2 and mu are the head
+/// drag's shape factors and the medium constant [Pa s] of the head drag and the RFT terms,
+/// motor_rpm the rate of the scene's first actuator (a natural-twist motor) [rpm].
 adjoint::Parameter parameter_named(const Model& model, const std::string& name, double value) {
   adjoint::Parameter p;
   if (name == "youngs_modulus_scale")
@@ -45,10 +58,13 @@ adjoint::Parameter parameter_named(const Model& model, const std::string& name, 
     p = adjoint::medium_mu(model, head.parameters().mu);
   } else if (name == "motor_rpm")
     p = adjoint::motor_rpm(model, 0);
+  else if (const auto spring = spring_curvature(name))
+    p = adjoint::spring_natural_curvature(model, spring->first, spring->second);
   else
     throw InputError("parameters", name,
                      "youngs_modulus_scale, density_scale, natural_curvature_1, "
-                     "natural_curvature_2, C1, C2, mu or motor_rpm");
+                     "natural_curvature_2, springs[k].natural_curvature_1 or _2, C1, C2, mu or "
+                     "motor_rpm");
   p.name = name;
   p.value = value;
   return p;

@@ -53,15 +53,12 @@ RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings&
   return outcome;
 }
 
-RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
-                                        std::vector<std::string> observables, int jobs) {
-  return [scene_file = std::move(scene_file), observables = std::move(observables),
-          jobs](const std::vector<RunSettings>& batch) {
+RunBatchEvaluator thread_pool(std::function<RunOutcome(const RunSettings&)> run, int jobs) {
+  return [run = std::move(run), jobs](const std::vector<RunSettings>& batch) {
     std::vector<RunOutcome> outcomes(batch.size());
     std::atomic<std::size_t> next{0};
     auto work = [&] {
-      for (std::size_t k = next++; k < batch.size(); k = next++)
-        outcomes[k] = run_scene(scene_file, batch[k], observables);
+      for (std::size_t k = next++; k < batch.size(); k = next++) outcomes[k] = run(batch[k]);
     };
     std::vector<std::thread> threads;
     for (int t = 1; t < std::max(jobs, 1) && static_cast<std::size_t>(t) < batch.size(); ++t)
@@ -70,6 +67,14 @@ RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
     for (std::thread& t : threads) t.join();
     return outcomes;
   };
+}
+
+RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
+                                        std::vector<std::string> observables, int jobs) {
+  return thread_pool(
+      [scene_file = std::move(scene_file), observables = std::move(observables)](
+          const RunSettings& settings) { return run_scene(scene_file, settings, observables); },
+      jobs);
 }
 
 }  // namespace tendril::fit
