@@ -97,10 +97,10 @@ Parameter head_drag_c2(const Model& model, std::size_t force_index) {
 }
 
 Parameter motor_rpm(const Model& model, std::size_t actuator_index) {
-  const auto* schedule = actuator_index < model.actuators.size()
-                             ? dynamic_cast<const RestShapeSchedule*>(
-                                   model.actuators[actuator_index].get())
-                             : nullptr;
+  const auto* schedule =
+      actuator_index < model.actuators.size()
+          ? dynamic_cast<const RestShapeSchedule*>(model.actuators[actuator_index].get())
+          : nullptr;
   if (!schedule || schedule->quantity() != RestQuantity::natural_twist ||
       schedule->targets().empty())
     throw InputError("actuator_index", std::to_string(actuator_index),

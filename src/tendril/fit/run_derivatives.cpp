@@ -8,7 +8,6 @@
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
 #include "tendril/forces/head_drag.hpp"
-#include "tendril/io/run_directory.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::fit {
@@ -97,10 +96,6 @@ RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
                                       const std::vector<std::string>& keys,
                                       const std::vector<std::string>& observables) {
   RunOutcome outcome;
-  if (io::stop_signal() != 0) {
-    outcome.message = "interrupted";
-    return outcome;
-  }
   try {
     const sim::RodScene scene = sim::load_rod_scene_file(scene_file, settings);
     if (!scene.observables)
