@@ -13,7 +13,8 @@ namespace tendril::adjoint {
 Objective kinetic_energy(const Model& model, int step);
 
 /// L = E_el(q) [J] at state `step`: the sum of the model's energies that are not external loads
-/// (stretch, bend-twist, shells' membrane and bending, contact potentials), with the rest
+/// (stretch, bend-twist; a contact potential is evaluated with a fresh workspace, its candidate
+/// pairs found anew, and is not checked here), with the rest
 /// quantities the actuators set at the state's time. Its gradient holds dE/dq and, through the
 /// reference frames, dE/dphi^e = dE/dtheta^e. `model` must have the run's stiffnesses (no stiffness
 /// parameter in the run). InputError "step" if step < 0.
