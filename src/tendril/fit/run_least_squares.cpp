@@ -65,11 +65,15 @@ class Problem {
       std::vector<VecX> rows;  // d residual / d theta, with derivatives
       for (std::size_t i = 0; i < n_exp && r.ok; ++i) {
         const RunOutcome& o = outcomes[p * n_exp + i];
-        if (!o.ok || static_cast<Eigen::Index>(o.values.size()) != n_obs) {
+        const bool shaped =
+            static_cast<Eigen::Index>(o.values.size()) == n_obs &&
+            (!exact() || (o.derivatives.rows() == n_obs &&
+                          o.derivatives.cols() == static_cast<Eigen::Index>(parameters_.size())));
+        if (!o.ok || !shaped) {
           r.ok = false;
           r.message =
               fmt::format("the run of experiment {} at {} failed: {}", i + 1, describe(thetas[p]),
-                          o.ok ? "wrong number of observables" : o.message);
+                          o.ok ? "wrong number of observables or derivatives" : o.message);
           break;
         }
         for (Eigen::Index k = 0; k < n_obs; ++k) {
