@@ -142,6 +142,7 @@ int fit(const FitOptions& o) {
               "dual.inf", "step", "lambda", "runs");
   fit::FitContext context;
   context.evaluate = fit::thread_pool_evaluator(file.scene, file.data.observables, jobs);
+  context.jobs = jobs;
   std::vector<fit::FitIteration>
       lines;  // every line reported, kept in DIR.failed if the fit stops early
   context.progress = [&lines](const fit::FitIteration& h) { print_line(h, lines); };

@@ -1,21 +1,46 @@
 // Gradients of rod runs from Python (docs/physics/gradients.md): Simulation.run_with_gradient.
+#include <optional>
+#include <regex>
+#include <utility>
+
+#include <fmt/format.h>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "rod_simulation.hpp"
+#include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/forces/head_drag.hpp"
 
 namespace tendril::python {
 namespace {
 
 using namespace pybind11::literals;
 
+/// The index of the model's head drag term (InputError naming the parameter without one).
+std::size_t head_drag_index(const Model& model, const std::string& name) {
+  for (std::size_t j = 0; j < model.forces.size(); ++j)
+    if (dynamic_cast<const HeadDrag*>(model.forces[j].get())) return j;
+  throw InputError("parameters", name, "a parameter of the scene's forces (it has no head_drag)");
+}
+
+/// (k, component) of "springs[k].natural_curvature_1" / "_2", or nothing.
+std::optional<std::pair<int, int>> spring_curvature(const std::string& name) {
+  static const std::regex pattern(R"(springs\[(\d{1,9})\]\.natural_curvature_([12]))");
+  std::smatch m;
+  if (!std::regex_match(name, m, pattern)) return std::nullopt;
+  return std::pair(std::stoi(m[1]), m[2] == "1" ? 0 : 1);
+}
+
 /// The adjoint parameter of a Python name: youngs_modulus_scale and density_scale multiply every
 /// stiffness and mass of the model as built (1: unchanged), natural_curvature_1/_2 set a uniform
-/// natural curvature [1/m] about that material axis.
+/// natural curvature [1/m] about that material axis, springs[k].natural_curvature_1/_2 the
+/// integrated natural curvature kappa_bar [-] of bend-twist spring k; C1, C2 and mu are the head
+/// drag's shape factors and the medium constant [Pa s] of the head drag and the RFT terms,
+/// motor_rpm the rate of the scene's first actuator (a natural-twist motor) [rpm].
 adjoint::Parameter parameter_named(const Model& model, const std::string& name, double value) {
   adjoint::Parameter p;
   if (name == "youngs_modulus_scale")
@@ -24,21 +49,60 @@ adjoint::Parameter parameter_named(const Model& model, const std::string& name, 
     p = adjoint::density(model, 1.0);
   else if (name == "natural_curvature_1" || name == "natural_curvature_2")
     p = adjoint::uniform_natural_curvature(name.back() == '1' ? 0 : 1, value);
+  else if (name == "C1")
+    p = adjoint::head_drag_c1(model, head_drag_index(model, name));
+  else if (name == "C2")
+    p = adjoint::head_drag_c2(model, head_drag_index(model, name));
+  else if (name == "mu") {
+    const auto& head = dynamic_cast<const HeadDrag&>(*model.forces[head_drag_index(model, name)]);
+    p = adjoint::medium_mu(model, head.parameters().mu);
+  } else if (name == "motor_rpm")
+    p = adjoint::motor_rpm(model, 0);
+  else if (const auto spring = spring_curvature(name))
+    p = adjoint::spring_natural_curvature(model, spring->first, spring->second);
   else
     throw InputError("parameters", name,
-                     "youngs_modulus_scale, density_scale, natural_curvature_1 or "
-                     "natural_curvature_2");
+                     "youngs_modulus_scale, density_scale, natural_curvature_1, "
+                     "natural_curvature_2, springs[k].natural_curvature_1 or _2, C1, C2, mu or "
+                     "motor_rpm");
   p.name = name;
   p.value = value;
   return p;
 }
 
+/// l_k from a Python callable f(step, q, u) -> (value, dl/dq) or (value, dl/dq, dl/du), the
+/// gradients arrays of #dofs finite entries (ValueError naming the objective otherwise).
+adjoint::Objective python_objective(py::object f, int dofs) {
+  return {[f = std::move(f), dofs](int step, const State& s, VecX& dq, VecX& du) {
+            const py::tuple r = f(step, s.q, s.u);
+            if (r.size() != 2 && r.size() != 3)
+              throw py::value_error(fmt::format(
+                  "objective returned a tuple of {}; allowed: (value, dl_dq) or (value, dl_dq, "
+                  "dl_du)",
+                  r.size()));
+            const auto add = [&](const py::handle& h, VecX& out, const char* what) {
+              if (h.is_none()) return;
+              const VecX g = h.cast<VecX>();
+              if (g.size() != dofs || !g.allFinite())
+                throw py::value_error(fmt::format(
+                    "objective returned {}: got {} entries{}; allowed: {} finite values", what,
+                    g.size(), g.allFinite() ? "" : " with a non-finite one", dofs));
+              out += g;
+            };
+            add(r[1], dq, "dl_dq");
+            if (r.size() == 3) add(r[2], du, "dl_du");
+            return r[0].cast<double>();
+          },
+          {}};
+}
+
 /// Runs `steps` steps from the simulation's state (which stays unchanged) with the parameters at
-/// the given values and returns L = 1/2 sum |x_node(step) - target|^2 with its gradient.
+/// the given values and returns L = 1/2 sum |x_node(step) - target|^2 (plus the user objective's
+/// sum over the states, if given) with its gradient.
 py::dict run_with_gradient(RodSimulation& s, int steps,
                            const std::vector<std::tuple<int, int, Vec3>>& targets,
                            const std::vector<std::pair<std::string, double>>& parameters,
-                           int checkpoint_interval) {
+                           int checkpoint_interval, py::object objective) {
   const auto held = s.lock().hold();
   const sim::Simulation& facade = s.constant();
   if (facade.scene().solve != sim::Solve::implicit_euler)
@@ -54,9 +118,17 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
     list.push_back(parameter_named(facade.model(), name, value));
   adjoint::GradientOptions options;
   options.checkpoint_interval = checkpoint_interval;
-  const adjoint::RunGradient g = adjoint::run_with_gradient(
-      facade.model(), facade.scene().dynamics, s.facade().state(), steps,
-      adjoint::distance_to_targets(facade.model(), std::move(node_targets)), list, options);
+  std::vector<adjoint::Objective> terms{
+      adjoint::distance_to_targets(facade.model(), std::move(node_targets))};
+  if (!objective.is_none()) {
+    if (!PyCallable_Check(objective.ptr()))
+      throw InputError("objective", py::str(py::type::of(objective)).cast<std::string>(),
+                       "a callable f(step, q, u) -> (value, dl_dq[, dl_du]), or None");
+    terms.push_back(python_objective(std::move(objective), facade.model().dofs.size()));
+  }
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(facade.model(), facade.scene().dynamics, s.facade().state(), steps,
+                                 adjoint::sum(std::move(terms)), list, options);
   py::dict gradient;
   for (std::size_t i = 0; i < list.size(); ++i)
     gradient[py::str(list[i].name)] = g.parameters[static_cast<Eigen::Index>(i)];
@@ -70,7 +142,7 @@ void bind_adjoint(py::module_& m) {
   auto simulation = py::reinterpret_borrow<py::class_<RodSimulation>>(m.attr("Simulation"));
   simulation.def("run_with_gradient", &run_with_gradient, "steps"_a, "targets"_a,
                  "parameters"_a = std::vector<std::pair<std::string, double>>{},
-                 "checkpoint_interval"_a = 1);
+                 "checkpoint_interval"_a = 1, "objective"_a = py::none());
 }
 
 }  // namespace tendril::python

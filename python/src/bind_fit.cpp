@@ -72,9 +72,16 @@ void bind_fit(py::module_& m) {
       .def_readonly("simulated", &fit::RunFitResult::simulated)
       .def_readonly("runs", &fit::RunFitResult::runs);
 
-  m.def("fit_runs", &fit::fit_runs, "parameters"_a, "data"_a, "evaluate"_a,
-        "options"_a = fit::RunFitOptions{},
-        "progress"_a = std::function<void(const fit::FitIteration&)>{});
+  // (the runs' derivatives are not bound: RunOutcome's values come from Python evaluators)
+  m.def(
+      "fit_runs",
+      [](const std::vector<fit::FitParameter>& parameters, const fit::MeasurementTable& data,
+         const fit::RunBatchEvaluator& evaluate, const fit::RunFitOptions& options,
+         const std::function<void(const fit::FitIteration&)>& progress) {
+        return fit::fit_runs(parameters, data, evaluate, options, progress);
+      },
+      "parameters"_a, "data"_a, "evaluate"_a, "options"_a = fit::RunFitOptions{},
+      "progress"_a = std::function<void(const fit::FitIteration&)>{});
   m.def("parameter_setting", &fit::parameter_setting, "key"_a, "value"_a);
 }
 

@@ -75,3 +75,50 @@ def test_scipy_recovers_a_natural_curvature(repo):
     result = scipy_optimize.minimize(objective, [0.0], jac=True, method="L-BFGS-B",
                                      options={"ftol": 1e-20, "gtol": 1e-14})
     assert result.x[0] == pytest.approx(1.5, abs=1e-6)
+
+
+def user_objective(step, q, u):
+    """l_k = 1/2 |x_tip - target|^2 at the last state plus 1e-3 |v_tip|^2 at every state (reads q and
+    u), with its gradient."""
+    dq, du = np.zeros_like(q), np.zeros_like(u)
+    value = 1e-3 * np.sum(u[30:33] ** 2)
+    du[30:33] = 2e-3 * u[30:33]
+    if step == STEPS:
+        miss = q[30:33] - TARGET
+        value += 0.5 * np.sum(miss ** 2)
+        dq[30:33] = miss
+    return value, dq, du
+
+
+def user_objective_of_scene(repo, overrides):
+    """The user objective summed over the states of a run stepped here."""
+    sim = tendril.Simulation.from_file(repo / SCENE, {**TIGHT, **overrides})
+    total = user_objective(0, sim.state.q, sim.state.u)[0]
+    for k in range(1, STEPS + 1):
+        assert sim.step().ok
+        total += user_objective(k, sim.state.q, sim.state.u)[0]
+    return total
+
+
+def test_user_objective_from_python_matches_differences_of_scene_runs(repo):
+    sim = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    assert sim.num_dofs == 43 and np.allclose(sim.state.q[30:33], sim.state.positions[10])
+    result = sim.run_with_gradient(STEPS, [], [("youngs_modulus_scale", 1.0), ("density_scale", 1.0)],
+                                   objective=user_objective)
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(user_objective_of_scene(repo, {}), rel=1e-12)
+    e = central_difference(lambda s: user_objective_of_scene(repo, {"rods.0.material.E": 1e7 * s}), 1.0, 1e-2)
+    rho = central_difference(
+        lambda s: user_objective_of_scene(repo, {"rods.0.material.density": 1273.52 * s}), 1.0, 1e-2)
+    assert result["gradient"]["youngs_modulus_scale"] == pytest.approx(e, rel=1e-6)
+    assert result["gradient"]["density_scale"] == pytest.approx(rho, rel=1e-6)
+
+
+def test_bad_user_objective_is_refused(repo):
+    sim = tendril.Simulation.from_file(repo / SCENE, TIGHT)
+    with pytest.raises(ValueError, match="dl_dq: got 3 entries; allowed: 43 finite values"):
+        sim.run_with_gradient(3, [], objective=lambda step, q, u: (0.0, np.zeros(3)))
+    with pytest.raises(tendril.InputError, match="objective"):
+        sim.run_with_gradient(3, [], objective=3.0)
+    with pytest.raises(ZeroDivisionError):
+        sim.run_with_gradient(3, [], objective=lambda step, q, u: 1 / 0)

@@ -14,6 +14,11 @@ struct Objective {
   /// l_k at state k of the run (step k = 0 .. steps): returns its value and adds dl_k/dq into dq
   /// and dl_k/du into du (#dofs each).
   std::function<double(int step, const State& state, VecX& dq, VecX& du)> at_state;
+  /// For objectives that read the reference frames (a material director, the twist energy): adds
+  /// dl_k/dphi at state k into dphi (#rod edges), phi^e the turn of edge e's reference director
+  /// about its tangent (docs/physics/gradients.md, "The frame angle"). Empty: l_k does not depend
+  /// on phi.
+  std::function<void(int step, const State& state, VecX& dphi)> frame_angle_gradient;
 };
 
 /// Where node `node` should be after step `step` [m].

@@ -37,6 +37,8 @@ void add_objective_gradient(const Model& model, const Objective& objective, int 
       adjoint.q[i] += dq[i];
       adjoint.u[i] += du[i];
     }
+  if (objective.frame_angle_gradient)
+    objective.frame_angle_gradient(step, state, adjoint.frame_angle);
 }
 
 /// Bytes of one stored State of `model` (positions, velocities, frames).

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/term.hpp"
 #include "tendril/geometry/kinematics.hpp"
@@ -16,9 +17,6 @@ void require_differentiable(const Model& model, const DynamicsOptions& options) 
   if (options.scheme != Scheme::implicit_euler)
     throw InputError("scheme", "implicit_midpoint",
                      "implicit_euler (the adjoint of other schemes is not implemented)");
-  if (!model.actuators.empty())
-    throw InputError("actuators", std::to_string(model.actuators.size()),
-                     "none (the adjoint of actuated runs is not implemented)");
   if (!model.shells.triangles.empty())
     throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",
                      "none (the adjoint of shell runs is not implemented)");
@@ -40,7 +38,10 @@ NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predic
 
 StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
                          const std::vector<Parameter>& parameters)
-    : model_(model), options_(options), system_(model, options.newton) {
+    : model_(model),
+      options_(options),
+      actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
+      system_(actuated_ ? *actuated_ : model, options.newton) {
   require_differentiable(model, options);
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     // all parameters applied again in their order, as with_parameters does, so that a later one
@@ -49,7 +50,9 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
     steps_.push_back(parameters[i].difference_step());
     for (std::size_t j = 0; j < parameters.size(); ++j)
       parameters[j].apply(*shifted, parameters[j].value + (j == i ? steps_.back() : 0.0));
-    shifted_.push_back(std::make_unique<NewtonSystem>(*shifted, options.newton));
+    shifted_actuated_.push_back(actuated_ ? std::make_unique<Model>(*shifted) : nullptr);
+    shifted_.push_back(std::make_unique<NewtonSystem>(
+        actuated_ ? *shifted_actuated_.back() : *shifted, options.newton));
     shifted_models_.push_back(std::move(shifted));
   }
   build_transpose();
@@ -88,9 +91,16 @@ void StepAdjoint::build_transpose() {
   mu_free_.setZero(num_free);
 }
 
+void StepAdjoint::actuate(double t) {
+  if (!actuated_) return;
+  actuated_rods(model_, t, actuated_->rods);
+  for (std::size_t i = 0; i < shifted_models_.size(); ++i)
+    actuated_rods(*shifted_models_[i], t, shifted_actuated_[i]->rods);
+}
+
 void StepAdjoint::assemble_damping(const VecX& q, const VecX& u, double time) {
   damping_.set_zero();
-  const EvalInput in{model_, q, u, time, system_.kinematics()};
+  const EvalInput in{actuated_ ? *actuated_ : model_, q, u, time, system_.kinematics()};
   ForceOutput out{nullptr, &damping_, 0.0, -1.0};
   for (const auto& term : model_.forces) term->accumulate(in, out);
 }
@@ -109,6 +119,7 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
   const int n = model_.dofs.size();
   const std::size_t num_edges = model_.rods.edges.size();
   const NewtonProblem problem = implicit_euler_problem(start, dt, rhs_);
+  actuate(problem.time);
   if (system_.update_stencils(start)) build_transpose();
   if (!system_.evaluate(problem, end.q, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);

@@ -36,7 +36,8 @@ class StepAdjoint {
   /// `model` carries the parameters at their values (with_parameters); it must outlive this
   /// object. Builds one residual system per parameter, on a copy of the model with the parameter
   /// moved by its difference_step(). InputError for what is not differentiated yet: a scheme
-  /// other than implicit Euler, actuators, shells.
+  /// other than implicit Euler, shells. Actuators (schedules of rod rest quantities) are applied
+  /// at the step's end time, as the forward run does (TimeStepper).
   StepAdjoint(const Model& model, const DynamicsOptions& options,
               const std::vector<Parameter>& parameters);
   ~StepAdjoint();
@@ -61,13 +62,18 @@ class StepAdjoint {
   /// Adds E^T v: v^e (3 per rod edge, `edge_values`) times (+1 at n_1, -1 at n_0) into `out`.
   void add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const;
 
+  /// Writes the actuated rod data at time t [s] into the models the residual systems evaluate.
+  void actuate(double t);
+
   const Model& model_;
   DynamicsOptions options_;
+  std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
   NewtonSystem system_;
-  std::vector<std::unique_ptr<Model>> shifted_models_;  ///< model with parameter i moved by d_i
-  std::vector<std::unique_ptr<NewtonSystem>> shifted_;  ///< residual systems on them
-  std::vector<double> steps_;                           ///< d_i
-  std::vector<int> free_index_;                         ///< free position of each DOF, -1 if fixed
+  std::vector<std::unique_ptr<Model>> shifted_models_;    ///< model with parameter i moved by d_i
+  std::vector<std::unique_ptr<Model>> shifted_actuated_;  ///< the same, actuated (or null)
+  std::vector<std::unique_ptr<NewtonSystem>> shifted_;    ///< residual systems on them
+  std::vector<double> steps_;                             ///< d_i
+  std::vector<int> free_index_;      ///< free position of each DOF, -1 if fixed
   SparseMatrix transpose_;           ///< J^T on the free DOFs (pattern of the free J)
   std::vector<int> transpose_slot_;  ///< value index in the full J of each entry of transpose_
   std::unique_ptr<LinearSolver> solver_;

@@ -9,6 +9,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/fit/joint_estimation_fit_file.hpp"
 #include "tendril/fit/measurement_csv.hpp"
+#include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/track_import.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/rod_scene.hpp"
@@ -66,6 +67,13 @@ fs::path existing_scene(const io::SceneNode& root, const fs::path& base) {
   return scene;
 }
 
+/// Refuses `value` (at `key` of `node`) unless it is one of `allowed` (`what` names the list).
+void check_listed(const io::SceneNode& node, const std::string& key, const std::string& value,
+                  const std::vector<std::string>& allowed, const std::string& what) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    node.fail(key, value, "a key " + what + ": " + comma_separated(allowed));
+}
+
 /// The parameters: keys (the vine methods: vine.stiffness then vine.damping; otherwise real-valued
 /// keys of a rod scene), initial values within the bounds, scales.
 void read_parameters(const io::SceneNode& root, FitFile& f) {
@@ -86,6 +94,8 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
         p.fail("key", q.key, vine_keys);
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
+      if (f.method == "adjoint_lm")
+        check_listed(p, "key", q.key, differentiated_keys(), "adjoint_lm differentiates");
     }
     q.initial = p.real("initial");
     q.lower = p.has("lower") ? p.real("lower") : -std::numeric_limits<double>::infinity();
@@ -134,6 +144,9 @@ bool read_observable(const io::SceneNode& o, Eigen::Index k, const CsvTable& tab
   const std::size_t c = column_index(table, column, o, "column", f.data_csv);
   f.columns.push_back(column);
   f.data.observables.push_back(o.text("observable"));
+  if (f.method == "adjoint_lm")
+    check_listed(o, "observable", f.data.observables.back(), differentiated_observables(),
+                 "adjoint_lm differentiates");
   const double factor = o.real("factor");
   double sum = 0.0;
   int count = 0;
@@ -162,7 +175,8 @@ bool read_observables(const io::SceneNode& data, const CsvTable& table, FitFile&
   const std::vector<io::SceneNode> observables = data.list("observables");
   if (observables.empty() && !vine) data.fail("observables", "at least one measured column");
   if (!observables.empty() && vine)
-    data.fail("observables", "(given)", "observables only with method finite_difference_lm");
+    data.fail("observables", "(given)",
+              "observables only with methods finite_difference_lm and adjoint_lm");
   const auto rows = static_cast<Eigen::Index>(table.rows.size()),
              cols = static_cast<Eigen::Index>(observables.size());
   f.data.measured = MatX::Constant(rows, cols, std::nan(""));
@@ -200,6 +214,15 @@ void read_options(const io::SceneNode& options, FitFile& f) {
   f.estimation.damping_max = std::isfinite(c.upper) ? c.upper : 0.0;  // 0: the explicit springs'
 }
 
+/// adjoint_lm's scenes: implicit Euler runs with observables (InputError otherwise).
+void check_differentiable_scene(const sim::RodScene& scene) {
+  if (scene.solve != sim::Solve::implicit_euler)
+    throw InputError("integrator.type", "not implicit_euler",
+                     "implicit_euler (method adjoint_lm differentiates implicit Euler runs)");
+  if (!scene.observables)
+    throw InputError("observables", "(none)", "a scene with observables (e.g. flagellated_robot)");
+}
+
 /// Loads the scene with the parameters at their initial values and each experiment's settings (the
 /// vine methods: one run from the scene's start); returns the vine scene's model. `origin[i]` says
 /// where experiment i's settings come from.
@@ -214,6 +237,8 @@ vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::strin
     try {
       if (vine)
         vine_model = vine::load_vine_scene_file(f.scene, s).model;
+      else if (f.method == "adjoint_lm")
+        check_differentiable_scene(sim::load_rod_scene_file(f.scene, s));
       else
         (void)sim::load_rod_scene_file(f.scene, s);
     } catch (const InputError& e) {

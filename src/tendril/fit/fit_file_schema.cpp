@@ -79,7 +79,10 @@ const io::SchemaTable& fit_file_schema() {
               choice("method", "finite_difference_lm", method_names(),
                      "finite_difference_lm: bounded Levenberg-Marquardt over whole runs of a rod "
                      "scene, Jacobian by "
-                     "finite differences of runs evaluated in parallel. vine_shooting: the vine's "
+                     "finite differences of runs evaluated in parallel. adjoint_lm: the same, "
+                     "Jacobian from the discrete adjoint of each run (implicit Euler; parameters "
+                     "flagellated_robot.C1, C2, mu, motor_rpm; observables speed, "
+                     "head_rotation_rate, tail_rotation_rate). vine_shooting: the vine's "
                      "uniform K and C "
                      "(parameters vine.stiffness and vine.damping) by single shooting with exact "
                      "sensitivities. "
@@ -119,7 +122,8 @@ const io::SchemaTable& fit_file_schema() {
                .type = KeyType::List,
                .default_value = kOpt,
                .unit = "",
-               .doc = "finite_difference_lm (required): the measured columns, one map each; an "
+               .doc = "finite_difference_lm, adjoint_lm (required): the measured columns, one map "
+                      "each; an "
                       "empty cell is not measured."},
               {.path = "data.observables[].column",
                .type = KeyType::String,
@@ -171,19 +175,24 @@ const io::SchemaTable& fit_file_schema() {
                        "finite_difference_lm: forward-difference step in value / scale, times "
                        "max(1, |value / scale|)."),
               positive("options.step_tolerance", "1e-6", "-",
-                       "finite_difference_lm, vine_shooting: converged when a step in value / "
+                       "finite_difference_lm, adjoint_lm, vine_shooting: converged when a step in "
+                       "value / "
                        "scale (vine_shooting: in "
                        "ln K, ln C) is below this."),
-              positive("options.cost_tolerance", "1e-10", "-",
-                       "finite_difference_lm, vine_shooting: converged when an accepted step "
-                       "lowers the cost by less than this "
-                       "fraction."),
               positive(
-                  "options.gradient_tolerance", "1e-10", "-",
-                  "finite_difference_lm: converged when the projected gradient is below this."),
-              integer("options.jobs", "0", 0,
-                      "finite_difference_lm: runs at once on worker threads (0: all local cores; "
-                      "--jobs overrides)."),
+                  "options.cost_tolerance", "1e-10", "-",
+                  "finite_difference_lm, adjoint_lm, vine_shooting: converged when an accepted "
+                  "step "
+                  "lowers the cost by less than this "
+                  "fraction."),
+              positive("options.gradient_tolerance", "1e-10", "-",
+                       "finite_difference_lm, adjoint_lm: converged when the projected gradient is "
+                       "below this."),
+              integer(
+                  "options.jobs", "0", 0,
+                  "finite_difference_lm, adjoint_lm: runs at once on worker threads (0: all local "
+                  "cores; "
+                  "--jobs overrides)."),
           },
           kFitExample},
       joined(joint_estimation_option_keys(), track_import_keys()));

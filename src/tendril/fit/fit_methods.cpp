@@ -8,6 +8,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/fit_points_csv.hpp"
+#include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/shape_error.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
@@ -36,9 +37,8 @@ void add_frame_report(const FitFile& file, const vine::VineScene& scene,
   if (!file.track.is_null()) report.details.emplace_back("track", file.track);
 }
 
-FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
-  const RunFitResult r =
-      fit_runs(file.parameters, file.data, context.evaluate, file.options, context.progress);
+/// The report of a fit over whole runs (finite_difference_lm, adjoint_lm).
+FitReport run_fit_report(const FitFile& file, const RunFitResult& r) {
   FitReport report;
   report.converged = r.converged;
   report.message = r.message;
@@ -56,6 +56,22 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
   report.residuals_csv = run_fit_residuals_csv(file, r.simulated);
   report.runs = r.runs;
   return report;
+}
+
+FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
+  return run_fit_report(
+      file, fit_runs(file.parameters, file.data, context.evaluate, file.options, context.progress));
+}
+
+/// The same Levenberg-Marquardt with the Jacobian from the runs' adjoint derivatives
+/// (fit/run_derivatives.hpp): each point's runs give their observables and derivatives at once.
+FitReport adjoint_lm(const FitFile& file, const FitContext& context) {
+  std::vector<std::string> keys;
+  for (const FitParameter& p : file.parameters) keys.push_back(p.key);
+  const RunBatchEvaluator derivatives =
+      derivative_evaluator(file.scene, keys, file.data.observables, context.jobs);
+  return run_fit_report(file, fit_runs(file.parameters, file.data, context.evaluate, file.options,
+                                       context.progress, derivatives));
 }
 
 /// The vine's uniform K and C by single shooting from the scene's start
@@ -155,6 +171,10 @@ const std::vector<FitMethod>& fit_methods() {
        "bounded Levenberg-Marquardt over whole runs, Jacobian by finite differences of runs in "
        "parallel",
        finite_difference_lm},
+      {"adjoint_lm",
+       "the same bounded Levenberg-Marquardt with the Jacobian from the discrete adjoint of each "
+       "run (one backward pass per observable; the flagellated robot's C1, C2, mu, motor_rpm)",
+       adjoint_lm},
       {"vine_shooting",
        "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single "
        "shooting, exact "

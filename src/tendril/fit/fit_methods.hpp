@@ -18,6 +18,7 @@ namespace tendril::fit {
 struct FitContext {
   RunBatchEvaluator evaluate;
   std::function<void(const FitIteration&)> progress;
+  int jobs = 1;  ///< runs at once on worker threads (methods that evaluate runs themselves)
 };
 
 struct FitMethod {

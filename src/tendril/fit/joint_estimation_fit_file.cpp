@@ -126,10 +126,10 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& method_opti
   static const std::vector<std::pair<std::string, std::vector<std::string>>> keys = [] {
     std::vector<std::pair<std::string, std::vector<std::string>>> k = {
         {"difference_step", {"finite_difference_lm"}},
-        {"gradient_tolerance", {"finite_difference_lm"}},
-        {"jobs", {"finite_difference_lm"}},
-        {"step_tolerance", {"finite_difference_lm", "vine_shooting"}},
-        {"cost_tolerance", {"finite_difference_lm", "vine_shooting"}},
+        {"gradient_tolerance", {"finite_difference_lm", "adjoint_lm"}},
+        {"jobs", {"finite_difference_lm", "adjoint_lm"}},
+        {"step_tolerance", {"finite_difference_lm", "adjoint_lm", "vine_shooting"}},
+        {"cost_tolerance", {"finite_difference_lm", "adjoint_lm", "vine_shooting"}},
     };
     for (const io::KeySpec& spec : joint_estimation_option_keys())
       if (spec.path.find("[]") == std::string::npos)

@@ -27,16 +27,20 @@ struct PointResult {
   std::string message;
   MatX simulated;  ///< (#i x #k)
   VecX residual;   ///< (#measured entries), (y - m) / sigma
+  MatX jacobian;   ///< d residual / d theta (#measured entries x #parameters), with derivatives
   double cost() const { return ok ? 0.5 * residual.squaredNorm() : kInf; }
 };
 
 class Problem {
  public:
   Problem(const std::vector<FitParameter>& parameters, const MeasurementTable& data,
-          const RunBatchEvaluator& evaluate)
-      : parameters_(parameters), data_(data), evaluate_(evaluate) {}
+          const RunBatchEvaluator& evaluate, const RunBatchEvaluator& derivatives)
+      : parameters_(parameters), data_(data), evaluate_(evaluate), derivatives_(derivatives) {}
 
-  /// Runs every experiment at each theta in one batch.
+  /// True if points are evaluated with their derivatives (fit_runs' `derivatives`).
+  bool exact() const { return static_cast<bool>(derivatives_); }
+
+  /// Runs every experiment at each theta in one batch (with their derivatives if exact()).
   std::vector<PointResult> at(const std::vector<VecX>& thetas) {
     const std::size_t n_exp = data_.experiments.size();
     std::vector<RunSettings> batch;
@@ -47,7 +51,7 @@ class Problem {
           s.push_back(parameter_setting(parameters_[j].key, theta[static_cast<Eigen::Index>(j)]));
         batch.push_back(std::move(s));
       }
-    const std::vector<RunOutcome> outcomes = evaluate_(batch);
+    const std::vector<RunOutcome> outcomes = exact() ? derivatives_(batch) : evaluate_(batch);
     TENDRIL_ASSERT(outcomes.size() == batch.size(),
                    "the evaluator returned a wrong number of outcomes");
     runs_ += static_cast<long>(batch.size());
@@ -58,13 +62,18 @@ class Problem {
       r.ok = true;
       r.simulated = MatX::Constant(static_cast<Eigen::Index>(n_exp), n_obs, std::nan(""));
       std::vector<double> residual;
+      std::vector<VecX> rows;  // d residual / d theta, with derivatives
       for (std::size_t i = 0; i < n_exp && r.ok; ++i) {
         const RunOutcome& o = outcomes[p * n_exp + i];
-        if (!o.ok || static_cast<Eigen::Index>(o.values.size()) != n_obs) {
+        const bool shaped =
+            static_cast<Eigen::Index>(o.values.size()) == n_obs &&
+            (!exact() || (o.derivatives.rows() == n_obs &&
+                          o.derivatives.cols() == static_cast<Eigen::Index>(parameters_.size())));
+        if (!o.ok || !shaped) {
           r.ok = false;
           r.message =
               fmt::format("the run of experiment {} at {} failed: {}", i + 1, describe(thetas[p]),
-                          o.ok ? "wrong number of observables" : o.message);
+                          o.ok ? "wrong number of observables or derivatives" : o.message);
           break;
         }
         for (Eigen::Index k = 0; k < n_obs; ++k) {
@@ -80,9 +89,14 @@ class Problem {
             break;
           }
           residual.push_back((y - m) / data_.sigma[k]);
+          if (exact()) rows.push_back(o.derivatives.row(k).transpose() / data_.sigma[k]);
         }
       }
       r.residual = Eigen::Map<VecX>(residual.data(), static_cast<Eigen::Index>(residual.size()));
+      r.jacobian.resize(static_cast<Eigen::Index>(rows.size()),
+                        static_cast<Eigen::Index>(parameters_.size()));
+      for (std::size_t row = 0; row < rows.size(); ++row)
+        r.jacobian.row(static_cast<Eigen::Index>(row)) = rows[row].transpose();
       results.push_back(std::move(r));
     }
     return results;
@@ -102,6 +116,7 @@ class Problem {
   const std::vector<FitParameter>& parameters_;
   const MeasurementTable& data_;
   const RunBatchEvaluator& evaluate_;
+  const RunBatchEvaluator& derivatives_;
   long runs_ = 0;
 };
 
@@ -111,8 +126,9 @@ namespace {
 
 /// The residuals in z = theta / scale for the Levenberg-Marquardt: the value at a point (its runs
 /// in one batch), and with the Jacobian the forward differences (backward at an upper bound) of
-/// every parameter in one more batch. The last point's runs are kept, so the LM's re-evaluation of
-/// an accepted point with its Jacobian runs only the differences.
+/// every parameter in one more batch, or the runs' derivatives (Problem::exact(): evaluated with
+/// the value). The last point's runs are kept, so the LM's re-evaluation of an accepted point with
+/// its Jacobian runs only the differences.
 class RunResiduals {
  public:
   RunResiduals(Problem& problem, const VecX& scale, const VecX& upper, double difference_step)
@@ -131,6 +147,11 @@ class RunResiduals {
     if (!out.ok || !with_jacobian) return out;
     if (last_jacobian_.size() > 0) {
       out.jacobian = last_jacobian_;
+      return out;
+    }
+    if (problem_.exact()) {
+      out.jacobian = last_jacobian_ = (last_.jacobian * scale_.asDiagonal()).sparseView(0.0, 0.0);
+      accepted_ = last_;
       return out;
     }
     const Eigen::Index n = z.size();
@@ -213,7 +234,8 @@ void fill_uncertainty(const MatX& jacobian, double cost, const VecX& scale,
 
 RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const MeasurementTable& data,
                       const RunBatchEvaluator& evaluate, const RunFitOptions& options,
-                      const std::function<void(const FitIteration&)>& progress) {
+                      const std::function<void(const FitIteration&)>& progress,
+                      const RunBatchEvaluator& derivatives) {
   const auto n = static_cast<Eigen::Index>(parameters.size());
   TENDRIL_ASSERT(n > 0, "a fit needs parameters");
   TENDRIL_ASSERT(data.measured.rows() == static_cast<Eigen::Index>(data.experiments.size()) &&
@@ -230,7 +252,7 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
     hi[j] = p.upper / p.scale;
     z[j] = p.initial / p.scale;
   }
-  Problem problem(parameters, data, evaluate);
+  Problem problem(parameters, data, evaluate, derivatives);
   RunResiduals residuals(problem, scale, hi, options.difference_step);
   RunFitResult result;
   const SparseResiduals start = residuals(z, true);
@@ -261,7 +283,7 @@ RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const Measure
                                     {}, line);
   result.converged = lm.converged;
   result.message = lm.converged ? "converged: " + lm.message : lm.message;
-  if (lm.stalled &&
+  if (lm.stalled && !problem.exact() &&
       no_neighbour_lowers(problem, residuals, lm.y, lm.cost, lo, hi, options.difference_step)) {
     result.converged = true;
     result.message = "converged: " + lm.message +

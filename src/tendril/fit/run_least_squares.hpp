@@ -39,6 +39,9 @@ struct RunOutcome {
   std::string message;  ///< why the run failed
   std::vector<double>
       values;  ///< one per observable, in the order of MeasurementTable::observables
+  /// d values / d theta (#observables x #parameters), from an evaluator of derivatives (fit_runs'
+  /// `derivatives`); empty otherwise
+  MatX derivatives;
 };
 
 /// Evaluates a batch of runs (any order, in parallel if it can); returns one outcome per run, in
@@ -86,10 +89,15 @@ struct RunFitResult {
   long runs = 0;   ///< runs evaluated
 };
 
-/// Fits `parameters` to `data`; `progress` (optional) is called after each iteration.
+/// Fits `parameters` to `data`; `progress` (optional) is called after each iteration. With
+/// `derivatives` (optional: an evaluator whose outcomes hold RunOutcome::derivatives with respect
+/// to the parameters, in their order), every point is evaluated by it, value and Jacobian at once,
+/// in place of `evaluate` and the finite differences; a stall then ends the fit as the
+/// Levenberg-Marquardt reports it.
 RunFitResult fit_runs(const std::vector<FitParameter>& parameters, const MeasurementTable& data,
                       const RunBatchEvaluator& evaluate, const RunFitOptions& options = {},
-                      const std::function<void(const FitIteration&)>& progress = {});
+                      const std::function<void(const FitIteration&)>& progress = {},
+                      const RunBatchEvaluator& derivatives = {});
 
 /// The override text "key=value" of a parameter value (17 significant digits: the run sees exactly
 /// theta).

@@ -5,6 +5,7 @@
 #include <exception>
 #include <thread>
 
+#include "tendril/io/run_directory.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::fit {
@@ -18,10 +19,6 @@ std::vector<std::string> run_observable_names() {
 RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
                      const std::vector<std::string>& observables) {
   RunOutcome outcome;
-  if (io::stop_signal() != 0) {
-    outcome.message = "interrupted";
-    return outcome;
-  }
   try {
     sim::Simulation simulation(sim::load_rod_scene_file(scene_file, settings));
     if (simulation.observables() == nullptr) {
@@ -53,15 +50,17 @@ RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings&
   return outcome;
 }
 
-RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
-                                        std::vector<std::string> observables, int jobs) {
-  return [scene_file = std::move(scene_file), observables = std::move(observables),
-          jobs](const std::vector<RunSettings>& batch) {
+RunBatchEvaluator thread_pool(std::function<RunOutcome(const RunSettings&)> run, int jobs) {
+  return [run = std::move(run), jobs](const std::vector<RunSettings>& batch) {
     std::vector<RunOutcome> outcomes(batch.size());
     std::atomic<std::size_t> next{0};
     auto work = [&] {
-      for (std::size_t k = next++; k < batch.size(); k = next++)
-        outcomes[k] = run_scene(scene_file, batch[k], observables);
+      for (std::size_t k = next++; k < batch.size(); k = next++) {
+        if (io::stop_signal() == 0)
+          outcomes[k] = run(batch[k]);
+        else
+          outcomes[k].message = "interrupted";  // SIGINT / SIGTERM: the runs not started fail
+      }
     };
     std::vector<std::thread> threads;
     for (int t = 1; t < std::max(jobs, 1) && static_cast<std::size_t>(t) < batch.size(); ++t)
@@ -70,6 +69,14 @@ RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
     for (std::thread& t : threads) t.join();
     return outcomes;
   };
+}
+
+RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,
+                                        std::vector<std::string> observables, int jobs) {
+  return thread_pool(
+      [scene_file = std::move(scene_file), observables = std::move(observables)](
+          const RunSettings& settings) { return run_scene(scene_file, settings, observables); },
+      jobs);
 }
 
 }  // namespace tendril::fit

@@ -4,6 +4,7 @@
 /// evaluator that runs a batch on a pool of worker threads (each run is its own Simulation).
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ std::vector<std::string> run_observable_names();
 /// outcome with the reason.
 RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
                      const std::vector<std::string>& observables);
+
+/// Evaluates batches by calling `run` for each run's settings on `jobs` threads (>= 1); after
+/// SIGINT / SIGTERM (io::stop_signal()) the runs not yet started fail as "interrupted".
+RunBatchEvaluator thread_pool(std::function<RunOutcome(const RunSettings&)> run, int jobs);
 
 /// Evaluates batches of runs of `scene_file` on `jobs` threads (>= 1).
 RunBatchEvaluator thread_pool_evaluator(std::filesystem::path scene_file,

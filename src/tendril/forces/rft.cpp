@@ -112,6 +112,13 @@ ResistiveForce::ResistiveForce(const Model& model, const std::vector<int>& edges
   for (RftNode& n : nodes_) n.voronoi_length = voronoi[n.node];
 }
 
+ResistiveForce::ResistiveForce(const ResistiveForce& other, const RftCoefficients& eta)
+    : ResistiveForce(other) {
+  check_coefficient("eta_t", eta.tangential);
+  check_coefficient("eta_n", eta.normal);
+  eta_ = eta;
+}
+
 void ResistiveForce::declare_sparsity(const Model& model, SparsityBuilder& pattern) const {
   for (const RftNode& n : nodes_) pattern.add_stencil(stencil_dofs(model.dofs, n));
 }

@@ -60,6 +60,9 @@ class ResistiveForce final : public ForceTerm {
   /// RFT on the nodes of the rod edges `edges` (each node then has one or two of them; a node where
   /// three or more meet is an InputError "edges"). Voronoi lengths count these edges only.
   ResistiveForce(const Model& model, const std::vector<int>& edges, const RftCoefficients& eta);
+  /// The nodes of `other` with the coefficients `eta` (a medium parameter moved:
+  /// adjoint/medium_parameter.hpp).
+  ResistiveForce(const ResistiveForce& other, const RftCoefficients& eta);
 
   std::string_view name() const override { return "rft"; }
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;

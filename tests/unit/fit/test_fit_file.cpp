@@ -210,8 +210,8 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
   EXPECT_EQ(read_fit_file(file("  tolerance: 1.0e-6\n")).estimation.max_iterations,
             500);  // IPOPT's default here
   expect_input_error([&] { read_fit_file(file("  gradient_tolerance: 1.0e-6\n")); },
-                     {"options.gradient_tolerance", "got 1.0e-6", "finite_difference_lm only",
-                      "joint_estimation"});
+                     {"options.gradient_tolerance", "got 1.0e-6",
+                      "finite_difference_lm, adjoint_lm only", "joint_estimation"});
   expect_input_error(
       [&] {
         read_fit_file(file("  known_contacts:\n    - {point: tip, obstacle: 0, last_step: 10}\n"));
@@ -228,6 +228,48 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
                      {"options.min_prismatic_extension", "got wide"});
 }
 
+// Method adjoint_lm takes the keys and observables it differentiates and implicit Euler scenes
+// only, and not the finite differences' step; bad input names the key, the value and what is
+// allowed.
+TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
+  const auto adjoint_file = [](const std::string& parameter, const std::string& observable,
+                               const std::string& extra = "") {
+    const fs::path base = fit_file(parameter, observable);
+    std::ifstream in(base);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return write("adjoint.yaml", "method: adjoint_lm\n" + extra + text);
+  };
+  const std::string speed = "{column: v_mm_per_s, observable: speed, factor: 1e-3}";
+  const FitFile ok = read_fit_file(adjoint_file("{key: flagellated_robot.mu, initial: 6}", speed));
+  EXPECT_EQ(ok.method, "adjoint_lm");
+  expect_input_error(
+      [&] { read_fit_file(adjoint_file("{key: flagellated_robot.E, initial: 1.0e6}", speed)); },
+      {"parameters[0].key", "got flagellated_robot.E", "adjoint_lm differentiates",
+       "flagellated_robot.C1", "flagellated_robot.motor_rpm"});
+  expect_input_error(
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                   "{column: omega_h, observable: efficiency}"));
+      },
+      {"data.observables[0].observable", "got efficiency", "speed", "head_rotation_rate"});
+  expect_input_error(
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}", speed,
+                                   "options: {difference_step: 1.0e-4}\n"));
+      },
+      {"options.difference_step", "finite_difference_lm only", "adjoint_lm"});
+  write("robot.yaml",
+        "duration: 0.2\nflagellated_robot: {tails: 2, motor_rpm: 100}\nintegrator: {type: "
+        "implicit_midpoint, dt: 0.01}\n");
+  const fs::path midpoint =
+      write("midpoint.yaml",
+            "method: adjoint_lm\nscene: robot.yaml\nparameters:\n  - {key: "
+            "flagellated_robot.C1, initial: 2}\ndata:\n  csv: data.csv\n  variables: "
+            "[flagellated_robot.motor_rpm]\n  observables:\n    - " +
+                speed + "\n");
+  expect_input_error([&] { read_fit_file(midpoint); }, {"integrator.type", "implicit_euler"});
+}
+
 // The shipped fit files read (the vine one needs the measured data beside the repository).
 TEST(FitFile, ExamplesRead) {
   const char* source = std::getenv("TENDRIL_SOURCE_DIR");
@@ -237,6 +279,7 @@ TEST(FitFile, ExamplesRead) {
   EXPECT_EQ(n2.parameters.size(), 3u);
   EXPECT_EQ(n2.data.experiments.size(), 3u);
   EXPECT_TRUE(n2.options.absolute_sigma);
+  EXPECT_EQ(read_fit_file(dir / "flagellated_robot_n2_adjoint.yaml").method, "adjoint_lm");
   const FitFile one = read_fit_file(dir / "flagellated_robot_one_point.yaml");
   EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
   if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth")) {

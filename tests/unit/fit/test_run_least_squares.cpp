@@ -82,6 +82,37 @@ TEST(RunLeastSquares, RecoversExactParametersWithJacobiansInOneBatch) {
   EXPECT_EQ(total, r.runs);
 }
 
+/// ClosedForm with the exact derivatives of (y, z) with respect to (a, b) (an evaluator of
+/// derivatives, as method adjoint_lm's).
+struct ClosedFormWithDerivatives {
+  ClosedForm values;
+  std::vector<RunOutcome> operator()(const std::vector<RunSettings>& batch) {
+    std::vector<RunOutcome> out = values(batch);
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      auto v = parse(batch[k]);
+      const double e = std::exp(-v["b"] * v["x"]);
+      out[k].derivatives.resize(2, 2);
+      out[k].derivatives << e, -v["a"] * v["x"] * e, 1.0, v["x"];
+    }
+    return out;
+  }
+};
+
+TEST(RunLeastSquares, ExactDerivativesGiveTheJacobianWithEveryPointsRuns) {
+  const MeasurementTable data = table({0.0, 0.5, 1.0, 2.0}, 2.0, 0.5, 0.0, 1);
+  ClosedForm unused;  // the value evaluator is not called
+  ClosedFormWithDerivatives model;
+  const RunFitResult r = fit_runs({{"a", 1.0, 0.0, 10.0, 1.0}, {"b", 1.0, 0.0, 5.0, 1.0}}, data,
+                                  std::ref(unused), {}, {}, std::ref(model));
+  ASSERT_TRUE(r.converged) << r.message;
+  EXPECT_NEAR(r.values[0], 2.0, 1e-8);
+  EXPECT_NEAR(r.values[1], 0.5, 1e-8);
+  EXPECT_TRUE(unused.batches.empty());
+  // one batch of the 4 experiments per point, none for differences
+  for (std::size_t b : model.values.batches) EXPECT_EQ(b, 4u);
+  EXPECT_EQ(r.runs, 4 * static_cast<long>(model.values.batches.size()));
+}
+
 TEST(RunLeastSquares, LinearModelGivesTheLeastSquaresSolutionAndItsCovariance) {
   // only z = a + b x measured: ordinary linear least squares
   MeasurementTable data = table({0.0, 1.0, 2.0, 3.0, 4.0, 5.0}, 1.0, 0.3, 0.05, 7);
