@@ -62,6 +62,22 @@ void expect_state_derivatives_match_fd(const StepDerivatives& d, const VineModel
       "d/dv");
 }
 
+/// A per-pin parameter's block (`member` of the model: K_j, C_j or theta_bar_j) against central
+/// differences of whole steps.
+void expect_pin_parameter_matches_fd(const MatX& dq, const MatX& dv, const VineModel& m,
+                                     const VecX& q, const VecX& v, const VecX& rates,
+                                     std::vector<double> VineModel::*member, double h,
+                                     const char* what) {
+  expect_matches_fd(
+      dq, dv, m.num_pins(), h,
+      [&](int j, double step) {
+        VineModel mp = m;
+        (mp.*member)[j] += step;
+        return step_from(mp, q, v, rates);
+      },
+      what);
+}
+
 TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
                                     std::pair{0.4, SpringIntegration::explicit_forces},
@@ -90,22 +106,10 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
     ASSERT_TRUE(d.ok);
     EXPECT_GT(d.active_inequalities, 0);
     expect_state_derivatives_match_fd(d, m, q, v, rates);
-    expect_matches_fd(
-        d.dq_dK, d.dv_dK, m.num_pins(), 1e-5,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.stiffness[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/dK");
-    expect_matches_fd(
-        d.dq_dC, d.dv_dC, m.num_pins(), 1e-6,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.damping[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/dC");
+    expect_pin_parameter_matches_fd(d.dq_dK, d.dv_dK, m, q, v, rates, &VineModel::stiffness, 1e-5,
+                                    "d/dK");
+    expect_pin_parameter_matches_fd(d.dq_dC, d.dv_dC, m, q, v, rates, &VineModel::damping, 1e-6,
+                                    "d/dC");
     expect_matches_fd(
         d.dq_du, d.dv_du, m.num_prismatic(), 1e-6,
         [&](int j, double h) {
@@ -114,14 +118,8 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
           return step_from(m, q, v, up);
         },
         "d/du");
-    expect_matches_fd(
-        d.dq_drest, d.dv_drest, m.num_pins(), 1e-6,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.rest_angle[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/drest");
+    expect_pin_parameter_matches_fd(d.dq_drest, d.dv_drest, m, q, v, rates, &VineModel::rest_angle,
+                                    1e-6, "d/drest");
     EXPECT_GT(d.dv_dradius.norm(), 1e-3);  // an active contact row moves with r_c
     expect_matches_fd(
         d.dq_dradius, d.dv_dradius, 1, 1e-8,
@@ -176,14 +174,8 @@ TEST(StepDerivatives, MatchFiniteDifferencesWithInflatedBeamJoints) {
         },
         "d/d(M_c, theta_w)");
     EXPECT_GT(d.dv_dlaw.col(1).norm(), 1e-3);
-    expect_matches_fd(
-        d.dq_drest, d.dv_drest, m.num_pins(), 1e-6,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.rest_angle[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/drest");
+    expect_pin_parameter_matches_fd(d.dq_drest, d.dv_drest, m, q, v, rates, &VineModel::rest_angle,
+                                    1e-6, "d/drest");
   }
 }
 
