@@ -42,7 +42,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FitOptions {
-  std::string file, out;
+  std::string file, out, python;
   int jobs = 0;
   bool plot = true;
 };
@@ -79,8 +79,8 @@ void print_line(const fit::FitIteration& h, std::vector<fit::FitIteration>& line
 
 /// fit.png (plot_fit.py) and, for the vine methods, points.png (plot_fit_points.py) into the fit
 /// directory; a plot that fails is a warning.
-void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method) {
-  const std::string python = python_interpreter();
+void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method,
+                const std::string& python) {
   const fs::path tmp = dir.temporary_path();
   std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
       {"fit.png",
@@ -156,7 +156,7 @@ int fit(const FitOptions& o) {
   dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
   dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
-  if (o.plot) draw_plots(dir, report, file.method);
+  if (o.plot) draw_plots(dir, report, file.method, o.python);
   std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
@@ -189,6 +189,7 @@ Command add_fit_command(CLI::App& app) {
   cmd->add_option("--jobs", o->jobs,
                   "Runs at once on worker threads (default: options.jobs, else all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw fit.png");
+  add_python_option(*cmd, o->python);
   return {cmd, [o] { return fit(*o); }};
 }
 

@@ -145,8 +145,6 @@ class VineStepper {
   /// per prismatic joint, then L = dPhi/dq of the pairs near contact; a pair in contact with
   /// friction has the two rows (n +- mu t) . dp/dq instead of n . dp/dq.
   const SparseMatrix& contact_jacobian() const { return problem_.A_in; }
-  /// Achieved growth rates G_bar_j v_{k+1} of the last step [m/s] (#prismatic).
-  const VecX& achieved_growth_rates() const { return achieved_; }
   /// c(q_k) joint constraint errors of the last step's start [m] (2 #bodies).
   VecX joint_errors() const;
   /// c(q) (eq. 2, 3) at any configuration [m] (2 #bodies).
