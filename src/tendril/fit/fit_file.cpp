@@ -265,8 +265,12 @@ std::string vine_parameter_keys() {
 
 vine::VineScene vine_scene_at_initial_values(const FitFile& file, const RunSettings& settings) {
   vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
-  for (std::size_t k = 0; k < file.vine_parameters.size(); ++k)
+  for (std::size_t k = 0; k < file.vine_parameters.size(); ++k) {
+    if (file.parameters[k].key == "vine.growth.rate" && scene.model.growth.num_samples() > 1)
+      throw InputError(fmt::format("parameters[{}].key", k), "vine.growth.rate",
+                       "vine.growth.schedule[i] (the scene's growth is a schedule)");
     set_vine_parameter(scene.model, file.vine_parameters[k], file.parameters[k].initial);
+  }
   scene.model.validate();
   check_vine_parameters(scene.model, file.vine_parameters);
   return scene;

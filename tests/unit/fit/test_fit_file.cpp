@@ -149,6 +149,23 @@ TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
                              "  - {key: vine.inflated_beam.collapse_moment, initial: 0.01}\n"
                              "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
   expect_input_error([&] { read_fit_file(law); }, {"parameters[1]", "M_c", "bending_law linear"});
+  // a scheduled growth: its rows' rates, not vine.growth.rate
+  write("scheduled.yaml",
+        "vine:\n  bodies: 4\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 10\n"
+        "  growth: {schedule: [[0, 0.01], [0.05, 0.02]]}\n");
+  const auto scheduled = [](const std::string& key) {
+    return write("scheduled_fit.yaml",
+                 "scene: scheduled.yaml\nmethod: vine_shooting\nparameters:\n"
+                 "  - {key: \"" +
+                     key +
+                     "\", initial: 0.015}\n"
+                     "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  };
+  expect_input_error([&] { read_fit_file(scheduled("vine.growth.rate")); },
+                     {"parameters[0].key", "vine.growth.schedule[i]"});
+  EXPECT_EQ(read_fit_file(scheduled("vine.growth.schedule[1]")).vine_parameters[0].index, 1);
+  expect_input_error([&] { read_fit_file(scheduled("vine.growth.schedule[2]")); },
+                     {"parameters[0]", "sample 0 .. 1"});
   try {
     read_fit_file(fit_file("{key: vine.stiffness, initial: 0.05}"));
     ADD_FAILURE() << "a vine key accepted by finite_difference_lm";
