@@ -85,7 +85,7 @@ struct VineFitOptions {
   Observation observation = Observation::points;
   int max_iterations = 50;  ///< Levenberg-Marquardt iterations (accepted steps), >= 1
   double step_tolerance =
-      1e-7;  ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta in ln units)
+      1e-7;  ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta as fitted)
   double cost_tolerance = 1e-12;  ///< converged when the cost decreases by less than this fraction
   /// Called at the start and after every trial (values: the parameters'); returning false stops
   /// the fit.
