@@ -1,15 +1,17 @@
 #include "tendril/shell/midedge_bending.hpp"
 
-#include "tendril/geometry/dihedral_angle.hpp"
+#include <cmath>
+
 #include "tendril/geometry/kinematics.hpp"
+#include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril {
 namespace {
 
-/// Where edge k's (x_a, x_b, x_k) sit among the triangle's nodes: the triangle runs the edge from
-/// node a = k + 1 to node b = k + 2 (mod 3).
-std::array<int, 3> edge_slots(int k) {
-  return {3 * ((k + 1) % 3), 3 * ((k + 2) % 3), 3 * k};
+/// Where edge k's nodes sit among the triangle's: the triangle runs the edge from node a = k + 1 to
+/// node b = k + 2 (mod 3).
+std::array<int, 2> edge_slots(int k) {
+  return {3 * ((k + 1) % 3), 3 * ((k + 2) % 3)};
 }
 
 /// The stencil DOFs of one triangle: (x_0, x_1, x_2, xi^0, xi^1, xi^2).
@@ -35,45 +37,116 @@ MidEdgeStencil gather(const EvalInput& in, const MidEdgeTriangle& t,
   return s;
 }
 
+/// beta of one edge and its derivatives with respect to the triangle's area vector n and the edge
+/// e = x_b - x_a (midedge_frame_angle).
+struct EdgeAngle {
+  double beta = 0.0;
+  Vec3 g_n, g_e;          ///< dbeta/dn, dbeta/de
+  Mat3 h_nn, h_ne, h_ee;  ///< d2beta/dn2, d2beta/dn de, d2beta/de2
+};
+
+EdgeAngle edge_angle(const Vec3& n, const Vec3& e, const Vec3& tau, bool gradient, bool hessian) {
+  // the hinge angle atan2((n x n_B) . e_hat, n . n_B) with n_B along e x tau (the frame's
+  // half-plane): beta = atan2(Y, X), Y = |e| n . tau, X = n . (e x tau)
+  const double r = e.norm(), nt = n.dot(tau);
+  const Vec3 m = e.cross(tau);
+  const double y = r * nt, x = n.dot(m);
+  EdgeAngle out;
+  out.beta = x > 0.0 ? std::atan(y / x) : std::atan2(y, x);  // atan: half atan2's work
+  if (!gradient) return out;
+  const Vec3 e_hat = e / r;
+  Eigen::Matrix<double, 6, 2> u;  // (dX, dY) with respect to (n, e)
+  u.col(0) << m, tau.cross(n);
+  u.col(1) << r * tau, nt * e_hat;
+  const double rho = x * x + y * y;
+  const VecN<6> g = (x * u.col(1) - y * u.col(0)) / rho;
+  out.g_n = g.head<3>();
+  out.g_e = g.tail<3>();
+  if (!hessian) return out;
+  // d2beta = (X d2Y - Y d2X) / rho + U C U^T, C = [2XY, Y^2 - X^2; Y^2 - X^2, -2XY] / rho^2; d2X:
+  // (n, e) block -[tau]_x; d2Y: (n, e) block tau e_hat^T, (e, e) block n.tau (I - e_hat e_hat^T) /
+  // |e|
+  Eigen::Matrix2d c;
+  c << 2.0 * x * y, y * y - x * x, y * y - x * x, -2.0 * x * y;
+  const Eigen::Matrix<double, 6, 2> uc = u * (c / (rho * rho));
+  out.h_nn = uc.topRows<3>() * u.topRows<3>().transpose();
+  out.h_ne = uc.topRows<3>() * u.bottomRows<3>().transpose() +
+             (x * tau * e_hat.transpose() + y * cross_matrix(tau)) / rho;
+  out.h_ee = uc.bottomRows<3>() * u.bottomRows<3>().transpose() +
+             x * nt / (r * rho) * (Mat3::Identity() - e_hat * e_hat.transpose());
+  return out;
+}
+
+/// The angles' second derivatives weighted by w, added to the positions' block of `out` (its first
+/// 9 rows and columns): the (n, n) and (n, e) terms go through the triangle's normal Jacobian once
+/// for all edges (finish()), sum_m lambda_m d2n_m with lambda = sum w dbeta/dn too.
+template <int N>
+struct AngleHessian {
+  MatN<N>& out;
+  Mat3 h_nn = Mat3::Zero();
+  Eigen::Matrix<double, 3, 9> h_nx = Eigen::Matrix<double, 3, 9>::Zero();  ///< sum w h_ne E
+  Vec3 lambda = Vec3::Zero();
+
+  /// Edge from slot a to slot b (offsets 0, 3 or 6): E = dx_b - dx_a.
+  void add(const EdgeAngle& f, double w, int a, int b) {
+    h_nn += w * f.h_nn;
+    lambda += w * f.g_n;
+    const Mat3 ne = w * f.h_ne;
+    h_nx.middleCols<3>(b) += ne;
+    h_nx.middleCols<3>(a) -= ne;
+    const Mat3 ee = w * f.h_ee;
+    out.template block<3, 3>(a, a) += ee;
+    out.template block<3, 3>(b, b) += ee;
+    out.template block<3, 3>(a, b) -= ee;
+    out.template block<3, 3>(b, a) -= ee;
+  }
+  /// J_n^T h_nn J_n + J_n^T h_nx + h_nx^T J_n = M + M^T, M = J_n^T (h_nn J_n / 2 + h_nx).
+  void finish(const Mat39& jn) {
+    const Eigen::Matrix<double, 3, 9> half = 0.5 * h_nn * jn + h_nx;
+    const MatN<9> m = jn.transpose().lazyProduct(half);
+    out.template topLeftCorner<9, 9>() +=
+        m + m.transpose() + triangle_normal_weighted_hessian(lambda);
+  }
+};
+
+/// dbeta/d(x_0, x_1, x_2) of the edge from slot a to slot b.
+VecN<9> angle_gradient(const EdgeAngle& f, const Mat39& jn, int a, int b) {
+  VecN<9> g = jn.transpose() * f.g_n;
+  g.segment<3>(a) -= f.g_e;
+  g.segment<3>(b) += f.g_e;
+  return g;
+}
+
 }  // namespace
 
 double midedge_frame_angle(const Vec3& x_a, const Vec3& x_b, const Vec3& x_k, const Vec3& tau,
                            VecN<9>* gradient, MatN<9>* hessian) {
-  // the frame's half-plane as the hinge's far node p = (x_a + x_b) / 2 - |e| tau: the angle depends
-  // on p only through its direction normal to the edge, so |e| enters as a constant, and
-  // dp/dx_a = dp/dx_b = I / 2
-  const Vec3 p = 0.5 * (x_a + x_b) - (x_b - x_a).norm() * tau;
-  if (!gradient) return dihedral_angle(x_a, x_b, x_k, p);
-  VecN<12> g;
-  MatN<12> h;
-  const double beta = dihedral_angle_derivatives(x_a, x_b, x_k, p, &g, hessian ? &h : nullptr);
-  gradient->segment<3>(0) = g.segment<3>(0) + 0.5 * g.segment<3>(9);
-  gradient->segment<3>(3) = g.segment<3>(3) + 0.5 * g.segment<3>(9);
-  gradient->segment<3>(6) = g.segment<3>(6);
-  if (!hessian) return beta;
-  // J^T h J with J = [I 0 0; 0 I 0; 0 0 I; I/2 I/2 0]: the p rows and columns folded onto a and b
-  Eigen::Matrix<double, 9, 12> rows;
-  rows.topRows<3>() = h.middleRows<3>(0) + 0.5 * h.middleRows<3>(9);
-  rows.middleRows<3>(3) = h.middleRows<3>(3) + 0.5 * h.middleRows<3>(9);
-  rows.bottomRows<3>() = h.middleRows<3>(6);
-  hessian->leftCols<3>() = rows.middleCols<3>(0) + 0.5 * rows.middleCols<3>(9);
-  hessian->middleCols<3>(3) = rows.middleCols<3>(3) + 0.5 * rows.middleCols<3>(9);
-  hessian->rightCols<3>() = rows.middleCols<3>(6);
-  return beta;
+  const EdgeAngle f =
+      edge_angle(triangle_normal(x_a, x_b, x_k), x_b - x_a, tau, gradient || hessian, hessian);
+  if (!gradient && !hessian) return f.beta;
+  const Mat39 jn = triangle_normal_jacobian(x_a, x_b, x_k);
+  if (gradient) *gradient = angle_gradient(f, jn, 0, 3);
+  if (hessian) {
+    hessian->setZero();
+    AngleHessian<9> h{*hessian};
+    h.add(f, 1.0, 0, 3);
+    h.finish(jn);
+  }
+  return f.beta;
 }
 
 double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangle& triangle,
                                    VecN<12>* gradient, MatN<12>* hessian) {
+  // n of (x_a, x_b, x_k) is the triangle's n: (a, b, k) is a cyclic permutation of (0, 1, 2)
   const bool derivatives = gradient || hessian;
-  std::array<VecN<9>, 3> beta_gradient;
-  std::array<MatN<9>, 3> beta_hessian;
+  const Vec3 n = triangle_normal(s.x[0], s.x[1], s.x[2]);
+  std::array<EdgeAngle, 3> beta;
   Vec3 dw;
   for (int k = 0; k < 3; ++k) {
     const auto i = static_cast<std::size_t>(k);
-    const double beta = midedge_frame_angle(
-        s.x[(i + 1) % 3], s.x[(i + 2) % 3], s.x[i], triangle.edge_sign[k] * s.tau[i],
-        derivatives ? &beta_gradient[i] : nullptr, hessian ? &beta_hessian[i] : nullptr);
-    dw[k] = triangle.coefficient[k] * (triangle.edge_sign[k] * s.xi[k] - beta) -
+    beta[i] = edge_angle(n, s.x[(i + 2) % 3] - s.x[(i + 1) % 3], triangle.edge_sign[k] * s.tau[i],
+                         derivatives, hessian);
+    dw[k] = triangle.coefficient[k] * (triangle.edge_sign[k] * s.xi[k] - beta[i].beta) -
             triangle.natural_weight[k];
   }
   const Vec3 g_dw = 2.0 * triangle.stiffness * (triangle.metric * dw);  // dE/d(dw)
@@ -81,14 +154,13 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
   if (!derivatives) return energy;
 
   // d(dw^k)/dq: -c^k dbeta^k/dx on the positions, c^k s^k on xi^k
+  const Mat39 jn = triangle_normal_jacobian(s.x[0], s.x[1], s.x[2]);
   Eigen::Matrix<double, 3, 12> jw = Eigen::Matrix<double, 3, 12>::Zero();
   for (int k = 0; k < 3; ++k) {
-    const auto i = static_cast<std::size_t>(k);
+    const std::array<int, 2> slots = edge_slots(k);
     const double c = triangle.coefficient[k];
-    const std::array<int, 3> slots = edge_slots(k);
-    for (std::size_t m = 0; m < 3; ++m)
-      jw.block<1, 3>(k, slots[m]) =
-          -c * beta_gradient[i].segment<3>(3 * static_cast<int>(m)).transpose();
+    jw.block<1, 9>(k, 0) =
+        -c * angle_gradient(beta[static_cast<std::size_t>(k)], jn, slots[0], slots[1]).transpose();
     jw(k, 9 + k) = c * triangle.edge_sign[k];
   }
   if (gradient) *gradient = jw.transpose() * g_dw;
@@ -98,15 +170,13 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
   const Eigen::Matrix<double, 12, 3> jw_g =
       2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
   *hessian = jw_g.lazyProduct(jw);
+  AngleHessian<12> angles{*hessian};
   for (int k = 0; k < 3; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    const double weight = -g_dw[k] * triangle.coefficient[k];
-    const std::array<int, 3> slots = edge_slots(k);
-    for (std::size_t a = 0; a < 3; ++a)
-      for (std::size_t b = 0; b < 3; ++b)
-        hessian->block<3, 3>(slots[a], slots[b]) +=
-            weight * beta_hessian[i].block<3, 3>(3 * static_cast<int>(a), 3 * static_cast<int>(b));
+    const std::array<int, 2> slots = edge_slots(k);
+    angles.add(beta[static_cast<std::size_t>(k)], -g_dw[k] * triangle.coefficient[k], slots[0],
+               slots[1]);
   }
+  angles.finish(jn);
   return energy;
 }
 
