@@ -155,13 +155,17 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
 
   // d(dw^k)/dq: -c^k dbeta^k/dx on the positions, c^k s^k on xi^k
   const Mat39 jn = triangle_normal_jacobian(s.x[0], s.x[1], s.x[2]);
-  Eigen::Matrix<double, 3, 12> jw = Eigen::Matrix<double, 3, 12>::Zero();
+  Mat3 g_n;  // row k: -c^k dbeta^k/dn
+  for (int k = 0; k < 3; ++k)
+    g_n.row(k) = -triangle.coefficient[k] * beta[static_cast<std::size_t>(k)].g_n.transpose();
+  Eigen::Matrix<double, 3, 12> jw;
+  jw.leftCols<9>() = g_n * jn;
+  jw.rightCols<3>() = triangle.coefficient.cwiseProduct(triangle.edge_sign).asDiagonal();
   for (int k = 0; k < 3; ++k) {
     const std::array<int, 2> slots = edge_slots(k);
-    const double c = triangle.coefficient[k];
-    jw.block<1, 9>(k, 0) =
-        -c * angle_gradient(beta[static_cast<std::size_t>(k)], jn, slots[0], slots[1]).transpose();
-    jw(k, 9 + k) = c * triangle.edge_sign[k];
+    const Vec3 g_e = triangle.coefficient[k] * beta[static_cast<std::size_t>(k)].g_e;
+    jw.block<1, 3>(k, slots[0]) += g_e.transpose();
+    jw.block<1, 3>(k, slots[1]) -= g_e.transpose();
   }
   if (gradient) *gradient = jw.transpose() * g_dw;
   if (!hessian) return energy;
