@@ -56,8 +56,10 @@ EdgeAngle edge_angle(const Vec3& n, const Vec3& e, const Vec3& tau, bool gradien
   if (!gradient) return out;
   const Vec3 e_hat = e / r;
   Eigen::Matrix<double, 6, 2> u;  // (dX, dY) with respect to (n, e)
-  u.col(0) << m, tau.cross(n);
-  u.col(1) << r * tau, nt * e_hat;
+  u.block<3, 1>(0, 0) = m;
+  u.block<3, 1>(3, 0) = tau.cross(n);
+  u.block<3, 1>(0, 1) = r * tau;
+  u.block<3, 1>(3, 1) = nt * e_hat;
   const double rho = x * x + y * y;
   const VecN<6> g = (x * u.col(1) - y * u.col(0)) / rho;
   out.g_n = g.head<3>();
@@ -69,10 +71,11 @@ EdgeAngle edge_angle(const Vec3& n, const Vec3& e, const Vec3& tau, bool gradien
   Eigen::Matrix2d c;
   c << 2.0 * x * y, y * y - x * x, y * y - x * x, -2.0 * x * y;
   const Eigen::Matrix<double, 6, 2> uc = u * (c / (rho * rho));
-  out.h_nn = uc.topRows<3>() * u.topRows<3>().transpose();
-  out.h_ne = uc.topRows<3>() * u.bottomRows<3>().transpose() +
+  const Eigen::Matrix<double, 2, 6> u_t = u.transpose();
+  out.h_nn = uc.topRows<3>().lazyProduct(u_t.leftCols<3>());
+  out.h_ne = uc.topRows<3>().lazyProduct(u_t.rightCols<3>()) +
              (x * tau * e_hat.transpose() + y * cross_matrix(tau)) / rho;
-  out.h_ee = uc.bottomRows<3>() * u.bottomRows<3>().transpose() +
+  out.h_ee = uc.bottomRows<3>().lazyProduct(u_t.rightCols<3>()) +
              x * nt / (r * rho) * (Mat3::Identity() - e_hat * e_hat.transpose());
   return out;
 }
@@ -87,23 +90,25 @@ struct AngleHessian {
   Eigen::Matrix<double, 3, 9> h_nx = Eigen::Matrix<double, 3, 9>::Zero();  ///< sum w h_ne E
   Vec3 lambda = Vec3::Zero();
 
-  /// Edge from slot a to slot b (offsets 0, 3 or 6): E = dx_b - dx_a.
-  void add(const EdgeAngle& f, double w, int a, int b) {
+  /// Edge from slot A to slot B (offsets 0, 3 or 6): E = dx_B - dx_A.
+  template <int A, int B>
+  void add(const EdgeAngle& f, double w) {
     h_nn += w * f.h_nn;
     lambda += w * f.g_n;
     const Mat3 ne = w * f.h_ne;
-    h_nx.middleCols<3>(b) += ne;
-    h_nx.middleCols<3>(a) -= ne;
+    h_nx.template middleCols<3>(B) += ne;
+    h_nx.template middleCols<3>(A) -= ne;
     const Mat3 ee = w * f.h_ee;
-    out.template block<3, 3>(a, a) += ee;
-    out.template block<3, 3>(b, b) += ee;
-    out.template block<3, 3>(a, b) -= ee;
-    out.template block<3, 3>(b, a) -= ee;
+    out.template block<3, 3>(A, A) += ee;
+    out.template block<3, 3>(B, B) += ee;
+    out.template block<3, 3>(A, B) -= ee;
+    out.template block<3, 3>(B, A) -= ee;
   }
   /// J_n^T h_nn J_n + J_n^T h_nx + h_nx^T J_n = M + M^T, M = J_n^T (h_nn J_n / 2 + h_nx).
   void finish(const Mat39& jn) {
     const Eigen::Matrix<double, 3, 9> half = 0.5 * h_nn * jn + h_nx;
-    const MatN<9> m = jn.transpose().lazyProduct(half);
+    const Eigen::Matrix<double, 9, 3> jn_t = jn.transpose();
+    const MatN<9> m = jn_t.lazyProduct(half);
     out.template topLeftCorner<9, 9>() +=
         m + m.transpose() + triangle_normal_weighted_hessian(lambda);
   }
@@ -129,7 +134,7 @@ double midedge_frame_angle(const Vec3& x_a, const Vec3& x_b, const Vec3& x_k, co
   if (hessian) {
     hessian->setZero();
     AngleHessian<9> h{*hessian};
-    h.add(f, 1.0, 0, 3);
+    h.add<0, 3>(f, 1.0);
     h.finish(jn);
   }
   return f.beta;
@@ -175,11 +180,11 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
       2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
   *hessian = jw_g.lazyProduct(jw);
   AngleHessian<12> angles{*hessian};
-  for (int k = 0; k < 3; ++k) {
-    const std::array<int, 2> slots = edge_slots(k);
-    angles.add(beta[static_cast<std::size_t>(k)], -g_dw[k] * triangle.coefficient[k], slots[0],
-               slots[1]);
-  }
+  // the slots of edge k's nodes (edge_slots)
+  const Vec3 w = -g_dw.cwiseProduct(triangle.coefficient);
+  angles.add<3, 6>(beta[0], w[0]);
+  angles.add<6, 0>(beta[1], w[1]);
+  angles.add<0, 3>(beta[2], w[2]);
   angles.finish(jn);
   return energy;
 }
