@@ -104,13 +104,20 @@ struct AngleHessian {
     out.template block<3, 3>(A, B) -= ee;
     out.template block<3, 3>(B, A) -= ee;
   }
-  /// J_n^T h_nn J_n + J_n^T h_nx + h_nx^T J_n = M + M^T, M = J_n^T (h_nn J_n / 2 + h_nx).
+  /// J_n^T h_nn J_n + J_n^T h_nx + h_nx^T J_n + sum_m lambda_m d2n_m = M + M^T, M = J_n^T (h_nn J_n
+  /// / 2 + h_nx) + K.
   void finish(const Mat39& jn) {
     const Eigen::Matrix<double, 3, 9> half = 0.5 * h_nn * jn + h_nx;
     const Eigen::Matrix<double, 9, 3> jn_t = jn.transpose();
-    const MatN<9> m = jn_t.lazyProduct(half);
-    out.template topLeftCorner<9, 9>() +=
-        m + m.transpose() + triangle_normal_weighted_hessian(lambda);
+    MatN<9> m = jn_t.lazyProduct(half);
+    // sum_m lambda_m d2n_m = K + K^T: lambda . (e_1 x e_2) = e_1^T B e_2, B = -[lambda]_x, e_1 =
+    // x_1 - x_0, e_2 = x_2 - x_0, so K = [B 0 -B; -B 0 B; 0 0 0]
+    const Mat3 b = -cross_matrix(lambda);
+    m.template block<3, 3>(0, 0) += b;
+    m.template block<3, 3>(0, 6) -= b;
+    m.template block<3, 3>(3, 0) -= b;
+    m.template block<3, 3>(3, 6) += b;
+    out.template topLeftCorner<9, 9>() += m + m.transpose();
   }
 };
 
@@ -176,8 +183,9 @@ double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangl
   if (!hessian) return energy;
 
   // d2E = jw^T (2 k A G) jw + sum_k (dE/dw^k) (-c^k) d2beta^k / dx2 (positions only)
+  const Eigen::Matrix<double, 12, 3> jw_t = jw.transpose();
   const Eigen::Matrix<double, 12, 3> jw_g =
-      2.0 * triangle.stiffness * jw.transpose() * triangle.metric;
+      jw_t.lazyProduct(Mat3(2.0 * triangle.stiffness * triangle.metric));
   *hessian = jw_g.lazyProduct(jw);
   AngleHessian<12> angles{*hessian};
   // the slots of edge k's nodes (edge_slots)
