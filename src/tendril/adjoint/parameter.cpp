@@ -18,7 +18,8 @@ void require_positive(double value, const std::string& key, const std::string& a
 }  // namespace
 
 double Parameter::difference_step() const {
-  return value != 0.0 ? std::abs(value) : 1.0;
+  const double scale = value != 0.0 ? std::abs(value) : 1.0;
+  return degree == 1 ? scale : 0.25 * scale;
 }
 
 Parameter youngs_modulus(const Model& model, double youngs_modulus) {

@@ -1,9 +1,10 @@
 #pragma once
-/// Scalar parameters of a Model on which the implicit Euler residual depends affinely (stiffnesses
-/// proportional to Young's modulus, masses to the density, natural curvatures, drag viscosities).
-/// For such a parameter p the residual's derivative dr/dp = (r(p + d) - r(p)) / d is exact for any
-/// step d (up to round-off), so it is taken from two residual evaluations on model copies; see
-/// docs/physics/gradients.md, "Parameters".
+/// Scalar parameters of a Model on which the step residual depends as a polynomial of low degree
+/// (stiffnesses proportional to Young's modulus, masses to the density, natural curvatures, drag
+/// viscosities: affine; a rod's radius: degree 4). For such a parameter p the residual's
+/// derivative dr/dp is exact (up to round-off) from the difference stencil of its degree: (r(p +
+/// d) - r(p)) / d when affine, the fourth-order central difference otherwise, so it is taken from
+/// residual evaluations on model copies; see docs/physics/gradients.md, "Parameters".
 
 #include <functional>
 #include <string>
@@ -18,7 +19,11 @@ struct Parameter {
   double value = 0.0;  ///< p, in the parameter's unit
   /// Sets the parameter to `value` in `model` (a copy of the model the factory was given).
   std::function<void(Model& model, double value)> apply;
-  /// d of the affine difference: the parameter's scale (|p|, or its unit when p = 0).
+  /// The residual is a polynomial of this degree in p: 1 (affine) or up to 4 (dr/dp from the
+  /// fourth-order central difference, exact for degree <= 4).
+  int degree = 1;
+  /// d of the difference stencil: the parameter's scale (|p|, or its unit when p = 0); a quarter
+  /// of it for degree > 1, so that p - 2 d keeps the sign of p.
   double difference_step() const;
 };
 
