@@ -17,7 +17,10 @@ namespace tendril::adjoint {
 struct Parameter {
   std::string name;    ///< what the parameter is, for reports ("youngs_modulus", ...)
   double value = 0.0;  ///< p, in the parameter's unit
-  /// Sets the parameter to `value` in `model` (a copy of the model the factory was given).
+  /// Sets the parameter to `value` in `model`: a copy of the model the factory was given, with
+  /// the parameters listed before this one applied (with_parameters). Parameters that scale
+  /// quantities (E, density, thickness) multiply them by value / (the factory's value), so that
+  /// they compose in any order; the others set their quantity (a later one wins).
   std::function<void(Model& model, double value)> apply;
   /// The residual is a polynomial of this degree in p: 1 (affine) or up to 4 (dr/dp from the
   /// fourth-order central difference, exact for degree <= 4).
@@ -27,10 +30,18 @@ struct Parameter {
   double difference_step() const;
 };
 
-/// Young's modulus E [Pa] of every rod edge and spring, whose current value in `model` is
-/// `youngs_modulus`: the stretch, bend and twist stiffnesses (EA, EI_1, EI_2, GJ) scale with E at
-/// a fixed Poisson ratio.
+/// Young's modulus E [Pa] of every rod edge and spring and every shell element, whose current
+/// value in `model` is `youngs_modulus`: the rods' stretch, bend and twist stiffnesses (EA, EI_1,
+/// EI_2, GJ) and the shells' membrane moduli, edge-spring, hinge and mid-edge stiffnesses scale
+/// with E at a fixed Poisson ratio.
 Parameter youngs_modulus(const Model& model, double youngs_modulus);
+
+/// The thickness h [m] of every shell, whose current value in `model` is `thickness`: the CST
+/// membranes' thickness and the edge springs scale with h, the hinge and mid-edge bending
+/// stiffnesses with h^3 (as the defaults give them), the shell nodes' masses with h (degree 3).
+/// InputError "thickness" for a model without shells, with rod-shell joints or with a node in
+/// both a rod and a shell.
+Parameter shell_thickness(const Model& model, double thickness);
 
 /// Density rho [kg/m^3], whose current value in `model` is `density`: every lumped mass and
 /// rotational inertia scales with it (and so does gravity, which reads the masses).
@@ -51,7 +62,8 @@ Parameter spring_natural_curvature(const Model& model, int spring, int component
 Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int> nodes,
                     double viscosity);
 
-/// A copy of `model` with every parameter applied at its value.
+/// A copy of `model` (the model the factories were given) with every parameter applied at its
+/// value, in order.
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters);
 
 }  // namespace tendril::adjoint

@@ -123,8 +123,8 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
-  const Model run_model = with_parameters(model, parameters);
-  StepAdjoint step_adjoint(run_model, options, parameters);
+  StepAdjoint step_adjoint(model, options, parameters);
+  const Model& run_model = step_adjoint.run_model();
   TimeStepper stepper(run_model, options, initial.q);
   const int m = gradient.checkpoint_interval;
   const int n = run_model.dofs.size();

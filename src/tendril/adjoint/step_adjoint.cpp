@@ -74,9 +74,11 @@ NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predic
 
 StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
                          const std::vector<Parameter>& parameters)
-    : model_(model), options_(options) {
+    : run_model_(std::make_unique<Model>(with_parameters(model, parameters))),
+      model_(*run_model_),
+      options_(options) {
   require_differentiable(model);
-  run_ = std::make_unique<ResidualSystem>(model, options.newton);
+  run_ = std::make_unique<ResidualSystem>(model_, options.newton);
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     const double d = parameters[i].difference_step();
     const Stencil stencil = difference_stencil(parameters[i].degree);

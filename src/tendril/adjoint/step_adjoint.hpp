@@ -39,13 +39,16 @@ NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predic
 
 class StepAdjoint {
  public:
-  /// `model` carries the parameters at their values (with_parameters); it must outlive this
-  /// object. Builds the residual systems of each parameter's difference stencil
-  /// (Parameter::degree), on copies of the model with the parameter moved. InputError for what is
-  /// not differentiated: rod-shell joints (their framed edges).
+  /// `model`: the model the parameters' factories were given; the run's model is
+  /// with_parameters(model, parameters) (run_model()). Builds the residual systems of each
+  /// parameter's difference stencil (Parameter::degree), on copies of the model with the parameter
+  /// moved. InputError for what is not differentiated: rod-shell joints (their framed edges).
   StepAdjoint(const Model& model, const DynamicsOptions& options,
               const std::vector<Parameter>& parameters);
   ~StepAdjoint();
+
+  /// The model of the run: every parameter applied at its value.
+  const Model& run_model() const { return *run_model_; }
 
   /// Pulls `adjoint` from the state `end` back to the state `start` over the step start -> end
   /// (a converged step of `dt` [s] of options().scheme) and adds the step's part of dL/dp into
@@ -87,7 +90,8 @@ class StepAdjoint {
   /// Adds E^T v: v^e (3 per rod edge, `edge_values`) times (+1 at n_1, -1 at n_0) into `out`.
   void add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const;
 
-  const Model& model_;
+  std::unique_ptr<Model> run_model_;
+  const Model& model_;  ///< *run_model_
   DynamicsOptions options_;
   std::unique_ptr<ResidualSystem> run_;                   ///< the run's model
   std::vector<std::unique_ptr<ResidualSystem>> shifted_;  ///< the parameters' stencil points
