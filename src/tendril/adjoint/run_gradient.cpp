@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
@@ -140,6 +141,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   std::vector<int> substep_counts;
   VecX dq = VecX::Zero(n), du = VecX::Zero(n);
   result.value = objective.at_state(0, state, dq, du);
+  std::vector<std::uint8_t> contacts = contact_states(run_model, state);
   for (int k = 1; k <= steps; ++k) {
     const StepReport report = stepper.step(state);
     if (!report.ok()) {
@@ -148,6 +150,9 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     }
     substep_counts.push_back(report.substeps);
     result.substeps += report.substeps;
+    std::vector<std::uint8_t> next = contact_states(run_model, state);
+    result.contact_switches += contact_switches(contacts, next);
+    contacts = std::move(next);
     result.value += objective.at_state(k, state, dq, du);
     if (k % m == 0 && k < steps) checkpoints.push_back(state);
   }

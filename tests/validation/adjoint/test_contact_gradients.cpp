@@ -1,0 +1,93 @@
+// Gradients of whole runs through IMC contact and friction with the ground, against central
+// differences of whole runs (gradient_case.hpp): a rod sliding on the ground and a rod held by
+// static friction, separately, each without a change of contact state within the run (the
+// smooth laws are differentiable there); and the count of state changes a run reports when a
+// sliding rod comes to rest.
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "tendril/adjoint/contact_parameters.hpp"
+#include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/forces/point_load.hpp"
+#include "validation/adjoint/gradient_case.hpp"
+
+namespace tendril {
+namespace {
+
+/// The rod (11 nodes, L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52 kg/m^3), free, lying along x on
+/// the ground z = 0 (its nodes at height r) under gravity, with node contact (k_c 1e3 N/m, delta
+/// 1 mm, contact radius r) and friction (mu 0.4, nu 1 mm/s); 40 steps of 2 ms. The parameters
+/// are rho, k_c and mu (E is not: the straight rod hardly bends, dL/dE ~ 1e-16, below what
+/// whole-run differences resolve).
+test::GradientCase rod_on_ground() {
+  test::GradientCase c = test::cantilever();
+  std::fill(c.model.fixed.begin(), c.model.fixed.end(), std::uint8_t{0});
+  contact::ContactNodes nodes;
+  for (int i = 0; i < 11; ++i) {
+    nodes.nodes.push_back(i);
+    nodes.radius.push_back(5e-3);
+    c.initial.q[c.model.dofs.node(i) + 2] = 5e-3;
+  }
+  initialize_frames(c.model, c.initial.q, c.initial.frames);
+  const contact::ContactParameters params{
+      .stiffness = 1e3, .distance_tolerance = 1e-3, .slip_tolerance = 1e-3, .friction = 0.4};
+  const auto ground = std::make_shared<contact::HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  c.model.energies.push_back(std::make_shared<contact::ObstacleContact>(ground, nodes, params));
+  c.model.forces.push_back(std::make_shared<contact::ObstacleFriction>(ground, nodes, params));
+  c.steps = 40;
+  c.objective = adjoint::sum(
+      {adjoint::distance_to_targets(c.model,
+                                    {{10, 40, {1.1, 0.02, 0.0}}, {3, 40, {0.3, 0.0, 0.0}}}),
+       adjoint::position_time_integral(c.model, 5, Vec3(1.0, 0.5, 0.0), c.options.dt)});
+  c.parameters = {adjoint::density(c.model, 1273.52),
+                  adjoint::contact_stiffness(c.model, c.model.energies.size() - 1, 0),
+                  adjoint::friction_coefficient(c.model, c.model.energies.size() - 1, 0)};
+  return c;
+}
+
+/// Every node in contact and in the given state (1 sticking, 2 slipping) at `state`.
+void expect_all_in_state(const test::GradientCase& c, const State& state, std::uint8_t expected) {
+  for (std::uint8_t s : adjoint::contact_states(c.model, state)) EXPECT_EQ(s, expected);
+}
+
+/// Sliding along x (and a little along y) at 0.5 m/s: friction decelerates it by about mu g =
+/// 3.9 m/s^2, so it slides throughout the 80 ms.
+TEST(ContactGradients, RodSlidingOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u.segment<3>(c.model.dofs.node(i)) = Vec3(0.5, 0.1, 0.0);
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(
+      c, {c.model.dofs.node(10), c.model.dofs.node(4) + 1}, {c.model.dofs.node(7) + 1});
+  EXPECT_EQ(g.contact_switches, 0);
+  expect_all_in_state(c, g.final_state, 2);
+}
+
+/// At rest on the ground, pushed along x at one end by a force growing to 0.1 N, a quarter of the
+/// friction limit mu m g = 0.39 N: static friction holds it (the smooth law's creep stays below
+/// nu; it reaches 0.4 nu).
+TEST(ContactGradients, RodStickingOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  c.model.forces.push_back(
+      std::make_shared<PointLoad>(0, [](double t) { return Vec3(1.25 * t, 0.0, 0.0); }));
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(
+      c, {c.model.dofs.node(10) + 1}, {c.model.dofs.node(7) + 1});
+  EXPECT_EQ(g.contact_switches, 0);
+  expect_all_in_state(c, g.final_state, 1);
+}
+
+/// Sliding at 0.1 m/s, the rod stops within about 26 ms of the 80 ms run: every node switches
+/// from slipping to sticking, and the run says so.
+TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u[c.model.dofs.node(i)] = 0.1;
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  EXPECT_GE(g.contact_switches, 11);
+  expect_all_in_state(c, g.final_state, 1);
+}
+
+}  // namespace
+}  // namespace tendril
