@@ -38,6 +38,10 @@ test::GradientCase rod_on_ground() {
   c.model.energies.push_back(std::make_shared<contact::ObstacleContact>(ground, nodes, params));
   c.model.forces.push_back(std::make_shared<contact::ObstacleFriction>(ground, nodes, params));
   c.steps = 40;
+  // the first step's residual can stall at 9e-12 N, above its relative tolerance and not caught by
+  // the round-off test (a load-free start; the Newton stopping floor of contact scenes): such a
+  // step would be split in two at some parameter values and not at others, a jump in L
+  c.options.newton.force_tolerance_abs = 1e-11;
   c.objective = adjoint::sum(
       {adjoint::distance_to_targets(c.model,
                                     {{10, 40, {1.1, 0.02, 0.0}}, {3, 40, {0.3, 0.0, 0.0}}}),

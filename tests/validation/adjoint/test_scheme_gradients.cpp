@@ -41,7 +41,8 @@ TEST(StaticGradients, CantileverEquilibrium) {
   GradientCase c = curled_cantilever();
   c.steps = 0;
   c.gradient.static_start = tight_static();
-  c.objective = adjoint::distance_to_targets(c.model, {{10, 0, {0.7, 0.1, -0.3}}, {5, 0, {}}});
+  c.objective =
+      adjoint::distance_to_targets(c.model, {{10, 0, {0.7, 0.1, -0.3}}, {5, 0, Vec3::Zero()}});
   const adjoint::RunGradient g = test::expect_gradient_matches_differences(c, {});
   EXPECT_GT(std::abs(g.final_state.q[c.model.dofs.node(10) + 1]), 1e-2) << "out of plane";
   EXPECT_EQ(g.initial_position.norm(), 0.0) << "the equilibrium does not depend on the start";
@@ -57,7 +58,7 @@ TEST(StaticGradients, StaticSolveThenDynamics) {
   c.gradient.static_start = tight_static();
   c.steps = 30;
   c.objective = adjoint::sum(
-      {adjoint::distance_to_targets(c.model, {{10, 30, {0.8, 0.0, -0.2}}, {7, 0, {}}}),
+      {adjoint::distance_to_targets(c.model, {{10, 30, {0.8, 0.0, -0.2}}, {7, 0, Vec3::Zero()}}),
        adjoint::position_time_integral(c.model, 10, Vec3(0.0, 1.0, 1.0), c.options.dt)});
   test::expect_gradient_matches_differences(c, {});
 }
