@@ -3,9 +3,9 @@
 #include <memory>
 #include <string>
 
+#include "tendril/adjoint/term_lookup.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
-#include "tendril/core/error.hpp"
 
 namespace tendril::adjoint {
 namespace {
@@ -16,22 +16,14 @@ using contact::ObstacleFriction;
 
 /// The ObstacleContact at model.energies[energy] (InputError "energy_index" otherwise).
 const ObstacleContact& obstacle_contact(const Model& model, std::size_t energy) {
-  const auto* term = energy < model.energies.size()
-                         ? dynamic_cast<const ObstacleContact*>(model.energies[energy].get())
-                         : nullptr;
-  if (!term)
-    throw InputError("energy_index", std::to_string(energy),
-                     "the index of an obstacle contact in Model::energies");
-  return *term;
+  return term_at<ObstacleContact>(model.energies, energy, "energy_index",
+                                  "an obstacle contact in Model::energies");
 }
 
 /// Checks that model.forces[friction] is an ObstacleFriction (InputError "force_index").
-void require_friction(const Model& model, int friction) {
-  const auto f = static_cast<std::size_t>(friction);
-  if (friction < 0 || f >= model.forces.size() ||
-      !dynamic_cast<const ObstacleFriction*>(model.forces[f].get()))
-    throw InputError("force_index", std::to_string(friction),
-                     "the index of an obstacle friction in Model::forces");
+void require_friction(const Model& model, std::size_t friction) {
+  term_at<ObstacleFriction>(model.forces, friction, "force_index",
+                            "an obstacle friction in Model::forces");
 }
 
 /// Rebuilds the contact model.energies[energy] and its friction model.forces[friction] (if >= 0)
@@ -55,7 +47,7 @@ void rebuild(Model& m, std::size_t energy, int friction, const Set& set) {
 
 Parameter contact_stiffness(const Model& model, std::size_t energy, int friction) {
   const ObstacleContact& term = obstacle_contact(model, energy);
-  if (friction >= 0) require_friction(model, friction);
+  if (friction >= 0) require_friction(model, static_cast<std::size_t>(friction));
   return {"contact_stiffness", term.parameters().stiffness,
           [energy, friction](Model& m, double value) {
             rebuild(m, energy, friction, [value](ContactParameters& p) { p.stiffness = value; });
@@ -65,7 +57,7 @@ Parameter contact_stiffness(const Model& model, std::size_t energy, int friction
 Parameter friction_coefficient(const Model& model, std::size_t energy, std::size_t friction) {
   const ObstacleContact& term = obstacle_contact(model, energy);
   const int f = static_cast<int>(friction);
-  require_friction(model, f);
+  require_friction(model, friction);
   return {"friction_coefficient", term.parameters().friction, [energy, f](Model& m, double value) {
             rebuild(m, energy, f, [value](ContactParameters& p) { p.friction = value; });
           }};

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tendril/actuation/schedule.hpp"
+#include "tendril/adjoint/term_lookup.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/forces/point_load.hpp"
 
@@ -30,33 +31,25 @@ ControlSchedule ControlSchedule::with_knot(const Model& model, int knot, double 
 }
 
 Parameter control_knot(const Model& model, std::size_t actuator, int knot) {
-  const auto* control = actuator < model.actuators.size()
-                            ? dynamic_cast<const ControlSchedule*>(model.actuators[actuator].get())
-                            : nullptr;
-  if (!control)
-    throw InputError("actuator_index", std::to_string(actuator),
-                     "the index of a control_schedule in Model::actuators");
-  const int knots = static_cast<int>(control->values().size());
+  const ControlSchedule& control = term_at<ControlSchedule>(
+      model.actuators, actuator, "actuator_index", "a control_schedule in Model::actuators");
+  const int knots = static_cast<int>(control.values().size());
   if (knot < 0 || knot >= knots)
     throw InputError("knot", std::to_string(knot),
                      "a knot index in [0, " + std::to_string(knots) + ")");
   return {
       "control_" + std::to_string(actuator) + ".knot_" + std::to_string(knot),
-      control->values()[static_cast<std::size_t>(knot)], [actuator, knot](Model& m, double value) {
+      control.values()[static_cast<std::size_t>(knot)], [actuator, knot](Model& m, double value) {
         const auto& old = static_cast<const ControlSchedule&>(*m.actuators[actuator]);
         m.actuators[actuator] = std::make_shared<ControlSchedule>(old.with_knot(m, knot, value));
       }};
 }
 
 Parameter point_load_component(const Model& model, std::size_t force, int axis) {
-  const auto* load = force < model.forces.size()
-                         ? dynamic_cast<const PointLoad*>(model.forces[force].get())
-                         : nullptr;
-  if (!load)
-    throw InputError("force_index", std::to_string(force),
-                     "the index of a point_load in Model::forces");
+  const PointLoad& load =
+      term_at<PointLoad>(model.forces, force, "force_index", "a point_load in Model::forces");
   if (axis < 0 || axis > 2) throw InputError("axis", std::to_string(axis), "0, 1 or 2 (x, y, z)");
-  const double start = load->force_at(0.0)[axis];
+  const double start = load.force_at(0.0)[axis];
   return {"point_load_" + std::to_string(force) + ".force_" + std::string(1, "xyz"[axis]), start,
           [force, axis, start](Model& m, double value) {
             // the load as the parameters before this one left it (another component, say)

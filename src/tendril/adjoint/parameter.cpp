@@ -42,13 +42,7 @@ Parameter youngs_modulus(const Model& /*model*/, double youngs_modulus) {
   require_positive(youngs_modulus, "youngs_modulus", "the model's Young's modulus > 0 [Pa]");
   return {"youngs_modulus", youngs_modulus, [youngs_modulus](Model& m, double value) {
             const double scale = value / youngs_modulus;
-            for (double& k : m.rods.stretch_stiffness) k *= scale;
-            for (Vec3& k : m.rods.bend_twist_stiffness) k *= scale;
-            for (BendTwistSpring& s : m.rods.springs) {
-              s.bend_stiffness_1 *= scale;
-              s.bend_stiffness_2 *= scale;
-              s.twist_stiffness *= scale;
-            }
+            scale_rod_stiffnesses(m.rods, scale, scale, scale);
             scale_shells(scale, 1.0, scale, m.shells);
           }};
 }
@@ -131,6 +125,16 @@ Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int
     m.forces[force_index] = std::make_shared<ViscousDrag>(m, nodes, value);
   };
   return p;
+}
+
+void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double twist) {
+  for (double& k : rods.stretch_stiffness) k *= stretch;
+  for (Vec3& k : rods.bend_twist_stiffness) k = k.cwiseProduct(Vec3(bend, bend, twist));
+  for (BendTwistSpring& s : rods.springs) {
+    s.bend_stiffness_1 *= bend;
+    s.bend_stiffness_2 *= bend;
+    s.twist_stiffness *= twist;
+  }
 }
 
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters) {

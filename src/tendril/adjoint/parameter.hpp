@@ -62,6 +62,10 @@ Parameter spring_natural_curvature(const Model& model, int spring, int component
 Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int> nodes,
                     double viscosity);
 
+/// Multiplies the rods' stiffnesses: EA by `stretch`, EI_1 and EI_2 by `bend`, GJ by `twist` (of
+/// the edges' sections and of the springs).
+void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double twist);
+
 /// A copy of `model` (the model the factories were given) with every parameter applied at its
 /// value, in order.
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters);

@@ -22,13 +22,7 @@ Parameter rod_radius(const Model& model, double radius) {
     throw InputError("radius", number_text(radius), "a model of rods without shells");
   Parameter p{"radius", radius, [radius](Model& m, double value) {
                 const double s2 = (value / radius) * (value / radius), s4 = s2 * s2;
-                for (double& k : m.rods.stretch_stiffness) k *= s2;
-                for (Vec3& k : m.rods.bend_twist_stiffness) k *= s4;
-                for (BendTwistSpring& s : m.rods.springs) {
-                  s.bend_stiffness_1 *= s4;
-                  s.bend_stiffness_2 *= s4;
-                  s.twist_stiffness *= s4;
-                }
+                scale_rod_stiffnesses(m.rods, s2, s4, s4);
                 for (int i = 0; i < m.dofs.size(); ++i) m.mass[i] *= m.dofs.is_twist(i) ? s4 : s2;
               }};
   p.degree = 4;
@@ -38,9 +32,7 @@ Parameter rod_radius(const Model& model, double radius) {
 Parameter shear_modulus(const Model& /*model*/, double shear_modulus) {
   require_positive(shear_modulus, "shear_modulus", "the rods' shear modulus > 0 [Pa]");
   return {"shear_modulus", shear_modulus, [shear_modulus](Model& m, double value) {
-            const double scale = value / shear_modulus;
-            for (Vec3& k : m.rods.bend_twist_stiffness) k[2] *= scale;
-            for (BendTwistSpring& s : m.rods.springs) s.twist_stiffness *= scale;
+            scale_rod_stiffnesses(m.rods, 1.0, 1.0, value / shear_modulus);
           }};
 }
 

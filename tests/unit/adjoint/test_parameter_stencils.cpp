@@ -1,7 +1,8 @@
 // Each parameter's dr/dp, as StepAdjoint takes it from its difference stencil (Parameter::degree:
 // affine, or the fourth-order central difference, exact for polynomials of degree <= 4), against
 // a central difference of the step residual with a small step, in the conformance suite's style;
-// and the stencil's exactness: the same derivative for two stencil widths. Terms: rod radius and
+// and the stencil's exactness: the same derivative for two stencil widths. Terms: E, density,
+// natural curvatures and viscosity on a 3D rod with twist, rod radius and
 // shear modulus, point-load components and schedule knots (actuated at the solve time), obstacle
 // contact stiffness and friction, shell thickness and Young's modulus.
 #include <memory>
@@ -22,6 +23,7 @@
 #include "tendril/integrate/time_stepper.hpp"
 #include "tendril/io/shell_generators.hpp"
 #include "tendril/shell/shell_builder.hpp"
+#include "unit/adjoint/curled_rod.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
@@ -81,6 +83,15 @@ void expect_stencils_are_residual_derivatives(const StencilCase& c) {
     EXPECT_LE((stencil - narrower).norm(), 1e-9 * stencil.norm()) << p.name << ": exact stencil";
     EXPECT_LE((stencil - central).norm(), 1e-6 * stencil.norm()) << p.name;
   }
+}
+
+/// The curled 3D rod with twist in a viscous medium: E, rho, uniform and per-spring natural
+/// curvatures, viscosity (all affine).
+TEST(ParameterStencils, MaterialCurvatureAndViscosity) {
+  test::CurledRod rod = test::curled_rod();
+  StencilCase c{std::move(rod.model), std::move(rod.initial), rod.options,
+                std::move(rod.parameters), 10};
+  expect_stencils_are_residual_derivatives(c);
 }
 
 /// The clamped 11-node rod under gravity with twist rates, its kappa_bar_1 scheduled and a tip

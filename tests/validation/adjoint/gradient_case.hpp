@@ -58,6 +58,18 @@ inline GradientCase cantilever() {
   return c;
 }
 
+/// The cantilever with natural curvature about both material axes (it curls out of the plane)
+/// and an initial twist rate.
+inline GradientCase curled_cantilever() {
+  GradientCase c = cantilever();
+  c.parameters = {adjoint::youngs_modulus(c.model, 1e7), adjoint::density(c.model, 1273.52),
+                  adjoint::uniform_natural_curvature(0, 2.0),
+                  adjoint::uniform_natural_curvature(1, -1.5),
+                  adjoint::spring_natural_curvature(c.model, 6, 0)};
+  for (int e = 1; e < 10; ++e) c.initial.u[c.model.dofs.twist(e)] = 3.0 * e;
+  return c;
+}
+
 /// Which entry of the initial state a difference moves.
 enum class InitialEntry { velocity, position };
 

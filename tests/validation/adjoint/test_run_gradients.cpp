@@ -29,21 +29,11 @@ TEST(RunGradients, PlanarCantileverUnderGravity) {
   expect_gradient_matches_differences(c, {c.model.dofs.node(10) + 2, c.model.dofs.node(5) + 0});
 }
 
-/// A clamped rod along x with natural curvature about both material axes (it curls out of the
-/// plane as it falls) and an initial twist rate: the reference frames turn in 3D, so the
-/// gradient needs the frame angles' adjoint.
-GradientCase curled_rod() {
-  GradientCase c = cantilever();
-  c.parameters = {adjoint::youngs_modulus(c.model, 1e7), adjoint::density(c.model, 1273.52),
-                  adjoint::uniform_natural_curvature(0, 2.0),
-                  adjoint::uniform_natural_curvature(1, -1.5),
-                  adjoint::spring_natural_curvature(c.model, 6, 0)};
-  for (int e = 1; e < 10; ++e) c.initial.u[c.model.dofs.twist(e)] = 3.0 * e;
-  return c;
-}
-
+/// The clamped rod along x with natural curvature about both material axes curls out of the
+/// plane as it falls, with an initial twist rate: the reference frames turn in 3D, so the gradient
+/// needs the frame angles' adjoint.
 TEST(RunGradients, CurledRodWithTwistOutOfPlane) {
-  const GradientCase c = curled_rod();
+  const GradientCase c = test::curled_cantilever();
   const adjoint::RunGradient g =
       adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
   ASSERT_TRUE(g.ok) << g.message;
@@ -92,7 +82,7 @@ TEST(RunGradients, RodNetworkWithJoint) {
 }
 
 TEST(RunGradients, CheckpointingRecomputesTheSameGradient) {
-  const GradientCase c = curled_rod();
+  const GradientCase c = test::curled_cantilever();
   adjoint::GradientOptions every_state, every_seventh;
   every_seventh.checkpoint_interval = 7;
   const adjoint::RunGradient a = adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps,

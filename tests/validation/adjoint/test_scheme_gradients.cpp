@@ -16,18 +16,6 @@ namespace {
 
 using test::GradientCase;
 
-/// The cantilever with natural curvature about both material axes (it curls out of the plane)
-/// and an initial twist rate.
-GradientCase curled_cantilever() {
-  GradientCase c = test::cantilever();
-  c.parameters = {adjoint::youngs_modulus(c.model, 1e7), adjoint::density(c.model, 1273.52),
-                  adjoint::uniform_natural_curvature(0, 2.0),
-                  adjoint::uniform_natural_curvature(1, -1.5),
-                  adjoint::spring_natural_curvature(c.model, 6, 0)};
-  for (int e = 1; e < 10; ++e) c.initial.u[c.model.dofs.twist(e)] = 3.0 * e;
-  return c;
-}
-
 /// Static options with Newton to its round-off floor.
 StaticOptions tight_static() {
   StaticOptions options;
@@ -38,7 +26,7 @@ StaticOptions tight_static() {
 /// The curled cantilever's equilibrium under gravity: L is the tip's distance to a point (state 0
 /// of a run of no steps), its gradient one transposed solve at the solution.
 TEST(StaticGradients, CantileverEquilibrium) {
-  GradientCase c = curled_cantilever();
+  GradientCase c = test::curled_cantilever();
   c.steps = 0;
   c.gradient.static_start = tight_static();
   c.objective =
@@ -52,7 +40,7 @@ TEST(StaticGradients, CantileverEquilibrium) {
 /// load at the tip grows: the dynamic run starts at the equilibrium, which depends on the
 /// parameters too.
 TEST(StaticGradients, StaticSolveThenDynamics) {
-  GradientCase c = curled_cantilever();
+  GradientCase c = test::curled_cantilever();
   c.model.forces.push_back(
       std::make_shared<PointLoad>(10, [](double t) { return Vec3(0.0, 0.2 * t, -0.5 * t); }));
   c.gradient.static_start = tight_static();
@@ -68,7 +56,7 @@ TEST(StaticGradients, StaticSolveThenDynamics) {
 TEST(MidpointGradients, CurledRodWithTwist) {
   for (double alpha : {0.5, 0.7}) {
     SCOPED_TRACE(alpha);
-    GradientCase c = curled_cantilever();
+    GradientCase c = test::curled_cantilever();
     c.options.scheme = Scheme::implicit_midpoint;
     c.options.midpoint_alpha = alpha;
     const int tip = c.model.dofs.node(10);
@@ -81,7 +69,7 @@ TEST(MidpointGradients, CurledRodWithTwist) {
 /// Steps of 20 ms with at most 4 Newton iterations: the first steps of the release fail whole and
 /// are split (dt halved, once or more); the backward pass follows the substeps taken.
 TEST(HalvedSteps, BackwardPassFollowsTheSubsteps) {
-  GradientCase c = curled_cantilever();
+  GradientCase c = test::curled_cantilever();
   c.options.dt = 0.02;
   c.options.newton.max_iterations = 4;
   c.steps = 5;
