@@ -1,8 +1,8 @@
 // Gradients of whole runs through IMC contact and friction with the ground, against central
 // differences of whole runs (gradient_case.hpp): a rod sliding on the ground and a rod held by
 // static friction, separately, each without a change of contact state within the run (the
-// smooth laws are differentiable there); and the count of state changes a run reports when a
-// sliding rod comes to rest.
+// smooth laws are differentiable there), and a rod sliding across another (edge-edge contact and
+// friction); and the count of state changes a run reports when a sliding rod comes to rest.
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -10,7 +10,10 @@
 #include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
 #include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/contact/self_contact.hpp"
+#include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
 #include "validation/adjoint/gradient_case.hpp"
 
@@ -96,6 +99,57 @@ TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
   ASSERT_TRUE(g.ok) << g.message;
   EXPECT_GE(g.contact_switches, 11);
   expect_all_in_state(c, g.final_state, 1);
+}
+
+}  // namespace
+}  // namespace tendril
+
+namespace tendril {
+namespace {
+
+/// A free rod (5 nodes, 0.4 m along y) lying across a fixed one (11 nodes along x) at x = 0.55,
+/// touching it (gap 0; IMC edge-edge contact k_c 1e3 N/m, delta 1 mm, friction mu 0.4, nu 1 mm/s),
+/// sliding along it at 0.5 m/s under gravity: 40 steps of 2 ms, the contact stays on one edge
+/// pair and slipping.
+TEST(ContactGradients, RodSlidingOnARod) {
+  RodMaterial m;
+  m.youngs_modulus = 1e7;
+  m.poisson_ratio = 0.5;
+  m.density = 1273.52;
+  m.radius = 5e-3;
+  RodNetworkInput in;
+  for (int i = 0; i < 11; ++i) in.nodes.emplace_back(0.1 * i, 0.0, 0.0);
+  for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, 1e-2);
+  for (int i = 0; i < 10; ++i) in.edges.push_back({i, i + 1});
+  for (int i = 11; i < 15; ++i) in.edges.push_back({i, i + 1});
+  in.materials = {m};
+  test::BuiltRod rods = test::build(in);
+  Model& model = rods.model;
+  for (int i = 0; i < 11; ++i)
+    for (int d = 0; d < 3; ++d) model.fixed[static_cast<std::size_t>(model.dofs.node(i) + d)] = 1;
+  for (int e = 0; e < 10; ++e) model.fixed[static_cast<std::size_t>(model.dofs.twist(e))] = 1;
+  model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  contact::ContactEdges edges{in.edges, std::vector<double>(in.edges.size(), 5e-3)};
+  const contact::ContactParameters params{
+      .stiffness = 1e3, .distance_tolerance = 1e-3, .slip_tolerance = 1e-3, .friction = 0.4};
+  model.energies.push_back(std::make_shared<contact::SelfContact>(edges, params, rods.q));
+  model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, params, rods.q));
+  test::GradientCase c;
+  c.initial = test::rest_state(rods);
+  for (int i = 11; i < 16; ++i) c.initial.u[model.dofs.node(i)] = 0.5;
+  c.options = test::tight_euler(2e-3);
+  c.options.newton.force_tolerance_abs = 1e-11;  // as rod_on_ground
+  c.steps = 40;
+  c.objective = adjoint::sum(
+      {adjoint::distance_to_targets(model, {{15, 40, {0.6, 0.25, 0.0}}}),
+       adjoint::position_time_integral(model, 13, Vec3(1.0, 0.5, 100.0), c.options.dt)});
+  c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52)};
+  c.model = std::move(rods.model);
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(
+      c, {c.model.dofs.node(13), c.model.dofs.node(12) + 1}, {c.model.dofs.node(14) + 2});
+  EXPECT_GT(g.final_state.q[c.model.dofs.node(13)], 0.56) << "it slides";
+  // the gap between the axes' distance and the radii stays below delta: in contact throughout
+  EXPECT_LT(g.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
 }
 
 }  // namespace
