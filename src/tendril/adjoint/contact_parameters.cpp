@@ -1,5 +1,6 @@
 #include "tendril/adjoint/contact_parameters.hpp"
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -63,11 +64,15 @@ Parameter friction_coefficient(const Model& model, std::size_t energy, std::size
           }};
 }
 
-std::vector<std::uint8_t> contact_states(const Model& model, const State& state) {
-  std::vector<std::uint8_t> states;
+ContactStates contact_states(const Model& model, const State& state) {
+  ContactStates states;
   for (const auto& energy : model.energies) {
     const auto* term = dynamic_cast<const ObstacleContact*>(energy.get());
-    if (!term) continue;
+    if (!term) {
+      if (const auto* other = dynamic_cast<const contact::ContactEnergy*>(energy.get()))
+        states.active_pairs.push_back(other->statistics(model, state.q, state.time).active);
+      continue;
+    }
     const ContactParameters& p = term->parameters();
     const Vec3 obstacle_velocity = term->obstacle().velocity(state.time);
     const contact::ContactNodes& nodes = term->nodes();
@@ -76,22 +81,23 @@ std::vector<std::uint8_t> contact_states(const Model& model, const State& state)
       const contact::SurfaceDistance phi =
           term->obstacle().distance(state.q.segment<3>(d), state.time);
       if (phi.distance - nodes.radius[k] >= p.distance_tolerance) {
-        states.push_back(0);
+        states.nodes.push_back(0);
         continue;
       }
       const Vec3 w = state.u.segment<3>(d) - obstacle_velocity;
       const double slip = (w - phi.normal * phi.normal.dot(w)).norm();
-      states.push_back(p.friction > 0.0 && slip >= p.slip_tolerance ? 2 : 1);
+      states.nodes.push_back(p.friction > 0.0 && slip >= p.slip_tolerance ? 2 : 1);
     }
   }
   return states;
 }
 
-int contact_switches(const std::vector<std::uint8_t>& before,
-                     const std::vector<std::uint8_t>& after) {
+int contact_switches(const ContactStates& before, const ContactStates& after) {
   int count = 0;
-  for (std::size_t i = 0; i < before.size() && i < after.size(); ++i)
-    count += before[i] != after[i] ? 1 : 0;
+  for (std::size_t i = 0; i < before.nodes.size() && i < after.nodes.size(); ++i)
+    count += before.nodes[i] != after.nodes[i] ? 1 : 0;
+  for (std::size_t i = 0; i < before.active_pairs.size() && i < after.active_pairs.size(); ++i)
+    count += std::abs(after.active_pairs[i] - before.active_pairs[i]);
   return count;
 }
 

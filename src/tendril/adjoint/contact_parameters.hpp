@@ -25,13 +25,21 @@ Parameter contact_stiffness(const Model& model, std::size_t energy, int friction
 /// belongs to the ObstacleContact model.energies[energy] (InputError as contact_stiffness).
 Parameter friction_coefficient(const Model& model, std::size_t energy, std::size_t friction);
 
-/// The contact state of every node of every ObstacleContact of `model` at `state`, in order: 0
-/// apart (gap >= delta, no force), 1 in contact and sticking (tangential slip against the obstacle
-/// below the slip tolerance nu, or no friction), 2 in contact and slipping (slip >= nu).
-std::vector<std::uint8_t> contact_states(const Model& model, const State& state);
+/// The contact states of a model at a state.
+struct ContactStates {
+  /// Every node of every ObstacleContact, in order: 0 apart (gap >= delta, no force), 1 in contact
+  /// and sticking (tangential slip against the obstacle below the slip tolerance nu, or no
+  /// friction), 2 in contact and slipping (slip >= nu).
+  std::vector<std::uint8_t> nodes;
+  /// Every other contact energy (between rods, with shells): its number of active pairs (gap <
+  /// delta, ContactStatistics::active).
+  std::vector<int> active_pairs;
+};
+ContactStates contact_states(const Model& model, const State& state);
 
-/// The number of entries in which `before` and `after` (contact_states of one model) differ.
-int contact_switches(const std::vector<std::uint8_t>& before,
-                     const std::vector<std::uint8_t>& after);
+/// The contact state changes from `before` to `after` (contact_states of one model): the nodes
+/// whose state differs, plus the change in each count of active pairs (a lower bound of the pairs
+/// that opened or closed).
+int contact_switches(const ContactStates& before, const ContactStates& after);
 
 }  // namespace tendril::adjoint

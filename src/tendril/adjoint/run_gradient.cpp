@@ -141,7 +141,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   std::vector<int> substep_counts;
   VecX dq = VecX::Zero(n), du = VecX::Zero(n);
   result.value = objective.at_state(0, state, dq, du);
-  std::vector<std::uint8_t> contacts = contact_states(run_model, state);
+  ContactStates contacts = contact_states(run_model, state);
   for (int k = 1; k <= steps; ++k) {
     const StepReport report = stepper.step(state);
     if (!report.ok()) {
@@ -150,7 +150,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     }
     substep_counts.push_back(report.substeps);
     result.substeps += report.substeps;
-    std::vector<std::uint8_t> next = contact_states(run_model, state);
+    ContactStates next = contact_states(run_model, state);
     result.contact_switches += contact_switches(contacts, next);
     contacts = std::move(next);
     result.value += objective.at_state(k, state, dq, du);

@@ -46,9 +46,10 @@ struct RunGradient {
   State final_state;         ///< the state after the last step
   int recomputed_steps = 0;  ///< forward steps repeated by the backward pass (checkpointing)
   int substeps = 0;  ///< substeps of the forward run: its steps plus the pieces halving added
-  /// Changes of contact state (apart / sticking / slipping, contact_states) of obstacle-contact
-  /// nodes from one step of the forward run to the next: where > 0, the gradient is the one-sided
-  /// derivative of the branch the run took (docs/physics/gradients.md, "Contact and friction").
+  /// Changes of contact state from one step of the forward run to the next (contact_switches:
+  /// obstacle-contact nodes apart / sticking / slipping, and the change in the number of active
+  /// pairs of other contacts): where > 0, the gradient is the one-sided derivative of the branch
+  /// the run took (docs/physics/gradients.md, "Contact and friction").
   int contact_switches = 0;
 };
 

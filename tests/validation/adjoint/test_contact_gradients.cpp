@@ -57,7 +57,7 @@ test::GradientCase rod_on_ground() {
 
 /// Every node in contact and in the given state (1 sticking, 2 slipping) at `state`.
 void expect_all_in_state(const test::GradientCase& c, const State& state, std::uint8_t expected) {
-  for (std::uint8_t s : adjoint::contact_states(c.model, state)) EXPECT_EQ(s, expected);
+  for (std::uint8_t s : adjoint::contact_states(c.model, state).nodes) EXPECT_EQ(s, expected);
 }
 
 /// Sliding along x (and a little along y) at 0.5 m/s: friction decelerates it by about mu g =
@@ -107,11 +107,11 @@ TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
 namespace tendril {
 namespace {
 
-/// A free rod (5 nodes, 0.4 m along y) lying across a fixed one (11 nodes along x) at x = 0.55,
-/// touching it (gap 0; IMC edge-edge contact k_c 1e3 N/m, delta 1 mm, friction mu 0.4, nu 1 mm/s),
-/// sliding along it at 0.5 m/s under gravity: 40 steps of 2 ms, the contact stays on one edge
-/// pair and slipping.
-TEST(ContactGradients, RodSlidingOnARod) {
+/// A free rod (5 nodes, 0.4 m along y, its middle node over x = 0.55) across a fixed one (11 nodes
+/// along x) with its axis at `height` (1 cm: touching), moving at `velocity`, under gravity; IMC
+/// edge-edge contact (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4, nu 1 mm/s) between all
+/// edges; 40 steps of 2 ms. The parameters are E and rho.
+test::GradientCase rod_across_rail(double height, const Vec3& velocity) {
   RodMaterial m;
   m.youngs_modulus = 1e7;
   m.poisson_ratio = 0.5;
@@ -119,7 +119,7 @@ TEST(ContactGradients, RodSlidingOnARod) {
   m.radius = 5e-3;
   RodNetworkInput in;
   for (int i = 0; i < 11; ++i) in.nodes.emplace_back(0.1 * i, 0.0, 0.0);
-  for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, 1e-2);
+  for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, height);
   for (int i = 0; i < 10; ++i) in.edges.push_back({i, i + 1});
   for (int i = 11; i < 15; ++i) in.edges.push_back({i, i + 1});
   in.materials = {m};
@@ -136,7 +136,7 @@ TEST(ContactGradients, RodSlidingOnARod) {
   model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, params, rods.q));
   test::GradientCase c;
   c.initial = test::rest_state(rods);
-  for (int i = 11; i < 16; ++i) c.initial.u[model.dofs.node(i)] = 0.5;
+  for (int i = 11; i < 16; ++i) c.initial.u.segment<3>(model.dofs.node(i)) = velocity;
   c.options = test::tight_euler(2e-3);
   c.options.newton.force_tolerance_abs = 1e-11;  // as rod_on_ground
   c.steps = 40;
@@ -145,11 +145,30 @@ TEST(ContactGradients, RodSlidingOnARod) {
        adjoint::position_time_integral(model, 13, Vec3(1.0, 0.5, 100.0), c.options.dt)});
   c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52)};
   c.model = std::move(rods.model);
+  return c;
+}
+
+/// Touching the rail and sliding along it at 0.5 m/s: the contact stays on the same edge pairs
+/// (those at the free rod's middle node and the rail's edge 5) and slipping.
+TEST(ContactGradients, RodSlidingOnARod) {
+  const test::GradientCase c = rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0));
   const adjoint::RunGradient g = test::expect_gradient_matches_differences(
       c, {c.model.dofs.node(13), c.model.dofs.node(12) + 1}, {c.model.dofs.node(14) + 2});
+  EXPECT_EQ(g.contact_switches, 0);
   EXPECT_GT(g.final_state.q[c.model.dofs.node(13)], 0.56) << "it slides";
   // the gap between the axes' distance and the radii stays below delta: in contact throughout
   EXPECT_LT(g.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
+}
+
+/// Falling onto the rail from a gap of 5 mm at 0.5 m/s: the contact closes within the run (about
+/// 10 ms), and the run counts it.
+TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
+  const test::GradientCase c = rod_across_rail(1.5e-2, Vec3(0.0, 0.0, -0.5));
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  EXPECT_EQ(adjoint::contact_states(c.model, c.initial).active_pairs, std::vector<int>{0});
+  EXPECT_GE(g.contact_switches, 1);
 }
 
 }  // namespace
