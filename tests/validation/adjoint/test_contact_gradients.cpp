@@ -108,21 +108,16 @@ namespace tendril {
 namespace {
 
 /// A free rod (5 nodes, 0.4 m along y, its middle node over x = 0.55) across a fixed one (11 nodes
-/// along x) with its axis at `height` (1 cm: touching), moving at `velocity`, under gravity; IMC
-/// edge-edge contact (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4, nu 1 mm/s) between all
-/// edges; 40 steps of 2 ms. The parameters are E and rho.
+/// along x; both of the benchmark material) with its axis at `height` (1 cm: touching), moving at
+/// `velocity`, under gravity; IMC edge-edge contact (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4,
+/// nu 1 mm/s) between all edges; 40 steps of 2 ms. The parameters are E and rho.
 test::GradientCase rod_across_rail(double height, const Vec3& velocity) {
-  RodMaterial m;
-  m.youngs_modulus = 1e7;
-  m.poisson_ratio = 0.5;
-  m.density = 1273.52;
-  m.radius = 5e-3;
   RodNetworkInput in;
   for (int i = 0; i < 11; ++i) in.nodes.emplace_back(0.1 * i, 0.0, 0.0);
   for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, height);
   for (int i = 0; i < 10; ++i) in.edges.push_back({i, i + 1});
   for (int i = 11; i < 15; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {m};
+  in.materials = {test::benchmark_material()};
   test::BuiltRod rods = test::build(in);
   Model& model = rods.model;
   for (int i = 0; i < 11; ++i)
