@@ -1,12 +1,14 @@
 // Material director d1 of every edge at a saved frame, for the twist stripe on the tubes.
 // Runs do not record the simulator's reference frames, so they are rebuilt here the way the
 // simulator builds them (src/tendril/geometry/kinematics.cpp): at frame 0, a1 of each rod's first
-// edge is t x (the axis of t's smallest component), space-parallel transported along the rod; then
+// edge is the rod's `m1` (default +z) made normal to the edge, space-parallel transported along
+// the rod; then
 // time-parallel transport from saved frame to saved frame; d1 = cos(theta) a1 + sin(theta) (t x a1).
 // This equals the simulator's frame when every step is saved and the network is a single rod; with
 // frames saved every k steps the transport over the longer interval differs at second order in
 // the tangent's rotation between saved frames (docs/visualisation.md).
 
+const UP = [0, 0, 1];  // the default m1 hint (kDefaultDirectorUp)
 const CHECKPOINT = 16;  // frames between stored reference frames (scrubbing transports at most 15)
 
 function tangents(run, f, t) {
@@ -41,12 +43,20 @@ function transport(a, ia, t1, i1, s1, t2, i2, s2) {
   a[ia] = vx / l; a[ia + 1] = vy / l; a[ia + 2] = vz / l;
 }
 
-function anyPerpendicular(t, i, a) {
-  const x = Math.abs(t[i]), y = Math.abs(t[i + 1]), z = Math.abs(t[i + 2]);
-  const k = x <= y && x <= z ? 0 : y <= z ? 1 : 2;
-  const u = [0, 0, 0]; u[k] = 1;
-  const px = t[i + 1] * u[2] - t[i + 2] * u[1], py = t[i + 2] * u[0] - t[i] * u[2], pz = t[i] * u[1] - t[i + 1] * u[0];
-  const l = Math.hypot(px, py, pz);
+// a1 at t = 0 from the hint u as the simulator seeds it (initial_director in
+// src/tendril/geometry/kinematics.cpp): u made normal to the unit tangent t (offset i), or, when u
+// is within 1e-6 of parallel to t, the coordinate axis least aligned with u
+function initialDirector(t, i, a, u) {
+  const tx = t[i], ty = t[i + 1], tz = t[i + 2];
+  let [ux, uy, uz] = u;
+  const ul = Math.hypot(ux, uy, uz);
+  if (!(Math.hypot(uy * tz - uz * ty, uz * tx - ux * tz, ux * ty - uy * tx) > 1e-6 * ul)) {
+    const x = Math.abs(ux), y = Math.abs(uy), z = Math.abs(uz);
+    const k = x <= y && x <= z ? 0 : y <= z ? 1 : 2;
+    ux = k === 0 ? 1 : 0; uy = k === 1 ? 1 : 0; uz = k === 2 ? 1 : 0;
+  }
+  const d = ux * tx + uy * ty + uz * tz;
+  const px = ux - d * tx, py = uy - d * ty, pz = uz - d * tz, l = Math.hypot(px, py, pz);
   a[i] = px / l; a[i + 1] = py / l; a[i + 2] = pz / l;
 }
 
@@ -73,13 +83,15 @@ export class MaterialFrames {
   initial() {
     const { t, a1 } = this;
     tangents(this.run, 0, t);
-    for (let e = 0; e < t.length / 3; ++e) anyPerpendicular(t, 3 * e, a1);
-    for (const chain of this.chainEdges)
+    for (let e = 0; e < t.length / 3; ++e) initialDirector(t, 3 * e, a1, UP);
+    this.chainEdges.forEach((chain, r) => {
+      if (chain.length > 0) initialDirector(t, 3 * chain[0][0], a1, this.run.directorHints?.[r] ?? UP);
       for (let k = 1; k < chain.length; ++k) {
         const [prev, sp] = chain[k - 1], [e, se] = chain[k];
         a1.set(a1.subarray(3 * prev, 3 * prev + 3), 3 * e);
         transport(a1, 3 * e, t, 3 * prev, sp, t, 3 * e, se);  // tangents taken along the chain
       }
+    });
     this.current = 0;
     this.checkpoints[0] = Float64Array.from(a1);
   }

@@ -118,6 +118,8 @@ function rodRun(meta, a) {
   }
   return {
     kind: 'rod', planar: false, numNodes, edges, chains, radius,
+    // each rod's m1 hint for its first material frame (null: the default, +z)
+    directorHints: chains.map((_, r) => meta.scene?.rods?.[r]?.m1 ?? null),
     positions: a.positions.data,
     twists: a.twists ? a.twists.data : null,
     // (F, N, 3) like positions, when the run records them

@@ -102,6 +102,18 @@ class PairContactTerm : public ContactEnergy {
     return true;
   }
 
+  /// The time of the last candidate update [s] (NaN before one): the next step's motion allowance
+  /// depends on it, so a restart restores it.
+  std::size_t carried_size() const override { return 1; }
+  void save_carried(const TermWorkspace& workspace, double* values) const override {
+    values[0] = of(workspace).last_update_time;
+  }
+  /// The candidates themselves follow from the restored state and time at the next update (which
+  /// declares them if they differ from those of a new workspace, the solver's pattern until then).
+  void restore_carried(TermWorkspace& workspace, const double* values) const override {
+    of(workspace).last_update_time = values[0];
+  }
+
   /// Continuous collision check of the step q -> q + dq: the largest fraction of it over which no
   /// pair's centre-line distance falls below kCollisionKeep of its value at q, over the pairs whose
   /// boxes at q, grown by the largest node displacement, overlap; 1 when the check is off.

@@ -103,6 +103,14 @@ class TermBase {
                                TermWorkspace* /*workspace*/) const {
     return false;
   }
+  /// Number of values the workspace carries from one step to the next that the next step depends
+  /// on (a contact term's time of its last candidate update), saved with every frame so a restart
+  /// continues exactly (sim/restart_state.hpp). Default: none.
+  virtual std::size_t carried_size() const { return 0; }
+  /// Writes carried_size() values of `workspace` (this term's) to `values`.
+  virtual void save_carried(const TermWorkspace& /*workspace*/, double* /*values*/) const {}
+  /// Sets `workspace` (this term's) from values save_carried() wrote, before the first step.
+  virtual void restore_carried(TermWorkspace& /*workspace*/, const double* /*values*/) const {}
 };
 
 class Energy : public TermBase {

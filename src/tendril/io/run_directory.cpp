@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <system_error>
@@ -44,16 +45,11 @@ void write_file(const fs::path& file, const std::string& text) {
                      "a writable file system with free space");
 }
 
-/// The files a run folder's run.json lists (run.json itself included), or nullopt if `dir` holds
-/// no run.json of the tendril-run format. Older runs without "files" list their arrays only.
-std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
-  std::error_code ec;
-  const fs::path meta = dir / "run.json";
-  if (!fs::is_regular_file(fs::symlink_status(meta, ec)) ||
-      fs::file_size(meta, ec) > (std::size_t{64} << 20))
-    return std::nullopt;
+/// The files the run.json text `text` lists (run.json itself included), or nullopt if it is not
+/// of the tendril-run format. Older runs without "files" list their arrays only.
+std::optional<std::set<std::string>> parse_listed_files(const std::string& text) {
   try {
-    const YAML::Node j = YAML::LoadFile(meta.string());
+    const YAML::Node j = YAML::Load(text);
     if (!j.IsMap() || !j["format"] || !j["format"].IsScalar() ||
         j["format"].Scalar() != "tendril-run")
       return std::nullopt;
@@ -69,6 +65,28 @@ std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
   } catch (const YAML::Exception&) {
     return std::nullopt;
   }
+}
+
+/// The files a run folder's run.json lists (parse_listed_files), or nullopt if `dir` holds no
+/// run.json of the tendril-run format. A run checks its destination before it starts and again
+/// before it renames into it; the answer for the same text is kept, since parsing run.json (the
+/// resolved scene, some kB) with the YAML parser costs about 1,200 instructions per byte.
+std::optional<std::set<std::string>> listed_files(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path meta = dir / "run.json";
+  if (!fs::is_regular_file(fs::symlink_status(meta, ec)) ||
+      fs::file_size(meta, ec) > (std::size_t{64} << 20))
+    return std::nullopt;
+  std::ifstream in(meta, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) return std::nullopt;
+  thread_local std::string last_text;
+  thread_local std::optional<std::set<std::string>> last_files;
+  if (text != last_text || text.empty()) {
+    last_files = parse_listed_files(text);
+    last_text = std::move(text);
+  }
+  return last_files;
 }
 
 /// True if `dir` is a folder of `tendril plot` output: it holds exactly the plain files its

@@ -25,17 +25,18 @@ void visit_vectors(RestartRecord& r, Visit&& visit) {
         static_cast<Eigen::Index>(r.state.frames.reference_twist.size()));
   std::vector<Vec3>& tau = r.state.frames.shell_edge_tau;
   visit(tau.empty() ? nullptr : tau.front().data(), 3 * static_cast<Eigen::Index>(tau.size()));
+  visit(r.carried.data(), static_cast<Eigen::Index>(r.carried.size()));
 }
 
 }  // namespace
 
-std::size_t restart_record_size(const State& like) {
-  const RodFrames& f = like.frames;
-  return kScalars + 2 * static_cast<std::size_t>(like.q.size()) + 6 * f.tangent.size() +
-         f.reference_twist.size() + 3 * f.shell_edge_tau.size();
+std::size_t restart_record_size(const RestartRecord& like) {
+  const RodFrames& f = like.state.frames;
+  return kScalars + 2 * static_cast<std::size_t>(like.state.q.size()) + 6 * f.tangent.size() +
+         f.reference_twist.size() + 3 * f.shell_edge_tau.size() + like.carried.size();
 }
 
-FrameStateArrays::FrameStateArrays(io::RunDirectory& run, const State& like)
+FrameStateArrays::FrameStateArrays(io::RunDirectory& run, const RestartRecord& like)
     : work_(&run.add_array("work_of_forces", io::NpyType::Float64, {}, "J",
                            "work of the force terms (point loads and moments, drag, ...) since t = "
                            "0, trapezoidal per "
@@ -74,7 +75,7 @@ void copy_frame(const io::RunData& run, const std::string& name, std::size_t f, 
 }  // namespace
 
 RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, const DofMap& dofs,
-                           const State& like, const std::string& key) {
+                           const RestartRecord& like, const std::string& key) {
   io::RunData run;
   try {
     run = io::read_run(run_dir);
@@ -100,8 +101,9 @@ RestartRecord read_restart(const std::filesystem::path& run_dir, long frame, con
   const auto frame_index = static_cast<std::size_t>(f);
   const double* values = a.data.data() + frame_index * size;
   RestartRecord r;
-  r.state = like;
-  r.forces.resize(like.q.size());
+  r.state = like.state;
+  r.carried = like.carried;
+  r.forces.resize(like.state.q.size());
   r.steps = static_cast<long>(values[0]);
   r.work = values[1];
   const bool has_forces = values[2] != 0.0;

@@ -63,7 +63,7 @@ RodRunRecord::RodRunRecord(io::RunDirectory& run, const Simulation& simulation)
     : run_(run), sim_(simulation) {
   add_state_arrays();
   if (sim_.observables()) add_observable_arrays();
-  frame_state_.emplace(run_, sim_.state());
+  frame_state_.emplace(run_, sim_.restart_record());
   if (!sim_.reaction_dofs().empty())
     reactions_ = &run_.add_array(
         "reactions", io::NpyType::Float64, {sim_.reaction_dofs().size()}, "N, N m",

@@ -49,14 +49,10 @@ void Simulation::restore(const std::filesystem::path& run_dir, long frame) {
   if (steps_ != 0)
     throw InputError("restart", fmt::format("a simulation that has taken {} steps", steps_),
                      "a restart before the first step");
-  // what a step depends on beyond the record: contact candidate sets (chosen with the time since
-  // their last update) and the observables' history are not saved
-  if (has_contact())
-    throw InputError("restart", "a scene with contact",
-                     "a scene without contact (its candidate sets are not saved)");
+  // what a step depends on beyond the record: the observables' history is not saved
   if (observables_)
     throw InputError("restart", "a scene with observables", "a scene without `observables`");
-  RestartRecord r = read_restart(run_dir, frame, scene_->model.dofs, state_, "restart");
+  RestartRecord r = read_restart(run_dir, frame, scene_->model.dofs, restart_record(), "restart");
   if (r.steps > total_steps_)
     throw InputError("restart.frame", fmt::format("a frame after {} steps", r.steps),
                      fmt::format("a frame within the scene's {} steps (duration)", total_steps_));
@@ -67,6 +63,7 @@ void Simulation::restore(const std::filesystem::path& run_dir, long frame) {
   steps_ = r.steps;
   work_of_forces_ = r.work;
   forces_ = std::move(r.forces);
+  workspace_->restore_carried_values(scene_->model, r.carried);
   // the last step's acceleration enters only the reactions of the frame restarted from, which is
   // not saved again
 }

@@ -118,10 +118,12 @@ class Simulation : public io::Stepper {
   /// The arrays of sim/rod_run_record.hpp.
   std::unique_ptr<io::RunRecord> begin_record(io::RunDirectory& run) override;
   /// What a saved frame keeps to continue from it (restart_state.hpp).
-  RestartRecord restart_record() const { return {steps_, work_of_forces_, state_, forces_}; }
+  RestartRecord restart_record() const {
+    return {steps_, work_of_forces_, state_, forces_, workspace_->carried_values(scene_->model)};
+  }
   /// Continues from a saved frame (the scene's `restart.run` and `restart.frame` do this when it is
-  /// built); InputError at `restart` for a scene with contact or observables (what their steps
-  /// depend on is not saved), a run of another scene or a frame past the scene's duration.
+  /// built); InputError at `restart` for a scene with observables (their history is not saved),
+  /// a run of another scene or a frame past the scene's duration.
   void restore(const std::filesystem::path& run_dir, long frame) override;
 
  private:

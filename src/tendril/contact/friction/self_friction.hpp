@@ -58,6 +58,13 @@ class PairFrictionTerm : public ForceTerm {
                        TermWorkspace* workspace) const override {
     return contact_.update_stencils(model, state, workspace);
   }
+  std::size_t carried_size() const override { return contact_.carried_size(); }
+  void save_carried(const TermWorkspace& workspace, double* values) const override {
+    contact_.save_carried(workspace, values);
+  }
+  void restore_carried(TermWorkspace& workspace, const double* values) const override {
+    contact_.restore_carried(workspace, values);
+  }
   void accumulate(const EvalInput& in, ForceOutput& out) const override {
     if (params_.friction == 0.0) return;
     const std::unique_ptr<TermWorkspace> local =
