@@ -155,6 +155,23 @@ void VineStepper::build_pattern() {
   u_k_.setZero(m.num_prismatic());
 }
 
+void VineStepper::set_tip_mass(double total_rate) {
+  // eversion: the tip body gains lambda Delta t u at rest, so P holds its mass after the step and
+  // the momentum M v_k its mass before (M_{k+1} v_{k+1} = M_k v_k + Delta t F + impulses)
+  const VineModel& m = model_;
+  const int tip = m.num_bodies - 1;
+  const double scale = body_mass(m, q_k_, tip) / m.mass[tip];
+  const double next = scale + std::max(0.0, m.everted_density * m.dt * total_rate) / m.mass[tip];
+  mass_diag_.segment<3>(3 * tip) << scale * m.mass[tip], scale * m.mass[tip],
+      scale * m.inertia[tip];
+  double* values = problem_.P.valuePtr();
+  const double base[3] = {m.mass[tip], m.mass[tip], m.inertia[tip]};
+  for (int a = 0; a < 3; ++a)
+    values[value_index(problem_.P, 3 * tip + a, 3 * tip + a)] +=
+        (next - tip_scale_) * base[a] / mass_scale_;
+  tip_scale_ = next;
+}
+
 RowContext VineStepper::row_context(const RowSpec& row) const {
   RowContext ctx;
   ctx.base = model_.base;
@@ -344,6 +361,7 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
     applied_forces(m, q_k_, zero_v_, force_, false);
   else
     applied_forces(m, q_k_, v_k_, force_);
+  if (m.everted_density > 0.0) set_tip_mass(joint_rates.sum());
   problem_.c = -(mass_diag_.cwiseProduct(v_k_) + m.dt * force_) / mass_scale_;
 
   // constraint rows at (q_k, v_k)

@@ -77,6 +77,8 @@ void Vine3dModel::validate(const std::string& prefix) const {
       throw InputError(fmt::format("{}.obstacles[{}]", prefix, i), "non-finite or invalid geometry",
                        "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]");
   }
+  require(std::isfinite(everted_density) && everted_density >= 0.0, prefix + ".everted_density",
+          everted_density, "a finite mass per length >= 0 [kg/m]");
   require(growth_lookahead >= 0.0 && growth_lookahead <= 1.0, prefix + ".growth.lookahead",
           growth_lookahead, "a value in [0, 1] (1: eq. 14 of the paper, 0.5: midpoint)");
   require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,
@@ -98,6 +100,21 @@ Vine3dModel uniform_vine3d(const UniformVine3dParameters& p) {
   m.dt = p.dt;
   m.growth = GrowthSchedule::constant(0.0);
   return m;
+}
+
+double grown_length(const Vine3dModel& model, const Vine3dState& state) {
+  double length = 0.0;
+  for (int j = 0; j < model.num_prismatic(); ++j) {
+    const int b = model.prismatic_body(j);
+    length += (state.position[b] - state.position[b - 1]).norm() - model.half_length[b] -
+              model.half_length[b - 1];
+  }
+  return length;
+}
+
+double body_mass(const Vine3dModel& model, const Vine3dState& state, int body) {
+  if (model.everted_density == 0.0 || body != model.num_bodies - 1) return model.mass[body];
+  return model.mass[body] + model.everted_density * std::max(0.0, grown_length(model, state));
 }
 
 Vine3dState straight_state(const Vine3dModel& model, double extension) {

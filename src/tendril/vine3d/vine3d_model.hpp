@@ -49,6 +49,11 @@ struct Vine3dModel {
   /// beta_0,j: rest bend (rotation vector components about the parent's y and z axes) of bending
   /// joint j [rad] (#bending joints); joint 0: relative to the base frame (the initial heading)
   std::vector<Vec2> rest_bend;
+  /// lambda: mass per length of the material everted at the tip [kg/m]. 0: every body keeps its
+  /// mass (the paper). Otherwise the material the prismatic joints' extension stands for,
+  /// lambda max(0, grown_length), is carried by the tip body, and a step adds lambda Delta t u at
+  /// rest (docs/physics/vine3d.md#growth-by-eversion)
+  double everted_density = 0.0;
   std::vector<Obstacle3> obstacles;  ///< rigid, fixed obstacles (#obstacles)
   /// r_c: every body is a capsule of this radius around its axis segment [m]
   double contact_radius = 0.0;
@@ -103,6 +108,14 @@ struct Vine3dState {
   std::vector<Quat> orientation;  ///< r_i body to world (#bodies)
   VecX velocity;  ///< (v_i [m/s], omega_i [rad/s]) per body, world frame (6 #bodies)
 };
+
+/// The length grown beyond the bodies end to end: sum over the prismatic joints of
+/// |p_b - p_a| - d_a - d_b [m].
+double grown_length(const Vine3dModel& model, const Vine3dState& state);
+
+/// m_i of body i at `state`: the model's mass, plus lambda max(0, grown_length) for the tip body
+/// (Vine3dModel::everted_density) [kg].
+double body_mass(const Vine3dModel& model, const Vine3dState& state, int body);
 
 /// A straight vine from the base along the base frame's x axis whose prismatic joints are each
 /// extended by `extension` [m] (0: bodies end to end), at rest.

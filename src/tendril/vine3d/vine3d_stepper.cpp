@@ -258,17 +258,25 @@ VecX Vine3dStepper::joint_errors(const Vine3dState& state) const {
   return c;
 }
 
-void Vine3dStepper::fill_objective(const Vine3dState& state) {
+void Vine3dStepper::fill_objective(const Vine3dState& state, const VecX& joint_rates) {
   double* values = problem_.P.valuePtr();
   const VecX& v = state.velocity;
   VecX momentum(model_.num_dofs());
   for (int i = 0; i < model_.num_bodies; ++i) {
     const Mat3 inertia = world_inertia(model_, state, i);
-    for (int a = 0; a < 3; ++a) values[mass_slots_[36 * i + 7 * a]] = model_.mass[i] / mass_scale_;
+    // eversion: the tip body gains lambda Delta t u at rest, so P holds its mass after the step
+    // and the momentum its mass before (M_{k+1} V_{k+1} = M_k V_k + Delta t F + impulses)
+    const double mass = body_mass(model_, state, i);
+    const double gained =
+        i == model_.num_bodies - 1
+            ? std::max(0.0, model_.everted_density * model_.dt * joint_rates.sum())
+            : 0.0;
+    const double next = (mass + gained) / mass_scale_;
+    for (int a = 0; a < 3; ++a) values[mass_slots_[36 * i + 7 * a]] = next;
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b)
-        values[mass_slots_[36 * i + 6 * (a + 3) + b + 3]] = inertia(a, b) / mass_scale_;
-    momentum.segment<3>(6 * i) = model_.mass[i] * v.segment<3>(6 * i);
+        values[mass_slots_[36 * i + 6 * (a + 3) + b + 3]] = inertia(a, b) * next / mass;
+    momentum.segment<3>(6 * i) = mass * v.segment<3>(6 * i);
     momentum.segment<3>(6 * i + 3) = inertia * v.segment<3>(6 * i + 3);
   }
   // implicit springs: the springs' force at q_k here, their Delta t V part and the dampers in P
@@ -325,7 +333,7 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
 
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates) {
   check_state(state, joint_rates);
-  fill_objective(state);
+  fill_objective(state, joint_rates);
   Vine3dStepReport report;
   report.joint_error = fill_rows(state, joint_rates);
   // pairs near contact get rows; if the solution moves a body farther than its reach, pairs beyond

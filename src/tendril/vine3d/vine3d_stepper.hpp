@@ -8,7 +8,8 @@
 ///               L V >= -Phi(q_k) / Delta t  (contact, eq. 13; with friction the pyramid's edges)
 ///   then p_{k+1} = p_k + Delta t v_{k+1},  r_{k+1} = exp(Delta t omega_{k+1}) r_k  (eq. 10)
 ///
-/// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) and F the
+/// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) (eversion: the
+/// quadratic term holds the tip body's mass after the step, Vine3dModel::everted_density) and F the
 /// springs, dampers, gravity and the gyroscopic torque -omega x I_w omega at V_k (bending_joints).
 /// As in the planar stepper (vine/vine_stepper.hpp) the objective is divided by the mean body
 /// mass m_ref. Contact: every body is a capsule of the contact radius; per (body, obstacle) pair
@@ -64,6 +65,10 @@ class Vine3dStepper {
   const std::vector<JointRow>& rows() const { return rows_; }
   /// c(q) of every joint row at `state` [m, rad] (the rows before the growth rows).
   VecX joint_errors(const Vine3dState& state) const;
+  /// Impulses of the equality rows of the last step, in the order of rows() [N s]: the momentum
+  /// the row gives body b is its coefficients on V_b times the impulse (rows are dimensionless on
+  /// the translations), M_{k+1} V_{k+1} = M_k V_k + Delta t F + A_eq^T impulses + A_in^T ... .
+  VecX equality_impulses() const { return mass_scale_ * solution_.y_eq; }
   /// The QP of the last step (scaled by 1 / m_ref) and its solution.
   const qp::QpProblem& last_problem() const { return problem_; }
   const qp::QpSolution& last_solution() const { return solution_; }
@@ -76,8 +81,10 @@ class Vine3dStepper {
   void build_objective_pattern();
   /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P (bending_joints).
   void add_implicit_springs(const Vine3dState& state);
-  /// P = M_k / m_ref and c = -(M_k V_k + Delta t F) / m_ref.
-  void fill_objective(const Vine3dState& state);
+  /// P = M_{k+1} / m_ref and c = -(M_k V_k + Delta t F) / m_ref (M_{k+1} = M_k but for the tip
+  /// body's everted mass, lambda Delta t sum_j u_j more;
+  /// docs/physics/vine3d.md#growth-by-eversion).
+  void fill_objective(const Vine3dState& state, const VecX& joint_rates);
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
   double fill_rows(const Vine3dState& state, const VecX& joint_rates);
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
