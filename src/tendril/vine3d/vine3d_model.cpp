@@ -31,6 +31,29 @@ void require(bool ok, const std::string& key, double value, const char* allowed)
   if (!ok) throw InputError(key, fmt::format("{}", value), allowed);
 }
 
+/// The obstacle's geometry is finite and not degenerate; the error names it by index (and name).
+void check_obstacle(const Obstacle3& o, const std::string& prefix, std::size_t index) {
+  bool ok = o.centre.allFinite() && o.normal.allFinite() &&
+            std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) && o.radius >= 0.0 &&
+            o.half_size.allFinite() && o.half_size.minCoeff() >= 0.0 &&
+            std::isfinite(o.half_height) && o.half_height >= 0.0 &&
+            o.orientation.coeffs().allFinite();
+  const char* allowed = "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]";
+  if (o.shape == ObstacleShape::cylinder) {
+    ok = ok && o.radius > 0.0 && o.half_height > 0.0;
+    allowed = "a cylinder of finite radius > 0 and half height > 0 [m]";
+  } else if (o.shape == ObstacleShape::triangle) {
+    const auto& v = o.vertices;
+    ok = v[0].allFinite() && v[1].allFinite() && v[2].allFinite() &&
+         (v[1] - v[0]).cross(v[2] - v[0]).norm() > 0.0;
+    allowed = "a triangle of finite corners and non-zero area [m]";
+  }
+  if (!ok)
+    throw InputError(fmt::format("{}.obstacles[{}]{}", prefix, index,
+                                 o.name.empty() ? std::string() : " (" + o.name + ")"),
+                     "non-finite or degenerate geometry", allowed);
+}
+
 }  // namespace
 
 void Vine3dModel::validate(const std::string& prefix) const {
@@ -68,14 +91,15 @@ void Vine3dModel::validate(const std::string& prefix) const {
   require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
           "a finite gap >= 0 [m]");
   for (std::size_t i = 0; i < obstacles.size(); ++i) {
-    const Obstacle3& o = obstacles[i];
-    const bool ok = o.centre.allFinite() && o.normal.allFinite() &&
-                    std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) &&
-                    o.radius >= 0.0 && o.half_size.allFinite() && o.half_size.minCoeff() >= 0.0 &&
-                    o.orientation.coeffs().allFinite();
-    if (!ok)
-      throw InputError(fmt::format("{}.obstacles[{}]", prefix, i), "non-finite or invalid geometry",
-                       "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]");
+    check_obstacle(obstacles[i], prefix, i);
+    Vec3 normal;
+    if (obstacles[i].shape != ObstacleShape::triangle &&
+        signed_distance(obstacles[i], base, normal) < 0.0)
+      throw InputError(fmt::format("{}.obstacles[{}]{}", prefix, i,
+                                   obstacles[i].name.empty() ? "" : " (" + obstacles[i].name + ")"),
+                       fmt::format("encloses the base ({:.3g} m inside)",
+                                   -signed_distance(obstacles[i], base, normal)),
+                       "obstacles that leave the base point outside");
   }
   require(std::isfinite(everted_density) && everted_density >= 0.0, prefix + ".everted_density",
           everted_density, "a finite mass per length >= 0 [kg/m]");

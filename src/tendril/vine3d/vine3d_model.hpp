@@ -82,7 +82,9 @@ struct Vine3dModel {
   /// Body index distal of prismatic joint j.
   int prismatic_body(int j) const { return 2 * j + 1; }
 
-  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid.
+  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid, an
+  /// obstacle is degenerate, or a solid obstacle encloses the base point (start_checks.hpp checks
+  /// a state against the model).
   void validate(const std::string& prefix = "vine3d") const;
 };
 

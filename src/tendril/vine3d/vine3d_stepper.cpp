@@ -44,6 +44,7 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
         row_slots_[12 * r + l] = value_index(problem_.A_eq, r, row_column(rows_[r], l));
   problem_.b_eq.setZero(static_cast<int>(rows_.size()));
   reach_.setZero(model_.num_bodies);
+  grid_ = ObstacleGrid3(model_.obstacles);
   build_contact_pattern();
 
   build_objective_pattern();
@@ -141,7 +142,11 @@ double Vine3dStepper::select_pairs(const Vine3dState& state) {
   for (int b = 0; b < model_.num_bodies; ++b) {
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    for (int o = 0; o < static_cast<int>(model_.obstacles.size()); ++o) {
+    // the grid's candidates: obstacles whose boxes meet the body's box grown by r_c + reach
+    const Vec3 half = (d * axis).cwiseAbs().array() + model_.contact_radius + reach_(b);
+    candidates_.clear();
+    grid_.query(state.position[b] - half, state.position[b] + half, candidates_);
+    for (const int o : candidates_) {
       const Obstacle3& obstacle = model_.obstacles[o];
       // sd is 1-Lipschitz: no point of the body is nearer than sd(centre) - d
       if (signed_distance(obstacle, state.position[b], normal) - d - model_.contact_radius >

@@ -21,6 +21,7 @@
 
 #include "tendril/qp/qp_solver.hpp"
 #include "tendril/vine3d/joint_rows.hpp"
+#include "tendril/vine3d/obstacle_grid.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
 
 namespace tendril::vine3d {
@@ -95,7 +96,8 @@ class Vine3dStepper {
   /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
   /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();
-  /// Broad phase at q_k: the pairs with Phi(q_k) within their body's reach; rebuilds the pattern
+  /// Broad phase at q_k (the obstacle grid's candidates near each body, then their distance): the
+  /// pairs with Phi(q_k) within their body's reach; rebuilds the pattern
   /// if the rows' bodies changed. Returns min Phi(q_k) over every pair [m] (+inf if none near).
   double select_pairs(const Vine3dState& state);
   /// The largest displacement of a point of the body over one step at `velocity` [m].
@@ -115,9 +117,11 @@ class Vine3dStepper {
   qp::QpProblem problem_;
   qp::QpSolution solution_;
   std::vector<JointRow> rows_;
-  std::vector<int> row_slots_;  // value index of each local entry of A_eq, -1 if none (12 #rows)
-  std::vector<Pair> pairs_;     // pairs with rows this step
-  VecX reach_;                  // per body: pairs with Phi below it get rows [m]
+  std::vector<int> row_slots_;   // value index of each local entry of A_eq, -1 if none (12 #rows)
+  ObstacleGrid3 grid_;           // broad phase over the obstacles' boxes
+  std::vector<int> candidates_;  // the grid's obstacles near one body
+  std::vector<Pair> pairs_;      // pairs with rows this step
+  VecX reach_;                   // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
