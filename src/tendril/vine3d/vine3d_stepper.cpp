@@ -331,6 +331,16 @@ void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rate
         fmt::format("{} finite values (one per prismatic joint)", model_.num_prismatic()));
 }
 
+void Vine3dStepper::assemble_at(const Vine3dState& state, const VecX& joint_rates,
+                                const std::vector<double>& stiffness,
+                                const std::vector<double>& damping) {
+  model_.stiffness = stiffness;
+  model_.damping = damping;
+  fill_objective(state, joint_rates);
+  fill_rows(state, joint_rates);
+  fill_contact_rows(state);
+}
+
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
   rates_ = joint_growth_rates(state.time);
   return step(state, rates_);
@@ -338,6 +348,8 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
 
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates) {
   check_state(state, joint_rates);
+  start_ = state;
+  start_rates_ = joint_rates;
   fill_objective(state, joint_rates);
   Vine3dStepReport report;
   report.joint_error = fill_rows(state, joint_rates);

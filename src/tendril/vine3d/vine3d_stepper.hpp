@@ -70,6 +70,14 @@ class Vine3dStepper {
   /// the row gives body b is its coefficients on V_b times the impulse (rows are dimensionless on
   /// the translations), M_{k+1} V_{k+1} = M_k V_k + Delta t F + A_eq^T impulses + A_in^T ... .
   VecX equality_impulses() const { return mass_scale_ * solution_.y_eq; }
+  /// The state and joint growth rates the last step started from.
+  const Vine3dState& last_start() const { return start_; }
+  const VecX& last_joint_rates() const { return start_rates_; }
+  /// Assembles the QP's data (P, c, A_eq, b_eq, A_in, b_in) at `state`, `joint_rates` and the
+  /// model's parameters with the last step's contact pairs, without solving (step_derivatives3d).
+  /// `stiffness` and `damping` replace the model's K_j and C_j (#bending each).
+  void assemble_at(const Vine3dState& state, const VecX& joint_rates,
+                   const std::vector<double>& stiffness, const std::vector<double>& damping);
   /// The QP of the last step (scaled by 1 / m_ref) and its solution.
   const qp::QpProblem& last_problem() const { return problem_; }
   const qp::QpSolution& last_solution() const { return solution_; }
@@ -126,6 +134,8 @@ class Vine3dStepper {
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
   double mass_scale_ = 1.0;      // m_ref [kg]
+  Vine3dState start_;            // the last step's start
+  VecX start_rates_;             // and its joint growth rates
   VecX force_;                   // F(q_k, V_k) (6 #bodies)
   VecX rates_;                   // u_j buffer of step(state) (#prismatic)
 };
