@@ -9,28 +9,12 @@
 #include <gtest/gtest.h>
 
 #include "support/input_error.hpp"
+#include "support/vine3d_swinging.hpp"
 #include "tendril/vine3d/shooting_fit3d.hpp"
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
 namespace tendril::vine3d {
 namespace {
-
-Vine3dModel swinging_vine(double stiffness, double damping) {
-  UniformVine3dParameters p;
-  p.bodies = 5;
-  p.half_length = 0.02;
-  p.tube_diameter = 0.02;
-  p.mass = 2e-3;
-  p.stiffness = stiffness;
-  p.damping = damping;
-  p.dt = 0.005;
-  Vine3dModel m = uniform_vine3d(p);
-  m.springs = SpringIntegration::implicit;
-  m.gravity = Vec3(0.0, -3.0, -9.81);
-  m.growth = GrowthSchedule::constant(0.05);
-  for (int j = 0; j < m.num_bending(); ++j) m.rest_bend[j] = Vec2(0.1 * j, -0.05);
-  return m;
-}
 
 std::vector<TrackedFrame3> track(const Vine3dModel& m, const Vine3dState& start, int frames,
                                  int every) {
@@ -46,11 +30,11 @@ std::vector<TrackedFrame3> track(const Vine3dModel& m, const Vine3dState& start,
 
 TEST(Vine3dShootingFit, RecoversKAndCFromTrackedPoints) {
   const double k_true = 0.02, c_true = 2e-4;
-  const Vine3dModel truth = swinging_vine(k_true, c_true);
+  const Vine3dModel truth = testing::swinging_vine3d(k_true, c_true);
   const Vine3dState start = straight_state(truth, 0.001);
   const std::vector<TrackedFrame3> frames = track(truth, start, 12, 10);
   const ShootingFit3Result fit =
-      fit_stiffness_damping(swinging_vine(0.04, 6e-4), start, frames, 0.04, 6e-4);
+      fit_stiffness_damping(testing::swinging_vine3d(0.04, 6e-4), start, frames, 0.04, 6e-4);
   std::printf("K %.9g (true %.9g), C %.9g (true %.9g), rms %.3g m, %d iterations\n", fit.stiffness,
               k_true, fit.damping, c_true, fit.rms_error, fit.iterations);
   EXPECT_TRUE(fit.converged);
@@ -60,7 +44,7 @@ TEST(Vine3dShootingFit, RecoversKAndCFromTrackedPoints) {
 }
 
 TEST(Vine3dShootingFit, BadInputIsRefused) {
-  const Vine3dModel m = swinging_vine(0.02, 2e-4);
+  const Vine3dModel m = testing::swinging_vine3d(0.02, 2e-4);
   const Vine3dState start = straight_state(m, 0.001);
   std::vector<TrackedFrame3> frames = {{2, joint_points(m, start)}, {1, joint_points(m, start)}};
   using testing::expect_input_error;

@@ -9,27 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/vine3d_swinging.hpp"
+
 #include "tendril/vine3d/step_derivatives3d.hpp"
 
 namespace tendril::vine3d {
 namespace {
-
-Vine3dModel bending_vine() {
-  UniformVine3dParameters p;
-  p.bodies = 5;
-  p.half_length = 0.02;
-  p.tube_diameter = 0.02;
-  p.mass = 2e-3;
-  p.stiffness = 0.02;
-  p.damping = 1e-4;
-  p.dt = 0.005;
-  Vine3dModel m = uniform_vine3d(p);
-  m.springs = SpringIntegration::implicit;
-  m.gravity = Vec3(0.0, -3.0, -9.81);
-  m.growth = GrowthSchedule::constant(0.05);
-  for (int j = 0; j < m.num_bending(); ++j) m.rest_bend[j] = Vec2(0.1 * j, -0.05);
-  return m;
-}
 
 /// A state after `steps` steps of `model`, with its velocities.
 Vine3dState warmed_up(const Vine3dModel& model, int steps) {
@@ -115,13 +100,13 @@ double check_columns(const Vine3dModel& model, const Vine3dState& start, int* ac
 }
 
 TEST(Vine3dStepDerivatives, MatchCentralDifferencesOfTheStep) {
-  const Vine3dModel m = bending_vine();
+  const Vine3dModel m = testing::swinging_vine3d(0.02, 1e-4);
   const double worst = check_columns(m, warmed_up(m, 40));
   std::printf("largest relative error of a column: %.3g\n", worst);
 }
 
 TEST(Vine3dStepDerivatives, MatchCentralDifferencesWithActiveContactAndFriction) {
-  Vine3dModel m = bending_vine();
+  Vine3dModel m = testing::swinging_vine3d(0.02, 1e-4);
   m.friction = 0.3;
   m.gravity = Vec3(0.0, 0.0, -9.81);
   // a cylinder across the vine under its middle, touching the straight vine's capsules
