@@ -68,8 +68,9 @@ void VineModel::validate(const std::string& prefix) const {
           "a finite gap >= 0 [m]");
   require(std::isfinite(growth_force) && growth_force >= 0.0, prefix + ".growth.force",
           growth_force, "a finite force >= 0 [N]");
-  require(std::isfinite(everted_density) && everted_density >= 0.0, prefix + ".everted_density",
-          everted_density, "a finite mass per length >= 0 [kg/m]");
+  require(std::isfinite(everted_density) && everted_density >= 0.0,
+          prefix + ".growth.everted_density", everted_density,
+          "a finite mass per length >= 0 [kg/m]");
   require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,
           "a joint error > 0 [m]");
   require(max_speed > 0.0, prefix + ".limits.speed", max_speed, "a speed > 0 [m/s]");

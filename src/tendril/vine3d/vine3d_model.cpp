@@ -101,8 +101,9 @@ void Vine3dModel::validate(const std::string& prefix) const {
                                    -signed_distance(obstacles[i], base, normal)),
                        "obstacles that leave the base point outside");
   }
-  require(std::isfinite(everted_density) && everted_density >= 0.0, prefix + ".everted_density",
-          everted_density, "a finite mass per length >= 0 [kg/m]");
+  require(std::isfinite(everted_density) && everted_density >= 0.0,
+          prefix + ".growth.everted_density", everted_density,
+          "a finite mass per length >= 0 [kg/m]");
   require(growth_lookahead >= 0.0 && growth_lookahead <= 1.0, prefix + ".growth.lookahead",
           growth_lookahead, "a value in [0, 1] (1: eq. 14 of the paper, 0.5: midpoint)");
   require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,

@@ -5,10 +5,14 @@
 // from rest to the tip speed, and its tip actuator (tip growth) with the tip body's weight plus
 // lambda u^2. The references are these closed forms of the momentum balance.
 #include <cmath>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
+#include "support/scratch_dir.hpp"
+#include "tendril/core/error.hpp"
 #include "tendril/vine/step_derivatives.hpp"
+#include "tendril/vine/vine_scene.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
@@ -67,6 +71,24 @@ TEST(VineEversion, BasePushesTheWeightAndTheThrustOfTheNewMaterialWithTipGrowth)
 
 TEST(VineEversion, BasePushesTheWeightAndTheThrustOfTheNewMaterialWithUniformGrowth) {
   check_momentum_balance(GrowthMode::uniform);
+}
+
+TEST(VineEversion, SceneKeyReachesTheModelAndANegativeDensityIsRefused) {
+  const std::filesystem::path file = testing::scratch_dir("eversion") / "scene.yaml";
+  const auto load = [&](const std::string& density) {
+    std::ofstream(file) << "vine:\n  bodies: 2\n  half_length: 0.01\n  steps: 1\n"
+                        << "  stiffness: [0.1]\n  growth: {rate: 0.04, everted_density: " << density
+                        << "}\n";
+    return load_vine_scene_file(file).model;
+  };
+  EXPECT_EQ(load("0.03").everted_density, 0.03);
+  try {
+    load("-1");
+    ADD_FAILURE() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("vine.growth.everted_density"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
