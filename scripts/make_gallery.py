@@ -32,6 +32,14 @@ def features(scene):
         if vine.get("obstacles"):
             out.append("obstacles")
         return out
+    if "vine3d" in scene:
+        vine = scene["vine3d"]
+        out.append("3D vine robot, one QP per step")
+        out += [label for key, label in (("steering", "steering"), ("obstacles", "obstacles"))
+                if vine.get(key)]
+        if vine.get("gravity"):
+            out.append("gravity")
+        return out
     if "flagellated_robot" in scene:
         out += ["rod network with rigid parts", "motor (natural twist)", "Resistive Force Theory"]
     rods = scene.get("rods", [])

@@ -5,7 +5,9 @@
 //   point fields displacement, velocity [m/s] and curvature [1/m]; cell fields twist [rad],
 //   strain (edge length / its length in frame 0 - 1) and radius [m];
 // - vine runs: the centre line (base, body joints, tip) at z = 0 as points, each body as a line
-//   cell with fields body_angle [rad] and body_velocity (vx, vy, omega).
+//   cell with fields body_angle [rad] and body_velocity (vx, vy, omega);
+// - 3D vine runs: the centre line in 3D as points, each body as a line cell with fields
+//   body_orientation (unit quaternion w, x, y, z) and body_velocity (v, omega).
 // Fields are documented in docs/visualisation.md.
 
 #include <cmath>
@@ -111,11 +113,30 @@ VtkPolyData vine_frame(const io::RunData& run, std::size_t f) {
   return d;
 }
 
+VtkPolyData vine3d_frame(const io::RunData& run, std::size_t f) {
+  const io::NpyArray& line = run.array("centerline");  // (F, n+1, 3)
+  const std::size_t points = line.shape[1];
+  const std::size_t bodies = points - 1;
+  VtkPolyData d;
+  d.time = run.array("frame_time").data[f];
+  const auto frame = [&](const io::NpyArray& a, std::size_t values) {
+    const auto first = a.data.begin() + static_cast<std::ptrdiff_t>(f * values);
+    return std::vector<double>(first, first + static_cast<std::ptrdiff_t>(values));
+  };
+  d.points = frame(line, 3 * points);
+  for (std::size_t b = 0; b < bodies; ++b)
+    d.lines.insert(d.lines.end(), {static_cast<std::int64_t>(b), static_cast<std::int64_t>(b + 1)});
+  d.cell_fields.push_back(
+      {"body_orientation", 4, frame(run.array("body_orientation"), 4 * bodies)});
+  d.cell_fields.push_back({"body_velocity", 6, frame(run.array("body_velocity"), 6 * bodies)});
+  return d;
+}
+
 int export_vtk(const fs::path& run_dir, const fs::path& out) {
   const io::RunData run = io::read_run(run_dir);
-  if (run.kind != "rod" && run.kind != "vine")
+  if (run.kind != "rod" && run.kind != "vine" && run.kind != "vine3d")
     throw InputError((run_dir / "run.json").string(), "kind '" + run.kind + "'",
-                     "a run of kind 'rod' or 'vine'");
+                     "a run of kind 'rod', 'vine' or 'vine3d'");
   const std::size_t frames = run.array("frame_time").shape[0];
   std::error_code ec;
   fs::create_directories(out, ec);
@@ -126,7 +147,9 @@ int export_vtk(const fs::path& run_dir, const fs::path& out) {
   if (run.kind == "rod") topo = std::make_unique<RodRunTopology>(RodRunTopology::from_run(run));
   std::vector<std::pair<double, std::string>> series;
   for (std::size_t f = 0; f < frames; ++f) {
-    const VtkPolyData d = topo ? rod_frame(run, *topo, f) : vine_frame(run, f);
+    const VtkPolyData d = topo                   ? rod_frame(run, *topo, f)
+                          : run.kind == "vine3d" ? vine3d_frame(run, f)
+                                                 : vine_frame(run, f);
     const std::string name = fmt::format("frame_{:05d}.vtp", f);
     write_vtp(out / name, d);
     series.emplace_back(d.time, name);

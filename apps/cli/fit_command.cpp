@@ -9,6 +9,8 @@
 //   DIR/history.csv     one row per iteration
 //   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
 //                       methods: per frame and point, fit/fit_points_csv.hpp)
+//   DIR/trajectory/     the vine methods: the fitted run (a vine run folder the viewer opens)
+//   DIR/measured/       the vine methods: the measured frames as a vine run folder
 //   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py,
 //   matplotlib) DIR/points.png      the vine methods: measured and simulated points per frame
 //   (plot_fit_points.py) DIR/run.json        the folder's manifest (kind "fit", the resolved fit
@@ -32,6 +34,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/fit_methods.hpp"
+#include "tendril/fit/fitted_trajectory.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
 #include "tendril/io/run_directory.hpp"
 
@@ -42,7 +45,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct FitOptions {
-  std::string file, out;
+  std::string file, out, python;
   int jobs = 0;
   bool plot = true;
 };
@@ -79,8 +82,8 @@ void print_line(const fit::FitIteration& h, std::vector<fit::FitIteration>& line
 
 /// fit.png (plot_fit.py) and, for the vine methods, points.png (plot_fit_points.py) into the fit
 /// directory; a plot that fails is a warning.
-void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method) {
-  const std::string python = python_interpreter();
+void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::string& method,
+                const std::string& python) {
   const fs::path tmp = dir.temporary_path();
   std::vector<std::pair<std::string, std::vector<std::string>>> plots = {
       {"fit.png",
@@ -99,6 +102,26 @@ void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::
                                   "numpy and matplotlib: apt-get install python3-matplotlib")
                        .c_str());
   }
+}
+
+/// The vine methods' fitted trajectory as DIR/trajectory and the measured frames as DIR/measured
+/// (vine run folders); a run that fails is kept as trajectory.failed with a warning.
+void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
+                      const fit::FitReport& report) {
+  if (fit::write_measured_run(file, dir.temporary_path() / "measured").empty())
+    std::fprintf(stderr,
+                 "warning: the measured frames have different numbers of points: no measured/ "
+                 "run folder (residuals.csv and points.png hold them)\n");
+  else
+    dir.adopt_file("measured");
+  const io::RunResult run =
+      fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
+  if (run.ok) {
+    dir.adopt_file("trajectory");
+    return;
+  }
+  std::fprintf(stderr, "warning: the fitted trajectory's run failed: %s\n", run.message.c_str());
+  if (!run.path.empty()) dir.adopt_file(run.path.filename().string());
 }
 
 int fit(const FitOptions& o) {
@@ -156,7 +179,8 @@ int fit(const FitOptions& o) {
   dir.write_text_file("fit.json", fit::fit_json(file.method, report).dump() + "\n");
   dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
-  if (o.plot) draw_plots(dir, report, file.method);
+  if (fit::is_vine_method(file.method)) write_trajectory(dir, file, report);
+  if (o.plot) draw_plots(dir, report, file.method, o.python);
   std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {
     const fs::path kept = dir.fail(report.message);
@@ -189,6 +213,7 @@ Command add_fit_command(CLI::App& app) {
   cmd->add_option("--jobs", o->jobs,
                   "Runs at once on worker threads (default: options.jobs, else all local cores)");
   cmd->add_flag("!--no-plot", o->plot, "Do not draw fit.png");
+  add_python_option(*cmd, o->python);
   return {cmd, [o] { return fit(*o); }};
 }
 

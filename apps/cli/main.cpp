@@ -5,12 +5,12 @@
 //   tendril modes SCENE [--count N] [--shapes FILE.npy] [--buckling] [--set key.path=value ...]
 //   tendril sweep SCENE --set key.path=v1,v2,... [--out DIR] [--jobs N]   (sweep_command.cpp)
 //   tendril fit FIT.yaml [--out DIR] [--jobs N]                             (fit_command.cpp)
-// Scenes with a top-level `vine:` key are run by the vine simulator (vine/vine_run.hpp), others by
-// the rod and shell simulation; `run` drives either through the same io::run (io/stepper.hpp).
-// Exit codes (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed
-// (numerically, or its output could not be written), 2 bad input or an internal error,
-// 128 + signal for a run or fit stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE
-// (141).
+// Scenes with a top-level `vine:` key are run by the vine simulator (vine/vine_run.hpp), with
+// `vine3d:` by the 3D vine simulator (vine3d/vine3d_run.hpp), others by the rod and shell
+// simulation; `run` drives either through the same io::run (io/stepper.hpp). Exit codes
+// (kExitCodes, shown by --help; docs/limits.md): 0 success, 1 a run that failed (numerically, or
+// its output could not be written), 2 bad input or an internal error, 128 + signal for a run or fit
+// stopped by SIGINT (130), SIGTERM (143), SIGHUP (129) or SIGPIPE (141).
 
 #include <algorithm>
 #include <cstdio>
@@ -41,6 +41,8 @@
 #include "tendril/sim/simulation.hpp"
 #include "tendril/vine/vine_run.hpp"
 #include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine3d/vine3d_run.hpp"
+#include "tendril/vine3d/vine3d_scene.hpp"
 
 namespace {
 
@@ -63,25 +65,35 @@ constexpr const char* kExitCodes =
 
 /// Every schema table, in the order of the reference page.
 std::vector<const io::SchemaTable*> all_tables() {
-  return {&io::common_schema(),       &sim::rod_scene_schema(),   &sim::contact_scene_schema(),
-          &sim::media_scene_schema(), &sim::shell_scene_schema(), &vine::vine_scene_schema(),
-          &fit::fit_file_schema()};
+  return {&io::common_schema(),           &sim::rod_scene_schema(),   &sim::contact_scene_schema(),
+          &sim::media_scene_schema(),     &sim::shell_scene_schema(), &vine::vine_scene_schema(),
+          &vine3d::vine3d_scene_schema(), &fit::fit_file_schema()};
 }
 
+/// The simulator a scene is for: its top-level key.
+enum class SceneKind { rod, vine, vine3d };
+
 /// Parses the scene file once (overrides applied) with the schema of its simulator: a top-level
-/// `vine:` key selects the vine simulator, anything else the rod simulation.
+/// `vine:` key selects the vine simulator, `vine3d:` the 3D vine simulator, anything else the rod
+/// simulation.
 io::Scene read_scene(const fs::path& scene_file, const std::vector<std::string>& overrides,
-                     bool& vine) {
+                     SceneKind& kind) {
   io::Scene scene = io::Scene::from_file(scene_file, io::Schema{}, overrides);
-  vine = scene.has_top_level("vine");
-  scene.use_schema(vine ? vine::vine_schema() : sim::rod_schema());
+  kind = scene.has_top_level("vine")     ? SceneKind::vine
+         : scene.has_top_level("vine3d") ? SceneKind::vine3d
+                                         : SceneKind::rod;
+  scene.use_schema(kind == SceneKind::vine     ? vine::vine_schema()
+                   : kind == SceneKind::vine3d ? vine3d::vine3d_schema()
+                                               : sim::rod_schema());
   return scene;
 }
 
-/// The simulation of a parsed scene (read_scene): a VineRun for a vine scene, the rod and shell
-/// Simulation otherwise.
-std::unique_ptr<io::Stepper> make_simulation(io::Scene& scene, bool vine) {
-  if (vine) return std::make_unique<vine::VineRun>(vine::load_vine_scene(scene));
+/// The simulation of a parsed scene (read_scene): a VineRun for a vine scene, a Vine3dRun for a 3D
+/// vine scene, the rod and shell Simulation otherwise.
+std::unique_ptr<io::Stepper> make_simulation(io::Scene& scene, SceneKind kind) {
+  if (kind == SceneKind::vine) return std::make_unique<vine::VineRun>(vine::load_vine_scene(scene));
+  if (kind == SceneKind::vine3d)
+    return std::make_unique<vine3d::Vine3dRun>(vine3d::load_vine3d_scene(scene));
   return std::make_unique<sim::Simulation>(sim::load_rod_scene(scene));
 }
 
@@ -109,18 +121,24 @@ int run_command(const fs::path& scene_file, fs::path out,
                 const std::vector<std::string>& overrides) {
   io::install_stop_handlers();
   if (out.empty()) out = fs::path("runs") / scene_file.stem();
-  bool vine = false;
-  io::Scene scene = read_scene(scene_file, overrides, vine);
-  const std::unique_ptr<io::Stepper> simulation = make_simulation(scene, vine);
+  SceneKind kind = SceneKind::rod;
+  io::Scene scene = read_scene(scene_file, overrides, kind);
+  const std::unique_ptr<io::Stepper> simulation = make_simulation(scene, kind);
   return report_run(scene_file, *simulation, out);
 }
 
 int validate_command(const fs::path& scene_file, const std::vector<std::string>& overrides) {
-  bool vine = false;
-  io::Scene parsed = read_scene(scene_file, overrides, vine);
-  if (vine) {
+  SceneKind kind = SceneKind::rod;
+  io::Scene parsed = read_scene(scene_file, overrides, kind);
+  if (kind == SceneKind::vine) {
     vine::validate_scene(parsed);
     std::printf("%s: valid (vine scene)\n", scene_file.string().c_str());
+    return 0;
+  }
+  if (kind == SceneKind::vine3d) {
+    const vine3d::Vine3dScene scene = vine3d::load_vine3d_scene(parsed);
+    std::printf("%s: valid (3D vine scene, %d bodies, %zu obstacles)\n",
+                scene_file.string().c_str(), scene.model.num_bodies, scene.model.obstacles.size());
     return 0;
   }
   const sim::RodScene scene = sim::load_rod_scene(parsed);
@@ -135,9 +153,9 @@ int validate_command(const fs::path& scene_file, const std::vector<std::string>&
 /// the linear buckling load factors of that static solution instead.
 int modes_command(const fs::path& scene_file, int count, const fs::path& shapes_file, bool buckling,
                   const std::vector<std::string>& overrides) {
-  bool vine = false;
-  io::Scene parsed = read_scene(scene_file, overrides, vine);
-  if (vine)
+  SceneKind kind = SceneKind::rod;
+  io::Scene parsed = read_scene(scene_file, overrides, kind);
+  if (kind != SceneKind::rod)
     throw InputError("scene", scene_file.string() + " (a vine scene)",
                      "a rod or shell scene (modes of rods, rod networks and shells)");
   sim::Simulation simulation(sim::load_rod_scene(parsed));

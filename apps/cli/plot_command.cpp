@@ -16,7 +16,7 @@ namespace tendril::cli {
 namespace {
 
 struct PlotOptions {
-  std::string run, out;
+  std::string run, out, python;
   long node = -1;
 };
 
@@ -30,12 +30,11 @@ int plot(const PlotOptions& o) {
                        "a node index in [0, " + std::to_string(nodes) + ")");
   }
   const std::string out = o.out.empty() ? (std::filesystem::path(o.run) / "plots").string() : o.out;
-  const std::string python = python_interpreter();
-  const int code =
-      run_process({python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
+  const int code = run_process(
+      {o.python, share_file("plot_run.py").string(), o.run, out, std::to_string(o.node)});
   return helper_exit_code(
-      "plotting", "plot_run.py (" + python + ")", code,
-      "numpy and matplotlib: apt-get install python3-matplotlib, or set TENDRIL_PYTHON");
+      "plotting", "plot_run.py (" + o.python + ")", code,
+      "numpy and matplotlib: apt-get install python3-matplotlib, or name another --python");
 }
 
 }  // namespace
@@ -50,6 +49,7 @@ Command add_plot_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "Directory for the PNG files (default: RUN_DIR/plots)")
       ->check(kNonEmptyPath);
   cmd->add_option("--node", o->node, "Node whose trajectory is plotted (default: the last node)");
+  add_python_option(*cmd, o->python);
   return {cmd, [o] { return plot(*o); }};
 }
 

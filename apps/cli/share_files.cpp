@@ -19,7 +19,6 @@ namespace fs = std::filesystem;
 
 std::filesystem::path share_file(const std::string& relative) {
   std::vector<fs::path> roots;
-  if (const char* env = std::getenv("TENDRIL_SHARE_DIR")) roots.emplace_back(env);
   std::error_code ec;
   const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
   if (!ec) {
@@ -32,15 +31,20 @@ std::filesystem::path share_file(const std::string& relative) {
     if (fs::exists(candidate)) return candidate;
     looked += (looked.empty() ? "" : ", ") + candidate.string();
   }
-  throw InputError(
-      relative, fmt::format("(not found; looked in {})", looked),
-      "an installed or built tendril (set TENDRIL_SHARE_DIR to the share/tendril directory)");
+  throw InputError(relative, fmt::format("(not found; looked in {})", looked),
+                   "an installed or built tendril (bin/tendril beside share/tendril)");
 }
 
-std::string python_interpreter() {
-  if (const char* env = std::getenv("TENDRIL_PYTHON")) return env;
-  if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
-  return "python3";
+std::string default_python() {
+  return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+void add_python_option(CLI::App& command, std::string& python) {
+  python = default_python();
+  command
+      .add_option("--python", python,
+                  "Python interpreter with numpy and matplotlib that draws the plots")
+      ->capture_default_str();
 }
 
 int run_process(const std::vector<std::string>& argv) {

@@ -1,13 +1,14 @@
 #pragma once
 /// Files the `tendril` command uses at run time besides itself: the plot script (plot_run.py), the
 /// bundled browser viewer (viewer/) and its render driver. They live in a "share" directory:
-/// 1. $TENDRIL_SHARE_DIR if set;
-/// 2. <dir of the executable>/../share/tendril (installed: bin/tendril, share/tendril);
-/// 3. <dir of the executable>/../../share/tendril (build tree: apps/cli/tendril, share/tendril).
+/// 1. <dir of the executable>/../share/tendril (installed: bin/tendril, share/tendril);
+/// 2. <dir of the executable>/../../share/tendril (build tree: apps/cli/tendril, share/tendril).
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 namespace tendril::cli {
 
@@ -15,9 +16,12 @@ namespace tendril::cli {
 /// at if none holds it.
 std::filesystem::path share_file(const std::string& relative);
 
-/// The Python interpreter with numpy and matplotlib: $TENDRIL_PYTHON, else /usr/bin/python3
-/// (Debian's, where python3-matplotlib installs), else python3 on PATH.
-std::string python_interpreter();
+/// The default Python interpreter for the plot scripts: /usr/bin/python3 (Debian's, where
+/// python3-matplotlib installs), else python3 on PATH.
+std::string default_python();
+
+/// Adds `--python PROGRAM` (default: default_python()) to `command`, stored in `python`.
+void add_python_option(CLI::App& command, std::string& python);
 
 /// Exit code of a helper script that found a tool or module missing (it says which on stderr).
 constexpr int kExitMissingTool = 3;

@@ -1,18 +1,18 @@
 // `tendril sweep SCENE --set key=v1,v2,... [--set key2=a,b] [--out DIR] [--jobs N] [--scheduler
-// ADDR]`: runs one scene over the grid of all combinations of the --set values, each point as its
-// own `tendril run` process (up to N at once, default: all local cores), and collects what each run
-// wrote:
+// ADDR] [--python PROGRAM]`: runs one scene over the grid of all combinations of the --set values,
+// each point as its own `tendril run` process (up to N at once, default: all local cores), and
+// collects what each run wrote:
 //   DIR/points/<k>/          the run directory of point k (or <k>.failed), with <k>.log its output
 //   DIR/sweep.csv            one row per point: point, the swept keys, status, message, the robot
 //                            observables (run.json info.observables: speed, head_rotation_rate,
 //                            tail_rotation_rate, efficiency), wall_time [s] and overrides; the
 //                            columns of the Python module's sweep (python3 -m tendril sweep);
 //                            written to a temporary file and renamed, so it is never half written
-//   DIR/sweep.png            granular_flagella Fig. 6 and 7 style plots (speed, head rotation rate
-//   and
-//                            efficiency against the first swept key, one curve per other
+//   DIR/sweep.png            granular_flagella Fig. 6 and 7 style plots (speed, head rotation
+//                            rate and efficiency against the first swept key, one curve per other
 //                            combination), drawn by the shipped plot_sweep.py with
-//                            python3-matplotlib
+//                            python3-matplotlib (the --python interpreter, which also runs the
+//                            Dask sweep)
 // With --scheduler the points run as tasks on that Dask cluster through the Python module (the
 // scene path made absolute, so workers in other folders find it); the CSV and plot are the same.
 // A point that fails (bad value, failed run) is marked failed with its reason; the others complete.
@@ -47,7 +47,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SweepOptions {
-  std::string scene, out;
+  std::string scene, out, python;
   std::string
       scheduler;  ///< Dask scheduler address: the sweep runs through the Python module there
   std::vector<std::string> sets;
@@ -159,15 +159,9 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
 /// same grid and CSV columns. Its exit code: 0, kExitFailedRun (some or all points failed) or
 /// kExitBadInput.
 int sweep_on_dask(const SweepOptions& o, const fs::path& out) {
-  std::vector<std::string> command = {python_interpreter(),
-                                      "-m",
-                                      "tendril",
-                                      "sweep",
-                                      fs::absolute(o.scene).string(),
-                                      "--out",
-                                      out.string(),
-                                      "--scheduler",
-                                      o.scheduler};
+  std::vector<std::string> command = {
+      o.python, "-m",         "tendril",     "sweep",    fs::absolute(o.scene).string(),
+      "--out",  out.string(), "--scheduler", o.scheduler};
   for (const std::string& set : o.sets) command.insert(command.end(), {"--set", set});
   const int code = run_process(command);
   return code == 0 ? 0 : code == 1 ? kExitFailedRun : kExitBadInput;
@@ -277,8 +271,7 @@ int sweep_locally(const SweepOptions& o, const std::vector<Axis>& axes, const fs
 }
 
 /// DIR/sweep.png from DIR/sweep.csv (a warning if matplotlib is missing).
-void plot(const fs::path& out) {
-  const std::string python = python_interpreter();
+void plot(const fs::path& out, const std::string& python) {
   const fs::path csv = out / "sweep.csv", png = out / "sweep.png";
   const int code =
       run_process({python, share_file("plot_sweep.py").string(), csv.string(), png.string()});
@@ -297,7 +290,7 @@ int sweep(const SweepOptions& o) {
   const fs::path out =
       o.out.empty() ? fs::path("sweeps") / fs::path(o.scene).stem() : fs::path(o.out);
   const int code = o.scheduler.empty() ? sweep_locally(o, axes, out) : sweep_on_dask(o, out);
-  if (o.plot && code != kExitBadInput && fs::exists(out / "sweep.csv")) plot(out);
+  if (o.plot && code != kExitBadInput && fs::exists(out / "sweep.csv")) plot(out, o.python);
   return code;
 }
 
@@ -318,6 +311,7 @@ Command add_sweep_command(CLI::App& app) {
       "--scheduler", o->scheduler,
       "Dask scheduler address (tcp://HOST:PORT): run the points on that cluster through the Python "
       "module (python3 -m tendril sweep); the same CSV and plot");
+  add_python_option(*cmd, o->python);
   return {cmd, [o] { return sweep(*o); }};
 }
 

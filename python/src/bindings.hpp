@@ -8,6 +8,7 @@ namespace tendril::python {
 
 void bind_rod(pybind11::module_& m);
 void bind_vine(pybind11::module_& m);
+void bind_vine3d(pybind11::module_& m);
 void bind_run(pybind11::module_& m);
 void bind_fit(pybind11::module_& m);
 void bind_adjoint(pybind11::module_& m);

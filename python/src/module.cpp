@@ -8,6 +8,7 @@ PYBIND11_MODULE(_tendril, m) {
   tendril::python::bind_rod(m);
   tendril::python::bind_adjoint(m);
   tendril::python::bind_vine(m);
+  tendril::python::bind_vine3d(m);
   tendril::python::bind_run(m);
   tendril::python::bind_fit(m);
 }

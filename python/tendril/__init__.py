@@ -1,4 +1,4 @@
-"""Tendril from Python: rod and vine simulations, run directories, sweeps and fits (docs/python.md).
+"""Tendril from Python: rod, vine and 3D vine simulations, run directories, sweeps and fits (docs/python.md).
 
     import tendril
     sim = tendril.Simulation.from_file("examples/cantilever_gravity.yaml", {"duration": 0.1})
@@ -20,6 +20,7 @@ from ._fit import FitResult, fit
 # the extension's classes, as tendril.<name>
 _NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "StopCriterion", "ContactStatistics", "Progress",
            "RunResult", "CustomForce", "RodState", "RodControls", "VineSimulation", "VineStepReport",
+           "Vine3dSimulation", "Vine3dStepReport",
            "StepDerivatives", "QpStatus", "FitParameter", "RunOutcome", "MeasurementTable", "RunFitOptions",
            "FitIteration", "RunFitResult"]
 globals().update({name: getattr(_tendril, name) for name in _NATIVE})
@@ -35,7 +36,13 @@ def _vine_from_dict(scene, overrides=None):
     return _tendril.VineSimulation.from_yaml(_json.dumps(scene), overrides)
 
 
+def _vine3d_from_dict(scene, overrides=None):
+    """A Vine3dSimulation of a scene given as a dict."""
+    return _tendril.Vine3dSimulation.from_yaml(_json.dumps(scene), overrides)
+
+
 _tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
+_tendril.Vine3dSimulation.from_dict = staticmethod(_vine3d_from_dict)
 _tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
 __all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "RunObservable", "SweepFailed", "fit", "FitResult"]

@@ -74,5 +74,16 @@ TEST_F(DamagedRuns, PlotFailureNotCausedByToolsDoesNotBlameThem) {
       << r.err;  // it once said "it needs numpy and matplotlib"
 }
 
+TEST_F(DamagedRuns, PlotNamesThePythonOptionsInterpreterWhenItCannotStart) {
+  // `--python` picks the interpreter (no environment switch); one that is not there is named
+  const std::string missing = (dir_ / "no_such_dir" / "python3").string();
+  const CliResult r = run_cli({"plot", "run", "--python", missing}, dir_);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("plot_run.py (" + missing + ") could not run (exit 127)"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("or name another --python"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "run" / "plots"));
+}
+
 }  // namespace
 }  // namespace tendril::robustness

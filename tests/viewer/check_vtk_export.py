@@ -21,6 +21,7 @@ from documented import rod_fields
 
 # the vine runs' fields, documented in the text below the rod table
 VINE_FIELDS = {"body_angle": "cells", "body_velocity": "cells"}
+VINE3D_FIELDS = {"body_orientation": "cells", "body_velocity": "cells"}
 
 
 def main(tendril, run_dir, out_dir, doc):
@@ -42,7 +43,7 @@ def check_documented_fields(poly, fields):
 
 def check(run_dir, out_dir, doc):
     meta = json.loads((run_dir / "run.json").read_text())
-    fields = rod_fields(doc) if meta["kind"] == "rod" else VINE_FIELDS
+    fields = {"rod": rod_fields(doc), "vine": VINE_FIELDS, "vine3d": VINE3D_FIELDS}[meta["kind"]]
     arrays = {a["name"]: np.load(run_dir / a["file"]) for a in meta["arrays"]}
     times = arrays["frame_time"]
     datasets = ET.parse(out_dir / "run.pvd").getroot().find("Collection").findall("DataSet")
@@ -79,6 +80,13 @@ def check(run_dir, out_dir, doc):
                 polys = vtk_to_numpy(poly.GetPolys().GetConnectivityArray()).reshape(-1, 3)
                 np.testing.assert_array_equal(polys, triangles)
                 assert np.isnan(cell("strain")[len(edges):]).all()  # edge fields carry no value on triangles
+        elif meta["kind"] == "vine3d":
+            line = arrays["centerline"]
+            assert poly.GetNumberOfPoints() == line.shape[1]
+            assert poly.GetNumberOfLines() == line.shape[1] - 1
+            np.testing.assert_array_equal(points, line[f])
+            np.testing.assert_array_equal(cell("body_orientation"), arrays["body_orientation"][f])
+            np.testing.assert_array_equal(cell("body_velocity"), arrays["body_velocity"][f])
         else:
             line, pose = arrays["centerline"], arrays["body_pose"]
             assert poly.GetNumberOfPoints() == line.shape[1]

@@ -1,6 +1,7 @@
 // The three.js objects of one run: rods as tubes with their true radius (one instanced cylinder per
 // edge, one instanced sphere per node closing the joints), a dark stripe along the material
-// director d1 so twist shows, triangles as a surface when the run has them, and vine obstacles.
+// director d1 so twist shows, triangles as a surface when the run has them, and the obstacles of
+// planar and 3D vines.
 // The body is drawn with its displacement from the first frame magnified by a deformation scale
 // factor s: x_i(0) + s (x_i(t) - x_i(0)) (1: as saved).
 import * as THREE from 'three';
@@ -91,8 +92,9 @@ export class BodyView {
       this.group.add(this.surface);
     }
     if (run.obstacles.length) this.group.add(planarObstacleMeshes(run, this.boundingBox(0), Math.max(...this.radius)));
-    // the ground and rigid obstacles of a rod run with contact (their own group: not part of the body)
-    this.contact = run.meta?.scene?.contact ? new RigidObstacles(run.meta.scene.contact, this.boundingBox(0)) : null;
+    // the ground and rigid obstacles of a rod run with contact or a 3D vine run (their own group:
+    // not part of the body)
+    this.contact = run.contact ? new RigidObstacles(run.contact, this.boundingBox(0)) : null;
     this.field = null;
     this.values = { node: new Float64Array(run.numNodes), edge: new Float64Array(numEdges) };
     this.shown = -1;

@@ -83,6 +83,7 @@ function contactGap(contact, radius) {
 // contact radius of every node: the largest radius of the contact rods (`contact.rods`, default
 // all) through it, -1 elsewhere; a rod's radius is `material.radius` or sqrt(A / pi)
 function contactRadius(run) {
+  if (run.kind === 'vine3d') return new Float64Array(run.numNodes).fill(run.contactRadius);
   const scene = run.meta.scene;
   const rods = scene.contact.rods ?? run.chains.map((_, r) => r);
   const radius = new Float64Array(run.numNodes).fill(-1);

@@ -48,7 +48,7 @@ export class Panel {
   attach(run, options) {
     this.run = run;
     const { meta } = run;
-    const counts = run.kind === 'vine' ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
+    const counts = run.kind.startsWith('vine') ? `${run.bodies} bodies` : `${run.numNodes} nodes, ${run.edges.length / 2} edges` +
       (run.triangles ? `, ${run.triangles.length / 3} triangles` : '');
     // a rendered frame is labelled with the run's name only
     this.title.textContent = options.render ? run.name : `${run.name} — ${meta.kind}, ${counts}, ${run.frames} frames`;

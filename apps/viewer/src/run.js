@@ -1,7 +1,8 @@
 // A run directory as the viewer sees it: fetched from `tendril view` (/run/<i>/<file>), turned into
-// one shape for rods, rod networks, shells and vines: nodes (F, N, 3), edges with a radius, node
-// chains (rods), optional triangles, optional twist per edge, optional node velocities and contact
-// forces, and the fields one can colour by.
+// one shape for rods, rod networks, shells, planar vines and 3D vines: nodes (F, N, 3), edges with a
+// radius, node chains (rods), optional triangles, optional twist per edge, optional node velocities
+// and contact forces, the rigid obstacles (`contact`, as a rod scene's `contact` map), and the
+// fields one can colour by.
 import { parseNpy, parseNpyHeader, truncated } from './npy.js';
 
 async function fetchOk(url, what, range) {
@@ -59,11 +60,12 @@ export async function loadRun(index, entry) {
   if (meta.format !== 'tendril-run' || (meta.format_version !== 1 && meta.format_version !== 2))
     throw new Error(`run.json: format '${meta.format}' version ${meta.format_version}; allowed: 'tendril-run' version 1 or 2`);
   const files = Object.fromEntries(meta.arrays.map((a) => [a.name, a.file]));
-  const wanted = meta.kind === 'vine' ? ['frame_time', 'centerline', 'body_pose', 'body_velocity']
-                                      : ['frame_time', 'positions', 'twists', 'velocities', 'contact_forces'];
+  const wanted = { vine: ['frame_time', 'centerline', 'body_pose', 'body_velocity'],
+                   vine3d: ['frame_time', 'centerline', 'body_position'] }[meta.kind]
+                 ?? ['frame_time', 'positions', 'twists', 'velocities', 'contact_forces'];
   const arrays = {};
   // rod frames stream in (frame 0 first); the small arrays and vine runs come whole
-  const streamed = meta.kind === 'vine' ? [] : ['positions', 'twists', 'velocities', 'contact_forces'];
+  const streamed = meta.kind.startsWith('vine') ? [] : ['positions', 'twists', 'velocities', 'contact_forces'];
   await Promise.all(wanted.filter((n) => files[n]).map(async (n) => {
     if (streamed.includes(n)) {
       arrays[n] = await openFrameArray(base + files[n], files[n]);
@@ -74,7 +76,7 @@ export async function loadRun(index, entry) {
   }));
   for (const n of wanted.slice(0, 3))
     if (!arrays[n]) throw new Error(`run.json lists no array '${n}'`);
-  const run = meta.kind === 'vine' ? vineRun(meta, arrays) : rodRun(meta, arrays);
+  const run = { vine: vineRun, vine3d: vine3dRun }[meta.kind]?.(meta, arrays) ?? rodRun(meta, arrays);
   run.name = entry.name;
   run.meta = meta;
   run.times = arrays.frame_time.data;
@@ -122,7 +124,7 @@ function rodRun(meta, a) {
     velocities: nodeVectors(a.velocities, 'velocities.npy', a.positions.shape),
     contactForces: nodeVectors(a.contact_forces, 'contact_forces.npy', a.positions.shape),
     triangles: info.triangles ? Int32Array.from(info.triangles.flat()) : null,
-    obstacles: [],
+    obstacles: [], contact: meta.scene?.contact ?? null,
   };
 }
 
@@ -142,7 +144,30 @@ function vineRun(meta, a) {
     chains: [Array.from({ length: points }, (_, i) => i)],
     radius: new Float32Array(bodies).fill(vine.tube_diameter / 2),
     positions, twists: null, triangles: null,
-    obstacles: vine.obstacles || [],
+    obstacles: vine.obstacles || [], contact: null,
     bodyPose: a.body_pose.data, bodyVelocity: a.body_velocity ? a.body_velocity.data : null, bodies,
+  };
+}
+
+// a 3D vine run: the centre line (base, body joints, tip) as the nodes, a tube of the vine's
+// diameter per body, and its obstacles (spheres, planes, boxes: the keys of a rod scene's
+// contact.obstacles) as rigid obstacles
+function vine3dRun(meta, a) {
+  const [, points] = a.centerline.shape;
+  const bodies = points - 1;
+  if (a.body_position.shape[1] !== bodies)
+    throw new Error(`centerline.npy has ${points} points, body_position.npy ${a.body_position.shape[1]} bodies`);
+  const edges = new Int32Array(2 * bodies);
+  for (let b = 0; b < bodies; ++b) { edges[2 * b] = b; edges[2 * b + 1] = b + 1; }
+  const vine = meta.scene.vine3d;
+  return {
+    kind: 'vine3d', planar: false, numNodes: points, edges,
+    chains: [Array.from({ length: points }, (_, i) => i)],
+    radius: new Float32Array(bodies).fill(vine.tube_diameter / 2),
+    positions: a.centerline.data, twists: null, triangles: null, obstacles: [],
+    // a horizontal plane is drawn as the ground (its colour, the grid on it)
+    contact: vine.obstacles?.length ? { ground: { enabled: false }, obstacles: vine.obstacles.map((o) =>
+      (o.shape === 'plane' && Math.abs(o.normal[2]) === Math.hypot(...o.normal) ? { ...o, ground: true } : o)) } : null,
+    contactRadius: vine.contact?.radius ?? vine.tube_diameter / 2, bodies,
   };
 }

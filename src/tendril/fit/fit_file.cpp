@@ -9,6 +9,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/fit/joint_estimation_fit_file.hpp"
 #include "tendril/fit/measurement_csv.hpp"
+#include "tendril/fit/track_import.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -200,8 +201,9 @@ void read_options(const io::SceneNode& options, FitFile& f) {
 }
 
 /// Loads the scene with the parameters at their initial values and each experiment's settings (the
-/// vine methods: one run from the scene's start); returns the vine scene's model.
-vine::VineModel check_scene_loads(const FitFile& f, const CsvTable& table) {
+/// vine methods: one run from the scene's start); returns the vine scene's model. `origin[i]` says
+/// where experiment i's settings come from.
+vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::string>& origin) {
   const bool vine = is_vine_method(f.method);
   vine::VineModel vine_model;
   for (std::size_t i = 0; i < f.data.experiments.size(); ++i) {
@@ -218,12 +220,51 @@ vine::VineModel check_scene_loads(const FitFile& f, const CsvTable& table) {
       throw InputError(
           fmt::format(
               "{}: the scene {} with the parameters at their initial values and the settings "
-              "of {} line {}",
-              f.path.string(), f.scene.string(), f.data_csv.string(), table.lines[i]),
+              "of {}",
+              f.path.string(), f.scene.string(), origin[i]),
           e.what(), "a scene that loads with these settings");
     }
   }
   return vine_model;
+}
+
+/// data.csv: the experiments (the fixed settings and each row's variables), the observables and
+/// the vine methods' frames; where each experiment's settings come from.
+std::vector<std::string> read_csv_data(const io::SceneNode& data, const fs::path& base,
+                                       const RunSettings& fixed, FitFile& f) {
+  f.data_csv = base / data.text("csv");
+  const CsvTable table = read_csv_table(f.data_csv, data.child_path("csv"));
+  const std::vector<std::size_t> variable_columns = read_variables_and_frames(data, table, f);
+  f.options.absolute_sigma = read_observables(data, table, f);
+  std::vector<std::string> origin;
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    RunSettings s = fixed;
+    for (std::size_t v = 0; v < variable_columns.size(); ++v)
+      s.push_back(f.variables[v] + "=" + table.rows[i][variable_columns[v]]);
+    f.data.experiments.push_back(std::move(s));
+    origin.push_back(fmt::format("{} line {}", f.data_csv.string(), table.lines[i]));
+  }
+  if (is_vine_method(f.method)) f.data.experiments = {fixed};  // one run from the scene's start
+  return origin;
+}
+
+/// data.track (vine methods only, instead of csv): the frames from tracked video, and the one run
+/// from the scene's start with the track's walls and start state.
+std::vector<std::string> read_track_data(const io::SceneNode& data, const fs::path& base,
+                                         RunSettings fixed, FitFile& f) {
+  const io::SceneNode track = data.map("track");
+  if (!is_vine_method(f.method))
+    data.fail("track", "(given)", "track only with methods vine_shooting and joint_estimation");
+  for (const char* key : {"csv", "frames", "variables", "observables"})
+    if (data.has(key))
+      data.fail(key, "(given)", "no data." + std::string(key) + " with data.track");
+  f.data_csv = base / track.text("points");
+  ImportedTrack imported = import_track(track, base, f.scene, fixed);
+  f.frames = std::move(imported.frames);
+  f.track = std::move(imported.record);
+  for (std::string& s : imported.settings) fixed.push_back(std::move(s));
+  f.data.experiments = {fixed};
+  return {"data.track (its walls and start state)"};
 }
 
 }  // namespace
@@ -248,25 +289,16 @@ FitFile read_fit_file(const fs::path& file) {
   f.scene = existing_scene(root, base);
   f.method = root.text("method");
   read_parameters(root, f);
-  // the measurements
-  const io::SceneNode data = root.map("data");
-  f.data_csv = base / data.text("csv");
-  const CsvTable table = read_csv_table(f.data_csv, data.child_path("csv"));
-  const std::vector<std::size_t> variable_columns = read_variables_and_frames(data, table, f);
-  const bool all_sigma_given = read_observables(data, table, f);
   RunSettings fixed;
   if (root.has("settings")) fixed = root.texts("settings");
-  for (std::size_t i = 0; i < table.rows.size(); ++i) {
-    RunSettings s = fixed;
-    for (std::size_t v = 0; v < variable_columns.size(); ++v)
-      s.push_back(f.variables[v] + "=" + table.rows[i][variable_columns[v]]);
-    f.data.experiments.push_back(std::move(s));
-  }
+  const io::SceneNode data = root.map("data");
+  if (!data.has("csv") && !data.has("track"))
+    data.fail("csv", "(missing)", "a CSV file of measurements, or a tracked video (data.track)");
+  const std::vector<std::string> origin = data.has("track") ? read_track_data(data, base, fixed, f)
+                                                            : read_csv_data(data, base, fixed, f);
   const io::SceneNode options = root.map("options");
   read_options(options, f);
-  f.options.absolute_sigma = all_sigma_given;
-  if (is_vine_method(f.method)) f.data.experiments = {fixed};  // one run from the scene's start
-  const vine::VineModel vine_model = check_scene_loads(f, table);
+  const vine::VineModel vine_model = check_scene_loads(f, origin);
   if (f.method == "joint_estimation")
     f.estimation.contacts =
         read_known_contacts(options, vine_model, f.frames.front().step, f.frames.back().step);

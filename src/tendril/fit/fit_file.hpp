@@ -38,6 +38,7 @@ struct FitFile {
       estimation;     ///< joint_estimation: its options (bounds and scales from the parameters)
   int jobs = 0;       ///< runs at once (0: all local cores)
   io::Json resolved;  ///< the fit file as read, defaults filled in
+  io::Json track;     ///< data.track's conversions (fit/track_import.hpp; null without)
 };
 
 /// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of

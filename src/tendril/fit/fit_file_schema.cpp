@@ -8,6 +8,7 @@
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/joint_estimation_fit_file.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
+#include "tendril/fit/track_import.hpp"
 #include "tendril/io/schema_keys.hpp"
 
 namespace tendril::fit {
@@ -21,6 +22,12 @@ std::vector<std::string> method_names() {
   std::vector<std::string> names;
   for (const FitMethod& m : fit_methods()) names.push_back(m.name);
   return names;
+}
+
+/// `a` then `b`.
+std::vector<io::KeySpec> joined(std::vector<io::KeySpec> a, std::vector<io::KeySpec> b) {
+  for (io::KeySpec& k : b) a.push_back(std::move(k));
+  return a;
 }
 
 /// `table` with `keys` appended.
@@ -98,10 +105,10 @@ const io::SchemaTable& fit_file_schema() {
               node("data", KeyType::Map, "The measurements."),
               {.path = "data.csv",
                .type = KeyType::String,
-               .default_value = kReq,
+               .default_value = kOpt,
                .unit = "",
                .doc = "CSV file with a header line; one row per experiment (lines starting with # "
-                      "are comments)."},
+                      "are comments). Required unless data.track is given."},
               {.path = "data.variables",
                .type = KeyType::StringList,
                .default_value = kOpt,
@@ -179,7 +186,7 @@ const io::SchemaTable& fit_file_schema() {
                       "--jobs overrides)."),
           },
           kFitExample},
-      joint_estimation_option_keys());
+      joined(joint_estimation_option_keys(), track_import_keys()));
   return table;
 }
 

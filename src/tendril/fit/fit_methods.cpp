@@ -8,6 +8,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/fit_points_csv.hpp"
+#include "tendril/fit/shape_error.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
@@ -20,6 +21,19 @@ vine::VineScene initial_vine_scene(const FitFile& file) {
   for (const FitParameter& p : file.parameters)
     settings.push_back(vine_parameter_setting(p.key, p.initial));
   return vine::load_vine_scene_file(file.scene, settings);
+}
+
+/// The vine methods' shape error per frame at the fitted values (`fitted`: the simulated points per
+/// frame) and at the initial guess (the simulation from the scene's start), and the track import's
+/// record.
+void add_frame_report(const FitFile& file, const vine::VineScene& scene,
+                      const std::vector<MatX>& fitted, FitReport& report) {
+  const ShootingResiduals guess =
+      shooting_residuals(scene.model, scene.initial, file.frames, Observation::points,
+                         file.parameters[0].initial, file.parameters[1].initial, false);
+  report.shape_error = shape_errors(file.frames, fitted);
+  report.guess_shape_error = shape_errors(file.frames, guess.simulated);
+  if (!file.track.is_null()) report.details.emplace_back("track", file.track);
 }
 
 FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
@@ -73,6 +87,7 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.frame_points = true;
   report.details.emplace_back("tip_x_mean_absolute_error",
                               tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
+  add_frame_report(file, scene, r.fitted.simulated, report);
   return report;
 }
 
@@ -128,6 +143,7 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
   report.residuals_csv = fit_points_csv(file.frames, r.simulated);
   report.frame_points = true;
   report.details = joint_estimation_details(r, at_guess, options, file.frames);
+  add_frame_report(file, scene, r.simulated, report);
   return report;
 }
 

@@ -50,6 +50,8 @@ std::string fit_summary(const FitReport& report) {
   text += fmt::format("cost {} -> {} after {} iteration(s), {} runs: {}\n",
                       number_text(report.initial_cost, 6), number_text(report.cost, 6),
                       report.iterations, report.runs, report.message);
+  if (!report.shape_error.empty())
+    text += shape_error_summary(report.shape_error, report.guess_shape_error);
   return text;
 }
 
@@ -74,6 +76,8 @@ io::Json fit_json(const std::string& method, const FitReport& r) {
     parameters.push_back(std::move(p));
   }
   j["parameters"] = std::move(parameters);
+  if (!r.shape_error.empty())
+    j["shape_error"] = shape_error_json(r.shape_error, r.guess_shape_error);
   for (const auto& [key, value] : r.details) j[key] = value;
   return j;
 }

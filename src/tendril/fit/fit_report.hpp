@@ -10,6 +10,7 @@
 #include "tendril/core/types.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_iteration.hpp"
+#include "tendril/fit/shape_error.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
 #include "tendril/io/json.hpp"
 
@@ -29,6 +30,8 @@ struct FitReport {
   /// true: residuals_csv is fit_points_csv's table (fit_points_csv.hpp), measured and simulated
   /// points per frame, which the command also draws per frame (points.png)
   bool frame_points = false;
+  /// the vine methods: the shape error per frame at the fitted values and at the initial guess
+  std::vector<FrameShapeError> shape_error, guess_shape_error;
   long runs = 0;             ///< simulations run
   io::Json::Object details;  ///< the method's own results (key, value), written into fit.json
 };

@@ -29,8 +29,6 @@ class PointMoment final : public ForceTerm {
   bool has_symmetric_jacobian() const override { return false; }
 
   int edge() const { return edge_; }
-  /// M(t) [N m].
-  Vec3 moment_at(double t) const { return moment_of_time_(t); }
 
  private:
   int edge_;

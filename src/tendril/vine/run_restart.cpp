@@ -39,18 +39,24 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
 
 }  // namespace
 
-io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper) {
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows) {
   return run.add_array(
-      "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(stepper.max_inequality_rows())},
-      "-",
+      "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(max_rows)}, "-",
       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
       "active flags 32 per value): restarts continue exactly");
 }
 
-void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
-  const std::vector<std::int64_t> record =
-      pack_warm_start(stepper.warm_start(), stepper.max_inequality_rows());
+void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows) {
+  const std::vector<std::int64_t> record = pack_warm_start(warm_start, max_rows);
   array.append(std::span<const std::int64_t>(record.data(), record.size()));
+}
+
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper) {
+  return add_warm_start_array(run, stepper.max_inequality_rows());
+}
+
+void append_warm_start(io::NpyAppender& array, const VineStepper& stepper) {
+  append_warm_start(array, stepper.warm_start(), stepper.max_inequality_rows());
 }
 
 namespace {
@@ -72,44 +78,62 @@ VineWarmStart unpack_warm_start(const double* record, std::size_t size) {
 
 }  // namespace
 
-SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame,
-                                const VineModel& model, const std::string& key,
+RestartFrame read_restart_frame(const std::filesystem::path& run_dir, long frame,
+                                const std::string& kind, int bodies,
+                                const std::vector<std::string>& arrays, const std::string& key,
                                 const std::string& frame_key) {
-  io::RunData run;
+  RestartFrame out;
   try {
-    run = io::read_run(run_dir);
+    out.run = io::read_run(run_dir);
   } catch (const InputError& e) {
-    throw InputError(key, e.what(), "a vine run folder written by this scene");
+    throw InputError(key, e.what(), fmt::format("a {} run folder written by this scene", kind));
   }
-  if (run.kind != "vine")
-    throw InputError(key, fmt::format("a {} run", run.kind), "a vine run folder");
-  const io::NpyArray& pose = run.array("body_pose");
-  const io::NpyArray& velocity = run.array("body_velocity");
-  const io::NpyArray& time = run.array("frame_time");
-  const std::size_t n = static_cast<std::size_t>(model.num_bodies);
-  if (pose.shape.size() != 3 || pose.shape[1] != n)
-    throw InputError(key,
-                     fmt::format("a run of {} bodies", pose.shape.size() == 3 ? pose.shape[1] : 0),
-                     fmt::format("a run of this scene's {} bodies", n));
-  const long frames =
-      static_cast<long>(std::min({time.shape[0], pose.shape[0], velocity.shape[0]}));
-  SavedVineState out;
+  if (out.run.kind != kind)
+    throw InputError(key, fmt::format("a {} run", out.run.kind),
+                     fmt::format("a {} run folder", kind));
+  const io::NpyArray& per_body = out.run.array(arrays.front());
+  const auto n = static_cast<std::size_t>(bodies);
+  if (per_body.shape.size() != 3 || per_body.shape[1] != n)
+    throw InputError(
+        key, fmt::format("a run of {} bodies", per_body.shape.size() == 3 ? per_body.shape[1] : 0),
+        fmt::format("a run of this scene's {} bodies", n));
+  auto frames = static_cast<long>(out.run.array("frame_time").shape[0]);
+  for (const std::string& name : arrays)
+    frames = std::min(frames, static_cast<long>(out.run.array(name).shape[0]));
   const long chosen = frame < 0 ? frames + frame : frame;
   if (chosen < 0 || chosen >= frames)
     throw InputError(frame_key, std::to_string(frame),
                      fmt::format("a saved frame of the run: 0 to {} (or -1 to -{} from the end)",
                                  frames - 1, frames));
-  const std::size_t f = static_cast<std::size_t>(chosen);
+  out.frame = static_cast<std::size_t>(chosen);
+  return out;
+}
+
+SavedVineState read_saved_state(const std::filesystem::path& run_dir, long frame,
+                                const VineModel& model, const std::string& key,
+                                const std::string& frame_key) {
+  const RestartFrame saved = read_restart_frame(run_dir, frame, "vine", model.num_bodies,
+                                                {"body_pose", "body_velocity"}, key, frame_key);
+  const io::RunData& run = saved.run;
+  const io::NpyArray& pose = run.array("body_pose");
+  const io::NpyArray& velocity = run.array("body_velocity");
+  const io::NpyArray& time = run.array("frame_time");
+  const auto n = static_cast<std::size_t>(model.num_bodies);
+  const std::size_t f = saved.frame;
+  SavedVineState out;
   out.state.time = time.data[f];
   out.state.q = Eigen::Map<const VecX>(pose.data.data() + 3 * n * f, static_cast<int>(3 * n));
   out.state.v = Eigen::Map<const VecX>(velocity.data.data() + 3 * n * f, static_cast<int>(3 * n));
-  if (run.has("qp_warm_start")) {
-    const io::NpyArray& warm = run.array("qp_warm_start");
-    const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
-    if (size >= 1 && warm.shape[0] > f)
-      out.warm_start = unpack_warm_start(warm.data.data() + size * f, size);
-  }
+  out.warm_start = saved_warm_start(run, f);
   return out;
+}
+
+VineWarmStart saved_warm_start(const io::RunData& run, std::size_t frame) {
+  if (!run.has("qp_warm_start")) return {};
+  const io::NpyArray& warm = run.array("qp_warm_start");
+  const std::size_t size = warm.shape.size() == 2 ? warm.shape[1] : 0;
+  if (size < 1 || warm.shape[0] <= frame) return {};
+  return unpack_warm_start(warm.data.data() + size * frame, size);
 }
 
 }  // namespace tendril::vine

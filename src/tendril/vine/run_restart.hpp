@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tendril/io/run_directory.hpp"
+#include "tendril/io/run_reader.hpp"
 #include "tendril/vine/vine_model.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
@@ -20,6 +21,26 @@ namespace tendril::vine {
 io::NpyAppender& add_warm_start_array(io::RunDirectory& run, const VineStepper& stepper);
 /// Appends the warm start the stepper's next step starts from to the array of add_warm_start_array.
 void append_warm_start(io::NpyAppender& array, const VineStepper& stepper);
+
+/// The same for any stepper whose steps have at most `max_rows` inequality rows (the 3D vine's).
+io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows);
+void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows);
+/// The warm start saved with frame `frame` of a run's qp_warm_start (empty if the run has none).
+VineWarmStart saved_warm_start(const io::RunData& run, std::size_t frame);
+
+/// A saved frame of a run to restart from: the run and the frame's index.
+struct RestartFrame {
+  io::RunData run;
+  std::size_t frame = 0;
+};
+/// The run in `run_dir` (of kind `kind`, its per-body array `arrays[0]` of `bodies` bodies) and the
+/// index of its frame `frame` (< 0: counted from the end) among those that frame_time and every
+/// array in `arrays` hold. Throws InputError at `key` for a folder that is not such a run, at
+/// `frame_key` for a frame it does not have.
+RestartFrame read_restart_frame(const std::filesystem::path& run_dir, long frame,
+                                const std::string& kind, int bodies,
+                                const std::vector<std::string>& arrays, const std::string& key,
+                                const std::string& frame_key);
 
 struct SavedVineState {
   VineState state;           ///< q, v and t of the frame

@@ -367,6 +367,17 @@ Obstacle read_obstacle(const io::SceneNode& o) {
   return out;
 }
 
+}  // namespace
+
+InflatedBeam read_inflated_beam(const io::SceneNode& b, double tube_diameter, double half_length) {
+  InflatedBeam beam;
+  beam.pressure = b.real("pressure");
+  beam.wrinkling_strain = b.real("wrinkling_strain");
+  beam.radius = b.has("radius") ? b.real("radius") : 0.5 * tube_diameter;
+  beam.joint_length = b.has("joint_length") ? b.real("joint_length") : 4.0 * half_length;
+  return beam;
+}
+
 GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& base_dir) {
   const int given =
       (g.has("rate") ? 1 : 0) + (g.has("schedule") ? 1 : 0) + (g.has("table_csv") ? 1 : 0);
@@ -397,6 +408,8 @@ GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& 
   return GrowthSchedule::constant(g.has("rate") ? g.real("rate") : 0.0);
 }
 
+namespace {
+
 /// The uniform chain: bodies, their size and mass, the heading and the time step.
 UniformVineParameters read_uniform_parameters(const io::SceneNode& v) {
   UniformVineParameters p;
@@ -417,13 +430,8 @@ void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_d
       v.fail("stiffness", "no stiffness with bending_law inflated_beam (the law sets the moment)");
     if (!v.has("inflated_beam"))
       v.fail("inflated_beam", "an inflated_beam map with bending_law inflated_beam");
-    const io::SceneNode b = v.map("inflated_beam");
     m.bending_law = BendingLaw::inflated_beam;
-    m.inflated_beam.pressure = b.real("pressure");
-    m.inflated_beam.wrinkling_strain = b.real("wrinkling_strain");
-    m.inflated_beam.radius = b.has("radius") ? b.real("radius") : 0.5 * m.tube_diameter;
-    m.inflated_beam.joint_length =
-        b.has("joint_length") ? b.real("joint_length") : 4.0 * m.half_length[0];
+    m.inflated_beam = read_inflated_beam(v.map("inflated_beam"), m.tube_diameter, m.half_length[0]);
     m.stiffness.assign(m.num_pins(), 0.0);
   } else {
     if (!v.has("stiffness")) v.fail("stiffness", "a stiffness with bending_law linear");

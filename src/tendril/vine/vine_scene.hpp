@@ -41,6 +41,14 @@ struct VineScene {
   VineWarmStart warm_start;     ///< the QP warm start of the first step (restart from a run)
 };
 
+/// The growth rate u(t) of a `growth` map: `rate` (constant, default 0), `schedule` (piecewise
+/// constant rows [t_start, u]) or `table_csv` (a CSV file relative to `base_dir`, interpolated);
+/// shared with the 3D vine's scenes (InputError at the map's keys).
+GrowthSchedule read_growth(const io::SceneNode& g, const std::filesystem::path& base_dir);
+/// The inflated-beam law's tube of an `inflated_beam` map (pressure, wrinkling_strain, radius
+/// default tube_diameter / 2, joint_length default 4 half_length, the bending joints' spacing).
+InflatedBeam read_inflated_beam(const io::SceneNode& b, double tube_diameter, double half_length);
+
 /// Reads and checks a parsed scene (unknown or unused keys, sizes, NaN, bodies inside obstacles
 /// at the start all throw InputError naming the key path).
 VineScene load_vine_scene(io::Scene& scene);

@@ -38,7 +38,8 @@ SparseMatrix row_pattern(const std::vector<RowSpec>& rows, int cols, std::vector
   return a;
 }
 
-/// FNV-1a hash of the inequality rows' bodies: the key of the A_in pattern.
+}  // namespace
+
 std::uint64_t rows_key(const std::vector<int>& row_bodies) {
   std::uint64_t h = 1469598103934665603ull;
   for (int body : row_bodies)
@@ -46,8 +47,6 @@ std::uint64_t rows_key(const std::vector<int>& row_bodies) {
       h = (h ^ ((static_cast<std::uint32_t>(body) >> (8 * byte)) & 0xffu)) * 1099511628211ull;
   return h;
 }
-
-}  // namespace
 
 VineStepper::VineStepper(VineModel model, QpOptions options)
     : model_(std::move(model)), solver_(options) {

@@ -98,6 +98,9 @@ struct VineWarmStart {
   std::vector<char> active;    ///< one flag per inequality row (empty: the next step starts cold)
 };
 
+/// FNV-1a hash of the inequality rows' bodies: the key of an A_in pattern (VineWarmStart).
+std::uint64_t rows_key(const std::vector<int>& row_bodies);
+
 class VineStepper {
  public:
   /// Validates the model (throws InputError) and builds the QP pattern.
@@ -144,8 +147,6 @@ class VineStepper {
   /// per prismatic joint, then L = dPhi/dq of the pairs near contact; a pair in contact with
   /// friction has the two rows (n +- mu t) . dp/dq instead of n . dp/dq.
   const SparseMatrix& contact_jacobian() const { return problem_.A_in; }
-  /// Achieved growth rates G_bar_j v_{k+1} of the last step [m/s] (#prismatic).
-  const VecX& achieved_growth_rates() const { return achieved_; }
   /// c(q_k) joint constraint errors of the last step's start [m] (2 #bodies).
   VecX joint_errors() const;
   /// c(q) (eq. 2, 3) at any configuration [m] (2 #bodies).

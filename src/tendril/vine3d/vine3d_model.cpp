@@ -31,7 +31,8 @@ void require(bool ok, const std::string& key, double value, const char* allowed)
   if (!ok) throw InputError(key, fmt::format("{}", value), allowed);
 }
 
-/// The obstacle's geometry is finite and not degenerate; the error names it by index (and name).
+/// The obstacle's geometry is finite and not degenerate; the error names it (its key path in the
+/// scene), or its index without a name.
 void check_obstacle(const Obstacle3& o, const std::string& prefix, std::size_t index) {
   bool ok = o.centre.allFinite() && o.normal.allFinite() &&
             std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) && o.radius >= 0.0 &&
@@ -49,8 +50,7 @@ void check_obstacle(const Obstacle3& o, const std::string& prefix, std::size_t i
     allowed = "a triangle of finite corners and non-zero area [m]";
   }
   if (!ok)
-    throw InputError(fmt::format("{}.obstacles[{}]{}", prefix, index,
-                                 o.name.empty() ? std::string() : " (" + o.name + ")"),
+    throw InputError(o.name.empty() ? fmt::format("{}.obstacles[{}]", prefix, index) : o.name,
                      "non-finite or degenerate geometry", allowed);
 }
 
@@ -66,6 +66,9 @@ void Vine3dModel::validate(const std::string& prefix) const {
   require_size(prefix + ".stiffness", stiffness.size(), num_bending(), "bending joint");
   require_size(prefix + ".damping", damping.size(), num_bending(), "bending joint");
   require_size(prefix + ".rest_bend", rest_bend.size(), num_bending(), "bending joint");
+  if (!steering.empty())
+    require_size(prefix + ".steering", steering.size(), 2 * num_bending(),
+                 "rest-bend component (y, z) of a bending joint");
   require_values(prefix + ".half_length", half_length, true);
   require_values(prefix + ".mass", mass, true);
   require_values(prefix + ".axial_inertia", axial_inertia, true);
@@ -90,17 +93,7 @@ void Vine3dModel::validate(const std::string& prefix) const {
           "a finite coefficient >= 0");
   require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
           "a finite gap >= 0 [m]");
-  for (std::size_t i = 0; i < obstacles.size(); ++i) {
-    check_obstacle(obstacles[i], prefix, i);
-    Vec3 normal;
-    if (obstacles[i].shape != ObstacleShape::triangle &&
-        signed_distance(obstacles[i], base, normal) < 0.0)
-      throw InputError(fmt::format("{}.obstacles[{}]{}", prefix, i,
-                                   obstacles[i].name.empty() ? "" : " (" + obstacles[i].name + ")"),
-                       fmt::format("encloses the base ({:.3g} m inside)",
-                                   -signed_distance(obstacles[i], base, normal)),
-                       "obstacles that leave the base point outside");
-  }
+  for (std::size_t i = 0; i < obstacles.size(); ++i) check_obstacle(obstacles[i], prefix, i);
   require(std::isfinite(everted_density) && everted_density >= 0.0,
           prefix + ".growth.everted_density", everted_density,
           "a finite mass per length >= 0 [kg/m]");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tendril/actuation/schedule.hpp"
 #include "tendril/core/types.hpp"
 #include "tendril/vine/growth_schedule.hpp"
 #include "tendril/vine/vine_model.hpp"
@@ -49,6 +50,10 @@ struct Vine3dModel {
   /// beta_0,j: rest bend (rotation vector components about the parent's y and z axes) of bending
   /// joint j [rad] (#bending joints); joint 0: relative to the base frame (the initial heading)
   std::vector<Vec2> rest_bend;
+  /// Steering (tendon or pouch): beta_0,j(t), the rest bend's components about the parent's y and
+  /// z axes at 2 j and 2 j + 1 [rad] (2 #bending joints); each step takes them at its start time.
+  /// Empty: `rest_bend` held (docs/physics/vine3d.md#steering)
+  std::vector<Schedule> steering;
   /// lambda: mass per length of the material everted at the tip [kg/m]. 0: every body keeps its
   /// mass (the paper). Otherwise the material the prismatic joints' extension stands for,
   /// lambda max(0, grown_length), is carried by the tip body, and a step adds lambda Delta t u at
@@ -82,9 +87,8 @@ struct Vine3dModel {
   /// Body index distal of prismatic joint j.
   int prismatic_body(int j) const { return 2 * j + 1; }
 
-  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid, an
-  /// obstacle is degenerate, or a solid obstacle encloses the base point (start_checks.hpp checks
-  /// a state against the model).
+  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid or an
+  /// obstacle is degenerate.
   void validate(const std::string& prefix = "vine3d") const;
 };
 

@@ -224,6 +224,37 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
   }
 }
 
+std::vector<int> Vine3dStepper::pair_bodies() const {
+  std::vector<int> bodies;
+  bodies.reserve(pairs_.size());
+  for (const Pair& p : pairs_) bodies.push_back(p.body);
+  return bodies;
+}
+
+vine::VineWarmStart Vine3dStepper::warm_start() const {
+  return restored_ ? *restored_
+                   : vine::VineWarmStart{vine::rows_key(pair_bodies()), solver_.warm_start()};
+}
+
+void Vine3dStepper::set_warm_start(vine::VineWarmStart warm_start) {
+  restored_ = std::move(warm_start);
+}
+
+int Vine3dStepper::max_inequality_rows() const {
+  return 3 * rows_per_point() * model_.num_bodies * static_cast<int>(model_.obstacles.size());
+}
+
+void Vine3dStepper::steer(double time) {
+  for (std::size_t k = 0; k < model_.steering.size(); ++k) {
+    const double angle = model_.steering[k](time);
+    if (!std::isfinite(angle))
+      throw InputError(fmt::format("vine3d.steering (bending joint {}, {})", k / 2,
+                                   k % 2 == 0 ? "about y" : "about z"),
+                       fmt::format("{} at t = {} s", angle, time), "finite rest bends [rad]");
+    model_.rest_bend[k / 2](static_cast<int>(k % 2)) = angle;
+  }
+}
+
 VecX Vine3dStepper::joint_growth_rates(double time) const {
   const int np = model_.num_prismatic();
   VecX rates = VecX::Zero(np);
@@ -350,6 +381,7 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
   check_state(state, joint_rates);
   start_ = state;
   start_rates_ = joint_rates;
+  steer(state.time);
   fill_objective(state, joint_rates);
   Vine3dStepReport report;
   report.joint_error = fill_rows(state, joint_rates);
@@ -360,6 +392,14 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
   const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
   for (int round = 0; round < 4; ++round) {
     report.min_distance = select_pairs(state);
+    if (restored_) {
+      // a restart: the saved active set, if the rows are those it was left for (else cold, as the
+      // run that did not stop would have started after a change of the rows' pattern)
+      if (restored_->rows_key == vine::rows_key(pair_bodies()) &&
+          static_cast<int>(restored_->active.size()) == problem_.A_in.rows())
+        solver_.set_warm_start(restored_->active);
+      restored_.reset();
+    }
     fill_contact_rows(state);
     if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
         !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))

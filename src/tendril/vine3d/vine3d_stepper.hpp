@@ -17,9 +17,11 @@
 /// Coulomb friction as a four-sided pyramid once in contact; only the pairs within reach of contact
 /// get rows (docs/physics/vine3d.md#contact).
 
+#include <optional>
 #include <vector>
 
 #include "tendril/qp/qp_solver.hpp"
+#include "tendril/vine/vine_stepper.hpp"
 #include "tendril/vine3d/joint_rows.hpp"
 #include "tendril/vine3d/obstacle_grid.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
@@ -78,6 +80,16 @@ class Vine3dStepper {
   /// `stiffness` and `damping` replace the model's K_j and C_j (#bending each).
   void assemble_at(const Vine3dState& state, const VecX& joint_rates,
                    const std::vector<double>& stiffness, const std::vector<double>& damping);
+  /// What the next step takes from the last one besides the state: the QP active set and the key
+  /// of its contact rows' bodies (as vine::VineStepper::warm_start; set_warm_start's until a step
+  /// has taken it). Saved with every frame of a run, so a restart continues exactly.
+  vine::VineWarmStart warm_start() const;
+  /// Makes the next step start as it would have after the step that left `warm_start`.
+  void set_warm_start(vine::VineWarmStart warm_start);
+  /// Most inequality rows a step can have: per (body, obstacle) pair three contact points of
+  /// rows_per_point() rows.
+  int max_inequality_rows() const;
+
   /// The QP of the last step (scaled by 1 / m_ref) and its solution.
   const qp::QpProblem& last_problem() const { return problem_; }
   const qp::QpSolution& last_solution() const { return solution_; }
@@ -112,6 +124,10 @@ class Vine3dStepper {
   double body_motion(const VecX& velocity, int body) const;
   /// A_in and b_in of the selected pairs at q_k.
   void fill_contact_rows(const Vine3dState& state);
+  /// Steering: the rest bends of the model's schedules at `time` (InputError if not finite).
+  void steer(double time);
+  /// The body of every selected pair (the A_in pattern's key).
+  std::vector<int> pair_bodies() const;
   /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
   int rows_per_point() const;
   /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
@@ -129,7 +145,8 @@ class Vine3dStepper {
   ObstacleGrid3 grid_;           // broad phase over the obstacles' boxes
   std::vector<int> candidates_;  // the grid's obstacles near one body
   std::vector<Pair> pairs_;      // pairs with rows this step
-  VecX reach_;                   // per body: pairs with Phi below it get rows [m]
+  std::optional<vine::VineWarmStart> restored_;  // set_warm_start: taken by the next step
+  VecX reach_;                                   // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)

@@ -50,7 +50,6 @@ class RigidObstacle {
   Vec3 velocity(double t) const;
   /// Moves the obstacle along d(t) (translation only).
   void set_path(ObstaclePath path) { path_ = std::move(path); }
-  bool is_moving() const { return static_cast<bool>(path_); }
   /// The core at the placement (see ObstacleCore); translate by d(t).
   virtual ObstacleCore core() const = 0;
   /// The radius of the largest ball inside the obstacle [m] (infinite for a half-space): a point
