@@ -4,6 +4,13 @@
 // paper's dt = 1/90 s; each iteration is one Vine3dStepper::step over a 400-step trajectory that
 // restarts (untimed) at its end. BM_Vine3dStepObstacles: 30 bodies with 1, 10, 100 spheres beside
 // the path (the pairs out of reach get no rows: the QP does not grow with the obstacle count).
+// BM_Vine3dStepClutter: 30 bodies growing on a floor under gravity (frictionless, whole-body
+// contact) between posts (cylinders of radius 5 mm on a 6 cm lattice, the N nearest to the path's
+// middle, N = 10, 100, 1000): the vine touches the floor all along and the posts it bends into;
+// the obstacle grid gives each body only its neighbours, so the step's cost depends on the posts
+// near the vine, not on N.
+#include <algorithm>
+
 #include <benchmark/benchmark.h>
 
 #include "tendril/vine3d/vine3d_stepper.hpp"
@@ -31,12 +38,32 @@ Vine3dModel growing_vine(int bodies, int spheres) {
   return m;
 }
 
+Vine3dModel cluttered_vine(int posts) {
+  Vine3dModel m = growing_vine(30, 0);
+  m.base_frame = Quat::Identity();                       // along x, between two rows of posts
+  m.rest_bend.assign(m.num_bending(), Vec2(0.0, 0.03));  // curls in the floor's plane
+  m.base = Vec3(0.0, 0.0, m.contact_radius);
+  m.gravity = Vec3(0.0, 0.0, -9.81);
+  m.obstacles.push_back(make_half_space(Vec3::Zero(), Vec3::UnitZ()));
+  std::vector<Vec3> lattice;
+  const double spacing = 0.06;
+  for (int i = -20; i <= 20; ++i)
+    for (int j = -20; j <= 20; ++j)
+      lattice.emplace_back(0.2 + spacing * (i + 0.5), spacing * (j + 0.5), 0.05);
+  std::sort(lattice.begin(), lattice.end(), [](const Vec3& a, const Vec3& b) {
+    return (a - Vec3(0.2, 0.0, 0.05)).norm() < (b - Vec3(0.2, 0.0, 0.05)).norm();
+  });
+  for (int k = 0; k < posts; ++k)
+    m.obstacles.push_back(make_cylinder(lattice[k], Vec3::UnitZ(), 0.005, 0.05));
+  return m;
+}
+
 void run_model(benchmark::State& bench, const Vine3dModel& model) {
   Vine3dStepper stepper(model);
   const Vine3dState start = straight_state(model, 0.0);
   Vine3dState state = start;
   int step = 0;
-  long failures = 0;
+  long failures = 0, contacts = 0, steps = 0;
   for (auto _ : bench) {
     if (step == 400) {
       bench.PauseTiming();
@@ -44,12 +71,16 @@ void run_model(benchmark::State& bench, const Vine3dModel& model) {
       step = 0;
       bench.ResumeTiming();
     }
-    failures += !stepper.step(state).ok();
+    const Vine3dStepReport report = stepper.step(state);
+    failures += !report.ok();
+    contacts += report.active_contacts;
     benchmark::DoNotOptimize(state.velocity.data());
     ++step;
+    ++steps;
   }
   bench.counters["bodies"] = model.num_bodies;
   bench.counters["failed_steps"] = static_cast<double>(failures);
+  bench.counters["active_contacts"] = static_cast<double>(contacts) / std::max(steps, 1L);
 }
 
 void BM_Vine3dStep(benchmark::State& bench) {
@@ -59,8 +90,13 @@ void BM_Vine3dStepObstacles(benchmark::State& bench) {
   run_model(bench, growing_vine(30, static_cast<int>(bench.range(0))));
 }
 
+void BM_Vine3dStepClutter(benchmark::State& bench) {
+  run_model(bench, cluttered_vine(static_cast<int>(bench.range(0))));
+}
+
 }  // namespace
 
+BENCHMARK(BM_Vine3dStepClutter)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Vine3dStep)->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Vine3dStepObstacles)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

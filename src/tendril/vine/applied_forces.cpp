@@ -37,7 +37,7 @@ void applied_forces(const VineModel& model, const VecX& q, const VecX& v, VecX& 
   }
   // gravity
   for (int i = 0; i < model.num_bodies; ++i)
-    force.segment<2>(3 * i) += model.mass[i] * model.gravity;
+    force.segment<2>(3 * i) += body_mass(model, q, i) * model.gravity;
 }
 
 double spring_energy(const VineModel& model, const VecX& q) {

@@ -6,7 +6,8 @@
 /// theta_j = theta_b - theta_a (theta_0 = theta_b: absolute heading) and rate thetadot_j. Torque
 /// tau_j = -K_j (theta_j - theta_bar_j) - C_j thetadot_j (or -M(theta_j - theta_bar_j) - C_j
 /// thetadot_j with the inflated-beam law) acts +tau_j on body b and -tau_j on body a
-/// (F = R tau, eq. 8). Gravity adds m_i g to the translational DOFs of every body.
+/// (F = R tau, eq. 8). Gravity adds m_i g to the translational DOFs of every body (m_i:
+/// body_mass, with the tip's everted material).
 /// docs/physics/vine.md#springs-dampers-gravity-eq-7-8
 
 #include "tendril/core/types.hpp"

@@ -10,8 +10,8 @@
 /// the same row templates the step uses. Inequality rows with z_i = 0 are treated as inactive, so
 /// at a weakly active contact (z_i = 0 and zero slack) this is a one-sided derivative. With body
 /// contact the offset s* of each contact point is held at its value of the step (its change with
-/// q, zero where s* is at a body end, is left out). Force-limited growth is not differentiated (ok
-/// = false).
+/// q, zero where s* is at a body end, is left out). Force-limited growth and eversion
+/// (VineModel::everted_density > 0) are not differentiated (ok = false).
 
 #include "tendril/core/types.hpp"
 #include "tendril/vine/vine_stepper.hpp"

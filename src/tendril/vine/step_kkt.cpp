@@ -147,10 +147,10 @@ void row_derivatives(const VineStepper& stepper, const StepKkt& out, MatX& rhs, 
 
 bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt& out) {
   const VineModel& m = stepper.model();
-  // force-limited growth (growth caps among the inequalities, actuator force in c) is not
-  // differentiated
+  // force-limited growth (growth caps among the inequalities, actuator force in c) and eversion
+  // (the tip mass a function of q) are not differentiated
   if (stepper.last_solution().status != QpStatus::solved ||
-      m.growth_control == GrowthControl::force_limited)
+      m.growth_control == GrowthControl::force_limited || m.everted_density > 0.0)
     return false;
   const int n = m.num_dofs();
   out.n = n;

@@ -40,7 +40,8 @@ inline int row_global_dof(const RowSpec& row, int l) {
 }
 
 /// Linearises the last step of `stepper` (call after a successful step()). False if the step did
-/// not solve, growth is force-limited (not differentiated) or the KKT matrix is singular.
+/// not solve, growth is force-limited or the tip mass grows by eversion (not differentiated) or the
+/// KKT matrix is singular.
 bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt& out);
 
 }  // namespace tendril::vine

@@ -68,6 +68,9 @@ void VineModel::validate(const std::string& prefix) const {
           "a finite gap >= 0 [m]");
   require(std::isfinite(growth_force) && growth_force >= 0.0, prefix + ".growth.force",
           growth_force, "a finite force >= 0 [N]");
+  require(std::isfinite(everted_density) && everted_density >= 0.0,
+          prefix + ".growth.everted_density", everted_density,
+          "a finite mass per length >= 0 [kg/m]");
   require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,
           "a joint error > 0 [m]");
   require(max_speed > 0.0, prefix + ".limits.speed", max_speed, "a speed > 0 [m/s]");
@@ -143,6 +146,21 @@ VineState straight_state(const VineModel& model, double heading, double extensio
     end = centre + model.half_length[i] * e;
   }
   return s;
+}
+
+double grown_length(const VineModel& model, const VecX& q) {
+  double length = 0.0;
+  for (int j = 0; j < model.num_prismatic(); ++j) {
+    const int b = model.prismatic_body(j);
+    length += (q.segment<2>(3 * b) - q.segment<2>(3 * (b - 1))).norm() - model.half_length[b] -
+              model.half_length[b - 1];
+  }
+  return length;
+}
+
+double body_mass(const VineModel& model, const VecX& q, int body) {
+  if (model.everted_density == 0.0 || body != model.num_bodies - 1) return model.mass[body];
+  return model.mass[body] + model.everted_density * std::max(0.0, grown_length(model, q));
 }
 
 std::vector<Vec2> centerline_points(const VineModel& model, const VecX& q) {

@@ -94,6 +94,10 @@ struct VineModel {
   std::vector<Obstacle> obstacles;  ///< rigid, fixed obstacles (#obstacles)
 
   Vec2 gravity = Vec2::Zero();  ///< g in the plane of motion [m/s^2]
+  /// lambda: mass per length of the material everted at the tip [kg/m]. 0: every body keeps its
+  /// mass (the paper). Otherwise the tip body carries lambda max(0, grown_length(q)) more, and a
+  /// step adds lambda Delta t u at rest (docs/physics/vine.md#growth-by-eversion)
+  double everted_density = 0.0;
   SpringIntegration springs = SpringIntegration::explicit_forces;
   double dt = 0.01;  ///< Delta t time step [s]
   GrowthMode growth_mode = GrowthMode::uniform;
@@ -161,6 +165,14 @@ struct VineState {
 /// A straight vine from the base along `heading` [rad] whose prismatic joints are each extended by
 /// `extension` [m] (0: bodies end to end), at rest.
 VineState straight_state(const VineModel& model, double heading, double extension = 0.0);
+
+/// The length grown beyond the bodies end to end: sum over the prismatic joints of the distance of
+/// the two bodies' centres minus d_a + d_b [m].
+double grown_length(const VineModel& model, const VecX& q);
+
+/// m_i of body i at q: the model's mass, plus lambda max(0, grown_length(q)) for the tip body
+/// (VineModel::everted_density) [kg].
+double body_mass(const VineModel& model, const VecX& q, int body);
 
 /// Positions of the joint points base .. tip: the base, every joint between bodies (the proximal
 /// end of the distal body) and the tip (#bodies + 1).

@@ -175,6 +175,10 @@ io::SchemaTable make_table() {
           "force_limited: actuator force F on every prismatic joint (pressure times tube "
           "cross-section).",
           0),
+      key("vine.growth.everted_density", KeyType::Real, "0", "kg/m",
+          "Mass per length of the material everted at the tip: the tip body carries the grown "
+          "length's material, added at rest (0: bodies of fixed mass, the paper).",
+          0),
       key("vine.growth.lookahead", KeyType::Real, "1", "-",
           "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 makes the length "
           "follow the integral of u.",
@@ -464,12 +468,13 @@ void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_d
     m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
 }
 
-/// The `growth` map: mode, schedule, lookahead and control.
+/// The `growth` map: mode, schedule, lookahead, everted material and control.
 void read_growth_control(const io::SceneNode& g, const std::filesystem::path& base_dir,
                          VineModel& m) {
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
+  m.everted_density = g.real("everted_density");
   m.growth_control =
       g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
   m.growth_force = g.real("force");

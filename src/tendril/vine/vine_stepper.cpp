@@ -160,6 +160,26 @@ void VineStepper::assemble_objective_matrix() {
   problem_.P.resize(n, n);
   problem_.P.setFromTriplets(entries.begin(), entries.end());
   problem_.P.makeCompressed();
+  // the tip body's mass in P, as a multiple of its model mass (eversion changes it: set_tip_mass)
+  const int tip = m.num_bodies - 1;
+  tip_scale_ = mass_diag_(3 * tip) / m.mass[tip];
+}
+
+void VineStepper::set_tip_mass(double total_rate) {
+  // eversion: the tip body gains lambda Delta t u at rest, so P holds its mass after the step and
+  // the momentum M v_k its mass before (M_{k+1} v_{k+1} = M_k v_k + Delta t F + impulses)
+  const VineModel& m = model_;
+  const int tip = m.num_bodies - 1;
+  const double scale = body_mass(m, q_k_, tip) / m.mass[tip];
+  const double next = scale + std::max(0.0, m.everted_density * m.dt * total_rate) / m.mass[tip];
+  mass_diag_.segment<3>(3 * tip) << scale * m.mass[tip], scale * m.mass[tip],
+      scale * m.inertia[tip];
+  double* values = problem_.P.valuePtr();
+  const double base[3] = {m.mass[tip], m.mass[tip], m.inertia[tip]};
+  for (int a = 0; a < 3; ++a)
+    values[value_index(problem_.P, 3 * tip + a, 3 * tip + a)] +=
+        (next - tip_scale_) * base[a] / mass_scale_;
+  tip_scale_ = next;
 }
 
 RowContext VineStepper::row_context(const RowSpec& row) const {
@@ -353,6 +373,7 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
     applied_forces(m, q_k_, zero_v_, force_, false);
   } else
     applied_forces(m, q_k_, v_k_, force_);
+  if (m.everted_density > 0.0) set_tip_mass(joint_rates.sum());
   problem_.c = -(mass_diag_.cwiseProduct(v_k_) + m.dt * force_) / mass_scale_;
 
   // constraint rows at (q_k, v_k)

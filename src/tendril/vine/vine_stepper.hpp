@@ -193,6 +193,9 @@ class VineStepper {
   void build_pattern();
   /// P = (M + implicit springs' dt^2 R K_t(q_k) R^T + dt R C R^T) / m_ref (docs/physics/vine.md).
   void assemble_objective_matrix();
+  /// Eversion: the tip body's mass at q_k in M (the momentum) and after the step in P, with the
+  /// material lambda Delta t u of the total growth rate u [m/s] added at rest.
+  void set_tip_mass(double total_rate);
   /// Appends a contact point (element, obstacle, offset s [m], Phi(q_k) [m]) and its rows.
   void add_pair(int element, int obstacle, double offset, double phi);
   /// Broad and narrow phase at q_k: pairs_ within `reach_` of contact, their rows and the A_in
@@ -229,6 +232,7 @@ class VineStepper {
   VecX achieved_;                    // G_bar_j v_{k+1} (#prismatic)
   double max_kinetic_energy_ = 0.0;  // 1/2 (sum m) v_max^2 [J]
   VecX mass_diag_;                   // M diagonal [kg, kg, kg m^2] (3 #bodies)
+  double tip_scale_ = 1.0;           // the tip body's mass in P over its model mass
   double mass_scale_ = 1.0;
   VecX force_;                  // F(q_k, v_k) (3 #bodies)
   VecX q_k_, v_k_, u_k_, phi_;  // last step's start, rates, contact row distances

@@ -41,7 +41,7 @@ Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body)
   const Mat3 r = state.orientation[body].toRotationMatrix();
   const Vec3 diag(model.axial_inertia[body], model.transverse_inertia[body],
                   model.transverse_inertia[body]);
-  return r * diag.asDiagonal() * r.transpose();
+  return body_mass(model, state, body) / model.mass[body] * (r * diag.asDiagonal() * r.transpose());
 }
 
 Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
@@ -71,7 +71,7 @@ void applied_forces(const Vine3dModel& model, const Vine3dState& state, const Ve
     if (b > 0) force.segment<3>(6 * (b - 1) + 3) -= torque;
   }
   for (int i = 0; i < model.num_bodies; ++i) {
-    force.segment<3>(6 * i) += model.mass[i] * model.gravity;
+    force.segment<3>(6 * i) += body_mass(model, state, i) * model.gravity;
     const Vec3 omega = velocity.segment<3>(6 * i + 3);
     force.segment<3>(6 * i + 3) -= omega.cross(world_inertia(model, state, i) * omega);
   }

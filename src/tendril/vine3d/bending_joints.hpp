@@ -36,12 +36,13 @@ Vec2 bend_moment(const Vine3dModel& model, int joint, const Vec2& deviation);
 double bending_energy(const Vine3dModel& model, const Vine3dState& state);
 
 /// F(q, v) (6 #bodies: force [N] then torque [N m] per body, world frame): bending springs,
-/// dampers (if `with_damping`, at `velocity`), gravity and the gyroscopic torque
+/// dampers (if `with_damping`, at `velocity`), gravity on body_mass and the gyroscopic torque
 /// -omega x I_w omega with I_w = R diag(I_a, I_t, I_t) R^T.
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
                     VecX& force, bool with_damping = true);
 
-/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T [kg m^2].
+/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T [kg m^2], scaled by body_mass / m_i (the everted
+/// material of the tip body spread as its own).
 Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body);
 
 }  // namespace tendril::vine3d

@@ -31,6 +31,29 @@ void require(bool ok, const std::string& key, double value, const char* allowed)
   if (!ok) throw InputError(key, fmt::format("{}", value), allowed);
 }
 
+/// The obstacle's geometry is finite and not degenerate; the error names it (its key path in the
+/// scene), or its index without a name.
+void check_obstacle(const Obstacle3& o, const std::string& prefix, std::size_t index) {
+  bool ok = o.centre.allFinite() && o.normal.allFinite() &&
+            std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) && o.radius >= 0.0 &&
+            o.half_size.allFinite() && o.half_size.minCoeff() >= 0.0 &&
+            std::isfinite(o.half_height) && o.half_height >= 0.0 &&
+            o.orientation.coeffs().allFinite();
+  const char* allowed = "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]";
+  if (o.shape == ObstacleShape::cylinder) {
+    ok = ok && o.radius > 0.0 && o.half_height > 0.0;
+    allowed = "a cylinder of finite radius > 0 and half height > 0 [m]";
+  } else if (o.shape == ObstacleShape::triangle) {
+    const auto& v = o.vertices;
+    ok = v[0].allFinite() && v[1].allFinite() && v[2].allFinite() &&
+         (v[1] - v[0]).cross(v[2] - v[0]).norm() > 0.0;
+    allowed = "a triangle of finite corners and non-zero area [m]";
+  }
+  if (!ok)
+    throw InputError(o.name.empty() ? fmt::format("{}.obstacles[{}]", prefix, index) : o.name,
+                     "non-finite or degenerate geometry", allowed);
+}
+
 }  // namespace
 
 void Vine3dModel::validate(const std::string& prefix) const {
@@ -70,16 +93,10 @@ void Vine3dModel::validate(const std::string& prefix) const {
           "a finite coefficient >= 0");
   require(std::isfinite(contact_gap) && contact_gap >= 0.0, prefix + ".contact.gap", contact_gap,
           "a finite gap >= 0 [m]");
-  for (std::size_t i = 0; i < obstacles.size(); ++i) {
-    const Obstacle3& o = obstacles[i];
-    const bool ok = o.centre.allFinite() && o.normal.allFinite() &&
-                    std::abs(o.normal.norm() - 1.0) < 1e-12 && std::isfinite(o.radius) &&
-                    o.radius >= 0.0 && o.half_size.allFinite() && o.half_size.minCoeff() >= 0.0 &&
-                    o.orientation.coeffs().allFinite();
-    if (!ok)
-      throw InputError(fmt::format("{}.obstacles[{}]", prefix, i), "non-finite or invalid geometry",
-                       "a finite centre, unit normal, radius >= 0 and half sizes >= 0 [m]");
-  }
+  for (std::size_t i = 0; i < obstacles.size(); ++i) check_obstacle(obstacles[i], prefix, i);
+  require(std::isfinite(everted_density) && everted_density >= 0.0,
+          prefix + ".growth.everted_density", everted_density,
+          "a finite mass per length >= 0 [kg/m]");
   require(growth_lookahead >= 0.0 && growth_lookahead <= 1.0, prefix + ".growth.lookahead",
           growth_lookahead, "a value in [0, 1] (1: eq. 14 of the paper, 0.5: midpoint)");
   require(max_joint_error > 0.0, prefix + ".limits.joint_error", max_joint_error,
@@ -101,6 +118,21 @@ Vine3dModel uniform_vine3d(const UniformVine3dParameters& p) {
   m.dt = p.dt;
   m.growth = GrowthSchedule::constant(0.0);
   return m;
+}
+
+double grown_length(const Vine3dModel& model, const Vine3dState& state) {
+  double length = 0.0;
+  for (int j = 0; j < model.num_prismatic(); ++j) {
+    const int b = model.prismatic_body(j);
+    length += (state.position[b] - state.position[b - 1]).norm() - model.half_length[b] -
+              model.half_length[b - 1];
+  }
+  return length;
+}
+
+double body_mass(const Vine3dModel& model, const Vine3dState& state, int body) {
+  if (model.everted_density == 0.0 || body != model.num_bodies - 1) return model.mass[body];
+  return model.mass[body] + model.everted_density * std::max(0.0, grown_length(model, state));
 }
 
 Vine3dState straight_state(const Vine3dModel& model, double extension) {

@@ -54,6 +54,11 @@ struct Vine3dModel {
   /// z axes at 2 j and 2 j + 1 [rad] (2 #bending joints); each step takes them at its start time.
   /// Empty: `rest_bend` held (docs/physics/vine3d.md#steering)
   std::vector<Schedule> steering;
+  /// lambda: mass per length of the material everted at the tip [kg/m]. 0: every body keeps its
+  /// mass (the paper). Otherwise the material the prismatic joints' extension stands for,
+  /// lambda max(0, grown_length), is carried by the tip body, and a step adds lambda Delta t u at
+  /// rest (docs/physics/vine3d.md#growth-by-eversion)
+  double everted_density = 0.0;
   std::vector<Obstacle3> obstacles;  ///< rigid, fixed obstacles (#obstacles)
   /// r_c: every body is a capsule of this radius around its axis segment [m]
   double contact_radius = 0.0;
@@ -82,7 +87,8 @@ struct Vine3dModel {
   /// Body index distal of prismatic joint j.
   int prismatic_body(int j) const { return 2 * j + 1; }
 
-  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid.
+  /// Throws InputError (key paths under `prefix`) if any size, sign or value is invalid or an
+  /// obstacle is degenerate.
   void validate(const std::string& prefix = "vine3d") const;
 };
 
@@ -108,6 +114,14 @@ struct Vine3dState {
   std::vector<Quat> orientation;  ///< r_i body to world (#bodies)
   VecX velocity;  ///< (v_i [m/s], omega_i [rad/s]) per body, world frame (6 #bodies)
 };
+
+/// The length grown beyond the bodies end to end: sum over the prismatic joints of
+/// |p_b - p_a| - d_a - d_b [m].
+double grown_length(const Vine3dModel& model, const Vine3dState& state);
+
+/// m_i of body i at `state`: the model's mass, plus lambda max(0, grown_length) for the tip body
+/// (Vine3dModel::everted_density) [kg].
+double body_mass(const Vine3dModel& model, const Vine3dState& state, int body);
 
 /// A straight vine from the base along the base frame's x axis whose prismatic joints are each
 /// extended by `extension` [m] (0: bodies end to end), at rest.

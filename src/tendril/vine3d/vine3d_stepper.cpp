@@ -44,6 +44,7 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
         row_slots_[12 * r + l] = value_index(problem_.A_eq, r, row_column(rows_[r], l));
   problem_.b_eq.setZero(static_cast<int>(rows_.size()));
   reach_.setZero(model_.num_bodies);
+  grid_ = ObstacleGrid3(model_.obstacles);
   build_contact_pattern();
 
   build_objective_pattern();
@@ -141,7 +142,11 @@ double Vine3dStepper::select_pairs(const Vine3dState& state) {
   for (int b = 0; b < model_.num_bodies; ++b) {
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    for (int o = 0; o < static_cast<int>(model_.obstacles.size()); ++o) {
+    // the grid's candidates: obstacles whose boxes meet the body's box grown by r_c + reach
+    const Vec3 half = (d * axis).cwiseAbs().array() + model_.contact_radius + reach_(b);
+    candidates_.clear();
+    grid_.query(state.position[b] - half, state.position[b] + half, candidates_);
+    for (const int o : candidates_) {
       const Obstacle3& obstacle = model_.obstacles[o];
       // sd is 1-Lipschitz: no point of the body is nearer than sd(centre) - d
       if (signed_distance(obstacle, state.position[b], normal) - d - model_.contact_radius >
@@ -289,17 +294,25 @@ VecX Vine3dStepper::joint_errors(const Vine3dState& state) const {
   return c;
 }
 
-void Vine3dStepper::fill_objective(const Vine3dState& state) {
+void Vine3dStepper::fill_objective(const Vine3dState& state, const VecX& joint_rates) {
   double* values = problem_.P.valuePtr();
   const VecX& v = state.velocity;
   VecX momentum(model_.num_dofs());
   for (int i = 0; i < model_.num_bodies; ++i) {
     const Mat3 inertia = world_inertia(model_, state, i);
-    for (int a = 0; a < 3; ++a) values[mass_slots_[36 * i + 7 * a]] = model_.mass[i] / mass_scale_;
+    // eversion: the tip body gains lambda Delta t u at rest, so P holds its mass after the step
+    // and the momentum its mass before (M_{k+1} V_{k+1} = M_k V_k + Delta t F + impulses)
+    const double mass = body_mass(model_, state, i);
+    const double gained =
+        i == model_.num_bodies - 1
+            ? std::max(0.0, model_.everted_density * model_.dt * joint_rates.sum())
+            : 0.0;
+    const double next = (mass + gained) / mass_scale_;
+    for (int a = 0; a < 3; ++a) values[mass_slots_[36 * i + 7 * a]] = next;
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b)
-        values[mass_slots_[36 * i + 6 * (a + 3) + b + 3]] = inertia(a, b) / mass_scale_;
-    momentum.segment<3>(6 * i) = model_.mass[i] * v.segment<3>(6 * i);
+        values[mass_slots_[36 * i + 6 * (a + 3) + b + 3]] = inertia(a, b) * next / mass;
+    momentum.segment<3>(6 * i) = mass * v.segment<3>(6 * i);
     momentum.segment<3>(6 * i + 3) = inertia * v.segment<3>(6 * i + 3);
   }
   // implicit springs: the springs' force at q_k here, their Delta t V part and the dampers in P
@@ -349,6 +362,16 @@ void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rate
         fmt::format("{} finite values (one per prismatic joint)", model_.num_prismatic()));
 }
 
+void Vine3dStepper::assemble_at(const Vine3dState& state, const VecX& joint_rates,
+                                const std::vector<double>& stiffness,
+                                const std::vector<double>& damping) {
+  model_.stiffness = stiffness;
+  model_.damping = damping;
+  fill_objective(state, joint_rates);
+  fill_rows(state, joint_rates);
+  fill_contact_rows(state);
+}
+
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
   rates_ = joint_growth_rates(state.time);
   return step(state, rates_);
@@ -356,8 +379,10 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
 
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates) {
   check_state(state, joint_rates);
+  start_ = state;
+  start_rates_ = joint_rates;
   steer(state.time);
-  fill_objective(state);
+  fill_objective(state, joint_rates);
   Vine3dStepReport report;
   report.joint_error = fill_rows(state, joint_rates);
   // pairs near contact get rows; if the solution moves a body farther than its reach, pairs beyond

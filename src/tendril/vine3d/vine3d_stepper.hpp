@@ -8,7 +8,8 @@
 ///               L V >= -Phi(q_k) / Delta t  (contact, eq. 13; with friction the pyramid's edges)
 ///   then p_{k+1} = p_k + Delta t v_{k+1},  r_{k+1} = exp(Delta t omega_{k+1}) r_k  (eq. 10)
 ///
-/// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) and F the
+/// with V = (v_i, omega_i) per body (world frame), M_k = diag(m_i I, I_w,i(q_k)) (eversion: the
+/// quadratic term holds the tip body's mass after the step, Vine3dModel::everted_density) and F the
 /// springs, dampers, gravity and the gyroscopic torque -omega x I_w omega at V_k (bending_joints).
 /// As in the planar stepper (vine/vine_stepper.hpp) the objective is divided by the mean body
 /// mass m_ref. Contact: every body is a capsule of the contact radius; per (body, obstacle) pair
@@ -22,6 +23,7 @@
 #include "tendril/qp/qp_solver.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 #include "tendril/vine3d/joint_rows.hpp"
+#include "tendril/vine3d/obstacle_grid.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
 
 namespace tendril::vine3d {
@@ -66,6 +68,18 @@ class Vine3dStepper {
   const std::vector<JointRow>& rows() const { return rows_; }
   /// c(q) of every joint row at `state` [m, rad] (the rows before the growth rows).
   VecX joint_errors(const Vine3dState& state) const;
+  /// Impulses of the equality rows of the last step, in the order of rows() [N s]: the momentum
+  /// the row gives body b is its coefficients on V_b times the impulse (rows are dimensionless on
+  /// the translations), M_{k+1} V_{k+1} = M_k V_k + Delta t F + A_eq^T impulses + A_in^T ... .
+  VecX equality_impulses() const { return mass_scale_ * solution_.y_eq; }
+  /// The state and joint growth rates the last step started from.
+  const Vine3dState& last_start() const { return start_; }
+  const VecX& last_joint_rates() const { return start_rates_; }
+  /// Assembles the QP's data (P, c, A_eq, b_eq, A_in, b_in) at `state`, `joint_rates` and the
+  /// model's parameters with the last step's contact pairs, without solving (step_derivatives3d).
+  /// `stiffness` and `damping` replace the model's K_j and C_j (#bending each).
+  void assemble_at(const Vine3dState& state, const VecX& joint_rates,
+                   const std::vector<double>& stiffness, const std::vector<double>& damping);
   /// What the next step takes from the last one besides the state: the QP active set and the key
   /// of its contact rows' bodies (as vine::VineStepper::warm_start; set_warm_start's until a step
   /// has taken it). Saved with every frame of a run, so a restart continues exactly.
@@ -88,8 +102,10 @@ class Vine3dStepper {
   void build_objective_pattern();
   /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P (bending_joints).
   void add_implicit_springs(const Vine3dState& state);
-  /// P = M_k / m_ref and c = -(M_k V_k + Delta t F) / m_ref.
-  void fill_objective(const Vine3dState& state);
+  /// P = M_{k+1} / m_ref and c = -(M_k V_k + Delta t F) / m_ref (M_{k+1} = M_k but for the tip
+  /// body's everted mass, lambda Delta t sum_j u_j more;
+  /// docs/physics/vine3d.md#growth-by-eversion).
+  void fill_objective(const Vine3dState& state, const VecX& joint_rates);
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
   double fill_rows(const Vine3dState& state, const VecX& joint_rates);
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
@@ -100,7 +116,8 @@ class Vine3dStepper {
   /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
   /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();
-  /// Broad phase at q_k: the pairs with Phi(q_k) within their body's reach; rebuilds the pattern
+  /// Broad phase at q_k (the obstacle grid's candidates near each body, then their distance): the
+  /// pairs with Phi(q_k) within their body's reach; rebuilds the pattern
   /// if the rows' bodies changed. Returns min Phi(q_k) over every pair [m] (+inf if none near).
   double select_pairs(const Vine3dState& state);
   /// The largest displacement of a point of the body over one step at `velocity` [m].
@@ -124,14 +141,18 @@ class Vine3dStepper {
   qp::QpProblem problem_;
   qp::QpSolution solution_;
   std::vector<JointRow> rows_;
-  std::vector<int> row_slots_;  // value index of each local entry of A_eq, -1 if none (12 #rows)
-  std::vector<Pair> pairs_;     // pairs with rows this step
+  std::vector<int> row_slots_;   // value index of each local entry of A_eq, -1 if none (12 #rows)
+  ObstacleGrid3 grid_;           // broad phase over the obstacles' boxes
+  std::vector<int> candidates_;  // the grid's obstacles near one body
+  std::vector<Pair> pairs_;      // pairs with rows this step
   std::optional<vine::VineWarmStart> restored_;  // set_warm_start: taken by the next step
   VecX reach_;                                   // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
   double mass_scale_ = 1.0;      // m_ref [kg]
+  Vine3dState start_;            // the last step's start
+  VecX start_rates_;             // and its joint growth rates
   VecX force_;                   // F(q_k, V_k) (6 #bodies)
   VecX rates_;                   // u_j buffer of step(state) (#prismatic)
 };

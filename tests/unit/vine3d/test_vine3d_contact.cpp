@@ -125,9 +125,11 @@ TEST(Vine3dContact, FarObstaclesGetNoRows) {
   }
 }
 
-/// Angle [rad] by which a single body pinned at its proximal end, lying on a floor with friction
-/// mu, turns about the vertical in `duration` [s] under gravity g_z down and g_y sideways.
-double turn_on_a_floor(double mu, double g_y, double duration, Vine3dModel& m) {
+/// Angle [rad] by which a single body pinned at its proximal end, lying on a floor (or with
+/// `on_cylinder` on a horizontal cylinder across it under its end) with friction mu, turns about
+/// the vertical in `duration` [s] under gravity g_z down and g_y sideways.
+double turn_on_a_support(double mu, double g_y, double duration, Vine3dModel& m,
+                         bool on_cylinder = false) {
   UniformVine3dParameters p;
   p.bodies = 1;
   p.half_length = 0.05;
@@ -138,6 +140,8 @@ double turn_on_a_floor(double mu, double g_y, double duration, Vine3dModel& m) {
   m.friction = mu;
   m.base = Vec3(0.0, 0.0, m.contact_radius);  // the capsule touches the floor z = 0
   m.obstacles = {make_half_space(Vec3::Zero(), Vec3::UnitZ())};
+  if (on_cylinder)  // its top line z = 0 along y under x = 1.8 d: the body rests on it there
+    m.obstacles = {make_cylinder(Vec3(1.8 * p.half_length, 0.0, -0.03), Vec3::UnitY(), 0.03, 0.2)};
   m.gravity = Vec3(0.0, g_y, -9.81);
   Vine3dStepper stepper(m);
   Vine3dState s = straight_state(m, 0.0);
@@ -152,31 +156,44 @@ double turn_on_a_floor(double mu, double g_y, double duration, Vine3dModel& m) {
   return std::atan2(axis.y(), axis.x());
 }
 
-TEST(Vine3dContact, FrictionOnAFloorSticksBelowTheCoulombLimitAndSlidesAbove) {
-  // the far end carries half the weight (moments about the pin's horizontal axis), so friction
-  // resists the turn with mu m g_z d against the sideways pull m g_y d: it sticks for g_y < mu g_z.
-  // The sideways direction is an edge of the friction pyramid (its capacity there is mu N).
+/// Sticking below the Coulomb limit and sliding above it on the support (floor or cylinder).
+void check_stick_and_slip(bool on_cylinder) {
   const double mu = 0.4, g_z = 9.81;
   Vine3dModel m;
-  const double stuck = turn_on_a_floor(mu, 0.5 * mu * g_z, 0.5, m);
+  const double stuck = turn_on_a_support(mu, 0.5 * mu * g_z, 0.5, m, on_cylinder);
   // sticking: no motion beyond the QP's tolerance (1e-10 relative in the velocities)
   EXPECT_LT(std::abs(stuck), 1e-8);
-  // sliding for 0.05 s: I_p thetadd = m d (g_y - mu g_z) with I_p = I_t + m d^2 while the far end
-  // is on the floor; Anitescu's relaxation lifts a sliding contact (docs/physics/vine.md#friction)
+  // sliding for 0.05 s: I_p thetadd = m d (g_y - mu g_z) with I_p = I_t + m d^2 while the body is
+  // on its support; Anitescu's relaxation lifts a sliding contact (docs/physics/vine.md#friction)
   // and only lowers the friction, so the turn lies between the Coulomb and the frictionless ones
   // (less 1 % for the lever arm's cos theta, theta < 0.1)
   const double g_y = 2.0 * mu * g_z, t = 0.05;
-  const double turned = turn_on_a_floor(mu, g_y, t, m);
+  const double turned = turn_on_a_support(mu, g_y, t, m, on_cylinder);
   const double d = m.half_length[0], mass = m.mass[0];
   const double pivot_inertia = m.transverse_inertia[0] + mass * d * d;
   const double coulomb = 0.5 * mass * d * (g_y - mu * g_z) / pivot_inertia * t * t;
   const double frictionless = 0.5 * mass * d * g_y / pivot_inertia * t * t;
   std::printf(
-      "stuck: turned %.3g rad in 0.5 s; sliding: %.4g rad in %.2g s (Coulomb %.4g, "
-      "frictionless %.4g rad)\n",
-      stuck, turned, t, coulomb, frictionless);
+      "%s: stuck %.3g rad in 0.5 s; sliding: %.4g rad in %.2g s (Coulomb %.4g, frictionless "
+      "%.4g rad)\n",
+      on_cylinder ? "cylinder" : "floor", stuck, turned, t, coulomb, frictionless);
   EXPECT_GT(turned, 0.99 * coulomb);
   EXPECT_LT(turned, frictionless);
+}
+
+TEST(Vine3dContact, FrictionOnAFloorSticksBelowTheCoulombLimitAndSlidesAbove) {
+  // the far end carries half the weight (moments about the pin's horizontal axis), so friction
+  // resists the turn with mu m g_z d against the sideways pull m g_y d: it sticks for g_y < mu g_z.
+  // The sideways direction is an edge of the friction pyramid (its capacity there is mu N).
+  check_stick_and_slip(false);
+}
+
+TEST(Vine3dContact, FrictionOnACylinderSticksBelowTheCoulombLimitAndSlidesAbove) {
+  // the body rests at x = 1.8 d on the top line of a cylinder across it (normal +z; along the
+  // cylinder's axis the surface is straight): the normal force N = m g_z d / (1.8 d) and friction's
+  // moment mu N 1.8 d = mu m g_z d are those on the floor, so it sticks for g_y < mu g_z and turns
+  // by between the Coulomb and the frictionless angles above (the lever 1.8 d / cos theta)
+  check_stick_and_slip(true);
 }
 
 }  // namespace
