@@ -140,6 +140,8 @@ class NewtonSystem {
   /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y,
   /// with its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
   double excess_over_round_off(const VecX& y);
+  /// y~_j of the round-off floor: max(|y_j|, h) [m] for a position, |y_j| + 1 [rad] for an angle.
+  double round_off_magnitude(const DofMap& dofs, const VecX& y, int j) const;
   /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
   /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides
   /// when excess_over_round_off is worth its pass over J.
@@ -220,6 +222,9 @@ class NewtonSystem {
   std::unique_ptr<ModelWorkspace> own_workspace_;  ///< when the caller gives none
   ModelWorkspace& workspace_;                      ///< the terms' workspaces
   NewtonOptions options_;
+  /// h = L / #nodes: the nodes' mean spacing, the least magnitude of a position in the round-off
+  /// floor [m]
+  double node_spacing_ = 1.0;
   double length_scale_ =
       1.0;                 ///< L: diagonal of the rest shape's bounding box [m] (1 m for a point)
   std::vector<int> free_;  ///< free DOF indices, increasing (#free)
