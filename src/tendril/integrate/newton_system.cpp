@@ -60,8 +60,8 @@ NewtonSystem::NewtonSystem(const Model& model, const NewtonOptions& options,
   stiff_segments_ = StiffSegments(model, options_.stiff_segment_ratio);
   bodies_ = StiffSegments::free_bodies(model);
 
-  for (VecX* v : {&floor_, &u_, &gradient_, &load_gradient_, &force_, &inertial_, &residual_,
-                  &step_, &trial_, &path_, &force_base_})
+  for (VecX* v : {&floor_, &magnitude_, &u_, &gradient_, &load_gradient_, &force_, &inertial_,
+                  &residual_, &step_, &trial_, &path_, &force_base_})
     v->setZero(n);
   residual_free_.setZero(static_cast<Eigen::Index>(free_.size()));
   shift_scale_.setOnes(static_cast<Eigen::Index>(free_.size()));
@@ -391,18 +391,29 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
   // frames are unit vectors, eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
   const DofMap& dofs = model_.dofs;
-  const auto magnitude = [&](int j) { return round_off_magnitude(dofs, y, j); };
+  for (int j = 0; j < dofs.size(); ++j) magnitude_[j] = round_off_magnitude(dofs, y, j);
   floor_.setZero();
-  for (int j = 0; j < J.outerSize(); ++j)
-    for (SparseMatrix::InnerIterator it(J, j); it; ++it) {
-      const int i = static_cast<int>(it.row());
-      if (!full_.lower_only()) {
-        floor_[i] += std::abs(it.value()) * magnitude(j);
-      } else if (i >= j) {  // J symmetric, its lower triangle complete: J_ij also stands for J_ji
-        floor_[i] += std::abs(it.value()) * magnitude(j);
-        if (i > j) floor_[j] += std::abs(it.value()) * magnitude(i);
-      }
+  const int* starts = J.outerIndexPtr();
+  const int* rows = J.innerIndexPtr();
+  const double* values = J.valuePtr();
+  for (int j = 0; j < J.outerSize(); ++j) {
+    const double magnitude_j = magnitude_[j];
+    if (!full_.lower_only()) {
+      for (int p = starts[j]; p < starts[j + 1]; ++p)
+        floor_[rows[p]] += std::abs(values[p]) * magnitude_j;
+      continue;
     }
+    // J symmetric, its lower triangle complete: J_ij (i > j) also stands for J_ji
+    double upper = 0.0;
+    for (int p = starts[j]; p < starts[j + 1]; ++p) {
+      const int i = rows[p];
+      if (i < j) continue;
+      const double a = std::abs(values[p]);
+      floor_[i] += a * magnitude_j;
+      if (i > j) upper += a * magnitude_[i];
+    }
+    floor_[j] += upper;
+  }
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double excess = 0.0;
   for (int i : free_) {
@@ -753,6 +764,12 @@ NewtonSystem::Next NewtonSystem::accept_trial(Solve& s, VecX& y, double alpha, b
     report.criterion = s.dismech ? dismech_criterion : StopCriterion::residual;
     return Next::stop;
   }
+  // a trial evaluated without the Jacobian that lies within its round-off floor (measured with the
+  // Jacobian of the iterate before, whose magnitudes differ from its own in the last digits) ends
+  // the solve here, saving the Jacobian the next iteration would evaluate only to find this
+  // (1601-node rods: their relative tolerance lies below the floor, and this Jacobian was a third
+  // of the assembly)
+  if (jacobian_next && stops_at_round_off_floor(s, y)) return Next::stop;
   s.chord = chord_may_follow && contraction <= options_.chord_contraction;
   // the trial points were evaluated without the Jacobian: evaluate it at y unless a chord step
   // follows

@@ -268,6 +268,7 @@ class NewtonSystem {
   std::vector<std::vector<std::size_t>> twists_in_part_;
   std::vector<std::size_t> twists_between_parts_;  ///< the others: computed between the rounds
   VecX floor_;          ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
+  VecX magnitude_;      ///< y~_j (round_off_magnitude) (#dofs)
   VecX u_;              ///< trial velocity (#dofs)
   VecX gradient_;       ///< dE_int/dq (#dofs)
   VecX load_gradient_;  ///< dE_load/dq (#dofs)
