@@ -384,18 +384,37 @@ double NewtonSystem::diagonal_round_off(const VecX& y) const {
   return 2.0 * kRoundOffFactor * std::numeric_limits<double>::epsilon() * std::sqrt(sum);
 }
 
-double NewtonSystem::excess_over_round_off(const VecX& y) {
+double NewtonSystem::excess_over_round_off(const VecX& y, double tolerance) {
   // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i +
   // |F|_i) with y~ = max(|y|, h) for positions and |y| + 1 rad for angles: the error of f_i from
   // rounding the unknowns (relative eps of each coordinate, counted at least at the nodes' spacing;
   // frames are unit vectors, eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
   const DofMap& dofs = model_.dofs;
-  for (int j = 0; j < dofs.size(); ++j) magnitude_[j] = round_off_magnitude(dofs, y, j);
+  const double* values = J.valuePtr();
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  const auto excess_over_floor = [&] {
+    double excess = 0.0;
+    for (int i : free_) {
+      const double terms = std::abs(inertial_[i]) + std::abs(gradient_[i]) +
+                           std::abs(load_gradient_[i]) + std::abs(force_[i]);
+      const double floor = kRoundOffFactor * eps * (floor_[i] + terms);
+      const double over = std::max(std::abs(residual_[i]) - floor, 0.0);
+      excess += over * over;
+    }
+    return std::sqrt(excess);
+  };
+  // the diagonal terms of the sums alone first: a lower bound of the floor, whose excess bounds the
+  // excess over the whole floor; the pass over J only if that bound is above the tolerance
+  for (int j = 0; j < dofs.size(); ++j) {
+    magnitude_[j] = round_off_magnitude(dofs, y, j);
+    floor_[j] = std::abs(values[diagonal_slot_full_[j]]) * magnitude_[j];
+  }
+  const double bound = excess_over_floor();
+  if (bound <= tolerance) return bound;
   floor_.setZero();
   const int* starts = J.outerIndexPtr();
   const int* rows = J.innerIndexPtr();
-  const double* values = J.valuePtr();
   for (int j = 0; j < J.outerSize(); ++j) {
     const double magnitude_j = magnitude_[j];
     if (!full_.lower_only()) {
@@ -414,16 +433,7 @@ double NewtonSystem::excess_over_round_off(const VecX& y) {
     }
     floor_[j] += upper;
   }
-  constexpr double eps = std::numeric_limits<double>::epsilon();
-  double excess = 0.0;
-  for (int i : free_) {
-    const double terms = std::abs(inertial_[i]) + std::abs(gradient_[i]) +
-                         std::abs(load_gradient_[i]) + std::abs(force_[i]);
-    const double floor = kRoundOffFactor * eps * (floor_[i] + terms);
-    const double over = std::max(std::abs(residual_[i]) - floor, 0.0);
-    excess += over * over;
-  }
-  return std::sqrt(excess);
+  return excess_over_floor();
 }
 
 StepStatus NewtonSystem::newton_direction(bool chord, bool& shifted, int& factorizations,
@@ -638,7 +648,7 @@ bool NewtonSystem::stops_at_round_off_floor(Solve& s, const VecX& y) {
   // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every
   // entry is within its floor up to the tolerance, no iteration can improve y
   if (s.dismech || !(s.residual_norm <= s.tolerance + s.round_off_estimate)) return false;
-  const double excess = excess_over_round_off(y);
+  const double excess = excess_over_round_off(y, s.tolerance);
   s.report.round_off_excess = excess;
   if (!(excess <= s.tolerance)) return false;
   s.report.criterion = StopCriterion::round_off;
@@ -650,7 +660,7 @@ bool NewtonSystem::takes_negligible_step(Solve& s, VecX& y) {
   // whole, no line search (the merit's change is then below its round-off), and stop. A negligible
   // step with a residual above the floor (a stiff row) goes on.
   StepReport& report = s.report;
-  const double excess = excess_over_round_off(y);
+  const double excess = excess_over_round_off(y, s.tolerance);
   if (!(excess <= s.tolerance)) {
     report.round_off_excess = excess;
     return false;

@@ -139,7 +139,9 @@ class NewtonSystem {
   std::string describe_non_finite(const VecX& y) const;
   /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y,
   /// with its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
-  double excess_over_round_off(const VecX& y);
+  /// When the diagonal terms of the floor's sums alone leave an excess of at most `tolerance` [N],
+  /// that excess (an upper bound, found without the pass over J).
+  double excess_over_round_off(const VecX& y, double tolerance);
   /// y~_j of the round-off floor: max(|y_j|, h) [m] for a position, |y_j| + 1 [rad] for an angle.
   double round_off_magnitude(const DofMap& dofs, const VecX& y, int j) const;
   /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
