@@ -39,17 +39,19 @@ def trajectory(scene, overrides, dt, steps):
     """Node positions (steps x nodes x 3) after each step, and the mean Newton iterations per step."""
     settings = {**overrides, "integrator.dt": dt, "duration": 1.0e4}
     sim = tendril.Simulation.from_file(f"examples/{scene}", {k: str(v) for k, v in settings.items()})
-    xs, iterations = [], 0
-    for _ in range(steps):
+
+    def step():
         report = sim.step()
         assert report.ok, report.message
-        iterations += report.iterations
-        xs.append(np.array(sim.state.positions))
-    return np.array(xs), iterations / steps
+        return report.iterations, np.array(sim.state.positions)
+
+    iterations, positions = zip(*(step() for _ in range(steps)))
+    return np.array(positions), sum(iterations) / steps
 
 
-def max_distance(a, b):
-    return float(np.max(np.linalg.norm(a - b, axis=-1)))
+def largest_distance(a, b):
+    """max over steps and nodes of |a - b| [m]"""
+    return float(np.linalg.norm(a - b, axis=-1).max())
 
 
 def main():
@@ -60,13 +62,13 @@ def main():
         steps //= args.scale
         reference, ref_iterations = trajectory(scene, {**overrides, **REFERENCE}, dt, steps)
         half, _ = trajectory(scene, {**overrides, **REFERENCE}, dt / 2, 2 * steps)
-        travel = max_distance(reference, reference[0:1])
+        travel = largest_distance(reference, reference[0:1])
         print(f"## {label}, {steps} steps of {dt:g} s: reference (force_tolerance 0) "
               f"{ref_iterations:.2f} iterations/step; largest travel of a node {travel:.3g} m; "
-              f"max |x(dt) - x(dt/2)| = {max_distance(reference, half[1::2]):.3g} m")
+              f"max |x(dt) - x(dt/2)| = {largest_distance(reference, half[1::2]):.3g} m")
         for name, setting in SETTINGS:
             x, iterations = trajectory(scene, {**overrides, **setting}, dt, steps)
-            print(f"   {name}: max |x - x_ref| = {max_distance(x, reference):.3g} m, "
+            print(f"   {name}: max |x - x_ref| = {largest_distance(x, reference):.3g} m, "
                   f"{iterations:.2f} iterations/step", flush=True)
 
 
