@@ -363,14 +363,9 @@ double NewtonSystem::force_scale(const NewtonProblem& p) const {
   return std::sqrt(inertial) + std::sqrt(external);
 }
 
-double NewtonSystem::round_off_magnitude(const DofMap& dofs, const VecX& y, int j) const {
-  // a position counts at least as the nodes' mean spacing h: the forces (elastic, contact,
-  // inertial) depend on differences of positions, so a body at rest at the origin is held to no
-  // finer floor than the same body one spacing away. Without it, where nothing is loaded and
-  // nothing moves (the relative tolerance then falls to ~1e-30 N), rows of nodes at the origin have
-  // floors far below what the line search's merit resolves: a rod resting on a rod at z = 0 failed
-  // after 12 dt halvings with a residual of 2e-22 N in the rows of nodes at z = 1e-20 m.
-  return dofs.is_position(j) ? std::max(std::abs(y[j]), node_spacing_) : std::abs(y[j]) + 1.0;
+double NewtonSystem::round_off_magnitude(const DofMap& dofs, const VecX& y, int j,
+                                         double least_position) const {
+  return dofs.is_position(j) ? std::max(std::abs(y[j]), least_position) : std::abs(y[j]) + 1.0;
 }
 
 double NewtonSystem::diagonal_round_off(const VecX& y) const {
@@ -378,17 +373,18 @@ double NewtonSystem::diagonal_round_off(const VecX& y) const {
   const DofMap& dofs = model_.dofs;
   double sum = 0.0;
   for (int i : free_) {
-    const double term = std::abs(values[diagonal_slot_full_[i]]) * round_off_magnitude(dofs, y, i);
+    const double term =
+        std::abs(values[diagonal_slot_full_[i]]) * round_off_magnitude(dofs, y, i, 0.0);
     sum += term * term;
   }
   return 2.0 * kRoundOffFactor * std::numeric_limits<double>::epsilon() * std::sqrt(sum);
 }
 
-double NewtonSystem::excess_over_round_off(const VecX& y, double tolerance) {
+double NewtonSystem::excess_over_round_off(const VecX& y, double tolerance, double least_position) {
   // phi_i = eps (sum_j |J_ij| y~_j + |c_m M (y - y_pred)|_i + |dE_int/dq|_i + |dE_load/dq|_i +
-  // |F|_i) with y~ = max(|y|, h) for positions and |y| + 1 rad for angles: the error of f_i from
-  // rounding the unknowns (relative eps of each coordinate, counted at least at the nodes' spacing;
-  // frames are unit vectors, eps rad) and the sum
+  // |F|_i) with y~ = max(|y|, least_position) for positions and |y| + 1 rad for angles: the error
+  // of f_i from rounding the unknowns (relative eps of each coordinate; frames are unit vectors,
+  // eps rad) and the sum
   const SparseMatrix& J = full_.matrix();
   const DofMap& dofs = model_.dofs;
   const double* values = J.valuePtr();
@@ -407,7 +403,7 @@ double NewtonSystem::excess_over_round_off(const VecX& y, double tolerance) {
   // the diagonal terms of the sums alone first: a lower bound of the floor, whose excess bounds the
   // excess over the whole floor; the pass over J only if that bound is above the tolerance
   for (int j = 0; j < dofs.size(); ++j) {
-    magnitude_[j] = round_off_magnitude(dofs, y, j);
+    magnitude_[j] = round_off_magnitude(dofs, y, j, least_position);
     floor_[j] = std::abs(values[diagonal_slot_full_[j]]) * magnitude_[j];
   }
   const double bound = excess_over_floor();
@@ -648,7 +644,7 @@ bool NewtonSystem::stops_at_round_off_floor(Solve& s, const VecX& y) {
   // a residual within reach of its round-off floor (cheap estimate from the diagonal): if every
   // entry is within its floor up to the tolerance, no iteration can improve y
   if (s.dismech || !(s.residual_norm <= s.tolerance + s.round_off_estimate)) return false;
-  const double excess = excess_over_round_off(y, s.tolerance);
+  const double excess = excess_over_round_off(y, s.tolerance, 0.0);
   s.report.round_off_excess = excess;
   if (!(excess <= s.tolerance)) return false;
   s.report.criterion = StopCriterion::round_off;
@@ -659,8 +655,13 @@ bool NewtonSystem::takes_negligible_step(Solve& s, VecX& y) {
   // if every residual entry is within its round-off floor (up to the tolerance), take the step
   // whole, no line search (the merit's change is then below its round-off), and stop. A negligible
   // step with a residual above the floor (a stiff row) goes on.
+  // Positions count at least as the nodes' mean spacing h here: where nothing is loaded and nothing
+  // moves, the relative tolerance falls to ~1e-30 N and the rows of nodes near the origin have
+  // floors below what the line search's merit resolves, so their steps stay negligible without
+  // ending the solve (a rod resting on a rod at z = 0 failed after 12 dt halvings with 2e-22 N in
+  // the rows of nodes at z = 1e-20 m). The step is taken whole, so the answer moves by it alone.
   StepReport& report = s.report;
-  const double excess = excess_over_round_off(y, s.tolerance);
+  const double excess = excess_over_round_off(y, s.tolerance, node_spacing_);
   if (!(excess <= s.tolerance)) {
     report.round_off_excess = excess;
     return false;

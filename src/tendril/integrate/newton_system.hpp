@@ -141,9 +141,11 @@ class NewtonSystem {
   /// with its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
   /// When the diagonal terms of the floor's sums alone leave an excess of at most `tolerance` [N],
   /// that excess (an upper bound, found without the pass over J).
-  double excess_over_round_off(const VecX& y, double tolerance);
-  /// y~_j of the round-off floor: max(|y_j|, h) [m] for a position, |y_j| + 1 [rad] for an angle.
-  double round_off_magnitude(const DofMap& dofs, const VecX& y, int j) const;
+  /// Positions count at least as least_position [m] (see round_off_magnitude).
+  double excess_over_round_off(const VecX& y, double tolerance, double least_position);
+  /// y~_j of the round-off floor: max(|y_j|, least_position) [m] for a position, |y_j| + 1 [rad]
+  /// for an angle.
+  double round_off_magnitude(const DofMap& dofs, const VecX& y, int j, double least_position) const;
   /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
   /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides
   /// when excess_over_round_off is worth its pass over J.
@@ -225,7 +227,7 @@ class NewtonSystem {
   ModelWorkspace& workspace_;                      ///< the terms' workspaces
   NewtonOptions options_;
   /// h = L / #nodes: the nodes' mean spacing, the least magnitude of a position in the round-off
-  /// floor [m]
+  /// floor of a negligible step (takes_negligible_step) [m]
   double node_spacing_ = 1.0;
   double length_scale_ =
       1.0;                 ///< L: diagonal of the rest shape's bounding box [m] (1 m for a point)
