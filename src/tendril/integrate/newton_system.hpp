@@ -139,7 +139,13 @@ class NewtonSystem {
   std::string describe_non_finite(const VecX& y) const;
   /// ||(|f_i| - phi_i)_+|| over the free DOFs: how far the residual of the last evaluation (at y,
   /// with its Jacobian in full_) lies above its round-off floor phi (see the .cpp) [N].
-  double excess_over_round_off(const VecX& y);
+  /// When the diagonal terms of the floor's sums alone leave an excess of at most `tolerance` [N],
+  /// that excess (an upper bound, found without the pass over J).
+  /// Positions count at least as least_position [m] (see round_off_magnitude).
+  double excess_over_round_off(const VecX& y, double tolerance, double least_position);
+  /// y~_j of the round-off floor: max(|y_j|, least_position) [m] for a position, |y_j| + 1 [rad]
+  /// for an angle.
+  double round_off_magnitude(const DofMap& dofs, const VecX& y, int j, double least_position) const;
   /// Twice the diagonal part of the round-off floor's norm, 2 ||16 eps |J_ii| y~_i|| [N]: a cheap
   /// estimate (a stiffness row's off-diagonal magnitudes sum to about its diagonal) that decides
   /// when excess_over_round_off is worth its pass over J.
@@ -220,6 +226,9 @@ class NewtonSystem {
   std::unique_ptr<ModelWorkspace> own_workspace_;  ///< when the caller gives none
   ModelWorkspace& workspace_;                      ///< the terms' workspaces
   NewtonOptions options_;
+  /// h = L / #nodes: the nodes' mean spacing, the least magnitude of a position in the round-off
+  /// floor of a negligible step (takes_negligible_step) [m]
+  double node_spacing_ = 1.0;
   double length_scale_ =
       1.0;                 ///< L: diagonal of the rest shape's bounding box [m] (1 m for a point)
   std::vector<int> free_;  ///< free DOF indices, increasing (#free)
@@ -263,6 +272,7 @@ class NewtonSystem {
   std::vector<std::vector<std::size_t>> twists_in_part_;
   std::vector<std::size_t> twists_between_parts_;  ///< the others: computed between the rounds
   VecX floor_;          ///< sum_j |J_ij| y~_j, the round-off floor before eps (#dofs)
+  VecX magnitude_;      ///< y~_j (round_off_magnitude) (#dofs)
   VecX u_;              ///< trial velocity (#dofs)
   VecX gradient_;       ///< dE_int/dq (#dofs)
   VecX load_gradient_;  ///< dE_load/dq (#dofs)

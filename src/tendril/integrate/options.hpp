@@ -108,8 +108,9 @@ struct NewtonOptions {
   /// the force tolerance, tested when the residual is near the floor's cheap diagonal estimate or
   /// when a Newton step moves no position by more than step_tolerance * L (L = diagonal of the rest
   /// shape's bounding box [m]) and no twist by more than step_tolerance [rad]: ||(|f_i| -
-  /// phi_i)_+|| <= tolerance, phi_i = 16 eps (sum_j |J_ij| |y_j| + the magnitudes of the forces
-  /// summed into f_i), |y_j| + 1 for angles. A negligible step above the floor goes on.
+  /// phi_i)_+|| <= tolerance, phi_i = 16 eps (sum_j |J_ij| y~_j + the magnitudes of the forces
+  /// summed into f_i), y~_j = |y_j| for positions (max(|y_j|, L / #nodes) after a negligible
+  /// step), |y_j| + 1 for angles. A negligible step above the floor goes on.
   double step_tolerance = 1e-12;  ///< relative [-], >= 0
   int max_iterations = 30;        ///< Newton iterations per solve, >= 1
   LineSearchOptions line_search;
