@@ -34,19 +34,29 @@ inline KeySpec positive(std::string path, std::string def, std::string unit, std
           .min_exclusive = true};
 }
 
-/// A real in [min, max] ((min, max] if `min_exclusive`).
-inline KeySpec real(std::string path, std::string def, std::string unit, std::string doc,
-                    double min = -std::numeric_limits<double>::infinity(),
-                    double max = std::numeric_limits<double>::infinity(),
-                    bool min_exclusive = false) {
+/// A key of any `type` with its default (or kOpt / kReq), unit and documentation; numbers in
+/// [min, max] ((min, max] if `min_exclusive`).
+inline KeySpec key(std::string path, KeyType type, std::string def, std::string unit,
+                   std::string doc, double min = -std::numeric_limits<double>::infinity(),
+                   bool min_exclusive = false,
+                   double max = std::numeric_limits<double>::infinity()) {
   return {.path = std::move(path),
-          .type = KeyType::Real,
+          .type = type,
           .default_value = std::move(def),
           .unit = std::move(unit),
           .doc = std::move(doc),
           .min = min,
           .max = max,
           .min_exclusive = min_exclusive};
+}
+
+/// A real in [min, max] ((min, max] if `min_exclusive`).
+inline KeySpec real(std::string path, std::string def, std::string unit, std::string doc,
+                    double min = -std::numeric_limits<double>::infinity(),
+                    double max = std::numeric_limits<double>::infinity(),
+                    bool min_exclusive = false) {
+  return key(std::move(path), KeyType::Real, std::move(def), std::move(unit), std::move(doc), min,
+             min_exclusive, max);
 }
 
 /// An integer in [min, max].

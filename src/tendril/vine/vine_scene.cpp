@@ -20,21 +20,9 @@ namespace {
 
 using io::KeySpec;
 using io::KeyType;
+using io::keys::key;
 using io::keys::kOpt;
 using io::keys::kReq;
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-KeySpec key(std::string path, KeyType type, std::string def, std::string unit, std::string doc,
-            double min = -kInf, bool min_exclusive = false, double max = kInf) {
-  return {.path = std::move(path),
-          .type = type,
-          .default_value = std::move(def),
-          .unit = std::move(unit),
-          .doc = std::move(doc),
-          .min = min,
-          .max = max,
-          .min_exclusive = min_exclusive};
-}
 
 /// The section's example on the reference page (a test validates and runs it: tests/docs).
 constexpr const char* kVineExample = R"yaml(vine:

@@ -46,28 +46,16 @@ constexpr const char* kVine3dExample = R"yaml(vine3d:
 )yaml";
 
 KeySpec table(std::string path, std::string unit, std::string doc) {
-  return {.path = std::move(path),
-          .type = KeyType::RealTable,
-          .default_value = kOpt,
-          .unit = std::move(unit),
-          .doc = std::move(doc)};
+  return io::keys::key(std::move(path), KeyType::RealTable, kOpt, std::move(unit), std::move(doc));
 }
 
 KeySpec text(std::string path, std::string doc) {
-  return {.path = std::move(path),
-          .type = KeyType::String,
-          .default_value = kOpt,
-          .unit = "",
-          .doc = std::move(doc)};
+  return io::keys::key(std::move(path), KeyType::String, kOpt, "", std::move(doc));
 }
 
 KeySpec reals(std::string path, std::string def, std::string unit, std::string doc) {
-  return {.path = std::move(path),
-          .type = KeyType::RealList,
-          .default_value = std::move(def),
-          .unit = std::move(unit),
-          .doc = std::move(doc),
-          .min = 0.0};
+  return io::keys::key(std::move(path), KeyType::RealList, std::move(def), std::move(unit),
+                       std::move(doc), 0.0);
 }
 
 /// The chain: bodies, inertia, joints, steering and the base.
