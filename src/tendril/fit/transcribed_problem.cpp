@@ -209,7 +209,7 @@ VecX TranscribedProblem::parameter_sigmas(const VecX& x, const VecX& g, const Ve
       num_variables(), num_constraints(),
       pattern_triplets(hessian_pattern().rows(), hessian_pattern().cols(), values.data()),
       pattern_triplets(jacobian_.rows(), jacobian_.cols(), jacobian.data()), inactive, k(0),
-      2 * nk_);
+      2 * nk_ + num_extra_parameters());
 }
 
 double TranscribedProblem::min_contact_impulse(const VecX& x, const VecX*) const {

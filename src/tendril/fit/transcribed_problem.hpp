@@ -2,7 +2,8 @@
 /// The joint estimation by direct transcription (EstimationFormulation::transcribed,
 /// fit/vine_transcribed_estimation.hpp): its layout
 ///   x = [Z_0 .. Z_N (q_i, v_i), r_0 .. r_{N-1} (2n each), y_0 .. y_{N-1} (the step rows'
-///        multipliers), K / K_scale, C / C_scale],
+///        multipliers), K / K_scale, C / C_scale, the growth rates and the base heading / their
+///        scales (JointEstimationOptions::parameters)],
 /// constraints (per step i: n position rows, n velocity rows, its joint, growth and known-contact
 /// rows; then the first state's joint, velocity and growth rows and the prismatic length rows),
 /// objective (with the multipliers' prior) and exact sparse derivatives, and the trust-region
@@ -28,7 +29,7 @@ class TranscribedProblem : public VineEstimationProblem {
                      const std::vector<MeasuredFrame>& frames,
                      const JointEstimationOptions& options);
 
-  int num_variables() const override { return k(0) + 2 * nk_; }
+  int num_variables() const override { return p(0) + num_extra_parameters(); }
   int num_constraints() const override {
     return first_length_row() + static_cast<int>(length_specs_.size());
   }
@@ -117,6 +118,8 @@ class TranscribedProblem : public VineEstimationProblem {
   void constraint_entries(const VecX& x, VecX& g, Emitter& add) const;
   void step_entries(const VecX& x, const vine::VineModel& m, int i, VecX& g, Emitter& add) const;
   void step_row_entries(const VecX& x, int i, VecX& dyn, MatX& block, VecX& g, Emitter& add) const;
+  /// -du_a / d(x_p) of growth row `a` at state i in the growth rates' columns.
+  void rate_entries(int grow, int i, int a, Emitter& add) const;
   void first_state_entries(const VecX& x, VecX& g, Emitter& add) const;
 
   // transcription_hessian.cpp

@@ -63,6 +63,12 @@ JointEstimationOptions with_remedies(JointEstimationOptions options) {
   return options;
 }
 
+/// The growth rate and the base heading estimated besides K and C.
+JointEstimationOptions with_rate_and_heading(JointEstimationOptions options) {
+  options.parameters = {{VineParameterKind::growth_rate, 0}, {VineParameterKind::heading, 0}};
+  return options;
+}
+
 // central differences (h = 1e-6) of the objective and of g in every third variable and the last
 // (K, C) ones, at the guess plus a random displacement of 1e-5 (r and the multipliers away from
 // their simulated values too)
@@ -101,8 +107,11 @@ void check_first_derivatives(const VineModel& m, const JointEstimationOptions& o
       static_cast<int>(at.jacobian.nonZeros()), worst_gradient, worst_column);
   EXPECT_LT(worst_gradient, 1e-6);
   EXPECT_LT(worst_column, 1e-7);
-  EXPECT_GT(jacobian.rightCols(2 * (options.per_joint ? m.num_pins() : 1)).norm(),
-            1e-3);  // K, C columns not vacuous
+  const int extra = static_cast<int>(options.parameters.size());
+  // K, C columns not vacuous
+  EXPECT_GT(jacobian.rightCols(2 * (options.per_joint ? m.num_pins() : 1) + extra).norm(), 1e-3);
+  for (int e = 0; e < extra; ++e)  // nor the growth rate's and the heading's
+    EXPECT_GT(jacobian.col(x.size() - extra + e).norm(), 1e-3);
 }
 
 TEST(VineTranscribedEstimation, GradientAndJacobianMatchCentralDifferences) {
@@ -114,6 +123,10 @@ TEST(VineTranscribedEstimation, GradientAndJacobianMatchCentralDifferences) {
     check_first_derivatives(m, with_tip_contact(m, transcribed()));
   }
   check_first_derivatives(swinging_vine(), with_remedies(transcribed()));
+  check_first_derivatives(swinging_vine(), with_rate_and_heading(transcribed()));
+  check_first_derivatives(swinging_vine(), with_rate_and_heading(transcribed(true)));
+  const VineModel wall = vine_before_a_wall(0.0, 0.6);
+  check_first_derivatives(wall, with_rate_and_heading(with_tip_contact(wall, transcribed())));
 }
 
 // the Hessian of f + lambda . g at random multipliers of size 1e3 (h = 1e-6; the problem has no QP
@@ -125,8 +138,8 @@ void check_hessian(const VineModel& m, const JointEstimationOptions& options) {
   const auto evaluate = [&](const VecX& x, const VecX& lambda) {
     return evaluate_joint_estimation(m, swinging_start(m), frames, options, x, lambda);
   };
-  const testing::LagrangianHessianCheck check =
-      testing::check_lagrangian_hessian(evaluate, 1e-5, 1e3, 1e-6, 3, 7);
+  const testing::LagrangianHessianCheck check = testing::check_lagrangian_hessian(
+      evaluate, 1e-5, 1e3, 1e-6, 3, 7, 2 + static_cast<int>(options.parameters.size()));
   const SparseMatrix objective_only = evaluate(check.x, VecX::Zero(check.lambda.size())).hessian;
   const int states = m.num_dofs() * 2 * 3;  // Z_0 .. Z_2
   const double share = MatX(check.hessian - objective_only).leftCols(states).norm() /
@@ -145,6 +158,9 @@ TEST(VineTranscribedEstimation, LagrangianHessianMatchesCentralDifferencesOfItsG
   const VineModel m = vine_before_a_wall(0.0, 0.6);
   check_hessian(m, with_tip_contact(m, transcribed()));
   check_hessian(m, with_remedies(with_tip_contact(m, transcribed())));
+  check_hessian(swinging_vine(), with_rate_and_heading(transcribed()));
+  check_hessian(swinging_vine(), with_rate_and_heading(transcribed(true)));
+  check_hessian(m, with_rate_and_heading(with_remedies(with_tip_contact(m, transcribed()))));
 }
 
 // The simulator's trajectory with its QP multipliers and r = 0 (the initial guess) satisfies every
