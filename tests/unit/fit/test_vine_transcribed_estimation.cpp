@@ -228,6 +228,24 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
       {"vine.friction", "0.3"});
 }
 
+// Parameters besides K and C that the joint estimation does not estimate, or not with the step
+// map, are refused naming the parameter and what is allowed.
+TEST(VineTranscribedEstimation, RefusesParametersItDoesNotEstimate) {
+  const VineModel m = vine_before_a_wall(1e-3, 0.0);
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  const auto refused = [&](JointEstimationOptions options, VineParameterKind kind, int index,
+                           std::initializer_list<std::string> fragments) {
+    options.parameters = {{kind, index}};
+    testing::expect_input_error(
+        [&] { evaluate_joint_estimation(m, swinging_start(m), frames, options); }, fragments);
+  };
+  refused(transcribed(), VineParameterKind::contact_radius, 0,
+          {"joint_estimation.parameters", "contact radius", "vine_shooting"});
+  refused(step_map_options(), VineParameterKind::growth_rate, 0,
+          {"joint_estimation.formulation", "step_map", "transcribed", "growth rate[0]"});
+  refused(transcribed(), VineParameterKind::growth_rate, 1, {"growth rate[1]"});
+}
+
 /// The recovery's frames: the truth's points with Gaussian noise of `noise` [m], 11 frames of 11
 /// points every third step from step 3 to 33 (from step 3: a state of the simulation in motion).
 std::vector<MeasuredFrame> recovery_frames(const VineModel& truth, double noise) {
@@ -307,6 +325,44 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
   }
   EXPECT_LT(sigma_k[1], 0.5 * sigma_k[0]);
   EXPECT_LT(sigma_c[1], 0.5 * sigma_c[0]);
+}
+
+// The recovery of the growth rate (truth 0.02 m/s) and the base heading (the truth's rest angle
+// theta_bar_0) with K and C from the same frames, from a guess 25 % off in the rate and 0.05 rad
+// off in the heading (K, C as above; Gauss-Newton Hessian, no pass): Solve_Succeeded, every
+// parameter within four of its estimated sigmas of the truth, and the sigmas shrink with the noise.
+TEST(VineTranscribedEstimation, RecoversTheGrowthRateAndTheBaseHeadingWithKAndC) {
+  const VineModel truth = swinging_vine();
+  VineModel guess = testing::swinging_guess();
+  guess.growth = vine::GrowthSchedule::constant(0.025);
+  guess.rest_angle[0] = truth.rest_angle[0] + 0.05;
+  const double noise[2] = {1e-3, 1e-4};
+  const double truths[2] = {truth.growth.sample_rate(0), truth.rest_angle[0]};
+  double sigmas[2][4];
+  for (int level = 0; level < 2; ++level) {
+    JointEstimationOptions options = with_rate_and_heading(transcribed());
+    options.hessian = EstimationHessian::gauss_newton;
+    options.measurement_sigma = noise[level];
+    const JointEstimationResult fit = estimate_vine_states_and_parameters(
+        guess, swinging_start(guess), recovery_frames(truth, noise[level]), options);
+    std::printf(
+        "noise %.0e m: %s after %d iterations, K = %.5g +- %.2g, C = %.4g +- %.2g, u = %.6g +- "
+        "%.2g m/s, theta_bar_0 = %.6g +- %.2g rad (truth %.6g)\n",
+        noise[level], fit.status.c_str(), fit.iterations, fit.stiffness[0], fit.stiffness_sigma[0],
+        fit.damping[0], fit.damping_sigma[0], fit.parameter_values[0], fit.parameter_sigmas[0],
+        fit.parameter_values[1], fit.parameter_sigmas[1], truths[1]);
+    ASSERT_EQ(fit.status, "Solve_Succeeded");
+    EXPECT_LT(fit.constraint_violation, 1e-8);
+    EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+    EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+    for (int e = 0; e < 2; ++e)
+      EXPECT_LT(std::abs(fit.parameter_values[e] - truths[e]), 4 * fit.parameter_sigmas[e]) << e;
+    sigmas[level][0] = fit.stiffness_sigma[0];
+    sigmas[level][1] = fit.damping_sigma[0];
+    sigmas[level][2] = fit.parameter_sigmas[0];
+    sigmas[level][3] = fit.parameter_sigmas[1];
+  }
+  for (int e = 0; e < 4; ++e) EXPECT_LT(sigmas[1][e], 0.5 * sigmas[0][e]) << e;
 }
 
 // The same recovery (1 mm) with the exact Hessian of the Lagrangian: the same optimum as the
