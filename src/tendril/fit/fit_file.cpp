@@ -96,19 +96,25 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
   const std::string vine_keys =
-      f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)";
-  if (joint && parameters.size() > 2)
-    parameters[2].fail("key", parameters[2].text("key"), vine_keys);
+      f.method +
+      " fits vine.stiffness, then vine.damping (uniform K and C), then optionally the growth rate "
+      "(vine.growth.rate or vine.growth.schedule[i]) and the base heading (vine.rest_angles[0])";
   if (joint && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
-    if (joint) {
-      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
-        p.fail("key", q.key, vine_keys);
-    }
+    if (joint && f.parameters.size() < 2 &&
+        q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
+      p.fail("key", q.key, vine_keys);
     if (vine) {
       f.vine_parameters.push_back(vine_parameter_of_key(p, q.key));
+      const VineParameterKind kind = f.vine_parameters.back().kind;
+      if (joint && f.parameters.size() >= 2 && kind != VineParameterKind::growth_rate &&
+          kind != VineParameterKind::heading)
+        p.fail("key", q.key, vine_keys);
+      if (joint && f.parameters.size() >= 2 && (p.has("lower") || p.has("upper")))
+        p.fail(p.has("lower") ? "lower" : "upper",
+               "no bounds (joint_estimation leaves the growth rates and the heading free)");
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
     }
@@ -217,6 +223,8 @@ void read_options(const io::SceneNode& options, FitFile& f) {
   f.jobs = options.integer("jobs");
   if (!joint) return;
   f.estimation = read_joint_estimation_options(options);
+  // the parameters besides K and C
+  f.estimation.parameters.assign(f.vine_parameters.begin() + 2, f.vine_parameters.end());
   f.estimation.max_iterations = f.options.max_iterations;
   const FitParameter &k = f.parameters[0], &c = f.parameters[1];
   f.estimation.stiffness_scale = k.scale;
