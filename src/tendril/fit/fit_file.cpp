@@ -98,7 +98,8 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
   const std::string vine_keys =
       f.method +
       " fits vine.stiffness, then vine.damping (uniform K and C), then optionally the growth rate "
-      "(vine.growth.rate or vine.growth.schedule[i]) and the base heading (vine.rest_angles[0])";
+      "(vine.growth.rate or vine.growth.schedule[i]), the base heading (vine.rest_angles[0]) and "
+      "the contact radius (vine.contact.radius, with known contacts)";
   if (joint && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
@@ -110,11 +111,12 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
       f.vine_parameters.push_back(vine_parameter_of_key(p, q.key));
       const VineParameterKind kind = f.vine_parameters.back().kind;
       if (joint && f.parameters.size() >= 2 && kind != VineParameterKind::growth_rate &&
-          kind != VineParameterKind::heading)
+          kind != VineParameterKind::heading && kind != VineParameterKind::contact_radius)
         p.fail("key", q.key, vine_keys);
       if (joint && f.parameters.size() >= 2 && (p.has("lower") || p.has("upper")))
         p.fail(p.has("lower") ? "lower" : "upper",
-               "no bounds (joint_estimation leaves the growth rates and the heading free)");
+               "no bounds (joint_estimation leaves the growth rates and the heading free and "
+               "bounds the contact radius below by 0)");
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
     }

@@ -128,6 +128,7 @@ void TranscribedProblem::bounds(double* x_l, double* x_u, double* g_l, double* g
     for (std::size_t a = 0; a < rows_[i].size(); ++a)
       if (rows_[i][a].kind == RowKind::contact) x_l[y(i) + static_cast<int>(a)] = 0.0;
   parameter_bounds(x_l, x_u);
+  if (radius_ >= 0) x_l[p(radius_)] = 0.0;  // r_c >= 0
   std::fill(g_l, g_l + num_constraints(), 0.0);
   std::fill(g_u, g_u + num_constraints(), 0.0);
   for (std::size_t a = 0; a < length_specs_.size(); ++a) {

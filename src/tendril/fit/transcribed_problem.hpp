@@ -37,7 +37,8 @@ class TranscribedProblem : public VineEstimationProblem {
   const std::vector<int>& jacobian_cols() const override { return jacobian_.cols(); }
   const std::vector<int>& hessian_rows() const override { return hessian_pattern().rows(); }
   const std::vector<int>& hessian_cols() const override { return hessian_pattern().cols(); }
-  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, the rest free; equalities but
+  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, r_c >= 0, the rest free;
+  /// equalities but
   /// for the length rows >= (d_a + d_b + e_min)^2.
   void bounds(double* x_l, double* x_u, double* g_l, double* g_u) const override;
   /// The measured frames' chi-square (and the multipliers' prior, in the model part).

@@ -110,6 +110,11 @@ void TranscribedProblem::step_row_entries(const VecX& x, int i, VecX& dyn, MatX&
       g(grow) -= growth_rates(x, i)(prismatic);
       rate_entries(grow, i, prismatic, add);
     }
+    if (spec.kind == RowKind::contact && radius_ >= 0) {  // Phi = distance - r_c
+      const double scale = parameter_scale(radius_) / model_.dt;
+      g(grow) -= scale * (x(p(radius_)) - x0_(p(radius_)));
+      add.add(grow, p(radius_), -scale);
+    }
     for (int mm : in) add.add(grow, column(spec, i, mm), d.da.col(mm).dot(vnl) - d.drhs(mm));
     for (int l = 0; l < 6; ++l)
       if (row_uses(spec, l)) add.add(grow, z(i + 1) + n_ + row_dof(spec, l), d.a(l));

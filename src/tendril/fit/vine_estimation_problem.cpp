@@ -58,10 +58,14 @@ void check_extra_parameters(const VineModel& model, const JointEstimationOptions
       throw InputError(
           "joint_estimation.formulation", "step_map",
           fmt::format("transcribed (the step map estimates K and C only, not {})", name));
-    if (p.kind != VineParameterKind::growth_rate && p.kind != VineParameterKind::heading)
+    if (p.kind != VineParameterKind::growth_rate && p.kind != VineParameterKind::heading &&
+        p.kind != VineParameterKind::contact_radius)
       throw InputError("joint_estimation.parameters", name,
-                       "growth rates and the base heading besides K and C (the contact radius "
-                       "and the inflated-beam law are fitted by vine_shooting)");
+                       "growth rates, the base heading and the contact radius besides K and C "
+                       "(the inflated-beam law's parameters are fitted by vine_shooting)");
+    if (p.kind == VineParameterKind::contact_radius && options.contacts.empty())
+      throw InputError("joint_estimation.parameters", name,
+                       "a contact radius with known contacts (it enters only their rows)");
   }
   check_vine_parameters(model, options.parameters);
 }
@@ -164,6 +168,7 @@ void VineEstimationProblem::set_up_extra_parameters() {
     const double value = vine_parameter_value(model_, p);
     extra_scale_(e) = value != 0.0 ? std::abs(value) : 1.0;
     if (p.kind == VineParameterKind::heading) heading_ = e;
+    if (p.kind == VineParameterKind::contact_radius) radius_ = e;
     if (p.kind != VineParameterKind::growth_rate) continue;
     for (int i = 0; i <= steps_; ++i)
       rate_columns_[i].col(e) =

@@ -116,6 +116,7 @@ class VineEstimationProblem : public EstimationNlp {
   std::vector<MatX> rate_columns_;  // du / d(x_p) at each state (#prismatic x #extra parameters)
   VecX extra_scale_;                // the options' parameters' scales
   int heading_ = -1;                // the base heading's index in options.parameters (-1: none)
+  int radius_ = -1;                 // the contact radius's index in options.parameters (-1: none)
   VecX x0_;
 };
 

@@ -171,10 +171,10 @@ struct JointEstimationOptions {
   double min_prismatic_extension = 0.0;
   /// Transcribed formulation only: parameters estimated besides K and C, each one value: the
   /// growth schedule's rates (VineParameterKind::growth_rate, a sample each; the rows' rates
-  /// u_j,i are linear in them) and the base heading theta_bar_0 (heading; F is bilinear in it and
-  /// K). Free (no bounds); IPOPT works on value / scale with the guess's |value| as scale (1 where
-  /// 0). The guess is the model's values. Others (the contact radius, the inflated-beam law) are
-  /// refused.
+  /// u_j,i are linear in them), the base heading theta_bar_0 (heading; F is bilinear in it and
+  /// K) and the contact radius r_c (contact_radius, with known contacts: their rows' Phi is linear
+  /// in it). Free but r_c >= 0; IPOPT works on value / scale with the guess's |value| as scale (1
+  /// where 0). The guess is the model's values. The inflated-beam law's M_c, theta_w are refused.
   std::vector<VineParameter> parameters;
 };
 

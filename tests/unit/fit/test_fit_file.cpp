@@ -127,11 +127,12 @@ TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
       write("joint3.yaml",
             "scene: vine3.yaml\nmethod: joint_estimation\nparameters:\n"
             "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
-            "  - {key: vine.contact.radius, initial: 0.01}\n"
+            "  - {key: vine.inflated_beam.collapse_moment, initial: 0.01}\n"
             "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
-  expect_input_error([&] { read_fit_file(joint); },
-                     {"parameters[2].key", "vine.contact.radius", "joint_estimation fits",
-                      "vine.growth.rate", "vine.rest_angles[0]"});
+  expect_input_error(
+      [&] { read_fit_file(joint); },
+      {"parameters[2].key", "vine.inflated_beam.collapse_moment", "joint_estimation fits",
+       "vine.growth.rate", "vine.rest_angles[0]", "vine.contact.radius"});
   // the growth rate and the heading after K and C reach the estimation's parameters
   const fs::path rate =
       write("joint4.yaml",

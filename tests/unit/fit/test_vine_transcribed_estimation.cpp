@@ -63,9 +63,11 @@ JointEstimationOptions with_remedies(JointEstimationOptions options) {
   return options;
 }
 
-/// The growth rate and the base heading estimated besides K and C.
+/// The growth rate and the base heading estimated besides K and C (and the contact radius with
+/// known contacts).
 JointEstimationOptions with_rate_and_heading(JointEstimationOptions options) {
   options.parameters = {{VineParameterKind::growth_rate, 0}, {VineParameterKind::heading, 0}};
+  if (!options.contacts.empty()) options.parameters.push_back({VineParameterKind::contact_radius});
   return options;
 }
 
@@ -240,7 +242,9 @@ TEST(VineTranscribedEstimation, RefusesParametersItDoesNotEstimate) {
         [&] { evaluate_joint_estimation(m, swinging_start(m), frames, options); }, fragments);
   };
   refused(transcribed(), VineParameterKind::contact_radius, 0,
-          {"joint_estimation.parameters", "contact radius", "vine_shooting"});
+          {"joint_estimation.parameters", "contact radius", "known contacts"});
+  refused(with_tip_contact(m, transcribed()), VineParameterKind::collapse_moment, 0,
+          {"joint_estimation.parameters", "M_c", "vine_shooting"});
   refused(step_map_options(), VineParameterKind::growth_rate, 0,
           {"joint_estimation.formulation", "step_map", "transcribed", "growth rate[0]"});
   refused(transcribed(), VineParameterKind::growth_rate, 1, {"growth rate[1]"});
