@@ -87,7 +87,8 @@ VineParameter vine_parameter_of_key(const io::SceneNode& p, const std::string& k
   p.fail("key", key, "one of " + vine_parameter_keys());
 }
 
-/// The parameters: keys (joint_estimation: vine.stiffness then vine.damping; vine_shooting: the
+/// The parameters: keys (joint_estimation: vine.stiffness then vine.damping, then the growth rates,
+/// the heading, the contact radius; vine_shooting: the
 /// keys of vine_parameter_keys(); otherwise real-valued keys of a rod scene), initial values within
 /// the bounds, scales.
 void read_parameters(const io::SceneNode& root, FitFile& f) {

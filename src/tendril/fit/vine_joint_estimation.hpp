@@ -9,7 +9,9 @@
 ///               joint) Phi_c(q_i) = 0                    for the known contacts c active at step i
 ///               n_c,i(Z_i, K, C) >= 0             their normal impulses, with bilateral_contacts
 ///
-/// Z_i = (q_i, v_i) at every simulation step from the first to the last measured frame. The
+/// (the transcribed formulation also estimates the growth rates, the base heading and the contact
+/// radius: JointEstimationOptions::parameters). Z_i = (q_i, v_i) at every simulation step from the
+/// first to the last measured frame. The
 /// objective is the paper's divided by the measurement variance sigma_p^2 (a chi-square): R =
 /// diag(1/sigma_q^2, 1/sigma_q^2, 1/sigma_theta^2 per body | 1/sigma_v^2, 1/sigma_v^2,
 /// 1/sigma_omega^2 per body), the model's trust expressed as the standard deviations of its
