@@ -246,12 +246,12 @@ TEST(WallGrowthJointEstimation,
 }
 
 // The growth rate estimated with K and C by the default joint estimation on the measured wall
-// growth (then with the contact radius too, see below), against the single-shooting fit of (K, C, u) from the same frames (computed here;
-// docs/physics/fitting.md "Linear K or the inflated-beam law": 36.4 +- 0.4 mm/s, below the authors'
-// 40 mm/s). Asserted: Solve_Succeeded, the constraint violation of the test above, a point RMS
-// below the guess's, the rate identified (sigma below a tenth of it) and within four combined
-// sigmas of the shooting fit's (the model residuals r absorb part of the growth, so the joint
-// estimate's sigma is the larger).
+// growth (then with the contact radius too, see below), against the single-shooting fit of (K, C,
+// u) from the same frames (computed here; docs/physics/fitting.md "Linear K or the inflated-beam
+// law": 36.4 +- 0.4 mm/s, below the authors' 40 mm/s). Asserted: Solve_Succeeded, the constraint
+// violation of the test above, a point RMS below the guess's, the rate identified (sigma below a
+// tenth of it) and within four combined sigmas of the shooting fit's (the model residuals r absorb
+// part of the growth, so the joint estimate's sigma is the larger).
 TEST(WallGrowthJointEstimation, TheGrowthRateAndTheContactRadiusAgainstTheShootingFit) {
   const std::optional<WallGrowthData> d = wall_growth_data();
   if (!d)
