@@ -114,10 +114,12 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
       if (joint && f.parameters.size() >= 2 && kind != VineParameterKind::growth_rate &&
           kind != VineParameterKind::heading && kind != VineParameterKind::contact_radius)
         p.fail("key", q.key, vine_keys);
-      if (joint && f.parameters.size() >= 2 && (p.has("lower") || p.has("upper")))
-        p.fail(p.has("lower") ? "lower" : "upper",
-               "no bounds (joint_estimation leaves the growth rates and the heading free and "
-               "bounds the contact radius below by 0)");
+      for (const char* key : {"lower", "upper", "scale"})
+        if (joint && f.parameters.size() >= 2 && p.has(key))
+          p.fail(
+              key,
+              "no bounds or scale (joint_estimation leaves the growth rates and the heading "
+              "free, bounds the contact radius below by 0 and scales each by its initial value)");
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
     }

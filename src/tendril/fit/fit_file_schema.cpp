@@ -96,7 +96,7 @@ const io::SchemaTable& fit_file_schema() {
                       "vine.inflated_beam.wrinkling_angle (theta_w = l eps_w / r [rad]); "
                       "joint_estimation: vine.stiffness, then vine.damping, then optionally "
                       "vine.growth.rate or vine.growth.schedule[i], vine.rest_angles[0] and "
-                      "vine.contact.radius (with known contacts), without bounds."},
+                      "vine.contact.radius (with known contacts), without bounds or scale."},
               real("parameters[].initial", kReq, "as the key", "Start value, within the bounds."),
               real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
               real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),

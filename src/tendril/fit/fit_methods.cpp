@@ -128,7 +128,7 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
       report.values[e] = p == 0 ? r.stiffness[u] : r.damping[u];
       report.sigma[e] = p == 0 ? r.stiffness_sigma[u] : r.damping_sigma[u];
     }
-  // then the growth rates and the heading
+  // then the growth rates, the heading and the contact radius
   const auto ne = static_cast<Eigen::Index>(r.parameter_values.size());
   report.initial.conservativeResize(2 * nk + ne);
   report.values.conservativeResize(2 * nk + ne);

@@ -2,8 +2,8 @@
 /// The joint estimation by direct transcription (EstimationFormulation::transcribed,
 /// fit/vine_transcribed_estimation.hpp): its layout
 ///   x = [Z_0 .. Z_N (q_i, v_i), r_0 .. r_{N-1} (2n each), y_0 .. y_{N-1} (the step rows'
-///        multipliers), K / K_scale, C / C_scale, the growth rates and the base heading / their
-///        scales (JointEstimationOptions::parameters)],
+///        multipliers), K / K_scale, C / C_scale, the growth rates, the base heading and the
+///        contact radius / their scales (JointEstimationOptions::parameters)],
 /// constraints (per step i: n position rows, n velocity rows, its joint, growth and known-contact
 /// rows; then the first state's joint, velocity and growth rows and the prismatic length rows),
 /// objective (with the multipliers' prior) and exact sparse derivatives, and the trust-region

@@ -3,7 +3,7 @@
 /// the transcribed one, fit/transcribed_problem.hpp): the input checks, the unknowns' layout
 ///   x = [Z_0 .. Z_N (q_i, v_i: 2n each), r_0 .. r_{N-1} (2n each), (the transcribed step rows'
 ///        multipliers), K / K_scale, C / C_scale (nk each), the options' parameters / their
-///        scales (growth rates, base heading; transcribed only)],
+///        scales (growth rates, base heading, contact radius; transcribed only)],
 /// the bounds 0 <= K, C <= their maxima, the model's weights R, the joint and growth rows of the
 /// step, the initial guess (the simulation from the start with the model's K, C), the objective
 ///   sum_frames |p(q_i) - p_hat_i|^2 / sigma_p^2 + sum_i r_i^T R r_i,
