@@ -369,6 +369,56 @@ TEST(VineTranscribedEstimation, RecoversTheGrowthRateAndTheBaseHeadingWithKAndC)
   for (int e = 0; e < 4; ++e) EXPECT_LT(sigmas[1][e], 0.5 * sigmas[0][e]) << e;
 }
 
+// The recovery of the contact radius with K and C: the swinging vine swings and grows into a wall
+// tilted -0.6 rad from its growth direction that its tip touches at the start; the truth's tip
+// pushes on it (normal impulse > 0) at every step 0 .. 11 (checked here: the known contact's
+// premise). 7 frames every second step from 0 to 12 with noise, the tip a known contact at steps
+// 0 .. 12, from r_c 25 % too large and K, C as above, the default options: Solve_Succeeded, K, C
+// and r_c within four of their sigmas of the truth, the sigmas shrinking with the noise.
+TEST(VineTranscribedEstimation, RecoversTheContactRadiusWithKAndC) {
+  const VineModel truth = vine_before_a_wall(0.0, -0.6);
+  const int tip = static_cast<int>(truth.contact_points.size()) - 1;
+  vine::VineStepper stepper(truth);
+  VineState s = swinging_start(truth);
+  for (int step = 0; step < 12; ++step) {
+    ASSERT_TRUE(stepper.step(s).ok());
+    bool touching = false;
+    for (const vine::ContactInfo& c : stepper.contacts())
+      touching |= c.point == tip && c.normal_impulse > 0.0;
+    ASSERT_TRUE(touching) << "step " << step;
+  }
+  VineModel guess = truth;
+  guess.stiffness.assign(guess.stiffness.size(), 0.03);
+  guess.damping.assign(guess.damping.size(), 1e-3);
+  guess.contact_radius = 1.25 * truth.contact_radius;
+  const double noise[2] = {1e-3, 1e-4};
+  double sigmas[2][3];
+  for (int level = 0; level < 2; ++level) {
+    JointEstimationOptions options;  // the defaults
+    options.measurement_sigma = noise[level];
+    options.contacts = {{tip, 0, 0, 12}};
+    options.parameters = {{VineParameterKind::contact_radius}};
+    const JointEstimationResult fit = estimate_vine_states_and_parameters(
+        guess, swinging_start(guess), swinging_frames(truth, 2, 12, noise[level], 3), options);
+    std::printf(
+        "noise %.0e m: %s after %d iterations, K = %.5g +- %.2g, C = %.4g +- %.2g, r_c = %.6g +- "
+        "%.2g m (truth %.6g)\n",
+        noise[level], fit.status.c_str(), fit.iterations, fit.stiffness[0], fit.stiffness_sigma[0],
+        fit.damping[0], fit.damping_sigma[0], fit.parameter_values[0], fit.parameter_sigmas[0],
+        truth.contact_radius);
+    ASSERT_EQ(fit.status, "Solve_Succeeded");
+    EXPECT_LT(fit.constraint_violation, 1e-8);
+    EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+    EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+    EXPECT_LT(std::abs(fit.parameter_values[0] - truth.contact_radius),
+              4 * fit.parameter_sigmas[0]);
+    sigmas[level][0] = fit.stiffness_sigma[0];
+    sigmas[level][1] = fit.damping_sigma[0];
+    sigmas[level][2] = fit.parameter_sigmas[0];
+  }
+  for (int e = 0; e < 3; ++e) EXPECT_LT(sigmas[1][e], 0.5 * sigmas[0][e]) << e;
+}
+
 // The same recovery (1 mm) with the exact Hessian of the Lagrangian: the same optimum as the
 // Gauss-Newton run (K, C within 1 % of their sigma, the objectives within 1e-6 relative); and with
 // per-joint K_j, C_j (exact Hessian; with the Gauss-Newton one this diverges): each within four of
