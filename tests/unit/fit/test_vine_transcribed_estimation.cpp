@@ -5,8 +5,9 @@
 // differences on the six-body growing vine (scalar and per-joint K, C, a known contact); the
 // simulator's own trajectory and multipliers satisfy the transcribed conditions; one simulator step
 // from a fitted state reproduces the next fitted state up to the fitted model residual; and
-// recovery of known K, C from simulated trajectories with noise, within bounds that shrink with the
-// noise; models and options it does not cover are refused with InputError.
+// recovery of known K, C (with the growth rate and the base heading, or the contact radius) from
+// simulated trajectories with noise, within bounds that shrink with the noise; models and options
+// it does not cover are refused with InputError.
 #include <gtest/gtest.h>
 
 #include <cmath>
