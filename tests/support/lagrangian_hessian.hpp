@@ -19,11 +19,12 @@ struct LagrangianHessianCheck {
 };
 
 /// `evaluate(x, multipliers)` evaluates the problem (fit::evaluate_joint_estimation with the exact
-/// Hessian); every `stride`-th column and the last two (K, C) are checked with step h.
+/// Hessian); every `stride`-th column and the last `last` (K, C and any further parameters) are
+/// checked with step h.
 template <class Evaluate>
 LagrangianHessianCheck check_lagrangian_hessian(Evaluate evaluate, double x_noise,
                                                 double lambda_size, double h, int stride,
-                                                unsigned seed) {
+                                                unsigned seed, int last = 2) {
   LagrangianHessianCheck out;
   const fit::JointEstimationProblemEvaluation guess = evaluate(VecX(), VecX());
   std::mt19937 rng(seed);
@@ -38,7 +39,7 @@ LagrangianHessianCheck check_lagrangian_hessian(Evaluate evaluate, double x_nois
   };
   out.hessian = evaluate(out.x, out.lambda).hessian;
   const int n = static_cast<int>(out.x.size());
-  for (int j = 0; j < n; j += (j + 2 >= n ? 1 : stride)) {
+  for (int j = 0; j < n; j += (j + last >= n ? 1 : stride)) {
     VecX plus = out.x, minus = out.x;
     plus(j) += h;
     minus(j) -= h;

@@ -96,7 +96,8 @@ VineParameter vine_parameter_of_key(const io::SceneNode& p, const std::string& k
   p.fail("key", key, "one of " + vine_parameter_keys());
 }
 
-/// The parameters: keys (joint_estimation: vine.stiffness then vine.damping; vine_shooting: the
+/// The parameters: keys (joint_estimation: vine.stiffness then vine.damping, then the growth rates,
+/// the heading, the contact radius; vine_shooting: the
 /// keys of vine_parameter_keys(); otherwise real-valued keys of a rod scene), initial values within
 /// the bounds, scales.
 void read_parameters(const io::SceneNode& root, FitFile& f) {
@@ -105,19 +106,29 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
   const std::string vine_keys =
-      f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)";
-  if (joint && parameters.size() > 2)
-    parameters[2].fail("key", parameters[2].text("key"), vine_keys);
+      f.method +
+      " fits vine.stiffness, then vine.damping (uniform K and C), then optionally the growth rate "
+      "(vine.growth.rate or vine.growth.schedule[i]), the base heading (vine.rest_angles[0]) and "
+      "the contact radius (vine.contact.radius, with known contacts)";
   if (joint && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
-    if (joint) {
-      if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
-        p.fail("key", q.key, vine_keys);
-    }
+    if (joint && f.parameters.size() < 2 &&
+        q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
+      p.fail("key", q.key, vine_keys);
     if (vine) {
       f.vine_parameters.push_back(vine_parameter_of_key(p, q.key));
+      const VineParameterKind kind = f.vine_parameters.back().kind;
+      if (joint && f.parameters.size() >= 2 && kind != VineParameterKind::growth_rate &&
+          kind != VineParameterKind::heading && kind != VineParameterKind::contact_radius)
+        p.fail("key", q.key, vine_keys);
+      for (const char* key : {"lower", "upper", "scale"})
+        if (joint && f.parameters.size() >= 2 && p.has(key))
+          p.fail(
+              key,
+              "no bounds or scale (joint_estimation leaves the growth rates and the heading "
+              "free, bounds the contact radius below by 0 and scales each by its initial value)");
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
       if (f.method == "adjoint_lm")
@@ -232,6 +243,8 @@ void read_options(const io::SceneNode& options, FitFile& f) {
   f.jobs = options.integer("jobs");
   if (!joint) return;
   f.estimation = read_joint_estimation_options(options);
+  // the parameters besides K and C
+  f.estimation.parameters.assign(f.vine_parameters.begin() + 2, f.vine_parameters.end());
   f.estimation.max_iterations = f.options.max_iterations;
   const FitParameter &k = f.parameters[0], &c = f.parameters[1];
   f.estimation.stiffness_scale = k.scale;

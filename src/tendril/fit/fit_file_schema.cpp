@@ -104,7 +104,9 @@ const io::SchemaTable& fit_file_schema() {
                       "vine.rest_angles[0] (the base heading), vine.contact.radius, "
                       "vine.inflated_beam.collapse_moment (M_c = pi p r^3 [N m]) or "
                       "vine.inflated_beam.wrinkling_angle (theta_w = l eps_w / r [rad]); "
-                      "joint_estimation: vine.stiffness, then vine.damping."},
+                      "joint_estimation: vine.stiffness, then vine.damping, then optionally "
+                      "vine.growth.rate or vine.growth.schedule[i], vine.rest_angles[0] and "
+                      "vine.contact.radius (with known contacts), without bounds or scale."},
               real("parameters[].initial", kReq, "as the key", "Start value, within the bounds."),
               real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
               real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),

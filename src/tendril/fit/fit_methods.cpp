@@ -162,6 +162,18 @@ FitReport joint_estimation(const FitFile& file, const FitContext& context) {
       report.values[e] = p == 0 ? r.stiffness[u] : r.damping[u];
       report.sigma[e] = p == 0 ? r.stiffness_sigma[u] : r.damping_sigma[u];
     }
+  // then the growth rates, the heading and the contact radius
+  const auto ne = static_cast<Eigen::Index>(r.parameter_values.size());
+  report.initial.conservativeResize(2 * nk + ne);
+  report.values.conservativeResize(2 * nk + ne);
+  report.sigma.conservativeResize(2 * nk + ne);
+  for (Eigen::Index e = 0; e < ne; ++e) {
+    const auto u = static_cast<std::size_t>(e);
+    report.names.push_back(file.parameters[u + 2].key);
+    report.initial[2 * nk + e] = file.parameters[u + 2].initial;
+    report.values[2 * nk + e] = r.parameter_values[u];
+    report.sigma[2 * nk + e] = r.parameter_sigmas[u];
+  }
   report.initial_cost = r.initial_objective;
   report.cost = r.objective;
   report.runs = 1;  // the simulation of the initial guess; IPOPT evaluates single steps

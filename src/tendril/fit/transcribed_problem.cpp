@@ -128,6 +128,7 @@ void TranscribedProblem::bounds(double* x_l, double* x_u, double* g_l, double* g
     for (std::size_t a = 0; a < rows_[i].size(); ++a)
       if (rows_[i][a].kind == RowKind::contact) x_l[y(i) + static_cast<int>(a)] = 0.0;
   parameter_bounds(x_l, x_u);
+  if (radius_ >= 0) x_l[p(radius_)] = 0.0;  // r_c >= 0
   std::fill(g_l, g_l + num_constraints(), 0.0);
   std::fill(g_u, g_u + num_constraints(), 0.0);
   for (std::size_t a = 0; a < length_specs_.size(); ++a) {
@@ -209,7 +210,7 @@ VecX TranscribedProblem::parameter_sigmas(const VecX& x, const VecX& g, const Ve
       num_variables(), num_constraints(),
       pattern_triplets(hessian_pattern().rows(), hessian_pattern().cols(), values.data()),
       pattern_triplets(jacobian_.rows(), jacobian_.cols(), jacobian.data()), inactive, k(0),
-      2 * nk_);
+      2 * nk_ + num_extra_parameters());
 }
 
 double TranscribedProblem::min_contact_impulse(const VecX& x, const VecX*) const {

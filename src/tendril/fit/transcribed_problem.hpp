@@ -2,7 +2,8 @@
 /// The joint estimation by direct transcription (EstimationFormulation::transcribed,
 /// fit/vine_transcribed_estimation.hpp): its layout
 ///   x = [Z_0 .. Z_N (q_i, v_i), r_0 .. r_{N-1} (2n each), y_0 .. y_{N-1} (the step rows'
-///        multipliers), K / K_scale, C / C_scale],
+///        multipliers), K / K_scale, C / C_scale, the growth rates, the base heading and the
+///        contact radius / their scales (JointEstimationOptions::parameters)],
 /// constraints (per step i: n position rows, n velocity rows, its joint, growth and known-contact
 /// rows; then the first state's joint, velocity and growth rows and the prismatic length rows),
 /// objective (with the multipliers' prior) and exact sparse derivatives, and the trust-region
@@ -28,7 +29,7 @@ class TranscribedProblem : public VineEstimationProblem {
                      const std::vector<MeasuredFrame>& frames,
                      const JointEstimationOptions& options);
 
-  int num_variables() const override { return k(0) + 2 * nk_; }
+  int num_variables() const override { return p(0) + num_extra_parameters(); }
   int num_constraints() const override {
     return first_length_row() + static_cast<int>(length_specs_.size());
   }
@@ -36,7 +37,8 @@ class TranscribedProblem : public VineEstimationProblem {
   const std::vector<int>& jacobian_cols() const override { return jacobian_.cols(); }
   const std::vector<int>& hessian_rows() const override { return hessian_pattern().rows(); }
   const std::vector<int>& hessian_cols() const override { return hessian_pattern().cols(); }
-  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, the rest free; equalities but
+  /// 0 <= K, C <= their maxima, known contacts' multipliers >= 0, r_c >= 0, the rest free;
+  /// equalities but
   /// for the length rows >= (d_a + d_b + e_min)^2.
   void bounds(double* x_l, double* x_u, double* g_l, double* g_u) const override;
   /// The measured frames' chi-square (and the multipliers' prior, in the model part).
@@ -117,6 +119,8 @@ class TranscribedProblem : public VineEstimationProblem {
   void constraint_entries(const VecX& x, VecX& g, Emitter& add) const;
   void step_entries(const VecX& x, const vine::VineModel& m, int i, VecX& g, Emitter& add) const;
   void step_row_entries(const VecX& x, int i, VecX& dyn, MatX& block, VecX& g, Emitter& add) const;
+  /// -du_a / d(x_p) of growth row `a` at state i in the growth rates' columns.
+  void rate_entries(int grow, int i, int a, Emitter& add) const;
   void first_state_entries(const VecX& x, VecX& g, Emitter& add) const;
 
   // transcription_hessian.cpp

@@ -19,6 +19,7 @@ void TranscribedProblem::constraint_entries(const VecX& x, VecX& g, Emitter& add
     m.stiffness[j] = stiffness(x, j);
     m.damping[j] = damping(x, j);
   }
+  if (heading_ >= 0) m.rest_angle[0] = parameter_scale(heading_) * x(p(heading_));
   for (int i = 0; i < steps_; ++i) step_entries(x, m, i, g, add);
   first_state_entries(x, g, add);
 }
@@ -66,6 +67,18 @@ void TranscribedProblem::step_entries(const VecX& x, const VineModel& m, int i, 
       add.add(gv + o, c(nk_ > 1 ? j : 0), dt * c_scale_ * rate * minv_(o) * torque_map_[j](o));
     }
   }
+  // the heading's column: dev_0 = theta - theta_bar_0, so -dt K_0 M^-1 e_0 times its scale
+  if (heading_ < 0) return;
+  for (int o = 0; o < n_; ++o)
+    if (torque_map_[0](o) != 0.0)
+      add.add(gv + o, p(heading_),
+              -dt * parameter_scale(heading_) * m.stiffness[0] * minv_(o) * torque_map_[0](o));
+}
+
+void TranscribedProblem::rate_entries(int grow, int i, int a, Emitter& add) const {
+  for (int e = 0; e < num_extra_parameters(); ++e)
+    if (options_.parameters[e].kind == VineParameterKind::growth_rate)
+      add.add(grow, p(e), -rate_columns_[i](a, e));
 }
 
 /// Step i's joint, growth and known-contact rows a . v_{i+1} - rhs (- u for growth), and their
@@ -92,7 +105,16 @@ void TranscribedProblem::step_row_entries(const VecX& x, int i, VecX& dyn, MatX&
       add.add(gv + o, ycol, -s * d.a(l));
     }
     g(grow) = d.a.dot(vnl) - d.rhs;
-    if (growth) g(grow) -= rates_[i](static_cast<int>(a) - static_cast<int>(joint_specs_.size()));
+    const int prismatic = static_cast<int>(a) - static_cast<int>(joint_specs_.size());
+    if (growth) {
+      g(grow) -= growth_rates(x, i)(prismatic);
+      rate_entries(grow, i, prismatic, add);
+    }
+    if (spec.kind == RowKind::contact && radius_ >= 0) {  // Phi = distance - r_c
+      const double scale = parameter_scale(radius_) / model_.dt;
+      g(grow) -= scale * (x(p(radius_)) - x0_(p(radius_)));
+      add.add(grow, p(radius_), -scale);
+    }
     for (int mm : in) add.add(grow, column(spec, i, mm), d.da.col(mm).dot(vnl) - d.drhs(mm));
     for (int l = 0; l < 6; ++l)
       if (row_uses(spec, l)) add.add(grow, z(i + 1) + n_ + row_dof(spec, l), d.a(l));
@@ -116,7 +138,8 @@ void TranscribedProblem::first_state_entries(const VecX& x, VecX& g, Emitter& ad
       const RowSpec& spec = specs[a];
       const RowSecondDerivatives d = row_at(spec, q0, v0, false);
       const VecN<6> vl = local(spec, v0);
-      g(g0) = d.a.dot(vl) - (set == 1 ? rates_[0](static_cast<int>(a)) : 0.0);
+      g(g0) = d.a.dot(vl) - (set == 1 ? growth_rates(x, 0)(static_cast<int>(a)) : 0.0);
+      if (set == 1) rate_entries(g0, 0, static_cast<int>(a), add);
       for (int mm : inputs(spec, true))
         add.add(g0, column(spec, 0, mm), d.da.col(mm).dot(vl) + (mm >= 6 ? d.a(mm - 6) : 0.0));
     }

@@ -58,6 +58,9 @@ void TranscribedProblem::step_hessian_entries(const VecX& x, const VecX& lambda,
       add.add_lower(k(nk_ > 1 ? j : 0), z(i) + o, k_scale_ * s * torque_map_[j](o));
       add.add_lower(c(nk_ > 1 ? j : 0), z(i) + n_ + o, c_scale_ * s * torque_map_[j](o));
     }
+    // the heading's: F_0 = -K_0 (theta - theta_bar_0) e_0 is bilinear in K_0 and theta_bar_0
+    if (j == 0 && heading_ >= 0)
+      add.add_lower(p(heading_), k(0), -k_scale_ * parameter_scale(heading_) * s);
   }
   for (std::size_t a = 0; a < rows_[i].size(); ++a) {
     const RowSpec& spec = rows_[i][a];

@@ -49,6 +49,27 @@ void check_known_contacts(const VineModel& model, const JointEstimationOptions& 
   }
 }
 
+/// InputError (key paths under joint_estimation, vine) for parameters besides K and C the
+/// formulation does not estimate.
+void check_extra_parameters(const VineModel& model, const JointEstimationOptions& options) {
+  for (const VineParameter& p : options.parameters) {
+    const std::string name = vine_parameter_name(p);
+    if (options.formulation != EstimationFormulation::transcribed)
+      throw InputError(
+          "joint_estimation.formulation", "step_map",
+          fmt::format("transcribed (the step map estimates K and C only, not {})", name));
+    if (p.kind != VineParameterKind::growth_rate && p.kind != VineParameterKind::heading &&
+        p.kind != VineParameterKind::contact_radius)
+      throw InputError("joint_estimation.parameters", name,
+                       "growth rates, the base heading and the contact radius besides K and C "
+                       "(the inflated-beam law's parameters are fitted by vine_shooting)");
+    if (p.kind == VineParameterKind::contact_radius && options.contacts.empty())
+      throw InputError("joint_estimation.parameters", name,
+                       "a contact radius with known contacts (it enters only their rows)");
+  }
+  check_vine_parameters(model, options.parameters);
+}
+
 /// InputError (key paths under joint_estimation, vine) for input the formulations do not handle.
 void check_estimation_input(const VineModel& model, const std::vector<MeasuredFrame>& frames,
                             const JointEstimationOptions& options) {
@@ -78,6 +99,7 @@ void check_estimation_input(const VineModel& model, const std::vector<MeasuredFr
     throw InputError("vine.growth_control", "force_limited",
                      "rate (the step map is differentiated for it)");
   check_known_contacts(model, options, key);
+  check_extra_parameters(model, options);
 }
 
 /// R's diagonal (2n): 1/sigma_q^2, 1/sigma_q^2, 1/sigma_theta^2 per body, then 1/sigma_v^2,
@@ -133,6 +155,31 @@ VineEstimationProblem::VineEstimationProblem(const VineModel& model, const VineS
     frame_of_step_[frames[f].step - first_step_] = static_cast<int>(f);
   rates_.resize(steps_ + 1);
   for (int i = 0; i <= steps_; ++i) rates_[i] = stepper_.joint_growth_rates(time(i));
+  set_up_extra_parameters();
+}
+
+void VineEstimationProblem::set_up_extra_parameters() {
+  const int ne = num_extra_parameters();
+  extra_scale_.resize(ne);
+  rate_columns_.assign(steps_ + 1, MatX::Zero(model_.num_prismatic(), ne));
+  const VecX split = growth_split(model_);
+  for (int e = 0; e < ne; ++e) {
+    const VineParameter& p = options_.parameters[e];
+    const double value = vine_parameter_value(model_, p);
+    extra_scale_(e) = value != 0.0 ? std::abs(value) : 1.0;
+    if (p.kind == VineParameterKind::heading) heading_ = e;
+    if (p.kind == VineParameterKind::contact_radius) radius_ = e;
+    if (p.kind != VineParameterKind::growth_rate) continue;
+    for (int i = 0; i <= steps_; ++i)
+      rate_columns_[i].col(e) =
+          extra_scale_(e) * model_.growth.rate_weight(time(i), p.index) * split;
+  }
+}
+
+VecX VineEstimationProblem::growth_rates(const VecX& x, int i) const {
+  const int ne = num_extra_parameters();
+  if (ne == 0) return rates_[i];
+  return rates_[i] + rate_columns_[i] * (x.segment(p(0), ne) - x0_.segment(p(0), ne));
 }
 
 double VineEstimationProblem::objective_terms(const VecX& x, VecX* gradient, double* data,
@@ -246,6 +293,8 @@ void VineEstimationProblem::simulate_initial_guess(
     x0_(k(j)) = model_.stiffness[j] / k_scale_;
     x0_(c(j)) = model_.damping[j] / c_scale_;
   }
+  for (int e = 0; e < num_extra_parameters(); ++e)
+    x0_(p(e)) = vine_parameter_value(model_, options_.parameters[e]) / extra_scale_(e);
 }
 
 VecX constrained_sigmas(int nv, int nc,
@@ -289,8 +338,8 @@ void report_estimate(VineEstimationProblem& problem, const VecX& x, JointEstimat
   result.constraint_violation =
       evaluated ? problem.violation(g) : std::numeric_limits<double>::infinity();
   result.min_contact_impulse = problem.min_contact_impulse(x, evaluated ? &g : nullptr);
-  const int nk = problem.num_parameters();
-  VecX sigma = VecX::Constant(2 * nk, std::numeric_limits<double>::infinity());
+  const int nk = problem.num_parameters(), ne = problem.num_extra_parameters();
+  VecX sigma = VecX::Constant(2 * nk + ne, std::numeric_limits<double>::infinity());
   if (evaluated && result.status != "User_Requested_Stop")
     sigma = problem.parameter_sigmas(x, g, jac);  // not when stopped
   for (int j = 0; j < nk; ++j) {
@@ -298,6 +347,10 @@ void report_estimate(VineEstimationProblem& problem, const VecX& x, JointEstimat
     result.damping.push_back(std::max(0.0, x(problem.c(j)) * problem.damping_scale()));
     result.stiffness_sigma.push_back(sigma(j) * problem.stiffness_scale());
     result.damping_sigma.push_back(sigma(nk + j) * problem.damping_scale());
+  }
+  for (int e = 0; e < ne; ++e) {
+    result.parameter_values.push_back(x(problem.p(e)) * problem.parameter_scale(e));
+    result.parameter_sigmas.push_back(sigma(2 * nk + e) * problem.parameter_scale(e));
   }
   const int n = problem.dofs();
   for (int i = 0; i <= problem.steps(); ++i)

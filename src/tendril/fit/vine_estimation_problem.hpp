@@ -2,7 +2,8 @@
 /// What the joint estimation's two formulations share (the step map's, fit/step_map_problem.hpp;
 /// the transcribed one, fit/transcribed_problem.hpp): the input checks, the unknowns' layout
 ///   x = [Z_0 .. Z_N (q_i, v_i: 2n each), r_0 .. r_{N-1} (2n each), (the transcribed step rows'
-///        multipliers), K / K_scale, C / C_scale (nk each)],
+///        multipliers), K / K_scale, C / C_scale (nk each), the options' parameters / their
+///        scales (growth rates, base heading, contact radius; transcribed only)],
 /// the bounds 0 <= K, C <= their maxima, the model's weights R, the joint and growth rows of the
 /// step, the initial guess (the simulation from the start with the model's K, C), the objective
 ///   sum_frames |p(q_i) - p_hat_i|^2 / sigma_p^2 + sum_i r_i^T R r_i,
@@ -59,15 +60,22 @@ class VineEstimationProblem : public EstimationNlp {
   int r(int i) const { return 2 * n_ * (steps_ + 1) + 2 * n_ * i; }
   int k(int j) const { return r(steps_) + num_multipliers_ + j; }
   int c(int j) const { return k(0) + nk_ + j; }
+  /// options.parameters[e]'s variable (value / parameter_scale(e))
+  int p(int e) const { return c(0) + nk_ + e; }
+  int num_extra_parameters() const { return static_cast<int>(options_.parameters.size()); }
+  double parameter_scale(int e) const { return extra_scale_(e); }
 
   double objective(const VecX& x, VecX* gradient) override {
     return objective_terms(x, gradient, nullptr, nullptr);
   }
   /// The objective and, if asked, its gradient (sized as x) and its data and model parts.
   virtual double objective_terms(const VecX& x, VecX* gradient, double* data, double* model) const;
+  /// u at Z_i for x's growth rates (#prismatic) [m/s].
+  VecX growth_rates(const VecX& x, int i) const;
   /// The largest violation of g(x) [m, m/s].
   virtual double violation(const VecX& g) const = 0;
-  /// One-sigma uncertainties of K / K_scale, C / C_scale (2 nk) at x, g(x) and its Jacobian values.
+  /// One-sigma uncertainties of K / K_scale, C / C_scale (2 nk) and the options' parameters / their
+  /// scales at x, g(x) and its Jacobian values.
   virtual VecX parameter_sigmas(const VecX& x, const VecX& g, const VecX& jacobian) = 0;
   /// The smallest normal impulse of the known contacts over the steps [N s] (+inf without any);
   /// g: g(x), nullptr where the model fails at x.
@@ -83,6 +91,8 @@ class VineEstimationProblem : public EstimationNlp {
   std::vector<MatX> observed(const VecX& x) const;
 
  protected:
+  /// The options' parameters' scales, their growth rows' columns and the heading's index.
+  void set_up_extra_parameters();
   /// 0 <= K, C <= their maxima (scaled) into x_l, x_u.
   void parameter_bounds(double* x_l, double* x_u) const;
   /// The row of a known contact: kind contact, the point's body and offset, the obstacle.
@@ -102,7 +112,11 @@ class VineEstimationProblem : public EstimationNlp {
   VecX weights_;  // R's diagonal (2n)
   std::vector<vine::RowSpec> joint_specs_, growth_specs_;
   std::vector<int> frame_of_step_;  // the frame measured at trajectory index i, or -1
-  std::vector<VecX> rates_;         // u at each state (#prismatic)
+  std::vector<VecX> rates_;         // u at each state at the guess (#prismatic)
+  std::vector<MatX> rate_columns_;  // du / d(x_p) at each state (#prismatic x #extra parameters)
+  VecX extra_scale_;                // the options' parameters' scales
+  int heading_ = -1;                // the base heading's index in options.parameters (-1: none)
+  int radius_ = -1;                 // the contact radius's index in options.parameters (-1: none)
   VecX x0_;
 };
 

@@ -9,7 +9,9 @@
 ///               joint) Phi_c(q_i) = 0                    for the known contacts c active at step i
 ///               n_c,i(Z_i, K, C) >= 0             their normal impulses, with bilateral_contacts
 ///
-/// Z_i = (q_i, v_i) at every simulation step from the first to the last measured frame. The
+/// (the transcribed formulation also estimates the growth rates, the base heading and the contact
+/// radius: JointEstimationOptions::parameters). Z_i = (q_i, v_i) at every simulation step from the
+/// first to the last measured frame. The
 /// objective is the paper's divided by the measurement variance sigma_p^2 (a chi-square): R =
 /// diag(1/sigma_q^2, 1/sigma_q^2, 1/sigma_theta^2 per body | 1/sigma_v^2, 1/sigma_v^2,
 /// 1/sigma_omega^2 per body), the model's trust expressed as the standard deviations of its
@@ -169,6 +171,13 @@ struct JointEstimationOptions {
   /// is singular (docs/physics/fitting.md, "What the wall growth leaves undetermined"). In the
   /// trust-region pass a one-sided penalty. Default 0 (end to end); -inf: none.
   double min_prismatic_extension = 0.0;
+  /// Transcribed formulation only: parameters estimated besides K and C, each one value: the
+  /// growth schedule's rates (VineParameterKind::growth_rate, a sample each; the rows' rates
+  /// u_j,i are linear in them), the base heading theta_bar_0 (heading; F is bilinear in it and
+  /// K) and the contact radius r_c (contact_radius, with known contacts: their rows' Phi is linear
+  /// in it). Free but r_c >= 0; IPOPT works on value / scale with the guess's |value| as scale (1
+  /// where 0). The guess is the model's values. The inflated-beam law's M_c, theta_w are refused.
+  std::vector<VineParameter> parameters;
 };
 
 struct JointEstimationResult {
@@ -189,6 +198,9 @@ struct JointEstimationResult {
   /// of its KKT matrix, parameter block), in the noise model's units; +inf for a parameter at its
   /// bound 0 or not identifiable (singular KKT matrix)
   std::vector<double> stiffness_sigma, damping_sigma;
+  /// options.parameters' fitted values (in their units: m/s, rad) and one-sigma uncertainties (as
+  /// K's, C's)
+  std::vector<double> parameter_values, parameter_sigmas;
   std::vector<vine::VineState> trajectory;  ///< fitted Z_i, i = 0 .. N (steps first .. last frame)
   /// The model residuals r_i = (r_q [m, m, rad], r_v [m/s, m/s, rad/s]), i = 0 .. N-1 (2n each)
   std::vector<VecX> model_residuals;
@@ -217,7 +229,8 @@ JointEstimationResult estimate_vine_states_and_parameters(
     const std::vector<MeasuredFrame>& frames, const JointEstimationOptions& options = {});
 
 /// The estimation problem's pieces at a point, for the derivative checks: x = [Z_0 .. Z_N (q, v
-/// each), r_0 .. r_{N-1}, K / K_scale, C / C_scale] in IPOPT's variables (without the r_i, and only
+/// each), r_0 .. r_{N-1}, K / K_scale, C / C_scale, options.parameters / their scales] in IPOPT's
+/// variables (without the r_i, and only
 /// the constraint rows after the dynamics, with eliminate_model_residuals).
 struct JointEstimationProblemEvaluation {
   VecX x;  ///< the initial guess

@@ -19,19 +19,6 @@ using vine::VineModel;
 using vine::VineState;
 using Kind = VineParameterKind;
 
-/// du_j/du: how the schedule's total rate is shared among the prismatic joints (as
-/// VineStepper::joint_growth_rates) (#prismatic).
-VecX growth_split(const VineModel& model) {
-  const int np = model.num_prismatic();
-  VecX split = VecX::Zero(np);
-  if (np == 0) return split;
-  if (model.growth_mode == vine::GrowthMode::uniform)
-    split.setConstant(1.0 / np);
-  else
-    split(np - 1) = 1.0;
-  return split;
-}
-
 /// d(q, v)_{k+1}/dtheta_p of the step from time `time` at fixed (q_k, v_k) into column p of
 /// `sq`, `sv` (added): theta_p = ln(value) for the parameters fitted in ln units.
 void add_parameter_columns(const vine::StepDerivatives& d, const VineModel& model, double time,
@@ -75,6 +62,17 @@ void add_parameter_columns(const vine::StepDerivatives& d, const VineModel& mode
 }
 
 }  // namespace
+
+VecX growth_split(const VineModel& model) {
+  const int np = model.num_prismatic();
+  VecX split = VecX::Zero(np);
+  if (np == 0) return split;
+  if (model.growth_mode == vine::GrowthMode::uniform)
+    split.setConstant(1.0 / np);
+  else
+    split(np - 1) = 1.0;
+  return split;
+}
 
 std::string vine_parameter_name(const VineParameter& parameter) {
   switch (parameter.kind) {

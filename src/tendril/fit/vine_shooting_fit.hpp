@@ -50,6 +50,9 @@ double vine_parameter_value(const vine::VineModel& model, const VineParameter& p
 /// Sets the parameter in `model` (InflatedBeam::set_collapse_moment and set_wrinkling_angle hold
 /// r and l).
 void set_vine_parameter(vine::VineModel& model, const VineParameter& parameter, double value);
+/// du_j/du: how the growth schedule's rate u is shared among the prismatic joints (as
+/// VineStepper::joint_growth_rates) (#prismatic).
+VecX growth_split(const vine::VineModel& model);
 /// Throws InputError naming the parameter unless `model` has it: K only with the linear law, M_c
 /// and theta_w only with the inflated-beam law, the heading not with steering, a growth sample
 /// within the schedule, a parameter fitted in ln units > 0, none twice.

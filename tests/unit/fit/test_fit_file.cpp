@@ -127,10 +127,33 @@ TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
       write("joint3.yaml",
             "scene: vine3.yaml\nmethod: joint_estimation\nparameters:\n"
             "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
-            "  - {key: vine.growth.rate, initial: 0.01}\n"
+            "  - {key: vine.inflated_beam.collapse_moment, initial: 0.01}\n"
             "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
-  expect_input_error([&] { read_fit_file(joint); },
-                     {"parameters[2].key", "joint_estimation fits two parameters"});
+  expect_input_error(
+      [&] { read_fit_file(joint); },
+      {"parameters[2].key", "vine.inflated_beam.collapse_moment", "joint_estimation fits",
+       "vine.growth.rate", "vine.rest_angles[0]", "vine.contact.radius"});
+  // the growth rate and the heading after K and C reach the estimation's parameters
+  const fs::path rate =
+      write("joint4.yaml",
+            "scene: vine3.yaml\nmethod: joint_estimation\nparameters:\n"
+            "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
+            "  - {key: vine.growth.rate, initial: 0.01}\n"
+            "  - {key: \"vine.rest_angles[0]\", initial: 0.1}\n"
+            "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  const FitFile joint4 = read_fit_file(rate);
+  ASSERT_EQ(joint4.estimation.parameters.size(), 2u);
+  EXPECT_EQ(joint4.estimation.parameters[0].kind, VineParameterKind::growth_rate);
+  EXPECT_EQ(joint4.estimation.parameters[1].kind, VineParameterKind::heading);
+  // which are free: a bound on one is refused naming it
+  const fs::path bounded =
+      write("joint5.yaml",
+            "scene: vine3.yaml\nmethod: joint_estimation\nparameters:\n"
+            "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
+            "  - {key: vine.growth.rate, initial: 0.01, lower: 0}\n"
+            "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  expect_input_error([&] { read_fit_file(bounded); },
+                     {"parameters[2].lower", "no bounds or scale"});
   // vine_shooting's other keys: read as the parameters they name; one the scene's model does not
   // have (the inflated-beam law's M_c with the linear law) refused naming the entry
   const fs::path more =

@@ -5,8 +5,9 @@
 // differences on the six-body growing vine (scalar and per-joint K, C, a known contact); the
 // simulator's own trajectory and multipliers satisfy the transcribed conditions; one simulator step
 // from a fitted state reproduces the next fitted state up to the fitted model residual; and
-// recovery of known K, C from simulated trajectories with noise, within bounds that shrink with the
-// noise; models and options it does not cover are refused with InputError.
+// recovery of known K, C (with the growth rate and the base heading, or the contact radius) from
+// simulated trajectories with noise, within bounds that shrink with the noise; models and options
+// it does not cover are refused with InputError.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -63,6 +64,14 @@ JointEstimationOptions with_remedies(JointEstimationOptions options) {
   return options;
 }
 
+/// The growth rate and the base heading estimated besides K and C (and the contact radius with
+/// known contacts).
+JointEstimationOptions with_rate_and_heading(JointEstimationOptions options) {
+  options.parameters = {{VineParameterKind::growth_rate, 0}, {VineParameterKind::heading, 0}};
+  if (!options.contacts.empty()) options.parameters.push_back({VineParameterKind::contact_radius});
+  return options;
+}
+
 // central differences (h = 1e-6) of the objective and of g in every third variable and the last
 // (K, C) ones, at the guess plus a random displacement of 1e-5 (r and the multipliers away from
 // their simulated values too)
@@ -101,8 +110,11 @@ void check_first_derivatives(const VineModel& m, const JointEstimationOptions& o
       static_cast<int>(at.jacobian.nonZeros()), worst_gradient, worst_column);
   EXPECT_LT(worst_gradient, 1e-6);
   EXPECT_LT(worst_column, 1e-7);
-  EXPECT_GT(jacobian.rightCols(2 * (options.per_joint ? m.num_pins() : 1)).norm(),
-            1e-3);  // K, C columns not vacuous
+  const int extra = static_cast<int>(options.parameters.size());
+  // K, C columns not vacuous
+  EXPECT_GT(jacobian.rightCols(2 * (options.per_joint ? m.num_pins() : 1) + extra).norm(), 1e-3);
+  for (int e = 0; e < extra; ++e)  // nor the growth rate's and the heading's
+    EXPECT_GT(jacobian.col(x.size() - extra + e).norm(), 1e-3);
 }
 
 TEST(VineTranscribedEstimation, GradientAndJacobianMatchCentralDifferences) {
@@ -114,6 +126,10 @@ TEST(VineTranscribedEstimation, GradientAndJacobianMatchCentralDifferences) {
     check_first_derivatives(m, with_tip_contact(m, transcribed()));
   }
   check_first_derivatives(swinging_vine(), with_remedies(transcribed()));
+  check_first_derivatives(swinging_vine(), with_rate_and_heading(transcribed()));
+  check_first_derivatives(swinging_vine(), with_rate_and_heading(transcribed(true)));
+  const VineModel wall = vine_before_a_wall(0.0, 0.6);
+  check_first_derivatives(wall, with_rate_and_heading(with_tip_contact(wall, transcribed())));
 }
 
 // the Hessian of f + lambda . g at random multipliers of size 1e3 (h = 1e-6; the problem has no QP
@@ -125,8 +141,8 @@ void check_hessian(const VineModel& m, const JointEstimationOptions& options) {
   const auto evaluate = [&](const VecX& x, const VecX& lambda) {
     return evaluate_joint_estimation(m, swinging_start(m), frames, options, x, lambda);
   };
-  const testing::LagrangianHessianCheck check =
-      testing::check_lagrangian_hessian(evaluate, 1e-5, 1e3, 1e-6, 3, 7);
+  const testing::LagrangianHessianCheck check = testing::check_lagrangian_hessian(
+      evaluate, 1e-5, 1e3, 1e-6, 3, 7, 2 + static_cast<int>(options.parameters.size()));
   const SparseMatrix objective_only = evaluate(check.x, VecX::Zero(check.lambda.size())).hessian;
   const int states = m.num_dofs() * 2 * 3;  // Z_0 .. Z_2
   const double share = MatX(check.hessian - objective_only).leftCols(states).norm() /
@@ -145,6 +161,9 @@ TEST(VineTranscribedEstimation, LagrangianHessianMatchesCentralDifferencesOfItsG
   const VineModel m = vine_before_a_wall(0.0, 0.6);
   check_hessian(m, with_tip_contact(m, transcribed()));
   check_hessian(m, with_remedies(with_tip_contact(m, transcribed())));
+  check_hessian(swinging_vine(), with_rate_and_heading(transcribed()));
+  check_hessian(swinging_vine(), with_rate_and_heading(transcribed(true)));
+  check_hessian(m, with_rate_and_heading(with_remedies(with_tip_contact(m, transcribed()))));
 }
 
 // The simulator's trajectory with its QP multipliers and r = 0 (the initial guess) satisfies every
@@ -210,6 +229,26 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   testing::expect_input_error(
       [&] { evaluate_joint_estimation(rough, swinging_start(m), frames, transcribed()); },
       {"vine.friction", "0.3"});
+}
+
+// Parameters besides K and C that the joint estimation does not estimate, or not with the step
+// map, are refused naming the parameter and what is allowed.
+TEST(VineTranscribedEstimation, RefusesParametersItDoesNotEstimate) {
+  const VineModel m = vine_before_a_wall(1e-3, 0.0);
+  const std::vector<MeasuredFrame> frames = swinging_frames(m, 3, 6, 1e-3, 1);
+  const auto refused = [&](JointEstimationOptions options, VineParameterKind kind, int index,
+                           std::initializer_list<std::string> fragments) {
+    options.parameters = {{kind, index}};
+    testing::expect_input_error(
+        [&] { evaluate_joint_estimation(m, swinging_start(m), frames, options); }, fragments);
+  };
+  refused(transcribed(), VineParameterKind::contact_radius, 0,
+          {"joint_estimation.parameters", "contact radius", "known contacts"});
+  refused(with_tip_contact(m, transcribed()), VineParameterKind::collapse_moment, 0,
+          {"joint_estimation.parameters", "M_c", "vine_shooting"});
+  refused(step_map_options(), VineParameterKind::growth_rate, 0,
+          {"joint_estimation.formulation", "step_map", "transcribed", "growth rate[0]"});
+  refused(transcribed(), VineParameterKind::growth_rate, 1, {"growth rate[1]"});
 }
 
 /// The recovery's frames: the truth's points with Gaussian noise of `noise` [m], 11 frames of 11
@@ -291,6 +330,94 @@ TEST(VineTranscribedEstimation, RecoversKnownStiffnessAndDampingAndItsStepsAreTh
   }
   EXPECT_LT(sigma_k[1], 0.5 * sigma_k[0]);
   EXPECT_LT(sigma_c[1], 0.5 * sigma_c[0]);
+}
+
+// The recovery of the growth rate (truth 0.02 m/s) and the base heading (the truth's rest angle
+// theta_bar_0) with K and C from the same frames, from a guess 25 % off in the rate and 0.05 rad
+// off in the heading (K, C as above; Gauss-Newton Hessian, no pass): Solve_Succeeded, every
+// parameter within four of its estimated sigmas of the truth, and the sigmas shrink with the noise.
+TEST(VineTranscribedEstimation, RecoversTheGrowthRateAndTheBaseHeadingWithKAndC) {
+  const VineModel truth = swinging_vine();
+  VineModel guess = testing::swinging_guess();
+  guess.growth = vine::GrowthSchedule::constant(0.025);
+  guess.rest_angle[0] = truth.rest_angle[0] + 0.05;
+  const double noise[2] = {1e-3, 1e-4};
+  const double truths[2] = {truth.growth.sample_rate(0), truth.rest_angle[0]};
+  double sigmas[2][4];
+  for (int level = 0; level < 2; ++level) {
+    JointEstimationOptions options = with_rate_and_heading(transcribed());
+    options.hessian = EstimationHessian::gauss_newton;
+    options.measurement_sigma = noise[level];
+    const JointEstimationResult fit = estimate_vine_states_and_parameters(
+        guess, swinging_start(guess), recovery_frames(truth, noise[level]), options);
+    std::printf(
+        "noise %.0e m: %s after %d iterations, K = %.5g +- %.2g, C = %.4g +- %.2g, u = %.6g +- "
+        "%.2g m/s, theta_bar_0 = %.6g +- %.2g rad (truth %.6g)\n",
+        noise[level], fit.status.c_str(), fit.iterations, fit.stiffness[0], fit.stiffness_sigma[0],
+        fit.damping[0], fit.damping_sigma[0], fit.parameter_values[0], fit.parameter_sigmas[0],
+        fit.parameter_values[1], fit.parameter_sigmas[1], truths[1]);
+    ASSERT_EQ(fit.status, "Solve_Succeeded");
+    EXPECT_LT(fit.constraint_violation, 1e-8);
+    EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+    EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+    for (int e = 0; e < 2; ++e)
+      EXPECT_LT(std::abs(fit.parameter_values[e] - truths[e]), 4 * fit.parameter_sigmas[e]) << e;
+    sigmas[level][0] = fit.stiffness_sigma[0];
+    sigmas[level][1] = fit.damping_sigma[0];
+    sigmas[level][2] = fit.parameter_sigmas[0];
+    sigmas[level][3] = fit.parameter_sigmas[1];
+  }
+  for (int e = 0; e < 4; ++e) EXPECT_LT(sigmas[1][e], 0.5 * sigmas[0][e]) << e;
+}
+
+// The recovery of the contact radius with K and C: the swinging vine swings and grows into a wall
+// tilted -0.6 rad from its growth direction that its tip touches at the start; the truth's tip
+// pushes on it (normal impulse > 0) at every step 0 .. 11 (checked here: the known contact's
+// premise). 7 frames every second step from 0 to 12 with noise, the tip a known contact at steps
+// 0 .. 12, from r_c 25 % too large and K, C as above, the default options: Solve_Succeeded, K, C
+// and r_c within four of their sigmas of the truth, the sigmas shrinking with the noise.
+TEST(VineTranscribedEstimation, RecoversTheContactRadiusWithKAndC) {
+  const VineModel truth = vine_before_a_wall(0.0, -0.6);
+  const int tip = static_cast<int>(truth.contact_points.size()) - 1;
+  vine::VineStepper stepper(truth);
+  VineState s = swinging_start(truth);
+  for (int step = 0; step < 12; ++step) {
+    ASSERT_TRUE(stepper.step(s).ok());
+    bool touching = false;
+    for (const vine::ContactInfo& c : stepper.contacts())
+      touching |= c.point == tip && c.normal_impulse > 0.0;
+    ASSERT_TRUE(touching) << "step " << step;
+  }
+  VineModel guess = truth;
+  guess.stiffness.assign(guess.stiffness.size(), 0.03);
+  guess.damping.assign(guess.damping.size(), 1e-3);
+  guess.contact_radius = 1.25 * truth.contact_radius;
+  const double noise[2] = {1e-3, 1e-4};
+  double sigmas[2][3];
+  for (int level = 0; level < 2; ++level) {
+    JointEstimationOptions options;  // the defaults
+    options.measurement_sigma = noise[level];
+    options.contacts = {{tip, 0, 0, 12}};
+    options.parameters = {{VineParameterKind::contact_radius}};
+    const JointEstimationResult fit = estimate_vine_states_and_parameters(
+        guess, swinging_start(guess), swinging_frames(truth, 2, 12, noise[level], 3), options);
+    std::printf(
+        "noise %.0e m: %s after %d iterations, K = %.5g +- %.2g, C = %.4g +- %.2g, r_c = %.6g +- "
+        "%.2g m (truth %.6g)\n",
+        noise[level], fit.status.c_str(), fit.iterations, fit.stiffness[0], fit.stiffness_sigma[0],
+        fit.damping[0], fit.damping_sigma[0], fit.parameter_values[0], fit.parameter_sigmas[0],
+        truth.contact_radius);
+    ASSERT_EQ(fit.status, "Solve_Succeeded");
+    EXPECT_LT(fit.constraint_violation, 1e-8);
+    EXPECT_LT(std::abs(fit.stiffness[0] - testing::kSwingStiffness), 4 * fit.stiffness_sigma[0]);
+    EXPECT_LT(std::abs(fit.damping[0] - testing::kSwingDamping), 4 * fit.damping_sigma[0]);
+    EXPECT_LT(std::abs(fit.parameter_values[0] - truth.contact_radius),
+              4 * fit.parameter_sigmas[0]);
+    sigmas[level][0] = fit.stiffness_sigma[0];
+    sigmas[level][1] = fit.damping_sigma[0];
+    sigmas[level][2] = fit.parameter_sigmas[0];
+  }
+  for (int e = 0; e < 3; ++e) EXPECT_LT(sigmas[1][e], 0.5 * sigmas[0][e]) << e;
 }
 
 // The same recovery (1 mm) with the exact Hessian of the Lagrangian: the same optimum as the

@@ -105,14 +105,17 @@ class JointEstimationCommand : public ::testing::Test {
     write_text(dir_ / "frames.csv", csv);
   }
 
-  /// A fit file for `scene` with `options` (YAML lines under options:, each indented by 2).
-  fs::path fit_file(const std::string& options, const std::string& scene = "swing.yaml") {
+  /// A fit file for `scene` with `options` (YAML lines under options:, each indented by 2) and
+  /// `more` parameter entries after K and C.
+  fs::path fit_file(const std::string& options, const std::string& scene = "swing.yaml",
+                    const std::string& more = "") {
     write_text(
         dir_ / "fit.yaml",
         "scene: " + scene +
             "\nmethod: joint_estimation\nparameters:\n"
             "  - {key: vine.stiffness, initial: 0.03}\n"
-            "  - {key: vine.damping, initial: 1.0e-3}\n"
+            "  - {key: vine.damping, initial: 1.0e-3}\n" +
+            more +
             "data:\n  csv: frames.csv\n  frames: {step: step, x: x_mm, y: y_mm, factor: 1e-3}\n"
             "options:\n" +
             options);
@@ -162,6 +165,32 @@ TEST_F(JointEstimationCommand, RecoversKnownStiffnessAndDampingWithinTheReported
   EXPECT_NE(slurp(dir_ / "fit" / "run.json").find("\"kind\": \"fit\""), std::string::npos);
   // the progress: one line per IPOPT iteration, its start included
   EXPECT_NE(r.err.find(fmt::format("\n{:4d}  ", iterations)), std::string::npos) << r.err;
+}
+
+// The growth rate and the base heading after K and C (defaults: transcribed, the pass, IPOPT), from
+// 25 % and 0.05 rad off: fit.json lists them after K and C, each within four of its sigmas of the
+// scene's truth (0.02 m/s, 1.2 rad), and identified.
+TEST_F(JointEstimationCommand, FitsTheGrowthRateAndTheHeadingWithKAndC) {
+  const robustness::CliResult r =
+      run_cli({"fit",
+               fit_file("  measurement_sigma: 1.0e-3\n", "swing.yaml",
+                        "  - {key: vine.growth.rate, initial: 0.025}\n"
+                        "  - {key: \"vine.rest_angles[0]\", initial: 1.25}\n")
+                   .string(),
+               "--out", "fit", "--no-plot"},
+              dir_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = slurp(dir_ / "fit" / "fit.json");
+  std::printf("%s\n", json.c_str());
+  EXPECT_NE(json.find("\"key\": \"vine.growth.rate\""), std::string::npos);
+  EXPECT_NE(json.find("\"key\": \"vine.rest_angles[0]\""), std::string::npos);
+  const double truth[2] = {0.02, 1.2};
+  for (int e = 0; e < 2; ++e) {
+    const double value = json_number(json, "value", 2 + e),
+                 sigma = json_number(json, "sigma", 2 + e);
+    EXPECT_LT(std::abs(value - truth[e]), 4 * sigma) << e;
+    EXPECT_LT(sigma, 0.1 * value) << e;
+  }
 }
 
 // per_joint: K_j, C_j of the three pin joints, reported per joint in fit.json's parameters
