@@ -84,6 +84,13 @@ TEST_F(DataFiles, EndlessDeviceAsScheduleOrVineCsvIsRefusedAtTheLimit) {
     expect_refused_at_the_limit(run_cli({"validate", vine, "--set", set}, dir_), key);
 }
 
+TEST_F(DataFiles, EndlessDeviceAsVine3dMeshIsRefusedAtTheLimit) {
+  expect_refused_at_the_limit(
+      validate("vine3d:\n  bodies: 3\n  half_length: 0.01\n  stiffness: [0.05]\n  steps: 1\n"
+               "  obstacles: [{shape: mesh, file: /dev/zero}]\n"),
+      "vine3d.obstacles[0].file");
+}
+
 TEST_F(DataFiles, EndlessDeviceAsFitDataIsRefusedAtTheLimit) {
   write_text(dir_ / "fit.yaml", vine_fit("/dev/zero"));
   const CliResult r = run_cli({"fit", "fit.yaml", "--out", "out", "--no-plot"}, dir_);

@@ -3,11 +3,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "tendril/core/bounded_file.hpp"
 #include "tendril/core/error.hpp"
 
 namespace tendril::vine3d {
@@ -98,10 +98,9 @@ TriangleMesh parse_obj(std::istream& in, const std::string& name) {
   return mesh;
 }
 
-TriangleMesh read_obj(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "a file that cannot be opened", "a readable OBJ file");
-  return parse_obj(in, path);
+TriangleMesh read_obj(const std::filesystem::path& file, const std::string& key) {
+  std::istringstream in(read_data_file(file, key, "a Wavefront OBJ file"));
+  return parse_obj(in, fmt::format("{} ({})", key, file.string()));
 }
 
 std::vector<Obstacle3> mesh_obstacles(const TriangleMesh& mesh, const std::string& name) {

@@ -11,6 +11,7 @@
 /// degenerate (zero-area) triangle, and a file without faces.
 
 #include <array>
+#include <filesystem>
 #include <istream>
 #include <string>
 #include <vector>
@@ -27,8 +28,9 @@ struct TriangleMesh {
 
 /// Parses OBJ text; `name` (the file) prefixes the line numbers of errors.
 TriangleMesh parse_obj(std::istream& in, const std::string& name);
-/// Reads an OBJ file (InputError naming the path if it cannot be opened).
-TriangleMesh read_obj(const std::string& path);
+/// Reads the OBJ file `file` named at scene key `key` with the limits on data files
+/// (core/bounded_file.hpp, docs/limits.md); errors name `key (file):line`.
+TriangleMesh read_obj(const std::filesystem::path& file, const std::string& key);
 
 /// One triangle obstacle per triangle, named `name`[t].
 std::vector<Obstacle3> mesh_obstacles(const TriangleMesh& mesh, const std::string& name);

@@ -13,6 +13,7 @@
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/run_restart.hpp"
 #include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine3d/obj_mesh.hpp"
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
 namespace tendril::vine3d {
@@ -142,6 +143,10 @@ std::vector<KeySpec> run_keys() {
       text("vine3d.growth.table_csv",
            "CSV file (relative to the scene) with a header and columns t [s], u [m/s], "
            "interpolated linearly."),
+      real("vine3d.growth.everted_density", "0", "kg/m",
+           "Mass per length of the material everted at the tip: the tip body carries the grown "
+           "length's material, added at rest (0: bodies of fixed mass, the paper).",
+           0),
       real("vine3d.growth.lookahead", "1", "-",
            "beta in G_bar = g_v + beta dt g_q: 1 is eq. 14 of the paper, 0.5 the midpoint rule.", 0,
            1),
@@ -159,11 +164,19 @@ std::vector<KeySpec> contact_and_start_keys() {
       real("vine3d.contact.gap", "1e-5", "m",
            "Contact points closer than this get the friction pyramid's rows.", 0),
       node("vine3d.obstacles", KeyType::List, "Fixed rigid obstacles."),
-      choice("vine3d.obstacles[].shape", kReq, {"sphere", "plane", "box"},
-             "sphere (center, radius), plane (point, normal: the solid half-space below it) or "
-             "box (center, half_extents, rotation)."),
-      vec3("vine3d.obstacles[].center", kOpt, "m", "sphere, box: centre."),
-      positive("vine3d.obstacles[].radius", kOpt, "m", "sphere: radius."),
+      choice("vine3d.obstacles[].shape", kReq, {"sphere", "plane", "box", "cylinder", "mesh"},
+             "sphere (center, radius), plane (point, normal: the solid half-space below it), "
+             "box (center, half_extents, rotation), cylinder (center, axis, radius, half_height: "
+             "solid, flat caps) or mesh (file: the triangles of a Wavefront OBJ file, surfaces "
+             "without an inside)."),
+      vec3("vine3d.obstacles[].center", kOpt, "m", "sphere, box, cylinder: centre."),
+      positive("vine3d.obstacles[].radius", kOpt, "m", "sphere, cylinder: radius."),
+      vec3("vine3d.obstacles[].axis", "[0, 0, 1]", "-", "cylinder: direction of its axis."),
+      positive("vine3d.obstacles[].half_height", kOpt, "m",
+               "cylinder: half its length along the axis (centre to either cap)."),
+      text("vine3d.obstacles[].file",
+           "mesh: Wavefront OBJ file (relative to the scene; vertices in m, faces of 3 or more "
+           "corners split into fans; docs/limits.md for its size)."),
       vec3("vine3d.obstacles[].point", kOpt, "m", "plane: a point of the plane."),
       vec3("vine3d.obstacles[].normal", kOpt, "-", "plane: outward normal (towards free space)."),
       vec3("vine3d.obstacles[].half_extents", kOpt, "m",
@@ -222,33 +235,50 @@ void require(const io::SceneNode& o, std::string_view name, const std::string& s
   if (!o.has(name)) o.fail(name, fmt::format("required for an obstacle of shape {}", shape));
 }
 
+/// Reads one obstacle entry (of the scene in `base_dir`) into its obstacles.
+using ObstacleReader =
+    std::function<std::vector<Obstacle3>(const io::SceneNode&, const std::filesystem::path&)>;
+
 /// The obstacle readers by shape: one function per shape (a new shape adds its reader here, its
 /// name to the schema's `shape` choices and its keys).
-const std::map<std::string, std::function<Obstacle3(const io::SceneNode&)>>& obstacle_readers() {
-  static const std::map<std::string, std::function<Obstacle3(const io::SceneNode&)>> readers = {
+const std::map<std::string, ObstacleReader>& obstacle_readers() {
+  static const std::map<std::string, ObstacleReader> readers = {
       {"sphere",
-       [](const io::SceneNode& o) {
+       [](const io::SceneNode& o, const std::filesystem::path&) {
          require(o, "center", "sphere");
          require(o, "radius", "sphere");
-         return make_sphere(o.vec3("center"), o.real("radius"));
+         return std::vector{make_sphere(o.vec3("center"), o.real("radius"))};
        }},
       {"plane",
-       [](const io::SceneNode& o) {
+       [](const io::SceneNode& o, const std::filesystem::path&) {
          require(o, "point", "plane");
          require(o, "normal", "plane");
          const Vec3 n = o.vec3("normal");
          if (!(n.norm() > 0.0)) o.fail("normal", "a non-zero vector");
-         return make_half_space(o.vec3("point"), n);
+         return std::vector{make_half_space(o.vec3("point"), n)};
        }},
       {"box",
-       [](const io::SceneNode& o) {
+       [](const io::SceneNode& o, const std::filesystem::path&) {
          require(o, "center", "box");
          require(o, "half_extents", "box");
          const Vec3 h = o.vec3("half_extents");
          if (!(h.minCoeff() > 0.0))
            o.fail("half_extents", fmt::format("[{}, {}, {}]", h.x(), h.y(), h.z()),
                   "three half side lengths > 0 [m]");
-         return make_box(o.vec3("center"), h, rotation_exp(o.vec3("rotation")));
+         return std::vector{make_box(o.vec3("center"), h, rotation_exp(o.vec3("rotation")))};
+       }},
+      {"cylinder",
+       [](const io::SceneNode& o, const std::filesystem::path&) {
+         for (const char* key : {"center", "radius", "half_height"}) require(o, key, "cylinder");
+         const Vec3 axis = o.vec3("axis");
+         if (!(axis.norm() > 0.0)) o.fail("axis", "a non-zero vector");
+         return std::vector{
+             make_cylinder(o.vec3("center"), axis, o.real("radius"), o.real("half_height"))};
+       }},
+      {"mesh",
+       [](const io::SceneNode& o, const std::filesystem::path& base_dir) {
+         require(o, "file", "mesh");
+         return mesh_obstacles(read_obj(base_dir / o.text("file"), o.child_path("file")), o.path());
        }},
   };
   return readers;
@@ -413,13 +443,15 @@ void read_growth_and_contact(const io::SceneNode& v, const std::filesystem::path
   m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
   m.growth = vine::read_growth(g, base_dir);
   m.growth_lookahead = g.real("lookahead");
+  m.everted_density = g.real("everted_density");
   const io::SceneNode c = v.map("contact");
   if (c.has("radius")) m.contact_radius = c.real("radius");
   m.friction = c.real("friction");
   m.contact_gap = c.real("gap");
   for (const io::SceneNode& o : v.list("obstacles")) {
-    m.obstacles.push_back(obstacle_readers().at(o.text("shape"))(o));
-    m.obstacles.back().name = o.path();
+    std::vector<Obstacle3> read = obstacle_readers().at(o.text("shape"))(o, base_dir);
+    if (o.text("shape") != "mesh") read[0].name = o.path();  // a mesh's triangles: path[t]
+    m.obstacles.insert(m.obstacles.end(), read.begin(), read.end());
   }
 }
 

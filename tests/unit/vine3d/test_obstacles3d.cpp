@@ -179,14 +179,14 @@ TEST(ObjMesh, BadFilesAreRefusedNamingTheLineAndTheReason) {
                      {"bad.obj:4", "degenerate triangle", "non-zero area"});
   expect_input_error([&] { parse("v 0 0 0\nv 1 0 0\nv 0 1 0\n"); },
                      {"bad.obj", "3 vertices and no face"});
-  expect_input_error([&] { read_obj("/nonexistent/mesh.obj"); },
-                     {"/nonexistent/mesh.obj", "cannot be opened"});
+  expect_input_error([&] { read_obj("/nonexistent/mesh.obj", "obstacles[0].file"); },
+                     {"obstacles[0].file", "/nonexistent/mesh.obj", "cannot be opened"});
 }
 
 TEST(ObjMesh, ReadsAFile) {
   const std::filesystem::path path = testing::scratch_dir("obj") / "tetrahedron.obj";
   std::ofstream(path) << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
-  EXPECT_EQ(read_obj(path.string()).triangles.size(), 4u);
+  EXPECT_EQ(read_obj(path, "file").triangles.size(), 4u);
 }
 
 }  // namespace

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "support/input_error.hpp"
+#include "support/scratch_dir.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/vine3d/bending_joints.hpp"
 #include "tendril/vine3d/vine3d_scene.hpp"
@@ -78,6 +81,67 @@ TEST(Vine3dScene, BadInputNamesTheKeyTheValueAndWhatIsAllowed) {
                      {"vine3d.steering.table", "7"});
   expect_input_error([] { load(kScene, {"vine3d.initial_state.frame=2"}); },
                      {"vine3d.initial_state.frame", "only with run"});
+}
+
+TEST(Vine3dScene, CylinderMeshAndEvertedDensityKeysBecomeTheModel) {
+  // an OBJ square (one quad: two triangles) 0.1 m below the axis, beside the scene that names it
+  const std::filesystem::path dir = testing::scratch_dir("vine3d_scene_mesh");
+  std::ofstream(dir / "floor.obj") << "v -1 -1 -0.1\nv 1 -1 -0.1\nv 1 1 -0.1\nv -1 1 -0.1\n"
+                                      "f 1 2 3 4\n";
+  std::ofstream(dir / "scene.yaml")
+      << kScene
+      << "    - {shape: cylinder, center: [0.3, 0.2, 0], axis: [0, 0, 2], radius: 0.05, "
+         "half_height: 0.1}\n"
+         "    - {shape: mesh, file: floor.obj}\n"
+         "  growth: {rate: 0.01, everted_density: 0.02}\n";
+  const Vine3dScene s = load_vine3d_scene_file(dir / "scene.yaml", {});
+  const Vine3dModel& m = s.model;
+  ASSERT_EQ(m.obstacles.size(), 4u);  // sphere, cylinder, two triangles
+  EXPECT_EQ(m.obstacles[1].name, "vine3d.obstacles[1]");
+  EXPECT_EQ(m.obstacles[3].name, "vine3d.obstacles[2][1]");
+  Vec3 normal;
+  // cylinder: 0.15 m beside its side (radius 0.05), 0.2 m above its cap (half height 0.1)
+  EXPECT_NEAR(signed_distance(m.obstacles[1], Vec3(0.3, 0.4, 0.0), normal), 0.15, 1e-15);
+  EXPECT_NEAR(signed_distance(m.obstacles[1], Vec3(0.3, 0.2, 0.3), normal), 0.2, 1e-15);
+  // the square's triangles: the origin is 0.1 m above both halves' shared diagonal
+  EXPECT_NEAR(signed_distance(m.obstacles[2], Vec3(0.5, -0.5, 0.0), normal), 0.1, 1e-15);
+  EXPECT_NEAR(signed_distance(m.obstacles[3], Vec3(-0.5, 0.5, 0.0), normal), 0.1, 1e-15);
+  EXPECT_DOUBLE_EQ(m.everted_density, 0.02);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Vine3dScene, BadCylinderMeshOrEvertedDensityIsRefused) {
+  expect_input_error(
+      [] {
+        load(kScene, {"vine3d.obstacles=[{shape: cylinder, center: [1, 0, 0], radius: 0.1}]"});
+      },
+      {"vine3d.obstacles[0].half_height", "cylinder"});
+  expect_input_error(
+      [] {
+        load(kScene, {"vine3d.obstacles=[{shape: cylinder, center: [1, 0, 0], radius: 0.1, "
+                      "half_height: 0.1, axis: [0, 0, 0]}]"});
+      },
+      {"vine3d.obstacles[0].axis", "non-zero"});
+  expect_input_error(
+      [] {
+        load(kScene, {"vine3d.obstacles=[{shape: cylinder, center: [1, 0, 0], radius: 0, "
+                      "half_height: 0.1}]"});
+      },
+      {"vine3d.obstacles[0].radius", "0", "> 0"});
+  expect_input_error([] { load(kScene, {"vine3d.obstacles=[{shape: mesh}]"}); },
+                     {"vine3d.obstacles[0].file", "mesh"});
+  expect_input_error(
+      [] { load(kScene, {"vine3d.obstacles=[{shape: mesh, file: no_such_mesh.obj}]"}); },
+      {"vine3d.obstacles[0].file", "no_such_mesh.obj", "cannot be opened"});
+  expect_input_error([] { load(kScene, {"vine3d.growth.everted_density=-1"}); },
+                     {"vine3d.growth.everted_density", "-1"});
+  // a mesh triangle through the base
+  const std::filesystem::path dir = testing::scratch_dir("vine3d_scene_bad_mesh");
+  std::ofstream(dir / "wall.obj") << "v 0 -1 -1\nv 0 1 -1\nv 0 0 1\nf 1 2 3\n";
+  std::ofstream(dir / "wall.yaml") << kScene << "    - {shape: mesh, file: wall.obj}\n";
+  expect_input_error([&] { load_vine3d_scene_file(dir / "wall.yaml", {}); },
+                     {"vine3d.obstacles[1][0]", "from the base"});
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Vine3dScene, ObstaclesEnclosingTheBaseOrABodyAreRefused) {

@@ -3,6 +3,8 @@
 // - the pipe bend: the tip turns from the horizontal pipe into the vertical one, and no body ever
 //   enters a wall (the capsule's distance to each box computed here: the minimum along the body's
 //   axis of the box's point distance);
+// - the pipe bend with its straight walls an OBJ mesh: the same, the clearances to the walls'
+//   rectangles;
 // - the table: the tip climbs over the bump (above the table by more than the tube's radius) and
 //   passes the post, and no body enters the table, the bump or the post;
 // - the steered vine: its tip points along the closed form of its rest bends (the product of
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -100,6 +103,54 @@ TEST(Vine3dExamples, PipeBendTurnsTheTipUpWithoutEnteringAWall) {
   EXPECT_GT(end.x(), 0.27);
   EXPECT_LT(end.x(), 0.33);
   EXPECT_GE(min_clearance(run, scene.model), -1e-6);
+}
+
+TEST(Vine3dExamples, PipeBendWithMeshWallsTurnsTheTipUpWithoutCrossingAWall) {
+  // the pipe's straight walls as the inner faces of the boxes, rectangles [lo, hi] (one side of
+  // zero width) of an OBJ mesh (two triangles each); the elbow box kept
+  const std::vector<std::pair<Vec3, Vec3>> faces = {
+      {{-0.075, -0.03, -0.03}, {0.34, 0.03, -0.03}},  // floor
+      {{-0.075, -0.03, 0.03}, {0.27, 0.03, 0.03}},    // ceiling
+      {{-0.075, 0.03, -0.04}, {0.34, 0.03, 0.4}},     // sides
+      {{-0.075, -0.03, -0.04}, {0.34, -0.03, 0.4}},
+      {{0.33, -0.04, -0.04}, {0.33, 0.04, 0.4}},  // outer wall
+      {{0.27, -0.04, 0.03}, {0.27, 0.04, 0.4}},   // inner wall
+  };
+  const fs::path obj = testing::scratch_dir("vine3d_examples") / "pipe.obj";
+  {
+    std::ofstream out(obj);
+    for (std::size_t k = 0; k < faces.size(); ++k) {
+      const Vec3 &lo = faces[k].first, &hi = faces[k].second;
+      const int flat = lo.x() == hi.x() ? 0 : (lo.y() == hi.y() ? 1 : 2);
+      const int u = (flat + 1) % 3, v = (flat + 2) % 3;
+      for (const auto& [a, b] : {std::pair{0, 0}, {1, 0}, {1, 1}, {0, 1}}) {
+        Vec3 corner = lo;
+        corner(u) = a ? hi(u) : lo(u);
+        corner(v) = b ? hi(v) : lo(v);
+        out << "v " << corner.x() << ' ' << corner.y() << ' ' << corner.z() << '\n';
+      }
+      out << "f " << 4 * k + 1 << ' ' << 4 * k + 2 << ' ' << 4 * k + 3 << ' ' << 4 * k + 4 << '\n';
+    }
+  }
+  const Vine3dScene scene = load_vine3d_scene_file(
+      testing::example_path("vine_3d_pipe_bend.yaml"),
+      {"vine3d.obstacles=[{shape: box, center: [0.33, 0, -0.03], half_extents: [0.03, 0.04, "
+       "0.03], rotation: [0, 0.7853981633974483, 0]}, {shape: mesh, file: " +
+       obj.string() + "}]"});
+  ASSERT_EQ(scene.model.obstacles.size(), 1 + 2 * faces.size());
+  const io::RunData run = run_example("pipe_bend_mesh", scene);
+  const Vec3 end = tip(run, run.array("frame_time").shape[0] - 1);
+  EXPECT_GT(end.z(), 0.15);  // in the vertical pipe, as with walls of boxes
+  EXPECT_GT(end.x(), 0.27);
+  EXPECT_LT(end.x(), 0.33);
+  // the clearances to the elbow and to each wall rectangle, as a box of zero width
+  Vine3dModel reference = scene.model;
+  reference.obstacles.resize(1);
+  for (const auto& [lo, hi] : faces)
+    reference.obstacles.push_back(
+        make_box(0.5 * (lo + hi), 0.5 * (hi - lo).cwiseAbs(), Quat::Identity()));
+  EXPECT_GE(min_clearance(run, reference), -1e-6);
+  fs::remove(obj);
 }
 
 TEST(Vine3dExamples, TableVineClimbsOverTheBumpAndPassesThePost) {
