@@ -11,9 +11,7 @@
 #include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
-namespace {
 
-/// One forward step; empty on success, else why the run cannot be differentiated.
 std::string forward_step(TimeStepper& stepper, State& state) {
   const double t = state.time;
   const StepReport report = stepper.step(state);
@@ -25,6 +23,8 @@ std::string forward_step(TimeStepper& stepper, State& state) {
         t, report.substeps);
   return {};
 }
+
+namespace {
 
 /// Adds l_k's gradient at `state` into the adjoint (fixed DOFs stay zero).
 void add_objective_gradient(const Model& model, const Objective& objective, int step,

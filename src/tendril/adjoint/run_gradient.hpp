@@ -12,6 +12,7 @@
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/integrate/options.hpp"
+#include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
 
@@ -47,6 +48,10 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const State& initial, int steps, const Objective& objective,
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient = {});
+
+/// One step of `stepper` on `state`; empty on success, else why the run cannot be differentiated
+/// (a failed step, or one split into substeps by dt halving).
+std::string forward_step(TimeStepper& stepper, State& state);
 
 /// The forward run alone: L (NaN if a step fails), for finite differences of whole runs.
 double run_objective(const Model& model, const DynamicsOptions& options, const State& initial,

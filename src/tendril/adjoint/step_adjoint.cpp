@@ -6,13 +6,9 @@
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/core/term.hpp"
 #include "tendril/geometry/kinematics.hpp"
 
 namespace tendril::adjoint {
-namespace {
-
-/// InputError for what the adjoint does not differentiate yet.
 void require_differentiable(const Model& model, const DynamicsOptions& options) {
   if (options.scheme != Scheme::implicit_euler)
     throw InputError("scheme", "implicit_midpoint",
@@ -21,8 +17,6 @@ void require_differentiable(const Model& model, const DynamicsOptions& options) 
     throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",
                      "none (the adjoint of shell runs is not implemented)");
 }
-
-}  // namespace
 
 NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predicted) {
   predicted = start.q + dt * start.u;
@@ -41,20 +35,9 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
     : model_(model),
       options_(options),
       actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
-      system_(actuated_ ? *actuated_ : model, options.newton) {
+      system_(actuated_ ? *actuated_ : model, options.newton),
+      parameter_residuals_(model, options.newton, parameters) {
   require_differentiable(model, options);
-  for (std::size_t i = 0; i < parameters.size(); ++i) {
-    // all parameters applied again in their order, as with_parameters does, so that a later one
-    // that sets part of what parameter i sets (a spring's curvature after a uniform one) still wins
-    auto shifted = std::make_unique<Model>(model);
-    steps_.push_back(parameters[i].difference_step());
-    for (std::size_t j = 0; j < parameters.size(); ++j)
-      parameters[j].apply(*shifted, parameters[j].value + (j == i ? steps_.back() : 0.0));
-    shifted_actuated_.push_back(actuated_ ? std::make_unique<Model>(*shifted) : nullptr);
-    shifted_.push_back(std::make_unique<NewtonSystem>(
-        actuated_ ? *shifted_actuated_.back() : *shifted, options.newton));
-    shifted_models_.push_back(std::move(shifted));
-  }
   build_transpose();
 }
 
@@ -94,15 +77,7 @@ void StepAdjoint::build_transpose() {
 void StepAdjoint::actuate(double t) {
   if (!actuated_) return;
   actuated_rods(model_, t, actuated_->rods);
-  for (std::size_t i = 0; i < shifted_models_.size(); ++i)
-    actuated_rods(*shifted_models_[i], t, shifted_actuated_[i]->rods);
-}
-
-void StepAdjoint::assemble_damping(const VecX& q, const VecX& u, double time) {
-  damping_.set_zero();
-  const EvalInput in{actuated_ ? *actuated_ : model_, q, u, time, system_.kinematics()};
-  ForceOutput out{nullptr, &damping_, 0.0, -1.0};
-  for (const auto& term : model_.forces) term->accumulate(in, out);
+  parameter_residuals_.actuate(t);
 }
 
 void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const {
@@ -157,7 +132,8 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
   VecX damping_mu = VecX::Zero(n);
   if (!model_.forces.empty()) {
     u_ = (end.q - start.q) / dt;
-    assemble_damping(end.q, u_, problem.time);
+    assemble_damping(model_, actuated_ ? *actuated_ : model_, end.q, u_, problem.time, kin,
+                     damping_);
     damping_mu = (damping_.matrix().transpose() * mu_) / dt;
   }
   // s^e = (K^T mu) at theta^e, K = J - c_m M - c_u D: dr/dphi^e = K's column of theta^e
@@ -172,14 +148,13 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
   }
 
   // the parameters: dL/dp -= mu . dr/dp, dr/dp = (r(p + d) - r(p)) / d (exact for affine p)
-  for (std::size_t i = 0; i < shifted_.size(); ++i) {
-    NewtonSystem& shifted = *shifted_[i];
-    shifted.update_stencils(start);
-    if (!shifted.evaluate(problem, end.q, false))
+  for (std::size_t i = 0; i < parameter_residuals_.size(); ++i) {
+    const VecX* moved = parameter_residuals_.evaluate(i, problem, start, end.q);
+    if (!moved)
       return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s", i,
                          start.time);
     parameter_gradient[static_cast<Eigen::Index>(i)] -=
-        mu_.dot(shifted.residual() - system_.residual()) / steps_[i];
+        mu_.dot(*moved - system_.residual()) / parameter_residuals_.step(i);
   }
 
   // the adjoint of the start state: q_k through u_{k+1}, the inertia, the damping and the start

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tendril/adjoint/parameter.hpp"
+#include "tendril/adjoint/parameter_residual.hpp"
 #include "tendril/core/model.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
@@ -25,6 +26,10 @@ struct StateAdjoint {
   VecX u;            ///< dL/du (#dofs; zero on fixed DOFs)
   VecX frame_angle;  ///< dL/dphi per rod edge (#edges)
 };
+
+/// InputError for what the step's linearisation does not differentiate yet: a scheme other than
+/// implicit Euler, shells.
+void require_differentiable(const Model& model, const DynamicsOptions& options);
 
 /// The Newton problem of an implicit Euler step of dt [s] from `start` (NewtonSystem::evaluate at
 /// y = q_{k+1} gives the step's residual r and matrix J); `predicted` receives y_pred = q_k + dt
@@ -53,8 +58,6 @@ class StepAdjoint {
  private:
   /// The free-DOF matrix J^T: its pattern, analysed once, and the value slots in the full J.
   void build_transpose();
-  /// Adds -dF/du at (end.q, u) of the ForceTerms into damping_ (zeroed first).
-  void assemble_damping(const VecX& q, const VecX& u, double time);
   /// The start tangents' part of the pull-back (after the solve for mu_ and s^e = dr/dphi^e . mu):
   /// updates the frame angles' adjoint and sets edge_values_ to what E^T carries into dL/dq_k.
   void add_start_tangent_terms(const State& start, const State& end, const VecX& s,
@@ -69,12 +72,9 @@ class StepAdjoint {
   DynamicsOptions options_;
   std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
   NewtonSystem system_;
-  std::vector<std::unique_ptr<Model>> shifted_models_;    ///< model with parameter i moved by d_i
-  std::vector<std::unique_ptr<Model>> shifted_actuated_;  ///< the same, actuated (or null)
-  std::vector<std::unique_ptr<NewtonSystem>> shifted_;    ///< residual systems on them
-  std::vector<double> steps_;                             ///< d_i
-  std::vector<int> free_index_;      ///< free position of each DOF, -1 if fixed
-  SparseMatrix transpose_;           ///< J^T on the free DOFs (pattern of the free J)
+  ParameterResiduals parameter_residuals_;  ///< dr/dp
+  std::vector<int> free_index_;             ///< free position of each DOF, -1 if fixed
+  SparseMatrix transpose_;                  ///< J^T on the free DOFs (pattern of the free J)
   std::vector<int> transpose_slot_;  ///< value index in the full J of each entry of transpose_
   std::unique_ptr<LinearSolver> solver_;
   HessianAssembler damping_;  ///< D = -dF/du on all DOFs
