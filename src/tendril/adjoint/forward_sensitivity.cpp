@@ -25,31 +25,9 @@ StepSensitivity::StepSensitivity(const Model& model, const DynamicsOptions& opti
 StepSensitivity::~StepSensitivity() = default;
 
 void StepSensitivity::build_free_matrix() {
-  const std::vector<int>& free = system_.free_dofs();
-  const int n = model_.dofs.size();
-  const auto num_free = static_cast<int>(free.size());
-  free_index_.assign(static_cast<std::size_t>(n), -1);
-  for (int k = 0; k < num_free; ++k) free_index_[static_cast<std::size_t>(free[k])] = k;
-  const SparseMatrix& full = system_.pattern();
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int j = 0; j < n; ++j)
-    for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
-      const int r = free_index_[static_cast<std::size_t>(it.row())];
-      const int c = free_index_[static_cast<std::size_t>(j)];
-      if (r >= 0 && c >= 0) entries.emplace_back(r, c, 0.0);
-    }
-  free_matrix_.resize(num_free, num_free);
-  free_matrix_.setFromTriplets(entries.begin(), entries.end());
-  free_matrix_.makeCompressed();
-  free_slot_.clear();
-  for (int c = 0; c < num_free; ++c)
-    for (SparseMatrix::InnerIterator it(free_matrix_, c); it; ++it)
-      free_slot_.push_back(value_index(full, free[static_cast<std::size_t>(it.row())], free[c]));
-  solver_ = num_free == 0
-                ? nullptr
-                : make_linear_solver(options_.newton.linear_solver, free_matrix_,
-                                     options_.newton.banded_max_bandwidth, system_.symmetric());
-  damping_ = HessianAssembler(full);
+  matrix_.build(system_, options_.newton, false);
+  const auto num_free = static_cast<Eigen::Index>(system_.free_dofs().size());
+  damping_ = HessianAssembler(system_.pattern());
   b_free_.setZero(num_free);
   x_free_.setZero(num_free);
 }
@@ -110,18 +88,13 @@ void StepSensitivity::add_start_tangent_terms(const State& start, const State& e
 std::string StepSensitivity::solve(double time) {
   const std::vector<int>& free = system_.free_dofs();
   solution_.setZero(rhs_.rows(), rhs_.cols());
-  if (!solver_) return {};
-  const double* values = system_.jacobian().valuePtr();
-  double* gathered = free_matrix_.valuePtr();
-  for (std::size_t s = 0; s < free_slot_.size(); ++s) gathered[s] = values[free_slot_[s]];
-  const Factorization f =
-      solver_->factorize(free_matrix_, options_.newton.singular_pivot_tolerance);
-  if (f.status == Factorization::Status::singular)
+  if (!matrix_.has_free_dofs()) return {};
+  if (!matrix_.factorize(system_.jacobian(), options_.newton.singular_pivot_tolerance))
     return fmt::format("the step matrix of the step from t = {:.9g} s is singular", time);
   for (Eigen::Index i = 0; i < rhs_.cols(); ++i) {
     for (std::size_t k = 0; k < free.size(); ++k)
       b_free_[static_cast<Eigen::Index>(k)] = rhs_(free[k], i);
-    solver_->solve(b_free_, x_free_);
+    matrix_.solve(b_free_, x_free_);
     for (std::size_t k = 0; k < free.size(); ++k)
       solution_(free[k], i) = x_free_[static_cast<Eigen::Index>(k)];
   }

@@ -18,7 +18,6 @@
 #include "tendril/core/model.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
-#include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/newton_system.hpp"
 #include "tendril/integrate/options.hpp"
 
@@ -62,10 +61,7 @@ class StepSensitivity {
   std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
   NewtonSystem system_;
   ParameterResiduals parameter_residuals_;
-  std::vector<int> free_index_;  ///< free position of each DOF, -1 if fixed
-  SparseMatrix free_matrix_;     ///< J on the free DOFs
-  std::vector<int> free_slot_;   ///< value index in the full J of each entry of free_matrix_
-  std::unique_ptr<LinearSolver> solver_;
+  FreeStepMatrix matrix_;     ///< J on the free DOFs
   HessianAssembler damping_;  ///< D = -dF/du on all DOFs
   VecX predicted_, u_, b_free_, x_free_;
   MatX rhs_, solution_, psi_;

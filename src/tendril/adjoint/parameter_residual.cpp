@@ -44,4 +44,42 @@ void assemble_damping(const Model& model, const Model& evaluated, const VecX& q,
   for (const auto& term : model.forces) term->accumulate(in, out);
 }
 
+void FreeStepMatrix::build(const NewtonSystem& system, const NewtonOptions& options,
+                           bool transpose) {
+  const std::vector<int>& free = system.free_dofs();
+  const SparseMatrix& full = system.pattern();
+  const auto num_free = static_cast<int>(free.size());
+  std::vector<int> free_index(static_cast<std::size_t>(full.cols()), -1);
+  for (int k = 0; k < num_free; ++k) free_index[static_cast<std::size_t>(free[k])] = k;
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int j = 0; j < full.cols(); ++j)
+    for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
+      const int r = free_index[static_cast<std::size_t>(it.row())];
+      const int c = free_index[static_cast<std::size_t>(j)];
+      if (r >= 0 && c >= 0)
+        transpose ? entries.emplace_back(c, r, 0.0) : entries.emplace_back(r, c, 0.0);
+    }
+  matrix_.resize(num_free, num_free);
+  matrix_.setFromTriplets(entries.begin(), entries.end());
+  matrix_.makeCompressed();
+  slot_.clear();
+  for (int c = 0; c < num_free; ++c)
+    for (SparseMatrix::InnerIterator it(matrix_, c); it; ++it) {
+      const int row = free[static_cast<std::size_t>(it.row())],
+                col = free[static_cast<std::size_t>(c)];
+      slot_.push_back(transpose ? value_index(full, col, row) : value_index(full, row, col));
+    }
+  solver_ = num_free == 0 ? nullptr
+                          : make_linear_solver(options.linear_solver, matrix_,
+                                               options.banded_max_bandwidth, system.symmetric());
+}
+
+bool FreeStepMatrix::factorize(const SparseMatrix& jacobian, double singular_tolerance) {
+  if (!solver_) return true;
+  const double* values = jacobian.valuePtr();
+  double* gathered = matrix_.valuePtr();
+  for (std::size_t s = 0; s < slot_.size(); ++s) gathered[s] = values[slot_[s]];
+  return solver_->factorize(matrix_, singular_tolerance).status != Factorization::Status::singular;
+}
+
 }  // namespace tendril::adjoint

@@ -2,7 +2,8 @@
 /// The parts of an implicit Euler step's residual r(q_{k+1}; q_k, u_k, p) that the adjoint
 /// (step_adjoint.hpp) and the forward sensitivities (forward_sensitivity.hpp) both linearise:
 /// dr/dp of affine parameters, by the difference of residuals on model copies with the parameter
-/// moved (parameter.hpp), and D = -dF/du of the ForceTerms (docs/physics/gradients.md).
+/// moved (parameter.hpp), D = -dF/du of the ForceTerms, and the step matrix J (or J^T) on the free
+/// DOFs with its solver (docs/physics/gradients.md).
 
 #include <cstddef>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/geometry/kinematics.hpp"
+#include "tendril/integrate/linear_solver.hpp"
 #include "tendril/integrate/newton_system.hpp"
 
 namespace tendril::adjoint {
@@ -48,5 +50,26 @@ class ParameterResiduals {
 /// q.
 void assemble_damping(const Model& model, const Model& evaluated, const VecX& q, const VecX& u,
                       double time, const Kinematics& kin, HessianAssembler& damping);
+
+/// The matrix J of a NewtonSystem's last evaluation, or its transpose, on the free DOFs, and the
+/// linear solver of its pattern (NewtonOptions' kind, analysed once per build).
+class FreeStepMatrix {
+ public:
+  /// Builds the free pattern (transposed if `transpose`) of `system`'s full pattern, the value
+  /// slots in the full J and the solver; call again when the system's stencils changed.
+  void build(const NewtonSystem& system, const NewtonOptions& options, bool transpose);
+  /// Gathers the values of `jacobian` (the system's full J) and factorizes; false if the matrix is
+  /// singular. Without free DOFs there is nothing to factorize (true).
+  bool factorize(const SparseMatrix& jacobian, double singular_tolerance);
+  /// Solves with the last factorization (b and x on the free DOFs).
+  void solve(const VecX& b, VecX& x) { solver_->solve(b, x); }
+  /// False when no DOF is free.
+  bool has_free_dofs() const { return solver_ != nullptr; }
+
+ private:
+  SparseMatrix matrix_;    ///< J or J^T on the free DOFs
+  std::vector<int> slot_;  ///< value index in the full J of each entry of matrix_
+  std::unique_ptr<LinearSolver> solver_;
+};
 
 }  // namespace tendril::adjoint

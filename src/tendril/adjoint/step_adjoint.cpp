@@ -44,32 +44,9 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
 StepAdjoint::~StepAdjoint() = default;
 
 void StepAdjoint::build_transpose() {
-  const std::vector<int>& free = system_.free_dofs();
-  const int n = model_.dofs.size();
-  const auto num_free = static_cast<int>(free.size());
-  free_index_.assign(static_cast<std::size_t>(n), -1);
-  for (int k = 0; k < num_free; ++k) free_index_[static_cast<std::size_t>(free[k])] = k;
-  const SparseMatrix& full = system_.pattern();
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int j = 0; j < n; ++j)
-    for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
-      const int r = free_index_[static_cast<std::size_t>(it.row())];
-      const int c = free_index_[static_cast<std::size_t>(j)];
-      if (r >= 0 && c >= 0) entries.emplace_back(c, r, 0.0);
-    }
-  transpose_.resize(num_free, num_free);
-  transpose_.setFromTriplets(entries.begin(), entries.end());
-  transpose_.makeCompressed();
-  transpose_slot_.clear();
-  for (int c = 0; c < num_free; ++c)
-    for (SparseMatrix::InnerIterator it(transpose_, c); it; ++it)
-      transpose_slot_.push_back(
-          value_index(full, free[c], free[static_cast<std::size_t>(it.row())]));
-  solver_ = num_free == 0
-                ? nullptr
-                : make_linear_solver(options_.newton.linear_solver, transpose_,
-                                     options_.newton.banded_max_bandwidth, system_.symmetric());
-  damping_ = HessianAssembler(full);
+  transpose_.build(system_, options_.newton, true);
+  const auto num_free = static_cast<Eigen::Index>(system_.free_dofs().size());
+  damping_ = HessianAssembler(system_.pattern());
   w_free_.setZero(num_free);
   mu_free_.setZero(num_free);
 }
@@ -114,16 +91,10 @@ std::string StepAdjoint::pull_back(const State& start, const State& end, StateAd
 
   // J^T mu = w on the free DOFs
   mu_.setZero(n);
-  if (solver_) {
-    const double* values = jacobian.valuePtr();
-    double* transposed = transpose_.valuePtr();
-    for (std::size_t s = 0; s < transpose_slot_.size(); ++s)
-      transposed[s] = values[transpose_slot_[s]];
-    const Factorization f =
-        solver_->factorize(transpose_, options_.newton.singular_pivot_tolerance);
-    if (f.status == Factorization::Status::singular)
+  if (transpose_.has_free_dofs()) {
+    if (!transpose_.factorize(jacobian, options_.newton.singular_pivot_tolerance))
       return fmt::format("the step matrix of the step from t = {:.9g} s is singular", start.time);
-    solver_->solve(w_free_, mu_free_);
+    transpose_.solve(w_free_, mu_free_);
     for (std::size_t k = 0; k < free.size(); ++k)
       mu_[free[k]] = mu_free_[static_cast<Eigen::Index>(k)];
   }

@@ -73,11 +73,8 @@ class StepAdjoint {
   std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
   NewtonSystem system_;
   ParameterResiduals parameter_residuals_;  ///< dr/dp
-  std::vector<int> free_index_;             ///< free position of each DOF, -1 if fixed
-  SparseMatrix transpose_;                  ///< J^T on the free DOFs (pattern of the free J)
-  std::vector<int> transpose_slot_;  ///< value index in the full J of each entry of transpose_
-  std::unique_ptr<LinearSolver> solver_;
-  HessianAssembler damping_;  ///< D = -dF/du on all DOFs
+  FreeStepMatrix transpose_;                ///< J^T on the free DOFs
+  HessianAssembler damping_;                ///< D = -dF/du on all DOFs
   VecX w_free_, mu_free_, mu_, lq_, u_, rhs_;
   std::vector<Vec3> edge_values_;
 };
