@@ -64,7 +64,10 @@ SensitivityCase curled_rod_in_medium() {
 
 /// Every derivative against the adjoint gradient of its objective (the same discrete derivative
 /// by the transposed recursion: equal to round-off, relative 1e-9 of the row's largest entry).
-void expect_matches_adjoint(const SensitivityCase& c, const adjoint::RunSensitivities& s) {
+void expect_sensitivities_match_adjoint(const SensitivityCase& c) {
+  const adjoint::RunSensitivities s = adjoint::run_with_sensitivities(
+      c.model, c.options, c.initial, c.steps, c.objectives, c.parameters);
+  ASSERT_TRUE(s.ok) << s.message;
   for (std::size_t j = 0; j < c.objectives.size(); ++j) {
     const adjoint::RunGradient g = adjoint::run_with_gradient(
         c.model, c.options, c.initial, c.steps, c.objectives[j], c.parameters);
@@ -107,11 +110,7 @@ TEST(ForwardSensitivities, CurledRodInMediumAgainstWholeRunDifferences) {
 }
 
 TEST(ForwardSensitivities, CurledRodInMediumAgainstTheAdjoint) {
-  const SensitivityCase c = curled_rod_in_medium();
-  const adjoint::RunSensitivities s = adjoint::run_with_sensitivities(
-      c.model, c.options, c.initial, c.steps, c.objectives, c.parameters);
-  ASSERT_TRUE(s.ok) << s.message;
-  expect_matches_adjoint(c, s);
+  expect_sensitivities_match_adjoint(curled_rod_in_medium());
 }
 
 /// The example robot (implicit Euler, dt = 0.01 s, the motor an actuator) at 150 rpm for 1 s, with
@@ -143,11 +142,7 @@ SensitivityCase robot() {
 }
 
 TEST(ForwardSensitivities, FlagellatedRobotAgainstTheAdjoint) {
-  const SensitivityCase c = robot();
-  const adjoint::RunSensitivities s = adjoint::run_with_sensitivities(
-      c.model, c.options, c.initial, c.steps, c.objectives, c.parameters);
-  ASSERT_TRUE(s.ok) << s.message;
-  expect_matches_adjoint(c, s);
+  expect_sensitivities_match_adjoint(robot());
 }
 
 }  // namespace
