@@ -11,6 +11,7 @@
 #include "rod_simulation.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/forces/head_drag.hpp"
@@ -35,8 +36,9 @@ std::optional<std::pair<int, int>> spring_curvature(const std::string& name) {
   return std::pair(std::stoi(m[1]), m[2] == "1" ? 0 : 1);
 }
 
-/// The adjoint parameter of a Python name: youngs_modulus_scale and density_scale multiply every
-/// stiffness and mass of the model as built (1: unchanged), natural_curvature_1/_2 set a uniform
+/// The adjoint parameter of a Python name: youngs_modulus_scale, density_scale,
+/// shear_modulus_scale, radius_scale (rods) and thickness_scale (shells) multiply what the
+/// parameter scales in the model as built (1: unchanged), natural_curvature_1/_2 set a uniform
 /// natural curvature [1/m] about that material axis, springs[k].natural_curvature_1/_2 the
 /// integrated natural curvature kappa_bar [-] of bend-twist spring k; C1, C2 and mu are the head
 /// drag's shape factors and the medium constant [Pa s] of the head drag and the RFT terms,
@@ -47,6 +49,12 @@ adjoint::Parameter parameter_named(const Model& model, const std::string& name, 
     p = adjoint::youngs_modulus(model, 1.0);
   else if (name == "density_scale")
     p = adjoint::density(model, 1.0);
+  else if (name == "shear_modulus_scale")
+    p = adjoint::shear_modulus(model, 1.0);
+  else if (name == "radius_scale")
+    p = adjoint::rod_radius(model, 1.0);
+  else if (name == "thickness_scale")
+    p = adjoint::shell_thickness(model, 1.0);
   else if (name == "natural_curvature_1" || name == "natural_curvature_2")
     p = adjoint::uniform_natural_curvature(name.back() == '1' ? 0 : 1, value);
   else if (name == "C1")
@@ -62,9 +70,9 @@ adjoint::Parameter parameter_named(const Model& model, const std::string& name, 
     p = adjoint::spring_natural_curvature(model, spring->first, spring->second);
   else
     throw InputError("parameters", name,
-                     "youngs_modulus_scale, density_scale, natural_curvature_1, "
-                     "natural_curvature_2, springs[k].natural_curvature_1 or _2, C1, C2, mu or "
-                     "motor_rpm");
+                     "youngs_modulus_scale, density_scale, shear_modulus_scale, radius_scale, "
+                     "thickness_scale, natural_curvature_1, natural_curvature_2, "
+                     "springs[k].natural_curvature_1 or _2, C1, C2, mu or motor_rpm");
   p.name = name;
   p.value = value;
   return p;
@@ -96,18 +104,19 @@ adjoint::Objective python_objective(py::object f, int dofs) {
           {}};
 }
 
-/// Runs `steps` steps from the simulation's state (which stays unchanged) with the parameters at
-/// the given values and returns L = 1/2 sum |x_node(step) - target|^2 (plus the user objective's
-/// sum over the states, if given) with its gradient.
+/// Runs `steps` steps from the simulation's state (which stays unchanged; with static_start, from
+/// its static equilibrium under the scene's static options) with the parameters at the given
+/// values and returns L = 1/2 sum |x_node(step) - target|^2 (plus the user objective's sum over
+/// the states, if given) with its gradient.
 py::dict run_with_gradient(RodSimulation& s, int steps,
                            const std::vector<std::tuple<int, int, Vec3>>& targets,
                            const std::vector<std::pair<std::string, double>>& parameters,
-                           int checkpoint_interval, py::object objective) {
+                           int checkpoint_interval, py::object objective, bool static_start) {
   const auto held = s.lock().hold();
   const sim::Simulation& facade = s.constant();
-  if (facade.scene().solve != sim::Solve::implicit_euler)
-    throw InputError("integrator.type", "not implicit_euler",
-                     "implicit_euler (the gradient of other solves is not implemented)");
+  if (facade.scene().solve == sim::Solve::static_equilibrium)
+    throw InputError("integrator.type", "static",
+                     "implicit_euler or implicit_midpoint (a static start: static_start=True)");
   if (!facade.model().prescribed.empty() && s.facade().state().time != 0.0)
     throw InputError("time", number_text(s.facade().state().time) + " s",
                      "0 (a scene with moving clamps is differentiated from its start)");
@@ -118,6 +127,7 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
     list.push_back(parameter_named(facade.model(), name, value));
   adjoint::GradientOptions options;
   options.checkpoint_interval = checkpoint_interval;
+  if (static_start) options.static_start = facade.scene().statics;
   std::vector<adjoint::Objective> terms{
       adjoint::distance_to_targets(facade.model(), std::move(node_targets))};
   if (!objective.is_none()) {
@@ -133,7 +143,9 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
   for (std::size_t i = 0; i < list.size(); ++i)
     gradient[py::str(list[i].name)] = g.parameters[static_cast<Eigen::Index>(i)];
   return py::dict("ok"_a = g.ok, "message"_a = g.message, "value"_a = g.value,
-                  "gradient"_a = gradient, "initial_velocity"_a = g.initial_velocity);
+                  "gradient"_a = gradient, "initial_velocity"_a = g.initial_velocity,
+                  "initial_position"_a = g.initial_position, "substeps"_a = g.substeps,
+                  "contact_switches"_a = g.contact_switches);
 }
 
 }  // namespace
@@ -142,7 +154,8 @@ void bind_adjoint(py::module_& m) {
   auto simulation = py::reinterpret_borrow<py::class_<RodSimulation>>(m.attr("Simulation"));
   simulation.def("run_with_gradient", &run_with_gradient, "steps"_a, "targets"_a,
                  "parameters"_a = std::vector<std::pair<std::string, double>>{},
-                 "checkpoint_interval"_a = 1, "objective"_a = py::none());
+                 "checkpoint_interval"_a = 1, "objective"_a = py::none(),
+                 "static_start"_a = false);
 }
 
 }  // namespace tendril::python

@@ -61,7 +61,22 @@ void bind_vine(py::module_& m) {
       .def_readonly("dq_dC", &vine::StepDerivatives::dq_dC)
       .def_readonly("dv_dC", &vine::StepDerivatives::dv_dC)
       .def_readonly("dq_du", &vine::StepDerivatives::dq_du)
-      .def_readonly("dv_du", &vine::StepDerivatives::dv_du);
+      .def_readonly("dv_du", &vine::StepDerivatives::dv_du)
+      .def_readonly("dq_drest", &vine::StepDerivatives::dq_drest)
+      .def_readonly("dv_drest", &vine::StepDerivatives::dv_drest)
+      .def_readonly("dq_dradius", &vine::StepDerivatives::dq_dradius)
+      .def_readonly("dv_dradius", &vine::StepDerivatives::dv_dradius)
+      .def_readonly("dq_dlaw", &vine::StepDerivatives::dq_dlaw)
+      .def_readonly("dv_dlaw", &vine::StepDerivatives::dv_dlaw);
+
+  py::class_<vine::InflatedBeam>(m, "InflatedBeam")
+      .def_readonly("pressure", &vine::InflatedBeam::pressure)
+      .def_readonly("radius", &vine::InflatedBeam::radius)
+      .def_readonly("wrinkling_strain", &vine::InflatedBeam::wrinkling_strain)
+      .def_readonly("joint_length", &vine::InflatedBeam::joint_length)
+      .def_property_readonly("collapse_moment", &vine::InflatedBeam::collapse_moment)
+      .def_property_readonly("wrinkling_angle", &vine::InflatedBeam::wrinkling_angle)
+      .def_property_readonly("bending_stiffness", &vine::InflatedBeam::bending_stiffness);
 
   py::class_<vine::VineModel>(m, "VineModel")
       .def_readonly("num_bodies", &vine::VineModel::num_bodies)
@@ -69,7 +84,20 @@ void bind_vine(py::module_& m) {
       .def_property_readonly("num_prismatic", &vine::VineModel::num_prismatic)
       .def_readonly("dt", &vine::VineModel::dt)
       .def_readonly("stiffness", &vine::VineModel::stiffness)
-      .def_readonly("damping", &vine::VineModel::damping);
+      .def_readonly("damping", &vine::VineModel::damping)
+      .def_readonly("rest_angle", &vine::VineModel::rest_angle)
+      .def_readonly("contact_radius", &vine::VineModel::contact_radius)
+      .def_property_readonly(
+          "bending_law",
+          [](const vine::VineModel& model) {
+            return model.bending_law == vine::BendingLaw::linear ? "linear" : "inflated_beam";
+          })
+      .def_property_readonly(
+          "springs",
+          [](const vine::VineModel& model) {
+            return model.springs == vine::SpringIntegration::implicit ? "implicit" : "explicit";
+          })
+      .def_readonly("inflated_beam", &vine::VineModel::inflated_beam);
 
   py::class_<VineStepperView>(m, "VineStepper")
       .def(py::init<py::object>(), "simulation"_a)

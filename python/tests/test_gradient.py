@@ -122,3 +122,23 @@ def test_bad_user_objective_is_refused(repo):
         sim.run_with_gradient(3, [], objective=3.0)
     with pytest.raises(ZeroDivisionError):
         sim.run_with_gradient(3, [], objective=lambda step, q, u: 1 / 0)
+
+
+def test_section_parameters_under_the_midpoint_rule(repo):
+    # radius_scale and shear_modulus_scale against differences of scene runs with the radius and
+    # the Poisson ratio (G = E / (2 (1 + nu)): a scale s of G is nu = (1 + nu_0) / s - 1) changed,
+    # under implicit midpoint, with twist rates so that the torsion matters
+    midpoint = {"integrator.type": "implicit_midpoint", "rods.0.natural_curvature": [1.0, -2.0],
+                "rods.0.material.nu": 0.3}
+    sim = tendril.Simulation.from_file(repo / SCENE, {**TIGHT, **midpoint})
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(TARGET))],
+                                   [("radius_scale", 1.0), ("shear_modulus_scale", 1.0)])
+    assert result["ok"], result["message"]
+    assert result["substeps"] == STEPS
+    g = result["gradient"]
+    radius = central_difference(
+        lambda s: objective_of_scene(repo, {**midpoint, "rods.0.material.radius": 0.005 * s}), 1.0, 1e-2)
+    shear = central_difference(
+        lambda s: objective_of_scene(repo, {**midpoint, "rods.0.material.nu": 1.3 / s - 1.0}), 1.0, 1e-2)
+    assert g["radius_scale"] == pytest.approx(radius, rel=1e-6)
+    assert g["shear_modulus_scale"] == pytest.approx(shear, rel=1e-6)

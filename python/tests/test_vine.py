@@ -1,5 +1,7 @@
 """The vine simulator from Python (vine paper, "low-level access for planning"): stepping, q and v views,
 the constraint Jacobians as scipy.sparse, and the step-map derivatives against finite differences."""
+import copy
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -108,3 +110,37 @@ def test_bad_vine_input_names_key():
     with pytest.raises(tendril.InputError) as e:
         tendril.VineSimulation.from_dict(SCENE, {"vine.bodies": -1})
     assert e.value.key_path.startswith("vine.bodies")
+
+
+def beam_scene():
+    """SCENE with the inflated-beam law (and implicit springs) instead of the linear K."""
+    scene = copy.deepcopy(SCENE)
+    del scene["vine"]["stiffness"]
+    scene["vine"].update({"bending_law": "inflated_beam", "springs": "implicit",
+                          "inflated_beam": {"pressure": 2000.0, "wrinkling_strain": 0.02}})
+    return scene
+
+
+def test_inflated_beam_fields_and_the_step_derivative_in_the_collapse_moment():
+    def after_one_step(pressure):
+        sim = tendril.VineSimulation.from_dict(beam_scene(), {"vine.inflated_beam.pressure": pressure})
+        assert sim.step().ok
+        return sim
+
+    sim = after_one_step(1500.0)
+    m = sim.model
+    assert m.bending_law == "inflated_beam" and m.springs == "implicit" and m.stiffness == [0.0] * 3
+    b = m.inflated_beam
+    assert b.pressure == 1500.0 and b.radius == 0.012 and b.joint_length == pytest.approx(0.08)
+    # the law's identifiable parameters: M_c = pi p r^3, theta_w = l eps_w / r
+    assert b.collapse_moment == pytest.approx(np.pi * 1500.0 * 0.012 ** 3, rel=1e-14)
+    assert b.wrinkling_angle == pytest.approx(0.08 * 0.02 / 0.012, rel=1e-14)
+    assert m.rest_angle == pytest.approx([1.3, 0, 0]) and m.contact_radius == pytest.approx(0.012)
+    d = sim.derivatives()
+    assert d.ok and d.dq_dlaw.shape == (18, 2) and d.dq_drest.shape == (18, 3) and d.dq_dradius.shape == (18,)
+    # dq/dp = dq/dM_c pi r^3 (theta_w does not depend on p) against central differences in p
+    h = 1e-2
+    fd = (after_one_step(1500.0 + h).state.q - after_one_step(1500.0 - h).state.q) / (2 * h)
+    assert np.abs(fd).max() > 1e-9
+    assert np.allclose(d.dq_dlaw[:, 0] * np.pi * 0.012 ** 3, fd, rtol=1e-5, atol=1e-6 * np.abs(fd).max())
+

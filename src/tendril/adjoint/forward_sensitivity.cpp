@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
@@ -10,15 +9,48 @@
 #include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
+namespace {
+
+/// InputError for what the forward sensitivities do not differentiate.
+void require_sensitivities(const Model& model, const DynamicsOptions& options,
+                           const std::vector<Parameter>& parameters) {
+  if (options.scheme != Scheme::implicit_euler)
+    throw InputError("scheme", "implicit_midpoint",
+                     "implicit_euler (run_with_gradient differentiates the midpoint rule)");
+  if (!model.shells.triangles.empty())
+    throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",
+                     "none (run_with_gradient differentiates shell runs)");
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    if (parameters[i].degree != 1)
+      throw InputError(
+          "parameters[" + std::to_string(i) + "]", parameters[i].name,
+          "a parameter the residual is affine in (run_with_gradient takes the others)");
+}
+
+/// One forward step; empty on success, else why the run cannot be differentiated.
+std::string forward_step(TimeStepper& stepper, State& state) {
+  const double t = state.time;
+  const StepReport report = stepper.step(state);
+  if (!report.ok()) return report.message;
+  if (report.substeps != 1)
+    return fmt::format(
+        "the step from t = {:.9g} s was split into {} substeps (dt halved); the forward "
+        "sensitivities of halved steps are not implemented: choose a smaller dt",
+        t, report.substeps);
+  return {};
+}
+
+}  // namespace
 
 StepSensitivity::StepSensitivity(const Model& model, const DynamicsOptions& options,
                                  const std::vector<Parameter>& parameters)
-    : model_(model),
+    : run_model_(std::make_unique<Model>(with_parameters(model, parameters))),
+      model_(*run_model_),
       options_(options),
-      actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
-      system_(actuated_ ? *actuated_ : model, options.newton),
+      actuated_(model_.actuators.empty() ? nullptr : std::make_unique<Model>(model_)),
+      system_(actuated_ ? *actuated_ : model_, options.newton),
       parameter_residuals_(model, options.newton, parameters) {
-  require_differentiable(model, options);
+  require_sensitivities(model_, options, parameters);
   build_free_matrix();
 }
 
@@ -168,8 +200,8 @@ RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOption
                                         const std::vector<Objective>& objectives,
                                         const std::vector<Parameter>& parameters) {
   if (steps < 1) throw InputError("steps", std::to_string(steps), "an integer >= 1");
-  const Model run_model = with_parameters(model, parameters);
-  StepSensitivity step_sensitivity(run_model, options, parameters);
+  StepSensitivity step_sensitivity(model, options, parameters);
+  const Model& run_model = step_sensitivity.run_model();
   TimeStepper stepper(run_model, options, initial.q);
   const auto n = static_cast<Eigen::Index>(run_model.dofs.size());
   const auto np = static_cast<Eigen::Index>(parameters.size());

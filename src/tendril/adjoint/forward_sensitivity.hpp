@@ -32,11 +32,16 @@ struct StateSensitivity {
 
 class StepSensitivity {
  public:
-  /// As StepAdjoint: `model` carries the parameters at their values (with_parameters) and must
-  /// outlive this object; InputError for a scheme other than implicit Euler and for shells.
+  /// `model`: the model the parameters' factories were given; the run's model is
+  /// with_parameters(model, parameters) (run_model()). InputError for what it does not
+  /// differentiate: a scheme other than implicit Euler ("scheme"), shells ("shells"), parameters
+  /// whose residual is not affine ("parameters[i]": run_with_gradient takes them).
   StepSensitivity(const Model& model, const DynamicsOptions& options,
                   const std::vector<Parameter>& parameters);
   ~StepSensitivity();
+
+  /// The model of the run: every parameter applied at its value.
+  const Model& run_model() const { return *run_model_; }
 
   /// Carries `sensitivity` from the state `start` to the state `end` over the step start -> end
   /// (a converged implicit Euler step of options().dt). Returns an empty string on success, else
@@ -56,7 +61,8 @@ class StepSensitivity {
   /// Solves J X = rhs_ on the free DOFs, column by column, into solution_ (zero on fixed DOFs).
   std::string solve(double time);
 
-  const Model& model_;
+  std::unique_ptr<Model> run_model_;
+  const Model& model_;  ///< *run_model_
   DynamicsOptions options_;
   std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
   NewtonSystem system_;
@@ -80,7 +86,8 @@ struct RunSensitivities {
 /// Runs `steps` implicit Euler steps of options.dt from `initial` on `model` with every parameter
 /// set to its value (with_parameters), as run_with_gradient does, and returns every objective and
 /// its derivatives from the forward sensitivities. A step that needed dt halving ends the run with
-/// ok = false. InputError for what StepSensitivity refuses and for steps < 1.
+/// ok = false (run_with_gradient differentiates halved steps). InputError for what StepSensitivity
+/// refuses and for steps < 1.
 RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOptions& options,
                                         const State& initial, int steps,
                                         const std::vector<Objective>& objectives,

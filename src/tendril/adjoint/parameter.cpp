@@ -15,35 +15,70 @@ void require_positive(double value, const std::string& key, const std::string& a
   if (!(std::isfinite(value) && value > 0.0)) throw InputError(key, number_text(value), allowed);
 }
 
+/// Multiplies the shell stiffnesses: the membranes' moduli (CST Lame moduli, edge springs) by
+/// `membrane_moduli` and their thickness (CST thickness, edge springs) by `membrane_thickness`,
+/// the bending stiffnesses (hinges, mid-edge triangles) by `bending`.
+void scale_shells(double membrane_moduli, double membrane_thickness, double bending,
+                  ShellMesh& shells) {
+  for (MembraneTriangle& t : shells.membrane_triangles) {
+    t.lame_mu *= membrane_moduli;
+    t.lame_lambda *= membrane_moduli;
+    t.thickness *= membrane_thickness;
+  }
+  for (ShellEdgeSpring& s : shells.edge_springs)
+    s.stiffness *= membrane_moduli * membrane_thickness;
+  for (ShellHinge& h : shells.hinges) h.stiffness *= bending;
+  for (MidEdgeTriangle& t : shells.midedge_triangles) t.stiffness *= bending;
+}
+
 }  // namespace
 
 double Parameter::difference_step() const {
-  return value != 0.0 ? std::abs(value) : 1.0;
+  const double scale = value != 0.0 ? std::abs(value) : 1.0;
+  return degree == 1 ? scale : 0.25 * scale;
 }
 
-Parameter youngs_modulus(const Model& model, double youngs_modulus) {
+Parameter youngs_modulus(const Model& /*model*/, double youngs_modulus) {
   require_positive(youngs_modulus, "youngs_modulus", "the model's Young's modulus > 0 [Pa]");
-  const RodNetwork base = model.rods;
-  return {"youngs_modulus", youngs_modulus, [base, youngs_modulus](Model& m, double value) {
+  return {"youngs_modulus", youngs_modulus, [youngs_modulus](Model& m, double value) {
             const double scale = value / youngs_modulus;
-            for (std::size_t e = 0; e < base.stretch_stiffness.size(); ++e)
-              m.rods.stretch_stiffness[e] = scale * base.stretch_stiffness[e];
-            for (std::size_t e = 0; e < base.bend_twist_stiffness.size(); ++e)
-              m.rods.bend_twist_stiffness[e] = scale * base.bend_twist_stiffness[e];
-            for (std::size_t k = 0; k < base.springs.size(); ++k) {
-              BendTwistSpring& s = m.rods.springs[k];
-              s.bend_stiffness_1 = scale * base.springs[k].bend_stiffness_1;
-              s.bend_stiffness_2 = scale * base.springs[k].bend_stiffness_2;
-              s.twist_stiffness = scale * base.springs[k].twist_stiffness;
-            }
+            scale_rod_stiffnesses(m.rods, scale, scale, scale);
+            scale_shells(scale, 1.0, scale, m.shells);
           }};
 }
 
-Parameter density(const Model& model, double density) {
+Parameter shell_thickness(const Model& model, double thickness) {
+  require_positive(thickness, "thickness", "the shells' thickness > 0 [m]");
+  if (model.shells.triangles.empty())
+    throw InputError("thickness", number_text(thickness), "a model with shells");
+  if (!model.shells.joint_edges.empty())
+    throw InputError("thickness", number_text(thickness),
+                     "a model without rod-shell joints (their nodes' masses mix rod and shell)");
+  std::vector<int> shell_dofs;  // the position DOFs of the shell nodes, whose masses scale with h
+  std::vector<std::uint8_t> in_shell(static_cast<std::size_t>(model.dofs.num_nodes), 0);
+  for (const auto& t : model.shells.triangles)
+    for (int node : t) in_shell[static_cast<std::size_t>(node)] = 1;
+  for (const auto& e : model.rods.edges)
+    for (int node : e)
+      if (in_shell[static_cast<std::size_t>(node)])
+        throw InputError(
+            "thickness", number_text(thickness),
+            "a model whose shell nodes belong to no rod (node " + std::to_string(node) + " does)");
+  for (int i = 0; i < model.dofs.num_nodes; ++i)
+    if (in_shell[static_cast<std::size_t>(i)])
+      for (int d = 0; d < 3; ++d) shell_dofs.push_back(model.dofs.node(i) + d);
+  Parameter p{"thickness", thickness, [shell_dofs, thickness](Model& m, double value) {
+                const double scale = value / thickness;
+                scale_shells(1.0, scale, scale * scale * scale, m.shells);
+                for (int d : shell_dofs) m.mass[d] *= scale;
+              }};
+  p.degree = 3;
+  return p;
+}
+
+Parameter density(const Model& /*model*/, double density) {
   require_positive(density, "density", "the model's density > 0 [kg/m^3]");
-  const VecX base = model.mass;
-  return {"density", density,
-          [base, density](Model& m, double value) { m.mass = (value / density) * base; }};
+  return {"density", density, [density](Model& m, double value) { m.mass *= value / density; }};
 }
 
 Parameter uniform_natural_curvature(int component, double curvature) {
@@ -90,6 +125,16 @@ Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int
     m.forces[force_index] = std::make_shared<ViscousDrag>(m, nodes, value);
   };
   return p;
+}
+
+void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double twist) {
+  for (double& k : rods.stretch_stiffness) k *= stretch;
+  for (Vec3& k : rods.bend_twist_stiffness) k = k.cwiseProduct(Vec3(bend, bend, twist));
+  for (BendTwistSpring& s : rods.springs) {
+    s.bend_stiffness_1 *= bend;
+    s.bend_stiffness_2 *= bend;
+    s.twist_stiffness *= twist;
+  }
 }
 
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters) {

@@ -1,9 +1,10 @@
 #pragma once
-/// Scalar parameters of a Model on which the implicit Euler residual depends affinely (stiffnesses
-/// proportional to Young's modulus, masses to the density, natural curvatures, drag viscosities).
-/// For such a parameter p the residual's derivative dr/dp = (r(p + d) - r(p)) / d is exact for any
-/// step d (up to round-off), so it is taken from two residual evaluations on model copies; see
-/// docs/physics/gradients.md, "Parameters".
+/// Scalar parameters of a Model on which the step residual depends as a polynomial of low degree
+/// (stiffnesses proportional to Young's modulus, masses to the density, natural curvatures, drag
+/// viscosities: affine; a rod's radius: degree 4). For such a parameter p the residual's
+/// derivative dr/dp is exact (up to round-off) from the difference stencil of its degree: (r(p +
+/// d) - r(p)) / d when affine, the fourth-order central difference otherwise, so it is taken from
+/// residual evaluations on model copies; see docs/physics/gradients.md, "Parameters".
 
 #include <functional>
 #include <string>
@@ -16,16 +17,31 @@ namespace tendril::adjoint {
 struct Parameter {
   std::string name;    ///< what the parameter is, for reports ("youngs_modulus", ...)
   double value = 0.0;  ///< p, in the parameter's unit
-  /// Sets the parameter to `value` in `model` (a copy of the model the factory was given).
+  /// Sets the parameter to `value` in `model`: a copy of the model the factory was given, with
+  /// the parameters listed before this one applied (with_parameters). Parameters that scale
+  /// quantities (E, density, thickness) multiply them by value / (the factory's value), so that
+  /// they compose in any order; the others set their quantity (a later one wins).
   std::function<void(Model& model, double value)> apply;
-  /// d of the affine difference: the parameter's scale (|p|, or its unit when p = 0).
+  /// The residual is a polynomial of this degree in p: 1 (affine) or up to 4 (dr/dp from the
+  /// fourth-order central difference, exact for degree <= 4).
+  int degree = 1;
+  /// d of the difference stencil: the parameter's scale (|p|, or its unit when p = 0); a quarter
+  /// of it for degree > 1, so that p - 2 d keeps the sign of p.
   double difference_step() const;
 };
 
-/// Young's modulus E [Pa] of every rod edge and spring, whose current value in `model` is
-/// `youngs_modulus`: the stretch, bend and twist stiffnesses (EA, EI_1, EI_2, GJ) scale with E at
-/// a fixed Poisson ratio.
+/// Young's modulus E [Pa] of every rod edge and spring and every shell element, whose current
+/// value in `model` is `youngs_modulus`: the rods' stretch, bend and twist stiffnesses (EA, EI_1,
+/// EI_2, GJ) and the shells' membrane moduli, edge-spring, hinge and mid-edge stiffnesses scale
+/// with E at a fixed Poisson ratio.
 Parameter youngs_modulus(const Model& model, double youngs_modulus);
+
+/// The thickness h [m] of every shell, whose current value in `model` is `thickness`: the CST
+/// membranes' thickness and the edge springs scale with h, the hinge and mid-edge bending
+/// stiffnesses with h^3 (as the defaults give them), the shell nodes' masses with h (degree 3).
+/// InputError "thickness" for a model without shells, with rod-shell joints or with a node in
+/// both a rod and a shell.
+Parameter shell_thickness(const Model& model, double thickness);
 
 /// Density rho [kg/m^3], whose current value in `model` is `density`: every lumped mass and
 /// rotational inertia scales with it (and so does gravity, which reads the masses).
@@ -46,7 +62,12 @@ Parameter spring_natural_curvature(const Model& model, int spring, int component
 Parameter viscosity(const Model& model, std::size_t force_index, std::vector<int> nodes,
                     double viscosity);
 
-/// A copy of `model` with every parameter applied at its value.
+/// Multiplies the rods' stiffnesses: EA by `stretch`, EI_1 and EI_2 by `bend`, GJ by `twist` (of
+/// the edges' sections and of the springs).
+void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double twist);
+
+/// A copy of `model` (the model the factories were given) with every parameter applied at its
+/// value, in order.
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters);
 
 }  // namespace tendril::adjoint

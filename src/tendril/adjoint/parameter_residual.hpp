@@ -21,8 +21,9 @@ namespace tendril::adjoint {
 
 class ParameterResiduals {
  public:
-  /// `model` carries the parameters at their values (with_parameters); one residual system per
-  /// parameter, on a copy of the model with that parameter moved by its difference_step().
+  /// `model`: the model the parameters' factories were given. One residual system per (affine)
+  /// parameter, on a copy of the model with every parameter applied (with_parameters) and that
+  /// one moved by its difference_step().
   ParameterResiduals(const Model& model, const NewtonOptions& newton,
                      const std::vector<Parameter>& parameters);
   ~ParameterResiduals();

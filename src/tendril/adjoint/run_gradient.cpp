@@ -5,23 +5,26 @@
 
 #include <fmt/format.h>
 
+#include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/integrate/static_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
 
 std::string forward_step(TimeStepper& stepper, State& state) {
-  const double t = state.time;
   const StepReport report = stepper.step(state);
-  if (!report.ok()) return report.message;
-  if (report.substeps != 1)
-    return fmt::format(
-        "the step from t = {:.9g} s was split into {} substeps (dt halved); the gradient of a run "
-        "with halved steps is not implemented: choose a smaller dt",
-        t, report.substeps);
-  return {};
+  return report.ok() ? std::string() : report.message;
+}
+
+/// The static solve that starts a run (gradient.static_start) from `state`, moved to the
+/// equilibrium; empty on success, else why it failed.
+std::string static_solve(const Model& model, const GradientOptions& gradient, State& state) {
+  StaticSolver solver(model, *gradient.static_start, state.q);
+  const StaticReport report = solver.solve(state);
+  return report.ok() ? std::string() : "static solve: " + report.message;
 }
 
 namespace {
@@ -50,11 +53,59 @@ double state_bytes(const Model& model) {
 }
 
 void check_run(int steps, const GradientOptions& gradient) {
-  if (steps < 1) throw InputError("steps", std::to_string(steps), "an integer >= 1");
+  const int least = gradient.static_start ? 0 : 1;
+  if (steps < least)
+    throw InputError("steps", std::to_string(steps), fmt::format("an integer >= {}", least));
   if (gradient.checkpoint_interval < 1)
     throw InputError("checkpoint_interval", std::to_string(gradient.checkpoint_interval),
                      "an integer >= 1");
 }
+
+/// The backward pass of run_with_gradient over one checkpoint interval, steps [first, last):
+/// recomputes the states the forward run did not keep (and the substeps of split steps) from the
+/// interval's checkpoint `begin` to its end state `end`, then pulls `adjoint` back over them,
+/// adding each state's objective gradient.
+struct BackwardPass {
+  const Model& model;
+  const DynamicsOptions& options;
+  const Objective& objective;
+  const std::vector<int>& substep_counts;  ///< substeps of each forward step
+  TimeStepper& stepper;
+  StepAdjoint& step_adjoint;
+  RunGradient& result;
+  StateAdjoint& adjoint;
+
+  std::string interval(int first, int last, const State& begin, const State& end) {
+    std::vector<State> starts{begin};
+    std::vector<std::vector<Substep>> pieces;
+    for (int k = first; k < last; ++k) {
+      if (k + 1 == last && substep_counts[static_cast<std::size_t>(k)] == 1) {
+        pieces.push_back({{end, options.dt}});
+        break;
+      }
+      State state = starts.back();
+      pieces.emplace_back();
+      stepper.record_substeps(&pieces.back());
+      const std::string message = forward_step(stepper, state);
+      stepper.record_substeps(nullptr);
+      if (!message.empty()) return message;
+      ++result.recomputed_steps;
+      starts.push_back(std::move(state));
+    }
+    for (int k = last - 1; k >= first; --k) {
+      const auto i = static_cast<std::size_t>(k - first);
+      const std::vector<Substep>& piece = pieces[i];
+      for (std::size_t j = piece.size(); j-- > 0;) {
+        const State& start = j == 0 ? starts[i] : piece[j - 1].end;
+        std::string message =
+            step_adjoint.pull_back(start, piece[j].end, piece[j].dt, adjoint, result.parameters);
+        if (!message.empty()) return message;
+      }
+      add_objective_gradient(model, objective, k, starts[i], adjoint);
+    }
+    return {};
+  }
+};
 
 }  // namespace
 
@@ -75,67 +126,76 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
-  const Model run_model = with_parameters(model, parameters);
-  StepAdjoint step_adjoint(run_model, options, parameters);
+  StepAdjoint step_adjoint(model, options, parameters);
+  const Model& run_model = step_adjoint.run_model();
   TimeStepper stepper(run_model, options, initial.q);
   const int m = gradient.checkpoint_interval;
   const int n = run_model.dofs.size();
   RunGradient result;
 
-  // forward: L and the checkpoints (states 0, m, 2m, ...)
-  std::vector<State> checkpoints{initial};
+  // forward: L, the checkpoints (states 0, m, 2m, ...) and the substeps of each step
   State state = initial;
+  if (gradient.static_start) {
+    result.message = static_solve(run_model, gradient, state);
+    if (!result.message.empty()) return result;
+  }
+  std::vector<State> checkpoints{state};
+  std::vector<int> substep_counts;
   VecX dq = VecX::Zero(n), du = VecX::Zero(n);
   result.value = objective.at_state(0, state, dq, du);
+  ContactStates contacts = contact_states(run_model, state);
   for (int k = 1; k <= steps; ++k) {
-    result.message = forward_step(stepper, state);
-    if (!result.message.empty()) return result;
+    const StepReport report = stepper.step(state);
+    if (!report.ok()) {
+      result.message = report.message;
+      return result;
+    }
+    substep_counts.push_back(report.substeps);
+    result.substeps += report.substeps;
+    ContactStates next = contact_states(run_model, state);
+    result.contact_switches += contact_switches(contacts, next);
+    contacts = std::move(next);
     result.value += objective.at_state(k, state, dq, du);
     if (k % m == 0 && k < steps) checkpoints.push_back(state);
   }
   result.final_state = state;
 
-  // backward, one checkpoint interval at a time, recomputing its states from its checkpoint
+  // backward, one checkpoint interval at a time
   StateAdjoint adjoint{VecX::Zero(n), VecX::Zero(n),
                        VecX::Zero(static_cast<Eigen::Index>(run_model.rods.edges.size()))};
   add_objective_gradient(run_model, objective, steps, result.final_state, adjoint);
   result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
-  std::vector<State> interval;
-  for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0; --c) {
-    const int first = c * m;
-    const int last = std::min(first + m, steps);
-    interval.assign(1, checkpoints[static_cast<std::size_t>(c)]);
-    for (int k = first + 1; k < last; ++k) {
-      interval.push_back(interval.back());
-      result.message = forward_step(stepper, interval.back());
-      if (!result.message.empty()) return result;
-      ++result.recomputed_steps;
-    }
-    interval.push_back(last == steps ? result.final_state
-                                     : checkpoints[static_cast<std::size_t>(c + 1)]);
-    for (int k = last - 1; k >= first; --k) {
-      const auto i = static_cast<std::size_t>(k - first);
-      result.message =
-          step_adjoint.pull_back(interval[i], interval[i + 1], adjoint, result.parameters);
-      if (!result.message.empty()) return result;
-      add_objective_gradient(run_model, objective, k, interval[i], adjoint);
-    }
+  BackwardPass backward{run_model, options,      objective, substep_counts,
+                        stepper,   step_adjoint, result,    adjoint};
+  for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0 && steps > 0; --c) {
+    const int first = c * m, last = std::min(first + m, steps);
+    const State& end =
+        last == steps ? result.final_state : checkpoints[static_cast<std::size_t>(c + 1)];
+    result.message = backward.interval(first, last, checkpoints[static_cast<std::size_t>(c)], end);
+    if (!result.message.empty()) return result;
+  }
+  if (gradient.static_start) {
+    result.message = step_adjoint.pull_back_static(checkpoints[0], adjoint, result.parameters);
+    if (!result.message.empty()) return result;
   }
   result.initial_velocity = adjoint.u;
+  result.initial_position = adjoint.q;
   result.ok = true;
   return result;
 }
 
 double run_objective(const Model& model, const DynamicsOptions& options, const State& initial,
                      int steps, const Objective& objective,
-                     const std::vector<Parameter>& parameters) {
+                     const std::vector<Parameter>& parameters, const GradientOptions& gradient) {
   const Model run_model = with_parameters(model, parameters);
   TimeStepper stepper(run_model, options, initial.q);
   State state = initial;
+  const double failed = std::numeric_limits<double>::quiet_NaN();
+  if (gradient.static_start && !static_solve(run_model, gradient, state).empty()) return failed;
   VecX dq = VecX::Zero(run_model.dofs.size()), du = VecX::Zero(run_model.dofs.size());
   double value = objective.at_state(0, state, dq, du);
   for (int k = 1; k <= steps; ++k) {
-    if (!forward_step(stepper, state).empty()) return std::numeric_limits<double>::quiet_NaN();
+    if (!forward_step(stepper, state).empty()) return failed;
     value += objective.at_state(k, state, dq, du);
   }
   return value;

@@ -1,9 +1,11 @@
 #pragma once
-/// The value and gradient of a run's objective with respect to parameters and the initial
-/// velocities: the forward implicit Euler run, then the discrete adjoint backwards over its states
-/// (docs/physics/gradients.md). Memory is bounded by checkpointing: every m-th state is stored and
-/// the states between are recomputed, bitwise as in the forward run, during the backward pass.
+/// The value and gradient of a run's objective with respect to parameters and the initial state:
+/// the forward run (implicit Euler or midpoint steps, optionally after a static solve), then the
+/// discrete adjoint backwards over the steps actually taken (docs/physics/gradients.md). Memory is
+/// bounded by checkpointing: every m-th state is stored and the states between are recomputed,
+/// bitwise as in the forward run, during the backward pass.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,7 +14,6 @@
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
 #include "tendril/integrate/options.hpp"
-#include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
 
@@ -21,6 +22,10 @@ struct GradientOptions {
   /// the backward pass recomputes the others, one interval at a time, so about steps / m + m
   /// states are held at once.
   int checkpoint_interval = 1;
+  /// When set, the run starts with a static solve from the initial state (StaticSolver with these
+  /// options at initial.time): state 0 of the run is the equilibrium (u = 0), and the dynamic
+  /// steps, if any, start there.
+  std::optional<StaticOptions> static_start;
 };
 
 /// The smallest checkpoint interval m (>= 1: the least recomputation) whose held states, about
@@ -29,33 +34,41 @@ struct GradientOptions {
 int checkpoint_interval_for_memory(const Model& model, int steps, double bytes);
 
 struct RunGradient {
-  bool ok = false;           ///< false if a forward step or the adjoint of a step failed
-  std::string message;       ///< why, when !ok
-  double value = 0.0;        ///< L
-  VecX parameters;           ///< dL/dp (#parameters)
-  VecX initial_velocity;     ///< dL/du_0 (#dofs; zero on fixed DOFs)
+  bool ok = false;        ///< false if a forward step or the adjoint of a step failed
+  std::string message;    ///< why, when !ok
+  double value = 0.0;     ///< L
+  VecX parameters;        ///< dL/dp (#parameters)
+  VecX initial_velocity;  ///< dL/du_0 (#dofs; zero on fixed DOFs and after a static start)
+  /// dL/dq_0 (#dofs): the initial positions and twists, the initial reference directors carried
+  /// to the moved tangents by parallel transport; zero on fixed DOFs and after a static start
+  /// (the equilibrium does not depend on where the solve started)
+  VecX initial_position;
   State final_state;         ///< the state after the last step
   int recomputed_steps = 0;  ///< forward steps repeated by the backward pass (checkpointing)
+  int substeps = 0;  ///< substeps of the forward run: its steps plus the pieces halving added
+  /// Changes of contact state from one step of the forward run to the next (contact_switches:
+  /// obstacle-contact nodes apart / sticking / slipping, and the change in the number of active
+  /// pairs of other contacts): where > 0, the gradient is the one-sided derivative of the branch
+  /// the run took (docs/physics/gradients.md, "Contact and friction").
+  int contact_switches = 0;
 };
 
-/// Runs `steps` implicit Euler steps of options.dt from `initial` on `model` with every
-/// parameter set to its value (with_parameters) and returns L = sum_k l_k and its gradient. A
-/// step that does not converge in one piece (dt halved) ends the run with ok = false: the
-/// gradient of a run with halved steps is not implemented. InputError for options the adjoint does
-/// not support (StepAdjoint) and for steps < 1. initial.q is what prescribed motions receive as the
-/// DOFs at t = 0 (TimeStepper): a run with prescribed motions starts at t = 0.
+/// Runs `steps` steps of options.dt (options.scheme) from `initial` on `model` (after a static
+/// solve with gradient.static_start) with every parameter set to its value (with_parameters) and
+/// returns L = sum_k l_k and its gradient. The backward pass follows the substeps actually taken
+/// where a step's dt was halved. InputError for what the adjoint does not support (StepAdjoint)
+/// and for steps < 1 (< 0 with a static start). initial.q is what prescribed motions receive as
+/// the DOFs at t = 0 (TimeStepper): a run with prescribed motions starts at t = 0.
 RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options,
                               const State& initial, int steps, const Objective& objective,
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient = {});
 
-/// One step of `stepper` on `state`; empty on success, else why the run cannot be differentiated
-/// (a failed step, or one split into substeps by dt halving).
-std::string forward_step(TimeStepper& stepper, State& state);
-
-/// The forward run alone: L (NaN if a step fails), for finite differences of whole runs.
+/// The forward run alone (gradient.static_start as in run_with_gradient): L (NaN if a step or the
+/// static solve fails), for finite differences of whole runs.
 double run_objective(const Model& model, const DynamicsOptions& options, const State& initial,
                      int steps, const Objective& objective,
-                     const std::vector<Parameter>& parameters);
+                     const std::vector<Parameter>& parameters,
+                     const GradientOptions& gradient = {});
 
 }  // namespace tendril::adjoint

@@ -6,55 +6,140 @@
 
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/geometry/kinematics.hpp"
+#include "tendril/core/term.hpp"
 
 namespace tendril::adjoint {
-void require_differentiable(const Model& model, const DynamicsOptions& options) {
-  if (options.scheme != Scheme::implicit_euler)
-    throw InputError("scheme", "implicit_midpoint",
-                     "implicit_euler (the adjoint of other schemes is not implemented)");
-  if (!model.shells.triangles.empty())
-    throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",
-                     "none (the adjoint of shell runs is not implemented)");
+
+/// A NewtonSystem on `model` (kept by reference), or on a copy that carries the actuators' values
+/// at the evaluation time when the model has actuators (as TimeStepper and StaticSolver pose it).
+struct StepAdjoint::ResidualSystem {
+  ResidualSystem(const Model& base_model, const NewtonOptions& options)
+      : base(base_model),
+        actuated(base_model.actuators.empty() ? nullptr : std::make_unique<Model>(base_model)),
+        system(actuated ? *actuated : base_model, options) {}
+  /// Sets the actuated rest quantities at time t [s].
+  void actuate(double t) {
+    if (!actuated) return;
+    actuated_rods(base, t, actuated->rods);
+    actuated_hinges(base, t, actuated->shells.hinges);
+  }
+  const Model& base;
+  std::unique_ptr<Model> actuated;
+  NewtonSystem system;
+  std::unique_ptr<Model> owned;  ///< the model with a parameter moved (stencil points)
+  int parameter = -1;            ///< the parameter of a stencil point
+  double weight = 0.0;           ///< its weight in dr/dp
+};
+
+namespace {
+
+/// InputError for what the adjoint does not differentiate.
+void require_differentiable(const Model& model) {
+  if (!model.shells.joint_edges.empty())
+    throw InputError("shells.joint_edges", std::to_string(model.shells.joint_edges.size()),
+                     "none (the adjoint of rod-shell joints is not implemented)");
+}
+
+/// The points p + c d of the exact difference stencil of a polynomial of degree `degree` in p and
+/// their weights w (dr/dp = sum w r(p + c d) / d, the base point's weight returned separately).
+struct Stencil {
+  std::vector<double> offsets, weights;
+  double base_weight = 0.0;
+};
+Stencil difference_stencil(int degree) {
+  if (degree == 1) return {{1.0}, {1.0}, -1.0};
+  // the fourth-order central difference, exact for polynomials of degree <= 4
+  return {{2.0, 1.0, -1.0, -2.0}, {-1.0 / 12.0, 8.0 / 12.0, -8.0 / 12.0, 1.0 / 12.0}, 0.0};
+}
+
+}  // namespace
+
+NewtonProblem step_problem(const State& start, double dt, double alpha, VecX& predicted) {
+  const double h = alpha * dt;
+  predicted = start.q + h * start.u;
+  NewtonProblem problem;
+  problem.inertia = 1.0 / (h * h);
+  problem.predicted = &predicted;
+  problem.velocity_scale = 1.0 / h;
+  problem.velocity_origin = &start.q;
+  problem.time = start.time + h;
+  problem.frames = &start.frames;
+  problem.end_scale = 1.0 / alpha;
+  return problem;
 }
 
 NewtonProblem implicit_euler_problem(const State& start, double dt, VecX& predicted) {
-  predicted = start.q + dt * start.u;
-  NewtonProblem problem;
-  problem.inertia = 1.0 / (dt * dt);
-  problem.predicted = &predicted;
-  problem.velocity_scale = 1.0 / dt;
-  problem.velocity_origin = &start.q;
-  problem.time = start.time + dt;
-  problem.frames = &start.frames;
-  return problem;
+  return step_problem(start, dt, 1.0, predicted);
 }
 
 StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
                          const std::vector<Parameter>& parameters)
-    : model_(model),
-      options_(options),
-      actuated_(model.actuators.empty() ? nullptr : std::make_unique<Model>(model)),
-      system_(actuated_ ? *actuated_ : model, options.newton),
-      parameter_residuals_(model, options.newton, parameters) {
-  require_differentiable(model, options);
+    : run_model_(std::make_unique<Model>(with_parameters(model, parameters))),
+      model_(*run_model_),
+      options_(options) {
+  require_differentiable(model);
+  run_ = std::make_unique<ResidualSystem>(model_, options.newton);
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const double d = parameters[i].difference_step();
+    const Stencil stencil = difference_stencil(parameters[i].degree);
+    base_weight_.push_back(stencil.base_weight / d);
+    for (std::size_t k = 0; k < stencil.offsets.size(); ++k) {
+      // all parameters applied again in their order, as with_parameters does, so that a later
+      // one that sets part of what parameter i sets (a spring's curvature after a uniform one)
+      // still wins
+      auto moved = std::make_unique<Model>(model);
+      for (std::size_t j = 0; j < parameters.size(); ++j)
+        parameters[j].apply(*moved, parameters[j].value + (j == i ? stencil.offsets[k] * d : 0.0));
+      auto point = std::make_unique<ResidualSystem>(*moved, options.newton);
+      point->owned = std::move(moved);
+      point->parameter = static_cast<int>(i);
+      point->weight = stencil.weights[k] / d;
+      shifted_.push_back(std::move(point));
+    }
+  }
   build_transpose();
 }
 
 StepAdjoint::~StepAdjoint() = default;
 
 void StepAdjoint::build_transpose() {
-  transpose_.build(system_, options_.newton, true);
-  const auto num_free = static_cast<Eigen::Index>(system_.free_dofs().size());
-  damping_ = HessianAssembler(system_.pattern());
+  const NewtonSystem& system = run_->system;
+  const std::vector<int>& free = system.free_dofs();
+  const int n = model_.dofs.size();
+  const auto num_free = static_cast<int>(free.size());
+  free_index_.assign(static_cast<std::size_t>(n), -1);
+  for (int k = 0; k < num_free; ++k) free_index_[static_cast<std::size_t>(free[k])] = k;
+  const SparseMatrix& full = system.pattern();
+  std::vector<Eigen::Triplet<double>> entries;
+  for (int j = 0; j < n; ++j)
+    for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
+      const int r = free_index_[static_cast<std::size_t>(it.row())];
+      const int c = free_index_[static_cast<std::size_t>(j)];
+      if (r >= 0 && c >= 0) entries.emplace_back(c, r, 0.0);
+    }
+  transpose_.resize(num_free, num_free);
+  transpose_.setFromTriplets(entries.begin(), entries.end());
+  transpose_.makeCompressed();
+  transpose_slot_.clear();
+  for (int c = 0; c < num_free; ++c)
+    for (SparseMatrix::InnerIterator it(transpose_, c); it; ++it)
+      transpose_slot_.push_back(
+          value_index(full, free[c], free[static_cast<std::size_t>(it.row())]));
+  solver_ = num_free == 0
+                ? nullptr
+                : make_linear_solver(options_.newton.linear_solver, transpose_,
+                                     options_.newton.banded_max_bandwidth, system.symmetric());
+  damping_ = HessianAssembler(full);
   w_free_.setZero(num_free);
   mu_free_.setZero(num_free);
 }
 
-void StepAdjoint::actuate(double t) {
-  if (!actuated_) return;
-  actuated_rods(model_, t, actuated_->rods);
-  parameter_residuals_.actuate(t);
+void StepAdjoint::assemble_damping(const VecX& q, const VecX& u, double time) {
+  damping_.set_zero();
+  const EvalInput in{run_->actuated ? *run_->actuated : model_, q, u, time,
+                     run_->system.kinematics()};
+  ForceOutput out{nullptr, &damping_, 0.0, -1.0};
+  for (const auto& term : model_.forces) term->accumulate(in, out);
 }
 
 void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const {
@@ -65,105 +150,171 @@ void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX&
   }
 }
 
-std::string StepAdjoint::pull_back(const State& start, const State& end, StateAdjoint& adjoint,
-                                   VecX& parameter_gradient) {
-  const double dt = options_.dt;
-  const int n = model_.dofs.size();
-  const std::size_t num_edges = model_.rods.edges.size();
-  const NewtonProblem problem = implicit_euler_problem(start, dt, rhs_);
-  actuate(problem.time);
-  if (system_.update_stencils(start)) build_transpose();
-  if (!system_.evaluate(problem, end.q, true))
+std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& problem, const VecX& y) {
+  if (run_->system.update_stencils(start)) build_transpose();
+  run_->actuate(problem.time);
+  if (!run_->system.evaluate(problem, y, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
-  const SparseMatrix& jacobian = system_.jacobian();
-  const Kinematics& kin = system_.kinematics();
+  for (const auto& point : shifted_) {
+    point->system.update_stencils(start);
+    point->actuate(problem.time);
+    if (!point->system.evaluate(problem, y, false))
+      return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s",
+                         point->parameter, start.time);
+  }
+  return {};
+}
 
-  // w = dL/dy through q_{k+1}, u_{k+1} = (y - q_k)/dt and phi_{k+1} (holonomy h of the end tangent)
-  edge_values_.resize(num_edges);
-  for (std::size_t e = 0; e < num_edges; ++e)
-    edge_values_[e] =
-        adjoint.frame_angle[static_cast<Eigen::Index>(e)] * kin.transport_rotation_gradient[e];
-  lq_ = adjoint.q + adjoint.u / dt;
-  add_edge_transpose(edge_values_, lq_);
-  const std::vector<int>& free = system_.free_dofs();
+std::string StepAdjoint::solve_transposed(double time) {
+  const std::vector<int>& free = run_->system.free_dofs();
+  mu_.setZero(model_.dofs.size());
+  if (!solver_) return {};
+  const double* values = run_->system.jacobian().valuePtr();
+  double* transposed = transpose_.valuePtr();
+  for (std::size_t s = 0; s < transpose_slot_.size(); ++s)
+    transposed[s] = values[transpose_slot_[s]];
+  const Factorization f = solver_->factorize(transpose_, options_.newton.singular_pivot_tolerance);
+  if (f.status == Factorization::Status::singular)
+    return fmt::format("the step matrix of the step from t = {:.9g} s is singular", time);
+  solver_->solve(w_free_, mu_free_);
   for (std::size_t k = 0; k < free.size(); ++k)
-    w_free_[static_cast<Eigen::Index>(k)] = lq_[free[k]];
+    mu_[free[k]] = mu_free_[static_cast<Eigen::Index>(k)];
+  return {};
+}
 
-  // J^T mu = w on the free DOFs
-  mu_.setZero(n);
-  if (transpose_.has_free_dofs()) {
-    if (!transpose_.factorize(jacobian, options_.newton.singular_pivot_tolerance))
-      return fmt::format("the step matrix of the step from t = {:.9g} s is singular", start.time);
-    transpose_.solve(w_free_, mu_free_);
-    for (std::size_t k = 0; k < free.size(); ++k)
-      mu_[free[k]] = mu_free_[static_cast<Eigen::Index>(k)];
+void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& start, const VecX& y,
+                                    VecX& s) {
+  const int n = model_.dofs.size();
+  damping_mu_.setZero(n);
+  if (!model_.forces.empty() && problem.velocity_scale > 0.0) {
+    u_ = problem.velocity_scale * (y - start.q);
+    assemble_damping(y, u_, problem.time);
+    damping_mu_ = problem.velocity_scale * (damping_.matrix().transpose() * mu_);
   }
-
-  // c_u D^T mu, D = -dF/du (the ForceTerms' velocity dependence)
-  VecX damping_mu = VecX::Zero(n);
-  if (!model_.forces.empty()) {
-    u_ = (end.q - start.q) / dt;
-    assemble_damping(model_, actuated_ ? *actuated_ : model_, end.q, u_, problem.time, kin,
-                     damping_);
-    damping_mu = (damping_.matrix().transpose() * mu_) / dt;
-  }
-  // s^e = (K^T mu) at theta^e, K = J - c_m M - c_u D: dr/dphi^e = K's column of theta^e
-  const VecX mass_mu = model_.mass.cwiseProduct(mu_);
-  VecX s(static_cast<Eigen::Index>(num_edges));
+  const SparseMatrix& jacobian = run_->system.jacobian();
+  const std::size_t num_edges = model_.rods.edges.size();
+  s.resize(static_cast<Eigen::Index>(num_edges));
   for (std::size_t e = 0; e < num_edges; ++e) {
     const int twist = model_.dofs.twist(static_cast<int>(e));
     double sum = 0.0;
     for (SparseMatrix::InnerIterator it(jacobian, twist); it; ++it)
       sum += it.value() * mu_[it.row()];
-    s[static_cast<Eigen::Index>(e)] = sum - mass_mu[twist] / (dt * dt) - damping_mu[twist];
+    s[static_cast<Eigen::Index>(e)] =
+        sum - problem.inertia * model_.mass[twist] * mu_[twist] - damping_mu_[twist];
   }
+}
 
-  // the parameters: dL/dp -= mu . dr/dp, dr/dp = (r(p + d) - r(p)) / d (exact for affine p)
-  for (std::size_t i = 0; i < parameter_residuals_.size(); ++i) {
-    const VecX* moved = parameter_residuals_.evaluate(i, problem, start, end.q);
-    if (!moved)
-      return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s", i,
-                         start.time);
-    parameter_gradient[static_cast<Eigen::Index>(i)] -=
-        mu_.dot(*moved - system_.residual()) / parameter_residuals_.step(i);
+void StepAdjoint::add_parameter_gradient(VecX& parameter_gradient) const {
+  const VecX& base = run_->system.residual();
+  for (Eigen::Index i = 0; i < parameter_gradient.size(); ++i) {
+    // sum_j w_j (r_j - r) . mu (the weights sum to -base_weight_, so r's weight is folded in)
+    double derivative = 0.0;
+    double weights = base_weight_[static_cast<std::size_t>(i)];
+    for (const auto& point : shifted_)
+      if (point->parameter == i) {
+        derivative += point->weight * mu_.dot(point->system.residual() - base);
+        weights += point->weight;
+      }
+    parameter_gradient[i] -= derivative + weights * mu_.dot(base);
   }
+}
 
-  // the adjoint of the start state: q_k through u_{k+1}, the inertia, the damping and the start
-  // tangents (the frame angles' start holonomy and the end holonomy's gradient h)
-  add_start_tangent_terms(start, end, s, adjoint);
-  adjoint.q = mass_mu / (dt * dt) + damping_mu - adjoint.u / dt;
+std::string StepAdjoint::pull_back(const State& start, const State& end, double dt,
+                                   StateAdjoint& adjoint, VecX& parameter_gradient) {
+  const bool midpoint = options_.scheme == Scheme::implicit_midpoint;
+  const double alpha = midpoint ? options_.midpoint_alpha : 1.0;
+  const double h = alpha * dt;
+  const std::size_t num_edges = model_.rods.edges.size();
+  const NewtonProblem problem = step_problem(start, dt, alpha, predicted_);
+  y_ = midpoint ? VecX(start.q + alpha * (end.q - start.q)) : end.q;
+  if (std::string why = evaluate(start, problem, y_); !why.empty()) return why;
+
+  // the end tangents' holonomy h_01 (phi_{k+1} = phi_k + g_01 . de_k + h_01 . de_{k+1})
+  const Kinematics* end_kin = &run_->system.kinematics();
+  if (midpoint) {
+    compute_kinematics(model_, start.frames, end.q, end_kinematics_);
+    end_kin = &end_kinematics_;
+  }
+  edge_values_.resize(num_edges);
+  for (std::size_t e = 0; e < num_edges; ++e)
+    edge_values_[e] =
+        adjoint.frame_angle[static_cast<Eigen::Index>(e)] * end_kin->transport_rotation_gradient[e];
+  // w = dL/dy through q_{k+1} = q_k + (y - q_k)/alpha, u_{k+1} = ((y - q_k)/h - (1 - alpha)
+  // u_k)/alpha and phi_{k+1}
+  lq_ = adjoint.q + adjoint.u / h;
+  add_edge_transpose(edge_values_, lq_);
+  lq_ /= alpha;
+  const std::vector<int>& free = run_->system.free_dofs();
+  for (std::size_t k = 0; k < free.size(); ++k)
+    w_free_[static_cast<Eigen::Index>(k)] = lq_[free[k]];
+  if (std::string why = solve_transposed(start.time); !why.empty()) return why;
+  VecX s;
+  frame_sensitivity(problem, start, y_, s);
+  add_parameter_gradient(parameter_gradient);
+
+  // the adjoint of the start state: q_k through q_{k+1}, u_{k+1}, phi_{k+1}, the inertia, the
+  // damping and the start tangents; u_k through u_{k+1} and y_pred
+  const VecX mass_mu = model_.mass.cwiseProduct(mu_);
+  add_edge_transpose(edge_values_, adjoint.q);  // E^T (h_01 o lphi), scaled with q_{k+1} below
+  adjoint.q = (1.0 - 1.0 / alpha) * adjoint.q + problem.inertia * mass_mu + damping_mu_ -
+              adjoint.u / (alpha * h);
+  add_start_tangent_terms(start, y_, problem, midpoint, adjoint.frame_angle, s);
   add_edge_transpose(edge_values_, adjoint.q);
-  adjoint.u = mass_mu / dt;
-  for (int i = 0; i < n; ++i)
+  adjoint.u = mass_mu / h - ((1.0 - alpha) / alpha) * adjoint.u;
+  adjoint.frame_angle -= s;
+  for (int i = 0; i < model_.dofs.size(); ++i)
     if (model_.fixed[static_cast<std::size_t>(i)]) adjoint.q[i] = adjoint.u[i] = 0.0;
   return {};
 }
 
-void StepAdjoint::add_start_tangent_terms(const State& start, const State& end, const VecX& s,
-                                          StateAdjoint& adjoint) {
-  const Kinematics& kin = system_.kinematics();
-  const double inertia = 1.0 / (options_.dt * options_.dt);
+std::string StepAdjoint::pull_back_static(const State& end, StateAdjoint& adjoint,
+                                          VecX& parameter_gradient) {
+  // r(q) = dE/dq - F(q, 0, t) at the solution, with the solution's own frames as the reference
+  // (the transport from them to end.q is the identity, so h = 0)
+  NewtonProblem problem;
+  problem.time = end.time;
+  problem.frames = &end.frames;
+  if (std::string why = evaluate(end, problem, end.q); !why.empty()) return why;
+  const std::vector<int>& free = run_->system.free_dofs();
+  for (std::size_t k = 0; k < free.size(); ++k)
+    w_free_[static_cast<Eigen::Index>(k)] = adjoint.q[free[k]];
+  if (std::string why = solve_transposed(end.time); !why.empty()) return why;
+  VecX s;
+  frame_sensitivity(problem, end, end.q, s);
+  add_parameter_gradient(parameter_gradient);
+  adjoint.q.setZero();
+  adjoint.u.setZero();
+  adjoint.frame_angle -= s;
+  return {};
+}
+
+void StepAdjoint::add_start_tangent_terms(const State& start, const VecX& y,
+                                          const NewtonProblem& problem, bool midpoint,
+                                          const VecX& lphi, const VecX& s) {
+  const Kinematics& kin = run_->system.kinematics();
   for (std::size_t e = 0; e < edge_values_.size(); ++e) {
     const Vec3& t0 = start.frames.tangent[e];
-    const Vec3& t1 = kin.tangent[e];
+    const Vec3& ty = kin.tangent[e];
+    const Vec3& t1 = midpoint ? end_kinematics_.tangent[e] : ty;
     const auto& nodes = model_.rods.edges[e];
     const int n0 = model_.dofs.node(nodes[0]), n1 = model_.dofs.node(nodes[1]);
     const double length = (start.q.segment<3>(n1) - start.q.segment<3>(n0)).norm();
-    const double c = 1.0 + t0.dot(t1);
+    const double cy = 1.0 + t0.dot(ty);
     const auto ee = static_cast<Eigen::Index>(e);
     // the start tangent turns the transported frame by g . de_k (g: the start holonomy), so
-    // phi_{k+1} = phi_k + g . de_k + h . de_{k+1}, and r depends on phi_k + g . de_k through K's
-    // column of theta^e
-    adjoint.frame_angle[ee] -= s[ee];
-    edge_values_[e] = adjoint.frame_angle[ee] * (t1.cross(t0) / (length * c));
-    // the position rows of r hold dE/dphi^e h^e (de/dq)^T, h = t x t_k / (|e| (1 + t_k . t)):
-    // with dE/dphi^e = G_theta^e (the residual's theta row without its inertia), mu's part
+    // phi_{k+1} = phi_k + g_01 . de_k + h_01 . de_{k+1}, and r depends on phi_k + g_0y . de_k
+    // through K's column of theta^e
+    edge_values_[e] = lphi[ee] * (t1.cross(t0) / (length * (1.0 + t0.dot(t1)))) -
+                      s[ee] * (ty.cross(t0) / (length * cy));
+    // the position rows of r hold dE/dphi^e h^e (de/dq)^T, h = t x t_k / (|e| (1 + t_k . t))
+    // at y: with dE/dphi^e = G_theta^e (the residual's theta row without its inertia), mu's part
     // a . dh/dt_k with a = G_theta^e (mu_n1 - mu_n0), projected normal to t_k
     const int twist = model_.dofs.twist(static_cast<int>(e));
-    const double dE_dphi =
-        system_.residual()[twist] - inertia * model_.mass[twist] * (end.q[twist] - rhs_[twist]);
+    double dE_dphi = run_->system.residual()[twist];
+    if (problem.inertia > 0.0)
+      dE_dphi -= problem.inertia * model_.mass[twist] * (y[twist] - (*problem.predicted)[twist]);
     const Vec3 a = dE_dphi * (mu_.segment<3>(n1) - mu_.segment<3>(n0));
-    const Vec3 z = (a.cross(t1) - t1 * (a.dot(t1.cross(t0)) / c)) / (kin.edge_length[e] * c);
+    const Vec3 z = (a.cross(ty) - ty * (a.dot(ty.cross(t0)) / cy)) / (kin.edge_length[e] * cy);
     edge_values_[e] -= (z - t0 * t0.dot(z)) / length;
   }
 }

@@ -74,8 +74,31 @@ void check_listed(const io::SceneNode& node, const std::string& key, const std::
     node.fail(key, value, "a key " + what + ": " + comma_separated(allowed));
 }
 
-/// The parameters: keys (the vine methods: vine.stiffness then vine.damping; otherwise real-valued
-/// keys of a rod scene), initial values within the bounds, scales.
+/// What vine_shooting's parameter `key` fits (its entry `p`; InputError naming the entry
+/// otherwise).
+VineParameter vine_parameter_of_key(const io::SceneNode& p, const std::string& key) {
+  using Kind = VineParameterKind;
+  const std::string schedule = "vine.growth.schedule[";
+  if (key.rfind(schedule, 0) == 0 && key.back() == ']') {
+    const std::string index = key.substr(schedule.size(), key.size() - schedule.size() - 1);
+    if (!index.empty() && index.size() < 6 &&
+        index.find_first_not_of("0123456789") == std::string::npos)
+      return {Kind::growth_rate, std::stoi(index)};
+  }
+  for (const auto& [name, kind] : {std::pair{"vine.stiffness", Kind::stiffness},
+                                   {"vine.damping", Kind::damping},
+                                   {"vine.growth.rate", Kind::growth_rate},
+                                   {"vine.rest_angles[0]", Kind::heading},
+                                   {"vine.contact.radius", Kind::contact_radius},
+                                   {"vine.inflated_beam.collapse_moment", Kind::collapse_moment},
+                                   {"vine.inflated_beam.wrinkling_angle", Kind::wrinkling_angle}})
+    if (key == name) return {kind, 0};
+  p.fail("key", key, "one of " + vine_parameter_keys());
+}
+
+/// The parameters: keys (joint_estimation: vine.stiffness then vine.damping; vine_shooting: the
+/// keys of vine_parameter_keys(); otherwise real-valued keys of a rod scene), initial values within
+/// the bounds, scales.
 void read_parameters(const io::SceneNode& root, FitFile& f) {
   const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";
   const io::Schema scene_schema = sim::rod_schema();
@@ -83,15 +106,18 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
   const std::string vine_keys =
       f.method + " fits two parameters: vine.stiffness, then vine.damping (uniform K and C)";
-  if (vine && parameters.size() > 2)
+  if (joint && parameters.size() > 2)
     parameters[2].fail("key", parameters[2].text("key"), vine_keys);
-  if (vine && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
+  if (joint && parameters.size() < 2) root.fail("parameters", "one entry", vine_keys);
   for (const io::SceneNode& p : parameters) {
     FitParameter q;
     q.key = p.text("key");
-    if (vine) {
+    if (joint) {
       if (q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
         p.fail("key", q.key, vine_keys);
+    }
+    if (vine) {
+      f.vine_parameters.push_back(vine_parameter_of_key(p, q.key));
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
       if (f.method == "adjoint_lm")
@@ -103,11 +129,11 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
     if (!(q.lower < q.upper)) p.fail("upper", fmt::format("a value > lower ({})", q.lower));
     if (q.initial < q.lower || q.initial > q.upper)
       p.fail("initial", fmt::format("a value within the bounds [{}, {}]", q.lower, q.upper));
-    if (vine && !(q.initial > 0.0))
-      p.fail(
-          "initial",
-          fmt::format("an initial guess > 0 ({} works with K / K_0 and C / C_0, or ln K and ln C)",
-                      f.method));
+    if (vine && fitted_in_log(f.vine_parameters.back().kind) && !(q.initial > 0.0))
+      p.fail("initial",
+             fmt::format("an initial guess > 0 ({} works with K / K_0 and C / C_0, or the "
+                         "logarithms of K, C, r_c, M_c and theta_w)",
+                         f.method));
     if (joint && p.has("lower") && q.lower != 0.0)
       p.fail("lower", "0 or no lower bound (joint_estimation bounds K and C below by 0)");
     q.scale = p.has("scale") ? p.real("scale") : (q.initial != 0.0 ? std::abs(q.initial) : 1.0);
@@ -231,12 +257,11 @@ vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::strin
   vine::VineModel vine_model;
   for (std::size_t i = 0; i < f.data.experiments.size(); ++i) {
     RunSettings s = f.data.experiments[i];
-    for (const FitParameter& q : f.parameters)
-      s.push_back(vine ? vine_parameter_setting(q.key, q.initial)
-                       : parameter_setting(q.key, q.initial));
+    if (!vine)
+      for (const FitParameter& q : f.parameters) s.push_back(parameter_setting(q.key, q.initial));
     try {
       if (vine)
-        vine_model = vine::load_vine_scene_file(f.scene, s).model;
+        vine_model = vine_scene_at_initial_values(f, s).model;
       else if (f.method == "adjoint_lm")
         check_differentiable_scene(sim::load_rod_scene_file(f.scene, s));
       else
@@ -298,9 +323,23 @@ bool is_vine_method(const std::string& method) {
   return method == "vine_shooting" || method == "joint_estimation";
 }
 
-std::string vine_parameter_setting(const std::string& key, double value) {
-  const std::string s = parameter_setting(key, value);
-  return s.substr(0, key.size() + 1) + "[" + s.substr(key.size() + 1) + "]";
+std::string vine_parameter_keys() {
+  return "vine.stiffness, vine.damping, vine.growth.rate, vine.growth.schedule[i], "
+         "vine.rest_angles[0], vine.contact.radius, vine.inflated_beam.collapse_moment, "
+         "vine.inflated_beam.wrinkling_angle";
+}
+
+vine::VineScene vine_scene_at_initial_values(const FitFile& file, const RunSettings& settings) {
+  vine::VineScene scene = vine::load_vine_scene_file(file.scene, settings);
+  for (std::size_t k = 0; k < file.vine_parameters.size(); ++k) {
+    if (file.parameters[k].key == "vine.growth.rate" && scene.model.growth.num_samples() > 1)
+      throw InputError(fmt::format("parameters[{}].key", k), "vine.growth.rate",
+                       "vine.growth.schedule[i] (the scene's growth is a schedule)");
+    set_vine_parameter(scene.model, file.vine_parameters[k], file.parameters[k].initial);
+  }
+  scene.model.validate();
+  check_vine_parameters(scene.model, file.vine_parameters);
+  return scene;
 }
 
 FitFile read_fit_file(const fs::path& file) {

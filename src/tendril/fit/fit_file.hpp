@@ -14,6 +14,7 @@
 #include "tendril/fit/vine_shooting_fit.hpp"
 #include "tendril/io/json.hpp"
 #include "tendril/io/schema.hpp"
+#include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
 
@@ -25,6 +26,8 @@ struct FitFile {
   std::filesystem::path scene;  ///< the scene file (relative paths resolved against the fit file)
   std::string method;           ///< a name of fit_methods() (fit_methods.hpp)
   std::vector<FitParameter> parameters;
+  /// vine methods: what each parameter's key names (vine_shooting_fit.hpp)
+  std::vector<VineParameter> vine_parameters;
   std::filesystem::path data_csv;  ///< the measurements
   std::vector<std::string>
       variables;  ///< CSV columns that are scene key paths (the experiments' settings)
@@ -42,18 +45,27 @@ struct FitFile {
 };
 
 /// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of
-/// the scene's schema, bounds containing the initial value; the vine methods: vine.stiffness and
-/// vine.damping), the CSV columns, the method's options (a key of another method is refused), and
-/// the scene itself with the parameters at their initial values and each experiment's settings (and
-/// joint_estimation's known contacts against it). InputError otherwise.
+/// the scene's schema, bounds containing the initial value; joint_estimation: vine.stiffness and
+/// vine.damping; vine_shooting: the keys of vine_parameter_keys()), the CSV columns, the method's
+/// options (a key of another method is refused), and the scene itself with the parameters at their
+/// initial values and each experiment's settings (and joint_estimation's known contacts against
+/// it). InputError otherwise.
 FitFile read_fit_file(const std::filesystem::path& file);
 
 /// True for the methods that fit a vine scene's K and C to measured frames (vine_shooting,
 /// joint_estimation).
 bool is_vine_method(const std::string& method);
 
-/// The override of a vine method's uniform K or C: "vine.stiffness=[value]" (the keys are per-joint
-/// lists).
-std::string vine_parameter_setting(const std::string& key, double value);
+/// vine_shooting's parameter keys and what each fits: vine.stiffness, vine.damping,
+/// vine.growth.rate (a constant rate), vine.growth.schedule[i] (the rate of row i),
+/// vine.rest_angles[0] (the base heading), vine.contact.radius, and the inflated-beam law's
+/// identifiable vine.inflated_beam.collapse_moment (M_c = pi p r^3) and
+/// vine.inflated_beam.wrinkling_angle (theta_w = l eps_w / r).
+std::string vine_parameter_keys();
+
+/// A vine method's scene with `settings` and the parameters at their initial values
+/// (set_vine_parameter); InputError (check_vine_parameters) for a parameter the scene's model does
+/// not have.
+vine::VineScene vine_scene_at_initial_values(const FitFile& file, const RunSettings& settings);
 
 }  // namespace tendril::fit

@@ -85,7 +85,8 @@ const io::SchemaTable& fit_file_schema() {
                      "flagellated_robot.C1, C2, mu, motor_rpm; observables speed, "
                      "head_rotation_rate, tail_rotation_rate). vine_shooting: the vine's "
                      "uniform K and C "
-                     "(parameters vine.stiffness and vine.damping) by single shooting with exact "
+                     "(vine.stiffness, vine.damping), growth rates, base heading, contact radius "
+                     "or the inflated-beam law's M_c and theta_w by single shooting with exact "
                      "sensitivities. "
                      "joint_estimation: the vine's K and C with its trajectory, the paper's eq. 16 "
                      "solved by IPOPT."),
@@ -99,7 +100,12 @@ const io::SchemaTable& fit_file_schema() {
                .default_value = kReq,
                .unit = "",
                .doc = "A real-valued scene key path, as `--set` takes it (e.g. "
-                      "flagellated_robot.C1)."},
+                      "flagellated_robot.C1). vine_shooting: vine.stiffness, vine.damping, "
+                      "vine.growth.rate, vine.growth.schedule[i] (row i's rate), "
+                      "vine.rest_angles[0] (the base heading), vine.contact.radius, "
+                      "vine.inflated_beam.collapse_moment (M_c = pi p r^3 [N m]) or "
+                      "vine.inflated_beam.wrinkling_angle (theta_w = l eps_w / r [rad]); "
+                      "joint_estimation: vine.stiffness, then vine.damping."},
               real("parameters[].initial", kReq, "as the key", "Start value, within the bounds."),
               real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
               real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -18,10 +19,7 @@ namespace {
 
 /// The vine methods' scene with the parameters at their initial values.
 vine::VineScene initial_vine_scene(const FitFile& file) {
-  RunSettings settings = file.data.experiments.front();
-  for (const FitParameter& p : file.parameters)
-    settings.push_back(vine_parameter_setting(p.key, p.initial));
-  return vine::load_vine_scene_file(file.scene, settings);
+  return vine_scene_at_initial_values(file, file.data.experiments.front());
 }
 
 /// The vine methods' shape error per frame at the fitted values (`fitted`: the simulated points per
@@ -29,9 +27,12 @@ vine::VineScene initial_vine_scene(const FitFile& file) {
 /// record.
 void add_frame_report(const FitFile& file, const vine::VineScene& scene,
                       const std::vector<MatX>& fitted, FitReport& report) {
-  const ShootingResiduals guess =
-      shooting_residuals(scene.model, scene.initial, file.frames, Observation::points,
-                         file.parameters[0].initial, file.parameters[1].initial, false);
+  VecX initial(static_cast<Eigen::Index>(file.parameters.size()));
+  for (std::size_t k = 0; k < file.parameters.size(); ++k)
+    initial[static_cast<Eigen::Index>(k)] = file.parameters[k].initial;
+  const ShootingResiduals guess = shooting_residuals(scene.model, scene.initial, file.frames,
+                                                     Observation::points, file.vine_parameters,
+                                                     initial, false);
   report.shape_error = shape_errors(file.frames, fitted);
   report.guess_shape_error = shape_errors(file.frames, guess.simulated);
   if (!file.track.is_null()) report.details.emplace_back("track", file.track);
@@ -74,7 +75,8 @@ FitReport adjoint_lm(const FitFile& file, const FitContext& context) {
                                        context.progress, derivatives));
 }
 
-/// The vine's uniform K and C by single shooting from the scene's start
+/// The vine's parameters (uniform K and C, growth rates, heading, contact radius, the
+/// inflated-beam law's M_c and theta_w) by single shooting from the scene's start
 /// (fit/vine_shooting_fit.hpp).
 FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   const vine::VineScene scene = initial_vine_scene(file);
@@ -86,15 +88,22 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
     if (context.progress) context.progress(line);
     return true;
   };
-  const VineFitResult r = fit_stiffness_damping(scene.model, scene.initial, file.frames, options);
+  const VineFitResult r =
+      fit_vine_parameters(scene.model, scene.initial, file.frames, file.vine_parameters, options);
   FitReport report;
   report.converged = r.converged;
   report.message = r.message;
   report.iterations = r.iterations;
-  report.names = {file.parameters[0].key, file.parameters[1].key};
-  report.initial = VecX{{file.parameters[0].initial, file.parameters[1].initial}};
-  report.values = VecX{{r.stiffness, r.damping}};
-  report.sigma = VecX{{r.stiffness_sigma, r.damping_sigma}};
+  const auto np = static_cast<Eigen::Index>(file.parameters.size());
+  report.initial.resize(np);
+  for (Eigen::Index k = 0; k < np; ++k) {
+    report.names.push_back(file.parameters[static_cast<std::size_t>(k)].key);
+    report.initial(k) = file.parameters[static_cast<std::size_t>(k)].initial;
+  }
+  // a guess that does not simulate leaves no values: the initial ones, undetermined
+  report.values = r.values.size() == np ? r.values : report.initial;
+  report.sigma =
+      r.sigma.size() == np ? r.sigma : VecX::Constant(np, std::numeric_limits<double>::infinity());
   report.initial_cost = r.initial_cost;
   report.cost = r.cost;
   report.runs = r.simulations;
@@ -176,8 +185,8 @@ const std::vector<FitMethod>& fit_methods() {
        "run (one backward pass per observable; the flagellated robot's C1, C2, mu, motor_rpm)",
        adjoint_lm},
       {"vine_shooting",
-       "the vine's uniform pin stiffness K and damping C (vine.stiffness, vine.damping) by single "
-       "shooting, exact "
+       "the vine's uniform pin stiffness K and damping C (or the inflated-beam law's M_c, "
+       "theta_w), growth rates, base heading and contact radius by single shooting, exact "
        "sensitivities through the step-map derivatives",
        vine_shooting},
       {"joint_estimation",

@@ -64,6 +64,10 @@ void check_estimation_input(const VineModel& model, const std::vector<MeasuredFr
     if (!(value > 0.0) || !std::isfinite(value))
       throw InputError(fmt::format("{}.{}", key, name), fmt::format("{}", value),
                        "a finite number > 0");
+  if (model.bending_law != vine::BendingLaw::linear)
+    throw InputError("vine.bending_law", "inflated_beam",
+                     "linear (the joint estimation fits K and C; the inflated-beam law's "
+                     "parameters are fitted by vine_shooting)");
   if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
     throw InputError("vine.stiffness",
                      model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),

@@ -17,50 +17,203 @@ namespace {
 
 using vine::VineModel;
 using vine::VineState;
+using Kind = VineParameterKind;
 
-void set_parameters(VineModel& model, double stiffness, double damping) {
-  std::fill(model.stiffness.begin(), model.stiffness.end(), stiffness);
-  std::fill(model.damping.begin(), model.damping.end(), damping);
+/// du_j/du: how the schedule's total rate is shared among the prismatic joints (as
+/// VineStepper::joint_growth_rates) (#prismatic).
+VecX growth_split(const VineModel& model) {
+  const int np = model.num_prismatic();
+  VecX split = VecX::Zero(np);
+  if (np == 0) return split;
+  if (model.growth_mode == vine::GrowthMode::uniform)
+    split.setConstant(1.0 / np);
+  else
+    split(np - 1) = 1.0;
+  return split;
+}
+
+/// d(q, v)_{k+1}/dtheta_p of the step from time `time` at fixed (q_k, v_k) into column p of
+/// `sq`, `sv` (added): theta_p = ln(value) for the parameters fitted in ln units.
+void add_parameter_columns(const vine::StepDerivatives& d, const VineModel& model, double time,
+                           const std::vector<VineParameter>& parameters, const VecX& values,
+                           MatX& sq, MatX& sv) {
+  const VecX all_pins = VecX::Ones(model.num_pins());
+  for (std::size_t k = 0; k < parameters.size(); ++k) {
+    const VineParameter& p = parameters[k];
+    const auto col = static_cast<Eigen::Index>(k);
+    // d value / d theta: value for ln units, 1 otherwise
+    const double chain = fitted_in_log(p.kind) ? values(col) : 1.0;
+    VecX dq, dv;
+    switch (p.kind) {
+      case Kind::stiffness:
+        dq = d.dq_dK * all_pins, dv = d.dv_dK * all_pins;
+        break;
+      case Kind::damping:
+        dq = d.dq_dC * all_pins, dv = d.dv_dC * all_pins;
+        break;
+      case Kind::growth_rate: {
+        const VecX du = growth_split(model) * model.growth.rate_weight(time, p.index);
+        dq = d.dq_du * du, dv = d.dv_du * du;
+        break;
+      }
+      case Kind::heading:
+        dq = d.dq_drest.col(0), dv = d.dv_drest.col(0);
+        break;
+      case Kind::contact_radius:
+        dq = d.dq_dradius, dv = d.dv_dradius;
+        break;
+      case Kind::collapse_moment:
+      case Kind::wrinkling_angle: {
+        const int c = p.kind == Kind::collapse_moment ? 0 : 1;
+        dq = d.dq_dlaw.col(c), dv = d.dv_dlaw.col(c);
+        break;
+      }
+    }
+    sq.col(col) += chain * dq;
+    sv.col(col) += chain * dv;
+  }
 }
 
 }  // namespace
 
+std::string vine_parameter_name(const VineParameter& parameter) {
+  switch (parameter.kind) {
+    case Kind::stiffness:
+      return "K";
+    case Kind::damping:
+      return "C";
+    case Kind::growth_rate:
+      return fmt::format("growth rate[{}]", parameter.index);
+    case Kind::heading:
+      return "heading";
+    case Kind::contact_radius:
+      return "contact radius";
+    case Kind::collapse_moment:
+      return "M_c";
+    case Kind::wrinkling_angle:
+      return "theta_w";
+  }
+  return "";
+}
+
+bool fitted_in_log(VineParameterKind kind) {
+  return kind != Kind::growth_rate && kind != Kind::heading;
+}
+
+double vine_parameter_value(const VineModel& model, const VineParameter& parameter) {
+  switch (parameter.kind) {
+    case Kind::stiffness:
+      return model.stiffness[0];
+    case Kind::damping:
+      return model.damping[0];
+    case Kind::growth_rate:
+      return model.growth.sample_rate(parameter.index);
+    case Kind::heading:
+      return model.rest_angle[0];
+    case Kind::contact_radius:
+      return model.contact_radius;
+    case Kind::collapse_moment:
+      return model.inflated_beam.collapse_moment();
+    case Kind::wrinkling_angle:
+      return model.inflated_beam.wrinkling_angle();
+  }
+  return 0.0;
+}
+
+void set_vine_parameter(VineModel& model, const VineParameter& parameter, double value) {
+  switch (parameter.kind) {
+    case Kind::stiffness:
+      std::fill(model.stiffness.begin(), model.stiffness.end(), value);
+      break;
+    case Kind::damping:
+      std::fill(model.damping.begin(), model.damping.end(), value);
+      break;
+    case Kind::growth_rate:
+      model.growth.set_sample_rate(parameter.index, value);
+      break;
+    case Kind::heading:
+      model.rest_angle[0] = value;
+      break;
+    case Kind::contact_radius:
+      model.contact_radius = value;
+      break;
+    case Kind::collapse_moment:
+      model.inflated_beam.set_collapse_moment(value);
+      break;
+    case Kind::wrinkling_angle:
+      model.inflated_beam.set_wrinkling_angle(value);
+      break;
+  }
+}
+
+void check_vine_parameters(const VineModel& model, const std::vector<VineParameter>& parameters) {
+  const bool linear = model.bending_law == vine::BendingLaw::linear;
+  for (std::size_t k = 0; k < parameters.size(); ++k) {
+    const VineParameter& p = parameters[k];
+    const std::string key = fmt::format("parameters[{}]", k), name = vine_parameter_name(p);
+    const auto refuse = [&](const std::string& allowed) { throw InputError(key, name, allowed); };
+    if ((p.kind == Kind::stiffness && !linear) ||
+        ((p.kind == Kind::collapse_moment || p.kind == Kind::wrinkling_angle) && linear))
+      refuse(linear ? "K and C with bending_law linear (M_c, theta_w with inflated_beam)"
+                    : "M_c, theta_w and C with bending_law inflated_beam (K with linear)");
+    if (p.kind == Kind::heading && !model.rest_angle_schedule.empty())
+      refuse("no heading with steering (the schedule sets the rest angles)");
+    if (p.kind == Kind::growth_rate && (p.index < 0 || p.index >= model.growth.num_samples()))
+      refuse(fmt::format("a growth schedule sample 0 .. {}", model.growth.num_samples() - 1));
+    if (p.kind == Kind::contact_radius && model.obstacles.empty())
+      refuse("a contact radius with obstacles (it only enters the contact rows)");
+    const double value = vine_parameter_value(model, p);
+    if (fitted_in_log(p.kind) && !(value > 0.0 && std::isfinite(value)))
+      throw InputError(key, fmt::format("{} = {}", name, value),
+                       "an initial guess > 0 (the fit works on its logarithm)");
+    for (std::size_t e = 0; e < k; ++e)
+      if (parameters[e].kind == p.kind && parameters[e].index == p.index)
+        refuse("a parameter not fitted twice");
+  }
+}
+
 ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
                                      const std::vector<MeasuredFrame>& frames,
-                                     Observation observation, double stiffness, double damping,
-                                     bool with_jacobian) {
+                                     Observation observation,
+                                     const std::vector<VineParameter>& parameters,
+                                     const VecX& values, bool with_jacobian) {
   ShootingResiduals out;
-  if (!std::isfinite(stiffness) ||
-      !std::isfinite(damping)) {  // a step that overflowed exp(ln K): a failed trial
-    out.message =
-        fmt::format("K = {:.6g} N m/rad, C = {:.6g} N m s/rad: not finite", stiffness, damping);
+  const auto values_text = [&] {
+    std::string text;
+    for (std::size_t k = 0; k < parameters.size(); ++k)
+      text += fmt::format("{}{} = {:.6g}", k == 0 ? "" : ", ", vine_parameter_name(parameters[k]),
+                          values(static_cast<Eigen::Index>(k)));
+    return text;
+  };
+  if (!values.allFinite()) {  // a step that overflowed exp(ln K): a failed trial
+    out.message = values_text() + ": not finite";
     return out;
   }
-  set_parameters(model, stiffness, damping);
+  for (std::size_t k = 0; k < parameters.size(); ++k)
+    set_vine_parameter(model, parameters[k], values(static_cast<Eigen::Index>(k)));
+  const auto np = static_cast<Eigen::Index>(parameters.size());
   int rows = 0;
   for (const MeasuredFrame& f : frames)
     rows += 2 * (observation == Observation::tip ? 1 : static_cast<int>(f.points.rows()));
   out.residual.resize(rows);
-  if (with_jacobian) out.jacobian.resize(rows, 2);
+  if (with_jacobian) out.jacobian.resize(rows, np);
 
   vine::VineStepper stepper(model);
   VineState s = start;
   const int n = model.num_dofs();
-  // sensitivities d(q, v)/dtheta, theta = (ln K, ln C): zero at the given start
-  MatX sq = MatX::Zero(n, 2), sv = MatX::Zero(n, 2);
-  const VecX k_weights = VecX::Constant(model.num_pins(), stiffness),
-             c_weights = VecX::Constant(model.num_pins(), damping);
+  // sensitivities d(q, v)/dtheta: zero at the given start
+  MatX sq = MatX::Zero(n, np), sv = MatX::Zero(n, np);
   int step = 0, row = 0;
   for (const MeasuredFrame& frame : frames) {
     TENDRIL_ASSERT(frame.step >= step, "measured frames in increasing step order");
     while (step < frame.step) {
+      const double time = s.time;
       const vine::VineStepReport report = stepper.step(s);
       if (!report.ok()) {
-        out.message = fmt::format(
-            "step {} (t = {:.4g} s) with K = {:.6g} N m/rad, C = {:.6g} N m s/rad: {}", step,
-            s.time, stiffness, damping,
-            report.status != vine::QpStatus::solved ? std::string(vine::to_string(report.status))
-                                                    : std::string("joint drift or energy blow-up"));
+        out.message = fmt::format("step {} (t = {:.4g} s) with {}: {}", step, time, values_text(),
+                                  report.status != vine::QpStatus::solved
+                                      ? std::string(vine::to_string(report.status))
+                                      : std::string("joint drift or energy blow-up"));
         return out;
       }
       if (with_jacobian) {
@@ -71,11 +224,7 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
           return out;
         }
         MatX sq_next = d.dq_dq * sq + d.dq_dv * sv, sv_next = d.dv_dq * sq + d.dv_dv * sv;
-        // dK_j / dln K = K_j, dC_j / dln C = C_j
-        sq_next.col(0) += d.dq_dK * k_weights;
-        sq_next.col(1) += d.dq_dC * c_weights;
-        sv_next.col(0) += d.dv_dK * k_weights;
-        sv_next.col(1) += d.dv_dC * c_weights;
+        add_parameter_columns(d, stepper.model(), time, parameters, values, sq_next, sv_next);
         sq.swap(sq_next);
         sv.swap(sv_next);
       }
@@ -96,23 +245,45 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
   return out;
 }
 
-VineFitResult fit_stiffness_damping(const VineModel& model, const VineState& start,
-                                    const std::vector<MeasuredFrame>& frames,
-                                    const VineFitOptions& options) {
+ShootingResiduals shooting_residuals(const VineModel& model, const VineState& start,
+                                     const std::vector<MeasuredFrame>& frames,
+                                     Observation observation, double stiffness, double damping,
+                                     bool with_jacobian) {
+  return shooting_residuals(model, start, frames, observation,
+                            {{VineParameterKind::stiffness}, {VineParameterKind::damping}},
+                            VecX{{stiffness, damping}}, with_jacobian);
+}
+
+VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start,
+                                  const std::vector<MeasuredFrame>& frames,
+                                  const std::vector<VineParameter>& parameters,
+                                  const VineFitOptions& options) {
+  check_vine_parameters(model, parameters);
+  const auto np = static_cast<Eigen::Index>(parameters.size());
   VineFitResult result;
-  if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
-    throw InputError("vine.stiffness",
-                     model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
-                     "an initial guess K > 0 and C > 0 (the fit works on ln K, ln C)");
-  const Vec2 theta0(std::log(model.stiffness[0]), std::log(model.damping[0]));
+  result.parameters = parameters;
+  // theta: ln(value) for the positive parameters, the value otherwise
+  const auto to_values = [&](const VecX& theta) {
+    VecX values = theta;
+    for (Eigen::Index k = 0; k < np; ++k)
+      if (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind))
+        values(k) = std::exp(theta(k));
+    return values;
+  };
+  VecX theta0(np);
+  for (Eigen::Index k = 0; k < np; ++k) {
+    const VineParameter& p = parameters[static_cast<std::size_t>(k)];
+    const double value = vine_parameter_value(model, p);
+    theta0(k) = fitted_in_log(p.kind) ? std::log(value) : value;
+  }
   int simulations = 0;
   ShootingResiduals
       fitted;           // at the last point evaluated with its Jacobian (the last accepted one)
   std::string failure;  // why the last failed simulation failed
   const auto residuals = [&](const VecX& t, bool with_jacobian) {
     ++simulations;
-    ShootingResiduals r = shooting_residuals(model, start, frames, options.observation,
-                                             std::exp(t[0]), std::exp(t[1]), with_jacobian);
+    ShootingResiduals r = shooting_residuals(model, start, frames, options.observation, parameters,
+                                             to_values(t), with_jacobian);
     SparseResiduals out{r.ok, r.message, r.residual, {}};
     if (!r.ok) failure = r.message;
     if (r.ok && with_jacobian) {
@@ -122,13 +293,12 @@ VineFitResult fit_stiffness_damping(const VineModel& model, const VineState& sta
     return out;
   };
   const auto line = [&](const SparseLmIteration& i) {
-    FitIteration h{
-        i.iteration, i.cost, 0.0, i.step, i.damping, simulations, i.y->array().exp().matrix()};
+    FitIteration h{i.iteration, i.cost, 0.0, i.step, i.damping, simulations, to_values(*i.y)};
     h.accepted = i.accepted;
     result.history.push_back(h);
     return !options.progress || options.progress(h);
   };
-  const VecX unbounded = VecX::Constant(2, std::numeric_limits<double>::infinity());
+  const VecX unbounded = VecX::Constant(np, std::numeric_limits<double>::infinity());
   SparseLmResult lm;
   try {
     lm = minimise_sparse_least_squares(residuals, theta0, -unbounded, unbounded,
@@ -144,24 +314,42 @@ VineFitResult fit_stiffness_damping(const VineModel& model, const VineState& sta
   result.message = lm.message;
   result.iterations = lm.iterations;
   result.simulations = simulations;
-  result.stiffness = std::exp(lm.y[0]);
-  result.damping = std::exp(lm.y[1]);
+  result.values = to_values(lm.y);
   result.initial_cost = lm.initial_cost;
   result.cost = lm.cost;
-  // sigma from the Gauss-Newton covariance in ln units: a parameter the residual no longer depends
+  // sigma from the Gauss-Newton covariance in theta: a parameter the residual no longer depends
   // on (K -> 0 leaves ln K free) is undetermined, +inf
-  const Eigen::Index dof = fitted.residual.size() - 2;
+  result.sigma = VecX::Constant(np, std::numeric_limits<double>::infinity());
+  const Eigen::Index dof = fitted.residual.size() - np;
   if (dof > 0) {
     const MatX covariance =
         least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
-    const auto sigma = [&](int j, double value) {
-      return std::isfinite(covariance(j, j)) ? value * std::sqrt(covariance(j, j))
-                                             : std::numeric_limits<double>::infinity();
-    };
-    result.stiffness_sigma = sigma(0, result.stiffness);
-    result.damping_sigma = sigma(1, result.damping);
+    for (Eigen::Index k = 0; k < np; ++k)
+      if (std::isfinite(covariance(k, k)))
+        result.sigma(k) =
+            std::sqrt(covariance(k, k)) *
+            (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind) ? result.values(k) : 1.0);
   }
   result.fitted = std::move(fitted);
+  return result;
+}
+
+VineFitResult fit_stiffness_damping(const VineModel& model, const VineState& start,
+                                    const std::vector<MeasuredFrame>& frames,
+                                    const VineFitOptions& options) {
+  if (model.stiffness.empty() || !(model.stiffness[0] > 0.0) || !(model.damping[0] > 0.0))
+    throw InputError("vine.stiffness",
+                     model.stiffness.empty() ? "[]" : fmt::format("{}", model.stiffness[0]),
+                     "an initial guess K > 0 and C > 0 (the fit works on ln K, ln C)");
+  VineFitResult result =
+      fit_vine_parameters(model, start, frames,
+                          {{VineParameterKind::stiffness}, {VineParameterKind::damping}}, options);
+  if (result.values.size() == 2) {
+    result.stiffness = result.values(0);
+    result.damping = result.values(1);
+    result.stiffness_sigma = result.sigma(0);
+    result.damping_sigma = result.sigma(1);
+  }
   return result;
 }
 

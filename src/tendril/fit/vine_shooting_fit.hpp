@@ -1,12 +1,12 @@
 #pragma once
-/// Fitting the vine robot's pin stiffness K and damping C to measured centre lines by single
-/// shooting (the simple baseline of the fitting issue; the paper's joint state and parameter
-/// estimation, vine paper eq. 16, is the other method): simulate from a given start with (K, C),
-/// compare the simulated centre line with the measured points at the video frames, and minimise
-/// 1/2 |r|^2 over theta = (ln K, ln C) by Levenberg-Marquardt (fit/sparse_levenberg_marquardt.hpp).
-/// The Jacobian of r is exact: forward sensitivities of (q, v) chained through the step-map
-/// derivatives (vine/step_derivatives.hpp), times the derivative of the observation
-/// (fit/polyline_resample.hpp). docs/physics/fitting.md.
+/// Fitting the vine robot's parameters to measured centre lines by single shooting (the paper's
+/// joint state and parameter estimation, vine paper eq. 16, is the other method): simulate from a
+/// given start, compare the simulated centre line with the measured points at the video frames,
+/// and minimise 1/2 |r|^2 over the parameters (K, C, the growth schedule's rates, the base heading,
+/// the contact radius, the inflated-beam law's M_c and theta_w; positive ones in ln units) by
+/// Levenberg-Marquardt (fit/sparse_levenberg_marquardt.hpp). The Jacobian of r is exact: forward
+/// sensitivities of (q, v) chained through the step-map derivatives (vine/step_derivatives.hpp),
+/// times the derivative of the observation (fit/polyline_resample.hpp). docs/physics/fitting.md.
 
 #include <functional>
 #include <string>
@@ -25,18 +25,58 @@ struct MeasuredFrame {
   MatX points;   ///< (P x 2) [m], base to tip, evenly spaced by arc length along the robot
 };
 
+/// What a vine fit estimates (one value each, shared by every pin joint).
+enum class VineParameterKind {
+  stiffness,        ///< K of every pin [N m/rad] (linear law); fitted as ln K
+  damping,          ///< C of every pin [N m s/rad]; ln C
+  growth_rate,      ///< sample `index` of the growth schedule u(t) [m/s] (a constant rate: 0)
+  heading,          ///< the base pin's rest angle theta_bar_0, the base heading [rad]
+  contact_radius,   ///< r_c [m]; ln r_c
+  collapse_moment,  ///< the inflated-beam law's M_c = pi p r^3 [N m]; ln M_c
+  wrinkling_angle,  ///< the inflated-beam law's theta_w = l eps_w / r [rad]; ln theta_w
+};
+
+struct VineParameter {
+  VineParameterKind kind = VineParameterKind::stiffness;
+  int index = 0;  ///< growth_rate: the schedule's sample
+};
+
+/// A parameter's name for messages and reports ("K", "growth rate[1]", "M_c", ...).
+std::string vine_parameter_name(const VineParameter& parameter);
+/// True for the parameters fitted in ln units (the positive ones).
+bool fitted_in_log(VineParameterKind kind);
+/// The parameter's value in `model`.
+double vine_parameter_value(const vine::VineModel& model, const VineParameter& parameter);
+/// Sets the parameter in `model` (InflatedBeam::set_collapse_moment and set_wrinkling_angle hold
+/// r and l).
+void set_vine_parameter(vine::VineModel& model, const VineParameter& parameter, double value);
+/// Throws InputError naming the parameter unless `model` has it: K only with the linear law, M_c
+/// and theta_w only with the inflated-beam law, the heading not with steering, a growth sample
+/// within the schedule, a parameter fitted in ln units > 0, none twice.
+void check_vine_parameters(const vine::VineModel& model,
+                           const std::vector<VineParameter>& parameters);
+
 /// Residuals at theta and their Jacobian.
 struct ShootingResiduals {
   bool ok = false;  ///< false if a step failed (message says which and why)
   std::string message;
   VecX residual;  ///< r: simulated minus measured, frame by frame, point by point, (x, y) [m]
-  MatX jacobian;  ///< dr/dtheta (#r x 2), theta = (ln K, ln C); filled if requested
+  /// dr/dtheta (#r x #parameters), theta the values (ln of those fitted in ln units); filled if
+  /// requested
+  MatX jacobian;
   std::vector<MatX> simulated;  ///< the observed points per frame ((P or 1) x 2) [m]
 };
 
-/// Simulates `model` from `start` with every pin's K = stiffness [N m/rad] and C = damping
-/// [N m s/rad] through the last frame's step. Frames must be in increasing step order.
+/// Simulates `model` from `start` with the parameters at `values` (in their units) through the
+/// last frame's step. Frames must be in increasing step order.
 ShootingResiduals shooting_residuals(vine::VineModel model, const vine::VineState& start,
+                                     const std::vector<MeasuredFrame>& frames,
+                                     Observation observation,
+                                     const std::vector<VineParameter>& parameters,
+                                     const VecX& values, bool with_jacobian);
+/// The same with the parameters (K, C): every pin's K = stiffness [N m/rad], C = damping
+/// [N m s/rad].
+ShootingResiduals shooting_residuals(const vine::VineModel& model, const vine::VineState& start,
                                      const std::vector<MeasuredFrame>& frames,
                                      Observation observation, double stiffness, double damping,
                                      bool with_jacobian);
@@ -45,9 +85,10 @@ struct VineFitOptions {
   Observation observation = Observation::points;
   int max_iterations = 50;  ///< Levenberg-Marquardt iterations (accepted steps), >= 1
   double step_tolerance =
-      1e-7;  ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta in ln units)
+      1e-7;  ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta as fitted)
   double cost_tolerance = 1e-12;  ///< converged when the cost decreases by less than this fraction
-  /// Called at the start and after every trial (values: K, C); returning false stops the fit.
+  /// Called at the start and after every trial (values: the parameters'); returning false stops
+  /// the fit.
   /// Empty: none.
   std::function<bool(const FitIteration&)> progress;
 };
@@ -56,22 +97,29 @@ struct VineFitResult {
   bool converged = false;
   std::string message;  ///< why it stopped
   int iterations = 0;
-  double stiffness = 0.0;  ///< fitted K [N m/rad]
-  double damping = 0.0;    ///< fitted C [N m s/rad]
-  /// One-sigma uncertainties from the Gauss-Newton Hessian at the optimum, sigma^2 (J^T J)^-1 with
-  /// sigma^2 = |r|^2 / (#r - 2), mapped from ln units: sigma_K = K sigma_lnK [N m/rad], [N m
-  /// s/rad]; +inf for a parameter the residual does not depend on at the optimum (not
-  /// identifiable).
-  double stiffness_sigma = 0.0, damping_sigma = 0.0;
+  std::vector<VineParameter> parameters;
+  VecX values;  ///< the fitted parameters, in their units
+  /// One-sigma uncertainties from the Gauss-Newton Hessian at the optimum, s^2 (J^T J)^-1 with
+  /// s^2 = |r|^2 / (#r - #parameters), mapped from ln units (sigma_K = K sigma_lnK); +inf for a
+  /// parameter the residual does not depend on at the optimum (not identifiable).
+  VecX sigma;
+  /// fit_stiffness_damping: K [N m/rad] and C [N m s/rad] with their sigmas (values(0), (1))
+  double stiffness = 0.0, damping = 0.0, stiffness_sigma = 0.0, damping_sigma = 0.0;
   double initial_cost = 0.0;  ///< 1/2 |r|^2 at the start [m^2]
   double cost = 0.0;          ///< 1/2 |r|^2 at the optimum [m^2]
   int simulations =
       0;  ///< simulations run (the start, trials, and accepted points with sensitivities)
-  /// the start, then every trial, accepted or rejected (objective [m^2], values K, C)
+  /// the start, then every trial, accepted or rejected (objective [m^2], the values)
   std::vector<FitIteration> history;
   ShootingResiduals fitted;  ///< residuals and simulated points at the optimum
 };
 
+/// Fits `parameters` from their values in `model` (the initial guess; K, C: its first pin's).
+/// InputError (check_vine_parameters) for a parameter the model does not have.
+VineFitResult fit_vine_parameters(const vine::VineModel& model, const vine::VineState& start,
+                                  const std::vector<MeasuredFrame>& frames,
+                                  const std::vector<VineParameter>& parameters,
+                                  const VineFitOptions& options = {});
 /// Fits K and C (uniform over the pins) from the initial guess in `model` (its first pin's K, C).
 VineFitResult fit_stiffness_damping(const vine::VineModel& model, const vine::VineState& start,
                                     const std::vector<MeasuredFrame>& frames,

@@ -42,6 +42,8 @@ class PointLoad final : public ForceTerm {
   bool has_symmetric_jacobian() const override { return true; }
 
   int node() const { return node_; }
+  /// F(t) [N].
+  Vec3 force_at(double t) const { return force_of_time_(t); }
 
  private:
   PointLoad(int node, ForceHistory force_of_time, int);

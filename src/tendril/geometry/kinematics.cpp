@@ -211,12 +211,22 @@ void compute_edge_kinematics(const Model& model, const RodFrames& accepted, cons
 
 void compute_shell_edge_kinematics(const Model& model, const VecX& q, std::size_t first,
                                    std::size_t last, Kinematics& kin) {
-  // a fixed xi holds the edge's mid-edge normal: its frame stays the accepted one (from t = 0)
-  for (std::size_t z = first; z < last; ++z)
-    kin.shell_edge_tau[z] =
-        model.fixed[static_cast<std::size_t>(model.dofs.xi(static_cast<int>(z)))]
-            ? kin.shell_edge_tau_accepted[z]
-            : shell_edge_frame(model, q, static_cast<int>(z));
+  // the frame the mid-edge energy measures against: the accepted one carried to the edge of q by
+  // projection (shell/midedge_bending.hpp), so that accepting it changes no angle; a fixed xi holds
+  // the edge's mid-edge normal, so its frame stays the one from t = 0
+  const ShellMesh& shells = model.shells;
+  for (std::size_t z = first; z < last; ++z) {
+    const Vec3& tau = kin.shell_edge_tau_accepted[z];
+    if (model.fixed[static_cast<std::size_t>(model.dofs.xi(static_cast<int>(z)))]) {
+      kin.shell_edge_tau[z] = tau;
+      continue;
+    }
+    const auto& edge = shells.edges[static_cast<std::size_t>(shells.xi_edge[z])];
+    const Vec3 e_hat =
+        (q.segment<3>(model.dofs.node(edge[1])) - q.segment<3>(model.dofs.node(edge[0])))
+            .normalized();
+    kin.shell_edge_tau[z] = (tau - tau.dot(e_hat) * e_hat).normalized();
+  }
 }
 
 void compute_reference_twist(const Model& model, const RodFrames& accepted, std::size_t first,

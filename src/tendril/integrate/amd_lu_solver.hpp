@@ -37,6 +37,9 @@ class AmdLuSolver final : public LinearSolver {
   /// L below the diagonal times (its entries of U right of the diagonal + 1), the updates and the
   /// scaling.
   double multiply_adds() const { return multiply_adds_; }
+  /// Stored entries of L, U and the pivots (after analyze): the storage estimate the automatic
+  /// choice compares with a banded LU's.
+  double factor_entries() const { return static_cast<double>(l_row_.size() + u_row_.size() + n_); }
 
  private:
   /// LU of A with A's value k at values[from[k]] (from: the identity's stand-in `entry_` or the

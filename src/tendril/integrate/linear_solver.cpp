@@ -38,6 +38,14 @@ constexpr double kBandedLuOverAmdLu = 14.0;
 /// k = 150 (static solve, peak RSS, loaded machine): band 0.86 GB and 37 s, sparse 0.59 GB and 249
 /// s; docs/limits.md, "Memory at scale".
 constexpr double kBandedMemory = 2.0;
+/// For a non-symmetric system the automatic choice takes the banded LU only when it stores at most
+/// this many times the entries of AmdLuSolver's L and U: its speed per multiply-add (14 times
+/// AmdLuSolver's, against the banded LDL^T's 3.8 over the sparse one) is worth more memory than the
+/// LDL^T's. On k x k plates of 3 DOFs per node coupled to their 8 neighbours the ratio is 1.8 at k
+/// = 20, 2.5 at 40, 3.5 at 80, 4.8 at 120, 5.7 at 200 (where the work alone still takes the band,
+/// 1.9e8 entries against 3.4e7) and 8.9 at 300
+/// (LinearSolvers.AutomaticChoiceWeighsTheLuBandsMemory).
+constexpr double kBandedLuMemory = 4.0;
 
 }  // namespace
 
@@ -63,12 +71,16 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const Sp
     const int bandwidth = permuted_bandwidth(pattern, order);
     kind = LinearSolverKind::banded_ldlt;
     if (bandwidth > banded_max_bandwidth && !symmetric) {
-      // the envelope LU against the LU along AMD's fill (sum_j h_j^2 against sum_k c_k (c_k + 1),
-      // the envelope's from its LDL^T count sum_j h_j (h_j + 1) / 2)
+      // the envelope LU against the LU along AMD's fill, in work (sum_j h_j^2 against sum_k c_k
+      // (c_k + 1), the envelope's from its LDL^T count sum_j h_j (h_j + 1) / 2) and in storage (L
+      // and U: twice the envelope's LDL^T entries less the diagonal, against AMD's L, U and pivots)
       auto amd = std::make_unique<AmdLuSolver>();
       amd->analyze(pattern);
       const EnvelopeSize band = envelope_size(permuted_envelope(pattern, order));
-      if (2.0 * band.multiply_adds > kBandedLuOverAmdLu * amd->multiply_adds()) return amd;
+      const bool faster = 2.0 * band.multiply_adds <= kBandedLuOverAmdLu * amd->multiply_adds();
+      const bool small = 2.0 * band.entries - static_cast<double>(pattern.rows()) <=
+                         kBandedLuMemory * amd->factor_entries();
+      if (!(faster && small)) return amd;
       kind = LinearSolverKind::banded_lu;
     } else if (bandwidth > banded_max_bandwidth) {
       // a wider band may still be cheaper than the sparse factorization, in time and in memory; the

@@ -80,11 +80,12 @@ double banded_multiply_adds(int n, int bandwidth);
 /// (counted from the ordering, before any storage is allocated) at most twice those of the sparse
 /// L, else the sparse LDL^T (and the band is never allocated); for a non-symmetric one the banded
 /// LU when the envelope's multiply-adds are at most 14 times those of the LU along AMD's fill
-/// (AmdLuSolver, about 14 times slower per multiply-add), else AmdLuSolver: rod networks joined at
-/// hubs, whose band runs across all limbs while AMD leaves (nearly) no fill. When `symmetric` is
-/// false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced by the LU of
-/// the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one triangle would not
-/// describe the matrix.
+/// (AmdLuSolver, about 14 times slower per multiply-add) and its L and U at most 4 times
+/// AmdLuSolver's entries, else AmdLuSolver: rod networks joined at hubs, whose band runs across all
+/// limbs while AMD leaves (nearly) no fill, and large 2D meshes, whose band grows as N^1.5. When
+/// `symmetric` is false (some ForceTerm has a non-symmetric Jacobian) the LDL^T kinds are replaced
+/// by the LU of the same structure (banded_ldlt -> banded_lu, sparse_ldlt -> sparse_lu): one
+/// triangle would not describe the matrix.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, const SparseMatrix& pattern,
                                                  int banded_max_bandwidth, bool symmetric);
 

@@ -74,6 +74,7 @@ bool TimeStepper::advance(State& s, double dt, int depth, StepReport& report) {
   report.chord_iterations += attempt.chord_iterations;
   report.factorizations += attempt.factorizations;
   if (attempt.ok()) {
+    if (substeps_) substeps_->push_back({s, dt});
     report.take_last_solve(attempt);
     report.dt = std::min(report.dt, dt);
     ++report.substeps;

@@ -18,6 +18,7 @@
 /// docs/physics/time_integration.md.
 
 #include <memory>
+#include <vector>
 
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
@@ -26,6 +27,12 @@
 #include "tendril/integrate/step_report.hpp"
 
 namespace tendril {
+
+/// One converged substep of a step (TimeStepper::record_substeps).
+struct Substep {
+  State end;        ///< the state after it
+  double dt = 0.0;  ///< its size [s]
+};
 
 class TimeStepper {
  public:
@@ -40,6 +47,10 @@ class TimeStepper {
   /// Advances `state` by DynamicsOptions::dt. On failure `state` is unchanged and the report says
   /// why.
   StepReport step(State& state);
+
+  /// Appends every converged substep of the following steps to `substeps` (null: records none), in
+  /// order: one per step unless its dt was halved (the steps actually taken, for their adjoint).
+  void record_substeps(std::vector<Substep>* substeps) { substeps_ = substeps; }
 
   /// Changes dt for the following steps (> 0 and finite, else InputError "dt").
   void set_dt(double dt);
@@ -76,6 +87,7 @@ class TimeStepper {
   VecX predicted_;   ///< y_pred = q_k + h u_k (#dofs)
   VecX guess_step_;  ///< q_{k+1} - q_k under the initial guess, for the collision check (#dofs)
   bool end_forces_ = false;  ///< the last step succeeded with implicit Euler (end_forces())
+  std::vector<Substep>* substeps_ = nullptr;  ///< where converged substeps are recorded
 };
 
 }  // namespace tendril

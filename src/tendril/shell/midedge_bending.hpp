@@ -2,21 +2,21 @@
 /// Mid-edge normal bending energy of shells (mat_dismech 3.3.2, eqs. 19-20 and Appendix A; Grinspun
 /// et al. 2006; docs/physics/shells.md#mid-edge-bending). Per triangle with nodes (x_0, x_1, x_2),
 /// edge k opposite node k carrying the mid-edge DOF xi^k:
-///   w^k = c^k (s^k xi^k - f^k),  f^k = n_hat . (s^k tau^k),
+///   w^k = c^k (s^k xi^k - f^k),  f^k = beta^k, the angle of n_hat from the edge frame,
 ///   Lambda - Lambda_bar = sum_k (w^k - w_bar^k) t_bar^k (x) t_bar^k,
 ///   E = k_b A_bar [(1 - nu) Tr((Lambda - Lambda_bar)^2) + nu Tr(Lambda - Lambda_bar)^2] = k_b
 ///   A_bar dw^T G dw,
-/// with n_hat the unit normal of the triangle, tau^k the edge frame, s^k the ownership sign, c^k,
-/// w_bar^k and the metric G from the rest triangle (MidEdgeTriangle). The edge frame is the one of
-/// the current configuration, tau^k = n_avg x e_hat (n_avg the bisector of the unit normals of the
-/// edge's triangles), so that E is a function of q alone: f^k = sin(phi^k / 2) across an edge with
-/// the signed dihedral angle phi^k to the neighbour (geometry/dihedral_angle.hpp), f^k = 0 on a
-/// boundary edge. An edge whose xi is fixed (a clamped edge) keeps the frame it had at t = 0 (held,
-/// State frames). The gradient and Hessian are exact. Stencil DOFs: (x_0, x_1, x_2, p^0, p^1, p^2,
-/// xi^0, xi^1, xi^2), 21 entries, p^k the neighbour's node across edge k.
+/// with n_hat the unit normal of the triangle, s^k the ownership sign, c^k, w_bar^k and the metric
+/// G from the rest triangle (MidEdgeTriangle). beta^k is the signed dihedral angle
+/// (geometry/dihedral_angle.hpp) from the triangle to the half-plane that leaves its edge along
+/// -s^k tau^k, the accepted frame of the edge (held within a step, carried to the edge of the
+/// configuration by projection; sin(beta^k) = n_hat . (s^k tau^k) when tau^k is normal to the
+/// edge). Turning the frame about the edge shifts beta^k of both triangles of the edge by the same
+/// s^k-signed angle, which xi^k absorbs: the equilibrium positions do not depend on the frames, so
+/// one static solve is the frame-consistent equilibrium. The gradient and Hessian are exact.
+/// Stencil DOFs: (x_0, x_1, x_2, xi^0, xi^1, xi^2), 12 entries.
 
 #include <array>
-#include <cstdint>
 #include <string_view>
 
 #include "tendril/core/term.hpp"
@@ -24,27 +24,22 @@
 
 namespace tendril {
 
-/// How the frame tau^k of edge k is measured.
-enum class EdgeFrame : std::uint8_t {
-  held,      ///< the given frame (MidEdgeStencil::tau), fixed within the evaluation
-  across,    ///< the bisector frame of the triangle and its neighbour: f^k = sin(phi^k / 2)
-  boundary,  ///< n_hat x e_hat of the triangle alone: f^k = 0
-};
-
 /// What one triangle's mid-edge energy reads from q and the accepted frames.
 struct MidEdgeStencil {
-  std::array<Vec3, 3> x;  ///< node positions [m]
-  std::array<Vec3, 3>
-      opposite;             ///< p^k, the neighbour's node across edge k (EdgeFrame::across) [m]
-  Vec3 xi;                  ///< xi^k of edge k [-]
-  std::array<Vec3, 3> tau;  ///< held frame of edge k along its shell-edge direction (unit)
-  std::array<EdgeFrame, 3> frame{EdgeFrame::held, EdgeFrame::held, EdgeFrame::held};
+  std::array<Vec3, 3> x;    ///< node positions [m]
+  Vec3 xi;                  ///< xi^k of edge k [rad]
+  std::array<Vec3, 3> tau;  ///< accepted frame of edge k along its shell-edge direction (unit)
 };
 
-/// E [J], and when requested dE/dq and d2E/dq2 (symmetric) of one triangle; the entries of p^k of
-/// an edge that is not EdgeFrame::across are zero.
+/// beta [rad], the signed angle from triangle (x_a, x_b, x_k) to the half-plane that leaves its
+/// edge x_a -> x_b along -tau (tau the frame as the triangle sees it, s^k tau^k), and when
+/// requested its exact derivatives with respect to (x_a, x_b, x_k).
+double midedge_frame_angle(const Vec3& x_a, const Vec3& x_b, const Vec3& x_k, const Vec3& tau,
+                           VecN<9>* gradient, MatN<9>* hessian);
+
+/// E [J], and when requested dE/dq and d2E/dq2 (symmetric) of one triangle.
 double midedge_bending_derivatives(const MidEdgeStencil& s, const MidEdgeTriangle& triangle,
-                                   VecN<21>* gradient, MatN<21>* hessian);
+                                   VecN<12>* gradient, MatN<12>* hessian);
 
 /// Sum of the mid-edge bending energies of Model::shells.midedge_triangles.
 class MidEdgeBendingEnergy final : public Energy {

@@ -291,7 +291,9 @@ void ShellAssembly::add_midedge_triangles() {
       tangent[k] = edge.cross(n_hat);
       const Vec3 tau = mt.edge_sign[i] * frames.shell_edge_tau[static_cast<std::size_t>(mt.xi[k])];
       mt.coefficient[i] = 1.0 / (area * edge.norm() * tangent[k].normalized().dot(tau));
-      mt.natural_weight[i] = -mt.coefficient[i] * n_hat.dot(tau);
+      mt.natural_weight[i] =
+          -mt.coefficient[i] *
+          midedge_frame_angle(rest(a), rest(b), rest(tri[k]), tau, nullptr, nullptr);
     }
     const double nu = shell.material.poisson_ratio;
     for (std::size_t i = 0; i < 3; ++i)

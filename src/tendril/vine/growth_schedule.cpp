@@ -49,4 +49,16 @@ double GrowthSchedule::rate(double time) const {
   return (1.0 - s) * rates_[i] + s * rates_[i + 1];
 }
 
+double GrowthSchedule::rate_weight(double time, int sample) const {
+  // index of the last sample at or before t (the first before it), as rate(time)
+  const auto it = std::upper_bound(times_.begin(), times_.end(), time);
+  const std::size_t i =
+      it == times_.begin() ? 0 : static_cast<std::size_t>(it - times_.begin()) - 1;
+  const auto k = static_cast<std::size_t>(sample);
+  if (it == times_.begin() || interp_ == Interpolation::hold || i + 1 == times_.size())
+    return k == i ? 1.0 : 0.0;
+  const double s = (time - times_[i]) / (times_[i + 1] - times_[i]);
+  return k == i ? 1.0 - s : (k == i + 1 ? s : 0.0);
+}
+
 }  // namespace tendril::vine

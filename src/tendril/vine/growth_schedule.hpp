@@ -26,6 +26,13 @@ class GrowthSchedule {
   /// u(t) [m/s].
   double rate(double time) const;
 
+  /// The samples' rates (a fit's parameters): #samples, rate i [m/s], and setting it.
+  int num_samples() const { return static_cast<int>(rates_.size()); }
+  double sample_rate(int i) const { return rates_[i]; }
+  void set_sample_rate(int i, double rate) { rates_[i] = rate; }
+  /// du(t)/d rate_i: 1 or 0 for held samples, the interpolation weight for a table [-].
+  double rate_weight(double time, int i) const;
+
  private:
   GrowthSchedule(std::vector<double> times, std::vector<double> rates, Interpolation interp,
                  const std::string& key);

@@ -75,6 +75,15 @@ double InflatedBeam::wrinkling_curvature() const {
 double InflatedBeam::bending_stiffness() const {
   return collapse_moment() / (2.0 * wrinkling_curvature());
 }
+double InflatedBeam::wrinkling_angle() const {
+  return wrinkling_curvature() * joint_length;
+}
+void InflatedBeam::set_collapse_moment(double collapse_moment) {
+  pressure = collapse_moment / (kPi * radius * radius * radius);
+}
+void InflatedBeam::set_wrinkling_angle(double wrinkling_angle) {
+  wrinkling_strain = wrinkling_angle * radius / joint_length;
+}
 
 void InflatedBeam::validate(const std::string& prefix) const {
   const auto positive = [&](const char* field, double value) {
@@ -88,13 +97,13 @@ void InflatedBeam::validate(const std::string& prefix) const {
 }
 
 void check_inflated_beam_joints(const InflatedBeam& beam, const std::vector<double>& stiffness,
-                                bool implicit_springs, const std::string& prefix) {
+                                bool refuse_implicit, const std::string& prefix) {
   beam.validate(prefix + ".inflated_beam");
   for (double k : stiffness)
     if (k != 0.0)
       throw InputError(prefix + ".stiffness", fmt::format("{}", k),
                        "no stiffness with bending_law inflated_beam (the law sets the moment)");
-  if (implicit_springs)
+  if (refuse_implicit)
     throw InputError(prefix + ".springs", "implicit",
                      "explicit with bending_law inflated_beam (its tangent changes every step)");
 }
@@ -135,6 +144,13 @@ BendingMoment inflated_beam_joint_moment(const InflatedBeam& beam, double angle)
   out.second_derivative /= l * l;
   out.energy *= l;
   return out;
+}
+
+InflatedBeamSensitivity inflated_beam_sensitivity(const InflatedBeam& beam, double angle,
+                                                  const BendingMoment& law) {
+  const double m_c = beam.collapse_moment(), theta_w = beam.wrinkling_angle();
+  return {law.moment / m_c, -angle * law.stiffness / theta_w, law.stiffness / m_c,
+          -(law.stiffness + angle * law.second_derivative) / theta_w};
 }
 
 }  // namespace tendril::vine

@@ -37,16 +37,25 @@ struct InflatedBeam {
   double collapse_moment() const;      ///< M_c = pi p r^3 [N m]
   double wrinkling_curvature() const;  ///< kappa_w = eps_w / r [1/m]
   double bending_stiffness() const;    ///< EI = M_c / (2 kappa_w) = pi p r^4 / (2 eps_w) [N m^2]
+  /// theta_w = kappa_w l = l eps_w / r: the joint angle at which the wall wrinkles [rad]
+  double wrinkling_angle() const;
+
+  /// The joint law depends on (p, r, eps_w, l) only through M_c and theta_w
+  /// (M(theta) = M_c m(theta / theta_w)): sets them, holding r and l (p = M_c / (pi r^3),
+  /// eps_w = theta_w r / l).
+  void set_collapse_moment(double collapse_moment);
+  void set_wrinkling_angle(double wrinkling_angle);
 
   /// Throws InputError naming `prefix`.<field> unless every value is finite and > 0.
   void validate(const std::string& prefix) const;
 };
 
 /// Checks a chain's joints for the law: `beam` valid, every linear `stiffness` 0 (the law sets the
-/// moment) and no implicit springs (their QP Hessian holds a constant K); throws InputError naming
-/// `prefix`.inflated_beam.<field>, `prefix`.stiffness or `prefix`.springs.
+/// moment) and, if `refuse_implicit`, no implicit springs (the 3D vine's hold a constant K; the
+/// planar vine's take the law's tangent); throws InputError naming `prefix`.inflated_beam.<field>,
+/// `prefix`.stiffness or `prefix`.springs.
 void check_inflated_beam_joints(const InflatedBeam& beam, const std::vector<double>& stiffness,
-                                bool implicit_springs, const std::string& prefix);
+                                bool refuse_implicit, const std::string& prefix);
 
 /// A moment and its first two derivatives with respect to its argument.
 struct BendingMoment {
@@ -63,5 +72,18 @@ BendingMoment inflated_beam_moment(const InflatedBeam& beam, double curvature);
 /// The joint law: the moment at bend angle theta [rad], M(theta / l), with dM/dtheta [N m/rad],
 /// d2M/dtheta2 [N m/rad^2] and the joint's energy l W(theta / l) [J].
 BendingMoment inflated_beam_joint_moment(const InflatedBeam& beam, double angle);
+
+/// Derivatives of the joint law M(theta) = M_c m(theta / theta_w) and of its tangent
+/// M'(theta) with respect to its identifiable parameters M_c and theta_w (exact, from `law` at
+/// the same angle): dM/dM_c = M / M_c, dM/dtheta_w = -theta M' / theta_w,
+/// dM'/dM_c = M' / M_c, dM'/dtheta_w = -(M' + theta M'') / theta_w.
+struct InflatedBeamSensitivity {
+  double moment_collapse = 0.0;     ///< dM/dM_c [-]
+  double moment_angle = 0.0;        ///< dM/dtheta_w [N m/rad]
+  double stiffness_collapse = 0.0;  ///< dM'/dM_c [1/rad]
+  double stiffness_angle = 0.0;     ///< dM'/dtheta_w [N m/rad^2]
+};
+InflatedBeamSensitivity inflated_beam_sensitivity(const InflatedBeam& beam, double angle,
+                                                  const BendingMoment& law);
 
 }  // namespace tendril::vine

@@ -21,11 +21,17 @@ StepDerivatives step_derivatives(const VineStepper& stepper, double active_thres
   out.dv_dK = dv.middleCols(col_k, pins);
   out.dv_dC = dv.middleCols(col_c, pins);
   out.dv_du = dv.middleCols(col_u, np);
+  out.dv_drest = dv.middleCols(kkt.col_rest, pins);
+  out.dv_dradius = dv.col(kkt.col_radius);
+  out.dv_dlaw = dv.middleCols(kkt.col_law, 2);
   out.dq_dq = MatX::Identity(n, n) + dt * out.dv_dq;
   out.dq_dv = dt * out.dv_dv;
   out.dq_dK = dt * out.dv_dK;
   out.dq_dC = dt * out.dv_dC;
   out.dq_du = dt * out.dv_du;
+  out.dq_drest = dt * out.dv_drest;
+  out.dq_dradius = dt * out.dv_dradius;
+  out.dq_dlaw = dt * out.dv_dlaw;
   // the bilateral contacts' rows follow the joint rows; impulse = m_ref lambda
   const int nb = stepper.num_bilateral_contacts();
   const auto dheld = x.middleRows(n + 2 * stepper.model().num_bodies, nb) * m_ref;

@@ -1,5 +1,6 @@
 #pragma once
-/// Derivative of the step map (q_k, v_k; K, C, u) -> (q_{k+1}, v_{k+1}) of the last step, by
+/// Derivative of the step map (q_k, v_k; K, C, u, theta_bar, r_c, M_c, theta_w) ->
+/// (q_{k+1}, v_{k+1}) of the last step, by
 /// implicit differentiation of the QP's KKT system at the solution's active set
 /// (docs/physics/vine.md#derivatives). With A = [A_eq; inequality rows with z_i > 0] and
 /// lambda = [y; z_active], the KKT conditions
@@ -25,6 +26,11 @@ struct StepDerivatives {
   MatX dq_dK, dv_dK;                ///< w.r.t. pin stiffnesses K_j (n x #pins)
   MatX dq_dC, dv_dC;                ///< w.r.t. pin dampings C_j (n x #pins)
   MatX dq_du, dv_du;                ///< w.r.t. joint growth rates u_j (n x #prismatic)
+  MatX dq_drest, dv_drest;          ///< w.r.t. pin rest angles theta_bar_j (n x #pins)
+  VecX dq_dradius, dv_dradius;      ///< w.r.t. the contact radius r_c (n)
+  /// w.r.t. the inflated-beam law's collapse moment M_c and wrinkling angle theta_w
+  /// (InflatedBeam::wrinkling_angle) (n x 2; zero with the linear law)
+  MatX dq_dlaw, dv_dlaw;
   /// Normal impulses of the bilateral contacts (VineStepper::bilateral_impulses) w.r.t. q_k, v_k
   /// (#bilateral x n each) [N s per unit], K_j and C_j (#bilateral x #pins)
   MatX dheld_dq, dheld_dv, dheld_dK, dheld_dC;

@@ -59,15 +59,33 @@ void objective_derivatives(const VineStepper& stepper, const StepKkt& out, MatX&
   for (int j = 0; j < out.pins; ++j) {
     e_j.setZero();
     add_pin_torque(m, j, 1.0, e_j);
-    // dc/dq = dt/m_ref dM_j/dtheta e_j e_j^T (K_j for the linear law); dc/dK_j = dt/m_ref dev_j
-    // e_j (0 with the inflated-beam law, which has no K)
+    // c holds -dt/m_ref tau_j e_j with tau_j = -M(dev_j) - C_j thetadot_j (explicit), so
+    // -dc/dp = -dt/m_ref dM/dp e_j for a parameter p of the moment: dM/ddev = M' for q_k (and
+    // -M' for the rest angle), dev_j for K_j (linear law), the law's sensitivities for M_c, theta_w
     const double dev = pin_angle_deviation(m, q, j);
-    rhs.block(0, 0, n, n) -= dt / m_ref * pin_moment(m, j, dev).stiffness * e_j * e_j.transpose();
-    if (m.bending_law == BendingLaw::linear)
+    const BendingMoment law = pin_moment(m, j, dev);
+    rhs.block(0, 0, n, n) -= dt / m_ref * law.stiffness * e_j * e_j.transpose();
+    rhs.col(out.col_rest + j).head(n) += dt / m_ref * law.stiffness * e_j;
+    InflatedBeamSensitivity beam;
+    if (m.bending_law == BendingLaw::linear) {
       rhs.col(out.col_k + j).head(n) -= dt / m_ref * dev * e_j;
+    } else {
+      beam = inflated_beam_sensitivity(m.inflated_beam, dev, law);
+      rhs.col(out.col_law).head(n) -= dt / m_ref * beam.moment_collapse * e_j;
+      rhs.col(out.col_law + 1).head(n) -= dt / m_ref * beam.moment_angle * e_j;
+    }
     if (implicit) {
+      // P v_{k+1} holds dt^2/m_ref K_t(dev_j) thetadot_{k+1} e_j: K_t = K_j (linear) or M'(dev_j)
       const double rate_next = e_j.dot(v_next);
-      rhs.col(out.col_k + j).head(n) -= dt * dt / m_ref * rate_next * e_j;
+      const double p_scale = dt * dt / m_ref * rate_next;
+      if (m.bending_law == BendingLaw::linear) {
+        rhs.col(out.col_k + j).head(n) -= p_scale * e_j;
+      } else {
+        rhs.block(0, 0, n, n) -= p_scale * law.second_derivative * e_j * e_j.transpose();
+        rhs.col(out.col_rest + j).head(n) += p_scale * law.second_derivative * e_j;
+        rhs.col(out.col_law).head(n) -= p_scale * beam.stiffness_collapse * e_j;
+        rhs.col(out.col_law + 1).head(n) -= p_scale * beam.stiffness_angle * e_j;
+      }
       rhs.col(out.col_c + j).head(n) -= dt / m_ref * rate_next * e_j;
     } else {
       // explicit dampers: dc/dv adds dt/m_ref C_j e_j e_j^T; dc/dC_j = dt/m_ref thetadot_j e_j
@@ -120,6 +138,8 @@ void row_derivatives(const VineStepper& stepper, const StepKkt& out, MatX& rhs, 
       const int j = r - (m_eq - out.prismatic);  // growth rows are the last equality rows
       rhs(n + r, out.col_u + j) += 1.0;
     }
+    // contact rows' right-hand side -(sd - r_c) / dt
+    if (row.kind == RowKind::contact) rhs(n + r, out.col_radius) += 1.0 / stepper.model().dt;
   }
 }
 
@@ -139,12 +159,16 @@ bool linearise_step(const VineStepper& stepper, double active_threshold, StepKkt
   select_active_rows(stepper, active_threshold, out);
   const int m_act = static_cast<int>(out.rows.size());
 
-  // parameter columns: q (n) | v (n) | K (#pins) | C (#pins) | u (#prismatic)
+  // parameter columns: q (n) | v (n) | K (#pins) | C (#pins) | u (#prismatic) | theta_bar (#pins)
+  // | r_c | M_c, theta_w
   out.col_v = n;
   out.col_k = 2 * n;
   out.col_c = 2 * n + out.pins;
   out.col_u = 2 * n + 2 * out.pins;
-  out.num_params = out.col_u + out.prismatic;
+  out.col_rest = out.col_u + out.prismatic;
+  out.col_radius = out.col_rest + out.pins;
+  out.col_law = out.col_radius + 1;
+  out.num_params = out.col_law + 2;
   MatX rhs = MatX::Zero(n + m_act, out.num_params);  // -[dr1/dtheta; dr2/dtheta]
   Triplets kkt;
   objective_derivatives(stepper, out, rhs, kkt);

@@ -52,8 +52,8 @@ void VineModel::validate(const std::string& prefix) const {
   require_finite_vector(prefix + ".damping", damping, false, true);
   require_finite_vector(prefix + ".rest_angle", rest_angle, false, false);
   if (bending_law == BendingLaw::inflated_beam)
-    check_inflated_beam_joints(inflated_beam, stiffness, springs == SpringIntegration::implicit,
-                               prefix);
+    // implicit springs take the law's tangent at each step's start (VineStepper)
+    check_inflated_beam_joints(inflated_beam, stiffness, false, prefix);
   if (!rest_angle_schedule.empty())
     require_size(prefix + ".steering", rest_angle_schedule.size(), num_pins(), "pin joint");
   require(std::isfinite(tube_diameter) && tube_diameter >= 0.0, prefix + ".tube_diameter",

@@ -79,8 +79,7 @@ io::SchemaTable make_table() {
       [] {
         KeySpec k = key("vine.bending_law", KeyType::String, "linear", "",
                         "Pin joints' moment: linear (K times the bend angle, the paper) or "
-                        "inflated_beam (a wrinkling tube's moment, saturating at pi p r^3; "
-                        "explicit springs only).");
+                        "inflated_beam (a wrinkling tube's moment, saturating at pi p r^3).");
         k.choices = {"linear", "inflated_beam"};
         return k;
       }(),
@@ -128,7 +127,8 @@ io::SchemaTable make_table() {
         KeySpec k = key("vine.springs", KeyType::String, "explicit", "",
                         "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable "
                         "while dt omega < 2), "
-                        "or implicit in v_{k+1} (stable for any K, C).");
+                        "or implicit in v_{k+1} (stable for any K, C; the inflated-beam law "
+                        "linearised with its tangent at q_k).");
         k.choices = {"explicit", "implicit"};
         return k;
       }(),

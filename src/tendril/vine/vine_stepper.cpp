@@ -129,13 +129,26 @@ void VineStepper::build_pattern() {
   for (double mi : m.mass) total += mi;
   mass_scale_ = total / m.num_bodies;
   max_kinetic_energy_ = 0.5 * total * m.max_speed * m.max_speed;
-  // P = M (explicit springs) or M + dt^2 R K R^T + dt R C R^T (implicit springs), over m_ref
-  problem_.P.resize(n, n);
+  q_k_.setZero(n);
+  assemble_objective_matrix();
+  zero_v_.setZero(n);
+  problem_.c.setZero(n);
+  force_.setZero(n);
+  v_k_.setZero(n);
+  u_k_.setZero(m.num_prismatic());
+}
+
+void VineStepper::assemble_objective_matrix() {
+  const VineModel& m = model_;
+  const int n = m.num_dofs();
+  // P = M (explicit springs) or M + dt^2 R K_t R^T + dt R C R^T (implicit springs), over m_ref,
+  // with the tangent K_t = dM/dtheta of the pin law at q_k (K_j for the linear law)
   std::vector<Eigen::Triplet<double, int>> entries;
   for (int i = 0; i < n; ++i) entries.emplace_back(i, i, mass_diag_(i) / mass_scale_);
   if (m.springs == SpringIntegration::implicit)
     for (int j = 0; j < m.num_pins(); ++j) {
-      const double w = (m.dt * m.dt * m.stiffness[j] + m.dt * m.damping[j]) / mass_scale_;
+      const double tangent = pin_moment(m, j, pin_angle_deviation(m, q_k_, j)).stiffness;
+      const double w = (m.dt * m.dt * tangent + m.dt * m.damping[j]) / mass_scale_;
       const int b = 3 * m.pin_body(j) + 2, a = b - 3;
       entries.emplace_back(b, b, w);
       if (a >= 0) {
@@ -144,14 +157,9 @@ void VineStepper::build_pattern() {
         entries.emplace_back(b, a, -w);
       }
     }
+  problem_.P.resize(n, n);
   problem_.P.setFromTriplets(entries.begin(), entries.end());
   problem_.P.makeCompressed();
-  zero_v_.setZero(n);
-  problem_.c.setZero(n);
-  force_.setZero(n);
-  q_k_.setZero(n);
-  v_k_.setZero(n);
-  u_k_.setZero(m.num_prismatic());
 }
 
 RowContext VineStepper::row_context(const RowSpec& row) const {
@@ -338,10 +346,12 @@ VineStepReport VineStepper::step(VineState& state, const VecX& joint_rates) {
   }
 
   // objective: 1/2 v^T P v - v^T (M v_k + Delta t F), divided by m_ref; implicit springs keep
-  // the spring force at q_k here (its dt v_{k+1} part and the dampers are in P)
-  if (m.springs == SpringIntegration::implicit)
+  // the spring force at q_k here (its dt v_{k+1} part, linearised with the law's tangent at q_k,
+  // and the dampers are in P)
+  if (m.springs == SpringIntegration::implicit) {
+    if (m.bending_law != BendingLaw::linear) assemble_objective_matrix();
     applied_forces(m, q_k_, zero_v_, force_, false);
-  else
+  } else
     applied_forces(m, q_k_, v_k_, force_);
   problem_.c = -(mass_diag_.cwiseProduct(v_k_) + m.dt * force_) / mass_scale_;
 

@@ -3,7 +3,8 @@
 /// residual of 1e-10 by tendril_qp. Derivations: docs/physics/vine.md.
 ///
 ///   minimise_v  1/2 v^T M v - v^T (M v_k + Delta t F(q_k, v_k))
-///   (implicit springs: M + dt^2 R K R^T + dt R C R^T and F without dampers; docs/physics/vine.md)
+///   (implicit springs: M + dt^2 R K_t R^T + dt R C R^T and F without dampers, K_t the pin law's
+///   tangent at q_k; docs/physics/vine.md)
 ///   subject to  J v = -c(q_k) / Delta t                       (joints, eq. 12)
 ///               G_bar(q_k, v_k) v = u_k                      (growth, eq. 14; one row per
 ///               prismatic joint) L v >= -Phi(q_k) / Delta t                   (contact, eq. 13;
@@ -190,6 +191,8 @@ class VineStepper {
     int first_row = 0, num_rows = 1;
   };
   void build_pattern();
+  /// P = (M + implicit springs' dt^2 R K_t(q_k) R^T + dt R C R^T) / m_ref (docs/physics/vine.md).
+  void assemble_objective_matrix();
   /// Appends a contact point (element, obstacle, offset s [m], Phi(q_k) [m]) and its rows.
   void add_pair(int element, int obstacle, double offset, double phi);
   /// Broad and narrow phase at q_k: pairs_ within `reach_` of contact, their rows and the A_in

@@ -1,53 +1,15 @@
-// The parameters' affine residual derivatives: dr/dp = (r(p + d) - r(p)) / d is the same for
-// different steps d and equals a central difference of r with a small step (each parameter
-// factory); and the clear errors for bad parameters, objectives and options.
-#include <cmath>
-
+// The clear errors for bad parameters, objectives and options, and the checkpoint interval that
+// fits a memory budget (the parameters' dr/dp: test_parameter_stencils.cpp).
 #include <gtest/gtest.h>
 
 #include "support/input_error.hpp"
 #include "tendril/adjoint/objective.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
-#include "tendril/integrate/newton_system.hpp"
-#include "tendril/integrate/time_stepper.hpp"
 #include "unit/adjoint/curled_rod.hpp"
 
 namespace tendril {
 namespace {
-
-/// The implicit Euler residual r(y) of the step from `start` to y = end.q on `model` with
-/// parameter i of c at `value` (free and fixed DOFs).
-VecX residual(const test::CurledRod& c, std::size_t i, double value, const State& start,
-              const State& end) {
-  Model model = c.model;
-  for (std::size_t j = 0; j < c.parameters.size(); ++j)
-    c.parameters[j].apply(model, j == i ? value : c.parameters[j].value);
-  NewtonSystem system(model, c.options.newton);
-  VecX predicted;
-  const NewtonProblem problem = adjoint::implicit_euler_problem(start, c.options.dt, predicted);
-  EXPECT_TRUE(system.evaluate(problem, end.q, false));
-  return system.residual();
-}
-
-TEST(Parameters, AffineDifferenceIsTheResidualDerivative) {
-  const test::CurledRod c = test::curled_rod();
-  const auto [start, end] = test::step_of_run(c, 10);
-  for (std::size_t i = 0; i < c.parameters.size(); ++i) {
-    const adjoint::Parameter& p = c.parameters[i];
-    const double d = p.difference_step();
-    const VecX base = residual(c, i, p.value, start, end);
-    const VecX affine = (residual(c, i, p.value + d, start, end) - base) / d;
-    const VecX other = (residual(c, i, p.value - 0.37 * d, start, end) - base) / (-0.37 * d);
-    const double h = 1e-5 * d;
-    const VecX central =
-        (residual(c, i, p.value + h, start, end) - residual(c, i, p.value - h, start, end)) /
-        (2.0 * h);
-    ASSERT_GT(affine.norm(), 0.0) << p.name;
-    EXPECT_LE((affine - other).norm(), 1e-9 * affine.norm()) << p.name << ": affine in p";
-    EXPECT_LE((affine - central).norm(), 1e-6 * affine.norm()) << p.name;
-  }
-}
 
 TEST(Parameters, BadInputIsRefused) {
   const test::CurledRod c = test::curled_rod();
@@ -68,15 +30,10 @@ TEST(Parameters, BadInputIsRefused) {
       [&] { adjoint::position_time_integral(c.model, -1, Vec3::UnitZ(), 1e-3); }, {"node"});
 }
 
-TEST(RunGradient, UnsupportedRunsAreRefused) {
+TEST(RunGradient, BadRunsAreRefused) {
   const test::CurledRod c = test::curled_rod();
   const adjoint::Objective objective =
       adjoint::position_time_integral(c.model, 10, Vec3::UnitZ(), c.options.dt);
-  DynamicsOptions midpoint = c.options;
-  midpoint.scheme = Scheme::implicit_midpoint;
-  testing::expect_input_error(
-      [&] { adjoint::run_with_gradient(c.model, midpoint, c.initial, 3, objective, {}); },
-      {"scheme", "implicit_euler"});
   testing::expect_input_error(
       [&] { adjoint::run_with_gradient(c.model, c.options, c.initial, 0, objective, {}); },
       {"steps"});

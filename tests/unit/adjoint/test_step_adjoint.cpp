@@ -1,7 +1,8 @@
-// The pull-back of one implicit Euler step (StepAdjoint) against central differences of the step:
-// the adjoint of the start state's frame angles (a reference director turned about its tangent),
-// positions (frames carried by parallel transport: the state's coordinates) and velocities, on a 3D
-// rod whose frames turn out of plane, in a viscous medium.
+// The pull-back of one step (StepAdjoint: implicit Euler, implicit midpoint and the generalised
+// midpoint rule) against central differences of the step: the adjoint of the start state's frame
+// angles (a reference director turned about its tangent), positions (frames carried by parallel
+// transport: the state's coordinates) and velocities, on a 3D rod whose frames turn out of plane,
+// in a viscous medium.
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -43,8 +44,8 @@ void turn_frame(State& s, std::size_t e, double angle) {
   a = std::cos(angle) * a + std::sin(angle) * s.frames.tangent[e].cross(a);
 }
 
-TEST(StepAdjoint, MatchesDifferencesOfOneStep) {
-  const test::CurledRod c = test::curled_rod();
+/// The pull-back of step 21 of c's run against central differences of that step.
+void expect_pull_back_matches_differences(const test::CurledRod& c) {
   const auto [start, end] = test::step_of_run(c, 20);
 
   const int n = c.model.dofs.size();
@@ -54,7 +55,7 @@ TEST(StepAdjoint, MatchesDifferencesOfOneStep) {
   adj.q.segment<3>(c.model.dofs.node(5)) = Vec3(1, 2, 3);
   adjoint::StepAdjoint step(c.model, c.options, {});
   VecX no_parameters(0);
-  ASSERT_EQ(step.pull_back(start, end, adj, no_parameters), "");
+  ASSERT_EQ(step.pull_back(start, end, c.options.dt, adj, no_parameters), "");
 
   // central differences, converged in h: the test passes with h = 4e-6 too (at 2.5e-7 round-off
   // reaches 2e-10)
@@ -79,6 +80,22 @@ TEST(StepAdjoint, MatchesDifferencesOfOneStep) {
     a.u[d] += h;
     b.u[d] -= h;
     expect_near(adj.u[d], (objective(c, a) - objective(c, b)) / (2 * h), "u ", d);
+  }
+}
+
+TEST(StepAdjoint, MatchesDifferencesOfOneStep) {
+  expect_pull_back_matches_differences(test::curled_rod());
+}
+
+/// The midpoint step's residual holds q_k and q_{k+1} through y = q_k + alpha (q_{k+1} - q_k), its
+/// forces see the frames transported to y and its end frames those transported to q_{k+1}.
+TEST(StepAdjoint, MatchesDifferencesOfOneMidpointStep) {
+  for (double alpha : {0.5, 0.7}) {
+    SCOPED_TRACE(alpha);
+    test::CurledRod c = test::curled_rod();
+    c.options.scheme = Scheme::implicit_midpoint;
+    c.options.midpoint_alpha = alpha;
+    expect_pull_back_matches_differences(c);
   }
 }
 

@@ -121,8 +121,51 @@ TEST(FitFile, NamesTheOffendingParameterAndTheMethodForVineKeys) {
             "  - {key: vine.rest_angle, initial: 0.1}\n"
             "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
   expect_input_error([&] { read_fit_file(three); },
-                     {"parameters[2].key", "vine.rest_angle", "vine_shooting fits two parameters",
-                      "three.yaml:6:"});
+                     {"parameters[2].key", "vine.rest_angle", "one of vine.stiffness",
+                      "vine.rest_angles[0]", "three.yaml:6:"});
+  const fs::path joint =
+      write("joint3.yaml",
+            "scene: vine3.yaml\nmethod: joint_estimation\nparameters:\n"
+            "  - {key: vine.stiffness, initial: 0.03}\n  - {key: vine.damping, initial: 1.0e-3}\n"
+            "  - {key: vine.growth.rate, initial: 0.01}\n"
+            "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  expect_input_error([&] { read_fit_file(joint); },
+                     {"parameters[2].key", "joint_estimation fits two parameters"});
+  // vine_shooting's other keys: read as the parameters they name; one the scene's model does not
+  // have (the inflated-beam law's M_c with the linear law) refused naming the entry
+  const fs::path more =
+      write("more.yaml",
+            "scene: vine3.yaml\nmethod: vine_shooting\nparameters:\n"
+            "  - {key: vine.damping, initial: 1.0e-3}\n  - {key: vine.growth.rate, initial: 0.01}\n"
+            "  - {key: \"vine.rest_angles[0]\", initial: -0.1}\n"
+            "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  const FitFile read = read_fit_file(more);
+  ASSERT_EQ(read.vine_parameters.size(), 3u);
+  EXPECT_EQ(read.vine_parameters[1].kind, VineParameterKind::growth_rate);
+  EXPECT_EQ(read.vine_parameters[2].kind, VineParameterKind::heading);
+  const fs::path law = write("law.yaml",
+                             "scene: vine3.yaml\nmethod: vine_shooting\nparameters:\n"
+                             "  - {key: vine.damping, initial: 1.0e-3}\n"
+                             "  - {key: vine.inflated_beam.collapse_moment, initial: 0.01}\n"
+                             "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  expect_input_error([&] { read_fit_file(law); }, {"parameters[1]", "M_c", "bending_law linear"});
+  // a scheduled growth: its rows' rates, not vine.growth.rate
+  write("scheduled.yaml",
+        "vine:\n  bodies: 4\n  half_length: 0.02\n  stiffness: [0.05]\n  steps: 10\n"
+        "  growth: {schedule: [[0, 0.01], [0.05, 0.02]]}\n");
+  const auto scheduled = [](const std::string& key) {
+    return write("scheduled_fit.yaml",
+                 "scene: scheduled.yaml\nmethod: vine_shooting\nparameters:\n"
+                 "  - {key: \"" +
+                     key +
+                     "\", initial: 0.015}\n"
+                     "data:\n  csv: frames3.csv\n  frames: {step: step, x: x, y: y}\n");
+  };
+  expect_input_error([&] { read_fit_file(scheduled("vine.growth.rate")); },
+                     {"parameters[0].key", "vine.growth.schedule[i]"});
+  EXPECT_EQ(read_fit_file(scheduled("vine.growth.schedule[1]")).vine_parameters[0].index, 1);
+  expect_input_error([&] { read_fit_file(scheduled("vine.growth.schedule[2]")); },
+                     {"parameters[0]", "sample 0 .. 1"});
   try {
     read_fit_file(fit_file("{key: vine.stiffness, initial: 0.05}"));
     ADD_FAILURE() << "a vine key accepted by finite_difference_lm";

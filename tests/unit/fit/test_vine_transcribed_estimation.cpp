@@ -192,6 +192,14 @@ TEST(VineTranscribedEstimation, RefusesStepMapOptionsImplicitSpringsAndFriction)
   refused_on_step_map([](auto& o) { o.multiplier_sigma = 0.5; }, "multiplier_sigma", "0.5");
   refused_on_step_map([](auto& o) { o.min_prismatic_extension = 0.0; }, "min_prismatic_extension",
                       "0");
+  // the inflated-beam law: the joint estimation fits K and C (the law by single shooting)
+  VineModel beam = m;
+  beam.bending_law = vine::BendingLaw::inflated_beam;
+  beam.stiffness.assign(beam.stiffness.size(), 0.0);
+  beam.inflated_beam = {2000.0, 0.012, 0.02, 0.08};
+  testing::expect_input_error(
+      [&] { evaluate_joint_estimation(beam, swinging_start(m), frames, transcribed()); },
+      {"vine.bending_law", "inflated_beam", "vine_shooting"});
   VineModel implicit = m;
   implicit.springs = vine::SpringIntegration::implicit;
   testing::expect_input_error(

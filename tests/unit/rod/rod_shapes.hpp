@@ -34,14 +34,20 @@ inline State rest_state(const BuiltRod& rod) {
   return s;
 }
 
-/// The benchmark rod (L 1 m along x, r 5 mm, E 1e7 Pa, nu 0.5, rho 1273.52 kg/m^3) with
-/// `num_nodes` nodes, clamped: nodes 0, 1 and twist 0 fixed.
-inline BuiltRod clamped_benchmark_rod(int num_nodes) {
+/// The benchmark rod's material: r 5 mm, E 1e7 Pa, nu 0.5, rho 1273.52 kg/m^3.
+inline RodMaterial benchmark_material() {
   RodMaterial m;
   m.youngs_modulus = 1e7;
   m.poisson_ratio = 0.5;
   m.density = 1273.52;
   m.radius = 5e-3;
+  return m;
+}
+
+/// The benchmark rod (L 1 m along x, benchmark_material) with `num_nodes` nodes, clamped:
+/// nodes 0, 1 and twist 0 fixed.
+inline BuiltRod clamped_benchmark_rod(int num_nodes) {
+  const RodMaterial m = benchmark_material();
   RodNetworkInput in;
   for (int i = 0; i < num_nodes; ++i)
     in.nodes.emplace_back(static_cast<double>(i) / (num_nodes - 1), 0.0, 0.0);

@@ -1,5 +1,6 @@
-// Derivative of the step map (q_k, v_k; K, C, u) -> (q_{k+1}, v_{k+1}) by implicit
-// differentiation of the KKT system, against central differences of whole steps, in contact.
+// Derivative of the step map (q_k, v_k; K, C, u, rest angles, contact radius, the inflated-beam
+// law's M_c and theta_w) -> (q_{k+1}, v_{k+1}) by implicit differentiation of the KKT system,
+// against central differences of whole steps, in contact.
 #include <gtest/gtest.h>
 
 #include "support/pressing_vine.hpp"
@@ -61,6 +62,22 @@ void expect_state_derivatives_match_fd(const StepDerivatives& d, const VineModel
       "d/dv");
 }
 
+/// A per-pin parameter's block (`member` of the model: K_j, C_j or theta_bar_j) against central
+/// differences of whole steps.
+void expect_pin_parameter_matches_fd(const MatX& dq, const MatX& dv, const VineModel& m,
+                                     const VecX& q, const VecX& v, const VecX& rates,
+                                     std::vector<double> VineModel::*member, double h,
+                                     const char* what) {
+  expect_matches_fd(
+      dq, dv, m.num_pins(), h,
+      [&](int j, double step) {
+        VineModel mp = m;
+        (mp.*member)[j] += step;
+        return step_from(mp, q, v, rates);
+      },
+      what);
+}
+
 TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
   for (const auto& [mu, springs] : {std::pair{0.0, SpringIntegration::explicit_forces},
                                     std::pair{0.4, SpringIntegration::explicit_forces},
@@ -89,22 +106,10 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
     ASSERT_TRUE(d.ok);
     EXPECT_GT(d.active_inequalities, 0);
     expect_state_derivatives_match_fd(d, m, q, v, rates);
-    expect_matches_fd(
-        d.dq_dK, d.dv_dK, m.num_pins(), 1e-5,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.stiffness[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/dK");
-    expect_matches_fd(
-        d.dq_dC, d.dv_dC, m.num_pins(), 1e-6,
-        [&](int j, double h) {
-          VineModel mp = m;
-          mp.damping[j] += h;
-          return step_from(mp, q, v, rates);
-        },
-        "d/dC");
+    expect_pin_parameter_matches_fd(d.dq_dK, d.dv_dK, m, q, v, rates, &VineModel::stiffness, 1e-5,
+                                    "d/dK");
+    expect_pin_parameter_matches_fd(d.dq_dC, d.dv_dC, m, q, v, rates, &VineModel::damping, 1e-6,
+                                    "d/dC");
     expect_matches_fd(
         d.dq_du, d.dv_du, m.num_prismatic(), 1e-6,
         [&](int j, double h) {
@@ -113,31 +118,65 @@ TEST(StepDerivatives, MatchFiniteDifferencesInContact) {
           return step_from(m, q, v, up);
         },
         "d/du");
+    expect_pin_parameter_matches_fd(d.dq_drest, d.dv_drest, m, q, v, rates, &VineModel::rest_angle,
+                                    1e-6, "d/drest");
+    EXPECT_GT(d.dv_dradius.norm(), 1e-3);  // an active contact row moves with r_c
+    expect_matches_fd(
+        d.dq_dradius, d.dv_dradius, 1, 1e-8,
+        [&](int, double h) {
+          VineModel mp = m;
+          mp.contact_radius += h;
+          return step_from(mp, q, v, rates);
+        },
+        "d/dradius");
   }
 }
 
 // The inflated-beam law's tangent dM/dtheta enters d/dq: joints bent past wrinkling (rest angles
-// far from the straight state), under gravity.
+// far from the straight state), under gravity; with implicit springs its second derivative too
+// (P holds the tangent at q_k). The law's parameters M_c, theta_w and the rest angles likewise.
 TEST(StepDerivatives, MatchFiniteDifferencesWithInflatedBeamJoints) {
-  VineModel m = testing::runtime_scene_model(8);
-  m.bending_law = BendingLaw::inflated_beam;
-  m.inflated_beam = {2000.0, 0.012, 0.02, 0.02};  // p, r, eps_w, l: wrinkles beyond 0.033 rad
-  m.stiffness.assign(m.num_pins(), 0.0);
-  m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
-  m.rest_angle = {0.3, 0.5, -0.6, 0.7};
-  m.gravity = Vec2(0.0, -9.81);
-  m.validate();
-  VineStepper stepper(m);
-  VineState s = straight_state(m, 0.0);
-  for (int k = 0; k < 5; ++k) ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
-  const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
-  ASSERT_EQ(stepper.step(s, rates).status, QpStatus::solved);
-  const StepDerivatives d = step_derivatives(stepper);
-  ASSERT_TRUE(d.ok);
-  const double angle_w = m.inflated_beam.wrinkling_curvature() * m.inflated_beam.joint_length;
-  for (int j = 0; j < m.num_pins(); ++j)
-    EXPECT_GT(std::abs(pin_angle_deviation(m, q, j)), angle_w);  // every joint wrinkled
-  expect_state_derivatives_match_fd(d, m, q, v, rates);
+  for (const SpringIntegration springs :
+       {SpringIntegration::explicit_forces, SpringIntegration::implicit}) {
+    VineModel m = testing::runtime_scene_model(8);
+    m.bending_law = BendingLaw::inflated_beam;
+    m.inflated_beam = {2000.0, 0.012, 0.02, 0.02};  // p, r, eps_w, l: wrinkles beyond 0.033 rad
+    m.stiffness.assign(m.num_pins(), 0.0);
+    m.damping = {1e-3, 2e-3, 3e-3, 4e-3};
+    m.rest_angle = {0.3, 0.5, -0.6, 0.7};
+    m.gravity = Vec2(0.0, -9.81);
+    m.springs = springs;
+    m.validate();
+    VineStepper stepper(m);
+    VineState s = straight_state(m, 0.0);
+    for (int k = 0; k < 5; ++k) ASSERT_EQ(stepper.step(s).status, QpStatus::solved);
+    const VecX q = s.q, v = s.v, rates = stepper.joint_growth_rates(s.time);
+    ASSERT_EQ(stepper.step(s, rates).status, QpStatus::solved);
+    const StepDerivatives d = step_derivatives(stepper);
+    ASSERT_TRUE(d.ok);
+    const double angle_w = m.inflated_beam.wrinkling_angle();
+    for (int j = 0; j < m.num_pins(); ++j)
+      EXPECT_GT(std::abs(pin_angle_deviation(m, q, j)), angle_w);  // every joint wrinkled
+    expect_state_derivatives_match_fd(d, m, q, v, rates);
+    const double law[2] = {m.inflated_beam.collapse_moment(), angle_w};
+    expect_matches_fd(
+        d.dq_dlaw, d.dv_dlaw, 2, 1e-7,
+        [&](int p, double h) {
+          VineModel mp = m;
+          if (p == 0)
+            mp.inflated_beam.set_collapse_moment(law[0] * (1.0 + h));
+          else
+            mp.inflated_beam.set_wrinkling_angle(law[1] * (1.0 + h));
+          Next next = step_from(mp, q, v, rates);
+          next.q /= law[p];  // a relative step h: the difference is law[p] times d/dlaw
+          next.v /= law[p];
+          return next;
+        },
+        "d/d(M_c, theta_w)");
+    EXPECT_GT(d.dv_dlaw.col(1).norm(), 1e-3);
+    expect_pin_parameter_matches_fd(d.dq_drest, d.dv_drest, m, q, v, rates, &VineModel::rest_angle,
+                                    1e-6, "d/drest");
+  }
 }
 
 }  // namespace

@@ -25,6 +25,26 @@ TEST(GrowthSchedule, HoldsAndInterpolates) {
   EXPECT_THROW(GrowthSchedule::table({0.0}, {1.0, 2.0}, "t"), InputError);
 }
 
+// du(t)/d rate_i, the fits' growth-rate derivative: u is linear in the samples' rates, so the
+// weights reproduce u(t) and, per sample, the change of u when that rate alone changes by 1.
+TEST(GrowthSchedule, RateWeightsAreTheDerivativesInTheSamplesRates) {
+  for (GrowthSchedule s : {GrowthSchedule::piecewise({0.0, 1.0, 2.0}, {0.1, 0.2, 0.05}, "s"),
+                           GrowthSchedule::table({0.0, 1.0, 2.0}, {0.1, 0.2, 0.05}, "t")})
+    for (const double t : {-1.0, 0.0, 0.25, 1.0, 1.7, 5.0}) {
+      double weighted = 0.0;
+      for (int i = 0; i < s.num_samples(); ++i) {
+        weighted += s.rate_weight(t, i) * s.sample_rate(i);
+        GrowthSchedule moved = s;
+        moved.set_sample_rate(i, s.sample_rate(i) + 1.0);
+        EXPECT_NEAR(moved.rate(t) - s.rate(t), s.rate_weight(t, i), 1e-14) << t << " " << i;
+      }
+      EXPECT_NEAR(weighted, s.rate(t), 1e-15) << t;
+    }
+  const GrowthSchedule table = GrowthSchedule::table({0.0, 1.0}, {0.0, 0.04}, "t");
+  EXPECT_EQ(table.rate_weight(0.25, 0), 0.75);
+  EXPECT_EQ(table.rate_weight(0.25, 1), 0.25);
+}
+
 TEST(VineModel, TubeInertiaHandValue) {
   // thin-walled tube: m (D^2 / 8 + l^2 / 12), l = 2 d
   EXPECT_NEAR(tube_inertia(2.0, 0.02, 0.05), 2.0 * (0.0004 / 8 + 0.01 / 12), 1e-18);

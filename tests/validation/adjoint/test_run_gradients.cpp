@@ -13,122 +13,34 @@
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/viscous_drag.hpp"
 #include "unit/rod/rod_shapes.hpp"
-#include "validation/adjoint/whole_run_difference.hpp"
+#include "validation/adjoint/gradient_case.hpp"
 
 namespace tendril {
 namespace {
 
 using adjoint::Parameter;
-
-/// A run whose objective's gradient is checked.
-struct GradientCase {
-  Model model;
-  State initial;
-  DynamicsOptions options;
-  int steps = 0;
-  adjoint::Objective objective;
-  std::vector<Parameter> parameters;
-};
-
-/// Implicit Euler at dt [s], Newton to its round-off floor so that whole-run differences resolve
-/// the gradient.
-DynamicsOptions tight_euler(double dt) {
-  DynamicsOptions options;
-  options.dt = dt;
-  options.newton.force_tolerance = 1e-14;
-  return options;
-}
-
-/// The cantilever (L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52 kg/m^3) with 11 nodes, clamped at
-/// x = 0, under gravity along -z.
-GradientCase cantilever() {
-  test::BuiltRod rod = test::clamped_benchmark_rod(11);
-  rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
-  GradientCase c;
-  c.initial = test::rest_state(rod);
-  c.options = tight_euler(2e-3);
-  c.steps = 50;
-  // the tip's distance to a point below it at the end, plus the time integral of its height
-  c.objective = adjoint::sum({adjoint::distance_to_targets(rod.model, {{10, 50, {0.9, 0.0, -0.1}}}),
-                              adjoint::position_time_integral(rod.model, 10, Vec3::UnitZ(), 2e-3)});
-  c.parameters = {adjoint::youngs_modulus(rod.model, 1e7), adjoint::density(rod.model, 1273.52),
-                  adjoint::uniform_natural_curvature(0, 0.0),
-                  adjoint::spring_natural_curvature(rod.model, 4, 0)};
-  c.model = std::move(rod.model);
-  return c;
-}
-
-/// L with parameter i at `value` (i >= 0), or with initial velocity `dof` at `value` (i < 0).
-double objective_at(const GradientCase& c, int i, int dof, double value) {
-  std::vector<Parameter> parameters = c.parameters;
-  State initial = c.initial;
-  if (i >= 0)
-    parameters[static_cast<std::size_t>(i)].value = value;
-  else
-    initial.u[dof] = value;
-  return adjoint::run_objective(c.model, c.options, initial, c.steps, c.objective, parameters);
-}
-
-void expect_matches(double adjoint_value, double difference, double uncertainty,
-                    const std::string& what) {
-  EXPECT_NEAR(adjoint_value, difference, 1e-6 * std::abs(difference))
-      << what << ": whole-run difference " << difference << " (converged to " << uncertainty << ")";
-  EXPECT_GT(std::abs(difference), 1e3 * uncertainty) << what << ": the difference is resolved";
-}
-
-/// Every parameter's and the listed initial velocities' gradients against converged central
-/// differences of whole runs (relative error <= 1e-6); velocity steps from 1e-2 m/s (rad/s).
-void expect_gradient_matches_differences(const GradientCase& c,
-                                         const std::vector<int>& velocity_dofs) {
-  const adjoint::RunGradient g =
-      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
-  ASSERT_TRUE(g.ok) << g.message;
-  EXPECT_DOUBLE_EQ(g.value, adjoint::run_objective(c.model, c.options, c.initial, c.steps,
-                                                   c.objective, c.parameters));
-  for (std::size_t i = 0; i < c.parameters.size(); ++i) {
-    const Parameter& p = c.parameters[i];
-    double uncertainty = 0.0;
-    const double difference = test::converged_central_difference(
-        [&](double v) { return objective_at(c, static_cast<int>(i), 0, v); }, p.value,
-        1e-2 * p.difference_step(), &uncertainty);
-    expect_matches(g.parameters[static_cast<Eigen::Index>(i)], difference, uncertainty, p.name);
-  }
-  for (int dof : velocity_dofs) {
-    double uncertainty = 0.0;
-    const double difference =
-        test::converged_central_difference([&](double v) { return objective_at(c, -1, dof, v); },
-                                           c.initial.u[dof], 1e-2, &uncertainty);
-    expect_matches(g.initial_velocity[dof], difference, uncertainty,
-                   "initial velocity of DOF " + std::to_string(dof));
-  }
-}
+using test::cantilever;
+using test::expect_gradient_matches_differences;
+using test::GradientCase;
+using test::tight_euler;
 
 TEST(RunGradients, PlanarCantileverUnderGravity) {
   const GradientCase c = cantilever();
   expect_gradient_matches_differences(c, {c.model.dofs.node(10) + 2, c.model.dofs.node(5) + 0});
 }
 
-/// A clamped rod along x with natural curvature about both material axes (it curls out of the
-/// plane as it falls) and an initial twist rate: the reference frames turn in 3D, so the
-/// gradient needs the frame angles' adjoint.
-GradientCase curled_rod() {
-  GradientCase c = cantilever();
-  c.parameters = {adjoint::youngs_modulus(c.model, 1e7), adjoint::density(c.model, 1273.52),
-                  adjoint::uniform_natural_curvature(0, 2.0),
-                  adjoint::uniform_natural_curvature(1, -1.5),
-                  adjoint::spring_natural_curvature(c.model, 6, 0)};
-  for (int e = 1; e < 10; ++e) c.initial.u[c.model.dofs.twist(e)] = 3.0 * e;
-  return c;
-}
-
+/// The clamped rod along x with natural curvature about both material axes curls out of the
+/// plane as it falls, with an initial twist rate: the reference frames turn in 3D, so the gradient
+/// needs the frame angles' adjoint.
 TEST(RunGradients, CurledRodWithTwistOutOfPlane) {
-  const GradientCase c = curled_rod();
+  const GradientCase c = test::curled_cantilever();
   const adjoint::RunGradient g =
       adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
   ASSERT_TRUE(g.ok) << g.message;
   EXPECT_GT(std::abs(g.final_state.q[c.model.dofs.node(10) + 1]), 1e-3) << "the rod leaves y = 0";
   expect_gradient_matches_differences(
-      c, {c.model.dofs.node(10) + 1, c.model.dofs.twist(9), c.model.dofs.twist(3)});
+      c, {c.model.dofs.node(10) + 1, c.model.dofs.twist(9), c.model.dofs.twist(3)},
+      {c.model.dofs.node(10) + 2, c.model.dofs.node(4), c.model.dofs.twist(3)});
 }
 
 TEST(RunGradients, CantileverInViscousMedium) {
@@ -170,7 +82,7 @@ TEST(RunGradients, RodNetworkWithJoint) {
 }
 
 TEST(RunGradients, CheckpointingRecomputesTheSameGradient) {
-  const GradientCase c = curled_rod();
+  const GradientCase c = test::curled_cantilever();
   adjoint::GradientOptions every_state, every_seventh;
   every_seventh.checkpoint_interval = 7;
   const adjoint::RunGradient a = adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps,

@@ -1,0 +1,180 @@
+// Each parameter's dr/dp, as StepAdjoint takes it from its difference stencil (Parameter::degree:
+// affine, or the fourth-order central difference, exact for polynomials of degree <= 4), against
+// a central difference of the step residual with a small step, in the conformance suite's style;
+// and the stencil's exactness: the same derivative for two stencil widths. Terms: E, density,
+// natural curvatures and viscosity on a 3D rod with twist, rod radius and
+// shear modulus, point-load components and schedule knots (actuated at the solve time), obstacle
+// contact stiffness and friction, shell thickness and Young's modulus.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tendril/adjoint/contact_parameters.hpp"
+#include "tendril/adjoint/control_parameters.hpp"
+#include "tendril/adjoint/section_parameters.hpp"
+#include "tendril/adjoint/step_adjoint.hpp"
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/core/actuator.hpp"
+#include "tendril/forces/gravity.hpp"
+#include "tendril/forces/point_load.hpp"
+#include "tendril/integrate/time_stepper.hpp"
+#include "tendril/io/shell_generators.hpp"
+#include "tendril/shell/shell_builder.hpp"
+#include "unit/adjoint/curled_rod.hpp"
+#include "unit/rod/rod_shapes.hpp"
+
+namespace tendril {
+namespace {
+
+/// A model with parameters and the step of its run at which dr/dp is checked.
+struct StencilCase {
+  Model model;
+  State initial;
+  DynamicsOptions options;
+  std::vector<adjoint::Parameter> parameters;
+  int step = 5;
+};
+
+/// The residual r(y) (all DOFs) of the implicit Euler step start -> end on c.model with
+/// parameter i at `value` (the others at theirs), the actuators at the solve time.
+VecX residual(const StencilCase& c, std::size_t i, double value, const State& start,
+              const State& end) {
+  Model model = c.model;
+  for (std::size_t j = 0; j < c.parameters.size(); ++j)
+    c.parameters[j].apply(model, j == i ? value : c.parameters[j].value);
+  VecX predicted;
+  const NewtonProblem problem = adjoint::implicit_euler_problem(start, c.options.dt, predicted);
+  Model actuated = model;
+  actuated_rods(model, problem.time, actuated.rods);
+  NewtonSystem system(actuated, c.options.newton);
+  system.update_stencils(start);
+  EXPECT_TRUE(system.evaluate(problem, end.q, false));
+  return system.residual();
+}
+
+/// dr/dp of parameter i from its stencil at width d.
+VecX stencil_derivative(const StencilCase& c, std::size_t i, double d, const State& start,
+                        const State& end) {
+  const double p = c.parameters[i].value;
+  const auto r = [&](double offset) { return residual(c, i, p + offset * d, start, end); };
+  if (c.parameters[i].degree == 1) return (r(1.0) - r(0.0)) / d;
+  return (8.0 * (r(1.0) - r(-1.0)) - (r(2.0) - r(-2.0))) / (12.0 * d);
+}
+
+void expect_stencils_are_residual_derivatives(const StencilCase& c) {
+  State start = c.initial;
+  TimeStepper stepper(c.model, c.options, c.initial.q);
+  for (int k = 0; k < c.step; ++k) ASSERT_TRUE(stepper.step(start).ok());
+  State end = start;
+  ASSERT_TRUE(stepper.step(end).ok());
+  for (std::size_t i = 0; i < c.parameters.size(); ++i) {
+    const adjoint::Parameter& p = c.parameters[i];
+    const double d = p.difference_step();
+    const VecX stencil = stencil_derivative(c, i, d, start, end);
+    const VecX narrower = stencil_derivative(c, i, -0.37 * d, start, end);
+    const double h = 1e-5 * d;
+    const VecX central =
+        (residual(c, i, p.value + h, start, end) - residual(c, i, p.value - h, start, end)) /
+        (2.0 * h);
+    ASSERT_GT(stencil.norm(), 0.0) << p.name;
+    EXPECT_LE((stencil - narrower).norm(), 1e-9 * stencil.norm()) << p.name << ": exact stencil";
+    EXPECT_LE((stencil - central).norm(), 1e-6 * stencil.norm()) << p.name;
+  }
+}
+
+/// The curled 3D rod with twist in a viscous medium: E, rho, uniform and per-spring natural
+/// curvatures, viscosity (all affine).
+TEST(ParameterStencils, MaterialCurvatureAndViscosity) {
+  test::CurledRod rod = test::curled_rod();
+  StencilCase c{std::move(rod.model), std::move(rod.initial), rod.options,
+                std::move(rod.parameters), 10};
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// The clamped 11-node rod under gravity with twist rates, its kappa_bar_1 scheduled and a tip
+/// load.
+TEST(ParameterStencils, SectionLoadAndControlKnots) {
+  test::BuiltRod rod = test::clamped_benchmark_rod(11);
+  rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  StencilCase c;
+  c.initial = test::rest_state(rod);
+  for (int e = 1; e < 10; ++e) c.initial.u[rod.model.dofs.twist(e)] = 3.0 * e;
+  rod.model.actuators.push_back(std::make_shared<adjoint::ControlSchedule>(
+      rod.model, RestQuantity::natural_curvature_1, std::vector<int>{2, 3, 4, 5},
+      std::vector{0.0, 0.008, 0.016, 0.02}, std::vector{0.0, 0.2, -0.1, 0.15}));
+  rod.model.forces.push_back(std::make_shared<PointLoad>(10, Vec3(0.05, 0.0, -0.1)));
+  c.options.dt = 2e-3;
+  c.parameters = {adjoint::rod_radius(rod.model, 5e-3),
+                  adjoint::shear_modulus(rod.model, 1e7 / 3.0),
+                  adjoint::point_load_component(rod.model, 0, 0),
+                  adjoint::point_load_component(rod.model, 0, 2),
+                  adjoint::control_knot(rod.model, 0, 1),
+                  adjoint::control_knot(rod.model, 0, 2)};
+  c.model = std::move(rod.model);
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// The free rod sliding on the ground with node contact and friction.
+TEST(ParameterStencils, ContactStiffnessAndFriction) {
+  test::BuiltRod rod = test::clamped_benchmark_rod(11);
+  std::fill(rod.model.fixed.begin(), rod.model.fixed.end(), std::uint8_t{0});
+  rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  StencilCase c;
+  c.initial = test::rest_state(rod);
+  contact::ContactNodes nodes;
+  for (int i = 0; i < 11; ++i) {
+    nodes.nodes.push_back(i);
+    nodes.radius.push_back(5e-3);
+    c.initial.q[rod.model.dofs.node(i) + 2] = 5e-3;
+    c.initial.u.segment<3>(rod.model.dofs.node(i)) = Vec3(0.5, 0.1, 0.0);
+  }
+  const contact::ContactParameters params{.stiffness = 1e3, .friction = 0.4};
+  const auto ground = std::make_shared<contact::HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  rod.model.energies.push_back(std::make_shared<contact::ObstacleContact>(ground, nodes, params));
+  rod.model.forces.push_back(std::make_shared<contact::ObstacleFriction>(ground, nodes, params));
+  c.options.dt = 2e-3;
+  const std::size_t contact = rod.model.energies.size() - 1;
+  c.parameters = {adjoint::contact_stiffness(rod.model, contact, 0),
+                  adjoint::friction_coefficient(rod.model, contact, 0)};
+  c.model = std::move(rod.model);
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// A mid-edge strip clamped at one end, swinging under gravity.
+TEST(ParameterStencils, ShellThicknessAndModulus) {
+  const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
+  ShellInput input;
+  input.triangles = mesh.triangles;
+  input.material = {
+      .youngs_modulus = 2e7, .poisson_ratio = 0.3, .density = 1000.0, .thickness = 4e-3};
+  StencilCase c;
+  c.model = build_shell_model(mesh.nodes, {input});
+  c.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  for (int i = 0; i < c.model.dofs.num_nodes; ++i)
+    if (mesh.nodes[static_cast<std::size_t>(i)].x() < 0.06)
+      for (int d = 0; d < 3; ++d) c.model.fixed[static_cast<std::size_t>(3 * i + d)] = 1;
+  c.initial.q = rest_configuration(c.model);
+  c.initial.u = VecX::Zero(c.model.dofs.size());
+  initialize_frames(c.model, c.initial.q, c.initial.frames);
+  c.options.dt = 2e-3;
+  c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7)};
+  expect_stencils_are_residual_derivatives(c);
+}
+
+TEST(ParameterStencils, BadInputIsRefused) {
+  test::BuiltRod rod = test::clamped_benchmark_rod(11);
+  const Model& m = rod.model;
+  EXPECT_THROW(adjoint::rod_radius(m, -1.0), InputError);
+  EXPECT_THROW(adjoint::shell_thickness(m, 1e-3), InputError);
+  EXPECT_THROW(adjoint::contact_stiffness(m, 0, -1), InputError);
+  EXPECT_THROW(adjoint::point_load_component(m, 0, 0), InputError);
+  EXPECT_THROW(adjoint::control_knot(m, 0, 0), InputError);
+  EXPECT_THROW(adjoint::ControlSchedule(m, RestQuantity::rest_length, {0}, {0.0}, {1.0}),
+               InputError);
+}
+
+}  // namespace
+}  // namespace tendril

@@ -1,0 +1,170 @@
+// Gradients of whole runs through IMC contact and friction with the ground, against central
+// differences of whole runs (gradient_case.hpp): a rod sliding on the ground and a rod held by
+// static friction, separately, each without a change of contact state within the run (the
+// smooth laws are differentiable there), and a rod sliding across another (edge-edge contact and
+// friction); and the count of state changes a run reports when a sliding rod comes to rest.
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "tendril/adjoint/contact_parameters.hpp"
+#include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/contact/friction/obstacle_friction.hpp"
+#include "tendril/contact/friction/self_friction.hpp"
+#include "tendril/contact/obstacle_contact.hpp"
+#include "tendril/contact/self_contact.hpp"
+#include "tendril/forces/gravity.hpp"
+#include "tendril/forces/point_load.hpp"
+#include "validation/adjoint/gradient_case.hpp"
+
+namespace tendril {
+namespace {
+
+/// The rod (11 nodes, L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52 kg/m^3), free, lying along x on
+/// the ground z = 0 (its nodes at height r) under gravity, with node contact (k_c 1e3 N/m, delta
+/// 1 mm, contact radius r) and friction (mu 0.4, nu 1 mm/s); 40 steps of 2 ms. The parameters
+/// are rho, k_c and mu (E is not: the straight rod hardly bends, dL/dE ~ 1e-16, below what
+/// whole-run differences resolve).
+test::GradientCase rod_on_ground() {
+  test::GradientCase c = test::cantilever();
+  std::fill(c.model.fixed.begin(), c.model.fixed.end(), std::uint8_t{0});
+  contact::ContactNodes nodes;
+  for (int i = 0; i < 11; ++i) {
+    nodes.nodes.push_back(i);
+    nodes.radius.push_back(5e-3);
+    c.initial.q[c.model.dofs.node(i) + 2] = 5e-3;
+  }
+  initialize_frames(c.model, c.initial.q, c.initial.frames);
+  const contact::ContactParameters params{
+      .stiffness = 1e3, .distance_tolerance = 1e-3, .slip_tolerance = 1e-3, .friction = 0.4};
+  const auto ground = std::make_shared<contact::HalfSpace>(Vec3::Zero(), Vec3::UnitZ());
+  c.model.energies.push_back(std::make_shared<contact::ObstacleContact>(ground, nodes, params));
+  c.model.forces.push_back(std::make_shared<contact::ObstacleFriction>(ground, nodes, params));
+  c.steps = 40;
+  // the first step's residual can stall at 9e-12 N, above its relative tolerance and not caught by
+  // the round-off test (a load-free start; the Newton stopping floor of contact scenes): such a
+  // step would be split in two at some parameter values and not at others, a jump in L
+  c.options.newton.force_tolerance_abs = 1e-11;
+  c.objective = adjoint::sum(
+      {adjoint::distance_to_targets(c.model,
+                                    {{10, 40, {1.1, 0.02, 0.0}}, {3, 40, {0.3, 0.0, 0.0}}}),
+       adjoint::position_time_integral(c.model, 5, Vec3(1.0, 0.5, 100.0), c.options.dt)});
+  c.parameters = {adjoint::density(c.model, 1273.52),
+                  adjoint::contact_stiffness(c.model, c.model.energies.size() - 1, 0),
+                  adjoint::friction_coefficient(c.model, c.model.energies.size() - 1, 0)};
+  return c;
+}
+
+/// Every node in contact and in the given state (1 sticking, 2 slipping) at `state`.
+void expect_all_in_state(const test::GradientCase& c, const State& state, std::uint8_t expected) {
+  for (std::uint8_t s : adjoint::contact_states(c.model, state).nodes) EXPECT_EQ(s, expected);
+}
+
+/// Sliding along x (and a little along y) at 0.5 m/s: friction decelerates it by about mu g =
+/// 3.9 m/s^2, so it slides throughout the 80 ms.
+TEST(ContactGradients, RodSlidingOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u.segment<3>(c.model.dofs.node(i)) = Vec3(0.5, 0.1, 0.0);
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(
+      c, {c.model.dofs.node(10), c.model.dofs.node(4) + 1}, {c.model.dofs.node(7) + 1});
+  EXPECT_EQ(g.contact_switches, 0);
+  expect_all_in_state(c, g.final_state, 2);
+}
+
+/// At rest on the ground, pushed along x at one end by a force growing to 0.1 N, a quarter of the
+/// friction limit mu m g = 0.39 N: static friction holds it (the smooth law's creep stays below
+/// nu; it reaches 0.4 nu). The initial velocities are not checked here: the stiff stick law
+/// (K2 = 15 / nu) damps them within a step, their gradient is 1e-4 of mu's and cancels to where
+/// whole-run differences and the adjoint agree to 4e-5 only.
+TEST(ContactGradients, RodStickingOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  c.model.forces.push_back(
+      std::make_shared<PointLoad>(0, [](double t) { return Vec3(1.25 * t, 0.0, 0.0); }));
+  // the creep along x, which mu sets, weighed by 1e3
+  c.objective = adjoint::sum({c.objective, adjoint::position_time_integral(
+                                               c.model, 0, Vec3(1e3, 0.0, 0.0), c.options.dt)});
+  const adjoint::RunGradient g =
+      test::expect_gradient_matches_differences(c, {}, {c.model.dofs.node(7) + 1});
+  EXPECT_EQ(g.contact_switches, 0);
+  expect_all_in_state(c, g.final_state, 1);
+}
+
+/// Sliding at 0.1 m/s, the rod stops within about 26 ms of the 80 ms run: every node switches
+/// from slipping to sticking, and the run says so.
+TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u[c.model.dofs.node(i)] = 0.1;
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  EXPECT_GE(g.contact_switches, 11);
+  expect_all_in_state(c, g.final_state, 1);
+}
+
+}  // namespace
+}  // namespace tendril
+
+namespace tendril {
+namespace {
+
+/// A free rod (5 nodes, 0.4 m along y, its middle node over x = 0.55) across a fixed one (11 nodes
+/// along x; both of the benchmark material) with its axis at `height` (1 cm: touching), moving at
+/// `velocity`, under gravity; IMC edge-edge contact (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4,
+/// nu 1 mm/s) between all edges; 40 steps of 2 ms. The parameters are E and rho.
+test::GradientCase rod_across_rail(double height, const Vec3& velocity) {
+  RodNetworkInput in;
+  for (int i = 0; i < 11; ++i) in.nodes.emplace_back(0.1 * i, 0.0, 0.0);
+  for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, height);
+  for (int i = 0; i < 10; ++i) in.edges.push_back({i, i + 1});
+  for (int i = 11; i < 15; ++i) in.edges.push_back({i, i + 1});
+  in.materials = {test::benchmark_material()};
+  test::BuiltRod rods = test::build(in);
+  Model& model = rods.model;
+  for (int i = 0; i < 11; ++i)
+    for (int d = 0; d < 3; ++d) model.fixed[static_cast<std::size_t>(model.dofs.node(i) + d)] = 1;
+  for (int e = 0; e < 10; ++e) model.fixed[static_cast<std::size_t>(model.dofs.twist(e))] = 1;
+  model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  contact::ContactEdges edges{in.edges, std::vector<double>(in.edges.size(), 5e-3)};
+  const contact::ContactParameters params{
+      .stiffness = 1e3, .distance_tolerance = 1e-3, .slip_tolerance = 1e-3, .friction = 0.4};
+  model.energies.push_back(std::make_shared<contact::SelfContact>(edges, params, rods.q));
+  model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, params, rods.q));
+  test::GradientCase c;
+  c.initial = test::rest_state(rods);
+  for (int i = 11; i < 16; ++i) c.initial.u.segment<3>(model.dofs.node(i)) = velocity;
+  c.options = test::tight_euler(2e-3);
+  c.options.newton.force_tolerance_abs = 1e-11;  // as rod_on_ground
+  c.steps = 40;
+  c.objective = adjoint::sum(
+      {adjoint::distance_to_targets(model, {{15, 40, {0.6, 0.25, 0.0}}}),
+       adjoint::position_time_integral(model, 13, Vec3(1.0, 0.5, 100.0), c.options.dt)});
+  c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52)};
+  c.model = std::move(rods.model);
+  return c;
+}
+
+/// Touching the rail and sliding along it at 0.5 m/s: the contact stays on the same edge pairs
+/// (those at the free rod's middle node and the rail's edge 5) and slipping.
+TEST(ContactGradients, RodSlidingOnARod) {
+  const test::GradientCase c = rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0));
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(
+      c, {c.model.dofs.node(13), c.model.dofs.node(12) + 1}, {c.model.dofs.node(14) + 2});
+  EXPECT_EQ(g.contact_switches, 0);
+  EXPECT_GT(g.final_state.q[c.model.dofs.node(13)], 0.56) << "it slides";
+  // the gap between the axes' distance and the radii stays below delta: in contact throughout
+  EXPECT_LT(g.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
+}
+
+/// Falling onto the rail from a gap of 5 mm at 0.5 m/s: the contact closes within the run (about
+/// 10 ms), and the run counts it.
+TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
+  const test::GradientCase c = rod_across_rail(1.5e-2, Vec3(0.0, 0.0, -0.5));
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  EXPECT_EQ(adjoint::contact_states(c.model, c.initial).active_pairs, std::vector<int>{0});
+  EXPECT_GE(g.contact_switches, 1);
+}
+
+}  // namespace
+}  // namespace tendril

@@ -1,0 +1,51 @@
+// Gradients of whole rod runs with respect to the parameters beyond the material's E and rho,
+// against central differences of whole runs (gradient_case.hpp): the rods' radius (a quartic in
+// the residual), the shear modulus, the components of a point load and the knots of a natural
+// curvature schedule (the per-step control a controller sets), under implicit Euler and the
+// midpoint rule.
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "tendril/adjoint/control_parameters.hpp"
+#include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/adjoint/section_parameters.hpp"
+#include "tendril/forces/point_load.hpp"
+#include "validation/adjoint/gradient_case.hpp"
+
+namespace tendril {
+namespace {
+
+/// The cantilever under gravity, curled out of plane by a uniform kappa_2 of -1.5 1/m and initial
+/// twist rates, with its kappa_bar_1 scheduled through four knots (0, 0.04, 0.08, 0.12 s: 0, 0.2,
+/// -0.1, 0.15) and a point load (0.05, 0, -0.1) N at the tip.
+test::GradientCase actuated_cantilever() {
+  test::GradientCase c = test::cantilever();
+  for (int e = 1; e < 10; ++e) c.initial.u[c.model.dofs.twist(e)] = 3.0 * e;
+  std::vector<int> springs(c.model.rods.springs.size());
+  for (std::size_t k = 0; k < springs.size(); ++k) springs[k] = static_cast<int>(k);
+  c.model.actuators.push_back(std::make_shared<adjoint::ControlSchedule>(
+      c.model, RestQuantity::natural_curvature_1, springs, std::vector{0.0, 0.04, 0.08, 0.12},
+      std::vector{0.0, 0.2, -0.1, 0.15}));
+  c.model.forces.push_back(std::make_shared<PointLoad>(10, Vec3(0.05, 0.0, -0.1)));
+  c.parameters = {
+      adjoint::uniform_natural_curvature(1, -1.5),  adjoint::rod_radius(c.model, 5e-3),
+      adjoint::shear_modulus(c.model, 1e7 / 3.0),   adjoint::point_load_component(c.model, 0, 0),
+      adjoint::point_load_component(c.model, 0, 2), adjoint::control_knot(c.model, 0, 1),
+      adjoint::control_knot(c.model, 0, 2)};
+  return c;
+}
+
+TEST(ParameterGradients, RadiusShearModulusLoadAndControlKnots) {
+  const test::GradientCase c = actuated_cantilever();
+  test::expect_gradient_matches_differences(c, {c.model.dofs.twist(5)});
+}
+
+TEST(ParameterGradients, ControlKnotsUnderTheMidpointRule) {
+  test::GradientCase c = actuated_cantilever();
+  c.options.scheme = Scheme::implicit_midpoint;
+  test::expect_gradient_matches_differences(c, {});
+}
+
+}  // namespace
+}  // namespace tendril
