@@ -13,7 +13,9 @@
 #include "tendril/integrate/time_stepper.hpp"
 
 namespace tendril::adjoint {
+namespace {
 
+/// One forward step; empty on success, else why the run cannot be differentiated.
 std::string forward_step(TimeStepper& stepper, State& state) {
   const StepReport report = stepper.step(state);
   return report.ok() ? std::string() : report.message;
@@ -26,8 +28,6 @@ std::string static_solve(const Model& model, const GradientOptions& gradient, St
   const StaticReport report = solver.solve(state);
   return report.ok() ? std::string() : "static solve: " + report.message;
 }
-
-namespace {
 
 /// Adds l_k's gradient at `state` into the adjoint (fixed DOFs stay zero).
 void add_objective_gradient(const Model& model, const Objective& objective, int step,
