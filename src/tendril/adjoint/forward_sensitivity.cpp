@@ -15,7 +15,7 @@ namespace {
 void require_sensitivities(const Model& model, const DynamicsOptions& options,
                            const std::vector<Parameter>& parameters) {
   if (options.scheme != Scheme::implicit_euler)
-    throw InputError("scheme", "implicit_midpoint",
+    throw InputError("scheme", std::string(to_string(options.scheme)),
                      "implicit_euler (run_with_gradient differentiates the midpoint rule)");
   if (!model.shells.triangles.empty())
     throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",

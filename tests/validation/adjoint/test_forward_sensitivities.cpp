@@ -4,6 +4,7 @@
 // pass). A 3D rod curling out of plane with initial twist rates in a viscous medium (frame angles,
 // damping, two objectives from one run), and the flagellated robot's speed and rotation rates with
 // respect to C1, C2, mu and the motor's rpm (the observables and parameters of `tendril fit`).
+// What they do not differentiate is refused with the key.
 #include <cmath>
 #include <cstdlib>
 #include <memory>
@@ -12,10 +13,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/input_error.hpp"
+
 #include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/head_drag.hpp"
 #include "tendril/forces/viscous_drag.hpp"
@@ -143,6 +147,22 @@ SensitivityCase robot() {
 
 TEST(ForwardSensitivities, FlagellatedRobotAgainstTheAdjoint) {
   expect_sensitivities_match_adjoint(robot());
+}
+
+TEST(ForwardSensitivities, WhatItDoesNotDifferentiateIsRefusedWithTheKey) {
+  SensitivityCase c = curled_rod_in_medium();
+  const auto run = [&] {
+    adjoint::run_with_sensitivities(c.model, c.options, c.initial, c.steps, c.objectives,
+                                    c.parameters);
+  };
+  c.parameters = {adjoint::rod_radius(c.model, 5e-3)};  // the residual is of degree 4 in r
+  testing::expect_input_error(run, {"parameters[0]", "affine", "run_with_gradient"});
+  c.parameters = {adjoint::density(c.model, 1273.52)};
+  c.options.scheme = Scheme::implicit_midpoint;
+  testing::expect_input_error(run, {"scheme", "implicit_midpoint", "implicit_euler"});
+  c.options.scheme = Scheme::implicit_euler;
+  c.steps = 0;
+  testing::expect_input_error(run, {"steps", "0", ">= 1"});
 }
 
 }  // namespace
