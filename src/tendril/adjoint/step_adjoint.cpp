@@ -103,43 +103,11 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
 StepAdjoint::~StepAdjoint() = default;
 
 void StepAdjoint::build_transpose() {
-  const NewtonSystem& system = run_->system;
-  const std::vector<int>& free = system.free_dofs();
-  const int n = model_.dofs.size();
-  const auto num_free = static_cast<int>(free.size());
-  free_index_.assign(static_cast<std::size_t>(n), -1);
-  for (int k = 0; k < num_free; ++k) free_index_[static_cast<std::size_t>(free[k])] = k;
-  const SparseMatrix& full = system.pattern();
-  std::vector<Eigen::Triplet<double>> entries;
-  for (int j = 0; j < n; ++j)
-    for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
-      const int r = free_index_[static_cast<std::size_t>(it.row())];
-      const int c = free_index_[static_cast<std::size_t>(j)];
-      if (r >= 0 && c >= 0) entries.emplace_back(c, r, 0.0);
-    }
-  transpose_.resize(num_free, num_free);
-  transpose_.setFromTriplets(entries.begin(), entries.end());
-  transpose_.makeCompressed();
-  transpose_slot_.clear();
-  for (int c = 0; c < num_free; ++c)
-    for (SparseMatrix::InnerIterator it(transpose_, c); it; ++it)
-      transpose_slot_.push_back(
-          value_index(full, free[c], free[static_cast<std::size_t>(it.row())]));
-  solver_ = num_free == 0
-                ? nullptr
-                : make_linear_solver(options_.newton.linear_solver, transpose_,
-                                     options_.newton.banded_max_bandwidth, system.symmetric());
-  damping_ = HessianAssembler(full);
+  transpose_.build(run_->system, options_.newton, true);
+  const auto num_free = static_cast<Eigen::Index>(run_->system.free_dofs().size());
+  damping_ = HessianAssembler(run_->system.pattern());
   w_free_.setZero(num_free);
   mu_free_.setZero(num_free);
-}
-
-void StepAdjoint::assemble_damping(const VecX& q, const VecX& u, double time) {
-  damping_.set_zero();
-  const EvalInput in{run_->actuated ? *run_->actuated : model_, q, u, time,
-                     run_->system.kinematics()};
-  ForceOutput out{nullptr, &damping_, 0.0, -1.0};
-  for (const auto& term : model_.forces) term->accumulate(in, out);
 }
 
 void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX& out) const {
@@ -168,15 +136,10 @@ std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& probl
 std::string StepAdjoint::solve_transposed(double time) {
   const std::vector<int>& free = run_->system.free_dofs();
   mu_.setZero(model_.dofs.size());
-  if (!solver_) return {};
-  const double* values = run_->system.jacobian().valuePtr();
-  double* transposed = transpose_.valuePtr();
-  for (std::size_t s = 0; s < transpose_slot_.size(); ++s)
-    transposed[s] = values[transpose_slot_[s]];
-  const Factorization f = solver_->factorize(transpose_, options_.newton.singular_pivot_tolerance);
-  if (f.status == Factorization::Status::singular)
+  if (!transpose_.has_free_dofs()) return {};
+  if (!transpose_.factorize(run_->system.jacobian(), options_.newton.singular_pivot_tolerance))
     return fmt::format("the step matrix of the step from t = {:.9g} s is singular", time);
-  solver_->solve(w_free_, mu_free_);
+  transpose_.solve(w_free_, mu_free_);
   for (std::size_t k = 0; k < free.size(); ++k)
     mu_[free[k]] = mu_free_[static_cast<Eigen::Index>(k)];
   return {};
@@ -188,7 +151,8 @@ void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& s
   damping_mu_.setZero(n);
   if (!model_.forces.empty() && problem.velocity_scale > 0.0) {
     u_ = problem.velocity_scale * (y - start.q);
-    assemble_damping(y, u_, problem.time);
+    assemble_damping(model_, run_->actuated ? *run_->actuated : model_, y, u_, problem.time,
+                     run_->system.kinematics(), damping_);
     damping_mu_ = problem.velocity_scale * (damping_.matrix().transpose() * mu_);
   }
   const SparseMatrix& jacobian = run_->system.jacobian();

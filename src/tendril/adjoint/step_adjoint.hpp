@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tendril/adjoint/parameter.hpp"
+#include "tendril/adjoint/parameter_residual.hpp"
 #include "tendril/core/model.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/core/state.hpp"
@@ -78,8 +79,6 @@ class StepAdjoint {
   void add_parameter_gradient(VecX& parameter_gradient) const;
   /// The free-DOF matrix J^T: its pattern, analysed once, and the value slots in the full J.
   void build_transpose();
-  /// Adds -dF/du at (q, u) of the ForceTerms into damping_ (zeroed first).
-  void assemble_damping(const VecX& q, const VecX& u, double time);
   /// The start tangents' part of the pull-back of the frame angles' adjoint `lphi` (of the end
   /// state) and s (dr/dphi . mu): adds to edge_values_ what E^T carries into dL/dq_k: the start
   /// holonomy g of the transport to the end (phi_{k+1}) and to y (the forces' frames), and the
@@ -96,12 +95,9 @@ class StepAdjoint {
   std::unique_ptr<ResidualSystem> run_;                   ///< the run's model
   std::vector<std::unique_ptr<ResidualSystem>> shifted_;  ///< the parameters' stencil points
   std::vector<double> base_weight_;  ///< the weight of the run's residual in each dr/dp
-  std::vector<int> free_index_;      ///< free position of each DOF, -1 if fixed
-  SparseMatrix transpose_;           ///< J^T on the free DOFs (pattern of the free J)
-  std::vector<int> transpose_slot_;  ///< value index in the full J of each entry of transpose_
-  std::unique_ptr<LinearSolver> solver_;
-  HessianAssembler damping_;   ///< D = -dF/du on all DOFs
-  Kinematics end_kinematics_;  ///< at q_{k+1} from the start frames (midpoint: y != q_{k+1})
+  FreeStepMatrix transpose_;         ///< J^T on the free DOFs
+  HessianAssembler damping_;         ///< D = -dF/du on all DOFs
+  Kinematics end_kinematics_;        ///< at q_{k+1} from the start frames (midpoint: y != q_{k+1})
   VecX w_free_, mu_free_, mu_, lq_, u_, y_, predicted_, damping_mu_;
   std::vector<Vec3> edge_values_;
 };

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <exception>
 
+#include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
-#include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
 #include "tendril/forces/head_drag.hpp"
 #include "tendril/sim/rod_scene.hpp"
@@ -58,20 +58,22 @@ void differentiate(const sim::RodScene& scene, const std::vector<std::string>& k
   initial.q = scene.q_initial;
   initial.u = scene.u_initial;
   initialize_frames(scene.model, initial.q, initial.frames);
-  outcome.derivatives.resize(static_cast<Eigen::Index>(observables.size()),
-                             static_cast<Eigen::Index>(keys.size()));
+  std::vector<adjoint::Objective> objectives;
+  for (const std::string& name : observables)
+    objectives.push_back(objective_of(scene, name, window));
+  const adjoint::RunSensitivities r = adjoint::run_with_sensitivities(
+      scene.model, scene.dynamics, initial, steps, objectives, parameters);
+  if (!r.ok) {
+    outcome.message = r.message;
+    return;
+  }
+  outcome.derivatives = r.derivatives;
   for (std::size_t k = 0; k < observables.size(); ++k) {
-    const adjoint::RunGradient g =
-        adjoint::run_with_gradient(scene.model, scene.dynamics, initial, steps,
-                                   objective_of(scene, observables[k], window), parameters);
-    if (!g.ok) {
-      outcome.message = g.message;
-      return;
-    }
     // the rotation rates are the absolute values of the signed slopes
-    const double sign = observables[k] != "speed" && g.value < 0.0 ? -1.0 : 1.0;
-    outcome.values.push_back(sign * g.value);
-    outcome.derivatives.row(static_cast<Eigen::Index>(k)) = sign * g.parameters.transpose();
+    const auto kk = static_cast<Eigen::Index>(k);
+    const double sign = observables[k] != "speed" && r.values[kk] < 0.0 ? -1.0 : 1.0;
+    outcome.values.push_back(sign * r.values[kk]);
+    outcome.derivatives.row(kk) *= sign;
   }
   outcome.ok = true;
 }

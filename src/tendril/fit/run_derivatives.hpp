@@ -1,9 +1,11 @@
 #pragma once
 /// Runs of a rod scene with the derivatives of their observables with respect to fitted scene
-/// keys, by the discrete adjoint of the run (adjoint/run_gradient.hpp): the evaluator of
-/// `tendril fit`'s method adjoint_lm (fit/run_least_squares.hpp, fit_runs' `derivatives`). One
-/// forward run and one backward pass per observable give the derivatives with respect to every
-/// parameter at once.
+/// keys, by the forward sensitivities of the run (adjoint/forward_sensitivity.hpp): the evaluator
+/// of `tendril fit`'s method adjoint_lm (fit/run_least_squares.hpp, fit_runs' `derivatives`). One
+/// run, with a factorization and one solve per parameter at each step, gives the derivatives of
+/// every observable with respect to every parameter; the fit has at most four parameters and up to
+/// three observables, where the adjoint (adjoint/run_gradient.hpp) would repeat the run and a
+/// backward pass per observable.
 
 #include <filesystem>
 #include <string>

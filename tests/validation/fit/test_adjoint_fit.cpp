@@ -1,6 +1,6 @@
 // `tendril fit`'s gradient method (adjoint_lm: the Levenberg-Marquardt with the Jacobian from the
-// discrete adjoint of each run) against the finite-difference method on the flagellated robot's
-// medium fit (examples/fit/flagellated_robot_n2*.yaml: C1, C2, mu from v and omega_h of the
+// forward sensitivities of each run) against the finite-difference method on the flagellated
+// robot's medium fit (examples/fit/flagellated_robot_n2*.yaml: C1, C2, mu from v and omega_h of the
 // two-tailed robot at three motor speeds, 3 s runs): both converge, and their estimates differ by
 // less than 1 % of the fit's one-sigma uncertainty (the estimate is the same to the precision the
 // data give it). About 5 s of CPU; docs/physics/fitting.md, "Gradient method".

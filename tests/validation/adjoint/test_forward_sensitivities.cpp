@@ -1,0 +1,169 @@
+// Forward sensitivities of whole runs (adjoint/forward_sensitivity.hpp) against two independent
+// references: central differences of whole runs (validation/adjoint/whole_run_difference.hpp) and
+// the discrete adjoint's gradient of each objective (adjoint/run_gradient.hpp, its own backward
+// pass). A 3D rod curling out of plane with initial twist rates in a viscous medium (frame angles,
+// damping, two objectives from one run), and the flagellated robot's speed and rotation rates with
+// respect to C1, C2, mu and the motor's rpm (the observables and parameters of `tendril fit`).
+// What they do not differentiate is refused with the key.
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/input_error.hpp"
+
+#include "tendril/adjoint/forward_sensitivity.hpp"
+#include "tendril/adjoint/medium_parameter.hpp"
+#include "tendril/adjoint/robot_objective.hpp"
+#include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/adjoint/section_parameters.hpp"
+#include "tendril/forces/gravity.hpp"
+#include "tendril/forces/head_drag.hpp"
+#include "tendril/forces/viscous_drag.hpp"
+#include "tendril/sim/rod_scene.hpp"
+#include "unit/rod/rod_shapes.hpp"
+#include "validation/adjoint/whole_run_difference.hpp"
+
+namespace tendril {
+namespace {
+
+using adjoint::Parameter;
+
+struct SensitivityCase {
+  Model model;
+  State initial;
+  DynamicsOptions options;
+  int steps = 0;
+  std::vector<adjoint::Objective> objectives;
+  std::vector<Parameter> parameters;
+};
+
+/// The 11-node cantilever (L 1 m, r 5 mm, E 1e7 Pa, rho 1273.52 kg/m^3) clamped at x = 0 under
+/// gravity, with natural curvature about both material axes, initial twist rates and viscous drag:
+/// it curls out of plane, so the reference frames turn in 3D.
+SensitivityCase curled_rod_in_medium() {
+  test::BuiltRod rod = test::clamped_benchmark_rod(11);
+  rod.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
+  rod.model.forces.push_back(std::make_shared<ViscousDrag>(rod.model, std::vector<int>{}, 0.5));
+  SensitivityCase c;
+  c.initial = test::rest_state(rod);
+  for (int e = 1; e < 10; ++e) c.initial.u[rod.model.dofs.twist(e)] = 3.0 * e;
+  c.options.dt = 2e-3;
+  c.options.newton.force_tolerance = 1e-14;  // Newton to its round-off floor
+  c.steps = 50;
+  c.objectives = {adjoint::distance_to_targets(rod.model, {{10, 50, {0.9, 0.0, -0.1}}}),
+                  adjoint::position_time_integral(rod.model, 10, Vec3(0.2, 1.0, 0.3), 2e-3)};
+  c.parameters = {adjoint::youngs_modulus(rod.model, 1e7),
+                  adjoint::density(rod.model, 1273.52),
+                  adjoint::uniform_natural_curvature(0, 2.0),
+                  adjoint::uniform_natural_curvature(1, -1.5),
+                  adjoint::spring_natural_curvature(rod.model, 6, 0),
+                  adjoint::viscosity(rod.model, 0, {}, 0.5)};
+  c.model = std::move(rod.model);
+  return c;
+}
+
+/// Every derivative against the adjoint gradient of its objective (the same discrete derivative
+/// by the transposed recursion: equal to round-off, relative 1e-9 of the row's largest entry).
+void expect_sensitivities_match_adjoint(const SensitivityCase& c) {
+  const adjoint::RunSensitivities s = adjoint::run_with_sensitivities(
+      c.model, c.options, c.initial, c.steps, c.objectives, c.parameters);
+  ASSERT_TRUE(s.ok) << s.message;
+  for (std::size_t j = 0; j < c.objectives.size(); ++j) {
+    const adjoint::RunGradient g = adjoint::run_with_gradient(
+        c.model, c.options, c.initial, c.steps, c.objectives[j], c.parameters);
+    ASSERT_TRUE(g.ok) << g.message;
+    const auto jj = static_cast<Eigen::Index>(j);
+    EXPECT_DOUBLE_EQ(s.values[jj], g.value);
+    const double scale = g.parameters.cwiseAbs().maxCoeff();
+    for (std::size_t i = 0; i < c.parameters.size(); ++i)
+      EXPECT_NEAR(s.derivatives(jj, static_cast<Eigen::Index>(i)),
+                  g.parameters[static_cast<Eigen::Index>(i)], 1e-9 * scale)
+          << "objective " << j << ", " << c.parameters[i].name;
+  }
+}
+
+TEST(ForwardSensitivities, CurledRodInMediumAgainstWholeRunDifferences) {
+  const SensitivityCase c = curled_rod_in_medium();
+  const adjoint::RunSensitivities s = adjoint::run_with_sensitivities(
+      c.model, c.options, c.initial, c.steps, c.objectives, c.parameters);
+  ASSERT_TRUE(s.ok) << s.message;
+  EXPECT_GT(std::abs(s.final_state.q[c.model.dofs.node(10) + 1]), 1e-3) << "the rod leaves y = 0";
+  for (std::size_t j = 0; j < c.objectives.size(); ++j)
+    for (std::size_t i = 0; i < c.parameters.size(); ++i) {
+      const auto objective_at = [&](double value) {
+        std::vector<Parameter> parameters = c.parameters;
+        parameters[i].value = value;
+        return adjoint::run_objective(c.model, c.options, c.initial, c.steps, c.objectives[j],
+                                      parameters);
+      };
+      double uncertainty = 0.0;
+      const double difference = test::converged_central_difference(
+          objective_at, c.parameters[i].value, 1e-2 * c.parameters[i].difference_step(),
+          &uncertainty);
+      const double value =
+          s.derivatives(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i));
+      EXPECT_NEAR(value, difference, 1e-6 * std::abs(difference))
+          << "objective " << j << ", " << c.parameters[i].name << ": whole-run difference "
+          << difference << " (converged to " << uncertainty << ")";
+      EXPECT_GT(std::abs(difference), 1e3 * uncertainty) << "the difference is resolved";
+    }
+}
+
+TEST(ForwardSensitivities, CurledRodInMediumAgainstTheAdjoint) {
+  expect_sensitivities_match_adjoint(curled_rod_in_medium());
+}
+
+/// The example robot (implicit Euler, dt = 0.01 s, the motor an actuator) at 150 rpm for 1 s, with
+/// Newton to its round-off floor; its speed and signed head and tail rotation rates over the second
+/// half, with respect to C1, C2, mu and the motor's rpm.
+SensitivityCase robot() {
+  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
+  sim::RodScene scene = sim::load_rod_scene_file(
+      std::string(source ? source : ".") + "/examples/flagellated_robot.yaml",
+      {"duration=1", "integrator.newton.force_tolerance=1e-14", "flagellated_robot.motor_rpm=150"});
+  SensitivityCase c;
+  c.initial.q = scene.q_initial;
+  c.initial.u = scene.u_initial;
+  initialize_frames(scene.model, c.initial.q, c.initial.frames);
+  c.options = scene.dynamics;
+  c.steps = 100;
+  const adjoint::SlopeWindow window{0.0, scene.dt, c.steps, 0.5};
+  const sim::ObservableSpec& spec = *scene.observables;
+  c.objectives = {adjoint::robot_speed(scene.model, spec.head_edge, spec.axis, window),
+                  adjoint::robot_head_rotation(scene.model, spec.head_edge, spec.axis, window),
+                  adjoint::robot_head_rotation(scene.model, spec.tail_edge, spec.axis, window)};
+  std::size_t head = 0;
+  while (!dynamic_cast<const HeadDrag*>(scene.model.forces[head].get())) ++head;
+  c.parameters = {adjoint::head_drag_c1(scene.model, head),
+                  adjoint::head_drag_c2(scene.model, head), adjoint::medium_mu(scene.model, 6.828),
+                  adjoint::motor_rpm(scene.model, 0)};
+  c.model = std::move(scene.model);
+  return c;
+}
+
+TEST(ForwardSensitivities, FlagellatedRobotAgainstTheAdjoint) {
+  expect_sensitivities_match_adjoint(robot());
+}
+
+TEST(ForwardSensitivities, WhatItDoesNotDifferentiateIsRefusedWithTheKey) {
+  SensitivityCase c = curled_rod_in_medium();
+  const auto run = [&] {
+    adjoint::run_with_sensitivities(c.model, c.options, c.initial, c.steps, c.objectives,
+                                    c.parameters);
+  };
+  c.parameters = {adjoint::rod_radius(c.model, 5e-3)};  // the residual is of degree 4 in r
+  testing::expect_input_error(run, {"parameters[0]", "affine", "run_with_gradient"});
+  c.parameters = {adjoint::density(c.model, 1273.52)};
+  c.options.scheme = Scheme::implicit_midpoint;
+  testing::expect_input_error(run, {"scheme", "implicit_midpoint", "implicit_euler"});
+  c.options.scheme = Scheme::implicit_euler;
+  c.steps = 0;
+  testing::expect_input_error(run, {"steps", "0", ">= 1"});
+}
+
+}  // namespace
+}  // namespace tendril
