@@ -154,8 +154,7 @@ void bind_adjoint(py::module_& m) {
   auto simulation = py::reinterpret_borrow<py::class_<RodSimulation>>(m.attr("Simulation"));
   simulation.def("run_with_gradient", &run_with_gradient, "steps"_a, "targets"_a,
                  "parameters"_a = std::vector<std::pair<std::string, double>>{},
-                 "checkpoint_interval"_a = 1, "objective"_a = py::none(),
-                 "static_start"_a = false);
+                 "checkpoint_interval"_a = 1, "objective"_a = py::none(), "static_start"_a = false);
 }
 
 }  // namespace tendril::python

@@ -30,9 +30,9 @@ void add_frame_report(const FitFile& file, const vine::VineScene& scene,
   VecX initial(static_cast<Eigen::Index>(file.parameters.size()));
   for (std::size_t k = 0; k < file.parameters.size(); ++k)
     initial[static_cast<Eigen::Index>(k)] = file.parameters[k].initial;
-  const ShootingResiduals guess = shooting_residuals(scene.model, scene.initial, file.frames,
-                                                     Observation::points, file.vine_parameters,
-                                                     initial, false);
+  const ShootingResiduals guess =
+      shooting_residuals(scene.model, scene.initial, file.frames, Observation::points,
+                         file.vine_parameters, initial, false);
   report.shape_error = shape_errors(file.frames, fitted);
   report.guess_shape_error = shape_errors(file.frames, guess.simulated);
   if (!file.track.is_null()) report.details.emplace_back("track", file.track);
