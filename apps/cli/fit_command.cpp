@@ -114,6 +114,13 @@ void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
                  "run folder (residuals.csv and points.png hold them)\n");
   else
     dir.adopt_file("measured");
+  if (const std::string key = fit::unwritable_trajectory_key(file); !key.empty()) {
+    std::fprintf(stderr,
+                 "warning: no trajectory/ run folder: it is written for fits of vine.stiffness "
+                 "then vine.damping only, and this fit estimates %s\n",
+                 key.c_str());
+    return;
+  }
   const io::RunResult run =
       fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
   if (run.ok) {

@@ -24,6 +24,14 @@ RunSettings fitted_vine_settings(const FitFile& file, const FitReport& report) {
   return settings;
 }
 
+std::string unwritable_trajectory_key(const FitFile& file) {
+  const std::vector<std::string> settable = {"vine.stiffness", "vine.damping"};
+  for (std::size_t k = 0; k < file.parameters.size(); ++k)
+    if (k >= settable.size() || file.parameters[k].key != settable[k])
+      return file.parameters[k].key;
+  return file.parameters.size() == settable.size() ? "" : "vine.damping";
+}
+
 io::RunResult write_fitted_trajectory(const FitFile& file, const FitReport& report,
                                       const std::filesystem::path& out_dir) {
   return vine::run_vine(vine::load_vine_scene_file(file.scene, fitted_vine_settings(file, report)),

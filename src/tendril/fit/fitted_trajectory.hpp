@@ -6,6 +6,7 @@
 /// DIR/measured` shows them side by side). docs/physics/fitting.md, "What the vine fits write".
 
 #include <filesystem>
+#include <string>
 
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_report.hpp"
@@ -16,6 +17,12 @@ namespace tendril::fit {
 /// The scene overrides of the fitted run: the fit's settings, vine.stiffness and vine.damping at
 /// the fitted values, vine.steps the last frame's step.
 RunSettings fitted_vine_settings(const FitFile& file, const FitReport& report);
+
+/// Empty if the fitted trajectory can be written (the fit's parameters are vine.stiffness then
+/// vine.damping), else the first parameter key it cannot set: the other vine parameters (growth
+/// rates, heading, contact radius, the inflated-beam law) are set on the model by the fits but have
+/// no scene override that run.json could record, so no trajectory is written for them.
+std::string unwritable_trajectory_key(const FitFile& file);
 
 /// Runs the fitted scene into `out_dir` (a vine run folder; vine::run_vine).
 io::RunResult write_fitted_trajectory(const FitFile& file, const FitReport& report,
