@@ -1,16 +1,14 @@
 #pragma once
-/// The path of an example scene in the source tree (examples/<name>), found through the
-/// TENDRIL_SOURCE_DIR environment variable that ctest sets for every test (tests/CMakeLists.txt).
+/// The path of an example scene in the source tree (examples/<name>).
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include "support/source_tree.hpp"
 
 namespace tendril::testing {
 
 inline std::filesystem::path example_path(const std::string& name) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return std::filesystem::path(source ? source : ".") / "examples" / name;
+  return source_tree() / "examples" / name;
 }
 
 }  // namespace tendril::testing

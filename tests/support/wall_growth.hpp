@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/source_tree.hpp"
 #include "tendril/fit/vine_shooting_fit.hpp"
 #include "tendril/vine/obstacles.hpp"
 #include "tendril/vine/vine_model.hpp"
@@ -22,9 +23,7 @@ namespace tendril::testing {
 /// ../shared/data/vine_wall_growth beside the source tree, or an empty path when it is absent (a
 /// clone of the repository alone); tests then skip with a message naming the path.
 inline std::filesystem::path wall_growth_data_dir() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  const std::filesystem::path dir =
-      std::filesystem::path(source ? source : ".") / ".." / "shared" / "data" / "vine_wall_growth";
+  const std::filesystem::path dir = source_tree() / ".." / "shared" / "data" / "vine_wall_growth";
   return std::filesystem::exists(dir) ? dir : std::filesystem::path();
 }
 

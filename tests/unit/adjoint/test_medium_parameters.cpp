@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "support/input_error.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/actuator.hpp"
@@ -23,10 +24,8 @@ namespace tendril {
 namespace {
 
 sim::RodScene robot() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return sim::load_rod_scene_file(
-      std::string(source ? source : ".") + "/examples/flagellated_robot.yaml",
-      {"flagellated_robot.motor_rpm=150"});
+  return sim::load_rod_scene_file(testing::source_tree() / "examples" / "flagellated_robot.yaml",
+                                  {"flagellated_robot.motor_rpm=150"});
 }
 
 std::size_t head_drag_index(const Model& model) {

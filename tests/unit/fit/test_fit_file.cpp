@@ -13,6 +13,7 @@
 
 #include "support/input_error.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_methods.hpp"
@@ -338,9 +339,7 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
 
 // The shipped fit files read (the vine one needs the measured data beside the repository).
 TEST(FitFile, ExamplesRead) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr);
-  const fs::path dir = fs::path(source) / "examples" / "fit";
+  const fs::path dir = testing::source_tree() / "examples" / "fit";
   const FitFile n2 = read_fit_file(dir / "flagellated_robot_n2.yaml");
   EXPECT_EQ(n2.parameters.size(), 3u);
   EXPECT_EQ(n2.data.experiments.size(), 3u);
@@ -348,7 +347,7 @@ TEST(FitFile, ExamplesRead) {
   EXPECT_EQ(read_fit_file(dir / "flagellated_robot_n2_adjoint.yaml").method, "adjoint_lm");
   const FitFile one = read_fit_file(dir / "flagellated_robot_one_point.yaml");
   EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
-  if (fs::exists(fs::path(source) / ".." / "shared" / "data" / "vine_wall_growth")) {
+  if (fs::exists(testing::source_tree() / ".." / "shared" / "data" / "vine_wall_growth")) {
     EXPECT_EQ(read_fit_file(dir / "vine_wall_growth.yaml").frames.size(), 8u);
     const FitFile joint = read_fit_file(dir / "vine_wall_growth_joint_estimation.yaml");
     EXPECT_EQ(joint.frames.size(), 8u);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/fit/fit_points_csv.hpp"
 
 namespace tendril::fit {
@@ -46,8 +47,7 @@ TEST(FitPointsCsv, HoldsEveryPointOfEveryFrame) {
 }
 
 TEST(FitPointsCsv, PlotScriptWritesAPng) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR (set by ctest) names the source tree";
+  const std::filesystem::path source = testing::source_tree();
   const auto frames = two_frames();
   const std::filesystem::path dir = testing::scratch_dir("fit_points");
   write_fit_points_csv(dir / "points.csv", frames,

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 
 namespace tendril::fit {
 namespace {
@@ -21,8 +22,7 @@ std::string slurp(const std::filesystem::path& file) {
 }
 
 TEST(PlotFit, MarksTheParametersTheFitDoesNotIdentify) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR (set by ctest) names the source tree";
+  const std::filesystem::path source = testing::source_tree();
   const std::filesystem::path dir = testing::scratch_dir("plot_fit");
   std::ofstream(dir / "fit.json")
       << R"({"converged": true, "parameters": [{"key": "a", "value": 2.0, "sigma": 0.1, "identifiable": true},)"

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::sim {
@@ -18,14 +19,11 @@ namespace {
 
 void expect_bitwise_equal_on_threads(const std::string& example,
                                      std::vector<std::string> overrides) {
-  // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   std::vector<Simulation> sims;
   for (int threads : {1, 2, 3}) {
     std::vector<std::string> set = overrides;
     set.push_back("integrator.newton.threads=" + std::to_string(threads));
-    sims.push_back(
-        Simulation::from_file(std::string(source ? source : ".") + "/examples/" + example, set));
+    sims.push_back(Simulation::from_file(testing::source_tree() / "examples" / example, set));
   }
   int steps = 0;
   do {

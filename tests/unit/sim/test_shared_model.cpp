@@ -13,16 +13,14 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::sim {
 namespace {
 
 RodScene load(const std::string& example, const std::vector<std::string>& overrides) {
-  // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return load_rod_scene_file(std::string(source ? source : ".") + "/examples/" + example,
-                             overrides);
+  return load_rod_scene_file(testing::source_tree() / "examples" / example, overrides);
 }
 
 /// Adds `dv` [m/s] to the velocity of every free node of `sim`.

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "support/vine_paper_scenes.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/vine/body_contact.hpp"
@@ -162,9 +163,8 @@ TEST(PointContact, RuntimeSceneStaysOutsideTheCircleAndGrowsAtTheCommandedRate) 
 }
 
 TEST(PointContact, ClutteredExampleStaysOutsideEveryObstacle) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  const VineScene scene = load_vine_scene_file(std::filesystem::path(source ? source : ".") /
-                                               "examples" / "vine_cluttered.yaml");
+  const VineScene scene =
+      load_vine_scene_file(testing::source_tree() / "examples" / "vine_cluttered.yaml");
   ASSERT_EQ(scene.model.contact_model, ContactModel::point);
   VineStepper stepper(scene.model);
   VineState c = scene.initial;

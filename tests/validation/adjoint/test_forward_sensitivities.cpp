@@ -15,6 +15,7 @@
 
 #include "support/input_error.hpp"
 
+#include "support/source_tree.hpp"
 #include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
@@ -121,9 +122,8 @@ TEST(ForwardSensitivities, CurledRodInMediumAgainstTheAdjoint) {
 /// Newton to its round-off floor; its speed and signed head and tail rotation rates over the second
 /// half, with respect to C1, C2, mu and the motor's rpm.
 SensitivityCase robot() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   sim::RodScene scene = sim::load_rod_scene_file(
-      std::string(source ? source : ".") + "/examples/flagellated_robot.yaml",
+      testing::source_tree() / "examples" / "flagellated_robot.yaml",
       {"duration=1", "integrator.newton.force_tolerance=1e-14", "flagellated_robot.motor_rpm=150"});
   SensitivityCase c;
   c.initial.q = scene.q_initial;

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
@@ -27,13 +28,12 @@ namespace {
 constexpr int kSteps = 100;  // 1 s of 0.01 s
 
 sim::RodScene robot(const std::vector<std::string>& extra = {}) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   std::vector<std::string> overrides = {"duration=1", "integrator.newton.force_tolerance=1e-14"};
   overrides.insert(overrides.end(), extra.begin(), extra.end());
   if (extra.empty() || extra.front().rfind("flagellated_robot.motor_rpm=", 0) != 0)
     overrides.push_back("flagellated_robot.motor_rpm=150");
-  return sim::load_rod_scene_file(
-      std::string(source ? source : ".") + "/examples/flagellated_robot.yaml", overrides);
+  return sim::load_rod_scene_file(testing::source_tree() / "examples" / "flagellated_robot.yaml",
+                                  overrides);
 }
 
 State start_of(const sim::RodScene& scene) {

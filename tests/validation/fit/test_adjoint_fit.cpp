@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
@@ -22,8 +23,7 @@ namespace fs = std::filesystem;
 
 /// The fit of an example fit file on one thread, with the CPU time it took [s].
 FitReport fit_example(const std::string& name, double& cpu_seconds) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  const FitFile file = read_fit_file(fs::path(source ? source : ".") / "examples" / "fit" / name);
+  const FitFile file = read_fit_file(testing::source_tree() / "examples" / "fit" / name);
   FitContext context;
   context.evaluate = thread_pool_evaluator(file.scene, file.data.observables, 1);
   context.jobs = 1;

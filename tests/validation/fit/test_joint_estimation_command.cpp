@@ -39,6 +39,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "support/swinging_vine.hpp"
 #include "support/wall_growth.hpp"
 #include "tendril/fit/vine_shooting_fit.hpp"
@@ -249,8 +250,7 @@ TEST_F(JointEstimationCommand, RefusesBadOptionsNamingKeyAndValue) {
 TEST(JointEstimationCommandOnTheWallGrowth, ConvergesAndWritesACompleteDirectory) {
   if (testing::wall_growth_data_dir().empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr);
+  const fs::path source = testing::source_tree();
   const fs::path dir = testing::scratch_dir("fit_joint_wall");
   const robustness::CliResult r = run_cli(
       {"fit", (fs::path(source) / "examples/fit/vine_wall_growth_joint_estimation.yaml").string(),
@@ -335,9 +335,8 @@ void expect_kept(const fs::path& dir, const robustness::CliResult& r, bool trust
 TEST(JointEstimationCommandOnTheWallGrowth, SigtermStopsThePassAndIpoptAfterTheIterationUnderWay) {
   if (testing::wall_growth_data_dir().empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  ASSERT_NE(std::getenv("TENDRIL_SOURCE_DIR"), nullptr);
-  const fs::path example = fs::path(std::getenv("TENDRIL_SOURCE_DIR")) /
-                           "examples/fit/vine_wall_growth_joint_estimation.yaml";
+  const fs::path example =
+      testing::source_tree() / "examples/fit/vine_wall_growth_joint_estimation.yaml";
   const fs::path pass_dir = testing::scratch_dir("fit_joint_stop_pass");
   robustness::CliResult r;
   const double in_pass = seconds_to_stop(pass_dir, example, "\n   3t ", r);

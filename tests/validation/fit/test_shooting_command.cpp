@@ -13,6 +13,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "support/wall_growth.hpp"
 
 namespace tendril::fit {
@@ -36,8 +37,7 @@ TEST(ShootingCommandOnTheWallGrowth, TheInflatedBeamMomentIsFlaggedInTheSummaryF
   const fs::path data = testing::wall_growth_data_dir();
   if (data.empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR (set by ctest) names the source tree";
+  const fs::path source = testing::source_tree();
   const fs::path dir = testing::scratch_dir("fit_shooting_law");
   // the example scene with the law instead of K (the fit file sets M_c and theta_w)
   std::string scene = slurp(fs::path(source) / "examples/vine_wall_growth.yaml");

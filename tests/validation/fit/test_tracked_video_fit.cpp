@@ -27,6 +27,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "support/wall_growth.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/fitted_trajectory.hpp"
@@ -41,11 +42,6 @@ using robustness::slurp;
 
 constexpr double kTrueStiffness = 0.05, kTrueDamping = 5e-4;  // track/swinging_vine.yaml
 
-fs::path source_dir() {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return source ? fs::path(source) : fs::path();
-}
-
 /// The shape error of every frame after the first is below the guess's.
 void expect_below_the_guess(const FitReport& report) {
   ASSERT_EQ(report.shape_error.size(), report.guess_shape_error.size());
@@ -55,8 +51,7 @@ void expect_below_the_guess(const FitReport& report) {
 }
 
 TEST(TrackedVideoFit, SyntheticVideoRecoversKAndCAndTheFitBeatsTheGuessInEveryFrame) {
-  ASSERT_FALSE(source_dir().empty()) << "TENDRIL_SOURCE_DIR (set by ctest)";
-  const FitFile file = read_fit_file(source_dir() / "examples/fit/vine_track.yaml");
+  const FitFile file = read_fit_file(testing::source_tree() / "examples/fit/vine_track.yaml");
   // frames 0 .. 10 less the dropped 4 and 7, at steps 3 f
   std::vector<int> steps;
   for (const MeasuredFrame& f : file.frames) steps.push_back(f.step);
@@ -109,8 +104,7 @@ TEST(TrackedVideoFit, SyntheticVideoRecoversKAndCAndTheFitBeatsTheGuessInEveryFr
 // The same track fitted by joint_estimation (which estimates the first state too), with
 // measurement_sigma the track's noise (0.2 pixel = 1e-4 m).
 TEST(TrackedVideoFit, JointEstimationOnTheSameTrackRecoversKAndC) {
-  ASSERT_FALSE(source_dir().empty()) << "TENDRIL_SOURCE_DIR (set by ctest)";
-  const fs::path track = source_dir() / "examples/fit/track";
+  const fs::path track = testing::source_tree() / "examples/fit/track";
   const fs::path fit_yaml = testing::scratch_dir("tracked_video_joint") / "joint.yaml";
   robustness::write_text(
       fit_yaml,
@@ -133,11 +127,10 @@ TEST(TrackedVideoFit, JointEstimationOnTheSameTrackRecoversKAndC) {
 }
 
 TEST(TrackedVideoFit, TheCommandWritesTheTrackRecordShapeErrorAndTrajectory) {
-  ASSERT_FALSE(source_dir().empty()) << "TENDRIL_SOURCE_DIR (set by ctest)";
   const fs::path dir = testing::scratch_dir("tracked_video_cli");
   const robustness::CliResult r =
-      run_cli({"fit", (source_dir() / "examples/fit/vine_track.yaml").string(), "--out", "fit",
-               "--no-plot"},
+      run_cli({"fit", (testing::source_tree() / "examples/fit/vine_track.yaml").string(), "--out",
+               "fit", "--no-plot"},
               dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("shape error per frame"), std::string::npos) << r.err;
@@ -152,7 +145,8 @@ TEST(TrackedVideoFit, TheCommandWritesTheTrackRecordShapeErrorAndTrajectory) {
 TEST(TrackedVideoFit, TheWallGrowthTrackThroughTheSameImport) {
   if (testing::wall_growth_data_dir().empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  const FitFile file = read_fit_file(source_dir() / "examples/fit/vine_wall_growth_track.yaml");
+  const FitFile file =
+      read_fit_file(testing::source_tree() / "examples/fit/vine_wall_growth_track.yaml");
   ASSERT_EQ(file.frames.size(), 8u);
   const FitReport report = fit_method(file.method).run(file, FitContext{});
   std::printf("%s", fit_summary(report).c_str());

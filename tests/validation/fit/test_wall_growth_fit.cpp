@@ -23,6 +23,7 @@
 
 #include "support/lagrangian_hessian.hpp"
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "support/wall_growth.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/vine_joint_estimation.hpp"
@@ -133,8 +134,7 @@ TEST(WallGrowthFit, AsATendrilFitMethodFromAFitFile) {
   const std::filesystem::path dir = testing::wall_growth_data_dir();
   if (dir.empty())
     GTEST_SKIP() << "measured data ../shared/data/vine_wall_growth not found beside the repository";
-  const std::filesystem::path source =
-      std::getenv("TENDRIL_SOURCE_DIR") ? std::getenv("TENDRIL_SOURCE_DIR") : ".";
+  const std::filesystem::path source = testing::source_tree();
   const std::filesystem::path fit_yaml = testing::scratch_dir("wall_fit") / "wall.yaml";
   std::ofstream(fit_yaml)
       << "scene: " << (source / "examples/vine_wall_growth.yaml").string()

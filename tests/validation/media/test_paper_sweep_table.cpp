@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::sim {
@@ -58,10 +59,8 @@ std::string same_digits(double value, const std::string& printed) {
 }
 
 TEST(PaperSweepTable, EveryDocumentedRowIsReproducedToItsPrintedDigits) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  ASSERT_NE(source, nullptr) << "TENDRIL_SOURCE_DIR is set by ctest";
-  const std::vector<TableRow> rows =
-      documented_rows(fs::path(source) / "docs/physics/flagellated_robot.md");
+  const fs::path source = testing::source_tree();
+  const std::vector<TableRow> rows = documented_rows(source / "docs/physics/flagellated_robot.md");
   ASSERT_EQ(rows.size(), 10u) << "n = 2 and 3 at 50-250 rpm";
   for (const TableRow& row : rows) {
     Simulation sim = Simulation::from_file(

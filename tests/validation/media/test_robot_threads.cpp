@@ -11,16 +11,15 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::sim {
 namespace {
 
 Simulation robot(int tails, int rpm, double duration, int threads) {
-  // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
   return Simulation::from_file(
-      std::string(source ? source : ".") + "/examples/flagellated_robot.yaml",
+      testing::source_tree() / "examples" / "flagellated_robot.yaml",
       {"flagellated_robot.tails=" + std::to_string(tails),
        "flagellated_robot.motor_rpm=" + std::to_string(rpm), "duration=" + std::to_string(duration),
        "integrator.newton.threads=" + std::to_string(threads)});

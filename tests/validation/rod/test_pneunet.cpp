@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "support/elastica.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril {
@@ -29,10 +30,8 @@ constexpr double kPi = 3.14159265358979323846;
 
 /// Tip of the scene's static solution with `overrides`.
 Vec3 static_tip(const std::string& scene, const std::vector<std::string>& overrides = {}) {
-  // ctest sets TENDRIL_SOURCE_DIR; run by hand from the source tree without it
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  sim::Simulation simulation = sim::Simulation::from_file(
-      std::filesystem::path(source ? source : ".") / "examples" / scene, overrides);
+  sim::Simulation simulation =
+      sim::Simulation::from_file(testing::source_tree() / "examples" / scene, overrides);
   const StepReport report = simulation.step();
   EXPECT_EQ(report.status, StepStatus::converged) << report.message;
   return simulation.state().q.segment<3>(3 * (simulation.model().dofs.num_nodes - 1));

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "support/scratch_dir.hpp"
+#include "support/source_tree.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/io/npy.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -21,8 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path example(const std::string& name) {
-  const char* source = std::getenv("TENDRIL_SOURCE_DIR");
-  return fs::path(source ? source : ".") / "examples" / name;
+  return testing::source_tree() / "examples" / name;
 }
 
 struct ExampleRun {
