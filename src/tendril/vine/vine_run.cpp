@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "tendril/core/error.hpp"
 #include "tendril/vine/run_restart.hpp"
 
 namespace tendril::vine {
