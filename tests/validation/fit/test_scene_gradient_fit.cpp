@@ -184,6 +184,16 @@ void expect_same_estimate(const FitReport& fd, const FitReport& adjoint) {
   }
 }
 
+/// The fit by finite_difference_lm and by adjoint_lm (expect_same_estimate); returns adjoint_lm's.
+FitReport fit_both_ways(const fs::path& scene, const std::vector<std::string>& observables,
+                        double sigma, const std::string& parameters) {
+  const FitReport fd =
+      fit(write_fit(scene, observables, sigma, parameters, "finite_difference_lm"));
+  FitReport adjoint = fit(write_fit(scene, observables, sigma, parameters, "adjoint_lm"));
+  expect_same_estimate(fd, adjoint);
+  return adjoint;
+}
+
 TEST_F(SceneGradientFit, CantileverModulusAndDensityFromTipPositions) {
   const fs::path scene = write("cantilever.yaml", kCantilever);
   std::vector<std::string> observables;
@@ -194,10 +204,7 @@ TEST_F(SceneGradientFit, CantileverModulusAndDensityFromTipPositions) {
       "  - {key: rods.0.material.E, initial: 1.6e7, lower: 1e6, upper: 1e8}\n"
       "  - {key: rods.0.material.density, initial: 900, lower: 100, upper: 1e4}\n";
   const double sigma = 2e-3;  // [m]
-  const FitReport fd =
-      fit(write_fit(scene, observables, sigma, parameters, "finite_difference_lm"));
-  const FitReport adjoint = fit(write_fit(scene, observables, sigma, parameters, "adjoint_lm"));
-  expect_same_estimate(fd, adjoint);
+  const FitReport adjoint = fit_both_ways(scene, observables, sigma, parameters);
   const double truth[] = {1e7, 1273.52};
   for (Eigen::Index j = 0; j < 2; ++j) {
     EXPECT_LT(std::abs(adjoint.values[j] - truth[j]), 4.0 * adjoint.sigma[j])
@@ -215,10 +222,7 @@ TEST_F(SceneGradientFit, ShellStripThicknessFromCornerHeights) {
   const std::string parameters =
       "  - {key: 'shells[0].material.thickness', initial: 3.0e-3, lower: 1e-3, upper: 1e-2}\n";
   const double sigma = 2e-4;  // [m]
-  const FitReport fd =
-      fit(write_fit(scene, observables, sigma, parameters, "finite_difference_lm"));
-  const FitReport adjoint = fit(write_fit(scene, observables, sigma, parameters, "adjoint_lm"));
-  expect_same_estimate(fd, adjoint);
+  const FitReport adjoint = fit_both_ways(scene, observables, sigma, parameters);
   EXPECT_LT(std::abs(adjoint.values[0] - 2e-3), 4.0 * adjoint.sigma[0]);
 }
 
