@@ -1,7 +1,6 @@
 #include "tendril/fit/run_derivatives.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -15,13 +14,12 @@
 #include "tendril/fit/measurement_csv.hpp"
 #include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
-#include "tendril/io/schema.hpp"
 
 namespace tendril::fit {
 namespace {
 
 /// A scene key whose runs adjoint_lm differentiates: the step's residual is a polynomial of
-/// `degree` in its value (docs/physics/fitting.md, "Gradient method").
+/// `degree` in its value (docs/physics/fitting.md, "Method adjoint_lm").
 struct DifferentiatedKey {
   const char* path;  ///< schema path
   int degree;
@@ -74,8 +72,7 @@ const std::vector<DifferentiatedKey>& key_table() {
   return keys;
 }
 
-/// The table's entry of a key (given as "rods.0.material.E" or "rods[0].material.E"); null if it
-/// is not differentiated.
+/// The table's entry of a schema path ("rods[].material.E"); null if it is not differentiated.
 const DifferentiatedKey* find_key(const std::string& path) {
   for (const DifferentiatedKey& k : key_table())
     if (path == k.path) return &k;
