@@ -242,7 +242,12 @@ void check_run_fit_scene(const FitFile& f, const sim::RodScene& scene) {
   try {
     check_differentiable(scene, keys, f.data.observables);
   } catch (const InputError& e) {
-    throw InputError(f.path.string() + ": " + e.key_path() + " (method adjoint_lm)", e.value(),
+    // a key's error names its entry
+    const auto at = std::find(keys.begin(), keys.end(), e.value());
+    const std::string where = e.key_path() == "key" && at != keys.end()
+                                  ? fmt::format("parameters[{}].key", at - keys.begin())
+                                  : e.key_path();
+    throw InputError(f.path.string() + ": " + where + " (method adjoint_lm)", e.value(),
                      e.allowed());
   }
 }
