@@ -60,7 +60,9 @@ int state_at(const sim::RodScene& scene, const std::string& name, const std::str
         k * scene.dt <= scene.duration + 1e-9 * scene.dt))
     refuse(name, fmt::format("a time t in [0, {}] s that is a whole number of steps of dt = {} s",
                              number_text(scene.duration), number_text(scene.dt)));
-  return static_cast<int>(k);
+  // a static scene of duration 0 is one solve, its step 1 at t = 0
+  const bool one_solve = scene.solve == sim::Solve::static_equilibrium && scene.duration == 0.0;
+  return one_solve ? 1 : static_cast<int>(k);
 }
 
 }  // namespace

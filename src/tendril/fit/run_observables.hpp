@@ -3,7 +3,8 @@
 /// measurements (docs/physics/fitting.md, "Observables"): the robot observables of run.json
 /// info.observables (speed, head_rotation_rate, tail_rotation_rate, efficiency) and the coordinate
 /// of a scene node at a time, named "rods[i].nodes[j].x@t" or "shells[i].nodes[j].z@t" (x, y or z
-/// [m] at t [s], a whole number of steps of integrator.dt after t = 0).
+/// [m] at t [s], a whole number of steps of integrator.dt after t = 0; in a static scene of
+/// duration 0, t = 0 is its one solve's equilibrium).
 
 #include <string>
 #include <vector>
