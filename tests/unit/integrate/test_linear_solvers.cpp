@@ -341,6 +341,55 @@ TEST(LinearSolvers, AmdLuOnAHubWithChainsFollowsTheFill) {
   EXPECT_EQ(x_through, x);
 }
 
+TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
+  // three limbs of 30 rod nodes at a hub node, four unknowns per node (a position and a twist, one
+  // supernode: one panel of four lanes) coupled to the nodes up to two away (bend-twist), the hub's
+  // 4 x 4 block and the limbs' first nodes dense and coupled to it: panels updated by runs of whole
+  // and partial supernodes and by their own columns. Non-symmetric values; the solve agrees with a
+  // dense LU, and a factorization refused at a pivot leaves the next one unchanged
+  const int limbs = 3, nodes = 30, n = 4 * (1 + limbs * nodes);
+  std::mt19937 rng(54u);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  MatX a = MatX::Zero(n, n);
+  const auto couple = [&](int p, int q) {  // every unknown of node p with every one of node q
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        a(4 * p + i, 4 * q + j) = unit(rng);
+        a(4 * q + j, 4 * p + i) = unit(rng);
+      }
+  };
+  couple(0, 0);
+  for (int limb = 0; limb < limbs; ++limb)
+    for (int k = 0; k < nodes; ++k) {
+      const int node = 1 + limb * nodes + k;
+      for (int d = 0; d <= 2; ++d)
+        if (k - d >= 0)
+          couple(node, node - d);
+        else
+          couple(node, 0);  // the limb's first nodes hold on to the hub
+    }
+  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+  a = scrambled(a, rng);
+  const SparseMatrix s = to_sparse(a);
+  AmdLuSolver amd;
+  amd.analyze(s);
+  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  VecX x;
+  amd.solve(rhs, x);
+  const VecX x_dense = a.partialPivLu().solve(rhs);
+  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  SparseMatrix singular = s;
+  for (int c = 0; c < n; ++c)
+    for (SparseMatrix::InnerIterator it(singular, c); it; ++it)
+      if (it.row() == n / 3 || c == n / 3) it.valueRef() = 0.0;
+  EXPECT_EQ(amd.factorize(singular, 1e-13).status, Factorization::Status::singular);
+  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  VecX again;
+  amd.solve(rhs, again);
+  EXPECT_EQ(again, x);
+}
+
 TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
   // D A D with D = diag(1e-7 .. 1e7): rows of very different stiffness (a near-rigid part beside
   // soft ones, twists beside positions). Every pivot is its row's diagonal times what survives the
