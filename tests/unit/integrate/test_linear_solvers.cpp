@@ -73,6 +73,18 @@ MatX hub_with_chains(int hub, int chains, int length, unsigned seed) {
   return scrambled(a, rng);
 }
 
+/// AmdLuSolver's solution of a x = rhs (s: a's entries, analyzed by `amd`), checked against a
+/// dense LU's.
+VecX amd_solution_against_dense(AmdLuSolver& amd, const MatX& a, const SparseMatrix& s,
+                                const VecX& rhs) {
+  EXPECT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  VecX x;
+  amd.solve(rhs, x);
+  const VecX x_dense = a.partialPivLu().solve(rhs);
+  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  return x;
+}
+
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
 /// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its
 /// null vector.
@@ -307,12 +319,8 @@ TEST(LinearSolvers, AmdLuOnAHubWithChainsFollowsTheFill) {
   const double chain_work = chains * ((length - 3) * 12.0 + 3 * (3.0 + hub) * (4.0 + hub));
   EXPECT_LE(amd.multiply_adds(), chain_work + (hub - 1.0) * hub * (hub + 1.0) / 3.0);
   EXPECT_LT(amd.multiply_adds(), banded.multiply_adds() / 10.0);
-  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
-  VecX x;
-  amd.solve(rhs, x);
-  const VecX x_dense = a.partialPivLu().solve(rhs);
-  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   // through a map into a larger array holding A's values in reverse
   std::vector<double> stored(static_cast<std::size_t>(s.nonZeros()) + 5, 99.0);
   std::vector<int> map(static_cast<std::size_t>(s.nonZeros()));
@@ -373,12 +381,8 @@ TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
   const SparseMatrix s = to_sparse(a);
   AmdLuSolver amd;
   amd.analyze(s);
-  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
-  VecX x;
-  amd.solve(rhs, x);
-  const VecX x_dense = a.partialPivLu().solve(rhs);
-  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   SparseMatrix singular = s;
   for (int c = 0; c < n; ++c)
     for (SparseMatrix::InnerIterator it(singular, c); it; ++it)
