@@ -109,7 +109,8 @@ MatX grid_laplacian(int rows, int cols, unsigned seed) {
 }
 
 TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
-  // sizes of every remainder modulo the banded LDL^T's panel of 4 columns, down to a single unknown
+  // sizes of every remainder modulo the banded LDL^T's panel of 4 columns (b = 25) and narrow bands
+  // on its band kernel (eliminate_band, b <= 16), down to a single unknown
   for (auto [n, b, seed] : {std::tuple{30, 1, 1u},
                             {80, 4, 2u},
                             {150, 10, 3u},
