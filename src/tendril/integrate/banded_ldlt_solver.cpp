@@ -54,7 +54,7 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   load_.find_fill(band_.size());
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
-  y_.resize(n_);
+  y_.setZero(n_ + (fixed_band_ ? b_ : 0));
 }
 
 template <int B>
@@ -174,7 +174,42 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   return result;
 }
 
+template <int B>
+void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
+  constexpr int kStride = B + 1;
+  double* __restrict y = y_.data();
+  for (int k = 0; k < n_; ++k) y[k] = b[order_[k]];
+  for (int k = n_; k < n_ + B; ++k) y[k] = 0.0;  // rows past n (zero entries of L)
+  const double* band = band_.data();
+  // forward: L z = y (unit lower), then the diagonal
+  for (int j = 0; j < n_; ++j) {
+    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
+    const double yj = y[j];
+#pragma GCC unroll 16
+    for (int s = 1; s <= B; ++s) y[j + s] -= col[s] * yj;
+  }
+  for (int j = 0; j < n_; ++j) y[j] *= inverse_pivot_[j];
+  // backward: L^T x = z, x_j = z_j - sum_s L(j + s, j) x_{j + s}
+  for (int j = n_ - 1; j >= 0; --j) {
+    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
+    double sum = 0.0;
+#pragma GCC unroll 16
+    for (int s = 1; s <= B; ++s) sum += col[s] * y[j + s];
+    y[j] -= sum;
+  }
+  x.resize(n_);
+  for (int k = 0; k < n_; ++k) x[order_[k]] = y[k];
+}
+
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
+  if (fixed_band_) {
+    using Kernel = void (BandedLdltSolver::*)(const VecX&, VecX&);
+    static constexpr auto kKernels = []<int... B>(std::integer_sequence<int, B...>) {
+      return std::array<Kernel, sizeof...(B)>{&BandedLdltSolver::solve_band<B + 1>...};
+    }
+    (std::make_integer_sequence<int, kMaxFixedBand>{});
+    return (this->*kKernels[static_cast<std::size_t>(b_ - 1)])(b, x);
+  }
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   // forward: L z = y (unit lower)
   forward_substitution_unit_lower(y_.data(), n_, last_row_, [this](int c) { return column(c); });

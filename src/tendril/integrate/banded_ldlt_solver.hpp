@@ -67,6 +67,9 @@ class BandedLdltSolver final : public EnvelopeSolver {
   /// The same on band storage of bandwidth B == b_ (fixed_band_)
   template <int B>
   Factorization eliminate_band(double singular_tolerance, double max_diagonal);
+  /// x = A^-1 b from the band storage of bandwidth B == b_ (fixed_band_; y_ holds B zeros past n)
+  template <int B>
+  void solve_band(const VecX& b, VecX& x);
   bool fixed_band_ = false;  ///< band storage: column j holds rows j .. j + b_ (zero past n)
 };
 
