@@ -82,17 +82,13 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
   add_cached(owner, index, dofs, dofs, local, scale);
 }
 
-void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> rows,
-                                  std::span<const int> cols, const Eigen::Ref<const MatX>& local,
-                                  double scale) {
+const int* HessianAssembler::block_slots(const void* owner, std::size_t index,
+                                         std::span<const int> rows, std::span<const int> cols) {
   const std::size_t m = rows.size(), n = cols.size();
-  TENDRIL_ASSERT(
-      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
-      "local matrix size does not match stencil");
-  SlotCache* cache = &cache_of(owner, m, n);
+  SlotCache& cache = cache_of(owner, m, n);
   const std::size_t stride = m + n + m * n;
-  if (cache->entries.size() < (index + 1) * stride) cache->entries.resize((index + 1) * stride, -2);
-  int* stored_rows = cache->entries.data() + index * stride;
+  if (cache.entries.size() < (index + 1) * stride) cache.entries.resize((index + 1) * stride, -2);
+  int* stored_rows = cache.entries.data() + index * stride;
   int* stored_cols = stored_rows + m;
   int* slots = stored_cols + n;
   const bool square = rows.data() == cols.data() && m == n;  // the same DOFs: checked once
@@ -104,19 +100,46 @@ void HessianAssembler::add_cached(const void* owner, std::size_t index, std::spa
       for (std::size_t i = 0; i < m; ++i)
         slots[j * m + i] = rows[i] < 0 || cols[j] < 0 ? -1 : slot(rows[i], cols[j]);
   }
+  return slots;
+}
+
+namespace {
+
+bool all_present(std::span<const int> dofs) {
+  return std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; });
+}
+
+/// values[slots[k]] += local[stride k], k < count, skipping the slots -1 unless `present` (every
+/// DOF present: one pass without tests)
+void add_slots(double* values, const int* slots, std::size_t count, const double* local,
+               std::size_t stride, bool present) {
+  if (present) {
+#pragma GCC unroll 4
+    for (std::size_t k = 0; k < count; ++k) values[slots[k]] += local[k * stride];
+    return;
+  }
+  for (std::size_t k = 0; k < count; ++k)
+    if (slots[k] >= 0) values[slots[k]] += local[k * stride];
+}
+
+}  // namespace
+
+void HessianAssembler::add_cached(const void* owner, std::size_t index, std::span<const int> rows,
+                                  std::span<const int> cols, const Eigen::Ref<const MatX>& local,
+                                  double scale) {
+  const std::size_t m = rows.size(), n = cols.size();
+  TENDRIL_ASSERT(
+      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == n,
+      "local matrix size does not match stencil");
+  const int* slots = block_slots(owner, index, rows, cols);
   double* values = matrix_.valuePtr();
   const double* l = local.data();
   const Eigen::Index outer = local.outerStride();
-  // the common case, every DOF present, a contiguous block and no scale: one pass without tests
-  const auto present = [](std::span<const int> dofs) {
-    return std::all_of(dofs.begin(), dofs.end(), [](int d) { return d >= 0; });
-  };
-  if (scale == 1.0 && outer == static_cast<Eigen::Index>(m) && present(rows) &&
-      (square || present(cols))) {
-#pragma GCC unroll 4
-    for (std::size_t k = 0; k < m * n; ++k) values[slots[k]] += l[k];
-    return;
-  }
+  // the common case, a contiguous block and no scale
+  if (scale == 1.0 && outer == static_cast<Eigen::Index>(m))
+    return add_slots(
+        values, slots, m * n, l, 1,
+        all_present(rows) && ((rows.data() == cols.data() && m == n) || all_present(cols)));
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t i = 0; i < m; ++i) {
       const int k = slots[j * m + i];
@@ -132,28 +155,9 @@ HessianAssembler::SlotCache& HessianAssembler::cache_of(const void* owner, std::
   return slot_caches_.emplace_back(SlotCache{owner, rows, cols, {}});
 }
 
-namespace {
-
-/// values[slots[k]] += local(i, j) for the pairs i >= j of an m x m column-major `local`, column by
-/// column (unrolled for a fixed m: the local offsets are constants)
-template <std::size_t M>
-void add_lower_triangle(double* values, const int* slots, const double* local) {
-#pragma GCC unroll 12
-  for (std::size_t j = 0; j < M; ++j)
-#pragma GCC unroll 12
-    for (std::size_t i = j; i < M; ++i) values[*slots++] += local[j * M + i];
-}
-
-}  // namespace
-
-void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index,
-                                            std::span<const int> dofs,
-                                            const Eigen::Ref<const MatX>& local) {
-  if (!lower_only_) return add_cached(owner, index, dofs, local);
+const int* HessianAssembler::lower_slots(const void* owner, std::size_t index,
+                                         std::span<const int> dofs) {
   const std::size_t m = dofs.size();
-  TENDRIL_ASSERT(
-      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == m,
-      "local matrix size does not match stencil");
   SlotCache& cache = cache_of(owner, m, 0);
   const std::size_t pairs = m * (m + 1) / 2;
   const std::size_t stride = m + 1 + 2 * pairs;
@@ -177,36 +181,90 @@ void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index
         offsets[(*count)++] = static_cast<int>(j * m + i);
       }
   }
+  return count;
+}
+
+namespace {
+
+/// values[slots[k]] += local(i, j) for the pairs i >= j of an m x m column-major `local` (entry (i,
+/// j) at local[S (j M + i)]), column by column (unrolled for a fixed m: the local offsets are
+/// constants)
+template <std::size_t M, std::size_t S>
+void add_lower_triangle(double* values, const int* slots, const double* local) {
+#pragma GCC unroll 12
+  for (std::size_t j = 0; j < M; ++j)
+#pragma GCC unroll 12
+    for (std::size_t i = j; i < M; ++i) values[*slots++] += local[S * (j * M + i)];
+}
+
+/// add_lower_triangle for the stencil sizes that have one (false for the others)
+template <std::size_t S>
+bool add_lower_triangle(std::size_t m, double* values, const int* slots, const double* local) {
+  switch (m) {
+    case 6:
+      add_lower_triangle<6, S>(values, slots, local);  // a rod edge's stretching
+      return true;
+    case 9:
+      add_lower_triangle<9, S>(values, slots, local);  // a CST triangle
+      return true;
+    case 11:
+      add_lower_triangle<11, S>(values, slots, local);  // a rod's bend-twist spring
+      return true;
+    case 12:
+      add_lower_triangle<12, S>(values, slots, local);  // a hinge
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index,
+                                            std::span<const int> dofs,
+                                            const Eigen::Ref<const MatX>& local) {
+  const std::size_t m = dofs.size();
+  TENDRIL_ASSERT(
+      static_cast<std::size_t>(local.rows()) == m && static_cast<std::size_t>(local.cols()) == m,
+      "local matrix size does not match stencil");
+  const Eigen::Index outer = local.outerStride();
+  if (outer == static_cast<Eigen::Index>(m))
+    return add_cached_symmetric(owner, index, dofs, local.data(), 1);
+  if (!lower_only_) return add_cached(owner, index, dofs, local);
+  const int* count = lower_slots(owner, index, dofs);
   // a repeated DOF gets both (i, j) and (j, i) in one entry: the full block adds them
   if (*count < 0) return add_cached(owner, index, dofs, local);
+  const int* slots = count + 1;
+  const int* offsets = slots + m * (m + 1) / 2;
   double* values = matrix_.valuePtr();
-  const double* l = local.data();
-  const Eigen::Index outer = local.outerStride();
-  if (static_cast<std::size_t>(*count) == pairs && outer == static_cast<Eigen::Index>(m)) {
-    // every DOF present: the slots follow the local lower triangle column by column (offsets not
-    // read)
-    switch (m) {
-      case 6:
-        return add_lower_triangle<6>(values, slots, l);  // a rod edge's stretching
-      case 9:
-        return add_lower_triangle<9>(values, slots, l);  // a CST triangle
-      case 11:
-        return add_lower_triangle<11>(values, slots, l);  // a rod's bend-twist spring
-      case 12:
-        return add_lower_triangle<12>(values, slots, l);  // a hinge
-      default:
-        break;
-    }
-  }
-  if (outer == static_cast<Eigen::Index>(m)) {
-#pragma GCC unroll 4
-    for (int k = 0; k < *count; ++k) values[slots[k]] += l[offsets[k]];
-    return;
-  }
   for (int k = 0; k < *count; ++k) {
     const auto j = static_cast<Eigen::Index>(offsets[k]) / static_cast<Eigen::Index>(m);
-    values[slots[k]] += l[j * outer + offsets[k] % static_cast<Eigen::Index>(m)];
+    values[slots[k]] += local.data()[j * outer + offsets[k] % static_cast<Eigen::Index>(m)];
   }
+}
+
+void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index,
+                                            std::span<const int> dofs, const double* local,
+                                            std::size_t stride) {
+  const std::size_t m = dofs.size();
+  double* values = matrix_.valuePtr();
+  const int* count = lower_only_ ? lower_slots(owner, index, dofs) : nullptr;
+  // the full block: both triangles asked, or a repeated DOF (both (i, j) and (j, i) in one entry)
+  if (!count || *count < 0)
+    return add_slots(values, block_slots(owner, index, dofs, dofs), m * m, local, stride,
+                     all_present(dofs));
+  const int* slots = count + 1;
+  const int* offsets = slots + m * (m + 1) / 2;
+  // every DOF present: the slots follow the local lower triangle column by column (offsets not
+  // read)
+  if (static_cast<std::size_t>(*count) == m * (m + 1) / 2 &&
+      (stride == 1   ? add_lower_triangle<1>(m, values, slots, local)
+       : stride == 4 ? add_lower_triangle<4>(m, values, slots, local)
+                     : false))
+    return;
+#pragma GCC unroll 4
+  for (int k = 0; k < *count; ++k)
+    values[slots[k]] += local[stride * static_cast<std::size_t>(offsets[k])];
 }
 
 void HessianAssembler::mirror_lower() {

@@ -75,6 +75,11 @@ class HessianAssembler {
   /// (about half the scattered entries).
   void add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
                             const Eigen::Ref<const MatX>& local);
+  /// The same for a symmetric local matrix read with a stride: entry (i, j) at local[stride (j m +
+  /// i)] (m = #dofs). One lane of a column-major Eigen matrix of LanePack (core/lane_pack.hpp) is
+  /// added this way (stride 4) without unpacking it first.
+  void add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
+                            const double* local, std::size_t stride);
   /// Sets every entry (r, c) above the diagonal to the entry (c, r) below it (a symmetric pattern).
   void mirror_lower();
   const SparseMatrix& matrix() const { return matrix_; }
@@ -97,6 +102,13 @@ class HessianAssembler {
   };
   /// The cache of `owner` for blocks rows x cols (created empty on first use).
   SlotCache& cache_of(const void* owner, std::size_t rows, std::size_t cols);
+  /// The slots (rows x cols, column-major, -1 for a skipped DOF) of stencil `index` of `owner`,
+  /// searched when its DOFs differ from the cached ones (add_cached).
+  const int* block_slots(const void* owner, std::size_t index, std::span<const int> rows,
+                         std::span<const int> cols);
+  /// The lower-triangle cache entry of stencil `index` of `owner` (add_cached_symmetric): its
+  /// count of lower entries (-1 if a DOF repeats), then their slots and local offsets.
+  const int* lower_slots(const void* owner, std::size_t index, std::span<const int> dofs);
   SparseMatrix matrix_;
   std::vector<SlotCache> slot_caches_;
   bool lower_only_ = false;

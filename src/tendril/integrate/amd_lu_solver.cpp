@@ -89,10 +89,11 @@ void AmdLuSolver::analyze(const SparseMatrix& pattern) {
   for (int k = n_ - 2; k >= 0; --k)
     supernode_end_[k] =
         parent[k] == k + 1 && l_count[k] == l_count[k + 1] + 1 ? supernode_end_[k + 1] : k;
+  find_panels();
   l_.assign(l_row_.size(), 0.0);
   u_.assign(u_row_.size(), 0.0);
   pivot_.assign(n_, 0.0);
-  work_.assign(n_, 0.0);
+  work_.assign(n_, LanePack(0.0));
   y_.resize(n_);
 }
 
@@ -112,6 +113,36 @@ Factorization AmdLuSolver::factorize_through(const double* values, double singul
   return eliminate(values, through_, singular_tolerance);
 }
 
+void AmdLuSolver::find_panels() {
+  panel_start_.clear();
+  run_begin_.assign(1, 0);
+  run_first_.clear();
+  std::vector<int> mark(n_, -1), rows;
+  for (int j0 = 0; j0 < n_;) {
+    const int end = std::min(supernode_end_[j0], j0 + LanePack::kLanes - 1);
+    panel_start_.push_back(j0);
+    // the earlier columns the panel's U holds, then one run per supernode among them (U(:, j)
+    // reaches a supernode's columns from some c to its end: the rows of L hold subtrees)
+    rows.clear();
+    for (int j = j0; j <= end; ++j)
+      for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q)
+        if (const int k = u_row_[q]; k < j0 && mark[k] != j0) {
+          mark[k] = j0;
+          rows.push_back(k);
+        }
+    std::sort(rows.begin(), rows.end());
+    for (std::size_t r = 0; r < rows.size();) {
+      const int k = rows[r];
+      run_first_.push_back(k);
+      const int m = std::min(supernode_end_[k], j0 - 1);
+      while (r < rows.size() && rows[r] <= m) ++r;
+    }
+    run_begin_.push_back(static_cast<int>(run_first_.size()));
+    j0 = end + 1;
+  }
+  panel_start_.push_back(n_);
+}
+
 Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int>& from,
                                      double singular_tolerance) {
   double max_diagonal = 0.0;
@@ -119,39 +150,36 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
     if (e >= 0) max_diagonal = std::max(max_diagonal, std::abs(values[from[e]]));
   Factorization result;
   result.status = Factorization::Status::general;
-  double* __restrict w = work_.data();
-  for (int j = 0; j < n_; ++j) {
-    for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e) w[a_row_[e]] = values[from[e]];
-    const double own = std::abs(w[j]);
-    // U(k, j), k < j in increasing order, and the updates of column j by L(:, k), a supernode's
-    // columns k .. m at a time
-    for (int q = u_begin_[j]; q < u_begin_[j + 1];) {
-      const int k = u_row_[q];
-      const int m = std::min(supernode_end_[k], j - 1);
-      update_by_supernode(w, k, m, u_.data() + q);
-      q += m - k + 1;
+  double* w = reinterpret_cast<double*>(work_.data());  // w[4 r + t]: row r, lane t
+  for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
+    const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+    double own[LanePack::kLanes];
+    for (int t = 0; t < width; ++t) {
+      const int j = j0 + t;
+      for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e)
+        w[LanePack::kLanes * a_row_[e] + t] = values[from[e]];
+      own[t] = std::abs(w[LanePack::kLanes * j + t]);
     }
-    const double d = w[j];
-    w[j] = 0.0;
-    const bool accepted = accept_pivot(d, own, max_diagonal, singular_tolerance, result);
-    const double inverse = accepted ? 1.0 / d : 0.0;
-    pivot_[j] = d;
-    for (int p = l_begin_[j]; p < l_begin_[j + 1]; ++p) {
-      l_[p] = w[l_row_[p]] * inverse;
-      w[l_row_[p]] = 0.0;  // the work vector is zero between columns, also after a refusal
-    }
+    for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
+      update_by_run(run_first_[r], std::min(supernode_end_[run_first_[r]], j0 - 1));
+    const bool accepted = eliminate_panel(j0, width, own, max_diagonal, singular_tolerance, result);
+    // U(:, j) of the panel's columns, from rows < j of their lanes
+    for (int t = 0; t < width; ++t)
+      for (int q = u_begin_[j0 + t]; q < u_begin_[j0 + t + 1]; ++q)
+        u_[q] = w[LanePack::kLanes * u_row_[q] + t];
+    clear_panel(p, j0, j0 + width - 1);  // also after a refusal
     if (!accepted) return result;
   }
   return result;
 }
 
-void AmdLuSolver::update_by_supernode(double* __restrict w, int k, int m, double* u) {
-  // the triangle: U(c, j) for c = k .. m, each updating the later ones of the run
-  for (int c = k; c <= m; ++c) {
-    u[c - k] = w[c];
-    w[c] = 0.0;
+void AmdLuSolver::update_by_run(int k, int m) {
+  LanePack* __restrict w = work_.data();
+  // the triangle: U(c, panel) for c = k .. m, each updating the later rows of the run
+  for (int c = k; c < m; ++c) {
+    const LanePack u = w[c];
     const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) up to the supernode's end
-    for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= l[s] * u[c - k];
+    for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
   }
   // the rows after m, the same in every column of the run (column m's list): four columns at once
   const int* rows = l_row_.data() + l_begin_[m];
@@ -162,14 +190,47 @@ void AmdLuSolver::update_by_supernode(double* __restrict w, int k, int m, double
     const double* l1 = l_.data() + l_begin_[c + 1] + (m - c - 1);
     const double* l2 = l_.data() + l_begin_[c + 2] + (m - c - 2);
     const double* l3 = l_.data() + l_begin_[c + 3] + (m - c - 3);
-    const double u0 = u[c - k], u1 = u[c - k + 1], u2 = u[c - k + 2], u3 = u[c - k + 3];
-    for (int i = 0; i < count; ++i) w[rows[i]] -= l0[i] * u0 + l1[i] * u1 + l2[i] * u2 + l3[i] * u3;
+    const LanePack u0 = w[c], u1 = w[c + 1], u2 = w[c + 2], u3 = w[c + 3];
+    for (int i = 0; i < count; ++i)
+      w[rows[i]] -=
+          LanePack(l0[i]) * u0 + LanePack(l1[i]) * u1 + LanePack(l2[i]) * u2 + LanePack(l3[i]) * u3;
   }
   for (; c <= m; ++c) {
     const double* l = l_.data() + l_begin_[c] + (m - c);
-    const double uc = u[c - k];
-    for (int i = 0; i < count; ++i) w[rows[i]] -= l[i] * uc;
+    const LanePack u = w[c];
+    for (int i = 0; i < count; ++i) w[rows[i]] -= LanePack(l[i]) * u;
   }
+}
+
+bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_diagonal,
+                                  double singular_tolerance, Factorization& result) {
+  double* work = reinterpret_cast<double*>(work_.data());
+  for (int s = 0; s < w; ++s) {
+    const int j = j0 + s;
+    const double d = work[LanePack::kLanes * j + s];
+    const bool accepted = accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
+    if (!accepted) return false;
+    const double inverse = 1.0 / d;
+    pivot_[j] = d;
+    // U(j, j0 + t) for the panel's later columns t > s, the others' lanes zero
+    alignas(32) double u_row[LanePack::kLanes] = {};
+    for (int t = s + 1; t < w; ++t) u_row[t] = work[LanePack::kLanes * j + t];
+    const LanePack u = LanePack::load(u_row);
+    for (int q = l_begin_[j]; q < l_begin_[j + 1]; ++q) {
+      const int r = l_row_[q];
+      l_[q] = work[LanePack::kLanes * r + s] * inverse;
+      work_[r] -= LanePack(l_[q]) * u;
+    }
+  }
+  return true;
+}
+
+void AmdLuSolver::clear_panel(std::size_t panel, int j0, int end) {
+  for (int r = run_begin_[panel]; r < run_begin_[panel + 1]; ++r)
+    for (int c = run_first_[r]; c <= std::min(supernode_end_[run_first_[r]], j0 - 1); ++c)
+      work_[c] = LanePack(0.0);
+  for (int c = j0; c <= end; ++c) work_[c] = LanePack(0.0);
+  for (int q = l_begin_[j0]; q < l_begin_[j0 + 1]; ++q) work_[l_row_[q]] = LanePack(0.0);
 }
 
 void AmdLuSolver::solve(const VecX& b, VecX& x) {

@@ -9,9 +9,13 @@
 /// in analyze() from the elimination tree (row j of L is the reach of A(0 .. j - 1, j) in the tree;
 /// Davis, Direct Methods for Sparse Linear Systems, SIAM 2006, sec. 4.1-4.2 and 6.1). The numeric
 /// factorization is left-looking by columns (Davis, sec. 6.2, without the pivot search): column j
-/// of A is scattered into a dense work vector, updated by the earlier columns k with U(k, j) != 0
-/// in increasing k (a supernode's columns together: a rod node's positions and twist), and gathered
-/// into U(:, j) and L(:, j); its work follows the fill,
+/// of A is scattered into a dense work array, updated by the earlier columns k with U(k, j) != 0
+/// in increasing k, and gathered into U(:, j) and L(:, j). Columns go in panels of up to four
+/// consecutive columns of one supernode (a rod node's positions and twist), one per lane of a
+/// LanePack (core/lane_pack.hpp): each earlier supernode's columns update the panel's four columns
+/// at once, four multiply-adds per loaded entry of L (Davis sec. 9.1, supernodal left-looking; a
+/// column's entries of U that are structurally zero stay exactly zero in its lane). The work
+/// follows the fill,
 /// sum over columns of (entries of L below the diagonal) x (entries of U above it). As for
 /// BandedLuSolver, the factors exist when every leading principal minor is non-singular (a Newton
 /// matrix c_m M + K - dF/dq is dominated by its diagonal at Tendril's time steps) and a vanishing
@@ -20,6 +24,7 @@
 #include <span>
 #include <vector>
 
+#include "tendril/core/lane_pack.hpp"
 #include "tendril/integrate/linear_solver.hpp"
 
 namespace tendril {
@@ -47,9 +52,19 @@ class AmdLuSolver final : public LinearSolver {
   Factorization eliminate(const double* values, const std::vector<int>& from,
                           double singular_tolerance);
 
-  /// Column j's updates by the supernode columns k .. m (consecutive in U(:, j)): stores U(k .. m,
-  /// j) in u and subtracts L(:, c) U(c, j) from the dense column w
-  void update_by_supernode(double* __restrict w, int k, int m, double* u);
+  /// The updates of the panel's columns (the lanes of work_) by the supernode columns k .. m before
+  /// it: rows k .. m of work_ hold U(k .. m, panel) after it, and L(:, c) U(c, panel) is subtracted
+  /// from the rows below
+  void update_by_run(int k, int m);
+  /// The panels and their runs (analyze(), after the supernodes)
+  void find_panels();
+  /// The panel's own columns j0 .. j0 + w - 1 after the earlier ones' updates: pivots, L's columns,
+  /// and the updates of each column by the panel's columns before it; false when a pivot is refused
+  bool eliminate_panel(int j0, int w, const double* own, double max_diagonal,
+                       double singular_tolerance, Factorization& result);
+  /// Zeroes the rows of work_ the panel starting at j0 touched (its runs' columns, its own
+  /// columns and L(:, j0)'s rows)
+  void clear_panel(std::size_t panel, int j0, int end);
 
   int n_ = 0;
   std::vector<int> order_;  ///< new -> old (#rows)
@@ -67,9 +82,15 @@ class AmdLuSolver final : public LinearSolver {
   std::vector<int> u_begin_, u_row_;
   std::vector<double> u_;
   std::vector<int> supernode_end_;  ///< the last column of column k's supernode (n)
-  std::vector<double> pivot_;       ///< U(j, j) (n)
-  std::vector<double> work_;        ///< dense column, zero between columns (n)
-  VecX y_;                          ///< permuted right-hand side / solution (n)
+  /// panels: up to four consecutive columns of one supernode, the p-th from panel_start_[p] to
+  /// panel_start_[p + 1] - 1; its runs of earlier columns that update it, one per supernode, start
+  /// at run_first_[run_begin_[p] .. run_begin_[p + 1]) (increasing) and end at the supernode's end
+  /// or the panel's start
+  std::vector<int> panel_start_, run_begin_, run_first_;
+  std::vector<double> pivot_;   ///< U(j, j) (n)
+  std::vector<LanePack> work_;  ///< row r of the panel's columns, lane t column j0 + t (n); zero
+                                ///< between panels
+  VecX y_;                      ///< permuted right-hand side / solution (n)
   double multiply_adds_ = 0.0;
 };
 

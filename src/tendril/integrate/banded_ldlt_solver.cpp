@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 
@@ -27,10 +28,16 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   // the envelope: the last row of each column's fill (the staircase)
   last_row_ = permuted_envelope(pattern, order_);
   multiply_adds_ = envelope_size(last_row_).multiply_adds;
-  // a panel's columns store the rows of its last column
-  widen_to_panels(last_row_, kPanel);
+  // a narrow band is stored whole, b + 1 entries in every column and b zero columns after the last
+  // (eliminate_band); else a panel's columns store the rows of its last column
+  fixed_band_ = b_ >= 1 && b_ <= kMaxFixedBand;
+  if (fixed_band_)
+    for (int j = 0; j < n_; ++j) last_row_[j] = std::min(j + b_, n_ - 1);
+  else
+    widen_to_panels(last_row_, kPanel);
   offset_.assign(static_cast<std::size_t>(n_) + 1, 0);
-  for (int j = 0; j < n_; ++j) offset_[j + 1] = offset_[j] + (last_row_[j] - j + 1);
+  for (int j = 0; j < n_; ++j)
+    offset_[j + 1] = offset_[j] + (fixed_band_ ? b_ + 1 : last_row_[j] - j + 1);
   // map each stored entry on or below the permuted diagonal to its slot
   load_ = {};
   for (int c = 0; c < n_; ++c)
@@ -42,18 +49,55 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
         load_.slot.push_back(static_cast<int>(offset_[j] + (i - j)));
       }
     }
-  band_.assign(static_cast<std::size_t>(offset_[n_]), 0.0);
+  band_.assign(static_cast<std::size_t>(offset_[n_] + (fixed_band_ ? b_ * (b_ + 1) : 0)), 0.0);
   // the envelope's entries outside A's lower pattern, zeroed before each factorization
   load_.find_fill(band_.size());
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
-  y_.resize(n_);
+  y_.setZero(n_ + (fixed_band_ ? b_ : 0));
+}
+
+template <int B>
+Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
+  constexpr int kStride = B + 1;  // column j: its diagonal, then rows j + 1 .. j + B (zero past n)
+  Factorization result;
+  for (int j = 0; j < n_; ++j) {
+    double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
+    if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+      return result;
+    const double inverse = 1.0 / col[0];
+    inverse_pivot_[j] = inverse;
+    double t[B];  // t[s - 1] = L(j + s, j) d_j
+#pragma GCC unroll 16
+    for (int s = 0; s < B; ++s) {
+      t[s] = col[s + 1];
+      col[s + 1] = t[s] * inverse;
+    }
+    // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + B
+#pragma GCC unroll 16
+    for (int r = 1; r <= B; ++r) {
+      double* col_r = col + r * kStride;
+      const double l = col[r];
+#pragma GCC unroll 16
+      for (int i = 0; i <= B - r; ++i) col_r[i] -= l * t[r - 1 + i];
+    }
+  }
+  if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
+  return result;
 }
 
 Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   // inverse_pivot_ holds the pivots' own scales until each column is eliminated
   const double max_diagonal = pivot_scales(
       n_, [this](int c) { return column(c); }, inverse_pivot_);
+  if (fixed_band_) {
+    using Kernel = Factorization (BandedLdltSolver::*)(double, double);
+    static constexpr auto kKernels = []<int... B>(std::integer_sequence<int, B...>) {
+      return std::array<Kernel, sizeof...(B)>{&BandedLdltSolver::eliminate_band<B + 1>...};
+    }
+    (std::make_integer_sequence<int, kMaxFixedBand>{});
+    return (this->*kKernels[static_cast<std::size_t>(b_ - 1)])(singular_tolerance, max_diagonal);
+  }
 
   Factorization result;
   for (int j0 = 0; j0 < n_; j0 += kPanel) {
@@ -130,7 +174,42 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   return result;
 }
 
+template <int B>
+void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
+  constexpr int kStride = B + 1;
+  double* __restrict y = y_.data();
+  for (int k = 0; k < n_; ++k) y[k] = b[order_[k]];
+  for (int k = n_; k < n_ + B; ++k) y[k] = 0.0;  // rows past n (zero entries of L)
+  const double* band = band_.data();
+  // forward: L z = y (unit lower), then the diagonal
+  for (int j = 0; j < n_; ++j) {
+    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
+    const double yj = y[j];
+#pragma GCC unroll 16
+    for (int s = 1; s <= B; ++s) y[j + s] -= col[s] * yj;
+  }
+  for (int j = 0; j < n_; ++j) y[j] *= inverse_pivot_[j];
+  // backward: L^T x = z, x_j = z_j - sum_s L(j + s, j) x_{j + s}
+  for (int j = n_ - 1; j >= 0; --j) {
+    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
+    double sum = 0.0;
+#pragma GCC unroll 16
+    for (int s = 1; s <= B; ++s) sum += col[s] * y[j + s];
+    y[j] -= sum;
+  }
+  x.resize(n_);
+  for (int k = 0; k < n_; ++k) x[order_[k]] = y[k];
+}
+
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
+  if (fixed_band_) {
+    using Kernel = void (BandedLdltSolver::*)(const VecX&, VecX&);
+    static constexpr auto kKernels = []<int... B>(std::integer_sequence<int, B...>) {
+      return std::array<Kernel, sizeof...(B)>{&BandedLdltSolver::solve_band<B + 1>...};
+    }
+    (std::make_integer_sequence<int, kMaxFixedBand>{});
+    return (this->*kKernels[static_cast<std::size_t>(b_ - 1)])(b, x);
+  }
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   // forward: L z = y (unit lower)
   forward_substitution_unit_lower(y_.data(), n_, last_row_, [this](int c) { return column(c); });

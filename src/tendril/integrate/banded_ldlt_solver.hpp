@@ -10,7 +10,9 @@
 /// (LDL^T) and 4.3 (band Cholesky), in panels of kPanel columns (sec. 3.2.11, block outer-product
 /// elimination): each panel updates the columns after it by one rank-kPanel update over contiguous
 /// column storage, which the compiler vectorizes and which loads and stores each entry once per
-/// panel instead of once per column.
+/// panel instead of once per column. A narrow band (bandwidth b <= kMaxFixedBand: a rod) is stored
+/// whole, b + 1 entries per column and b zero columns after the last, and eliminated column by
+/// column with loops whose trip counts are constants (eliminate_band).
 
 #include <cstddef>
 #include <vector>
@@ -42,6 +44,7 @@ class BandedLdltSolver final : public EnvelopeSolver {
  private:
   static constexpr int kPanel =
       4;  ///< columns eliminated together (the rank of each trailing update)
+  static constexpr int kMaxFixedBand = 16;  ///< the widest band eliminate_band takes
   /// column(j)[s] = the entry of row s in column j's storage (j <= s <= last_row_[j])
   double* column(int j) { return band_.data() + offset_[static_cast<std::size_t>(j)] - j; }
 
@@ -61,6 +64,13 @@ class BandedLdltSolver final : public EnvelopeSolver {
   VecX y_;    ///< permuted right-hand side / solution (n)
   /// LDL^T of the values in band_ (loaded by load_)
   Factorization eliminate(double singular_tolerance) override;
+  /// The same on band storage of bandwidth B == b_ (fixed_band_)
+  template <int B>
+  Factorization eliminate_band(double singular_tolerance, double max_diagonal);
+  /// x = A^-1 b from the band storage of bandwidth B == b_ (fixed_band_; y_ holds B zeros past n)
+  template <int B>
+  void solve_band(const VecX& b, VecX& x);
+  bool fixed_band_ = false;  ///< band storage: column j holds rows j .. j + b_ (zero past n)
 };
 
 }  // namespace tendril

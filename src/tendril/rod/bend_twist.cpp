@@ -336,12 +336,10 @@ void stencil_fields(const BendTwistStencil& s, const BendTwistSpring& spring, do
     *out++ = x;
 }
 
-/// Values of `count` (1 to 4) springs, stencils[l] and *springs[l] in lane l (the last one repeated
-/// in the unused lanes): energies[l] [J], and gradients[l] and hessians[l] when those arrays are
-/// given.
-void stencil_values(int count, const BendTwistStencil* stencils,
-                    const BendTwistSpring* const* springs, double* energies, VecN<11>* gradients,
-                    MatN<11>* hessians) {
+/// The packed inputs of `count` (1 to 4) springs, stencils[l] and *springs[l] in lane l (the last
+/// one repeated in the unused lanes).
+PackedStencil pack_stencils(int count, const BendTwistStencil* stencils,
+                            const BendTwistSpring* const* springs) {
   // lane-major inputs, transposed four fields at a time into packs
   alignas(32) double fields[kLanes][kStencilFields];
   for (int l = 0; l < kLanes; ++l) {
@@ -371,23 +369,39 @@ void stencil_values(int count, const BendTwistStencil* stencils,
                &packed.bend_stiffness_2, &packed.twist_stiffness, &packed.natural_curvature_1,
                &packed.natural_curvature_2, &packed.natural_twist})
     *x = columns[f++];
+  return packed;
+}
+
+/// Values of the `count` (1 to 4) springs of `packed`: energies[l] [J], gradients[l] when that
+/// array is given, and the four Hessians still packed (lane l is spring l's) when `hessian` is.
+void packed_values(int count, const PackedStencil& packed, double* energies, VecN<11>* gradients,
+                   PMat<11>* hessian) {
   PVec<11> g;
-  PMat<11> h;
-  // unused lanes are written to scratch space
   alignas(32) double energy_lanes[kLanes];
-  VecN<11> g_scratch;
-  MatN<11> h_scratch;
-  double* g_out[kLanes];
-  double* h_out[kLanes];
-  for (int l = 0; l < kLanes; ++l) {
-    g_out[l] = gradients && l < count ? gradients[l].data() : g_scratch.data();
-    h_out[l] = hessians && l < count ? hessians[l].data() : h_scratch.data();
-  }
-  packed_stencil_values(packed, gradients ? &g : nullptr, hessians ? &h : nullptr)
-      .store(energy_lanes);
+  packed_stencil_values(packed, gradients ? &g : nullptr, hessian).store(energy_lanes);
   for (int l = 0; l < count; ++l) energies[l] = energy_lanes[l];
-  if (gradients) unpack_lanes(g.data(), 11, g_out);
-  if (hessians) unpack_lanes(h.data(), 11 * 11, h_out);
+  if (!gradients) return;
+  VecN<11> scratch;  // unused lanes are written to scratch space
+  double* out[kLanes];
+  for (int l = 0; l < kLanes; ++l) out[l] = l < count ? gradients[l].data() : scratch.data();
+  unpack_lanes(g.data(), 11, out);
+}
+
+/// The `count` Hessians of `packed` (lane l to hessians[l]).
+void unpack_hessians(int count, const PMat<11>& packed, MatN<11>* hessians) {
+  MatN<11> scratch;
+  double* out[kLanes];
+  for (int l = 0; l < kLanes; ++l) out[l] = l < count ? hessians[l].data() : scratch.data();
+  unpack_lanes(packed.data(), 11 * 11, out);
+}
+
+/// Values of `count` (1 to 4) springs (pack_stencils): energies[l] [J], and gradients[l] and
+/// hessians[l] when those arrays are given.
+void stencil_values(int count, const PackedStencil& packed, double* energies, VecN<11>* gradients,
+                    MatN<11>* hessians) {
+  PMat<11> h;
+  packed_values(count, packed, energies, gradients, hessians ? &h : nullptr);
+  if (hessians) unpack_hessians(count, h, hessians);
 }
 
 }  // namespace
@@ -406,7 +420,7 @@ double bend_twist_stencil(const BendTwistStencil& s, const BendTwistSpring& spri
                           VecN<11>* gradient, MatN<11>* hessian) {
   const BendTwistSpring* springs[1] = {&spring};
   double energy = 0.0;
-  stencil_values(1, &s, springs, &energy, gradient, hessian);
+  stencil_values(1, pack_stencils(1, &s, springs), &energy, gradient, hessian);
   return energy;
 }
 
@@ -467,17 +481,15 @@ void declare_bend_twist_sparsity(const Model& model, std::size_t first, std::siz
 
 namespace {
 
-/// Energies of the `count` (1 to 4) framed springs from k on and, when requested, their gradients
-/// and Hessians over the stencil DOFs (arrays of `count`), in one pass of the kernel.
-void spring_values(const EvalInput& in, std::size_t k, int count, double* energies, VecN<11>* g,
-                   MatN<11>* h) {
+/// The packed stencils of the `count` (1 to 4) framed springs from k on.
+PackedStencil packed_springs(const EvalInput& in, std::size_t k, int count) {
   std::array<BendTwistStencil, kLanes> stencils;
   std::array<const BendTwistSpring*, kLanes> springs{};
   for (int l = 0; l < count; ++l) {
     stencils[l] = oriented_stencil(in.model, in.kin, in.q, k + l);
     springs[l] = &framed_spring(in.model, k + l);
   }
-  stencil_values(count, stencils.data(), springs.data(), energies, g, h);
+  return pack_stencils(count, stencils.data(), springs.data());
 }
 
 /// Lanes of a pass over springs [i, end).
@@ -491,9 +503,9 @@ void prepare_bend_twist(std::size_t first, std::size_t begin, std::size_t end, c
                         const EnergyOutput& out, BendTwistValues& values) {
   const bool derivatives = out.gradient || out.hessian;
   for (std::size_t i = begin; i < end; i += kLanes)
-    spring_values(in, first + i, lanes_from(i, end), &values.value[i],
-                  derivatives ? &values.vector[i] : nullptr,
-                  out.hessian ? &values.matrix[i] : nullptr);
+    stencil_values(lanes_from(i, end), packed_springs(in, first + i, lanes_from(i, end)),
+                   &values.value[i], derivatives ? &values.vector[i] : nullptr,
+                   out.hessian ? &values.matrix[i] : nullptr);
 }
 
 void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t last,
@@ -502,29 +514,32 @@ void accumulate_bend_twist(const Energy* owner, std::size_t first, std::size_t l
   const bool derivatives = out.gradient || out.hessian;
   std::array<double, kLanes> e_local;
   std::array<VecN<11>, kLanes> g_local;
-  std::array<MatN<11>, kLanes> h_local;
+  PMat<11> h_packed;  // the Hessians of a pass stay packed: each lane is added with stride kLanes
+  static_assert(sizeof(P) == kLanes * sizeof(double));
   for (std::size_t k = first; k < last; ++k) {
     const std::size_t i = k - first;
     const std::size_t lane = i % kLanes;
     const VecN<11>* g = &g_local[lane];
-    const MatN<11>* h = &h_local[lane];
+    const double* h = reinterpret_cast<const double*>(h_packed.data()) + lane;
+    std::size_t h_stride = kLanes;
     if (prepared) {
       out.energy += prepared->value[i];
       g = &prepared->vector[i];
-      h = &prepared->matrix[i];
+      h = prepared->matrix[i].data();
+      h_stride = 1;
     } else {
       // the next pass of the kernel at the first spring of its lanes
       if (lane == 0)
-        spring_values(in, k, lanes_from(k, last), e_local.data(),
-                      derivatives ? g_local.data() : nullptr,
-                      out.hessian ? h_local.data() : nullptr);
+        packed_values(lanes_from(k, last), packed_springs(in, k, lanes_from(k, last)),
+                      e_local.data(), derivatives ? g_local.data() : nullptr,
+                      out.hessian ? &h_packed : nullptr);
       out.energy += e_local[lane];
     }
     if (!derivatives) continue;
     const std::array<int, 11> dofs = spring_dofs(in.model, framed_spring(in.model, k));
     if (out.gradient)
       for (int j = 0; j < 11; ++j) (*out.gradient)[dofs[static_cast<std::size_t>(j)]] += (*g)[j];
-    if (out.hessian) out.hessian->add_cached_symmetric(owner, i, dofs, *h);
+    if (out.hessian) out.hessian->add_cached_symmetric(owner, i, dofs, h, h_stride);
   }
 }
 

@@ -1,5 +1,6 @@
 #include <array>
 #include <span>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -176,6 +177,46 @@ TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
   lower.mirror_lower();
   EXPECT_LE(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(),
             1e-14 * MatX(full.matrix()).norm());
+}
+
+TEST(SparseAssembly, StridedSymmetricBlocksEqualTheirDenseSum) {
+  // add_cached_symmetric reading one lane of four interleaved local matrices (stride 4: a pack of
+  // bend-twist Hessians, core/lane_pack.hpp), on the lower-triangle and the full path, complete
+  // (11 DOFs: unrolled), with a skipped DOF and with a repeated one, equals the dense sum of the
+  // four lanes' matrices built here entry by entry
+  const std::array<int, 11> dofs{4, 15, 1, 10, 6, 12, 8, 0, 3, 14, 2};
+  const std::array<int, 11> skipped{4, 15, -1, 10, 6, 12, 8, 0, 3, 14, 2};
+  const std::array<int, 11> repeated{4, 15, 4, 10, 6, 12, 8, 0, 3, 14, 2};
+  SparsityBuilder builder(16);
+  builder.add_stencil(dofs);
+  std::vector<double> interleaved(4 * 11 * 11);
+  std::array<MatX, 4> lanes;
+  for (int l = 0; l < 4; ++l) {
+    MatX a = MatX::Random(11, 11);
+    lanes[l] = a + a.transpose();
+    for (int k = 0; k < 11 * 11; ++k) interleaved[4 * k + l] = lanes[l].data()[k];
+  }
+  for (bool lower_only : {true, false}) {
+    HessianAssembler assembler(builder.build());
+    assembler.set_lower_only(lower_only);
+    MatX expected = MatX::Zero(16, 16);
+    const int owner = 0;
+    std::size_t first = 0;  // the stencils' cache indices: first + lane
+    for (const auto& stencil : {dofs, skipped, repeated}) {
+      for (int pass = 0; pass < 2; ++pass)  // the second pass uses the cached slots
+        for (int l = 0; l < 4; ++l) {
+          assembler.add_cached_symmetric(&owner, first + l, stencil, interleaved.data() + l, 4);
+          for (int j = 0; j < 11; ++j)
+            for (int i = 0; i < 11; ++i)
+              if (stencil[i] >= 0 && stencil[j] >= 0)
+                expected(stencil[i], stencil[j]) += lanes[l](i, j);
+        }
+      first += 4;
+    }
+    if (lower_only) assembler.mirror_lower();
+    EXPECT_LE((MatX(assembler.matrix()) - expected).norm(), 1e-14 * expected.norm())
+        << (lower_only ? "lower triangle" : "full blocks");
+  }
 }
 
 }  // namespace

@@ -73,6 +73,18 @@ MatX hub_with_chains(int hub, int chains, int length, unsigned seed) {
   return scrambled(a, rng);
 }
 
+/// AmdLuSolver's solution of a x = rhs (s: a's entries, analyzed by `amd`), checked against a
+/// dense LU's.
+VecX amd_solution_against_dense(AmdLuSolver& amd, const MatX& a, const SparseMatrix& s,
+                                const VecX& rhs) {
+  EXPECT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  VecX x;
+  amd.solve(rhs, x);
+  const VecX x_dense = a.partialPivLu().solve(rhs);
+  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  return x;
+}
+
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
 /// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its
 /// null vector.
@@ -97,7 +109,8 @@ MatX grid_laplacian(int rows, int cols, unsigned seed) {
 }
 
 TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
-  // sizes of every remainder modulo the banded LDL^T's panel of 4 columns, down to a single unknown
+  // sizes of every remainder modulo the banded LDL^T's panel of 4 columns (b = 25) and narrow bands
+  // on its band kernel (eliminate_band, b <= 16), down to a single unknown
   for (auto [n, b, seed] : {std::tuple{30, 1, 1u},
                             {80, 4, 2u},
                             {150, 10, 3u},
@@ -307,12 +320,8 @@ TEST(LinearSolvers, AmdLuOnAHubWithChainsFollowsTheFill) {
   const double chain_work = chains * ((length - 3) * 12.0 + 3 * (3.0 + hub) * (4.0 + hub));
   EXPECT_LE(amd.multiply_adds(), chain_work + (hub - 1.0) * hub * (hub + 1.0) / 3.0);
   EXPECT_LT(amd.multiply_adds(), banded.multiply_adds() / 10.0);
-  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
-  VecX x;
-  amd.solve(rhs, x);
-  const VecX x_dense = a.partialPivLu().solve(rhs);
-  EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
+  const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   // through a map into a larger array holding A's values in reverse
   std::vector<double> stored(static_cast<std::size_t>(s.nonZeros()) + 5, 99.0);
   std::vector<int> map(static_cast<std::size_t>(s.nonZeros()));
@@ -339,6 +348,51 @@ TEST(LinearSolvers, AmdLuOnAHubWithChainsFollowsTheFill) {
   ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
   amd.solve(rhs, x_through);
   EXPECT_EQ(x_through, x);
+}
+
+TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
+  // three limbs of 30 rod nodes at a hub node, four unknowns per node (a position and a twist, one
+  // supernode: one panel of four lanes) coupled to the nodes up to two away (bend-twist), the hub's
+  // 4 x 4 block and the limbs' first nodes dense and coupled to it: panels updated by runs of whole
+  // and partial supernodes and by their own columns. Non-symmetric values; the solve agrees with a
+  // dense LU, and a factorization refused at a pivot leaves the next one unchanged
+  const int limbs = 3, nodes = 30, n = 4 * (1 + limbs * nodes);
+  std::mt19937 rng(54u);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  MatX a = MatX::Zero(n, n);
+  const auto couple = [&](int p, int q) {  // every unknown of node p with every one of node q
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        a(4 * p + i, 4 * q + j) = unit(rng);
+        a(4 * q + j, 4 * p + i) = unit(rng);
+      }
+  };
+  couple(0, 0);
+  for (int limb = 0; limb < limbs; ++limb)
+    for (int k = 0; k < nodes; ++k) {
+      const int node = 1 + limb * nodes + k;
+      for (int d = 0; d <= 2; ++d)
+        if (k - d >= 0)
+          couple(node, node - d);
+        else
+          couple(node, 0);  // the limb's first nodes hold on to the hub
+    }
+  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+  a = scrambled(a, rng);
+  const SparseMatrix s = to_sparse(a);
+  AmdLuSolver amd;
+  amd.analyze(s);
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  const VecX x = amd_solution_against_dense(amd, a, s, rhs);
+  SparseMatrix singular = s;
+  for (int c = 0; c < n; ++c)
+    for (SparseMatrix::InnerIterator it(singular, c); it; ++it)
+      if (it.row() == n / 3 || c == n / 3) it.valueRef() = 0.0;
+  EXPECT_EQ(amd.factorize(singular, 1e-13).status, Factorization::Status::singular);
+  ASSERT_EQ(amd.factorize(s, 1e-13).status, Factorization::Status::general);
+  VecX again;
+  amd.solve(rhs, again);
+  EXPECT_EQ(again, x);
 }
 
 TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {
