@@ -1,6 +1,8 @@
 #include "tendril/vine3d/step_derivatives3d.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <utility>
 #include <vector>
 
