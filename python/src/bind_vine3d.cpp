@@ -1,4 +1,5 @@
-// Names of the 3D vine simulator: Vine3dSimulation, its step report and model.
+// Names of the 3D vine simulator: Vine3dSimulation, its step report, model, step derivatives and
+// shooting fit of K and C.
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -51,6 +52,25 @@ void bind_vine3d(py::module_& m) {
       .def_property_readonly(
           "num_obstacles", [](const vine3d::Vine3dModel& model) { return model.obstacles.size(); });
 
+  using D = vine3d::Vine3dStepDerivatives;
+  py::class_<D>(m, "Vine3dStepDerivatives")
+      .def_readonly("ok", &D::ok)
+      .def_readonly("active_inequalities", &D::active_inequalities)
+      .def_readonly("dx_dx", &D::dx_dx)
+      .def_readonly("dx_dK", &D::dx_dK)
+      .def_readonly("dx_dC", &D::dx_dC)
+      .def_readonly("dx_du", &D::dx_du);
+
+  using F = vine3d::ShootingFit3Result;
+  py::class_<F>(m, "Vine3dShootingFit")
+      .def_readonly("stiffness", &F::stiffness)
+      .def_readonly("damping", &F::damping)
+      .def_readonly("stiffness_sigma", &F::stiffness_sigma)
+      .def_readonly("damping_sigma", &F::damping_sigma)
+      .def_readonly("rms_error", &F::rms_error)
+      .def_readonly("iterations", &F::iterations)
+      .def_readonly("converged", &F::converged);
+
   py::class_<Vine3dSimulation>(m, "Vine3dSimulation")
       .def_static("from_file", &vine3d_from_file, "path"_a, "overrides"_a = py::none())
       .def_static("from_yaml", &vine3d_from_yaml, "text"_a, "overrides"_a = py::none())
@@ -62,6 +82,16 @@ void bind_vine3d(py::module_& m) {
       .def("orientations", &Vine3dSimulation::orientations)
       .def("velocities", &Vine3dSimulation::velocities)
       .def("centerline", &Vine3dSimulation::centerline)
+      .def("derivatives", &Vine3dSimulation::derivatives)
+      .def(
+          "fit_stiffness_damping",
+          [](Vine3dSimulation& sim, const std::vector<std::pair<int, MatX>>& frames,
+             double stiffness, double damping, int max_iterations, double step_tolerance) {
+            return sim.fit_stiffness_damping(frames, stiffness, damping,
+                                             {max_iterations, step_tolerance});
+          },
+          "frames"_a, "stiffness"_a, "damping"_a, "max_iterations"_a = 40,
+          "step_tolerance"_a = 1e-10)
       .def_property_readonly("model", &Vine3dSimulation::model,
                              py::return_value_policy::reference_internal)
       .def_property_readonly("steps_taken", &Vine3dSimulation::steps_taken)

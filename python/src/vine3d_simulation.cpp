@@ -46,6 +46,22 @@ void Vine3dSimulation::restore(const std::filesystem::path& run_dir, long frame)
   run_.restore(run_dir, frame);
 }
 
+vine3d::Vine3dStepDerivatives Vine3dSimulation::derivatives() {
+  const auto held = lock_.hold();
+  if (steps_taken() == 0) return {};
+  return vine3d::step_derivatives(run_.stepper());
+}
+
+vine3d::ShootingFit3Result Vine3dSimulation::fit_stiffness_damping(
+    const std::vector<std::pair<int, MatX>>& frames, double stiffness, double damping,
+    const vine3d::ShootingFit3Options& options) {
+  std::vector<vine3d::TrackedFrame3> tracked;
+  for (const auto& [step, points] : frames) tracked.push_back({step, points});
+  const auto held = lock_.hold();
+  py::gil_scoped_release release;
+  return vine3d::fit_stiffness_damping(model(), run_.state(), tracked, stiffness, damping, options);
+}
+
 double Vine3dSimulation::time() {
   const auto held = lock_.hold();
   return run_.state().time;

@@ -7,11 +7,14 @@
 #include <atomic>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pybind11/pybind11.h>
 
 #include "object_lock.hpp"
+#include "tendril/vine3d/shooting_fit3d.hpp"
+#include "tendril/vine3d/step_derivatives3d.hpp"
 #include "tendril/vine3d/vine3d_run.hpp"
 
 namespace tendril::python {
@@ -52,6 +55,16 @@ class Vine3dSimulation {
   io::RunResult run(const py::object& out, const py::object& progress);
   /// Continues from a saved frame of a vine3d run (Vine3dRun::restore), before the first step.
   void restore(const std::filesystem::path& run_dir, long frame);
+
+  /// Derivatives of the last step (vine3d/step_derivatives3d.hpp; ok = false before a step).
+  vine3d::Vine3dStepDerivatives derivatives();
+  /// Shooting fit of one K and one C for every bending joint (vine3d/shooting_fit3d.hpp) to tracked
+  /// joint points, (step, (B + 1) x 3 points [m]) per frame, steps counted from the current state,
+  /// which is the fit's start; from the guesses `stiffness`, `damping` (GIL released). The
+  /// simulation is not advanced.
+  vine3d::ShootingFit3Result fit_stiffness_damping(const std::vector<std::pair<int, MatX>>& frames,
+                                                   double stiffness, double damping,
+                                                   const vine3d::ShootingFit3Options& options);
 
   double time();
   MatX positions();     ///< (B, 3) centres of mass [m]

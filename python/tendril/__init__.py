@@ -20,7 +20,7 @@ from ._fit import FitResult, fit
 # the extension's classes, as tendril.<name>
 _NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "StopCriterion", "ContactStatistics", "Progress",
            "RunResult", "CustomForce", "RodState", "RodControls", "VineSimulation", "VineStepReport",
-           "Vine3dSimulation", "Vine3dStepReport",
+           "Vine3dSimulation", "Vine3dStepReport", "Vine3dStepDerivatives", "Vine3dShootingFit",
            "StepDerivatives", "QpStatus", "FitParameter", "RunOutcome", "MeasurementTable", "RunFitOptions",
            "FitIteration", "RunFitResult"]
 globals().update({name: getattr(_tendril, name) for name in _NATIVE})

@@ -88,3 +88,68 @@ def test_steered_example_reaches_the_closed_form_direction(repo):
     bend = Rotation.from_rotvec([0.0, -0.12, 0.16])  # every joint's final rest bend
     target = (bend * bend * bend * bend * bend).apply([1.0, 0.0, 0.0])
     assert np.linalg.norm(tip - target) < 1e-6
+
+
+FIT_SCENE = {
+    "vine3d": {"bodies": 5, "half_length": 0.02, "tube_diameter": 0.02, "mass": 2e-3, "stiffness": [0.02],
+               "damping": [2e-4], "springs": "implicit", "gravity": [0, -3, -9.81], "dt": 0.005,
+               "steps": 200, "growth": {"rate": 0.05}},
+}
+
+
+def test_step_derivative_du_matches_central_differences():
+    sim = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+    assert not sim.derivatives().ok  # no step yet
+    for _ in range(20):
+        assert sim.step().ok
+    rates = np.full(2, 0.025)
+    d = sim.derivatives()
+    assert isinstance(d, tendril.Vine3dStepDerivatives) and d.ok and d.active_inequalities == 0
+    assert d.dx_dx.shape == (60, 60) and d.dx_dK.shape == (60, 3) and d.dx_dC.shape == (60, 3)
+    assert d.dx_du.shape == (60, 2)
+    # the last step's tip-body centre moved by central differences of its joint rates
+    start = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+    for _ in range(19):
+        start.step()
+    h = 1e-6
+    for j in range(2):
+        sides = []
+        for sign in (1, -1):
+            s = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+            for _ in range(19):
+                s.step()
+            u = rates.copy()
+            u[j] += sign * h
+            assert s.step(u).ok
+            sides.append(s.positions().ravel())
+        fd = (sides[0] - sides[1]) / (2 * h)
+        rows = [12 * i + k for i in range(5) for k in range(3)]
+        assert np.allclose(d.dx_du[rows, j], fd, rtol=0, atol=1e-6 * np.abs(fd).max())
+
+
+def test_shooting_fit_recovers_k_and_c_from_noisy_points_within_four_sigma():
+    truth = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+    rng = np.random.default_rng(7)
+    noise = 2e-4  # [m] per coordinate
+    frames = []
+    for f in range(1, 13):
+        for _ in range(10):
+            assert truth.step().ok
+        frames.append((10 * f, truth.centerline() + rng.normal(0.0, noise, (6, 3))))
+    sim = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+    fit = sim.fit_stiffness_damping(frames, stiffness=0.04, damping=6e-4)
+    assert isinstance(fit, tendril.Vine3dShootingFit) and fit.converged
+    assert sim.steps_taken == 0  # the simulation is the fit's start, not advanced
+    assert abs(fit.stiffness - 0.02) < 4 * fit.stiffness_sigma
+    assert abs(fit.damping - 2e-4) < 4 * fit.damping_sigma
+    # the standard errors resolve the parameters, and the residual is the noise
+    assert fit.stiffness_sigma < 0.1 * fit.stiffness and fit.damping_sigma < 0.5 * fit.damping
+    assert fit.rms_error == pytest.approx(noise * np.sqrt(3), rel=0.2)
+
+
+def test_shooting_fit_bad_input_names_the_key():
+    sim = tendril.Vine3dSimulation.from_dict(FIT_SCENE)
+    with pytest.raises(ValueError, match="fit.stiffness"):
+        sim.fit_stiffness_damping([(10, np.zeros((6, 3)))], stiffness=0.0, damping=1e-4)
+    with pytest.raises(ValueError, match=r"fit.frames\[0\].points"):
+        sim.fit_stiffness_damping([(10, np.zeros((2, 3)))], stiffness=0.02, damping=1e-4)

@@ -19,10 +19,7 @@ Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, 
 }
 
 Vec2 bend_moment(const Vine3dModel& model, int joint, const Vec2& deviation) {
-  if (model.bending_law == BendingLaw::linear) return model.stiffness[joint] * deviation;
-  const double angle = deviation.norm();
-  if (angle == 0.0) return Vec2::Zero();
-  return vine::inflated_beam_joint_moment(model.inflated_beam, angle).moment / angle * deviation;
+  return joint_moment(model, model.stiffness[joint], deviation);
 }
 
 double bending_energy(const Vine3dModel& model, const Vine3dState& state) {
@@ -47,26 +44,19 @@ Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body)
 Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
                                           int joint) {
   Vec3 phi;
-  bend_angles(model, state, joint, phi);
-  const Mat3 rb = state.orientation[model.bending_body(joint)].toRotationMatrix();
-  return (right_jacobian_inverse(phi) * rb.transpose()).bottomRows<2>();
+  return bend_rate_map(parent_frame(model, state, joint),
+                       state.orientation[model.bending_body(joint)], phi);
 }
 
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
                     VecX& force, bool with_damping) {
   force.setZero(model.num_dofs());
-  Vec3 phi;
   for (int j = 0; j < model.num_bending(); ++j) {
     const int b = model.bending_body(j);
-    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model, state, j);
-    // generalised bend moment M_j(beta - beta_0) + C betadot
-    Vec2 moment = bend_moment(model, j, bend_angles(model, state, j, phi) - model.rest_bend[j]);
-    if (with_damping) {
-      Vec3 relative = velocity.segment<3>(6 * b + 3);
-      if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);
-      moment += model.damping[j] * (rate_map * relative);
-    }
-    const Vec3 torque = -(rate_map.transpose() * moment);
+    Vec3 relative = velocity.segment<3>(6 * b + 3);
+    if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);
+    const Vec3 torque = bend_torque(model, j, parent_frame(model, state, j), state.orientation[b],
+                                    relative, model.stiffness[j], model.damping[j], with_damping);
     force.segment<3>(6 * b + 3) += torque;
     if (b > 0) force.segment<3>(6 * (b - 1) + 3) -= torque;
   }

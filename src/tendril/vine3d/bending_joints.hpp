@@ -13,6 +13,9 @@
 /// tau_a = -tau_b (world frame). In a plane (rotations about e_z) beta_z is the planar pin angle
 /// theta_b - theta_a and tau_b . e_z is eq. 7.
 
+#include <Eigen/Core>
+#include <unsupported/Eigen/AutoDiff>
+
 #include "tendril/core/types.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
 
@@ -30,6 +33,58 @@ Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3d
 /// or with the inflated-beam law M(|delta|) delta / |delta| (the axisymmetric tube bends by the
 /// bend's magnitude in its plane) [N m].
 Vec2 bend_moment(const Vine3dModel& model, int joint, const Vec2& deviation);
+
+/// The value of a scalar: x itself, or an AutoDiff scalar's value.
+inline double scalar_value(double x) {
+  return x;
+}
+template <class D>
+double scalar_value(const Eigen::AutoDiffScalar<D>& x) {
+  return x.value();
+}
+
+/// B = P J_r^-1(phi) R_b^T of a joint between the parent orientation r_a and the body's r_b, and
+/// in `phi` log(R_a^T R_b), on a scalar S (double, or AutoDiff for the step derivatives).
+template <class S>
+Eigen::Matrix<S, 2, 3> bend_rate_map(const QuatT<S>& r_a, const QuatT<S>& r_b, Vec3T<S>& phi) {
+  phi = rotation_log(QuatT<S>(r_a.conjugate() * r_b));
+  return (right_jacobian_inverse(phi) * r_b.toRotationMatrix().transpose())
+      .template bottomRows<2>();
+}
+
+/// The generalised bend moment at bend deviation delta = beta - beta_0 [rad] of a joint of
+/// stiffness K = `stiffness` (bend_moment), on a scalar S; with the inflated-beam law the moment's
+/// derivative enters through the law's tangent.
+template <class S>
+Eigen::Matrix<S, 2, 1> joint_moment(const Vine3dModel& model, const S& stiffness,
+                                    const Eigen::Matrix<S, 2, 1>& deviation) {
+  using std::sqrt;
+  if (model.bending_law == BendingLaw::linear) return stiffness * deviation;
+  const S angle = sqrt(deviation.squaredNorm());
+  const double angle_value = scalar_value(angle);
+  if (angle_value == 0.0) return Eigen::Matrix<S, 2, 1>::Zero();
+  // M(angle) to first order about its value: exact in value and first derivative
+  const vine::BendingMoment law =
+      vine::inflated_beam_joint_moment(model.inflated_beam, angle_value);
+  return (law.moment + law.stiffness * (angle - angle_value)) / angle * deviation;
+}
+
+/// The torque of bending joint j on its distal body (its parent takes minus it) [N m], world frame,
+/// at the parent's and the body's orientations r_a, r_b and the relative angular velocity
+/// `relative` = omega_b - omega_a [rad/s], with K_j = `stiffness` and C_j = `damping`:
+/// -B^T (M(beta - beta_0) + C_j betadot), the damper only if `with_damping`. On a scalar S.
+template <class S>
+Vec3T<S> bend_torque(const Vine3dModel& model, int joint, const QuatT<S>& r_a, const QuatT<S>& r_b,
+                     const Vec3T<S>& relative, const S& stiffness, const S& damping,
+                     bool with_damping) {
+  Vec3T<S> phi;
+  const Eigen::Matrix<S, 2, 3> rate_map = bend_rate_map(r_a, r_b, phi);
+  Eigen::Matrix<S, 2, 1> moment = joint_moment(
+      model, stiffness,
+      Eigen::Matrix<S, 2, 1>(phi.template tail<2>() - model.rest_bend[joint].template cast<S>()));
+  if (with_damping) moment += damping * (rate_map * relative);
+  return -(rate_map.transpose() * moment);
+}
 
 /// Sum over the bending joints of K_j / 2 |beta_j - beta_0,j|^2 (or the inflated beam's joint
 /// energy of |beta_j - beta_0,j|) [J].

@@ -47,16 +47,73 @@ struct JointRow {
 /// row; then one growth row per prismatic joint.
 std::vector<JointRow> chain_rows(const std::vector<double>& half_length);
 
-/// The pose and velocities of a row's two bodies (body a: the base frame, at rest, if world).
-struct RowBodies {
-  Vec3 p_a, p_b;                         ///< centres [m]
-  Quat r_a, r_b;                         ///< orientations
-  VecN<12> velocity = VecN<12>::Zero();  ///< (v_a, omega_a, v_b, omega_b) at the step's start
+/// The pose and velocities of a row's two bodies (body a: the base frame, at rest, if world), on a
+/// scalar S (double, or Eigen AutoDiff for the step derivatives).
+template <class S>
+struct RowBodiesT {
+  Vec3T<S> p_a, p_b;  ///< centres [m]
+  QuatT<S> r_a, r_b;  ///< orientations
+  /// (v_a, omega_a, v_b, omega_b) at the step's start
+  Eigen::Matrix<S, 12, 1> velocity = Eigen::Matrix<S, 12, 1>::Zero();
 };
+using RowBodies = RowBodiesT<double>;
 
 /// Evaluates one row at q_k (and v_k for growth rows): its coefficients `a` on V_{k+1} (12) and
 /// right-hand side; returns c(q_k) [m or rad] (0 for growth rows).
-double evaluate_row(const JointRow& row, const RowBodies& bodies, double dt,
-                    double growth_lookahead, VecN<12>& a, double& rhs);
+template <class S>
+S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, double dt, double growth_lookahead,
+               Eigen::Matrix<S, 12, 1>& a, S& rhs) {
+  using std::sqrt;
+  using V3 = Vec3T<S>;
+  a.setZero();
+  const Mat3T<S> ra = b.r_a.toRotationMatrix(), rb = b.r_b.toRotationMatrix();
+  const bool world = row.body_a < 0;
+  S c(0.0);
+  switch (row.kind) {
+    case JointRowKind::position: {
+      const V3 e = Vec3::Unit(row.axis).cast<S>();
+      const V3 ea = ra.col(0), eb = rb.col(0);
+      c = ((world ? b.p_a : V3(b.p_a + row.d_a * ea)) - (b.p_b - row.d_b * eb)).dot(e);
+      if (!world) {
+        a.template segment<3>(0) = e;
+        a.template segment<3>(3) = row.d_a * ea.cross(e);
+      }
+      a.template segment<3>(6) = -e;
+      a.template segment<3>(9) = row.d_b * eb.cross(e);
+      break;
+    }
+    case JointRowKind::lateral: {
+      const V3 n = (row.on_b ? rb : ra).col(row.axis);
+      const V3 h = b.p_b - b.p_a;
+      c = n.dot(h);
+      a.template segment<3>(0) = -n;
+      a.template segment<3>(6) = n;
+      a.template segment<3>(row.on_b ? 9 : 3) = n.cross(h);
+      break;
+    }
+    case JointRowKind::twist: {
+      const V3 phi = rotation_log(QuatT<S>(b.r_a.conjugate() * b.r_b));
+      c = phi.x();
+      const V3 w = rb * right_jacobian_inverse(phi).transpose() * Vec3::UnitX().cast<S>();
+      if (!world) a.template segment<3>(3) = -w;
+      a.template segment<3>(9) = w;
+      break;
+    }
+    case JointRowKind::growth: {
+      const V3 h = b.p_b - b.p_a;
+      const V3 hdot = b.velocity.template segment<3>(6) - b.velocity.template segment<3>(0);
+      const S len = sqrt(h.squaredNorm());
+      const V3 hhat = h / len;
+      const V3 w = (hdot - hhat * hhat.dot(hdot)) / len;  // g_q: d(h^ . hdot)/dh
+      const V3 g = hhat + (growth_lookahead * dt) * w;
+      a.template segment<3>(0) = -g;
+      a.template segment<3>(6) = g;
+      rhs = S(0.0);  // the target u_j is added by the caller
+      return S(0.0);
+    }
+  }
+  rhs = -c / dt;
+  return c;
+}
 
 }  // namespace tendril::vine3d

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tendril/core/golden_section.hpp"
-
 namespace tendril::vine3d {
 
 Obstacle3 make_sphere(const Vec3& centre, double radius) {
@@ -78,96 +76,6 @@ bool obstacle_bounds(const Obstacle3& o, Vec3& lo, Vec3& hi) {
   return true;
 }
 
-namespace {
-
-/// The point of triangle (a, b, c) closest to x: the vertex, edge or face region that holds x's
-/// projection (barycentric coordinates from the dot products of the edges with x - vertex).
-Vec3 closest_point_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = x - a;
-  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0.0 && d2 <= 0.0) return a;
-  const Vec3 bp = x - b;
-  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0.0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + d1 / (d1 - d3) * ab;
-  const Vec3 cp = x - c;
-  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0.0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + d2 / (d2 - d6) * ac;
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0)
-    return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
-  const double denominator = 1.0 / (va + vb + vc);
-  return a + ab * (vb * denominator) + ac * (vc * denominator);
-}
-
-/// Capped cylinder in its frame: radial distance r and height |z| against radius R and half
-/// height H.
-double cylinder_distance(const Obstacle3& o, const Vec3& x, Vec3& normal) {
-  const Vec3 local = o.orientation.conjugate() * (x - o.centre);
-  const double r = local.head<2>().norm();
-  const Vec3 radial = r > 0.0 ? Vec3(local.x() / r, local.y() / r, 0.0) : Vec3::UnitX();
-  const Vec3 axial(0.0, 0.0, local.z() < 0.0 ? -1.0 : 1.0);
-  const double dr = r - o.radius, dh = std::abs(local.z()) - o.half_height;
-  double distance = 0.0;
-  Vec3 n;
-  if (dr > 0.0 && dh > 0.0) {  // beyond the rim
-    distance = std::hypot(dr, dh);
-    n = (dr * radial + dh * axial) / distance;
-  } else if (dr > dh) {  // nearest to the side
-    distance = dr;
-    n = radial;
-  } else {  // nearest to a cap
-    distance = dh;
-    n = axial;
-  }
-  normal = o.orientation * n;
-  return distance;
-}
-
-}  // namespace
-
-double signed_distance(const Obstacle3& o, const Vec3& x, Vec3& normal) {
-  switch (o.shape) {
-    case ObstacleShape::sphere: {
-      const Vec3 r = x - o.centre;
-      const double len = r.norm();
-      normal = len > 0.0 ? Vec3(r / len) : Vec3::UnitZ();
-      return len - o.radius;
-    }
-    case ObstacleShape::half_space:
-      normal = o.normal;
-      return o.normal.dot(x - o.centre);
-    case ObstacleShape::box: {
-      const Vec3 local = o.orientation.conjugate() * (x - o.centre);
-      const Vec3 q = local.cwiseAbs() - o.half_size;
-      const Vec3 sign = local.unaryExpr([](double v) { return v < 0.0 ? -1.0 : 1.0; });
-      if (q.maxCoeff() > 0.0) {  // outside: distance to the nearest point of the box
-        const Vec3 out = q.cwiseMax(0.0).cwiseProduct(sign);
-        normal = o.orientation * (out / out.norm());
-        return out.norm();
-      }
-      int k = 0;  // inside: the nearest face
-      q.maxCoeff(&k);
-      normal = o.orientation * (sign(k) * Vec3::Unit(k));
-      return q(k);
-    }
-    case ObstacleShape::cylinder:
-      return cylinder_distance(o, x, normal);
-    case ObstacleShape::triangle: {
-      const auto& v = o.vertices;
-      const Vec3 r = x - closest_point_on_triangle(x, v[0], v[1], v[2]);
-      const double len = r.norm();
-      // on the triangle: the face normal (either side would do)
-      normal = len > 0.0 ? Vec3(r / len) : Vec3((v[1] - v[0]).cross(v[2] - v[0]).normalized());
-      return len;
-    }
-  }
-  return 0.0;
-}
-
 double closest_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double half_length,
                       double& distance) {
   Vec3 normal;
@@ -183,7 +91,16 @@ double closest_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, 
     case ObstacleShape::box:  // sd(p(s)) is convex: the distance to a convex set
     case ObstacleShape::cylinder:
     case ObstacleShape::triangle: {
-      s = golden_section_minimum(sd, -half_length, half_length, 1e-12 * half_length);
+      // bisection on the sign of its slope n(p(s)) . e to the round-off of s (52 halvings): a
+      // search on the values would stop near sqrt(machine epsilon) relative, where they no
+      // longer differ
+      double lo = -half_length, hi = half_length;
+      while (hi - lo > 4e-16 * half_length) {
+        const double mid = 0.5 * (lo + hi);
+        sd(mid);
+        (normal.dot(axis) > 0.0 ? hi : lo) = mid;
+      }
+      s = 0.5 * (lo + hi);
       for (const double end : {-half_length, half_length})
         if (sd(end) < sd(s)) s = end;
       break;

@@ -19,17 +19,60 @@ namespace tendril::vine3d {
 
 using Quat = Eigen::Quaterniond;
 
+/// Rotations and vectors on a scalar S (double, or Eigen AutoDiff for the step derivatives).
+template <class S>
+using Vec3T = Eigen::Matrix<S, 3, 1>;
+template <class S>
+using Mat3T = Eigen::Matrix<S, 3, 3>;
+template <class S>
+using QuatT = Eigen::Quaternion<S>;
+
 /// [a]x: the matrix of the cross product a x . (3 x 3).
-Mat3 skew(const Vec3& a);
+template <class S>
+Mat3T<S> skew(const Vec3T<S>& a) {
+  Mat3T<S> m;
+  m << S(0.0), -a.z(), a.y(), a.z(), S(0.0), -a.x(), -a.y(), a.x(), S(0.0);
+  return m;
+}
 
 /// exp(phi): the unit quaternion of the rotation by |phi| [rad] about phi / |phi|.
 Quat rotation_exp(const Vec3& phi);
 
 /// log(r): the rotation vector phi [rad] of a unit quaternion, |phi| <= pi.
-Vec3 rotation_log(const Quat& r);
+template <class S>
+Vec3T<S> rotation_log(const QuatT<S>& r) {
+  using std::atan2;
+  using std::sqrt;
+  // the representative with w >= 0 gives the rotation angle in [0, pi]
+  const double sign = r.w() < 0.0 ? -1.0 : 1.0;
+  const Vec3T<S> v = sign * r.vec();
+  const S w = sign * r.w();
+  const S s2 = v.squaredNorm();
+  // 2 atan2(s, w) / s = 2 / w (1 - s^2 / (3 w^2) + ...): 2 / w below s = 1e-8 (relative error
+  // < 4e-17, w > 0.7 there)
+  if (s2 < 1e-16) return (S(2.0) / w) * v;
+  const S s = sqrt(s2);
+  return (S(2.0) * atan2(s, w) / s) * v;
+}
 
 /// J_r^-1(phi) = I + [phi]x / 2 + (1 / theta^2 - (1 + cos theta) / (2 theta sin theta)) [phi]x^2,
 /// theta = |phi| < pi.
-Mat3 right_jacobian_inverse(const Vec3& phi);
+template <class S>
+Mat3T<S> right_jacobian_inverse(const Vec3T<S>& phi) {
+  using std::cos;
+  using std::sin;
+  using std::sqrt;
+  const S theta2 = phi.squaredNorm();
+  // 1 / theta^2 - (1 + cos theta) / (2 theta sin theta) = 1/12 + theta^2 / 720 + O(theta^4)
+  S c;
+  if (theta2 < 1e-8) {
+    c = S(1.0 / 12.0) + theta2 / 720.0;
+  } else {
+    const S theta = sqrt(theta2);
+    c = S(1.0) / (theta * theta) - (S(1.0) + cos(theta)) / (S(2.0) * theta * sin(theta));
+  }
+  const Mat3T<S> a = skew(phi);
+  return Mat3T<S>::Identity() + S(0.5) * a + c * a * a;
+}
 
 }  // namespace tendril::vine3d

@@ -123,6 +123,11 @@ ShootingFit3Result fit_stiffness_damping(const Vine3dModel& model, const Vine3dS
   result.stiffness = std::exp(theta(0));
   result.damping = std::exp(theta(1));
   result.rms_error = std::sqrt(r.squaredNorm() / (static_cast<double>(r.size()) / 3.0));
+  // linearised covariance of (ln K, ln C): s^2 (J^T J)^-1
+  const double variance = r.squaredNorm() / std::max(1.0, static_cast<double>(r.size()) - 2.0);
+  const Eigen::Matrix2d covariance = variance * (jacobian.transpose() * jacobian).inverse();
+  result.stiffness_sigma = result.stiffness * std::sqrt(covariance(0, 0));
+  result.damping_sigma = result.damping * std::sqrt(covariance(1, 1));
   return result;
 }
 

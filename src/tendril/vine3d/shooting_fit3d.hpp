@@ -33,6 +33,11 @@ struct ShootingFit3Result {
   double stiffness = 0.0;  ///< fitted K [N m/rad]
   double damping = 0.0;    ///< fitted C [N m s/rad]
   double rms_error = 0.0;  ///< RMS distance of the fitted run's points to the tracked ones [m]
+  /// Standard errors of K [N m/rad] and C [N m s/rad]: K and C times the standard errors of
+  /// (ln K, ln C), the square roots of the diagonal of s^2 (J^T J)^-1 at the fit, with
+  /// s^2 = |r|^2 / (#residuals - 2) the coordinates' noise variance estimated from the residuals
+  double stiffness_sigma = 0.0;
+  double damping_sigma = 0.0;
   int iterations = 0;      ///< Levenberg-Marquardt iterations
   bool converged = false;  ///< the step tolerance was reached
 };

@@ -5,9 +5,12 @@
 /// (z_i > threshold) and lambda = [y; z_active], the residuals r1 = P V + c - A^T lambda and
 /// r2 = A V - b vanish at the solution, so
 ///   [P  -A^T; A  0] [dV/dtheta; dlambda/dtheta] = -[dr1/dtheta; dr2/dtheta]
-/// (the KKT matrix factorised once). The partial derivatives dr/dtheta at the fixed (V, lambda) are
-/// central differences (step 1e-6 of each state tangent and relative 1e-6 of each parameter) of the
-/// stepper's own assembly of P, c, A, b at the step's rows, contact pairs and active set.
+/// (the KKT matrix factorised once). The partial derivatives dr/dtheta at the fixed
+/// (V, lambda) are exact: Eigen AutoDiff, term by term, of the templates the step assembles its
+/// data from (joint_rows.hpp, bending_joints.hpp, contact_rows.hpp, the mass blocks), as the planar
+/// vine/step_kkt.hpp does with its rows. A closest contact point's offset s along its body moves
+/// with the pose (d/ds sd(p + s e) = 0 differentiated implicitly); the tip's everted mass
+/// (Vine3dModel::everted_density) is a function of the prismatic joints and the growth rates.
 ///
 /// State tangents per body i, world frame: (dp_i, dtheta_i, dv_i, domega_i) with r_i ->
 /// exp(dtheta_i) r_i (12 per body, body-major). Through the update p_{k+1} = p_k + Delta t v_{k+1}
@@ -31,9 +34,9 @@ struct Vine3dStepDerivatives {
   MatX dx_du;                   ///< w.r.t. the joint growth rates u_j (n x #prismatic)
 };
 
-/// Differentiates the last step of `stepper` (call after a successful step(); the stepper's QP data
-/// are re-assembled at the step's start afterwards). `active_threshold`: z_i above it (scaled QP
-/// units) marks a contact row active.
-Vine3dStepDerivatives step_derivatives(Vine3dStepper& stepper, double active_threshold = 1e-12);
+/// Differentiates the last step of `stepper` (call after a successful step()).
+/// `active_threshold`: z_i above it (scaled QP units) marks a contact row active.
+Vine3dStepDerivatives step_derivatives(const Vine3dStepper& stepper,
+                                       double active_threshold = 1e-12);
 
 }  // namespace tendril::vine3d

@@ -1,6 +1,7 @@
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +10,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/sparse_assembly.hpp"
 #include "tendril/vine3d/bending_joints.hpp"
+#include "tendril/vine3d/contact_rows.hpp"
 
 namespace tendril::vine3d {
 
@@ -180,23 +182,16 @@ void Vine3dStepper::set_contact_row(int row, const Vec3& direction, const Vec3& 
 
 void Vine3dStepper::set_contact_point_rows(int first_row, const Obstacle3& obstacle,
                                            const Vec3& point, const Vec3& arm) {
-  // Phi = sd(p + s e) - r_c; rows d . (v + omega x s e) >= -Phi / Delta t (eq. 13) with d = n, or
-  // in contact with friction the pyramid's edges d = n +- mu t1, n +- mu t2
-  Vec3 n;
-  const double phi = signed_distance(obstacle, point, n) - model_.contact_radius;
-  const int rows = rows_per_point();
-  const bool cone = rows > 1 && phi <= model_.contact_gap;
-  if (!cone) {
-    set_contact_row(first_row, n, arm, -phi / model_.dt);
-    for (int k = 1; k < rows; ++k) set_contact_row(first_row + k, Vec3::Zero(), arm, -1.0);
-    return;
+  std::array<Vec3, 4> directions;
+  int count = 0;
+  const double phi = contact_directions(obstacle, point, model_.contact_radius, model_.friction,
+                                        model_.contact_gap, directions, count);
+  for (int k = 0; k < rows_per_point(); ++k) {
+    if (k < count)
+      set_contact_row(first_row + k, directions[k], arm, -phi / model_.dt);
+    else
+      set_contact_row(first_row + k, Vec3::Zero(), arm, -1.0);  // 0 >= -1: never binds
   }
-  // t1 = e_z x n (the planar tangent (-n_y, n_x) for n in the plane z = 0), e_x x n near e_z
-  const Vec3 t1 = (std::abs(n.z()) < 0.9 ? Vec3::UnitZ() : Vec3::UnitX()).cross(n).normalized();
-  const Vec3 t2 = n.cross(t1);
-  const double mu = model_.friction;
-  const Vec3 edges[4] = {n + mu * t1, n - mu * t1, n + mu * t2, n - mu * t2};
-  for (int k = 0; k < 4; ++k) set_contact_row(first_row + k, edges[k], arm, -phi / model_.dt);
 }
 
 void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
@@ -360,16 +355,6 @@ void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rate
     throw InputError(
         "joint_rates", fmt::format("{} values", joint_rates.size()),
         fmt::format("{} finite values (one per prismatic joint)", model_.num_prismatic()));
-}
-
-void Vine3dStepper::assemble_at(const Vine3dState& state, const VecX& joint_rates,
-                                const std::vector<double>& stiffness,
-                                const std::vector<double>& damping) {
-  model_.stiffness = stiffness;
-  model_.damping = damping;
-  fill_objective(state, joint_rates);
-  fill_rows(state, joint_rates);
-  fill_contact_rows(state);
 }
 
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {

@@ -55,6 +55,8 @@ class Vine3dStepper {
   explicit Vine3dStepper(Vine3dModel model, qp::QpOptions options = {});
 
   const Vine3dModel& model() const { return model_; }
+  /// m_ref: the mean body mass the QP's objective is divided by [kg]
+  double mass_scale() const { return mass_scale_; }
 
   /// Advances `state` by Delta t with the growth rate u(t) of the model's schedule.
   Vine3dStepReport step(Vine3dState& state);
@@ -75,11 +77,13 @@ class Vine3dStepper {
   /// The state and joint growth rates the last step started from.
   const Vine3dState& last_start() const { return start_; }
   const VecX& last_joint_rates() const { return start_rates_; }
-  /// Assembles the QP's data (P, c, A_eq, b_eq, A_in, b_in) at `state`, `joint_rates` and the
-  /// model's parameters with the last step's contact pairs, without solving (step_derivatives3d).
-  /// `stiffness` and `damping` replace the model's K_j and C_j (#bending each).
-  void assemble_at(const Vine3dState& state, const VecX& joint_rates,
-                   const std::vector<double>& stiffness, const std::vector<double>& damping);
+  /// A (body, obstacle) pair near contact: it has rows this step.
+  struct Pair {
+    int body = 0, obstacle = 0;
+  };
+  /// The pairs of the last step's contact rows: pair p holds rows_per_point() rows for each of
+  /// its three points (closest point, proximal end, distal end) from row 3 p rows_per_point().
+  const std::vector<Pair>& contact_pairs() const { return pairs_; }
   /// What the next step takes from the last one besides the state: the QP active set and the key
   /// of its contact rows' bodies (as vine::VineStepper::warm_start; set_warm_start's until a step
   /// has taken it). Saved with every frame of a run, so a restart continues exactly.
@@ -89,6 +93,8 @@ class Vine3dStepper {
   /// Most inequality rows a step can have: per (body, obstacle) pair three contact points of
   /// rows_per_point() rows.
   int max_inequality_rows() const;
+  /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
+  int rows_per_point() const;
 
   /// The QP of the last step (scaled by 1 / m_ref) and its solution.
   const qp::QpProblem& last_problem() const { return problem_; }
@@ -109,10 +115,6 @@ class Vine3dStepper {
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
   double fill_rows(const Vine3dState& state, const VecX& joint_rates);
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
-  /// A (body, obstacle) pair near contact: it has rows this step.
-  struct Pair {
-    int body = 0, obstacle = 0;
-  };
   /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
   /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();
@@ -128,8 +130,6 @@ class Vine3dStepper {
   void steer(double time);
   /// The body of every selected pair (the A_in pattern's key).
   std::vector<int> pair_bodies() const;
-  /// Inequality rows per contact point: 4 with friction (the pyramid's edges), else 1.
-  int rows_per_point() const;
   /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
   void set_contact_point_rows(int first_row, const Obstacle3& obstacle, const Vec3& point,
                               const Vec3& arm);
