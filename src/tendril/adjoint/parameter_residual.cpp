@@ -37,11 +37,15 @@ const VecX* ParameterResiduals::evaluate(std::size_t i, const NewtonProblem& pro
 }
 
 void assemble_damping(const Model& model, const Model& evaluated, const VecX& q, const VecX& u,
-                      double time, const Kinematics& kin, HessianAssembler& damping) {
+                      double time, const Kinematics& kin, HessianAssembler& damping,
+                      ModelWorkspace* workspace) {
   damping.set_zero();
-  const EvalInput in{evaluated, q, u, time, kin};
+  EvalInput in{evaluated, q, u, time, kin};
   ForceOutput out{nullptr, &damping, 0.0, -1.0};
-  for (const auto& term : model.forces) term->accumulate(in, out);
+  for (std::size_t t = 0; t < model.forces.size(); ++t) {
+    in.workspace = workspace ? workspace->force(t) : nullptr;
+    model.forces[t]->accumulate(in, out);
+  }
 }
 
 void FreeStepMatrix::build(const NewtonSystem& system, const NewtonOptions& options,

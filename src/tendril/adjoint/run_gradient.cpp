@@ -8,6 +8,7 @@
 #include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/model_workspace.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/integrate/static_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
@@ -44,13 +45,22 @@ void add_objective_gradient(const Model& model, const Objective& objective, int 
     objective.frame_angle_gradient(step, state, adjoint.frame_angle);
 }
 
-/// Bytes of one stored State of `model` (positions, velocities, frames).
+/// Bytes of one stored State of `model` (positions, velocities, frames, the terms' carried values).
 double state_bytes(const Model& model) {
   const double n = model.dofs.size();
   const double edges = static_cast<double>(framed_edge_count(model));
   const double springs = static_cast<double>(framed_spring_count(model));
-  return sizeof(double) * (2.0 * n + 6.0 * edges + springs) + sizeof(State);
+  const double carried = static_cast<double>(ModelWorkspace::carried_size(model));
+  return sizeof(double) * (2.0 * n + 6.0 * edges + springs + carried) + sizeof(State);
 }
+
+/// A stored state of the forward run and what the terms' workspaces carried into the step from it
+/// (the time of the contact candidates' last update), so that the backward pass recomputes the
+/// steps after it bitwise as the forward run took them.
+struct Checkpoint {
+  State state;
+  std::vector<double> carried;
+};
 
 void check_run(int steps, const GradientOptions& gradient) {
   const int least = gradient.static_start ? 0 : 1;
@@ -71,12 +81,14 @@ struct BackwardPass {
   const Objective& objective;
   const std::vector<int>& substep_counts;  ///< substeps of each forward step
   TimeStepper& stepper;
+  ModelWorkspace& workspace;  ///< the stepper's
   StepAdjoint& step_adjoint;
   RunGradient& result;
   StateAdjoint& adjoint;
 
-  std::string interval(int first, int last, const State& begin, const State& end) {
-    std::vector<State> starts{begin};
+  std::string interval(int first, int last, const Checkpoint& begin, const State& end) {
+    workspace.restore_carried_values(model, begin.carried);
+    std::vector<State> starts{begin.state};
     std::vector<std::vector<Substep>> pieces;
     for (int k = first; k < last; ++k) {
       if (k + 1 == last && substep_counts[static_cast<std::size_t>(k)] == 1) {
@@ -128,7 +140,8 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   check_run(steps, gradient);
   StepAdjoint step_adjoint(model, options, parameters);
   const Model& run_model = step_adjoint.run_model();
-  TimeStepper stepper(run_model, options, initial.q);
+  ModelWorkspace workspace(run_model);
+  TimeStepper stepper(run_model, options, initial.q, &workspace);
   const int m = gradient.checkpoint_interval;
   const int n = run_model.dofs.size();
   RunGradient result;
@@ -139,7 +152,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     result.message = static_solve(run_model, gradient, state);
     if (!result.message.empty()) return result;
   }
-  std::vector<State> checkpoints{state};
+  std::vector<Checkpoint> checkpoints{{state, workspace.carried_values(run_model)}};
   std::vector<int> substep_counts;
   VecX dq = VecX::Zero(n), du = VecX::Zero(n);
   result.value = objective.at_state(0, state, dq, du);
@@ -156,7 +169,8 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     result.contact_switches += contact_switches(contacts, next);
     contacts = std::move(next);
     result.value += objective.at_state(k, state, dq, du);
-    if (k % m == 0 && k < steps) checkpoints.push_back(state);
+    if (k % m == 0 && k < steps)
+      checkpoints.push_back({state, workspace.carried_values(run_model)});
   }
   result.final_state = state;
 
@@ -165,17 +179,18 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                        VecX::Zero(static_cast<Eigen::Index>(run_model.rods.edges.size()))};
   add_objective_gradient(run_model, objective, steps, result.final_state, adjoint);
   result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
-  BackwardPass backward{run_model, options,      objective, substep_counts,
-                        stepper,   step_adjoint, result,    adjoint};
+  BackwardPass backward{run_model, options,      objective, substep_counts, stepper,
+                        workspace, step_adjoint, result,    adjoint};
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0 && steps > 0; --c) {
     const int first = c * m, last = std::min(first + m, steps);
     const State& end =
-        last == steps ? result.final_state : checkpoints[static_cast<std::size_t>(c + 1)];
+        last == steps ? result.final_state : checkpoints[static_cast<std::size_t>(c + 1)].state;
     result.message = backward.interval(first, last, checkpoints[static_cast<std::size_t>(c)], end);
     if (!result.message.empty()) return result;
   }
   if (gradient.static_start) {
-    result.message = step_adjoint.pull_back_static(checkpoints[0], adjoint, result.parameters);
+    result.message =
+        step_adjoint.pull_back_static(checkpoints[0].state, adjoint, result.parameters);
     if (!result.message.empty()) return result;
   }
   result.initial_velocity = adjoint.u;

@@ -16,7 +16,8 @@ struct StepAdjoint::ResidualSystem {
   ResidualSystem(const Model& base_model, const NewtonOptions& options)
       : base(base_model),
         actuated(base_model.actuators.empty() ? nullptr : std::make_unique<Model>(base_model)),
-        system(actuated ? *actuated : base_model, options) {}
+        workspace(actuated ? *actuated : base_model),
+        system(actuated ? *actuated : base_model, options, &workspace) {}
   /// Sets the actuated rest quantities at time t [s].
   void actuate(double t) {
     if (!actuated) return;
@@ -25,6 +26,7 @@ struct StepAdjoint::ResidualSystem {
   }
   const Model& base;
   std::unique_ptr<Model> actuated;
+  ModelWorkspace workspace;  ///< the terms' workspaces (contact candidates) of `system`
   NewtonSystem system;
   std::unique_ptr<Model> owned;  ///< the model with a parameter moved (stencil points)
   int parameter = -1;            ///< the parameter of a stencil point
@@ -119,12 +121,17 @@ void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX&
 }
 
 std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& problem, const VecX& y) {
-  if (run_->system.update_stencils(start)) build_transpose();
+  // the contact candidates at y itself, at rest (motion allowance delta): every pair within delta
+  // at y, whose Hessian J must hold, is one, wherever the step started
+  stencil_state_.q = y;
+  stencil_state_.u.setZero(y.size());
+  stencil_state_.time = start.time;
+  if (run_->system.update_stencils(stencil_state_)) build_transpose();
   run_->actuate(problem.time);
   if (!run_->system.evaluate(problem, y, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
   for (const auto& point : shifted_) {
-    point->system.update_stencils(start);
+    point->system.update_stencils(stencil_state_);
     point->actuate(problem.time);
     if (!point->system.evaluate(problem, y, false))
       return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s",
@@ -152,7 +159,7 @@ void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& s
   if (!model_.forces.empty() && problem.velocity_scale > 0.0) {
     u_ = problem.velocity_scale * (y - start.q);
     assemble_damping(model_, run_->actuated ? *run_->actuated : model_, y, u_, problem.time,
-                     run_->system.kinematics(), damping_);
+                     run_->system.kinematics(), damping_, &run_->workspace);
     damping_mu_ = problem.velocity_scale * (damping_.matrix().transpose() * mu_);
   }
   const SparseMatrix& jacobian = run_->system.jacobian();

@@ -155,6 +155,19 @@ TEST(ContactGradients, RodSlidingOnARod) {
   EXPECT_LT(g.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
 }
 
+/// Falling onto the rail at 1 m/s from a gap of 17.5 mm: the contact closes in step 8 of 40 and
+/// the rod bounces. The penalty and its derivatives vanish at the cut-off (to 1e-14 delta^2), so
+/// the run stays differentiable through the closing: the gradient holds with the Jacobian of the
+/// pairs active at each step's end (candidates chosen there, friction's dF/du with them), which
+/// the step's start does not give (17.5 mm apart at step 0, 2.4 mm at the start of step 8).
+TEST(ContactGradients, RodFallingOntoARod) {
+  const test::GradientCase c = rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0));
+  const adjoint::RunGradient g =
+      test::expect_gradient_matches_differences(c, {c.model.dofs.node(13) + 2});
+  EXPECT_EQ(adjoint::contact_states(c.model, c.initial).active_pairs, std::vector<int>{0});
+  EXPECT_GE(g.contact_switches, 1);
+}
+
 /// Falling onto the rail from a gap of 5 mm at 0.5 m/s: the contact closes within the run (about
 /// 10 ms), and the run counts it.
 TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
@@ -164,6 +177,49 @@ TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
   ASSERT_TRUE(g.ok) << g.message;
   EXPECT_EQ(adjoint::contact_states(c.model, c.initial).active_pairs, std::vector<int>{0});
   EXPECT_GE(g.contact_switches, 1);
+}
+
+}  // namespace
+}  // namespace tendril
+
+namespace tendril {
+namespace {
+
+/// The gradient of a run with contact and friction does not depend on the checkpoint interval:
+/// the backward pass recomputes each interval's steps bitwise as the forward run took them, with
+/// the contact candidates chosen as then (the time of their last update restored with each
+/// checkpoint).
+void expect_checkpointing_recomputes_the_same_gradient(const test::GradientCase& c) {
+  adjoint::GradientOptions every_seventh;
+  every_seventh.checkpoint_interval = 7;
+  const adjoint::RunGradient a =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  const adjoint::RunGradient b = adjoint::run_with_gradient(
+      c.model, c.options, c.initial, c.steps, c.objective, c.parameters, every_seventh);
+  ASSERT_TRUE(a.ok && b.ok) << a.message << b.message;
+  EXPECT_EQ(b.recomputed_steps, 5 * 6 + 4);  // checkpoints at 0, 7, ..., 35 of 40 steps
+  for (Eigen::Index i = 0; i < a.parameters.size(); ++i)
+    EXPECT_EQ(a.parameters[i], b.parameters[i]) << c.parameters[static_cast<std::size_t>(i)].name;
+  EXPECT_EQ(a.initial_velocity, b.initial_velocity);
+  EXPECT_EQ(a.initial_position, b.initial_position);
+}
+
+TEST(ContactGradients, CheckpointingWithContactBetweenRods) {
+  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0)));
+}
+
+/// The rod falling onto the rail at 1 m/s from a gap of 17.5 mm: the contact closes in step 8, the
+/// first step the backward pass recomputes from the checkpoint at step 7, whose candidate pairs
+/// (motion allowance 2 |u| dt on top of delta) include the closing pairs only with the time of the
+/// last candidate update as the forward run had it.
+TEST(ContactGradients, CheckpointingThroughAClosingContactBetweenRods) {
+  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0)));
+}
+
+TEST(ContactGradients, CheckpointingWithFrictionOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u.segment<3>(c.model.dofs.node(i)) = Vec3(0.5, 0.1, 0.0);
+  expect_checkpointing_recomputes_the_same_gradient(c);
 }
 
 }  // namespace
