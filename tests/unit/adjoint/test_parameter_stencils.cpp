@@ -3,8 +3,8 @@
 // a central difference of the step residual with a small step, in the conformance suite's style;
 // and the stencil's exactness: the same derivative for two stencil widths. Terms: E, density,
 // natural curvatures and viscosity on a 3D rod with twist, rod radius and
-// shear modulus, point-load components and schedule knots (actuated at the solve time), obstacle
-// contact stiffness and friction, shell thickness and Young's modulus.
+// shear modulus, point-load components and schedule knots (actuated at the solve time), contact
+// stiffness and friction with an obstacle and between rods, shell thickness and Young's modulus.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +24,7 @@
 #include "tendril/io/shell_generators.hpp"
 #include "tendril/shell/shell_builder.hpp"
 #include "unit/adjoint/curled_rod.hpp"
+#include "unit/adjoint/rods_in_contact.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
@@ -140,6 +141,17 @@ TEST(ParameterStencils, ContactStiffnessAndFriction) {
   c.parameters = {adjoint::contact_stiffness(rod.model, contact, 0),
                   adjoint::friction_coefficient(rod.model, contact, 0)};
   c.model = std::move(rod.model);
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// A free rod sliding across a fixed one with edge-edge contact and friction.
+TEST(ParameterStencils, ContactStiffnessAndFrictionBetweenRods) {
+  test::RodsInContact rods = test::rod_across_rail(1e-2, Vec3(0.5, 0.1, 0.0));
+  StencilCase c{std::move(rods.model), std::move(rods.initial)};
+  c.options.dt = 2e-3;
+  const std::size_t contact = c.model.energies.size() - 1;
+  c.parameters = {adjoint::contact_stiffness(c.model, contact, 0),
+                  adjoint::friction_coefficient(c.model, contact, 0)};
   expect_stencils_are_residual_derivatives(c);
 }
 
