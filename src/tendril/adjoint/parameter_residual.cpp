@@ -10,10 +10,8 @@ ParameterResiduals::ParameterResiduals(const Model& model, const NewtonOptions& 
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     // all parameters applied again in their order, as with_parameters does, so that a later one
     // that sets part of what parameter i sets (a spring's curvature after a uniform one) still wins
-    auto moved = std::make_unique<Model>(model);
     steps_.push_back(parameters[i].difference_step());
-    for (std::size_t j = 0; j < parameters.size(); ++j)
-      parameters[j].apply(*moved, parameters[j].value + (j == i ? steps_.back() : 0.0));
+    auto moved = std::make_unique<Model>(with_moved_parameter(model, parameters, i, steps_.back()));
     actuated_.push_back(model.actuators.empty() ? nullptr : std::make_unique<Model>(*moved));
     systems_.push_back(
         std::make_unique<NewtonSystem>(actuated_.back() ? *actuated_.back() : *moved, newton));

@@ -89,9 +89,8 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
       // all parameters applied again in their order, as with_parameters does, so that a later
       // one that sets part of what parameter i sets (a spring's curvature after a uniform one)
       // still wins
-      auto moved = std::make_unique<Model>(model);
-      for (std::size_t j = 0; j < parameters.size(); ++j)
-        parameters[j].apply(*moved, parameters[j].value + (j == i ? stencil.offsets[k] * d : 0.0));
+      auto moved = std::make_unique<Model>(
+          with_moved_parameter(model, parameters, i, stencil.offsets[k] * d));
       auto point = std::make_unique<ResidualSystem>(*moved, options.newton);
       point->owned = std::move(moved);
       point->parameter = static_cast<int>(i);

@@ -1,11 +1,12 @@
 // Gradients of whole shell runs by the discrete adjoint against central differences of whole runs
 // (gradient_case.hpp): a small strip clamped along one end swinging down under gravity, with
 // mid-edge bending (xi DOFs) and with hinge bending, CST membranes; parameters Young's modulus,
-// thickness (the residual is a cubic in it) and density.
+// thickness (the residual is a cubic in it), density and the Poisson ratio (membrane and bending).
 #include <memory>
 
 #include <gtest/gtest.h>
 
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/geometry/kinematics.hpp"
@@ -50,7 +51,7 @@ test::GradientCase swinging_strip(ShellBending bending) {
       {adjoint::distance_to_targets(c.model, targets),
        adjoint::position_time_integral(c.model, tips[0], Vec3::UnitZ(), c.options.dt)});
   c.parameters = {adjoint::youngs_modulus(c.model, 2e7), adjoint::shell_thickness(c.model, 4e-3),
-                  adjoint::density(c.model, 1000.0)};
+                  adjoint::density(c.model, 1000.0), adjoint::poisson_ratio(c.model, 0.3)};
   return c;
 }
 
