@@ -144,6 +144,28 @@ Parameter friction_coefficient(const Model& model, std::size_t energy, std::size
           }};
 }
 
+std::vector<ContactTerm> contact_terms(const Model& model) {
+  std::vector<ContactTerm> terms;
+  for (std::size_t i = 0; i < model.energies.size(); ++i) {
+    const Energy* energy = model.energies[i].get();
+    const auto* obstacle = dynamic_cast<const ObstacleContact*>(energy);
+    const bool self = dynamic_cast<const SelfContact*>(energy) != nullptr;
+    const bool shell = dynamic_cast<const PointTriangleContact*>(energy) != nullptr;
+    if (!obstacle && !self && !shell) continue;
+    ContactTerm term{i, -1};
+    for (std::size_t j = 0; j < model.forces.size() && term.friction < 0; ++j) {
+      const ForceTerm* force = model.forces[j].get();
+      const auto* on_obstacle = dynamic_cast<const ObstacleFriction*>(force);
+      if ((obstacle && on_obstacle && &on_obstacle->obstacle() == &obstacle->obstacle()) ||
+          (self && dynamic_cast<const SelfFriction*>(force)) ||
+          (shell && dynamic_cast<const PointTriangleFriction*>(force)))
+        term.friction = static_cast<int>(j);
+    }
+    terms.push_back(term);
+  }
+  return terms;
+}
+
 ContactStates contact_states(const Model& model, const State& state) {
   ContactStates states;
   for (const auto& energy : model.energies) {

@@ -28,6 +28,16 @@ Parameter contact_stiffness(const Model& model, std::size_t energy, int friction
 /// the contact model.energies[energy] (kinds and InputError as contact_stiffness).
 Parameter friction_coefficient(const Model& model, std::size_t energy, std::size_t friction);
 
+/// A contact of a model: its energy and its friction.
+struct ContactTerm {
+  std::size_t energy = 0;  ///< index in Model::energies
+  int friction = -1;       ///< index in Model::forces (-1: none)
+};
+/// Every contact energy of `model` (ObstacleContact, SelfContact, PointTriangleContact), in
+/// order, with the friction of the same kind that belongs to it (an ObstacleFriction on the same
+/// obstacle).
+std::vector<ContactTerm> contact_terms(const Model& model);
+
 /// A pair of rod edges in contact and its friction state.
 struct PairState {
   contact::EdgePair pair;  ///< contact edge indices

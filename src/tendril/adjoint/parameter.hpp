@@ -30,7 +30,7 @@ struct Parameter {
   /// coordinates in which the residual is a polynomial of degree `degree` in t (stiffnesses,
   /// inverse rest lengths); the stencil in t then gives dr/dp exactly, and apply(m, v) is
   /// tangent(m, v, 0). Null for the others, whose stencil moves p itself.
-  std::function<void(Model& model, double value, double t)> tangent;
+  std::function<void(Model& model, double value, double t)> tangent = nullptr;
   /// d of the difference stencil: the parameter's scale (|p|, or its unit when p = 0); a quarter
   /// of it for degree > 1 or along a tangent, so that p - 2 d keeps the sign of p and the moved
   /// quantities stay near theirs.

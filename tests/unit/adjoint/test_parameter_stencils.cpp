@@ -156,7 +156,9 @@ TEST(ParameterStencils, ContactStiffnessAndFriction) {
 /// A free rod sliding across a fixed one with edge-edge contact and friction.
 TEST(ParameterStencils, ContactStiffnessAndFrictionBetweenRods) {
   test::RodsInContact rods = test::rod_across_rail(1e-2, Vec3(0.5, 0.1, 0.0));
-  StencilCase c{std::move(rods.model), std::move(rods.initial)};
+  StencilCase c;
+  c.model = std::move(rods.model);
+  c.initial = std::move(rods.initial);
   c.options.dt = 2e-3;
   const std::size_t contact = c.model.energies.size() - 1;
   c.parameters = {adjoint::contact_stiffness(c.model, contact, 0),
