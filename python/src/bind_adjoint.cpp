@@ -43,7 +43,8 @@ adjoint::Objective python_objective(py::object f, int dofs) {
           {}};
 }
 
-/// Runs `steps` steps from the simulation's state (which stays unchanged; with static_start, from
+/// Runs `steps` steps (static solves in a scene with integrator.type static) from the simulation's
+/// state (which stays unchanged; with static_start, from
 /// its static equilibrium under the scene's static options) with the parameters at the given
 /// values and returns L = 1/2 sum |x_node(step) - target|^2 (plus the user objective's sum over
 /// the states, if given) with its gradient.
@@ -53,9 +54,10 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
                            int checkpoint_interval, py::object objective, bool static_start) {
   const auto held = s.lock().hold();
   const sim::Simulation& facade = s.constant();
-  if (facade.scene().solve == sim::Solve::static_equilibrium)
-    throw InputError("integrator.type", "static",
-                     "implicit_euler or implicit_midpoint (a static start: static_start=True)");
+  const bool quasi_static = facade.scene().solve == sim::Solve::static_equilibrium;
+  if (quasi_static && static_start)
+    throw InputError("static_start", "True",
+                     "False for a scene with integrator.type static (its steps are static solves)");
   if (!facade.model().prescribed.empty() && s.facade().state().time != 0.0)
     throw InputError("time", number_text(s.facade().state().time) + " s",
                      "0 (a scene with moving clamps is differentiated from its start)");
@@ -66,6 +68,11 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
   adjoint::GradientOptions options;
   options.checkpoint_interval = checkpoint_interval;
   if (static_start) options.static_start = facade.scene().statics;
+  DynamicsOptions dynamics = facade.scene().dynamics;
+  if (quasi_static) {  // a static solve every integrator.dt, as the scene steps
+    options.quasi_static = facade.scene().statics;
+    dynamics.dt = facade.scene().dt;
+  }
   std::vector<adjoint::Objective> terms{
       adjoint::distance_to_targets(scene.model, std::move(node_targets))};
   if (!objective.is_none()) {
@@ -75,7 +82,7 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
     terms.push_back(python_objective(std::move(objective), scene.model.dofs.size()));
   }
   const adjoint::RunGradient g =
-      adjoint::run_with_gradient(scene.model, facade.scene().dynamics, s.facade().state(), steps,
+      adjoint::run_with_gradient(scene.model, dynamics, s.facade().state(), steps,
                                  adjoint::sum(std::move(terms)), list, options);
   py::dict gradient;
   for (std::size_t i = 0; i < list.size(); ++i)

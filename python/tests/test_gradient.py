@@ -263,3 +263,26 @@ def test_inapplicable_parameters_are_refused(repo, tmp_path):
         sim.run_with_gradient(3, [], [("point_loads[1].force_x", 1.0)])
     with pytest.raises(tendril.InputError, match="rows"):
         sim.run_with_gradient(3, [], [("actuation[0].table[3]", 1.0)])
+
+
+def test_quasi_static_scene_matches_differences_of_scene_runs(repo, tmp_path):
+    # the loaded, actuated cantilever solved quasi-statically: a static solve every 2 ms as the
+    # load's schedule and the natural curvature's table change
+    text = LOADED_ACTUATED_CANTILEVER.replace("type: implicit_euler", "type: static")
+    text = text.replace("force: [0.05, 0, -0.1]", "table: [[0, 0, 0, 0], [0.04, 0.1, 0, -0.2]]")
+    path = scene_file(tmp_path, text)
+    target = np.array([0.9, 0.05, -0.1])
+    sim = tendril.Simulation.from_file(path)
+    names = [("youngs_modulus_scale", 1.0), ("actuation[0].table[1]", 0.2), ("poisson_ratio", 0.3)]
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))], names)
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(tip_objective(path, {}, target), rel=1e-12)
+    g = result["gradient"]
+    e = central_difference(lambda s: tip_objective(path, {"rods.0.material.E": 1e7 * s}, target), 1.0, 1e-2)
+    knot = central_difference(
+        lambda v: tip_objective(path, {"actuation.0.schedule.table": [[0, 0], [0.01, v], [0.03, -0.1]]},
+                                target), 0.2, 2e-2)
+    nu = central_difference(lambda v: tip_objective(path, {"rods.0.material.nu": v}, target), 0.3, 3e-3)
+    assert g["youngs_modulus_scale"] == pytest.approx(e, rel=1e-6)
+    assert g["actuation[0].table[1]"] == pytest.approx(knot, rel=1e-6)
+    assert g["poisson_ratio"] == pytest.approx(nu, rel=1e-6)

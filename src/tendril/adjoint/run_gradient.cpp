@@ -63,6 +63,9 @@ struct Checkpoint {
 };
 
 void check_run(int steps, const GradientOptions& gradient) {
+  if (gradient.static_start && gradient.quasi_static)
+    throw InputError("static_start", "set with quasi_static",
+                     "one of them (a quasi-static run starts from the initial state)");
   const int least = gradient.static_start ? 0 : 1;
   if (steps < least)
     throw InputError("steps", std::to_string(steps), fmt::format("an integer >= {}", least));
@@ -119,6 +122,79 @@ struct BackwardPass {
   }
 };
 
+/// The equilibria of a quasi-static run (GradientOptions::quasi_static): state k at t_k = t_0 + k
+/// dt from state k - 1; L in `value` (NaN and the message on failure).
+struct QuasiStaticRun {
+  std::vector<State> states;
+  double value = 0.0;
+  std::string message;
+};
+QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options, double dt,
+                                const State& initial, int steps, const Objective& objective) {
+  QuasiStaticRun run{{initial}};
+  StaticSolver solver(model, options, initial.q);
+  VecX dq = VecX::Zero(model.dofs.size()), du = VecX::Zero(model.dofs.size());
+  run.value = objective.at_state(0, initial, dq, du);
+  for (int k = 1; k <= steps; ++k) {
+    State state = run.states.back();
+    state.time = initial.time + k * dt;
+    const StaticReport report = solver.solve(state);
+    if (!report.ok()) {
+      run.message =
+          fmt::format("static solve {} at t = {:.9g} s: {}", k, state.time, report.message);
+      run.value = std::numeric_limits<double>::quiet_NaN();
+      return run;
+    }
+    run.value += objective.at_state(k, state, dq, du);
+    run.states.push_back(std::move(state));
+  }
+  return run;
+}
+
+/// run_with_gradient of a quasi-static run: per equilibrium k, from the last, the adjoint of its
+/// objective alone pulled back through its static solve.
+RunGradient quasi_static_gradient(const Model& model, const DynamicsOptions& options,
+                                  const State& initial, int steps, const Objective& objective,
+                                  const std::vector<Parameter>& parameters,
+                                  const StaticOptions& statics) {
+  DynamicsOptions newton = options;
+  newton.newton = statics.newton;
+  StepAdjoint step_adjoint(model, newton, parameters);
+  const Model& run_model = step_adjoint.run_model();
+  QuasiStaticRun run = quasi_static_run(run_model, statics, options.dt, initial, steps, objective);
+  RunGradient result;
+  result.value = run.value;
+  result.message = run.message;
+  if (!run.message.empty()) return result;
+  result.final_state = run.states.back();
+  result.substeps = steps;
+  const int n = run_model.dofs.size();
+  const auto edges = static_cast<Eigen::Index>(run_model.rods.edges.size());
+  result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
+  for (int k = steps; k >= 0; --k) {
+    StateAdjoint adjoint{VecX::Zero(n), VecX::Zero(n), VecX::Zero(edges)};
+    add_objective_gradient(run_model, objective, k, run.states[static_cast<std::size_t>(k)],
+                           adjoint);
+    for (int i = 0; i < n; ++i)
+      if (run_model.dofs.is_twist(i) && adjoint.q[i] != 0.0)
+        throw InputError("objective", fmt::format("a gradient on twist DOF {} at step {}", i, k),
+                         "objectives of the node positions (quasi-static runs)");
+    if (!adjoint.frame_angle.isZero(0.0))
+      throw InputError("objective", "a frame-angle gradient",
+                       "objectives of the node positions (quasi-static runs)");
+    if (k == 0) {
+      result.initial_position = adjoint.q;
+      result.initial_velocity = adjoint.u;
+      break;
+    }
+    result.message = step_adjoint.pull_back_static(run.states[static_cast<std::size_t>(k)], adjoint,
+                                                   result.parameters);
+    if (!result.message.empty()) return result;
+  }
+  result.ok = true;
+  return result;
+}
+
 }  // namespace
 
 int checkpoint_interval_for_memory(const Model& model, int steps, double bytes) {
@@ -138,6 +214,9 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
+  if (gradient.quasi_static)
+    return quasi_static_gradient(model, options, initial, steps, objective, parameters,
+                                 *gradient.quasi_static);
   StepAdjoint step_adjoint(model, options, parameters);
   const Model& run_model = step_adjoint.run_model();
   ModelWorkspace workspace(run_model);
@@ -203,6 +282,10 @@ double run_objective(const Model& model, const DynamicsOptions& options, const S
                      int steps, const Objective& objective,
                      const std::vector<Parameter>& parameters, const GradientOptions& gradient) {
   const Model run_model = with_parameters(model, parameters);
+  if (gradient.quasi_static)
+    return quasi_static_run(run_model, *gradient.quasi_static, options.dt, initial, steps,
+                            objective)
+        .value;
   TimeStepper stepper(run_model, options, initial.q);
   State state = initial;
   const double failed = std::numeric_limits<double>::quiet_NaN();

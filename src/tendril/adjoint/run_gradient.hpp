@@ -26,6 +26,14 @@ struct GradientOptions {
   /// options at initial.time): state 0 of the run is the equilibrium (u = 0), and the dynamic
   /// steps, if any, start there.
   std::optional<StaticOptions> static_start;
+  /// When set, the run is quasi-static (as scenes with integrator.type: static run): step k is a
+  /// static solve (StaticSolver with these options) at t_k = initial.time + k dt (dt:
+  /// DynamicsOptions::dt) from the equilibrium of step k - 1, with the loads, prescribed motions
+  /// and actuators at t_k. Its gradient is one transposed solve per equilibrium (they do not
+  /// depend on where each solve started): for objectives of the node positions (InputError
+  /// "objective" when one's gradient reaches a twist or a frame angle, which carry the path's
+  /// history of reference frames). Not with static_start.
+  std::optional<StaticOptions> quasi_static;
 };
 
 /// The smallest checkpoint interval m (>= 1: the least recomputation) whose held states, about

@@ -58,6 +58,31 @@ TEST(RunGradient, BadRunsAreRefused) {
       {"checkpoint_interval"});
 }
 
+TEST(RunGradient, QuasiStaticRunsRefuseTwistObjectivesAndAStaticStart) {
+  const test::CurledRod c = test::curled_rod();
+  adjoint::GradientOptions quasi_static;
+  quasi_static.quasi_static = StaticOptions{};
+  const int twist = c.model.dofs.twist(4);
+  const adjoint::Objective on_twist{[twist](int, const State& s, VecX& dq, VecX&) {
+                                      dq[twist] += 1.0;
+                                      return s.q[twist];
+                                    },
+                                    {}};
+  testing::expect_input_error(
+      [&] {
+        adjoint::run_with_gradient(c.model, c.options, c.initial, 2, on_twist, {}, quasi_static);
+      },
+      {"objective", "twist DOF", "node positions"});
+  quasi_static.static_start = StaticOptions{};
+  const adjoint::Objective height =
+      adjoint::position_time_integral(c.model, 10, Vec3::UnitZ(), c.options.dt);
+  testing::expect_input_error(
+      [&] {
+        adjoint::run_with_gradient(c.model, c.options, c.initial, 2, height, {}, quasi_static);
+      },
+      {"static_start", "quasi_static"});
+}
+
 TEST(RunGradient, CheckpointIntervalFitsTheMemory) {
   const test::CurledRod c = test::curled_rod();
   // a state of the 11-node rod: 2 x 43 doubles, 10 edges x 6 doubles, 9 springs, the State itself
