@@ -131,7 +131,8 @@ struct QuasiStaticRun {
 };
 QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options, double dt,
                                 const State& initial, int steps, const Objective& objective) {
-  QuasiStaticRun run{{initial}};
+  QuasiStaticRun run;
+  run.states.push_back(initial);
   StaticSolver solver(model, options, initial.q);
   VecX dq = VecX::Zero(model.dofs.size()), du = VecX::Zero(model.dofs.size());
   run.value = objective.at_state(0, initial, dq, du);
