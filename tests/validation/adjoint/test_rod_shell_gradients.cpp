@@ -44,14 +44,14 @@ test::GradientCase rod_on_trampoline() {
   std::vector<adjoint::Parameter> stiffness, friction;
   for (const adjoint::ContactTerm& t : adjoint::contact_terms(c.model)) {
     stiffness.push_back(adjoint::contact_stiffness(c.model, t.energy, t.friction));
-    friction.push_back(adjoint::friction_coefficient(c.model, t.energy,
-                                                     static_cast<std::size_t>(t.friction)));
+    friction.push_back(
+        adjoint::friction_coefficient(c.model, t.energy, static_cast<std::size_t>(t.friction)));
   }
   for (auto* parts : {&stiffness, &friction})
-    c.parameters.push_back({parts->front().name, parts->front().value,
-                            [parts = *parts](Model& m, double value) {
-                              for (const adjoint::Parameter& p : parts) p.apply(m, value);
-                            }});
+    c.parameters.push_back(
+        {parts->front().name, parts->front().value, [parts = *parts](Model& m, double value) {
+           for (const adjoint::Parameter& p : parts) p.apply(m, value);
+         }});
   return c;
 }
 
