@@ -1,82 +1,21 @@
 // Gradients of rod runs from Python (docs/physics/gradients.md): Simulation.run_with_gradient.
-#include <optional>
-#include <regex>
 #include <utility>
 
 #include <fmt/format.h>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 
+#include "adjoint_parameters.hpp"
 #include "bindings.hpp"
 #include "rod_simulation.hpp"
-#include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
-#include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
-#include "tendril/forces/head_drag.hpp"
 
 namespace tendril::python {
 namespace {
 
 using namespace pybind11::literals;
-
-/// The index of the model's head drag term (InputError naming the parameter without one).
-std::size_t head_drag_index(const Model& model, const std::string& name) {
-  for (std::size_t j = 0; j < model.forces.size(); ++j)
-    if (dynamic_cast<const HeadDrag*>(model.forces[j].get())) return j;
-  throw InputError("parameters", name, "a parameter of the scene's forces (it has no head_drag)");
-}
-
-/// (k, component) of "springs[k].natural_curvature_1" / "_2", or nothing.
-std::optional<std::pair<int, int>> spring_curvature(const std::string& name) {
-  static const std::regex pattern(R"(springs\[(\d{1,9})\]\.natural_curvature_([12]))");
-  std::smatch m;
-  if (!std::regex_match(name, m, pattern)) return std::nullopt;
-  return std::pair(std::stoi(m[1]), m[2] == "1" ? 0 : 1);
-}
-
-/// The adjoint parameter of a Python name: youngs_modulus_scale, density_scale,
-/// shear_modulus_scale, radius_scale (rods) and thickness_scale (shells) multiply what the
-/// parameter scales in the model as built (1: unchanged), natural_curvature_1/_2 set a uniform
-/// natural curvature [1/m] about that material axis, springs[k].natural_curvature_1/_2 the
-/// integrated natural curvature kappa_bar [-] of bend-twist spring k; C1, C2 and mu are the head
-/// drag's shape factors and the medium constant [Pa s] of the head drag and the RFT terms,
-/// motor_rpm the rate of the scene's first actuator (a natural-twist motor) [rpm].
-adjoint::Parameter parameter_named(const Model& model, const std::string& name, double value) {
-  adjoint::Parameter p;
-  if (name == "youngs_modulus_scale")
-    p = adjoint::youngs_modulus(model, 1.0);
-  else if (name == "density_scale")
-    p = adjoint::density(model, 1.0);
-  else if (name == "shear_modulus_scale")
-    p = adjoint::shear_modulus(model, 1.0);
-  else if (name == "radius_scale")
-    p = adjoint::rod_radius(model, 1.0);
-  else if (name == "thickness_scale")
-    p = adjoint::shell_thickness(model, 1.0);
-  else if (name == "natural_curvature_1" || name == "natural_curvature_2")
-    p = adjoint::uniform_natural_curvature(name.back() == '1' ? 0 : 1, value);
-  else if (name == "C1")
-    p = adjoint::head_drag_c1(model, head_drag_index(model, name));
-  else if (name == "C2")
-    p = adjoint::head_drag_c2(model, head_drag_index(model, name));
-  else if (name == "mu") {
-    const auto& head = dynamic_cast<const HeadDrag&>(*model.forces[head_drag_index(model, name)]);
-    p = adjoint::medium_mu(model, head.parameters().mu);
-  } else if (name == "motor_rpm")
-    p = adjoint::motor_rpm(model, 0);
-  else if (const auto spring = spring_curvature(name))
-    p = adjoint::spring_natural_curvature(model, spring->first, spring->second);
-  else
-    throw InputError("parameters", name,
-                     "youngs_modulus_scale, density_scale, shear_modulus_scale, radius_scale, "
-                     "thickness_scale, natural_curvature_1, natural_curvature_2, "
-                     "springs[k].natural_curvature_1 or _2, C1, C2, mu or motor_rpm");
-  p.name = name;
-  p.value = value;
-  return p;
-}
 
 /// l_k from a Python callable f(step, q, u) -> (value, dl/dq) or (value, dl/dq, dl/du), the
 /// gradients arrays of #dofs finite entries (ValueError naming the objective otherwise).
@@ -104,7 +43,8 @@ adjoint::Objective python_objective(py::object f, int dofs) {
           {}};
 }
 
-/// Runs `steps` steps from the simulation's state (which stays unchanged; with static_start, from
+/// Runs `steps` steps (static solves in a scene with integrator.type static) from the simulation's
+/// state (which stays unchanged; with static_start, from
 /// its static equilibrium under the scene's static options) with the parameters at the given
 /// values and returns L = 1/2 sum |x_node(step) - target|^2 (plus the user objective's sum over
 /// the states, if given) with its gradient.
@@ -114,30 +54,35 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
                            int checkpoint_interval, py::object objective, bool static_start) {
   const auto held = s.lock().hold();
   const sim::Simulation& facade = s.constant();
-  if (facade.scene().solve == sim::Solve::static_equilibrium)
-    throw InputError("integrator.type", "static",
-                     "implicit_euler or implicit_midpoint (a static start: static_start=True)");
+  const bool quasi_static = facade.scene().solve == sim::Solve::static_equilibrium;
+  if (quasi_static && static_start)
+    throw InputError("static_start", "True",
+                     "False for a scene with integrator.type static (its steps are static solves)");
   if (!facade.model().prescribed.empty() && s.facade().state().time != 0.0)
     throw InputError("time", number_text(s.facade().state().time) + " s",
                      "0 (a scene with moving clamps is differentiated from its start)");
   std::vector<adjoint::NodeTarget> node_targets;
   for (const auto& [node, step, target] : targets) node_targets.push_back({node, step, target});
-  std::vector<adjoint::Parameter> list;
-  for (const auto& [name, value] : parameters)
-    list.push_back(parameter_named(facade.model(), name, value));
+  SceneParameters scene = scene_parameters(facade, parameters);
+  const std::vector<adjoint::Parameter>& list = scene.parameters;
   adjoint::GradientOptions options;
   options.checkpoint_interval = checkpoint_interval;
   if (static_start) options.static_start = facade.scene().statics;
+  DynamicsOptions dynamics = facade.scene().dynamics;
+  if (quasi_static) {  // a static solve every integrator.dt, as the scene steps
+    options.quasi_static = facade.scene().statics;
+    dynamics.dt = facade.scene().dt;
+  }
   std::vector<adjoint::Objective> terms{
-      adjoint::distance_to_targets(facade.model(), std::move(node_targets))};
+      adjoint::distance_to_targets(scene.model, std::move(node_targets))};
   if (!objective.is_none()) {
     if (!PyCallable_Check(objective.ptr()))
       throw InputError("objective", py::str(py::type::of(objective)).cast<std::string>(),
                        "a callable f(step, q, u) -> (value, dl_dq[, dl_du]), or None");
-    terms.push_back(python_objective(std::move(objective), facade.model().dofs.size()));
+    terms.push_back(python_objective(std::move(objective), scene.model.dofs.size()));
   }
   const adjoint::RunGradient g =
-      adjoint::run_with_gradient(facade.model(), facade.scene().dynamics, s.facade().state(), steps,
+      adjoint::run_with_gradient(scene.model, dynamics, s.facade().state(), steps,
                                  adjoint::sum(std::move(terms)), list, options);
   py::dict gradient;
   for (std::size_t i = 0; i < list.size(); ++i)

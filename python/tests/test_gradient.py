@@ -142,3 +142,147 @@ def test_section_parameters_under_the_midpoint_rule(repo):
         lambda s: objective_of_scene(repo, {**midpoint, "rods.0.material.nu": 1.3 / s - 1.0}), 1.0, 1e-2)
     assert g["radius_scale"] == pytest.approx(radius, rel=1e-6)
     assert g["shear_modulus_scale"] == pytest.approx(shear, rel=1e-6)
+
+
+# A free rod (11 nodes, L 1 m, r 5 mm) lying on the ground and sliding at 0.5 m/s: IMC contact
+# (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4, nu 1 mm/s).
+SLIDING_ROD = """
+duration: 0.04
+rods:
+  - geometry: {type: straight, start: [0, 0, 0.005], direction: [1, 0, 0], length: 1.0, num_nodes: 11}
+    material: {E: 1.0e7, nu: 0.5, density: 1273.52, radius: 0.005}
+forces: {gravity: [0, 0, -9.81]}
+contact:
+  stiffness: 1000
+  distance_tolerance: 1.0e-3
+  slip_tolerance: 1.0e-3
+  ground: {friction: 0.4}
+initial_conditions:
+  velocities: [{velocity: [0.5, 0.1, 0]}]
+integrator:
+  type: implicit_euler
+  dt: 2.0e-3
+  newton: {force_tolerance: 1.0e-14, force_tolerance_abs: 1.0e-11}
+"""
+
+# The 11-node cantilever with a tip load and its natural curvature kappa_bar_1 scheduled by a table.
+LOADED_ACTUATED_CANTILEVER = """
+duration: 0.04
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 1.0, num_nodes: 11}
+    clamp: start
+    material: {E: 1.0e7, nu: 0.3, density: 1273.52, radius: 0.005}
+forces:
+  gravity: [0, 0, -9.81]
+  point_loads: [{node: -1, force: [0.05, 0, -0.1]}]
+actuation:
+  - {rod: 0, quantity: natural_curvature_1, schedule: {type: table, table: [[0, 0], [0.01, 0.2], [0.03, -0.1]]}}
+integrator:
+  type: implicit_euler
+  dt: 2.0e-3
+  newton: {force_tolerance: 1.0e-14}
+"""
+
+
+def scene_file(tmp_path, text):
+    path = tmp_path / "scene.yaml"
+    path.write_text(text)
+    return path
+
+
+def tip_objective(path, overrides, target, steps=STEPS):
+    """1/2 |x_tip - target|^2 after `steps` steps of the scene with `overrides`, stepped here."""
+    sim = tendril.Simulation.from_file(path, overrides)
+    for _ in range(steps):
+        assert sim.step().ok
+    return 0.5 * np.sum((sim.state.positions[10] - target) ** 2)
+
+
+def test_contact_parameters_match_differences_of_scene_runs(repo, tmp_path):
+    path = scene_file(tmp_path, SLIDING_ROD)
+    target = np.array([1.1, 0.02, 0.0])
+    sim = tendril.Simulation.from_file(path)
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))],
+                                   [("contact.stiffness", 1e3), ("contact.obstacle_friction[0]", 0.4)])
+    assert result["ok"], result["message"]
+    assert result["contact_switches"] == 0
+    assert result["value"] == pytest.approx(tip_objective(path, {}, target), rel=1e-12)
+    kc = central_difference(lambda k: tip_objective(path, {"contact.stiffness": k}, target), 1e3, 10.0)
+    mu = central_difference(lambda m: tip_objective(path, {"contact.ground.friction": m}, target), 0.4, 4e-3)
+    assert result["gradient"]["contact.stiffness"] == pytest.approx(kc, rel=1e-6)
+    assert result["gradient"]["contact.obstacle_friction[0]"] == pytest.approx(mu, rel=1e-6)
+
+
+def test_load_and_knot_parameters_match_differences_of_scene_runs(repo, tmp_path):
+    path = scene_file(tmp_path, LOADED_ACTUATED_CANTILEVER)
+    target = np.array([0.9, 0.05, -0.1])
+    sim = tendril.Simulation.from_file(path)
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))],
+                                   [("point_loads[0].force_x", 0.05), ("point_loads[0].force_z", -0.1),
+                                    ("actuation[0].table[1]", 0.2)])
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(tip_objective(path, {}, target), rel=1e-12)
+    g = result["gradient"]
+    fx = central_difference(
+        lambda f: tip_objective(path, {"forces.point_loads.0.force": [f, 0, -0.1]}, target), 0.05, 5e-3)
+    fz = central_difference(
+        lambda f: tip_objective(path, {"forces.point_loads.0.force": [0.05, 0, f]}, target), -0.1, 1e-2)
+    knot = central_difference(
+        lambda v: tip_objective(path, {"actuation.0.schedule.table": [[0, 0], [0.01, v], [0.03, -0.1]]},
+                                target), 0.2, 2e-2)
+    assert g["point_loads[0].force_x"] == pytest.approx(fx, rel=1e-6)
+    assert g["point_loads[0].force_z"] == pytest.approx(fz, rel=1e-6)
+    assert g["actuation[0].table[1]"] == pytest.approx(knot, rel=1e-6)
+
+
+def test_poisson_ratio_and_rest_length_scale_match_differences_of_runs(repo, tmp_path):
+    path = scene_file(tmp_path, LOADED_ACTUATED_CANTILEVER)
+    target = np.array([0.9, 0.05, -0.1])
+    sim = tendril.Simulation.from_file(path)
+    names = [("poisson_ratio", 0.3), ("rest_length_scale", 1.0)]
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))], names)
+    assert result["ok"], result["message"]
+    nu = central_difference(lambda v: tip_objective(path, {"rods.0.material.nu": v}, target), 0.3, 3e-3)
+
+    def run_value(scale):
+        """L of the run with the rest lengths scaled (no scene key sets them: the run from C++)."""
+        r = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))], [("rest_length_scale", scale)])
+        assert r["ok"], r["message"]
+        return r["value"]
+
+    scale = central_difference(run_value, 1.0, 1e-2)
+    assert result["gradient"]["poisson_ratio"] == pytest.approx(nu, rel=1e-6)
+    assert result["gradient"]["rest_length_scale"] == pytest.approx(scale, rel=1e-6)
+
+
+def test_inapplicable_parameters_are_refused(repo, tmp_path):
+    sim = tendril.Simulation.from_file(scene_file(tmp_path, LOADED_ACTUATED_CANTILEVER))
+    with pytest.raises(tendril.InputError, match="contacts"):
+        sim.run_with_gradient(3, [], [("contact.stiffness", 1.0)])
+    with pytest.raises(tendril.InputError, match="point loads"):
+        sim.run_with_gradient(3, [], [("point_loads[1].force_x", 1.0)])
+    with pytest.raises(tendril.InputError, match="rows"):
+        sim.run_with_gradient(3, [], [("actuation[0].table[3]", 1.0)])
+
+
+def test_quasi_static_scene_matches_differences_of_scene_runs(repo, tmp_path):
+    # the loaded, actuated cantilever solved quasi-statically: a static solve every 2 ms as the
+    # load's schedule and the natural curvature's table change
+    text = LOADED_ACTUATED_CANTILEVER.replace("type: implicit_euler", "type: static")
+    text = text.replace("force: [0.05, 0, -0.1]", "table: [[0, 0, 0, 0], [0.04, 0.1, 0, -0.2]]")
+    path = scene_file(tmp_path, text)
+    target = np.array([0.9, 0.05, -0.1])
+    sim = tendril.Simulation.from_file(path)
+    names = [("youngs_modulus_scale", 1.0), ("actuation[0].table[1]", 0.2), ("poisson_ratio", 0.3)]
+    result = sim.run_with_gradient(STEPS, [(10, STEPS, tuple(target))], names)
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(tip_objective(path, {}, target), rel=1e-12)
+    g = result["gradient"]
+    e = central_difference(lambda s: tip_objective(path, {"rods.0.material.E": 1e7 * s}, target), 1.0, 1e-2)
+    knot = central_difference(
+        lambda v: tip_objective(path, {"actuation.0.schedule.table": [[0, 0], [0.01, v], [0.03, -0.1]]},
+                                target), 0.2, 2e-2)
+    nu = central_difference(lambda v: tip_objective(path, {"rods.0.material.nu": v}, target), 0.3, 3e-3)
+    assert g["youngs_modulus_scale"] == pytest.approx(e, rel=1e-6)
+    assert g["actuation[0].table[1]"] == pytest.approx(knot, rel=1e-6)
+    assert g["poisson_ratio"] == pytest.approx(nu, rel=1e-6)

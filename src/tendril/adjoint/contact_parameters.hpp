@@ -10,20 +10,41 @@
 #include <vector>
 
 #include "tendril/adjoint/parameter.hpp"
+#include "tendril/contact/broad_phase.hpp"
 #include "tendril/core/model.hpp"
 #include "tendril/core/state.hpp"
 
 namespace tendril::adjoint {
 
-/// The contact stiffness k_c [N/m] of the ObstacleContact model.energies[energy] and of its
-/// ObstacleFriction model.forces[friction] (-1: none), which apply() rebuilds with the new value
-/// (with the continuous collision check on, as scenes build them). InputError "energy_index" /
-/// "force_index" for an index that is not such a term.
+/// The contact stiffness k_c [N/m] of the contact model.energies[energy] (an ObstacleContact,
+/// a SelfContact between rod edges or a PointTriangleContact with shells) and of its friction
+/// model.forces[friction] (-1: none; ObstacleFriction, SelfFriction or PointTriangleFriction),
+/// which apply() replaces by copies with the new value (obstacle terms rebuilt with the continuous
+/// collision check on, as scenes build them; pair terms keep their pairs and candidates).
+/// InputError "energy_index" / "force_index" for an index that is not such a term.
 Parameter contact_stiffness(const Model& model, std::size_t energy, int friction);
 
-/// The Coulomb friction coefficient mu [-] of the ObstacleFriction model.forces[friction] that
-/// belongs to the ObstacleContact model.energies[energy] (InputError as contact_stiffness).
+/// The Coulomb friction coefficient mu [-] of the friction model.forces[friction] that belongs to
+/// the contact model.energies[energy] (kinds and InputError as contact_stiffness).
 Parameter friction_coefficient(const Model& model, std::size_t energy, std::size_t friction);
+
+/// A contact of a model: its energy and its friction.
+struct ContactTerm {
+  std::size_t energy = 0;  ///< index in Model::energies
+  int friction = -1;       ///< index in Model::forces (-1: none)
+};
+/// Every contact energy of `model` (ObstacleContact, SelfContact, PointTriangleContact), in
+/// order, with the friction of the same kind that belongs to it (an ObstacleFriction on the same
+/// obstacle).
+std::vector<ContactTerm> contact_terms(const Model& model);
+
+/// A pair of rod edges in contact and its friction state.
+struct PairState {
+  contact::EdgePair pair;  ///< contact edge indices
+  /// 1 sticking (tangential slip of the closest points below nu, or no friction), 2 slipping
+  std::uint8_t state = 1;
+  friend bool operator==(const PairState&, const PairState&) = default;
+};
 
 /// The contact states of a model at a state.
 struct ContactStates {
@@ -31,15 +52,18 @@ struct ContactStates {
   /// and sticking (tangential slip against the obstacle below the slip tolerance nu, or no
   /// friction), 2 in contact and slipping (slip >= nu).
   std::vector<std::uint8_t> nodes;
-  /// Every other contact energy (between rods, with shells): its number of active pairs (gap <
-  /// delta, ContactStatistics::active).
+  /// Every SelfContact (between rod edges), in order: its pairs in contact (gap < delta), sorted.
+  std::vector<std::vector<PairState>> pairs;
+  /// Every other contact energy (with shells): its number of active pairs (gap < delta,
+  /// ContactStatistics::active).
   std::vector<int> active_pairs;
 };
 ContactStates contact_states(const Model& model, const State& state);
 
 /// The contact state changes from `before` to `after` (contact_states of one model): the nodes
-/// whose state differs, plus the change in each count of active pairs (a lower bound of the pairs
-/// that opened or closed).
+/// and rod-edge pairs whose state differs (a pair in contact in one and not the other, or
+/// sticking in one and slipping in the other), plus the change in each count of active pairs (a
+/// lower bound of the shell pairs that opened or closed).
 int contact_switches(const ContactStates& before, const ContactStates& after);
 
 }  // namespace tendril::adjoint

@@ -35,7 +35,7 @@ void scale_shells(double membrane_moduli, double membrane_thickness, double bend
 
 double Parameter::difference_step() const {
   const double scale = value != 0.0 ? std::abs(value) : 1.0;
-  return degree == 1 ? scale : 0.25 * scale;
+  return degree == 1 && !tangent ? scale : 0.25 * scale;
 }
 
 Parameter youngs_modulus(const Model& /*model*/, double youngs_modulus) {
@@ -140,6 +140,21 @@ void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters) {
   Model copy = model;
   for (const Parameter& p : parameters) p.apply(copy, p.value);
+  return copy;
+}
+
+Model with_moved_parameter(const Model& model, const std::vector<Parameter>& parameters,
+                           std::size_t i, double offset) {
+  Model copy = model;
+  for (std::size_t j = 0; j < parameters.size(); ++j) {
+    const Parameter& p = parameters[j];
+    if (j != i)
+      p.apply(copy, p.value);
+    else if (p.tangent)
+      p.tangent(copy, p.value, offset);
+    else
+      p.apply(copy, p.value + offset);
+  }
   return copy;
 }
 

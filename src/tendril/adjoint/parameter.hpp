@@ -22,11 +22,18 @@ struct Parameter {
   /// quantities (E, density, thickness) multiply them by value / (the factory's value), so that
   /// they compose in any order; the others set their quantity (a later one wins).
   std::function<void(Model& model, double value)> apply;
-  /// The residual is a polynomial of this degree in p: 1 (affine) or up to 4 (dr/dp from the
-  /// fourth-order central difference, exact for degree <= 4).
+  /// The residual is a polynomial of this degree in p (or in t along `tangent`): 1 (affine) or up
+  /// to 4 (dr/dp from the fourth-order central difference, exact for degree <= 4).
   int degree = 1;
+  /// For a parameter the residual is not a polynomial in (the Poisson ratio, rest lengths): sets
+  /// the quantities c it moves to c(value) + t dc/dp(value), along their tangent at `value`, in
+  /// coordinates in which the residual is a polynomial of degree `degree` in t (stiffnesses,
+  /// inverse rest lengths); the stencil in t then gives dr/dp exactly, and apply(m, v) is
+  /// tangent(m, v, 0). Null for the others, whose stencil moves p itself.
+  std::function<void(Model& model, double value, double t)> tangent = nullptr;
   /// d of the difference stencil: the parameter's scale (|p|, or its unit when p = 0); a quarter
-  /// of it for degree > 1, so that p - 2 d keeps the sign of p.
+  /// of it for degree > 1 or along a tangent, so that p - 2 d keeps the sign of p and the moved
+  /// quantities stay near theirs.
   double difference_step() const;
 };
 
@@ -69,5 +76,10 @@ void scale_rod_stiffnesses(RodNetwork& rods, double stretch, double bend, double
 /// A copy of `model` (the model the factories were given) with every parameter applied at its
 /// value, in order.
 Model with_parameters(const Model& model, const std::vector<Parameter>& parameters);
+
+/// The same with parameter i at a point of its difference stencil: moved by `offset` (its value +
+/// offset, or its tangent at t = offset).
+Model with_moved_parameter(const Model& model, const std::vector<Parameter>& parameters,
+                           std::size_t i, double offset);
 
 }  // namespace tendril::adjoint

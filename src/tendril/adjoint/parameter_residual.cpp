@@ -10,7 +10,8 @@ namespace tendril::adjoint {
 ResidualSystem::ResidualSystem(const Model& base_model, const NewtonOptions& options)
     : base(base_model),
       actuated(base_model.actuators.empty() ? nullptr : std::make_unique<Model>(base_model)),
-      system(actuated ? *actuated : base_model, options) {}
+      workspace(actuated ? *actuated : base_model),
+      system(actuated ? *actuated : base_model, options, &workspace) {}
 
 void ResidualSystem::actuate(double t) {
   if (!actuated) return;
@@ -54,9 +55,8 @@ ParameterResiduals::ParameterResiduals(const Model& model, const NewtonOptions& 
       // all parameters applied again in their order, as with_parameters does, so that a later
       // one that sets part of what parameter i sets (a spring's curvature after a uniform one)
       // still wins
-      auto moved = std::make_unique<Model>(model);
-      for (std::size_t j = 0; j < parameters.size(); ++j)
-        parameters[j].apply(*moved, parameters[j].value + (j == i ? stencil.offsets[k] * d : 0.0));
+      auto moved = std::make_unique<Model>(
+          with_moved_parameter(model, parameters, i, stencil.offsets[k] * d));
       points_.push_back(
           std::make_unique<Point>(std::move(moved), newton, i, stencil.weights[k] / d));
     }
@@ -91,11 +91,15 @@ void ParameterResiduals::derivative(std::size_t i, const VecX& base, VecX& out) 
 }
 
 void assemble_damping(const Model& model, const Model& evaluated, const VecX& q, const VecX& u,
-                      double time, const Kinematics& kin, HessianAssembler& damping) {
+                      double time, const Kinematics& kin, HessianAssembler& damping,
+                      ModelWorkspace* workspace) {
   damping.set_zero();
-  const EvalInput in{evaluated, q, u, time, kin};
+  EvalInput in{evaluated, q, u, time, kin};
   ForceOutput out{nullptr, &damping, 0.0, -1.0};
-  for (const auto& term : model.forces) term->accumulate(in, out);
+  for (std::size_t t = 0; t < model.forces.size(); ++t) {
+    in.workspace = workspace ? workspace->force(t) : nullptr;
+    model.forces[t]->accumulate(in, out);
+  }
 }
 
 void FreeStepMatrix::build(const NewtonSystem& system, const NewtonOptions& options,

@@ -30,6 +30,7 @@ struct ResidualSystem {
   const Model& evaluated() const { return actuated ? *actuated : base; }
   const Model& base;
   std::unique_ptr<Model> actuated;
+  ModelWorkspace workspace;  ///< the terms' workspaces (contact candidates) of `system`
   NewtonSystem system;
 };
 
@@ -60,9 +61,12 @@ class ParameterResiduals {
 
 /// Writes D = -dF/du [N s/m] of `model`'s ForceTerms at (q, u, time [s]) into `damping` (zeroed
 /// first), with `evaluated` the model the terms read (the actuated one) and `kin` the kinematics at
-/// q.
+/// q. `workspace`: the terms' workspaces of the system whose pattern `damping` has (the contact
+/// candidates whose Jacobians it holds), or null for temporary ones (the candidates of the
+/// initial shape).
 void assemble_damping(const Model& model, const Model& evaluated, const VecX& q, const VecX& u,
-                      double time, const Kinematics& kin, HessianAssembler& damping);
+                      double time, const Kinematics& kin, HessianAssembler& damping,
+                      ModelWorkspace* workspace = nullptr);
 
 /// The matrix J of a NewtonSystem's last evaluation, or its transpose, on the free DOFs, and the
 /// linear solver of its pattern (NewtonOptions' kind, analysed once per build).

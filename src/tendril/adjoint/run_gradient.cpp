@@ -8,6 +8,7 @@
 #include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/core/error.hpp"
+#include "tendril/core/model_workspace.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/integrate/static_solver.hpp"
 #include "tendril/integrate/time_stepper.hpp"
@@ -44,15 +45,27 @@ void add_objective_gradient(const Model& model, const Objective& objective, int 
     objective.frame_angle_gradient(step, state, adjoint.frame_angle);
 }
 
-/// Bytes of one stored State of `model` (positions, velocities, frames).
+/// Bytes of one stored State of `model` (positions, velocities, frames, the terms' carried values).
 double state_bytes(const Model& model) {
   const double n = model.dofs.size();
   const double edges = static_cast<double>(framed_edge_count(model));
   const double springs = static_cast<double>(framed_spring_count(model));
-  return sizeof(double) * (2.0 * n + 6.0 * edges + springs) + sizeof(State);
+  const double carried = static_cast<double>(ModelWorkspace::carried_size(model));
+  return sizeof(double) * (2.0 * n + 6.0 * edges + springs + carried) + sizeof(State);
 }
 
+/// A stored state of the forward run and what the terms' workspaces carried into the step from it
+/// (the time of the contact candidates' last update), so that the backward pass recomputes the
+/// steps after it bitwise as the forward run took them.
+struct Checkpoint {
+  State state;
+  std::vector<double> carried;
+};
+
 void check_run(int steps, const GradientOptions& gradient) {
+  if (gradient.static_start && gradient.quasi_static)
+    throw InputError("static_start", "set with quasi_static",
+                     "one of them (a quasi-static run starts from the initial state)");
   const int least = gradient.static_start ? 0 : 1;
   if (steps < least)
     throw InputError("steps", std::to_string(steps), fmt::format("an integer >= {}", least));
@@ -71,12 +84,14 @@ struct BackwardPass {
   const Objective& objective;
   const std::vector<int>& substep_counts;  ///< substeps of each forward step
   TimeStepper& stepper;
+  ModelWorkspace& workspace;  ///< the stepper's
   StepAdjoint& step_adjoint;
   RunGradient& result;
   StateAdjoint& adjoint;
 
-  std::string interval(int first, int last, const State& begin, const State& end) {
-    std::vector<State> starts{begin};
+  std::string interval(int first, int last, const Checkpoint& begin, const State& end) {
+    workspace.restore_carried_values(model, begin.carried);
+    std::vector<State> starts{begin.state};
     std::vector<std::vector<Substep>> pieces;
     for (int k = first; k < last; ++k) {
       if (k + 1 == last && substep_counts[static_cast<std::size_t>(k)] == 1) {
@@ -107,6 +122,80 @@ struct BackwardPass {
   }
 };
 
+/// The equilibria of a quasi-static run (GradientOptions::quasi_static): state k at t_k = t_0 + k
+/// dt from state k - 1; L in `value` (NaN and the message on failure).
+struct QuasiStaticRun {
+  std::vector<State> states;
+  double value = 0.0;
+  std::string message;
+};
+QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options, double dt,
+                                const State& initial, int steps, const Objective& objective) {
+  QuasiStaticRun run;
+  run.states.push_back(initial);
+  StaticSolver solver(model, options, initial.q);
+  VecX dq = VecX::Zero(model.dofs.size()), du = VecX::Zero(model.dofs.size());
+  run.value = objective.at_state(0, initial, dq, du);
+  for (int k = 1; k <= steps; ++k) {
+    State state = run.states.back();
+    state.time = initial.time + k * dt;
+    const StaticReport report = solver.solve(state);
+    if (!report.ok()) {
+      run.message =
+          fmt::format("static solve {} at t = {:.9g} s: {}", k, state.time, report.message);
+      run.value = std::numeric_limits<double>::quiet_NaN();
+      return run;
+    }
+    run.value += objective.at_state(k, state, dq, du);
+    run.states.push_back(std::move(state));
+  }
+  return run;
+}
+
+/// run_with_gradient of a quasi-static run: per equilibrium k, from the last, the adjoint of its
+/// objective alone pulled back through its static solve.
+RunGradient quasi_static_gradient(const Model& model, const DynamicsOptions& options,
+                                  const State& initial, int steps, const Objective& objective,
+                                  const std::vector<Parameter>& parameters,
+                                  const StaticOptions& statics) {
+  DynamicsOptions newton = options;
+  newton.newton = statics.newton;
+  StepAdjoint step_adjoint(model, newton, parameters);
+  const Model& run_model = step_adjoint.run_model();
+  QuasiStaticRun run = quasi_static_run(run_model, statics, options.dt, initial, steps, objective);
+  RunGradient result;
+  result.value = run.value;
+  result.message = run.message;
+  if (!run.message.empty()) return result;
+  result.final_state = run.states.back();
+  result.substeps = steps;
+  const int n = run_model.dofs.size();
+  const auto edges = static_cast<Eigen::Index>(run_model.rods.edges.size());
+  result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
+  for (int k = steps; k >= 0; --k) {
+    StateAdjoint adjoint{VecX::Zero(n), VecX::Zero(n), VecX::Zero(edges)};
+    add_objective_gradient(run_model, objective, k, run.states[static_cast<std::size_t>(k)],
+                           adjoint);
+    for (int i = 0; i < n; ++i)
+      if (run_model.dofs.is_twist(i) && adjoint.q[i] != 0.0)
+        throw InputError("objective", fmt::format("a gradient on twist DOF {} at step {}", i, k),
+                         "objectives of the node positions (quasi-static runs)");
+    if (!adjoint.frame_angle.isZero(0.0))
+      throw InputError("objective", "a frame-angle gradient",
+                       "objectives of the node positions (quasi-static runs)");
+    if (k == 0) {
+      result.initial_position = adjoint.q;
+      result.initial_velocity = adjoint.u;
+      break;
+    }
+    result.message = step_adjoint.pull_back_static(run.states[static_cast<std::size_t>(k)], adjoint,
+                                                   result.parameters);
+    if (!result.message.empty()) return result;
+  }
+  result.ok = true;
+  return result;
+}
+
 }  // namespace
 
 int checkpoint_interval_for_memory(const Model& model, int steps, double bytes) {
@@ -126,9 +215,13 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
+  if (gradient.quasi_static)
+    return quasi_static_gradient(model, options, initial, steps, objective, parameters,
+                                 *gradient.quasi_static);
   StepAdjoint step_adjoint(model, options, parameters);
   const Model& run_model = step_adjoint.run_model();
-  TimeStepper stepper(run_model, options, initial.q);
+  ModelWorkspace workspace(run_model);
+  TimeStepper stepper(run_model, options, initial.q, &workspace);
   const int m = gradient.checkpoint_interval;
   const int n = run_model.dofs.size();
   RunGradient result;
@@ -139,7 +232,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     result.message = static_solve(run_model, gradient, state);
     if (!result.message.empty()) return result;
   }
-  std::vector<State> checkpoints{state};
+  std::vector<Checkpoint> checkpoints{{state, workspace.carried_values(run_model)}};
   std::vector<int> substep_counts;
   VecX dq = VecX::Zero(n), du = VecX::Zero(n);
   result.value = objective.at_state(0, state, dq, du);
@@ -156,7 +249,8 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
     result.contact_switches += contact_switches(contacts, next);
     contacts = std::move(next);
     result.value += objective.at_state(k, state, dq, du);
-    if (k % m == 0 && k < steps) checkpoints.push_back(state);
+    if (k % m == 0 && k < steps)
+      checkpoints.push_back({state, workspace.carried_values(run_model)});
   }
   result.final_state = state;
 
@@ -165,17 +259,18 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                        VecX::Zero(static_cast<Eigen::Index>(run_model.rods.edges.size()))};
   add_objective_gradient(run_model, objective, steps, result.final_state, adjoint);
   result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
-  BackwardPass backward{run_model, options,      objective, substep_counts,
-                        stepper,   step_adjoint, result,    adjoint};
+  BackwardPass backward{run_model, options,      objective, substep_counts, stepper,
+                        workspace, step_adjoint, result,    adjoint};
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0 && steps > 0; --c) {
     const int first = c * m, last = std::min(first + m, steps);
     const State& end =
-        last == steps ? result.final_state : checkpoints[static_cast<std::size_t>(c + 1)];
+        last == steps ? result.final_state : checkpoints[static_cast<std::size_t>(c + 1)].state;
     result.message = backward.interval(first, last, checkpoints[static_cast<std::size_t>(c)], end);
     if (!result.message.empty()) return result;
   }
   if (gradient.static_start) {
-    result.message = step_adjoint.pull_back_static(checkpoints[0], adjoint, result.parameters);
+    result.message =
+        step_adjoint.pull_back_static(checkpoints[0].state, adjoint, result.parameters);
     if (!result.message.empty()) return result;
   }
   result.initial_velocity = adjoint.u;
@@ -188,6 +283,10 @@ double run_objective(const Model& model, const DynamicsOptions& options, const S
                      int steps, const Objective& objective,
                      const std::vector<Parameter>& parameters, const GradientOptions& gradient) {
   const Model run_model = with_parameters(model, parameters);
+  if (gradient.quasi_static)
+    return quasi_static_run(run_model, *gradient.quasi_static, options.dt, initial, steps,
+                            objective)
+        .value;
   TimeStepper stepper(run_model, options, initial.q);
   State state = initial;
   const double failed = std::numeric_limits<double>::quiet_NaN();

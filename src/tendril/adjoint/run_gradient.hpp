@@ -26,6 +26,14 @@ struct GradientOptions {
   /// options at initial.time): state 0 of the run is the equilibrium (u = 0), and the dynamic
   /// steps, if any, start there.
   std::optional<StaticOptions> static_start;
+  /// When set, the run is quasi-static (as scenes with integrator.type: static run): step k is a
+  /// static solve (StaticSolver with these options) at t_k = initial.time + k dt (dt:
+  /// DynamicsOptions::dt) from the equilibrium of step k - 1, with the loads, prescribed motions
+  /// and actuators at t_k. Its gradient is one transposed solve per equilibrium (they do not
+  /// depend on where each solve started): for objectives of the node positions (InputError
+  /// "objective" when one's gradient reaches a twist or a frame angle, which carry the path's
+  /// history of reference frames). Not with static_start.
+  std::optional<StaticOptions> quasi_static;
 };
 
 /// The smallest checkpoint interval m (>= 1: the least recomputation) whose held states, about
@@ -47,9 +55,9 @@ struct RunGradient {
   int recomputed_steps = 0;  ///< forward steps repeated by the backward pass (checkpointing)
   int substeps = 0;  ///< substeps of the forward run: its steps plus the pieces halving added
   /// Changes of contact state from one step of the forward run to the next (contact_switches:
-  /// obstacle-contact nodes apart / sticking / slipping, and the change in the number of active
-  /// pairs of other contacts): where > 0, the gradient is the one-sided derivative of the branch
-  /// the run took (docs/physics/gradients.md, "Contact and friction").
+  /// obstacle-contact nodes and rod-edge pairs apart / sticking / slipping, and the change in the
+  /// number of active pairs of contacts with shells): where > 0, the gradient is the one-sided
+  /// derivative of the branch the run took (docs/physics/gradients.md, "Contact and friction").
   int contact_switches = 0;
 };
 

@@ -69,7 +69,12 @@ void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX&
 }
 
 std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& problem, const VecX& y) {
-  if (run_->system.update_stencils(start)) build_transpose();
+  // the contact candidates at y itself, at rest (motion allowance delta): every pair within delta
+  // at y, whose Hessian J must hold, is one, wherever the step started
+  stencil_state_.q = y;
+  stencil_state_.u.setZero(y.size());
+  stencil_state_.time = start.time;
+  if (run_->system.update_stencils(stencil_state_)) build_transpose();
   run_->actuate(problem.time);
   if (!run_->system.evaluate(problem, y, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
@@ -95,7 +100,7 @@ void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& s
   if (!model_.forces.empty() && problem.velocity_scale > 0.0) {
     u_ = problem.velocity_scale * (y - start.q);
     assemble_damping(model_, run_->evaluated(), y, u_, problem.time, run_->system.kinematics(),
-                     damping_);
+                     damping_, &run_->workspace);
     damping_mu_ = problem.velocity_scale * (damping_.matrix().transpose() * mu_);
   }
   const SparseMatrix& jacobian = run_->system.jacobian();

@@ -144,6 +144,13 @@ class PairContactTerm : public ContactEnergy {
   static long missed_pairs(const TermWorkspace& workspace) { return of(workspace).missed; }
   const Finder& pairs() const { return finder_; }
   const ContactParameters& parameters() const { return params_; }
+  /// Sets the law's contact stiffness k_c [N/m] and friction coefficient mu [-] (the pairs,
+  /// candidates and tolerances stay): on a copy of the term, for the adjoint's parameters
+  /// (adjoint/contact_parameters.hpp).
+  void set_stiffness_and_friction(double stiffness, double friction) {
+    params_.stiffness = stiffness;
+    params_.friction = friction;
+  }
 
  protected:
   /// Candidates for the first step: the motion allowance is delta until a step has been seen.

@@ -47,6 +47,12 @@ class Json {
   void push_back(Json v);
   /// The member `key` of an object, or nullptr.
   const Json* find(const std::string& key) const;
+  /// The elements of an array, or nullptr.
+  const Array* elements() const { return std::get_if<Array>(&value_); }
+  /// The value of a number, or nullptr.
+  const double* number() const { return std::get_if<double>(&value_); }
+  /// The value of a string, or nullptr.
+  const std::string* text() const { return std::get_if<std::string>(&value_); }
 
   /// JSON text; indent < 0 writes one line. Non-finite numbers are written as null.
   std::string dump(int indent = 2) const;

@@ -1,10 +1,11 @@
 // Each parameter's dr/dp, as StepAdjoint takes it from its difference stencil (Parameter::degree:
-// affine, or the fourth-order central difference, exact for polynomials of degree <= 4), against
-// a central difference of the step residual with a small step, in the conformance suite's style;
-// and the stencil's exactness: the same derivative for two stencil widths. Terms: E, density,
-// natural curvatures and viscosity on a 3D rod with twist, rod radius and
-// shear modulus, point-load components and schedule knots (actuated at the solve time), obstacle
-// contact stiffness and friction, shell thickness and Young's modulus.
+// affine, or the fourth-order central difference, exact for polynomials of degree <= 4; in the
+// parameter or along its tangent), against a central difference of the step residual in the
+// parameter with a small step, in the conformance suite's style; and the stencil's exactness: the
+// same derivative for two stencil widths. Terms: E, density, natural curvatures and viscosity on a
+// 3D rod with twist, rod radius and shear modulus, rest lengths and the Poisson ratio,
+// point-load components and schedule knots (actuated at the solve time), contact stiffness and
+// friction with an obstacle and between rods, shell thickness, Young's modulus and Poisson ratio.
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 
 #include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/control_parameters.hpp"
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
 #include "tendril/contact/friction/obstacle_friction.hpp"
@@ -24,6 +26,7 @@
 #include "tendril/io/shell_generators.hpp"
 #include "tendril/shell/shell_builder.hpp"
 #include "unit/adjoint/curled_rod.hpp"
+#include "unit/adjoint/rods_in_contact.hpp"
 #include "unit/rod/rod_shapes.hpp"
 
 namespace tendril {
@@ -38,13 +41,9 @@ struct StencilCase {
   int step = 5;
 };
 
-/// The residual r(y) (all DOFs) of the implicit Euler step start -> end on c.model with
-/// parameter i at `value` (the others at theirs), the actuators at the solve time.
-VecX residual(const StencilCase& c, std::size_t i, double value, const State& start,
-              const State& end) {
-  Model model = c.model;
-  for (std::size_t j = 0; j < c.parameters.size(); ++j)
-    c.parameters[j].apply(model, j == i ? value : c.parameters[j].value);
+/// The residual r(y) (all DOFs) of the implicit Euler step start -> end on `model`, the actuators
+/// at the solve time.
+VecX residual(const StencilCase& c, const Model& model, const State& start, const State& end) {
   VecX predicted;
   const NewtonProblem problem = adjoint::implicit_euler_problem(start, c.options.dt, predicted);
   Model actuated = model;
@@ -55,11 +54,22 @@ VecX residual(const StencilCase& c, std::size_t i, double value, const State& st
   return system.residual();
 }
 
-/// dr/dp of parameter i from its stencil at width d.
+/// The residual on c.model with parameter i at `value` (the others at theirs).
+VecX residual(const StencilCase& c, std::size_t i, double value, const State& start,
+              const State& end) {
+  Model model = c.model;
+  for (std::size_t j = 0; j < c.parameters.size(); ++j)
+    c.parameters[j].apply(model, j == i ? value : c.parameters[j].value);
+  return residual(c, model, start, end);
+}
+
+/// dr/dp of parameter i from its stencil at width d (its value moved, or its tangent).
 VecX stencil_derivative(const StencilCase& c, std::size_t i, double d, const State& start,
                         const State& end) {
-  const double p = c.parameters[i].value;
-  const auto r = [&](double offset) { return residual(c, i, p + offset * d, start, end); };
+  const auto r = [&](double offset) {
+    return residual(c, adjoint::with_moved_parameter(c.model, c.parameters, i, offset * d), start,
+                    end);
+  };
   if (c.parameters[i].degree == 1) return (r(1.0) - r(0.0)) / d;
   return (8.0 * (r(1.0) - r(-1.0)) - (r(2.0) - r(-2.0))) / (12.0 * d);
 }
@@ -143,8 +153,33 @@ TEST(ParameterStencils, ContactStiffnessAndFriction) {
   expect_stencils_are_residual_derivatives(c);
 }
 
+/// A free rod sliding across a fixed one with edge-edge contact and friction.
+TEST(ParameterStencils, ContactStiffnessAndFrictionBetweenRods) {
+  test::RodsInContact rods = test::rod_across_rail(1e-2, Vec3(0.5, 0.1, 0.0));
+  StencilCase c;
+  c.model = std::move(rods.model);
+  c.initial = std::move(rods.initial);
+  c.options.dt = 2e-3;
+  const std::size_t contact = c.model.energies.size() - 1;
+  c.parameters = {adjoint::contact_stiffness(c.model, contact, 0),
+                  adjoint::friction_coefficient(c.model, contact, 0)};
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// The curled 3D rod with twist (nu 0.5): the rest lengths' scale and the Poisson ratio, along
+/// their tangents, with a uniform natural curvature set after the scale.
+TEST(ParameterStencils, RestLengthsAndPoissonRatio) {
+  test::CurledRod rod = test::curled_rod();
+  rod.parameters = {adjoint::rest_length_scale(rod.model, 1.0),
+                    adjoint::uniform_natural_curvature(1, -1.5),
+                    adjoint::poisson_ratio(rod.model, 0.5)};
+  StencilCase c{std::move(rod.model), std::move(rod.initial), rod.options,
+                std::move(rod.parameters), 10};
+  expect_stencils_are_residual_derivatives(c);
+}
+
 /// A mid-edge strip clamped at one end, swinging under gravity.
-TEST(ParameterStencils, ShellThicknessAndModulus) {
+TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
   const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
   ShellInput input;
   input.triangles = mesh.triangles;
@@ -160,7 +195,8 @@ TEST(ParameterStencils, ShellThicknessAndModulus) {
   c.initial.u = VecX::Zero(c.model.dofs.size());
   initialize_frames(c.model, c.initial.q, c.initial.frames);
   c.options.dt = 2e-3;
-  c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7)};
+  c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7),
+                  adjoint::poisson_ratio(c.model, 0.3)};
   expect_stencils_are_residual_derivatives(c);
 }
 

@@ -15,6 +15,7 @@
 #include "tendril/contact/self_contact.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
+#include "unit/adjoint/rods_in_contact.hpp"
 #include "validation/adjoint/gradient_case.hpp"
 
 namespace tendril {
@@ -107,40 +108,39 @@ TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
 namespace tendril {
 namespace {
 
-/// A free rod (5 nodes, 0.4 m along y, its middle node over x = 0.55) across a fixed one (11 nodes
-/// along x; both of the benchmark material) with its axis at `height` (1 cm: touching), moving at
-/// `velocity`, under gravity; IMC edge-edge contact (k_c 1e3 N/m, delta 1 mm) and friction (mu 0.4,
-/// nu 1 mm/s) between all edges; 40 steps of 2 ms. The parameters are E and rho.
+/// The free rod across the fixed one (rods_in_contact.hpp) at `height`, moving at `velocity`; 40
+/// steps of 2 ms. The parameters are E, rho, the contact stiffness and the friction coefficient.
 test::GradientCase rod_across_rail(double height, const Vec3& velocity) {
-  RodNetworkInput in;
-  for (int i = 0; i < 11; ++i) in.nodes.emplace_back(0.1 * i, 0.0, 0.0);
-  for (int i = 0; i < 5; ++i) in.nodes.emplace_back(0.55, -0.2 + 0.1 * i, height);
-  for (int i = 0; i < 10; ++i) in.edges.push_back({i, i + 1});
-  for (int i = 11; i < 15; ++i) in.edges.push_back({i, i + 1});
-  in.materials = {test::benchmark_material()};
-  test::BuiltRod rods = test::build(in);
-  Model& model = rods.model;
-  for (int i = 0; i < 11; ++i)
-    for (int d = 0; d < 3; ++d) model.fixed[static_cast<std::size_t>(model.dofs.node(i) + d)] = 1;
-  for (int e = 0; e < 10; ++e) model.fixed[static_cast<std::size_t>(model.dofs.twist(e))] = 1;
-  model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
-  contact::ContactEdges edges{in.edges, std::vector<double>(in.edges.size(), 5e-3)};
-  const contact::ContactParameters params{
-      .stiffness = 1e3, .distance_tolerance = 1e-3, .slip_tolerance = 1e-3, .friction = 0.4};
-  model.energies.push_back(std::make_shared<contact::SelfContact>(edges, params, rods.q));
-  model.forces.push_back(std::make_shared<contact::SelfFriction>(edges, params, rods.q));
+  test::RodsInContact rods = test::rod_across_rail(height, velocity);
+  const Model& model = rods.model;
+  const std::size_t contact = model.energies.size() - 1;
   test::GradientCase c;
-  c.initial = test::rest_state(rods);
-  for (int i = 11; i < 16; ++i) c.initial.u.segment<3>(model.dofs.node(i)) = velocity;
+  c.initial = std::move(rods.initial);
   c.options = test::tight_euler(2e-3);
   c.options.newton.force_tolerance_abs = 1e-11;  // as rod_on_ground
   c.steps = 40;
   c.objective = adjoint::sum(
-      {adjoint::distance_to_targets(model, {{15, 40, {0.6, 0.25, 0.0}}}),
+      {adjoint::distance_to_targets(model, {{15, 40, {0.05, 0.25, 0.0}}}),
        adjoint::position_time_integral(model, 13, Vec3(1.0, 0.5, 100.0), c.options.dt)});
-  c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52)};
+  c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52),
+                  adjoint::contact_stiffness(model, contact, 0),
+                  adjoint::friction_coefficient(model, contact, 0)};
   c.model = std::move(rods.model);
   return c;
+}
+
+/// The rod-rod pairs in contact at `state`, each in state `expected` (1 sticking, 2 slipping);
+/// returns how many.
+std::size_t expect_pairs_in_state(const test::GradientCase& c, const State& state,
+                                  std::uint8_t expected) {
+  const adjoint::ContactStates states = adjoint::contact_states(c.model, state);
+  EXPECT_EQ(states.pairs.size(), 1u);
+  for (const adjoint::PairState& p : states.pairs.at(0)) EXPECT_EQ(p.state, expected);
+  return states.pairs.at(0).size();
+}
+
+void expect_no_pairs_in_contact(const test::GradientCase& c, const State& state) {
+  EXPECT_EQ(expect_pairs_in_state(c, state, 1), 0u);
 }
 
 /// Touching the rail and sliding along it at 0.5 m/s: the contact stays on the same edge pairs
@@ -150,9 +150,54 @@ TEST(ContactGradients, RodSlidingOnARod) {
   const adjoint::RunGradient g = test::expect_gradient_matches_differences(
       c, {c.model.dofs.node(13), c.model.dofs.node(12) + 1}, {c.model.dofs.node(14) + 2});
   EXPECT_EQ(g.contact_switches, 0);
-  EXPECT_GT(g.final_state.q[c.model.dofs.node(13)], 0.56) << "it slides";
+  EXPECT_GT(expect_pairs_in_state(c, g.final_state, 2), 0u);
+  EXPECT_GT(g.final_state.q[c.model.dofs.node(13)], 0.01) << "it slides";
   // the gap between the axes' distance and the radii stays below delta: in contact throughout
   EXPECT_LT(g.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
+}
+
+/// Resting on the rail, pushed along it at the ends of its middle edge by forces growing to 0.032
+/// N in all, a sixth of the friction limit mu m g = 0.196 N: static friction holds it (its creep,
+/// which mu sets, is weighed by 1e3 in L). The initial velocities are not checked, as on the
+/// ground.
+TEST(ContactGradients, RodStickingOnARod) {
+  test::GradientCase c = rod_across_rail(1e-2, Vec3::Zero());
+  for (int node : {13, 14})
+    c.model.forces.push_back(
+        std::make_shared<PointLoad>(node, [](double t) { return Vec3(0.2 * t, 0.0, 0.0); }));
+  c.objective = adjoint::sum({c.objective, adjoint::position_time_integral(
+                                               c.model, 13, Vec3(1e3, 0.0, 0.0), c.options.dt)});
+  const adjoint::RunGradient g =
+      test::expect_gradient_matches_differences(c, {}, {c.model.dofs.node(14) + 2});
+  EXPECT_EQ(g.contact_switches, 0);
+  EXPECT_GT(expect_pairs_in_state(c, g.final_state, 1), 0u);
+  EXPECT_LT(std::abs(g.final_state.u[c.model.dofs.node(13)]), 1e-3) << "below the slip tolerance";
+}
+
+/// Sliding along the rail at 0.1 m/s, the rod stops within about 26 ms of the 80 ms run: its pairs
+/// switch from slipping to sticking (the number in contact stays the same), and the run says so.
+TEST(ContactGradients, RunCountsStickAndSlipBetweenRods) {
+  const test::GradientCase c = rod_across_rail(1e-2, Vec3(0.1, 0.0, 0.0));
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  const std::size_t pairs = expect_pairs_in_state(c, g.final_state, 1);
+  EXPECT_GT(pairs, 0u);
+  EXPECT_GE(g.contact_switches, static_cast<int>(pairs));
+}
+
+/// Falling onto the rail at 1 m/s from a gap of 17.5 mm: the contact closes in step 8 of 40 and
+/// the rod bounces. The penalty and its derivatives vanish at the cut-off (to 1e-14 delta^2), so
+/// the run stays differentiable through the closing: the gradient holds with the Jacobian of the
+/// pairs active at each step's end (candidates chosen there, friction's dF/du with them), which
+/// the step's start does not give (17.5 mm apart at step 0, 2.4 mm at the start of step 8).
+TEST(ContactGradients, RodFallingOntoARod) {
+  test::GradientCase c = rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0));
+  c.parameters.pop_back();  // mu: falling straight, nothing slips (dL/dmu = 0)
+  const adjoint::RunGradient g =
+      test::expect_gradient_matches_differences(c, {c.model.dofs.node(13) + 2});
+  expect_no_pairs_in_contact(c, c.initial);
+  EXPECT_GE(g.contact_switches, 1);
 }
 
 /// Falling onto the rail from a gap of 5 mm at 0.5 m/s: the contact closes within the run (about
@@ -162,8 +207,51 @@ TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
   const adjoint::RunGradient g =
       adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
   ASSERT_TRUE(g.ok) << g.message;
-  EXPECT_EQ(adjoint::contact_states(c.model, c.initial).active_pairs, std::vector<int>{0});
+  expect_no_pairs_in_contact(c, c.initial);
   EXPECT_GE(g.contact_switches, 1);
+}
+
+}  // namespace
+}  // namespace tendril
+
+namespace tendril {
+namespace {
+
+/// The gradient of a run with contact and friction does not depend on the checkpoint interval:
+/// the backward pass recomputes each interval's steps bitwise as the forward run took them, with
+/// the contact candidates chosen as then (the time of their last update restored with each
+/// checkpoint).
+void expect_checkpointing_recomputes_the_same_gradient(const test::GradientCase& c) {
+  adjoint::GradientOptions every_seventh;
+  every_seventh.checkpoint_interval = 7;
+  const adjoint::RunGradient a =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  const adjoint::RunGradient b = adjoint::run_with_gradient(
+      c.model, c.options, c.initial, c.steps, c.objective, c.parameters, every_seventh);
+  ASSERT_TRUE(a.ok && b.ok) << a.message << b.message;
+  EXPECT_EQ(b.recomputed_steps, 5 * 6 + 4);  // checkpoints at 0, 7, ..., 35 of 40 steps
+  for (Eigen::Index i = 0; i < a.parameters.size(); ++i)
+    EXPECT_EQ(a.parameters[i], b.parameters[i]) << c.parameters[static_cast<std::size_t>(i)].name;
+  EXPECT_EQ(a.initial_velocity, b.initial_velocity);
+  EXPECT_EQ(a.initial_position, b.initial_position);
+}
+
+TEST(ContactGradients, CheckpointingWithContactBetweenRods) {
+  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0)));
+}
+
+/// The rod falling onto the rail at 1 m/s from a gap of 17.5 mm: the contact closes in step 8, the
+/// first step the backward pass recomputes from the checkpoint at step 7, whose candidate pairs
+/// (motion allowance 2 |u| dt on top of delta) include the closing pairs only with the time of the
+/// last candidate update as the forward run had it.
+TEST(ContactGradients, CheckpointingThroughAClosingContactBetweenRods) {
+  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0)));
+}
+
+TEST(ContactGradients, CheckpointingWithFrictionOnTheGround) {
+  test::GradientCase c = rod_on_ground();
+  for (int i = 0; i < 11; ++i) c.initial.u.segment<3>(c.model.dofs.node(i)) = Vec3(0.5, 0.1, 0.0);
+  expect_checkpointing_recomputes_the_same_gradient(c);
 }
 
 }  // namespace

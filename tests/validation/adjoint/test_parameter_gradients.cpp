@@ -2,12 +2,14 @@
 // against central differences of whole runs (gradient_case.hpp): the rods' radius (a quartic in
 // the residual), the shear modulus, the components of a point load and the knots of a natural
 // curvature schedule (the per-step control a controller sets), under implicit Euler and the
-// midpoint rule.
+// midpoint rule; the scale of the rest lengths and the Poisson ratio, which the residual is not a
+// polynomial in (their stencils move along a tangent).
 #include <memory>
 
 #include <gtest/gtest.h>
 
 #include "tendril/adjoint/control_parameters.hpp"
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/forces/point_load.hpp"
@@ -45,6 +47,16 @@ TEST(ParameterGradients, ControlKnotsUnderTheMidpointRule) {
   test::GradientCase c = actuated_cantilever();
   c.options.scheme = Scheme::implicit_midpoint;
   test::expect_gradient_matches_differences(c, {});
+}
+
+/// The curled cantilever (natural curvature (2, -1.5) 1/m, twist rates; nu 0.5) with its rest
+/// lengths scaled and its Poisson ratio moved, E and a uniform kappa_2 set after them.
+TEST(ParameterGradients, RestLengthScaleAndPoissonRatio) {
+  test::GradientCase c = test::curled_cantilever();
+  c.parameters = {adjoint::rest_length_scale(c.model, 1.0), adjoint::poisson_ratio(c.model, 0.5),
+                  adjoint::youngs_modulus(c.model, 1e7),
+                  adjoint::uniform_natural_curvature(1, -1.5)};
+  test::expect_gradient_matches_differences(c, {c.model.dofs.twist(5)});
 }
 
 }  // namespace

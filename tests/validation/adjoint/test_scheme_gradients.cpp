@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tendril/adjoint/control_parameters.hpp"
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/forces/point_load.hpp"
 #include "validation/adjoint/gradient_case.hpp"
@@ -49,6 +51,34 @@ TEST(StaticGradients, StaticSolveThenDynamics) {
       {adjoint::distance_to_targets(c.model, {{10, 30, {0.8, 0.0, -0.2}}, {7, 0, Vec3::Zero()}}),
        adjoint::position_time_integral(c.model, 10, Vec3(0.0, 1.0, 1.0), c.options.dt)});
   test::expect_gradient_matches_differences(c, {});
+}
+
+/// A quasi-static run of the curled cantilever: five equilibria 10 ms apart under a tip load and a
+/// natural-curvature schedule that both change between them (knots at 0, 20, 40 ms), each solved
+/// from the last; L weighs the tip at two of them and the middle node's height at every one.
+TEST(QuasiStaticGradients, LoadAndActuationSchedules) {
+  GradientCase c = test::curled_cantilever();
+  c.model.forces.push_back(
+      std::make_shared<PointLoad>(10, [](double t) { return Vec3(0.0, 2.0 * t, -5.0 * t); }));
+  std::vector<int> springs(c.model.rods.springs.size());
+  for (std::size_t k = 0; k < springs.size(); ++k) springs[k] = static_cast<int>(k);
+  c.model.actuators.push_back(std::make_shared<adjoint::ControlSchedule>(
+      c.model, RestQuantity::natural_curvature_2, springs, std::vector{0.0, 0.02, 0.04},
+      std::vector{0.0, 0.1, -0.05}));
+  c.options.dt = 0.01;
+  c.steps = 5;
+  c.gradient.quasi_static = tight_static();
+  c.objective = adjoint::sum(
+      {adjoint::distance_to_targets(c.model,
+                                    {{10, 2, {0.8, 0.1, -0.3}}, {10, 5, {0.7, 0.0, -0.4}}}),
+       adjoint::position_time_integral(c.model, 5, Vec3(0.0, 0.0, 1.0), c.options.dt)});
+  c.parameters = {
+      adjoint::youngs_modulus(c.model, 1e7),        adjoint::density(c.model, 1273.52),
+      adjoint::uniform_natural_curvature(0, 2.0),   adjoint::control_knot(c.model, 0, 1),
+      adjoint::point_load_component(c.model, 0, 2), adjoint::poisson_ratio(c.model, 0.5),
+      adjoint::rest_length_scale(c.model, 1.0)};
+  const adjoint::RunGradient g = test::expect_gradient_matches_differences(c, {});
+  EXPECT_EQ(g.substeps, 5);
 }
 
 /// The curled rod with twist under the midpoint rule (alpha 1/2, no numerical damping) and the

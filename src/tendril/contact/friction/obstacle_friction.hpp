@@ -30,6 +30,7 @@ class ObstacleFriction final : public ForceTerm {
   void declare_sparsity(const Model& model, SparsityBuilder& pattern) const override;
   void accumulate(const EvalInput& in, ForceOutput& out) const override;
   bool has_symmetric_jacobian() const override { return false; }
+  const RigidObstacle& obstacle() const { return *obstacle_; }
 
  private:
   /// Friction of the edges against the core; adds to out like accumulate().

@@ -72,6 +72,13 @@ class PairFrictionTerm : public ForceTerm {
     add_pairs(in, out, static_cast<PairContactWorkspace&>(in.workspace ? *in.workspace : *local));
   }
   bool has_symmetric_jacobian() const override { return false; }
+  const ContactParameters& parameters() const { return params_; }
+  /// As PairContactTerm::set_stiffness_and_friction.
+  void set_stiffness_and_friction(double stiffness, double friction) {
+    params_.stiffness = stiffness;
+    params_.friction = friction;
+    contact_.set_stiffness_and_friction(stiffness, friction);
+  }
 
  protected:
   /// params.friction is mu.

@@ -1,0 +1,74 @@
+#include "tendril/adjoint/rest_shape_parameters.hpp"
+
+#include <cmath>
+
+#include "tendril/core/error.hpp"
+#include "tendril/core/number_text.hpp"
+#include "tendril/geometry/triangle_normal.hpp"
+
+namespace tendril::adjoint {
+namespace {
+
+/// The Poisson ratio's tangent on the shells: the CST Lame moduli from E = 2 mu (1 + nu0), the
+/// bending stiffnesses by (1 - nu0^2) / (1 - nu^2) and the mid-edge metric by dG/dnu = (B - A),
+/// B_ij - A_ij = |t_i|^2 |t_j|^2 - (t_i . t_j)^2 = |e_i x e_j|^2 = (2 A_bar)^2 for i != j.
+void poisson_tangent_on_shells(Model& m, double nu0, double nu, double t) {
+  const double shear = (1.0 + nu0) / (1.0 + nu) * (1.0 - t / (1.0 + nu));
+  const double plate = 1.0 - nu * nu;
+  const double bending = (1.0 - nu0 * nu0) / plate * (1.0 + t * 2.0 * nu / plate);
+  for (MembraneTriangle& tri : m.shells.membrane_triangles) {
+    const double e = 2.0 * tri.lame_mu * (1.0 + nu0);
+    tri.lame_mu *= shear;
+    tri.lame_lambda = e * nu / plate + t * e * (1.0 + nu * nu) / (plate * plate);
+  }
+  for (ShellHinge& h : m.shells.hinges) h.stiffness *= bending;
+  for (MidEdgeTriangle& tri : m.shells.midedge_triangles) {
+    const auto& nodes = m.shells.triangles[static_cast<std::size_t>(tri.triangle)];
+    const auto x = [&](int k) { return m.rest_positions.segment<3>(3 * nodes[k]); };
+    const double twice_area = triangle_normal(x(0), x(1), x(2)).norm();
+    tri.stiffness *= bending;
+    tri.metric += (nu - nu0 + t) * twice_area * twice_area * (Mat3::Ones() - Mat3::Identity());
+  }
+}
+
+}  // namespace
+
+Parameter rest_length_scale(const Model& model, double scale) {
+  if (!(std::isfinite(scale) && scale > 0.0) || model.rods.edges.empty() ||
+      !model.shells.joint_edges.empty())
+    throw InputError("rest_length_scale", number_text(scale),
+                     "a scale > 0 (1: as built) of a model with rods and without rod-shell joints");
+  Parameter p;
+  p.name = "rest_length_scale";
+  p.value = scale;
+  p.tangent = [scale](Model& m, double value, double t) {
+    // every l times value / scale, moved along the tangent of 1/l: 1/l(t) = (1 - t / value) / l
+    const double factor = value / scale / (1.0 - t / value);
+    for (double& l : m.rods.rest_length) l *= factor;
+    for (BendTwistSpring& s : m.rods.springs) s.voronoi_length *= factor;
+  };
+  p.apply = [tangent = p.tangent](Model& m, double value) { tangent(m, value, 0.0); };
+  return p;
+}
+
+Parameter poisson_ratio(const Model& model, double poisson_ratio) {
+  if (!(poisson_ratio > -1.0 && poisson_ratio <= 0.5))
+    throw InputError("poisson_ratio", number_text(poisson_ratio),
+                     "the model's Poisson ratio in (-1, 0.5]");
+  if (!model.shells.joint_edges.empty())
+    throw InputError("poisson_ratio", number_text(poisson_ratio),
+                     "a model without rod-shell joints");
+  Parameter p;
+  p.name = "poisson_ratio";
+  p.value = poisson_ratio;
+  p.degree = model.shells.midedge_triangles.empty() ? 1 : 2;
+  p.tangent = [nu0 = poisson_ratio](Model& m, double nu, double t) {
+    const double twist = (1.0 + nu0) / (1.0 + nu) * (1.0 - t / (1.0 + nu));  // GJ ~ 1 / (1 + nu)
+    scale_rod_stiffnesses(m.rods, 1.0, 1.0, twist);
+    poisson_tangent_on_shells(m, nu0, nu, t);
+  };
+  p.apply = [tangent = p.tangent](Model& m, double value) { tangent(m, value, 0.0); };
+  return p;
+}
+
+}  // namespace tendril::adjoint
