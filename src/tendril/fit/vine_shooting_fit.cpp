@@ -174,7 +174,8 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
                                      const std::vector<MeasuredFrame>& frames,
                                      Observation observation,
                                      const std::vector<VineParameter>& parameters,
-                                     const VecX& values, bool with_jacobian) {
+                                     const VecX& values, bool with_jacobian,
+                                     const MatX& start_directions) {
   ShootingResiduals out;
   const auto values_text = [&] {
     std::string text;
@@ -194,13 +195,15 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
   for (const MeasuredFrame& f : frames)
     rows += 2 * (observation == Observation::tip ? 1 : static_cast<int>(f.points.rows()));
   out.residual.resize(rows);
-  if (with_jacobian) out.jacobian.resize(rows, np);
+  const Eigen::Index ns = start_directions.cols();
+  if (with_jacobian) out.jacobian.resize(rows, np + ns);
 
   vine::VineStepper stepper(model);
   VineState s = start;
   const int n = model.num_dofs();
-  // sensitivities d(q, v)/dtheta: zero at the given start
-  MatX sq = MatX::Zero(n, np), sv = MatX::Zero(n, np);
+  // sensitivities d(q, v)/dtheta: zero at the given start (the start's directions in theirs)
+  MatX sq = MatX::Zero(n, np + ns), sv = MatX::Zero(n, np + ns);
+  if (ns > 0) sq.rightCols(ns) = start_directions;
   int step = 0, row = 0;
   for (const MeasuredFrame& frame : frames) {
     TENDRIL_ASSERT(frame.step >= step, "measured frames in increasing step order");
@@ -258,30 +261,43 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
                                   const VineFitOptions& options) {
   check_vine_parameters(model, parameters);
   const auto np = static_cast<Eigen::Index>(parameters.size());
+  const Eigen::Index ns = options.estimate_start ? model.num_bodies : 0;
   VineFitResult result;
   result.parameters = parameters;
-  // theta: ln(value) for the positive parameters, the value otherwise
+  // theta: ln(value) for the positive parameters, the value otherwise; then the start's xi
   const auto to_values = [&](const VecX& theta) {
-    VecX values = theta;
+    VecX values = theta.head(np);
     for (Eigen::Index k = 0; k < np; ++k)
       if (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind))
         values(k) = std::exp(theta(k));
     return values;
   };
-  VecX theta0(np);
+  // the start at theta and its directions dq/dxi (none when held)
+  const auto start_at = [&](const VecX& theta, MatX& directions) {
+    VineState s = start;
+    if (ns > 0) {
+      s.q = start_configuration(model, theta.tail(ns), &directions);
+      s.v.setZero();
+    }
+    return s;
+  };
+  VecX theta0(np + ns);
   for (Eigen::Index k = 0; k < np; ++k) {
     const VineParameter& p = parameters[static_cast<std::size_t>(k)];
     const double value = vine_parameter_value(model, p);
     theta0(k) = fitted_in_log(p.kind) ? std::log(value) : value;
   }
+  if (ns > 0) theta0.tail(ns) = start_coordinates(model, start.q);
   int simulations = 0;
   ShootingResiduals
       fitted;           // at the last point evaluated with its Jacobian (the last accepted one)
   std::string failure;  // why the last failed simulation failed
   const auto residuals = [&](const VecX& t, bool with_jacobian) {
     ++simulations;
-    ShootingResiduals r = shooting_residuals(model, start, frames, options.observation, parameters,
-                                             to_values(t), with_jacobian);
+    MatX directions;
+    ShootingResiduals r =
+        shooting_residuals(model, start_at(t, directions), frames, options.observation, parameters,
+                           to_values(t), with_jacobian, directions);
     SparseResiduals out{r.ok, r.message, r.residual, {}};
     if (!r.ok) failure = r.message;
     if (r.ok && with_jacobian) {
@@ -296,7 +312,7 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
     result.history.push_back(h);
     return !options.progress || options.progress(h);
   };
-  const VecX unbounded = VecX::Constant(np, std::numeric_limits<double>::infinity());
+  const VecX unbounded = VecX::Constant(np + ns, std::numeric_limits<double>::infinity());
   SparseLmResult lm;
   try {
     lm = minimise_sparse_least_squares(residuals, theta0, -unbounded, unbounded,
@@ -313,20 +329,28 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
   result.iterations = lm.iterations;
   result.simulations = simulations;
   result.values = to_values(lm.y);
+  MatX directions;
+  result.start = start_at(lm.y, directions);
   result.initial_cost = lm.initial_cost;
   result.cost = lm.cost;
   // sigma from the Gauss-Newton covariance in theta: a parameter the residual no longer depends
   // on (K -> 0 leaves ln K free) is undetermined, +inf
-  result.sigma = VecX::Constant(np, std::numeric_limits<double>::infinity());
-  const Eigen::Index dof = fitted.residual.size() - np;
+  VecX sigma = VecX::Constant(np + ns, std::numeric_limits<double>::infinity());
+  const Eigen::Index dof = fitted.residual.size() - np - ns;
   if (dof > 0) {
     const MatX covariance =
         least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
-    for (Eigen::Index k = 0; k < np; ++k)
+    for (Eigen::Index k = 0; k < np + ns; ++k)
       if (std::isfinite(covariance(k, k)))
-        result.sigma(k) =
-            std::sqrt(covariance(k, k)) *
-            (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind) ? result.values(k) : 1.0);
+        sigma(k) = std::sqrt(covariance(k, k)) *
+                   (k < np && fitted_in_log(parameters[static_cast<std::size_t>(k)].kind)
+                        ? result.values(k)
+                        : 1.0);
+  }
+  result.sigma = sigma.head(np);
+  if (ns > 0) {
+    result.start_coordinates = lm.y.tail(ns);
+    result.start_sigma = sigma.tail(ns);
   }
   result.fitted = std::move(fitted);
   return result;
