@@ -84,7 +84,7 @@ RunSettings fitted_vine_settings(const FitFile& file, const FitReport& report) {
     set_override(settings, parameter_override(model, p));
   if (report.start.size() > 0)
     set_override(settings, "vine.initial_state={q: " + reals_text(report.start) + "}");
-  settings.push_back("vine.steps=" + std::to_string(file.frames.back().step));
+  set_override(settings, "vine.steps=" + std::to_string(file.frames.back().step));
   return settings;
 }
 
