@@ -20,6 +20,7 @@
 #include "support/source_tree.hpp"
 #include "tendril/fit/fitted_trajectory.hpp"
 #include "tendril/io/run_reader.hpp"
+#include "tendril/vine/vine_scene.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::fit {
@@ -72,13 +73,15 @@ void expect_trajectory_of(const std::string& tag, const std::string& text, const
 }
 
 /// A fit file over the shipped synthetic track with `settings` and `parameters` (YAML lines).
-std::string fit_file_text(const std::string& settings, const std::string& parameters) {
+std::string fit_file_text(const std::string& settings, const std::string& parameters,
+                          const std::string& method = "vine_shooting",
+                          const std::string& options = "") {
   const fs::path track = testing::source_tree() / "examples/fit/track";
   return fmt::format(
-      "scene: {0}/swinging_vine.yaml\nmethod: vine_shooting\nsettings: {1}\nparameters:\n{2}"
+      "scene: {0}/swinging_vine.yaml\nmethod: {3}\nsettings: {1}\nparameters:\n{2}"
       "data:\n  track: {{points: {0}/video_track.csv, frame_rate: 30, scale: 5.0e-4, "
-      "flip_y: true, origin: [400, 560], walls: {0}/walls.csv, wall_half_thickness: 0.002}}\n",
-      track.string(), settings, parameters);
+      "flip_y: true, origin: [400, 560], walls: {0}/walls.csv, wall_half_thickness: 0.002}}\n{4}",
+      track.string(), settings, parameters, method, options);
 }
 
 TEST(FittedTrajectory, SetsTheGrowthRateAndTheHeadingWithKAndC) {
@@ -109,6 +112,37 @@ TEST(FittedTrajectory, SetsARowOfTheGrowthSchedule) {
                                      "  - {key: vine.stiffness, initial: 0.02, lower: 0}\n"
                                      "  - {key: 'vine.growth.schedule[1]', initial: 0.01}\n"),
                        VecX{{0.047, 0.031}});
+}
+
+// joint_estimation's per-joint K and C (reported K_0 .. K_2, then C_0 .. C_2), with the heading
+TEST(FittedTrajectory, SetsPerJointStiffnessAndDampingOfTheJointEstimation) {
+  const std::string text = fit_file_text("[vine.steps=30]",
+                                         "  - {key: vine.stiffness, initial: 0.02}\n"
+                                         "  - {key: vine.damping, initial: 2.0e-3}\n"
+                                         "  - {key: 'vine.rest_angles[0]', initial: 1.2}\n",
+                                         "joint_estimation", "options: {per_joint: true}\n");
+  const fs::path dir = testing::scratch_dir("trajectory_per_joint");
+  std::ofstream(dir / "fit.yaml") << text;
+  const FitFile file = read_fit_file(dir / "fit.yaml");
+  FitReport report;
+  report.values = VecX{{0.03, 0.05, 0.07, 4e-4, 5e-4, 6e-4, 1.25}};
+  const vine::VineScene fitted =
+      vine::load_vine_scene_file(file.scene, fitted_vine_settings(file, report));
+  EXPECT_EQ(fitted.model.stiffness, (std::vector<double>{0.03, 0.05, 0.07}));
+  EXPECT_EQ(fitted.model.damping, (std::vector<double>{4e-4, 5e-4, 6e-4}));
+  EXPECT_EQ(fitted.model.rest_angle[0], 1.25);
+}
+
+// a sample of a growth table read from a CSV file has no override: no trajectory
+TEST(FittedTrajectory, AGrowthTableFromCsvIsTheOneParameterItCannotSet) {
+  const fs::path dir = testing::scratch_dir("trajectory_growth_csv");
+  std::ofstream(dir / "growth.csv") << "t,u\n0,0.02\n0.2,0.01\n";
+  const std::string text =
+      fit_file_text(fmt::format("['vine.growth={{table_csv: {}}}']", (dir / "growth.csv").string()),
+                    "  - {key: vine.stiffness, initial: 0.02, lower: 0}\n"
+                    "  - {key: 'vine.growth.schedule[1]', initial: 0.01}\n");
+  std::ofstream(dir / "fit.yaml") << text;
+  EXPECT_EQ(unwritable_trajectory_key(read_fit_file(dir / "fit.yaml")), "vine.growth.schedule[1]");
 }
 
 }  // namespace
