@@ -102,6 +102,7 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   options.step_tolerance = file.options.step_tolerance;
   options.cost_tolerance = file.options.cost_tolerance;
   options.estimate_start = file.measured_start;
+  options.pointwise_errors = !file.track.is_null();  // resampled tracked points: every frame P
   options.progress = [&context](const FitIteration& line) {
     if (context.progress) context.progress(line);
     return true;

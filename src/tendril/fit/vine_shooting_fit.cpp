@@ -63,6 +63,45 @@ void add_parameter_columns(const vine::StepDerivatives& d, const VineModel& mode
 
 }  // namespace
 
+MatX pointwise_covariance(const MatX& jacobian, const VecX& residual,
+                          const std::vector<MeasuredFrame>& frames) {
+  const auto points = static_cast<Eigen::Index>(frames.front().points.rows());
+  for (const MeasuredFrame& f : frames)
+    TENDRIL_ASSERT(f.points.rows() == points &&
+                       residual.size() == 2 * points * static_cast<Eigen::Index>(frames.size()),
+                   "every frame with as many points, all observed");
+  // Sigma_k: point k's residuals over the frames, the fit's degrees of freedom shared by the points
+  const auto count = static_cast<double>(frames.size());
+  const double dof = count - static_cast<double>(jacobian.cols()) / static_cast<double>(points);
+  std::vector<Eigen::Matrix2d> point(static_cast<std::size_t>(points), Eigen::Matrix2d::Zero());
+  for (Eigen::Index f = 0; f < static_cast<Eigen::Index>(frames.size()); ++f)
+    for (Eigen::Index k = 0; k < points; ++k) {
+      const Vec2 e = residual.segment<2>(2 * (f * points + k));
+      point[static_cast<std::size_t>(k)] += e * e.transpose() / dof;
+    }
+  // (J^T J)^+ with its undetermined rows and columns (NaN) set aside
+  MatX inverse = least_squares_covariance(jacobian, 1.0);
+  std::vector<Eigen::Index> undetermined;
+  for (Eigen::Index j = 0; j < inverse.cols(); ++j)
+    if (std::isnan(inverse(j, j))) undetermined.push_back(j);
+  for (Eigen::Index j : undetermined) {
+    inverse.row(j).setZero();
+    inverse.col(j).setZero();
+  }
+  MatX middle = MatX::Zero(jacobian.cols(), jacobian.cols());
+  for (Eigen::Index row = 0; row < residual.size(); row += 2) {
+    const auto k = static_cast<std::size_t>((row / 2) % points);
+    const MatX block = jacobian.middleRows(row, 2);
+    middle += block.transpose() * point[k] * block;
+  }
+  MatX covariance = inverse * middle * inverse;
+  for (Eigen::Index j : undetermined) {
+    covariance.row(j).setConstant(std::nan(""));
+    covariance.col(j).setConstant(std::nan(""));
+  }
+  return covariance;
+}
+
 VecX growth_split(const VineModel& model) {
   const int np = model.num_prismatic();
   VecX split = VecX::Zero(np);
@@ -339,7 +378,9 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
   const Eigen::Index dof = fitted.residual.size() - np - ns;
   if (dof > 0) {
     const MatX covariance =
-        least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
+        options.pointwise_errors
+            ? pointwise_covariance(fitted.jacobian, fitted.residual, frames)
+            : least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
     for (Eigen::Index k = 0; k < np + ns; ++k)
       if (std::isfinite(covariance(k, k)))
         sigma(k) = std::sqrt(covariance(k, k)) *

@@ -88,6 +88,17 @@ ShootingResiduals shooting_residuals(const vine::VineModel& model, const vine::V
                                      Observation observation, double stiffness, double damping,
                                      bool with_jacobian);
 
+/// The parameters' covariance when the residuals' point k (of P) has the same 2 x 2 error
+/// covariance Sigma_k in every frame (a heteroscedasticity-consistent "sandwich" pooled over the
+/// frames): (J^T J)^+ (sum over frames f and points k of J_fk^T Sigma_k J_fk) (J^T J)^+, Sigma_k
+/// the mean of point k's residual outer products over the F frames with F - #theta / P degrees of
+/// freedom. Tracked video's resampled points need it: the tip's and the base's points carry
+/// larger or smaller errors than the middle's (docs/physics/fitting.md, "Uncertainty with a
+/// measured start"). Every frame must have P observed points (Observation::points); NaN rows and
+/// columns for the undetermined directions, as least_squares_covariance.
+MatX pointwise_covariance(const MatX& jacobian, const VecX& residual,
+                          const std::vector<MeasuredFrame>& frames);
+
 struct VineFitOptions {
   Observation observation = Observation::points;
   int max_iterations = 50;  ///< Levenberg-Marquardt iterations (accepted steps), >= 1
@@ -100,6 +111,10 @@ struct VineFitOptions {
   /// sigma (docs/physics/fitting.md, "Uncertainty with a measured start"). false: the start is
   /// held.
   bool estimate_start = false;
+  /// true: sigma from pointwise_covariance (the P points of every frame each with its own error
+  /// covariance, as a tracked video's resampled points have); false: s^2 (J^T J)^-1, every
+  /// coordinate's error alike
+  bool pointwise_errors = false;
   /// Called at the start and after every trial (values: the parameters'); returning false stops
   /// the fit.
   /// Empty: none.
