@@ -2,11 +2,16 @@
 // options, outcome and result types and fit_runs itself. The batch evaluator is any Python callable
 // taking a list of settings (lists of "key=value") and returning one RunOutcome per run;
 // tendril.fit (python/tendril/_fit.py) passes one that runs them through tendril.sweep's executor.
+// fit_runs_with_derivatives is the gradient method (adjoint_lm): the runs and their exact
+// derivatives by the C++ evaluator of fit/run_derivatives.hpp on a pool of threads.
+#include <algorithm>
+
 #include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/run_least_squares.hpp"
 
 namespace tendril::python {
@@ -81,6 +86,19 @@ void bind_fit(py::module_& m) {
         return fit::fit_runs(parameters, data, evaluate, options, progress);
       },
       "parameters"_a, "data"_a, "evaluate"_a, "options"_a = fit::RunFitOptions{},
+      "progress"_a = std::function<void(const fit::FitIteration&)>{});
+  m.def(
+      "fit_runs_with_derivatives",
+      [](const std::vector<fit::FitParameter>& parameters, const fit::MeasurementTable& data,
+         const std::string& scene_file, int jobs, const fit::RunFitOptions& options,
+         const std::function<void(const fit::FitIteration&)>& progress) {
+        std::vector<std::string> keys;
+        for (const fit::FitParameter& p : parameters) keys.push_back(p.key);
+        const fit::RunBatchEvaluator runs =
+            fit::derivative_evaluator(scene_file, keys, data.observables, std::max(jobs, 1));
+        return fit::fit_runs(parameters, data, runs, options, progress, runs);
+      },
+      "parameters"_a, "data"_a, "scene_file"_a, "jobs"_a, "options"_a = fit::RunFitOptions{},
       "progress"_a = std::function<void(const fit::FitIteration&)>{});
   m.def("parameter_setting", &fit::parameter_setting, "key"_a, "value"_a);
 }

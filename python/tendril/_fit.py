@@ -2,7 +2,9 @@
 each finite-difference Jacobian evaluated through tendril.sweep's executor: local processes by default,
 or a Dask distributed cluster with `client` (docs/python.md, docs/physics/fitting.md). The algorithm is
 the C++ one of `tendril fit` (fit/run_least_squares.hpp: bounded Levenberg-Marquardt in value / scale,
-uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here.
+uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here. With
+method="adjoint_lm" the runs and their exact derivatives come from the C++ evaluator of `tendril fit`'s
+gradient method (threads of this process, one run per point and experiment, no finite differences).
 """
 import math
 
@@ -62,8 +64,41 @@ def _columns(data):
     return {c: [r.get(c) for r in rows] for c in (rows[0].keys() if rows else [])}
 
 
+def _scene_file(scene, scratch):
+    """The scene as a file path: a dict is written as JSON (which is YAML) into a temporary folder."""
+    import json
+    import os
+    import tempfile
+
+    if not isinstance(scene, dict):
+        return str(scene), None
+    folder = tempfile.TemporaryDirectory(dir=scratch)
+    path = os.path.join(folder.name, "scene.yaml")
+    with open(path, "w") as f:
+        json.dump(scene, f)
+    return path, folder
+
+
+def _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, scratch):
+    """method="adjoint_lm": the C++ evaluator of the runs and their derivatives on `workers` threads."""
+    import os
+
+    for column, spec in specs.items():
+        if not isinstance(spec, str):
+            raise ValueError(f"observables['{column}']: method adjoint_lm takes observable names (a robot "
+                             "observable or a node coordinate such as 'rods[0].nodes[10].z@0.5'), not a callable")
+    table.observables = list(specs.values())  # the names the C++ runs give, in the columns' order
+    path, folder = _scene_file(scene, scratch)
+    try:
+        return _tendril.fit_runs_with_derivatives(params, table, path, workers or os.cpu_count() or 1, opts,
+                                                  progress or (lambda line: None))
+    finally:
+        if folder is not None:
+            folder.cleanup()
+
+
 def fit(scene, parameters, data, variables, observables, sigma=None, settings=(), client=None, workers=None,
-        retries=2, options=None, progress=None, scratch=None):
+        retries=2, options=None, progress=None, scratch=None, method="finite_difference_lm"):
     """Fits `parameters` of `scene` (a scene file path, readable by every worker, or a dict) to `data`.
 
     parameters: a list of {"key": scene key path, "initial": value, "lower", "upper", "scale"} (bounds
@@ -82,9 +117,15 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
     options: {name: value} of tendril.RunFitOptions (max_iterations, difference_step, step_tolerance,
     cost_tolerance, gradient_tolerance, initial_damping, max_rejections).
     progress: None or a callable(tendril.FitIteration) called after each iteration.
+    method: "finite_difference_lm" (the Jacobian by differences of runs through the executor) or "adjoint_lm"
+    (the exact Jacobian of each run, forward sensitivities or the adjoint, computed in this process on
+    `workers` threads; observables are names as a fit file gives them, including node coordinates
+    "rods[i].nodes[j].x@t"; client and retries do not apply).
     Returns a FitResult."""
     import numpy
 
+    if method not in ("finite_difference_lm", "adjoint_lm"):
+        raise ValueError(f"method: got {method!r}; allowed: 'finite_difference_lm' or 'adjoint_lm'")
     params = [_parameter(p) for p in parameters]
     specs = _normalise_observables(observables)
     columns = _columns(data)
@@ -113,6 +154,9 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
             raise KeyError(f"options: no option '{name}'")
         setattr(opts, name, value)
 
+    if method == "adjoint_lm":
+        native = _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, scratch)
+        return FitResult([p.key for p in params], list(specs), native)
     with Executor(client=client, workers=workers, retries=retries) as executor:
         def evaluate(batch):
             points = [dict(s.split("=", 1) for s in run) for run in batch]

@@ -66,3 +66,39 @@ def test_fit_on_a_dask_cluster_equals_the_local_fit_and_the_cli(robot_data, tmp_
     result = json.loads((tmp_dir / "fit" / "fit.json").read_text())
     assert result["converged"] and result["runs"] == local.runs
     assert math.isclose(result["parameters"][0]["value"], local.values["flagellated_robot.C1"], rel_tol=1e-12)
+
+
+def test_gradient_method_gives_the_finite_difference_estimate(tmp_dir):
+    """method="adjoint_lm" (the runs' exact derivatives from C++) fits C1, C2 and mu of the robot to its speed
+    and head rotation rate at three motor speeds (simulated at the paper's values): the same estimate as the
+    finite-difference method through the executor, with fewer runs."""
+    scene = tmp_dir / "robot.yaml"
+    scene.write_text(json.dumps(ROBOT))
+    rpm = [100, 175, 250]
+    truth = tendril.sweep(str(scene), {"flagellated_robot.motor_rpm": rpm}, ["speed", "head_rotation_rate"],
+                          workers=2)
+    assert (truth["status"] == "completed").all()
+    data = pandas.DataFrame({"flagellated_robot.motor_rpm": rpm, "v": list(truth["speed"]),
+                             "omega": list(truth["head_rotation_rate"])})
+    parameters = [{"key": "flagellated_robot.C1", "initial": 3.0, "lower": 0.5, "upper": 10.0},
+                  {"key": "flagellated_robot.C2", "initial": 0.05, "lower": 0.005, "upper": 0.5},
+                  {"key": "flagellated_robot.mu", "initial": 5.0, "lower": 1.0, "upper": 20.0}]
+    observables = {"v": "speed", "omega": "head_rotation_rate"}
+    sigma = {"v": 1e-5, "omega": 0.1}
+    fd = tendril.fit(str(scene), parameters, data, ["flagellated_robot.motor_rpm"], observables, sigma=sigma,
+                     workers=2)
+    lines = []
+    gradient = tendril.fit(ROBOT, parameters, data, ["flagellated_robot.motor_rpm"], observables, sigma=sigma,
+                           workers=2, method="adjoint_lm", progress=lines.append, scratch=str(tmp_dir))
+    assert fd.converged, fd.message
+    assert gradient.converged, gradient.message
+    for key, value in fd.values.items():
+        assert abs(gradient.values[key] - value) < 1e-2 * fd.sigma[key], key
+        assert math.isclose(gradient.sigma[key], fd.sigma[key], rel_tol=1e-2), key
+    assert gradient.runs < fd.runs and len(lines) == len(gradient.history)
+    assert list(gradient.simulated.columns) == ["v", "omega"]
+    with pytest.raises(ValueError, match="observables\\['v'\\]: method adjoint_lm takes observable names"):
+        tendril.fit(str(scene), parameters, data, ["flagellated_robot.motor_rpm"], {"v": lambda run: 0.0},
+                    method="adjoint_lm")
+    with pytest.raises(ValueError, match="method: got 'newton'"):
+        tendril.fit(str(scene), parameters, data, ["flagellated_robot.motor_rpm"], observables, method="newton")

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "tendril/adjoint/step_adjoint.hpp"
-#include "tendril/core/actuator.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/integrate/time_stepper.hpp"
@@ -12,32 +11,21 @@ namespace tendril::adjoint {
 namespace {
 
 /// InputError for what the forward sensitivities do not differentiate.
-void require_sensitivities(const Model& model, const DynamicsOptions& options,
-                           const std::vector<Parameter>& parameters) {
+void require_sensitivities(const Model& model, const DynamicsOptions& options) {
   if (options.scheme != Scheme::implicit_euler)
     throw InputError("scheme", std::string(to_string(options.scheme)),
                      "implicit_euler (run_with_gradient differentiates the midpoint rule)");
-  if (!model.shells.triangles.empty())
-    throw InputError("shells", std::to_string(model.shells.triangles.size()) + " triangles",
-                     "none (run_with_gradient differentiates shell runs)");
-  for (std::size_t i = 0; i < parameters.size(); ++i)
-    if (parameters[i].degree != 1)
-      throw InputError(
-          "parameters[" + std::to_string(i) + "]", parameters[i].name,
-          "a parameter the residual is affine in (run_with_gradient takes the others)");
+  if (!model.shells.joint_edges.empty())
+    throw InputError("shells.joint_edges", std::to_string(model.shells.joint_edges.size()),
+                     "none (the derivatives of rod-shell joints are not implemented)");
 }
 
-/// One forward step; empty on success, else why the run cannot be differentiated.
-std::string forward_step(TimeStepper& stepper, State& state) {
-  const double t = state.time;
+/// One forward step; its substeps (one unless dt was halved) are recorded into `substeps`. Empty
+/// on success, else why the run cannot be differentiated.
+std::string forward_step(TimeStepper& stepper, State& state, std::vector<Substep>& substeps) {
+  substeps.clear();
   const StepReport report = stepper.step(state);
-  if (!report.ok()) return report.message;
-  if (report.substeps != 1)
-    return fmt::format(
-        "the step from t = {:.9g} s was split into {} substeps (dt halved); the forward "
-        "sensitivities of halved steps are not implemented: choose a smaller dt",
-        t, report.substeps);
-  return {};
+  return report.ok() ? std::string() : report.message;
 }
 
 }  // namespace
@@ -47,10 +35,10 @@ StepSensitivity::StepSensitivity(const Model& model, const DynamicsOptions& opti
     : run_model_(std::make_unique<Model>(with_parameters(model, parameters))),
       model_(*run_model_),
       options_(options),
-      actuated_(model_.actuators.empty() ? nullptr : std::make_unique<Model>(model_)),
-      system_(actuated_ ? *actuated_ : model_, options.newton),
+      run_(model_, options.newton),
+      system_(run_.system),
       parameter_residuals_(model, options.newton, parameters) {
-  require_sensitivities(model_, options, parameters);
+  require_sensitivities(model_, options);
   build_free_matrix();
 }
 
@@ -64,24 +52,22 @@ void StepSensitivity::build_free_matrix() {
   x_free_.setZero(num_free);
 }
 
-void StepSensitivity::add_start_state_terms(const State& start, const State& end,
+void StepSensitivity::add_start_state_terms(const State& start, const State& end, double dt,
                                             const StateSensitivity& sensitivity) {
   // r = M (y - q_k - dt u_k) / dt^2 + ... - F(y, (y - q_k) / dt): -dr/dq_k = M / dt^2 + D / dt,
   // -dr/du_k = M / dt
-  const double dt = options_.dt;
   rhs_ = model_.mass.asDiagonal() * (sensitivity.q / (dt * dt) + sensitivity.u / dt);
   if (!model_.forces.empty()) {
     u_ = (end.q - start.q) / dt;
-    assemble_damping(model_, actuated_ ? *actuated_ : model_, end.q, u_, start.time + dt,
-                     system_.kinematics(), damping_);
+    assemble_damping(model_, run_.evaluated(), end.q, u_, start.time + dt, system_.kinematics(),
+                     damping_);
     rhs_ += (damping_.matrix() * sensitivity.q) / dt;
   }
 }
 
-void StepSensitivity::add_start_tangent_terms(const State& start, const State& end,
+void StepSensitivity::add_start_tangent_terms(const State& start, const State& end, double dt,
                                               const StateSensitivity& sensitivity) {
   const Kinematics& kin = system_.kinematics();
-  const double dt = options_.dt;
   const SparseMatrix& jacobian = system_.jacobian();
   psi_ = sensitivity.frame_angle;
   for (std::size_t e = 0; e < model_.rods.edges.size(); ++e) {
@@ -133,26 +119,22 @@ std::string StepSensitivity::solve(double time) {
   return {};
 }
 
-std::string StepSensitivity::push_forward(const State& start, const State& end,
+std::string StepSensitivity::push_forward(const State& start, const State& end, double dt,
                                           StateSensitivity& sensitivity) {
-  const double dt = options_.dt;
   const NewtonProblem problem = implicit_euler_problem(start, dt, predicted_);
-  if (actuated_) actuated_rods(model_, problem.time, actuated_->rods);
-  parameter_residuals_.actuate(problem.time);
+  run_.actuate(problem.time);
   if (system_.update_stencils(start)) build_free_matrix();
   if (!system_.evaluate(problem, end.q, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
 
-  add_start_state_terms(start, end, sensitivity);
-  add_start_tangent_terms(start, end, sensitivity);
-  // the parameters: -dr/dp = -(r(p + d) - r(p)) / d (exact for affine p)
+  add_start_state_terms(start, end, dt, sensitivity);
+  add_start_tangent_terms(start, end, dt, sensitivity);
+  // the parameters: -dr/dp from their exact difference stencils
+  if (std::string why = parameter_residuals_.evaluate(problem, start, end.q); !why.empty())
+    return why;
   for (std::size_t i = 0; i < parameter_residuals_.size(); ++i) {
-    const VecX* moved = parameter_residuals_.evaluate(i, problem, start, end.q);
-    if (!moved)
-      return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s", i,
-                         start.time);
-    rhs_.col(static_cast<Eigen::Index>(i)) -=
-        (*moved - system_.residual()) / parameter_residuals_.step(i);
+    parameter_residuals_.derivative(i, system_.residual(), dr_dp_);
+    rhs_.col(static_cast<Eigen::Index>(i)) -= dr_dp_;
   }
   const std::string failure = solve(start.time);
   if (!failure.empty()) return failure;
@@ -210,12 +192,18 @@ RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOption
   RunSensitivities result;
   result.values = VecX::Zero(static_cast<Eigen::Index>(objectives.size()));
   result.derivatives = MatX::Zero(static_cast<Eigen::Index>(objectives.size()), np);
+  std::vector<Substep> substeps;
+  stepper.record_substeps(&substeps);
   State state = initial;
   add_objectives(objectives, 0, state, s, result);
   for (int k = 1; k <= steps; ++k) {
-    const State start = state;
-    result.message = forward_step(stepper, state);
-    if (result.message.empty()) result.message = step_sensitivity.push_forward(start, state, s);
+    State start = state;
+    result.message = forward_step(stepper, state, substeps);
+    // the substeps actually taken (one unless dt was halved), each a converged implicit Euler step
+    for (std::size_t i = 0; i < substeps.size() && result.message.empty(); ++i) {
+      result.message = step_sensitivity.push_forward(start, substeps[i].end, substeps[i].dt, s);
+      start = substeps[i].end;
+    }
     if (!result.message.empty()) return result;
     add_objectives(objectives, k, state, s, result);
   }

@@ -34,8 +34,8 @@ class StepSensitivity {
  public:
   /// `model`: the model the parameters' factories were given; the run's model is
   /// with_parameters(model, parameters) (run_model()). InputError for what it does not
-  /// differentiate: a scheme other than implicit Euler ("scheme"), shells ("shells"), parameters
-  /// whose residual is not affine ("parameters[i]": run_with_gradient takes them).
+  /// differentiate: a scheme other than implicit Euler ("scheme": run_with_gradient differentiates
+  /// the midpoint rule) and rod-shell joints ("shells.joint_edges").
   StepSensitivity(const Model& model, const DynamicsOptions& options,
                   const std::vector<Parameter>& parameters);
   ~StepSensitivity();
@@ -44,19 +44,21 @@ class StepSensitivity {
   const Model& run_model() const { return *run_model_; }
 
   /// Carries `sensitivity` from the state `start` to the state `end` over the step start -> end
-  /// (a converged implicit Euler step of options().dt). Returns an empty string on success, else
+  /// (a converged implicit Euler step of dt [s]: options().dt, or a substep of a halved one).
+  /// Returns an empty string on success, else
   /// why the step could not be differentiated; `sensitivity` is then unspecified.
-  std::string push_forward(const State& start, const State& end, StateSensitivity& sensitivity);
+  std::string push_forward(const State& start, const State& end, double dt,
+                           StateSensitivity& sensitivity);
 
  private:
   /// The free-DOF matrix J: its pattern, analysed once, and the value slots in the full J.
   void build_free_matrix();
   /// -dr/dq_k S^q - dr/du_k S^u without the start tangents' terms, into rhs_.
-  void add_start_state_terms(const State& start, const State& end,
+  void add_start_state_terms(const State& start, const State& end, double dt,
                              const StateSensitivity& sensitivity);
   /// The start tangents' terms: psi_ = S^phi + g . dS^e (the frame angle the step's residual
   /// reads) and the end holonomy's dependence on the start tangent, into rhs_.
-  void add_start_tangent_terms(const State& start, const State& end,
+  void add_start_tangent_terms(const State& start, const State& end, double dt,
                                const StateSensitivity& sensitivity);
   /// Solves J X = rhs_ on the free DOFs, column by column, into solution_ (zero on fixed DOFs).
   std::string solve(double time);
@@ -64,12 +66,12 @@ class StepSensitivity {
   std::unique_ptr<Model> run_model_;
   const Model& model_;  ///< *run_model_
   DynamicsOptions options_;
-  std::unique_ptr<Model> actuated_;  ///< model_ with its actuators applied (null without actuators)
-  NewtonSystem system_;
+  ResidualSystem run_;    ///< the run's residual system
+  NewtonSystem& system_;  ///< run_.system
   ParameterResiduals parameter_residuals_;
   FreeStepMatrix matrix_;     ///< J on the free DOFs
   HessianAssembler damping_;  ///< D = -dF/du on all DOFs
-  VecX predicted_, u_, b_free_, x_free_;
+  VecX predicted_, u_, b_free_, x_free_, dr_dp_;
   MatX rhs_, solution_, psi_;
 };
 
@@ -85,9 +87,8 @@ struct RunSensitivities {
 
 /// Runs `steps` implicit Euler steps of options.dt from `initial` on `model` with every parameter
 /// set to its value (with_parameters), as run_with_gradient does, and returns every objective and
-/// its derivatives from the forward sensitivities. A step that needed dt halving ends the run with
-/// ok = false (run_with_gradient differentiates halved steps). InputError for what StepSensitivity
-/// refuses and for steps < 1.
+/// its derivatives from the forward sensitivities, carried over the substeps actually taken where
+/// a step's dt was halved. InputError for what StepSensitivity refuses and for steps < 1.
 RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOptions& options,
                                         const State& initial, int steps,
                                         const std::vector<Objective>& objectives,

@@ -44,6 +44,18 @@ Objective position_time_integral(const Model& model, int node, const Vec3& direc
           {}};
 }
 
+Objective node_position(const Model& model, int node, const Vec3& direction, int step) {
+  check_node(model, node, "node");
+  if (step < 0) throw InputError("step", std::to_string(step), "a state index >= 0");
+  const int d = model.dofs.node(node);
+  return {[d, direction, step](int k, const State& s, VecX& dq, VecX&) {
+            if (k != step) return 0.0;
+            dq.segment<3>(d) += direction;
+            return direction.dot(s.q.segment<3>(d));
+          },
+          {}};
+}
+
 Objective sum(std::vector<Objective> terms) {
   Objective total;
   total.at_state = [terms](int step, const State& s, VecX& dq, VecX& du) {

@@ -36,6 +36,10 @@ Objective distance_to_targets(const Model& model, std::vector<NodeTarget> target
 /// `node`'s position along `direction` over the run (InputError "node" for a bad index).
 Objective position_time_integral(const Model& model, int node, const Vec3& direction, double dt);
 
+/// L = d . x_node(t_step) [m]: node `node`'s position along `direction` at state `step` (a
+/// coordinate when d is a unit axis). InputError "node" for a bad index, "step" if step < 0.
+Objective node_position(const Model& model, int node, const Vec3& direction, int step);
+
 /// L = the sum of `terms`.
 Objective sum(std::vector<Objective> terms);
 

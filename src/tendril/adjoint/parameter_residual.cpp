@@ -1,39 +1,93 @@
 #include "tendril/adjoint/parameter_residual.hpp"
 
+#include <fmt/format.h>
+
 #include "tendril/core/actuator.hpp"
 #include "tendril/core/term.hpp"
 
 namespace tendril::adjoint {
 
+ResidualSystem::ResidualSystem(const Model& base_model, const NewtonOptions& options)
+    : base(base_model),
+      actuated(base_model.actuators.empty() ? nullptr : std::make_unique<Model>(base_model)),
+      system(actuated ? *actuated : base_model, options) {}
+
+void ResidualSystem::actuate(double t) {
+  if (!actuated) return;
+  actuated_rods(base, t, actuated->rods);
+  actuated_hinges(base, t, actuated->shells.hinges);
+}
+
+/// One point p + c d e_i of parameter i's stencil: its model, residual system and weight w / d.
+struct ParameterResiduals::Point {
+  Point(std::unique_ptr<Model> moved, const NewtonOptions& newton, std::size_t i, double w)
+      : model(std::move(moved)), residual(*model, newton), parameter(i), weight(w) {}
+  std::unique_ptr<Model> model;
+  ResidualSystem residual;
+  std::size_t parameter;
+  double weight;
+};
+
+namespace {
+
+/// The points p + c d of the exact difference stencil of a polynomial of degree `degree` in p and
+/// their weights w (dr/dp = sum w r(p + c d) / d, the base point's weight returned separately).
+struct Stencil {
+  std::vector<double> offsets, weights;
+  double base_weight = 0.0;
+};
+Stencil difference_stencil(int degree) {
+  if (degree == 1) return {{1.0}, {1.0}, -1.0};
+  // the fourth-order central difference, exact for polynomials of degree <= 4
+  return {{2.0, 1.0, -1.0, -2.0}, {-1.0 / 12.0, 8.0 / 12.0, -8.0 / 12.0, 1.0 / 12.0}, 0.0};
+}
+
+}  // namespace
+
 ParameterResiduals::ParameterResiduals(const Model& model, const NewtonOptions& newton,
                                        const std::vector<Parameter>& parameters) {
   for (std::size_t i = 0; i < parameters.size(); ++i) {
-    // all parameters applied again in their order, as with_parameters does, so that a later one
-    // that sets part of what parameter i sets (a spring's curvature after a uniform one) still wins
-    auto moved = std::make_unique<Model>(model);
-    steps_.push_back(parameters[i].difference_step());
-    for (std::size_t j = 0; j < parameters.size(); ++j)
-      parameters[j].apply(*moved, parameters[j].value + (j == i ? steps_.back() : 0.0));
-    actuated_.push_back(model.actuators.empty() ? nullptr : std::make_unique<Model>(*moved));
-    systems_.push_back(
-        std::make_unique<NewtonSystem>(actuated_.back() ? *actuated_.back() : *moved, newton));
-    models_.push_back(std::move(moved));
+    const double d = parameters[i].difference_step();
+    const Stencil stencil = difference_stencil(parameters[i].degree);
+    base_weight_.push_back(stencil.base_weight / d);
+    for (std::size_t k = 0; k < stencil.offsets.size(); ++k) {
+      // all parameters applied again in their order, as with_parameters does, so that a later
+      // one that sets part of what parameter i sets (a spring's curvature after a uniform one)
+      // still wins
+      auto moved = std::make_unique<Model>(model);
+      for (std::size_t j = 0; j < parameters.size(); ++j)
+        parameters[j].apply(*moved, parameters[j].value + (j == i ? stencil.offsets[k] * d : 0.0));
+      points_.push_back(
+          std::make_unique<Point>(std::move(moved), newton, i, stencil.weights[k] / d));
+    }
   }
 }
 
 ParameterResiduals::~ParameterResiduals() = default;
 
-void ParameterResiduals::actuate(double t) {
-  for (std::size_t i = 0; i < models_.size(); ++i)
-    if (actuated_[i]) actuated_rods(*models_[i], t, actuated_[i]->rods);
+std::string ParameterResiduals::evaluate(const NewtonProblem& problem, const State& start,
+                                         const VecX& y) {
+  for (const auto& point : points_) {
+    NewtonSystem& system = point->residual.system;
+    system.update_stencils(start);
+    point->residual.actuate(problem.time);
+    if (!system.evaluate(problem, y, false))
+      return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s",
+                         point->parameter, start.time);
+  }
+  return {};
 }
 
-const VecX* ParameterResiduals::evaluate(std::size_t i, const NewtonProblem& problem,
-                                         const State& start, const VecX& y) {
-  NewtonSystem& system = *systems_[i];
-  system.update_stencils(start);
-  if (!system.evaluate(problem, y, false)) return nullptr;
-  return &system.residual();
+void ParameterResiduals::derivative(std::size_t i, const VecX& base, VecX& out) const {
+  // sum_j w_j (r_j - r) + (sum_j w_j + w_0) r: the differences first, for their round-off
+  out.setZero(base.size());
+  double weights = base_weight_[i];
+  for (const auto& point : points_)
+    if (point->parameter == i) {
+      out += point->weight * (point->residual.system.residual() - base);
+      weights += point->weight;
+    }
+  if (weights != 0.0) out += weights * base;
 }
 
 void assemble_damping(const Model& model, const Model& evaluated, const VecX& q, const VecX& u,

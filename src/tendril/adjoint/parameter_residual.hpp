@@ -1,12 +1,13 @@
 #pragma once
-/// The parts of an implicit Euler step's residual r(q_{k+1}; q_k, u_k, p) that the adjoint
-/// (step_adjoint.hpp) and the forward sensitivities (forward_sensitivity.hpp) both linearise:
-/// dr/dp of affine parameters, by the difference of residuals on model copies with the parameter
-/// moved (parameter.hpp), D = -dF/du of the ForceTerms, and the step matrix J (or J^T) on the free
-/// DOFs with its solver (docs/physics/gradients.md).
+/// The parts of a step's residual r(y; q_k, u_k, p) that the adjoint (step_adjoint.hpp) and the
+/// forward sensitivities (forward_sensitivity.hpp) both linearise: dr/dp, by the exact difference
+/// stencil of residuals on model copies with the parameter moved (parameter.hpp), D = -dF/du of the
+/// ForceTerms, and the step matrix J (or J^T) on the free DOFs with its solver
+/// (docs/physics/gradients.md).
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "tendril/adjoint/parameter.hpp"
@@ -19,31 +20,42 @@
 
 namespace tendril::adjoint {
 
+/// A NewtonSystem on `model` (kept by reference), or on a copy that carries the actuators' values
+/// at the evaluation time when the model has actuators (as TimeStepper and StaticSolver pose it).
+struct ResidualSystem {
+  ResidualSystem(const Model& base_model, const NewtonOptions& options);
+  /// Sets the actuated rest quantities (rods and shell hinges) at time t [s].
+  void actuate(double t);
+  /// The model the terms read: the actuated copy, or the base model without actuators.
+  const Model& evaluated() const { return actuated ? *actuated : base; }
+  const Model& base;
+  std::unique_ptr<Model> actuated;
+  NewtonSystem system;
+};
+
+/// dr/dp of every parameter, from the exact difference stencil of its degree (Parameter::degree):
+/// dr/dp_i = sum_j w_j r(p + c_j d_i e_i) / d_i + w_0 r(p) / d_i, each stencil point a residual
+/// system on a model copy with parameter i moved.
 class ParameterResiduals {
  public:
-  /// `model`: the model the parameters' factories were given. One residual system per (affine)
-  /// parameter, on a copy of the model with every parameter applied (with_parameters) and that
-  /// one moved by its difference_step().
+  /// `model`: the model the parameters' factories were given. Each stencil point's model is a copy
+  /// of it with every parameter applied (with_parameters) and parameter i moved by c_j d_i.
   ParameterResiduals(const Model& model, const NewtonOptions& newton,
                      const std::vector<Parameter>& parameters);
   ~ParameterResiduals();
 
-  std::size_t size() const { return systems_.size(); }
-  /// d_i, the step parameter i is moved by.
-  double step(std::size_t i) const { return steps_[i]; }
-  /// Writes the rod data actuated at time t [s] into the moved models (nothing without
-  /// actuators).
-  void actuate(double t);
-  /// The residual r(p + d_i e_i) of the step `problem` from `start` at y (#dofs), or null if it is
-  /// not finite. dr/dp_i = (evaluate(i, ...) - r(p)) / step(i).
-  const VecX* evaluate(std::size_t i, const NewtonProblem& problem, const State& start,
-                       const VecX& y);
+  std::size_t size() const { return base_weight_.size(); }
+  /// Evaluates every stencil point's residual of the step `problem` from `start` at y (#dofs),
+  /// the actuators at problem.time. Returns an empty string on success, else why (non-finite
+  /// forces with a parameter moved).
+  std::string evaluate(const NewtonProblem& problem, const State& start, const VecX& y);
+  /// dr/dp_i (#dofs) of the last evaluate(), `base` the run's residual r(p) at the same y.
+  void derivative(std::size_t i, const VecX& base, VecX& out) const;
 
  private:
-  std::vector<std::unique_ptr<Model>> models_;          ///< model with parameter i moved by d_i
-  std::vector<std::unique_ptr<Model>> actuated_;        ///< the same, actuated (or null)
-  std::vector<std::unique_ptr<NewtonSystem>> systems_;  ///< residual systems on them
-  std::vector<double> steps_;                           ///< d_i
+  struct Point;
+  std::vector<std::unique_ptr<Point>> points_;  ///< every parameter's stencil points, in order
+  std::vector<double> base_weight_;             ///< w_0 / d_i: r(p)'s weight in dr/dp_i
 };
 
 /// Writes D = -dF/du [N s/m] of `model`'s ForceTerms at (q, u, time [s]) into `damping` (zeroed

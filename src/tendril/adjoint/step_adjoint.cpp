@@ -10,27 +10,6 @@
 
 namespace tendril::adjoint {
 
-/// A NewtonSystem on `model` (kept by reference), or on a copy that carries the actuators' values
-/// at the evaluation time when the model has actuators (as TimeStepper and StaticSolver pose it).
-struct StepAdjoint::ResidualSystem {
-  ResidualSystem(const Model& base_model, const NewtonOptions& options)
-      : base(base_model),
-        actuated(base_model.actuators.empty() ? nullptr : std::make_unique<Model>(base_model)),
-        system(actuated ? *actuated : base_model, options) {}
-  /// Sets the actuated rest quantities at time t [s].
-  void actuate(double t) {
-    if (!actuated) return;
-    actuated_rods(base, t, actuated->rods);
-    actuated_hinges(base, t, actuated->shells.hinges);
-  }
-  const Model& base;
-  std::unique_ptr<Model> actuated;
-  NewtonSystem system;
-  std::unique_ptr<Model> owned;  ///< the model with a parameter moved (stencil points)
-  int parameter = -1;            ///< the parameter of a stencil point
-  double weight = 0.0;           ///< its weight in dr/dp
-};
-
 namespace {
 
 /// InputError for what the adjoint does not differentiate.
@@ -38,18 +17,6 @@ void require_differentiable(const Model& model) {
   if (!model.shells.joint_edges.empty())
     throw InputError("shells.joint_edges", std::to_string(model.shells.joint_edges.size()),
                      "none (the adjoint of rod-shell joints is not implemented)");
-}
-
-/// The points p + c d of the exact difference stencil of a polynomial of degree `degree` in p and
-/// their weights w (dr/dp = sum w r(p + c d) / d, the base point's weight returned separately).
-struct Stencil {
-  std::vector<double> offsets, weights;
-  double base_weight = 0.0;
-};
-Stencil difference_stencil(int degree) {
-  if (degree == 1) return {{1.0}, {1.0}, -1.0};
-  // the fourth-order central difference, exact for polynomials of degree <= 4
-  return {{2.0, 1.0, -1.0, -2.0}, {-1.0 / 12.0, 8.0 / 12.0, -8.0 / 12.0, 1.0 / 12.0}, 0.0};
 }
 
 }  // namespace
@@ -76,27 +43,10 @@ StepAdjoint::StepAdjoint(const Model& model, const DynamicsOptions& options,
                          const std::vector<Parameter>& parameters)
     : run_model_(std::make_unique<Model>(with_parameters(model, parameters))),
       model_(*run_model_),
-      options_(options) {
+      options_(options),
+      run_(std::make_unique<ResidualSystem>(model_, options.newton)),
+      parameter_residuals_(model, options.newton, parameters) {
   require_differentiable(model);
-  run_ = std::make_unique<ResidualSystem>(model_, options.newton);
-  for (std::size_t i = 0; i < parameters.size(); ++i) {
-    const double d = parameters[i].difference_step();
-    const Stencil stencil = difference_stencil(parameters[i].degree);
-    base_weight_.push_back(stencil.base_weight / d);
-    for (std::size_t k = 0; k < stencil.offsets.size(); ++k) {
-      // all parameters applied again in their order, as with_parameters does, so that a later
-      // one that sets part of what parameter i sets (a spring's curvature after a uniform one)
-      // still wins
-      auto moved = std::make_unique<Model>(model);
-      for (std::size_t j = 0; j < parameters.size(); ++j)
-        parameters[j].apply(*moved, parameters[j].value + (j == i ? stencil.offsets[k] * d : 0.0));
-      auto point = std::make_unique<ResidualSystem>(*moved, options.newton);
-      point->owned = std::move(moved);
-      point->parameter = static_cast<int>(i);
-      point->weight = stencil.weights[k] / d;
-      shifted_.push_back(std::move(point));
-    }
-  }
   build_transpose();
 }
 
@@ -123,14 +73,7 @@ std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& probl
   run_->actuate(problem.time);
   if (!run_->system.evaluate(problem, y, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
-  for (const auto& point : shifted_) {
-    point->system.update_stencils(start);
-    point->actuate(problem.time);
-    if (!point->system.evaluate(problem, y, false))
-      return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s",
-                         point->parameter, start.time);
-  }
-  return {};
+  return parameter_residuals_.evaluate(problem, start, y);
 }
 
 std::string StepAdjoint::solve_transposed(double time) {
@@ -151,8 +94,8 @@ void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& s
   damping_mu_.setZero(n);
   if (!model_.forces.empty() && problem.velocity_scale > 0.0) {
     u_ = problem.velocity_scale * (y - start.q);
-    assemble_damping(model_, run_->actuated ? *run_->actuated : model_, y, u_, problem.time,
-                     run_->system.kinematics(), damping_);
+    assemble_damping(model_, run_->evaluated(), y, u_, problem.time, run_->system.kinematics(),
+                     damping_);
     damping_mu_ = problem.velocity_scale * (damping_.matrix().transpose() * mu_);
   }
   const SparseMatrix& jacobian = run_->system.jacobian();
@@ -168,18 +111,10 @@ void StepAdjoint::frame_sensitivity(const NewtonProblem& problem, const State& s
   }
 }
 
-void StepAdjoint::add_parameter_gradient(VecX& parameter_gradient) const {
-  const VecX& base = run_->system.residual();
+void StepAdjoint::add_parameter_gradient(VecX& parameter_gradient) {
   for (Eigen::Index i = 0; i < parameter_gradient.size(); ++i) {
-    // sum_j w_j (r_j - r) . mu (the weights sum to -base_weight_, so r's weight is folded in)
-    double derivative = 0.0;
-    double weights = base_weight_[static_cast<std::size_t>(i)];
-    for (const auto& point : shifted_)
-      if (point->parameter == i) {
-        derivative += point->weight * mu_.dot(point->system.residual() - base);
-        weights += point->weight;
-      }
-    parameter_gradient[i] -= derivative + weights * mu_.dot(base);
+    parameter_residuals_.derivative(static_cast<std::size_t>(i), run_->system.residual(), dr_dp_);
+    parameter_gradient[i] -= mu_.dot(dr_dp_);
   }
 }
 

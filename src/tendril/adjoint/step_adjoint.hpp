@@ -42,8 +42,8 @@ class StepAdjoint {
  public:
   /// `model`: the model the parameters' factories were given; the run's model is
   /// with_parameters(model, parameters) (run_model()). Builds the residual systems of each
-  /// parameter's difference stencil (Parameter::degree), on copies of the model with the parameter
-  /// moved. InputError for what is not differentiated: rod-shell joints (their framed edges).
+  /// parameter's difference stencil (ParameterResiduals). InputError for what is not
+  /// differentiated: rod-shell joints (their framed edges).
   StepAdjoint(const Model& model, const DynamicsOptions& options,
               const std::vector<Parameter>& parameters);
   ~StepAdjoint();
@@ -65,8 +65,6 @@ class StepAdjoint {
   std::string pull_back_static(const State& end, StateAdjoint& adjoint, VecX& parameter_gradient);
 
  private:
-  /// A residual system on a model copy: the run's, or one point of a parameter's stencil.
-  struct ResidualSystem;
   /// Evaluates every residual system at `y` of `problem` (the run's with its Jacobian), with the
   /// actuators at problem.time; an empty string on success.
   std::string evaluate(const State& start, const NewtonProblem& problem, const VecX& y);
@@ -76,7 +74,7 @@ class StepAdjoint {
   /// c_u D^T mu (D = -dF/du of the ForceTerms at the problem's velocity).
   void frame_sensitivity(const NewtonProblem& problem, const State& start, const VecX& y, VecX& s);
   /// dL/dp -= mu . dr/dp over the parameters' stencils.
-  void add_parameter_gradient(VecX& parameter_gradient) const;
+  void add_parameter_gradient(VecX& parameter_gradient);
   /// The free-DOF matrix J^T: its pattern, analysed once, and the value slots in the full J.
   void build_transpose();
   /// The start tangents' part of the pull-back of the frame angles' adjoint `lphi` (of the end
@@ -92,13 +90,12 @@ class StepAdjoint {
   std::unique_ptr<Model> run_model_;
   const Model& model_;  ///< *run_model_
   DynamicsOptions options_;
-  std::unique_ptr<ResidualSystem> run_;                   ///< the run's model
-  std::vector<std::unique_ptr<ResidualSystem>> shifted_;  ///< the parameters' stencil points
-  std::vector<double> base_weight_;  ///< the weight of the run's residual in each dr/dp
-  FreeStepMatrix transpose_;         ///< J^T on the free DOFs
-  HessianAssembler damping_;         ///< D = -dF/du on all DOFs
-  Kinematics end_kinematics_;        ///< at q_{k+1} from the start frames (midpoint: y != q_{k+1})
-  VecX w_free_, mu_free_, mu_, lq_, u_, y_, predicted_, damping_mu_;
+  std::unique_ptr<ResidualSystem> run_;  ///< the run's model
+  ParameterResiduals parameter_residuals_;
+  FreeStepMatrix transpose_;   ///< J^T on the free DOFs
+  HessianAssembler damping_;   ///< D = -dF/du on all DOFs
+  Kinematics end_kinematics_;  ///< at q_{k+1} from the start frames (midpoint: y != q_{k+1})
+  VecX w_free_, mu_free_, mu_, lq_, u_, y_, predicted_, damping_mu_, dr_dp_;
   std::vector<Vec3> edge_values_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include "tendril/fit/joint_estimation_fit_file.hpp"
 #include "tendril/fit/measurement_csv.hpp"
 #include "tendril/fit/run_derivatives.hpp"
+#include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/track_import.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/rod_scene.hpp"
@@ -22,31 +24,12 @@ using io::KeyType;
 
 namespace {
 
-/// "rods.0.material.E" / "rods[0].material.E" -> "rods[].material.E" (the schema's generic path).
-std::string schema_path(const std::string& key) {
-  std::string out, segment;
-  auto flush = [&] {
-    if (segment.empty()) return;
-    const bool index = segment.find_first_not_of("0123456789-") == std::string::npos;
-    out += index ? "[]" : (out.empty() ? "" : ".") + segment;
-    segment.clear();
-  };
-  for (char c : key) {
-    if (c == '.' || c == '[' || c == ']')
-      flush();
-    else
-      segment += c;
-  }
-  flush();
-  return out;
-}
-
 /// Refuses a fitted `key` (at parameter `p`) that is not a real-valued key of a rod scene's schema,
 /// naming the methods that fit a vine scene's K and C when it is one of those.
 void check_rod_scene_key(const io::SceneNode& p, const std::string& key, const std::string& method,
                          const io::Schema& scene_schema) {
-  const io::KeySpec* spec = scene_schema.find(schema_path(key));
-  if (spec == nullptr && vine::vine_schema().find(schema_path(key)) != nullptr)
+  const io::KeySpec* spec = scene_schema.find(key_schema_path(key));
+  if (spec == nullptr && vine::vine_schema().find(key_schema_path(key)) != nullptr)
     p.fail("key", key,
            "a real-valued key of a rod scene (" + method +
                " runs rod scenes; a vine scene's K and C are fitted by method vine_shooting or "
@@ -65,13 +48,6 @@ fs::path existing_scene(const io::SceneNode& root, const fs::path& base) {
   if (!fs::is_regular_file(scene, error))
     root.fail("scene", "an existing scene file (relative to the fit file)");
   return scene;
-}
-
-/// Refuses `value` (at `key` of `node`) unless it is one of `allowed` (`what` names the list).
-void check_listed(const io::SceneNode& node, const std::string& key, const std::string& value,
-                  const std::vector<std::string>& allowed, const std::string& what) {
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
-    node.fail(key, value, "a key " + what + ": " + comma_separated(allowed));
 }
 
 /// What vine_shooting's parameter `key` fits (its entry `p`; InputError naming the entry
@@ -131,8 +107,9 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
               "free, bounds the contact radius below by 0 and scales each by its initial value)");
     } else {
       check_rod_scene_key(p, q.key, f.method, scene_schema);
-      if (f.method == "adjoint_lm")
-        check_listed(p, "key", q.key, differentiated_keys(), "adjoint_lm differentiates");
+      if (f.method == "adjoint_lm" && !is_differentiated_key(key_schema_path(q.key)))
+        p.fail("key", q.key,
+               "a key adjoint_lm differentiates: " + comma_separated(differentiated_keys()));
     }
     q.initial = p.real("initial");
     q.lower = p.has("lower") ? p.real("lower") : -std::numeric_limits<double>::infinity();
@@ -181,9 +158,6 @@ bool read_observable(const io::SceneNode& o, Eigen::Index k, const CsvTable& tab
   const std::size_t c = column_index(table, column, o, "column", f.data_csv);
   f.columns.push_back(column);
   f.data.observables.push_back(o.text("observable"));
-  if (f.method == "adjoint_lm")
-    check_listed(o, "observable", f.data.observables.back(), differentiated_observables(),
-                 "adjoint_lm differentiates");
   const double factor = o.real("factor");
   double sum = 0.0;
   int count = 0;
@@ -253,13 +227,29 @@ void read_options(const io::SceneNode& options, FitFile& f) {
   f.estimation.damping_max = std::isfinite(c.upper) ? c.upper : 0.0;  // 0: the explicit springs'
 }
 
-/// adjoint_lm's scenes: implicit Euler runs with observables (InputError otherwise).
-void check_differentiable_scene(const sim::RodScene& scene) {
-  if (scene.solve != sim::Solve::implicit_euler)
-    throw InputError("integrator.type", "not implicit_euler",
-                     "implicit_euler (method adjoint_lm differentiates implicit Euler runs)");
-  if (!scene.observables)
-    throw InputError("observables", "(none)", "a scene with observables (e.g. flagellated_robot)");
+/// The fits over whole runs: the observables of the scene's run, and adjoint_lm's scenes, keys and
+/// observables it differentiates (InputError naming the fit file and the key otherwise).
+void check_run_fit_scene(const FitFile& f, const sim::RodScene& scene) {
+  for (std::size_t k = 0; k < f.data.observables.size(); ++k) try {
+      (void)parse_run_observable(scene, f.data.observables[k]);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("{}: data.observables[{}].observable", f.path.string(), k),
+                       e.value(), e.allowed());
+    }
+  if (f.method != "adjoint_lm") return;
+  std::vector<std::string> keys;
+  for (const FitParameter& q : f.parameters) keys.push_back(q.key);
+  try {
+    check_differentiable(scene, keys, f.data.observables);
+  } catch (const InputError& e) {
+    // a key's error names its entry
+    const auto at = std::find(keys.begin(), keys.end(), e.value());
+    const std::string where = e.key_path() == "key" && at != keys.end()
+                                  ? fmt::format("parameters[{}].key", at - keys.begin())
+                                  : e.key_path();
+    throw InputError(f.path.string() + ": " + where + " (method adjoint_lm)", e.value(),
+                     e.allowed());
+  }
 }
 
 /// Loads the scene with the parameters at their initial values and each experiment's settings (the
@@ -272,13 +262,12 @@ vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::strin
     RunSettings s = f.data.experiments[i];
     if (!vine)
       for (const FitParameter& q : f.parameters) s.push_back(parameter_setting(q.key, q.initial));
+    std::optional<sim::RodScene> scene;
     try {
       if (vine)
         vine_model = vine_scene_at_initial_values(f, s).model;
-      else if (f.method == "adjoint_lm")
-        check_differentiable_scene(sim::load_rod_scene_file(f.scene, s));
       else
-        (void)sim::load_rod_scene_file(f.scene, s);
+        scene = sim::load_rod_scene_file(f.scene, s);
     } catch (const InputError& e) {
       throw InputError(
           fmt::format(
@@ -287,6 +276,7 @@ vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::strin
               f.path.string(), f.scene.string(), origin[i]),
           e.what(), "a scene that loads with these settings");
     }
+    if (scene) check_run_fit_scene(f, *scene);
   }
   return vine_model;
 }

@@ -7,7 +7,7 @@
 #include "tendril/fit/fit_file.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/joint_estimation_fit_file.hpp"
-#include "tendril/fit/scene_run_evaluator.hpp"
+#include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/track_import.hpp"
 #include "tendril/io/schema_keys.hpp"
 
@@ -139,9 +139,12 @@ const io::SchemaTable& fit_file_schema() {
                .default_value = kReq,
                .unit = "",
                .doc = "The CSV column."},
-              choice("data.observables[].observable", kReq, run_observable_names(),
-                     "The run observable it measures (run.json info.observables, "
-                     "docs/output_format.md)."),
+              {.path = "data.observables[].observable",
+               .type = KeyType::String,
+               .default_value = kReq,
+               .unit = "",
+               .doc = "The run observable it measures: " + run_observable_syntax() +
+                      " (robot observables: run.json info.observables, docs/output_format.md)."},
               positive("data.observables[].factor", "1", "-",
                        "Multiplies the column to SI units (e.g. 1e-3 for mm/s)."),
               positive("data.observables[].sigma", kOpt, "SI unit of the observable",

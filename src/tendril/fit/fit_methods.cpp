@@ -81,7 +81,7 @@ FitReport finite_difference_lm(const FitFile& file, const FitContext& context) {
       file, fit_runs(file.parameters, file.data, context.evaluate, file.options, context.progress));
 }
 
-/// The same Levenberg-Marquardt with the Jacobian from the runs' adjoint derivatives
+/// The same Levenberg-Marquardt with the Jacobian from the runs' exact derivatives
 /// (fit/run_derivatives.hpp): each point's runs give their observables and derivatives at once.
 FitReport adjoint_lm(const FitFile& file, const FitContext& context) {
   std::vector<std::string> keys;
@@ -216,8 +216,9 @@ const std::vector<FitMethod>& fit_methods() {
        "parallel",
        finite_difference_lm},
       {"adjoint_lm",
-       "the same bounded Levenberg-Marquardt with the Jacobian from the discrete adjoint of each "
-       "run (one backward pass per observable; the flagellated robot's C1, C2, mu, motor_rpm)",
+       "the same bounded Levenberg-Marquardt with the exact Jacobian of each run (forward "
+       "sensitivities of implicit Euler runs, the adjoint of midpoint runs) for the rod and shell "
+       "keys docs/physics/fitting.md lists",
        adjoint_lm},
       {"vine_shooting",
        "the vine's uniform pin stiffness K and damping C (or the inflated-beam law's M_c, "

@@ -1,68 +1,187 @@
 #include "tendril/fit/run_derivatives.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
+#include <memory>
+
+#include <fmt/format.h>
 
 #include "tendril/adjoint/forward_sensitivity.hpp"
-#include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
+#include "tendril/adjoint/run_gradient.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/fit/measurement_csv.hpp"
+#include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
-#include "tendril/forces/head_drag.hpp"
-#include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::fit {
 namespace {
 
-const HeadDrag* head_drag(const Model& model, std::size_t& index) {
-  for (index = 0; index < model.forces.size(); ++index)
-    if (const auto* h = dynamic_cast<const HeadDrag*>(model.forces[index].get())) return h;
+/// A scene key whose runs adjoint_lm differentiates: the step's residual is a polynomial of
+/// `degree` in its value (docs/physics/fitting.md, "Method adjoint_lm").
+struct DifferentiatedKey {
+  const char* path;  ///< schema path
+  int degree;
+};
+
+/// The keys. Degree 1: stiffnesses, masses and drag coefficients proportional to the value, rest
+/// twists and actuation values (affine in time's schedule), loads, contact stiffness and friction.
+/// A rod's radius (EA and masses ~ r^2, EI, GJ and rotational inertias ~ r^4) and a shell's
+/// thickness (membranes and masses ~ h, bending ~ h^3) are polynomials only where no contact or
+/// medium reads them (check_differentiable).
+const std::vector<DifferentiatedKey>& key_table() {
+  static const std::vector<DifferentiatedKey> keys = {
+      {"rods[].material.E", 1},
+      {"rods[].material.G", 1},
+      {"rods[].material.density", 1},
+      {"rods[].material.radius", 4},
+      {"rods[].natural_twist", 1},
+      {"rods[].rest_shape[].natural_twist", 1},
+      {"rods[].stiffness_overrides[].stretch_stiffness", 1},
+      {"rods[].stiffness_overrides[].bend_stiffness", 1},
+      {"rods[].stiffness_overrides[].twist_stiffness", 1},
+      {"shells[].material.E", 1},
+      {"shells[].material.density", 1},
+      {"shells[].material.thickness", 3},
+      {"shells[].edge_spring_stiffness", 1},
+      {"shells[].hinge_stiffness", 1},
+      {"forces.follower_loads[].force", 1},
+      {"forces.viscous_drag[].viscosity", 1},
+      {"forces.rft[].eta_t", 1},
+      {"forces.rft[].eta_n", 1},
+      {"forces.rft[].mu", 1},
+      {"forces.head_drag.C1", 1},
+      {"forces.head_drag.C2", 1},
+      {"forces.head_drag.mu", 1},
+      {"contact.stiffness", 1},
+      {"contact.ground.friction", 1},
+      {"contact.obstacles[].friction", 1},
+      {"contact.self.friction", 1},
+      {"actuation[].schedule.rate", 1},
+      {"actuation[].schedule.start", 1},
+      {"actuation[].schedule.mean", 1},
+      {"actuation[].schedule.amplitude", 1},
+      {"flagellated_robot.C1", 1},
+      {"flagellated_robot.C2", 1},
+      {"flagellated_robot.mu", 1},
+      {"flagellated_robot.motor_rpm", 1},
+      {"flagellated_robot.E", 1},
+      {"flagellated_robot.density", 1},
+  };
+  return keys;
+}
+
+/// The table's entry of a schema path ("rods[].material.E"); null if it is not differentiated.
+const DifferentiatedKey* find_key(const std::string& path) {
+  for (const DifferentiatedKey& k : key_table())
+    if (path == k.path) return &k;
   return nullptr;
 }
 
-/// The adjoint parameter of a differentiated key, at the model's value; empty name if the model
-/// lacks what the key acts on.
-adjoint::Parameter parameter_of(const Model& model, const std::string& key) {
-  std::size_t head = 0;
-  const HeadDrag* drag = head_drag(model, head);
-  if (key == "flagellated_robot.motor_rpm") return adjoint::motor_rpm(model, 0);
-  if (!drag) return {};
-  if (key == "flagellated_robot.C1") return adjoint::head_drag_c1(model, head);
-  if (key == "flagellated_robot.C2") return adjoint::head_drag_c2(model, head);
-  if (key == "flagellated_robot.mu") return adjoint::medium_mu(model, drag->parameters().mu);
-  return {};
+/// The terms in whose coefficients a rod's radius and a shell's thickness enter as polynomials.
+bool polynomial_term(std::string_view name) {
+  for (const char* n :
+       {"stretch", "bend_twist", "gravity", "point_load", "point_moment", "follower_load",
+        "membrane_cst", "membrane_springs", "hinge_bending", "midedge_bending"})
+    if (name == n) return true;
+  return false;
 }
 
-adjoint::Objective objective_of(const sim::RodScene& scene, const std::string& name,
+/// The value a run's settings give `key` (the last "key=value"); InputError if none does.
+double setting_value(const RunSettings& settings, const std::string& key) {
+  for (auto it = settings.rbegin(); it != settings.rend(); ++it) {
+    double value = 0.0;
+    if (it->rfind(key + "=", 0) == 0 && parse_real(it->substr(key.size() + 1), value)) return value;
+  }
+  throw InputError(key, "(not set)", "a fitted key that the run's settings set");
+}
+
+/// The fitted keys of one run, shared by their parameters.
+struct SceneKeys {
+  std::filesystem::path file;
+  RunSettings settings;
+  std::vector<std::string> keys;
+  std::vector<double> values;
+};
+
+/// Fitted key i as an adjoint parameter: apply() records its value, and the last key's apply()
+/// loads the scene with every key at its recorded value (with_parameters and the difference
+/// stencils apply every parameter in order, so the last one sees them all), so each key acts
+/// exactly as the scene makes it act.
+adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, std::size_t i) {
+  const std::string& key = scene->keys[i];
+  adjoint::Parameter p{key, scene->values[i], [scene, i](Model& model, double value) {
+                         scene->values[i] = value;
+                         if (i + 1 < scene->keys.size()) return;
+                         RunSettings s = scene->settings;
+                         for (std::size_t j = 0; j < scene->keys.size(); ++j)
+                           s.push_back(parameter_setting(scene->keys[j], scene->values[j]));
+                         model = sim::load_rod_scene_file(scene->file, s).model;
+                       }};
+  p.degree = find_key(key_schema_path(key))->degree;
+  return p;
+}
+
+/// The adjoint objective of an observable.
+adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable& o,
                                 const adjoint::SlopeWindow& window) {
+  if (o.robot.empty())
+    return adjoint::node_position(scene.model, o.node, Vec3::Unit(o.axis), o.step);
   const sim::ObservableSpec& spec = *scene.observables;
-  if (name == "speed") return adjoint::robot_speed(scene.model, spec.head_edge, spec.axis, window);
-  const int edge = name == "head_rotation_rate" ? spec.head_edge : spec.tail_edge;
+  if (o.robot == "speed")
+    return adjoint::robot_speed(scene.model, spec.head_edge, spec.axis, window);
+  const int edge = o.robot == "head_rotation_rate" ? spec.head_edge : spec.tail_edge;
   return adjoint::robot_head_rotation(scene.model, edge, spec.axis, window);
 }
 
-/// The observables of the loaded scene's run and their derivatives (outcome.ok set on success).
-void differentiate(const sim::RodScene& scene, const std::vector<std::string>& keys,
-                   const std::vector<std::string>& observables, RunOutcome& outcome) {
-  std::vector<adjoint::Parameter> parameters;
-  for (const std::string& key : keys) {
-    parameters.push_back(parameter_of(scene.model, key));
-    if (parameters.back().name.empty()) {
-      outcome.message = "the scene has nothing that " + key + " acts on";
-      return;
-    }
-  }
-  const int steps = std::max(1, static_cast<int>(std::ceil(scene.duration / scene.dt - 1e-9)));
-  const adjoint::SlopeWindow window{0.0, scene.dt, steps,
-                                    scene.observables->steady_start.value_or(0.5 * scene.duration)};
+/// The number of steps of dt in the scene's duration.
+int scene_steps(const sim::RodScene& scene) {
+  return std::max(1, static_cast<int>(std::ceil(scene.duration / scene.dt - 1e-9)));
+}
+
+/// The run's objectives and their derivatives: the forward sensitivities for implicit Euler, the
+/// adjoint of each objective for the midpoint rule.
+adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
+                                            const std::vector<adjoint::Objective>& objectives,
+                                            const std::vector<adjoint::Parameter>& parameters) {
   State initial;
   initial.q = scene.q_initial;
   initial.u = scene.u_initial;
   initialize_frames(scene.model, initial.q, initial.frames);
+  const int steps = scene_steps(scene);
+  if (scene.solve == sim::Solve::implicit_euler)
+    return adjoint::run_with_sensitivities(scene.model, scene.dynamics, initial, steps, objectives,
+                                           parameters);
+  adjoint::RunSensitivities r;
+  r.values.resize(static_cast<Eigen::Index>(objectives.size()));
+  r.derivatives.resize(r.values.size(), static_cast<Eigen::Index>(parameters.size()));
+  for (std::size_t j = 0; j < objectives.size(); ++j) {
+    const adjoint::RunGradient g = adjoint::run_with_gradient(scene.model, scene.dynamics, initial,
+                                                              steps, objectives[j], parameters);
+    if (!g.ok) {
+      r.message = g.message;
+      return r;
+    }
+    r.values[static_cast<Eigen::Index>(j)] = g.value;
+    r.derivatives.row(static_cast<Eigen::Index>(j)) = g.parameters.transpose();
+  }
+  r.ok = true;
+  return r;
+}
+
+/// The observables of the loaded scene's run and their derivatives (outcome.ok set on success).
+void differentiate(const sim::RodScene& scene, const std::shared_ptr<SceneKeys>& keys,
+                   const std::vector<RunObservable>& observables, RunOutcome& outcome) {
+  std::vector<adjoint::Parameter> parameters;
+  for (std::size_t i = 0; i < keys->keys.size(); ++i)
+    parameters.push_back(scene_key_parameter(keys, i));
+  const adjoint::SlopeWindow window{
+      0.0, scene.dt, scene_steps(scene),
+      scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
   std::vector<adjoint::Objective> objectives;
-  for (const std::string& name : observables)
-    objectives.push_back(objective_of(scene, name, window));
-  const adjoint::RunSensitivities r = adjoint::run_with_sensitivities(
-      scene.model, scene.dynamics, initial, steps, objectives, parameters);
+  for (const RunObservable& o : observables) objectives.push_back(objective_of(scene, o, window));
+  const adjoint::RunSensitivities r = differentiate_run(scene, objectives, parameters);
   if (!r.ok) {
     outcome.message = r.message;
     return;
@@ -71,7 +190,8 @@ void differentiate(const sim::RodScene& scene, const std::vector<std::string>& k
   for (std::size_t k = 0; k < observables.size(); ++k) {
     // the rotation rates are the absolute values of the signed slopes
     const auto kk = static_cast<Eigen::Index>(k);
-    const double sign = observables[k] != "speed" && r.values[kk] < 0.0 ? -1.0 : 1.0;
+    const bool rate = observables[k].robot.find("rotation_rate") != std::string::npos;
+    const double sign = rate && r.values[kk] < 0.0 ? -1.0 : 1.0;
     outcome.values.push_back(sign * r.values[kk]);
     outcome.derivatives.row(kk) *= sign;
   }
@@ -80,17 +200,68 @@ void differentiate(const sim::RodScene& scene, const std::vector<std::string>& k
 
 }  // namespace
 
-const std::vector<std::string>& differentiated_keys() {
-  static const std::vector<std::string> keys = {"flagellated_robot.C1", "flagellated_robot.C2",
-                                                "flagellated_robot.mu",
-                                                "flagellated_robot.motor_rpm"};
-  return keys;
+std::string key_schema_path(const std::string& key) {
+  std::string out, segment;
+  auto flush = [&] {
+    if (segment.empty()) return;
+    const bool index = segment.find_first_not_of("0123456789-") == std::string::npos;
+    out += index ? "[]" : (out.empty() ? "" : ".") + segment;
+    segment.clear();
+  };
+  for (char c : key) {
+    if (c == '.' || c == '[' || c == ']')
+      flush();
+    else
+      segment += c;
+  }
+  flush();
+  return out;
 }
 
-const std::vector<std::string>& differentiated_observables() {
-  static const std::vector<std::string> names = {"speed", "head_rotation_rate",
-                                                 "tail_rotation_rate"};
-  return names;
+std::vector<std::string> differentiated_keys() {
+  std::vector<std::string> paths;
+  for (const DifferentiatedKey& k : key_table()) paths.emplace_back(k.path);
+  return paths;
+}
+
+bool is_differentiated_key(const std::string& path) {
+  return find_key(path) != nullptr;
+}
+
+void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
+                          const std::vector<std::string>& observables) {
+  if (scene.solve == sim::Solve::static_equilibrium)
+    throw InputError("integrator.type", "static",
+                     "implicit_euler or implicit_midpoint (method adjoint_lm differentiates "
+                     "dynamic runs)");
+  const int steps = scene_steps(scene);
+  if (std::abs(steps * scene.dt - scene.duration) > 1e-9 * scene.dt)
+    throw InputError("duration", fmt::format("{}", scene.duration),
+                     fmt::format("a whole number of steps of integrator.dt = {} s (method "
+                                 "adjoint_lm differentiates steps of dt)",
+                                 scene.dt));
+  for (const std::string& name : observables)
+    if (parse_run_observable(scene, name).robot == "efficiency")
+      throw InputError("observable", name,
+                       "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
+                       "tail_rotation_rate or a node coordinate");
+  for (const std::string& key : keys) {
+    const DifferentiatedKey* k = find_key(key_schema_path(key));
+    if (k == nullptr)
+      throw InputError(
+          "key", key, "a key adjoint_lm differentiates: " + comma_separated(differentiated_keys()));
+    if (k->degree == 1) continue;
+    const auto refuse = [&](std::string_view term) {
+      throw InputError("key", key,
+                       fmt::format("a key of a scene without contact or media (the residual is a "
+                                   "polynomial in it only there; the scene has {})",
+                                   term));
+    };
+    for (const auto& e : scene.model.energies)
+      if (!polynomial_term(e->name())) refuse(e->name());
+    for (const auto& f : scene.model.forces)
+      if (!polynomial_term(f->name())) refuse(f->name());
+  }
 }
 
 RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
@@ -100,12 +271,16 @@ RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
   RunOutcome outcome;
   try {
     const sim::RodScene scene = sim::load_rod_scene_file(scene_file, settings);
-    if (!scene.observables)
-      outcome.message = "the scene has no observables (e.g. a flagellated_robot scene)";
-    else if (scene.solve != sim::Solve::implicit_euler)
-      outcome.message = "the scene's integrator is not implicit_euler (the adjoint's scheme)";
-    else
-      differentiate(scene, keys, observables, outcome);
+    check_differentiable(scene, keys, observables);
+    std::vector<RunObservable> parsed;
+    for (const std::string& name : observables) parsed.push_back(parse_run_observable(scene, name));
+    auto shared = std::make_shared<SceneKeys>(SceneKeys{scene_file, {}, keys, {}});
+    for (const std::string& key : keys) shared->values.push_back(setting_value(settings, key));
+    for (const std::string& s : settings)  // the others; the keys' are set at their values
+      if (std::none_of(keys.begin(), keys.end(),
+                       [&s](const std::string& key) { return s.rfind(key + "=", 0) == 0; }))
+        shared->settings.push_back(s);
+    differentiate(scene, shared, parsed, outcome);
   } catch (const std::exception& e) {
     outcome.message = e.what();
   }

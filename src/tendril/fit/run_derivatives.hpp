@@ -1,33 +1,44 @@
 #pragma once
-/// Runs of a rod scene with the derivatives of their observables with respect to fitted scene
-/// keys, by the forward sensitivities of the run (adjoint/forward_sensitivity.hpp): the evaluator
-/// of `tendril fit`'s method adjoint_lm (fit/run_least_squares.hpp, fit_runs' `derivatives`). One
-/// run, with a factorization and one solve per parameter at each step, gives the derivatives of
-/// every observable with respect to every parameter; the fit has at most four parameters and up to
-/// three observables, where the adjoint (adjoint/run_gradient.hpp) would repeat the run and a
-/// backward pass per observable.
+/// Runs of a rod or shell scene with the derivatives of their observables with respect to fitted
+/// scene keys: the evaluator of `tendril fit`'s method adjoint_lm (fit/run_least_squares.hpp,
+/// fit_runs' `derivatives`). Each fitted key is an adjoint::Parameter whose model is the scene
+/// loaded with the key at its value, so it acts exactly as the key does in the scene; the table of
+/// differentiated keys gives the degree of the polynomial the step's residual is in the key's value
+/// (its exact difference stencil, adjoint/parameter_residual.hpp). Each observable
+/// (fit/run_observables.hpp) is an adjoint::Objective. Implicit Euler runs are differentiated by
+/// the forward sensitivities (adjoint/forward_sensitivity.hpp: one run, a factorization and one
+/// solve per parameter at each step, for every observable at once), implicit midpoint runs by the
+/// adjoint (adjoint/run_gradient.hpp, a forward and a backward pass per observable).
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "tendril/fit/run_least_squares.hpp"
+#include "tendril/sim/rod_scene.hpp"
 
 namespace tendril::fit {
 
-/// The scene keys whose runs are differentiated: the flagellated robot's medium (C1, C2, mu) and
-/// motor rate (motor_rpm), adjoint/medium_parameter.hpp.
-const std::vector<std::string>& differentiated_keys();
+/// "rods.0.material.E" / "rods[0].material.E" -> "rods[].material.E" (the schema's generic path).
+std::string key_schema_path(const std::string& key);
 
-/// The observables whose derivatives are computed: speed, head_rotation_rate, tail_rotation_rate
-/// (adjoint/robot_objective.hpp).
-const std::vector<std::string>& differentiated_observables();
+/// The scene keys adjoint_lm differentiates (schema paths, docs/physics/fitting.md).
+std::vector<std::string> differentiated_keys();
 
-/// Runs `scene_file` with `settings` (implicit Euler, no run directory) and returns its
-/// `observables` (as run_scene) with their derivatives with respect to `keys` (each one of
-/// differentiated_keys(), at the value the settings give it). A bad override, a scene without
-/// observables or another solve, or a failed run (a step that needed dt halving included) is a
-/// failed outcome with the reason.
+/// True if adjoint_lm differentiates the scene keys of schema path `path` ("rods[].material.E").
+bool is_differentiated_key(const std::string& path);
+
+/// InputError unless adjoint_lm differentiates the run of `scene` with respect to `keys` (each of
+/// differentiated_keys()) for `observables`: an implicit Euler or midpoint scene whose duration is
+/// a whole number of steps ("integrator.type", "duration"), observables the adjoint has
+/// ("efficiency" is refused), and a key of degree > 1 (a rod's radius, a shell's thickness) only in
+/// a scene whose terms are all polynomial in it (no contact or media: "key").
+void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
+                          const std::vector<std::string>& observables);
+
+/// Runs `scene_file` with `settings` (which set every key of `keys`) and returns its
+/// `observables` (as run_scene) with their derivatives with respect to `keys`. A bad override, what
+/// check_differentiable refuses or a failed run is a failed outcome with the reason.
 RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
                                       const RunSettings& settings,
                                       const std::vector<std::string>& keys,

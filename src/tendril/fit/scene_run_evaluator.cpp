@@ -5,49 +5,25 @@
 #include <exception>
 #include <thread>
 
+#include "tendril/fit/run_observables.hpp"
 #include "tendril/io/run_directory.hpp"
 #include "tendril/sim/simulation.hpp"
 
 namespace tendril::fit {
 
-std::vector<std::string> run_observable_names() {
-  std::vector<std::string> names;
-  for (const auto& [name, value] : sim::RobotObservables::named_values({})) names.push_back(name);
-  return names;
-}
-
 RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
                      const std::vector<std::string>& observables) {
-  RunOutcome outcome;
   try {
-    sim::Simulation simulation(sim::load_rod_scene_file(scene_file, settings));
-    if (simulation.observables() == nullptr) {
-      outcome.message = "the scene has no observables (e.g. a flagellated_robot scene)";
-      return outcome;
-    }
-    const io::RunResult run = simulation.run("");
-    if (!run.ok) {
-      outcome.message = run.message;
-      return outcome;
-    }
-    const auto named = sim::RobotObservables::named_values(simulation.observables()->summary());
-    for (const std::string& name : observables) {
-      bool found = false;
-      for (const auto& [n, value] : named)
-        if (n == name) {
-          outcome.values.push_back(value);
-          found = true;
-        }
-      if (!found) {
-        outcome.message = "no observable named " + name;
-        return outcome;
-      }
-    }
-    outcome.ok = true;
+    sim::RodScene scene = sim::load_rod_scene_file(scene_file, settings);
+    std::vector<RunObservable> parsed;
+    for (const std::string& name : observables) parsed.push_back(parse_run_observable(scene, name));
+    sim::Simulation simulation(std::move(scene));
+    return simulate_observables(simulation, parsed);
   } catch (const std::exception& e) {
+    RunOutcome outcome;
     outcome.message = e.what();
+    return outcome;
   }
-  return outcome;
 }
 
 RunBatchEvaluator thread_pool(std::function<RunOutcome(const RunSettings&)> run, int jobs) {

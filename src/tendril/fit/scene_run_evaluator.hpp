@@ -1,7 +1,8 @@
 #pragma once
 /// Runs of a rod scene for fits (fit/run_least_squares.hpp): one run in this process with its
-/// overrides, returning the robot observables a fit compares with measurements, and a batch
-/// evaluator that runs a batch on a pool of worker threads (each run is its own Simulation).
+/// overrides, returning the observables a fit compares with measurements (fit/run_observables.hpp),
+/// and a batch evaluator that runs a batch on a pool of worker threads (each run is its own
+/// Simulation).
 
 #include <filesystem>
 #include <functional>
@@ -12,13 +13,9 @@
 
 namespace tendril::fit {
 
-/// The observables a run can give: sim::RobotObservables::named_values (speed, head_rotation_rate,
-/// ...).
-std::vector<std::string> run_observable_names();
-
-/// Runs `scene_file` with `settings` (no run directory) and returns `observables` of its run.json
-/// info.observables; a bad override, a failed run or a scene without observables is a failed
-/// outcome with the reason.
+/// Runs `scene_file` with `settings` (no run directory) and returns `observables` of its run
+/// (parse_run_observable); a bad override or observable or a failed run is a failed outcome with
+/// the reason.
 RunOutcome run_scene(const std::filesystem::path& scene_file, const RunSettings& settings,
                      const std::vector<std::string>& observables);
 

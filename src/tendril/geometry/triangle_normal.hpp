@@ -27,15 +27,4 @@ inline Mat3 cross_matrix(const Vec3& v) {
 /// dn/d(x_0, x_1, x_2) [m] (3 x 9).
 Mat39 triangle_normal_jacobian(const Vec3& x0, const Vec3& x1, const Vec3& x2);
 
-/// sum_m lambda_m d2 n_m / d(x_0, x_1, x_2)^2 (9 x 9, symmetric; n is bilinear, so this does not
-/// depend on x).
-MatN<9> triangle_normal_weighted_hessian(const Vec3& lambda);
-
-/// d(c . v_hat)/dv = (I - v_hat v_hat^T) c / |v| for a constant c (v_hat = v / |v|).
-Vec3 unit_projection_gradient(const Vec3& v, const Vec3& c);
-
-/// d2(c . v_hat)/dv2 = -(P c v_hat^T + v_hat (P c)^T + (c . v_hat) P) / |v|^2, P = I - v_hat
-/// v_hat^T (symmetric).
-Mat3 unit_projection_hessian(const Vec3& v, const Vec3& c);
-
 }  // namespace tendril

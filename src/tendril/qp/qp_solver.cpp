@@ -4,6 +4,7 @@
 
 #include "tendril/core/error.hpp"
 #include "tendril/qp/active_set.hpp"
+#include "tendril/qp/dual_active_set.hpp"
 #include "tendril/qp/interior_point.hpp"
 
 namespace tendril::qp {
@@ -93,7 +94,8 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
   if (!options_.warm_start || !work.has_warm_start || static_cast<int>(work.active.size()) != m_in)
     work.active.assign(m_in, 0);
 
-  // active-set method from the warm start; the interior-point method if it fails
+  // the primal-dual active-set method from the warm start; if it fails the dual active-set method
+  // (dependent active rows), then the interior-point method
   solution.used_interior_point = false;
   const ActiveSetResult as = solve_active_set(
       *problem, options_, options_.max_active_set_iterations, work, work.active, work.point);
@@ -101,9 +103,19 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
   solution.factorizations = as.factorizations;
   solution.status = QpStatus::max_iterations;
   QpResiduals res;
-  if (as.converged) {
+  const auto solved = [&](const ActiveSetResult& result) {
+    if (!result.converged) return false;
     res = qp_residuals(*problem, work.point.x, work.point.y, work.point.z, work.residual_work);
-    if (res.kkt <= options_.tolerance) solution.status = QpStatus::solved;
+    return res.kkt <= options_.tolerance;
+  };
+  if (solved(as)) {
+    solution.status = QpStatus::solved;
+  } else {
+    const ActiveSetResult das =
+        solve_dual_active_set(*problem, options_, 2 * m_in + 10, work, work.active, work.point);
+    solution.iterations += das.iterations;
+    solution.factorizations += das.factorizations;
+    if (solved(das)) solution.status = QpStatus::solved;
   }
   if (solution.status != QpStatus::solved) {
     InteriorPointResult ip = solve_interior_point(*problem, options_, work, work.point);

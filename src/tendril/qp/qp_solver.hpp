@@ -7,8 +7,10 @@
 /// of the regularised quasi-definite KKT matrix (symbolic analysis reused while the sparsity
 /// patterns of P, A_eq, A_in are unchanged) plus iterative refinement against the unregularised
 /// matrix, so degenerate problems (dependent rows, singular P) still reach the exact solution.
-/// If the active-set iteration cycles or fails, a Mehrotra predictor-corrector interior-point
-/// method on the same KKT pattern takes over, polished by the active-set method, and detects
+/// If the active-set iteration cycles or fails (dependent active rows), the dual active-set method
+/// of Goldfarb and Idnani, whose working set stays linearly independent, takes over; if that fails
+/// too (P singular, an infeasible or unbounded problem), a Mehrotra predictor-corrector
+/// interior-point method on the same KKT pattern, polished by the active-set method, which detects
 /// infeasible and unbounded problems.
 ///
 /// Sign convention: see qp_problem.hpp (stationarity P x + c - A_eq^T y - A_in^T z = 0, z >= 0).

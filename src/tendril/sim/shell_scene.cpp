@@ -49,7 +49,7 @@ io::TriangleMesh read_mesh(const io::SceneNode& g, const std::filesystem::path& 
     std::vector<int> lines;
     if (type == "obj") {
       io::ObjMesh obj = io::read_obj_mesh(path, g.child_path("file"));
-      mesh.nodes = std::move(obj.nodes);
+      mesh.nodes = std::move(obj.vertices);
       mesh.triangles = std::move(obj.triangles);
       lines = std::move(obj.triangle_lines);
     } else {

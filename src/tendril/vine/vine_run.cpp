@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "tendril/core/error.hpp"
 #include "tendril/vine/run_restart.hpp"
 
 namespace tendril::vine {
@@ -68,15 +67,12 @@ class VineRunRecord : public io::RunRecord {
  private:
   using Array = io::NpyAppender*;
   void add_frame_arrays(io::RunDirectory& run);
-  void add_step_arrays(io::RunDirectory& run);
 
   const VineRun& vine_;
   Array frame_time_ = nullptr, pose_ = nullptr, velocity_ = nullptr, centerline_ = nullptr,
         warm_start_ = nullptr;
-  Array step_time_ = nullptr, step_status_ = nullptr, step_iterations_ = nullptr,
-        step_kkt_ = nullptr, step_joint_ = nullptr, step_min_distance_ = nullptr,
-        impulses_ = nullptr, growth_ = nullptr, achieved_ = nullptr, step_wall_ = nullptr,
-        step_active_ = nullptr, step_pairs_ = nullptr;
+  VineStepRows step_rows_;
+  Array impulses_ = nullptr, step_pairs_ = nullptr;
   std::vector<double> buffer_;  ///< one frame of the centerline
 };
 
@@ -86,7 +82,20 @@ VineRunRecord::VineRunRecord(io::RunDirectory& run, const VineRun& vine) : vine_
                io::Json(static_cast<std::int64_t>(vine_.last_normal_impulses().size())));
   run.set_info("initial_state_projection_m", io::Json(vine_.scene().projection.max_move));
   add_frame_arrays(run);
-  add_step_arrays(run);
+  const StepRowDocs docs{"|c(q_k)|_inf joint error at the start of the step",
+                         "smallest contact distance Phi(q_k) (inf without obstacles)",
+                         "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)",
+                         "contact pairs with a positive normal impulse"};
+  step_rows_ = VineStepRows(run, docs, [&] {
+    impulses_ = &run.add_array(
+        "contact_normal_impulse", io::NpyType::Float64, {vine_.last_normal_impulses().size()},
+        "N s",
+        "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
+        "bodies, or contact points with contact.model: point)",
+        "step");
+  });
+  step_pairs_ = &run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
+                               "contact pairs with rows in the QP (near contact)", "step");
   warm_start_ = &add_warm_start_array(run, vine_.stepper());
 }
 
@@ -100,40 +109,6 @@ void VineRunRecord::add_frame_arrays(io::RunDirectory& run) {
                              "(vx, vy, omega) of each body");
   centerline_ = &run.add_array("centerline", io::NpyType::Float64, {nb + 1, 2}, "m",
                                "base, proximal end of bodies 1..n-1, tip");
-}
-
-void VineRunRecord::add_step_arrays(io::RunDirectory& run) {
-  step_time_ = &run.add_array("step_time", io::NpyType::Float64, {}, "s",
-                              "time at the end of each step", "step");
-  step_status_ = &run.add_array(
-      "step_status", io::NpyType::Int64, {}, "-",
-      "QP status: 0 solved, 1 infeasible, 2 unbounded, 3 max iterations, 4 numerical failure",
-      "step");
-  step_iterations_ =
-      &run.add_array("step_qp_iterations", io::NpyType::Int64, {}, "-", "QP iterations", "step");
-  step_kkt_ = &run.add_array("step_kkt_residual", io::NpyType::Float64, {}, "-",
-                             "scaled KKT residual", "step");
-  step_joint_ = &run.add_array("step_joint_error", io::NpyType::Float64, {}, "m",
-                               "|c(q_k)|_inf joint error at the start of the step", "step");
-  step_min_distance_ =
-      &run.add_array("step_min_distance", io::NpyType::Float64, {}, "m",
-                     "smallest contact distance Phi(q_k) (inf without obstacles)", "step");
-  impulses_ = &run.add_array(
-      "contact_normal_impulse", io::NpyType::Float64, {vine_.last_normal_impulses().size()}, "N s",
-      "normal impulse n per (contact element, obstacle) pair, element-major (elements: "
-      "bodies, or contact points with contact.model: point)",
-      "step");
-  growth_ = &run.add_array("growth_rate", io::NpyType::Float64, {}, "m/s",
-                           "commanded total growth rate u", "step");
-  achieved_ = &run.add_array(
-      "achieved_growth_rate", io::NpyType::Float64, {}, "m/s",
-      "achieved total growth rate sum_j G_bar_j v_{k+1} (below u when stalled)", "step");
-  step_wall_ = &run.add_array("step_wall_time", io::NpyType::Float64, {}, "s",
-                              "wall-clock time of the step", "step");
-  step_active_ = &run.add_array("step_active_contacts", io::NpyType::Int64, {}, "-",
-                                "contact pairs with a positive normal impulse", "step");
-  step_pairs_ = &run.add_array("step_contact_pairs", io::NpyType::Int64, {}, "-",
-                               "contact pairs with rows in the QP (near contact)", "step");
 }
 
 void VineRunRecord::save_frame() {
@@ -154,16 +129,7 @@ void VineRunRecord::save_frame() {
 
 void VineRunRecord::write_step(double wall_time) {
   const VineStepReport& rep = vine_.last_report();
-  io::append_scalar(*step_time_, vine_.state().time);
-  io::append_scalar(*step_status_, static_cast<std::int64_t>(rep.status));
-  io::append_scalar(*step_iterations_, static_cast<std::int64_t>(rep.qp_iterations));
-  io::append_scalar(*step_kkt_, rep.kkt_residual);
-  io::append_scalar(*step_joint_, rep.joint_error);
-  io::append_scalar(*step_min_distance_, rep.min_distance);
-  io::append_scalar(*growth_, vine_.last_growth_command());
-  io::append_scalar(*achieved_, rep.growth_rate);
-  io::append_scalar(*step_wall_, wall_time);
-  io::append_scalar(*step_active_, static_cast<std::int64_t>(rep.active_contacts));
+  step_rows_.append(rep, vine_.state().time, vine_.last_growth_command(), wall_time);
   io::append_scalar(*step_pairs_, static_cast<std::int64_t>(rep.contact_pairs));
   const std::vector<double>& normal = vine_.last_normal_impulses();
   impulses_->append(std::span<const double>(normal.data(), normal.size()));
@@ -172,64 +138,23 @@ void VineRunRecord::write_step(double wall_time) {
 }  // namespace
 
 VineRun::VineRun(VineScene scene)
-    : scene_(std::move(scene)),
-      stepper_(scene_.model),
-      state_(scene_.initial),
-      normal_(static_cast<std::size_t>(stepper_.model().num_contact_elements()) *
-              stepper_.model().obstacles.size()) {
-  stepper_.set_warm_start(scene_.warm_start);
+    : VineRunBase(std::move(scene)),
+      normal_(static_cast<std::size_t>(model().num_contact_elements()) * model().obstacles.size()) {
 }
 
-VineStepReport VineRun::step() {
-  command_ = model().growth.rate(state_.time);
-  return finish_step(stepper_.step(state_));
-}
-
-VineStepReport VineRun::step(const VecX& joint_rates) {
-  command_ = joint_rates.sum();
-  return finish_step(stepper_.step(state_, joint_rates));
-}
-
-VineStepReport VineRun::finish_step(const VineStepReport& report) {
-  report_ = report;
+std::string VineRun::check_step() {
   const VineModel& m = model();
   std::fill(normal_.begin(), normal_.end(), 0.0);
   bool impulses_finite = true;
-  for (const ContactInfo& c : stepper_.contacts()) {
+  for (const ContactInfo& c : stepper().contacts()) {
     normal_[c.point * m.obstacles.size() + c.obstacle] += c.normal_impulse;
     impulses_finite = impulses_finite && std::isfinite(c.normal_impulse);
   }
-  report_.message = step_failure(report_, m, state_, steps_, impulses_finite);
-  if (report_.message.empty()) ++steps_;
-  return report_;
-}
-
-io::StepSummary VineRun::advance() {
-  step();
-  io::StepSummary out;
-  out.iterations = report_.qp_iterations;
-  out.failure = report_.message;
-  out.save = out.ok() && steps_ % scene_.save_every == 0;
-  return out;
-}
-
-double VineRun::duration() const {
-  return static_cast<double>(scene_.steps) * model().dt;
+  return step_failure(last_report(), m, state(), steps(), impulses_finite);
 }
 
 std::unique_ptr<io::RunRecord> VineRun::begin_record(io::RunDirectory& run) {
   return std::make_unique<VineRunRecord>(run, *this);
-}
-
-void VineRun::restore(const std::filesystem::path& run_dir, long frame) {
-  if (steps_ != 0)
-    throw InputError("vine.initial_state.run",
-                     fmt::format("a simulation that has taken {} steps", steps_),
-                     "a restart before the first step");
-  SavedVineState saved = read_saved_state(run_dir, frame, model(), "vine.initial_state.run",
-                                          "vine.initial_state.frame");
-  state_ = std::move(saved.state);
-  stepper_.set_warm_start(std::move(saved.warm_start));
 }
 
 io::RunResult run_vine(const VineScene& scene, const std::filesystem::path& out_dir,

@@ -12,14 +12,15 @@
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/initial_state.hpp"
 #include "tendril/vine/run_restart.hpp"
+#include "tendril/vine/scene_sections.hpp"
 #include "tendril/vine/vine_stepper.hpp"
 
 namespace tendril::vine {
 
 namespace {
 
-using io::KeySpec;
 using io::KeyType;
+using io::keys::choice;
 using io::keys::key;
 using io::keys::kOpt;
 using io::keys::kReq;
@@ -64,13 +65,9 @@ io::SchemaTable make_table() {
           "Torsional stiffness K of the pin joints: one value for all, or one per pin joint "
           "(ceil(n / 2)); required with bending_law linear, refused with inflated_beam.",
           0),
-      [] {
-        KeySpec k = key("vine.bending_law", KeyType::String, "linear", "",
-                        "Pin joints' moment: linear (K times the bend angle, the paper) or "
-                        "inflated_beam (a wrinkling tube's moment, saturating at pi p r^3).");
-        k.choices = {"linear", "inflated_beam"};
-        return k;
-      }(),
+      choice("vine.bending_law", "linear", {"linear", "inflated_beam"},
+             "Pin joints' moment: linear (K times the bend angle, the paper) or "
+             "inflated_beam (a wrinkling tube's moment, saturating at pi p r^3)."),
       key("vine.inflated_beam", KeyType::Map, kOpt, "",
           "The inflated-beam law's tube (docs/physics/vine.md#inflated-beam-bending); required "
           "with bending_law inflated_beam."),
@@ -111,15 +108,11 @@ io::SchemaTable make_table() {
           "steps leave only "
           "round-off).",
           1e-9),
-      [] {
-        KeySpec k = key("vine.springs", KeyType::String, "explicit", "",
-                        "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable "
-                        "while dt omega < 2), "
-                        "or implicit in v_{k+1} (stable for any K, C; the inflated-beam law "
-                        "linearised with its tangent at q_k).");
-        k.choices = {"explicit", "implicit"};
-        return k;
-      }(),
+      choice("vine.springs", "explicit", {"explicit", "implicit"},
+             "Pin springs and dampers: explicit at (q_k, v_k) as in the paper (stable "
+             "while dt omega < 2), "
+             "or implicit in v_{k+1} (stable for any K, C; the inflated-beam law "
+             "linearised with its tangent at q_k)."),
       key("vine.limits", KeyType::Map, kOpt, "",
           "Limits beyond which the run fails (reported, exit 1)."),
       key("vine.limits.joint_error", KeyType::Real, "0.001", "m",
@@ -132,13 +125,9 @@ io::SchemaTable make_table() {
       key("vine.save_every", KeyType::Int, "1", "-", "Save a frame every this many steps.", 1),
       key("vine.growth", KeyType::Map, kOpt, "",
           "The growth-rate control u(t) (eq. 6); default: no growth."),
-      [] {
-        KeySpec k = key("vine.growth.mode", KeyType::String, "uniform", "",
-                        "uniform: u split equally among the prismatic joints (the paper); tip: "
-                        "only the last one grows.");
-        k.choices = {"uniform", "tip"};
-        return k;
-      }(),
+      choice("vine.growth.mode", "uniform", {"uniform", "tip"},
+             "uniform: u split equally among the prismatic joints (the paper); tip: "
+             "only the last one grows."),
       key("vine.growth.rate", KeyType::Real, kOpt, "m/s",
           "Constant total growth rate u >= 0 (retraction is not modelled: the prismatic joints "
           "have no lower limit).",
@@ -149,16 +138,12 @@ io::SchemaTable make_table() {
       key("vine.growth.table_csv", KeyType::String, kOpt, "",
           "CSV file (relative to the scene) with a header and columns t [s], u [m/s], interpolated "
           "linearly."),
-      [] {
-        KeySpec k = key("vine.growth.control", KeyType::String, "rate", "",
-                        "rate: every prismatic joint grows at exactly its share of u (the paper; a "
-                        "blocked tip makes "
-                        "the step infeasible); force_limited: the actuator pushes each prismatic "
-                        "joint with at most "
-                        "`force` up to that rate, so a blocked tip stalls.");
-        k.choices = {"rate", "force_limited"};
-        return k;
-      }(),
+      choice("vine.growth.control", "rate", {"rate", "force_limited"},
+             "rate: every prismatic joint grows at exactly its share of u (the paper; a "
+             "blocked tip makes "
+             "the step infeasible); force_limited: the actuator pushes each prismatic "
+             "joint with at most "
+             "`force` up to that rate, so a blocked tip stalls."),
       key("vine.growth.force", KeyType::Real, "0", "N",
           "force_limited: actuator force F on every prismatic joint (pressure times tube "
           "cross-section).",
@@ -172,14 +157,10 @@ io::SchemaTable make_table() {
           "follow the integral of u.",
           0, false, 1),
       key("vine.contact", KeyType::Map, kOpt, "", "Contact with the obstacles (eq. 5)."),
-      [] {
-        KeySpec k = key("vine.contact.model", KeyType::String, "body", "",
-                        "body: every body is a capsule of the contact radius, in contact at its "
-                        "closest point to each "
-                        "obstacle; point: only at `points` (the paper's eq. 5).");
-        k.choices = {"body", "point"};
-        return k;
-      }(),
+      choice("vine.contact.model", "body", {"body", "point"},
+             "body: every body is a capsule of the contact radius, in contact at its "
+             "closest point to each "
+             "obstacle; point: only at `points` (the paper's eq. 5)."),
       key("vine.contact.radius", KeyType::Real, kOpt, "m",
           "Distance kept between the bodies' axes (or the contact points) and obstacle surfaces; "
           "default "
@@ -198,11 +179,8 @@ io::SchemaTable make_table() {
       key("vine.contact.points[].offset", KeyType::Real, kReq, "m",
           "Position along the body axis from its centre (+d: distal end)."),
       key("vine.obstacles", KeyType::List, kOpt, "", "Fixed obstacles."),
-      [] {
-        KeySpec k = key("vine.obstacles[].type", KeyType::String, kReq, "", "Obstacle shape.");
-        k.choices = {"circle", "half_plane", "segment", "box", "polygon"};
-        return k;
-      }(),
+      choice("vine.obstacles[].type", kReq, {"circle", "half_plane", "segment", "box", "polygon"},
+             "Obstacle shape."),
       key("vine.obstacles[].center", KeyType::RealList, kOpt, "m", "circle, box: centre (x, y)."),
       key("vine.obstacles[].radius", KeyType::Real, kOpt, "m",
           "circle: radius; segment: half thickness.", 0),
@@ -305,16 +283,6 @@ Vec2 vec2(const io::SceneNode& node, std::string_view name) {
   return Vec2(v[0], v[1]);
 }
 
-/// One value for every element, or exactly `count` values.
-std::vector<double> per_joint(const io::SceneNode& node, std::string_view name, int count) {
-  std::vector<double> v = node.reals(name);
-  if (v.size() == 1) return std::vector<double>(count, v[0]);
-  if (static_cast<int>(v.size()) != count)
-    node.fail(name, fmt::format("{} values", v.size()),
-              fmt::format("1 value or {} (one per pin joint)", count));
-  return v;
-}
-
 Obstacle read_obstacle(const io::SceneNode& o) {
   const std::string type = o.text("type");
   const double corner = o.real("corner_radius");
@@ -413,45 +381,10 @@ UniformVineParameters read_uniform_parameters(const io::SceneNode& v) {
 
 /// The pin joints: stiffness, damping, rest angles and the steering schedule (table or CSV).
 void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_dir, VineModel& m) {
-  if (v.text("bending_law") == "inflated_beam") {
-    if (v.has("stiffness"))
-      v.fail("stiffness", "no stiffness with bending_law inflated_beam (the law sets the moment)");
-    if (!v.has("inflated_beam"))
-      v.fail("inflated_beam", "an inflated_beam map with bending_law inflated_beam");
-    m.bending_law = BendingLaw::inflated_beam;
-    m.inflated_beam = read_inflated_beam(v.map("inflated_beam"), m.tube_diameter, m.half_length[0]);
-    m.stiffness.assign(m.num_pins(), 0.0);
-  } else {
-    if (!v.has("stiffness")) v.fail("stiffness", "a stiffness with bending_law linear");
-    if (v.has("inflated_beam"))
-      v.fail("inflated_beam", "an inflated_beam map only with bending_law inflated_beam");
-    m.stiffness = per_joint(v, "stiffness", m.num_pins());
-  }
-  m.damping = per_joint(v, "damping", m.num_pins());
+  read_bending_law(v, m.num_pins(), "pin joint", m);
   if (v.has("rest_angles")) m.rest_angle = v.reals("rest_angles", m.num_pins());
-  const io::SceneNode steer = v.map("steering");
-  if (steer.has("table") && steer.has("csv")) steer.fail("csv", "either table or csv, not both");
-  if (steer.has("table")) {
-    const auto rows = steer.real_table("table", m.num_pins() + 1);
-    for (int j = 0; j < m.num_pins(); ++j) {
-      std::vector<double> times, angles;
-      for (const auto& row : rows) {
-        times.push_back(row[0]);
-        angles.push_back(row[j + 1]);
-      }
-      try {
-        m.rest_angle_schedule.push_back(table_schedule(times, angles));
-      } catch (const InputError& e) {
-        steer.fail("table", e.what(), "rows with increasing times and finite angles");
-      }
-    }
-  }
-  if (steer.has("csv")) {
-    m.rest_angle_schedule = csv_schedules(base_dir / steer.text("csv"), steer.child_path("csv"));
-    if (static_cast<int>(m.rest_angle_schedule.size()) != m.num_pins())
-      steer.fail("csv", fmt::format("{} angle columns", m.rest_angle_schedule.size()),
-                 fmt::format("t and {} angle columns (one per pin joint)", m.num_pins()));
-  }
+  m.rest_angle_schedule =
+      read_steering(v.map("steering"), base_dir, m.num_pins(), "one per pin joint");
   for (std::size_t j = 0; j < m.rest_angle_schedule.size(); ++j)
     m.rest_angle[j] = m.rest_angle_schedule[j](0.0);
 }
@@ -459,10 +392,7 @@ void read_pin_joints(const io::SceneNode& v, const std::filesystem::path& base_d
 /// The `growth` map: mode, schedule, lookahead, everted material and control.
 void read_growth_control(const io::SceneNode& g, const std::filesystem::path& base_dir,
                          VineModel& m) {
-  m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
-  m.growth = read_growth(g, base_dir);
-  m.growth_lookahead = g.real("lookahead");
-  m.everted_density = g.real("everted_density");
+  read_growth_map(g, base_dir, m);
   m.growth_control =
       g.text("control") == "force_limited" ? GrowthControl::force_limited : GrowthControl::rate;
   m.growth_force = g.real("force");
@@ -474,9 +404,7 @@ void read_growth_control(const io::SceneNode& g, const std::filesystem::path& ba
 /// The `contact` map and the obstacles.
 void read_contact(const io::SceneNode& v, VineModel& m) {
   const io::SceneNode c = v.map("contact");
-  if (c.has("radius")) m.contact_radius = c.real("radius");
-  m.friction = c.real("friction");
-  m.contact_gap = c.real("gap");
+  read_contact_map(c, m);
   m.contact_model = c.text("model") == "point" ? ContactModel::point : ContactModel::body;
   if (c.has("points")) {
     m.contact_points.clear();
@@ -568,10 +496,7 @@ VineScene load_vine_scene(io::Scene& scene) {
   if (s.has("run")) {
     if (s.has("project"))
       s.fail("project", "no project with run: a run's saved frame is restored exactly");
-    const SavedVineState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m,
-                                                  s.child_path("run"), s.child_path("frame"));
-    out.initial = saved.state;
-    out.warm_start = saved.warm_start;
+    read_start_from_run(s, base_dir, out);
   } else {
     read_initial_state(s, base_dir, tolerance, project, out);
   }

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tendril/io/stepper.hpp"
+#include "tendril/vine/vine_run_base.hpp"
 #include "tendril/vine3d/vine3d_scene.hpp"
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
@@ -27,55 +27,19 @@ namespace tendril::vine3d {
 /// + 1) [m].
 std::vector<Vec3> centerline_points(const Vine3dModel& model, const Vine3dState& state);
 
-class Vine3dRun : public io::Stepper {
+class Vine3dRun
+    : public vine::VineRunBase<Vine3dScene, Vine3dStepper, Vine3dState, Vine3dStepReport> {
  public:
   /// Builds the stepper (InputError for a bad model) and starts from the scene's initial state and
-  /// QP warm start.
-  explicit Vine3dRun(Vine3dScene scene);
+  /// QP warm start. A step fails on a QP not solved, joint drift or a non-finite state.
+  explicit Vine3dRun(Vine3dScene scene) : VineRunBase(std::move(scene)) {}
 
-  const Vine3dScene& scene() const { return scene_; }
-  const Vine3dModel& model() const { return stepper_.model(); }
-  const Vine3dStepper& stepper() const { return stepper_; }
-  const Vine3dState& state() const { return state_; }
-  Vine3dState& state() { return state_; }
-
-  /// One step with the growth rate of the scene's schedule, counted only if it succeeded (a solved
-  /// QP, no joint drift, a finite state); otherwise message() says why.
-  Vine3dStepReport step();
-  /// The same with per-prismatic-joint growth rates u_j [m/s] (#prismatic).
-  Vine3dStepReport step(const VecX& joint_rates);
-  /// Why the last step failed ("step 12 at t = ...: ..."), "" if it succeeded.
-  const std::string& message() const { return message_; }
-
-  io::StepSummary advance() override;
-  double time() const override { return state_.time; }
-  long steps() const override { return steps_; }
-  long total_steps() const override { return scene_.steps; }
-  double duration() const override;
-  long total_frames() const override { return 1 + scene_.steps / scene_.save_every; }
   std::string_view iterations_name() const override { return "QP iterations"; }
   std::string_view kind() const override { return "vine3d"; }
-  const io::Json& resolved_scene() const override { return scene_.resolved; }
   std::unique_ptr<io::RunRecord> begin_record(io::RunDirectory& run) override;
-  /// Starts from a saved frame of a vine3d run, as `vine3d.initial_state.run` and `.frame` do
-  /// (InputError at those keys); the steps are then counted from it.
-  void restore(const std::filesystem::path& run_dir, long frame) override;
 
-  /// The commanded total growth rate u of the last step [m/s].
-  double last_growth_command() const { return command_; }
-  const Vine3dStepReport& last_report() const { return report_; }
-
- private:
-  /// Checks the step just taken and counts it if it succeeded.
-  Vine3dStepReport finish_step(const Vine3dStepReport& report);
-
-  Vine3dScene scene_;
-  Vine3dStepper stepper_;
-  Vine3dState state_;
-  long steps_ = 0;
-  Vine3dStepReport report_;
-  std::string message_;
-  double command_ = 0.0;  ///< [m/s]
+ protected:
+  std::string check_step() override;
 };
 
 }  // namespace tendril::vine3d

@@ -12,7 +12,7 @@
 #include "tendril/io/run_reader.hpp"
 #include "tendril/io/schema_keys.hpp"
 #include "tendril/vine/run_restart.hpp"
-#include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine/scene_sections.hpp"
 #include "tendril/vine3d/obj_mesh.hpp"
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
@@ -220,16 +220,6 @@ io::SchemaTable make_table() {
   return t;
 }
 
-/// One value for every element, or exactly `count` values.
-std::vector<double> per_joint(const io::SceneNode& node, std::string_view name, int count) {
-  std::vector<double> v = node.reals(name);
-  if (v.size() == 1) return std::vector<double>(count, v[0]);
-  if (static_cast<int>(v.size()) != count)
-    node.fail(name, fmt::format("{} values", v.size()),
-              fmt::format("1 value or {} (one per bending joint)", count));
-  return v;
-}
-
 /// A scene key that a shape needs.
 void require(const io::SceneNode& o, std::string_view name, const std::string& shape) {
   if (!o.has(name)) o.fail(name, fmt::format("required for an obstacle of shape {}", shape));
@@ -364,22 +354,7 @@ Vine3dState explicit_state(const io::SceneNode& s, const Vine3dModel& m) {
 /// The bending joints: law, stiffness, damping, rest bends and the steering schedules.
 void read_bending(const io::SceneNode& v, const std::filesystem::path& base_dir, Vine3dModel& m) {
   const int nb = m.num_bending();
-  if (v.text("bending_law") == "inflated_beam") {
-    if (v.has("stiffness"))
-      v.fail("stiffness", "no stiffness with bending_law inflated_beam (the law sets the moment)");
-    if (!v.has("inflated_beam"))
-      v.fail("inflated_beam", "an inflated_beam map with bending_law inflated_beam");
-    m.bending_law = BendingLaw::inflated_beam;
-    m.inflated_beam =
-        vine::read_inflated_beam(v.map("inflated_beam"), v.real("tube_diameter"), m.half_length[0]);
-    m.stiffness.assign(nb, 0.0);
-  } else {
-    if (!v.has("stiffness")) v.fail("stiffness", "a stiffness with bending_law linear");
-    if (v.has("inflated_beam"))
-      v.fail("inflated_beam", "an inflated_beam map only with bending_law inflated_beam");
-    m.stiffness = per_joint(v, "stiffness", nb);
-  }
-  m.damping = per_joint(v, "damping", nb);
+  vine::read_bending_law(v, nb, "bending joint", m);
   if (v.has("rest_bend")) {
     const auto rows = v.real_table("rest_bend", 2);
     if (rows.size() != 1 && static_cast<int>(rows.size()) != nb)
@@ -388,29 +363,8 @@ void read_bending(const io::SceneNode& v, const std::filesystem::path& base_dir,
     for (int j = 0; j < nb; ++j)
       m.rest_bend[j] = Vec2(rows[j % rows.size()][0], rows[j % rows.size()][1]);
   }
-  const io::SceneNode steer = v.map("steering");
-  if (steer.has("table") && steer.has("csv")) steer.fail("csv", "either table or csv, not both");
-  if (steer.has("table")) {
-    const auto rows = steer.real_table("table", 2 * nb + 1);
-    for (int k = 0; k < 2 * nb; ++k) {
-      std::vector<double> times, angles;
-      for (const auto& row : rows) {
-        times.push_back(row[0]);
-        angles.push_back(row[k + 1]);
-      }
-      try {
-        m.steering.push_back(table_schedule(times, angles));
-      } catch (const InputError& e) {
-        steer.fail("table", e.what(), "rows with increasing times and finite angles");
-      }
-    }
-  }
-  if (steer.has("csv")) {
-    m.steering = csv_schedules(base_dir / steer.text("csv"), steer.child_path("csv"));
-    if (static_cast<int>(m.steering.size()) != 2 * nb)
-      steer.fail("csv", fmt::format("{} angle columns", m.steering.size()),
-                 fmt::format("t and {} angle columns (beta_y, beta_z per bending joint)", 2 * nb));
-  }
+  m.steering =
+      vine::read_steering(v.map("steering"), base_dir, 2 * nb, "beta_y, beta_z per bending joint");
   for (std::size_t k = 0; k < m.steering.size(); ++k)
     m.rest_bend[k / 2](static_cast<int>(k % 2)) = m.steering[k](0.0);
 }
@@ -439,15 +393,8 @@ Vine3dModel read_chain(const io::SceneNode& v) {
 /// Growth, contact and obstacles.
 void read_growth_and_contact(const io::SceneNode& v, const std::filesystem::path& base_dir,
                              Vine3dModel& m) {
-  const io::SceneNode g = v.map("growth");
-  m.growth_mode = g.text("mode") == "tip" ? GrowthMode::tip : GrowthMode::uniform;
-  m.growth = vine::read_growth(g, base_dir);
-  m.growth_lookahead = g.real("lookahead");
-  m.everted_density = g.real("everted_density");
-  const io::SceneNode c = v.map("contact");
-  if (c.has("radius")) m.contact_radius = c.real("radius");
-  m.friction = c.real("friction");
-  m.contact_gap = c.real("gap");
+  vine::read_growth_map(v.map("growth"), base_dir, m);
+  vine::read_contact_map(v.map("contact"), m);
   for (const io::SceneNode& o : v.list("obstacles")) {
     std::vector<Obstacle3> read = obstacle_readers().at(o.text("shape"))(o, base_dir);
     if (o.text("shape") != "mesh") read[0].name = o.path();  // a mesh's triangles: path[t]
@@ -488,10 +435,7 @@ Vine3dScene load_vine3d_scene(io::Scene& scene) {
     s.fail("run", "only one of extension, positions/rotations, run");
   if (s.has("frame") && !s.has("run")) s.fail("frame", "a frame only with run");
   if (s.has("run")) {
-    SavedVine3dState saved = read_saved_state(base_dir / s.text("run"), s.integer("frame"), m,
-                                              s.child_path("run"), s.child_path("frame"));
-    out.initial = std::move(saved.state);
-    out.warm_start = std::move(saved.warm_start);
+    vine::read_start_from_run(s, base_dir, out);
   } else if (explicit_start) {
     out.initial = explicit_state(s, m);
     check_chain(m, out.initial, s.real("tolerance"), s.path());

@@ -295,9 +295,10 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
                      {"options.min_prismatic_extension", "got wide"});
 }
 
-// Method adjoint_lm takes the keys and observables it differentiates and implicit Euler scenes
-// only, and not the finite differences' step; bad input names the key, the value and what is
-// allowed.
+// Method adjoint_lm takes the keys and observables it differentiates and dynamic scenes whose
+// duration is a whole number of steps only, and not the finite differences' step; bad input names
+// the key, the value and what is allowed. Observables are checked against the scene with either
+// method.
 TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
   const auto adjoint_file = [](const std::string& parameter, const std::string& observable,
                                const std::string& extra = "") {
@@ -309,16 +310,40 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
   const std::string speed = "{column: v_mm_per_s, observable: speed, factor: 1e-3}";
   const FitFile ok = read_fit_file(adjoint_file("{key: flagellated_robot.mu, initial: 6}", speed));
   EXPECT_EQ(ok.method, "adjoint_lm");
+  EXPECT_EQ(read_fit_file(adjoint_file("{key: flagellated_robot.E, initial: 1.0e6}", speed))
+                .parameters[0]
+                .key,
+            "flagellated_robot.E");
   expect_input_error(
-      [&] { read_fit_file(adjoint_file("{key: flagellated_robot.E, initial: 1.0e6}", speed)); },
-      {"parameters[0].key", "got flagellated_robot.E", "adjoint_lm differentiates",
-       "flagellated_robot.C1", "flagellated_robot.motor_rpm"});
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.tail_radius, initial: 3.0e-3}", speed));
+      },
+      {"parameters[0].key", "got flagellated_robot.tail_radius", "adjoint_lm differentiates",
+       "flagellated_robot.C1", "rods[].material.E", "shells[].material.thickness"});
+  expect_input_error(
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                   "{column: v_mm_per_s, observable: 'rods[0].nodes[99].z@0.05'}"));
+      },
+      {"observable", "rods[0].nodes[99].z@0.05", "a node index of rods[0]"});
+  expect_input_error(
+      [&] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: v_mm_per_s, observable: 'rods[0].nodes[1].z@0.055'}"));
+      },
+      {"observable", "rods[0].nodes[1].z@0.055", "whole number of steps of dt = 0.01 s"});
+  expect_input_error(
+      [&] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: v_mm_per_s, observable: 'rods[0].nodes[1].w@0.05'}"));
+      },
+      {"observable", "rods[0].nodes[1].w@0.05", "rods[i].nodes[j].x@t"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
                                    "{column: omega_h, observable: efficiency}"));
       },
-      {"data.observables[0].observable", "got efficiency", "speed", "head_rotation_rate"});
+      {"observable", "efficiency", "speed", "head_rotation_rate", "node coordinate"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}", speed,
@@ -327,14 +352,15 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
       {"options.difference_step", "finite_difference_lm only", "adjoint_lm"});
   write("robot.yaml",
         "duration: 0.2\nflagellated_robot: {tails: 2, motor_rpm: 100}\nintegrator: {type: "
-        "implicit_midpoint, dt: 0.01}\n");
-  const fs::path midpoint =
-      write("midpoint.yaml",
+        "static, dt: 0.01}\n");
+  const fs::path statics =
+      write("static.yaml",
             "method: adjoint_lm\nscene: robot.yaml\nparameters:\n  - {key: "
             "flagellated_robot.C1, initial: 2}\ndata:\n  csv: data.csv\n  variables: "
             "[flagellated_robot.motor_rpm]\n  observables:\n    - " +
                 speed + "\n");
-  expect_input_error([&] { read_fit_file(midpoint); }, {"integrator.type", "implicit_euler"});
+  expect_input_error([&] { read_fit_file(statics); },
+                     {"integrator.type", "static", "implicit_euler or implicit_midpoint"});
 }
 
 // The shipped fit files read (the vine one needs the measured data beside the repository).

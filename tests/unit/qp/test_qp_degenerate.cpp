@@ -61,6 +61,57 @@ TEST(QpDegenerate, SmallIntegerProblemWithRepeatedRows) {
   EXPECT_LT((s.x - (VecX(4) << -2, 1, -2, 0).finished()).lpNorm<Eigen::Infinity>(), 1e-8);
 }
 
+/// k unit point masses (velocities x, 3 each) on the plane z = 0, each with a four-sided friction
+/// pyramid (rows (+-mu, 0, 1) and (0, +-mu, 1) on its velocity, >= 0), weight 1 (c_z = 1), pushed
+/// along x by `push` and along y by 0.3 push (i % 3 - 1); neighbours are tied (v_i - v_i+1 =
+/// 0) but for the z rows, whose right-hand sides alternate +-1e-9, as a joint's position error
+/// makes those of two bodies' shared contact point disagree. The tied pyramids' rows are dependent
+/// and nearly inconsistent.
+QpProblem tied_pyramids(int k, double mu, double push) {
+  const int n = 3 * k;
+  VecX c = VecX::Zero(n);
+  MatX a_eq = MatX::Zero(3 * (k - 1), n), a_in = MatX::Zero(4 * k, n);
+  VecX b_eq = VecX::Zero(3 * (k - 1));
+  for (int i = 0; i < k; ++i) {
+    c.segment<3>(3 * i) << -push, -0.3 * push * (i % 3 - 1), 1.0;
+    const double edges[4][3] = {{mu, 0, 1}, {-mu, 0, 1}, {0, mu, 1}, {0, -mu, 1}};
+    for (int r = 0; r < 4; ++r)
+      for (int a = 0; a < 3; ++a) a_in(4 * i + r, 3 * i + a) = edges[r][a];
+    if (i + 1 == k) continue;
+    for (int a = 0; a < 3; ++a) {
+      a_eq(3 * i + a, 3 * i + a) = 1.0;
+      a_eq(3 * i + a, 3 * i + 3 + a) = -1.0;
+    }
+    b_eq[3 * i + 2] = i % 2 ? 1e-9 : -1e-9;
+  }
+  return test::make_problem(MatX::Identity(n, n), c, a_eq, b_eq, a_in, VecX::Zero(4 * k));
+}
+
+TEST(QpDegenerate, TiedFrictionPyramidsSolveWithoutCycling) {
+  // Four tied masses: the whole is one body of weight 4 pushed by (1, 0.075) (sum of the pushes),
+  // below the pyramid's capacity |f_x| + |f_y| <= mu 4 = 1.2, so it sticks: v = 0 up to the 1e-9
+  // mismatch of the ties. The primal-dual active-set method cycled on the dependent rows (their
+  // least-norm multipliers are negative on several rows at once) and needed the interior point.
+  const int k = 4;
+  const QpProblem qp = tied_pyramids(k, 0.3, 0.25);
+  QpSolver solver;
+  const QpSolution s = solver.solve(qp);
+  EXPECT_EQ(to_string(s.status), "solved");
+  EXPECT_LE(s.kkt_residual, kKkt);
+  EXPECT_FALSE(s.used_interior_point);
+  // sticks: the ties give v_z = (0, 1e-9, 0, 1e-9) and v_z >= 0, so the masses 1 and 3 rise by
+  // 1e-9 and the rest is still
+  VecX sticking = VecX::Zero(3 * k);
+  sticking[5] = sticking[11] = 1e-9;
+  EXPECT_LT((s.x - sticking).lpNorm<Eigen::Infinity>(), QpOptions{}.tolerance);
+  // at rest the contact impulses on the whole balance its load (the ties' impulses cancel):
+  // sum_i (A_in' z)_i = sum_i c_i = (-1, 0.075, 4), friction against the push, the weight carried
+  Vec3 impulse = Vec3::Zero();
+  const VecX row_impulse = qp.A_in.transpose() * s.z_in;
+  for (int i = 0; i < k; ++i) impulse += row_impulse.segment<3>(3 * i);
+  EXPECT_LT((impulse - Vec3(-1.0, 0.075, 4.0)).norm(), 1e-8);
+}
+
 TEST(QpDegenerate, NonFinitePointsNeverLookConverged) {
   // a NaN anywhere in (x, y, z) gives residual +inf (std::max alone would drop the NaN)
   MatX p = MatX::Identity(2, 2), a_in(1, 2);

@@ -170,7 +170,7 @@ TEST(ObjMesh, BadFilesAreRefusedNamingTheLineAndTheReason) {
   expect_input_error([&] { parse("v 0 0 0\nv 1 0 0\nf 1 2\n"); },
                      {"bad.obj:3", "a face of 2 corners", "at least 3"});
   expect_input_error([&] { parse("v 0 0 0\nv 1 0 0\nv 0 1 0\n\nf 1 2 4\n"); },
-                     {"bad.obj:5", "vertex index 4", "1 .. 3"});
+                     {"bad.obj:5", "vertex index 4", "1..3"});
   expect_input_error([&] { parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 0\n"); },
                      {"bad.obj:4", "vertex index 0"});
   expect_input_error([&] { parse("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 a/1\n"); },

@@ -70,6 +70,20 @@ inline GradientCase curled_cantilever() {
   return c;
 }
 
+/// The curled cantilever with steps of 20 ms and at most 4 Newton iterations: the first steps of
+/// the release fail whole and are split (dt halved, once or more). L: the tip's distance to a point
+/// at the end plus the time integral of its height.
+inline GradientCase halved_steps_cantilever() {
+  GradientCase c = curled_cantilever();
+  c.options.dt = 0.02;
+  c.options.newton.max_iterations = 4;
+  c.steps = 5;
+  c.objective =
+      adjoint::sum({adjoint::distance_to_targets(c.model, {{10, 5, {0.6, 0.0, -0.5}}}),
+                    adjoint::position_time_integral(c.model, 10, Vec3::UnitZ(), c.options.dt)});
+  return c;
+}
+
 /// Which entry of the initial state a difference moves.
 enum class InitialEntry { velocity, position };
 
