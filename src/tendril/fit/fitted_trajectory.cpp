@@ -1,10 +1,10 @@
 #include "tendril/fit/fitted_trajectory.hpp"
 
 #include <cmath>
-
-#include <fmt/format.h>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/track_import.hpp"
