@@ -116,8 +116,8 @@ void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
     dir.adopt_file("measured");
   if (const std::string key = fit::unwritable_trajectory_key(file); !key.empty()) {
     std::fprintf(stderr,
-                 "warning: no trajectory/ run folder: it is written for fits of vine.stiffness "
-                 "then vine.damping only, and this fit estimates %s\n",
+                 "warning: no trajectory/ run folder: this fit estimates %s, a sample of the "
+                 "growth table read from vine.growth.table_csv, which no scene override sets\n",
                  key.c_str());
     return;
   }

@@ -1,11 +1,16 @@
 // Names of the vine simulator: VineSimulation, its state views, the stepper's constraint Jacobians
-// (vine/vine_stepper.hpp) and the step derivatives (vine/step_derivatives.hpp).
+// (vine/vine_stepper.hpp) and the step derivatives (vine/step_derivatives.hpp); the vine fits of a
+// fit file (fit_vine_file: vine_shooting or joint_estimation, docs/physics/fitting.md).
 #include <pybind11/eigen.h>
+#include <pybind11/functional.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
 #include "rod_simulation.hpp"
+#include "tendril/core/error.hpp"
+#include "tendril/fit/fit_methods.hpp"
+#include "tendril/fit/fit_report.hpp"
 #include "vine_simulation.hpp"
 
 namespace tendril::python {
@@ -25,6 +30,18 @@ auto locked(R (vine::VineStepper::*method)(Args...) const) {
   return [method](const VineStepperView& s, const std::decay_t<Args>&... args) {
     return s.call(method, args...);
   };
+}
+/// The vine fit of fit file `path` (as `tendril fit` runs it, without writing a folder): its
+/// fit.json as text; `progress` (may be empty) gets every progress line.
+std::string fit_vine_file(const std::filesystem::path& path,
+                          const std::function<void(const fit::FitIteration&)>& progress) {
+  const fit::FitFile file = fit::read_fit_file(path);
+  if (!fit::is_vine_method(file.method))
+    throw InputError("method", file.method,
+                     "vine_shooting or joint_estimation (tendril.fit fits the other methods)");
+  fit::FitContext context;
+  context.progress = progress;
+  return fit::fit_json(file.method, fit::fit_method(file.method).run(file, context)).dump(-1);
 }
 }  // namespace
 
@@ -146,6 +163,9 @@ void bind_vine(py::module_& m) {
                              })
       .def_property_readonly("state",
                              [](py::object self) { return VineStateView(std::move(self)); });
+
+  m.def("fit_vine_file", &fit_vine_file, "path"_a,
+        "progress"_a = std::function<void(const fit::FitIteration&)>{});
 }
 
 }  // namespace tendril::python

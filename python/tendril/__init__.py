@@ -26,6 +26,16 @@ _NATIVE = ["InputError", "Simulation", "StepReport", "StepStatus", "StopCriterio
 globals().update({name: getattr(_tendril, name) for name in _NATIVE})
 
 
+def fit_vine(fit_file, progress=None):
+    """Runs the vine fit of a fit file (method vine_shooting or joint_estimation, data.csv frames or a
+    tracked video's data.track; docs/physics/fitting.md) as `tendril fit` does, without writing a
+    folder, and returns its fit.json as a dict: "converged", "parameters" (each "key", "value",
+    "sigma", "identifiable"), "shape_error", the method's own fields. progress(FitIteration) is
+    called at every progress line; an exception it raises stops the fit. Bad input raises
+    tendril.InputError naming the key."""
+    return _json.loads(_tendril.fit_vine_file(str(fit_file), progress))
+
+
 def _simulation_from_dict(scene, overrides=None, forces=()):
     """A Simulation of a scene given as a dict (the YAML tree); JSON is YAML."""
     return _tendril.Simulation.from_yaml(_json.dumps(scene), overrides, list(forces))
@@ -45,4 +55,4 @@ _tendril.Simulation.from_dict = staticmethod(_simulation_from_dict)
 _tendril.Vine3dSimulation.from_dict = staticmethod(_vine3d_from_dict)
 _tendril.VineSimulation.from_dict = staticmethod(_vine_from_dict)
 
-__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "RunObservable", "SweepFailed", "fit", "FitResult"]
+__all__ = _NATIVE + ["Run", "read_run", "sweep", "Final", "RunObservable", "SweepFailed", "fit", "FitResult", "fit_vine"]

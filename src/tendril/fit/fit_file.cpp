@@ -315,6 +315,7 @@ std::vector<std::string> read_track_data(const io::SceneNode& data, const fs::pa
   ImportedTrack imported = import_track(track, base, f.scene, fixed);
   f.frames = std::move(imported.frames);
   f.track = std::move(imported.record);
+  f.measured_start = track.boolean("start");
   for (std::string& s : imported.settings) fixed.push_back(std::move(s));
   f.data.experiments = {fixed};
   return {"data.track (its walls and start state)"};

@@ -42,6 +42,8 @@ struct FitFile {
   int jobs = 0;       ///< runs at once (0: all local cores)
   io::Json resolved;  ///< the fit file as read, defaults filled in
   io::Json track;     ///< data.track's conversions (fit/track_import.hpp; null without)
+  /// the start is the data's first frame (data.track's start): vine_shooting estimates it
+  bool measured_start = false;
 };
 
 /// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of

@@ -38,6 +38,23 @@ void add_frame_report(const FitFile& file, const vine::VineScene& scene,
   if (!file.track.is_null()) report.details.emplace_back("track", file.track);
 }
 
+/// fit.json's `start` of a fit that estimates its measured start: q and the coordinates (pin
+/// angles [rad], prismatic extensions [m]) with their sigmas.
+io::Json start_json(const vine::VineModel& model, const VineFitResult& r) {
+  const auto list = [](const VecX& v) {
+    io::Json a = io::Json::array();
+    for (double x : v) a.push_back(std::isfinite(x) ? io::Json(x) : io::Json("undetermined"));
+    return a;
+  };
+  io::Json j = io::Json::object();
+  j["q"] = list(r.start.q);
+  j["pin_angles"] = list(r.start_coordinates.head(model.num_pins()));
+  j["pin_angles_sigma"] = list(r.start_sigma.head(model.num_pins()));
+  j["prismatic_extensions"] = list(r.start_coordinates.tail(model.num_prismatic()));
+  j["prismatic_extensions_sigma"] = list(r.start_sigma.tail(model.num_prismatic()));
+  return j;
+}
+
 /// The report of a fit over whole runs (finite_difference_lm, adjoint_lm).
 FitReport run_fit_report(const FitFile& file, const RunFitResult& r) {
   FitReport report;
@@ -84,6 +101,8 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   options.max_iterations = file.options.max_iterations;
   options.step_tolerance = file.options.step_tolerance;
   options.cost_tolerance = file.options.cost_tolerance;
+  options.estimate_start = file.measured_start;
+  options.pointwise_errors = !file.track.is_null();  // resampled tracked points: every frame P
   options.progress = [&context](const FitIteration& line) {
     if (context.progress) context.progress(line);
     return true;
@@ -112,6 +131,10 @@ FitReport vine_shooting(const FitFile& file, const FitContext& context) {
   report.frame_points = true;
   report.details.emplace_back("tip_x_mean_absolute_error",
                               tip_x_mean_absolute_error(file.frames, r.fitted.simulated));
+  if (options.estimate_start && r.start_coordinates.size() > 0) {
+    report.start = r.start.q;
+    report.details.emplace_back("start", start_json(scene.model, r));
+  }
   add_frame_report(file, scene, r.fitted.simulated, report);
   return report;
 }

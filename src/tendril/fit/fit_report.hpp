@@ -32,6 +32,9 @@ struct FitReport {
   bool frame_points = false;
   /// the vine methods: the shape error per frame at the fitted values and at the initial guess
   std::vector<FrameShapeError> shape_error, guess_shape_error;
+  /// vine_shooting with a measured start: the estimated start configuration q [m, m, rad] (the
+  /// fitted trajectory's start; empty otherwise)
+  VecX start;
   long runs = 0;             ///< simulations run
   io::Json::Object details;  ///< the method's own results (key, value), written into fit.json
 };

@@ -1,7 +1,7 @@
 #pragma once
 /// The vine methods' fitted trajectory as a run folder the viewer opens (`tendril view
-/// DIR/trajectory`): the fit's scene, from its start state (with data.track: the first frame's),
-/// run with the fitted K and C (per joint when fitted per joint) through the last measured frame;
+/// DIR/trajectory`): the fit's scene, from its start state (with data.track: the first frame's, as
+/// estimated by vine_shooting), run with the fitted parameters through the last measured frame;
 /// and the measured frames as a run folder of the same kind (`tendril view DIR/trajectory
 /// DIR/measured` shows them side by side). docs/physics/fitting.md, "What the vine fits write".
 
@@ -14,14 +14,17 @@
 
 namespace tendril::fit {
 
-/// The scene overrides of the fitted run: the fit's settings, vine.stiffness and vine.damping at
-/// the fitted values, vine.steps the last frame's step.
+/// The scene overrides of the fitted run: the fit's settings, then every fitted parameter at its
+/// fitted value through the scene key that sets it (vine.stiffness and vine.damping as lists,
+/// per joint when fitted per joint; vine.growth.rate or the schedule's row
+/// vine.growth.schedule[i][1]; vine.rest_angles; vine.contact.radius; the inflated-beam law's
+/// M_c and theta_w as vine.inflated_beam.pressure = M_c / (pi r^3) and wrinkling_strain =
+/// theta_w r / l, r and l held), the estimated start (vine.initial_state.q) when the fit
+/// estimated it, and vine.steps the last frame's step. The run's run.json records them all.
 RunSettings fitted_vine_settings(const FitFile& file, const FitReport& report);
 
-/// Empty if the fitted trajectory can be written (the fit's parameters are vine.stiffness then
-/// vine.damping), else the first parameter key it cannot set: the other vine parameters (growth
-/// rates, heading, contact radius, the inflated-beam law) are set on the model by the fits but have
-/// no scene override that run.json could record, so no trajectory is written for them.
+/// Empty if the fitted trajectory can be written, else the first parameter key no override can
+/// set: a growth sample of a schedule read from vine.growth.table_csv.
 std::string unwritable_trajectory_key(const FitFile& file);
 
 /// Runs the fitted scene into `out_dir` (a vine run folder; vine::run_vine).

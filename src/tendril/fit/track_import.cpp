@@ -216,12 +216,6 @@ std::vector<std::pair<Vec2, Vec2>> read_walls(const io::SceneNode& track, const 
   return walls;
 }
 
-std::string reals_text(const VecX& v) {
-  std::string s;
-  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k ? ", " : "") + number_text(v[k], 17);
-  return "[" + s + "]";
-}
-
 io::Json json_reals(const std::vector<double>& v) {
   io::Json a = io::Json::array();
   for (double x : v) a.push_back(x);
@@ -321,6 +315,12 @@ std::string start_setting(const vine::VineModel& model, const MeasuredFrame& fir
 }
 
 }  // namespace
+
+std::string reals_text(const VecX& v) {
+  std::string s;
+  for (Eigen::Index k = 0; k < v.size(); ++k) s += (k ? ", " : "") + number_text(v[k], 17);
+  return "[" + s + "]";
+}
 
 std::vector<io::KeySpec> track_import_keys() {
   const auto key = [](std::string path, KeyType type, std::string def, std::string unit,

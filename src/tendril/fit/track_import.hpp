@@ -20,6 +20,10 @@
 
 namespace tendril::fit {
 
+/// `v` as a scene override's list value, "[v_0, v_1, ...]", each to 17 significant digits (read
+/// back bit for bit).
+std::string reals_text(const VecX& v);
+
 /// The keys of `data.track` (appended to the fit file's schema).
 std::vector<io::KeySpec> track_import_keys();
 

@@ -63,6 +63,45 @@ void add_parameter_columns(const vine::StepDerivatives& d, const VineModel& mode
 
 }  // namespace
 
+MatX pointwise_covariance(const MatX& jacobian, const VecX& residual,
+                          const std::vector<MeasuredFrame>& frames) {
+  const auto points = static_cast<Eigen::Index>(frames.front().points.rows());
+  for (const MeasuredFrame& f : frames)
+    TENDRIL_ASSERT(f.points.rows() == points &&
+                       residual.size() == 2 * points * static_cast<Eigen::Index>(frames.size()),
+                   "every frame with as many points, all observed");
+  // Sigma_k: point k's residuals over the frames, the fit's degrees of freedom shared by the points
+  const auto count = static_cast<double>(frames.size());
+  const double dof = count - static_cast<double>(jacobian.cols()) / static_cast<double>(points);
+  std::vector<Eigen::Matrix2d> point(static_cast<std::size_t>(points), Eigen::Matrix2d::Zero());
+  for (Eigen::Index f = 0; f < static_cast<Eigen::Index>(frames.size()); ++f)
+    for (Eigen::Index k = 0; k < points; ++k) {
+      const Vec2 e = residual.segment<2>(2 * (f * points + k));
+      point[static_cast<std::size_t>(k)] += e * e.transpose() / dof;
+    }
+  // (J^T J)^+ with its undetermined rows and columns (NaN) set aside
+  MatX inverse = least_squares_covariance(jacobian, 1.0);
+  std::vector<Eigen::Index> undetermined;
+  for (Eigen::Index j = 0; j < inverse.cols(); ++j)
+    if (std::isnan(inverse(j, j))) undetermined.push_back(j);
+  for (Eigen::Index j : undetermined) {
+    inverse.row(j).setZero();
+    inverse.col(j).setZero();
+  }
+  MatX middle = MatX::Zero(jacobian.cols(), jacobian.cols());
+  for (Eigen::Index row = 0; row < residual.size(); row += 2) {
+    const auto k = static_cast<std::size_t>((row / 2) % points);
+    const MatX block = jacobian.middleRows(row, 2);
+    middle += block.transpose() * point[k] * block;
+  }
+  MatX covariance = inverse * middle * inverse;
+  for (Eigen::Index j : undetermined) {
+    covariance.row(j).setConstant(std::nan(""));
+    covariance.col(j).setConstant(std::nan(""));
+  }
+  return covariance;
+}
+
 VecX growth_split(const VineModel& model) {
   const int np = model.num_prismatic();
   VecX split = VecX::Zero(np);
@@ -174,7 +213,8 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
                                      const std::vector<MeasuredFrame>& frames,
                                      Observation observation,
                                      const std::vector<VineParameter>& parameters,
-                                     const VecX& values, bool with_jacobian) {
+                                     const VecX& values, bool with_jacobian,
+                                     const MatX& start_directions) {
   ShootingResiduals out;
   const auto values_text = [&] {
     std::string text;
@@ -194,13 +234,15 @@ ShootingResiduals shooting_residuals(VineModel model, const VineState& start,
   for (const MeasuredFrame& f : frames)
     rows += 2 * (observation == Observation::tip ? 1 : static_cast<int>(f.points.rows()));
   out.residual.resize(rows);
-  if (with_jacobian) out.jacobian.resize(rows, np);
+  const Eigen::Index ns = start_directions.cols();
+  if (with_jacobian) out.jacobian.resize(rows, np + ns);
 
   vine::VineStepper stepper(model);
   VineState s = start;
   const int n = model.num_dofs();
-  // sensitivities d(q, v)/dtheta: zero at the given start
-  MatX sq = MatX::Zero(n, np), sv = MatX::Zero(n, np);
+  // sensitivities d(q, v)/dtheta: zero at the given start (the start's directions in theirs)
+  MatX sq = MatX::Zero(n, np + ns), sv = MatX::Zero(n, np + ns);
+  if (ns > 0) sq.rightCols(ns) = start_directions;
   int step = 0, row = 0;
   for (const MeasuredFrame& frame : frames) {
     TENDRIL_ASSERT(frame.step >= step, "measured frames in increasing step order");
@@ -258,30 +300,43 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
                                   const VineFitOptions& options) {
   check_vine_parameters(model, parameters);
   const auto np = static_cast<Eigen::Index>(parameters.size());
+  const Eigen::Index ns = options.estimate_start ? model.num_bodies : 0;
   VineFitResult result;
   result.parameters = parameters;
-  // theta: ln(value) for the positive parameters, the value otherwise
+  // theta: ln(value) for the positive parameters, the value otherwise; then the start's xi
   const auto to_values = [&](const VecX& theta) {
-    VecX values = theta;
+    VecX values = theta.head(np);
     for (Eigen::Index k = 0; k < np; ++k)
       if (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind))
         values(k) = std::exp(theta(k));
     return values;
   };
-  VecX theta0(np);
+  // the start at theta and its directions dq/dxi (none when held)
+  const auto start_at = [&](const VecX& theta, MatX& directions) {
+    VineState s = start;
+    if (ns > 0) {
+      s.q = start_configuration(model, theta.tail(ns), &directions);
+      s.v.setZero();
+    }
+    return s;
+  };
+  VecX theta0(np + ns);
   for (Eigen::Index k = 0; k < np; ++k) {
     const VineParameter& p = parameters[static_cast<std::size_t>(k)];
     const double value = vine_parameter_value(model, p);
     theta0(k) = fitted_in_log(p.kind) ? std::log(value) : value;
   }
+  if (ns > 0) theta0.tail(ns) = start_coordinates(model, start.q);
   int simulations = 0;
   ShootingResiduals
       fitted;           // at the last point evaluated with its Jacobian (the last accepted one)
   std::string failure;  // why the last failed simulation failed
   const auto residuals = [&](const VecX& t, bool with_jacobian) {
     ++simulations;
-    ShootingResiduals r = shooting_residuals(model, start, frames, options.observation, parameters,
-                                             to_values(t), with_jacobian);
+    MatX directions;
+    ShootingResiduals r =
+        shooting_residuals(model, start_at(t, directions), frames, options.observation, parameters,
+                           to_values(t), with_jacobian, directions);
     SparseResiduals out{r.ok, r.message, r.residual, {}};
     if (!r.ok) failure = r.message;
     if (r.ok && with_jacobian) {
@@ -296,7 +351,7 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
     result.history.push_back(h);
     return !options.progress || options.progress(h);
   };
-  const VecX unbounded = VecX::Constant(np, std::numeric_limits<double>::infinity());
+  const VecX unbounded = VecX::Constant(np + ns, std::numeric_limits<double>::infinity());
   SparseLmResult lm;
   try {
     lm = minimise_sparse_least_squares(residuals, theta0, -unbounded, unbounded,
@@ -313,20 +368,30 @@ VineFitResult fit_vine_parameters(const VineModel& model, const VineState& start
   result.iterations = lm.iterations;
   result.simulations = simulations;
   result.values = to_values(lm.y);
+  MatX directions;
+  result.start = start_at(lm.y, directions);
   result.initial_cost = lm.initial_cost;
   result.cost = lm.cost;
   // sigma from the Gauss-Newton covariance in theta: a parameter the residual no longer depends
   // on (K -> 0 leaves ln K free) is undetermined, +inf
-  result.sigma = VecX::Constant(np, std::numeric_limits<double>::infinity());
-  const Eigen::Index dof = fitted.residual.size() - np;
+  VecX sigma = VecX::Constant(np + ns, std::numeric_limits<double>::infinity());
+  const Eigen::Index dof = fitted.residual.size() - np - ns;
   if (dof > 0) {
     const MatX covariance =
-        least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
-    for (Eigen::Index k = 0; k < np; ++k)
+        options.pointwise_errors
+            ? pointwise_covariance(fitted.jacobian, fitted.residual, frames)
+            : least_squares_covariance(fitted.jacobian, 2.0 * lm.cost / static_cast<double>(dof));
+    for (Eigen::Index k = 0; k < np + ns; ++k)
       if (std::isfinite(covariance(k, k)))
-        result.sigma(k) =
-            std::sqrt(covariance(k, k)) *
-            (fitted_in_log(parameters[static_cast<std::size_t>(k)].kind) ? result.values(k) : 1.0);
+        sigma(k) = std::sqrt(covariance(k, k)) *
+                   (k < np && fitted_in_log(parameters[static_cast<std::size_t>(k)].kind)
+                        ? result.values(k)
+                        : 1.0);
+  }
+  result.sigma = sigma.head(np);
+  if (ns > 0) {
+    result.start_coordinates = lm.y.tail(ns);
+    result.start_sigma = sigma.tail(ns);
   }
   result.fitted = std::move(fitted);
   return result;

@@ -15,6 +15,7 @@
 #include "tendril/core/types.hpp"
 #include "tendril/fit/fit_iteration.hpp"
 #include "tendril/fit/vine_observation.hpp"
+#include "tendril/fit/vine_start_coordinates.hpp"
 #include "tendril/vine/vine_model.hpp"
 
 namespace tendril::fit {
@@ -72,11 +73,14 @@ struct ShootingResiduals {
 
 /// Simulates `model` from `start` with the parameters at `values` (in their units) through the
 /// last frame's step. Frames must be in increasing step order.
+/// With `start_directions` (3 #bodies x m) the Jacobian has m more columns after the parameters':
+/// dr/ds for start configurations start.q + S s (the start's velocity held).
 ShootingResiduals shooting_residuals(vine::VineModel model, const vine::VineState& start,
                                      const std::vector<MeasuredFrame>& frames,
                                      Observation observation,
                                      const std::vector<VineParameter>& parameters,
-                                     const VecX& values, bool with_jacobian);
+                                     const VecX& values, bool with_jacobian,
+                                     const MatX& start_directions = {});
 /// The same with the parameters (K, C): every pin's K = stiffness [N m/rad], C = damping
 /// [N m s/rad].
 ShootingResiduals shooting_residuals(const vine::VineModel& model, const vine::VineState& start,
@@ -84,12 +88,33 @@ ShootingResiduals shooting_residuals(const vine::VineModel& model, const vine::V
                                      Observation observation, double stiffness, double damping,
                                      bool with_jacobian);
 
+/// The parameters' covariance when the residuals' point k (of P) has the same 2 x 2 error
+/// covariance Sigma_k in every frame (a heteroscedasticity-consistent "sandwich" pooled over the
+/// frames): (J^T J)^+ (sum over frames f and points k of J_fk^T Sigma_k J_fk) (J^T J)^+, Sigma_k
+/// the mean of point k's residual outer products over the F frames with F - #theta / P degrees of
+/// freedom. Tracked video's resampled points need it: the tip's and the base's points carry
+/// larger or smaller errors than the middle's (docs/physics/fitting.md, "Uncertainty with a
+/// measured start"). Every frame must have P observed points (Observation::points); NaN rows and
+/// columns for the undetermined directions, as least_squares_covariance.
+MatX pointwise_covariance(const MatX& jacobian, const VecX& residual,
+                          const std::vector<MeasuredFrame>& frames);
+
 struct VineFitOptions {
   Observation observation = Observation::points;
   int max_iterations = 50;  ///< Levenberg-Marquardt iterations (accepted steps), >= 1
   double step_tolerance =
       1e-7;  ///< converged when |delta theta|_inf < this (1 + |theta|_inf) (theta as fitted)
   double cost_tolerance = 1e-12;  ///< converged when the cost decreases by less than this fraction
+  /// true: the start is measured (the data's first frame) and its configuration is estimated with
+  /// the parameters, at rest, in the coordinates of fit/vine_start_coordinates.hpp (the pin
+  /// angles and prismatic extensions): its measurement error is then in the fit's model and in
+  /// sigma (docs/physics/fitting.md, "Uncertainty with a measured start"). false: the start is
+  /// held.
+  bool estimate_start = false;
+  /// true: sigma from pointwise_covariance (the P points of every frame each with its own error
+  /// covariance, as a tracked video's resampled points have); false: s^2 (J^T J)^-1, every
+  /// coordinate's error alike
+  bool pointwise_errors = false;
   /// Called at the start and after every trial (values: the parameters'); returning false stops
   /// the fit.
   /// Empty: none.
@@ -103,8 +128,9 @@ struct VineFitResult {
   std::vector<VineParameter> parameters;
   VecX values;  ///< the fitted parameters, in their units
   /// One-sigma uncertainties from the Gauss-Newton Hessian at the optimum, s^2 (J^T J)^-1 with
-  /// s^2 = |r|^2 / (#r - #parameters), mapped from ln units (sigma_K = K sigma_lnK); +inf for a
-  /// parameter the residual does not depend on at the optimum (not identifiable).
+  /// s^2 = |r|^2 / (#r - #parameters - #start coordinates estimated), mapped from ln units
+  /// (sigma_K = K sigma_lnK); +inf for a parameter the residual does not depend on at the optimum
+  /// (not identifiable).
   VecX sigma;
   /// fit_stiffness_damping: K [N m/rad] and C [N m s/rad] with their sigmas (values(0), (1))
   double stiffness = 0.0, damping = 0.0, stiffness_sigma = 0.0, damping_sigma = 0.0;
@@ -112,6 +138,10 @@ struct VineFitResult {
   double cost = 0.0;          ///< 1/2 |r|^2 at the optimum [m^2]
   int simulations =
       0;  ///< simulations run (the start, trials, and accepted points with sensitivities)
+  vine::VineState start;  ///< the start of the fitted run (estimated with estimate_start)
+  /// with estimate_start: the start's coordinates xi (fit/vine_start_coordinates.hpp) and their
+  /// one-sigma uncertainties [rad, m] (empty otherwise)
+  VecX start_coordinates, start_sigma;
   /// the start, then every trial, accepted or rejected (objective [m^2], the values)
   std::vector<FitIteration> history;
   ShootingResiduals fitted;  ///< residuals and simulated points at the optimum
