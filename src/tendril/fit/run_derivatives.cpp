@@ -106,6 +106,19 @@ bool is_poisson_key(const std::string& key) {
   return key_schema_path(key) == "shells[].material.nu";
 }
 
+/// InputError unless the Poisson ratio key's tangent (adjoint::poisson_tangent_on_shells) is
+/// that of the scene: one shell (the tangent moves every shell element), its hinge stiffness from
+/// the material (a `hinge_stiffness` set does not follow nu).
+void require_poisson_tangent(const sim::RodScene& scene, const std::string& key) {
+  const io::Json* shells = scene.resolved.find("shells");
+  const io::Json::Array* list = shells ? shells->elements() : nullptr;
+  const io::Json* hinge = list && !list->empty() ? list->front().find("hinge_stiffness") : nullptr;
+  if (scene.shell_nodes.size() != 1 || (hinge && !hinge->is_null()))
+    throw InputError("key", key,
+                     "a Poisson ratio of a scene with one shell whose hinge_stiffness is not set "
+                     "(the stiffnesses' tangent in nu is that of the material's laws)");
+}
+
 /// The fitted keys of one run, shared by their parameters.
 struct SceneKeys {
   std::filesystem::path file;
@@ -282,10 +295,7 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
     if (k == nullptr)
       throw InputError(
           "key", key, "a key adjoint_lm differentiates: " + comma_separated(differentiated_keys()));
-    if (is_poisson_key(key) && scene.shell_nodes.size() != 1)
-      throw InputError("key", key,
-                       "a Poisson ratio of a scene with one shell (its tangent moves every shell "
-                       "element)");
+    if (is_poisson_key(key)) require_poisson_tangent(scene, key);
     if (k->degree == 1) continue;
     const auto refuse = [&](std::string_view term) {
       throw InputError("key", key,

@@ -138,15 +138,21 @@ TEST_F(SceneGradientFit, ShellStripKeysAgainstWholeRunDifferences) {
       {2e-3, 1e6, 1000.0}, {"shells[0].nodes[17].z@0.08", "shells[0].nodes[11].z@0.04"});
 }
 
-/// The strip's Poisson ratio, which its CST moduli, mid-edge stiffness and metric read through
-/// 1/(1 + nu), nu/(1 - nu^2) and 1/(1 - nu^2): moved along their tangent, where the residual is a
-/// quadratic (stiffness times metric), before the thickness, which reloads the scene.
+/// The strip's Poisson ratio, which its CST moduli and bending stiffnesses (and the mid-edge
+/// metric) read through 1/(1 + nu), nu/(1 - nu^2) and 1/(1 - nu^2): moved along their tangent,
+/// where the residual is affine with hinges and a quadratic with mid-edge bending (stiffness times
+/// metric), before the thickness, which reloads the scene.
 TEST_F(SceneGradientFit, ShellStripPoissonRatioAgainstWholeRunDifferences) {
-  const fs::path scene = write("strip.yaml", kStrip);
-  expect_derivatives_match_differences(
-      scene, {"integrator.newton.force_tolerance=1e-14"},
-      {"shells[0].material.nu", "shells[0].material.thickness"}, {0.3, 2e-3},
-      {"shells[0].nodes[17].z@0.08", "shells[0].nodes[11].z@0.04"});
+  for (const char* bending : {"midedge", "hinge"}) {
+    SCOPED_TRACE(bending);
+    std::string text = kStrip;
+    text.replace(text.find("midedge"), 7, bending);
+    const fs::path scene = write("strip.yaml", text);
+    expect_derivatives_match_differences(
+        scene, {"integrator.newton.force_tolerance=1e-14"},
+        {"shells[0].material.nu", "shells[0].material.thickness"}, {0.3, 2e-3},
+        {"shells[0].nodes[17].z@0.08", "shells[0].nodes[11].z@0.04"});
+  }
 }
 
 /// Writes the synthetic measurements (the truth's observables plus Gaussian noise of `sigma`,
@@ -251,22 +257,28 @@ TEST_F(SceneGradientFit, RadiusInAMediumIsRefused) {
     EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
 }
 
-/// The tangent of a shell's Poisson ratio moves every shell element: with two shells, adjoint_lm
-/// refuses it naming the key.
-TEST_F(SceneGradientFit, PoissonRatioOfOneOfTwoShellsIsRefused) {
-  std::string text = kStrip;
+/// The tangent of a shell's Poisson ratio is that of the material's laws on every shell element:
+/// with two shells, or a hinge stiffness set (which does not follow nu), adjoint_lm refuses it
+/// naming the key.
+TEST_F(SceneGradientFit, PoissonRatioIsRefusedWhereItsTangentIsNotTheScenes) {
   const std::string clamp = "    clamp: {side: x_min, rows: 2}\n";
-  const std::string second =
+  std::string two_shells = kStrip;
+  two_shells.insert(
+      two_shells.find(clamp) + clamp.size(),
       "  - geometry: {type: rectangle, length: 0.1, width: 0.03, nodes_x: 6, nodes_y: 3}\n"
-      "    material: {E: 1.0e6, nu: 0.4, density: 1000, thickness: 0.002}\n";
-  text.insert(text.find(clamp) + clamp.size(), second);
-  const fs::path scene = write("strips.yaml", text);
-  const RunOutcome o =
-      run_scene_with_derivatives(scene, {"shells[0].material.nu=0.3"}, {"shells[0].material.nu"},
-                                 {"shells[0].nodes[17].z@0.08"});
-  EXPECT_FALSE(o.ok);
-  for (const char* part : {"shells[0].material.nu", "one shell"})
-    EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
+      "    material: {E: 1.0e6, nu: 0.4, density: 1000, thickness: 0.002}\n");
+  std::string set_hinges = kStrip;
+  set_hinges.replace(set_hinges.find("bending: midedge"), 16,
+                     "bending: hinge\n    hinge_stiffness: 1.0e-3");
+  for (const std::string& text : {two_shells, set_hinges}) {
+    const fs::path scene = write("strips.yaml", text);
+    const RunOutcome o =
+        run_scene_with_derivatives(scene, {"shells[0].material.nu=0.3"}, {"shells[0].material.nu"},
+                                   {"shells[0].nodes[17].z@0.08"});
+    EXPECT_FALSE(o.ok);
+    for (const char* part : {"shells[0].material.nu", "one shell whose hinge_stiffness"})
+      EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
+  }
 }
 
 }  // namespace
