@@ -60,7 +60,7 @@ void StepSensitivity::add_start_state_terms(const State& start, const State& end
   if (!model_.forces.empty()) {
     u_ = (end.q - start.q) / dt;
     assemble_damping(model_, run_.evaluated(), end.q, u_, start.time + dt, system_.kinematics(),
-                     damping_);
+                     damping_, &run_.workspace);
     rhs_ += (damping_.matrix() * sensitivity.q) / dt;
   }
 }
@@ -123,7 +123,7 @@ std::string StepSensitivity::push_forward(const State& start, const State& end, 
                                           StateSensitivity& sensitivity) {
   const NewtonProblem problem = implicit_euler_problem(start, dt, predicted_);
   run_.actuate(problem.time);
-  if (system_.update_stencils(start)) build_free_matrix();
+  if (run_.update_stencils_at(end.q, start.time)) build_free_matrix();
   if (!system_.evaluate(problem, end.q, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);
 

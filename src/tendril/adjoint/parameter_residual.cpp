@@ -13,6 +13,13 @@ ResidualSystem::ResidualSystem(const Model& base_model, const NewtonOptions& opt
       workspace(actuated ? *actuated : base_model),
       system(actuated ? *actuated : base_model, options, &workspace) {}
 
+bool ResidualSystem::update_stencils_at(const VecX& y, double time) {
+  at_rest.q = y;
+  at_rest.u.setZero(y.size());
+  at_rest.time = time;
+  return system.update_stencils(at_rest);
+}
+
 void ResidualSystem::actuate(double t) {
   if (!actuated) return;
   actuated_rods(base, t, actuated->rods);
@@ -68,10 +75,9 @@ ParameterResiduals::~ParameterResiduals() = default;
 std::string ParameterResiduals::evaluate(const NewtonProblem& problem, const State& start,
                                          const VecX& y) {
   for (const auto& point : points_) {
-    NewtonSystem& system = point->residual.system;
-    system.update_stencils(start);
+    point->residual.update_stencils_at(y, start.time);
     point->residual.actuate(problem.time);
-    if (!system.evaluate(problem, y, false))
+    if (!point->residual.system.evaluate(problem, y, false))
       return fmt::format("non-finite forces with parameter {} moved, step from t = {:.9g} s",
                          point->parameter, start.time);
   }

@@ -26,12 +26,18 @@ struct ResidualSystem {
   ResidualSystem(const Model& base_model, const NewtonOptions& options);
   /// Sets the actuated rest quantities (rods and shell hinges) at time t [s].
   void actuate(double t);
+  /// Takes the contact candidates for a linearisation at y (#dofs), from the step that started at
+  /// time [s]: y itself at rest (motion allowance delta), so that every pair within delta at y,
+  /// whose Hessian J and friction's dF/du must hold, is one, wherever the step started. True if
+  /// they changed (the system's pattern with them).
+  bool update_stencils_at(const VecX& y, double time);
   /// The model the terms read: the actuated copy, or the base model without actuators.
   const Model& evaluated() const { return actuated ? *actuated : base; }
   const Model& base;
   std::unique_ptr<Model> actuated;
   ModelWorkspace workspace;  ///< the terms' workspaces (contact candidates) of `system`
   NewtonSystem system;
+  State at_rest;  ///< y at rest: where the contact candidates are chosen
 };
 
 /// dr/dp of every parameter, from the exact difference stencil of its degree (Parameter::degree):
@@ -47,7 +53,8 @@ class ParameterResiduals {
 
   std::size_t size() const { return base_weight_.size(); }
   /// Evaluates every stencil point's residual of the step `problem` from `start` at y (#dofs),
-  /// the actuators at problem.time. Returns an empty string on success, else why (non-finite
+  /// the actuators at problem.time, the contact candidates at y
+  /// (ResidualSystem::update_stencils_at). Returns an empty string on success, else why (non-finite
   /// forces with a parameter moved).
   std::string evaluate(const NewtonProblem& problem, const State& start, const VecX& y);
   /// dr/dp_i (#dofs) of the last evaluate(), `base` the run's residual r(p) at the same y.

@@ -7,7 +7,6 @@
 #include "tendril/geometry/triangle_normal.hpp"
 
 namespace tendril::adjoint {
-namespace {
 
 /// The Poisson ratio's tangent on the shells: the CST Lame moduli from E = 2 mu (1 + nu0), the
 /// bending stiffnesses by (1 - nu0^2) / (1 - nu^2) and the mid-edge metric by dG/dnu = (B - A),
@@ -30,8 +29,6 @@ void poisson_tangent_on_shells(Model& m, double nu0, double nu, double t) {
     tri.metric += (nu - nu0 + t) * twice_area * twice_area * (Mat3::Ones() - Mat3::Identity());
   }
 }
-
-}  // namespace
 
 Parameter rest_length_scale(const Model& model, double scale) {
   if (!(std::isfinite(scale) && scale > 0.0) || model.rods.edges.empty() ||

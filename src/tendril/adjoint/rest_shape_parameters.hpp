@@ -31,4 +31,9 @@ Parameter rest_length_scale(const Model& model, double scale);
 /// InputError "poisson_ratio" for a value outside (-1, 0.5] and for models with rod-shell joints.
 Parameter poisson_ratio(const Model& model, double poisson_ratio);
 
+/// poisson_ratio()'s tangent on the shells alone: `m`'s shells, built with Poisson ratio nu0 [-],
+/// moved to nu [-] plus t along the tangent at nu (the CST Lame moduli, the hinge and mid-edge
+/// stiffnesses and the mid-edge metric; t = 0 sets nu).
+void poisson_tangent_on_shells(Model& m, double nu0, double nu, double t);
+
 }  // namespace tendril::adjoint

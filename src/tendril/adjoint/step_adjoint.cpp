@@ -69,12 +69,7 @@ void StepAdjoint::add_edge_transpose(const std::vector<Vec3>& edge_values, VecX&
 }
 
 std::string StepAdjoint::evaluate(const State& start, const NewtonProblem& problem, const VecX& y) {
-  // the contact candidates at y itself, at rest (motion allowance delta): every pair within delta
-  // at y, whose Hessian J must hold, is one, wherever the step started
-  stencil_state_.q = y;
-  stencil_state_.u.setZero(y.size());
-  stencil_state_.time = start.time;
-  if (run_->system.update_stencils(stencil_state_)) build_transpose();
+  if (run_->update_stencils_at(y, start.time)) build_transpose();
   run_->actuate(problem.time);
   if (!run_->system.evaluate(problem, y, true))
     return fmt::format("non-finite forces at the end of the step from t = {:.9g} s", start.time);

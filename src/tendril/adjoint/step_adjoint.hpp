@@ -95,7 +95,6 @@ class StepAdjoint {
   FreeStepMatrix transpose_;   ///< J^T on the free DOFs
   HessianAssembler damping_;   ///< D = -dF/du on all DOFs
   Kinematics end_kinematics_;  ///< at q_{k+1} from the start frames (midpoint: y != q_{k+1})
-  State stencil_state_;        ///< y at rest: where the contact candidates are chosen
   VecX w_free_, mu_free_, mu_, lq_, u_, y_, predicted_, damping_mu_, dr_dp_;
   std::vector<Vec3> edge_values_;
 };

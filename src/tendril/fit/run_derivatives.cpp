@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "tendril/adjoint/forward_sensitivity.hpp"
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/core/error.hpp"
@@ -44,6 +45,7 @@ const std::vector<DifferentiatedKey>& key_table() {
       {"shells[].material.E", 1},
       {"shells[].material.density", 1},
       {"shells[].material.thickness", 3},
+      {"shells[].material.nu", 1},  // along its tangent, degree 2 with mid-edge bending
       {"shells[].edge_spring_stiffness", 1},
       {"shells[].hinge_stiffness", 1},
       {"forces.follower_loads[].force", 1},
@@ -97,29 +99,72 @@ double setting_value(const RunSettings& settings, const std::string& key) {
   throw InputError(key, "(not set)", "a fitted key that the run's settings set");
 }
 
+/// True for a shell's Poisson ratio, which the residual reads through 1/(1 + nu), nu/(1 - nu^2)
+/// and 1/(1 - nu^2): its stencil moves the shell's stiffnesses along their tangent
+/// (adjoint::poisson_ratio).
+bool is_poisson_key(const std::string& key) {
+  return key_schema_path(key) == "shells[].material.nu";
+}
+
+/// InputError unless the Poisson ratio key's tangent (adjoint::poisson_tangent_on_shells) is
+/// that of the scene: one shell (the tangent moves every shell element), its hinge stiffness from
+/// the material (a `hinge_stiffness` set does not follow nu).
+void require_poisson_tangent(const sim::RodScene& scene, const std::string& key) {
+  const io::Json* shells = scene.resolved.find("shells");
+  const io::Json::Array* list = shells ? shells->elements() : nullptr;
+  const io::Json* hinge = list && !list->empty() ? list->front().find("hinge_stiffness") : nullptr;
+  if (scene.shell_nodes.size() != 1 || (hinge && !hinge->is_null()))
+    throw InputError("key", key,
+                     "a Poisson ratio of a scene with one shell whose hinge_stiffness is not set "
+                     "(the stiffnesses' tangent in nu is that of the material's laws)");
+}
+
 /// The fitted keys of one run, shared by their parameters.
 struct SceneKeys {
   std::filesystem::path file;
   RunSettings settings;
   std::vector<std::string> keys;
   std::vector<double> values;
+  double tangent_offset = 0.0;  ///< t of the Poisson ratio key's stencil point at the next load
 };
+
+/// Loads the scene with every key at its recorded value into `model`, the Poisson ratio (the
+/// scene's one shell) moved by the pending tangent offset.
+void load_keys(SceneKeys& scene, Model& model) {
+  RunSettings s = scene.settings;
+  for (std::size_t j = 0; j < scene.keys.size(); ++j)
+    s.push_back(parameter_setting(scene.keys[j], scene.values[j]));
+  model = sim::load_rod_scene_file(scene.file, s).model;
+  if (scene.tangent_offset == 0.0) return;
+  for (std::size_t j = 0; j < scene.keys.size(); ++j)
+    if (is_poisson_key(scene.keys[j]))
+      adjoint::poisson_tangent_on_shells(model, scene.values[j], scene.values[j],
+                                         scene.tangent_offset);
+  scene.tangent_offset = 0.0;
+}
 
 /// Fitted key i as an adjoint parameter: apply() records its value, and the last key's apply()
 /// loads the scene with every key at its recorded value (with_parameters and the difference
 /// stencils apply every parameter in order, so the last one sees them all), so each key acts
-/// exactly as the scene makes it act.
-adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, std::size_t i) {
+/// exactly as the scene makes it act. A Poisson ratio's tangent records its offset for that load.
+adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, std::size_t i,
+                                       const Model& model) {
   const std::string& key = scene->keys[i];
-  adjoint::Parameter p{key, scene->values[i], [scene, i](Model& model, double value) {
+  const bool last = i + 1 == scene->keys.size();
+  adjoint::Parameter p{key, scene->values[i], [scene, i, last](Model& m, double value) {
                          scene->values[i] = value;
-                         if (i + 1 < scene->keys.size()) return;
-                         RunSettings s = scene->settings;
-                         for (std::size_t j = 0; j < scene->keys.size(); ++j)
-                           s.push_back(parameter_setting(scene->keys[j], scene->values[j]));
-                         model = sim::load_rod_scene_file(scene->file, s).model;
+                         if (last) load_keys(*scene, m);
                        }};
   p.degree = find_key(key_schema_path(key))->degree;
+  if (is_poisson_key(key)) {
+    p.tangent = [scene, i, last](Model& m, double value, double t) {
+      scene->values[i] = value;
+      scene->tangent_offset = t;
+      if (last) load_keys(*scene, m);
+    };
+    // the mid-edge bending stiffness times its metric, both affine along the tangent
+    p.degree = model.shells.midedge_triangles.empty() ? 1 : 2;
+  }
   return p;
 }
 
@@ -175,7 +220,7 @@ void differentiate(const sim::RodScene& scene, const std::shared_ptr<SceneKeys>&
                    const std::vector<RunObservable>& observables, RunOutcome& outcome) {
   std::vector<adjoint::Parameter> parameters;
   for (std::size_t i = 0; i < keys->keys.size(); ++i)
-    parameters.push_back(scene_key_parameter(keys, i));
+    parameters.push_back(scene_key_parameter(keys, i, scene.model));
   const adjoint::SlopeWindow window{
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
@@ -250,6 +295,7 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
     if (k == nullptr)
       throw InputError(
           "key", key, "a key adjoint_lm differentiates: " + comma_separated(differentiated_keys()));
+    if (is_poisson_key(key)) require_poisson_tangent(scene, key);
     if (k->degree == 1) continue;
     const auto refuse = [&](std::string_view term) {
       throw InputError("key", key,

@@ -15,8 +15,8 @@
 #include "tendril/contact/self_contact.hpp"
 #include "tendril/forces/gravity.hpp"
 #include "tendril/forces/point_load.hpp"
-#include "unit/adjoint/rods_in_contact.hpp"
 #include "validation/adjoint/gradient_case.hpp"
+#include "validation/adjoint/rod_across_rail.hpp"
 
 namespace tendril {
 namespace {
@@ -108,27 +108,6 @@ TEST(ContactGradients, RunCountsTheSwitchesOfContactState) {
 namespace tendril {
 namespace {
 
-/// The free rod across the fixed one (rods_in_contact.hpp) at `height`, moving at `velocity`; 40
-/// steps of 2 ms. The parameters are E, rho, the contact stiffness and the friction coefficient.
-test::GradientCase rod_across_rail(double height, const Vec3& velocity) {
-  test::RodsInContact rods = test::rod_across_rail(height, velocity);
-  const Model& model = rods.model;
-  const std::size_t contact = model.energies.size() - 1;
-  test::GradientCase c;
-  c.initial = std::move(rods.initial);
-  c.options = test::tight_euler(2e-3);
-  c.options.newton.force_tolerance_abs = 1e-11;  // as rod_on_ground
-  c.steps = 40;
-  c.objective = adjoint::sum(
-      {adjoint::distance_to_targets(model, {{15, 40, {0.05, 0.25, 0.0}}}),
-       adjoint::position_time_integral(model, 13, Vec3(1.0, 0.5, 100.0), c.options.dt)});
-  c.parameters = {adjoint::youngs_modulus(model, 1e7), adjoint::density(model, 1273.52),
-                  adjoint::contact_stiffness(model, contact, 0),
-                  adjoint::friction_coefficient(model, contact, 0)};
-  c.model = std::move(rods.model);
-  return c;
-}
-
 /// The rod-rod pairs in contact at `state`, each in state `expected` (1 sticking, 2 slipping);
 /// returns how many.
 std::size_t expect_pairs_in_state(const test::GradientCase& c, const State& state,
@@ -146,7 +125,7 @@ void expect_no_pairs_in_contact(const test::GradientCase& c, const State& state)
 /// Touching the rail and sliding along it at 0.5 m/s: the contact stays on the same edge pairs
 /// (those at the free rod's middle node and the rail's edge 5) and slipping.
 TEST(ContactGradients, RodSlidingOnARod) {
-  const test::GradientCase c = rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0));
+  const test::GradientCase c = test::rod_across_rail_case(1e-2, Vec3(0.5, 0.0, 0.0));
   const adjoint::RunGradient g = test::expect_gradient_matches_differences(
       c, {c.model.dofs.node(13), c.model.dofs.node(12) + 1}, {c.model.dofs.node(14) + 2});
   EXPECT_EQ(g.contact_switches, 0);
@@ -161,7 +140,7 @@ TEST(ContactGradients, RodSlidingOnARod) {
 /// which mu sets, is weighed by 1e3 in L). The initial velocities are not checked, as on the
 /// ground.
 TEST(ContactGradients, RodStickingOnARod) {
-  test::GradientCase c = rod_across_rail(1e-2, Vec3::Zero());
+  test::GradientCase c = test::rod_across_rail_case(1e-2, Vec3::Zero());
   for (int node : {13, 14})
     c.model.forces.push_back(
         std::make_shared<PointLoad>(node, [](double t) { return Vec3(0.2 * t, 0.0, 0.0); }));
@@ -177,7 +156,7 @@ TEST(ContactGradients, RodStickingOnARod) {
 /// Sliding along the rail at 0.1 m/s, the rod stops within about 26 ms of the 80 ms run: its pairs
 /// switch from slipping to sticking (the number in contact stays the same), and the run says so.
 TEST(ContactGradients, RunCountsStickAndSlipBetweenRods) {
-  const test::GradientCase c = rod_across_rail(1e-2, Vec3(0.1, 0.0, 0.0));
+  const test::GradientCase c = test::rod_across_rail_case(1e-2, Vec3(0.1, 0.0, 0.0));
   const adjoint::RunGradient g =
       adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
   ASSERT_TRUE(g.ok) << g.message;
@@ -192,7 +171,7 @@ TEST(ContactGradients, RunCountsStickAndSlipBetweenRods) {
 /// pairs active at each step's end (candidates chosen there, friction's dF/du with them), which
 /// the step's start does not give (17.5 mm apart at step 0, 2.4 mm at the start of step 8).
 TEST(ContactGradients, RodFallingOntoARod) {
-  test::GradientCase c = rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0));
+  test::GradientCase c = test::rod_across_rail_case(2.75e-2, Vec3(0.0, 0.0, -1.0));
   c.parameters.pop_back();  // mu: falling straight, nothing slips (dL/dmu = 0)
   const adjoint::RunGradient g =
       test::expect_gradient_matches_differences(c, {c.model.dofs.node(13) + 2});
@@ -203,7 +182,7 @@ TEST(ContactGradients, RodFallingOntoARod) {
 /// Falling onto the rail from a gap of 5 mm at 0.5 m/s: the contact closes within the run (about
 /// 10 ms), and the run counts it.
 TEST(ContactGradients, RunCountsAClosingContactBetweenRods) {
-  const test::GradientCase c = rod_across_rail(1.5e-2, Vec3(0.0, 0.0, -0.5));
+  const test::GradientCase c = test::rod_across_rail_case(1.5e-2, Vec3(0.0, 0.0, -0.5));
   const adjoint::RunGradient g =
       adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
   ASSERT_TRUE(g.ok) << g.message;
@@ -237,7 +216,8 @@ void expect_checkpointing_recomputes_the_same_gradient(const test::GradientCase&
 }
 
 TEST(ContactGradients, CheckpointingWithContactBetweenRods) {
-  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(1e-2, Vec3(0.5, 0.0, 0.0)));
+  expect_checkpointing_recomputes_the_same_gradient(
+      test::rod_across_rail_case(1e-2, Vec3(0.5, 0.0, 0.0)));
 }
 
 /// The rod falling onto the rail at 1 m/s from a gap of 17.5 mm: the contact closes in step 8, the
@@ -245,7 +225,8 @@ TEST(ContactGradients, CheckpointingWithContactBetweenRods) {
 /// (motion allowance 2 |u| dt on top of delta) include the closing pairs only with the time of the
 /// last candidate update as the forward run had it.
 TEST(ContactGradients, CheckpointingThroughAClosingContactBetweenRods) {
-  expect_checkpointing_recomputes_the_same_gradient(rod_across_rail(2.75e-2, Vec3(0.0, 0.0, -1.0)));
+  expect_checkpointing_recomputes_the_same_gradient(
+      test::rod_across_rail_case(2.75e-2, Vec3(0.0, 0.0, -1.0)));
 }
 
 TEST(ContactGradients, CheckpointingWithFrictionOnTheGround) {

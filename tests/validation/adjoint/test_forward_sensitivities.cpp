@@ -20,6 +20,7 @@
 #include "support/source_tree.hpp"
 #include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/medium_parameter.hpp"
+#include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/adjoint/section_parameters.hpp"
@@ -29,6 +30,7 @@
 #include "tendril/sim/rod_scene.hpp"
 #include "unit/rod/rod_shapes.hpp"
 #include "validation/adjoint/gradient_case.hpp"
+#include "validation/adjoint/rod_across_rail.hpp"
 #include "validation/adjoint/swinging_strip.hpp"
 #include "validation/adjoint/whole_run_difference.hpp"
 
@@ -195,10 +197,40 @@ TEST(ForwardSensitivities, RodRadiusOfDegreeFour) {
 TEST(ForwardSensitivities, ShellStripsWithMidEdgeAndHingeBending) {
   for (const ShellBending bending : {ShellBending::midedge, ShellBending::hinge}) {
     SCOPED_TRACE(bending == ShellBending::midedge ? "mid-edge" : "hinge");
-    const test::GradientCase c = test::swinging_strip(bending);
+    test::GradientCase c = test::swinging_strip(bending);
+    c.parameters.push_back(adjoint::poisson_ratio(c.model, 0.3));
     const adjoint::RunSensitivities s = expect_sensitivities_match_differences(c);
     EXPECT_LT(s.final_state.q[c.model.dofs.node(20) + 2], -5e-3) << "the strip bends";
   }
+}
+
+/// The case's sensitivities against the adjoint gradient of its objective (equal to round-off,
+/// relative 1e-9 of the largest entry), the run's contact state changes counted.
+void expect_gradient_matches_adjoint(const test::GradientCase& c,
+                                     const adjoint::RunSensitivities& s) {
+  const adjoint::RunGradient g =
+      adjoint::run_with_gradient(c.model, c.options, c.initial, c.steps, c.objective, c.parameters);
+  ASSERT_TRUE(g.ok) << g.message;
+  EXPECT_GE(g.contact_switches, 1) << "the contact closes within the run";
+  EXPECT_DOUBLE_EQ(s.values[0], g.value);
+  const double scale = g.parameters.cwiseAbs().maxCoeff();
+  for (std::size_t i = 0; i < c.parameters.size(); ++i)
+    EXPECT_NEAR(s.derivatives(0, static_cast<Eigen::Index>(i)),
+                g.parameters[static_cast<Eigen::Index>(i)], 1e-9 * scale)
+        << c.parameters[i].name;
+}
+
+/// The free rod falling onto the rail at 1 m/s from a gap of 17.5 mm (validate_adjoint's
+/// ContactGradients.RodFallingOntoARod) while sliding along it at 0.5 m/s: the contact closes in
+/// step 8 of 40 and the rod slips along the rail. Each step's linearisation needs the pairs active
+/// at its end (2.4 mm apart at the start of step 8) and friction's dF/du with them (the contact
+/// candidates of the step's end, not those of a new workspace, the initial shape's).
+TEST(ForwardSensitivities, RodFallingOntoARodWithFriction) {
+  const test::GradientCase c = test::rod_across_rail_case(2.75e-2, Vec3(0.5, 0.0, -1.0));
+  const adjoint::RunSensitivities s = expect_sensitivities_match_differences(c);
+  expect_gradient_matches_adjoint(c, s);
+  EXPECT_GT(s.final_state.q[c.model.dofs.node(13)], 0.01) << "it slides";
+  EXPECT_LT(s.final_state.q[c.model.dofs.node(13) + 2] - 1e-2, 1e-3) << "resting on the rail";
 }
 
 TEST(ForwardSensitivities, WhatItDoesNotDifferentiateIsRefusedWithTheKey) {

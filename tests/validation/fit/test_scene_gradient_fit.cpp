@@ -138,6 +138,23 @@ TEST_F(SceneGradientFit, ShellStripKeysAgainstWholeRunDifferences) {
       {2e-3, 1e6, 1000.0}, {"shells[0].nodes[17].z@0.08", "shells[0].nodes[11].z@0.04"});
 }
 
+/// The strip's Poisson ratio, which its CST moduli and bending stiffnesses (and the mid-edge
+/// metric) read through 1/(1 + nu), nu/(1 - nu^2) and 1/(1 - nu^2): moved along their tangent,
+/// where the residual is affine with hinges and a quadratic with mid-edge bending (stiffness times
+/// metric), before the thickness, which reloads the scene.
+TEST_F(SceneGradientFit, ShellStripPoissonRatioAgainstWholeRunDifferences) {
+  for (const char* bending : {"midedge", "hinge"}) {
+    SCOPED_TRACE(bending);
+    std::string text = kStrip;
+    text.replace(text.find("midedge"), 7, bending);
+    const fs::path scene = write("strip.yaml", text);
+    expect_derivatives_match_differences(
+        scene, {"integrator.newton.force_tolerance=1e-14"},
+        {"shells[0].material.nu", "shells[0].material.thickness"}, {0.3, 2e-3},
+        {"shells[0].nodes[17].z@0.08", "shells[0].nodes[11].z@0.04"});
+  }
+}
+
 /// Writes the synthetic measurements (the truth's observables plus Gaussian noise of `sigma`,
 /// std::mt19937 seeded 25) and the fit file of `method`; returns the fit file.
 fs::path write_fit(const fs::path& scene, const std::vector<std::string>& observables, double sigma,
@@ -238,6 +255,30 @@ TEST_F(SceneGradientFit, RadiusInAMediumIsRefused) {
   EXPECT_FALSE(o.ok);
   for (const char* part : {"rods[0].material.radius", "without contact or media", "viscous_drag"})
     EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
+}
+
+/// The tangent of a shell's Poisson ratio is that of the material's laws on every shell element:
+/// with two shells, or a hinge stiffness set (which does not follow nu), adjoint_lm refuses it
+/// naming the key.
+TEST_F(SceneGradientFit, PoissonRatioIsRefusedWhereItsTangentIsNotTheScenes) {
+  const std::string clamp = "    clamp: {side: x_min, rows: 2}\n";
+  std::string two_shells = kStrip;
+  two_shells.insert(
+      two_shells.find(clamp) + clamp.size(),
+      "  - geometry: {type: rectangle, length: 0.1, width: 0.03, nodes_x: 6, nodes_y: 3}\n"
+      "    material: {E: 1.0e6, nu: 0.4, density: 1000, thickness: 0.002}\n");
+  std::string set_hinges = kStrip;
+  set_hinges.replace(set_hinges.find("bending: midedge"), 16,
+                     "bending: hinge\n    hinge_stiffness: 1.0e-3");
+  for (const std::string& text : {two_shells, set_hinges}) {
+    const fs::path scene = write("strips.yaml", text);
+    const RunOutcome o =
+        run_scene_with_derivatives(scene, {"shells[0].material.nu=0.3"}, {"shells[0].material.nu"},
+                                   {"shells[0].nodes[17].z@0.08"});
+    EXPECT_FALSE(o.ok);
+    for (const char* part : {"shells[0].material.nu", "one shell whose hinge_stiffness"})
+      EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
+  }
 }
 
 }  // namespace
