@@ -61,32 +61,25 @@ template <int B>
 Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
   constexpr int kStride = B + 1;  // column j: its diagonal, then rows j + 1 .. j + B (zero past n)
   Factorization result;
-  // the pivot chain: d_{j + 1} = A(j + 1, j + 1) - L(j + 1, j)^2 d_j, kept in a register and
-  // computed first from t_0^2 (ready before 1 / d_j), so that a column waits on one division and
-  // one multiply-add of the one before
-  double pivot = n_ > 0 ? band_[0] : 0.0;
   for (int j = 0; j < n_; ++j) {
     double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
-    if (!accept_pivot(pivot, inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+    if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
       return result;
-    const double inverse = 1.0 / pivot;
+    const double inverse = 1.0 / col[0];
     inverse_pivot_[j] = inverse;
     double t[B];  // t[s - 1] = L(j + s, j) d_j
 #pragma GCC unroll 16
-    for (int s = 0; s < B; ++s) t[s] = col[s + 1];
-    const double square = t[0] * t[0];
-    pivot = col[kStride] - square * inverse;
-    col[kStride] = pivot;
-#pragma GCC unroll 16
-    for (int s = 0; s < B; ++s) col[s + 1] = t[s] * inverse;
-      // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + B
-      // (the diagonal of column j + 1 is the pivot above)
+    for (int s = 0; s < B; ++s) {
+      t[s] = col[s + 1];
+      col[s + 1] = t[s] * inverse;
+    }
+    // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + B
 #pragma GCC unroll 16
     for (int r = 1; r <= B; ++r) {
       double* col_r = col + r * kStride;
       const double l = col[r];
 #pragma GCC unroll 16
-      for (int i = r == 1 ? 1 : 0; i <= B - r; ++i) col_r[i] -= l * t[r - 1 + i];
+      for (int i = 0; i <= B - r; ++i) col_r[i] -= l * t[r - 1 + i];
     }
   }
   if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
