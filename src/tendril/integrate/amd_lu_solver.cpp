@@ -244,7 +244,8 @@ void AmdLuSolver::solve(const VecX& b, VecX& x) {
   }
   // backward: U x = z (by columns, from the last)
   for (int j = n_ - 1; j >= 0; --j) {
-    const double xj = y[j] * inverse_pivot_[j];  // (a multiplication: this chain waits on it)
+    // a multiplication by the kept 1 / U(j, j): each column waits on this one
+    const double xj = y[j] * inverse_pivot_[j];
     y[j] = xj;
     if (xj == 0.0) continue;
     for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) y[u_row_[q]] -= u_[q] * xj;
