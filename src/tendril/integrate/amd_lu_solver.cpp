@@ -92,7 +92,7 @@ void AmdLuSolver::analyze(const SparseMatrix& pattern) {
   find_panels();
   l_.assign(l_row_.size(), 0.0);
   u_.assign(u_row_.size(), 0.0);
-  pivot_.assign(n_, 0.0);
+  inverse_pivot_.assign(n_, 0.0);
   work_.assign(n_, LanePack(0.0));
   y_.resize(n_);
 }
@@ -211,7 +211,7 @@ bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_d
     const bool accepted = accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
     if (!accepted) return false;
     const double inverse = 1.0 / d;
-    pivot_[j] = d;
+    inverse_pivot_[j] = inverse;
     // U(j, j0 + t) for the panel's later columns t > s, the others' lanes zero
     alignas(32) double u_row[LanePack::kLanes] = {};
     for (int t = s + 1; t < w; ++t) u_row[t] = work[LanePack::kLanes * j + t];
@@ -244,7 +244,8 @@ void AmdLuSolver::solve(const VecX& b, VecX& x) {
   }
   // backward: U x = z (by columns, from the last)
   for (int j = n_ - 1; j >= 0; --j) {
-    const double xj = y[j] / pivot_[j];
+    // a multiplication by the kept 1 / U(j, j): each column waits on this one
+    const double xj = y[j] * inverse_pivot_[j];
     y[j] = xj;
     if (xj == 0.0) continue;
     for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) y[u_row_[q]] -= u_[q] * xj;

@@ -87,7 +87,7 @@ class AmdLuSolver final : public LinearSolver {
   /// at run_first_[run_begin_[p] .. run_begin_[p + 1]) (increasing) and end at the supernode's end
   /// or the panel's start
   std::vector<int> panel_start_, run_begin_, run_first_;
-  std::vector<double> pivot_;   ///< U(j, j) (n)
+  std::vector<double> inverse_pivot_;  ///< 1 / U(j, j) (n)
   std::vector<LanePack> work_;  ///< row r of the panel's columns, lane t column j0 + t (n); zero
                                 ///< between panels
   VecX y_;                      ///< permuted right-hand side / solution (n)

@@ -178,27 +178,35 @@ template <int B>
 void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
   constexpr int kStride = B + 1;
   double* __restrict y = y_.data();
-  for (int k = 0; k < n_; ++k) y[k] = b[order_[k]];
-  for (int k = n_; k < n_ + B; ++k) y[k] = 0.0;  // rows past n (zero entries of L)
   const double* band = band_.data();
-  // forward: L z = y (unit lower), then the diagonal
-  for (int j = 0; j < n_; ++j) {
-    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
-    const double yj = y[j];
-#pragma GCC unroll 16
-    for (int s = 1; s <= B; ++s) y[j + s] -= col[s] * yj;
+  // L(j, j - s), stored in column j - s at offset s
+  const auto lower = [band](int j, int s) {
+    return band[static_cast<std::ptrdiff_t>(j - s) * kStride + s];
+  };
+  // forward, row by row: z_j = y_j - sum_s L(j, j - s) z_{j - s}. The terms of the rows before
+  // j - 1 are summed first, so that only the last multiply-add waits on z_{j - 1} (the row before)
+  for (int j = 0; j < std::min(B, n_); ++j) {
+    double sum = 0.0;
+    for (int s = j; s >= 2; --s) sum += lower(j, s) * y[j - s];
+    y[j] = b[order_[j]] - sum - (j >= 1 ? lower(j, 1) * y[j - 1] : 0.0);
   }
-  for (int j = 0; j < n_; ++j) y[j] *= inverse_pivot_[j];
-  // backward: L^T x = z, x_j = z_j - sum_s L(j + s, j) x_{j + s}
+  for (int j = B; j < n_; ++j) {
+    double sum = 0.0;
+#pragma GCC unroll 16
+    for (int s = B; s >= 2; --s) sum += lower(j, s) * y[j - s];
+    y[j] = b[order_[j]] - sum - lower(j, 1) * y[j - 1];
+  }
+  for (int k = n_; k < n_ + B; ++k) y[k] = 0.0;  // rows past n (zero entries of L)
+  // the diagonal and backward: x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
+  x.resize(n_);
   for (int j = n_ - 1; j >= 0; --j) {
     const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
     double sum = 0.0;
 #pragma GCC unroll 16
-    for (int s = 1; s <= B; ++s) sum += col[s] * y[j + s];
-    y[j] -= sum;
+    for (int s = B; s >= 2; --s) sum += col[s] * y[j + s];
+    y[j] = y[j] * inverse_pivot_[j] - sum - col[1] * y[j + 1];
+    x[order_[j]] = y[j];
   }
-  x.resize(n_);
-  for (int k = 0; k < n_; ++k) x[order_[k]] = y[k];
 }
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
