@@ -3,11 +3,24 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include "tendril/integrate/reverse_cuthill_mckee.hpp"
 
 namespace tendril {
+namespace {
+
+/// f(std::integral_constant<int, B>{}) for the band width B == b, First <= b <= Last: the kernel
+/// of that width.
+template <int First, int Last, class F>
+decltype(auto) with_fixed_band(int b, F&& f) {
+  if constexpr (First < Last)
+    if (b != First) return with_fixed_band<First + 1, Last>(b, std::forward<F>(f));
+  return f(std::integral_constant<int, First>{});
+}
+
+}  // namespace
 
 EnvelopeSize envelope_size(const std::vector<int>& last_row) {
   EnvelopeSize size;
@@ -90,14 +103,10 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   // inverse_pivot_ holds the pivots' own scales until each column is eliminated
   const double max_diagonal = pivot_scales(
       n_, [this](int c) { return column(c); }, inverse_pivot_);
-  if (fixed_band_) {
-    using Kernel = Factorization (BandedLdltSolver::*)(double, double);
-    static constexpr auto kKernels = []<int... B>(std::integer_sequence<int, B...>) {
-      return std::array<Kernel, sizeof...(B)>{&BandedLdltSolver::eliminate_band<B + 1>...};
-    }
-    (std::make_integer_sequence<int, kMaxFixedBand>{});
-    return (this->*kKernels[static_cast<std::size_t>(b_ - 1)])(singular_tolerance, max_diagonal);
-  }
+  if (fixed_band_)
+    return with_fixed_band<1, kMaxFixedBand>(b_, [&](auto width) {
+      return eliminate_band<decltype(width)::value>(singular_tolerance, max_diagonal);
+    });
 
   Factorization result;
   for (int j0 = 0; j0 < n_; j0 += kPanel) {
@@ -196,7 +205,6 @@ void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
     for (int s = B; s >= 2; --s) sum += lower(j, s) * y[j - s];
     y[j] = b[order_[j]] - sum - lower(j, 1) * y[j - 1];
   }
-  for (int k = n_; k < n_ + B; ++k) y[k] = 0.0;  // rows past n (zero entries of L)
   // the diagonal and backward: x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
   x.resize(n_);
   for (int j = n_ - 1; j >= 0; --j) {
@@ -210,14 +218,9 @@ void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
 }
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {
-  if (fixed_band_) {
-    using Kernel = void (BandedLdltSolver::*)(const VecX&, VecX&);
-    static constexpr auto kKernels = []<int... B>(std::integer_sequence<int, B...>) {
-      return std::array<Kernel, sizeof...(B)>{&BandedLdltSolver::solve_band<B + 1>...};
-    }
-    (std::make_integer_sequence<int, kMaxFixedBand>{});
-    return (this->*kKernels[static_cast<std::size_t>(b_ - 1)])(b, x);
-  }
+  if (fixed_band_)
+    return with_fixed_band<1, kMaxFixedBand>(
+        b_, [&](auto width) { solve_band<decltype(width)::value>(b, x); });
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
   // forward: L z = y (unit lower)
   forward_substitution_unit_lower(y_.data(), n_, last_row_, [this](int c) { return column(c); });
