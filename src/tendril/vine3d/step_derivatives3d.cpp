@@ -218,33 +218,48 @@ AD moving_offset(const Obstacle3& obstacle, const SeededBody& body, const V3& ax
   return AD(s, ds);
 }
 
-/// Active contact row r (A_in's row, `kkt_row` in the KKT system) with multiplier z: -a^T z on
-/// the body's r1 and a . V_{k+1} - rhs on r2, a = (d, arm x d), rhs = -Phi / Delta t.
-void contact_terms(const Linearisation& x, int r, int kkt_row, double z, MatX& dr) {
-  const Vine3dModel& m = x.model;
-  const int per_point = x.stepper.rows_per_point();
-  const Vine3dStepper::Pair pair = x.stepper.contact_pairs()[r / (3 * per_point)];
-  const int point = (r / per_point) % 3, edge = r % per_point;
-  const Obstacle3& obstacle = m.obstacles[pair.obstacle];
-  const int i = pair.body;
-  const double d = m.half_length[i];
-  const Vec3 axis_value = x.start.orientation[i] * Vec3::UnitX();
-  double distance = 0.0;
-  const double closest = closest_offset(obstacle, x.start.position[i], axis_value, d, distance);
-  const double s = point == 0 ? closest : (point == 1 ? -d : d);
-  Scatter out{dr, i, -1, {}};
-  const SeededBody body = seeded(x.start, i, 0);
-  const V3 axis = body.r.toRotationMatrix().col(0);
-  const AD offset = moving_offset(obstacle, body, axis, s, point == 0 && std::abs(s) < d);
-  const V3 arm = offset * axis;
+/// Contact point `point` (A_in's rows point * rows_per_point ..) as functions of its body's pose
+/// (seeds 0..11): the arm from the body's centre, the pyramid's directions and the gap Phi.
+struct ContactPoint {
+  int point = -1;
+  int body = -1;
+  V3 arm;
   std::array<V3, 4> directions;
   int count = 0;
-  const AD phi = contact_directions(obstacle, V3(body.p + arm), m.contact_radius, m.friction,
-                                    m.contact_gap, directions, count);
-  if (edge >= count) return;  // a row 0 >= -1 that never binds
-  const V3& dir = directions[edge];
-  const V3 moment = arm.cross(dir);
-  AD r2 = phi / m.dt;
+  AD phi;
+};
+
+ContactPoint contact_point(const Linearisation& x, int point) {
+  const Vine3dModel& m = x.model;
+  const Vine3dStepper::Pair pair = x.stepper.contact_pairs()[point / 3];
+  const Obstacle3& obstacle = m.obstacles[pair.obstacle];
+  const int i = pair.body, along = point % 3;
+  const double d = m.half_length[i];
+  double s = along == 1 ? -d : d;
+  if (along == 0) {
+    double distance = 0.0;
+    s = closest_offset(obstacle, x.start.position[i], x.start.orientation[i] * Vec3::UnitX(), d,
+                       distance);
+  }
+  ContactPoint c{point, i};
+  const SeededBody body = seeded(x.start, i, 0);
+  const V3 axis = body.r.toRotationMatrix().col(0);
+  c.arm = moving_offset(obstacle, body, axis, s, along == 0 && std::abs(s) < d) * axis;
+  c.phi = contact_directions(obstacle, V3(body.p + c.arm), m.contact_radius, m.friction,
+                             m.contact_gap, c.directions, c.count);
+  return c;
+}
+
+/// Active contact row `edge` of point c (`kkt_row` in the KKT system) with multiplier z: -a^T z on
+/// the body's r1 and a . V_{k+1} - rhs on r2, a = (d, arm x d), rhs = -Phi / Delta t.
+void contact_terms(const Linearisation& x, const ContactPoint& c, int edge, int kkt_row, double z,
+                   MatX& dr) {
+  if (edge >= c.count) return;  // a row 0 >= -1 that never binds
+  const int i = c.body;
+  Scatter out{dr, i, -1, {}};
+  const V3& dir = c.directions[edge];
+  const V3 moment = c.arm.cross(dir);
+  AD r2 = c.phi / x.model.dt;
   for (int k = 0; k < 3; ++k) {
     out.add(6 * i + k, AD(-z * dir(k)));
     out.add(6 * i + 3 + k, AD(-z * moment(k)));
@@ -310,8 +325,14 @@ Vine3dStepDerivatives step_derivatives(const Vine3dStepper& stepper, double acti
   for (int i = 0; i < nb; ++i) body_terms(x, i, dr);
   for (int j = 0; j < nk; ++j) bending_terms(x, j, dr);
   for (int r = 0; r < m_eq; ++r) equality_terms(x, r, nv + r, solution.y_eq(r), dr);
-  for (std::size_t a = 0; a < active.size(); ++a)
-    contact_terms(x, active[a], nv + m_eq + static_cast<int>(a), solution.z_in(active[a]), dr);
+  // a point's rows are consecutive in A_in: its geometry once for all of them
+  const int per_point = stepper.rows_per_point();
+  ContactPoint point;
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    const int r = active[a];
+    if (point.point != r / per_point) point = contact_point(x, r / per_point);
+    contact_terms(x, point, r % per_point, nv + m_eq + static_cast<int>(a), solution.z_in(r), dr);
+  }
   const MatX dz = lu.solve(MatX(-dr));
   if (!dz.allFinite()) return out;
 
