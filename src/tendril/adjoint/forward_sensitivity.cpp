@@ -157,8 +157,8 @@ std::string StepSensitivity::push_forward(const State& start, const State& end, 
 
 namespace {
 
-/// Adds the objectives' values at state k into `values` and their derivatives through the
-/// state's sensitivity into `derivatives`.
+/// Adds the objectives' values at state k into `values` and their derivatives (through the
+/// state's sensitivity and explicit) into `derivatives`.
 void add_objectives(const std::vector<Objective>& objectives, int step, const State& state,
                     const StateSensitivity& s, RunSensitivities& out) {
   const Eigen::Index n = s.q.rows();
@@ -172,6 +172,11 @@ void add_objectives(const std::vector<Objective>& objectives, int step, const St
     if (objectives[j].frame_angle_gradient) objectives[j].frame_angle_gradient(step, state, dphi);
     out.derivatives.row(jj) += dq.transpose() * s.q + du.transpose() * s.u;
     out.derivatives.row(jj) += dphi.transpose() * s.frame_angle;
+    if (objectives[j].parameter_gradient) {
+      VecX dp = VecX::Zero(out.derivatives.cols());
+      objectives[j].parameter_gradient(step, state, dp);
+      out.derivatives.row(jj) += dp.transpose();
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/adjoint/energy_objective.hpp"
 #include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
@@ -168,9 +169,13 @@ adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, 
   return p;
 }
 
-/// The adjoint objective of an observable.
+/// The adjoint objective of an observable; an energy's with its explicit dependence on the
+/// parameters.
 adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable& o,
-                                const adjoint::SlopeWindow& window) {
+                                const adjoint::SlopeWindow& window,
+                                const std::vector<adjoint::Parameter>& parameters) {
+  if (o.energy == "kinetic_energy") return adjoint::kinetic_energy(scene.model, o.step, parameters);
+  if (o.energy == "elastic_energy") return adjoint::elastic_energy(scene.model, o.step, parameters);
   if (o.robot.empty())
     return adjoint::node_position(scene.model, o.node, Vec3::Unit(o.axis), o.step);
   const sim::ObservableSpec& spec = *scene.observables;
@@ -225,7 +230,8 @@ void differentiate(const sim::RodScene& scene, const std::shared_ptr<SceneKeys>&
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
   std::vector<adjoint::Objective> objectives;
-  for (const RunObservable& o : observables) objectives.push_back(objective_of(scene, o, window));
+  for (const RunObservable& o : observables)
+    objectives.push_back(objective_of(scene, o, window, parameters));
   const adjoint::RunSensitivities r = differentiate_run(scene, objectives, parameters);
   if (!r.ok) {
     outcome.message = r.message;
@@ -289,7 +295,7 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
     if (parse_run_observable(scene, name).robot == "efficiency")
       throw InputError("observable", name,
                        "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
-                       "tail_rotation_rate or a node coordinate");
+                       "tail_rotation_rate, a node coordinate or an energy");
   for (const std::string& key : keys) {
     const DifferentiatedKey* k = find_key(key_schema_path(key));
     if (k == nullptr)

@@ -343,7 +343,24 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
                                    "{column: omega_h, observable: efficiency}"));
       },
-      {"observable", "efficiency", "speed", "head_rotation_rate", "node coordinate"});
+      {"observable", "efficiency", "speed", "head_rotation_rate", "node coordinate", "energy"});
+  // the scene's energies at a time on the step grid, with either method
+  EXPECT_EQ(read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                       "{column: v_mm_per_s, observable: 'elastic_energy@0.05'}"))
+                .data.observables[0],
+            "elastic_energy@0.05");
+  expect_input_error(
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                   "{column: v_mm_per_s, observable: 'kinetic_energy@0.055'}"));
+      },
+      {"observable", "kinetic_energy@0.055", "whole number of steps of dt = 0.01 s"});
+  expect_input_error(
+      [&] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: v_mm_per_s, observable: 'potential_energy@0.05'}"));
+      },
+      {"observable", "potential_energy@0.05", "kinetic_energy@t or elastic_energy@t"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}", speed,

@@ -155,6 +155,30 @@ TEST_F(SceneGradientFit, ShellStripPoissonRatioAgainstWholeRunDifferences) {
   }
 }
 
+/// The scene's kinetic and elastic energies as observables: their derivatives hold the energies'
+/// own dependence on the keys (the masses a density or a radius sets, the stiffnesses E, a radius
+/// or a thickness sets, the Poisson ratio's along its tangent) besides the path through the
+/// states, against whole scene-run differences, for the forward sensitivities (implicit Euler) and
+/// the adjoint (implicit midpoint).
+TEST_F(SceneGradientFit, EnergiesAgainstWholeRunDifferences) {
+  const fs::path cantilever = write("cantilever.yaml", kCantilever);
+  for (const char* scheme : {"implicit_euler", "implicit_midpoint"}) {
+    SCOPED_TRACE(scheme);
+    expect_derivatives_match_differences(
+        cantilever,
+        {"duration=0.3", std::string("integrator.type=") + scheme,
+         "integrator.newton.force_tolerance=1e-14"},
+        {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius"},
+        {1e7, 1273.52, 5e-3}, {"kinetic_energy@0.15", "elastic_energy@0.3", "kinetic_energy@0.3"});
+  }
+  const fs::path strip = write("strip.yaml", kStrip);
+  expect_derivatives_match_differences(strip, {"integrator.newton.force_tolerance=1e-14"},
+                                       {"shells[0].material.nu", "shells[0].material.thickness",
+                                        "shells[0].material.E", "shells[0].material.density"},
+                                       {0.3, 2e-3, 1e6, 1000.0},
+                                       {"elastic_energy@0.08", "kinetic_energy@0.04"});
+}
+
 /// Writes the synthetic measurements (the truth's observables plus Gaussian noise of `sigma`,
 /// std::mt19937 seeded 25) and the fit file of `method`; returns the fit file.
 fs::path write_fit(const fs::path& scene, const std::vector<std::string>& observables, double sigma,
