@@ -79,7 +79,9 @@ void StepSensitivity::add_start_tangent_terms(const State& start, const State& e
     const double c = 1.0 + t0.dot(t1);
     const auto ee = static_cast<Eigen::Index>(e);
     const int twist = model_.dofs.twist(static_cast<int>(e));
-    const double dE_dphi = system_.residual()[twist] -
+    // the residual's theta row without its inertia and its forces (whose position rows hold no
+    // holonomy: a dead moment's M . t): dE/dphi^e
+    const double dE_dphi = system_.residual()[twist] + system_.forces()[twist] -
                            model_.mass[twist] * (end.q[twist] - predicted_[twist]) / (dt * dt);
     for (Eigen::Index i = 0; i < rhs_.cols(); ++i) {
       const Vec3 de = sensitivity.q.block<3, 1>(n1, i) - sensitivity.q.block<3, 1>(n0, i);

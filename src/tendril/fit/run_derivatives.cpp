@@ -28,7 +28,8 @@ struct DifferentiatedKey {
 };
 
 /// The keys. Degree 1: stiffnesses, masses and drag coefficients proportional to the value, rest
-/// twists and actuation values (affine in time's schedule), loads, contact stiffness and friction.
+/// twists and actuation values (affine in time's schedule), loads (the components of gravity and of
+/// point loads, moments and surface loads), contact stiffness and friction.
 /// A rod's radius (EA and masses ~ r^2, EI, GJ and rotational inertias ~ r^4) and a shell's
 /// thickness (membranes and masses ~ h, bending ~ h^3) are polynomials only where no contact or
 /// medium reads them (check_differentiable).
@@ -49,6 +50,10 @@ const std::vector<DifferentiatedKey>& key_table() {
       {"shells[].material.nu", 1},  // along its tangent, degree 2 with mid-edge bending
       {"shells[].edge_spring_stiffness", 1},
       {"shells[].hinge_stiffness", 1},
+      {"forces.gravity[]", 1},  // a component of [x, y, z], as the keys below
+      {"forces.point_loads[].force[]", 1},
+      {"forces.point_moments[].moment[]", 1},
+      {"forces.surface_loads[].load[]", 1},
       {"forces.follower_loads[].force", 1},
       {"forces.viscous_drag[].viscosity", 1},
       {"forces.rft[].eta_t", 1},

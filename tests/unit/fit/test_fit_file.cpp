@@ -320,6 +320,14 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
       },
       {"parameters[0].key", "got flagellated_robot.tail_radius", "adjoint_lm differentiates",
        "flagellated_robot.C1", "rods[].material.E", "shells[].material.thickness"});
+  // a component of an [x, y, z] key (gravity, point loads, moments, surface loads) is 0, 1 or 2
+  expect_input_error(
+      [&] { read_fit_file(adjoint_file("{key: 'forces.gravity[3]', initial: -9.81}", speed)); },
+      {"parameters[0].key", "got forces.gravity[3]",
+       "a component 0, 1 or 2 of the [x, y, z] key forces.gravity"});
+  expect_input_error(
+      [&] { read_fit_file(fit_file("{key: 'forces.point_loads[0].force', initial: 1}", speed)); },
+      {"parameters[0].key", "got forces.point_loads[0].force", "a real-valued key"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
