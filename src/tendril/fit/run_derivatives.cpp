@@ -196,7 +196,9 @@ int scene_steps(const sim::RodScene& scene) {
 }
 
 /// The run's objectives and their derivatives: the forward sensitivities for implicit Euler, the
-/// adjoint of each objective for the midpoint rule.
+/// adjoint of each objective for the midpoint rule and for quasi-static scenes (integrator.type
+/// static: a static solve at each t_k = k dt, as Simulation runs them; one solve at t = 0 for a
+/// duration of 0).
 adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
                                             const std::vector<adjoint::Objective>& objectives,
                                             const std::vector<adjoint::Parameter>& parameters) {
@@ -208,12 +210,18 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
   if (scene.solve == sim::Solve::implicit_euler)
     return adjoint::run_with_sensitivities(scene.model, scene.dynamics, initial, steps, objectives,
                                            parameters);
+  DynamicsOptions options = scene.dynamics;
+  adjoint::GradientOptions gradient;
+  if (scene.solve == sim::Solve::static_equilibrium) {
+    gradient.quasi_static = scene.statics;
+    options.dt = scene.duration > 0.0 ? scene.dt : 0.0;
+  }
   adjoint::RunSensitivities r;
   r.values.resize(static_cast<Eigen::Index>(objectives.size()));
   r.derivatives.resize(r.values.size(), static_cast<Eigen::Index>(parameters.size()));
   for (std::size_t j = 0; j < objectives.size(); ++j) {
-    const adjoint::RunGradient g = adjoint::run_with_gradient(scene.model, scene.dynamics, initial,
-                                                              steps, objectives[j], parameters);
+    const adjoint::RunGradient g = adjoint::run_with_gradient(scene.model, options, initial, steps,
+                                                              objectives[j], parameters, gradient);
     if (!g.ok) {
       r.message = g.message;
       return r;
@@ -286,21 +294,25 @@ bool is_differentiated_key(const std::string& path) {
 
 void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
                           const std::vector<std::string>& observables) {
-  if (scene.solve == sim::Solve::static_equilibrium)
-    throw InputError("integrator.type", "static",
-                     "implicit_euler or implicit_midpoint (method adjoint_lm differentiates "
-                     "dynamic runs)");
+  const bool statics = scene.solve == sim::Solve::static_equilibrium;
   const int steps = scene_steps(scene);
-  if (std::abs(steps * scene.dt - scene.duration) > 1e-9 * scene.dt)
+  const bool one_solve = statics && scene.duration == 0.0;
+  if (!one_solve && std::abs(steps * scene.dt - scene.duration) > 1e-9 * scene.dt)
     throw InputError("duration", fmt::format("{}", scene.duration),
                      fmt::format("a whole number of steps of integrator.dt = {} s (method "
-                                 "adjoint_lm differentiates steps of dt)",
-                                 scene.dt));
-  for (const std::string& name : observables)
-    if (parse_run_observable(scene, name).robot == "efficiency")
+                                 "adjoint_lm differentiates steps of dt{})",
+                                 scene.dt, statics ? "; or 0, one static solve" : ""));
+  for (const std::string& name : observables) {
+    const RunObservable o = parse_run_observable(scene, name);
+    if (statics && (!o.robot.empty() || !o.energy.empty()))
+      throw InputError("observable", name,
+                       "a node coordinate (adjoint_lm differentiates the node positions of a "
+                       "quasi-static run, integrator.type static)");
+    if (o.robot == "efficiency")
       throw InputError("observable", name,
                        "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
                        "tail_rotation_rate, a node coordinate or an energy");
+  }
   for (const std::string& key : keys) {
     const DifferentiatedKey* k = find_key(key_schema_path(key));
     if (k == nullptr)

@@ -295,8 +295,8 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
                      {"options.min_prismatic_extension", "got wide"});
 }
 
-// Method adjoint_lm takes the keys and observables it differentiates and dynamic scenes whose
-// duration is a whole number of steps only, and not the finite differences' step; bad input names
+// Method adjoint_lm takes the keys and observables it differentiates and scenes whose duration is
+// a whole number of steps only, and not the finite differences' step; bad input names
 // the key, the value and what is allowed. Observables are checked against the scene with either
 // method.
 TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
@@ -384,8 +384,9 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
             "flagellated_robot.C1, initial: 2}\ndata:\n  csv: data.csv\n  variables: "
             "[flagellated_robot.motor_rpm]\n  observables:\n    - " +
                 speed + "\n");
+  // a quasi-static scene is differentiated for its node positions only
   expect_input_error([&] { read_fit_file(statics); },
-                     {"integrator.type", "static", "implicit_euler or implicit_midpoint"});
+                     {"observable", "speed", "a node coordinate", "quasi-static"});
 }
 
 // The shipped fit files read (the vine one needs the measured data beside the repository).
