@@ -116,18 +116,27 @@ void expect_derivatives_match_differences(const fs::path& scene, const RunSettin
   }
 }
 
-TEST_F(SceneGradientFit, CantileverKeysAgainstWholeRunDifferences) {
-  const fs::path scene = write("cantilever.yaml", kCantilever);
+/// expect_derivatives_match_differences over 0.3 s of the cantilever scene `scene` by implicit
+/// Euler (the forward sensitivities) and implicit midpoint (the adjoint).
+void expect_both_schemes_match_differences(const fs::path& scene,
+                                           const std::vector<std::string>& keys,
+                                           const std::vector<double>& values,
+                                           const std::vector<std::string>& observables) {
   for (const char* scheme : {"implicit_euler", "implicit_midpoint"}) {
     SCOPED_TRACE(scheme);
-    expect_derivatives_match_differences(
-        scene,
-        {"duration=0.3", std::string("integrator.type=") + scheme,
-         "integrator.newton.force_tolerance=1e-14"},
-        {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius"},
-        {1e7, 1273.52, 5e-3},
-        {"rods[0].nodes[10].z@0.3", "rods[0].nodes[10].y@0.3", "rods[0].nodes[6].x@0.15"});
+    expect_derivatives_match_differences(scene,
+                                         {"duration=0.3", std::string("integrator.type=") + scheme,
+                                          "integrator.newton.force_tolerance=1e-14"},
+                                         keys, values, observables);
   }
+}
+
+TEST_F(SceneGradientFit, CantileverKeysAgainstWholeRunDifferences) {
+  expect_both_schemes_match_differences(
+      write("cantilever.yaml", kCantilever),
+      {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius"},
+      {1e7, 1273.52, 5e-3},
+      {"rods[0].nodes[10].z@0.3", "rods[0].nodes[10].y@0.3", "rods[0].nodes[6].x@0.15"});
 }
 
 TEST_F(SceneGradientFit, ShellStripKeysAgainstWholeRunDifferences) {
@@ -161,16 +170,10 @@ TEST_F(SceneGradientFit, ShellStripPoissonRatioAgainstWholeRunDifferences) {
 /// states, against whole scene-run differences, for the forward sensitivities (implicit Euler) and
 /// the adjoint (implicit midpoint).
 TEST_F(SceneGradientFit, EnergiesAgainstWholeRunDifferences) {
-  const fs::path cantilever = write("cantilever.yaml", kCantilever);
-  for (const char* scheme : {"implicit_euler", "implicit_midpoint"}) {
-    SCOPED_TRACE(scheme);
-    expect_derivatives_match_differences(
-        cantilever,
-        {"duration=0.3", std::string("integrator.type=") + scheme,
-         "integrator.newton.force_tolerance=1e-14"},
-        {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius"},
-        {1e7, 1273.52, 5e-3}, {"kinetic_energy@0.15", "elastic_energy@0.3", "kinetic_energy@0.3"});
-  }
+  expect_both_schemes_match_differences(
+      write("cantilever.yaml", kCantilever),
+      {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius"},
+      {1e7, 1273.52, 5e-3}, {"kinetic_energy@0.15", "elastic_energy@0.3", "kinetic_energy@0.3"});
   const fs::path strip = write("strip.yaml", kStrip);
   expect_derivatives_match_differences(strip, {"integrator.newton.force_tolerance=1e-14"},
                                        {"shells[0].material.nu", "shells[0].material.thickness",
@@ -189,19 +192,13 @@ TEST_F(SceneGradientFit, LoadComponentsAgainstWholeRunDifferences) {
   std::string text = kCantilever;
   text.replace(text.find("  point_loads:"), 0,
                "  point_moments: [{rod: 0, edge: -1, moment: [1.0e-3, 0, 2.0e-3]}]\n");
-  const fs::path cantilever = write("cantilever.yaml", text);
-  for (const char* scheme : {"implicit_euler", "implicit_midpoint"}) {
-    SCOPED_TRACE(scheme);
-    expect_derivatives_match_differences(
-        cantilever,
-        {"duration=0.3", std::string("integrator.type=") + scheme,
-         "integrator.newton.force_tolerance=1e-14"},
-        {"forces.gravity[2]", "forces.point_loads[0].force[1]", "forces.point_moments.0.moment.0",
-         "forces.point_moments[0].moment[2]", "rods[0].material.E"},
-        {-9.81, 0.02, 1e-3, 2e-3, 1e7},
-        {"rods[0].nodes[10].z@0.3", "rods[0].nodes[10].y@0.3", "rods[0].nodes[8].x@0.2",
-         "elastic_energy@0.3"});
-  }
+  expect_both_schemes_match_differences(
+      write("cantilever.yaml", text),
+      {"forces.gravity[2]", "forces.point_loads[0].force[1]", "forces.point_moments.0.moment.0",
+       "forces.point_moments[0].moment[2]", "rods[0].material.E"},
+      {-9.81, 0.02, 1e-3, 2e-3, 1e7},
+      {"rods[0].nodes[10].z@0.3", "rods[0].nodes[10].y@0.3", "rods[0].nodes[8].x@0.2",
+       "elastic_energy@0.3"});
   std::string strip = kStrip;
   strip.replace(
       strip.find("forces: {gravity: [0, 0, -9.81]}"), 32,
