@@ -39,7 +39,7 @@ struct ShootingFit3Iteration {
 
 struct ShootingFit3Options {
   int max_iterations = 40;
-  /// Stop when a step changes log K and log C by less than this [-]
+  /// Converged when the next step, undamped, changes log K and log C by less than this [-]
   double step_tolerance = 1e-10;
   /// Called at the start and after every trial; returning false stops the fit (message
   /// "interrupted"). Empty: none.
