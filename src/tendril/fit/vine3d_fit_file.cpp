@@ -63,11 +63,12 @@ vine3d::Vine3dScene vine3d_scene_at_initial_values(const FitFile& file,
   std::vector<std::string> s = settings;
   for (const FitParameter& q : file.parameters)
     s.push_back(q.key + "=[" + number_text(q.initial, 17) + "]");
-  vine3d::Vine3dScene scene = vine3d::load_vine3d_scene_file(file.scene, s);
-  if (scene.model.bending_law != vine::BendingLaw::linear)
+  // the law first: the inflated-beam law's scene refuses a stiffness
+  if (vine3d::load_vine3d_scene_file(file.scene, settings).model.bending_law !=
+      vine::BendingLaw::linear)
     throw InputError("vine3d.bending_law", "inflated_beam",
                      "linear (vine3d_shooting fits the linear law's K and C)");
-  return scene;
+  return vine3d::load_vine3d_scene_file(file.scene, s);
 }
 
 std::vector<vine3d::TrackedFrame3> read_tracked_frames3(const CsvTable& t, const io::SceneNode& fr,
