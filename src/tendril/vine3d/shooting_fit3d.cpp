@@ -169,10 +169,6 @@ ShootingFit3Result fit_stiffness_damping(const Vine3dModel& model, const Vine3dS
       Eigen::Matrix2d damped = normal;
       damped.diagonal() *= 1.0 + lambda;
       delta = damped.ldlt().solve(-gradient);
-      // the damping shortens a step by about 1 / (1 + lambda): converged if even the undamped
-      // step is below the tolerance
-      result.converged = (1.0 + lambda) * delta.lpNorm<Eigen::Infinity>() < options.step_tolerance;
-      if (result.converged) break;
       ++result.simulations;
       trial = residuals(model, start, frames, theta + delta);
       accepted = trial.ok && trial.r.squaredNorm() <= at.r.squaredNorm();
@@ -183,14 +179,15 @@ ShootingFit3Result fit_stiffness_damping(const Vine3dModel& model, const Vine3dS
                  theta + delta, delta.lpNorm<Eigen::Infinity>(), lambda);
       lambda = accepted ? std::max(lambda / 10.0, 1e-12) : lambda * 10.0;
     }
-    if (result.converged) {
-      result.message = "the next step is below the step tolerance";
-    } else if (!accepted) {
+    if (!accepted) {
       result.message = go_on ? "no step lowers the cost (damping beyond 1e12)" : "interrupted";
       break;
-    } else {
-      theta += delta;
-      at = std::move(trial);
+    }
+    theta += delta;
+    at = std::move(trial);
+    if (delta.lpNorm<Eigen::Infinity>() < options.step_tolerance) {
+      result.converged = true;
+      result.message = "a step below the step tolerance";
     }
   }
   if (!go_on && result.converged == false) result.message = "interrupted";

@@ -39,7 +39,7 @@ struct ShootingFit3Iteration {
 
 struct ShootingFit3Options {
   int max_iterations = 40;
-  /// Converged when the next step, undamped, changes log K and log C by less than this [-]
+  /// Converged when an accepted step changes log K and log C by less than this [-]
   double step_tolerance = 1e-10;
   /// Called at the start and after every trial; returning false stops the fit (message
   /// "interrupted"). Empty: none.
@@ -56,7 +56,7 @@ struct ShootingFit3Result {
   double stiffness_sigma = 0.0;
   double damping_sigma = 0.0;
   int iterations = 0;      ///< Levenberg-Marquardt iterations
-  bool converged = false;  ///< the step tolerance was reached
+  bool converged = false;  ///< an accepted step was below the step tolerance
   std::string message;     ///< why the fit stopped
   /// The covariance of (K, C) [N m/rad, N m s/rad]: s^2 (J^T J)^-1 of (ln K, ln C) scaled by K and
   /// C; its diagonal the squared standard errors
