@@ -18,11 +18,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <yaml-cpp/yaml.h>
 
 #include "support/cli_process.hpp"
 #include "support/scratch_dir.hpp"
@@ -42,16 +43,6 @@ constexpr int kFrames = 13, kPoints = 6;
 /// The shipped fit file's data.frames.
 constexpr const char* kFramesKeys =
     "{step: step, point: point, x: x_mm, y: y_mm, z: z_mm, factor: 1.0e-3}";
-
-/// The number after `"key": ` at its `occurrence`-th appearance in `json` (NaN if absent).
-double json_number(const std::string& json, const std::string& key, int occurrence = 0) {
-  std::size_t at = 0;
-  for (int i = 0; i <= occurrence; ++i) {
-    at = json.find("\"" + key + "\": ", i == 0 ? 0 : at + 1);
-    if (at == std::string::npos) return std::nan("");
-  }
-  return std::strtod(json.c_str() + at + key.size() + 4, nullptr);
-}
 
 /// The columns `first` .. `first` + 2 of residuals.csv's rows (after its header), per row.
 std::vector<double> residual_columns(const std::string& csv, int first) {
@@ -80,14 +71,17 @@ TEST(Vine3dFitCommand, RecoversKAndCOfTheShippedTrackWithinTheReportedSigma) {
   const std::string json = slurp(out / "fit.json");
   std::printf("%s\nthe command: %.2f s wall, %.2f s CPU\n", json.c_str(), r.wall_seconds,
               r.cpu_seconds);
-  EXPECT_NE(json.find("\"converged\": true"), std::string::npos);
-  const double k = json_number(json, "value", 0), c = json_number(json, "value", 1);
-  const double sigma_k = json_number(json, "sigma", 0), sigma_c = json_number(json, "sigma", 1);
+  const YAML::Node fit = YAML::Load(json);  // JSON is YAML
+  EXPECT_TRUE(fit["converged"].as<bool>());
+  const YAML::Node k = fit["parameters"][0], c = fit["parameters"][1];
+  EXPECT_EQ(k["key"].as<std::string>(), "vine3d.stiffness");
+  EXPECT_EQ(c["key"].as<std::string>(), "vine3d.damping");
+  const double sigma_k = k["sigma"].as<double>(), sigma_c = c["sigma"].as<double>();
   EXPECT_GT(sigma_k, 0.0);
   EXPECT_GT(sigma_c, 0.0);
-  EXPECT_LT(std::abs(k - kStiffness), 3 * sigma_k);
-  EXPECT_LT(std::abs(c - kDamping), 3 * sigma_c);
-  EXPECT_NEAR(json_number(json, "noise_sigma"), kNoise, 0.15 * kNoise);
+  EXPECT_LT(std::abs(k["value"].as<double>() - kStiffness), 3 * sigma_k);
+  EXPECT_LT(std::abs(c["value"].as<double>() - kDamping), 3 * sigma_c);
+  EXPECT_NEAR(fit["noise_sigma"].as<double>(), kNoise, 0.15 * kNoise);
   EXPECT_NE(r.err.find("vine3d.stiffness = "), std::string::npos) << r.err;
 
   // residuals.csv: every tracked point, measured (the CSV in m) and simulated
