@@ -159,7 +159,8 @@ std::vector<std::size_t> read_variables_and_frames(const io::SceneNode& data, co
                         " (planar points; 3D points with method vine3d_shooting)");
     f.frames = read_measured_frames(table, frames, f.data_csv);
   } else if (data.has("frames")) {
-    data.fail("frames", "(given)", "frames only with methods vine_shooting and joint_estimation");
+    data.fail("frames", "(given)",
+              "frames only with methods vine_shooting, joint_estimation and vine3d_shooting");
   }
   return variable_columns;
 }

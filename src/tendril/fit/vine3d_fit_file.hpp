@@ -25,8 +25,8 @@ bool is_vine3d_method(const std::string& method);
 void check_vine3d_parameter_key(const io::SceneNode& p, const std::string& key);
 
 /// The 3D vine scene with `settings` and K, C at the parameters' initial values (vine3d.stiffness,
-/// vine3d.damping); InputError if the scene does not load, has the inflated-beam law (its K is not
-/// a parameter) or a parameter is missing.
+/// vine3d.damping); InputError if the scene does not load or has the inflated-beam law (its joints
+/// have no K).
 vine3d::Vine3dScene vine3d_scene_at_initial_values(const FitFile& file,
                                                    const std::vector<std::string>& settings);
 
