@@ -14,8 +14,12 @@
 //   point missing from a frame or given twice, a non-finite coordinate, a planar key, one
 //   parameter only, an option of another method, data.track, a planar scene, the inflated-beam
 //   law.
+// - SIGTERM after the first iteration stops the fit at its next trial: exit 143, DIR.failed with
+//   status interrupted and the history so far, no DIR.
 // Everything is written into the test's scratch folder.
 #include <gtest/gtest.h>
+
+#include <signal.h>
 
 #include <cmath>
 #include <filesystem>
@@ -102,6 +106,28 @@ TEST(Vine3dFitCommand, RecoversKAndCOfTheShippedTrackWithinTheReportedSigma) {
   ASSERT_EQ(fitted.shape, (std::vector<std::size_t>{kFrames, kPoints, 3}));
   for (std::size_t i = 0; i < simulated.size(); ++i)
     EXPECT_NEAR(fitted.data[i], simulated[i], (i / 3) % kPoints == 0 ? 1e-5 : 1e-12) << i;
+}
+
+TEST(Vine3dFitCommand, SigtermStopsTheFitAtItsNextTrialKeepingTheHistory) {
+  const fs::path dir = testing::scratch_dir("fit_vine3d") / "sigterm";
+  fs::create_directories(dir);
+  robustness::CliOptions o;
+  o.while_output = [](int pid, const std::string& output) {
+    if (output.find("\n   1 ") == std::string::npos) return false;  // the first iteration's line
+    ::kill(pid, SIGTERM);
+    return true;
+  };
+  const robustness::CliResult r =
+      run_cli({"fit", (testing::source_tree() / "examples/fit/vine3d_swinging.yaml").string(),
+               "--out", "fit", "--no-plot"},
+              dir, o);
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.err;
+  EXPECT_NE(r.err.find("fit interrupted by signal 15"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "fit"));
+  EXPECT_NE(slurp(dir / "fit.failed" / "run.json").find("\"interrupted\""), std::string::npos);
+  const std::string history = slurp(dir / "fit.failed" / "history.csv");
+  EXPECT_EQ(history.rfind("iteration,accepted,", 0), 0u) << history;
+  EXPECT_NE(history.find("\n1,1,"), std::string::npos) << history;  // iteration 1 kept
 }
 
 class Vine3dFitCommandInput : public ::testing::Test {
