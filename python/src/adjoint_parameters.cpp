@@ -129,7 +129,8 @@ std::optional<adjoint::Parameter> knot_parameter(Model& model, const io::Json& s
 }
 
 /// The parameters no scene key expresses: of the rods' rest shape and Poisson ratio, single
-/// springs' natural curvatures.
+/// springs' natural curvatures, single edges' rest lengths and single hinges' natural angles (the
+/// quantities of sim.controls).
 std::optional<adjoint::Parameter> model_parameter(const Model& model, const io::Json& scene,
                                                   const std::string& name, double value) {
   if (name == "rest_length_scale") return adjoint::rest_length_scale(model, 1.0);
@@ -139,6 +140,10 @@ std::optional<adjoint::Parameter> model_parameter(const Model& model, const io::
     return adjoint::uniform_natural_curvature(name.back() == '1' ? 0 : 1, value);
   if (const auto m = match(name, R"(springs\[(\d{1,9})\]\.natural_curvature_([12]))"))
     return adjoint::spring_natural_curvature(model, std::stoi((*m)[1]), (*m)[2] == "1" ? 0 : 1);
+  if (const auto m = match(name, R"(edges\[(\d{1,9})\]\.rest_length)"))
+    return adjoint::edge_rest_length(model, std::stoi((*m)[1]));
+  if (const auto m = match(name, R"(hinges\[(\d{1,9})\]\.natural_angle)"))
+    return adjoint::hinge_natural_angle(model, std::stoi((*m)[1]));
   return std::nullopt;
 }
 
@@ -148,6 +153,7 @@ std::string allowed_names() {
          fit::comma_separated(fit::differentiated_keys()) +
          "; an index in [] or after a dot), or rest_length_scale, poisson_ratio, "
          "natural_curvature_1, natural_curvature_2, springs[k].natural_curvature_1 or _2, "
+         "edges[e].rest_length, hinges[h].natural_angle, "
          "point_loads[j].force_x, _y or _z, actuation[a].table[j]";
 }
 

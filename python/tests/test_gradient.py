@@ -334,3 +334,49 @@ def test_scene_key_keeps_the_python_forces(repo):
     assert result["value"] != pytest.approx(objective_of_scene(repo, {}), rel=1e-3)
     e = central_difference(lambda v: run({"rods.0.material.E": v}), 1e7, 1e5)
     assert result["gradient"]["rods[0].material.E"] == pytest.approx(e, rel=1e-6)
+
+
+HINGE_STRIP = """
+duration: 0.04
+shells:
+  - geometry: {type: rectangle, length: 0.2, width: 0.05, nodes_x: 7, nodes_y: 3, pattern: alternating}
+    material: {E: 2.0e7, nu: 0.3, density: 1000, thickness: 0.004}
+    bending: hinge
+    clamp: {side: x_min, rows: 2}
+forces: {gravity: [0, 0, -9.81]}
+integrator:
+  type: implicit_euler
+  dt: 2.0e-3
+  newton: {force_tolerance: 1.0e-14}
+"""
+
+
+def controlled_objective(path, control, index, value, node, target):
+    """1/2 |x_node - target|^2 after STEPS steps stepped here, with sim.controls.<control>[index] = value."""
+    sim = tendril.Simulation.from_file(path)
+    getattr(sim.controls, control)[index] = value
+    for _ in range(STEPS):
+        assert sim.step().ok
+    return 0.5 * np.sum((sim.state.positions[node] - target) ** 2)
+
+
+@pytest.mark.parametrize("text, control, name, index", [
+    (LOADED_ACTUATED_CANTILEVER, "rest_length", "edges[{}].rest_length", 4),
+    (HINGE_STRIP, "hinge_natural_angle", "hinges[{}].natural_angle", 5)])
+def test_edge_rest_length_and_hinge_angle_match_differences_of_runs(tmp_path, text, control, name, index):
+    # a rod edge's rest length and a shell hinge's natural angle, set 10 % / 0.1 rad away from the
+    # scene's, against differences of runs with sim.controls changed (the quantities they set)
+    path = scene_file(tmp_path, text)
+    sim = tendril.Simulation.from_file(path)
+    start = float(getattr(sim.controls, control)[index])
+    value = 1.1 * start if control == "rest_length" else 0.1
+    node = int(np.argmax(sim.state.positions[:, 0]))
+    target = sim.state.positions[node] + np.array([-0.01, 0.02, -0.05])
+    result = sim.run_with_gradient(STEPS, [(node, STEPS, tuple(target))], [(name.format(index), value)])
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(controlled_objective(path, control, index, value, node, target),
+                                            rel=1e-12)
+    h0 = 1e-2 * abs(value)
+    difference = central_difference(lambda v: controlled_objective(path, control, index, v, node, target),
+                                    value, h0)
+    assert result["gradient"][name.format(index)] == pytest.approx(difference, rel=1e-6)

@@ -1,6 +1,7 @@
 #include "tendril/adjoint/rest_shape_parameters.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
@@ -46,6 +47,33 @@ Parameter rest_length_scale(const Model& model, double scale) {
   };
   p.apply = [tangent = p.tangent](Model& m, double value) { tangent(m, value, 0.0); };
   return p;
+}
+
+Parameter edge_rest_length(const Model& model, int edge) {
+  const auto e = static_cast<std::size_t>(edge);
+  if (edge < 0 || e >= model.rods.rest_length.size())
+    throw InputError(
+        "edge", std::to_string(edge),
+        "a rod edge index in [0, " + std::to_string(model.rods.rest_length.size()) + ")");
+  Parameter p;
+  p.name = "edge_" + std::to_string(edge) + ".rest_length";
+  p.value = model.rods.rest_length[e];
+  // 1/l moved along its tangent at l = value: 1/l(t) = 1/value - t/value^2
+  p.tangent = [e](Model& m, double value, double t) {
+    m.rods.rest_length[e] = value / (1.0 - t / value);
+  };
+  p.apply = [e](Model& m, double value) { m.rods.rest_length[e] = value; };
+  return p;
+}
+
+Parameter hinge_natural_angle(const Model& model, int hinge) {
+  const auto h = static_cast<std::size_t>(hinge);
+  if (hinge < 0 || h >= model.shells.hinges.size())
+    throw InputError(
+        "hinge", std::to_string(hinge),
+        "a shell hinge index in [0, " + std::to_string(model.shells.hinges.size()) + ")");
+  return {"hinge_" + std::to_string(hinge) + ".natural_angle", model.shells.hinges[h].natural_angle,
+          [h](Model& m, double value) { m.shells.hinges[h].natural_angle = value; }};
 }
 
 Parameter poisson_ratio(const Model& model, double poisson_ratio) {
