@@ -130,7 +130,7 @@ std::optional<adjoint::Parameter> knot_parameter(Model& model, const io::Json& s
 
 /// The parameters no scene key expresses: of the rods' rest shape and Poisson ratio, single
 /// springs' natural curvatures, single edges' rest lengths and single hinges' natural angles (the
-/// quantities of sim.controls).
+/// quantities of sim.controls), single mid-edge shell edges' natural folds.
 std::optional<adjoint::Parameter> model_parameter(const Model& model, const io::Json& scene,
                                                   const std::string& name, double value) {
   if (name == "rest_length_scale") return adjoint::rest_length_scale(model, 1.0);
@@ -144,6 +144,8 @@ std::optional<adjoint::Parameter> model_parameter(const Model& model, const io::
     return adjoint::edge_rest_length(model, std::stoi((*m)[1]));
   if (const auto m = match(name, R"(hinges\[(\d{1,9})\]\.natural_angle)"))
     return adjoint::hinge_natural_angle(model, std::stoi((*m)[1]));
+  if (const auto m = match(name, R"(shell_edges\[(\d{1,9})\]\.natural_fold)"))
+    return adjoint::midedge_natural_fold(model, std::stoi((*m)[1]));
   return std::nullopt;
 }
 
@@ -153,7 +155,7 @@ std::string allowed_names() {
          fit::comma_separated(fit::differentiated_keys()) +
          "; an index in [] or after a dot), or rest_length_scale, poisson_ratio, "
          "natural_curvature_1, natural_curvature_2, springs[k].natural_curvature_1 or _2, "
-         "edges[e].rest_length, hinges[h].natural_angle, "
+         "edges[e].rest_length, hinges[h].natural_angle, shell_edges[e].natural_fold, "
          "point_loads[j].force_x, _y or _z, actuation[a].table[j]";
 }
 

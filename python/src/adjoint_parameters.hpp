@@ -28,7 +28,7 @@ struct SceneParameters {
 /// value, as in the scene file), or one of the parameters no scene key expresses:
 /// rest_length_scale, poisson_ratio (of every rod and shell), natural_curvature_1 or _2 (uniform,
 /// affine in kappa), springs[k].natural_curvature_1 or _2, edges[e].rest_length,
-/// hinges[h].natural_angle, point_loads[j].force_x, _y or _z and
+/// hinges[h].natural_angle, shell_edges[e].natural_fold, point_loads[j].force_x, _y or _z and
 /// actuation[a].table[j]. The scene keys' parameters come first in the list (the last of them
 /// loads the model the others then apply to), the others after them in the order given.
 SceneParameters scene_parameters(const RodSimulation& simulation,

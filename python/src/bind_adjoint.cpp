@@ -108,7 +108,8 @@ std::string run_with_gradient_doc() {
          "\n(indices in [] or after a dot: rods[0].material.E, rods.0.material.E), or one of the "
          "parameters no scene key expresses: natural_curvature_1, natural_curvature_2 (uniform, "
          "[1/m]), springs[k].natural_curvature_1 or _2, edges[e].rest_length, "
-         "hinges[h].natural_angle, rest_length_scale, poisson_ratio, "
+         "hinges[h].natural_angle, shell_edges[e].natural_fold, rest_length_scale, "
+         "poisson_ratio, "
          "point_loads[j].force_x, _y or _z, actuation[a].table[j] (docs/python.md).\n\n"
          "Returns {ok, message, value, gradient: {name: dL/dp}, initial_velocity, "
          "initial_position, substeps, contact_switches}.";

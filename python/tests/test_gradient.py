@@ -380,3 +380,23 @@ def test_edge_rest_length_and_hinge_angle_match_differences_of_runs(tmp_path, te
     difference = central_difference(lambda v: controlled_objective(path, control, index, v, node, target),
                                     value, h0)
     assert result["gradient"][name.format(index)] == pytest.approx(difference, rel=1e-6)
+
+
+def test_midedge_natural_fold_matches_differences_of_runs(tmp_path):
+    # the natural fold of an interior shell edge of a mid-edge strip (no control or scene key sets
+    # it: the runs from C++ at the folds moved)
+    path = scene_file(tmp_path, HINGE_STRIP.replace("bending: hinge", "bending: midedge"))
+    sim = tendril.Simulation.from_file(path)
+    node = int(np.argmax(sim.state.positions[:, 0]))
+    target = tuple(sim.state.positions[node] + np.array([-0.01, 0.02, -0.05]))
+    name = "shell_edges[20].natural_fold"
+
+    def run_value(fold):
+        r = sim.run_with_gradient(STEPS, [(node, STEPS, target)], [(name, fold)])
+        assert r["ok"], r["message"]
+        return r["value"], r["gradient"][name]
+
+    value, gradient = run_value(0.1)
+    assert gradient == pytest.approx(central_difference(lambda v: run_value(v)[0], 0.1, 1e-3), rel=1e-6)
+    with pytest.raises(tendril.InputError, match="two mid-edge bending triangles"):
+        tendril.Simulation.from_file(path, {"shells.0.bending": "hinge"}).run_with_gradient(3, [], [(name, 0.0)])

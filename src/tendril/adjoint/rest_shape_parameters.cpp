@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
@@ -74,6 +75,54 @@ Parameter hinge_natural_angle(const Model& model, int hinge) {
         "a shell hinge index in [0, " + std::to_string(model.shells.hinges.size()) + ")");
   return {"hinge_" + std::to_string(hinge) + ".natural_angle", model.shells.hinges[h].natural_angle,
           [h](Model& m, double value) { m.shells.hinges[h].natural_angle = value; }};
+}
+
+namespace {
+
+/// Where a shell edge's natural weight lives in one of its mid-edge triangles.
+struct EdgeWeight {
+  std::size_t triangle;  ///< index into ShellMesh::midedge_triangles
+  int k;                 ///< the edge's local index in it
+};
+
+/// The entries of shell edge `edge` in its two mid-edge triangles (fewer for a boundary edge or
+/// hinge bending).
+std::vector<EdgeWeight> edge_weights(const Model& model, int edge) {
+  std::vector<EdgeWeight> out;
+  const auto& shells = model.shells;
+  for (std::size_t i = 0; i < shells.midedge_triangles.size(); ++i) {
+    const auto t = static_cast<std::size_t>(shells.midedge_triangles[i].triangle);
+    for (int k = 0; k < 3; ++k)
+      if (shells.triangle_edges[t][static_cast<std::size_t>(k)] == edge) out.push_back({i, k});
+  }
+  return out;
+}
+
+/// The sum of the rest angles beta_bar^k = -w_bar^k / c^k of a shell edge's two triangles.
+double natural_fold(const Model& model, const std::vector<EdgeWeight>& weights) {
+  double fold = 0.0;
+  for (const EdgeWeight& w : weights) {
+    const MidEdgeTriangle& t = model.shells.midedge_triangles[w.triangle];
+    fold -= t.natural_weight[w.k] / t.coefficient[w.k];
+  }
+  return fold;
+}
+
+}  // namespace
+
+Parameter midedge_natural_fold(const Model& model, int edge) {
+  const std::vector<EdgeWeight> weights = edge_weights(model, edge);
+  if (weights.size() != 2)
+    throw InputError("edge", std::to_string(edge),
+                     "a shell edge between two mid-edge bending triangles");
+  return {"shell_edge_" + std::to_string(edge) + ".natural_fold", natural_fold(model, weights),
+          [weights](Model& m, double value) {
+            const double half = 0.5 * (value - natural_fold(m, weights));
+            for (const EdgeWeight& w : weights) {
+              MidEdgeTriangle& t = m.shells.midedge_triangles[w.triangle];
+              t.natural_weight[w.k] -= t.coefficient[w.k] * half;
+            }
+          }};
 }
 
 Parameter poisson_ratio(const Model& model, double poisson_ratio) {

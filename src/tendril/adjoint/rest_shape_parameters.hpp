@@ -35,6 +35,13 @@ Parameter edge_rest_length(const Model& model, int edge);
 /// is not a hinge of `model`.
 Parameter hinge_natural_angle(const Model& model, int hinge);
 
+/// The natural fold angle [rad] of interior shell edge `edge` in mid-edge bending: the sum of the
+/// rest angles beta_bar^k of its two triangles (beta^k as in MidEdgeTriangle; 0 for a flat rest
+/// shape), starting at the model's value. Setting it moves each triangle's beta_bar^k by half the
+/// change, through its natural weight w_bar^k = -c^k beta_bar^k, so the force is affine in it.
+/// InputError "edge" for an index that is not a shell edge between two mid-edge triangles.
+Parameter midedge_natural_fold(const Model& model, int edge);
+
 /// The Poisson ratio nu [-] of every rod and shell at a fixed Young's modulus, whose current value
 /// in `model` is `poisson_ratio` (all materials share it): the rods' GJ = E J / (2 (1 + nu)), the
 /// CST membranes' Lame moduli mu = E / (2 (1 + nu)) and lambda = E nu / (1 - nu^2), the hinge and

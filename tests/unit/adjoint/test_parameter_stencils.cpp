@@ -218,7 +218,8 @@ TEST(ParameterStencils, HingeNaturalAngles) {
   expect_stencils_are_residual_derivatives(c);
 }
 
-/// A mid-edge strip clamped at one end, swinging under gravity.
+/// A mid-edge strip clamped at one end, swinging under gravity; then the natural folds of two
+/// interior edges.
 TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
   const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
   ShellInput input;
@@ -238,6 +239,15 @@ TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
   c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7),
                   adjoint::poisson_ratio(c.model, 0.3)};
   expect_stencils_are_residual_derivatives(c);
+  // the natural folds of two interior edges, one set to 0.2 rad
+  int found = 0;
+  for (int e = 0; e < static_cast<int>(c.model.shells.edges.size()) && found < 2; ++e)
+    if (c.model.shells.edge_triangles[static_cast<std::size_t>(e)][1] >= 0 && e % 3 == 0) {
+      c.parameters[static_cast<std::size_t>(found++)] = adjoint::midedge_natural_fold(c.model, e);
+    }
+  c.parameters[0].value = 0.2;
+  c.parameters.pop_back();
+  expect_stencils_are_residual_derivatives(c);
 }
 
 TEST(ParameterStencils, BadInputIsRefused) {
@@ -250,6 +260,7 @@ TEST(ParameterStencils, BadInputIsRefused) {
   EXPECT_THROW(adjoint::control_knot(m, 0, 0), InputError);
   EXPECT_THROW(adjoint::edge_rest_length(m, 10), InputError);
   EXPECT_THROW(adjoint::hinge_natural_angle(m, 0), InputError);
+  EXPECT_THROW(adjoint::midedge_natural_fold(m, 0), InputError);
   EXPECT_THROW(adjoint::ControlSchedule(m, RestQuantity::rest_length, {0}, {0.0}, {1.0}),
                InputError);
 }

@@ -3,8 +3,8 @@
 // the residual), the shear modulus, the components of a point load and the knots of a natural
 // curvature schedule (the per-step control a controller sets), under implicit Euler and the
 // midpoint rule; the scale of the rest lengths and the Poisson ratio, which the residual is not a
-// polynomial in (their stencils move along a tangent); the rest lengths of single edges and the
-// natural angles of shell hinges.
+// polynomial in (their stencils move along a tangent); the rest lengths of single edges, the
+// natural angles of shell hinges and the natural folds of mid-edge shell edges.
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -80,6 +80,20 @@ TEST(ParameterGradients, HingeNaturalAngles) {
   c.parameters = {adjoint::hinge_natural_angle(c.model, last),
                   adjoint::hinge_natural_angle(c.model, last - 3),
                   adjoint::youngs_modulus(c.model, 2e7)};
+  test::expect_gradient_matches_differences(c, {});
+}
+
+/// The strip with mid-edge bending: the natural folds of two interior edges near the tip (one
+/// folded at rest by 0.2 rad) and E.
+TEST(ParameterGradients, MidEdgeNaturalFolds) {
+  test::GradientCase c = test::swinging_strip(ShellBending::midedge);
+  std::vector<int> interior;
+  for (int e = static_cast<int>(c.model.shells.edges.size()) - 1; e >= 0; --e)
+    if (c.model.shells.edge_triangles[static_cast<std::size_t>(e)][1] >= 0) interior.push_back(e);
+  c.parameters = {adjoint::midedge_natural_fold(c.model, interior[0]),
+                  adjoint::midedge_natural_fold(c.model, interior[2]),
+                  adjoint::youngs_modulus(c.model, 2e7)};
+  c.parameters[0].value = 0.2;
   test::expect_gradient_matches_differences(c, {});
 }
 
