@@ -50,34 +50,15 @@ Parameter rest_length_scale(const Model& model, double scale) {
   return p;
 }
 
-Parameter edge_rest_length(const Model& model, int edge) {
-  const auto e = static_cast<std::size_t>(edge);
-  if (edge < 0 || e >= model.rods.rest_length.size())
-    throw InputError(
-        "edge", std::to_string(edge),
-        "a rod edge index in [0, " + std::to_string(model.rods.rest_length.size()) + ")");
-  Parameter p;
-  p.name = "edge_" + std::to_string(edge) + ".rest_length";
-  p.value = model.rods.rest_length[e];
-  // 1/l moved along its tangent at l = value: 1/l(t) = 1/value - t/value^2
-  p.tangent = [e](Model& m, double value, double t) {
-    m.rods.rest_length[e] = value / (1.0 - t / value);
-  };
-  p.apply = [e](Model& m, double value) { m.rods.rest_length[e] = value; };
-  return p;
-}
-
-Parameter hinge_natural_angle(const Model& model, int hinge) {
-  const auto h = static_cast<std::size_t>(hinge);
-  if (hinge < 0 || h >= model.shells.hinges.size())
-    throw InputError(
-        "hinge", std::to_string(hinge),
-        "a shell hinge index in [0, " + std::to_string(model.shells.hinges.size()) + ")");
-  return {"hinge_" + std::to_string(hinge) + ".natural_angle", model.shells.hinges[h].natural_angle,
-          [h](Model& m, double value) { m.shells.hinges[h].natural_angle = value; }};
-}
-
 namespace {
+
+/// `index` as an index into `count` things (InputError `key` naming `what` otherwise).
+std::size_t checked_index(const char* key, int index, std::size_t count, const std::string& what) {
+  if (index < 0 || static_cast<std::size_t>(index) >= count)
+    throw InputError(key, std::to_string(index),
+                     what + " index in [0, " + std::to_string(count) + ")");
+  return static_cast<std::size_t>(index);
+}
 
 /// Where a shell edge's natural weight lives in one of its mid-edge triangles.
 struct EdgeWeight {
@@ -109,6 +90,25 @@ double natural_fold(const Model& model, const std::vector<EdgeWeight>& weights) 
 }
 
 }  // namespace
+
+Parameter edge_rest_length(const Model& model, int edge) {
+  const std::size_t e = checked_index("edge", edge, model.rods.rest_length.size(), "a rod edge");
+  Parameter p;
+  p.name = "edge_" + std::to_string(edge) + ".rest_length";
+  p.value = model.rods.rest_length[e];
+  // 1/l moved along its tangent at l = value: 1/l(t) = 1/value - t/value^2
+  p.tangent = [e](Model& m, double value, double t) {
+    m.rods.rest_length[e] = value / (1.0 - t / value);
+  };
+  p.apply = [e](Model& m, double value) { m.rods.rest_length[e] = value; };
+  return p;
+}
+
+Parameter hinge_natural_angle(const Model& model, int hinge) {
+  const std::size_t h = checked_index("hinge", hinge, model.shells.hinges.size(), "a shell hinge");
+  return {"hinge_" + std::to_string(hinge) + ".natural_angle", model.shells.hinges[h].natural_angle,
+          [h](Model& m, double value) { m.shells.hinges[h].natural_angle = value; }};
+}
 
 Parameter midedge_natural_fold(const Model& model, int edge) {
   const std::vector<EdgeWeight> weights = edge_weights(model, edge);

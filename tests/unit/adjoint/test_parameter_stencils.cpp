@@ -192,27 +192,32 @@ TEST(ParameterStencils, EdgeRestLengths) {
   expect_stencils_are_residual_derivatives(c);
 }
 
-/// A strip with hinge bending, clamped at one end, swinging under gravity: the natural angles of
-/// two hinges (one folded at rest by 0.2 rad).
-TEST(ParameterStencils, HingeNaturalAngles) {
+/// A 0.2 x 0.05 m strip (5 x 3 nodes) with `bending`, clamped at one end, swinging under gravity.
+StencilCase clamped_strip(ShellBending bending) {
   const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
   ShellInput input;
   input.triangles = mesh.triangles;
   input.material = {
       .youngs_modulus = 2e7, .poisson_ratio = 0.3, .density = 1000.0, .thickness = 4e-3};
-  input.bending = ShellBending::hinge;
+  input.bending = bending;
   StencilCase c;
   c.model = build_shell_model(mesh.nodes, {input});
   c.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
   for (int i = 0; i < c.model.dofs.num_nodes; ++i)
     if (mesh.nodes[static_cast<std::size_t>(i)].x() < 0.06)
       for (int d = 0; d < 3; ++d) c.model.fixed[static_cast<std::size_t>(3 * i + d)] = 1;
-  const int last = static_cast<int>(c.model.shells.hinges.size()) - 1;
-  c.model.shells.hinges.back().natural_angle = 0.2;
   c.initial.q = rest_configuration(c.model);
   c.initial.u = VecX::Zero(c.model.dofs.size());
   initialize_frames(c.model, c.initial.q, c.initial.frames);
   c.options.dt = 2e-3;
+  return c;
+}
+
+/// The strip with hinge bending: the natural angles of two hinges (one folded at rest by 0.2 rad).
+TEST(ParameterStencils, HingeNaturalAngles) {
+  StencilCase c = clamped_strip(ShellBending::hinge);
+  const int last = static_cast<int>(c.model.shells.hinges.size()) - 1;
+  c.model.shells.hinges.back().natural_angle = 0.2;
   c.parameters = {adjoint::hinge_natural_angle(c.model, last),
                   adjoint::hinge_natural_angle(c.model, last - 3)};
   expect_stencils_are_residual_derivatives(c);
@@ -221,21 +226,7 @@ TEST(ParameterStencils, HingeNaturalAngles) {
 /// A mid-edge strip clamped at one end, swinging under gravity; then the natural folds of two
 /// interior edges.
 TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
-  const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
-  ShellInput input;
-  input.triangles = mesh.triangles;
-  input.material = {
-      .youngs_modulus = 2e7, .poisson_ratio = 0.3, .density = 1000.0, .thickness = 4e-3};
-  StencilCase c;
-  c.model = build_shell_model(mesh.nodes, {input});
-  c.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
-  for (int i = 0; i < c.model.dofs.num_nodes; ++i)
-    if (mesh.nodes[static_cast<std::size_t>(i)].x() < 0.06)
-      for (int d = 0; d < 3; ++d) c.model.fixed[static_cast<std::size_t>(3 * i + d)] = 1;
-  c.initial.q = rest_configuration(c.model);
-  c.initial.u = VecX::Zero(c.model.dofs.size());
-  initialize_frames(c.model, c.initial.q, c.initial.frames);
-  c.options.dt = 2e-3;
+  StencilCase c = clamped_strip(ShellBending::midedge);
   c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7),
                   adjoint::poisson_ratio(c.model, 0.3)};
   expect_stencils_are_residual_derivatives(c);
