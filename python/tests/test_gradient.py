@@ -400,3 +400,28 @@ def test_midedge_natural_fold_matches_differences_of_runs(tmp_path):
     assert gradient == pytest.approx(central_difference(lambda v: run_value(v)[0], 0.1, 1e-3), rel=1e-6)
     with pytest.raises(tendril.InputError, match="two mid-edge bending triangles"):
         tendril.Simulation.from_file(path, {"shells.0.bending": "hinge"}).run_with_gradient(3, [], [(name, 0.0)])
+
+
+ROBOT = {"duration": 0.1, "flagellated_robot": {"tails": 2, "motor_rpm": 100},
+         "integrator": {"type": "implicit_euler", "dt": 0.01, "newton": {"force_tolerance": 1e-14}}}
+
+
+def test_robot_keys_match_differences_of_scene_runs():
+    # the flagellated robot's keys (once Python's own names C1, C2, mu, motor_rpm): 10 steps, the
+    # head node's distance to a point ahead, against runs stepped here with the key changed
+    target = (0.01, 0.0, 0.0)
+    values = {"flagellated_robot.C1": 2.42, "flagellated_robot.mu": 7.0, "flagellated_robot.motor_rpm": 100.0}
+
+    def run(overrides):
+        sim = tendril.Simulation.from_dict(ROBOT, overrides)
+        for _ in range(10):
+            assert sim.step().ok
+        return 0.5 * np.sum((sim.state.positions[0] - target) ** 2)
+
+    sim = tendril.Simulation.from_dict(ROBOT, {k: v for k, v in values.items() if k != "flagellated_robot.C1"})
+    result = sim.run_with_gradient(10, [(0, 10, target)], list(values.items()))
+    assert result["ok"], result["message"]
+    assert result["value"] == pytest.approx(run(values), rel=1e-12)
+    for key, value in values.items():
+        difference = central_difference(lambda v: run({**values, key: v}), value, 1e-2 * value)
+        assert result["gradient"][key] == pytest.approx(difference, rel=1e-6), key
