@@ -2,14 +2,15 @@
 each finite-difference Jacobian evaluated through tendril.sweep's executor: local processes by default,
 or a Dask distributed cluster with `client` (docs/python.md, docs/physics/fitting.md). The algorithm is
 the C++ one of `tendril fit` (fit/run_least_squares.hpp: bounded Levenberg-Marquardt in value / scale,
-uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here. With
+uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here (with a node
+coordinate among the observables, each worker runs its point with `tendril fit`'s evaluator). With
 method="adjoint_lm" the runs and their exact derivatives come from the C++ evaluator of `tendril fit`'s
 gradient method (threads of this process, one run per point and experiment, no finite differences).
 """
 import math
 import time
 
-from ._sweep import Executor, _normalise_observables, _value_text
+from ._sweep import Executor, _normalise_observables, _value_text, run_point
 
 try:
     from . import _tendril
@@ -123,8 +124,6 @@ def _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, 
 def _run_task(specs):
     """The executor's task of finite_difference_lm: run_point (a run folder and its run.json, callables
     allowed), or _scene_point where an observable is a node coordinate (every one a name then)."""
-    from ._sweep import run_point
-
     if not any(_is_node_coordinate(spec) for spec in specs.values()):
         return run_point
     for column, spec in specs.items():
