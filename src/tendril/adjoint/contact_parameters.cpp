@@ -87,8 +87,8 @@ void rebuild(Model& m, std::size_t energy, int friction, const Set& set) {
   }
 }
 
-/// The distance of a pair's closest points and their relative velocity, normal to the pair and
-/// tangential.
+/// The distance of a pair's closest points and the part of their relative velocity tangential to
+/// the pair.
 struct PairMotion {
   double distance = 0.0;  ///< [m]
   double slip = 0.0;      ///< |(I - n n^T) v| [m/s]
