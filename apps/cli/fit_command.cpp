@@ -9,8 +9,9 @@
 //   DIR/history.csv     one row per iteration
 //   DIR/residuals.csv   measured against simulated at the fitted values, per experiment (the vine
 //                       methods: per frame and point, fit/fit_points_csv.hpp)
-//   DIR/trajectory/     the vine methods: the fitted run (a vine run folder the viewer opens)
-//   DIR/measured/       the vine methods: the measured frames as a vine run folder
+//   DIR/trajectory/     the vine methods: the fitted run (a vine or vine3d run folder the viewer
+//                       opens)
+//   DIR/measured/       the vine methods: the measured frames as a vine or vine3d run folder
 //   DIR/fit.png         objective per iteration and measured against simulated (plot_fit.py,
 //   matplotlib) DIR/points.png      the vine methods: measured and simulated points per frame
 //   (plot_fit_points.py) DIR/run.json        the folder's manifest (kind "fit", the resolved fit
@@ -36,6 +37,8 @@
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/fitted_trajectory.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
+#include "tendril/fit/vine3d_fit_file.hpp"
+#include "tendril/fit/vine3d_fitted_trajectory.hpp"
 #include "tendril/io/run_directory.hpp"
 
 namespace tendril::cli {
@@ -104,6 +107,27 @@ void draw_plots(io::RunDirectory& dir, const fit::FitReport& report, const std::
   }
 }
 
+/// The fitted run `run` (written as DIR/trajectory) adopted into the fit directory, or, if it
+/// failed, kept as trajectory.failed with a warning.
+void adopt_trajectory(io::RunDirectory& dir, const io::RunResult& run) {
+  if (run.ok) {
+    dir.adopt_file("trajectory");
+    return;
+  }
+  std::fprintf(stderr, "warning: the fitted trajectory's run failed: %s\n", run.message.c_str());
+  if (!run.path.empty()) dir.adopt_file(run.path.filename().string());
+}
+
+/// vine3d_shooting's fitted trajectory as DIR/trajectory and its tracked points as DIR/measured
+/// (vine3d run folders).
+void write_vine3d_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
+                             const fit::FitReport& report) {
+  fit::write_measured_vine3d_run(file, dir.temporary_path() / "measured");
+  dir.adopt_file("measured");
+  adopt_trajectory(
+      dir, fit::write_fitted_vine3d_trajectory(file, report, dir.temporary_path() / "trajectory"));
+}
+
 /// The vine methods' fitted trajectory as DIR/trajectory and the measured frames as DIR/measured
 /// (vine run folders); a run that fails is kept as trajectory.failed with a warning.
 void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
@@ -121,14 +145,8 @@ void write_trajectory(io::RunDirectory& dir, const fit::FitFile& file,
                  key.c_str());
     return;
   }
-  const io::RunResult run =
-      fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory");
-  if (run.ok) {
-    dir.adopt_file("trajectory");
-    return;
-  }
-  std::fprintf(stderr, "warning: the fitted trajectory's run failed: %s\n", run.message.c_str());
-  if (!run.path.empty()) dir.adopt_file(run.path.filename().string());
+  adopt_trajectory(dir,
+                   fit::write_fitted_trajectory(file, report, dir.temporary_path() / "trajectory"));
 }
 
 int fit(const FitOptions& o) {
@@ -188,6 +206,7 @@ int fit(const FitOptions& o) {
   dir.write_text_file("history.csv", fit::history_csv(report.names, report.history));
   dir.write_text_file("residuals.csv", report.residuals_csv);
   if (fit::is_vine_method(file.method)) write_trajectory(dir, file, report);
+  if (fit::is_vine3d_method(file.method)) write_vine3d_trajectory(dir, file, report);
   if (o.plot) draw_plots(dir, report, file.method, o.python);
   std::fputs(fit::fit_summary(report).c_str(), stdout);
   if (!report.converged) {

@@ -9,36 +9,18 @@
 #include <fmt/format.h>
 
 #include "tendril/actuation/rest_shape_schedule.hpp"
-#include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/control_parameters.hpp"
-#include "tendril/adjoint/medium_parameter.hpp"
 #include "tendril/adjoint/rest_shape_parameters.hpp"
-#include "tendril/adjoint/section_parameters.hpp"
-#include "tendril/contact/obstacle_contact.hpp"
-#include "tendril/contact/self_contact.hpp"
 #include "tendril/core/error.hpp"
-#include "tendril/forces/head_drag.hpp"
+#include "tendril/fit/measurement_csv.hpp"
+#include "tendril/fit/run_derivatives.hpp"
 #include "tendril/forces/point_load.hpp"
 
 namespace tendril::python {
 namespace {
 
-const char* const kAllowed =
-    "youngs_modulus_scale, density_scale, shear_modulus_scale, radius_scale, thickness_scale, "
-    "rest_length_scale, poisson_ratio, natural_curvature_1, natural_curvature_2, "
-    "springs[k].natural_curvature_1 or _2, contact.stiffness, contact.obstacle_friction[k], "
-    "contact.self.friction, point_loads[j].force_x, _y or _z, actuation[a].table[j], C1, C2, mu "
-    "or motor_rpm";
-
 [[noreturn]] void refuse(const std::string& name, const std::string& allowed) {
   throw InputError("parameters", name, allowed);
-}
-
-/// The index of the model's head drag term (InputError naming the parameter without one).
-std::size_t head_drag_index(const Model& model, const std::string& name) {
-  for (std::size_t j = 0; j < model.forces.size(); ++j)
-    if (dynamic_cast<const HeadDrag*>(model.forces[j].get())) return j;
-  refuse(name, "a parameter of the scene's forces (it has no head_drag)");
 }
 
 /// The numbers of `name` matching `pattern` (its groups), or nothing.
@@ -54,43 +36,6 @@ std::size_t index_in(const std::string& name, const std::string& k, std::size_t 
   const std::size_t i = std::stoul(k);
   if (i >= count) refuse(name, fmt::format("an index of the scene's {} (it has {})", what, count));
   return i;
-}
-
-/// One parameter that sets every one of `parts` (parameters of one quantity at one value).
-adjoint::Parameter all_of(std::vector<adjoint::Parameter> parts, const std::string& name) {
-  if (parts.empty()) refuse(name, "a parameter of the scene's contacts (it has none of them)");
-  adjoint::Parameter p{name, parts.front().value, [parts](Model& m, double value) {
-                         for (const adjoint::Parameter& part : parts) part.apply(m, value);
-                       }};
-  return p;
-}
-
-/// The contact parameters: k_c of every contact, mu of the k-th obstacle contact (the ground
-/// first when enabled, then contact.obstacles in order) or of the rod-rod and rod-shell contact.
-std::optional<adjoint::Parameter> contact_parameter(const Model& model, const std::string& name) {
-  const std::vector<adjoint::ContactTerm> terms = adjoint::contact_terms(model);
-  std::vector<adjoint::Parameter> parts;
-  if (name == "contact.stiffness") {
-    for (const adjoint::ContactTerm& t : terms)
-      parts.push_back(adjoint::contact_stiffness(model, t.energy, t.friction));
-    return all_of(std::move(parts), name);
-  }
-  std::vector<adjoint::ContactTerm> obstacles, pairs;
-  for (const adjoint::ContactTerm& t : terms)
-    (dynamic_cast<const contact::ObstacleContact*>(model.energies[t.energy].get()) ? obstacles
-                                                                                   : pairs)
-        .push_back(t);
-  const auto friction = [&](const adjoint::ContactTerm& t) {
-    if (t.friction < 0) refuse(name, "the friction of a contact with friction > 0 in the scene");
-    return adjoint::friction_coefficient(model, t.energy, static_cast<std::size_t>(t.friction));
-  };
-  if (name == "contact.self.friction") {
-    for (const adjoint::ContactTerm& t : pairs) parts.push_back(friction(t));
-    return all_of(std::move(parts), name);
-  }
-  if (const auto m = match(name, R"(contact\.obstacle_friction\[(\d{1,9})\])"))
-    return friction(obstacles[index_in(name, (*m)[1], obstacles.size(), "obstacle contacts")]);
-  return std::nullopt;
 }
 
 /// Component x, y or z of the force of forces.point_loads[j] (the j-th PointLoad of the model).
@@ -137,9 +82,30 @@ double scene_poisson_ratio(const io::Json& scene, const std::string& name) {
   return *nu;
 }
 
+/// Replaces the rest-shape schedule model.actuators[index] (actuation `a` of `scene`, a table) by
+/// the equivalent ControlSchedule, unless it is one already.
+void as_control(Model& model, std::size_t index, const io::Json& scene, const std::string& a,
+                const std::string& name) {
+  const auto* schedule = dynamic_cast<const RestShapeSchedule*>(model.actuators[index].get());
+  if (!schedule) return;  // replaced by another knot of it
+  const io::Json* type = member(scene, {"actuation", a, "schedule", "type"});
+  const io::Json* table = member(scene, {"actuation", a, "schedule", "table"});
+  if (!type || !type->text() || *type->text() != "table" || !table || !table->elements())
+    refuse(name, "a knot of an actuation with a table schedule");
+  std::vector<double> times, values;
+  for (const io::Json& row : *table->elements()) {
+    times.push_back(*(*row.elements())[0].number());
+    values.push_back(*(*row.elements())[1].number());
+  }
+  if (schedule->quantity() == RestQuantity::rest_length)
+    refuse(name, "a knot of a natural curvature or twist schedule (not rest_length)");
+  model.actuators[index] = std::make_shared<adjoint::ControlSchedule>(
+      model, schedule->quantity(), schedule->targets(), std::move(times), std::move(values));
+}
+
 /// actuation[a].table[j]: the value of row j of the table schedule of the scene's actuation a
 /// (natural curvature or twist), on a model whose a-th rest-shape schedule is replaced by the
-/// equivalent ControlSchedule.
+/// equivalent ControlSchedule (also in a model a scene key's parameter loaded again).
 std::optional<adjoint::Parameter> knot_parameter(Model& model, const io::Json& scene,
                                                  const std::string& name) {
   const auto m = match(name, R"(actuation\[(\d{1,9})\]\.table\[(\d{1,9})\])");
@@ -151,35 +117,22 @@ std::optional<adjoint::Parameter> knot_parameter(Model& model, const io::Json& s
       schedules.push_back(i);
   const std::string a = (*m)[1];
   const std::size_t index = schedules[index_in(name, a, schedules.size(), "actuations")];
-  const io::Json* type = member(scene, {"actuation", a, "schedule", "type"});
-  const io::Json* table = member(scene, {"actuation", a, "schedule", "table"});
-  if (!type || !type->text() || *type->text() != "table" || !table || !table->elements())
-    refuse(name, "a knot of an actuation with a table schedule");
-  const auto* schedule = dynamic_cast<const RestShapeSchedule*>(model.actuators[index].get());
-  if (schedule) {  // not yet replaced by another knot of it
-    std::vector<double> times, values;
-    for (const io::Json& row : *table->elements()) {
-      times.push_back(*(*row.elements())[0].number());
-      values.push_back(*(*row.elements())[1].number());
-    }
-    if (schedule->quantity() == RestQuantity::rest_length)
-      refuse(name, "a knot of a natural curvature or twist schedule (not rest_length)");
-    model.actuators[index] = std::make_shared<adjoint::ControlSchedule>(
-        model, schedule->quantity(), schedule->targets(), std::move(times), std::move(values));
-  }
+  as_control(model, index, scene, a, name);
   const auto& control = static_cast<const adjoint::ControlSchedule&>(*model.actuators[index]);
-  return adjoint::control_knot(
+  adjoint::Parameter p = adjoint::control_knot(
       model, index, static_cast<int>(index_in(name, (*m)[2], control.values().size(), "rows")));
+  p.apply = [knot = p.apply, index, scene, a, name](Model& moved, double value) {
+    as_control(moved, index, scene, a, name);
+    knot(moved, value);
+  };
+  return p;
 }
 
-/// The parameters of the model's materials, medium and rest shape (scales start at 1).
-std::optional<adjoint::Parameter> material_parameter(const Model& model, const io::Json& scene,
-                                                     const std::string& name, double value) {
-  if (name == "youngs_modulus_scale") return adjoint::youngs_modulus(model, 1.0);
-  if (name == "density_scale") return adjoint::density(model, 1.0);
-  if (name == "shear_modulus_scale") return adjoint::shear_modulus(model, 1.0);
-  if (name == "radius_scale") return adjoint::rod_radius(model, 1.0);
-  if (name == "thickness_scale") return adjoint::shell_thickness(model, 1.0);
+/// The parameters no scene key expresses: of the rods' rest shape and Poisson ratio, single
+/// springs' natural curvatures, single edges' rest lengths and single hinges' natural angles (the
+/// quantities of sim.controls), single mid-edge shell edges' natural folds.
+std::optional<adjoint::Parameter> model_parameter(const Model& model, const io::Json& scene,
+                                                  const std::string& name, double value) {
   if (name == "rest_length_scale") return adjoint::rest_length_scale(model, 1.0);
   if (name == "poisson_ratio")
     return adjoint::poisson_ratio(model, scene_poisson_ratio(scene, name));
@@ -187,28 +140,68 @@ std::optional<adjoint::Parameter> material_parameter(const Model& model, const i
     return adjoint::uniform_natural_curvature(name.back() == '1' ? 0 : 1, value);
   if (const auto m = match(name, R"(springs\[(\d{1,9})\]\.natural_curvature_([12]))"))
     return adjoint::spring_natural_curvature(model, std::stoi((*m)[1]), (*m)[2] == "1" ? 0 : 1);
-  if (name == "C1") return adjoint::head_drag_c1(model, head_drag_index(model, name));
-  if (name == "C2") return adjoint::head_drag_c2(model, head_drag_index(model, name));
-  if (name == "mu") {
-    const auto& head = dynamic_cast<const HeadDrag&>(*model.forces[head_drag_index(model, name)]);
-    return adjoint::medium_mu(model, head.parameters().mu);
-  }
-  if (name == "motor_rpm") return adjoint::motor_rpm(model, 0);
+  if (const auto m = match(name, R"(edges\[(\d{1,9})\]\.rest_length)"))
+    return adjoint::edge_rest_length(model, std::stoi((*m)[1]));
+  if (const auto m = match(name, R"(hinges\[(\d{1,9})\]\.natural_angle)"))
+    return adjoint::hinge_natural_angle(model, std::stoi((*m)[1]));
+  if (const auto m = match(name, R"(shell_edges\[(\d{1,9})\]\.natural_fold)"))
+    return adjoint::midedge_natural_fold(model, std::stoi((*m)[1]));
   return std::nullopt;
+}
+
+/// What a parameter name may be (the InputError's "allowed").
+std::string allowed_names() {
+  return "a scene key tendril fit's adjoint_lm differentiates (" +
+         fit::comma_separated(fit::differentiated_keys()) +
+         "; an index in [] or after a dot), or rest_length_scale, poisson_ratio, "
+         "natural_curvature_1, natural_curvature_2, springs[k].natural_curvature_1 or _2, "
+         "edges[e].rest_length, hinges[h].natural_angle, shell_edges[e].natural_fold, "
+         "point_loads[j].force_x, _y or _z, actuation[a].table[j]";
+}
+
+/// InputError unless the rest quantities Python's controls set in `facade`'s model are those of
+/// `loaded` (its scene loaded again): a scene key's parameter loads the model again.
+void require_scene_controls(const sim::Simulation& facade, const Model& loaded,
+                            const std::string& key) {
+  const Model& model = facade.model();
+  bool same = model.rods.rest_length == loaded.rods.rest_length &&
+              model.rods.springs.size() == loaded.rods.springs.size() &&
+              model.shells.hinges.size() == loaded.shells.hinges.size();
+  for (std::size_t k = 0; same && k < model.rods.springs.size(); ++k)
+    same = model.rods.springs[k].natural_curvature == loaded.rods.springs[k].natural_curvature &&
+           model.rods.springs[k].natural_twist == loaded.rods.springs[k].natural_twist;
+  for (std::size_t h = 0; same && h < model.shells.hinges.size(); ++h)
+    same = model.shells.hinges[h].natural_angle == loaded.shells.hinges[h].natural_angle;
+  if (!same)
+    refuse(key,
+           "a scene key of a simulation whose sim.controls are as its scene sets them (the "
+           "parameter loads the scene again, without the controls set from Python)");
 }
 
 }  // namespace
 
-SceneParameters scene_parameters(const sim::Simulation& facade,
+SceneParameters scene_parameters(const RodSimulation& simulation,
                                  const std::vector<std::pair<std::string, double>>& named) {
+  const sim::Simulation& facade = simulation.constant();
   SceneParameters out{facade.model(), {}};
+  std::vector<std::string> keys;
+  std::vector<double> values;
+  for (const auto& [name, value] : named)
+    if (fit::is_differentiated_key(fit::key_schema_path(name))) {
+      keys.push_back(name);
+      values.push_back(value);
+    }
+  if (!keys.empty()) {  // first: the last of them loads the model the others apply to
+    require_scene_controls(facade, simulation.reload()({}), keys.front());
+    out.parameters = fit::scene_key_parameters(facade.scene(), simulation.reload(), keys, values);
+  }
   const io::Json& scene = facade.scene().resolved;
   for (const auto& [name, value] : named) {
-    std::optional<adjoint::Parameter> p = material_parameter(out.model, scene, name, value);
-    if (!p) p = contact_parameter(out.model, name);
+    if (fit::is_differentiated_key(fit::key_schema_path(name))) continue;
+    std::optional<adjoint::Parameter> p = model_parameter(out.model, scene, name, value);
     if (!p) p = load_parameter(out.model, name);
     if (!p) p = knot_parameter(out.model, scene, name);
-    if (!p) refuse(name, kAllowed);
+    if (!p) refuse(name, allowed_names());
     p->name = name;
     p->value = value;
     out.parameters.push_back(std::move(*p));

@@ -11,6 +11,8 @@
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
+#include "tendril/fit/measurement_csv.hpp"
+#include "tendril/fit/run_derivatives.hpp"
 
 namespace tendril::python {
 namespace {
@@ -63,7 +65,7 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
                      "0 (a scene with moving clamps is differentiated from its start)");
   std::vector<adjoint::NodeTarget> node_targets;
   for (const auto& [node, step, target] : targets) node_targets.push_back({node, step, target});
-  SceneParameters scene = scene_parameters(facade, parameters);
+  SceneParameters scene = scene_parameters(s, parameters);
   const std::vector<adjoint::Parameter>& list = scene.parameters;
   adjoint::GradientOptions options;
   options.checkpoint_interval = checkpoint_interval;
@@ -93,11 +95,32 @@ py::dict run_with_gradient(RodSimulation& s, int steps,
                   "contact_switches"_a = g.contact_switches);
 }
 
+/// run_with_gradient's docstring, with the table of the differentiated scene keys.
+std::string run_with_gradient_doc() {
+  return "Runs `steps` steps from the current state (left unchanged) and returns value and exact "
+         "gradient (discrete adjoint, docs/physics/gradients.md) of L = 1/2 sum |x_node(step) - "
+         "target|^2 over `targets` [(node, step, (x, y, z))] plus the sum of objective(step, q, u) "
+         "-> (l, dl_dq[, dl_du]).\n\n"
+         "parameters: [(name, value)]. A name is a scene key as in the scene file and tendril "
+         "fit's adjoint_lm (the same mapping: the scene loaded again with the key at its value, "
+         "with this simulation's overrides and Python forces), one of:\n  " +
+         fit::comma_separated(fit::differentiated_keys()) +
+         "\n(indices in [] or after a dot: rods[0].material.E, rods.0.material.E), or one of the "
+         "parameters no scene key expresses: natural_curvature_1, natural_curvature_2 (uniform, "
+         "[1/m]), springs[k].natural_curvature_1 or _2, edges[e].rest_length, "
+         "hinges[h].natural_angle, shell_edges[e].natural_fold, rest_length_scale, "
+         "poisson_ratio, "
+         "point_loads[j].force_x, _y or _z, actuation[a].table[j] (docs/python.md).\n\n"
+         "Returns {ok, message, value, gradient: {name: dL/dp}, initial_velocity, "
+         "initial_position, substeps, contact_switches}.";
+}
+
 }  // namespace
 
 void bind_adjoint(py::module_& m) {
   auto simulation = py::reinterpret_borrow<py::class_<RodSimulation>>(m.attr("Simulation"));
-  simulation.def("run_with_gradient", &run_with_gradient, "steps"_a, "targets"_a,
+  static const std::string doc = run_with_gradient_doc();
+  simulation.def("run_with_gradient", &run_with_gradient, doc.c_str(), "steps"_a, "targets"_a,
                  "parameters"_a = std::vector<std::pair<std::string, double>>{},
                  "checkpoint_interval"_a = 1, "objective"_a = py::none(), "static_start"_a = false);
 }

@@ -3,7 +3,9 @@
 // taking a list of settings (lists of "key=value") and returning one RunOutcome per run;
 // tendril.fit (python/tendril/_fit.py) passes one that runs them through tendril.sweep's executor.
 // fit_runs_with_derivatives is the gradient method (adjoint_lm): the runs and their exact
-// derivatives by the C++ evaluator of fit/run_derivatives.hpp on a pool of threads.
+// derivatives by the C++ evaluator of fit/run_derivatives.hpp on a pool of threads. run_scene is
+// one run of `tendril fit`'s evaluator (fit/scene_run_evaluator.hpp), which tendril.fit's
+// finite-difference runs use in the workers when an observable is a node coordinate.
 #include <algorithm>
 
 #include <pybind11/eigen.h>
@@ -13,6 +15,7 @@
 #include "bindings.hpp"
 #include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/run_least_squares.hpp"
+#include "tendril/fit/scene_run_evaluator.hpp"
 
 namespace tendril::python {
 
@@ -100,6 +103,14 @@ void bind_fit(py::module_& m) {
       },
       "parameters"_a, "data"_a, "scene_file"_a, "jobs"_a, "options"_a = fit::RunFitOptions{},
       "progress"_a = std::function<void(const fit::FitIteration&)>{});
+  m.def(
+      "run_scene",
+      [](const std::string& scene_file, const fit::RunSettings& settings,
+         const std::vector<std::string>& observables) {
+        py::gil_scoped_release released;
+        return fit::run_scene(scene_file, settings, observables);
+      },
+      "scene_file"_a, "settings"_a, "observables"_a);
   m.def("parameter_setting", &fit::parameter_setting, "key"_a, "value"_a);
 }
 

@@ -1,6 +1,7 @@
 // Names of the vine simulator: VineSimulation, its state views, the stepper's constraint Jacobians
 // (vine/vine_stepper.hpp) and the step derivatives (vine/step_derivatives.hpp); the vine fits of a
-// fit file (fit_vine_file: vine_shooting or joint_estimation, docs/physics/fitting.md).
+// fit file (fit_vine_file: vine_shooting, joint_estimation or the 3D vine's vine3d_shooting,
+// docs/physics/fitting.md).
 #include <pybind11/eigen.h>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
@@ -11,6 +12,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/fit/fit_methods.hpp"
 #include "tendril/fit/fit_report.hpp"
+#include "tendril/fit/vine3d_fit_file.hpp"
 #include "vine_simulation.hpp"
 
 namespace tendril::python {
@@ -36,9 +38,10 @@ auto locked(R (vine::VineStepper::*method)(Args...) const) {
 std::string fit_vine_file(const std::filesystem::path& path,
                           const std::function<void(const fit::FitIteration&)>& progress) {
   const fit::FitFile file = fit::read_fit_file(path);
-  if (!fit::is_vine_method(file.method))
-    throw InputError("method", file.method,
-                     "vine_shooting or joint_estimation (tendril.fit fits the other methods)");
+  if (!fit::is_vine_method(file.method) && !fit::is_vine3d_method(file.method))
+    throw InputError(
+        "method", file.method,
+        "vine_shooting, joint_estimation or vine3d_shooting (tendril.fit fits the other methods)");
   fit::FitContext context;
   context.progress = progress;
   return fit::fit_json(file.method, fit::fit_method(file.method).run(file, context)).dump(-1);

@@ -16,6 +16,28 @@ std::string shown(py::handle value) {
   return (vowel ? "an " : "a ") + type + " " + std::string(py::repr(value)).substr(0, 80);
 }
 
+/// The key path of a "key.path=value" override, indices after dots ("rods[0].E" -> "rods.0.E").
+std::string override_path(const std::string& assignment) {
+  std::string path;
+  for (char c : assignment.substr(0, assignment.find('='))) {
+    if (c == '[') path += '.';
+    if (c != '[' && c != ']') path += c;
+  }
+  return path;
+}
+
+/// `given` without the overrides of the keys `more` sets, followed by `more` (a key once).
+std::vector<std::string> with_overrides(const std::vector<std::string>& given,
+                                        const std::vector<std::string>& more) {
+  std::vector<std::string> all;
+  for (const std::string& g : given)
+    if (std::none_of(more.begin(), more.end(),
+                     [&g](const std::string& m) { return override_path(m) == override_path(g); }))
+      all.push_back(g);
+  all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
 }  // namespace
 
 std::vector<std::string> override_list(py::handle overrides) {
@@ -54,20 +76,38 @@ std::vector<std::string> override_list(py::handle overrides) {
   return out;
 }
 
-RodSimulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces) {
+RodSimulation make_simulation(
+    const std::function<sim::RodScene(const std::vector<std::string>& overrides)>& load,
+    const std::vector<PythonForce>& forces) {
+  sim::RodScene scene = load({});
+  std::vector<std::shared_ptr<const ForceTerm>> added;
   for (const PythonForce& f : forces)
-    scene.model.forces.push_back(make_custom_force(f, scene.model.dofs.size()));
-  return RodSimulation(sim::Simulation(std::move(scene)));
+    added.push_back(make_custom_force(f, scene.model.dofs.size()));
+  scene.model.forces.insert(scene.model.forces.end(), added.begin(), added.end());
+  auto reload = [load, added](const std::vector<std::string>& overrides) {
+    Model model = load(overrides).model;
+    model.forces.insert(model.forces.end(), added.begin(), added.end());
+    return model;
+  };
+  return RodSimulation(sim::Simulation(std::move(scene)), std::move(reload));
 }
 
 RodSimulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
                                    const std::vector<PythonForce>& forces) {
-  return make_simulation(sim::load_rod_scene_file(file, override_list(overrides)), forces);
+  return make_simulation(
+      [file, given = override_list(overrides)](const std::vector<std::string>& more) {
+        return sim::load_rod_scene_file(file, with_overrides(given, more));
+      },
+      forces);
 }
 
 RodSimulation simulation_from_yaml(const std::string& text, py::handle overrides,
                                    const std::vector<PythonForce>& forces) {
-  return make_simulation(sim::load_rod_scene_text(text, override_list(overrides)), forces);
+  return make_simulation(
+      [text, given = override_list(overrides)](const std::vector<std::string>& more) {
+        return sim::load_rod_scene_text(text, with_overrides(given, more));
+      },
+      forces);
 }
 
 py::dict RodSimulation::energies() {

@@ -5,6 +5,7 @@
 /// quantities a controller changes between steps.
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,18 @@ std::vector<std::string> override_list(py::handle overrides);
 /// holds the lock; the model's sizes, dt and duration never change and are read without it.
 class RodSimulation {
  public:
-  explicit RodSimulation(sim::Simulation sim) : sim_(std::move(sim)), steps_(sim_.steps_taken()) {}
+  /// The model of the simulation's scene loaded again with further "key=value" overrides (after
+  /// its own), the Python forces added: how a scene key's adjoint parameter sets its value
+  /// (adjoint_parameters.hpp).
+  using SceneReload = std::function<Model(const std::vector<std::string>& overrides)>;
+
+  RodSimulation(sim::Simulation sim, SceneReload reload)
+      : sim_(std::move(sim)), reload_(std::move(reload)), steps_(sim_.steps_taken()) {}
   RodSimulation(RodSimulation&& other) noexcept
-      : sim_(std::move(other.sim_)), lock_(std::move(other.lock_)), steps_(other.steps_.load()) {}
+      : sim_(std::move(other.sim_)),
+        reload_(std::move(other.reload_)),
+        lock_(std::move(other.lock_)),
+        steps_(other.steps_.load()) {}
 
   /// One step with the GIL released.
   StepReport step();
@@ -58,15 +68,20 @@ class RodSimulation {
   /// The facade for a caller that holds lock().hold() (or only takes addresses that never move).
   sim::Simulation& facade() { return sim_; }
   ObjectLock& lock() { return lock_; }
+  const SceneReload& reload() const { return reload_; }
 
  private:
   sim::Simulation sim_;
+  SceneReload reload_;
   ObjectLock lock_;
   std::atomic<long> steps_;
 };
 
-/// A RodSimulation of `scene` with the Python forces added to its model before the solver is built.
-RodSimulation make_simulation(sim::RodScene scene, const std::vector<PythonForce>& forces);
+/// A RodSimulation of the scene `load` gives (with no further overrides) with the Python forces
+/// added to its model before the solver is built.
+RodSimulation make_simulation(
+    const std::function<sim::RodScene(const std::vector<std::string>& overrides)>& load,
+    const std::vector<PythonForce>& forces);
 /// The same from a scene file, or from YAML text; `overrides` as in override_list().
 RodSimulation simulation_from_file(const std::filesystem::path& file, py::handle overrides,
                                    const std::vector<PythonForce>& forces);

@@ -28,7 +28,8 @@ globals().update({name: getattr(_tendril, name) for name in _NATIVE})
 
 def fit_vine(fit_file, progress=None):
     """Runs the vine fit of a fit file (method vine_shooting or joint_estimation, data.csv frames or a
-    tracked video's data.track; docs/physics/fitting.md) as `tendril fit` does, without writing a
+    tracked video's data.track; or vine3d_shooting, a 3D vine's tracked points;
+    docs/physics/fitting.md) as `tendril fit` does, without writing a
     folder, and returns its fit.json as a dict: "converged", "parameters" (each "key", "value",
     "sigma", "identifiable"), "shape_error", the method's own fields. progress(FitIteration) is
     called at every progress line; an exception it raises stops the fit. Bad input raises

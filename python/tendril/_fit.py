@@ -2,13 +2,15 @@
 each finite-difference Jacobian evaluated through tendril.sweep's executor: local processes by default,
 or a Dask distributed cluster with `client` (docs/python.md, docs/physics/fitting.md). The algorithm is
 the C++ one of `tendril fit` (fit/run_least_squares.hpp: bounded Levenberg-Marquardt in value / scale,
-uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here. With
+uncertainty from the Gauss-Newton Hessian); only the evaluation of the runs happens here (with a node
+coordinate among the observables, each worker runs its point with `tendril fit`'s evaluator). With
 method="adjoint_lm" the runs and their exact derivatives come from the C++ evaluator of `tendril fit`'s
 gradient method (threads of this process, one run per point and experiment, no finite differences).
 """
 import math
+import time
 
-from ._sweep import Executor, _normalise_observables
+from ._sweep import Executor, _normalise_observables, _value_text, run_point
 
 try:
     from . import _tendril
@@ -79,6 +81,28 @@ def _scene_file(scene, scratch):
     return path, folder
 
 
+def _is_node_coordinate(spec):
+    """True for an observable named as a scene node's coordinate, "rods[i].nodes[j].x@t"."""
+    return isinstance(spec, str) and ".nodes[" in spec
+
+
+def _scene_point(scene, point, observables, scratch=None):
+    """Runs one point in a worker with the evaluator of `tendril fit` (fit::run_scene: no run folder, the
+    observables by name, node coordinates included) and returns its row as run_point does."""
+    start = time.perf_counter()
+    path, folder = _scene_file(scene, scratch)
+    try:
+        outcome = _tendril.run_scene(path, [f"{k}={_value_text(v)}" for k, v in point.items()],
+                                     list(observables.values()))
+    finally:
+        if folder is not None:
+            folder.cleanup()
+    row = {"status": "completed" if outcome.ok else "failed", "message": outcome.message}
+    row.update(zip(observables, outcome.values))
+    row["wall_time"] = time.perf_counter() - start
+    return row
+
+
 def _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, scratch):
     """method="adjoint_lm": the C++ evaluator of the runs and their derivatives on `workers` threads."""
     import os
@@ -97,6 +121,19 @@ def _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, 
             folder.cleanup()
 
 
+def _run_task(specs):
+    """The executor's task of finite_difference_lm: run_point (a run folder and its run.json, callables
+    allowed), or _scene_point where an observable is a node coordinate (every one a name then)."""
+    if not any(_is_node_coordinate(spec) for spec in specs.values()):
+        return run_point
+    for column, spec in specs.items():
+        if not isinstance(spec, str):
+            raise ValueError(f"observables['{column}']: with a node coordinate among the observables, every "
+                             "observable is a name (a robot observable or a node coordinate such as "
+                             "'rods[0].nodes[10].z@0.5'), not a callable")
+    return _scene_point
+
+
 def fit(scene, parameters, data, variables, observables, sigma=None, settings=(), client=None, workers=None,
         retries=2, options=None, progress=None, scratch=None, method="finite_difference_lm"):
     """Fits `parameters` of `scene` (a scene file path, readable by every worker, or a dict) to `data`.
@@ -106,7 +143,9 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
     data: a pandas DataFrame (or a dict of columns, or a list of row dicts), one row per experiment.
     variables: the columns that are scene key paths (each row's values are set on the scene for its run).
     observables: {column: spec}, a spec as in tendril.sweep (a name in run.json info.observables such as
-    "speed", or a callable taking the run); the column holds the measurement in the spec's SI unit, NaN
+    "speed", or a callable taking the run), or a scene node's coordinate at a time, "rods[i].nodes[j].x@t"
+    or "shells[i].nodes[j].z@t" (as a fit file names it; then every spec is a name and the runs are those
+    of `tendril fit`, without a run folder); the column holds the measurement in the spec's SI unit, NaN
     or None where not measured.
     sigma: {column: measurement error}; residuals are (simulated - measured) / sigma. Given for every
     column, the uncertainties are (J^T J)^-1 with these errors; otherwise (default: the RMS of the
@@ -157,11 +196,12 @@ def fit(scene, parameters, data, variables, observables, sigma=None, settings=()
     if method == "adjoint_lm":
         native = _fit_with_derivatives(scene, params, table, specs, opts, workers, progress, scratch)
         return FitResult([p.key for p in params], list(specs), native)
+    task = _run_task(specs)
     with Executor(client=client, workers=workers, retries=retries) as executor:
         def evaluate(batch):
             points = [dict(s.split("=", 1) for s in run) for run in batch]
             outcomes = [None] * len(points)
-            for k, row in executor.run(scene, points, specs, scratch):
+            for k, row in executor.run(scene, points, specs, scratch, task):
                 ok = row.get("status") == "completed"
                 values = [float(row.get(c, math.nan)) for c in specs] if ok else []
                 outcomes[k] = _tendril.RunOutcome(ok, row.get("message", ""), values)

@@ -126,8 +126,10 @@ def run_point(scene, point, observables, scratch=None):
 
 
 def _run_pickled(payload):
-    """run_point on arguments pickled with cloudpickle (so observables may be lambdas)."""
-    return run_point(*pickle.loads(payload))
+    """A task (run_point by default) on arguments pickled with cloudpickle (so observables may be
+    lambdas)."""
+    task, args = pickle.loads(payload)
+    return task(*args)
 
 
 def _dumps(args):
@@ -211,11 +213,12 @@ class Executor:
             self.pool.shutdown()
             self.pool = None
 
-    def run(self, scene, points, observables, scratch=None):
-        """Yields (index into points, row) as the points finish (see run_point); a point whose worker
-        died (or whose task failed on every try) gives a failed row."""
+    def run(self, scene, points, observables, scratch=None, task=run_point):
+        """Yields (index into points, row) as the points finish (see run_point, or `task`, a module-level
+        function of the same arguments and row); a point whose worker died (or whose task failed on every
+        try) gives a failed row."""
         if self.client is None:
-            futures = {self.pool.submit(_run_pickled, _dumps((scene, p, observables, scratch))): k
+            futures = {self.pool.submit(_run_pickled, _dumps((task, (scene, p, observables, scratch)))): k
                        for k, p in enumerate(points)}
             for future in concurrent.futures.as_completed(futures):
                 yield futures[future], _result_row(future)
@@ -223,7 +226,7 @@ class Executor:
             from distributed import as_completed
 
             token = uuid.uuid4().hex[:8]
-            futures = {self.client.submit(run_point, scene, p, observables, scratch, key=f"tendril-point-{k}-{token}",
+            futures = {self.client.submit(task, scene, p, observables, scratch, key=f"tendril-point-{k}-{token}",
                                           retries=self.retries, pure=False): k for k, p in enumerate(points)}
             for future in as_completed(list(futures)):
                 yield futures[future], _result_row(future)

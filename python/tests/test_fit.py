@@ -102,3 +102,45 @@ def test_gradient_method_gives_the_finite_difference_estimate(tmp_dir):
                     method="adjoint_lm")
     with pytest.raises(ValueError, match="method: got 'newton'"):
         tendril.fit(str(scene), parameters, data, ["flagellated_robot.motor_rpm"], observables, method="newton")
+
+
+CANTILEVER = """
+duration: 0.04
+rods:
+  - geometry: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], length: 1.0, num_nodes: 11}
+    clamp: start
+    material: {E: 1.0e7, nu: 0.5, density: 1273.52, radius: 0.005}
+forces: {gravity: [0, 0, -9.81]}
+integrator: {type: implicit_euler, dt: 2.0e-3, newton: {force_tolerance: 1.0e-12}}
+"""
+
+
+@pytest.mark.parametrize("method", ["finite_difference_lm", "adjoint_lm"])
+def test_node_coordinates_recover_a_cantilevers_modulus(tmp_dir, method):
+    """The tip's coordinates at 20 and 40 ms of a cantilever swinging down under gravity, read here from a
+    run stepped in Python at E = 1e7 Pa (a run of each tip load), fitted by both methods from E = 2e7 Pa:
+    the node observables "rods[0].nodes[10].z@t" as a fit file names them."""
+    scene = tmp_dir / "cantilever.yaml"
+    scene.write_text(CANTILEVER)
+    loads = [0.0, 0.02]
+    rows = []
+    for f in loads:
+        sim = tendril.Simulation.from_file(scene, {"forces.point_loads": [{"node": -1, "force": [0, 0, f]}]})
+        tip = {}
+        for step in range(1, 21):
+            assert sim.step().ok
+            if step in (10, 20):
+                tip[step] = sim.state.positions[10].copy()
+        rows.append({"forces.point_loads": json.dumps([{"node": -1, "force": [0, 0, f]}]),
+                     "z20": tip[10][2], "z40": tip[20][2], "x40": tip[20][0]})
+    data = pandas.DataFrame(rows)
+    observables = {"z20": "rods[0].nodes[10].z@0.02", "z40": "rods[0].nodes[10].z@0.04",
+                   "x40": "rods[0].nodes[10].x@0.04"}
+    E = [{"key": "rods[0].material.E", "initial": 2e7, "lower": 1e6, "upper": 1e8}]
+    r = tendril.fit(str(scene), E, data, ["forces.point_loads"], observables, workers=2, method=method)
+    assert r.converged, r.message
+    assert r.values["rods[0].material.E"] == pytest.approx(1e7, rel=1e-6)
+    assert list(r.simulated.columns) == ["z20", "z40", "x40"]
+    if method == "finite_difference_lm":
+        with pytest.raises(ValueError, match="every observable is a name"):
+            tendril.fit(str(scene), E, data, ["forces.point_loads"], {**observables, "x40": lambda run: 0.0})

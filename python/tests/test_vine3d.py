@@ -153,3 +153,17 @@ def test_shooting_fit_bad_input_names_the_key():
         sim.fit_stiffness_damping([(10, np.zeros((6, 3)))], stiffness=0.0, damping=1e-4)
     with pytest.raises(ValueError, match=r"fit.frames\[0\].points"):
         sim.fit_stiffness_damping([(10, np.zeros((2, 3)))], stiffness=0.02, damping=1e-4)
+
+
+def test_fit_vine_runs_the_vine3d_shooting_example_and_recovers_k_and_c(repo):
+    # examples/fit/vine3d_swinging.yaml: points of a run with K = 0.02 N m/rad, C = 2e-4 N m s/rad
+    # and 0.2 mm of noise (examples/fit/vine3d/track_points.py), fitted from 0.04 and 6e-4
+    lines = []
+    result = tendril.fit_vine(repo / "examples/fit/vine3d_swinging.yaml", progress=lines.append)
+    assert result["converged"] and result["method"] == "vine3d_shooting"
+    truth = {"vine3d.stiffness": 0.02, "vine3d.damping": 2e-4}
+    assert [p["key"] for p in result["parameters"]] == list(truth)
+    for p in result["parameters"]:
+        assert p["identifiable"] and abs(p["value"] - truth[p["key"]]) < 3 * p["sigma"], p
+    assert result["noise_sigma"] == pytest.approx(2e-4, rel=0.15)
+    assert len(lines) >= result["iterations"] + 1 and lines[0].iteration == 0

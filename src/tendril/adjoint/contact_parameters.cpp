@@ -1,6 +1,5 @@
 #include "tendril/adjoint/contact_parameters.hpp"
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -88,25 +87,52 @@ void rebuild(Model& m, std::size_t energy, int friction, const Set& set) {
   }
 }
 
-/// The pairs of `term` in contact at `state` and whether each sticks or slips: the tangential
-/// velocity of the closest points, (I - n n^T) ((1 - s) u_a0 + s u_a1 - (1 - t) u_b0 - t u_b1),
-/// against the slip tolerance nu (as imc_pair_friction reads it).
-std::vector<PairState> pair_states(const SelfContact& term, const State& state) {
-  const contact::PairFinder& finder = term.pairs();
+/// The distance of a pair's closest points and the part of their relative velocity tangential to
+/// the pair.
+struct PairMotion {
+  double distance = 0.0;  ///< [m]
+  double slip = 0.0;      ///< |(I - n n^T) v| [m/s]
+};
+
+/// An edge pair at x = [a0, a1, b0, b1] with velocities u: v = (1 - s) u_a0 + s u_a1 - (1 - t)
+/// u_b0 - t u_b1 at the closest points (as imc_pair_friction reads it).
+PairMotion pair_motion(const SelfContact& /*term*/, const contact::Vec12& x,
+                       const contact::Vec12& u) {
+  const contact::SegmentClosestPoints cp = contact::segment_closest_points(
+      x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+  const Vec3 v = (1.0 - cp.s) * u.segment<3>(0) + cp.s * u.segment<3>(3) -
+                 (1.0 - cp.t) * u.segment<3>(6) - cp.t * u.segment<3>(9);
+  const Vec3 n = cp.w / cp.distance;
+  return {cp.distance, (v - n * n.dot(v)).norm()};
+}
+
+/// A node against a triangle, x = [p, t0, t1, t2]: v = u_p - sum_k b_k u_tk, the triangle's
+/// closest point at barycentric weights b (as imc_point_triangle_friction reads it).
+PairMotion pair_motion(const PointTriangleContact& /*term*/, const contact::Vec12& x,
+                       const contact::Vec12& u) {
+  const contact::TriangleClosestPoint cp = contact::point_triangle_closest_point(
+      x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
+  const Vec3& b = cp.barycentric;
+  const Vec3 v =
+      u.segment<3>(0) - b[0] * u.segment<3>(3) - b[1] * u.segment<3>(6) - b[2] * u.segment<3>(9);
+  const Vec3 n = cp.w / cp.distance;
+  return {cp.distance, (v - n * n.dot(v)).norm()};
+}
+
+/// The pairs of `term` (SelfContact or PointTriangleContact) in contact at `state` and whether
+/// each sticks or slips: the tangential slip of the closest points against the slip tolerance nu.
+template <class Term>
+std::vector<PairState> pair_states(const Term& term, const State& state) {
+  const auto& finder = term.pairs();
   const ContactParameters& p = term.parameters();
   std::vector<contact::EdgePair> found;
   finder.find(state.q, found);
   std::vector<PairState> states;
   for (const contact::EdgePair& pair : found) {
-    const contact::Vec12 x = finder.stencil(state.q, pair), u = finder.stencil(state.u, pair);
-    const contact::SegmentClosestPoints cp = contact::segment_closest_points(
-        x.segment<3>(0), x.segment<3>(3), x.segment<3>(6), x.segment<3>(9));
-    if (cp.distance - finder.radius_sum(pair) >= p.distance_tolerance) continue;
-    const Vec3 v = (1.0 - cp.s) * u.segment<3>(0) + cp.s * u.segment<3>(3) -
-                   (1.0 - cp.t) * u.segment<3>(6) - cp.t * u.segment<3>(9);
-    const Vec3 n = cp.w / cp.distance;
-    const double slip = (v - n * n.dot(v)).norm();
-    states.push_back({pair, std::uint8_t(p.friction > 0.0 && slip >= p.slip_tolerance ? 2 : 1)});
+    const PairMotion m =
+        pair_motion(term, finder.stencil(state.q, pair), finder.stencil(state.u, pair));
+    if (m.distance - finder.radius_sum(pair) >= p.distance_tolerance) continue;
+    states.push_back({pair, std::uint8_t(p.friction > 0.0 && m.slip >= p.slip_tolerance ? 2 : 1)});
   }
   return states;
 }
@@ -174,11 +200,11 @@ ContactStates contact_states(const Model& model, const State& state) {
       states.pairs.push_back(pair_states(*self, state));
       continue;
     }
-    if (!term) {
-      if (const auto* other = dynamic_cast<const contact::ContactEnergy*>(energy.get()))
-        states.active_pairs.push_back(other->statistics(model, state.q, state.time).active);
+    if (const auto* shell = dynamic_cast<const PointTriangleContact*>(energy.get())) {
+      states.pairs.push_back(pair_states(*shell, state));
       continue;
     }
+    if (!term) continue;
     const ContactParameters& p = term->parameters();
     const Vec3 obstacle_velocity = term->obstacle().velocity(state.time);
     const contact::ContactNodes& nodes = term->nodes();
@@ -204,8 +230,6 @@ int contact_switches(const ContactStates& before, const ContactStates& after) {
     count += pair_switches(before.pairs[i], after.pairs[i]);
   for (std::size_t i = 0; i < before.nodes.size() && i < after.nodes.size(); ++i)
     count += before.nodes[i] != after.nodes[i] ? 1 : 0;
-  for (std::size_t i = 0; i < before.active_pairs.size() && i < after.active_pairs.size(); ++i)
-    count += std::abs(after.active_pairs[i] - before.active_pairs[i]);
   return count;
 }
 

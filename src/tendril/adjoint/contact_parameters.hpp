@@ -38,9 +38,11 @@ struct ContactTerm {
 /// obstacle).
 std::vector<ContactTerm> contact_terms(const Model& model);
 
-/// A pair of rod edges in contact and its friction state.
+/// A pair in contact and its friction state.
 struct PairState {
-  contact::EdgePair pair;  ///< contact edge indices
+  /// contact edge indices (rod-rod), or the node's index among the points and the triangle's
+  /// among the triangles (point-triangle)
+  contact::EdgePair pair;
   /// 1 sticking (tangential slip of the closest points below nu, or no friction), 2 slipping
   std::uint8_t state = 1;
   friend bool operator==(const PairState&, const PairState&) = default;
@@ -52,18 +54,15 @@ struct ContactStates {
   /// and sticking (tangential slip against the obstacle below the slip tolerance nu, or no
   /// friction), 2 in contact and slipping (slip >= nu).
   std::vector<std::uint8_t> nodes;
-  /// Every SelfContact (between rod edges), in order: its pairs in contact (gap < delta), sorted.
+  /// Every SelfContact (edge pairs of rods and shells) and PointTriangleContact (nodes against
+  /// shell triangles), in order: its pairs in contact (gap < delta), sorted.
   std::vector<std::vector<PairState>> pairs;
-  /// Every other contact energy (with shells): its number of active pairs (gap < delta,
-  /// ContactStatistics::active).
-  std::vector<int> active_pairs;
 };
 ContactStates contact_states(const Model& model, const State& state);
 
 /// The contact state changes from `before` to `after` (contact_states of one model): the nodes
-/// and rod-edge pairs whose state differs (a pair in contact in one and not the other, or
-/// sticking in one and slipping in the other), plus the change in each count of active pairs (a
-/// lower bound of the shell pairs that opened or closed).
+/// and pairs whose state differs (a pair in contact in one and not the other, or sticking in one
+/// and slipping in the other).
 int contact_switches(const ContactStates& before, const ContactStates& after);
 
 }  // namespace tendril::adjoint

@@ -55,8 +55,8 @@ struct RunGradient {
   int recomputed_steps = 0;  ///< forward steps repeated by the backward pass (checkpointing)
   int substeps = 0;  ///< substeps of the forward run: its steps plus the pieces halving added
   /// Changes of contact state from one step of the forward run to the next (contact_switches:
-  /// obstacle-contact nodes and rod-edge pairs apart / sticking / slipping, and the change in the
-  /// number of active pairs of contacts with shells): where > 0, the gradient is the one-sided
+  /// obstacle-contact nodes, edge pairs and node-triangle pairs apart / sticking / slipping):
+  /// where > 0, the gradient is the one-sided
   /// derivative of the branch the run took (docs/physics/gradients.md, "Contact and friction").
   int contact_switches = 0;
 };

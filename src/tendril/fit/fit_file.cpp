@@ -13,6 +13,7 @@
 #include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/track_import.hpp"
+#include "tendril/fit/vine3d_fit_file.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/sim/rod_scene.hpp"
 #include "tendril/vine/vine_scene.hpp"
@@ -97,7 +98,8 @@ VineParameter vine_parameter_of_key(const io::SceneNode& p, const std::string& k
 /// keys of vine_parameter_keys(); otherwise real-valued keys of a rod scene), initial values within
 /// the bounds, scales.
 void read_parameters(const io::SceneNode& root, FitFile& f) {
-  const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation";
+  const bool vine = is_vine_method(f.method), joint = f.method == "joint_estimation",
+             vine3d = is_vine3d_method(f.method);
   const io::Schema scene_schema = sim::rod_schema();
   const std::vector<io::SceneNode> parameters = root.list("parameters");
   if (parameters.empty()) root.fail("parameters", "at least one parameter");
@@ -113,7 +115,9 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
     if (joint && f.parameters.size() < 2 &&
         q.key != (f.parameters.empty() ? "vine.stiffness" : "vine.damping"))
       p.fail("key", q.key, vine_keys);
-    if (vine) {
+    if (vine3d) {
+      check_vine3d_parameter_key(p, q.key);
+    } else if (vine) {
       f.vine_parameters.push_back(vine_parameter_of_key(p, q.key));
       const VineParameterKind kind = f.vine_parameters.back().kind;
       if (joint && f.parameters.size() >= 2 && kind != VineParameterKind::growth_rate &&
@@ -137,7 +141,7 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
     if (!(q.lower < q.upper)) p.fail("upper", fmt::format("a value > lower ({})", q.lower));
     if (q.initial < q.lower || q.initial > q.upper)
       p.fail("initial", fmt::format("a value within the bounds [{}, {}]", q.lower, q.upper));
-    if (vine && fitted_in_log(f.vine_parameters.back().kind) && !(q.initial > 0.0))
+    if (((vine && fitted_in_log(f.vine_parameters.back().kind)) || vine3d) && !(q.initial > 0.0))
       p.fail("initial",
              fmt::format("an initial guess > 0 ({} works with K / K_0 and C / C_0, or the "
                          "logarithms of K, C, r_c, M_c and theta_w)",
@@ -149,6 +153,9 @@ void read_parameters(const io::SceneNode& root, FitFile& f) {
       if (earlier.key == q.key) p.fail("key", q.key, "a key not fitted twice");
     f.parameters.push_back(q);
   }
+  if (vine3d && f.parameters.size() != 2)
+    root.fail("parameters", fmt::format("{} entry(ies)", f.parameters.size()),
+              "vine3d.stiffness and vine3d.damping, each once (vine3d_shooting fits both)");
 }
 
 /// The data's variables (their columns), and the vine methods' frames; the columns' indices.
@@ -164,9 +171,16 @@ std::vector<std::size_t> read_variables_and_frames(const io::SceneNode& data, co
   if (vine) {
     if (data.has("variables"))
       data.fail("variables", "(given)", "no variables with method " + f.method + " (one run)");
-    f.frames = read_measured_frames(table, data.map("frames"), f.data_csv);
+    const io::SceneNode frames = data.map("frames");
+    for (const char* key : {"point", "z"})
+      if (frames.has(key))
+        frames.fail(key, "(given)",
+                    "no " + std::string(key) + " column with method " + f.method +
+                        " (planar points; 3D points with method vine3d_shooting)");
+    f.frames = read_measured_frames(table, frames, f.data_csv);
   } else if (data.has("frames")) {
-    data.fail("frames", "(given)", "frames only with methods vine_shooting and joint_estimation");
+    data.fail("frames", "(given)",
+              "frames only with methods vine_shooting, joint_estimation and vine3d_shooting");
   }
   return variable_columns;
 }
@@ -272,12 +286,23 @@ void check_run_fit_scene(const FitFile& f, const sim::RodScene& scene) {
   }
 }
 
+/// The error of a scene that does not load with the parameters at their initial values and the
+/// settings of `origin` (`e`: the scene's error).
+InputError scene_load_error(const FitFile& f, const std::string& origin, const InputError& e) {
+  return InputError(
+      fmt::format("{}: the scene {} with the parameters at their initial values and the settings "
+                  "of {}",
+                  f.path.string(), f.scene.string(), origin),
+      e.what(), "a scene that loads with these settings");
+}
+
 /// Loads the scene with the parameters at their initial values and each experiment's settings (the
-/// vine methods: one run from the scene's start); returns the vine scene's model. `origin[i]` says
-/// where experiment i's settings come from.
+/// vine methods: one run from the scene's start; vine3d_shooting's was loaded with its data);
+/// returns the vine scene's model. `origin[i]` says where experiment i's settings come from.
 vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::string>& origin) {
   const bool vine = is_vine_method(f.method);
   vine::VineModel vine_model;
+  if (is_vine3d_method(f.method)) return vine_model;
   for (std::size_t i = 0; i < f.data.experiments.size(); ++i) {
     RunSettings s = f.data.experiments[i];
     if (!vine)
@@ -289,12 +314,7 @@ vine::VineModel check_scene_loads(const FitFile& f, const std::vector<std::strin
       else
         scene = sim::load_rod_scene_file(f.scene, s);
     } catch (const InputError& e) {
-      throw InputError(
-          fmt::format(
-              "{}: the scene {} with the parameters at their initial values and the settings "
-              "of {}",
-              f.path.string(), f.scene.string(), origin[i]),
-          e.what(), "a scene that loads with these settings");
+      throw scene_load_error(f, origin[i], e);
     }
     if (scene) check_run_fit_scene(f, *scene);
   }
@@ -341,6 +361,29 @@ std::vector<std::string> read_track_data(const io::SceneNode& data, const fs::pa
   return {"data.track (its walls and start state)"};
 }
 
+/// vine3d_shooting's data.csv and data.frames: the tracked 3D points of one run from the 3D vine
+/// scene's start, checked against the scene's bodies (loaded here with the initial values).
+std::vector<std::string> read_vine3d_data(const io::SceneNode& data, const fs::path& base,
+                                          const RunSettings& fixed, FitFile& f) {
+  for (const char* key : {"track", "variables", "observables"})
+    if (data.has(key))
+      data.fail(key, "(given)",
+                "no data." + std::string(key) +
+                    " with method vine3d_shooting (one run; tracked points in data.csv, their "
+                    "columns in data.frames)");
+  f.data_csv = base / data.text("csv");
+  const CsvTable table = read_csv_table(f.data_csv, data.child_path("csv"));
+  int bodies = 0;
+  try {
+    bodies = vine3d_scene_at_initial_values(f, fixed).model.num_bodies;
+  } catch (const InputError& e) {
+    throw scene_load_error(f, "the fit file", e);
+  }
+  f.tracked_points = read_tracked_frames3(table, data.map("frames"), f.data_csv, bodies);
+  f.data.experiments = {fixed};
+  return {"settings"};
+}
+
 }  // namespace
 
 bool is_vine_method(const std::string& method) {
@@ -382,8 +425,10 @@ FitFile read_fit_file(const fs::path& file) {
   const io::SceneNode data = root.map("data");
   if (!data.has("csv") && !data.has("track"))
     data.fail("csv", "(missing)", "a CSV file of measurements, or a tracked video (data.track)");
-  const std::vector<std::string> origin = data.has("track") ? read_track_data(data, base, fixed, f)
-                                                            : read_csv_data(data, base, fixed, f);
+  const std::vector<std::string> origin =
+      is_vine3d_method(f.method) ? read_vine3d_data(data, base, fixed, f)
+      : data.has("track")        ? read_track_data(data, base, fixed, f)
+                                 : read_csv_data(data, base, fixed, f);
   const io::SceneNode options = root.map("options");
   read_options(options, f);
   const vine::VineModel vine_model = check_scene_loads(f, origin);

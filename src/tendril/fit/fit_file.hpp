@@ -15,6 +15,7 @@
 #include "tendril/io/json.hpp"
 #include "tendril/io/schema.hpp"
 #include "tendril/vine/vine_scene.hpp"
+#include "tendril/vine3d/shooting_fit3d.hpp"
 
 namespace tendril::fit {
 
@@ -36,6 +37,8 @@ struct FitFile {
   MeasurementTable data;  ///< observables in SI (column values times their factor)
   std::vector<MeasuredFrame>
       frames;  ///< vine methods: measured centre-line points per simulation step [m]
+  /// vine3d_shooting: the tracked joint points (base, bodies' proximal ends, tip) per step [m]
+  std::vector<vine3d::TrackedFrame3> tracked_points;
   RunFitOptions options;
   JointEstimationOptions
       estimation;     ///< joint_estimation: its options (bounds and scales from the parameters)
@@ -48,7 +51,8 @@ struct FitFile {
 
 /// Reads and checks a fit file: every key against the schema, the parameters (real-valued keys of
 /// the scene's schema, bounds containing the initial value; joint_estimation: vine.stiffness and
-/// vine.damping; vine_shooting: the keys of vine_parameter_keys()), the CSV columns, the method's
+/// vine.damping; vine_shooting: the keys of vine_parameter_keys(); vine3d_shooting:
+/// vine3d.stiffness and vine3d.damping, fit/vine3d_fit_file.hpp), the CSV columns, the method's
 /// options (a key of another method is refused), and the scene itself with the parameters at their
 /// initial values and each experiment's settings (and joint_estimation's known contacts against
 /// it). InputError otherwise.

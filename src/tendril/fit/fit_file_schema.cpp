@@ -88,7 +88,9 @@ const io::SchemaTable& fit_file_schema() {
                      "or the inflated-beam law's M_c and theta_w by single shooting with exact "
                      "sensitivities. "
                      "joint_estimation: the vine's K and C with its trajectory, the paper's eq. 16 "
-                     "solved by IPOPT."),
+                     "solved by IPOPT. vine3d_shooting: a 3D vine scene's uniform K and C "
+                     "(vine3d.stiffness, vine3d.damping) from tracked 3D joint points by single "
+                     "shooting with exact sensitivities."),
               {.path = "parameters",
                .type = KeyType::List,
                .default_value = kReq,
@@ -106,7 +108,8 @@ const io::SchemaTable& fit_file_schema() {
                       "vine.inflated_beam.wrinkling_angle (theta_w = l eps_w / r [rad]); "
                       "joint_estimation: vine.stiffness, then vine.damping, then optionally "
                       "vine.growth.rate or vine.growth.schedule[i], vine.rest_angles[0] and "
-                      "vine.contact.radius (with known contacts), without bounds or scale."},
+                      "vine.contact.radius (with known contacts), without bounds or scale; "
+                      "vine3d_shooting: vine3d.stiffness and vine3d.damping."},
               real("parameters[].initial", kReq, "as the key", "Start value, within the bounds."),
               real("parameters[].lower", kOpt, "as the key", "Lower bound (default: none)."),
               real("parameters[].upper", kOpt, "as the key", "Upper bound (default: none)."),
@@ -153,9 +156,9 @@ const io::SchemaTable& fit_file_schema() {
                        "the RMS of the "
                        "column, a weight only) they are scaled by the residual's s^2."),
               node("data.frames", KeyType::Map,
-                   "vine_shooting, joint_estimation (required): the CSV holds measured centre-line "
-                   "points, one row per "
-                   "point, base to tip within each frame."),
+                   "vine_shooting, joint_estimation, vine3d_shooting (required): the CSV holds "
+                   "measured centre-line points, one row per point, base to tip within each frame "
+                   "(vine3d_shooting: in any order, by their point column)."),
               {.path = "data.frames.step",
                .type = KeyType::String,
                .default_value = kReq,
@@ -173,8 +176,20 @@ const io::SchemaTable& fit_file_schema() {
                .default_value = kReq,
                .unit = "",
                .doc = "Column of y."},
+              {.path = "data.frames.z",
+               .type = KeyType::String,
+               .default_value = kOpt,
+               .unit = "",
+               .doc = "vine3d_shooting (required): column of z."},
+              {.path = "data.frames.point",
+               .type = KeyType::String,
+               .default_value = kOpt,
+               .unit = "",
+               .doc = "vine3d_shooting (required): column of the joint point's index, 0 the base, "
+                      "i the proximal end of body i, n the tip of the n bodies; every frame has "
+                      "each once."},
               positive("data.frames.factor", "1", "-",
-                       "Multiplies x and y to metres (e.g. 1e-3 for mm)."),
+                       "Multiplies x and y (and z) to metres (e.g. 1e-3 for mm)."),
               node("options", KeyType::Map,
                    "Solver options; a key that the method does not use is refused (each key's "
                    "description names its methods)."),
@@ -185,11 +200,11 @@ const io::SchemaTable& fit_file_schema() {
               positive("options.difference_step", "1e-3", "-",
                        "finite_difference_lm: forward-difference step in value / scale, times "
                        "max(1, |value / scale|)."),
-              positive("options.step_tolerance", "1e-6", "-",
-                       "finite_difference_lm, adjoint_lm, vine_shooting: converged when a step in "
-                       "value / "
-                       "scale (vine_shooting: in "
-                       "ln K, ln C) is below this."),
+              positive(
+                  "options.step_tolerance", "1e-6", "-",
+                  "finite_difference_lm, adjoint_lm, vine_shooting, vine3d_shooting: converged "
+                  "when a step in value / scale (vine_shooting, vine3d_shooting: in ln K, "
+                  "ln C) is below this."),
               positive(
                   "options.cost_tolerance", "1e-10", "-",
                   "finite_difference_lm, adjoint_lm, vine_shooting: converged when an accepted "

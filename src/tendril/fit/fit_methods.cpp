@@ -11,6 +11,7 @@
 #include "tendril/fit/fit_points_csv.hpp"
 #include "tendril/fit/run_derivatives.hpp"
 #include "tendril/fit/shape_error.hpp"
+#include "tendril/fit/vine3d_shooting.hpp"
 #include "tendril/vine/vine_scene.hpp"
 
 namespace tendril::fit {
@@ -230,6 +231,11 @@ const std::vector<FitMethod>& fit_methods() {
        "joint) with its "
        "trajectory: the vine paper's joint state and parameter estimation (eq. 16) solved by IPOPT",
        joint_estimation},
+      {"vine3d_shooting",
+       "a 3D vine's uniform bending stiffness K and damping C (vine3d.stiffness, vine3d.damping) "
+       "from tracked 3D joint points by single shooting, exact sensitivities through the 3D step "
+       "derivatives",
+       vine3d_shooting},
   };
   return methods;
 }

@@ -128,7 +128,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& method_opti
         {"difference_step", {"finite_difference_lm"}},
         {"gradient_tolerance", {"finite_difference_lm", "adjoint_lm"}},
         {"jobs", {"finite_difference_lm", "adjoint_lm"}},
-        {"step_tolerance", {"finite_difference_lm", "adjoint_lm", "vine_shooting"}},
+        {"step_tolerance",
+         {"finite_difference_lm", "adjoint_lm", "vine_shooting", "vine3d_shooting"}},
         {"cost_tolerance", {"finite_difference_lm", "adjoint_lm", "vine_shooting"}},
     };
     for (const io::KeySpec& spec : joint_estimation_option_keys())

@@ -127,8 +127,7 @@ void require_poisson_tangent(const sim::RodScene& scene, const std::string& key)
 
 /// The fitted keys of one run, shared by their parameters.
 struct SceneKeys {
-  std::filesystem::path file;
-  RunSettings settings;
+  SceneModelLoader load;
   std::vector<std::string> keys;
   std::vector<double> values;
   double tangent_offset = 0.0;  ///< t of the Poisson ratio key's stencil point at the next load
@@ -137,10 +136,10 @@ struct SceneKeys {
 /// Loads the scene with every key at its recorded value into `model`, the Poisson ratio (the
 /// scene's one shell) moved by the pending tangent offset.
 void load_keys(SceneKeys& scene, Model& model) {
-  RunSettings s = scene.settings;
+  RunSettings s;
   for (std::size_t j = 0; j < scene.keys.size(); ++j)
     s.push_back(parameter_setting(scene.keys[j], scene.values[j]));
-  model = sim::load_rod_scene_file(scene.file, s).model;
+  model = scene.load(s);
   if (scene.tangent_offset == 0.0) return;
   for (std::size_t j = 0; j < scene.keys.size(); ++j)
     if (is_poisson_key(scene.keys[j]))
@@ -234,11 +233,8 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
 }
 
 /// The observables of the loaded scene's run and their derivatives (outcome.ok set on success).
-void differentiate(const sim::RodScene& scene, const std::shared_ptr<SceneKeys>& keys,
+void differentiate(const sim::RodScene& scene, const std::vector<adjoint::Parameter>& parameters,
                    const std::vector<RunObservable>& observables, RunOutcome& outcome) {
-  std::vector<adjoint::Parameter> parameters;
-  for (std::size_t i = 0; i < keys->keys.size(); ++i)
-    parameters.push_back(scene_key_parameter(keys, i, scene.model));
   const adjoint::SlopeWindow window{
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
@@ -313,6 +309,10 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
                        "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
                        "tail_rotation_rate, a node coordinate or an energy");
   }
+  check_keys(scene, keys);
+}
+
+void check_keys(const sim::RodScene& scene, const std::vector<std::string>& keys) {
   for (const std::string& key : keys) {
     const DifferentiatedKey* k = find_key(key_schema_path(key));
     if (k == nullptr)
@@ -333,6 +333,18 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
   }
 }
 
+std::vector<adjoint::Parameter> scene_key_parameters(const sim::RodScene& scene,
+                                                     SceneModelLoader load,
+                                                     const std::vector<std::string>& keys,
+                                                     const std::vector<double>& values) {
+  check_keys(scene, keys);
+  auto shared = std::make_shared<SceneKeys>(SceneKeys{std::move(load), keys, values});
+  std::vector<adjoint::Parameter> parameters;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    parameters.push_back(scene_key_parameter(shared, i, scene.model));
+  return parameters;
+}
+
 RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
                                       const RunSettings& settings,
                                       const std::vector<std::string>& keys,
@@ -343,13 +355,19 @@ RunOutcome run_scene_with_derivatives(const std::filesystem::path& scene_file,
     check_differentiable(scene, keys, observables);
     std::vector<RunObservable> parsed;
     for (const std::string& name : observables) parsed.push_back(parse_run_observable(scene, name));
-    auto shared = std::make_shared<SceneKeys>(SceneKeys{scene_file, {}, keys, {}});
-    for (const std::string& key : keys) shared->values.push_back(setting_value(settings, key));
-    for (const std::string& s : settings)  // the others; the keys' are set at their values
+    std::vector<double> values;
+    for (const std::string& key : keys) values.push_back(setting_value(settings, key));
+    RunSettings others;  // the keys' are set at their values
+    for (const std::string& s : settings)
       if (std::none_of(keys.begin(), keys.end(),
                        [&s](const std::string& key) { return s.rfind(key + "=", 0) == 0; }))
-        shared->settings.push_back(s);
-    differentiate(scene, shared, parsed, outcome);
+        others.push_back(s);
+    const SceneModelLoader load = [scene_file, others](const RunSettings& set) {
+      RunSettings all = others;
+      all.insert(all.end(), set.begin(), set.end());
+      return sim::load_rod_scene_file(scene_file, all).model;
+    };
+    differentiate(scene, scene_key_parameters(scene, load, keys, values), parsed, outcome);
   } catch (const std::exception& e) {
     outcome.message = e.what();
   }

@@ -12,9 +12,11 @@
 /// and a backward pass per observable).
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "tendril/adjoint/parameter.hpp"
 #include "tendril/fit/run_least_squares.hpp"
 #include "tendril/sim/rod_scene.hpp"
 
@@ -37,6 +39,25 @@ bool is_differentiated_key(const std::string& path);
 /// in it (no contact or media: "key").
 void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
                           const std::vector<std::string>& observables);
+
+/// InputError "key" unless adjoint_lm differentiates each of `keys` in `scene`: a key of
+/// differentiated_keys(), of degree > 1 only in a scene whose terms are all polynomial in it, a
+/// shell's Poisson ratio only in a scene of one shell whose hinge_stiffness is not set.
+void check_keys(const sim::RodScene& scene, const std::vector<std::string>& keys);
+
+/// The model of the scene being differentiated, loaded with further "key=value" settings (after
+/// its own).
+using SceneModelLoader = std::function<Model(const RunSettings& settings)>;
+
+/// The scene keys `keys` (check_keys) at `values` as adjoint parameters of `scene`'s model, in
+/// that order: each records its value, and the last one's apply() loads the model with every key
+/// at its recorded value (`load`), so each key acts exactly as it does in the scene (parameters
+/// listed after them apply to that model). The one mapping of scene keys to parameters, of
+/// adjoint_lm and of Python's Simulation.run_with_gradient.
+std::vector<adjoint::Parameter> scene_key_parameters(const sim::RodScene& scene,
+                                                     SceneModelLoader load,
+                                                     const std::vector<std::string>& keys,
+                                                     const std::vector<double>& values);
 
 /// Runs `scene_file` with `settings` (which set every key of `keys`) and returns its
 /// `observables` (as run_scene) with their derivatives with respect to `keys`. A bad override, what

@@ -3,7 +3,8 @@
 // parameter or along its tangent), against a central difference of the step residual in the
 // parameter with a small step, in the conformance suite's style; and the stencil's exactness: the
 // same derivative for two stencil widths. Terms: E, density, natural curvatures and viscosity on a
-// 3D rod with twist, rod radius and shear modulus, rest lengths and the Poisson ratio,
+// 3D rod with twist, rod radius and shear modulus, rest lengths (scaled, and single edges') and
+// the Poisson ratio, hinges' natural angles,
 // point-load components and schedule knots (actuated at the solve time), contact stiffness and
 // friction with an obstacle and between rods, shell thickness, Young's modulus and Poisson ratio.
 #include <memory>
@@ -178,13 +179,27 @@ TEST(ParameterStencils, RestLengthsAndPoissonRatio) {
   expect_stencils_are_residual_derivatives(c);
 }
 
-/// A mid-edge strip clamped at one end, swinging under gravity.
-TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
+/// The curled 3D rod with twist: the rest lengths of two adjacent edges (along the tangent of
+/// 1/l), with the scale of all rest lengths listed between them.
+TEST(ParameterStencils, EdgeRestLengths) {
+  test::CurledRod rod = test::curled_rod();
+  rod.parameters = {
+      adjoint::edge_rest_length(rod.model, 3), adjoint::rest_length_scale(rod.model, 1.0),
+      adjoint::edge_rest_length(rod.model, 4), adjoint::youngs_modulus(rod.model, 1e7)};
+  rod.parameters[0].value *= 1.1;  // another rest length than the model's
+  StencilCase c{std::move(rod.model), std::move(rod.initial), rod.options,
+                std::move(rod.parameters), 10};
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// A 0.2 x 0.05 m strip (5 x 3 nodes) with `bending`, clamped at one end, swinging under gravity.
+StencilCase clamped_strip(ShellBending bending) {
   const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 5, 3, io::MeshPattern::alternating);
   ShellInput input;
   input.triangles = mesh.triangles;
   input.material = {
       .youngs_modulus = 2e7, .poisson_ratio = 0.3, .density = 1000.0, .thickness = 4e-3};
+  input.bending = bending;
   StencilCase c;
   c.model = build_shell_model(mesh.nodes, {input});
   c.model.energies.push_back(std::make_shared<GravityEnergy>(Vec3(0.0, 0.0, -9.81)));
@@ -195,8 +210,34 @@ TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
   c.initial.u = VecX::Zero(c.model.dofs.size());
   initialize_frames(c.model, c.initial.q, c.initial.frames);
   c.options.dt = 2e-3;
+  return c;
+}
+
+/// The strip with hinge bending: the natural angles of two hinges (one folded at rest by 0.2 rad).
+TEST(ParameterStencils, HingeNaturalAngles) {
+  StencilCase c = clamped_strip(ShellBending::hinge);
+  const int last = static_cast<int>(c.model.shells.hinges.size()) - 1;
+  c.model.shells.hinges.back().natural_angle = 0.2;
+  c.parameters = {adjoint::hinge_natural_angle(c.model, last),
+                  adjoint::hinge_natural_angle(c.model, last - 3)};
+  expect_stencils_are_residual_derivatives(c);
+}
+
+/// A mid-edge strip clamped at one end, swinging under gravity; then the natural folds of two
+/// interior edges.
+TEST(ParameterStencils, ShellThicknessModulusAndPoissonRatio) {
+  StencilCase c = clamped_strip(ShellBending::midedge);
   c.parameters = {adjoint::shell_thickness(c.model, 4e-3), adjoint::youngs_modulus(c.model, 2e7),
                   adjoint::poisson_ratio(c.model, 0.3)};
+  expect_stencils_are_residual_derivatives(c);
+  // the natural folds of two interior edges, one set to 0.2 rad
+  c.parameters.clear();
+  for (int e = 0; e < static_cast<int>(c.model.shells.edges.size()); e += 3)
+    if (c.model.shells.edge_triangles[static_cast<std::size_t>(e)][1] >= 0 &&
+        c.parameters.size() < 2)
+      c.parameters.push_back(adjoint::midedge_natural_fold(c.model, e));
+  ASSERT_EQ(c.parameters.size(), 2u);
+  c.parameters[0].value = 0.2;
   expect_stencils_are_residual_derivatives(c);
 }
 
@@ -208,6 +249,9 @@ TEST(ParameterStencils, BadInputIsRefused) {
   EXPECT_THROW(adjoint::contact_stiffness(m, 0, -1), InputError);
   EXPECT_THROW(adjoint::point_load_component(m, 0, 0), InputError);
   EXPECT_THROW(adjoint::control_knot(m, 0, 0), InputError);
+  EXPECT_THROW(adjoint::edge_rest_length(m, 10), InputError);
+  EXPECT_THROW(adjoint::hinge_natural_angle(m, 0), InputError);
+  EXPECT_THROW(adjoint::midedge_natural_fold(m, 0), InputError);
   EXPECT_THROW(adjoint::ControlSchedule(m, RestQuantity::rest_length, {0}, {0.0}, {1.0}),
                InputError);
 }

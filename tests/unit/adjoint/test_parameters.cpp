@@ -1,6 +1,7 @@
 // The clear errors for bad parameters, objectives and options, the checkpoint interval that fits
 // a memory budget, and the models the Poisson ratio and the rest lengths' scale set against models
-// built with them (the parameters' dr/dp: test_parameter_stencils.cpp).
+// built with them, the fold a mid-edge edge's natural fold makes (the parameters' dr/dp:
+// test_parameter_stencils.cpp).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -12,6 +13,7 @@
 #include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/run_gradient.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
+#include "tendril/integrate/static_solver.hpp"
 #include "tendril/io/shell_generators.hpp"
 #include "tendril/shell/shell_builder.hpp"
 #include "unit/adjoint/curled_rod.hpp"
@@ -145,6 +147,55 @@ TEST(Parameters, RestLengthScaleSetsTheRestLengths) {
   for (double l : rod.model.rods.rest_length) EXPECT_LT(relative(l, 0.12), 1e-14);
   for (const BendTwistSpring& s : rod.model.rods.springs)
     EXPECT_LT(relative(s.voronoi_length, 0.12), 1e-14);
+}
+
+/// The unit normal of triangle t of `model` at q.
+Vec3 triangle_normal_at(const Model& model, const VecX& q, std::size_t t) {
+  const auto& nodes = model.shells.triangles[t];
+  const auto x = [&](int k) { return Vec3(q.segment<3>(3 * nodes[static_cast<std::size_t>(k)])); };
+  return (x(1) - x(0)).cross(x(2) - x(0)).normalized();
+}
+
+/// A flat mid-edge strip (0.2 x 0.05 m, 9 x 3 nodes) clamped by its first two columns of nodes,
+/// without loads, with the natural fold of every interior edge on the line x = 0.1 m set to 0.3
+/// rad: its equilibrium is the strip folded along that line by 0.3 rad (each half flat, zero
+/// bending energy), whatever the sign convention of the angles.
+TEST(Parameters, MidEdgeNaturalFoldFoldsTheStrip) {
+  const io::TriangleMesh mesh = io::rectangle_mesh(0.2, 0.05, 9, 3, io::MeshPattern::alternating);
+  ShellInput input;
+  input.triangles = mesh.triangles;
+  input.material = {
+      .youngs_modulus = 2e6, .poisson_ratio = 0.3, .density = 1000.0, .thickness = 2e-3};
+  Model model = build_shell_model(mesh.nodes, {input});
+  for (int i = 0; i < model.dofs.num_nodes; ++i)
+    if (mesh.nodes[static_cast<std::size_t>(i)].x() < 0.03)
+      for (int d = 0; d < 3; ++d) model.fixed[static_cast<std::size_t>(3 * i + d)] = 1;
+  const auto at_fold = [&](int node) {
+    return std::abs(mesh.nodes[static_cast<std::size_t>(node)].x() - 0.1) < 1e-9;
+  };
+  int folded = 0;
+  for (std::size_t e = 0; e < model.shells.edges.size(); ++e)
+    if (at_fold(model.shells.edges[e][0]) && at_fold(model.shells.edges[e][1])) {
+      const adjoint::Parameter fold = adjoint::midedge_natural_fold(model, static_cast<int>(e));
+      EXPECT_NEAR(fold.value, 0.0, 1e-15) << "flat at rest";
+      fold.apply(model, 0.3);
+      ++folded;
+    }
+  ASSERT_EQ(folded, 2);
+  State state;
+  state.q = rest_configuration(model);
+  state.u = VecX::Zero(model.dofs.size());
+  initialize_frames(model, state.q, state.frames);
+  StaticSolver solver(model, StaticOptions{}, state.q);
+  const StaticReport report = solver.solve(state);
+  ASSERT_TRUE(report.ok()) << report.message;
+  for (std::size_t t = 0; t < model.shells.triangles.size(); ++t) {
+    double x = 0.0;  // the triangle's centroid's x at rest
+    for (int n : model.shells.triangles[t]) x += mesh.nodes[static_cast<std::size_t>(n)].x() / 3.0;
+    const double tilt =
+        std::acos(std::min(1.0, std::abs(triangle_normal_at(model, state.q, t).z())));
+    EXPECT_NEAR(tilt, x < 0.1 ? 0.0 : 0.3, 1e-6) << "triangle " << t << " at x = " << x;
+  }
 }
 
 }  // namespace

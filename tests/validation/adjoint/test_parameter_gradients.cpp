@@ -3,7 +3,8 @@
 // the residual), the shear modulus, the components of a point load and the knots of a natural
 // curvature schedule (the per-step control a controller sets), under implicit Euler and the
 // midpoint rule; the scale of the rest lengths and the Poisson ratio, which the residual is not a
-// polynomial in (their stencils move along a tangent).
+// polynomial in (their stencils move along a tangent); the rest lengths of single edges, the
+// natural angles of shell hinges and the natural folds of mid-edge shell edges.
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include "tendril/adjoint/section_parameters.hpp"
 #include "tendril/forces/point_load.hpp"
 #include "validation/adjoint/gradient_case.hpp"
+#include "validation/adjoint/swinging_strip.hpp"
 
 namespace tendril {
 namespace {
@@ -57,6 +59,42 @@ TEST(ParameterGradients, RestLengthScaleAndPoissonRatio) {
                   adjoint::youngs_modulus(c.model, 1e7),
                   adjoint::uniform_natural_curvature(1, -1.5)};
   test::expect_gradient_matches_differences(c, {c.model.dofs.twist(5)});
+}
+
+/// The curled cantilever with the rest lengths of two adjacent edges (one set 10 % longer than
+/// built, so that the rod is strained at rest) and E.
+TEST(ParameterGradients, EdgeRestLengths) {
+  test::GradientCase c = test::curled_cantilever();
+  c.parameters = {adjoint::edge_rest_length(c.model, 4), adjoint::edge_rest_length(c.model, 5),
+                  adjoint::youngs_modulus(c.model, 1e7)};
+  c.parameters[0].value *= 1.1;
+  test::expect_gradient_matches_differences(c, {});
+}
+
+/// The strip with hinge bending, its last hinge folded at rest by 0.2 rad: the natural angles of
+/// two hinges and E.
+TEST(ParameterGradients, HingeNaturalAngles) {
+  test::GradientCase c = test::swinging_strip(ShellBending::hinge);
+  const int last = static_cast<int>(c.model.shells.hinges.size()) - 1;
+  c.model.shells.hinges.back().natural_angle = 0.2;
+  c.parameters = {adjoint::hinge_natural_angle(c.model, last),
+                  adjoint::hinge_natural_angle(c.model, last - 3),
+                  adjoint::youngs_modulus(c.model, 2e7)};
+  test::expect_gradient_matches_differences(c, {});
+}
+
+/// The strip with mid-edge bending: the natural folds of two interior edges near the tip (one
+/// folded at rest by 0.2 rad) and E.
+TEST(ParameterGradients, MidEdgeNaturalFolds) {
+  test::GradientCase c = test::swinging_strip(ShellBending::midedge);
+  std::vector<int> interior;
+  for (int e = static_cast<int>(c.model.shells.edges.size()) - 1; e >= 0; --e)
+    if (c.model.shells.edge_triangles[static_cast<std::size_t>(e)][1] >= 0) interior.push_back(e);
+  c.parameters = {adjoint::midedge_natural_fold(c.model, interior[0]),
+                  adjoint::midedge_natural_fold(c.model, interior[2]),
+                  adjoint::youngs_modulus(c.model, 2e7)};
+  c.parameters[0].value = 0.2;
+  test::expect_gradient_matches_differences(c, {});
 }
 
 }  // namespace
