@@ -258,5 +258,37 @@ TEST(PrintableText, EscapesControlAndInvalidBytesAndCuts) {
   EXPECT_EQ(utf8_sequence_length("\xf0\x9f\x98\x80", 0), 4u);
 }
 
+// `tendril fit` by adjoint_lm: a component of an [x, y, z] key other than 0, 1, 2 and an energy of
+// a quasi-static scene (whose derivatives are the node positions') exit 2 naming the key and the
+// value, with no fit folder.
+TEST_F(CliInput, AdjointFitNamesABadKeyComponentAndObservable) {
+  std::string rod = kSmallRod;
+  rod.replace(rod.find("  dt: 1.0e-3"), 12, "  type: static\n  dt: 1.0e-2");
+  write_text(dir_ / "static.yaml", rod);
+  write_text(dir_ / "data.csv", "z\n-0.001\n");
+  const auto fit = [&](const std::string& key, const std::string& observable) {
+    write_text(dir_ / "fit.yaml",
+               "scene: static.yaml\nmethod: adjoint_lm\nparameters:\n  - {key: '" + key +
+                   "', initial: -9.81}\ndata:\n  csv: data.csv\n  "
+                   "observables:\n    - {column: z, observable: '" +
+                   observable + "', sigma: 1.0e-4}\n");
+    return run_cli({"fit", "fit.yaml", "--out", "out", "--no-plot"}, dir_);
+  };
+  const CliResult component = fit("forces.gravity[3]", "rods[0].nodes[4].z@0.01");
+  EXPECT_EQ(component.exit_code, 2) << component.err;
+  EXPECT_NE(component.err.find("parameters[0].key: got forces.gravity[3]; allowed: a component 0, "
+                               "1 or 2 of the [x, y, z] key forces.gravity"),
+            std::string::npos)
+      << component.err;
+  const CliResult energy = fit("forces.gravity[2]", "elastic_energy@0.01");
+  EXPECT_EQ(energy.exit_code, 2) << energy.err;
+  EXPECT_NE(energy.err.find("observable (method adjoint_lm): got elastic_energy@0.01; allowed: a "
+                            "node coordinate"),
+            std::string::npos)
+      << energy.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  EXPECT_FALSE(fs::exists(dir_ / "out.failed"));
+}
+
 }  // namespace
 }  // namespace tendril::robustness

@@ -139,8 +139,9 @@ TEST_F(FailedRuns, RodAndVineRunsThatEndEarlyKeepAlikeRecords) {
 }
 
 TEST_F(FailedRuns, SignalMarksAFitInterrupted) {
-  // `tendril fit` over whole runs (finite differences of 3 s robot runs, a few seconds in all): the
-  // signal stops the runs in flight and the fit with them, as `tendril run` reports a run
+  // `tendril fit` over whole runs (the robot's medium fit, 3 s runs with their sensitivities, a few
+  // seconds in all): the runs not yet started fail and the fit stops at its next progress line, as
+  // `tendril run` reports a run
   const fs::path fit_file = fs::path(TENDRIL_EXAMPLES_DIR) / "fit" / "flagellated_robot_n2.yaml";
   CliOptions o;
   o.while_running = [&](int pid) {

@@ -79,7 +79,9 @@ void StepSensitivity::add_start_tangent_terms(const State& start, const State& e
     const double c = 1.0 + t0.dot(t1);
     const auto ee = static_cast<Eigen::Index>(e);
     const int twist = model_.dofs.twist(static_cast<int>(e));
-    const double dE_dphi = system_.residual()[twist] -
+    // the residual's theta row without its inertia and its forces (whose position rows hold no
+    // holonomy: a dead moment's M . t): dE/dphi^e
+    const double dE_dphi = system_.residual()[twist] + system_.forces()[twist] -
                            model_.mass[twist] * (end.q[twist] - predicted_[twist]) / (dt * dt);
     for (Eigen::Index i = 0; i < rhs_.cols(); ++i) {
       const Vec3 de = sensitivity.q.block<3, 1>(n1, i) - sensitivity.q.block<3, 1>(n0, i);
@@ -157,8 +159,8 @@ std::string StepSensitivity::push_forward(const State& start, const State& end, 
 
 namespace {
 
-/// Adds the objectives' values at state k into `values` and their derivatives through the
-/// state's sensitivity into `derivatives`.
+/// Adds the objectives' values at state k into `values` and their derivatives (through the
+/// state's sensitivity and explicit) into `derivatives`.
 void add_objectives(const std::vector<Objective>& objectives, int step, const State& state,
                     const StateSensitivity& s, RunSensitivities& out) {
   const Eigen::Index n = s.q.rows();
@@ -172,6 +174,11 @@ void add_objectives(const std::vector<Objective>& objectives, int step, const St
     if (objectives[j].frame_angle_gradient) objectives[j].frame_angle_gradient(step, state, dphi);
     out.derivatives.row(jj) += dq.transpose() * s.q + du.transpose() * s.u;
     out.derivatives.row(jj) += dphi.transpose() * s.frame_angle;
+    if (objectives[j].parameter_gradient) {
+      VecX dp = VecX::Zero(out.derivatives.cols());
+      objectives[j].parameter_gradient(step, state, dp);
+      out.derivatives.row(jj) += dp.transpose();
+    }
   }
 }
 

@@ -67,6 +67,10 @@ Objective sum(std::vector<Objective> terms) {
     for (const Objective& term : terms)
       if (term.frame_angle_gradient) term.frame_angle_gradient(step, s, dphi);
   };
+  total.parameter_gradient = [terms](int step, const State& s, VecX& dp) {
+    for (const Objective& term : terms)
+      if (term.parameter_gradient) term.parameter_gradient(step, s, dp);
+  };
   return total;
 }
 

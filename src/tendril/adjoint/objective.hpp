@@ -19,6 +19,11 @@ struct Objective {
   /// about its tangent (docs/physics/gradients.md, "The frame angle"). Empty: l_k does not depend
   /// on phi.
   std::function<void(int step, const State& state, VecX& dphi)> frame_angle_gradient;
+  /// For objectives that read the parameters themselves (an energy: the masses, stiffnesses and
+  /// rest quantities they set): adds dl_k/dp at state k, the state held fixed, into dp (#parameters
+  /// of the run); the gradient is this plus the path through the states. Empty: l_k reads no
+  /// parameter.
+  std::function<void(int step, const State& state, VecX& dp)> parameter_gradient = nullptr;
 };
 
 /// Where node `node` should be after step `step` [m].

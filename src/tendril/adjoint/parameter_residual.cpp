@@ -36,21 +36,11 @@ struct ParameterResiduals::Point {
   double weight;
 };
 
-namespace {
-
-/// The points p + c d of the exact difference stencil of a polynomial of degree `degree` in p and
-/// their weights w (dr/dp = sum w r(p + c d) / d, the base point's weight returned separately).
-struct Stencil {
-  std::vector<double> offsets, weights;
-  double base_weight = 0.0;
-};
 Stencil difference_stencil(int degree) {
   if (degree == 1) return {{1.0}, {1.0}, -1.0};
   // the fourth-order central difference, exact for polynomials of degree <= 4
   return {{2.0, 1.0, -1.0, -2.0}, {-1.0 / 12.0, 8.0 / 12.0, -8.0 / 12.0, 1.0 / 12.0}, 0.0};
 }
-
-}  // namespace
 
 ParameterResiduals::ParameterResiduals(const Model& model, const NewtonOptions& newton,
                                        const std::vector<Parameter>& parameters) {

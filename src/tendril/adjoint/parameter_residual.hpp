@@ -40,6 +40,14 @@ struct ResidualSystem {
   State at_rest;  ///< y at rest: where the contact candidates are chosen
 };
 
+/// The points p + c d of the exact difference stencil of a polynomial of degree `degree` (1, or up
+/// to 4) in p and their weights w: df/dp = sum w f(p + c d) / d + base_weight f(p) / d.
+struct Stencil {
+  std::vector<double> offsets, weights;
+  double base_weight = 0.0;
+};
+Stencil difference_stencil(int degree);
+
 /// dr/dp of every parameter, from the exact difference stencil of its degree (Parameter::degree):
 /// dr/dp_i = sum_j w_j r(p + c_j d_i e_i) / d_i + w_0 r(p) / d_i, each stencil point a residual
 /// system on a model copy with parameter i moved.

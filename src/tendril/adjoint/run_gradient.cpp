@@ -30,9 +30,10 @@ std::string static_solve(const Model& model, const GradientOptions& gradient, St
   return report.ok() ? std::string() : "static solve: " + report.message;
 }
 
-/// Adds l_k's gradient at `state` into the adjoint (fixed DOFs stay zero).
+/// Adds l_k's gradient at `state` into the adjoint (fixed DOFs stay zero) and its explicit
+/// dependence on the parameters into `parameters`.
 void add_objective_gradient(const Model& model, const Objective& objective, int step,
-                            const State& state, StateAdjoint& adjoint) {
+                            const State& state, StateAdjoint& adjoint, VecX& parameters) {
   VecX dq = VecX::Zero(model.dofs.size());
   VecX du = VecX::Zero(model.dofs.size());
   objective.at_state(step, state, dq, du);
@@ -43,6 +44,7 @@ void add_objective_gradient(const Model& model, const Objective& objective, int 
     }
   if (objective.frame_angle_gradient)
     objective.frame_angle_gradient(step, state, adjoint.frame_angle);
+  if (objective.parameter_gradient) objective.parameter_gradient(step, state, parameters);
 }
 
 /// Bytes of one stored State of `model` (positions, velocities, frames, the terms' carried values).
@@ -116,7 +118,7 @@ struct BackwardPass {
             step_adjoint.pull_back(start, piece[j].end, piece[j].dt, adjoint, result.parameters);
         if (!message.empty()) return message;
       }
-      add_objective_gradient(model, objective, k, starts[i], adjoint);
+      add_objective_gradient(model, objective, k, starts[i], adjoint, result.parameters);
     }
     return {};
   }
@@ -175,7 +177,7 @@ RunGradient quasi_static_gradient(const Model& model, const DynamicsOptions& opt
   for (int k = steps; k >= 0; --k) {
     StateAdjoint adjoint{VecX::Zero(n), VecX::Zero(n), VecX::Zero(edges)};
     add_objective_gradient(run_model, objective, k, run.states[static_cast<std::size_t>(k)],
-                           adjoint);
+                           adjoint, result.parameters);
     for (int i = 0; i < n; ++i)
       if (run_model.dofs.is_twist(i) && adjoint.q[i] != 0.0)
         throw InputError("objective", fmt::format("a gradient on twist DOF {} at step {}", i, k),
@@ -257,8 +259,9 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   // backward, one checkpoint interval at a time
   StateAdjoint adjoint{VecX::Zero(n), VecX::Zero(n),
                        VecX::Zero(static_cast<Eigen::Index>(run_model.rods.edges.size()))};
-  add_objective_gradient(run_model, objective, steps, result.final_state, adjoint);
   result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
+  add_objective_gradient(run_model, objective, steps, result.final_state, adjoint,
+                         result.parameters);
   BackwardPass backward{run_model, options,      objective, substep_counts, stepper,
                         workspace, step_adjoint, result,    adjoint};
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0 && steps > 0; --c) {

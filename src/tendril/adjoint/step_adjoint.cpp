@@ -206,10 +206,12 @@ void StepAdjoint::add_start_tangent_terms(const State& start, const VecX& y,
     edge_values_[e] = lphi[ee] * (t1.cross(t0) / (length * (1.0 + t0.dot(t1)))) -
                       s[ee] * (ty.cross(t0) / (length * cy));
     // the position rows of r hold dE/dphi^e h^e (de/dq)^T, h = t x t_k / (|e| (1 + t_k . t))
-    // at y: with dE/dphi^e = G_theta^e (the residual's theta row without its inertia), mu's part
+    // at y: with dE/dphi^e = G_theta^e (the residual's theta row without its inertia and its
+    // forces, whose position rows hold no holonomy: a dead moment's M . t), mu's part
     // a . dh/dt_k with a = G_theta^e (mu_n1 - mu_n0), projected normal to t_k
     const int twist = model_.dofs.twist(static_cast<int>(e));
-    double dE_dphi = run_->system.residual()[twist];
+    double dE_dphi =
+        run_->system.residual()[twist] + problem.load_factor * run_->system.forces()[twist];
     if (problem.inertia > 0.0)
       dE_dphi -= problem.inertia * model_.mass[twist] * (y[twist] - (*problem.predicted)[twist]);
     const Vec3 a = dE_dphi * (mu_.segment<3>(n1) - mu_.segment<3>(n0));

@@ -25,10 +25,30 @@ using io::KeyType;
 
 namespace {
 
-/// Refuses a fitted `key` (at parameter `p`) that is not a real-valued key of a rod scene's schema,
-/// naming the methods that fit a vine scene's K and C when it is one of those.
+/// The spec of the [x, y, z] key whose component `key` names ("forces.gravity[2]",
+/// "forces.point_loads.0.force.1"), null if it names none; refuses (at parameter `p`) a component
+/// index other than 0, 1, 2.
+const io::KeySpec* vector_of_component(const io::SceneNode& p, const std::string& key,
+                                       const io::Schema& scene_schema) {
+  const std::string path = key_schema_path(key);
+  if (path.size() < 2 || path.compare(path.size() - 2, 2, "[]") != 0) return nullptr;
+  const io::KeySpec* vector = scene_schema.find(path.substr(0, path.size() - 2));
+  if (vector == nullptr || vector->type != KeyType::Vec3) return nullptr;
+  std::string index = key.back() == ']' ? key.substr(0, key.size() - 1) : key;
+  index = index.substr(index.find_last_of(".[") + 1);
+  if (index != "0" && index != "1" && index != "2")
+    p.fail("key", key,
+           fmt::format("a component 0, 1 or 2 of the [x, y, z] key {}",
+                       path.substr(0, path.size() - 2)));
+  return vector;
+}
+
+/// Refuses a fitted `key` (at parameter `p`) that is not a real-valued key of a rod scene's schema
+/// or a component of an [x, y, z] one, naming the methods that fit a vine scene's K and C when it
+/// is one of those.
 void check_rod_scene_key(const io::SceneNode& p, const std::string& key, const std::string& method,
                          const io::Schema& scene_schema) {
+  if (vector_of_component(p, key, scene_schema) != nullptr) return;
   const io::KeySpec* spec = scene_schema.find(key_schema_path(key));
   if (spec == nullptr && vine::vine_schema().find(key_schema_path(key)) != nullptr)
     p.fail("key", key,

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/adjoint/energy_objective.hpp"
 #include "tendril/adjoint/forward_sensitivity.hpp"
 #include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/adjoint/robot_objective.hpp"
@@ -27,7 +28,8 @@ struct DifferentiatedKey {
 };
 
 /// The keys. Degree 1: stiffnesses, masses and drag coefficients proportional to the value, rest
-/// twists and actuation values (affine in time's schedule), loads, contact stiffness and friction.
+/// twists and actuation values (affine in time's schedule), loads (the components of gravity and of
+/// point loads, moments and surface loads), contact stiffness and friction.
 /// A rod's radius (EA and masses ~ r^2, EI, GJ and rotational inertias ~ r^4) and a shell's
 /// thickness (membranes and masses ~ h, bending ~ h^3) are polynomials only where no contact or
 /// medium reads them (check_differentiable).
@@ -48,6 +50,10 @@ const std::vector<DifferentiatedKey>& key_table() {
       {"shells[].material.nu", 1},  // along its tangent, degree 2 with mid-edge bending
       {"shells[].edge_spring_stiffness", 1},
       {"shells[].hinge_stiffness", 1},
+      {"forces.gravity[]", 1},  // a component of [x, y, z], as the keys below
+      {"forces.point_loads[].force[]", 1},
+      {"forces.point_moments[].moment[]", 1},
+      {"forces.surface_loads[].load[]", 1},
       {"forces.follower_loads[].force", 1},
       {"forces.viscous_drag[].viscosity", 1},
       {"forces.rft[].eta_t", 1},
@@ -167,9 +173,13 @@ adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, 
   return p;
 }
 
-/// The adjoint objective of an observable.
+/// The adjoint objective of an observable; an energy's with its explicit dependence on the
+/// parameters.
 adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable& o,
-                                const adjoint::SlopeWindow& window) {
+                                const adjoint::SlopeWindow& window,
+                                const std::vector<adjoint::Parameter>& parameters) {
+  if (o.energy == "kinetic_energy") return adjoint::kinetic_energy(scene.model, o.step, parameters);
+  if (o.energy == "elastic_energy") return adjoint::elastic_energy(scene.model, o.step, parameters);
   if (o.robot.empty())
     return adjoint::node_position(scene.model, o.node, Vec3::Unit(o.axis), o.step);
   const sim::ObservableSpec& spec = *scene.observables;
@@ -185,7 +195,9 @@ int scene_steps(const sim::RodScene& scene) {
 }
 
 /// The run's objectives and their derivatives: the forward sensitivities for implicit Euler, the
-/// adjoint of each objective for the midpoint rule.
+/// adjoint of each objective for the midpoint rule and for quasi-static scenes (integrator.type
+/// static: a static solve at each t_k = k dt, as Simulation runs them; one solve at t = 0 for a
+/// duration of 0).
 adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
                                             const std::vector<adjoint::Objective>& objectives,
                                             const std::vector<adjoint::Parameter>& parameters) {
@@ -197,12 +209,18 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
   if (scene.solve == sim::Solve::implicit_euler)
     return adjoint::run_with_sensitivities(scene.model, scene.dynamics, initial, steps, objectives,
                                            parameters);
+  DynamicsOptions options = scene.dynamics;
+  adjoint::GradientOptions gradient;
+  if (scene.solve == sim::Solve::static_equilibrium) {
+    gradient.quasi_static = scene.statics;
+    options.dt = scene.duration > 0.0 ? scene.dt : 0.0;
+  }
   adjoint::RunSensitivities r;
   r.values.resize(static_cast<Eigen::Index>(objectives.size()));
   r.derivatives.resize(r.values.size(), static_cast<Eigen::Index>(parameters.size()));
   for (std::size_t j = 0; j < objectives.size(); ++j) {
-    const adjoint::RunGradient g = adjoint::run_with_gradient(scene.model, scene.dynamics, initial,
-                                                              steps, objectives[j], parameters);
+    const adjoint::RunGradient g = adjoint::run_with_gradient(scene.model, options, initial, steps,
+                                                              objectives[j], parameters, gradient);
     if (!g.ok) {
       r.message = g.message;
       return r;
@@ -221,7 +239,8 @@ void differentiate(const sim::RodScene& scene, const std::vector<adjoint::Parame
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
   std::vector<adjoint::Objective> objectives;
-  for (const RunObservable& o : observables) objectives.push_back(objective_of(scene, o, window));
+  for (const RunObservable& o : observables)
+    objectives.push_back(objective_of(scene, o, window, parameters));
   const adjoint::RunSensitivities r = differentiate_run(scene, objectives, parameters);
   if (!r.ok) {
     outcome.message = r.message;
@@ -271,21 +290,25 @@ bool is_differentiated_key(const std::string& path) {
 
 void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
                           const std::vector<std::string>& observables) {
-  if (scene.solve == sim::Solve::static_equilibrium)
-    throw InputError("integrator.type", "static",
-                     "implicit_euler or implicit_midpoint (method adjoint_lm differentiates "
-                     "dynamic runs)");
+  const bool statics = scene.solve == sim::Solve::static_equilibrium;
   const int steps = scene_steps(scene);
-  if (std::abs(steps * scene.dt - scene.duration) > 1e-9 * scene.dt)
+  const bool one_solve = statics && scene.duration == 0.0;
+  if (!one_solve && std::abs(steps * scene.dt - scene.duration) > 1e-9 * scene.dt)
     throw InputError("duration", fmt::format("{}", scene.duration),
                      fmt::format("a whole number of steps of integrator.dt = {} s (method "
-                                 "adjoint_lm differentiates steps of dt)",
-                                 scene.dt));
-  for (const std::string& name : observables)
-    if (parse_run_observable(scene, name).robot == "efficiency")
+                                 "adjoint_lm differentiates steps of dt{})",
+                                 scene.dt, statics ? "; or 0, one static solve" : ""));
+  for (const std::string& name : observables) {
+    const RunObservable o = parse_run_observable(scene, name);
+    if (statics && (!o.robot.empty() || !o.energy.empty()))
+      throw InputError("observable", name,
+                       "a node coordinate (adjoint_lm differentiates the node positions of a "
+                       "quasi-static run, integrator.type static)");
+    if (o.robot == "efficiency")
       throw InputError("observable", name,
                        "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
-                       "tail_rotation_rate or a node coordinate");
+                       "tail_rotation_rate, a node coordinate or an energy");
+  }
   check_keys(scene, keys);
 }
 

@@ -7,8 +7,9 @@
 /// (its exact difference stencil, adjoint/parameter_residual.hpp). Each observable
 /// (fit/run_observables.hpp) is an adjoint::Objective. Implicit Euler runs are differentiated by
 /// the forward sensitivities (adjoint/forward_sensitivity.hpp: one run, a factorization and one
-/// solve per parameter at each step, for every observable at once), implicit midpoint runs by the
-/// adjoint (adjoint/run_gradient.hpp, a forward and a backward pass per observable).
+/// solve per parameter at each step, for every observable at once), implicit midpoint and
+/// quasi-static runs (integrator.type static) by the adjoint (adjoint/run_gradient.hpp, a forward
+/// and a backward pass per observable).
 
 #include <filesystem>
 #include <functional>
@@ -31,10 +32,11 @@ std::vector<std::string> differentiated_keys();
 bool is_differentiated_key(const std::string& path);
 
 /// InputError unless adjoint_lm differentiates the run of `scene` with respect to `keys` (each of
-/// differentiated_keys()) for `observables`: an implicit Euler or midpoint scene whose duration is
-/// a whole number of steps ("integrator.type", "duration"), observables the adjoint has
-/// ("efficiency" is refused), and a key of degree > 1 (a rod's radius, a shell's thickness) only in
-/// a scene whose terms are all polynomial in it (no contact or media: "key").
+/// differentiated_keys()) for `observables`: a scene whose duration is a whole number of steps
+/// ("duration"; a static scene's may be 0, its one solve), observables the adjoint has
+/// ("efficiency" is refused; a static scene's are node coordinates: "observable"), and a key of
+/// degree > 1 (a rod's radius, a shell's thickness) only in a scene whose terms are all polynomial
+/// in it (no contact or media: "key").
 void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
                           const std::vector<std::string>& observables);
 

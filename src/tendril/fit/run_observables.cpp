@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "tendril/adjoint/energy_objective.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/fit/measurement_csv.hpp"
@@ -65,12 +66,20 @@ int state_at(const sim::RodScene& scene, const std::string& name, const std::str
   return one_solve ? 1 : static_cast<int>(k);
 }
 
+/// A node coordinate's or an energy's value at `state`.
+double state_value(const Model& model, const State& state, const RunObservable& o) {
+  if (o.energy == "kinetic_energy") return adjoint::kinetic_energy(model, state);
+  if (o.energy == "elastic_energy") return adjoint::elastic_energy(model, state);
+  return state.q[model.dofs.node(o.node) + o.axis];
+}
+
 }  // namespace
 
 std::string run_observable_syntax() {
   return "a robot observable (" + comma_separated(robot_names()) +
-         ") or a node's coordinate at a time, rods[i].nodes[j].x@t or shells[i].nodes[j].z@t (x, "
-         "y or z [m] at t [s], a whole number of steps after t = 0)";
+         "), a node's coordinate at a time, rods[i].nodes[j].x@t or shells[i].nodes[j].z@t (x, "
+         "y or z [m] at t [s], a whole number of steps after t = 0), or an energy at a time, "
+         "kinetic_energy@t or elastic_energy@t [J]";
 }
 
 RunObservable parse_run_observable(const sim::RodScene& scene, const std::string& name) {
@@ -86,6 +95,12 @@ RunObservable parse_run_observable(const sim::RodScene& scene, const std::string
       return o;
     }
   const std::size_t at = name.find('@');
+  for (const char* energy : {"kinetic_energy", "elastic_energy"})
+    if (at != std::string::npos && name.compare(0, at, energy) == 0) {
+      o.energy = energy;
+      o.step = state_at(scene, name, name.substr(at + 1));
+      return o;
+    }
   if (at == std::string::npos || at < 2 || name[at - 2] != '.')
     refuse(name, run_observable_syntax());
   const std::string axes = "xyz";
@@ -104,9 +119,7 @@ RunOutcome simulate_observables(sim::Simulation& simulation,
     const auto k = static_cast<int>(simulation.steps_taken());
     for (std::size_t i = 0; i < observables.size(); ++i)
       if (observables[i].robot.empty() && observables[i].step == k)
-        outcome.values[i] =
-            simulation.state()
-                .q[simulation.model().dofs.node(observables[i].node) + observables[i].axis];
+        outcome.values[i] = state_value(simulation.model(), simulation.state(), observables[i]);
   };
   record();
   while (!simulation.finished()) {

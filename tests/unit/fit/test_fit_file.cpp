@@ -295,8 +295,8 @@ TEST(FitFile, ReadsTheJointEstimationsOptions) {
                      {"options.min_prismatic_extension", "got wide"});
 }
 
-// Method adjoint_lm takes the keys and observables it differentiates and dynamic scenes whose
-// duration is a whole number of steps only, and not the finite differences' step; bad input names
+// Method adjoint_lm takes the keys and observables it differentiates and scenes whose duration is
+// a whole number of steps only, and not the finite differences' step; bad input names
 // the key, the value and what is allowed. Observables are checked against the scene with either
 // method.
 TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
@@ -320,6 +320,14 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
       },
       {"parameters[0].key", "got flagellated_robot.tail_radius", "adjoint_lm differentiates",
        "flagellated_robot.C1", "rods[].material.E", "shells[].material.thickness"});
+  // a component of an [x, y, z] key (gravity, point loads, moments, surface loads) is 0, 1 or 2
+  expect_input_error(
+      [&] { read_fit_file(adjoint_file("{key: 'forces.gravity[3]', initial: -9.81}", speed)); },
+      {"parameters[0].key", "got forces.gravity[3]",
+       "a component 0, 1 or 2 of the [x, y, z] key forces.gravity"});
+  expect_input_error(
+      [&] { read_fit_file(fit_file("{key: 'forces.point_loads[0].force', initial: 1}", speed)); },
+      {"parameters[0].key", "got forces.point_loads[0].force", "a real-valued key"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
@@ -343,7 +351,24 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
                                    "{column: omega_h, observable: efficiency}"));
       },
-      {"observable", "efficiency", "speed", "head_rotation_rate", "node coordinate"});
+      {"observable", "efficiency", "speed", "head_rotation_rate", "node coordinate", "energy"});
+  // the scene's energies at a time on the step grid, with either method
+  EXPECT_EQ(read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                       "{column: v_mm_per_s, observable: 'elastic_energy@0.05'}"))
+                .data.observables[0],
+            "elastic_energy@0.05");
+  expect_input_error(
+      [&] {
+        read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}",
+                                   "{column: v_mm_per_s, observable: 'kinetic_energy@0.055'}"));
+      },
+      {"observable", "kinetic_energy@0.055", "whole number of steps of dt = 0.01 s"});
+  expect_input_error(
+      [&] {
+        read_fit_file(fit_file("{key: flagellated_robot.C1, initial: 2}",
+                               "{column: v_mm_per_s, observable: 'potential_energy@0.05'}"));
+      },
+      {"observable", "potential_energy@0.05", "kinetic_energy@t or elastic_energy@t"});
   expect_input_error(
       [&] {
         read_fit_file(adjoint_file("{key: flagellated_robot.C1, initial: 2}", speed,
@@ -359,8 +384,9 @@ TEST(FitFile, AdjointMethodRefusesWhatItDoesNotDifferentiate) {
             "flagellated_robot.C1, initial: 2}\ndata:\n  csv: data.csv\n  variables: "
             "[flagellated_robot.motor_rpm]\n  observables:\n    - " +
                 speed + "\n");
+  // a quasi-static scene is differentiated for its node positions only
   expect_input_error([&] { read_fit_file(statics); },
-                     {"integrator.type", "static", "implicit_euler or implicit_midpoint"});
+                     {"observable", "speed", "a node coordinate", "quasi-static"});
 }
 
 // The shipped fit files read (the vine one needs the measured data beside the repository).
@@ -370,7 +396,9 @@ TEST(FitFile, ExamplesRead) {
   EXPECT_EQ(n2.parameters.size(), 3u);
   EXPECT_EQ(n2.data.experiments.size(), 3u);
   EXPECT_TRUE(n2.options.absolute_sigma);
-  EXPECT_EQ(read_fit_file(dir / "flagellated_robot_n2_adjoint.yaml").method, "adjoint_lm");
+  EXPECT_EQ(n2.method, "adjoint_lm");  // the robot's medium fit by its runs' sensitivities
+  EXPECT_EQ(read_fit_file(dir / "flagellated_robot_n2_finite_difference.yaml").method,
+            "finite_difference_lm");
   const FitFile one = read_fit_file(dir / "flagellated_robot_one_point.yaml");
   EXPECT_EQ(one.data.measured(0, 0), 0.6e-3);
   if (fs::exists(testing::source_tree() / ".." / "shared" / "data" / "vine_wall_growth")) {

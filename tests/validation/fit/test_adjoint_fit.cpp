@@ -1,9 +1,10 @@
 // `tendril fit`'s gradient method (adjoint_lm: the Levenberg-Marquardt with the Jacobian from the
 // forward sensitivities of each run) against the finite-difference method on the flagellated
-// robot's medium fit (examples/fit/flagellated_robot_n2*.yaml: C1, C2, mu from v and omega_h of the
-// two-tailed robot at three motor speeds, 3 s runs): both converge, and their estimates differ by
+// robot's medium fit (examples/fit/flagellated_robot_n2.yaml, whose method is adjoint_lm, and its
+// twin flagellated_robot_n2_finite_difference.yaml: C1, C2, mu from v and omega_h of the two-tailed
+// robot at three motor speeds, 3 s runs): both converge, and their estimates differ by
 // less than 1 % of the fit's one-sigma uncertainty (the estimate is the same to the precision the
-// data give it). About 5 s of CPU; docs/physics/fitting.md, "Gradient method".
+// data give it). About 3 s of CPU; docs/physics/fitting.md, "Method adjoint_lm".
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,8 +36,8 @@ FitReport fit_example(const std::string& name, double& cpu_seconds) {
 
 TEST(AdjointFit, FlagellatedRobotMediumFitGivesTheFiniteDifferenceEstimate) {
   double fd_seconds = 0.0, adjoint_seconds = 0.0;
-  const FitReport fd = fit_example("flagellated_robot_n2.yaml", fd_seconds);
-  const FitReport adjoint = fit_example("flagellated_robot_n2_adjoint.yaml", adjoint_seconds);
+  const FitReport fd = fit_example("flagellated_robot_n2_finite_difference.yaml", fd_seconds);
+  const FitReport adjoint = fit_example("flagellated_robot_n2.yaml", adjoint_seconds);
   ASSERT_TRUE(fd.converged) << fd.message;
   ASSERT_TRUE(adjoint.converged) << adjoint.message;
   for (Eigen::Index j = 0; j < fd.values.size(); ++j) {
