@@ -20,6 +20,22 @@ decltype(auto) with_fixed_band(int b, F&& f) {
   return f(std::integral_constant<int, First>{});
 }
 
+/// The offset o in [0, block) such that every column j of the envelope `last_row` ends at most at
+/// row j - (j + o) % block + b (the columns of each block end within its first column's band), or
+/// -1 if there is none (or the band is too narrow for a block)
+int staircase_offset(const std::vector<int>& last_row, int b, int block) {
+  if (b < block) return -1;
+  for (int o = 0; o < block; ++o) {
+    bool fits = true;
+    for (std::size_t j = 0; j < last_row.size() && fits; ++j) {
+      const int phase = (static_cast<int>(j) + o) % block;
+      fits = last_row[j] <= static_cast<int>(j) - phase + b;
+    }
+    if (fits) return o;
+  }
+  return -1;
+}
+
 }  // namespace
 
 EnvelopeSize envelope_size(const std::vector<int>& last_row) {
@@ -44,6 +60,7 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   // a narrow band is stored whole, b + 1 entries in every column and b zero columns after the last
   // (eliminate_band); else a panel's columns store the rows of its last column
   fixed_band_ = b_ >= 1 && b_ <= kMaxFixedBand;
+  stair_offset_ = fixed_band_ ? staircase_offset(last_row_, b_, kBlock) : -1;
   if (fixed_band_)
     for (int j = 0; j < n_; ++j) last_row_[j] = std::min(j + b_, n_ - 1);
   else
@@ -70,31 +87,72 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   y_.setZero(n_ + (fixed_band_ ? b_ : 0));
 }
 
-template <int B>
-Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
+template <int B, int H>
+[[gnu::always_inline]] inline bool BandedLdltSolver::eliminate_column(int j,
+                                                                      double singular_tolerance,
+                                                                      double max_diagonal,
+                                                                      Factorization& result) {
   constexpr int kStride = B + 1;  // column j: its diagonal, then rows j + 1 .. j + B (zero past n)
-  Factorization result;
-  for (int j = 0; j < n_; ++j) {
-    double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
-    if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
-      return result;
-    const double inverse = 1.0 / col[0];
-    inverse_pivot_[j] = inverse;
-    double t[B];  // t[s - 1] = L(j + s, j) d_j
+  double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
+  if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+    return false;
+  const double inverse = 1.0 / col[0];
+  inverse_pivot_[j] = inverse;
+  double t[H];  // t[s - 1] = L(j + s, j) d_j
 #pragma GCC unroll 16
-    for (int s = 0; s < B; ++s) {
-      t[s] = col[s + 1];
-      col[s + 1] = t[s] * inverse;
-    }
-    // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + B
+  for (int s = 0; s < H; ++s) {
+    t[s] = col[s + 1];
+    col[s + 1] = t[s] * inverse;
+  }
+  // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + H
 #pragma GCC unroll 16
-    for (int r = 1; r <= B; ++r) {
-      double* col_r = col + r * kStride;
-      const double l = col[r];
+  for (int r = 1; r <= H; ++r) {
+    double* col_r = col + r * kStride;
+    const double l = col[r];
 #pragma GCC unroll 16
-      for (int i = 0; i <= B - r; ++i) col_r[i] -= l * t[r - 1 + i];
+    for (int i = 0; i <= H - r; ++i) col_r[i] -= l * t[r - 1 + i];
+  }
+  return true;
+}
+
+template <int B>
+bool BandedLdltSolver::eliminate_stair(int j, double singular_tolerance, double max_diagonal,
+                                       Factorization& result) {
+  if constexpr (B >= kBlock) {
+    switch ((j + stair_offset_) % kBlock) {
+      case 1:
+        return eliminate_column<B, B - 1>(j, singular_tolerance, max_diagonal, result);
+      case 2:
+        return eliminate_column<B, B - 2>(j, singular_tolerance, max_diagonal, result);
+      case 3:
+        return eliminate_column<B, B - 3>(j, singular_tolerance, max_diagonal, result);
+      default:
+        break;
     }
   }
+  return eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result);
+}
+
+template <int B>
+Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
+  Factorization result;
+  int j = 0;
+  if constexpr (B >= kBlock)
+    if (stair_offset_ >= 0) {
+      // the columns before the first whole block, then block after block
+      for (; j < n_ && (j + stair_offset_) % kBlock != 0; ++j)
+        if (!eliminate_stair<B>(j, singular_tolerance, max_diagonal, result)) return result;
+      for (; j + kBlock <= n_; j += kBlock)
+        if (!eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 1>(j + 1, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 2>(j + 2, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 3>(j + 3, singular_tolerance, max_diagonal, result))
+          return result;
+      for (; j < n_; ++j)
+        if (!eliminate_stair<B>(j, singular_tolerance, max_diagonal, result)) return result;
+    }
+  for (; j < n_; ++j)
+    if (!eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result)) return result;
   if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
   return result;
 }
