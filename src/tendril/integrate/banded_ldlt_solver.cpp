@@ -241,38 +241,105 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   return result;
 }
 
-template <int B>
-void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
+template <int B, int S>
+[[gnu::always_inline]] inline void BandedLdltSolver::forward_row(int j, const VecX& b) {
+  // z_j = y_j - sum_s L(j, j - s) z_{j - s}, L(j, j - s) stored in column j - s at offset s; the
+  // terms of the rows before j - 1 first, so that only the last multiply-add waits on z_{j - 1}
   constexpr int kStride = B + 1;
   double* __restrict y = y_.data();
+  const double* band = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
+  double sum = 0.0;
+#pragma GCC unroll 16
+  for (int s = S; s >= 2; --s) sum += band[s - s * kStride] * y[j - s];
+  y[j] = b[order_[j]] - sum - band[1 - kStride] * y[j - 1];
+}
+
+template <int B, int H>
+[[gnu::always_inline]] inline void BandedLdltSolver::backward_column(int j, VecX& x) {
+  // x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
+  double* __restrict y = y_.data();
+  const double* col = band_.data() + static_cast<std::ptrdiff_t>(j) * (B + 1);
+  double sum = 0.0;
+#pragma GCC unroll 16
+  for (int s = H; s >= 2; --s) sum += col[s] * y[j + s];
+  y[j] = y[j] * inverse_pivot_[j] - sum - col[1] * y[j + 1];
+  x[order_[j]] = y[j];
+}
+
+namespace {
+
+/// f(std::integral_constant<int, q>{}) for q = `phase` in [0, 4) (a place in a staircase block)
+template <class F>
+void with_phase(int phase, F&& f) {
+  switch (phase) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    default:
+      return f(std::integral_constant<int, 0>{});
+  }
+}
+
+/// How far back row j of a staircase band of width b reaches when j is at place q of its block:
+/// to the first column of the first block whose band holds row j, b - ((b - q) mod 4) columns
+constexpr int row_reach(int b, int q) {
+  return b - (b - q) % 4;
+}
+
+}  // namespace
+
+template <int B>
+void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
+  double* __restrict y = y_.data();
   const double* band = band_.data();
-  // L(j, j - s), stored in column j - s at offset s
-  const auto lower = [band](int j, int s) {
-    return band[static_cast<std::ptrdiff_t>(j - s) * kStride + s];
-  };
-  // forward, row by row: z_j = y_j - sum_s L(j, j - s) z_{j - s}. The terms of the rows before
-  // j - 1 are summed first, so that only the last multiply-add waits on z_{j - 1} (the row before)
+  // forward, row by row; the first rows reach back to row 0 only
   for (int j = 0; j < std::min(B, n_); ++j) {
     double sum = 0.0;
-    for (int s = j; s >= 2; --s) sum += lower(j, s) * y[j - s];
-    y[j] = b[order_[j]] - sum - (j >= 1 ? lower(j, 1) * y[j - 1] : 0.0);
+    for (int s = j; s >= 2; --s)
+      sum += band[static_cast<std::ptrdiff_t>(j - s) * (B + 1) + s] * y[j - s];
+    y[j] = b[order_[j]] - sum -
+           (j >= 1 ? band[static_cast<std::ptrdiff_t>(j - 1) * (B + 1) + 1] * y[j - 1] : 0.0);
   }
-  for (int j = B; j < n_; ++j) {
-    double sum = 0.0;
-#pragma GCC unroll 16
-    for (int s = B; s >= 2; --s) sum += lower(j, s) * y[j - s];
-    y[j] = b[order_[j]] - sum - lower(j, 1) * y[j - 1];
-  }
-  // the diagonal and backward: x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
   x.resize(n_);
-  for (int j = n_ - 1; j >= 0; --j) {
-    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
-    double sum = 0.0;
-#pragma GCC unroll 16
-    for (int s = B; s >= 2; --s) sum += col[s] * y[j + s];
-    y[j] = y[j] * inverse_pivot_[j] - sum - col[1] * y[j + 1];
-    x[order_[j]] = y[j];
+  const int o = stair_offset_;
+  if constexpr (B >= kBlock) {
+    if (o >= 0) {
+      // a staircase: each row and column only as far as its block's band reaches (the terms
+      // skipped are products with zeros); the rows before the first whole block, block after
+      // block, the rest
+      const auto row = [&](int j) {
+        with_phase((j + o) % kBlock, [&](auto q) { forward_row<B, row_reach(B, q)>(j, b); });
+      };
+      const auto column = [&](int j) {
+        with_phase((j + o) % kBlock, [&](auto q) { backward_column<B, B - q>(j, x); });
+      };
+      int j = B;
+      for (; j < n_ && (j + o) % kBlock != 0; ++j) row(j);
+      for (; j + kBlock <= n_; j += kBlock) {
+        forward_row<B, row_reach(B, 0)>(j, b);
+        forward_row<B, row_reach(B, 1)>(j + 1, b);
+        forward_row<B, row_reach(B, 2)>(j + 2, b);
+        forward_row<B, row_reach(B, 3)>(j + 3, b);
+      }
+      for (; j < n_; ++j) row(j);
+      // backward: the columns after the last whole block, block after block, the first ones
+      j = n_ - 1;
+      for (; j >= 0 && (j + o + 1) % kBlock != 0; --j) column(j);
+      for (; j - kBlock + 1 >= 0; j -= kBlock) {
+        backward_column<B, B - 3>(j, x);
+        backward_column<B, B - 2>(j - 1, x);
+        backward_column<B, B - 1>(j - 2, x);
+        backward_column<B, B>(j - 3, x);
+      }
+      for (; j >= 0; --j) column(j);
+      return;
+    }
   }
+  for (int j = B; j < n_; ++j) forward_row<B, B>(j, b);
+  for (int j = n_ - 1; j >= 0; --j) backward_column<B, B>(j, x);
 }
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {

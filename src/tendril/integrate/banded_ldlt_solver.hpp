@@ -86,6 +86,13 @@ class BandedLdltSolver final : public EnvelopeSolver {
   /// x = A^-1 b from the band storage of bandwidth B == b_ (fixed_band_; y_ holds B zeros past n)
   template <int B>
   void solve_band(const VecX& b, VecX& x);
+  /// Row j (>= B) of the forward substitution, reaching S columns back (L z = P b into y_)
+  template <int B, int S>
+  void forward_row(int j, const VecX& b);
+  /// Column j of the diagonal and backward substitution, whose entries below row j + H are zero
+  /// (L^T x = D^-1 z in y_, x[order_[j]] set)
+  template <int B, int H>
+  void backward_column(int j, VecX& x);
   bool fixed_band_ = false;  ///< band storage: column j holds rows j .. j + b_ (zero past n)
   /// -1, or the band is a staircase whose blocks start at the columns j with (j + stair_offset_)
   /// % kBlock == 0: column j's envelope ends at most at row j - (j + stair_offset_) % kBlock + b_
