@@ -295,13 +295,15 @@ template <int B>
 void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
   double* __restrict y = y_.data();
   const double* band = band_.data();
-  // forward, row by row; the first rows reach back to row 0 only
+  // L(j, j - s), stored in column j - s at offset s
+  const auto lower = [band](int j, int s) {
+    return band[static_cast<std::ptrdiff_t>(j - s) * (B + 1) + s];
+  };
+  // forward, row by row (forward_row); the first rows reach back to row 0 only
   for (int j = 0; j < std::min(B, n_); ++j) {
     double sum = 0.0;
-    for (int s = j; s >= 2; --s)
-      sum += band[static_cast<std::ptrdiff_t>(j - s) * (B + 1) + s] * y[j - s];
-    y[j] = b[order_[j]] - sum -
-           (j >= 1 ? band[static_cast<std::ptrdiff_t>(j - 1) * (B + 1) + 1] * y[j - 1] : 0.0);
+    for (int s = j; s >= 2; --s) sum += lower(j, s) * y[j - s];
+    y[j] = b[order_[j]] - sum - (j >= 1 ? lower(j, 1) * y[j - 1] : 0.0);
   }
   x.resize(n_);
   const int o = stair_offset_;
