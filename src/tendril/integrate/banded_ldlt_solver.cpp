@@ -82,6 +82,13 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   band_.assign(static_cast<std::size_t>(offset_[n_] + (fixed_band_ ? b_ * (b_ + 1) : 0)), 0.0);
   // the envelope's entries outside A's lower pattern, zeroed before each factorization
   load_.find_fill(band_.size());
+  // on a staircase no load or elimination writes the entries beyond its blocks' bands: they keep
+  // the zeros assigned here
+  if (stair_offset_ >= 0)
+    std::erase_if(load_.fill, [this](int k) {
+      const int j = k / (b_ + 1), s = k % (b_ + 1);
+      return s > b_ - (j + stair_offset_) % kBlock;
+    });
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   y_.setZero(n_ + (fixed_band_ ? b_ : 0));

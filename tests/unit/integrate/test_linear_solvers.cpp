@@ -189,7 +189,7 @@ MatX random_rod_matrix(int nodes, int clamped, unsigned seed) {
 TEST(LinearSolvers, BandedLdltOnARodStaircaseEqualsADenseSolve) {
   // a rod's band (b = 10) is a staircase of node blocks: the factorization that skips the zeros
   // beyond each block's band solves as a dense LDL^T does, for rod lengths of every remainder
-  // modulo the block and clamps of 0 .. 7 DOFs (every phase of the blocks)
+  // modulo the block and clamps of 0 .. 7 DOFs (every phase of the blocks), twice on one storage
   for (int nodes : {4, 5, 6, 7, 26}) {
     for (int clamped = 0; clamped < 8; ++clamped) {
       const MatX a = random_rod_matrix(nodes, clamped, 100U * nodes + clamped);
@@ -207,6 +207,15 @@ TEST(LinearSolvers, BandedLdltOnARodStaircaseEqualsADenseSolve) {
       const VecX x_dense = a.ldlt().solve(rhs);
       EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm())
           << nodes << " nodes, " << clamped << " clamped";
+      // again on the same storage, with other values in the same pattern (the fill of the first
+      // factorization cleared)
+      const MatX a2 = random_rod_matrix(nodes, clamped, 100U * nodes + clamped + 50U);
+      ASSERT_EQ(banded.factorize(to_sparse(a2), 1e-13).status,
+                Factorization::Status::positive_definite);
+      banded.solve(rhs, x);
+      const VecX x2_dense = a2.ldlt().solve(rhs);
+      EXPECT_LE((x - x2_dense).norm(), 1e-12 * x2_dense.norm())
+          << nodes << " nodes, " << clamped << " clamped, second factorization";
     }
   }
 }
