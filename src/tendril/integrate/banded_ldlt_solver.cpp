@@ -314,6 +314,7 @@ void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
   }
   x.resize(n_);
   const int o = stair_offset_;
+  static_assert(kBlock == 4, "with_phase and row_reach take blocks of four columns");
   if constexpr (B >= kBlock) {
     if (o >= 0) {
       // a staircase: each row and column only as far as its block's band reaches (the terms
