@@ -44,7 +44,19 @@ HessianAssembler::HessianAssembler(SparseMatrix pattern) : matrix_(std::move(pat
 }
 
 void HessianAssembler::set_zero() {
-  std::fill(matrix_.valuePtr(), matrix_.valuePtr() + matrix_.nonZeros(), 0.0);
+  double* values = matrix_.valuePtr();
+  const int* starts = matrix_.outerIndexPtr();
+  if (!lower_only_) return std::fill(values, values + matrix_.nonZeros(), 0.0);
+  // the lower part of each column: its rows are sorted, so the entries from the first row >= the
+  // column on (half the values of a symmetric pattern)
+  if (lower_begin_.empty())
+    for (int c = 0; c < matrix_.outerSize(); ++c) {
+      const int* rows = matrix_.innerIndexPtr();
+      lower_begin_.push_back(
+          static_cast<int>(std::lower_bound(rows + starts[c], rows + starts[c + 1], c) - rows));
+    }
+  for (int c = 0; c < matrix_.outerSize(); ++c)
+    std::fill(values + lower_begin_[c], values + starts[c + 1], 0.0);
 }
 
 int value_index(const SparseMatrix& matrix, int row, int col) {

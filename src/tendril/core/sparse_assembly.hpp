@@ -46,7 +46,8 @@ class HessianAssembler {
  public:
   HessianAssembler() = default;
   explicit HessianAssembler(SparseMatrix pattern);
-  /// Zeroes the values, keeping the pattern.
+  /// Zeroes the values, keeping the pattern; with set_lower_only(true) only the lower triangle
+  /// (row >= column; the upper one is unspecified until mirror_lower()).
   void set_zero();
   /// Adds scale * local into the rows and columns `dofs` (local is #dofs x #dofs).
   /// Every pair must have been declared (else SparsityError); negative DOF indices are skipped.
@@ -114,6 +115,9 @@ class HessianAssembler {
   bool lower_only_ = false;
   std::vector<int>
       mirror_;  ///< pairs (upper slot, lower slot) for mirror_lower(), built on first use
+  /// per column, the value index of its first entry on or below the diagonal (#cols), for
+  /// set_zero() with lower_only_; built on first use
+  std::vector<int> lower_begin_;
 };
 
 }  // namespace tendril

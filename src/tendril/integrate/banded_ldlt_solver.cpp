@@ -20,6 +20,22 @@ decltype(auto) with_fixed_band(int b, F&& f) {
   return f(std::integral_constant<int, First>{});
 }
 
+/// The offset o in [0, block) such that every column j of the envelope `last_row` ends at most at
+/// row j - (j + o) % block + b (the columns of each block end within its first column's band), or
+/// -1 if there is none (or the band is too narrow for a block)
+int staircase_offset(const std::vector<int>& last_row, int b, int block) {
+  if (b < block) return -1;
+  for (int o = 0; o < block; ++o) {
+    bool fits = true;
+    for (std::size_t j = 0; j < last_row.size() && fits; ++j) {
+      const int phase = (static_cast<int>(j) + o) % block;
+      fits = last_row[j] <= static_cast<int>(j) - phase + b;
+    }
+    if (fits) return o;
+  }
+  return -1;
+}
+
 }  // namespace
 
 EnvelopeSize envelope_size(const std::vector<int>& last_row) {
@@ -44,6 +60,7 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   // a narrow band is stored whole, b + 1 entries in every column and b zero columns after the last
   // (eliminate_band); else a panel's columns store the rows of its last column
   fixed_band_ = b_ >= 1 && b_ <= kMaxFixedBand;
+  stair_offset_ = fixed_band_ ? staircase_offset(last_row_, b_, kBlock) : -1;
   if (fixed_band_)
     for (int j = 0; j < n_; ++j) last_row_[j] = std::min(j + b_, n_ - 1);
   else
@@ -65,36 +82,84 @@ void BandedLdltSolver::analyze(const SparseMatrix& pattern) {
   band_.assign(static_cast<std::size_t>(offset_[n_] + (fixed_band_ ? b_ * (b_ + 1) : 0)), 0.0);
   // the envelope's entries outside A's lower pattern, zeroed before each factorization
   load_.find_fill(band_.size());
+  // on a staircase no load or elimination writes the entries beyond its blocks' bands: they keep
+  // the zeros assigned here
+  if (stair_offset_ >= 0)
+    std::erase_if(load_.fill, [this](int k) {
+      const int j = k / (b_ + 1), s = k % (b_ + 1);
+      return s > b_ - (j + stair_offset_) % kBlock;
+    });
   work_.assign(static_cast<std::size_t>(kPanel) * std::max(n_, 1), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   y_.setZero(n_ + (fixed_band_ ? b_ : 0));
 }
 
-template <int B>
-Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
+template <int B, int H>
+[[gnu::always_inline]] inline bool BandedLdltSolver::eliminate_column(int j,
+                                                                      double singular_tolerance,
+                                                                      double max_diagonal,
+                                                                      Factorization& result) {
   constexpr int kStride = B + 1;  // column j: its diagonal, then rows j + 1 .. j + B (zero past n)
-  Factorization result;
-  for (int j = 0; j < n_; ++j) {
-    double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
-    if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
-      return result;
-    const double inverse = 1.0 / col[0];
-    inverse_pivot_[j] = inverse;
-    double t[B];  // t[s - 1] = L(j + s, j) d_j
+  double* __restrict col = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
+  if (!accept_pivot(col[0], inverse_pivot_[j], max_diagonal, singular_tolerance, result))
+    return false;
+  const double inverse = 1.0 / col[0];
+  inverse_pivot_[j] = inverse;
+  double t[H];  // t[s - 1] = L(j + s, j) d_j
 #pragma GCC unroll 16
-    for (int s = 0; s < B; ++s) {
-      t[s] = col[s + 1];
-      col[s + 1] = t[s] * inverse;
-    }
-    // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + B
+  for (int s = 0; s < H; ++s) {
+    t[s] = col[s + 1];
+    col[s + 1] = t[s] * inverse;
+  }
+  // A(j + r + i, j + r) -= L(j + r, j) d_j L(j + r + i, j), column j + r's rows j + r .. j + H
 #pragma GCC unroll 16
-    for (int r = 1; r <= B; ++r) {
-      double* col_r = col + r * kStride;
-      const double l = col[r];
+  for (int r = 1; r <= H; ++r) {
+    double* col_r = col + r * kStride;
+    const double l = col[r];
 #pragma GCC unroll 16
-      for (int i = 0; i <= B - r; ++i) col_r[i] -= l * t[r - 1 + i];
+    for (int i = 0; i <= H - r; ++i) col_r[i] -= l * t[r - 1 + i];
+  }
+  return true;
+}
+
+template <int B>
+bool BandedLdltSolver::eliminate_stair(int j, double singular_tolerance, double max_diagonal,
+                                       Factorization& result) {
+  if constexpr (B >= kBlock) {
+    switch ((j + stair_offset_) % kBlock) {
+      case 1:
+        return eliminate_column<B, B - 1>(j, singular_tolerance, max_diagonal, result);
+      case 2:
+        return eliminate_column<B, B - 2>(j, singular_tolerance, max_diagonal, result);
+      case 3:
+        return eliminate_column<B, B - 3>(j, singular_tolerance, max_diagonal, result);
+      default:
+        break;
     }
   }
+  return eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result);
+}
+
+template <int B>
+Factorization BandedLdltSolver::eliminate_band(double singular_tolerance, double max_diagonal) {
+  Factorization result;
+  int j = 0;
+  if constexpr (B >= kBlock)
+    if (stair_offset_ >= 0) {
+      // the columns before the first whole block, then block after block
+      for (; j < n_ && (j + stair_offset_) % kBlock != 0; ++j)
+        if (!eliminate_stair<B>(j, singular_tolerance, max_diagonal, result)) return result;
+      for (; j + kBlock <= n_; j += kBlock)
+        if (!eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 1>(j + 1, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 2>(j + 2, singular_tolerance, max_diagonal, result) ||
+            !eliminate_column<B, B - 3>(j + 3, singular_tolerance, max_diagonal, result))
+          return result;
+      for (; j < n_; ++j)
+        if (!eliminate_stair<B>(j, singular_tolerance, max_diagonal, result)) return result;
+    }
+  for (; j < n_; ++j)
+    if (!eliminate_column<B, B>(j, singular_tolerance, max_diagonal, result)) return result;
   if (result.negative_pivots > 0) result.status = Factorization::Status::indefinite;
   return result;
 }
@@ -183,38 +248,108 @@ Factorization BandedLdltSolver::eliminate(double singular_tolerance) {
   return result;
 }
 
+template <int B, int S>
+[[gnu::always_inline]] inline void BandedLdltSolver::forward_row(int j, const VecX& b) {
+  // z_j = y_j - sum_s L(j, j - s) z_{j - s}, L(j, j - s) stored in column j - s at offset s; the
+  // terms of the rows before j - 1 first, so that only the last multiply-add waits on z_{j - 1}
+  constexpr int kStride = B + 1;
+  double* __restrict y = y_.data();
+  const double* band = band_.data() + static_cast<std::ptrdiff_t>(j) * kStride;
+  double sum = 0.0;
+#pragma GCC unroll 16
+  for (int s = S; s >= 2; --s) sum += band[s - s * kStride] * y[j - s];
+  y[j] = b[order_[j]] - sum - band[1 - kStride] * y[j - 1];
+}
+
+template <int B, int H>
+[[gnu::always_inline]] inline void BandedLdltSolver::backward_column(int j, VecX& x) {
+  // x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
+  double* __restrict y = y_.data();
+  const double* col = band_.data() + static_cast<std::ptrdiff_t>(j) * (B + 1);
+  double sum = 0.0;
+#pragma GCC unroll 16
+  for (int s = H; s >= 2; --s) sum += col[s] * y[j + s];
+  y[j] = y[j] * inverse_pivot_[j] - sum - col[1] * y[j + 1];
+  x[order_[j]] = y[j];
+}
+
+namespace {
+
+/// f(std::integral_constant<int, q>{}) for q = `phase` in [0, 4) (a place in a staircase block)
+template <class F>
+void with_phase(int phase, F&& f) {
+  switch (phase) {
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    default:
+      return f(std::integral_constant<int, 0>{});
+  }
+}
+
+/// How far back row j of a staircase band of width b reaches when j is at place q of its block:
+/// to the first column of the first block whose band holds row j, b - ((b - q) mod 4) columns
+constexpr int row_reach(int b, int q) {
+  return b - (b - q) % 4;
+}
+
+}  // namespace
+
 template <int B>
 void BandedLdltSolver::solve_band(const VecX& b, VecX& x) {
-  constexpr int kStride = B + 1;
   double* __restrict y = y_.data();
   const double* band = band_.data();
   // L(j, j - s), stored in column j - s at offset s
   const auto lower = [band](int j, int s) {
-    return band[static_cast<std::ptrdiff_t>(j - s) * kStride + s];
+    return band[static_cast<std::ptrdiff_t>(j - s) * (B + 1) + s];
   };
-  // forward, row by row: z_j = y_j - sum_s L(j, j - s) z_{j - s}. The terms of the rows before
-  // j - 1 are summed first, so that only the last multiply-add waits on z_{j - 1} (the row before)
+  // forward, row by row (forward_row); the first rows reach back to row 0 only
   for (int j = 0; j < std::min(B, n_); ++j) {
     double sum = 0.0;
     for (int s = j; s >= 2; --s) sum += lower(j, s) * y[j - s];
     y[j] = b[order_[j]] - sum - (j >= 1 ? lower(j, 1) * y[j - 1] : 0.0);
   }
-  for (int j = B; j < n_; ++j) {
-    double sum = 0.0;
-#pragma GCC unroll 16
-    for (int s = B; s >= 2; --s) sum += lower(j, s) * y[j - s];
-    y[j] = b[order_[j]] - sum - lower(j, 1) * y[j - 1];
-  }
-  // the diagonal and backward: x_j = z_j / d_j - sum_s L(j + s, j) x_{j + s}, x_{j + 1} last
   x.resize(n_);
-  for (int j = n_ - 1; j >= 0; --j) {
-    const double* col = band + static_cast<std::ptrdiff_t>(j) * kStride;
-    double sum = 0.0;
-#pragma GCC unroll 16
-    for (int s = B; s >= 2; --s) sum += col[s] * y[j + s];
-    y[j] = y[j] * inverse_pivot_[j] - sum - col[1] * y[j + 1];
-    x[order_[j]] = y[j];
+  const int o = stair_offset_;
+  static_assert(kBlock == 4, "with_phase and row_reach take blocks of four columns");
+  if constexpr (B >= kBlock) {
+    if (o >= 0) {
+      // a staircase: each row and column only as far as its block's band reaches (the terms
+      // skipped are products with zeros); the rows before the first whole block, block after
+      // block, the rest
+      const auto row = [&](int j) {
+        with_phase((j + o) % kBlock, [&](auto q) { forward_row<B, row_reach(B, q)>(j, b); });
+      };
+      const auto column = [&](int j) {
+        with_phase((j + o) % kBlock, [&](auto q) { backward_column<B, B - q>(j, x); });
+      };
+      int j = B;
+      for (; j < n_ && (j + o) % kBlock != 0; ++j) row(j);
+      for (; j + kBlock <= n_; j += kBlock) {
+        forward_row<B, row_reach(B, 0)>(j, b);
+        forward_row<B, row_reach(B, 1)>(j + 1, b);
+        forward_row<B, row_reach(B, 2)>(j + 2, b);
+        forward_row<B, row_reach(B, 3)>(j + 3, b);
+      }
+      for (; j < n_; ++j) row(j);
+      // backward: the columns after the last whole block, block after block, the first ones
+      j = n_ - 1;
+      for (; j >= 0 && (j + o + 1) % kBlock != 0; --j) column(j);
+      for (; j - kBlock + 1 >= 0; j -= kBlock) {
+        backward_column<B, B - 3>(j, x);
+        backward_column<B, B - 2>(j - 1, x);
+        backward_column<B, B - 1>(j - 2, x);
+        backward_column<B, B>(j - 3, x);
+      }
+      for (; j >= 0; --j) column(j);
+      return;
+    }
   }
+  for (int j = B; j < n_; ++j) forward_row<B, B>(j, b);
+  for (int j = n_ - 1; j >= 0; --j) backward_column<B, B>(j, x);
 }
 
 void BandedLdltSolver::solve(const VecX& b, VecX& x) {

@@ -45,6 +45,7 @@ struct EnvelopeLoad {
  private:
   void load(const double* values, const std::vector<int>& from, double* band) const {
     for (int k : fill) band[k] = 0.0;
+#pragma GCC unroll 4
     for (std::size_t e = 0; e < from.size(); ++e) band[slot[e]] = values[from[e]];
   }
 };

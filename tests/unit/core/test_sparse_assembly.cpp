@@ -148,6 +148,32 @@ TEST(SparseAssembly, LowerTriangleOfSymmetricBlocksMirrorsToTheFullAdd) {
   EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
 }
 
+TEST(SparseAssembly, ZeroingALowerOnlyAssemblyClearsItsLowerTriangle) {
+  // set_zero() on a lower-only assembler clears the lower triangle (diagonal included) of every
+  // column, so an assembly after it equals the first one; compared, after mirroring, with the full
+  // add of the same blocks into a fresh assembler (entries of all signs, a skipped DOF)
+  const std::array<int, 4> a{3, 0, 5, 1}, b{2, -1, 4, 0};
+  SparsityBuilder builder(6);
+  builder.add_diagonal();
+  for (const auto& s : {a, b}) builder.add_stencil(s);
+  HessianAssembler full(builder.build()), lower(builder.build());
+  lower.set_lower_only(true);
+  MatX local = MatX::Random(4, 4);
+  local = (local + local.transpose()).eval();
+  const int owner = 0;
+  for (int pass = 0; pass < 3; ++pass) {
+    lower.set_zero();
+    for (std::size_t k = 0; k < 2; ++k)
+      lower.add_cached_symmetric(&owner, k, k == 0 ? std::span<const int>(a) : b, local);
+    lower.add_entry(4, 4, 2.5);
+  }
+  for (std::size_t k = 0; k < 2; ++k)
+    full.add_cached(&owner, k, k == 0 ? std::span<const int>(a) : b, local);
+  full.add_entry(4, 4, 2.5);
+  lower.mirror_lower();
+  EXPECT_EQ(MatX(MatX(full.matrix()) - MatX(lower.matrix())).norm(), 0.0);
+}
+
 TEST(SparseAssembly, CompleteStencilsAddTheirLowerTriangle) {
   // the unrolled paths of add_cached_symmetric (6, 9, 11 and 12 DOFs: rod stretching, CST triangle,
   // bend-twist, hinge) and the general one (5): stencils in scrambled orders equal the full add

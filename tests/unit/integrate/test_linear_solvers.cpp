@@ -143,6 +143,83 @@ TEST(LinearSolvers, BandedEqualsSparseOnRandomSpdBandedMatrices) {
   }
 }
 
+/// A rod's Newton matrix pattern with random SPD values: `nodes` nodes (three position DOFs each,
+/// 0 .. 3 nodes - 1) and an edge twist after each but the last (3 nodes + e), every stretch
+/// stencil (two nodes) and bend-twist stencil (three nodes, two twists) adding a random SPD block;
+/// the first `clamped` DOFs of the interleaved order (x_0, theta_0, x_1, ...) removed, as a clamp.
+MatX random_rod_matrix(int nodes, int clamped, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const int n = 4 * nodes - 1;
+  MatX a = MatX::Zero(n, n);
+  const auto add_stencil = [&](const std::vector<int>& dofs) {
+    const auto m = static_cast<int>(dofs.size());
+    MatX g(m, m);
+    for (int k = 0; k < m * m; ++k) g.data()[k] = unit(rng);
+    const MatX local = g * g.transpose() + MatX::Identity(m, m);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) a(dofs[i], dofs[j]) += local(i, j);
+  };
+  const auto node = [&](int i, std::vector<int>& dofs) {
+    for (int d = 0; d < 3; ++d) dofs.push_back(3 * i + d);
+  };
+  for (int i = 0; i + 1 < nodes; ++i) {
+    std::vector<int> stretch;
+    node(i, stretch);
+    node(i + 1, stretch);
+    add_stencil(stretch);
+    if (i + 2 < nodes) {
+      std::vector<int> bend{3 * nodes + i, 3 * nodes + i + 1};
+      for (int k = i; k <= i + 2; ++k) node(k, bend);
+      add_stencil(bend);
+    }
+  }
+  std::vector<int> keep;  // the interleaved order's DOFs after the clamped ones
+  for (int i = 0; i < nodes; ++i)
+    for (int d = 0; d < 4; ++d) {
+      const int dof = d < 3 ? 3 * i + d : (i + 1 < nodes ? 3 * nodes + i : -1);
+      if (dof >= 0 && 4 * i + d >= clamped) keep.push_back(dof);
+    }
+  MatX free(keep.size(), keep.size());
+  for (std::size_t i = 0; i < keep.size(); ++i)
+    for (std::size_t j = 0; j < keep.size(); ++j) free(i, j) = a(keep[i], keep[j]);
+  return free;
+}
+
+TEST(LinearSolvers, BandedLdltOnARodStaircaseEqualsADenseSolve) {
+  // a rod's band (b = 10) is a staircase of node blocks: the factorization that skips the zeros
+  // beyond each block's band solves as a dense LDL^T does, for rod lengths of every remainder
+  // modulo the block and clamps of 0 .. 7 DOFs (every phase of the blocks), twice on one storage
+  for (int nodes : {4, 5, 6, 7, 26}) {
+    for (int clamped = 0; clamped < 8; ++clamped) {
+      const MatX a = random_rod_matrix(nodes, clamped, 100U * nodes + clamped);
+      const SparseMatrix s = to_sparse(a);
+      BandedLdltSolver banded;
+      banded.analyze(s);
+      if (nodes >= 5) {
+        EXPECT_EQ(banded.bandwidth(), 10) << nodes << " nodes, " << clamped << " clamped";
+        EXPECT_TRUE(banded.staircase()) << nodes << " nodes, " << clamped << " clamped";
+      }
+      ASSERT_EQ(banded.factorize(s, 1e-13).status, Factorization::Status::positive_definite);
+      const VecX rhs = VecX::LinSpaced(a.rows(), -1.0, 2.0);
+      VecX x;
+      banded.solve(rhs, x);
+      const VecX x_dense = a.ldlt().solve(rhs);
+      EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm())
+          << nodes << " nodes, " << clamped << " clamped";
+      // again on the same storage, with other values in the same pattern (the fill of the first
+      // factorization cleared)
+      const MatX a2 = random_rod_matrix(nodes, clamped, 100U * nodes + clamped + 50U);
+      ASSERT_EQ(banded.factorize(to_sparse(a2), 1e-13).status,
+                Factorization::Status::positive_definite);
+      banded.solve(rhs, x);
+      const VecX x2_dense = a2.ldlt().solve(rhs);
+      EXPECT_LE((x - x2_dense).norm(), 1e-12 * x2_dense.norm())
+          << nodes << " nodes, " << clamped << " clamped, second factorization";
+    }
+  }
+}
+
 TEST(LinearSolvers, BandedLdltOnAMeshFollowsItsEnvelope) {
   // a mesh's node graph in RCM order has a ragged envelope: the factorization stays inside it (less
   // work than the full band) and solves as a dense LDL^T does, on meshes of every size modulo the
