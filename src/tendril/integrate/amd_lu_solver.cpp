@@ -90,8 +90,8 @@ void AmdLuSolver::analyze(const SparseMatrix& pattern) {
     supernode_end_[k] =
         parent[k] == k + 1 && l_count[k] == l_count[k + 1] + 1 ? supernode_end_[k + 1] : k;
   find_panels();
+  lay_out_panels();
   l_.assign(l_row_.size(), 0.0);
-  u_.assign(u_row_.size(), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   work_.assign(n_, LanePack(0.0));
   y_.resize(n_);
@@ -143,6 +143,22 @@ void AmdLuSolver::find_panels() {
   panel_start_.push_back(n_);
 }
 
+void AmdLuSolver::lay_out_panels() {
+  a_work_.resize(a_row_.size());
+  u_block_begin_.assign(1, 0);
+  for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
+    const int first = panel_start_[p], end = panel_start_[p + 1];
+    for (int j = first; j < end; ++j)
+      for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e)
+        a_work_[e] = LanePack::kLanes * a_row_[e] + (j - first);
+    int kept = end - first;
+    for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
+      kept += run_last(r, first) - run_first_[r] + 1;
+    u_block_begin_.push_back(u_block_begin_.back() + kept);
+  }
+  u_blocks_.assign(static_cast<std::size_t>(u_block_begin_.back()), LanePack(0.0));
+}
+
 Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int>& from,
                                      double singular_tolerance) {
   double max_diagonal = 0.0;
@@ -153,21 +169,13 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
   double* w = reinterpret_cast<double*>(work_.data());  // w[4 r + t]: row r, lane t
   for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
     const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+    for (int e = a_begin_[j0]; e < a_begin_[j0 + width]; ++e) w[a_work_[e]] = values[from[e]];
     double own[LanePack::kLanes];
-    for (int t = 0; t < width; ++t) {
-      const int j = j0 + t;
-      for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e)
-        w[LanePack::kLanes * a_row_[e] + t] = values[from[e]];
-      own[t] = std::abs(w[LanePack::kLanes * j + t]);
-    }
+    for (int t = 0; t < width; ++t) own[t] = std::abs(w[LanePack::kLanes * (j0 + t) + t]);
     for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
-      update_by_run(run_first_[r], std::min(supernode_end_[run_first_[r]], j0 - 1));
+      update_by_run(run_first_[r], run_last(r, j0));
     const bool accepted = eliminate_panel(j0, width, own, max_diagonal, singular_tolerance, result);
-    // U(:, j) of the panel's columns, from rows < j of their lanes
-    for (int t = 0; t < width; ++t)
-      for (int q = u_begin_[j0 + t]; q < u_begin_[j0 + t + 1]; ++q)
-        u_[q] = w[LanePack::kLanes * u_row_[q] + t];
-    clear_panel(p, j0, j0 + width - 1);  // also after a refusal
+    keep_panel(p, j0, j0 + width - 1);  // also after a refusal
     if (!accepted) return result;
   }
   return result;
@@ -212,44 +220,111 @@ bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_d
     if (!accepted) return false;
     const double inverse = 1.0 / d;
     inverse_pivot_[j] = inverse;
+    const int* rows = l_row_.data() + l_begin_[j];
+    double* l = l_.data() + l_begin_[j];
+    const int count = l_begin_[j + 1] - l_begin_[j];
+    if (s + 1 == w) {  // no later column in the panel to update
+      for (int q = 0; q < count; ++q) l[q] = work[LanePack::kLanes * rows[q] + s] * inverse;
+      break;
+    }
     // U(j, j0 + t) for the panel's later columns t > s, the others' lanes zero
     alignas(32) double u_row[LanePack::kLanes] = {};
     for (int t = s + 1; t < w; ++t) u_row[t] = work[LanePack::kLanes * j + t];
     const LanePack u = LanePack::load(u_row);
-    for (int q = l_begin_[j]; q < l_begin_[j + 1]; ++q) {
-      const int r = l_row_[q];
-      l_[q] = work[LanePack::kLanes * r + s] * inverse;
-      work_[r] -= LanePack(l_[q]) * u;
+    for (int q = 0; q < count; ++q) {
+      l[q] = work[LanePack::kLanes * rows[q] + s] * inverse;
+      work_[rows[q]] -= LanePack(l[q]) * u;
     }
   }
   return true;
 }
 
-void AmdLuSolver::clear_panel(std::size_t panel, int j0, int end) {
+void AmdLuSolver::keep_panel(std::size_t panel, int j0, int end) {
+  LanePack* block = u_blocks_.data() + u_block_begin_[panel];
+  const auto keep = [&](int c) {
+    *block++ = work_[c];
+    work_[c] = LanePack(0.0);
+  };
+  for (int c = j0; c <= end; ++c) keep(c);
   for (int r = run_begin_[panel]; r < run_begin_[panel + 1]; ++r)
-    for (int c = run_first_[r]; c <= std::min(supernode_end_[run_first_[r]], j0 - 1); ++c)
-      work_[c] = LanePack(0.0);
-  for (int c = j0; c <= end; ++c) work_[c] = LanePack(0.0);
+    for (int c = run_first_[r]; c <= run_last(r, j0); ++c) keep(c);
   for (int q = l_begin_[j0]; q < l_begin_[j0 + 1]; ++q) work_[l_row_[q]] = LanePack(0.0);
+}
+
+namespace {
+
+/// The forward substitution's updates by a panel of W columns j0 .. e = j0 + W - 1 of L, whose
+/// entries after row e lie in the same rows (count of them, rows[i]) and start at l[t] for column
+/// j0 + t: y[rows[i]] -= L(rows[i], j0 + t) z[t] for t = 0 .. W - 1, in this order
+template <int W>
+void update_rows_below(double* __restrict y, const int* rows, int count, const double* const* l,
+                       const double* z) {
+  for (int i = 0; i < count; ++i) {
+    double v = y[rows[i]];
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) v -= l[t][i] * z[t];
+    y[rows[i]] = v;
+  }
+}
+
+}  // namespace
+
+void AmdLuSolver::forward_substitution() {
+  // L z = y (unit lower), panel by panel: the panel's own triangle, then the rows below it
+  double* __restrict y = y_.data();
+  for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
+    const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0, e = j0 + width - 1;
+    double z[LanePack::kLanes];
+    const double* l[LanePack::kLanes];
+    for (int t = 0; t < width; ++t) {
+      z[t] = y[j0 + t];
+      l[t] = l_.data() + l_begin_[j0 + t];  // rows j0 + t + 1 .. e first
+      for (int s = t + 1; s < width; ++s) y[j0 + s] -= l[t][s - t - 1] * z[t];
+      l[t] += e - j0 - t;
+    }
+    const int* rows = l_row_.data() + l_begin_[e];
+    const int count = l_begin_[e + 1] - l_begin_[e];
+    switch (width) {
+      case 4:
+        update_rows_below<4>(y, rows, count, l, z);
+        break;
+      case 3:
+        update_rows_below<3>(y, rows, count, l, z);
+        break;
+      case 2:
+        update_rows_below<2>(y, rows, count, l, z);
+        break;
+      default:
+        update_rows_below<1>(y, rows, count, l, z);
+    }
+  }
+}
+
+void AmdLuSolver::backward_substitution() {
+  // U x = z, panel by panel from the last: the panel's own triangle (a multiplication by the kept
+  // 1 / U(j, j) per column), then the rows of its runs (lanes past the panel's width hold zeros,
+  // and x there is zero)
+  double* __restrict y = y_.data();
+  for (std::size_t p = panel_start_.size() - 1; p-- > 0;) {
+    const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+    const double* block = reinterpret_cast<const double*>(u_blocks_.data() + u_block_begin_[p]);
+    double x[LanePack::kLanes] = {};
+    for (int t = width - 1; t >= 0; --t) {
+      x[t] = y[j0 + t] * inverse_pivot_[j0 + t];
+      y[j0 + t] = x[t];
+      for (int s = 0; s < t; ++s) y[j0 + s] -= block[LanePack::kLanes * s + t] * x[t];
+    }
+    block += LanePack::kLanes * width;
+    for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
+      for (int c = run_first_[r]; c <= run_last(r, j0); ++c, block += LanePack::kLanes)
+        y[c] = (((y[c] - block[3] * x[3]) - block[2] * x[2]) - block[1] * x[1]) - block[0] * x[0];
+  }
 }
 
 void AmdLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  double* __restrict y = y_.data();
-  // forward: L z = y (unit lower, by columns)
-  for (int k = 0; k < n_; ++k) {
-    const double yk = y[k];
-    if (yk == 0.0) continue;
-    for (int p = l_begin_[k]; p < l_begin_[k + 1]; ++p) y[l_row_[p]] -= l_[p] * yk;
-  }
-  // backward: U x = z (by columns, from the last)
-  for (int j = n_ - 1; j >= 0; --j) {
-    // a multiplication by the kept 1 / U(j, j): each column waits on this one
-    const double xj = y[j] * inverse_pivot_[j];
-    y[j] = xj;
-    if (xj == 0.0) continue;
-    for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) y[u_row_[q]] -= u_[q] * xj;
-  }
+  forward_substitution();
+  backward_substitution();
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
 }
