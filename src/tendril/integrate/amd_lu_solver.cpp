@@ -210,32 +210,76 @@ void AmdLuSolver::update_by_run(int k, int m) {
   }
 }
 
+namespace {
+
+/// The rows of L below a panel of W columns whose own block is factorised: each row's work
+/// entries (work[4 r + t], lane t column j0 + t) become its entries of L, column after column
+/// (l[t][i] = L(rows[i], j0 + t); `block`: the panel's rows, U(j0 + s, j0 + t) at block[4 s + t]),
+/// and the row is zeroed
+template <int W>
+void eliminate_rows_below(double* work, const int* rows, int count, double* const* l,
+                          const double* inverse, const double* block) {
+  for (int i = 0; i < count; ++i) {
+    double* row = work + LanePack::kLanes * rows[i];
+    double v[W];
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) v[t] = row[t];
+#pragma GCC unroll 4
+    for (int s = 0; s < W; ++s) {
+      v[s] *= inverse[s];
+      l[s][i] = v[s];
+#pragma GCC unroll 4
+      for (int t = s + 1; t < W; ++t) v[t] -= v[s] * block[LanePack::kLanes * s + t];
+    }
+    LanePack(0.0).store(row);
+  }
+}
+
+/// Calls kernel.template operator()<W>() for the panel width w = W (1 .. 4).
+template <typename Kernel>
+void with_width(int w, Kernel&& kernel) {
+  switch (w) {
+    case 4:
+      return kernel.template operator()<4>();
+    case 3:
+      return kernel.template operator()<3>();
+    case 2:
+      return kernel.template operator()<2>();
+    default:
+      return kernel.template operator()<1>();
+  }
+}
+
+}  // namespace
+
 bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_diagonal,
                                   double singular_tolerance, Factorization& result) {
   double* work = reinterpret_cast<double*>(work_.data());
+  double* block = work + LanePack::kLanes * j0;  // the panel's rows, block[4 s + t]
+  // the rows below the panel: those of L(:, e) (the panel's columns share them after its own)
+  const int e = j0 + w - 1;
+  const int* rows = l_row_.data() + l_begin_[e];
+  const int count = l_begin_[e + 1] - l_begin_[e];
+  // the panel's own block: pivots, its entries of L and the updates of its later columns
+  double inverse[LanePack::kLanes];
   for (int s = 0; s < w; ++s) {
-    const int j = j0 + s;
-    const double d = work[LanePack::kLanes * j + s];
-    const bool accepted = accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
-    if (!accepted) return false;
-    const double inverse = 1.0 / d;
-    inverse_pivot_[j] = inverse;
-    const int* rows = l_row_.data() + l_begin_[j];
-    double* l = l_.data() + l_begin_[j];
-    const int count = l_begin_[j + 1] - l_begin_[j];
-    if (s + 1 == w) {  // no later column in the panel to update
-      for (int q = 0; q < count; ++q) l[q] = work[LanePack::kLanes * rows[q] + s] * inverse;
-      break;
+    const double d = block[LanePack::kLanes * s + s];
+    if (!accept_pivot(d, own[s], max_diagonal, singular_tolerance, result)) {
+      for (int i = 0; i < count; ++i) work_[rows[i]] = LanePack(0.0);  // as after a success
+      return false;
     }
-    // U(j, j0 + t) for the panel's later columns t > s, the others' lanes zero
-    alignas(32) double u_row[LanePack::kLanes] = {};
-    for (int t = s + 1; t < w; ++t) u_row[t] = work[LanePack::kLanes * j + t];
-    const LanePack u = LanePack::load(u_row);
-    for (int q = 0; q < count; ++q) {
-      l[q] = work[LanePack::kLanes * rows[q] + s] * inverse;
-      work_[rows[q]] -= LanePack(l[q]) * u;
+    inverse[s] = 1.0 / d;
+    inverse_pivot_[j0 + s] = inverse[s];
+    for (int r = s + 1; r < w; ++r) {
+      const double l = block[LanePack::kLanes * r + s] * inverse[s];
+      l_[l_begin_[j0 + s] + (r - s - 1)] = l;
+      for (int t = s + 1; t < w; ++t)
+        block[LanePack::kLanes * r + t] -= l * block[LanePack::kLanes * s + t];
     }
   }
+  double* l[LanePack::kLanes];
+  for (int t = 0; t < w; ++t) l[t] = l_.data() + l_begin_[j0 + t] + (e - j0 - t);
+  with_width(w, [&]<int W>() { eliminate_rows_below<W>(work, rows, count, l, inverse, block); });
   return true;
 }
 
@@ -248,72 +292,74 @@ void AmdLuSolver::keep_panel(std::size_t panel, int j0, int end) {
   for (int c = j0; c <= end; ++c) keep(c);
   for (int r = run_begin_[panel]; r < run_begin_[panel + 1]; ++r)
     for (int c = run_first_[r]; c <= run_last(r, j0); ++c) keep(c);
-  for (int q = l_begin_[j0]; q < l_begin_[j0 + 1]; ++q) work_[l_row_[q]] = LanePack(0.0);
 }
 
 namespace {
 
-/// The forward substitution's updates by a panel of W columns j0 .. e = j0 + W - 1 of L, whose
-/// entries after row e lie in the same rows (count of them, rows[i]) and start at l[t] for column
-/// j0 + t: y[rows[i]] -= L(rows[i], j0 + t) z[t] for t = 0 .. W - 1, in this order
+/// The forward substitution's updates by a panel of W columns j0 .. e = j0 + W - 1 of L (column
+/// j0 + t's entries from l[t]: rows j0 + t + 1 .. e, then the rows below the panel, the same
+/// `count` rows for every column): its own triangle, then y[rows[i]] -= L(rows[i], j0 + t) z_t for
+/// t = 0 .. W - 1 in this order
 template <int W>
-void update_rows_below(double* __restrict y, const int* rows, int count, const double* const* l,
-                       const double* z) {
+void forward_panel(double* __restrict y, int j0, const double* const* l, const int* rows,
+                   int count) {
+  double z[W];
+#pragma GCC unroll 4
+  for (int t = 0; t < W; ++t) {
+    z[t] = y[j0 + t];
+#pragma GCC unroll 4
+    for (int s = t + 1; s < W; ++s) y[j0 + s] -= l[t][s - t - 1] * z[t];
+  }
+  const double* below[W];
+#pragma GCC unroll 4
+  for (int t = 0; t < W; ++t) below[t] = l[t] + (W - 1 - t);
   for (int i = 0; i < count; ++i) {
     double v = y[rows[i]];
 #pragma GCC unroll 4
-    for (int t = 0; t < W; ++t) v -= l[t][i] * z[t];
+    for (int t = 0; t < W; ++t) v -= below[t][i] * z[t];
     y[rows[i]] = v;
+  }
+}
+
+/// The backward substitution's own triangle of a panel of W columns from j0 (U(j0 + s, j0 + t) at
+/// block[4 s + t], 1 / U(j, j) at inverse[j - j0]): x_t into y and x, from the last column
+template <int W>
+void backward_triangle(double* __restrict y, int j0, const double* block, const double* inverse,
+                       double* x) {
+#pragma GCC unroll 4
+  for (int t = W - 1; t >= 0; --t) {
+    x[t] = y[j0 + t] * inverse[t];
+    y[j0 + t] = x[t];
+#pragma GCC unroll 4
+    for (int s = 0; s < t; ++s) y[j0 + s] -= block[LanePack::kLanes * s + t] * x[t];
   }
 }
 
 }  // namespace
 
 void AmdLuSolver::forward_substitution() {
-  // L z = y (unit lower), panel by panel: the panel's own triangle, then the rows below it
+  // L z = y (unit lower), panel by panel
   double* __restrict y = y_.data();
   for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
     const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0, e = j0 + width - 1;
-    double z[LanePack::kLanes];
     const double* l[LanePack::kLanes];
-    for (int t = 0; t < width; ++t) {
-      z[t] = y[j0 + t];
-      l[t] = l_.data() + l_begin_[j0 + t];  // rows j0 + t + 1 .. e first
-      for (int s = t + 1; s < width; ++s) y[j0 + s] -= l[t][s - t - 1] * z[t];
-      l[t] += e - j0 - t;
-    }
+    for (int t = 0; t < width; ++t) l[t] = l_.data() + l_begin_[j0 + t];
     const int* rows = l_row_.data() + l_begin_[e];
     const int count = l_begin_[e + 1] - l_begin_[e];
-    switch (width) {
-      case 4:
-        update_rows_below<4>(y, rows, count, l, z);
-        break;
-      case 3:
-        update_rows_below<3>(y, rows, count, l, z);
-        break;
-      case 2:
-        update_rows_below<2>(y, rows, count, l, z);
-        break;
-      default:
-        update_rows_below<1>(y, rows, count, l, z);
-    }
+    with_width(width, [&]<int W>() { forward_panel<W>(y, j0, l, rows, count); });
   }
 }
 
 void AmdLuSolver::backward_substitution() {
-  // U x = z, panel by panel from the last: the panel's own triangle (a multiplication by the kept
-  // 1 / U(j, j) per column), then the rows of its runs (lanes past the panel's width hold zeros,
-  // and x there is zero)
+  // U x = z, panel by panel from the last: the panel's own triangle, then the rows of its runs
+  // (lanes past the panel's width hold zeros, and x there is zero)
   double* __restrict y = y_.data();
   for (std::size_t p = panel_start_.size() - 1; p-- > 0;) {
     const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
     const double* block = reinterpret_cast<const double*>(u_blocks_.data() + u_block_begin_[p]);
     double x[LanePack::kLanes] = {};
-    for (int t = width - 1; t >= 0; --t) {
-      x[t] = y[j0 + t] * inverse_pivot_[j0 + t];
-      y[j0 + t] = x[t];
-      for (int s = 0; s < t; ++s) y[j0 + s] -= block[LanePack::kLanes * s + t] * x[t];
-    }
+    with_width(width,
+               [&]<int W>() { backward_triangle<W>(y, j0, block, inverse_pivot_.data() + j0, x); });
     block += LanePack::kLanes * width;
     for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
       for (int c = run_first_[r]; c <= run_last(r, j0); ++c, block += LanePack::kLanes)

@@ -64,12 +64,13 @@ class AmdLuSolver final : public LinearSolver {
   /// The last column of run r of the panel starting at j0: its supernode's end or j0 - 1
   int run_last(int r, int j0) const { return std::min(supernode_end_[run_first_[r]], j0 - 1); }
   /// The panel's own columns j0 .. j0 + w - 1 after the earlier ones' updates: pivots, L's columns,
-  /// and the updates of each column by the panel's columns before it; false when a pivot is refused
+  /// and the updates of each column by the panel's columns before it, the rows below the panel row
+  /// by row (each row's columns one after the other, then the row zeroed in work_, also after a
+  /// refusal); false when a pivot is refused
   bool eliminate_panel(int j0, int w, const double* own, double max_diagonal,
                        double singular_tolerance, Factorization& result);
   /// Moves the panel's rows of U from work_ into its block of u_blocks_ (its own rows j0 .. end,
-  /// then its runs' columns) and zeroes the rows of work_ the panel touched (those and L(:, j0)'s
-  /// rows)
+  /// then its runs' columns) and zeroes them in work_ (eliminate_panel zeroes the rows below)
   void keep_panel(std::size_t panel, int j0, int end);
   /// The solve's two substitutions on the permuted right-hand side y_, panel by panel: each
   /// panel's columns update a row of y_ one after the other, in the order of a substitution column
