@@ -169,6 +169,7 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
   double* w = reinterpret_cast<double*>(work_.data());  // w[4 r + t]: row r, lane t
   for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
     const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+#pragma GCC unroll 4
     for (int e = a_begin_[j0]; e < a_begin_[j0 + width]; ++e) w[a_work_[e]] = values[from[e]];
     double own[LanePack::kLanes];
     for (int t = 0; t < width; ++t) own[t] = std::abs(w[LanePack::kLanes * (j0 + t) + t]);
@@ -183,8 +184,20 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
 
 void AmdLuSolver::update_by_run(int k, int m) {
   LanePack* __restrict w = work_.data();
-  // the triangle: U(c, panel) for c = k .. m, each updating the later rows of the run
-  for (int c = k; c < m; ++c) {
+  // the triangle: U(c, panel) for c = k .. m, each updating the later rows of the run (a whole
+  // rod node, four columns, unrolled)
+  if (m - k == 3) {
+    const double* l0 = l_.data() + l_begin_[k];
+    const double* l1 = l_.data() + l_begin_[k + 1];
+    const double* l2 = l_.data() + l_begin_[k + 2];
+    w[k + 1] -= LanePack(l0[0]) * w[k];
+    w[k + 2] -= LanePack(l0[1]) * w[k];
+    w[k + 3] -= LanePack(l0[2]) * w[k];
+    w[k + 2] -= LanePack(l1[0]) * w[k + 1];
+    w[k + 3] -= LanePack(l1[1]) * w[k + 1];
+    w[k + 3] -= LanePack(l2[0]) * w[k + 2];
+  }
+  for (int c = k; c < m && m - k != 3; ++c) {
     const LanePack u = w[c];
     const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) up to the supernode's end
     for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
@@ -235,6 +248,36 @@ void eliminate_rows_below(double* work, const int* rows, int count, double* cons
   }
 }
 
+/// The panel's own W x W block (block[4 s + t], row j0 + s, column j0 + t) after the earlier
+/// columns' updates: its pivots (accept(s, pivot) tests them; false at the first refused), their
+/// inverses, its entries of L (l[s][r - s - 1] = L(j0 + r, j0 + s)) and U (left in block, above the
+/// diagonal), column after column
+template <int W, typename Accept>
+bool factor_own_block(double* block, double* const* l, double* inverse, Accept&& accept) {
+  double a[W][W];
+#pragma GCC unroll 4
+  for (int r = 0; r < W; ++r)
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) a[r][t] = block[LanePack::kLanes * r + t];
+#pragma GCC unroll 4
+  for (int s = 0; s < W; ++s) {
+    if (!accept(s, a[s][s])) return false;
+    inverse[s] = 1.0 / a[s][s];
+#pragma GCC unroll 4
+    for (int r = s + 1; r < W; ++r) {
+      const double factor = a[r][s] * inverse[s];
+      l[s][r - s - 1] = factor;
+#pragma GCC unroll 4
+      for (int t = s + 1; t < W; ++t) a[r][t] -= factor * a[s][t];
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < W; ++r)
+#pragma GCC unroll 4
+    for (int t = r + 1; t < W; ++t) block[LanePack::kLanes * r + t] = a[r][t];
+  return true;
+}
+
 /// Calls kernel.template operator()<W>() for the panel width w = W (1 .. 4).
 template <typename Kernel>
 void with_width(int w, Kernel&& kernel) {
@@ -260,26 +303,23 @@ bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_d
   const int e = j0 + w - 1;
   const int* rows = l_row_.data() + l_begin_[e];
   const int count = l_begin_[e + 1] - l_begin_[e];
-  // the panel's own block: pivots, its entries of L and the updates of its later columns
-  double inverse[LanePack::kLanes];
-  for (int s = 0; s < w; ++s) {
-    const double d = block[LanePack::kLanes * s + s];
-    if (!accept_pivot(d, own[s], max_diagonal, singular_tolerance, result)) {
-      for (int i = 0; i < count; ++i) work_[rows[i]] = LanePack(0.0);  // as after a success
-      return false;
-    }
-    inverse[s] = 1.0 / d;
-    inverse_pivot_[j0 + s] = inverse[s];
-    for (int r = s + 1; r < w; ++r) {
-      const double l = block[LanePack::kLanes * r + s] * inverse[s];
-      l_[l_begin_[j0 + s] + (r - s - 1)] = l;
-      for (int t = s + 1; t < w; ++t)
-        block[LanePack::kLanes * r + t] -= l * block[LanePack::kLanes * s + t];
-    }
-  }
   double* l[LanePack::kLanes];
-  for (int t = 0; t < w; ++t) l[t] = l_.data() + l_begin_[j0 + t] + (e - j0 - t);
-  with_width(w, [&]<int W>() { eliminate_rows_below<W>(work, rows, count, l, inverse, block); });
+  for (int t = 0; t < w; ++t) l[t] = l_.data() + l_begin_[j0 + t];
+  double inverse[LanePack::kLanes];
+  bool accepted = false;
+  with_width(w, [&]<int W>() {
+    accepted = factor_own_block<W>(block, l, inverse, [&](int s, double d) {
+      return accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
+    });
+    if (!accepted) return;
+    for (int t = 0; t < W; ++t) l[t] += e - j0 - t;  // past the panel's own rows
+    eliminate_rows_below<W>(work, rows, count, l, inverse, block);
+  });
+  if (!accepted) {
+    for (int i = 0; i < count; ++i) work_[rows[i]] = LanePack(0.0);  // as after a success
+    return false;
+  }
+  std::copy(inverse, inverse + w, inverse_pivot_.begin() + j0);
   return true;
 }
 
