@@ -196,11 +196,12 @@ void AmdLuSolver::update_by_run(int k, int m) {
     w[k + 2] -= LanePack(l1[0]) * w[k + 1];
     w[k + 3] -= LanePack(l1[1]) * w[k + 1];
     w[k + 3] -= LanePack(l2[0]) * w[k + 2];
-  }
-  for (int c = k; c < m && m - k != 3; ++c) {
-    const LanePack u = w[c];
-    const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) up to the supernode's end
-    for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
+  } else {
+    for (int c = k; c < m; ++c) {
+      const LanePack u = w[c];
+      const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) to the supernode's end
+      for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
+    }
   }
   // the rows after m, the same in every column of the run (column m's list): four columns at once
   const int* rows = l_row_.data() + l_begin_[m];
