@@ -86,6 +86,17 @@ VecX amd_solution_against_dense(AmdLuSolver& amd, const MatX& a, const SparseMat
   return x;
 }
 
+/// Makes a diagonally dominant (each diagonal above its row's and column's sums), scrambles its
+/// numbering and analyzes its entries with `amd`; returns them.
+SparseMatrix dominant_scrambled_analyzed(MatX& a, std::mt19937& rng, AmdLuSolver& amd) {
+  for (int i = 0; i < a.rows(); ++i)
+    a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+  a = scrambled(a, rng);
+  SparseMatrix s = to_sparse(a);
+  amd.analyze(s);
+  return s;
+}
+
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
 /// graph), nodes numbered in a scrambled order: positive semi-definite, the constant vector its
 /// null vector.
@@ -378,11 +389,8 @@ TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
         else
           couple(node, 0);  // the limb's first nodes hold on to the hub
     }
-  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
-  a = scrambled(a, rng);
-  const SparseMatrix s = to_sparse(a);
   AmdLuSolver amd;
-  amd.analyze(s);
+  const SparseMatrix s = dominant_scrambled_analyzed(a, rng, amd);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
   const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   SparseMatrix singular = s;
@@ -416,11 +424,8 @@ TEST(LinearSolvers, AmdLuPanelsOfEveryWidthAgreeWithADenseLu) {
           a(i, j) = unit(rng);
           a(j, i) = unit(rng);
         }
-  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
-  a = scrambled(a, rng);
-  const SparseMatrix s = to_sparse(a);
   AmdLuSolver amd;
-  amd.analyze(s);
+  const SparseMatrix s = dominant_scrambled_analyzed(a, rng, amd);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
   const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   const VecX again = amd_solution_against_dense(amd, a, s, 3.0 * rhs);
