@@ -45,18 +45,52 @@ HessianAssembler::HessianAssembler(SparseMatrix pattern) : matrix_(std::move(pat
 
 void HessianAssembler::set_zero() {
   double* values = matrix_.valuePtr();
-  const int* starts = matrix_.outerIndexPtr();
   if (!lower_only_) return std::fill(values, values + matrix_.nonZeros(), 0.0);
-  // the lower part of each column: its rows are sorted, so the entries from the first row >= the
-  // column on (half the values of a symmetric pattern)
-  if (lower_begin_.empty())
-    for (int c = 0; c < matrix_.outerSize(); ++c) {
-      const int* rows = matrix_.innerIndexPtr();
-      lower_begin_.push_back(
-          static_cast<int>(std::lower_bound(rows + starts[c], rows + starts[c + 1], c) - rows));
+  const int* end = matrix_.outerIndexPtr() + 1;
+  for (std::size_t c = 0; c < lower_begin_.size(); ++c)
+    std::fill(values + lower_begin_[c], values + end[c], 0.0);
+}
+
+void HessianAssembler::set_lower_only(bool lower_only) {
+  lower_only_ = lower_only;
+  source_.clear();
+  lower_begin_.clear();
+  mirror_.clear();
+  own_.clear();
+  if (!lower_only) return;
+  const int* starts = matrix_.outerIndexPtr();
+  const int* rows = matrix_.innerIndexPtr();
+  source_.resize(static_cast<std::size_t>(matrix_.nonZeros()));
+  for (int c = 0; c < matrix_.outerSize(); ++c) {
+    lower_begin_.push_back(
+        static_cast<int>(std::lower_bound(rows + starts[c], rows + starts[c + 1], c) - rows));
+    for (int p = starts[c]; p < starts[c + 1]; ++p) {
+      source_[p] = rows[p] < c ? slot(c, rows[p]) : p;
+      if (rows[p] < c) mirror_.insert(mirror_.end(), {p, source_[p]});
     }
-  for (int c = 0; c < matrix_.outerSize(); ++c)
-    std::fill(values + lower_begin_[c], values + starts[c + 1], 0.0);
+  }
+}
+
+void HessianAssembler::set_own_upper(const SparseMatrix& pattern) {
+  TENDRIL_ASSERT(lower_only_, "own upper entries need set_lower_only(true)");
+  own_.clear();
+  for (int c = 0; c < pattern.outerSize(); ++c)
+    for (SparseMatrix::InnerIterator it(pattern, c); it; ++it)
+      if (const int r = static_cast<int>(it.row()); r < c) {
+        const int k = slot(r, c);
+        if (source_[k] != k) own_.insert(own_.end(), {k, source_[k]});
+        source_[k] = k;
+      }
+  std::vector<int> mirror;
+  for (std::size_t k = 0; k < mirror_.size(); k += 2)
+    if (source_[mirror_[k]] != mirror_[k])
+      mirror.insert(mirror.end(), {mirror_[k], mirror_[k + 1]});
+  mirror_ = std::move(mirror);
+}
+
+void HessianAssembler::copy_lower_to_own() {
+  double* values = matrix_.valuePtr();
+  for (std::size_t k = 0; k < own_.size(); k += 2) values[own_[k]] = values[own_[k + 1]];
 }
 
 int value_index(const SparseMatrix& matrix, int row, int col) {
@@ -280,15 +314,7 @@ void HessianAssembler::add_cached_symmetric(const void* owner, std::size_t index
 }
 
 void HessianAssembler::mirror_lower() {
-  if (mirror_.empty())
-    for (int c = 0; c < matrix_.outerSize(); ++c)
-      for (int p = matrix_.outerIndexPtr()[c]; p < matrix_.outerIndexPtr()[c + 1]; ++p) {
-        const int r = matrix_.innerIndexPtr()[p];
-        if (r < c) {
-          mirror_.push_back(p);
-          mirror_.push_back(slot(c, r));
-        }
-      }
+  TENDRIL_ASSERT(lower_only_, "mirror_lower needs set_lower_only(true)");
   double* values = matrix_.valuePtr();
   for (std::size_t k = 0; k < mirror_.size(); k += 2) values[mirror_[k]] = values[mirror_[k + 1]];
 }

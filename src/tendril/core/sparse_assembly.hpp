@@ -46,8 +46,9 @@ class HessianAssembler {
  public:
   HessianAssembler() = default;
   explicit HessianAssembler(SparseMatrix pattern);
-  /// Zeroes the values, keeping the pattern; with set_lower_only(true) only the lower triangle
-  /// (row >= column; the upper one is unspecified until mirror_lower()).
+  /// Zeroes the values, keeping the pattern; with set_lower_only(true) those of the lower triangle
+  /// (diagonal included) only: the upper one holds nothing meaningful until mirror_lower() or, for
+  /// its own entries, copy_lower_to_own().
   void set_zero();
   /// Adds scale * local into the rows and columns `dofs` (local is #dofs x #dofs).
   /// Every pair must have been declared (else SparsityError); negative DOF indices are skipped.
@@ -69,8 +70,20 @@ class HessianAssembler {
   /// Makes add_cached_symmetric() add only the lower triangle (row >= column) of the global matrix:
   /// for a consumer that reads one triangle (the Newton matrix of a symmetric system). The upper
   /// triangle then lacks those terms until mirror_lower() copies the lower triangle onto it.
-  void set_lower_only(bool lower_only) { lower_only_ = lower_only; }
+  void set_lower_only(bool lower_only);
   bool lower_only() const { return lower_only_; }
+  /// With set_lower_only(true): the upper entries (row < column) of `pattern` keep values of their
+  /// own, for terms whose Jacobian is not symmetric there (the stencils of a non-symmetric
+  /// ForceTerm). copy_lower_to_own() sets each to the entry below the diagonal, after which those
+  /// terms add their full blocks (add_cached, add) into both triangles; mirror_lower() leaves them.
+  void set_own_upper(const SparseMatrix& pattern);
+  /// Sets every own upper entry (r, c) (set_own_upper) to the entry (c, r): the sum of the
+  /// symmetric terms added since set_zero().
+  void copy_lower_to_own();
+  /// With set_lower_only(true), per value index k, the value index that holds entry k's value: k
+  /// for the lower triangle and the own upper entries, that of the transposed entry for the other
+  /// upper ones (what mirror_lower() copies); empty otherwise.
+  const std::vector<int>& value_sources() const { return source_; }
   /// Same as add_cached(owner, index, dofs, local) for a symmetric `local` (a Hessian); with
   /// set_lower_only(true) it adds each pair {i, j} once, into the entry of the lower triangle
   /// (about half the scattered entries).
@@ -81,7 +94,8 @@ class HessianAssembler {
   /// added this way (stride 4) without unpacking it first.
   void add_cached_symmetric(const void* owner, std::size_t index, std::span<const int> dofs,
                             const double* local, std::size_t stride);
-  /// Sets every entry (r, c) above the diagonal to the entry (c, r) below it (a symmetric pattern).
+  /// Sets every entry (r, c) above the diagonal to the entry (c, r) below it (a symmetric pattern),
+  /// except the own upper entries (set_own_upper).
   void mirror_lower();
   const SparseMatrix& matrix() const { return matrix_; }
   SparseMatrix& matrix() { return matrix_; }
@@ -113,11 +127,10 @@ class HessianAssembler {
   SparseMatrix matrix_;
   std::vector<SlotCache> slot_caches_;
   bool lower_only_ = false;
-  std::vector<int>
-      mirror_;  ///< pairs (upper slot, lower slot) for mirror_lower(), built on first use
-  /// per column, the value index of its first entry on or below the diagonal (#cols), for
-  /// set_zero() with lower_only_; built on first use
-  std::vector<int> lower_begin_;
+  /// set_lower_only(true): value_sources(); the first entry of the lower triangle of each column
+  /// (#columns); the upper entries mirror_lower() copies and the own ones, each followed by the
+  /// value index of its transposed entry
+  std::vector<int> source_, lower_begin_, mirror_, own_;
 };
 
 }  // namespace tendril

@@ -90,8 +90,8 @@ void AmdLuSolver::analyze(const SparseMatrix& pattern) {
     supernode_end_[k] =
         parent[k] == k + 1 && l_count[k] == l_count[k + 1] + 1 ? supernode_end_[k + 1] : k;
   find_panels();
+  lay_out_panels();
   l_.assign(l_row_.size(), 0.0);
-  u_.assign(u_row_.size(), 0.0);
   inverse_pivot_.assign(n_, 0.0);
   work_.assign(n_, LanePack(0.0));
   y_.resize(n_);
@@ -143,6 +143,22 @@ void AmdLuSolver::find_panels() {
   panel_start_.push_back(n_);
 }
 
+void AmdLuSolver::lay_out_panels() {
+  a_work_.resize(a_row_.size());
+  u_block_begin_.assign(1, 0);
+  for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
+    const int first = panel_start_[p], end = panel_start_[p + 1];
+    for (int j = first; j < end; ++j)
+      for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e)
+        a_work_[e] = LanePack::kLanes * a_row_[e] + (j - first);
+    int kept = end - first;
+    for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
+      kept += run_last(r, first) - run_first_[r] + 1;
+    u_block_begin_.push_back(u_block_begin_.back() + kept);
+  }
+  u_blocks_.assign(static_cast<std::size_t>(u_block_begin_.back()), LanePack(0.0));
+}
+
 Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int>& from,
                                      double singular_tolerance) {
   double max_diagonal = 0.0;
@@ -153,21 +169,14 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
   double* w = reinterpret_cast<double*>(work_.data());  // w[4 r + t]: row r, lane t
   for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
     const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+#pragma GCC unroll 4
+    for (int e = a_begin_[j0]; e < a_begin_[j0 + width]; ++e) w[a_work_[e]] = values[from[e]];
     double own[LanePack::kLanes];
-    for (int t = 0; t < width; ++t) {
-      const int j = j0 + t;
-      for (int e = a_begin_[j]; e < a_begin_[j + 1]; ++e)
-        w[LanePack::kLanes * a_row_[e] + t] = values[from[e]];
-      own[t] = std::abs(w[LanePack::kLanes * j + t]);
-    }
+    for (int t = 0; t < width; ++t) own[t] = std::abs(w[LanePack::kLanes * (j0 + t) + t]);
     for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
-      update_by_run(run_first_[r], std::min(supernode_end_[run_first_[r]], j0 - 1));
+      update_by_run(run_first_[r], run_last(r, j0));
     const bool accepted = eliminate_panel(j0, width, own, max_diagonal, singular_tolerance, result);
-    // U(:, j) of the panel's columns, from rows < j of their lanes
-    for (int t = 0; t < width; ++t)
-      for (int q = u_begin_[j0 + t]; q < u_begin_[j0 + t + 1]; ++q)
-        u_[q] = w[LanePack::kLanes * u_row_[q] + t];
-    clear_panel(p, j0, j0 + width - 1);  // also after a refusal
+    keep_panel(p, j0, j0 + width - 1);  // also after a refusal
     if (!accepted) return result;
   }
   return result;
@@ -175,11 +184,24 @@ Factorization AmdLuSolver::eliminate(const double* values, const std::vector<int
 
 void AmdLuSolver::update_by_run(int k, int m) {
   LanePack* __restrict w = work_.data();
-  // the triangle: U(c, panel) for c = k .. m, each updating the later rows of the run
-  for (int c = k; c < m; ++c) {
-    const LanePack u = w[c];
-    const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) up to the supernode's end
-    for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
+  // the triangle: U(c, panel) for c = k .. m, each updating the later rows of the run (a whole
+  // rod node, four columns, unrolled)
+  if (m - k == 3) {
+    const double* l0 = l_.data() + l_begin_[k];
+    const double* l1 = l_.data() + l_begin_[k + 1];
+    const double* l2 = l_.data() + l_begin_[k + 2];
+    w[k + 1] -= LanePack(l0[0]) * w[k];
+    w[k + 2] -= LanePack(l0[1]) * w[k];
+    w[k + 3] -= LanePack(l0[2]) * w[k];
+    w[k + 2] -= LanePack(l1[0]) * w[k + 1];
+    w[k + 3] -= LanePack(l1[1]) * w[k + 1];
+    w[k + 3] -= LanePack(l2[0]) * w[k + 2];
+  } else {
+    for (int c = k; c < m; ++c) {
+      const LanePack u = w[c];
+      const double* l = l_.data() + l_begin_[c];  // l[s] = L(c + 1 + s, c) to the supernode's end
+      for (int s = 0; s < m - c; ++s) w[c + 1 + s] -= LanePack(l[s]) * u;
+    }
   }
   // the rows after m, the same in every column of the run (column m's list): four columns at once
   const int* rows = l_row_.data() + l_begin_[m];
@@ -202,54 +224,194 @@ void AmdLuSolver::update_by_run(int k, int m) {
   }
 }
 
-bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_diagonal,
-                                  double singular_tolerance, Factorization& result) {
-  double* work = reinterpret_cast<double*>(work_.data());
-  for (int s = 0; s < w; ++s) {
-    const int j = j0 + s;
-    const double d = work[LanePack::kLanes * j + s];
-    const bool accepted = accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
-    if (!accepted) return false;
-    const double inverse = 1.0 / d;
-    inverse_pivot_[j] = inverse;
-    // U(j, j0 + t) for the panel's later columns t > s, the others' lanes zero
-    alignas(32) double u_row[LanePack::kLanes] = {};
-    for (int t = s + 1; t < w; ++t) u_row[t] = work[LanePack::kLanes * j + t];
-    const LanePack u = LanePack::load(u_row);
-    for (int q = l_begin_[j]; q < l_begin_[j + 1]; ++q) {
-      const int r = l_row_[q];
-      l_[q] = work[LanePack::kLanes * r + s] * inverse;
-      work_[r] -= LanePack(l_[q]) * u;
+namespace {
+
+/// The rows of L below a panel of W columns whose own block is factorised: each row's work
+/// entries (work[4 r + t], lane t column j0 + t) become its entries of L, column after column
+/// (l[t][i] = L(rows[i], j0 + t); `block`: the panel's rows, U(j0 + s, j0 + t) at block[4 s + t]),
+/// and the row is zeroed
+template <int W>
+void eliminate_rows_below(double* work, const int* rows, int count, double* const* l,
+                          const double* inverse, const double* block) {
+  for (int i = 0; i < count; ++i) {
+    double* row = work + LanePack::kLanes * rows[i];
+    double v[W];
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) v[t] = row[t];
+#pragma GCC unroll 4
+    for (int s = 0; s < W; ++s) {
+      v[s] *= inverse[s];
+      l[s][i] = v[s];
+#pragma GCC unroll 4
+      for (int t = s + 1; t < W; ++t) v[t] -= v[s] * block[LanePack::kLanes * s + t];
+    }
+    LanePack(0.0).store(row);
+  }
+}
+
+/// The panel's own W x W block (block[4 s + t], row j0 + s, column j0 + t) after the earlier
+/// columns' updates: its pivots (accept(s, pivot) tests them; false at the first refused), their
+/// inverses, its entries of L (l[s][r - s - 1] = L(j0 + r, j0 + s)) and U (left in block, above the
+/// diagonal), column after column
+template <int W, typename Accept>
+bool factor_own_block(double* block, double* const* l, double* inverse, Accept&& accept) {
+  double a[W][W];
+#pragma GCC unroll 4
+  for (int r = 0; r < W; ++r)
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) a[r][t] = block[LanePack::kLanes * r + t];
+#pragma GCC unroll 4
+  for (int s = 0; s < W; ++s) {
+    if (!accept(s, a[s][s])) return false;
+    inverse[s] = 1.0 / a[s][s];
+#pragma GCC unroll 4
+    for (int r = s + 1; r < W; ++r) {
+      const double factor = a[r][s] * inverse[s];
+      l[s][r - s - 1] = factor;
+#pragma GCC unroll 4
+      for (int t = s + 1; t < W; ++t) a[r][t] -= factor * a[s][t];
     }
   }
+#pragma GCC unroll 4
+  for (int r = 0; r < W; ++r)
+#pragma GCC unroll 4
+    for (int t = r + 1; t < W; ++t) block[LanePack::kLanes * r + t] = a[r][t];
   return true;
 }
 
-void AmdLuSolver::clear_panel(std::size_t panel, int j0, int end) {
+/// Calls kernel.template operator()<W>() for the panel width w = W (1 .. 4).
+template <typename Kernel>
+void with_width(int w, Kernel&& kernel) {
+  switch (w) {
+    case 4:
+      return kernel.template operator()<4>();
+    case 3:
+      return kernel.template operator()<3>();
+    case 2:
+      return kernel.template operator()<2>();
+    default:
+      return kernel.template operator()<1>();
+  }
+}
+
+}  // namespace
+
+bool AmdLuSolver::eliminate_panel(int j0, int w, const double* own, double max_diagonal,
+                                  double singular_tolerance, Factorization& result) {
+  double* work = reinterpret_cast<double*>(work_.data());
+  double* block = work + LanePack::kLanes * j0;  // the panel's rows, block[4 s + t]
+  // the rows below the panel: those of L(:, e) (the panel's columns share them after its own)
+  const int e = j0 + w - 1;
+  const int* rows = l_row_.data() + l_begin_[e];
+  const int count = l_begin_[e + 1] - l_begin_[e];
+  double* l[LanePack::kLanes];
+  for (int t = 0; t < w; ++t) l[t] = l_.data() + l_begin_[j0 + t];
+  double inverse[LanePack::kLanes];
+  bool accepted = false;
+  with_width(w, [&]<int W>() {
+    accepted = factor_own_block<W>(block, l, inverse, [&](int s, double d) {
+      return accept_pivot(d, own[s], max_diagonal, singular_tolerance, result);
+    });
+    if (!accepted) return;
+    for (int t = 0; t < W; ++t) l[t] += e - j0 - t;  // past the panel's own rows
+    eliminate_rows_below<W>(work, rows, count, l, inverse, block);
+  });
+  if (!accepted) {
+    for (int i = 0; i < count; ++i) work_[rows[i]] = LanePack(0.0);  // as after a success
+    return false;
+  }
+  std::copy(inverse, inverse + w, inverse_pivot_.begin() + j0);
+  return true;
+}
+
+void AmdLuSolver::keep_panel(std::size_t panel, int j0, int end) {
+  LanePack* block = u_blocks_.data() + u_block_begin_[panel];
+  const auto keep = [&](int c) {
+    *block++ = work_[c];
+    work_[c] = LanePack(0.0);
+  };
+  for (int c = j0; c <= end; ++c) keep(c);
   for (int r = run_begin_[panel]; r < run_begin_[panel + 1]; ++r)
-    for (int c = run_first_[r]; c <= std::min(supernode_end_[run_first_[r]], j0 - 1); ++c)
-      work_[c] = LanePack(0.0);
-  for (int c = j0; c <= end; ++c) work_[c] = LanePack(0.0);
-  for (int q = l_begin_[j0]; q < l_begin_[j0 + 1]; ++q) work_[l_row_[q]] = LanePack(0.0);
+    for (int c = run_first_[r]; c <= run_last(r, j0); ++c) keep(c);
+}
+
+namespace {
+
+/// The forward substitution's updates by a panel of W columns j0 .. e = j0 + W - 1 of L (column
+/// j0 + t's entries from l[t]: rows j0 + t + 1 .. e, then the rows below the panel, the same
+/// `count` rows for every column): its own triangle, then y[rows[i]] -= L(rows[i], j0 + t) z_t for
+/// t = 0 .. W - 1 in this order
+template <int W>
+void forward_panel(double* __restrict y, int j0, const double* const* l, const int* rows,
+                   int count) {
+  double z[W];
+#pragma GCC unroll 4
+  for (int t = 0; t < W; ++t) {
+    z[t] = y[j0 + t];
+#pragma GCC unroll 4
+    for (int s = t + 1; s < W; ++s) y[j0 + s] -= l[t][s - t - 1] * z[t];
+  }
+  const double* below[W];
+#pragma GCC unroll 4
+  for (int t = 0; t < W; ++t) below[t] = l[t] + (W - 1 - t);
+  for (int i = 0; i < count; ++i) {
+    double v = y[rows[i]];
+#pragma GCC unroll 4
+    for (int t = 0; t < W; ++t) v -= below[t][i] * z[t];
+    y[rows[i]] = v;
+  }
+}
+
+/// The backward substitution's own triangle of a panel of W columns from j0 (U(j0 + s, j0 + t) at
+/// block[4 s + t], 1 / U(j, j) at inverse[j - j0]): x_t into y and x, from the last column
+template <int W>
+void backward_triangle(double* __restrict y, int j0, const double* block, const double* inverse,
+                       double* x) {
+#pragma GCC unroll 4
+  for (int t = W - 1; t >= 0; --t) {
+    x[t] = y[j0 + t] * inverse[t];
+    y[j0 + t] = x[t];
+#pragma GCC unroll 4
+    for (int s = 0; s < t; ++s) y[j0 + s] -= block[LanePack::kLanes * s + t] * x[t];
+  }
+}
+
+}  // namespace
+
+void AmdLuSolver::forward_substitution() {
+  // L z = y (unit lower), panel by panel
+  double* __restrict y = y_.data();
+  for (std::size_t p = 0; p + 1 < panel_start_.size(); ++p) {
+    const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0, e = j0 + width - 1;
+    const double* l[LanePack::kLanes];
+    for (int t = 0; t < width; ++t) l[t] = l_.data() + l_begin_[j0 + t];
+    const int* rows = l_row_.data() + l_begin_[e];
+    const int count = l_begin_[e + 1] - l_begin_[e];
+    with_width(width, [&]<int W>() { forward_panel<W>(y, j0, l, rows, count); });
+  }
+}
+
+void AmdLuSolver::backward_substitution() {
+  // U x = z, panel by panel from the last: the panel's own triangle, then the rows of its runs
+  // (lanes past the panel's width hold zeros, and x there is zero)
+  double* __restrict y = y_.data();
+  for (std::size_t p = panel_start_.size() - 1; p-- > 0;) {
+    const int j0 = panel_start_[p], width = panel_start_[p + 1] - j0;
+    const double* block = reinterpret_cast<const double*>(u_blocks_.data() + u_block_begin_[p]);
+    double x[LanePack::kLanes] = {};
+    with_width(width,
+               [&]<int W>() { backward_triangle<W>(y, j0, block, inverse_pivot_.data() + j0, x); });
+    block += LanePack::kLanes * width;
+    for (int r = run_begin_[p]; r < run_begin_[p + 1]; ++r)
+      for (int c = run_first_[r]; c <= run_last(r, j0); ++c, block += LanePack::kLanes)
+        y[c] = (((y[c] - block[3] * x[3]) - block[2] * x[2]) - block[1] * x[1]) - block[0] * x[0];
+  }
 }
 
 void AmdLuSolver::solve(const VecX& b, VecX& x) {
   for (int k = 0; k < n_; ++k) y_[k] = b[order_[k]];
-  double* __restrict y = y_.data();
-  // forward: L z = y (unit lower, by columns)
-  for (int k = 0; k < n_; ++k) {
-    const double yk = y[k];
-    if (yk == 0.0) continue;
-    for (int p = l_begin_[k]; p < l_begin_[k + 1]; ++p) y[l_row_[p]] -= l_[p] * yk;
-  }
-  // backward: U x = z (by columns, from the last)
-  for (int j = n_ - 1; j >= 0; --j) {
-    // a multiplication by the kept 1 / U(j, j): each column waits on this one
-    const double xj = y[j] * inverse_pivot_[j];
-    y[j] = xj;
-    if (xj == 0.0) continue;
-    for (int q = u_begin_[j]; q < u_begin_[j + 1]; ++q) y[u_row_[q]] -= u_[q] * xj;
-  }
+  forward_substitution();
+  backward_substitution();
   x.resize(n_);
   for (int k = 0; k < n_; ++k) x[order_[k]] = y_[k];
 }

@@ -21,6 +21,7 @@
 /// matrix c_m M + K - dF/dq is dominated by its diagonal at Tendril's time steps) and a vanishing
 /// pivot is reported as singular against its own row's diagonal.
 
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -58,29 +59,45 @@ class AmdLuSolver final : public LinearSolver {
   void update_by_run(int k, int m);
   /// The panels and their runs (analyze(), after the supernodes)
   void find_panels();
+  /// A's entries' places in work_ (a_work_) and the panels' blocks of U (after find_panels)
+  void lay_out_panels();
+  /// The last column of run r of the panel starting at j0: its supernode's end or j0 - 1
+  int run_last(int r, int j0) const { return std::min(supernode_end_[run_first_[r]], j0 - 1); }
   /// The panel's own columns j0 .. j0 + w - 1 after the earlier ones' updates: pivots, L's columns,
-  /// and the updates of each column by the panel's columns before it; false when a pivot is refused
+  /// and the updates of each column by the panel's columns before it, the rows below the panel row
+  /// by row (each row's columns one after the other, then the row zeroed in work_, also after a
+  /// refusal); false when a pivot is refused
   bool eliminate_panel(int j0, int w, const double* own, double max_diagonal,
                        double singular_tolerance, Factorization& result);
-  /// Zeroes the rows of work_ the panel starting at j0 touched (its runs' columns, its own
-  /// columns and L(:, j0)'s rows)
-  void clear_panel(std::size_t panel, int j0, int end);
+  /// Moves the panel's rows of U from work_ into its block of u_blocks_ (its own rows j0 .. end,
+  /// then its runs' columns) and zeroes them in work_ (eliminate_panel zeroes the rows below)
+  void keep_panel(std::size_t panel, int j0, int end);
+  /// The solve's two substitutions on the permuted right-hand side y_, panel by panel: each
+  /// panel's columns update a row of y_ one after the other, in the order of a substitution column
+  /// by column, loading and storing the row once
+  void forward_substitution();
+  void backward_substitution();
 
   int n_ = 0;
   std::vector<int> order_;  ///< new -> old (#rows)
   /// A's stored entries by permuted column: column j's are a_begin_[j] .. a_begin_[j + 1] - 1, each
-  /// with its value index in A (entry_) and its permuted row (a_row_)
-  std::vector<int> a_begin_, a_row_, entry_;
+  /// with its value index in A (entry_), its permuted row (a_row_) and its place in work_'s doubles
+  /// while its panel is eliminated (a_work_: 4 a_row_ + its column's lane)
+  std::vector<int> a_begin_, a_row_, entry_, a_work_;
   std::vector<int> through_;   ///< map[entry_[e]] after read_through(map), else empty
   std::vector<int> diagonal_;  ///< index into entry_ of A(j, j) in permuted column j, or -1 (n)
   /// L by columns, unit diagonal not stored: column k's rows l_row_[l_begin_[k] .. l_begin_[k + 1])
   /// (increasing, all > k) and values l_
   std::vector<int> l_begin_, l_row_;
   std::vector<double> l_;
-  /// U by columns, diagonal apart: column j's rows u_row_[u_begin_[j] .. u_begin_[j + 1])
-  /// (increasing, all < j; the pattern of row j of L) and values u_
+  /// U's pattern by columns, diagonal apart: column j's rows u_row_[u_begin_[j] .. u_begin_[j + 1])
+  /// (increasing, all < j; the pattern of row j of L)
   std::vector<int> u_begin_, u_row_;
-  std::vector<double> u_;
+  /// U's values by panels: panel p's rows (its own columns, then its runs' columns, as keep_panel
+  /// stores them) from u_block_begin_[p], each a pack of the panel's columns (lane t column j0 + t;
+  /// structural zeros of U exactly zero)
+  std::vector<int> u_block_begin_;
+  std::vector<LanePack> u_blocks_;
   std::vector<int> supernode_end_;  ///< the last column of column k's supernode (n)
   /// panels: up to four consecutive columns of one supernode, the p-th from panel_start_[p] to
   /// panel_start_[p + 1] - 1; its runs of earlier columns that update it, one per supernode, start

@@ -102,11 +102,19 @@ void NewtonSystem::analyze_pattern() {
   for (std::size_t t = 0; t < model.forces.size(); ++t)
     model.forces[t]->declare_stencils(model, workspace_.force(t), builder);
   full_ = HessianAssembler(builder.build());
-  // a symmetric J: Hessians add only the lower triangle, which the gather below reads
-  full_.set_lower_only(symmetric_);
+  // Hessians add only the lower triangle, which the gather below reads for both; a non-symmetric
+  // J keeps its own upper entries where the non-symmetric ForceTerms add (their stencils)
+  full_.set_lower_only(true);
+  if (!symmetric_) {
+    SparsityBuilder own(n);
+    for (std::size_t t = 0; t < model.forces.size(); ++t)
+      if (!model.forces[t]->has_symmetric_jacobian())
+        model.forces[t]->declare_stencils(model, workspace_.force(t), own);
+    full_.set_own_upper(own.build());
+  }
   if (has_load_energy_) {
     load_hessian_ = HessianAssembler(full_.matrix());
-    load_hessian_.set_lower_only(symmetric_);
+    load_hessian_.set_lower_only(true);
   }
   const SparseMatrix& pattern = full_.matrix();
 
@@ -130,13 +138,11 @@ void NewtonSystem::analyze_pattern() {
       if (free_index[it.row()] >= 0) free_matrix_.insert(free_index[it.row()], k) = 0.0;
   free_matrix_.makeCompressed();
   gather_.resize(free_matrix_.nonZeros());
+  const std::vector<int>& sources = full_.value_sources();
   for (int k = 0; k < nf; ++k) {
     int p = static_cast<int>(free_matrix_.outerIndexPtr()[k]);
     for (SparseMatrix::InnerIterator it(pattern, free_[k]); it; ++it)
-      if (free_index[it.row()] >= 0)
-        gather_[p++] = symmetric_ && it.row() < free_[k]
-                           ? value_index(pattern, free_[k], it.row())
-                           : static_cast<int>(&it.value() - pattern.valuePtr());
+      if (free_index[it.row()] >= 0) gather_[p++] = sources[&it.value() - pattern.valuePtr()];
   }
   diagonal_slot_free_.resize(nf);
   for (int k = 0; k < nf; ++k) diagonal_slot_free_[k] = value_index(free_matrix_, k, k);
@@ -158,7 +164,7 @@ void NewtonSystem::analyze_pattern() {
 }
 
 const SparseMatrix& NewtonSystem::jacobian() {
-  if (full_.lower_only()) full_.mirror_lower();
+  full_.mirror_lower();
   return full_.matrix();
 }
 
@@ -234,6 +240,8 @@ void NewtonSystem::accumulate_terms(const EvalInput& in, EnergyOutput& internal,
     double* dst = full_.matrix().valuePtr();
     for (Eigen::Index k = 0; k < full_.matrix().nonZeros(); ++k) dst[k] += lambda * src[k];
   }
+  // the upper entries the non-symmetric forces add into start from the energies' lower triangle
+  if (internal.hessian) full_.copy_lower_to_own();
   // forces: J gets -lambda (dF/dq + c_u dF/du)
   for (std::size_t t = 0; t < model_.forces.size(); ++t) {
     if (pool && force_elements_[t] > 0) pool->finish_parts_before(force_parts_end_[t]);
@@ -420,11 +428,12 @@ double NewtonSystem::excess_over_round_off(const VecX& y, double tolerance, doub
   floor_.setZero();
   const int* starts = J.outerIndexPtr();
   const int* rows = J.innerIndexPtr();
+  const int* sources = full_.value_sources().data();
   for (int j = 0; j < J.outerSize(); ++j) {
     const double magnitude_j = magnitude_[j];
-    if (!full_.lower_only()) {
+    if (!symmetric_) {  // an upper entry's value is its own or its lower twin's (value_sources)
       for (int p = starts[j]; p < starts[j + 1]; ++p)
-        floor_[rows[p]] += std::abs(values[p]) * magnitude_j;
+        floor_[rows[p]] += std::abs(values[sources[p]]) * magnitude_j;
       continue;
     }
     // J symmetric, its lower triangle complete: J_ij (i > j) also stands for J_ji

@@ -92,7 +92,8 @@ class NewtonSystem {
   /// Sum of the ForceTerms F(y, u(y), t) of the last evaluation, not scaled by lambda (#dofs) [N].
   const VecX& forces() const { return force_; }
   /// J of the last evaluation with a Jacobian (#dofs x #dofs, the full pattern, both triangles
-  /// filled: a symmetric J is assembled in its lower triangle and mirrored here).
+  /// filled: J is assembled in its lower triangle, and the upper entries of non-symmetric
+  /// ForceTerms' stencils, and mirrored here).
   const SparseMatrix& jacobian();
 
  private:

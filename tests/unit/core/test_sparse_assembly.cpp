@@ -245,5 +245,46 @@ TEST(SparseAssembly, StridedSymmetricBlocksEqualTheirDenseSum) {
   }
 }
 
+TEST(SparseAssembly, OwnUpperEntriesCarryANonSymmetricBlockOverTheLowerTriangle) {
+  // a symmetric stencil set added in the lower triangle, then non-symmetric blocks on two nodes'
+  // DOFs (own upper entries, as a friction force's): read through value_sources() and after
+  // mirror_lower() the matrix equals the dense sum of every block built here entry by entry, twice
+  // (set_zero in between leaves stale upper entries that neither reading sees)
+  const std::array<int, 6> symmetric{0, 1, 2, 3, 4, 5};
+  const std::array<int, 3> node_a{3, 4, 5}, node_b{0, 1, 2};
+  SparsityBuilder builder(7), own(7);
+  builder.add_stencil(symmetric);
+  builder.add_stencil(std::array<int, 2>{5, 6});
+  builder.add_diagonal();
+  own.add_stencil(node_a);
+  own.add_stencil(node_b);
+  HessianAssembler assembler(builder.build());
+  assembler.set_lower_only(true);
+  assembler.set_own_upper(own.build());
+  MatX h = MatX::Random(6, 6);
+  h = (h + h.transpose()).eval();
+  const MatX a = MatX::Random(3, 3), b = MatX::Random(3, 3);
+  MatX expected = MatX::Zero(7, 7);
+  expected.topLeftCorner(6, 6) = h;
+  expected.block(3, 3, 3, 3) += a;
+  expected.block(0, 0, 3, 3) += b;
+  const int owner = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    assembler.set_zero();
+    assembler.add_cached_symmetric(&owner, 0, symmetric, h);
+    assembler.copy_lower_to_own();
+    assembler.add_cached(&owner, 0, node_a, a);
+    assembler.add(node_b, b);
+    const SparseMatrix& m = assembler.matrix();
+    MatX through = MatX::Zero(7, 7);
+    for (int c = 0; c < 7; ++c)
+      for (int p = m.outerIndexPtr()[c]; p < m.outerIndexPtr()[c + 1]; ++p)
+        through(m.innerIndexPtr()[p], c) = m.valuePtr()[assembler.value_sources()[p]];
+    EXPECT_LE((through - expected).norm(), 1e-14 * expected.norm()) << "pass " << pass;
+    assembler.mirror_lower();
+    EXPECT_LE((MatX(m) - expected).norm(), 1e-14 * expected.norm()) << "pass " << pass;
+  }
+}
+
 }  // namespace
 }  // namespace tendril

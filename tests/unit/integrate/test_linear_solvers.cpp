@@ -1,6 +1,7 @@
 // Linear solvers: banded LDL^T (after reverse Cuthill-McKee) agrees with Eigen's sparse LDL^T and a
 // dense solve; both report the inertia (Sylvester's law: #negative pivots = #negative eigenvalues)
 // and singular matrices.
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -83,6 +84,17 @@ VecX amd_solution_against_dense(AmdLuSolver& amd, const MatX& a, const SparseMat
   const VecX x_dense = a.partialPivLu().solve(rhs);
   EXPECT_LE((x - x_dense).norm(), 1e-12 * x_dense.norm());
   return x;
+}
+
+/// Makes a diagonally dominant (each diagonal above its row's and column's sums), scrambles its
+/// numbering and analyzes its entries with `amd`; returns them.
+SparseMatrix dominant_scrambled_analyzed(MatX& a, std::mt19937& rng, AmdLuSolver& amd) {
+  for (int i = 0; i < a.rows(); ++i)
+    a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
+  a = scrambled(a, rng);
+  SparseMatrix s = to_sparse(a);
+  amd.analyze(s);
+  return s;
 }
 
 /// The graph Laplacian of a rows x cols grid of nodes with 8 neighbours each (a shell mesh's node
@@ -454,11 +466,8 @@ TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
         else
           couple(node, 0);  // the limb's first nodes hold on to the hub
     }
-  for (int i = 0; i < n; ++i) a(i, i) = a.row(i).cwiseAbs().sum() + a.col(i).cwiseAbs().sum() + 0.5;
-  a = scrambled(a, rng);
-  const SparseMatrix s = to_sparse(a);
   AmdLuSolver amd;
-  amd.analyze(s);
+  const SparseMatrix s = dominant_scrambled_analyzed(a, rng, amd);
   const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
   const VecX x = amd_solution_against_dense(amd, a, s, rhs);
   SparseMatrix singular = s;
@@ -470,6 +479,34 @@ TEST(LinearSolvers, AmdLuOnRodLimbsAgreesWithADenseLu) {
   VecX again;
   amd.solve(rhs, again);
   EXPECT_EQ(again, x);
+}
+
+TEST(LinearSolvers, AmdLuPanelsOfEveryWidthAgreeWithADenseLu) {
+  // a chain of nodes of 1, 2, 3, 5, 6 and 7 unknowns, each node's unknowns coupled with every
+  // unknown of the nodes up to two away (dense blocks: supernodes of those sizes, so panels of
+  // width 1 to 4 with narrower rests): the factorization by panels and the substitutions by panels
+  // agree with a dense LU, twice over (the second factorization starts from the first's work array)
+  const std::array<int, 6> sizes{1, 2, 3, 5, 6, 7};
+  const int nodes = 24;
+  std::vector<int> first(nodes + 1, 0);
+  for (int k = 0; k < nodes; ++k) first[k + 1] = first[k] + sizes[k % sizes.size()];
+  const int n = first[nodes];
+  std::mt19937 rng(55u);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  MatX a = MatX::Zero(n, n);
+  for (int p = 0; p < nodes; ++p)
+    for (int q = std::max(0, p - 2); q <= p; ++q)
+      for (int i = first[p]; i < first[p + 1]; ++i)
+        for (int j = first[q]; j < first[q + 1]; ++j) {
+          a(i, j) = unit(rng);
+          a(j, i) = unit(rng);
+        }
+  AmdLuSolver amd;
+  const SparseMatrix s = dominant_scrambled_analyzed(a, rng, amd);
+  const VecX rhs = VecX::LinSpaced(n, -1.0, 2.0);
+  const VecX x = amd_solution_against_dense(amd, a, s, rhs);
+  const VecX again = amd_solution_against_dense(amd, a, s, 3.0 * rhs);
+  EXPECT_LE((again - 3.0 * x).norm(), 1e-13 * again.norm());
 }
 
 TEST(LinearSolvers, PivotTestIsRelativeToEachRowsOwnDiagonal) {

@@ -52,8 +52,9 @@ void ObstacleFriction::accumulate(const EvalInput& in, ForceOutput& out) const {
       const Mat3 dF_dx =
           -mu * (-kc * b.curvature * fd.h * n.transpose() + normal_force * fd.dh_dv * dv_dx);
       const Mat3 dF_du = -mu * normal_force * fd.dh_dv * tangential;
-      out.jacobian->add_cached(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]),
-                               out.dq_scale * dF_dx + out.du_scale * dF_du);
+      // a named 3 x 3 block: an expression would be copied into a heap matrix to bind to the Ref
+      const Mat3 block = out.dq_scale * dF_dx + out.du_scale * dF_du;
+      out.jacobian->add_cached(this, k, in.model.dofs.node_dofs(nodes_.nodes[k]), block);
     }
   }
   if (!core_.segments.empty()) accumulate_edges(in, out);

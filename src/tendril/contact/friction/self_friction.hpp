@@ -97,8 +97,11 @@ class PairFrictionTerm : public ForceTerm {
       if (out.force)
         for (int k = 0; k < 12; ++k) (*out.force)[dofs[k]] += f.force[k];
       if (out.jacobian && f.active &&
-          std::binary_search(w.candidates.begin(), w.candidates.end(), pair))
-        out.jacobian->add(dofs, out.dq_scale * f.d_dx + out.du_scale * f.d_du);
+          std::binary_search(w.candidates.begin(), w.candidates.end(), pair)) {
+        // a named block: an expression would be copied into a heap matrix to bind to the Ref
+        const Mat12 block = out.dq_scale * f.d_dx + out.du_scale * f.d_du;
+        out.jacobian->add(dofs, block);
+      }
     }
   }
 
