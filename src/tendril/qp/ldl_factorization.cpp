@@ -6,11 +6,50 @@
 
 namespace tendril::qp {
 
-void LdlFactorization::analyse(const SparseMatrix& lower,
-                               const std::vector<signed char>& pivot_sign) {
-  n_ = static_cast<int>(lower.rows());
-  const int nnz = static_cast<int>(lower.nonZeros());
+namespace {
 
+/// Representative of i's set in the union-find forest `parent` (path halving).
+int find_root(std::vector<int>& parent, int i) {
+  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  return i;
+}
+
+}  // namespace
+
+void LdlFactorization::chain_ordering(const SparseMatrix& lower,
+                                      const std::vector<signed char>& pivot_sign) {
+  // groups of primal unknowns coupled by the primal block (P), in the order of their first unknown
+  std::vector<int> root(n_);
+  for (int i = 0; i < n_; ++i) root[i] = i;
+  for (int j = 0; j < n_; ++j)
+    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
+      const int i = lower.innerIndexPtr()[p];
+      if (pivot_sign[i] > 0 && pivot_sign[j] > 0) {
+        const int a = find_root(root, i), b = find_root(root, j);
+        if (a != b) root[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  // a multiplier row goes right after the last group it touches: every primal unknown it is coupled
+  // to (directly or through P) is then eliminated before it, as in the primal-first ordering
+  std::vector<int> key(n_, -1);
+  for (int j = 0; j < n_; ++j) {
+    if (pivot_sign[j] > 0) key[j] = find_root(root, j);
+    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
+      const int i = lower.innerIndexPtr()[p];
+      if (pivot_sign[i] < 0 && pivot_sign[j] > 0) key[i] = std::max(key[i], find_root(root, j));
+    }
+  }
+  // counting sort by (key, primal before multiplier, index)
+  std::vector<int> count(2 * n_ + 3, 0);
+  const auto bucket = [&](int i) { return 2 * (key[i] + 1) + (pivot_sign[i] < 0); };
+  for (int i = 0; i < n_; ++i) ++count[bucket(i) + 1];
+  for (std::size_t b = 1; b < count.size(); ++b) count[b] += count[b - 1];
+  perm_.resize(n_);
+  for (int i = 0; i < n_; ++i) perm_[count[bucket(i)]++] = i;
+}
+
+void LdlFactorization::amd_ordering(const SparseMatrix& lower,
+                                    const std::vector<signed char>& pivot_sign) {
   // approximate minimum degree ordering of the symmetric pattern, then the positive pivots first
   // (stable partition): eliminating a tiny negative pivot -delta before its primal neighbours would
   // add entries ~1/delta to the primal block and lose digits
@@ -18,6 +57,23 @@ void LdlFactorization::analyse(const SparseMatrix& lower,
   Eigen::AMDOrdering<int>()(lower, ordering);
   perm_.assign(ordering.indices().data(), ordering.indices().data() + n_);
   std::stable_partition(perm_.begin(), perm_.end(), [&](int i) { return pivot_sign[i] > 0; });
+}
+
+void LdlFactorization::analyse(const SparseMatrix& lower,
+                               const std::vector<signed char>& pivot_sign) {
+  n_ = static_cast<int>(lower.rows());
+  chain_ordering(lower, pivot_sign);
+  symbolic(lower, pivot_sign);
+  chain_ordered_ = lp_[n_] <= kChainFill * lower.nonZeros();
+  if (!chain_ordered_) {
+    amd_ordering(lower, pivot_sign);
+    symbolic(lower, pivot_sign);
+  }
+}
+
+void LdlFactorization::symbolic(const SparseMatrix& lower,
+                                const std::vector<signed char>& pivot_sign) {
+  const int nnz = static_cast<int>(lower.nonZeros());
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
   sign_.resize(n_);

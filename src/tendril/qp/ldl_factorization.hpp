@@ -2,7 +2,12 @@
 /// Sparse LDL^T of a symmetric quasi-definite matrix with a fixed pattern (internal to tendril_qp).
 ///
 /// Up-looking LDL^T (T. A. Davis, "Algorithm 849: A concise sparse Cholesky factorization package",
-/// ACM TOMS 31(4), 2005) after an approximate-minimum-degree ordering. The elimination tree, the
+/// ACM TOMS 31(4), 2005). Ordering: the chain ordering (each group of primal unknowns coupled by P,
+/// in index order, followed by the multiplier rows whose last group it is) when its factor has at
+/// most kChainFill entries per entry of the matrix (a chain of bodies numbered along the chain:
+/// block tridiagonal, no ordering work), else an approximate-minimum-degree ordering with the
+/// primal unknowns first. Both eliminate every primal unknown a multiplier row is coupled to before
+/// that row. The elimination tree, the
 /// column counts of L, the row and column patterns of L and the permuted pattern are computed once
 /// by analyse(); factorize() only does arithmetic (no allocation). Each pivot has a known sign (+
 /// for primal, - for dual rows): a pivot d_k with the wrong sign or |d_k| <= relative_threshold r_k
@@ -32,9 +37,22 @@ class LdlFactorization {
   /// Overwrites b with L^-T D^-1 L^-1 b in the original ordering.
   void solve_in_place(VecX& b);
   int size() const { return n_; }
+  /// True if analyse() chose the chain ordering (else AMD).
+  bool chain_ordered() const { return chain_ordered_; }
+  /// Largest nnz(L) / nnz(lower) at which the chain ordering is kept [-]
+  static constexpr int kChainFill = 4;
 
  private:
+  /// perm_ = the chain ordering: per group of P-coupled primal unknowns (by first index) the group,
+  /// then the multiplier rows whose last group it is.
+  void chain_ordering(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
+  /// perm_ = AMD ordering of the pattern, primal unknowns first (stable partition).
+  void amd_ordering(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
+  /// Permuted pattern, elimination tree and the patterns of L for perm_.
+  void symbolic(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
+
   int n_ = 0;
+  bool chain_ordered_ = false;
   std::vector<int> perm_;     // new index -> original index (n)
   std::vector<int> cp_, ci_;  // permuted upper triangle, compressed columns (n + 1, nnz)
   std::vector<int>
