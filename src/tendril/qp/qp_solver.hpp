@@ -70,7 +70,8 @@ class QpSolver {
   /// Forgets the warm start (the next solve starts from an empty active set).
   void reset_warm_start();
   /// The active set the next solve starts from (one flag per inequality row; empty: none), as left
-  /// by the last solve of a problem with unchanged patterns.
+  /// by the last solve of a problem with unchanged patterns: 0 inactive, 1 active, 2 active in the
+  /// working set of the dual active-set method (the next solve then starts with that method).
   std::vector<char> warm_start() const;
   /// Makes the next solve start from `active` (one flag per inequality row) even if it is the first
   /// solve or the patterns changed: restores the warm start of a saved run (a restart continues
