@@ -47,7 +47,6 @@ class KktSystem {
   int size() const { return static_cast<int>(k_.rows()); }
 
  private:
-  int slot(int row, int col) const;
   /// Blockwise backward error of u (see solve()); leaves rhs - K0 u in residual_ and sets
   /// smallest_block_scale_.
   double backward_error(const VecX& rhs, const VecX& u);
