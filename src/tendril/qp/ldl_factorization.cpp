@@ -79,10 +79,9 @@ void LdlFactorization::analyse(const SparseMatrix& lower,
   chain_ordering(lower, pivot_sign);
   envelope(lower, pivot_sign);
   chain_ordered_ = env_begin_[n_] <= kChainFill * lower.nonZeros();
-  if (!chain_ordered_) {
-    amd_ordering(lower, pivot_sign);
-    symbolic(lower, pivot_sign);
-  }
+  envelope_kernel_ = chain_ordered_ && env_begin_[n_] >= kEnvelopeRow * n_;
+  if (!chain_ordered_) amd_ordering(lower, pivot_sign);
+  if (!envelope_kernel_) symbolic(lower, pivot_sign);
   d_inverse_.resize(n_);
   work_.resize(n_);
 }
@@ -186,8 +185,10 @@ void LdlFactorization::symbolic(const SparseMatrix& lower,
   }
 }
 
-bool LdlFactorization::set_pivot(int k, double dk, double magnitude, double scale,
-                                 double relative_threshold, double relative_shift) {
+[[gnu::always_inline]] inline bool LdlFactorization::set_pivot(int k, double dk, double magnitude,
+                                                               double scale,
+                                                               double relative_threshold,
+                                                               double relative_shift) {
   // dynamic regularisation: the pivot must have the sign of its block and stand out of its own
   // rounding error; a pivot cancelled down to noise (a row dependent on earlier ones) is replaced
   const double reference = std::max(scale, magnitude);
@@ -198,8 +199,8 @@ bool LdlFactorization::set_pivot(int k, double dk, double magnitude, double scal
 
 int LdlFactorization::factorize(const SparseMatrix& lower, double scale, double relative_threshold,
                                 double relative_shift) {
-  return chain_ordered_ ? factorize_envelope(lower, scale, relative_threshold, relative_shift)
-                        : factorize_sparse(lower, scale, relative_threshold, relative_shift);
+  return envelope_kernel_ ? factorize_envelope(lower, scale, relative_threshold, relative_shift)
+                          : factorize_sparse(lower, scale, relative_threshold, relative_shift);
 }
 
 int LdlFactorization::factorize_envelope(const SparseMatrix& lower, double scale,
@@ -269,7 +270,7 @@ int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
 
 void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
-  if (chain_ordered_) {
+  if (envelope_kernel_) {
     // L w = b (row-oriented dot products), then D L^T x = w (column-oriented updates)
     for (int k = 0; k < n_; ++k)
       work_[k] -= dot(env_.data() + env_begin_[k], work_.data() + first_[k], k - first_[k]);

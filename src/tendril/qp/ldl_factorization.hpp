@@ -5,13 +5,15 @@
 ///   the multiplier rows whose last group it is. For a chain of bodies numbered along the chain
 ///   (the vine steps) the matrix is then block tridiagonal; it is taken when its envelope (the
 ///   entries of each row of L from its first nonzero to the diagonal, which hold all fill) has at
-///   most kChainFill entries per entry of the matrix. Finding it costs one pass over the pattern;
-///   the factorisation is row by row inside the envelope (dense dot products, no elimination tree).
+///   most kChainFill entries per entry of the matrix. Finding it costs one pass over the pattern.
+///   If the envelope's rows hold kEnvelopeRow entries or more on average (the 3D vine), the
+///   factorisation runs row by row inside the envelope (dense dot products, no elimination tree);
+///   shorter rows (the planar vine) take the sparse kernel below on this ordering.
 /// - otherwise an approximate-minimum-degree ordering with the primal unknowns first (stable
-///   partition) and the up-looking sparse LDL^T (T. A. Davis, "Algorithm 849: A concise sparse
-///   Cholesky factorization package", ACM TOMS 31(4), 2005): the elimination tree, the
-///   column counts of L, the row and column patterns of L and the permuted pattern are computed
-///   once by analyse().
+///   partition).
+/// The sparse kernel is the up-looking LDL^T (T. A. Davis, "Algorithm 849: A concise sparse
+/// Cholesky factorization package", ACM TOMS 31(4), 2005): the elimination tree, the column counts
+/// of L, the row and column patterns of L and the permuted pattern are computed once by analyse().
 /// Both eliminate every primal unknown a multiplier row is coupled to (directly or through P)
 /// before that row, so the pivots are those of the primal-first elimination. factorize() only does
 /// arithmetic (no allocation). Each pivot has a known sign (+
@@ -44,8 +46,14 @@ class LdlFactorization {
   int size() const { return n_; }
   /// True if analyse() chose the chain ordering and the envelope kernel (else AMD, sparse kernel).
   bool chain_ordered() const { return chain_ordered_; }
+  /// True if factorize() runs the envelope kernel (else the sparse one).
+  bool envelope_kernel() const { return envelope_kernel_; }
   /// Largest envelope size / nnz(lower) at which the chain ordering is kept [-]
   static constexpr int kChainFill = 4;
+  /// Smallest mean length of the envelope's rows at which the envelope kernel is used: shorter
+  /// rows (the planar vine's, ~4 entries) cost more in loop overhead than the sparse kernel's
+  /// indirection saves [-]
+  static constexpr int kEnvelopeRow = 8;
 
  private:
   /// perm_ = the chain ordering: per group of P-coupled primal unknowns (by first index) the group,
@@ -71,6 +79,7 @@ class LdlFactorization {
 
   int n_ = 0;
   bool chain_ordered_ = false;
+  bool envelope_kernel_ = false;
   std::vector<int> perm_;     // new index -> original index (n)
   std::vector<int> cp_, ci_;  // permuted upper triangle, compressed columns (n + 1, nnz)
   // sparse kernel: index into the values of `lower` of each entry of the permuted matrix; envelope
