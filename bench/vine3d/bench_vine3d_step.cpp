@@ -9,6 +9,10 @@
 // middle, N = 10, 100, 1000): the vine touches the floor all along and the posts it bends into;
 // the obstacle grid gives each body only its neighbours, so the step's cost depends on the posts
 // near the vine, not on N.
+// The `/iterations:400` variants run exactly one trajectory (400 steps) on a new stepper, so that
+// instruction counts (valgrind --tool=callgrind ... --benchmark_filter='Clutter/100/iterations')
+// average the same steps whatever the host's speed; the timed variants average over as many
+// trajectories as fit in the minimum time.
 #include <algorithm>
 
 #include <benchmark/benchmark.h>
@@ -99,4 +103,7 @@ void BM_Vine3dStepClutter(benchmark::State& bench) {
 BENCHMARK(BM_Vine3dStepClutter)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Vine3dStep)->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Vine3dStepObstacles)->Arg(1)->Arg(10)->Arg(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Vine3dStepClutter)->Arg(10)->Arg(100)->Arg(1000)->Iterations(400);
+BENCHMARK(BM_Vine3dStep)->Arg(30)->Iterations(400);
+BENCHMARK(BM_Vine3dStepObstacles)->Arg(100)->Iterations(400);
 BENCHMARK_MAIN();

@@ -10,6 +10,9 @@ namespace {
 // on the working set: W's KKT matrix then keeps a condition number below ~1e6, where iterative
 // refinement against the regularisation (1e-9) gains >= 3 digits per step.
 constexpr double kDependence = 1e-6;
+// A warm start whose rows have negative multipliers loses them and is solved again at most this
+// many times before the method starts from an empty working set.
+constexpr int kWarmStartDrops = 2;
 
 /// Solves the equality-constrained QP on A_eq and the rows of `working` with right-hand side
 /// (rhs_x, b_eq or 0, b_W or 0) into work.u. False if the factorisation breaks down.
@@ -42,6 +45,33 @@ bool solve_subproblem(const QpProblem& problem, const QpOptions& options,
   if (!solve_working_set(problem, options, working, work, result)) return false;
   work.unpack(point);
   return true;
+}
+
+/// The start of the dual method: the minimiser on the equalities and the rows of `working` (the
+/// warm start, m_in flags; empty or of another size: none) if its multipliers are >= 0, after
+/// dropping the rows with negative multipliers at most kWarmStartDrops times; else the minimiser
+/// on the equalities alone (W empty).
+bool dual_feasible_start(const QpProblem& problem, const QpOptions& options,
+                         std::vector<char>& working, QpWorkspace& work, QpPoint& point,
+                         ActiveSetResult& result) {
+  const int m_in = problem.num_inequalities();
+  if (static_cast<int>(working.size()) != m_in) working.assign(m_in, 0);
+  for (int drop = 0; std::find(working.begin(), working.end(), 1) != working.end(); ++drop) {
+    if (!solve_subproblem(problem, options, working, work, point, result)) return false;
+    const double dual_tol = options.tolerance * std::max(1.0, inf_norm(point.z));
+    bool feasible = true;
+    for (int i = 0; i < m_in; ++i)
+      if (working[i] && point.z[i] < -dual_tol) {
+        working[i] = 0;
+        feasible = false;
+      }
+    if (feasible) {
+      point.z = point.z.cwiseMax(0.0);
+      return true;
+    }
+    if (drop == kWarmStartDrops) working.assign(m_in, 0);
+  }
+  return solve_subproblem(problem, options, working, work, point, result);
 }
 
 /// The direction of a dual step for row p (its coefficients a_p):
@@ -82,11 +112,10 @@ ActiveSetResult solve_dual_active_set(const QpProblem& problem, const QpOptions&
   const int m_eq = problem.num_equalities();
   const int m_in = problem.num_inequalities();
   ActiveSetResult result;
-  working.assign(m_in, 0);
   work.d.setZero(m_in);
   work.rhs.resize(n + m_eq + m_in);
   point.resize(n, m_eq, m_in);
-  if (!solve_subproblem(problem, options, working, work, point, result)) return result;
+  if (!dual_feasible_start(problem, options, working, work, point, result)) return result;
   const SparseMatrix a_in_t = problem.A_in.transpose();
   VecX diag_inverse(n);
   for (int j = 0; j < n; ++j) {

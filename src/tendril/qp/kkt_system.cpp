@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "tendril/core/error.hpp"
-#include "tendril/core/sparse_assembly.hpp"
 
 namespace tendril::qp {
 namespace {
@@ -44,40 +43,41 @@ void KktSystem::analyse(const QpProblem& problem) {
   const int m_eq = problem.num_equalities();
   const int size = n + m_eq + problem.num_inequalities();
 
-  // lower triangle: P (row >= col), A_eq and A_in below the variable block, the whole diagonal
-  std::vector<Eigen::Triplet<double, int>> entries;
-  entries.reserve(problem.P.nonZeros() + problem.A_eq.nonZeros() + problem.A_in.nonZeros() + size);
-  for (int i = 0; i < size; ++i) entries.emplace_back(i, i, 0.0);
-  for (int j = 0; j < n; ++j) {
-    for (SparseMatrix::InnerIterator it(problem.P, j); it; ++it)
-      if (it.row() >= j) entries.emplace_back(it.row(), j, 0.0);
-    for (SparseMatrix::InnerIterator it(problem.A_eq, j); it; ++it)
-      entries.emplace_back(n + it.row(), j, 0.0);
-    for (SparseMatrix::InnerIterator it(problem.A_in, j); it; ++it)
-      entries.emplace_back(n + m_eq + it.row(), j, 0.0);
-  }
+  // lower triangle, built column by column in row order: the diagonal, P (row > col), A_eq and
+  // A_in below the variable block; the slot of every input entry is recorded on the way
+  const SparseMatrix& p = problem.P;
+  const SparseMatrix& a_eq = problem.A_eq;
+  const SparseMatrix& a_in = problem.A_in;
   k_.resize(size, size);
-  k_.setFromTriplets(entries.begin(), entries.end());
-  k_.makeCompressed();
-
-  // slot of every input entry in the value array of k_
-  p_slot_.assign(problem.P.nonZeros(), -1);
-  a_eq_slot_.assign(problem.A_eq.nonZeros(), -1);
-  a_in_slot_.assign(problem.A_in.nonZeros(), -1);
-  for (int j = 0; j < n; ++j) {
-    for (int k = problem.P.outerIndexPtr()[j]; k < problem.P.outerIndexPtr()[j + 1]; ++k) {
-      const int row = problem.P.innerIndexPtr()[k];
-      if (row >= j) p_slot_[k] = slot(row, j);
-    }
-    for (int k = problem.A_eq.outerIndexPtr()[j]; k < problem.A_eq.outerIndexPtr()[j + 1]; ++k)
-      a_eq_slot_[k] = slot(n + problem.A_eq.innerIndexPtr()[k], j);
-    for (int k = problem.A_in.outerIndexPtr()[j]; k < problem.A_in.outerIndexPtr()[j + 1]; ++k)
-      a_in_slot_[k] = slot(n + m_eq + problem.A_in.innerIndexPtr()[k], j);
-  }
+  k_.resizeNonZeros(size + p.nonZeros() + a_eq.nonZeros() + a_in.nonZeros());
+  int* outer = k_.outerIndexPtr();
+  int* inner = k_.innerIndexPtr();
+  p_slot_.assign(p.nonZeros(), -1);
+  a_eq_slot_.resize(a_eq.nonZeros());
+  a_in_slot_.resize(a_in.nonZeros());
   diag_slot_.resize(size);
-  for (int i = 0; i < size; ++i) diag_slot_[i] = slot(i, i);
-  TENDRIL_ASSERT(std::equal(diag_slot_.begin(), diag_slot_.end(), k_.outerIndexPtr()),
-                 "the diagonal must lead every column of the KKT lower triangle");
+  int next = 0;
+  const auto append = [&](int row) {
+    inner[next] = row;
+    return next++;
+  };
+  for (int j = 0; j < size; ++j) {
+    outer[j] = next;
+    diag_slot_[j] = append(j);
+    if (j >= n) continue;
+    for (int q = p.outerIndexPtr()[j]; q < p.outerIndexPtr()[j + 1]; ++q) {
+      const int row = p.innerIndexPtr()[q];
+      if (row == j) p_slot_[q] = diag_slot_[j];
+      if (row > j) p_slot_[q] = append(row);
+    }
+    for (int q = a_eq.outerIndexPtr()[j]; q < a_eq.outerIndexPtr()[j + 1]; ++q)
+      a_eq_slot_[q] = append(n + a_eq.innerIndexPtr()[q]);
+    for (int q = a_in.outerIndexPtr()[j]; q < a_in.outerIndexPtr()[j + 1]; ++q)
+      a_in_slot_[q] = append(n + m_eq + a_in.innerIndexPtr()[q]);
+  }
+  outer[size] = next;
+  k_.resizeNonZeros(next);
+  std::fill(k_.valuePtr(), k_.valuePtr() + next, 0.0);
 
   copy_pattern(problem.P, p_outer_, p_inner_);
   copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
@@ -91,12 +91,6 @@ void KktSystem::analyse(const QpProblem& problem) {
   std::vector<signed char> sign(size, -1);
   std::fill(sign.begin(), sign.begin() + n, 1);
   ldl_.analyse(k_, sign);
-}
-
-int KktSystem::slot(int row, int col) const {
-  const int k = value_index(k_, row, col);
-  TENDRIL_ASSERT(k >= 0, "KKT entry missing from the pattern");
-  return k;
 }
 
 void KktSystem::set_values(const QpProblem& problem, double regularization,

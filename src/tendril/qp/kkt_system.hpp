@@ -7,8 +7,9 @@
 ///        [ A_in   0       -D      ]
 ///
 /// acting on the unknowns (x, -y, -z). K is quasi-definite (P + rho I > 0, lower-right block < 0),
-/// so LDL^T exists for every symmetric ordering (Vanderbei 1995); the AMD ordering and symbolic
-/// analysis are computed once per pattern, and pivots spoilt by rounding get dynamic
+/// so LDL^T exists for every symmetric ordering (Vanderbei 1995); the ordering (the chain ordering
+/// or AMD, ldl_factorization.hpp) and symbolic analysis are computed once per pattern, and pivots
+/// spoilt by rounding get dynamic
 /// regularisation. Iterative refinement against K0 removes the regularisation (it is the proximal
 /// method of multipliers on the subproblem), so dependent rows and singular P still give exact
 /// solutions. An inequality row is switched off by writing zeros into its stored entries and D_i =
@@ -47,7 +48,6 @@ class KktSystem {
   int size() const { return static_cast<int>(k_.rows()); }
 
  private:
-  int slot(int row, int col) const;
   /// Blockwise backward error of u (see solve()); leaves rhs - K0 u in residual_ and sets
   /// smallest_block_scale_.
   double backward_error(const VecX& rhs, const VecX& u);

@@ -1,5 +1,6 @@
 #include "tendril/qp/qp_solver.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "tendril/core/error.hpp"
@@ -31,6 +32,9 @@ void QpOptions::validate() const {
 
 namespace {
 
+/// Warm-start flag of a row of the working set the dual active-set method ended with.
+constexpr char kDualWorkingSet = 2;
+
 SparseMatrix to_sparse_identity(int size) {
   SparseMatrix identity(size, size);
   identity.setIdentity();
@@ -40,8 +44,9 @@ SparseMatrix to_sparse_identity(int size) {
 }  // namespace
 
 struct QpSolver::Workspace : QpWorkspace {
-  QpProblem compressed;      // copy of a problem given with uncompressed matrices
-  std::vector<char> active;  // warm-start active set (m_in)
+  QpProblem compressed;          // copy of a problem given with uncompressed matrices
+  std::vector<char> active;      // warm-start active set (m_in)
+  std::vector<char> dual_start;  // the warm start, kept for the dual active-set method (m_in)
   bool has_warm_start = false;
   bool restored_warm_start = false;  // set_warm_start: kept through the next pattern analysis
   QpPoint point;
@@ -95,28 +100,39 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
     work.active.assign(m_in, 0);
 
   // the primal-dual active-set method from the warm start; if it fails the dual active-set method
-  // (dependent active rows), then the interior-point method
+  // (dependent active rows) from the warm start too, then the interior-point method. A warm start
+  // the dual method left (flags kDualWorkingSet) goes to the dual method first: its rows are
+  // dependent, the primal-dual method would cycle on them again.
   solution.used_interior_point = false;
-  const ActiveSetResult as = solve_active_set(
-      *problem, options_, options_.max_active_set_iterations, work, work.active, work.point);
-  solution.iterations = as.iterations;
-  solution.factorizations = as.factorizations;
+  solution.iterations = solution.factorizations = 0;
   solution.status = QpStatus::max_iterations;
+  const bool dual_first =
+      std::find(work.active.begin(), work.active.end(), kDualWorkingSet) != work.active.end();
+  for (char& flag : work.active) flag = flag != 0;
+  work.dual_start.assign(work.active.begin(), work.active.end());
   QpResiduals res;
-  const auto solved = [&](const ActiveSetResult& result) {
+  bool by_dual = false;
+  const auto attempt = [&](bool dual) {
+    const ActiveSetResult result =
+        dual ? solve_dual_active_set(*problem, options_, 2 * m_in + 10, work, work.active,
+                                     work.point)
+             : solve_active_set(*problem, options_, options_.max_active_set_iterations, work,
+                                work.active, work.point);
+    solution.iterations += result.iterations;
+    solution.factorizations += result.factorizations;
     if (!result.converged) return false;
     res = qp_residuals(*problem, work.point.x, work.point.y, work.point.z, work.residual_work);
+    by_dual = dual;
     return res.kkt <= options_.tolerance;
   };
-  if (solved(as)) {
+  if (attempt(dual_first)) {
     solution.status = QpStatus::solved;
   } else {
-    const ActiveSetResult das =
-        solve_dual_active_set(*problem, options_, 2 * m_in + 10, work, work.active, work.point);
-    solution.iterations += das.iterations;
-    solution.factorizations += das.factorizations;
-    if (solved(das)) solution.status = QpStatus::solved;
+    work.active.swap(work.dual_start);
+    if (attempt(!dual_first)) solution.status = QpStatus::solved;
   }
+  if (solution.status == QpStatus::solved && by_dual)
+    for (char& flag : work.active) flag = flag ? kDualWorkingSet : 0;
   if (solution.status != QpStatus::solved) {
     InteriorPointResult ip = solve_interior_point(*problem, options_, work, work.point);
     solution.used_interior_point = true;

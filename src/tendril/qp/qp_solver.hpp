@@ -3,12 +3,14 @@
 /// Method and the reasons for it: docs/physics/qp_solver.md.
 ///
 /// A primal-dual active-set method on the inequalities, warm-started from the previous call's
-/// active set, solves each equality-constrained subproblem with one sparse LDL^T factorisation
-/// of the regularised quasi-definite KKT matrix (symbolic analysis reused while the sparsity
-/// patterns of P, A_eq, A_in are unchanged) plus iterative refinement against the unregularised
-/// matrix, so degenerate problems (dependent rows, singular P) still reach the exact solution.
-/// If the active-set iteration cycles or fails (dependent active rows), the dual active-set method
-/// of Goldfarb and Idnani, whose working set stays linearly independent, takes over; if that fails
+/// active set, solves each equality-constrained subproblem with one LDL^T factorisation of the
+/// regularised quasi-definite KKT matrix (a chain's block-tridiagonal ordering and envelope
+/// factorisation, else AMD and a sparse one; the analysis is reused while the sparsity patterns
+/// of P, A_eq, A_in are unchanged) plus iterative refinement against the unregularised matrix, so
+/// degenerate problems (dependent rows, singular P) still reach the exact solution. If the
+/// active-set iteration cycles or fails (dependent active rows), the dual active-set method of
+/// Goldfarb and Idnani, whose working set stays linearly independent, takes over from the warm
+/// start (first, if the last solve ended in it); if that fails
 /// too (P singular, an infeasible or unbounded problem), a Mehrotra predictor-corrector
 /// interior-point method on the same KKT pattern, polished by the active-set method, which detects
 /// infeasible and unbounded problems.
@@ -70,7 +72,8 @@ class QpSolver {
   /// Forgets the warm start (the next solve starts from an empty active set).
   void reset_warm_start();
   /// The active set the next solve starts from (one flag per inequality row; empty: none), as left
-  /// by the last solve of a problem with unchanged patterns.
+  /// by the last solve of a problem with unchanged patterns: 0 inactive, 1 active, 2 active in the
+  /// working set of the dual active-set method (the next solve then starts with that method).
   std::vector<char> warm_start() const;
   /// Makes the next solve start from `active` (one flag per inequality row) even if it is the first
   /// solve or the patterns changed: restores the warm start of a saved run (a restart continues

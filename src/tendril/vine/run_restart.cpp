@@ -13,6 +13,8 @@ namespace tendril::vine {
 namespace {
 
 constexpr int kHeader = 3;  // row count, key low and high 32 bits
+// bit of the row count set when the flags are the dual active-set method's working set
+constexpr std::int64_t kDualBit = std::int64_t{1} << 32;
 constexpr int kFlagsPerValue = 32;
 
 /// Values per frame of qp_warm_start for a step with at most `max_rows` inequality rows.
@@ -28,7 +30,11 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
     record[0] = -1;
     return record;
   }
-  record[0] = rows;
+  // the dual active-set method's working set (flags 2, qp_solver.hpp) is marked in bit 32 of the
+  // row count
+  const bool dual =
+      std::find(warm_start.active.begin(), warm_start.active.end(), 2) != warm_start.active.end();
+  record[0] = rows | (dual ? kDualBit : 0);
   record[1] = static_cast<std::int64_t>(warm_start.rows_key & 0xffffffffu);
   record[2] = static_cast<std::int64_t>(warm_start.rows_key >> 32);
   for (int r = 0; r < rows; ++r)
@@ -43,7 +49,9 @@ io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows) {
   return run.add_array(
       "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(max_rows)}, "-",
       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
-      "active flags 32 per value): restarts continue exactly");
+      "active flags 32 per value; bit 32 of the row count: the dual active-set method's working "
+      "set): "
+      "restarts continue exactly");
 }
 
 void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows) {
@@ -64,15 +72,19 @@ namespace {
 /// The record of one frame unpacked (empty active set for -1 or a record that does not fit).
 VineWarmStart unpack_warm_start(const double* record, std::size_t size) {
   VineWarmStart out;
-  const auto rows = static_cast<long>(record[0]);
+  const auto header = static_cast<std::int64_t>(record[0]);
+  const long rows = header < 0 ? -1 : static_cast<long>(header & (kDualBit - 1));
   if (rows <= 0 || warm_start_record_size(static_cast<int>(rows)) > size) return out;
+  const char flag = header & kDualBit ? 2 : 1;
   out.rows_key =
       static_cast<std::uint64_t>(record[1]) | (static_cast<std::uint64_t>(record[2]) << 32);
   out.active.resize(static_cast<std::size_t>(rows));
   for (long r = 0; r < rows; ++r)
     out.active[r] =
         (static_cast<std::int64_t>(record[kHeader + r / kFlagsPerValue]) >> (r % kFlagsPerValue)) &
-        1;
+                1
+            ? flag
+            : 0;
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tendril/qp/qp_solver.hpp"
@@ -110,6 +111,31 @@ TEST(QpDegenerate, TiedFrictionPyramidsSolveWithoutCycling) {
   const VecX row_impulse = qp.A_in.transpose() * s.z_in;
   for (int i = 0; i < k; ++i) impulse += row_impulse.segment<3>(3 * i);
   EXPECT_LT((impulse - Vec3(-1.0, 0.075, 4.0)).norm(), 1e-8);
+}
+
+TEST(QpDegenerate, TiedPyramidsWarmStartTheDualMethodFromItsLastWorkingSet) {
+  // twelve tied masses under a push that grows step by step: each problem needs the dual
+  // active-set method (dependent rows); warm-started from the last working set (flags 2) it goes
+  // there first and finds the same solution as a new solver, with fewer factorisations
+  const int k = 12;
+  QpSolver warm;
+  int warm_factorizations = 0, cold_factorizations = 0;
+  for (int step = 0; step < 6; ++step) {
+    SCOPED_TRACE(step);
+    const QpProblem qp = tied_pyramids(k, 0.3, 0.25 + 0.01 * step);
+    const QpSolution w = warm.solve(qp);
+    const QpSolution c = QpSolver().solve(qp);
+    ASSERT_EQ(to_string(w.status), "solved");
+    ASSERT_EQ(to_string(c.status), "solved");
+    EXPECT_LE(qp_residuals(qp, w.x, w.y_eq, w.z_in).kkt, kKkt);
+    EXPECT_LT((w.x - c.x).lpNorm<Eigen::Infinity>(), 1e-9);
+    const std::vector<char> flags = warm.warm_start();
+    EXPECT_NE(std::find(flags.begin(), flags.end(), 2), flags.end());
+    if (step == 0) continue;  // the first solve is cold in both
+    warm_factorizations += w.factorizations;
+    cold_factorizations += c.factorizations;
+  }
+  EXPECT_LT(2 * warm_factorizations, cold_factorizations);
 }
 
 TEST(QpDegenerate, NonFinitePointsNeverLookConverged) {
