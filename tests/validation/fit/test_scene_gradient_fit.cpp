@@ -209,6 +209,21 @@ TEST_F(SceneGradientFit, LoadComponentsAgainstWholeRunDifferences) {
       {-5.0, 2.0, -9.81}, {"shells[0].nodes[17].z@0.08", "shells[0].nodes[17].y@0.08"});
 }
 
+/// The robot's efficiency eta = 6 C1 |v| / (8 C2 a omega_h) (eq. 18) as an observable: its
+/// derivative by the chain rule from those of v and omega_h, plus its explicit dependence on C1 and
+/// C2, against whole scene-run differences over 1 s of the two-tailed robot at 150 rpm (implicit
+/// Euler, the forward sensitivities).
+TEST_F(SceneGradientFit, RobotEfficiencyAgainstWholeRunDifferences) {
+  const fs::path scene = write("robot.yaml",
+                               "duration: 1\nflagellated_robot: {tails: 2, motor_rpm: 150}\n"
+                               "integrator: {type: implicit_euler, dt: 0.01}\n");
+  expect_derivatives_match_differences(scene, {"integrator.newton.force_tolerance=1e-14"},
+                                       {"flagellated_robot.C1", "flagellated_robot.C2",
+                                        "flagellated_robot.mu", "flagellated_robot.motor_rpm"},
+                                       {2.42, 0.039, 6.828, 150.0},
+                                       {"efficiency", "speed", "head_rotation_rate"});
+}
+
 /// Writes the synthetic measurements (the truth's observables plus Gaussian noise of `sigma`,
 /// std::mt19937 seeded 25) and the fit file of `method`; returns the fit file.
 fs::path write_fit(const fs::path& scene, const std::vector<std::string>& observables, double sigma,
