@@ -174,13 +174,34 @@ adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, 
   return p;
 }
 
+/// The elastic energy at an equilibrium of a quasi-static run: at equilibrium its gradient on the
+/// twists (and on the frame angles, dE/dphi = dE/dtheta) balances the external moments on them, 0
+/// in the scenes check_differentiable takes (no point moments), so it is left out and the adjoint
+/// of the equilibria sees node positions only (docs/physics/fitting.md, "Method adjoint_lm").
+adjoint::Objective equilibrium_elastic_energy(const Model& model, int step,
+                                              const std::vector<adjoint::Parameter>& parameters) {
+  adjoint::Objective o = adjoint::elastic_energy(model, step, parameters);
+  o.frame_angle_gradient = nullptr;
+  o.at_state = [energy = o.at_state, dofs = model.dofs](int k, const State& s, VecX& dq, VecX& du) {
+    VecX gradient = VecX::Zero(dq.size());
+    const double value = energy(k, s, gradient, du);
+    for (int i = 0; i < dofs.size(); ++i)
+      if (!dofs.is_twist(i)) dq[i] += gradient[i];
+    return value;
+  };
+  return o;
+}
+
 /// The adjoint objective of an observable; an energy's with its explicit dependence on the
 /// parameters.
 adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable& o,
                                 const adjoint::SlopeWindow& window,
                                 const std::vector<adjoint::Parameter>& parameters) {
   if (o.energy == "kinetic_energy") return adjoint::kinetic_energy(scene.model, o.step, parameters);
-  if (o.energy == "elastic_energy") return adjoint::elastic_energy(scene.model, o.step, parameters);
+  if (o.energy == "elastic_energy")
+    return scene.solve == sim::Solve::static_equilibrium
+               ? equilibrium_elastic_energy(scene.model, o.step, parameters)
+               : adjoint::elastic_energy(scene.model, o.step, parameters);
   if (o.robot.empty())
     return adjoint::node_position(scene.model, o.node, Vec3::Unit(o.axis), o.step);
   const sim::ObservableSpec& spec = *scene.observables;
@@ -188,6 +209,15 @@ adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable&
     return adjoint::robot_speed(scene.model, spec.head_edge, spec.axis, window);
   const int edge = o.robot == "head_rotation_rate" ? spec.head_edge : spec.tail_edge;
   return adjoint::robot_head_rotation(scene.model, edge, spec.axis, window);
+}
+
+/// True if one of the model's energies or forces is named `name`.
+bool has_term(const Model& model, std::string_view name) {
+  for (const auto& e : model.energies)
+    if (e->name() == name) return true;
+  for (const auto& f : model.forces)
+    if (f->name() == name) return true;
+  return false;
 }
 
 /// The number of steps of dt in the scene's duration.
@@ -351,10 +381,14 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
                                  scene.dt, statics ? "; or 0, one static solve" : ""));
   for (const std::string& name : observables) {
     const RunObservable o = parse_run_observable(scene, name);
-    if (statics && (!o.robot.empty() || !o.energy.empty()))
+    if (statics && !(o.robot.empty() && o.energy != "kinetic_energy"))
       throw InputError("observable", name,
-                       "a node coordinate (adjoint_lm differentiates the node positions of a "
-                       "quasi-static run, integrator.type static)");
+                       "a node coordinate or elastic_energy@t (adjoint_lm differentiates the node "
+                       "positions of a quasi-static run, integrator.type static)");
+    if (statics && !o.energy.empty() && has_term(scene.model, "point_moment"))
+      throw InputError("observable", name,
+                       "a node coordinate (the elastic energy of a quasi-static run is "
+                       "differentiated without point moments, which hold its twists' gradient)");
     if (o.robot == "efficiency" && sim::head_drag_parameters(scene.model) == nullptr)
       throw InputError("observable", name,
                        "an observable of a scene with head drag (forces.head_drag, as a "

@@ -8,6 +8,8 @@
 //   with Gaussian noise): recovered within 4 sigma of the truth, the same estimate as
 //   finite_difference_lm;
 // - a shell strip's thickness fitted to its corner's height over time, the same estimate both ways.
+// - the robot's efficiency (the chain rule from v and omega_h and the head drag's C1, C2) and the
+//   elastic energy at the equilibria of a quasi-static scene against whole scene-run differences.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -362,6 +364,29 @@ TEST_F(SceneGradientFit, QuasiStaticKeysAgainstWholeRunDifferences) {
       write("one_solve.yaml", one), tight,
       {"rods[0].material.E", "forces.point_loads[0].force[2]", "forces.gravity[2]"},
       {1e7, -2e-5, -0.5}, {"rods[0].nodes[10].z@0", "rods[0].nodes[7].y@0"});
+}
+
+/// The elastic energy at the equilibria of the quasi-static cantilever: the path through the
+/// equilibria (node positions: at equilibrium the energy's gradient on the twists balances the
+/// moments on them, none here) plus its explicit dependence on E and the radius, against whole
+/// scene-run differences; with a point moment in the scene it is refused naming the observable.
+TEST_F(SceneGradientFit, QuasiStaticElasticEnergyAgainstWholeRunDifferences) {
+  const fs::path scene = write("static.yaml", static_cantilever(11, "[0, 0.3, -0.5]"));
+  const std::vector<std::string> tight{"integrator.newton.force_tolerance=1e-14"};
+  expect_derivatives_match_differences(
+      scene, tight,
+      {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius",
+       "forces.gravity[2]", "forces.gravity[1]"},
+      {1e7, 1273.52, 5e-3, -0.5, 0.3}, {"elastic_energy@0.1", "elastic_energy@0.2"});
+  std::string moment = static_cantilever(11, "[0, 0, -0.5]");
+  moment.replace(moment.find("  point_loads:"), 0,
+                 "  point_moments: [{rod: 0, edge: -1, moment: [1.0e-6, 0, 0]}]\n");
+  const RunOutcome o =
+      run_scene_with_derivatives(write("moment.yaml", moment), {"rods[0].material.E=1e7"},
+                                 {"rods[0].material.E"}, {"elastic_energy@0.2"});
+  EXPECT_FALSE(o.ok);
+  for (const char* part : {"elastic_energy@0.2", "without point moments"})
+    EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
 }
 
 /// E of a quasi-static cantilever (41 nodes, no gravity) from the Euler-Bernoulli deflections
