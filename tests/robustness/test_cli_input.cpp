@@ -258,9 +258,9 @@ TEST(PrintableText, EscapesControlAndInvalidBytesAndCuts) {
   EXPECT_EQ(utf8_sequence_length("\xf0\x9f\x98\x80", 0), 4u);
 }
 
-// `tendril fit` by adjoint_lm: a component of an [x, y, z] key other than 0, 1, 2 and an energy of
-// a quasi-static scene (whose derivatives are the node positions') exit 2 naming the key and the
-// value, with no fit folder.
+// `tendril fit` by adjoint_lm: a component of an [x, y, z] key other than 0, 1, 2 and the kinetic
+// energy of a quasi-static scene (whose derivatives are the node positions' and the elastic
+// energy's) exit 2 naming the key and the value, with no fit folder.
 TEST_F(CliInput, AdjointFitNamesABadKeyComponentAndObservable) {
   std::string rod = kSmallRod;
   rod.replace(rod.find("  dt: 1.0e-3"), 12, "  type: static\n  dt: 1.0e-2");
@@ -280,10 +280,10 @@ TEST_F(CliInput, AdjointFitNamesABadKeyComponentAndObservable) {
                                "1 or 2 of the [x, y, z] key forces.gravity"),
             std::string::npos)
       << component.err;
-  const CliResult energy = fit("forces.gravity[2]", "elastic_energy@0.01");
+  const CliResult energy = fit("forces.gravity[2]", "kinetic_energy@0.01");
   EXPECT_EQ(energy.exit_code, 2) << energy.err;
-  EXPECT_NE(energy.err.find("observable (method adjoint_lm): got elastic_energy@0.01; allowed: a "
-                            "node coordinate"),
+  EXPECT_NE(energy.err.find("observable (method adjoint_lm): got kinetic_energy@0.01; allowed: a "
+                            "node coordinate or elastic_energy@t"),
             std::string::npos)
       << energy.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));

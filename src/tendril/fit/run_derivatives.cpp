@@ -16,6 +16,7 @@
 #include "tendril/fit/measurement_csv.hpp"
 #include "tendril/fit/run_observables.hpp"
 #include "tendril/fit/scene_run_evaluator.hpp"
+#include "tendril/sim/robot_observables.hpp"
 
 namespace tendril::fit {
 namespace {
@@ -173,13 +174,34 @@ adjoint::Parameter scene_key_parameter(const std::shared_ptr<SceneKeys>& scene, 
   return p;
 }
 
+/// The elastic energy at an equilibrium of a quasi-static run: at equilibrium its gradient on the
+/// twists (and on the frame angles, dE/dphi = dE/dtheta) balances the external moments on them, 0
+/// in the scenes check_differentiable takes (no point moments), so it is left out and the adjoint
+/// of the equilibria sees node positions only (docs/physics/fitting.md, "Method adjoint_lm").
+adjoint::Objective equilibrium_elastic_energy(const Model& model, int step,
+                                              const std::vector<adjoint::Parameter>& parameters) {
+  adjoint::Objective o = adjoint::elastic_energy(model, step, parameters);
+  o.frame_angle_gradient = nullptr;
+  o.at_state = [energy = o.at_state, dofs = model.dofs](int k, const State& s, VecX& dq, VecX& du) {
+    VecX gradient = VecX::Zero(dq.size());
+    const double value = energy(k, s, gradient, du);
+    for (int i = 0; i < dofs.size(); ++i)
+      if (!dofs.is_twist(i)) dq[i] += gradient[i];
+    return value;
+  };
+  return o;
+}
+
 /// The adjoint objective of an observable; an energy's with its explicit dependence on the
 /// parameters.
 adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable& o,
                                 const adjoint::SlopeWindow& window,
                                 const std::vector<adjoint::Parameter>& parameters) {
   if (o.energy == "kinetic_energy") return adjoint::kinetic_energy(scene.model, o.step, parameters);
-  if (o.energy == "elastic_energy") return adjoint::elastic_energy(scene.model, o.step, parameters);
+  if (o.energy == "elastic_energy")
+    return scene.solve == sim::Solve::static_equilibrium
+               ? equilibrium_elastic_energy(scene.model, o.step, parameters)
+               : adjoint::elastic_energy(scene.model, o.step, parameters);
   if (o.robot.empty())
     return adjoint::node_position(scene.model, o.node, Vec3::Unit(o.axis), o.step);
   const sim::ObservableSpec& spec = *scene.observables;
@@ -187,6 +209,15 @@ adjoint::Objective objective_of(const sim::RodScene& scene, const RunObservable&
     return adjoint::robot_speed(scene.model, spec.head_edge, spec.axis, window);
   const int edge = o.robot == "head_rotation_rate" ? spec.head_edge : spec.tail_edge;
   return adjoint::robot_head_rotation(scene.model, edge, spec.axis, window);
+}
+
+/// True if one of the model's energies or forces is named `name`.
+bool has_term(const Model& model, std::string_view name) {
+  for (const auto& e : model.energies)
+    if (e->name() == name) return true;
+  for (const auto& f : model.forces)
+    if (f->name() == name) return true;
+  return false;
 }
 
 /// The number of steps of dt in the scene's duration.
@@ -232,28 +263,78 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
   return r;
 }
 
-/// The observables of the loaded scene's run and their derivatives (outcome.ok set on success).
+/// d(6 C1 / (8 C2 a))/dp_i [1/m per unit of p_i]: flagellated_robot.C1 and forces.head_drag.C1
+/// set C1 to their value, the C2 keys C2; no other differentiated key reaches C1, C2 or a.
+VecX drag_ratio_gradient(const HeadDragParameters& head,
+                         const std::vector<adjoint::Parameter>& parameters) {
+  VecX d = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    const std::string path = key_schema_path(parameters[i].name);
+    const auto ii = static_cast<Eigen::Index>(i);
+    if (path == "flagellated_robot.C1" || path == "forces.head_drag.C1")
+      d[ii] = 6.0 / (8.0 * head.shape_factor_torque * head.radius);
+    if (path == "flagellated_robot.C2" || path == "forces.head_drag.C2")
+      d[ii] = -sim::drag_ratio(head) / head.shape_factor_torque;
+  }
+  return d;
+}
+
+/// The efficiency eta = R |v| / |omega_h| (R = 6 C1 / (8 C2 a)) from the objectives v and the
+/// signed omega_h (rows `row` and `row` + 1 of `r`) and R's explicit gradient `d_ratio`; its
+/// derivatives by the chain rule into `derivative`.
+double efficiency(const adjoint::RunSensitivities& r, Eigen::Index row, double ratio,
+                  const VecX& d_ratio, Eigen::RowVectorXd& derivative) {
+  const double v = r.values[row], w = r.values[row + 1];
+  const double sv = v < 0.0 ? -1.0 : 1.0, sw = w < 0.0 ? -1.0 : 1.0;
+  derivative = ratio * (sv * r.derivatives.row(row) / std::abs(w) -
+                        sw * std::abs(v) * r.derivatives.row(row + 1) / (w * w)) +
+               std::abs(v) / std::abs(w) * d_ratio.transpose();
+  return ratio * std::abs(v) / std::abs(w);
+}
+
+/// The observables of the loaded scene's run and their derivatives (outcome.ok set on success):
+/// an efficiency from the objectives v and omega_h, the others each from their objective.
 void differentiate(const sim::RodScene& scene, const std::vector<adjoint::Parameter>& parameters,
                    const std::vector<RunObservable>& observables, RunOutcome& outcome) {
   const adjoint::SlopeWindow window{
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
   std::vector<adjoint::Objective> objectives;
-  for (const RunObservable& o : observables)
-    objectives.push_back(objective_of(scene, o, window, parameters));
+  std::vector<Eigen::Index> first;  // each observable's first objective
+  for (const RunObservable& o : observables) {
+    first.push_back(static_cast<Eigen::Index>(objectives.size()));
+    if (o.robot != "efficiency") {
+      objectives.push_back(objective_of(scene, o, window, parameters));
+      continue;
+    }
+    for (const char* part : {"speed", "head_rotation_rate"}) {
+      RunObservable p = o;
+      p.robot = part;
+      objectives.push_back(objective_of(scene, p, window, parameters));
+    }
+  }
   const adjoint::RunSensitivities r = differentiate_run(scene, objectives, parameters);
   if (!r.ok) {
     outcome.message = r.message;
     return;
   }
-  outcome.derivatives = r.derivatives;
+  outcome.derivatives.resize(static_cast<Eigen::Index>(observables.size()), r.derivatives.cols());
   for (std::size_t k = 0; k < observables.size(); ++k) {
-    // the rotation rates are the absolute values of the signed slopes
     const auto kk = static_cast<Eigen::Index>(k);
+    const Eigen::Index j = first[k];
+    if (observables[k].robot == "efficiency") {
+      const HeadDragParameters& head = *sim::head_drag_parameters(scene.model);
+      Eigen::RowVectorXd derivative;
+      outcome.values.push_back(efficiency(r, j, sim::drag_ratio(head),
+                                          drag_ratio_gradient(head, parameters), derivative));
+      outcome.derivatives.row(kk) = derivative;
+      continue;
+    }
+    // the rotation rates are the absolute values of the signed slopes
     const bool rate = observables[k].robot.find("rotation_rate") != std::string::npos;
-    const double sign = rate && r.values[kk] < 0.0 ? -1.0 : 1.0;
-    outcome.values.push_back(sign * r.values[kk]);
-    outcome.derivatives.row(kk) *= sign;
+    const double sign = rate && r.values[j] < 0.0 ? -1.0 : 1.0;
+    outcome.values.push_back(sign * r.values[j]);
+    outcome.derivatives.row(kk) = sign * r.derivatives.row(j);
   }
   outcome.ok = true;
 }
@@ -300,14 +381,18 @@ void check_differentiable(const sim::RodScene& scene, const std::vector<std::str
                                  scene.dt, statics ? "; or 0, one static solve" : ""));
   for (const std::string& name : observables) {
     const RunObservable o = parse_run_observable(scene, name);
-    if (statics && (!o.robot.empty() || !o.energy.empty()))
+    if (statics && !(o.robot.empty() && o.energy != "kinetic_energy"))
       throw InputError("observable", name,
-                       "a node coordinate (adjoint_lm differentiates the node positions of a "
-                       "quasi-static run, integrator.type static)");
-    if (o.robot == "efficiency")
+                       "a node coordinate or elastic_energy@t (adjoint_lm differentiates the node "
+                       "positions of a quasi-static run, integrator.type static)");
+    if (statics && !o.energy.empty() && has_term(scene.model, "point_moment"))
       throw InputError("observable", name,
-                       "an observable adjoint_lm differentiates: speed, head_rotation_rate, "
-                       "tail_rotation_rate, a node coordinate or an energy");
+                       "a node coordinate (the elastic energy of a quasi-static run is "
+                       "differentiated without point moments, which hold its twists' gradient)");
+    if (o.robot == "efficiency" && sim::head_drag_parameters(scene.model) == nullptr)
+      throw InputError("observable", name,
+                       "an observable of a scene with head drag (forces.head_drag, as a "
+                       "flagellated_robot scene has: the efficiency reads its C1, C2 and radius)");
   }
   check_keys(scene, keys);
 }

@@ -34,9 +34,9 @@ bool is_differentiated_key(const std::string& path);
 /// InputError unless adjoint_lm differentiates the run of `scene` with respect to `keys` (each of
 /// differentiated_keys()) for `observables`: a scene whose duration is a whole number of steps
 /// ("duration"; a static scene's may be 0, its one solve), observables the adjoint has
-/// ("efficiency" is refused; a static scene's are node coordinates: "observable"), and a key of
-/// degree > 1 (a rod's radius, a shell's thickness) only in a scene whose terms are all polynomial
-/// in it (no contact or media: "key").
+/// ("efficiency" only with head drag; a static scene's are node coordinates and, without point
+/// moments, its elastic energy: "observable"), and a key of degree > 1 (a rod's radius, a shell's
+/// thickness) only in a scene whose terms are all polynomial in it (no contact or media: "key").
 void check_differentiable(const sim::RodScene& scene, const std::vector<std::string>& keys,
                           const std::vector<std::string>& observables);
 

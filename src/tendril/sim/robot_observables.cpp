@@ -4,8 +4,6 @@
 #include <limits>
 #include <numbers>
 
-#include "tendril/forces/head_drag.hpp"
-
 namespace tendril::sim {
 
 double fitted_slope(const std::vector<double>& t, const std::vector<double>& y, double t_min) {
@@ -20,15 +18,21 @@ double fitted_slope(const std::vector<double>& t, const std::vector<double>& y, 
   return stt > 0.0 ? sty / stt : std::numeric_limits<double>::quiet_NaN();
 }
 
+const HeadDragParameters* head_drag_parameters(const Model& model) {
+  for (const auto& force : model.forces)
+    if (const auto* head = dynamic_cast<const HeadDrag*>(force.get())) return &head->parameters();
+  return nullptr;
+}
+
+double drag_ratio(const HeadDragParameters& p) {
+  return 6.0 * p.shape_factor_force / (8.0 * p.shape_factor_torque * p.radius);
+}
+
 RobotObservables::RobotObservables(const Model& model, const ObservableSpec& spec, double duration)
     : spec_(spec),
       steady_start_(spec.steady_start.value_or(0.5 * duration)),
       head_nodes_(model.rods.edges[spec.head_edge]) {
-  for (const auto& force : model.forces)
-    if (const auto* head = dynamic_cast<const HeadDrag*>(force.get())) {
-      const HeadDragParameters& p = head->parameters();
-      drag_ratio_ = 6.0 * p.shape_factor_force / (8.0 * p.shape_factor_torque * p.radius);
-    }
+  if (const HeadDragParameters* p = head_drag_parameters(model)) drag_ratio_ = drag_ratio(*p);
   // any unit vector not parallel to the axis, made orthogonal
   const Vec3 other = std::abs(spec_.axis.x()) < 0.9 ? Vec3::UnitX() : Vec3::UnitY();
   e1_ = (other - other.dot(spec_.axis) * spec_.axis).normalized();

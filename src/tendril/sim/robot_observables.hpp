@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tendril/core/model.hpp"
+#include "tendril/forces/head_drag.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/sim/media_scene.hpp"
 
@@ -21,6 +22,12 @@ namespace tendril::sim {
 /// Slope b of the least-squares line y = c + b t through the samples with t >= t_min; NaN if fewer
 /// than two such samples (or all at one time).
 double fitted_slope(const std::vector<double>& t, const std::vector<double>& y, double t_min);
+
+/// The parameters of the model's HeadDrag term (C1, C2, mu, a); null without one.
+const HeadDragParameters* head_drag_parameters(const Model& model);
+
+/// eta / (|v| / omega_h) = 6 C1 / (8 C2 a) [1/m] (eq. 18).
+double drag_ratio(const HeadDragParameters& p);
 
 class RobotObservables {
  public:

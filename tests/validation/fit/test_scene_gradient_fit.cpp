@@ -8,6 +8,8 @@
 //   with Gaussian noise): recovered within 4 sigma of the truth, the same estimate as
 //   finite_difference_lm;
 // - a shell strip's thickness fitted to its corner's height over time, the same estimate both ways.
+// - the robot's efficiency (the chain rule from v and omega_h and the head drag's C1, C2) and the
+//   elastic energy at the equilibria of a quasi-static scene against whole scene-run differences.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -209,6 +211,21 @@ TEST_F(SceneGradientFit, LoadComponentsAgainstWholeRunDifferences) {
       {-5.0, 2.0, -9.81}, {"shells[0].nodes[17].z@0.08", "shells[0].nodes[17].y@0.08"});
 }
 
+/// The robot's efficiency eta = 6 C1 |v| / (8 C2 a omega_h) (eq. 18) as an observable: its
+/// derivative by the chain rule from those of v and omega_h, plus its explicit dependence on C1 and
+/// C2, against whole scene-run differences over 1 s of the two-tailed robot at 150 rpm (implicit
+/// Euler, the forward sensitivities).
+TEST_F(SceneGradientFit, RobotEfficiencyAgainstWholeRunDifferences) {
+  const fs::path scene = write("robot.yaml",
+                               "duration: 1\nflagellated_robot: {tails: 2, motor_rpm: 150}\n"
+                               "integrator: {type: implicit_euler, dt: 0.01}\n");
+  expect_derivatives_match_differences(scene, {"integrator.newton.force_tolerance=1e-14"},
+                                       {"flagellated_robot.C1", "flagellated_robot.C2",
+                                        "flagellated_robot.mu", "flagellated_robot.motor_rpm"},
+                                       {2.42, 0.039, 6.828, 150.0},
+                                       {"efficiency", "speed", "head_rotation_rate"});
+}
+
 /// Writes the synthetic measurements (the truth's observables plus Gaussian noise of `sigma`,
 /// std::mt19937 seeded 25) and the fit file of `method`; returns the fit file.
 fs::path write_fit(const fs::path& scene, const std::vector<std::string>& observables, double sigma,
@@ -328,7 +345,9 @@ integrator: {{type: static, dt: 0.1}}
 }
 
 /// Quasi-static scenes are differentiated by the adjoint of their equilibria: the sagging
-/// cantilever's E, density (its weight), radius and gravity over two load steps, and the one solve
+/// cantilever's E, density (its weight), radius and gravity over two load steps (node coordinates,
+/// and the elastic energy: the path through the equilibria's node positions plus its explicit
+/// dependence on the keys), and the one solve
 /// of a static scene of duration 0 with a constant tip load, against whole scene-run differences.
 TEST_F(SceneGradientFit, QuasiStaticKeysAgainstWholeRunDifferences) {
   const fs::path scene = write("static.yaml", static_cantilever(11, "[0, 0, -0.5]"));
@@ -339,6 +358,12 @@ TEST_F(SceneGradientFit, QuasiStaticKeysAgainstWholeRunDifferences) {
        "forces.gravity[2]"},
       {1e7, 1273.52, 5e-3, -0.5},
       {"rods[0].nodes[10].z@0.1", "rods[0].nodes[10].y@0.2", "rods[0].nodes[5].z@0.2"});
+  // the elastic energy at the equilibria, bent out of the plane by gravity's y component
+  expect_derivatives_match_differences(
+      write("static_y.yaml", static_cantilever(11, "[0, 0.3, -0.5]")), tight,
+      {"rods[0].material.E", "rods[0].material.density", "rods[0].material.radius",
+       "forces.gravity[2]", "forces.gravity[1]"},
+      {1e7, 1273.52, 5e-3, -0.5, 0.3}, {"elastic_energy@0.1", "elastic_energy@0.2"});
   std::string one = static_cantilever(11, "[0, 0, -0.5]");
   one.replace(one.find("duration: 0.2"), 13, "duration: 0");
   one.replace(one.find("table: [[0, 0, 0, 0], [0.2, 0, 2.0e-6, -2.0e-5]]"), 48,
@@ -347,6 +372,21 @@ TEST_F(SceneGradientFit, QuasiStaticKeysAgainstWholeRunDifferences) {
       write("one_solve.yaml", one), tight,
       {"rods[0].material.E", "forces.point_loads[0].force[2]", "forces.gravity[2]"},
       {1e7, -2e-5, -0.5}, {"rods[0].nodes[10].z@0", "rods[0].nodes[7].y@0"});
+}
+
+/// The elastic energy of a quasi-static scene is differentiated without point moments (at
+/// equilibrium its gradient on the twists balances them): with one, it is refused naming the
+/// observable.
+TEST_F(SceneGradientFit, QuasiStaticElasticEnergyWithAPointMomentIsRefused) {
+  std::string moment = static_cantilever(11, "[0, 0, -0.5]");
+  moment.replace(moment.find("  point_loads:"), 0,
+                 "  point_moments: [{rod: 0, edge: -1, moment: [1.0e-6, 0, 0]}]\n");
+  const RunOutcome o =
+      run_scene_with_derivatives(write("moment.yaml", moment), {"rods[0].material.E=1e7"},
+                                 {"rods[0].material.E"}, {"elastic_energy@0.2"});
+  EXPECT_FALSE(o.ok);
+  for (const char* part : {"elastic_energy@0.2", "without point moments"})
+    EXPECT_NE(o.message.find(part), std::string::npos) << o.message << " lacks " << part;
 }
 
 /// E of a quasi-static cantilever (41 nodes, no gravity) from the Euler-Bernoulli deflections
