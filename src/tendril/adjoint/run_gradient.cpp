@@ -64,14 +64,17 @@ struct Checkpoint {
   std::vector<double> carried;
 };
 
-/// The times a run's steps end at: t_k = t_0 + k dt, the last at the end time (as Simulation steps
-/// a scene); step k is of t_k - t_{k-1}, as the stepper adds it to the time.
+/// The steps of a run: of dt each, or, with an end time (a scene's run), step k ends at t_k = t_0 +
+/// k dt and the last at the end time, each of t_k - t_{k-1} as Simulation steps a scene.
 struct StepTimes {
   double start = 0.0;  ///< t_0 [s]
   double dt = 0.0;     ///< [s]
-  double end = 0.0;    ///< the last step's end [s]
   int steps = 0;
-  double at(int k) const { return k == steps ? end : start + k * dt; }
+  std::optional<double> end;  ///< the last step's end [s]
+  /// t_k [s] (the time of a static solve k)
+  double at(int k) const { return end && k == steps ? *end : start + k * dt; }
+  /// The size of step k from the time `t` step k - 1 ended at [s].
+  double step(int k, double t) const { return end ? at(k) - t : dt; }
 };
 
 StepTimes step_times(const State& initial, double dt, int steps, const GradientOptions& gradient) {
@@ -81,12 +84,12 @@ StepTimes step_times(const State& initial, double dt, int steps, const GradientO
                      fmt::format("the end of the run's {} steps of {} s from t = {} s ({} s, "
                                  "within 1e-9 dt)",
                                  steps, dt, initial.time, end));
-  return {initial.time, dt, gradient.end_time.value_or(end), steps};
+  return {initial.time, dt, steps, gradient.end_time};
 }
 
 /// Step k of the run from `state`; empty on success, else why the run cannot be differentiated.
 std::string forward_step(TimeStepper& stepper, const StepTimes& times, int k, State& state) {
-  stepper.set_dt(times.at(k) - state.time);
+  stepper.set_dt(times.step(k, state.time));
   return forward_step(stepper, state);
 }
 
@@ -123,7 +126,7 @@ struct BackwardPass {
     std::vector<std::vector<Substep>> pieces;
     for (int k = first; k < last; ++k) {
       if (k + 1 == last && substep_counts[static_cast<std::size_t>(k)] == 1) {
-        pieces.push_back({{end, times.at(k + 1) - starts.back().time}});
+        pieces.push_back({{end, times.step(k + 1, starts.back().time)}});
         break;
       }
       State state = starts.back();
@@ -271,7 +274,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   result.value = objective.at_state(0, state, dq, du);
   ContactStates contacts = contact_states(run_model, state);
   for (int k = 1; k <= steps; ++k) {
-    stepper.set_dt(times.at(k) - state.time);
+    stepper.set_dt(times.step(k, state.time));
     const StepReport report = stepper.step(state);
     if (!report.ok()) {
       result.message = report.message;

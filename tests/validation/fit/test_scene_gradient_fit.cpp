@@ -9,7 +9,9 @@
 //   finite_difference_lm;
 // - a shell strip's thickness fitted to its corner's height over time, the same estimate both ways.
 // - the robot's efficiency (the chain rule from v and omega_h and the head drag's C1, C2) and the
-//   elastic energy at the equilibria of a quasi-static scene against whole scene-run differences.
+//   elastic energy at the equilibria of a quasi-static scene against whole scene-run differences;
+// - the robot under implicit midpoint: the differentiated run is the scene's run where steps are
+//   halved, and its derivatives against whole scene-run differences.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
