@@ -64,6 +64,35 @@ struct Checkpoint {
   std::vector<double> carried;
 };
 
+/// The steps of a run: of dt each, or, with an end time (a scene's run), step k ends at t_k = t_0 +
+/// k dt and the last at the end time, each of t_k - t_{k-1} as Simulation steps a scene.
+struct StepTimes {
+  double start = 0.0;  ///< t_0 [s]
+  double dt = 0.0;     ///< [s]
+  int steps = 0;
+  std::optional<double> end;  ///< the last step's end [s]
+  /// t_k [s] (the time of a static solve k)
+  double at(int k) const { return end && k == steps ? *end : start + k * dt; }
+  /// The size of step k from the time `t` step k - 1 ended at [s].
+  double step(int k, double t) const { return end ? at(k) - t : dt; }
+};
+
+StepTimes step_times(const State& initial, double dt, int steps, const GradientOptions& gradient) {
+  const double end = initial.time + steps * dt;
+  if (gradient.end_time && !(std::abs(*gradient.end_time - end) <= 1e-9 * dt))
+    throw InputError("end_time", number_text(*gradient.end_time) + " s",
+                     fmt::format("the end of the run's {} steps of {} s from t = {} s ({} s, "
+                                 "within 1e-9 dt)",
+                                 steps, dt, initial.time, end));
+  return {initial.time, dt, steps, gradient.end_time};
+}
+
+/// Step k of the run from `state`; empty on success, else why the run cannot be differentiated.
+std::string forward_step(TimeStepper& stepper, const StepTimes& times, int k, State& state) {
+  stepper.set_dt(times.step(k, state.time));
+  return forward_step(stepper, state);
+}
+
 void check_run(int steps, const GradientOptions& gradient) {
   if (gradient.static_start && gradient.quasi_static)
     throw InputError("static_start", "set with quasi_static",
@@ -82,9 +111,9 @@ void check_run(int steps, const GradientOptions& gradient) {
 /// adding each state's objective gradient.
 struct BackwardPass {
   const Model& model;
-  const DynamicsOptions& options;
   const Objective& objective;
   const std::vector<int>& substep_counts;  ///< substeps of each forward step
+  const StepTimes& times;
   TimeStepper& stepper;
   ModelWorkspace& workspace;  ///< the stepper's
   StepAdjoint& step_adjoint;
@@ -97,13 +126,13 @@ struct BackwardPass {
     std::vector<std::vector<Substep>> pieces;
     for (int k = first; k < last; ++k) {
       if (k + 1 == last && substep_counts[static_cast<std::size_t>(k)] == 1) {
-        pieces.push_back({{end, options.dt}});
+        pieces.push_back({{end, times.step(k + 1, starts.back().time)}});
         break;
       }
       State state = starts.back();
       pieces.emplace_back();
       stepper.record_substeps(&pieces.back());
-      const std::string message = forward_step(stepper, state);
+      const std::string message = forward_step(stepper, times, k + 1, state);
       stepper.record_substeps(nullptr);
       if (!message.empty()) return message;
       ++result.recomputed_steps;
@@ -131,8 +160,10 @@ struct QuasiStaticRun {
   double value = 0.0;
   std::string message;
 };
-QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options, double dt,
-                                const State& initial, int steps, const Objective& objective) {
+QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options,
+                                const StepTimes& times, const State& initial,
+                                const Objective& objective) {
+  const int steps = times.steps;
   QuasiStaticRun run;
   run.states.push_back(initial);
   StaticSolver solver(model, options, initial.q);
@@ -140,7 +171,7 @@ QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options
   run.value = objective.at_state(0, initial, dq, du);
   for (int k = 1; k <= steps; ++k) {
     State state = run.states.back();
-    state.time = initial.time + k * dt;
+    state.time = times.at(k);
     const StaticReport report = solver.solve(state);
     if (!report.ok()) {
       run.message =
@@ -157,14 +188,16 @@ QuasiStaticRun quasi_static_run(const Model& model, const StaticOptions& options
 /// run_with_gradient of a quasi-static run: per equilibrium k, from the last, the adjoint of its
 /// objective alone pulled back through its static solve.
 RunGradient quasi_static_gradient(const Model& model, const DynamicsOptions& options,
-                                  const State& initial, int steps, const Objective& objective,
+                                  const State& initial, const StepTimes& times,
+                                  const Objective& objective,
                                   const std::vector<Parameter>& parameters,
                                   const StaticOptions& statics) {
+  const int steps = times.steps;
   DynamicsOptions newton = options;
   newton.newton = statics.newton;
   StepAdjoint step_adjoint(model, newton, parameters);
   const Model& run_model = step_adjoint.run_model();
-  QuasiStaticRun run = quasi_static_run(run_model, statics, options.dt, initial, steps, objective);
+  QuasiStaticRun run = quasi_static_run(run_model, statics, times, initial, objective);
   RunGradient result;
   result.value = run.value;
   result.message = run.message;
@@ -217,8 +250,9 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
+  const StepTimes times = step_times(initial, options.dt, steps, gradient);
   if (gradient.quasi_static)
-    return quasi_static_gradient(model, options, initial, steps, objective, parameters,
+    return quasi_static_gradient(model, options, initial, times, objective, parameters,
                                  *gradient.quasi_static);
   StepAdjoint step_adjoint(model, options, parameters);
   const Model& run_model = step_adjoint.run_model();
@@ -240,6 +274,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   result.value = objective.at_state(0, state, dq, du);
   ContactStates contacts = contact_states(run_model, state);
   for (int k = 1; k <= steps; ++k) {
+    stepper.set_dt(times.step(k, state.time));
     const StepReport report = stepper.step(state);
     if (!report.ok()) {
       result.message = report.message;
@@ -262,8 +297,8 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
   result.parameters = VecX::Zero(static_cast<Eigen::Index>(parameters.size()));
   add_objective_gradient(run_model, objective, steps, result.final_state, adjoint,
                          result.parameters);
-  BackwardPass backward{run_model, options,      objective, substep_counts, stepper,
-                        workspace, step_adjoint, result,    adjoint};
+  BackwardPass backward{run_model, objective,    substep_counts, times,  stepper,
+                        workspace, step_adjoint, result,         adjoint};
   for (int c = static_cast<int>(checkpoints.size()) - 1; c >= 0 && steps > 0; --c) {
     const int first = c * m, last = std::min(first + m, steps);
     const State& end =
@@ -286,10 +321,9 @@ double run_objective(const Model& model, const DynamicsOptions& options, const S
                      int steps, const Objective& objective,
                      const std::vector<Parameter>& parameters, const GradientOptions& gradient) {
   const Model run_model = with_parameters(model, parameters);
+  const StepTimes times = step_times(initial, options.dt, steps, gradient);
   if (gradient.quasi_static)
-    return quasi_static_run(run_model, *gradient.quasi_static, options.dt, initial, steps,
-                            objective)
-        .value;
+    return quasi_static_run(run_model, *gradient.quasi_static, times, initial, objective).value;
   TimeStepper stepper(run_model, options, initial.q);
   State state = initial;
   const double failed = std::numeric_limits<double>::quiet_NaN();
@@ -297,7 +331,7 @@ double run_objective(const Model& model, const DynamicsOptions& options, const S
   VecX dq = VecX::Zero(run_model.dofs.size()), du = VecX::Zero(run_model.dofs.size());
   double value = objective.at_state(0, state, dq, du);
   for (int k = 1; k <= steps; ++k) {
-    if (!forward_step(stepper, state).empty()) return failed;
+    if (!forward_step(stepper, times, k, state).empty()) return failed;
     value += objective.at_state(k, state, dq, du);
   }
   return value;

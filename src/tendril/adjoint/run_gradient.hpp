@@ -34,6 +34,12 @@ struct GradientOptions {
   /// "objective" when one's gradient reaches a twist or a frame angle, which carry the path's
   /// history of reference frames). Not with static_start.
   std::optional<StaticOptions> quasi_static;
+  /// When set, the run takes the steps Simulation takes in a scene of this duration [s]: step k
+  /// ends at t_k = initial.time + k dt, the last at end_time, each of t_k - t_{k-1}, so the run is
+  /// the scene's run bitwise (its steps' dt differ from dt in the last bits, which can decide
+  /// whether a step at its round-off floor is halved). Within 1e-9 dt of initial.time + steps dt,
+  /// else InputError "end_time". Unset: steps of dt.
+  std::optional<double> end_time;
 };
 
 /// The smallest checkpoint interval m (>= 1: the least recomputation) whose held states, about
@@ -61,12 +67,13 @@ struct RunGradient {
   int contact_switches = 0;
 };
 
-/// Runs `steps` steps of options.dt (options.scheme) from `initial` on `model` (after a static
-/// solve with gradient.static_start) with every parameter set to its value (with_parameters) and
-/// returns L = sum_k l_k and its gradient. The backward pass follows the substeps actually taken
-/// where a step's dt was halved. InputError for what the adjoint does not support (StepAdjoint)
-/// and for steps < 1 (< 0 with a static start). initial.q is what prescribed motions receive as
-/// the DOFs at t = 0 (TimeStepper): a run with prescribed motions starts at t = 0.
+/// Runs `steps` steps of options.dt (options.scheme; or a scene's steps, GradientOptions::end_time)
+/// from `initial` on `model` (after a static solve with gradient.static_start) with every parameter
+/// set to its value (with_parameters) and returns L = sum_k l_k and its gradient. The backward pass
+/// follows the substeps actually taken where a step's dt was halved. InputError for what the
+/// adjoint does not support (StepAdjoint) and for steps < 1 (< 0 with a static start). initial.q is
+/// what prescribed motions receive as the DOFs at t = 0 (TimeStepper): a run with prescribed
+/// motions starts at t = 0.
 RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options,
                               const State& initial, int steps, const Objective& objective,
                               const std::vector<Parameter>& parameters,

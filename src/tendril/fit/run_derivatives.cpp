@@ -242,6 +242,7 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
                                            parameters);
   DynamicsOptions options = scene.dynamics;
   adjoint::GradientOptions gradient;
+  gradient.end_time = scene.duration;  // Simulation's steps: each ends at k dt, the last at T
   if (scene.solve == sim::Solve::static_equilibrium) {
     gradient.quasi_static = scene.statics;
     options.dt = scene.duration > 0.0 ? scene.dt : 0.0;

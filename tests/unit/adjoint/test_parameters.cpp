@@ -58,6 +58,13 @@ TEST(RunGradient, BadRunsAreRefused) {
         adjoint::run_with_gradient(c.model, c.options, c.initial, 3, objective, {}, zero_interval);
       },
       {"checkpoint_interval"});
+  adjoint::GradientOptions late_end;  // 3 steps end at 3 dt, not 4 dt
+  late_end.end_time = c.initial.time + 4.0 * c.options.dt;
+  testing::expect_input_error(
+      [&] {
+        adjoint::run_with_gradient(c.model, c.options, c.initial, 3, objective, {}, late_end);
+      },
+      {"end_time", "within 1e-9 dt"});
 }
 
 TEST(RunGradient, QuasiStaticRunsRefuseTwistObjectivesAndAStaticStart) {
