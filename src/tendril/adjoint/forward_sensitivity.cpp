@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "tendril/adjoint/step_adjoint.hpp"
+#include "tendril/adjoint/step_times.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/geometry/kinematics.hpp"
 #include "tendril/integrate/time_stepper.hpp"
@@ -18,14 +19,6 @@ void require_sensitivities(const Model& model, const DynamicsOptions& options) {
   if (!model.shells.joint_edges.empty())
     throw InputError("shells.joint_edges", std::to_string(model.shells.joint_edges.size()),
                      "none (the derivatives of rod-shell joints are not implemented)");
-}
-
-/// One forward step; its substeps (one unless dt was halved) are recorded into `substeps`. Empty
-/// on success, else why the run cannot be differentiated.
-std::string forward_step(TimeStepper& stepper, State& state, std::vector<Substep>& substeps) {
-  substeps.clear();
-  const StepReport report = stepper.step(state);
-  return report.ok() ? std::string() : report.message;
 }
 
 }  // namespace
@@ -187,8 +180,10 @@ void add_objectives(const std::vector<Objective>& objectives, int step, const St
 RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOptions& options,
                                         const State& initial, int steps,
                                         const std::vector<Objective>& objectives,
-                                        const std::vector<Parameter>& parameters) {
+                                        const std::vector<Parameter>& parameters,
+                                        std::optional<double> end_time) {
   if (steps < 1) throw InputError("steps", std::to_string(steps), "an integer >= 1");
+  const StepTimes times = step_times(initial.time, options.dt, steps, end_time);
   StepSensitivity step_sensitivity(model, options, parameters);
   const Model& run_model = step_sensitivity.run_model();
   TimeStepper stepper(run_model, options, initial.q);
@@ -205,7 +200,8 @@ RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOption
   add_objectives(objectives, 0, state, s, result);
   for (int k = 1; k <= steps; ++k) {
     State start = state;
-    result.message = forward_step(stepper, state, substeps);
+    substeps.clear();
+    result.message = forward_step(stepper, times, k, state);
     // the substeps actually taken (one unless dt was halved), each a converged implicit Euler step
     for (std::size_t i = 0; i < substeps.size() && result.message.empty(); ++i) {
       result.message = step_sensitivity.push_forward(start, substeps[i].end, substeps[i].dt, s);

@@ -9,6 +9,7 @@
 /// where the adjoint needs a backward pass per objective.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,10 +89,14 @@ struct RunSensitivities {
 /// Runs `steps` implicit Euler steps of options.dt from `initial` on `model` with every parameter
 /// set to its value (with_parameters), as run_with_gradient does, and returns every objective and
 /// its derivatives from the forward sensitivities, carried over the substeps actually taken where
-/// a step's dt was halved. InputError for what StepSensitivity refuses and for steps < 1.
+/// a step's dt was halved. With `end_time` [s], the run takes the steps Simulation takes in a scene
+/// of that duration, as run_with_gradient with GradientOptions::end_time (step k ends at
+/// initial.time + k dt, the last at end_time; InputError "end_time" unless it is within 1e-9 dt of
+/// initial.time + steps dt). InputError for what StepSensitivity refuses and for steps < 1.
 RunSensitivities run_with_sensitivities(const Model& model, const DynamicsOptions& options,
                                         const State& initial, int steps,
                                         const std::vector<Objective>& objectives,
-                                        const std::vector<Parameter>& parameters);
+                                        const std::vector<Parameter>& parameters,
+                                        std::optional<double> end_time = std::nullopt);
 
 }  // namespace tendril::adjoint

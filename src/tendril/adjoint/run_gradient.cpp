@@ -7,6 +7,7 @@
 
 #include "tendril/adjoint/contact_parameters.hpp"
 #include "tendril/adjoint/step_adjoint.hpp"
+#include "tendril/adjoint/step_times.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/core/model_workspace.hpp"
 #include "tendril/core/number_text.hpp"
@@ -15,12 +16,6 @@
 
 namespace tendril::adjoint {
 namespace {
-
-/// One forward step; empty on success, else why the run cannot be differentiated.
-std::string forward_step(TimeStepper& stepper, State& state) {
-  const StepReport report = stepper.step(state);
-  return report.ok() ? std::string() : report.message;
-}
 
 /// The static solve that starts a run (gradient.static_start) from `state`, moved to the
 /// equilibrium; empty on success, else why it failed.
@@ -63,35 +58,6 @@ struct Checkpoint {
   State state;
   std::vector<double> carried;
 };
-
-/// The steps of a run: of dt each, or, with an end time (a scene's run), step k ends at t_k = t_0 +
-/// k dt and the last at the end time, each of t_k - t_{k-1} as Simulation steps a scene.
-struct StepTimes {
-  double start = 0.0;  ///< t_0 [s]
-  double dt = 0.0;     ///< [s]
-  int steps = 0;
-  std::optional<double> end;  ///< the last step's end [s]
-  /// t_k [s] (the time of a static solve k)
-  double at(int k) const { return end && k == steps ? *end : start + k * dt; }
-  /// The size of step k from the time `t` step k - 1 ended at [s].
-  double step(int k, double t) const { return end ? at(k) - t : dt; }
-};
-
-StepTimes step_times(const State& initial, double dt, int steps, const GradientOptions& gradient) {
-  const double end = initial.time + steps * dt;
-  if (gradient.end_time && !(std::abs(*gradient.end_time - end) <= 1e-9 * dt))
-    throw InputError("end_time", number_text(*gradient.end_time) + " s",
-                     fmt::format("the end of the run's {} steps of {} s from t = {} s ({} s, "
-                                 "within 1e-9 dt)",
-                                 steps, dt, initial.time, end));
-  return {initial.time, dt, steps, gradient.end_time};
-}
-
-/// Step k of the run from `state`; empty on success, else why the run cannot be differentiated.
-std::string forward_step(TimeStepper& stepper, const StepTimes& times, int k, State& state) {
-  stepper.set_dt(times.step(k, state.time));
-  return forward_step(stepper, state);
-}
 
 void check_run(int steps, const GradientOptions& gradient) {
   if (gradient.static_start && gradient.quasi_static)
@@ -250,7 +216,7 @@ RunGradient run_with_gradient(const Model& model, const DynamicsOptions& options
                               const std::vector<Parameter>& parameters,
                               const GradientOptions& gradient) {
   check_run(steps, gradient);
-  const StepTimes times = step_times(initial, options.dt, steps, gradient);
+  const StepTimes times = step_times(initial.time, options.dt, steps, gradient.end_time);
   if (gradient.quasi_static)
     return quasi_static_gradient(model, options, initial, times, objective, parameters,
                                  *gradient.quasi_static);
@@ -321,7 +287,7 @@ double run_objective(const Model& model, const DynamicsOptions& options, const S
                      int steps, const Objective& objective,
                      const std::vector<Parameter>& parameters, const GradientOptions& gradient) {
   const Model run_model = with_parameters(model, parameters);
-  const StepTimes times = step_times(initial, options.dt, steps, gradient);
+  const StepTimes times = step_times(initial.time, options.dt, steps, gradient.end_time);
   if (gradient.quasi_static)
     return quasi_static_run(run_model, *gradient.quasi_static, times, initial, objective).value;
   TimeStepper stepper(run_model, options, initial.q);

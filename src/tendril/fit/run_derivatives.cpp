@@ -237,12 +237,13 @@ adjoint::RunSensitivities differentiate_run(const sim::RodScene& scene,
   initial.u = scene.u_initial;
   initialize_frames(scene.model, initial.q, initial.frames);
   const int steps = scene_steps(scene);
+  // Simulation's steps: each ends at k dt, the last at the duration
   if (scene.solve == sim::Solve::implicit_euler)
     return adjoint::run_with_sensitivities(scene.model, scene.dynamics, initial, steps, objectives,
-                                           parameters);
+                                           parameters, scene.duration);
   DynamicsOptions options = scene.dynamics;
   adjoint::GradientOptions gradient;
-  gradient.end_time = scene.duration;  // Simulation's steps: each ends at k dt, the last at T
+  gradient.end_time = scene.duration;
   if (scene.solve == sim::Solve::static_equilibrium) {
     gradient.quasi_static = scene.statics;
     options.dt = scene.duration > 0.0 ? scene.dt : 0.0;

@@ -245,6 +245,13 @@ TEST(ForwardSensitivities, WhatItDoesNotDifferentiateIsRefusedWithTheKey) {
   c.options.scheme = Scheme::implicit_euler;
   c.steps = 0;
   testing::expect_input_error(run, {"steps", "0", ">= 1"});
+  c.steps = 3;  // 3 steps end at 3 dt, not 4 dt
+  testing::expect_input_error(
+      [&] {
+        adjoint::run_with_sensitivities(c.model, c.options, c.initial, c.steps, c.objectives,
+                                        c.parameters, c.initial.time + 4.0 * c.options.dt);
+      },
+      {"end_time", "within 1e-9 dt"});
 }
 
 }  // namespace
