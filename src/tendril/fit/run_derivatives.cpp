@@ -1,6 +1,7 @@
 #include "tendril/fit/run_derivatives.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -282,38 +283,46 @@ VecX drag_ratio_gradient(const HeadDragParameters& head,
 }
 
 /// The efficiency eta = R |v| / |omega_h| (R = 6 C1 / (8 C2 a)) from the objectives v and the
-/// signed omega_h (rows `row` and `row` + 1 of `r`) and R's explicit gradient `d_ratio`; its
+/// signed omega_h (rows `v_row` and `w_row` of `r`) and R's explicit gradient `d_ratio`; its
 /// derivatives by the chain rule into `derivative`.
-double efficiency(const adjoint::RunSensitivities& r, Eigen::Index row, double ratio,
-                  const VecX& d_ratio, Eigen::RowVectorXd& derivative) {
-  const double v = r.values[row], w = r.values[row + 1];
+double efficiency(const adjoint::RunSensitivities& r, Eigen::Index v_row, Eigen::Index w_row,
+                  double ratio, const VecX& d_ratio, Eigen::RowVectorXd& derivative) {
+  const double v = r.values[v_row], w = r.values[w_row];
   const double sv = v < 0.0 ? -1.0 : 1.0, sw = w < 0.0 ? -1.0 : 1.0;
-  derivative = ratio * (sv * r.derivatives.row(row) / std::abs(w) -
-                        sw * std::abs(v) * r.derivatives.row(row + 1) / (w * w)) +
+  derivative = ratio * (sv * r.derivatives.row(v_row) / std::abs(w) -
+                        sw * std::abs(v) * r.derivatives.row(w_row) / (w * w)) +
                std::abs(v) / std::abs(w) * d_ratio.transpose();
   return ratio * std::abs(v) / std::abs(w);
 }
 
 /// The observables of the loaded scene's run and their derivatives (outcome.ok set on success):
-/// an efficiency from the objectives v and omega_h, the others each from their objective.
+/// an efficiency from the objectives v and omega_h, the others each from their objective; a robot
+/// objective that several observables read is run once.
 void differentiate(const sim::RodScene& scene, const std::vector<adjoint::Parameter>& parameters,
                    const std::vector<RunObservable>& observables, RunOutcome& outcome) {
   const adjoint::SlopeWindow window{
       0.0, scene.dt, scene_steps(scene),
       scene.observables ? scene.observables->steady_start.value_or(0.5 * scene.duration) : 0.0};
   std::vector<adjoint::Objective> objectives;
-  std::vector<Eigen::Index> first;  // each observable's first objective
+  std::vector<std::string> robot_of;  // each objective's robot observable ("" for the others)
+  const auto row_of = [&](const RunObservable& o) {
+    if (!o.robot.empty())
+      for (std::size_t j = 0; j < robot_of.size(); ++j)
+        if (robot_of[j] == o.robot) return static_cast<Eigen::Index>(j);
+    objectives.push_back(objective_of(scene, o, window, parameters));
+    robot_of.push_back(o.robot);
+    return static_cast<Eigen::Index>(objectives.size() - 1);
+  };
+  std::vector<std::array<Eigen::Index, 2>> rows;  // each observable's objective(s): v, omega_h
   for (const RunObservable& o : observables) {
-    first.push_back(static_cast<Eigen::Index>(objectives.size()));
     if (o.robot != "efficiency") {
-      objectives.push_back(objective_of(scene, o, window, parameters));
+      rows.push_back({row_of(o), -1});
       continue;
     }
-    for (const char* part : {"speed", "head_rotation_rate"}) {
-      RunObservable p = o;
-      p.robot = part;
-      objectives.push_back(objective_of(scene, p, window, parameters));
-    }
+    RunObservable v = o, w = o;
+    v.robot = "speed";
+    w.robot = "head_rotation_rate";
+    rows.push_back({row_of(v), row_of(w)});
   }
   const adjoint::RunSensitivities r = differentiate_run(scene, objectives, parameters);
   if (!r.ok) {
@@ -323,11 +332,11 @@ void differentiate(const sim::RodScene& scene, const std::vector<adjoint::Parame
   outcome.derivatives.resize(static_cast<Eigen::Index>(observables.size()), r.derivatives.cols());
   for (std::size_t k = 0; k < observables.size(); ++k) {
     const auto kk = static_cast<Eigen::Index>(k);
-    const Eigen::Index j = first[k];
+    const Eigen::Index j = rows[k][0];
     if (observables[k].robot == "efficiency") {
       const HeadDragParameters& head = *sim::head_drag_parameters(scene.model);
       Eigen::RowVectorXd derivative;
-      outcome.values.push_back(efficiency(r, j, sim::drag_ratio(head),
+      outcome.values.push_back(efficiency(r, j, rows[k][1], sim::drag_ratio(head),
                                           drag_ratio_gradient(head, parameters), derivative));
       outcome.derivatives.row(kk) = derivative;
       continue;
