@@ -13,6 +13,7 @@
 #include "tendril/core/error.hpp"
 #include "tendril/core/number_text.hpp"
 #include "tendril/core/term.hpp"
+#include "tendril/integrate/step_times.hpp"
 #include "tendril/io/run_directory.hpp"
 #include "tendril/sim/restart_state.hpp"
 #include "tendril/sim/rod_run_record.hpp"
@@ -122,7 +123,7 @@ StepReport Simulation::step() {
                      "(the run has ended at t = " + number_text(s.duration) + " s, its duration)",
                      "steps while t < duration (a larger duration runs on)");
   // the step ends at (k + 1) dt, the last one at T exactly
-  const double t_end = steps_ + 1 >= total_steps_ ? s.duration : (steps_ + 1) * s.dt;
+  const double t_end = StepTimes{0.0, s.dt, total_steps_, s.duration}.at(steps_ + 1);
   StepReport report;
   const VecX q_before = state_.q;
   // the forces at the step's start, for the work of forces (at the first step: user callbacks are
