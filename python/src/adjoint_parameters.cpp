@@ -13,7 +13,7 @@
 #include "tendril/adjoint/rest_shape_parameters.hpp"
 #include "tendril/core/error.hpp"
 #include "tendril/fit/measurement_csv.hpp"
-#include "tendril/fit/run_derivatives.hpp"
+#include "tendril/fit/scene_key_parameters.hpp"
 #include "tendril/forces/point_load.hpp"
 
 namespace tendril::python {
