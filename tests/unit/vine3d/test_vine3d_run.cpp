@@ -114,8 +114,8 @@ TEST(Vine3dRun, RestartFromASavedFrameContinuesBitIdentically) {
                              "vine3d.steps=" + std::to_string((30 - frame) * 4)}));
     ASSERT_TRUE(io::run(part_run, out).ok);
     const io::RunData part = io::read_run(out);
-    for (const char* name :
-         {"frame_time", "body_position", "body_orientation", "body_velocity", "qp_warm_start"})
+    for (const char* name : {"frame_time", "body_position", "body_orientation", "body_velocity",
+                             "qp_warm_start", "qp_warm_start_pairs"})
       expect_same_tail(full, part, name, static_cast<std::size_t>(frame));
     for (const char* name : {"step_time", "step_qp_iterations", "step_kkt_residual"})
       expect_same_tail(full, part, name, static_cast<std::size_t>(frame * 4));
