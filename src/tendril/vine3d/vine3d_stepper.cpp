@@ -175,12 +175,9 @@ void Vine3dStepper::carry_warm_start(const std::vector<Pair>& previous) {
   std::vector<char> active(rows_per_pair * pairs_.size(), 0);
   if (old.size() == rows_per_pair * previous.size()) {
     // both lists are in (body, obstacle) order: one merge finds the pairs that stay
-    const auto before = [](const Pair& x, const Pair& y) {
-      return x.body < y.body || (x.body == y.body && x.obstacle < y.obstacle);
-    };
     std::size_t q = 0;
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      while (q < previous.size() && before(previous[q], pairs_[p])) ++q;
+      while (q < previous.size() && previous[q] < pairs_[p]) ++q;
       if (q < previous.size() && previous[q] == pairs_[p])
         std::copy_n(old.begin() + rows_per_pair * q, rows_per_pair,
                     active.begin() + rows_per_pair * p);
@@ -249,11 +246,8 @@ void Vine3dStepper::set_warm_start(const Vine3dWarmStart& warm_start) {
   const std::vector<Pair>& pairs = warm_start.pairs;
   const int bodies = model_.num_bodies, obstacles = static_cast<int>(model_.obstacles.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const bool ordered =
-        p == 0 || pairs[p - 1].body < pairs[p].body ||
-        (pairs[p - 1].body == pairs[p].body && pairs[p - 1].obstacle < pairs[p].obstacle);
     if (pairs[p].body < 0 || pairs[p].body >= bodies || pairs[p].obstacle < 0 ||
-        pairs[p].obstacle >= obstacles || !ordered)
+        pairs[p].obstacle >= obstacles || (p > 0 && !(pairs[p - 1] < pairs[p])))
       throw InputError(fmt::format("warm_start.pairs[{}]", p),
                        fmt::format("(body {}, obstacle {})", pairs[p].body, pairs[p].obstacle),
                        fmt::format("bodies 0 to {} and obstacles 0 to {}, in (body, obstacle) "

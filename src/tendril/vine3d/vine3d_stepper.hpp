@@ -53,6 +53,10 @@ struct ContactPair {
   bool operator==(const ContactPair& other) const {
     return body == other.body && obstacle == other.obstacle;
   }
+  /// (body, obstacle) order, the order of a step's pairs
+  bool operator<(const ContactPair& other) const {
+    return body < other.body || (body == other.body && obstacle < other.obstacle);
+  }
 };
 
 /// What a step takes from the last one besides the state: the (body, obstacle) pairs of its
