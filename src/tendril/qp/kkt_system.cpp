@@ -52,7 +52,8 @@ void KktSystem::analyse(const QpProblem& problem) {
   k_.resizeNonZeros(size + p.nonZeros() + a_eq.nonZeros() + a_in.nonZeros());
   int* outer = k_.outerIndexPtr();
   int* inner = k_.innerIndexPtr();
-  p_slot_.assign(p.nonZeros(), -1);
+  p_diagonal_.clear();
+  p_lower_.clear();
   a_eq_slot_.resize(a_eq.nonZeros());
   a_in_slot_.resize(a_in.nonZeros());
   diag_slot_.resize(size);
@@ -67,8 +68,8 @@ void KktSystem::analyse(const QpProblem& problem) {
     if (j >= n) continue;
     for (int q = p.outerIndexPtr()[j]; q < p.outerIndexPtr()[j + 1]; ++q) {
       const int row = p.innerIndexPtr()[q];
-      if (row == j) p_slot_[q] = diag_slot_[j];
-      if (row > j) p_slot_[q] = append(row);
+      if (row == j) p_diagonal_.push_back({q, j});
+      if (row > j) p_lower_.push_back({q, append(row)});
     }
     for (int q = a_eq.outerIndexPtr()[j]; q < a_eq.outerIndexPtr()[j + 1]; ++q)
       a_eq_slot_[q] = append(n + a_eq.innerIndexPtr()[q]);
@@ -83,6 +84,7 @@ void KktSystem::analyse(const QpProblem& problem) {
   copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
   copy_pattern(problem.A_in, a_in_outer_, a_in_inner_);
   regularization_.resize(size);
+  k0_diagonal_.resize(size);
   block_begin_ = {0, n, n + m_eq, size};
   residual_.resize(size);
   magnitude_.resize(size);
@@ -93,35 +95,67 @@ void KktSystem::analyse(const QpProblem& problem) {
   ldl_.analyse(k_, sign);
 }
 
-void KktSystem::set_values(const QpProblem& problem, double regularization,
-                           const std::vector<char>& row_on, const VecX& d) {
+// every stored entry of K is the slot of one entry of P's strict lower triangle, A_eq or A_in, or a
+// diagonal entry: each is written once (P's diagonal entries summed into K0's diagonal), nothing is
+// cleared first
+
+void KktSystem::set_problem(const QpProblem& problem, double regularization) {
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
-  const int m_in = problem.num_inequalities();
   double* value = k_.valuePtr();
-  std::fill(value, value + k_.nonZeros(), 0.0);
-
-  for (std::size_t k = 0; k < p_slot_.size(); ++k)
-    if (p_slot_[k] >= 0) value[p_slot_[k]] += problem.P.valuePtr()[k];
-  for (std::size_t k = 0; k < a_eq_slot_.size(); ++k)
-    value[a_eq_slot_[k]] = problem.A_eq.valuePtr()[k];
-  for (std::size_t k = 0; k < a_in_slot_.size(); ++k)
-    value[a_in_slot_[k]] =
-        row_on[problem.A_in.innerIndexPtr()[k]] ? problem.A_in.valuePtr()[k] : 0.0;
-  for (int i = 0; i < m_in; ++i) value[diag_slot_[n + m_eq + i]] = row_on[i] ? -d[i] : -1.0;
+  double* k0_diagonal = k0_diagonal_.data();
+  double k_max = 0.0;
+  const double* p_value = problem.P.valuePtr();
+  std::fill(k0_diagonal, k0_diagonal + n + m_eq, 0.0);
+  for (const Entry& e : p_diagonal_) k0_diagonal[e.slot] += p_value[e.source];
+  for (const Entry& e : p_lower_) {
+    value[e.slot] = p_value[e.source];
+    k_max = std::max(k_max, std::abs(p_value[e.source]));
+  }
+  const double* a_eq_value = problem.A_eq.valuePtr();
+  const int a_eq_count = static_cast<int>(a_eq_slot_.size());
+  for (int k = 0; k < a_eq_count; ++k) {
+    value[a_eq_slot_[k]] = a_eq_value[k];
+    k_max = std::max(k_max, std::abs(a_eq_value[k]));
+  }
+  double p_max = 0.0;
+  for (int j = 0; j < n; ++j) {
+    p_max = std::max(p_max, k0_diagonal[j]);
+    k_max = std::max(k_max, std::abs(k0_diagonal[j]));
+  }
+  problem_k_max_ = k_max;
 
   // regularisation: rho_j = eps max(P_jj, 1e-3 max_k P_kk) relative to the primal diagonal (the
   // refinement then contracts by ~eps per step whatever the mass scale), delta = eps on the
   // multipliers
-  k_max_ = 0.0;
-  for (int k = 0; k < k_.nonZeros(); ++k) k_max_ = std::max(k_max_, std::abs(value[k]));
-  double p_max = 0.0;
-  for (int j = 0; j < n; ++j) p_max = std::max(p_max, value[diag_slot_[j]]);
   const double p_floor = p_max > 0.0 ? 1e-3 * p_max : 1.0;
   for (int j = 0; j < n; ++j)
-    regularization_[j] = regularization * std::max(value[diag_slot_[j]], p_floor);
-  regularization_.tail(m_eq + m_in).setConstant(-regularization);
-  for (int i = 0; i < size(); ++i) value[diag_slot_[i]] += regularization_[i];
+    regularization_[j] = regularization * std::max(k0_diagonal[j], p_floor);
+  regularization_.tail(size() - n).setConstant(-regularization);
+  for (int i = 0; i < n + m_eq; ++i) value[diag_slot_[i]] = k0_diagonal[i] + regularization_[i];
+}
+
+void KktSystem::set_inequality_rows(const QpProblem& problem, const std::vector<char>& row_on,
+                                    const VecX& d) {
+  const int first = problem.num_variables() + problem.num_equalities();
+  double* value = k_.valuePtr();
+  double* k0_diagonal = k0_diagonal_.data();
+  double k_max = problem_k_max_;
+  const double* a_in_value = problem.A_in.valuePtr();
+  const int* a_in_row = problem.A_in.innerIndexPtr();
+  const int a_in_count = static_cast<int>(a_in_slot_.size());
+  for (int k = 0; k < a_in_count; ++k) {
+    const double v = row_on[a_in_row[k]] ? a_in_value[k] : 0.0;
+    value[a_in_slot_[k]] = v;
+    k_max = std::max(k_max, std::abs(v));
+  }
+  for (int i = 0; i < problem.num_inequalities(); ++i) {
+    const double dii = row_on[i] ? -d[i] : -1.0;
+    k0_diagonal[first + i] = dii;
+    k_max = std::max(k_max, std::abs(dii));
+    value[diag_slot_[first + i]] = dii + regularization_[first + i];
+  }
+  k_max_ = k_max;
 }
 
 bool KktSystem::factorize() {

@@ -95,6 +95,7 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
     work.kkt.analyse(*problem);
     work.has_warm_start = work.restored_warm_start;
   }
+  work.kkt.set_problem(*problem, options_.regularization);
   work.restored_warm_start = false;
   if (!options_.warm_start || !work.has_warm_start || static_cast<int>(work.active.size()) != m_in)
     work.active.assign(m_in, 0);
