@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "tendril/core/error.hpp"
 
@@ -87,7 +88,8 @@ void KktSystem::analyse(const QpProblem& problem) {
   k0_diagonal_.resize(size);
   block_begin_ = {0, n, n + m_eq, size};
   residual_.resize(size);
-  magnitude_.resize(size);
+  terms_.resize(size);
+  signed_u_.resize(size);
   step_.resize(size);
   arnoldi_.resize(size);
   std::vector<signed char> sign(size, -1);
@@ -167,52 +169,58 @@ bool KktSystem::factorize() {
 }
 
 double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
-  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its
-  // terms
-  residual_ = rhs;
-  magnitude_ = rhs.cwiseAbs();
-  // (column j of the lower triangle starts with its diagonal entry, see analyse())
+  // per row i the pair (r_i, m_i) of the residual r = rhs - K0 u of the unregularised system and
+  // the magnitudes m = |K0| |u| + |rhs| of its terms, accumulated together: an entry v = K0_ij adds
+  // (v, |v|) (-u_j, |u_j|) to row i's pair (column j of the lower triangle starts with its diagonal
+  // entry, see analyse())
+  const int size = this->size();
+  const auto with_magnitude = [](double v) { return Eigen::Array2d(v, std::abs(v)); };
+  Eigen::Array2d* terms = terms_.data();
+  Eigen::Array2d* signed_u = signed_u_.data();
+  for (int i = 0; i < size; ++i) {
+    terms[i] = with_magnitude(rhs[i]);
+    signed_u[i] = Eigen::Array2d(-u[i], std::abs(u[i]));
+  }
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   const double* value = k_.valuePtr();
-  for (int j = 0; j < k_.cols(); ++j) {
-    const double uj = u[j];
-    const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
-    double r_j = residual_[j] - diagonal;
-    double m_j = magnitude_[j] + std::abs(diagonal);
-    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+  for (int j = 0; j < size; ++j) {
+    const Eigen::Array2d u_j = signed_u[j];
+    Eigen::Array2d row_j = terms[j] + with_magnitude(k0_diagonal_[j]) * u_j;
+    const int end = outer[j + 1];
+    for (int p = outer[j] + 1; p < end; ++p) {
       const int i = inner[p];
-      const double v = value[p];
-      residual_[i] -= v * uj;
-      magnitude_[i] += std::abs(v * uj);
-      r_j -= v * u[i];
-      m_j += std::abs(v * u[i]);
+      const Eigen::Array2d v = with_magnitude(value[p]);
+      terms[i] += v * u_j;
+      row_j += v * signed_u[i];
     }
-    residual_[j] = r_j;
-    magnitude_[j] = m_j;
+    terms[j] = row_j;
   }
   // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
-  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
-  if (!residual_.allFinite()) return HUGE_VAL;
+  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale; a non-finite
+  // r_i has a non-finite m_i
   double error = 0.0;
+  bool finite = true;
   smallest_block_scale_ = HUGE_VAL;
   for (int b = 0; b < 3; ++b) {
     double r_max = 0.0, m_max = 0.0;
     for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
-      r_max = std::max(r_max, std::abs(residual_[i]));
-      m_max = std::max(m_max, magnitude_[i]);
+      residual_[i] = terms[i][0];
+      r_max = std::max(r_max, std::abs(terms[i][0]));
+      m_max = std::max(m_max, terms[i][1]);
+      finite &= terms[i][1] <= std::numeric_limits<double>::max();
     }
     if (r_max > 0.0) error = std::max(error, r_max / m_max);
     if (m_max > 0.0) smallest_block_scale_ = std::min(smallest_block_scale_, m_max);
   }
-  return error;
+  return finite ? error : HUGE_VAL;
 }
 
 void KktSystem::multiply_k0(const VecX& x, VecX& y) const {
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   const double* value = k_.valuePtr();
-  for (int j = 0; j < k_.cols(); ++j) y[j] = (value[outer[j]] - regularization_[j]) * x[j];
+  y = k0_diagonal_.cwiseProduct(x);
   for (int j = 0; j < k_.cols(); ++j) {
     double y_j = y[j];
     for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {

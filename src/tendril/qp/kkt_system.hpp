@@ -79,8 +79,10 @@ class KktSystem {
   std::vector<int> p_outer_, p_inner_, a_eq_outer_, a_eq_inner_, a_in_outer_,
       a_in_inner_;  // analysed patterns
   LdlFactorization ldl_;
-  VecX residual_, magnitude_, step_, arnoldi_;  // refinement work vectors (n + m_eq + m_in)
-  double smallest_block_scale_ = 0.0;           // smallest max_i (|K0| |u| + |rhs|)_i of a block
+  VecX residual_, step_, arnoldi_;  // refinement work vectors (n + m_eq + m_in)
+  // backward_error(): per row (r_i, m_i) (residual and magnitude of its terms) and (-u_i, |u_i|)
+  std::vector<Eigen::Array2d> terms_, signed_u_;
+  double smallest_block_scale_ = 0.0;  // smallest max_i (|K0| |u| + |rhs|)_i of a block
   MatX basis_, hessenberg_;  // GMRES: Krylov basis (size x (k + 1)), Hessenberg ((k + 1) x k)
   VecX rotation_cos_, rotation_sin_,
       projected_residual_;            // GMRES: Givens rotations (k), rotated residual (k + 1)
