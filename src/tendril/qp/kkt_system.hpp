@@ -49,13 +49,17 @@ class KktSystem {
   bool solve(const VecX& rhs, VecX& u, int max_steps, double backward_error,
              bool krylov_rescue = false);
   int size() const { return static_cast<int>(k_.rows()); }
-
- private:
-  /// Blockwise backward error of u (see solve()); leaves rhs - K0 u in residual_ and sets
-  /// smallest_block_scale_.
+  /// Blockwise backward error of u (see solve()), +inf if a term is not finite; leaves rhs - K0 u
+  /// in residual().
   double backward_error(const VecX& rhs, const VecX& u);
+  /// rhs - K0 u of the last backward_error().
+  const VecX& residual() const { return residual_; }
   /// y = K0 x (the unregularised matrix).
   void multiply_k0(const VecX& x, VecX& y) const;
+  /// Lower triangle of the regularised K as it is factorised.
+  const SparseMatrix& matrix() const { return k_; }
+
+ private:
   /// GMRES on K0 d = residual_, right-preconditioned by the LDL^T, from d = 0, for at most
   /// `max_iterations` iterations or until the residual's 2-norm is <= tolerance; d in step_.
   /// Returns the iterations used (at least 1).
