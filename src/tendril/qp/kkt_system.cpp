@@ -53,8 +53,9 @@ void KktSystem::analyse(const QpProblem& problem) {
   k_.resizeNonZeros(size + p.nonZeros() + a_eq.nonZeros() + a_in.nonZeros());
   int* outer = k_.outerIndexPtr();
   int* inner = k_.innerIndexPtr();
-  p_diagonal_.clear();
-  p_lower_.clear();
+  p_diagonal_.resize(p.nonZeros());
+  p_lower_.resize(p.nonZeros());
+  int diagonal_count = 0, lower_count = 0;
   a_eq_slot_.resize(a_eq.nonZeros());
   a_in_slot_.resize(a_in.nonZeros());
   diag_slot_.resize(size);
@@ -69,8 +70,8 @@ void KktSystem::analyse(const QpProblem& problem) {
     if (j >= n) continue;
     for (int q = p.outerIndexPtr()[j]; q < p.outerIndexPtr()[j + 1]; ++q) {
       const int row = p.innerIndexPtr()[q];
-      if (row == j) p_diagonal_.push_back({q, j});
-      if (row > j) p_lower_.push_back({q, append(row)});
+      if (row == j) p_diagonal_[diagonal_count++] = {q, j};
+      if (row > j) p_lower_[lower_count++] = {q, append(row)};
     }
     for (int q = a_eq.outerIndexPtr()[j]; q < a_eq.outerIndexPtr()[j + 1]; ++q)
       a_eq_slot_[q] = append(n + a_eq.innerIndexPtr()[q]);
@@ -79,7 +80,9 @@ void KktSystem::analyse(const QpProblem& problem) {
   }
   outer[size] = next;
   k_.resizeNonZeros(next);
-  std::fill(k_.valuePtr(), k_.valuePtr() + next, 0.0);
+  p_diagonal_.resize(diagonal_count);
+  p_lower_.resize(lower_count);
+  std::fill(k_.valuePtr(), k_.valuePtr() + next, 0.0);  // defined values for the ordering
 
   copy_pattern(problem.P, p_outer_, p_inner_);
   copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
