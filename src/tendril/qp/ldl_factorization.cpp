@@ -1,5 +1,6 @@
 #include "tendril/qp/ldl_factorization.hpp"
 
+#include <Eigen/Core>
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
@@ -7,20 +8,6 @@
 namespace tendril::qp {
 
 namespace {
-
-/// a . b over `length` entries, in four partial sums (short envelope rows: no call, no peeling).
-[[gnu::always_inline]] inline double dot(const double* a, const double* b, int length) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= length; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < length; ++i) s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
-}
 
 /// Representative of i's set in the union-find forest `parent` (path halving).
 int find_root(std::vector<int>& parent, int i) {
@@ -78,10 +65,13 @@ void LdlFactorization::analyse(const SparseMatrix& lower,
   n_ = static_cast<int>(lower.rows());
   chain_ordering(lower, pivot_sign);
   envelope(lower, pivot_sign);
-  chain_ordered_ = env_begin_[n_] <= kChainFill * lower.nonZeros();
-  envelope_kernel_ = chain_ordered_ && env_begin_[n_] >= kEnvelopeRow * n_;
+  chain_ordered_ = envelope_size_ <= kChainFill * lower.nonZeros();
+  envelope_kernel_ = chain_ordered_ && envelope_size_ >= kEnvelopeRow * n_;
   if (!chain_ordered_) amd_ordering(lower, pivot_sign);
-  if (!envelope_kernel_) symbolic(lower, pivot_sign);
+  if (envelope_kernel_)
+    panels(lower);
+  else
+    symbolic(lower, pivot_sign);
   d_inverse_.resize(n_);
   work_.resize(n_);
 }
@@ -102,17 +92,49 @@ void LdlFactorization::envelope(const SparseMatrix& lower,
       const int a = inverse[inner[p]], b = inverse[j];
       first_[std::max(a, b)] = std::min(first_[std::max(a, b)], std::min(a, b));
     }
-  env_begin_.resize(n_ + 1);
-  env_begin_[0] = 0;
-  for (int k = 0; k < n_; ++k) env_begin_[k + 1] = env_begin_[k] + k - first_[k];
-  env_.resize(env_begin_[n_]);
-  // where each entry of `lower` goes: the envelope (off the diagonal) or the diagonal (-1 - k)
+  envelope_size_ = 0;
+  for (int k = 0; k < n_; ++k) envelope_size_ += k - first_[k];
+}
+
+void LdlFactorization::panels(const SparseMatrix& lower) {
+  // runs: stretches of up to kRunRows rows with the same first column (their envelopes are one
+  // dense block, no padding), each a panel of 4 or 8 lanes
+  run_begin_.clear();
+  run_lanes_.clear();
+  run_base_.clear();
+  row_offset_.resize(n_);
+  row_lanes_.resize(n_);
+  int size = 0, widest = 0;
+  for (int k0 = 0; k0 < n_;) {
+    int k1 = k0 + 1;
+    while (k1 < n_ && k1 - k0 < kRunRows && first_[k1] == first_[k0]) ++k1;
+    const int lanes = k1 - k0 <= 4 ? 4 : 8, f = first_[k0], columns = k1 - 1 - f;
+    run_begin_.push_back(k0);
+    run_lanes_.push_back(lanes);
+    run_base_.push_back(size);
+    for (int k = k0; k < k1; ++k) {
+      row_offset_[k] = size + (k - k0) - f * lanes;
+      row_lanes_[k] = lanes;
+    }
+    size += lanes * columns;
+    widest = std::max(widest, columns);
+    k0 = k1;
+  }
+  run_begin_.push_back(n_);
+  panel_k_.assign(size, 0.0);
+  panel_l_.assign(size, 0.0);
+  panel_w_.assign(kRunRows * widest, 0.0);
+  // where each entry of `lower` goes: its panel (off the diagonal) or the diagonal (-1 - k)
+  std::vector<int> inverse(n_);
+  for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
   value_source_.resize(lower.nonZeros());
   for (int j = 0; j < n_; ++j)
     for (int p = outer[j]; p < outer[j + 1]; ++p) {
       const int a = std::max(inverse[inner[p]], inverse[j]);
       const int b = std::min(inverse[inner[p]], inverse[j]);
-      value_source_[p] = a == b ? -1 - a : env_begin_[a] + b - first_[a];
+      value_source_[p] = a == b ? -1 - a : row_offset_[a] + b * row_lanes_[a];
     }
 }
 
@@ -205,36 +227,111 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double scale, double 
 
 int LdlFactorization::factorize_envelope(const SparseMatrix& lower, double scale,
                                          double relative_threshold, double relative_shift) {
+  // the matrix's entries into their panels (the other entries of panel_k_ stay 0), the diagonal
+  // into work_
   const double* values = lower.valuePtr();
-  std::fill(env_.begin(), env_.end(), 0.0);
   for (std::size_t p = 0; p < value_source_.size(); ++p)
     if (value_source_[p] >= 0)
-      env_[value_source_[p]] = values[p];
+      panel_k_[value_source_[p]] = values[p];
     else
       work_[-1 - value_source_[p]] = values[p];
   int replaced = 0;
-  for (int k = 0; k < n_; ++k) {
-    // row k of L, stored from column first_[k]: first w_kj = l_kj d_j (row-oriented, dot products
-    // over the overlap of two envelopes), then l_kj and the pivot d_k
-    const int fk = first_[k];
-    double* row = env_.data() + env_begin_[k] - fk;
-    for (int j = fk; j < k; ++j) {
-      const int lo = std::max(fk, first_[j]);
-      const double* lj = env_.data() + env_begin_[j] - first_[j];
-      row[j] -= dot(row + lo, lj + lo, j - lo);
+  const int runs = static_cast<int>(run_lanes_.size());
+  for (int r = 0; r < runs; ++r) {
+    const int k0 = run_begin_[r];
+    if (run_begin_[r + 1] == k0 + 1 && first_[k0] == k0) {  // a row without off-diagonal entries
+      if (!std::isfinite(work_[k0])) return -1;
+      replaced +=
+          set_pivot(k0, work_[k0], std::abs(work_[k0]), scale, relative_threshold, relative_shift);
+      continue;
     }
-    double dk = work_[k];
-    double magnitude = std::abs(dk);  // sum of |terms| of d_k: its rounding error is ~ u magnitude
-    for (int j = fk; j < k; ++j) {
-      const double lkj = row[j] * d_inverse_[j];
-      dk -= lkj * row[j];
-      magnitude += std::abs(lkj * row[j]);
-      row[j] = lkj;
-    }
-    if (!std::isfinite(dk)) return -1;
-    replaced += set_pivot(k, dk, magnitude, scale, relative_threshold, relative_shift);
+    const bool finite =
+        run_lanes_[r] == 4
+            ? factorize_run<4>(r, scale, relative_threshold, relative_shift, replaced)
+            : factorize_run<8>(r, scale, relative_threshold, relative_shift, replaced);
+    if (!finite) return -1;
   }
   return replaced;
+}
+
+template <int Lanes>
+bool LdlFactorization::factorize_run(int r, double scale, double relative_threshold,
+                                     double relative_shift, int& replaced) {
+  // left-looking on the panel's columns: entry (k, j) of L D is a_kj - sum_i (L D)_ki l_ji over
+  // the columns i of row j's envelope, for all the run's rows k at once (a vector multiply-add per
+  // i with l_ji broadcast); the rows are kept as L D in panel_w_ and as L in panel_l_. The pivot
+  // d_k = a_kk - sum_j l_kj (L D)_kj and the magnitude of its terms add up lane by lane.
+  using Column = Eigen::Array<double, Lanes, 1>;
+  using Map = Eigen::Map<Column>;
+  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
+  const double* a = panel_k_.data() + run_base_[r] - f * Lanes;  // column j at a + j * Lanes
+  double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  double* w = panel_w_.data() - f * Lanes;
+  Column sum = Column::Zero(), magnitude = Column::Zero();
+  // column j of L D: a_kj - sum_i (L D)_ki l_ji for i in lo .. j - 1 (l_ji at lj[i * stride])
+  const auto column = [&](int j, int lo, const double* lj, int stride) {
+    Column wj = Map(const_cast<double*>(a) + j * Lanes);
+    for (int i = lo; i < j; ++i) wj -= Map(w + i * Lanes) * lj[i * stride];
+    return wj;
+  };
+  for (int j = f; j < k0; ++j) {  // the columns left of the run (rows of earlier runs)
+    const Column wj =
+        column(j, std::max(f, first_[j]), panel_l_.data() + row_offset_[j], row_lanes_[j]);
+    const Column lj = wj * d_inverse_[j];
+    Map(w + j * Lanes) = wj;  // the unused lanes stay 0
+    Map(l + j * Lanes) = lj;
+    sum += lj * wj;
+    magnitude += (lj * wj).abs();
+  }
+  for (int q = 0; q < rows; ++q) {  // the run's triangle: pivot k, then column k below it
+    const int k = k0 + q;
+    const double dk = work_[k] - sum[q];
+    if (!std::isfinite(dk)) return false;
+    replaced += set_pivot(k, dk, std::abs(work_[k]) + magnitude[q], scale, relative_threshold,
+                          relative_shift);
+    if (q + 1 == rows) break;
+    const Column wk = column(k, f, l + q, Lanes);
+    for (int p = q + 1; p < rows; ++p) {
+      const double lpk = wk[p] * d_inverse_[k];
+      w[k * Lanes + p] = wk[p];
+      l[k * Lanes + p] = lpk;
+      sum[p] += lpk * wk[p];
+      magnitude[p] += std::abs(lpk * wk[p]);
+    }
+  }
+  return true;
+}
+
+template <int Lanes>
+void LdlFactorization::forward_run(int r) {
+  // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
+  // triangle (its upper part and unused lanes are 0)
+  using Column = Eigen::Array<double, Lanes, 1>;
+  using Map = Eigen::Map<const Column>;
+  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
+  const double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  Column b = Column::Zero();
+  for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
+  for (int j = f; j < k0; ++j) b -= Map(l + j * Lanes) * work_[j];
+  for (int q = 0; q + 1 < rows; ++q) b -= Map(l + (k0 + q) * Lanes) * b[q];
+  for (int q = 0; q < rows; ++q) work_[k0 + q] = b[q];
+}
+
+template <int Lanes>
+void LdlFactorization::backward_run(int r) {
+  // L^T x = y: the run's triangle from its last row up, then each column left of the run less
+  // its dot product with the run's x
+  using Column = Eigen::Array<double, Lanes, 1>;
+  using Map = Eigen::Map<const Column>;
+  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
+  const double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  Column x = Column::Zero();
+  for (int q = rows - 1; q >= 0; --q) {
+    double xq = work_[k0 + q];
+    for (int p = q + 1; p < rows; ++p) xq -= l[(k0 + q) * Lanes + p] * x[p];
+    x[q] = work_[k0 + q] = xq;
+  }
+  for (int j = f; j < k0; ++j) work_[j] -= (Map(l + j * Lanes) * x).sum();
 }
 
 int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
@@ -271,15 +368,19 @@ int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
 void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
   if (envelope_kernel_) {
-    // L w = b (row-oriented dot products), then D L^T x = w (column-oriented updates)
-    for (int k = 0; k < n_; ++k)
-      work_[k] -= dot(env_.data() + env_begin_[k], work_.data() + first_[k], k - first_[k]);
+    // L w = b run by run, then D L^T x = w from the last run back
+    const int runs = static_cast<int>(run_lanes_.size());
+    for (int r = 0; r < runs; ++r)
+      if (run_lanes_[r] == 4)
+        forward_run<4>(r);
+      else
+        forward_run<8>(r);
     for (int k = 0; k < n_; ++k) work_[k] *= d_inverse_[k];
-    for (int k = n_ - 1; k >= 0; --k) {
-      const double xk = work_[k];
-      const double* row = env_.data() + env_begin_[k] - first_[k];
-      for (int j = first_[k]; j < k; ++j) work_[j] -= row[j] * xk;
-    }
+    for (int r = runs - 1; r >= 0; --r)
+      if (run_lanes_[r] == 4)
+        backward_run<4>(r);
+      else
+        backward_run<8>(r);
     for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
     return;
   }
