@@ -98,29 +98,27 @@ void LdlFactorization::envelope(const SparseMatrix& lower,
 
 void LdlFactorization::panels(const SparseMatrix& lower) {
   // runs: stretches of up to kRunRows rows with the same first column (their envelopes are one
-  // dense block, no padding), each a panel of 4 or 8 lanes
-  run_begin_.clear();
-  run_lanes_.clear();
-  run_base_.clear();
-  row_offset_.resize(n_);
-  row_lanes_.resize(n_);
+  // dense block, no padding), each a panel of 4 or 8 lanes; a row alone without entries left of
+  // its diagonal needs no run
+  runs_.clear();
+  diagonal_rows_.clear();
+  row_place_.resize(n_);
   int size = 0, widest = 0;
   for (int k0 = 0; k0 < n_;) {
     int k1 = k0 + 1;
     while (k1 < n_ && k1 - k0 < kRunRows && first_[k1] == first_[k0]) ++k1;
-    const int lanes = k1 - k0 <= 4 ? 4 : 8, f = first_[k0], columns = k1 - 1 - f;
-    run_begin_.push_back(k0);
-    run_lanes_.push_back(lanes);
-    run_base_.push_back(size);
-    for (int k = k0; k < k1; ++k) {
-      row_offset_[k] = size + (k - k0) - f * lanes;
-      row_lanes_[k] = lanes;
+    const Run run{k0, k1 - k0, first_[k0], k1 - k0 <= 4 ? 4 : 8, size};
+    for (int k = k0; k < k1; ++k)
+      row_place_[k] = {run.first, size + (k - k0) - run.first * run.lanes, run.lanes};
+    if (k1 == k0 + 1 && run.first == k0) {
+      diagonal_rows_.push_back(k0);
+    } else {
+      runs_.push_back(run);
+      size += run.lanes * (k1 - 1 - run.first);
+      widest = std::max(widest, k1 - 1 - run.first);
     }
-    size += lanes * columns;
-    widest = std::max(widest, columns);
     k0 = k1;
   }
-  run_begin_.push_back(n_);
   panel_k_.assign(size, 0.0);
   panel_l_.assign(size, 0.0);
   panel_w_.assign(kRunRows * widest, 0.0);
@@ -134,7 +132,7 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
     for (int p = outer[j]; p < outer[j + 1]; ++p) {
       const int a = std::max(inverse[inner[p]], inverse[j]);
       const int b = std::min(inverse[inner[p]], inverse[j]);
-      value_source_[p] = a == b ? -1 - a : row_offset_[a] + b * row_lanes_[a];
+      value_source_[p] = a == b ? -1 - a : row_place_[a].offset + b * row_place_[a].lanes;
     }
 }
 
@@ -236,26 +234,22 @@ int LdlFactorization::factorize_envelope(const SparseMatrix& lower, double scale
     else
       work_[-1 - value_source_[p]] = values[p];
   int replaced = 0;
-  const int runs = static_cast<int>(run_lanes_.size());
-  for (int r = 0; r < runs; ++r) {
-    const int k0 = run_begin_[r];
-    if (run_begin_[r + 1] == k0 + 1 && first_[k0] == k0) {  // a row without off-diagonal entries
-      if (!std::isfinite(work_[k0])) return -1;
-      replaced +=
-          set_pivot(k0, work_[k0], std::abs(work_[k0]), scale, relative_threshold, relative_shift);
-      continue;
-    }
+  for (const int k : diagonal_rows_) {  // d_k = a_kk (first: later runs divide by it)
+    if (!std::isfinite(work_[k])) return -1;
+    replaced +=
+        set_pivot(k, work_[k], std::abs(work_[k]), scale, relative_threshold, relative_shift);
+  }
+  for (const Run& run : runs_) {
     const bool finite =
-        run_lanes_[r] == 4
-            ? factorize_run<4>(r, scale, relative_threshold, relative_shift, replaced)
-            : factorize_run<8>(r, scale, relative_threshold, relative_shift, replaced);
+        run.lanes == 4 ? factorize_run<4>(run, scale, relative_threshold, relative_shift, replaced)
+                       : factorize_run<8>(run, scale, relative_threshold, relative_shift, replaced);
     if (!finite) return -1;
   }
   return replaced;
 }
 
 template <int Lanes>
-bool LdlFactorization::factorize_run(int r, double scale, double relative_threshold,
+bool LdlFactorization::factorize_run(const Run& run, double scale, double relative_threshold,
                                      double relative_shift, int& replaced) {
   // left-looking on the panel's columns: entry (k, j) of L D is a_kj - sum_i (L D)_ki l_ji over
   // the columns i of row j's envelope, for all the run's rows k at once (a vector multiply-add per
@@ -263,9 +257,9 @@ bool LdlFactorization::factorize_run(int r, double scale, double relative_thresh
   // d_k = a_kk - sum_j l_kj (L D)_kj and the magnitude of its terms add up lane by lane.
   using Column = Eigen::Array<double, Lanes, 1>;
   using Map = Eigen::Map<Column>;
-  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
-  const double* a = panel_k_.data() + run_base_[r] - f * Lanes;  // column j at a + j * Lanes
-  double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  const int k0 = run.begin, rows = run.rows, f = run.first;
+  const double* a = panel_k_.data() + run.base - f * Lanes;  // column j at a + j * Lanes
+  double* l = panel_l_.data() + run.base - f * Lanes;
   double* w = panel_w_.data() - f * Lanes;
   Column sum = Column::Zero(), magnitude = Column::Zero();
   // column j of L D: a_kj - sum_i (L D)_ki l_ji for i in lo .. j - 1 (l_ji at lj[i * stride])
@@ -275,8 +269,8 @@ bool LdlFactorization::factorize_run(int r, double scale, double relative_thresh
     return wj;
   };
   for (int j = f; j < k0; ++j) {  // the columns left of the run (rows of earlier runs)
-    const Column wj =
-        column(j, std::max(f, first_[j]), panel_l_.data() + row_offset_[j], row_lanes_[j]);
+    const RowPlace& row = row_place_[j];
+    const Column wj = column(j, std::max(f, row.first), panel_l_.data() + row.offset, row.lanes);
     const Column lj = wj * d_inverse_[j];
     Map(w + j * Lanes) = wj;  // the unused lanes stay 0
     Map(l + j * Lanes) = lj;
@@ -303,13 +297,13 @@ bool LdlFactorization::factorize_run(int r, double scale, double relative_thresh
 }
 
 template <int Lanes>
-void LdlFactorization::forward_run(int r) {
+void LdlFactorization::forward_run(const Run& run) {
   // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
   // triangle (its upper part and unused lanes are 0)
   using Column = Eigen::Array<double, Lanes, 1>;
   using Map = Eigen::Map<const Column>;
-  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
-  const double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  const int k0 = run.begin, rows = run.rows, f = run.first;
+  const double* l = panel_l_.data() + run.base - f * Lanes;
   Column b = Column::Zero();
   for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
   for (int j = f; j < k0; ++j) b -= Map(l + j * Lanes) * work_[j];
@@ -318,19 +312,17 @@ void LdlFactorization::forward_run(int r) {
 }
 
 template <int Lanes>
-void LdlFactorization::backward_run(int r) {
+void LdlFactorization::backward_run(const Run& run) {
   // L^T x = y: the run's triangle from its last row up, then each column left of the run less
   // its dot product with the run's x
   using Column = Eigen::Array<double, Lanes, 1>;
   using Map = Eigen::Map<const Column>;
-  const int k0 = run_begin_[r], rows = run_begin_[r + 1] - k0, f = first_[k0];
-  const double* l = panel_l_.data() + run_base_[r] - f * Lanes;
+  const int k0 = run.begin, rows = run.rows, f = run.first;
+  const double* l = panel_l_.data() + run.base - f * Lanes;
   Column x = Column::Zero();
-  for (int q = rows - 1; q >= 0; --q) {
-    double xq = work_[k0 + q];
-    for (int p = q + 1; p < rows; ++p) xq -= l[(k0 + q) * Lanes + p] * x[p];
-    x[q] = work_[k0 + q] = xq;
-  }
+  x[rows - 1] = work_[k0 + rows - 1];
+  for (int q = rows - 2; q >= 0; --q)  // column k0 + q: 0 in lanes q and above (x's 0 lanes)
+    x[q] = work_[k0 + q] -= (Map(l + (k0 + q) * Lanes) * x).sum();
   for (int j = f; j < k0; ++j) work_[j] -= (Map(l + j * Lanes) * x).sum();
 }
 
@@ -369,18 +361,17 @@ void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
   if (envelope_kernel_) {
     // L w = b run by run, then D L^T x = w from the last run back
-    const int runs = static_cast<int>(run_lanes_.size());
-    for (int r = 0; r < runs; ++r)
-      if (run_lanes_[r] == 4)
-        forward_run<4>(r);
+    for (const Run& run : runs_)
+      if (run.lanes == 4)
+        forward_run<4>(run);
       else
-        forward_run<8>(r);
+        forward_run<8>(run);
     for (int k = 0; k < n_; ++k) work_[k] *= d_inverse_[k];
-    for (int r = runs - 1; r >= 0; --r)
-      if (run_lanes_[r] == 4)
-        backward_run<4>(r);
+    for (auto run = runs_.rbegin(); run != runs_.rend(); ++run)
+      if (run->lanes == 4)
+        backward_run<4>(*run);
       else
-        backward_run<8>(r);
+        backward_run<8>(*run);
     for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
     return;
   }

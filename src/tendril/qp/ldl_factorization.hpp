@@ -81,17 +81,28 @@ class LdlFactorization {
   /// LDL^T inside the envelope, run by run (chain ordering).
   int factorize_envelope(const SparseMatrix& lower, double scale, double relative_threshold,
                          double relative_shift);
-  /// Rows of L and pivots of run r, whose panel has `Lanes` lanes; adds the replaced pivots to
+  /// A run of the envelope kernel: rows begin .. begin + rows - 1, all with the first column
+  /// `first`; column j of its panel (the row's entries in lanes 0 .. rows - 1) starts at
+  /// base + (j - first) * lanes; it has begin + rows - 1 - first columns (those left of the run
+  /// and its triangle's). The unused lanes and the triangle's upper part stay 0.
+  struct Run {
+    int begin, rows, first, lanes, base;
+  };
+  /// Where row k of L lies in the panels: entry (k, j) at offset + j * lanes, j from first
+  struct RowPlace {
+    int first, offset, lanes;
+  };
+  /// Rows of L and pivots of `run`, whose panel has `Lanes` lanes; adds the replaced pivots to
   /// `replaced`; false if a pivot is not finite.
   template <int Lanes>
-  bool factorize_run(int r, double scale, double relative_threshold, double relative_shift,
+  bool factorize_run(const Run& run, double scale, double relative_threshold, double relative_shift,
                      int& replaced);
-  /// work_ <- L^-1 work_ on the rows of run r (the earlier rows already solved).
+  /// work_ <- L^-1 work_ on the rows of `run` (the earlier rows already solved).
   template <int Lanes>
-  void forward_run(int r);
-  /// work_ <- L^-T work_ on the rows of run r and the columns left of it (the later rows solved).
+  void forward_run(const Run& run);
+  /// work_ <- L^-T work_ on the rows of `run` and the columns left of it (the later rows solved).
   template <int Lanes>
-  void backward_run(int r);
+  void backward_run(const Run& run);
   /// Up-looking sparse LDL^T on the analysed pattern (AMD ordering).
   int factorize_sparse(const SparseMatrix& lower, double scale, double relative_threshold,
                        double relative_shift);
@@ -102,19 +113,19 @@ class LdlFactorization {
   std::vector<int> perm_;     // new index -> original index (n)
   std::vector<int> cp_, ci_;  // permuted upper triangle, compressed columns (n + 1, nnz)
   // sparse kernel: index into the values of `lower` of each entry of the permuted matrix; envelope
-  // kernel: place of each entry of `lower` in env_, or -1 - k for the diagonal of row k (nnz)
+  // kernel: place of each entry of `lower` in panel_k_, or -1 - k for the diagonal of row k (nnz)
   std::vector<int> value_source_;
   std::vector<signed char> sign_;            // pivot sign in the new ordering (n)
   std::vector<int> parent_, lp_, lnz_, li_;  // elimination tree, L columns (n, n + 1, n, nnz(L))
   std::vector<int> row_begin_,
       row_pattern_;  // pattern of each row of L, topological order (n + 1, nnz(L))
   std::vector<double> lx_, d_inverse_, y_, work_;  // L values, 1 / D, work vectors
-  // envelope kernel: row k of L in columns first_[k] .. k - 1 (n); the runs: first row (runs +
-  // 1), lanes and offset of each run's panel (runs); entry (k, j) of a panel at
-  // row_offset_[k] + j * row_lanes_[k] (n). A run of h rows from k0 has k0 - first_[k0] + h - 1
-  // columns (those left of it and its triangle's); unused lanes and the triangle's upper part stay
-  // 0.
-  std::vector<int> first_, run_begin_, run_lanes_, run_base_, row_offset_, row_lanes_;
+  // envelope kernel: row k of L in columns first_[k] .. k - 1 (n), the runs, the place of each
+  // row in the panels (n) and the rows without entries left of the diagonal outside the runs
+  std::vector<int> first_;
+  std::vector<Run> runs_;
+  std::vector<RowPlace> row_place_;
+  std::vector<int> diagonal_rows_;
   int envelope_size_ = 0;  // entries of the envelope (below the diagonal)
   // panels: entries of the matrix (0 elsewhere), of L, and of L D for the run being factorised
   std::vector<double> panel_k_, panel_l_, panel_w_;
