@@ -121,7 +121,13 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
     k0 = k1;
   }
   panel_k_.assign(size, 0.0);
-  panel_l_.assign(size, 0.0);
+  // L: factorize() writes every lane of the columns left of a run; its triangle's upper part and
+  // unused lanes stay 0
+  panel_l_.resize(size);
+  for (const Run& run : runs_) {
+    const auto triangle = panel_l_.begin() + run.base + (run.begin - run.first) * run.lanes;
+    std::fill(triangle, triangle + (run.rows - 1) * run.lanes, 0.0);
+  }
   panel_w_.assign(kRunRows * widest, 0.0);
   // where each entry of `lower` goes: its panel (off the diagonal) or the diagonal (-1 - k)
   std::vector<int> inverse(n_);
