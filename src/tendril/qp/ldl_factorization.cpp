@@ -10,6 +10,12 @@ namespace tendril::qp {
 
 namespace {
 
+/// A column of a panel of the envelope kernel (`Lanes` rows of a run), and one in place.
+template <int Lanes>
+using PanelColumn = Eigen::Array<double, Lanes, 1>;
+template <int Lanes>
+using PanelMap = Eigen::Map<const PanelColumn<Lanes>>;
+
 /// Representative of i's set in the union-find forest `parent` (path halving).
 int find_root(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -262,7 +268,7 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
   // the columns i of row j's envelope, for all the run's rows k at once (a vector multiply-add per
   // i with l_ji broadcast); the rows are kept as L D in panel_w_ and as L in panel_l_. The pivot
   // d_k = a_kk - sum_j l_kj (L D)_kj and the magnitude of its terms add up lane by lane.
-  using Column = Eigen::Array<double, Lanes, 1>;
+  using Column = PanelColumn<Lanes>;
   using Map = Eigen::Map<Column>;
   const int k0 = run.begin, rows = run.rows, f = run.first;
   const double* a = panel_k_.data() + run.base - f * Lanes;  // column j at a + j * Lanes
@@ -316,30 +322,25 @@ template <int Lanes>
 void LdlFactorization::forward_run(const Run& run) {
   // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
   // triangle (its upper part and unused lanes are 0)
-  using Column = Eigen::Array<double, Lanes, 1>;
-  using Map = Eigen::Map<const Column>;
-  const int k0 = run.begin, rows = run.rows, f = run.first;
-  const double* l = panel_l_.data() + run.base - f * Lanes;
-  Column b = Column::Zero();
-  for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
-  for (int j = f; j < k0; ++j) b -= Map(l + j * Lanes) * work_[j];
-  for (int q = 0; q + 1 < rows; ++q) b -= Map(l + (k0 + q) * Lanes) * b[q];
-  for (int q = 0; q < rows; ++q) work_[k0 + q] = b[q];
+  const double* l = panel_l_.data() + run.base - run.first * Lanes;
+  PanelColumn<Lanes> b = PanelColumn<Lanes>::Zero();
+  for (int q = 0; q < run.rows; ++q) b[q] = work_[run.begin + q];
+  for (int j = run.first; j < run.begin; ++j) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+  for (int q = 0; q + 1 < run.rows; ++q) b -= PanelMap<Lanes>(l + (run.begin + q) * Lanes) * b[q];
+  for (int q = 0; q < run.rows; ++q) work_[run.begin + q] = b[q];
 }
 
 template <int Lanes>
 void LdlFactorization::backward_run(const Run& run) {
-  // L^T x = y: the run's triangle from its last row up, then each column left of the run less
-  // its dot product with the run's x
-  using Column = Eigen::Array<double, Lanes, 1>;
-  using Map = Eigen::Map<const Column>;
-  const int k0 = run.begin, rows = run.rows, f = run.first;
-  const double* l = panel_l_.data() + run.base - f * Lanes;
-  Column x = Column::Zero();
-  x[rows - 1] = work_[k0 + rows - 1];
-  for (int q = rows - 2; q >= 0; --q)  // column k0 + q: 0 in lanes q and above (x's 0 lanes)
-    x[q] = work_[k0 + q] -= (Map(l + (k0 + q) * Lanes) * x).sum();
-  for (int j = f; j < k0; ++j) work_[j] -= (Map(l + j * Lanes) * x).sum();
+  // L^T x = y: the run's triangle from its last row up (column k0 + q is 0 in lanes q and above,
+  // where x is still 0), then each column left of the run less its dot product with the run's x
+  const int k0 = run.begin;
+  const double* l = panel_l_.data() + run.base - run.first * Lanes;
+  PanelColumn<Lanes> x = PanelColumn<Lanes>::Zero();
+  x[run.rows - 1] = work_[k0 + run.rows - 1];
+  for (int q = run.rows - 2; q >= 0; --q)
+    x[q] = work_[k0 + q] -= (PanelMap<Lanes>(l + (k0 + q) * Lanes) * x).sum();
+  for (int j = run.first; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
 }
 
 int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,

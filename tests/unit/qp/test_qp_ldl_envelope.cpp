@@ -139,11 +139,20 @@ double relative_difference(const VecX& x, const VecX& reference) {
   return (x - reference).lpNorm<Eigen::Infinity>() / reference.lpNorm<Eigen::Infinity>();
 }
 
+/// The solve of `ldl` and that of the dense factors agree on a random right-hand side; returns it.
+VecX expect_solve_as_dense(LdlFactorization& ldl, const DenseLdlt& dense, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const VecX rhs = VecX::NullaryExpr(ldl.size(), [&] { return u(rng); });
+  VecX x = rhs;
+  ldl.solve_in_place(x);
+  EXPECT_LE(relative_difference(x, dense_solve(dense, rhs)), 1e-10);
+  return rhs;
+}
+
 TEST(QpLdlEnvelope, ChainMatricesOfManyRunShapesSolveAsTheDenseLdlt) {
   // two value sets on one pattern per shape (the second reuses the panels of the first), contact
   // rows switched off in each at random
   std::mt19937 rng(3);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 12; ++trial) {
     SCOPED_TRACE(trial);
     const ChainShape shape = random_shape(3 + trial, false, rng);
@@ -158,10 +167,9 @@ TEST(QpLdlEnvelope, ChainMatricesOfManyRunShapesSolveAsTheDenseLdlt) {
       const DenseLdlt dense = dense_ldlt(full(lower), sign, scale, 1e-14, 1e-10);
       ASSERT_EQ(dense.replaced, 0);
       EXPECT_EQ(ldl.factorize(lower, scale, 1e-14, 1e-10), 0);
-      const VecX rhs = VecX::NullaryExpr(lower.rows(), [&] { return u(rng); });
+      const VecX rhs = expect_solve_as_dense(ldl, dense, rng);
       VecX x = rhs;
       ldl.solve_in_place(x);
-      EXPECT_LE(relative_difference(x, dense_solve(dense, rhs)), 1e-10);
       EXPECT_LE(relative_difference(x, full(lower).partialPivLu().solve(rhs)), 1e-10);
     }
   }
@@ -173,11 +181,10 @@ TEST(QpLdlEnvelope, RepeatedRowsReplaceAsManyPivotsAsTheDenseElimination) {
   // shift 1 the regularised factors stay well conditioned, so their solve compares closely with the
   // dense one
   std::mt19937 rng(5);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<signed char> sign;
   for (int trial = 0; trial < 8; ++trial) {
     SCOPED_TRACE(trial);
     const ChainShape shape = random_shape(4 + trial, true, rng);
-    std::vector<signed char> sign;
     const SparseMatrix lower = chain_matrix(shape, 1e-2, 0.0, true, rng, sign);
     LdlFactorization ldl;
     ldl.analyse(lower, sign);
@@ -188,10 +195,7 @@ TEST(QpLdlEnvelope, RepeatedRowsReplaceAsManyPivotsAsTheDenseElimination) {
       repeated += (shape.joint[b] > 1) + (shape.contact[b] > 1);
     EXPECT_EQ(dense.replaced, repeated);
     EXPECT_EQ(ldl.factorize(lower, 1.0, 1e-8, 1.0), dense.replaced);
-    const VecX rhs = VecX::NullaryExpr(lower.rows(), [&] { return u(rng); });
-    VecX x = rhs;
-    ldl.solve_in_place(x);
-    EXPECT_LE(relative_difference(x, dense_solve(dense, rhs)), 1e-10);
+    expect_solve_as_dense(ldl, dense, rng);
   }
 }
 
