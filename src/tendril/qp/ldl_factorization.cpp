@@ -322,23 +322,24 @@ template <int Lanes>
 void LdlFactorization::forward_run(const Run& run) {
   // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
   // triangle (its upper part and unused lanes are 0)
+  const int k0 = run.begin, rows = run.rows;
   const double* l = panel_l_.data() + run.base - run.first * Lanes;
   PanelColumn<Lanes> b = PanelColumn<Lanes>::Zero();
-  for (int q = 0; q < run.rows; ++q) b[q] = work_[run.begin + q];
-  for (int j = run.first; j < run.begin; ++j) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
-  for (int q = 0; q + 1 < run.rows; ++q) b -= PanelMap<Lanes>(l + (run.begin + q) * Lanes) * b[q];
-  for (int q = 0; q < run.rows; ++q) work_[run.begin + q] = b[q];
+  for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
+  for (int j = run.first; j < k0; ++j) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+  for (int q = 0; q + 1 < rows; ++q) b -= PanelMap<Lanes>(l + (k0 + q) * Lanes) * b[q];
+  for (int q = 0; q < rows; ++q) work_[k0 + q] = b[q];
 }
 
 template <int Lanes>
 void LdlFactorization::backward_run(const Run& run) {
   // L^T x = y: the run's triangle from its last row up (column k0 + q is 0 in lanes q and above,
   // where x is still 0), then each column left of the run less its dot product with the run's x
-  const int k0 = run.begin;
+  const int k0 = run.begin, rows = run.rows;
   const double* l = panel_l_.data() + run.base - run.first * Lanes;
   PanelColumn<Lanes> x = PanelColumn<Lanes>::Zero();
-  x[run.rows - 1] = work_[k0 + run.rows - 1];
-  for (int q = run.rows - 2; q >= 0; --q)
+  x[rows - 1] = work_[k0 + rows - 1];
+  for (int q = rows - 2; q >= 0; --q)
     x[q] = work_[k0 + q] -= (PanelMap<Lanes>(l + (k0 + q) * Lanes) * x).sum();
   for (int j = run.first; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
 }
