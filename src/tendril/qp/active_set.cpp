@@ -33,7 +33,7 @@ ActiveSetResult solve_active_set(const QpProblem& problem, const QpOptions& opti
 
     // equality-constrained subproblem on the working set: active rows get D_i = 0, the others z_i =
     // 0
-    work.kkt.set_values(problem, options.regularization, active, work.d);
+    work.kkt.set_inequality_rows(problem, active, work.d);
     ++result.factorizations;
     if (!work.kkt.factorize()) {
       result.numerical_failure = true;

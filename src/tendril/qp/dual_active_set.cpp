@@ -19,7 +19,7 @@ constexpr int kWarmStartDrops = 2;
 bool solve_working_set(const QpProblem& problem, const QpOptions& options,
                        const std::vector<char>& working, QpWorkspace& work,
                        ActiveSetResult& result) {
-  work.kkt.set_values(problem, options.regularization, working, work.d);
+  work.kkt.set_inequality_rows(problem, working, work.d);
   ++result.factorizations;
   if (!work.kkt.factorize()) {
     result.numerical_failure = true;

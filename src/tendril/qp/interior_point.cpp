@@ -74,7 +74,7 @@ bool start_point(const QpProblem& problem, const QpOptions& options, QpWorkspace
                  QpPoint& point, VecX& s, InteriorPointResult& result) {
   const int m_in = problem.num_inequalities();
   work.d.setOnes(m_in);
-  work.kkt.set_values(problem, options.regularization, work.row_on, work.d);
+  work.kkt.set_inequality_rows(problem, work.row_on, work.d);
   ++result.factorizations;
   if (!work.kkt.factorize()) {
     result.status = QpStatus::numerical_failure;
@@ -159,7 +159,7 @@ bool predictor_corrector(const QpProblem& problem, const QpOptions& options, QpW
   const double mu = m_in > 0 ? s.dot(z) / m_in : 0.0;
 
   work.d = s.cwiseQuotient(z);
-  work.kkt.set_values(problem, options.regularization, work.row_on, work.d);
+  work.kkt.set_inequality_rows(problem, work.row_on, work.d);
   ++result.factorizations;
   if (!work.kkt.factorize()) {
     result.status = QpStatus::numerical_failure;

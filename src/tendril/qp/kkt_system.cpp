@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "tendril/core/error.hpp"
 
@@ -52,7 +53,9 @@ void KktSystem::analyse(const QpProblem& problem) {
   k_.resizeNonZeros(size + p.nonZeros() + a_eq.nonZeros() + a_in.nonZeros());
   int* outer = k_.outerIndexPtr();
   int* inner = k_.innerIndexPtr();
-  p_slot_.assign(p.nonZeros(), -1);
+  p_diagonal_.resize(p.nonZeros());
+  p_lower_.resize(p.nonZeros());
+  int diagonal_count = 0, lower_count = 0;
   a_eq_slot_.resize(a_eq.nonZeros());
   a_in_slot_.resize(a_in.nonZeros());
   diag_slot_.resize(size);
@@ -67,8 +70,8 @@ void KktSystem::analyse(const QpProblem& problem) {
     if (j >= n) continue;
     for (int q = p.outerIndexPtr()[j]; q < p.outerIndexPtr()[j + 1]; ++q) {
       const int row = p.innerIndexPtr()[q];
-      if (row == j) p_slot_[q] = diag_slot_[j];
-      if (row > j) p_slot_[q] = append(row);
+      if (row == j) p_diagonal_[diagonal_count++] = {q, j};
+      if (row > j) p_lower_[lower_count++] = {q, append(row)};
     }
     for (int q = a_eq.outerIndexPtr()[j]; q < a_eq.outerIndexPtr()[j + 1]; ++q)
       a_eq_slot_[q] = append(n + a_eq.innerIndexPtr()[q]);
@@ -77,15 +80,19 @@ void KktSystem::analyse(const QpProblem& problem) {
   }
   outer[size] = next;
   k_.resizeNonZeros(next);
-  std::fill(k_.valuePtr(), k_.valuePtr() + next, 0.0);
+  p_diagonal_.resize(diagonal_count);
+  p_lower_.resize(lower_count);
+  std::fill(k_.valuePtr(), k_.valuePtr() + next, 0.0);  // defined values for the ordering
 
   copy_pattern(problem.P, p_outer_, p_inner_);
   copy_pattern(problem.A_eq, a_eq_outer_, a_eq_inner_);
   copy_pattern(problem.A_in, a_in_outer_, a_in_inner_);
   regularization_.resize(size);
+  k0_diagonal_.resize(size);
   block_begin_ = {0, n, n + m_eq, size};
   residual_.resize(size);
-  magnitude_.resize(size);
+  terms_.resize(size);
+  signed_u_.resize(size);
   step_.resize(size);
   arnoldi_.resize(size);
   std::vector<signed char> sign(size, -1);
@@ -93,35 +100,67 @@ void KktSystem::analyse(const QpProblem& problem) {
   ldl_.analyse(k_, sign);
 }
 
-void KktSystem::set_values(const QpProblem& problem, double regularization,
-                           const std::vector<char>& row_on, const VecX& d) {
+// every stored entry of K is the slot of one entry of P's strict lower triangle, A_eq or A_in, or a
+// diagonal entry: each is written once (P's diagonal entries summed into K0's diagonal), nothing is
+// cleared first
+
+void KktSystem::set_problem(const QpProblem& problem, double regularization) {
   const int n = problem.num_variables();
   const int m_eq = problem.num_equalities();
-  const int m_in = problem.num_inequalities();
   double* value = k_.valuePtr();
-  std::fill(value, value + k_.nonZeros(), 0.0);
-
-  for (std::size_t k = 0; k < p_slot_.size(); ++k)
-    if (p_slot_[k] >= 0) value[p_slot_[k]] += problem.P.valuePtr()[k];
-  for (std::size_t k = 0; k < a_eq_slot_.size(); ++k)
-    value[a_eq_slot_[k]] = problem.A_eq.valuePtr()[k];
-  for (std::size_t k = 0; k < a_in_slot_.size(); ++k)
-    value[a_in_slot_[k]] =
-        row_on[problem.A_in.innerIndexPtr()[k]] ? problem.A_in.valuePtr()[k] : 0.0;
-  for (int i = 0; i < m_in; ++i) value[diag_slot_[n + m_eq + i]] = row_on[i] ? -d[i] : -1.0;
+  double* k0_diagonal = k0_diagonal_.data();
+  double k_max = 0.0;
+  const double* p_value = problem.P.valuePtr();
+  std::fill(k0_diagonal, k0_diagonal + n + m_eq, 0.0);
+  for (const Entry& e : p_diagonal_) k0_diagonal[e.slot] += p_value[e.source];
+  for (const Entry& e : p_lower_) {
+    value[e.slot] = p_value[e.source];
+    k_max = std::max(k_max, std::abs(p_value[e.source]));
+  }
+  const double* a_eq_value = problem.A_eq.valuePtr();
+  const int a_eq_count = static_cast<int>(a_eq_slot_.size());
+  for (int k = 0; k < a_eq_count; ++k) {
+    value[a_eq_slot_[k]] = a_eq_value[k];
+    k_max = std::max(k_max, std::abs(a_eq_value[k]));
+  }
+  double p_max = 0.0;
+  for (int j = 0; j < n; ++j) {
+    p_max = std::max(p_max, k0_diagonal[j]);
+    k_max = std::max(k_max, std::abs(k0_diagonal[j]));
+  }
+  problem_k_max_ = k_max;
 
   // regularisation: rho_j = eps max(P_jj, 1e-3 max_k P_kk) relative to the primal diagonal (the
   // refinement then contracts by ~eps per step whatever the mass scale), delta = eps on the
   // multipliers
-  k_max_ = 0.0;
-  for (int k = 0; k < k_.nonZeros(); ++k) k_max_ = std::max(k_max_, std::abs(value[k]));
-  double p_max = 0.0;
-  for (int j = 0; j < n; ++j) p_max = std::max(p_max, value[diag_slot_[j]]);
   const double p_floor = p_max > 0.0 ? 1e-3 * p_max : 1.0;
   for (int j = 0; j < n; ++j)
-    regularization_[j] = regularization * std::max(value[diag_slot_[j]], p_floor);
-  regularization_.tail(m_eq + m_in).setConstant(-regularization);
-  for (int i = 0; i < size(); ++i) value[diag_slot_[i]] += regularization_[i];
+    regularization_[j] = regularization * std::max(k0_diagonal[j], p_floor);
+  regularization_.tail(size() - n).setConstant(-regularization);
+  for (int i = 0; i < n + m_eq; ++i) value[diag_slot_[i]] = k0_diagonal[i] + regularization_[i];
+}
+
+void KktSystem::set_inequality_rows(const QpProblem& problem, const std::vector<char>& row_on,
+                                    const VecX& d) {
+  const int first = problem.num_variables() + problem.num_equalities();
+  double* value = k_.valuePtr();
+  double* k0_diagonal = k0_diagonal_.data();
+  double k_max = problem_k_max_;
+  const double* a_in_value = problem.A_in.valuePtr();
+  const int* a_in_row = problem.A_in.innerIndexPtr();
+  const int a_in_count = static_cast<int>(a_in_slot_.size());
+  for (int k = 0; k < a_in_count; ++k) {
+    const double v = row_on[a_in_row[k]] ? a_in_value[k] : 0.0;
+    value[a_in_slot_[k]] = v;
+    k_max = std::max(k_max, std::abs(v));
+  }
+  for (int i = 0; i < problem.num_inequalities(); ++i) {
+    const double dii = row_on[i] ? -d[i] : -1.0;
+    k0_diagonal[first + i] = dii;
+    k_max = std::max(k_max, std::abs(dii));
+    value[diag_slot_[first + i]] = dii + regularization_[first + i];
+  }
+  k_max_ = k_max;
 }
 
 bool KktSystem::factorize() {
@@ -133,52 +172,58 @@ bool KktSystem::factorize() {
 }
 
 double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
-  // residual r = rhs - K0 u of the unregularised system and the magnitudes |K0| |u| + |rhs| of its
-  // terms
-  residual_ = rhs;
-  magnitude_ = rhs.cwiseAbs();
-  // (column j of the lower triangle starts with its diagonal entry, see analyse())
+  // per row i the pair (r_i, m_i) of the residual r = rhs - K0 u of the unregularised system and
+  // the magnitudes m = |K0| |u| + |rhs| of its terms, accumulated together: an entry v = K0_ij adds
+  // (v, |v|) (-u_j, |u_j|) to row i's pair (column j of the lower triangle starts with its diagonal
+  // entry, see analyse())
+  const int size = this->size();
+  const auto with_magnitude = [](double v) { return Eigen::Array2d(v, std::abs(v)); };
+  Eigen::Array2d* terms = terms_.data();
+  Eigen::Array2d* signed_u = signed_u_.data();
+  for (int i = 0; i < size; ++i) {
+    terms[i] = with_magnitude(rhs[i]);
+    signed_u[i] = Eigen::Array2d(-u[i], std::abs(u[i]));
+  }
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   const double* value = k_.valuePtr();
-  for (int j = 0; j < k_.cols(); ++j) {
-    const double uj = u[j];
-    const double diagonal = (value[outer[j]] - regularization_[j]) * uj;
-    double r_j = residual_[j] - diagonal;
-    double m_j = magnitude_[j] + std::abs(diagonal);
-    for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {
+  for (int j = 0; j < size; ++j) {
+    const Eigen::Array2d u_j = signed_u[j];
+    Eigen::Array2d row_j = terms[j] + with_magnitude(k0_diagonal_[j]) * u_j;
+    const int end = outer[j + 1];
+    for (int p = outer[j] + 1; p < end; ++p) {
       const int i = inner[p];
-      const double v = value[p];
-      residual_[i] -= v * uj;
-      magnitude_[i] += std::abs(v * uj);
-      r_j -= v * u[i];
-      m_j += std::abs(v * u[i]);
+      const Eigen::Array2d v = with_magnitude(value[p]);
+      terms[i] += v * u_j;
+      row_j += v * signed_u[i];
     }
-    residual_[j] = r_j;
-    magnitude_[j] = m_j;
+    terms[j] = row_j;
   }
   // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
-  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale
-  if (!residual_.allFinite()) return HUGE_VAL;
+  // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale; a non-finite
+  // r_i has a non-finite m_i
   double error = 0.0;
+  bool finite = true;
   smallest_block_scale_ = HUGE_VAL;
   for (int b = 0; b < 3; ++b) {
     double r_max = 0.0, m_max = 0.0;
     for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
-      r_max = std::max(r_max, std::abs(residual_[i]));
-      m_max = std::max(m_max, magnitude_[i]);
+      residual_[i] = terms[i][0];
+      r_max = std::max(r_max, std::abs(terms[i][0]));
+      m_max = std::max(m_max, terms[i][1]);
+      finite &= terms[i][1] <= std::numeric_limits<double>::max();
     }
     if (r_max > 0.0) error = std::max(error, r_max / m_max);
     if (m_max > 0.0) smallest_block_scale_ = std::min(smallest_block_scale_, m_max);
   }
-  return error;
+  return finite ? error : HUGE_VAL;
 }
 
 void KktSystem::multiply_k0(const VecX& x, VecX& y) const {
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   const double* value = k_.valuePtr();
-  for (int j = 0; j < k_.cols(); ++j) y[j] = (value[outer[j]] - regularization_[j]) * x[j];
+  y = k0_diagonal_.cwiseProduct(x);
   for (int j = 0; j < k_.cols(); ++j) {
     double y_j = y[j];
     for (int p = outer[j] + 1; p < outer[j + 1]; ++p) {

@@ -31,10 +31,13 @@ class KktSystem {
   /// Builds the lower-triangle pattern of K for `problem` (compressed matrices) and its symbolic
   /// analysis.
   void analyse(const QpProblem& problem);
-  /// Writes the values of K: inequality row i uses A_in row i and D_i = d[i] if row_on[i], else
-  /// zeros and D_i = 1.
-  void set_values(const QpProblem& problem, double regularization, const std::vector<char>& row_on,
-                  const VecX& d);
+  /// Writes the entries of K that stay fixed during a solve of `problem` (analysed): P, A_eq and
+  /// the regularisation eps = `regularization`; call once per solve, before set_inequality_rows().
+  void set_problem(const QpProblem& problem, double regularization);
+  /// Writes the inequality rows of K for the problem given to set_problem(): row i uses A_in row i
+  /// and D_i = d[i] if row_on[i], else zeros and D_i = 1.
+  void set_inequality_rows(const QpProblem& problem, const std::vector<char>& row_on,
+                           const VecX& d);
   /// Numeric LDL^T of K; false on a non-finite entry or pivot.
   bool factorize();
   /// Solves K0 u = rhs (size n + m_eq + m_in) by LDL^T of K and at most `max_steps` refinement
@@ -46,31 +49,44 @@ class KktSystem {
   bool solve(const VecX& rhs, VecX& u, int max_steps, double backward_error,
              bool krylov_rescue = false);
   int size() const { return static_cast<int>(k_.rows()); }
-
- private:
-  /// Blockwise backward error of u (see solve()); leaves rhs - K0 u in residual_ and sets
-  /// smallest_block_scale_.
+  /// Blockwise backward error of u (see solve()), +inf if a term is not finite; leaves rhs - K0 u
+  /// in residual().
   double backward_error(const VecX& rhs, const VecX& u);
+  /// rhs - K0 u of the last backward_error().
+  const VecX& residual() const { return residual_; }
   /// y = K0 x (the unregularised matrix).
   void multiply_k0(const VecX& x, VecX& y) const;
+  /// Lower triangle of the regularised K as it is factorised.
+  const SparseMatrix& matrix() const { return k_; }
+
+ private:
   /// GMRES on K0 d = residual_, right-preconditioned by the LDL^T, from d = 0, for at most
   /// `max_iterations` iterations or until the residual's 2-norm is <= tolerance; d in step_.
   /// Returns the iterations used (at least 1).
   int gmres_correction(int max_iterations, double tolerance);
 
-  SparseMatrix k_;       // lower triangle of K ((n + m_eq + m_in)^2)
-  VecX regularization_;  // (rho I, -delta I, -delta I) diagonal (n + m_eq + m_in)
-  double k_max_ = 0.0;   // largest |K_ij|
-  std::vector<int>
-      p_slot_;  // slot of each stored P entry in k_, -1 for the strict upper triangle (nnz(P))
-  std::vector<int> diag_slot_;  // slot of each diagonal entry of K (n + m_eq + m_in)
-  std::vector<int> a_eq_slot_;  // slot of each stored A_eq entry (nnz(A_eq))
-  std::vector<int> a_in_slot_;  // slot of each stored A_in entry (nnz(A_in))
+  SparseMatrix k_;              // lower triangle of K ((n + m_eq + m_in)^2)
+  VecX regularization_;         // (rho I, -delta I, -delta I) diagonal (n + m_eq + m_in)
+  VecX k0_diagonal_;            // diagonal of K0 (n + m_eq + m_in)
+  double k_max_ = 0.0;          // largest |K0_ij|
+  double problem_k_max_ = 0.0;  // largest |K0_ij| over P and A_eq
+  /// An entry of P (index into its values) and where it goes: a slot of k_ or a row of K0's
+  /// diagonal.
+  struct Entry {
+    int source, slot;
+  };
+  std::vector<Entry> p_diagonal_;  // P's diagonal entries and their rows (n)
+  std::vector<Entry> p_lower_;     // P's strict lower triangle and the slots in k_
+  std::vector<int> diag_slot_;     // slot of each diagonal entry of K (n + m_eq + m_in)
+  std::vector<int> a_eq_slot_;     // slot of each stored A_eq entry (nnz(A_eq))
+  std::vector<int> a_in_slot_;     // slot of each stored A_in entry (nnz(A_in))
   std::vector<int> p_outer_, p_inner_, a_eq_outer_, a_eq_inner_, a_in_outer_,
       a_in_inner_;  // analysed patterns
   LdlFactorization ldl_;
-  VecX residual_, magnitude_, step_, arnoldi_;  // refinement work vectors (n + m_eq + m_in)
-  double smallest_block_scale_ = 0.0;           // smallest max_i (|K0| |u| + |rhs|)_i of a block
+  VecX residual_, step_, arnoldi_;  // refinement work vectors (n + m_eq + m_in)
+  // backward_error(): per row (r_i, m_i) (residual and magnitude of its terms) and (-u_i, |u_i|)
+  std::vector<Eigen::Array2d> terms_, signed_u_;
+  double smallest_block_scale_ = 0.0;  // smallest max_i (|K0| |u| + |rhs|)_i of a block
   MatX basis_, hessenberg_;  // GMRES: Krylov basis (size x (k + 1)), Hessenberg ((k + 1) x k)
   VecX rotation_cos_, rotation_sin_,
       projected_residual_;            // GMRES: Givens rotations (k), rotated residual (k + 1)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "tendril/core/error.hpp"
@@ -19,10 +21,23 @@ void check_shape(const SparseMatrix& m, Eigen::Index rows, Eigen::Index cols, co
     throw InputError(key, shape(m), std::to_string(rows) + " x " + std::to_string(cols));
 }
 
+/// True if no value is infinite or NaN, tested on the exponent bits (all set) so that the loop
+/// vectorises.
+bool all_finite(const double* v, Eigen::Index count) {
+  constexpr std::uint64_t kExponent = 0x7ff0000000000000ull;
+  std::uint64_t nonfinite = 0;
+  for (Eigen::Index i = 0; i < count; ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, v + i, sizeof bits);
+    nonfinite |= (bits & kExponent) == kExponent;
+  }
+  return nonfinite == 0;
+}
+
 void check_finite(const SparseMatrix& m, const char* key) {
   // vectorised test of the stored values first (the usual case), the entry is located only on
   // failure
-  if (m.isCompressed() && Eigen::Map<const VecX>(m.valuePtr(), m.nonZeros()).allFinite()) return;
+  if (m.isCompressed() && all_finite(m.valuePtr(), m.nonZeros())) return;
   for (int k = 0; k < m.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(m, k); it; ++it)
       if (!std::isfinite(it.value()))
@@ -32,11 +47,32 @@ void check_finite(const SparseMatrix& m, const char* key) {
 }
 
 void check_finite(const VecX& v, const char* key) {
-  if (v.allFinite()) return;
+  if (all_finite(v.data(), v.size())) return;
   for (Eigen::Index i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i]))
       throw InputError(std::string(key) + "[" + std::to_string(i) + "]", std::to_string(v[i]),
                        "a finite number");
+}
+
+/// a x into ax and a' w into atw in one pass over a's columns.
+void multiply_and_transpose(const SparseMatrix& a, const VecX& x, const VecX& w, VecX& ax,
+                            VecX& atw) {
+  ax.setZero(a.rows());
+  atw.resize(a.cols());
+  const int* outer = a.outerIndexPtr();
+  const int* inner = a.innerIndexPtr();
+  const int* inner_count = a.innerNonZeroPtr();  // null when compressed
+  const double* value = a.valuePtr();
+  for (int j = 0; j < a.outerSize(); ++j) {
+    const double x_j = x[j];
+    double dot = 0.0;
+    const int end = inner_count ? outer[j] + inner_count[j] : outer[j + 1];
+    for (int p = outer[j]; p < end; ++p) {
+      ax[inner[p]] += value[p] * x_j;
+      dot += value[p] * w[inner[p]];
+    }
+    atw[j] = dot;
+  }
 }
 
 }  // namespace
@@ -74,8 +110,8 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
                          QpResidualWork& work) {
   QpResiduals r;
   work.px.noalias() = problem.P * x;
-  work.aty.noalias() = problem.A_eq.transpose() * y;
-  work.atz.noalias() = problem.A_in.transpose() * z;
+  multiply_and_transpose(problem.A_eq, x, y, work.ax_eq, work.aty);
+  multiply_and_transpose(problem.A_in, x, z, work.slack, work.atz);
   const double s_d = std::max(
       {1.0, inf_norm(problem.c), inf_norm(work.px), inf_norm(work.aty), inf_norm(work.atz)});
   double stationarity = 0.0;
@@ -84,13 +120,11 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
         std::max(stationarity, std::abs(work.px[j] + problem.c[j] - work.aty[j] - work.atz[j]));
   r.stationarity = stationarity / s_d;
 
-  work.ax_eq.noalias() = problem.A_eq * x;
   const double s_e = std::max({1.0, inf_norm(problem.b_eq), inf_norm(work.ax_eq)});
   work.ax_eq -= problem.b_eq;
   r.equality = inf_norm(work.ax_eq) / s_e;
 
   // inequality slack A_in x - b_in, its violation, the sign of z and complementarity
-  work.slack.noalias() = problem.A_in * x;
   const double s_i = std::max({1.0, inf_norm(problem.b_in), inf_norm(work.slack)});
   work.slack -= problem.b_in;
   const double s_z = std::max(1.0, inf_norm(z));
@@ -102,8 +136,9 @@ QpResiduals qp_residuals(const QpProblem& problem, const VecX& x, const VecX& y,
   r.kkt = std::max({r.stationarity, r.equality, r.inequality, r.dual_sign, r.complementarity});
   // std::max drops NaN operands: a point with a non-finite entry (or an overflowing product) must
   // never look converged
-  if (!x.allFinite() || !y.allFinite() || !z.allFinite() || !std::isfinite(s_d) ||
-      !std::isfinite(s_i) || !std::isfinite(s_z) || !std::isfinite(r.kkt))
+  if (!all_finite(x.data(), x.size()) || !all_finite(y.data(), y.size()) ||
+      !all_finite(z.data(), z.size()) || !std::isfinite(s_d) || !std::isfinite(s_i) ||
+      !std::isfinite(s_z) || !std::isfinite(r.kkt))
     r = QpResiduals{HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL, HUGE_VAL};
   return r;
 }

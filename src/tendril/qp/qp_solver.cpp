@@ -35,6 +35,22 @@ namespace {
 /// Warm-start flag of a row of the working set the dual active-set method ended with.
 constexpr char kDualWorkingSet = 2;
 
+/// Clears the warm-start flag of each inequality row whose coefficients are all zero and that holds
+/// (0 >= b_i): no x changes it and its multiplier is 0, while in the working set it would make the
+/// subproblem inconsistent and cost an iteration only to leave it again (a contact row the caller
+/// emptied since the last solve). `has_entry` is work storage (m_in).
+void drop_empty_rows(const QpProblem& problem, std::vector<char>& active,
+                     std::vector<char>& has_entry) {
+  if (std::find(active.begin(), active.end(), 1) == active.end()) return;
+  has_entry.assign(active.size(), 0);
+  const double* value = problem.A_in.valuePtr();
+  const int* row = problem.A_in.innerIndexPtr();
+  for (int k = 0; k < static_cast<int>(problem.A_in.nonZeros()); ++k)
+    if (value[k] != 0.0) has_entry[row[k]] = 1;
+  for (std::size_t i = 0; i < active.size(); ++i)
+    if (!has_entry[i] && problem.b_in[i] <= 0.0) active[i] = 0;
+}
+
 SparseMatrix to_sparse_identity(int size) {
   SparseMatrix identity(size, size);
   identity.setIdentity();
@@ -47,6 +63,7 @@ struct QpSolver::Workspace : QpWorkspace {
   QpProblem compressed;          // copy of a problem given with uncompressed matrices
   std::vector<char> active;      // warm-start active set (m_in)
   std::vector<char> dual_start;  // the warm start, kept for the dual active-set method (m_in)
+  std::vector<char> has_entry;   // inequality rows with a nonzero coefficient (m_in)
   bool has_warm_start = false;
   bool restored_warm_start = false;  // set_warm_start: kept through the next pattern analysis
   QpPoint point;
@@ -95,6 +112,7 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
     work.kkt.analyse(*problem);
     work.has_warm_start = work.restored_warm_start;
   }
+  work.kkt.set_problem(*problem, options_.regularization);
   work.restored_warm_start = false;
   if (!options_.warm_start || !work.has_warm_start || static_cast<int>(work.active.size()) != m_in)
     work.active.assign(m_in, 0);
@@ -109,6 +127,7 @@ void QpSolver::solve(const QpProblem& input, QpSolution& solution) {
   const bool dual_first =
       std::find(work.active.begin(), work.active.end(), kDualWorkingSet) != work.active.end();
   for (char& flag : work.active) flag = flag != 0;
+  drop_empty_rows(*problem, work.active, work.has_entry);
   work.dual_start.assign(work.active.begin(), work.active.end());
   QpResiduals res;
   bool by_dual = false;

@@ -12,13 +12,9 @@
 namespace tendril::vine3d {
 
 MatX joint_points(const Vine3dModel& model, const Vine3dState& state) {
-  const int nb = model.num_bodies;
-  MatX points(nb + 1, 3);
-  for (int i = 0; i < nb; ++i)
-    points.row(i) =
-        state.position[i] - model.half_length[i] * (state.orientation[i] * Vec3::UnitX());
-  points.row(nb) = state.position[nb - 1] +
-                   model.half_length[nb - 1] * (state.orientation[nb - 1] * Vec3::UnitX());
+  const std::vector<Vec3> centerline = centerline_points(model, state);
+  MatX points(centerline.size(), 3);
+  for (std::size_t i = 0; i < centerline.size(); ++i) points.row(i) = centerline[i].transpose();
   return points;
 }
 
@@ -34,10 +30,11 @@ struct Residuals3 {
   std::vector<MatX> simulated;
 };
 
-/// d(point i)/dx of the joint point i of state `s` (3 x 12 #bodies): the proximal end of body i,
-/// or the tip for i = #bodies, from the body's dp and dtheta.
+/// d(point i)/dx of the joint point i of state `s` (3 x 12 #bodies): zero for the base (i = 0),
+/// the proximal end of body i, or the tip for i = #bodies, from the body's dp and dtheta.
 MatX point_sensitivity(const Vine3dModel& model, const Vine3dState& s, const MatX& sensitivity,
                        int i) {
+  if (i == 0) return MatX::Zero(3, sensitivity.cols());
   const int nb = model.num_bodies, body = std::min(i, nb - 1);
   const double arm = i < nb ? -model.half_length[body] : model.half_length[body];
   const Vec3 e = s.orientation[body] * Vec3::UnitX();

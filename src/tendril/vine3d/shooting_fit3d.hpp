@@ -18,11 +18,11 @@ namespace tendril::vine3d {
 /// The tracked points of one frame: the joint points base .. tip after `step` steps.
 struct TrackedFrame3 {
   int step = 0;  ///< steps from the start (0: the start itself)
-  MatX points;   ///< (#bodies + 1) x 3 [m]: the proximal end of every body, then the tip
+  MatX points;   ///< (#bodies + 1) x 3 [m]: the base, the proximal end of bodies 1.., the tip
 };
 
-/// The joint points of a state: the proximal end p_i - d_i e_i of every body, then the tip
-/// ((#bodies + 1) x 3) [m].
+/// The joint points of a state as rows ((#bodies + 1) x 3) [m]: centerline_points, the points a
+/// run saves (the base, the proximal end of bodies 1 .. n-1, the tip).
 MatX joint_points(const Vine3dModel& model, const Vine3dState& state);
 
 /// One trial of the Levenberg-Marquardt loop, as the progress callback sees it (the start:

@@ -150,4 +150,15 @@ Vine3dState straight_state(const Vine3dModel& model, double extension) {
   return s;
 }
 
+std::vector<Vec3> centerline_points(const Vine3dModel& model, const Vine3dState& state) {
+  std::vector<Vec3> points{model.base};
+  for (int i = 1; i < model.num_bodies; ++i)
+    points.push_back(state.position[i] -
+                     model.half_length[i] * (state.orientation[i] * Vec3::UnitX()));
+  const int tip = model.num_bodies - 1;
+  points.push_back(state.position[tip] +
+                   model.half_length[tip] * (state.orientation[tip] * Vec3::UnitX()));
+  return points;
+}
+
 }  // namespace tendril::vine3d

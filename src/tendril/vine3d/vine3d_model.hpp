@@ -123,6 +123,10 @@ double grown_length(const Vine3dModel& model, const Vine3dState& state);
 /// (Vine3dModel::everted_density) [kg].
 double body_mass(const Vine3dModel& model, const Vine3dState& state, int body);
 
+/// The joint points of a state, as a camera tracks them: the base (joint 0's anchor, fixed), the
+/// proximal end p_i - d_i e_i of bodies 1 .. n-1 and the tip p_n-1 + d_n-1 e_n-1 (#bodies + 1) [m].
+std::vector<Vec3> centerline_points(const Vine3dModel& model, const Vine3dState& state);
+
 /// A straight vine from the base along the base frame's x axis whose prismatic joints are each
 /// extended by `extension` [m] (0: bodies end to end), at rest.
 Vine3dState straight_state(const Vine3dModel& model, double extension = 0.0);

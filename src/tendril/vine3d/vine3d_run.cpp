@@ -110,17 +110,6 @@ void Vine3dRunRecord::write_step(double wall_time) {
 
 }  // namespace
 
-std::vector<Vec3> centerline_points(const Vine3dModel& model, const Vine3dState& state) {
-  std::vector<Vec3> points{model.base};
-  for (int i = 1; i < model.num_bodies; ++i)
-    points.push_back(state.position[i] -
-                     model.half_length[i] * (state.orientation[i] * Vec3::UnitX()));
-  const int tip = model.num_bodies - 1;
-  points.push_back(state.position[tip] +
-                   model.half_length[tip] * (state.orientation[tip] * Vec3::UnitX()));
-  return points;
-}
-
 std::string Vine3dRun::check_step() {
   return step_failure(last_report(), model(), state(), steps());
 }

@@ -23,10 +23,6 @@
 
 namespace tendril::vine3d {
 
-/// The joint points of a state: the base, the proximal end of bodies 1..n-1 and the tip (#bodies
-/// + 1) [m].
-std::vector<Vec3> centerline_points(const Vine3dModel& model, const Vine3dState& state);
-
 class Vine3dRun
     : public vine::VineRunBase<Vine3dScene, Vine3dStepper, Vine3dState, Vine3dStepReport> {
  public:

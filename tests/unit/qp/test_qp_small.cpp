@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
+#include <limits>
 
 #include "tendril/core/error.hpp"
 #include "tendril/qp/qp_solver.hpp"
@@ -272,6 +274,47 @@ TEST(QpSmall, BadDimensionsThrowInputErrorNamingTheMember) {
   qp.b_eq.resize(0);
   qp.c[1] = std::nan("");
   EXPECT_THROW(solver.solve(qp), InputError);
+}
+
+TEST(QpSmall, NonFiniteValuesThrowInputErrorNamingTheEntry) {
+  // +inf, -inf and NaN in each member are refused with the entry named; the largest and smallest
+  // finite doubles are accepted
+  const QpProblem base = make_problem(MatX::Identity(2, 2), VecX::Zero(2), MatX::Ones(1, 2),
+                                      VecX::Zero(1), MatX::Identity(2, 2), VecX::Zero(2));
+  for (const double bad : {HUGE_VAL, -HUGE_VAL, std::nan("")}) {
+    const auto expect_refused = [&](QpProblem qp, const char* key) {
+      SCOPED_TRACE(key);
+      try {
+        qp.validate();
+        FAIL() << "expected InputError";
+      } catch (const InputError& e) {
+        EXPECT_EQ(e.key_path(), key);
+      }
+    };
+    QpProblem qp = base;
+    qp.P.coeffRef(1, 1) = bad;
+    expect_refused(qp, "qp.P(1,1)");
+    qp = base;
+    qp.A_eq.coeffRef(0, 1) = bad;
+    expect_refused(qp, "qp.A_eq(0,1)");
+    qp = base;
+    qp.A_in.coeffRef(1, 1) = bad;
+    expect_refused(qp, "qp.A_in(1,1)");
+    qp = base;
+    qp.c[1] = bad;
+    expect_refused(qp, "qp.c[1]");
+    qp = base;
+    qp.b_eq[0] = bad;
+    expect_refused(qp, "qp.b_eq[0]");
+    qp = base;
+    qp.b_in[1] = bad;
+    expect_refused(qp, "qp.b_in[1]");
+  }
+  QpProblem extreme = base;
+  extreme.A_in.coeffRef(0, 0) = std::numeric_limits<double>::max();
+  extreme.b_in[1] = -std::numeric_limits<double>::max();
+  extreme.c[0] = std::numeric_limits<double>::denorm_min();
+  EXPECT_NO_THROW(extreme.validate());
 }
 
 TEST(QpSmall, OptionsValidateNamesTheField) {

@@ -86,6 +86,42 @@ TEST(QpWarmStart, NewPatternDropsTheWarmStart) {
 namespace tendril::qp {
 namespace {
 
+TEST(QpWarmStart, AnEmptiedRowLeavesTheWarmStartWithoutAnIteration) {
+  // min 1/2 |x|^2 + x0 + x1 s.t. x0 >= 0, x1 >= 0: x = 0, both rows active with z = (1, 1). Then
+  // row 1 loses its coefficient (a stored zero, the pattern unchanged: 0 >= -1, as the vine steps
+  // write contact rows that no longer apply): x = (0, -1), z = (1, 0), found in one iteration from
+  // the warm start (row 1 in the working set would make the subproblem inconsistent)
+  QpProblem qp;
+  qp.P = SparseMatrix(2, 2);
+  qp.P.insert(0, 0) = 1.0;
+  qp.P.insert(1, 1) = 1.0;
+  qp.P.makeCompressed();
+  qp.c = VecX::Ones(2);
+  qp.A_eq = SparseMatrix(0, 2);
+  qp.b_eq = VecX::Zero(0);
+  qp.A_in = SparseMatrix(2, 2);
+  qp.A_in.insert(0, 0) = 1.0;
+  qp.A_in.insert(1, 1) = 1.0;
+  qp.A_in.makeCompressed();
+  qp.b_in = VecX::Zero(2);
+  QpSolver solver;
+  const QpSolution both = solver.solve(qp);
+  ASSERT_EQ(both.status, QpStatus::solved);
+  EXPECT_LE(both.x.lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_LE((both.z_in - VecX::Ones(2)).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_EQ(solver.warm_start(), (std::vector<char>{1, 1}));
+
+  qp.A_in.valuePtr()[1] = 0.0;
+  qp.b_in[1] = -1.0;
+  const QpSolution one = solver.solve(qp);
+  ASSERT_EQ(one.status, QpStatus::solved);
+  EXPECT_LE((one.x - Vec2(0.0, -1.0)).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_LE((one.z_in - Vec2(1.0, 0.0)).lpNorm<Eigen::Infinity>(), 1e-12);
+  EXPECT_EQ(one.iterations, 1);
+  EXPECT_EQ(one.factorizations, 1);
+  EXPECT_EQ(solver.warm_start(), (std::vector<char>{1, 0}));
+}
+
 TEST(QpWarmStart, RestoredActiveSetGivesTheWarmSolutionBitwise) {
   // min x^2 / 2 s.t. x >= 5e-11: the row is violated by less than the tolerance 1e-10 at the
   // unconstrained minimum x = 0, so a cold start stops there, while a start with the row active

@@ -43,6 +43,22 @@ TEST(Vine3dShootingFit, RecoversKAndCFromTrackedPoints) {
   EXPECT_LT(fit.rms_error, 1e-9);
 }
 
+// The fit compares the points a run saves (centerline.npy, what tracked data is made of): point 0
+// is the fixed base even where body 0's proximal end has drifted off it.
+TEST(Vine3dShootingFit, JointPointsAreTheRunsCenterlineWithTheBaseFirst) {
+  const Vine3dModel m = testing::swinging_vine3d(0.02, 2e-4);
+  Vine3dState s = straight_state(m, 0.001);
+  s.position[0] += Vec3(2e-6, -3e-6, 1e-6);  // joint 0's position error
+  const MatX points = joint_points(m, s);
+  const std::vector<Vec3> centerline = centerline_points(m, s);
+  ASSERT_EQ(points.rows(), m.num_bodies + 1);
+  EXPECT_EQ(Vec3(points.row(0).transpose()), m.base);
+  for (int i = 0; i <= m.num_bodies; ++i) EXPECT_EQ(Vec3(points.row(i).transpose()), centerline[i]);
+  const Vec3 tip =
+      s.position.back() + m.half_length.back() * (s.orientation.back() * Vec3::UnitX());
+  EXPECT_EQ(Vec3(points.row(m.num_bodies).transpose()), tip);
+}
+
 TEST(Vine3dShootingFit, BadInputIsRefused) {
   const Vine3dModel m = testing::swinging_vine3d(0.02, 2e-4);
   const Vine3dState start = straight_state(m, 0.001);
