@@ -278,7 +278,7 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
   // column j of L D: a_kj - sum_i (L D)_ki l_ji for i in lo .. j - 1 (l_ji at lj[i * stride]), in
   // two partial sums (half the loop overhead, two independent chains of multiply-adds)
   const auto column = [&](int j, int lo, const double* lj, auto stride) {
-    Column wj = Map(const_cast<double*>(a) + j * Lanes), odd = Column::Zero();
+    Column wj = PanelMap<Lanes>(a + j * Lanes), odd = Column::Zero();
     int i = lo;
     for (; i + 1 < j; i += 2) {
       wj -= Map(w + i * Lanes) * lj[i * stride];
