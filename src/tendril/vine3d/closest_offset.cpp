@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 
+#include "tendril/contact/distance/edge_edge_distance.hpp"
 #include "tendril/vine3d/obstacles.hpp"
 
 namespace tendril::vine3d {
@@ -19,11 +20,6 @@ struct LocalSegment {
 LocalSegment to_frame(const Obstacle3& o, const Vec3& centre, const Vec3& axis) {
   const Quat inverse = o.orientation.conjugate();
   return {inverse * (centre - o.centre), inverse * axis};
-}
-
-/// The s in [-d, d] nearest the minimiser of |a + s b|^2 (any s, here s = 0, if b = 0).
-double clamped_line_minimiser(double ab, double bb, double d) {
-  return bb > 0.0 ? std::clamp(-ab / bb, -d, d) : 0.0;
 }
 
 /// Bisection on the sign of the slope n(p(s)) . e of the convex f to the round-off of s (52
@@ -51,9 +47,10 @@ double bisect_slope(const Obstacle3& o, const Vec3& centre, const Vec3& axis, do
 double cylinder_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double d) {
   const LocalSegment x = to_frame(o, centre, axis);
   const double bb = x.e.head<2>().squaredNorm(), ez = x.e.z();
-  double s_r = clamped_line_minimiser(x.p.head<2>().dot(x.e.head<2>()), bb, d);
-  double s_h = ez != 0.0 ? std::clamp(-x.p.z() / ez, -d, d) : s_r;  // dh flat: any s
-  if (!(bb > 0.0)) s_r = s_h;                                       // dr flat: any s
+  // dr flat (along the axis) or dh flat (across it): any s minimises it, the other's minimiser
+  const double s_r0 = bb > 0.0 ? std::clamp(-x.p.head<2>().dot(x.e.head<2>()) / bb, -d, d) : 0.0;
+  const double s_h = ez != 0.0 ? std::clamp(-x.p.z() / ez, -d, d) : s_r0;
+  const double s_r = bb > 0.0 ? s_r0 : s_h;
   const auto gaps = [&](double s, double& dr, double& dh) {
     dr = (x.p.head<2>() + s * x.e.head<2>()).norm() - o.radius;
     dh = std::abs(x.p.z() + s * ez) - o.half_height;
@@ -66,36 +63,39 @@ double cylinder_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis,
   return bisect_slope(o, centre, axis, d);
 }
 
-/// Box, in its frame with l(s) = P + s E: inside, sd = g(s) = max_i (|l_i| - h_i), the largest of
-/// six lines; g <= f everywhere (equal where g <= 0), so if min g < 0 its minimiser is f's. min g
-/// is at an end or where a rising line meets a falling one. Otherwise f^2 = sum_i
-/// max(|l_i| - h_i, 0)^2 is convex, C^1 and quadratic between the breakpoints l_i = +-h_i: its
-/// slope (piecewise linear, nondecreasing) changes sign in one piece, where the piece's linear
-/// equation gives s.
-double box_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double d) {
-  const LocalSegment x = to_frame(o, centre, axis);
-  const Vec3& h = o.half_size;
+/// Box, inside: in its frame with l(s) = P + s E, g(s) = max_i (|l_i| - h_i), the largest of six
+/// lines, is at most f and equals it where g <= 0. Its minimum is at an end or where a rising (or
+/// flat) line meets a falling (or flat) one: returns that s and, in `least`, g there.
+double box_inside_offset(const LocalSegment& x, const Vec3& h, double d, double& least) {
   const auto g = [&](double s) { return ((x.p + s * x.e).cwiseAbs() - h).maxCoeff(); };
-  double best_s = g(-d) <= g(d) ? -d : d, best = g(best_s);
-  for (int i = 0; i < 3; ++i)
+  double best_s = g(-d) <= g(d) ? -d : d;
+  least = g(best_s);
+  for (int i = 0; i < 3; ++i) {
+    const double si = x.e(i) >= 0.0 ? 1.0 : -1.0;  // si l_i - h_i rises (or is flat)
     for (int j = 0; j < 3; ++j)
       for (const double sj : {-1.0, 1.0}) {
-        // the rising (or flat) line si l_i - h_i against the falling (or flat) sj l_j - h_j
-        const double si = x.e(i) >= 0.0 ? 1.0 : -1.0;
         const double slope = si * x.e(i) - sj * x.e(j);
-        if (!(slope > 0.0) || sj * x.e(j) > 0.0) continue;
+        if (!(slope > 0.0) || sj * x.e(j) > 0.0) continue;  // sj l_j - h_j must fall (or be flat)
         const double s = (sj * x.p(j) - h(j) - si * x.p(i) + h(i)) / slope;
-        if (std::abs(s) < d && g(s) < best) {
-          best = g(s);
+        const double value = std::abs(s) < d ? g(s) : HUGE_VAL;
+        if (value < least) {
+          least = value;
           best_s = s;
         }
       }
-  if (best <= 0.0) return best_s;
-  // outside: half the slope of f^2, sum_i E_i (l_i - clamp(l_i, -h_i, h_i))
-  const auto half_slope = [&](double s) {
+  }
+  return best_s;
+}
+
+/// Box, outside: f^2 = sum_i max(|l_i| - h_i, 0)^2 is convex, C^1 and quadratic between the
+/// breakpoints l_i = +-h_i; its slope (piecewise linear, nondecreasing) changes sign in one piece,
+/// where the piece's linear equation gives s.
+double box_outside_offset(const LocalSegment& x, const Vec3& h, double d) {
+  const auto half_slope = [&](double s) {  // sum_i E_i (l_i - clamp(l_i, -h_i, h_i))
     const Vec3 l = x.p + s * x.e;
     return x.e.dot(l - l.cwiseMax(-h).cwiseMin(h));
   };
+  if (half_slope(-d) >= 0.0) return -d;
   std::array<double, 7> knots;  // -d, the breakpoints inside (-d, d), then d (repeated)
   knots.fill(d);
   knots[0] = -d;
@@ -105,7 +105,6 @@ double box_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, doub
       if (std::abs(s) < d) knots[1 + 2 * i + (side > 0.0)] = s;
     }
   std::sort(knots.begin(), knots.end());
-  if (half_slope(-d) >= 0.0) return -d;
   for (int k = 1; k < 7; ++k) {
     if (half_slope(knots[k]) < 0.0) continue;
     // the piece (knots[k - 1], knots[k]): the coordinates outside their slab there are fixed
@@ -122,16 +121,13 @@ double box_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, doub
   return d;
 }
 
-/// The s of segment p + s e, |s| <= d, nearest the segment a + t u, t in [0, 1] (clamped closest
-/// points of two segments: the lines' closest pair, then each clamped against the other).
-double segment_offset_to_edge(const Vec3& p, const Vec3& e, double d, const Vec3& a,
-                              const Vec3& u) {
-  const Vec3 r = p - a;
-  const double uu = u.squaredNorm(), eu = e.dot(u), re = r.dot(e), ru = r.dot(u);
-  const double det = uu - eu * eu;  // |e|^2 |u|^2 - (e . u)^2 with |e| = 1
-  double s = det > 1e-14 * uu ? std::clamp((eu * ru - uu * re) / det, -d, d) : -d;
-  const double t = std::clamp((ru + s * eu) / uu, 0.0, 1.0);
-  return std::clamp((a + t * u - p).dot(e), -d, d);
+/// Box: if min g <= 0 its minimiser is f's (f >= g everywhere, equal there); else the segment is
+/// outside the box.
+double box_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double d) {
+  const LocalSegment x = to_frame(o, centre, axis);
+  double least = 0.0;
+  const double s = box_inside_offset(x, o.half_size, d, least);
+  return least <= 0.0 ? s : box_outside_offset(x, o.half_size, d);
 }
 
 /// Triangle (unsigned distance): where the segment meets the triangle f = 0 (the plane's
@@ -148,8 +144,10 @@ double triangle_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis,
     const double s = normal.dot(v[0] - centre) / rate;
     if (std::abs(s) < d) candidates[count++] = s;
   }
+  const Vec3 start = centre - d * axis, end = centre + d * axis;
   for (int k = 0; k < 3; ++k)
-    candidates[count++] = segment_offset_to_edge(centre, axis, d, v[k], v[(k + 1) % 3] - v[k]);
+    candidates[count++] =
+        -d + 2.0 * d * contact::segment_closest_points(start, end, v[k], v[(k + 1) % 3]).s;
   Vec3 unused;
   double best_s = 0.0, best = HUGE_VAL;
   for (int k = 0; k < count; ++k) {
