@@ -155,9 +155,9 @@ double Vine3dStepper::select_pairs(const Vine3dState& state) {
           reach_(b))
         continue;
       double distance = 0.0;
-      closest_offset(obstacle, state.position[b], axis, d, distance);
+      const double offset = closest_offset(obstacle, state.position[b], axis, d, distance);
       min_distance = std::min(min_distance, distance - model_.contact_radius);
-      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({b, o});
+      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({b, o, offset});
     }
   }
   const auto same = [](const Pair& x, const Pair& y) { return x.body == y.body; };
@@ -201,8 +201,7 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
     const Obstacle3& obstacle = model_.obstacles[pairs_[p].obstacle];
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    double closest_distance = 0.0;
-    const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
+    const double closest = pairs_[p].offset;  // select_pairs' closest point, at the same q_k
     const double offsets[3] = {closest, -d, d};
     for (int k = 0; k < 3; ++k) {
       const int first_row = (3 * p + k) * rows;

@@ -80,6 +80,7 @@ class Vine3dStepper {
   /// A (body, obstacle) pair near contact: it has rows this step.
   struct Pair {
     int body = 0, obstacle = 0;
+    double offset = 0.0;  ///< s of the body's axis point nearest the obstacle at q_k [m]
   };
   /// The pairs of the last step's contact rows: pair p holds rows_per_point() rows for each of
   /// its three points (closest point, proximal end, distal end) from row 3 p rows_per_point().
