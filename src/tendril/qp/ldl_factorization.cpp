@@ -1,26 +1,20 @@
 #include "tendril/qp/ldl_factorization.hpp"
 
+#include <Eigen/Core>
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace tendril::qp {
 
 namespace {
 
-/// a . b over `length` entries, in four partial sums (short envelope rows: no call, no peeling).
-[[gnu::always_inline]] inline double dot(const double* a, const double* b, int length) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= length; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < length; ++i) s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
-}
+/// A column of a panel of the envelope kernel (`Lanes` rows of a run), and one in place.
+template <int Lanes>
+using PanelColumn = Eigen::Array<double, Lanes, 1>;
+template <int Lanes>
+using PanelMap = Eigen::Map<const PanelColumn<Lanes>>;
 
 /// Representative of i's set in the union-find forest `parent` (path halving).
 int find_root(std::vector<int>& parent, int i) {
@@ -78,10 +72,13 @@ void LdlFactorization::analyse(const SparseMatrix& lower,
   n_ = static_cast<int>(lower.rows());
   chain_ordering(lower, pivot_sign);
   envelope(lower, pivot_sign);
-  chain_ordered_ = env_begin_[n_] <= kChainFill * lower.nonZeros();
-  envelope_kernel_ = chain_ordered_ && env_begin_[n_] >= kEnvelopeRow * n_;
+  chain_ordered_ = envelope_size_ <= kChainFill * lower.nonZeros();
+  envelope_kernel_ = chain_ordered_ && envelope_size_ >= kEnvelopeRow * n_;
   if (!chain_ordered_) amd_ordering(lower, pivot_sign);
-  if (!envelope_kernel_) symbolic(lower, pivot_sign);
+  if (envelope_kernel_)
+    panels(lower);
+  else
+    symbolic(lower, pivot_sign);
   d_inverse_.resize(n_);
   work_.resize(n_);
 }
@@ -102,17 +99,53 @@ void LdlFactorization::envelope(const SparseMatrix& lower,
       const int a = inverse[inner[p]], b = inverse[j];
       first_[std::max(a, b)] = std::min(first_[std::max(a, b)], std::min(a, b));
     }
-  env_begin_.resize(n_ + 1);
-  env_begin_[0] = 0;
-  for (int k = 0; k < n_; ++k) env_begin_[k + 1] = env_begin_[k] + k - first_[k];
-  env_.resize(env_begin_[n_]);
-  // where each entry of `lower` goes: the envelope (off the diagonal) or the diagonal (-1 - k)
+  envelope_size_ = 0;
+  for (int k = 0; k < n_; ++k) envelope_size_ += k - first_[k];
+}
+
+void LdlFactorization::panels(const SparseMatrix& lower) {
+  // runs: stretches of up to kRunRows rows with the same first column (their envelopes are one
+  // dense block, no padding), each a panel of 4 or 8 lanes; a row alone without entries left of
+  // its diagonal needs no run
+  runs_.clear();
+  diagonal_rows_.clear();
+  row_place_.resize(n_);
+  int size = 0, widest = 0;
+  for (int k0 = 0; k0 < n_;) {
+    int k1 = k0 + 1;
+    while (k1 < n_ && k1 - k0 < kRunRows && first_[k1] == first_[k0]) ++k1;
+    const Run run{k0, k1 - k0, first_[k0], k1 - k0 <= 4 ? 4 : 8, size};
+    for (int k = k0; k < k1; ++k)
+      row_place_[k] = {run.first, size + (k - k0) - run.first * run.lanes, run.lanes};
+    if (k1 == k0 + 1 && run.first == k0) {
+      diagonal_rows_.push_back(k0);
+    } else {
+      runs_.push_back(run);
+      size += run.lanes * (k1 - 1 - run.first);
+      widest = std::max(widest, k1 - 1 - run.first);
+    }
+    k0 = k1;
+  }
+  panel_k_.assign(size, 0.0);
+  // L: factorize() writes every lane of the columns left of a run; its triangle's upper part and
+  // unused lanes stay 0
+  panel_l_.resize(size);
+  for (const Run& run : runs_) {
+    const auto triangle = panel_l_.begin() + run.base + (run.begin - run.first) * run.lanes;
+    std::fill(triangle, triangle + (run.rows - 1) * run.lanes, 0.0);
+  }
+  panel_w_.assign(kRunRows * widest, 0.0);
+  // where each entry of `lower` goes: its panel (off the diagonal) or the diagonal (-1 - k)
+  std::vector<int> inverse(n_);
+  for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
   value_source_.resize(lower.nonZeros());
   for (int j = 0; j < n_; ++j)
     for (int p = outer[j]; p < outer[j + 1]; ++p) {
       const int a = std::max(inverse[inner[p]], inverse[j]);
       const int b = std::min(inverse[inner[p]], inverse[j]);
-      value_source_[p] = a == b ? -1 - a : env_begin_[a] + b - first_[a];
+      value_source_[p] = a == b ? -1 - a : row_place_[a].offset + b * row_place_[a].lanes;
     }
 }
 
@@ -205,36 +238,110 @@ int LdlFactorization::factorize(const SparseMatrix& lower, double scale, double 
 
 int LdlFactorization::factorize_envelope(const SparseMatrix& lower, double scale,
                                          double relative_threshold, double relative_shift) {
+  // the matrix's entries into their panels (the other entries of panel_k_ stay 0), the diagonal
+  // into work_
   const double* values = lower.valuePtr();
-  std::fill(env_.begin(), env_.end(), 0.0);
   for (std::size_t p = 0; p < value_source_.size(); ++p)
     if (value_source_[p] >= 0)
-      env_[value_source_[p]] = values[p];
+      panel_k_[value_source_[p]] = values[p];
     else
       work_[-1 - value_source_[p]] = values[p];
   int replaced = 0;
-  for (int k = 0; k < n_; ++k) {
-    // row k of L, stored from column first_[k]: first w_kj = l_kj d_j (row-oriented, dot products
-    // over the overlap of two envelopes), then l_kj and the pivot d_k
-    const int fk = first_[k];
-    double* row = env_.data() + env_begin_[k] - fk;
-    for (int j = fk; j < k; ++j) {
-      const int lo = std::max(fk, first_[j]);
-      const double* lj = env_.data() + env_begin_[j] - first_[j];
-      row[j] -= dot(row + lo, lj + lo, j - lo);
-    }
-    double dk = work_[k];
-    double magnitude = std::abs(dk);  // sum of |terms| of d_k: its rounding error is ~ u magnitude
-    for (int j = fk; j < k; ++j) {
-      const double lkj = row[j] * d_inverse_[j];
-      dk -= lkj * row[j];
-      magnitude += std::abs(lkj * row[j]);
-      row[j] = lkj;
-    }
-    if (!std::isfinite(dk)) return -1;
-    replaced += set_pivot(k, dk, magnitude, scale, relative_threshold, relative_shift);
+  for (const int k : diagonal_rows_) {  // d_k = a_kk (first: later runs divide by it)
+    if (!std::isfinite(work_[k])) return -1;
+    replaced +=
+        set_pivot(k, work_[k], std::abs(work_[k]), scale, relative_threshold, relative_shift);
+  }
+  for (const Run& run : runs_) {
+    const bool finite =
+        run.lanes == 4 ? factorize_run<4>(run, scale, relative_threshold, relative_shift, replaced)
+                       : factorize_run<8>(run, scale, relative_threshold, relative_shift, replaced);
+    if (!finite) return -1;
   }
   return replaced;
+}
+
+template <int Lanes>
+bool LdlFactorization::factorize_run(const Run& run, double scale, double relative_threshold,
+                                     double relative_shift, int& replaced) {
+  // left-looking on the panel's columns: entry (k, j) of L D is a_kj - sum_i (L D)_ki l_ji over
+  // the columns i of row j's envelope, for all the run's rows k at once (a vector multiply-add per
+  // i with l_ji broadcast); the rows are kept as L D in panel_w_ and as L in panel_l_. The pivot
+  // d_k = a_kk - sum_j l_kj (L D)_kj and the magnitude of its terms add up lane by lane.
+  using Column = PanelColumn<Lanes>;
+  using Map = Eigen::Map<Column>;
+  const int k0 = run.begin, rows = run.rows, f = run.first;
+  const double* a = panel_k_.data() + run.base - f * Lanes;  // column j at a + j * Lanes
+  double* l = panel_l_.data() + run.base - f * Lanes;
+  double* w = panel_w_.data() - f * Lanes;
+  Column sum = Column::Zero(), magnitude = Column::Zero();
+  // column j of L D: a_kj - sum_i (L D)_ki l_ji for i in lo .. j - 1 (l_ji at lj[i * stride]), in
+  // two partial sums (half the loop overhead, two independent chains of multiply-adds)
+  const auto column = [&](int j, int lo, const double* lj, auto stride) {
+    Column wj = PanelMap<Lanes>(a + j * Lanes), odd = Column::Zero();
+    int i = lo;
+    for (; i + 1 < j; i += 2) {
+      wj -= Map(w + i * Lanes) * lj[i * stride];
+      odd -= Map(w + (i + 1) * Lanes) * lj[(i + 1) * stride];
+    }
+    if (i < j) wj -= Map(w + i * Lanes) * lj[i * stride];
+    return Column(wj + odd);
+  };
+  for (int j = f; j < k0; ++j) {  // the columns left of the run (rows of earlier runs)
+    const RowPlace& row = row_place_[j];
+    const double* row_j = panel_l_.data() + row.offset;
+    const int lo = std::max(f, row.first);
+    const Column wj = row.lanes == 4 ? column(j, lo, row_j, std::integral_constant<int, 4>())
+                                     : column(j, lo, row_j, std::integral_constant<int, 8>());
+    const Column lj = wj * d_inverse_[j];
+    Map(w + j * Lanes) = wj;  // the unused lanes stay 0
+    Map(l + j * Lanes) = lj;
+    sum += lj * wj;
+    magnitude += (lj * wj).abs();
+  }
+  for (int q = 0; q < rows; ++q) {  // the run's triangle: pivot k, then column k below it
+    const int k = k0 + q;
+    const double dk = work_[k] - sum[q];
+    if (!std::isfinite(dk)) return false;
+    replaced += set_pivot(k, dk, std::abs(work_[k]) + magnitude[q], scale, relative_threshold,
+                          relative_shift);
+    if (q + 1 == rows) break;
+    const Column wk = column(k, f, l + q, std::integral_constant<int, Lanes>());
+    for (int p = q + 1; p < rows; ++p) {
+      const double lpk = wk[p] * d_inverse_[k];
+      w[k * Lanes + p] = wk[p];
+      l[k * Lanes + p] = lpk;
+      sum[p] += lpk * wk[p];
+      magnitude[p] += std::abs(lpk * wk[p]);
+    }
+  }
+  return true;
+}
+
+template <int Lanes>
+void LdlFactorization::forward_run(const Run& run) {
+  // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
+  // triangle (its upper part and unused lanes are 0)
+  const int k0 = run.begin, rows = run.rows;
+  const double* l = panel_l_.data() + run.base - run.first * Lanes;
+  PanelColumn<Lanes> b = PanelColumn<Lanes>::Zero();
+  for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
+  for (int j = run.first; j < k0; ++j) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+  for (int q = 0; q + 1 < rows; ++q) b -= PanelMap<Lanes>(l + (k0 + q) * Lanes) * b[q];
+  for (int q = 0; q < rows; ++q) work_[k0 + q] = b[q];
+}
+
+template <int Lanes>
+void LdlFactorization::backward_run(const Run& run) {
+  // L^T x = y: the run's triangle from its last row up (column k0 + q is 0 in lanes q and above,
+  // where x is still 0), then each column left of the run less its dot product with the run's x
+  const int k0 = run.begin, rows = run.rows;
+  const double* l = panel_l_.data() + run.base - run.first * Lanes;
+  PanelColumn<Lanes> x = PanelColumn<Lanes>::Zero();
+  x[rows - 1] = work_[k0 + rows - 1];
+  for (int q = rows - 2; q >= 0; --q)
+    x[q] = work_[k0 + q] -= (PanelMap<Lanes>(l + (k0 + q) * Lanes) * x).sum();
+  for (int j = run.first; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
 }
 
 int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
@@ -271,15 +378,18 @@ int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
 void LdlFactorization::solve_in_place(VecX& b) {
   for (int k = 0; k < n_; ++k) work_[k] = b[perm_[k]];
   if (envelope_kernel_) {
-    // L w = b (row-oriented dot products), then D L^T x = w (column-oriented updates)
-    for (int k = 0; k < n_; ++k)
-      work_[k] -= dot(env_.data() + env_begin_[k], work_.data() + first_[k], k - first_[k]);
+    // L w = b run by run, then D L^T x = w from the last run back
+    for (const Run& run : runs_)
+      if (run.lanes == 4)
+        forward_run<4>(run);
+      else
+        forward_run<8>(run);
     for (int k = 0; k < n_; ++k) work_[k] *= d_inverse_[k];
-    for (int k = n_ - 1; k >= 0; --k) {
-      const double xk = work_[k];
-      const double* row = env_.data() + env_begin_[k] - first_[k];
-      for (int j = first_[k]; j < k; ++j) work_[j] -= row[j] * xk;
-    }
+    for (auto run = runs_.rbegin(); run != runs_.rend(); ++run)
+      if (run->lanes == 4)
+        backward_run<4>(*run);
+      else
+        backward_run<8>(*run);
     for (int k = 0; k < n_; ++k) b[perm_[k]] = work_[k];
     return;
   }

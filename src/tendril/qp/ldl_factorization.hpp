@@ -7,8 +7,12 @@
 ///   entries of each row of L from its first nonzero to the diagonal, which hold all fill) has at
 ///   most kChainFill entries per entry of the matrix. Finding it costs one pass over the pattern.
 ///   If the envelope's rows hold kEnvelopeRow entries or more on average (the 3D vine), the
-///   factorisation runs row by row inside the envelope (dense dot products, no elimination tree);
-///   shorter rows (the planar vine) take the sparse kernel below on this ordering.
+///   envelope kernel runs (no elimination tree): analyse() cuts the rows into runs, stretches of
+///   up to kRunRows consecutive rows with the same first column, each stored as a dense
+///   column-major panel (4 or 8 lanes, a row per lane, the unused lanes zero); a panel's columns
+///   are computed as short vector multiply-adds over its rows with one entry of an earlier row of L
+///   broadcast (no reductions), then its own triangle. Shorter rows (the planar vine) take the
+///   sparse kernel below on this ordering.
 /// - otherwise an approximate-minimum-degree ordering with the primal unknowns first (stable
 ///   partition).
 /// The sparse kernel is the up-looking LDL^T (T. A. Davis, "Algorithm 849: A concise sparse
@@ -54,6 +58,8 @@ class LdlFactorization {
   /// rows (the planar vine's, ~4 entries) cost more in loop overhead than the sparse kernel's
   /// indirection saves [-]
   static constexpr int kEnvelopeRow = 8;
+  /// Most rows of one run of the envelope kernel (the lanes of its widest panel) [-]
+  static constexpr int kRunRows = 8;
 
  private:
   /// perm_ = the chain ordering: per group of P-coupled primal unknowns (by first index) the group,
@@ -63,16 +69,40 @@ class LdlFactorization {
   void amd_ordering(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
   /// Permuted pattern, elimination tree and the patterns of L for perm_ (the sparse kernel).
   void symbolic(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
-  /// The envelope of the matrix permuted by perm_ (the envelope kernel): first_, env_begin_, and
-  /// in value_source_ the place of each entry of `lower`.
+  /// The envelope of the matrix permuted by perm_: first_ and envelope_size_.
   void envelope(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
+  /// The runs and panels of the envelope kernel, and in value_source_ the place of each entry of
+  /// `lower` in panel_k_.
+  void panels(const SparseMatrix& lower);
   /// d_inverse_[k] from the pivot dk whose terms' absolute values sum to `magnitude`, dynamically
   /// regularised; true if the pivot was replaced.
   bool set_pivot(int k, double dk, double magnitude, double scale, double relative_threshold,
                  double relative_shift);
-  /// Row-oriented LDL^T inside the envelope (dense dot products; chain ordering).
+  /// LDL^T inside the envelope, run by run (chain ordering).
   int factorize_envelope(const SparseMatrix& lower, double scale, double relative_threshold,
                          double relative_shift);
+  /// A run of the envelope kernel: rows begin .. begin + rows - 1, all with the first column
+  /// `first`; column j of its panel (the row's entries in lanes 0 .. rows - 1) starts at
+  /// base + (j - first) * lanes; it has begin + rows - 1 - first columns (those left of the run
+  /// and its triangle's). The unused lanes and the triangle's upper part stay 0.
+  struct Run {
+    int begin, rows, first, lanes, base;
+  };
+  /// Where row k of L lies in the panels: entry (k, j) at offset + j * lanes, j from first
+  struct RowPlace {
+    int first, offset, lanes;
+  };
+  /// Rows of L and pivots of `run`, whose panel has `Lanes` lanes; adds the replaced pivots to
+  /// `replaced`; false if a pivot is not finite.
+  template <int Lanes>
+  bool factorize_run(const Run& run, double scale, double relative_threshold, double relative_shift,
+                     int& replaced);
+  /// work_ <- L^-1 work_ on the rows of `run` (the earlier rows already solved).
+  template <int Lanes>
+  void forward_run(const Run& run);
+  /// work_ <- L^-T work_ on the rows of `run` and the columns left of it (the later rows solved).
+  template <int Lanes>
+  void backward_run(const Run& run);
   /// Up-looking sparse LDL^T on the analysed pattern (AMD ordering).
   int factorize_sparse(const SparseMatrix& lower, double scale, double relative_threshold,
                        double relative_shift);
@@ -83,15 +113,22 @@ class LdlFactorization {
   std::vector<int> perm_;     // new index -> original index (n)
   std::vector<int> cp_, ci_;  // permuted upper triangle, compressed columns (n + 1, nnz)
   // sparse kernel: index into the values of `lower` of each entry of the permuted matrix; envelope
-  // kernel: place of each entry of `lower` in env_, or -1 - k for the diagonal of row k (nnz)
+  // kernel: place of each entry of `lower` in panel_k_, or -1 - k for the diagonal of row k (nnz)
   std::vector<int> value_source_;
   std::vector<signed char> sign_;            // pivot sign in the new ordering (n)
   std::vector<int> parent_, lp_, lnz_, li_;  // elimination tree, L columns (n, n + 1, n, nnz(L))
   std::vector<int> row_begin_,
       row_pattern_;  // pattern of each row of L, topological order (n + 1, nnz(L))
   std::vector<double> lx_, d_inverse_, y_, work_;  // L values, 1 / D, work vectors
-  std::vector<int> first_, env_begin_;  // envelope: first column of each row of L, row offsets
-  std::vector<double> env_;             // envelope: rows of L, row k in columns first_[k] .. k - 1
+  // envelope kernel: row k of L in columns first_[k] .. k - 1 (n), the runs, the place of each
+  // row in the panels (n) and the rows without entries left of the diagonal outside the runs
+  std::vector<int> first_;
+  std::vector<Run> runs_;
+  std::vector<RowPlace> row_place_;
+  std::vector<int> diagonal_rows_;
+  int envelope_size_ = 0;  // entries of the envelope (below the diagonal)
+  // panels: entries of the matrix (0 elsewhere), of L, and of L D for the run being factorised
+  std::vector<double> panel_k_, panel_l_, panel_w_;
 };
 
 }  // namespace tendril::qp

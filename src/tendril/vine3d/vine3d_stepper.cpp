@@ -155,9 +155,9 @@ double Vine3dStepper::select_pairs(const Vine3dState& state) {
           reach_(b))
         continue;
       double distance = 0.0;
-      closest_offset(obstacle, state.position[b], axis, d, distance);
+      const double offset = closest_offset(obstacle, state.position[b], axis, d, distance);
       min_distance = std::min(min_distance, distance - model_.contact_radius);
-      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({b, o});
+      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({{b, o}, offset});
     }
   }
   if (pairs_ == previous) return min_distance;
@@ -220,8 +220,7 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
     const Obstacle3& obstacle = model_.obstacles[pairs_[p].obstacle];
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    double closest_distance = 0.0;
-    const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
+    const double closest = pairs_[p].offset;  // select_pairs' closest point, at the same q_k
     const double offsets[3] = {closest, -d, d};
     for (int k = 0; k < 3; ++k) {
       const int first_row = (3 * p + k) * rows;
@@ -239,11 +238,11 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
 }
 
 Vine3dWarmStart Vine3dStepper::warm_start() const {
-  return {pairs_, solver_.warm_start()};
+  return {std::vector<ContactPair>(pairs_.begin(), pairs_.end()), solver_.warm_start()};
 }
 
 void Vine3dStepper::set_warm_start(const Vine3dWarmStart& warm_start) {
-  const std::vector<Pair>& pairs = warm_start.pairs;
+  const std::vector<ContactPair>& pairs = warm_start.pairs;
   const int bodies = model_.num_bodies, obstacles = static_cast<int>(model_.obstacles.size());
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (pairs[p].body < 0 || pairs[p].body >= bodies || pairs[p].obstacle < 0 ||
@@ -258,7 +257,8 @@ void Vine3dStepper::set_warm_start(const Vine3dWarmStart& warm_start) {
   if (!warm_start.active.empty() && warm_start.active.size() != rows)
     throw InputError("warm_start.active", fmt::format("{} flags", warm_start.active.size()),
                      fmt::format("none or {} (the rows of {} pairs)", rows, pairs.size()));
-  pairs_ = pairs;
+  pairs_.clear();
+  for (const ContactPair& p : pairs) pairs_.push_back({p});  // select_pairs sets the offsets
   build_contact_pattern();
   if (warm_start.active.empty())
     solver_.reset_warm_start();

@@ -96,7 +96,10 @@ class Vine3dStepper {
   /// The state and joint growth rates the last step started from.
   const Vine3dState& last_start() const { return start_; }
   const VecX& last_joint_rates() const { return start_rates_; }
-  using Pair = ContactPair;
+  /// A pair with rows this step (equal to another of the same body and obstacle).
+  struct Pair : ContactPair {
+    double offset = 0.0;  ///< s of the body's axis point nearest the obstacle at q_k [m]
+  };
   /// The pairs of the last step's contact rows: pair p holds rows_per_point() rows for each of
   /// its three points (closest point, proximal end, distal end) from row 3 p rows_per_point().
   const std::vector<Pair>& contact_pairs() const { return pairs_; }
