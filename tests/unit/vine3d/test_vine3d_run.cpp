@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -173,9 +172,9 @@ Coverage expect_every_step_continues(const Vine3dScene& scene, int steps) {
 TEST(Vine3dRun, EveryStepContinuesBitIdenticallyFromItsSavedStartAndWarmStart) {
   // also at the steps where the contact pairs change and the active rows of the pairs that stay
   // are carried over: the table example (gravity, a plane, a sunk sphere and a box: contact rows
-  // at every step), frictionless, whose QPs end in the primal-dual active-set method (from a cold
-  // start the steps of this run take 3.3 times as many QP iterations, and 530 of its 600 steps end
-  // at other velocities)
+  // at every step), frictionless, where changes carry the primal-dual active-set method's active
+  // rows (flags 1; from a cold start the steps of this run take 3.3 times as many QP iterations,
+  // and 530 of its 600 steps end at other velocities)
   const Vine3dScene scene = load_vine3d_scene_file(
       testing::example_path("vine_3d_table_obstacles.yaml"), {"vine3d.contact.friction=0"});
   const Coverage covered = expect_every_step_continues(scene, scene.steps);
