@@ -87,8 +87,10 @@ void bind_vine3d(py::module_& m) {
           "fit_stiffness_damping",
           [](Vine3dSimulation& sim, const std::vector<std::pair<int, MatX>>& frames,
              double stiffness, double damping, int max_iterations, double step_tolerance) {
-            return sim.fit_stiffness_damping(frames, stiffness, damping,
-                                             {max_iterations, step_tolerance});
+            vine3d::ShootingFit3Options options;
+            options.max_iterations = max_iterations;
+            options.step_tolerance = step_tolerance;
+            return sim.fit_stiffness_damping(frames, stiffness, damping, options);
           },
           "frames"_a, "stiffness"_a, "damping"_a, "max_iterations"_a = 40,
           "step_tolerance"_a = 1e-10)

@@ -236,7 +236,9 @@ ContactPoint contact_point(const Linearisation& x, int point) {
   const int i = pair.body, along = point % 3;
   const double d = m.half_length[i];
   const double s = along == 0 ? pair.offset : along == 1 ? -d : d;
-  ContactPoint c{point, i};
+  ContactPoint c;
+  c.point = point;
+  c.body = i;
   const SeededBody body = seeded(x.start, i, 0);
   const V3 axis = body.r.toRotationMatrix().col(0);
   c.arm = moving_offset(obstacle, body, axis, s, along == 0 && std::abs(s) < d) * axis;

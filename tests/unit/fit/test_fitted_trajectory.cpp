@@ -62,7 +62,9 @@ void expect_trajectory_of(const std::string& tag, const std::string& text, const
   const std::size_t points = line.shape[1];
   ASSERT_EQ(line.shape[0], static_cast<std::size_t>(file.frames.back().step) + 1);
   for (std::size_t step = 0; step < line.shape[0]; ++step) {
-    if (step > 0) ASSERT_TRUE(stepper.step(s).ok());
+    if (step > 0) {
+      ASSERT_TRUE(stepper.step(s).ok());
+    }
     const std::vector<Vec2> expected = vine::centerline_points(scene.model, s.q);
     ASSERT_EQ(expected.size(), points);
     for (std::size_t p = 0; p < points; ++p)

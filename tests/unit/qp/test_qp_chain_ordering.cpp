@@ -135,7 +135,9 @@ TEST(QpChainOrdering, ChainKktSolvesAsTheDenseLuAndTheShuffledKktTakesAmd) {
     LdlFactorization ldl;
     ldl.analyse(lower, pivot_signs(qp));
     EXPECT_TRUE(ldl.chain_ordered());
-    if (bodies == 30) EXPECT_TRUE(ldl.envelope_kernel());
+    if (bodies == 30) {
+      EXPECT_TRUE(ldl.envelope_kernel());
+    }
     ASSERT_EQ(ldl.factorize(lower, 1.0, 1e-14, 1e-10), 0);  // no pivot replaced
     const MatX dense = MatX(SparseMatrix(lower.selfadjointView<Eigen::Lower>()));
     std::uniform_real_distribution<double> u(-1.0, 1.0);
