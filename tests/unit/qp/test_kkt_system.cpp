@@ -132,9 +132,9 @@ QpProblem chain3d_qp(int bodies, const std::vector<int>& contact_bodies, std::mt
 
 TEST(KktSystem, ReanalysedAsContactRowsAppearAndVanishSolvesAsAFreshlyAnalysedOne) {
   // one KktSystem re-analysed for each contact set in turn (rows appear, move, vanish, return),
-  // against a KktSystem analysed only for that problem: the same matrix
-  // and bitwise the same solution, which solves K0 u = rhs as a dense LU does; the chain takes the
-  // envelope kernel, whose panels a re-analysis reuses
+  // against a KktSystem analysed only for that problem: the same matrix and bitwise the same
+  // solution, which solves K0 u = rhs as a dense LU does; the chain takes the envelope kernel,
+  // whose panels a re-analysis reuses
   const std::vector<std::vector<int>> contacts = {{}, {2, 5, 5, 9}, {3, 9, 11},
                                                   {}, {0, 7, 7, 7}, {1, 2, 3, 4}};
   std::mt19937 rng(13);
