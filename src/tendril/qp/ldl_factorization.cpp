@@ -34,12 +34,14 @@ void LdlFactorization::chain_ordering(const SparseMatrix& lower,
   std::vector<int>& root = scratch_;
   root.resize(n_);
   for (int i = 0; i < n_; ++i) root[i] = i;
-  for (int j = 0; j < n_; ++j)
-    for (int p = outer[j]; p < outer[j + 1] && pivot_sign[j] > 0; ++p)
+  for (int j = 0; j < n_; ++j) {
+    if (pivot_sign[j] < 0) continue;
+    for (int p = outer[j]; p < outer[j + 1]; ++p)
       if (pivot_sign[inner[p]] > 0) {
         const int a = find_root(root, inner[p]), b = find_root(root, j);
         if (a != b) root[std::max(a, b)] = std::min(a, b);
       }
+  }
   for (int i = 0; i < n_; ++i) root[i] = root[root[i]];
   // a multiplier row goes right after the last group it touches: every primal unknown it is coupled
   // to (directly or through P) is then eliminated before it, as in the primal-first ordering
