@@ -37,13 +37,21 @@ std::vector<std::int64_t> pack_warm_start(const VineWarmStart& warm_start, int m
   record[0] = rows | (dual ? kDualBit : 0);
   record[1] = static_cast<std::int64_t>(warm_start.rows_key & 0xffffffffu);
   record[2] = static_cast<std::int64_t>(warm_start.rows_key >> 32);
-  for (int r = 0; r < rows; ++r)
-    if (warm_start.active[r])
-      record[kHeader + r / kFlagsPerValue] |= std::int64_t{1} << (r % kFlagsPerValue);
+  pack_flags(warm_start.active, record, kHeader);
   return record;
 }
 
 }  // namespace
+
+void pack_flags(const std::vector<char>& flags, std::vector<std::int64_t>& values,
+                std::size_t first) {
+  for (std::size_t r = 0; r < flags.size(); ++r)
+    if (flags[r]) values[first + r / kFlagsPerValue] |= std::int64_t{1} << (r % kFlagsPerValue);
+}
+
+bool packed_flag(const double* values, std::size_t r) {
+  return (static_cast<std::int64_t>(values[r / kFlagsPerValue]) >> (r % kFlagsPerValue)) & 1;
+}
 
 io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows) {
   return run.add_array(
@@ -80,11 +88,7 @@ VineWarmStart unpack_warm_start(const double* record, std::size_t size) {
       static_cast<std::uint64_t>(record[1]) | (static_cast<std::uint64_t>(record[2]) << 32);
   out.active.resize(static_cast<std::size_t>(rows));
   for (long r = 0; r < rows; ++r)
-    out.active[r] =
-        (static_cast<std::int64_t>(record[kHeader + r / kFlagsPerValue]) >> (r % kFlagsPerValue)) &
-                1
-            ? flag
-            : 0;
+    out.active[r] = packed_flag(record + kHeader, static_cast<std::size_t>(r)) ? flag : 0;
   return out;
 }
 

@@ -27,6 +27,13 @@ io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows);
 void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows);
 /// The warm start saved with frame `frame` of a run's qp_warm_start (empty if the run has none).
 VineWarmStart saved_warm_start(const io::RunData& run, std::size_t frame);
+/// Writes `flags` as bits, 32 per value (bit r % 32 of value first + r / 32 set for flags[r] != 0,
+/// so every value is exact in a float64), into `values` from `first` on, which must hold
+/// ceil(#flags / 32) zeroed values there.
+void pack_flags(const std::vector<char>& flags, std::vector<std::int64_t>& values,
+                std::size_t first);
+/// Flag r of flags pack_flags wrote from `values[0]` on, read back from a run array.
+bool packed_flag(const double* values, std::size_t r);
 
 /// A saved frame of a run to restart from: the run and the frame's index.
 struct RestartFrame {

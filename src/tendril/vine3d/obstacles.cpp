@@ -76,38 +76,4 @@ bool obstacle_bounds(const Obstacle3& o, Vec3& lo, Vec3& hi) {
   return true;
 }
 
-double closest_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double half_length,
-                      double& distance) {
-  Vec3 normal;
-  const auto sd = [&](double s) { return signed_distance(o, Vec3(centre + s * axis), normal); };
-  double s = 0.0;
-  switch (o.shape) {
-    case ObstacleShape::sphere:
-      s = std::clamp((o.centre - centre).dot(axis), -half_length, half_length);
-      break;
-    case ObstacleShape::half_space:  // sd is linear in s: the end with the smaller n . e s
-      s = o.normal.dot(axis) < 0.0 ? half_length : -half_length;
-      break;
-    case ObstacleShape::box:  // sd(p(s)) is convex: the distance to a convex set
-    case ObstacleShape::cylinder:
-    case ObstacleShape::triangle: {
-      // bisection on the sign of its slope n(p(s)) . e to the round-off of s (52 halvings): a
-      // search on the values would stop near sqrt(machine epsilon) relative, where they no
-      // longer differ
-      double lo = -half_length, hi = half_length;
-      while (hi - lo > 4e-16 * half_length) {
-        const double mid = 0.5 * (lo + hi);
-        sd(mid);
-        (normal.dot(axis) > 0.0 ? hi : lo) = mid;
-      }
-      s = 0.5 * (lo + hi);
-      for (const double end : {-half_length, half_length})
-        if (sd(end) < sd(s)) s = end;
-      break;
-    }
-  }
-  distance = sd(s);
-  return s;
-}
-
 }  // namespace tendril::vine3d

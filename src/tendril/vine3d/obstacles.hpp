@@ -163,8 +163,9 @@ inline double signed_distance(const Obstacle3& o, const Vec3& x, Vec3& normal) {
 }
 
 /// The offset s in [-d, d] of the point of the segment p + s e closest to the obstacle (smallest
-/// signed distance, exact for spheres and half-spaces, for boxes, cylinders and triangles a
-/// bisection on the sign of the convex distance's slope n . e, to 4e-16 d)
+/// signed distance, to round-off: closed forms for spheres, half-spaces, boxes and triangles and
+/// for cylinders beside their side or over a cap, a bisection on the sign of the convex distance's
+/// slope n . e, to 4e-16 d, across a cylinder's rim; closest_offset.cpp)
 /// and, in `distance`, that signed distance [m].
 double closest_offset(const Obstacle3& o, const Vec3& centre, const Vec3& axis, double half_length,
                       double& distance);

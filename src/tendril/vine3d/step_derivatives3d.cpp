@@ -235,12 +235,7 @@ ContactPoint contact_point(const Linearisation& x, int point) {
   const Obstacle3& obstacle = m.obstacles[pair.obstacle];
   const int i = pair.body, along = point % 3;
   const double d = m.half_length[i];
-  double s = along == 1 ? -d : d;
-  if (along == 0) {
-    double distance = 0.0;
-    s = closest_offset(obstacle, x.start.position[i], x.start.orientation[i] * Vec3::UnitX(), d,
-                       distance);
-  }
+  const double s = along == 0 ? pair.offset : along == 1 ? -d : d;
   ContactPoint c{point, i};
   const SeededBody body = seeded(x.start, i, 0);
   const V3 axis = body.r.toRotationMatrix().col(0);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tendril/vine/run_restart.hpp"
+#include "tendril/vine3d/run_warm_start.hpp"
 
 namespace tendril::vine3d {
 
@@ -44,7 +45,8 @@ class Vine3dRunRecord : public io::RunRecord {
 
   const Vine3dRun& vine_;
   Array frame_time_ = nullptr, position_ = nullptr, orientation_ = nullptr, velocity_ = nullptr,
-        centerline_ = nullptr, warm_start_ = nullptr;
+        centerline_ = nullptr;
+  WarmStartArrays warm_start_;
   vine::VineStepRows step_rows_;
   std::vector<double> buffer_;  ///< one frame of one array
 };
@@ -59,7 +61,7 @@ Vine3dRunRecord::Vine3dRunRecord(io::RunDirectory& run, const Vine3dRun& vine) :
             "smallest contact distance Phi(q_k) of the pairs near contact (inf if none)",
             "achieved total growth rate sum_j G_bar_j V_{k+1}",
             "contact rows with a positive normal impulse"});
-  warm_start_ = &vine::add_warm_start_array(run, vine_.stepper().max_inequality_rows());
+  warm_start_ = add_warm_start_arrays(run, vine_.stepper());
 }
 
 void Vine3dRunRecord::add_frame_arrays(io::RunDirectory& run) {
@@ -99,8 +101,7 @@ void Vine3dRunRecord::save_frame() {
   for (std::size_t i = 0; i < points.size(); ++i)
     for (int k = 0; k < 3; ++k) buffer_[3 * i + k] = points[i](k);
   centerline_->append(std::span<const double>(buffer_.data(), buffer_.size()));
-  vine::append_warm_start(*warm_start_, vine_.stepper().warm_start(),
-                          vine_.stepper().max_inequality_rows());
+  append_warm_start(warm_start_, vine_.stepper());
 }
 
 void Vine3dRunRecord::write_step(double wall_time) {

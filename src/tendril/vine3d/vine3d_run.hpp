@@ -7,9 +7,10 @@
 ///   frame_time (F) [s], body_position (F, n, 3) [m], body_orientation (F, n, 4) (unit quaternion
 ///   w, x, y, z, body to world), body_velocity (F, n, 6) [m/s, rad/s] (v, omega in the world
 ///   frame), centerline (F, n + 1, 3) [m] (base, proximal ends of bodies 1..n-1, tip),
-///   qp_warm_start (F, ...), step_time (S) [s], step_status (S), step_qp_iterations (S),
-///   step_kkt_residual (S), step_joint_error (S) [m], step_min_distance (S) [m], growth_rate (S)
-///   [m/s], achieved_growth_rate (S) [m/s], step_wall_time (S) [s], step_active_contacts (S).
+///   qp_warm_start (F, ...), qp_warm_start_pairs (F, ...), step_time (S) [s], step_status (S),
+///   step_qp_iterations (S), step_kkt_residual (S), step_joint_error (S) [m], step_min_distance (S)
+///   [m], growth_rate (S) [m/s], achieved_growth_rate (S) [m/s], step_wall_time (S) [s],
+///   step_active_contacts (S).
 /// The obstacles are in the scene record (run.json "scene").
 
 #include <filesystem>

@@ -14,6 +14,7 @@
 #include "tendril/vine/run_restart.hpp"
 #include "tendril/vine/scene_sections.hpp"
 #include "tendril/vine3d/obj_mesh.hpp"
+#include "tendril/vine3d/run_warm_start.hpp"
 #include "tendril/vine3d/vine3d_stepper.hpp"
 
 namespace tendril::vine3d {
@@ -477,7 +478,7 @@ SavedVine3dState read_saved_state(const std::filesystem::path& run_dir, long fra
   }
   out.state.velocity =
       Eigen::Map<const VecX>(velocity.data.data() + 6 * n * f, static_cast<Eigen::Index>(6 * n));
-  out.warm_start = vine::saved_warm_start(run, f);
+  out.warm_start = saved_warm_start(run, f, model, key);
   return out;
 }
 

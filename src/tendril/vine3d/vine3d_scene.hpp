@@ -14,8 +14,8 @@
 #include "tendril/io/json.hpp"
 #include "tendril/io/scene.hpp"
 #include "tendril/io/schema.hpp"
-#include "tendril/vine/vine_stepper.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
+#include "tendril/vine3d/vine3d_stepper.hpp"
 
 namespace tendril::vine3d {
 
@@ -30,7 +30,7 @@ struct Vine3dScene {
   long steps = 0;       ///< steps to run
   int save_every = 1;   ///< save a frame every this many steps (frame 0 is the initial state)
   io::Json resolved;    ///< the scene as used
-  vine::VineWarmStart warm_start;  ///< the QP warm start of the first step (restart from a run)
+  Vine3dWarmStart warm_start;  ///< the QP warm start of the first step (restart from a run)
 };
 
 /// Reads and checks a parsed scene: unknown or unused keys, sizes, non-finite values, zero-length
@@ -43,8 +43,8 @@ Vine3dScene load_vine3d_scene_file(const std::filesystem::path& file,
                                    const std::vector<std::string>& overrides = {});
 
 struct SavedVine3dState {
-  Vine3dState state;               ///< positions, orientations, velocities and t of the frame
-  vine::VineWarmStart warm_start;  ///< empty if the run did not save it
+  Vine3dState state;           ///< positions, orientations, velocities and t of the frame
+  Vine3dWarmStart warm_start;  ///< empty if the run did not save it
 };
 
 /// Frame `frame` (< 0: counted from the end) of the 3D vine run in `run_dir`, for `model`. Throws

@@ -162,16 +162,35 @@ double Vine3dStepper::select_pairs(const Vine3dState& state) {
           reach_(b))
         continue;
       double distance = 0.0;
-      closest_offset(obstacle, state.position[b], axis, d, distance);
+      const double offset = closest_offset(obstacle, state.position[b], axis, d, distance);
       min_distance = std::min(min_distance, distance - model_.contact_radius);
-      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({b, o});
+      if (distance - model_.contact_radius <= reach_(b)) pairs_.push_back({{b, o}, offset});
     }
   }
-  const auto same = [](const Pair& x, const Pair& y) { return x.body == y.body; };
+  if (pairs_ == previous) return min_distance;
+  const auto same_body = [](const Pair& x, const Pair& y) { return x.body == y.body; };
   if (pairs_.size() != previous.size() ||
-      !std::equal(pairs_.begin(), pairs_.end(), previous.begin(), same))
+      !std::equal(pairs_.begin(), pairs_.end(), previous.begin(), same_body))
     build_contact_pattern();  // the rows' bodies changed
+  carry_warm_start(previous);
   return min_distance;
+}
+
+void Vine3dStepper::carry_warm_start(const std::vector<Pair>& previous) {
+  const std::vector<char> old = solver_.warm_start();
+  const int rows_per_pair = 3 * rows_per_point();
+  std::vector<char> active(rows_per_pair * pairs_.size(), 0);
+  if (old.size() == rows_per_pair * previous.size()) {
+    // both lists are in (body, obstacle) order: one merge finds the pairs that stay
+    std::size_t q = 0;
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      while (q < previous.size() && previous[q] < pairs_[p]) ++q;
+      if (q < previous.size() && previous[q] == pairs_[p])
+        std::copy_n(old.begin() + rows_per_pair * q, rows_per_pair,
+                    active.begin() + rows_per_pair * p);
+    }
+  }
+  solver_.set_warm_start(std::move(active));
 }
 
 double Vine3dStepper::body_motion(const VecX& velocity, int body) const {
@@ -208,8 +227,7 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
     const Obstacle3& obstacle = model_.obstacles[pairs_[p].obstacle];
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
     const double d = model_.half_length[b];
-    double closest_distance = 0.0;
-    const double closest = closest_offset(obstacle, state.position[b], axis, d, closest_distance);
+    const double closest = pairs_[p].offset;  // select_pairs' closest point, at the same q_k
     const double offsets[3] = {closest, -d, d};
     for (int k = 0; k < 3; ++k) {
       const int first_row = (3 * p + k) * rows;
@@ -226,20 +244,33 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
   }
 }
 
-std::vector<int> Vine3dStepper::pair_bodies() const {
-  std::vector<int> bodies;
-  bodies.reserve(pairs_.size());
-  for (const Pair& p : pairs_) bodies.push_back(p.body);
-  return bodies;
+Vine3dWarmStart Vine3dStepper::warm_start() const {
+  return {std::vector<ContactPair>(pairs_.begin(), pairs_.end()), solver_.warm_start()};
 }
 
-vine::VineWarmStart Vine3dStepper::warm_start() const {
-  return restored_ ? *restored_
-                   : vine::VineWarmStart{vine::rows_key(pair_bodies()), solver_.warm_start()};
-}
-
-void Vine3dStepper::set_warm_start(vine::VineWarmStart warm_start) {
-  restored_ = std::move(warm_start);
+void Vine3dStepper::set_warm_start(const Vine3dWarmStart& warm_start) {
+  const std::vector<ContactPair>& pairs = warm_start.pairs;
+  const int bodies = model_.num_bodies, obstacles = static_cast<int>(model_.obstacles.size());
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (pairs[p].body < 0 || pairs[p].body >= bodies || pairs[p].obstacle < 0 ||
+        pairs[p].obstacle >= obstacles || (p > 0 && !(pairs[p - 1] < pairs[p])))
+      throw InputError(fmt::format("warm_start.pairs[{}]", p),
+                       fmt::format("(body {}, obstacle {})", pairs[p].body, pairs[p].obstacle),
+                       fmt::format("bodies 0 to {} and obstacles 0 to {}, in (body, obstacle) "
+                                   "order without repeats",
+                                   bodies - 1, obstacles - 1));
+  }
+  const std::size_t rows = 3 * rows_per_point() * pairs.size();
+  if (!warm_start.active.empty() && warm_start.active.size() != rows)
+    throw InputError("warm_start.active", fmt::format("{} flags", warm_start.active.size()),
+                     fmt::format("none or {} (the rows of {} pairs)", rows, pairs.size()));
+  pairs_.clear();
+  for (const ContactPair& p : pairs) pairs_.push_back({p});  // select_pairs sets the offsets
+  build_contact_pattern();
+  if (warm_start.active.empty())
+    solver_.reset_warm_start();
+  else
+    solver_.set_warm_start(warm_start.active);
 }
 
 int Vine3dStepper::max_inequality_rows() const {
@@ -384,14 +415,6 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
   const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
   for (int round = 0; round < 4; ++round) {
     report.min_distance = select_pairs(state);
-    if (restored_) {
-      // a restart: the saved active set, if the rows are those it was left for (else cold, as the
-      // run that did not stop would have started after a change of the rows' pattern)
-      if (restored_->rows_key == vine::rows_key(pair_bodies()) &&
-          static_cast<int>(restored_->active.size()) == problem_.A_in.rows())
-        solver_.set_warm_start(restored_->active);
-      restored_.reset();
-    }
     fill_contact_rows(state);
     if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
         !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))

@@ -17,11 +17,9 @@
 /// Coulomb friction as a four-sided pyramid once in contact; only the pairs within reach of contact
 /// get rows (docs/physics/vine3d.md#contact).
 
-#include <optional>
 #include <vector>
 
 #include "tendril/qp/qp_solver.hpp"
-#include "tendril/vine/vine_stepper.hpp"
 #include "tendril/vine3d/joint_rows.hpp"
 #include "tendril/vine3d/obstacle_grid.hpp"
 #include "tendril/vine3d/vine3d_model.hpp"
@@ -47,6 +45,27 @@ struct Vine3dStepReport {
   double min_distance = 0.0;
   int active_contacts = 0;  ///< contact rows with a positive normal impulse
   bool ok() const { return status == qp::QpStatus::solved && failure == Vine3dFailure::none; }
+};
+
+/// A (body, obstacle) pair near contact: it has contact rows in a step.
+struct ContactPair {
+  int body = 0, obstacle = 0;
+  bool operator==(const ContactPair& other) const {
+    return body == other.body && obstacle == other.obstacle;
+  }
+  /// (body, obstacle) order, the order of a step's pairs
+  bool operator<(const ContactPair& other) const {
+    return body < other.body || (body == other.body && obstacle < other.obstacle);
+  }
+};
+
+/// What a step takes from the last one besides the state: the (body, obstacle) pairs of its
+/// contact rows, in body then obstacle order, and the QP active set on those rows (flags as
+/// qp::QpSolver::warm_start; empty: the next step starts cold). Saved with every frame of a run,
+/// so a restart continues exactly.
+struct Vine3dWarmStart {
+  std::vector<ContactPair> pairs;
+  std::vector<char> active;
 };
 
 class Vine3dStepper {
@@ -77,19 +96,22 @@ class Vine3dStepper {
   /// The state and joint growth rates the last step started from.
   const Vine3dState& last_start() const { return start_; }
   const VecX& last_joint_rates() const { return start_rates_; }
-  /// A (body, obstacle) pair near contact: it has rows this step.
-  struct Pair {
-    int body = 0, obstacle = 0;
+  /// A pair with rows this step (equal to another of the same body and obstacle).
+  struct Pair : ContactPair {
+    double offset = 0.0;  ///< s of the body's axis point nearest the obstacle at q_k [m]
   };
   /// The pairs of the last step's contact rows: pair p holds rows_per_point() rows for each of
   /// its three points (closest point, proximal end, distal end) from row 3 p rows_per_point().
   const std::vector<Pair>& contact_pairs() const { return pairs_; }
-  /// What the next step takes from the last one besides the state: the QP active set and the key
-  /// of its contact rows' bodies (as vine::VineStepper::warm_start; set_warm_start's until a step
-  /// has taken it). Saved with every frame of a run, so a restart continues exactly.
-  vine::VineWarmStart warm_start() const;
-  /// Makes the next step start as it would have after the step that left `warm_start`.
-  void set_warm_start(vine::VineWarmStart warm_start);
+  /// What the next step takes from the last one besides the state: the last step's pairs and the
+  /// QP active set on their rows. When a step's pairs differ from the last ones, its QP starts from
+  /// the flags of the rows of the pairs that stay (matched by body and obstacle; new pairs'
+  /// rows inactive), docs/physics/vine3d.md#warm-starts-across-contact-changes.
+  Vine3dWarmStart warm_start() const;
+  /// Makes the next step start as it would have after the step that left `warm_start`. Throws
+  /// InputError naming "warm_start" for pairs out of range or out of order, or flags of another
+  /// count than the pairs' rows.
+  void set_warm_start(const Vine3dWarmStart& warm_start);
   /// Most inequality rows a step can have: per (body, obstacle) pair three contact points of
   /// rows_per_point() rows.
   int max_inequality_rows() const;
@@ -120,16 +142,18 @@ class Vine3dStepper {
   void build_contact_pattern();
   /// Broad phase at q_k (the obstacle grid's candidates near each body, then their distance): the
   /// pairs with Phi(q_k) within their body's reach; rebuilds the pattern
-  /// if the rows' bodies changed. Returns min Phi(q_k) over every pair [m] (+inf if none near).
+  /// if the rows' bodies changed and carries the active set over if the pairs changed
+  /// (carry_warm_start). Returns min Phi(q_k) over every pair [m] (+inf if none near).
   double select_pairs(const Vine3dState& state);
+  /// Starts the next solve from the solver's active set on the rows of `previous` mapped onto the
+  /// rows of pairs_: a pair's rows keep their flags if it is in both, else start inactive.
+  void carry_warm_start(const std::vector<Pair>& previous);
   /// The largest displacement of a point of the body over one step at `velocity` [m].
   double body_motion(const VecX& velocity, int body) const;
   /// A_in and b_in of the selected pairs at q_k.
   void fill_contact_rows(const Vine3dState& state);
   /// Steering: the rest bends of the model's schedules at `time` (InputError if not finite).
   void steer(double time);
-  /// The body of every selected pair (the A_in pattern's key).
-  std::vector<int> pair_bodies() const;
   /// The rows of the contact point `point` = p + arm of a body with an obstacle, from `first_row`.
   void set_contact_point_rows(int first_row, const Obstacle3& obstacle, const Vec3& point,
                               const Vec3& arm);
@@ -145,8 +169,7 @@ class Vine3dStepper {
   ObstacleGrid3 grid_;           // broad phase over the obstacles' boxes
   std::vector<int> candidates_;  // the grid's obstacles near one body
   std::vector<Pair> pairs_;      // pairs with rows this step
-  std::optional<vine::VineWarmStart> restored_;  // set_warm_start: taken by the next step
-  VecX reach_;                                   // per body: pairs with Phi below it get rows [m]
+  VecX reach_;                   // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
   std::vector<int> next_slot_;      // build_contact_pattern(): next free slot of each column (n)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
