@@ -26,34 +26,42 @@ int find_root(std::vector<int>& parent, int i) {
 
 void LdlFactorization::chain_ordering(const SparseMatrix& lower,
                                       const std::vector<signed char>& pivot_sign) {
-  // groups of primal unknowns coupled by the primal block (P), in the order of their first unknown
-  std::vector<int> root(n_);
+  // groups of primal unknowns coupled by the primal block (P), in the order of their first unknown:
+  // a union-find forest whose links all point to a smaller index (each union links the larger
+  // root to the smaller), so one pass in index order leaves every unknown linked to its root
+  const int* outer = lower.outerIndexPtr();
+  const int* inner = lower.innerIndexPtr();
+  std::vector<int>& root = scratch_;
+  root.resize(n_);
   for (int i = 0; i < n_; ++i) root[i] = i;
-  for (int j = 0; j < n_; ++j)
-    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
-      const int i = lower.innerIndexPtr()[p];
-      if (pivot_sign[i] > 0 && pivot_sign[j] > 0) {
-        const int a = find_root(root, i), b = find_root(root, j);
+  for (int j = 0; j < n_; ++j) {
+    if (pivot_sign[j] < 0) continue;
+    for (int p = outer[j]; p < outer[j + 1]; ++p)
+      if (pivot_sign[inner[p]] > 0) {
+        const int a = find_root(root, inner[p]), b = find_root(root, j);
         if (a != b) root[std::max(a, b)] = std::min(a, b);
       }
-    }
+  }
+  for (int i = 0; i < n_; ++i) root[i] = root[root[i]];
   // a multiplier row goes right after the last group it touches: every primal unknown it is coupled
   // to (directly or through P) is then eliminated before it, as in the primal-first ordering
-  std::vector<int> key(n_, -1);
+  std::vector<int>& key = perm_;  // the key of each row until the sort below
+  key.assign(n_, -1);
   for (int j = 0; j < n_; ++j) {
-    if (pivot_sign[j] > 0) key[j] = find_root(root, j);
-    for (int p = lower.outerIndexPtr()[j]; p < lower.outerIndexPtr()[j + 1]; ++p) {
-      const int i = lower.innerIndexPtr()[p];
-      if (pivot_sign[i] < 0 && pivot_sign[j] > 0) key[i] = std::max(key[i], find_root(root, j));
-    }
+    if (pivot_sign[j] < 0) continue;
+    key[j] = root[j];
+    for (int p = outer[j]; p < outer[j + 1]; ++p)
+      if (pivot_sign[inner[p]] < 0) key[inner[p]] = std::max(key[inner[p]], root[j]);
   }
   // counting sort by (key, primal before multiplier, index)
-  std::vector<int> count(2 * n_ + 3, 0);
+  std::vector<int>& count = root;
+  count.assign(2 * n_ + 3, 0);
   const auto bucket = [&](int i) { return 2 * (key[i] + 1) + (pivot_sign[i] < 0); };
   for (int i = 0; i < n_; ++i) ++count[bucket(i) + 1];
   for (std::size_t b = 1; b < count.size(); ++b) count[b] += count[b - 1];
-  perm_.resize(n_);
-  for (int i = 0; i < n_; ++i) perm_[count[bucket(i)]++] = i;
+  order_.resize(n_);
+  for (int i = 0; i < n_; ++i) order_[count[bucket(i)]++] = i;
+  perm_.swap(order_);
 }
 
 void LdlFactorization::amd_ordering(const SparseMatrix& lower,
@@ -69,6 +77,9 @@ void LdlFactorization::amd_ordering(const SparseMatrix& lower,
 
 void LdlFactorization::analyse(const SparseMatrix& lower,
                                const std::vector<signed char>& pivot_sign) {
+  if (envelope_kernel_)  // panel_k_ back to zeros: factorize() wrote only the matrix's entries
+    for (const int slot : value_source_)
+      if (slot >= 0) panel_k_[slot] = 0.0;
   n_ = static_cast<int>(lower.rows());
   chain_ordering(lower, pivot_sign);
   envelope(lower, pivot_sign);
@@ -126,7 +137,7 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
     }
     k0 = k1;
   }
-  panel_k_.assign(size, 0.0);
+  panel_k_.resize(size, 0.0);  // all zeros (see analyse())
   // L: factorize() writes every lane of the columns left of a run; its triangle's upper part and
   // unused lanes stay 0
   panel_l_.resize(size);

@@ -110,8 +110,9 @@ class LdlFactorization {
   int n_ = 0;
   bool chain_ordered_ = false;
   bool envelope_kernel_ = false;
-  std::vector<int> perm_;     // new index -> original index (n)
-  std::vector<int> cp_, ci_;  // permuted upper triangle, compressed columns (n + 1, nnz)
+  std::vector<int> perm_;             // new index -> original index (n)
+  std::vector<int> order_, scratch_;  // chain_ordering()'s work vectors (n, 2 n + 3)
+  std::vector<int> cp_, ci_;          // permuted upper triangle, compressed columns (n + 1, nnz)
   // sparse kernel: index into the values of `lower` of each entry of the permuted matrix; envelope
   // kernel: place of each entry of `lower` in panel_k_, or -1 - k for the diagonal of row k (nnz)
   std::vector<int> value_source_;
@@ -127,7 +128,8 @@ class LdlFactorization {
   std::vector<RowPlace> row_place_;
   std::vector<int> diagonal_rows_;
   int envelope_size_ = 0;  // entries of the envelope (below the diagonal)
-  // panels: entries of the matrix (0 elsewhere), of L, and of L D for the run being factorised
+  // panels: entries of the matrix (0 elsewhere, also between analyses), of L, and of L D for the
+  // run being factorised
   std::vector<double> panel_k_, panel_l_, panel_w_;
 };
 

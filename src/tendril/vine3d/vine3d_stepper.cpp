@@ -120,19 +120,26 @@ int Vine3dStepper::rows_per_point() const {
 }
 
 void Vine3dStepper::build_contact_pattern() {
+  // compressed columns written directly: row r holds the 6 columns of its pair's body, so column
+  // 6 b + l holds the rows of body b's pairs, in row order
   const int rows_per_pair = 3 * rows_per_point();
   const int rows = rows_per_pair * static_cast<int>(pairs_.size());
-  Triplets entries;
-  for (int r = 0; r < rows; ++r)
-    for (int l = 0; l < 6; ++l)
-      entries.emplace_back(r, 6 * pairs_[r / rows_per_pair].body + l, 1.0);
-  problem_.A_in.resize(rows, model_.num_dofs());
-  problem_.A_in.setFromTriplets(entries.begin(), entries.end());
-  problem_.A_in.makeCompressed();
+  SparseMatrix& a_in = problem_.A_in;
+  a_in.resize(rows, model_.num_dofs());
+  a_in.resizeNonZeros(6 * rows);
+  int* outer = a_in.outerIndexPtr();
+  for (const Pair& pair : pairs_)
+    for (int l = 0; l < 6; ++l) outer[6 * pair.body + l + 1] += rows_per_pair;
+  for (int c = 0; c < model_.num_dofs(); ++c) outer[c + 1] += outer[c];
+  next_slot_.assign(outer, outer + model_.num_dofs());
   contact_slots_.resize(6 * rows);
   for (int r = 0; r < rows; ++r)
-    for (int l = 0; l < 6; ++l)
-      contact_slots_[6 * r + l] = value_index(problem_.A_in, r, entries[6 * r + l].col());
+    for (int l = 0; l < 6; ++l) {
+      const int slot = next_slot_[6 * pairs_[r / rows_per_pair].body + l]++;
+      a_in.innerIndexPtr()[slot] = r;
+      contact_slots_[6 * r + l] = slot;
+    }
+  std::fill(a_in.valuePtr(), a_in.valuePtr() + 6 * rows, 0.0);  // fill_contact_rows writes them
   problem_.b_in.setZero(rows);
 }
 

@@ -171,6 +171,7 @@ class Vine3dStepper {
   std::vector<Pair> pairs_;      // pairs with rows this step
   VecX reach_;                   // per body: pairs with Phi below it get rows [m]
   std::vector<int> contact_slots_;  // value index of each row's 6 entries of A_in (6 #rows)
+  std::vector<int> next_slot_;      // build_contact_pattern(): next free slot of each column (n)
   std::vector<int> spring_slots_;   // value index of each bending joint's 4 rotation blocks of P
   std::vector<int> mass_slots_;  // value index of each body's 6 x 6 block entries of P (36 #bodies)
   double mass_scale_ = 1.0;      // m_ref [kg]

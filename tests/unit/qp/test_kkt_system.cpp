@@ -1,6 +1,7 @@
 // KktSystem (kkt_system.hpp): the matrix it writes as inequality rows are switched off and on, its
 // product with K0 and its blockwise backward error, against a dense K0 assembled here from P, A_eq,
-// A_in, the rows switched on and D, and the regularisation of docs/physics/qp_solver.md.
+// A_in, the rows switched on and D, and the regularisation of docs/physics/qp_solver.md; a system
+// re-analysed as contact rows appear and vanish against a freshly analysed one and a dense solve.
 
 #include <gtest/gtest.h>
 
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "tendril/qp/kkt_system.hpp"
+#include "tendril/qp/ldl_factorization.hpp"
+#include "tendril/qp/qp_solver.hpp"
 
 namespace tendril::qp {
 namespace {
@@ -92,6 +95,79 @@ std::vector<char> random_rows(int m_in, std::mt19937& rng) {
   std::vector<char> on(m_in);
   for (char& f : on) f = static_cast<char>(rng() % 2);
   return on;
+}
+
+/// A QP shaped like a 3D vine step: `bodies` bodies of 6 unknowns with a dense SPD 6 x 6 block of
+/// P each, 4 joint rows per body on it and the body before (the first on itself), and per entry of
+/// `contact_bodies` 3 contact rows on that body's 6 unknowns (rows in pair order); random values
+/// in (-1, 1).
+QpProblem chain3d_qp(int bodies, const std::vector<int>& contact_bodies, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int n = 6 * bodies;
+  std::vector<Eigen::Triplet<double, int>> p, eq, in;
+  for (int b = 0; b < bodies; ++b) {
+    const MatX g = MatX::NullaryExpr(6, 6, [&] { return u(rng); });
+    const MatX block = g * g.transpose() + MatX::Identity(6, 6);
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) p.emplace_back(6 * b + i, 6 * b + j, block(i, j));
+    for (int r = 4 * b; r < 4 * b + 4; ++r)
+      for (int c = std::max(0, 6 * b - 6); c < 6 * b + 6; ++c) eq.emplace_back(r, c, u(rng));
+  }
+  const int m_in = 3 * static_cast<int>(contact_bodies.size());
+  for (int r = 0; r < m_in; ++r)
+    for (int l = 0; l < 6; ++l) in.emplace_back(r, 6 * contact_bodies[r / 3] + l, u(rng));
+  QpProblem qp;
+  qp.P.resize(n, n);
+  qp.P.setFromTriplets(p.begin(), p.end());
+  qp.A_eq.resize(4 * bodies, n);
+  qp.A_eq.setFromTriplets(eq.begin(), eq.end());
+  qp.A_in.resize(m_in, n);
+  qp.A_in.setFromTriplets(in.begin(), in.end());
+  for (SparseMatrix* m : {&qp.P, &qp.A_eq, &qp.A_in}) m->makeCompressed();
+  qp.c = VecX::NullaryExpr(n, [&] { return u(rng); });
+  qp.b_eq = VecX::NullaryExpr(4 * bodies, [&] { return u(rng); });
+  qp.b_in = VecX::NullaryExpr(m_in, [&] { return u(rng); });
+  return qp;
+}
+
+TEST(KktSystem, ReanalysedAsContactRowsAppearAndVanishSolvesAsAFreshlyAnalysedOne) {
+  // one KktSystem re-analysed for each contact set in turn (rows appear, move, vanish, return),
+  // against a KktSystem analysed only for that problem: the same matrix and bitwise the same
+  // solution, which solves K0 u = rhs as a dense LU does; the chain takes the envelope kernel,
+  // whose panels a re-analysis reuses
+  const std::vector<std::vector<int>> contacts = {{}, {2, 5, 5, 9}, {3, 9, 11},
+                                                  {}, {0, 7, 7, 7}, {1, 2, 3, 4}};
+  std::mt19937 rng(13);
+  const QpOptions options;  // the solver's refinement steps and target
+  KktSystem reused;
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    SCOPED_TRACE(k);
+    const QpProblem qp = chain3d_qp(12, contacts[k], rng);
+    const int size = qp.num_variables() + qp.num_equalities() + qp.num_inequalities();
+    const std::vector<char> on(qp.num_inequalities(), 1);
+    const VecX d = VecX::Constant(qp.num_inequalities(), 0.1);  // D > 0: K0 regular
+    const VecX rhs = VecX::Random(size);
+    KktSystem fresh;
+    VecX solution[2];
+    int s = 0;
+    for (KktSystem* kkt : {&reused, &fresh}) {
+      kkt->analyse(qp);
+      kkt->set_problem(qp, kEps);
+      kkt->set_inequality_rows(qp, on, d);
+      ASSERT_TRUE(kkt->factorize());
+      ASSERT_TRUE(kkt->solve(rhs, solution[s++], options.max_refinement_steps,
+                             options.refinement_target()));
+    }
+    EXPECT_EQ(MatX(reused.matrix()), MatX(fresh.matrix()));
+    EXPECT_EQ(solution[0], solution[1]);
+    const VecX exact = dense_k0(qp, on, d).partialPivLu().solve(rhs);
+    EXPECT_LE((solution[0] - exact).norm(), 1e-10 * exact.norm());
+    std::vector<signed char> sign(size, -1);
+    std::fill(sign.begin(), sign.begin() + qp.num_variables(), 1);
+    LdlFactorization kernel;  // the kernel KktSystem's analysis chooses for this matrix
+    kernel.analyse(fresh.matrix(), sign);
+    EXPECT_TRUE(kernel.envelope_kernel());
+  }
 }
 
 TEST(KktSystem, WritesK0PlusTheRegularisationAsRowsSwitchOffAndOn) {
