@@ -331,27 +331,37 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
 
 template <int Lanes>
 void LdlFactorization::forward_run(const Run& run) {
-  // L w = b on the run's rows: the columns left of the run as vector multiply-adds, then its
-  // triangle (its upper part and unused lanes are 0)
+  // L w = b on the run's rows: the columns left of the run as vector multiply-adds (in two
+  // partial sums: two independent chains), then its triangle (its upper part and unused lanes
+  // are 0)
   const int k0 = run.begin, rows = run.rows;
   const double* l = panel_l_.data() + run.base - run.first * Lanes;
-  PanelColumn<Lanes> b = PanelColumn<Lanes>::Zero();
+  PanelColumn<Lanes> b = PanelColumn<Lanes>::Zero(), odd = PanelColumn<Lanes>::Zero();
   for (int q = 0; q < rows; ++q) b[q] = work_[k0 + q];
-  for (int j = run.first; j < k0; ++j) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+  int j = run.first;
+  for (; j + 1 < k0; j += 2) {
+    b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+    odd -= PanelMap<Lanes>(l + (j + 1) * Lanes) * work_[j + 1];
+  }
+  if (j < k0) b -= PanelMap<Lanes>(l + j * Lanes) * work_[j];
+  b += odd;
   for (int q = 0; q + 1 < rows; ++q) b -= PanelMap<Lanes>(l + (k0 + q) * Lanes) * b[q];
   for (int q = 0; q < rows; ++q) work_[k0 + q] = b[q];
 }
 
 template <int Lanes>
 void LdlFactorization::backward_run(const Run& run) {
-  // L^T x = y: the run's triangle from its last row up (column k0 + q is 0 in lanes q and above,
-  // where x is still 0), then each column left of the run less its dot product with the run's x
+  // L^T x = y: the run's triangle from its last row up, column-oriented (x_q is final once the
+  // rows below it are done; it then updates the rows above it, l_qp in lane q of column k0 + p:
+  // one multiply-add between two x's instead of a horizontal sum), then each column left of the
+  // run less its dot product with the run's x (unused lanes 0)
   const int k0 = run.begin, rows = run.rows;
   const double* l = panel_l_.data() + run.base - run.first * Lanes;
   PanelColumn<Lanes> x = PanelColumn<Lanes>::Zero();
-  x[rows - 1] = work_[k0 + rows - 1];
-  for (int q = rows - 2; q >= 0; --q)
-    x[q] = work_[k0 + q] -= (PanelMap<Lanes>(l + (k0 + q) * Lanes) * x).sum();
+  for (int q = rows - 1; q >= 0; --q) {
+    x[q] = work_[k0 + q];
+    for (int p = 0; p < q; ++p) work_[k0 + p] -= l[(k0 + p) * Lanes + q] * x[q];
+  }
   for (int j = run.first; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
 }
 

@@ -34,10 +34,19 @@ bool all_finite(const double* v, Eigen::Index count) {
   return nonfinite == 0;
 }
 
+/// True if every stored value of m is finite (vectorised when m is compressed).
+bool all_finite(const SparseMatrix& m) {
+  if (m.isCompressed()) return all_finite(m.valuePtr(), m.nonZeros());
+  for (int k = 0; k < m.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(m, k); it; ++it)
+      if (!std::isfinite(it.value())) return false;
+  return true;
+}
+
 void check_finite(const SparseMatrix& m, const char* key) {
   // vectorised test of the stored values first (the usual case), the entry is located only on
   // failure
-  if (m.isCompressed() && all_finite(m.valuePtr(), m.nonZeros())) return;
+  if (all_finite(m)) return;
   for (int k = 0; k < m.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(m, k); it; ++it)
       if (!std::isfinite(it.value()))
@@ -88,6 +97,12 @@ void QpProblem::validate() const {
   check_finite(c, "qp.c");
   check_finite(b_eq, "qp.b_eq");
   check_finite(b_in, "qp.b_in");
+}
+
+bool QpProblem::all_finite() const {
+  return qp::all_finite(P) && qp::all_finite(A_eq) && qp::all_finite(A_in) &&
+         qp::all_finite(c.data(), c.size()) && qp::all_finite(b_eq.data(), b_eq.size()) &&
+         qp::all_finite(b_in.data(), b_in.size());
 }
 
 std::string_view to_string(QpStatus status) {

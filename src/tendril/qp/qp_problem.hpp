@@ -31,6 +31,9 @@ struct QpProblem {
   /// Throws InputError naming the member ("qp.A_eq", ...) if a dimension does not match or a value
   /// is not finite.
   void validate() const;
+  /// True if every value of P, c, A_eq, b_eq, A_in and b_in is finite (a caller that reports
+  /// overflow as a numerical failure rather than bad input tests this first).
+  bool all_finite() const;
 };
 
 /// Outcome of a solve. Only `solved` means the KKT residual met QpOptions::tolerance.

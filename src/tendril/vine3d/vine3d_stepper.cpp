@@ -395,6 +395,27 @@ void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rate
         fmt::format("{} finite values (one per prismatic joint)", model_.num_prismatic()));
 }
 
+double Vine3dStepper::growth_rate(const VecX& velocity) const {
+  // sum_j G_bar_j V: the growth rows are A_eq's last #prismatic rows
+  const int first = problem_.A_eq.rows() - model_.num_prismatic();
+  const SparseMatrix& a = problem_.A_eq;
+  double rate = 0.0;
+  for (int j = 0; j < a.outerSize(); ++j)
+    for (int p = a.outerIndexPtr()[j]; p < a.outerIndexPtr()[j + 1]; ++p)
+      if (a.innerIndexPtr()[p] >= first) rate += a.valuePtr()[p] * velocity[j];
+  return rate;
+}
+
+double Vine3dStepper::kinetic_energy(const Vine3dState& start, const VecX& velocity) const {
+  double twice = 0.0;
+  for (int i = 0; i < model_.num_bodies; ++i) {
+    const Vec3 omega = velocity.segment<3>(6 * i + 3);
+    twice += body_mass(model_, start, i) * velocity.segment<3>(6 * i).squaredNorm() +
+             omega.dot(world_inertia(model_, start, i) * omega);
+  }
+  return 0.5 * twice;
+}
+
 Vine3dStepReport Vine3dStepper::step(Vine3dState& state) {
   rates_ = joint_growth_rates(state.time);
   return step(state, rates_);
@@ -412,12 +433,10 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
   // it could be violated: widen the reach and solve again (as the planar stepper)
   for (int b = 0; b < model_.num_bodies; ++b)
     reach_(b) = std::max(model_.contact_radius, 3.0 * body_motion(state.velocity, b));
-  const auto finite = [](const SparseMatrix& a) { return a.coeffs().allFinite(); };
   for (int round = 0; round < 4; ++round) {
     report.min_distance = select_pairs(state);
     fill_contact_rows(state);
-    if (!problem_.c.allFinite() || !problem_.b_eq.allFinite() || !problem_.b_in.allFinite() ||
-        !finite(problem_.P) || !finite(problem_.A_eq) || !finite(problem_.A_in))
+    if (!problem_.all_finite())
       return report;  // numerical failure: a state or parameters that overflow
     solver_.solve(problem_, solution_);
     report.status = solution_.status;
@@ -438,9 +457,8 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
       return report;
     }
   }
-  const int np = model_.num_prismatic();
-  report.growth_rate = (problem_.A_eq.bottomRows(np) * solution_.x).sum();
-  report.kinetic_energy = 0.5 * mass_scale_ * solution_.x.dot(problem_.P * solution_.x);
+  report.growth_rate = growth_rate(solution_.x);
+  report.kinetic_energy = kinetic_energy(start_, solution_.x);
   report.active_contacts = static_cast<int>((solution_.z_in.array() > 0.0).count());
   if (report.joint_error > model_.max_joint_error) {
     report.failure = Vine3dFailure::joint_drift;

@@ -137,6 +137,11 @@ class Vine3dStepper {
   /// A_eq and b_eq at q_k, V_k; returns the largest position-row |c(q_k)| [m].
   double fill_rows(const Vine3dState& state, const VecX& joint_rates);
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
+  /// sum_j G_bar_j V of the current growth rows [m/s]
+  double growth_rate(const VecX& velocity) const;
+  /// 1/2 V^T M_k V with M_k = diag(m_i I, I_w,i) at `start` (not P: with implicit springs P holds
+  /// their stiffness and damping too, with eversion the tip's mass after the step) [J]
+  double kinetic_energy(const Vine3dState& start, const VecX& velocity) const;
   /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
   /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();

@@ -173,6 +173,31 @@ TEST(Vine3dStep, ImplicitSpringsHoldAStiffVineNearItsRestShape) {
   EXPECT_LT(deviation, 3.5e-3);
 }
 
+TEST(Vine3dStep, KineticEnergyIsThatOfTheBodiesWithImplicitSprings) {
+  // the report's kinetic energy is 1/2 sum_i (m_i |v_i|^2 + omega_i . R_i diag(I_a, I_t, I_t)
+  // R_i^T omega_i) of the new velocities with the start's orientations (vine3d_stepper.hpp), also
+  // when P holds the implicit springs' stiffness and damping
+  Vine3dModel m = spatial_vine();
+  m.springs = SpringIntegration::implicit;
+  m.growth = GrowthSchedule::constant(0.0);
+  Vine3dStepper stepper(m);
+  Vine3dState s = straight_state(m, 0.001);
+  for (int k = 0; k < 20; ++k) {
+    const Vine3dState start = s;
+    const Vine3dStepReport r = stepper.step(s);
+    ASSERT_TRUE(r.ok()) << k;
+    double twice = 0.0;
+    for (int i = 0; i < m.num_bodies; ++i) {
+      const Mat3 rotation = start.orientation[i].toRotationMatrix();
+      const Vec3 body_omega = rotation.transpose() * s.velocity.segment<3>(6 * i + 3);
+      twice += m.mass[i] * s.velocity.segment<3>(6 * i).squaredNorm() +
+               m.axial_inertia[i] * body_omega.x() * body_omega.x() +
+               m.transverse_inertia[i] * body_omega.tail<2>().squaredNorm();
+    }
+    EXPECT_NEAR(r.kinetic_energy, 0.5 * twice, 1e-12 * twice) << k;
+  }
+}
+
 TEST(Vine3dStep, RejectsAStateOfTheWrongSize) {
   const Vine3dModel m = spatial_vine();
   Vine3dStepper stepper(m);
