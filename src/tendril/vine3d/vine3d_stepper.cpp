@@ -46,6 +46,8 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
         row_slots_[12 * r + l] = value_index(problem_.A_eq, r, row_column(rows_[r], l));
   problem_.b_eq.setZero(static_cast<int>(rows_.size()));
   reach_.setZero(model_.num_bodies);
+  start_mass_.resize(model_.num_bodies);
+  start_inertia_.resize(model_.num_bodies);
   grid_ = ObstacleGrid3(model_.obstacles);
   build_contact_pattern();
 
@@ -332,10 +334,10 @@ void Vine3dStepper::fill_objective(const Vine3dState& state, const VecX& joint_r
   const VecX& v = state.velocity;
   VecX momentum(model_.num_dofs());
   for (int i = 0; i < model_.num_bodies; ++i) {
-    const Mat3 inertia = world_inertia(model_, state, i);
+    const Mat3 inertia = start_inertia_[i] = world_inertia(model_, state, i);
     // eversion: the tip body gains lambda Delta t u at rest, so P holds its mass after the step
     // and the momentum its mass before (M_{k+1} V_{k+1} = M_k V_k + Delta t F + impulses)
-    const double mass = body_mass(model_, state, i);
+    const double mass = start_mass_[i] = body_mass(model_, state, i);
     const double gained =
         i == model_.num_bodies - 1
             ? std::max(0.0, model_.everted_density * model_.dt * joint_rates.sum())
@@ -396,22 +398,23 @@ void Vine3dStepper::check_state(const Vine3dState& state, const VecX& joint_rate
 }
 
 double Vine3dStepper::growth_rate(const VecX& velocity) const {
-  // sum_j G_bar_j V: the growth rows are A_eq's last #prismatic rows
-  const int first = problem_.A_eq.rows() - model_.num_prismatic();
-  const SparseMatrix& a = problem_.A_eq;
+  // sum_j G_bar_j V over the growth rows (the last #prismatic rows)
+  const double* values = problem_.A_eq.valuePtr();
   double rate = 0.0;
-  for (int j = 0; j < a.outerSize(); ++j)
-    for (int p = a.outerIndexPtr()[j]; p < a.outerIndexPtr()[j + 1]; ++p)
-      if (a.innerIndexPtr()[p] >= first) rate += a.valuePtr()[p] * velocity[j];
+  for (int r = static_cast<int>(rows_.size()) - model_.num_prismatic();
+       r < static_cast<int>(rows_.size()); ++r)
+    for (int l = 0; l < 12; ++l)
+      if (row_slots_[12 * r + l] >= 0)
+        rate += values[row_slots_[12 * r + l]] * velocity[row_column(rows_[r], l)];
   return rate;
 }
 
-double Vine3dStepper::kinetic_energy(const Vine3dState& start, const VecX& velocity) const {
+double Vine3dStepper::kinetic_energy(const VecX& velocity) const {
   double twice = 0.0;
   for (int i = 0; i < model_.num_bodies; ++i) {
     const Vec3 omega = velocity.segment<3>(6 * i + 3);
-    twice += body_mass(model_, start, i) * velocity.segment<3>(6 * i).squaredNorm() +
-             omega.dot(world_inertia(model_, start, i) * omega);
+    twice += start_mass_[i] * velocity.segment<3>(6 * i).squaredNorm() +
+             omega.dot(start_inertia_[i] * omega);
   }
   return 0.5 * twice;
 }
@@ -458,7 +461,7 @@ Vine3dStepReport Vine3dStepper::step(Vine3dState& state, const VecX& joint_rates
     }
   }
   report.growth_rate = growth_rate(solution_.x);
-  report.kinetic_energy = kinetic_energy(start_, solution_.x);
+  report.kinetic_energy = kinetic_energy(solution_.x);
   report.active_contacts = static_cast<int>((solution_.z_in.array() > 0.0).count());
   if (report.joint_error > model_.max_joint_error) {
     report.failure = Vine3dFailure::joint_drift;

@@ -139,9 +139,9 @@ class Vine3dStepper {
   RowBodies row_bodies(const JointRow& row, const Vine3dState& state) const;
   /// sum_j G_bar_j V of the current growth rows [m/s]
   double growth_rate(const VecX& velocity) const;
-  /// 1/2 V^T M_k V with M_k = diag(m_i I, I_w,i) at `start` (not P: with implicit springs P holds
-  /// their stiffness and damping too, with eversion the tip's mass after the step) [J]
-  double kinetic_energy(const Vine3dState& start, const VecX& velocity) const;
+  /// 1/2 V^T M_k V with M_k = diag(m_i I, I_w,i) of the step's start (not P: with implicit springs
+  /// P holds their stiffness and damping too, with eversion the tip's mass after the step) [J]
+  double kinetic_energy(const VecX& velocity) const;
   /// The pattern of A_in: per pair three contact points (closest point, proximal end, distal end)
   /// of rows_per_point() rows each, on the body's 6 velocities.
   void build_contact_pattern();
@@ -183,7 +183,9 @@ class Vine3dStepper {
   Vine3dState start_;            // the last step's start
   VecX start_rates_;             // and its joint growth rates
   VecX force_;                   // F(q_k, V_k) (6 #bodies)
-  VecX rates_;                   // u_j buffer of step(state) (#prismatic)
+  VecX start_mass_;              // m_i at the step's start [kg] (#bodies)
+  std::vector<Mat3> start_inertia_;  // I_w,i at the step's start [kg m^2] (#bodies)
+  VecX rates_;                       // u_j buffer of step(state) (#prismatic)
 };
 
 }  // namespace tendril::vine3d
