@@ -67,7 +67,7 @@ void run_model(benchmark::State& bench, const Vine3dModel& model) {
   const Vine3dState start = straight_state(model, 0.0);
   Vine3dState state = start;
   int step = 0;
-  long failures = 0, contacts = 0, steps = 0;
+  long failures = 0, contacts = 0, iterations = 0, steps = 0;
   for (auto _ : bench) {
     if (step == 400) {
       bench.PauseTiming();
@@ -78,6 +78,7 @@ void run_model(benchmark::State& bench, const Vine3dModel& model) {
     const Vine3dStepReport report = stepper.step(state);
     failures += !report.ok();
     contacts += report.active_contacts;
+    iterations += report.qp_iterations;
     benchmark::DoNotOptimize(state.velocity.data());
     ++step;
     ++steps;
@@ -85,6 +86,7 @@ void run_model(benchmark::State& bench, const Vine3dModel& model) {
   bench.counters["bodies"] = model.num_bodies;
   bench.counters["failed_steps"] = static_cast<double>(failures);
   bench.counters["active_contacts"] = static_cast<double>(contacts) / std::max(steps, 1L);
+  bench.counters["qp_iterations"] = static_cast<double>(iterations) / std::max(steps, 1L);
 }
 
 void BM_Vine3dStep(benchmark::State& bench) {

@@ -49,7 +49,7 @@ std::string tracked_points_csv(const std::vector<vine3d::TrackedFrame3>& frames,
     for (Eigen::Index k = 0; k < frames[f].points.rows(); ++k) {
       csv += fmt::format("{},{},{}", f, frames[f].step, k);
       for (const MatX* m : {&frames[f].points, &simulated[f]})
-        for (int c = 0; c < 3; ++c) csv += "," + number_text((*m)(k, c), 17);
+        for (int c = 0; c < 3; ++c) csv += fmt::format(",{}", number_text((*m)(k, c), 17));
       csv += "\n";
     }
   return csv;

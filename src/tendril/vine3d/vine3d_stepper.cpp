@@ -231,12 +231,15 @@ void Vine3dStepper::fill_contact_rows(const Vine3dState& state) {
     const double d = model_.half_length[b];
     const double closest = pairs_[p].offset;  // select_pairs' closest point, at the same q_k
     const double offsets[3] = {closest, -d, d};
+    // a closest point at an end is left to that end's rows (so that a body lying on a plane keeps
+    // its contacts in the same rows whichever end is nearer, and a warm start stays valid)
+    const bool closest_at_end = d - std::abs(closest) <= 1e-9 * d;
     for (int k = 0; k < 3; ++k) {
       const int first_row = (3 * p + k) * rows;
       const Vec3 arm = offsets[k] * axis;
       const bool base_end = b == 0 && std::abs(offsets[k] + d) <= 1e-9 * d;
-      if ((k > 0 && std::abs(offsets[k] - closest) <= 1e-9 * d) || base_end) {
-        // the end is the closest point, or body 0's proximal end (the base, held by its joint:
+      if ((k == 0 && closest_at_end) || base_end) {
+        // the closest point at an end, or body 0's proximal end (the base, held by its joint:
         // contact rows there would only repeat the joint rows): rows 0 >= -1 that never bind
         for (int r = 0; r < rows; ++r) set_contact_row(first_row + r, Vec3::Zero(), arm, -1.0);
         continue;
