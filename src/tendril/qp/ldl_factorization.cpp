@@ -78,8 +78,7 @@ void LdlFactorization::amd_ordering(const SparseMatrix& lower,
 void LdlFactorization::analyse(const SparseMatrix& lower,
                                const std::vector<signed char>& pivot_sign) {
   if (envelope_kernel_)  // panel_k_ back to zeros: factorize() wrote only the matrix's entries
-    for (const int slot : value_source_)
-      if (slot >= 0) panel_k_[slot] = 0.0;
+    for (const Scatter& entry : panel_entries_) panel_k_[entry.place] = 0.0;
   n_ = static_cast<int>(lower.rows());
   chain_ordering(lower, pivot_sign);
   envelope(lower, pivot_sign);
@@ -151,13 +150,20 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
   for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
   const int* outer = lower.outerIndexPtr();
   const int* inner = lower.innerIndexPtr();
-  value_source_.resize(lower.nonZeros());
+  panel_entries_.resize(lower.nonZeros());
+  diagonal_entries_.resize(n_);
+  int off_diagonal = 0, on_diagonal = 0;
   for (int j = 0; j < n_; ++j)
     for (int p = outer[j]; p < outer[j + 1]; ++p) {
       const int a = std::max(inverse[inner[p]], inverse[j]);
       const int b = std::min(inverse[inner[p]], inverse[j]);
-      value_source_[p] = a == b ? -1 - a : row_place_[a].offset + b * row_place_[a].lanes;
+      if (a == b)
+        diagonal_entries_[on_diagonal++] = {p, a};
+      else
+        panel_entries_[off_diagonal++] = {p, row_place_[a].offset + b * row_place_[a].lanes};
     }
+  panel_entries_.resize(off_diagonal);
+  diagonal_entries_.resize(on_diagonal);
 }
 
 void LdlFactorization::symbolic(const SparseMatrix& lower,
@@ -252,11 +258,10 @@ int LdlFactorization::factorize_envelope(const SparseMatrix& lower, double scale
   // the matrix's entries into their panels (the other entries of panel_k_ stay 0), the diagonal
   // into work_
   const double* values = lower.valuePtr();
-  for (std::size_t p = 0; p < value_source_.size(); ++p)
-    if (value_source_[p] >= 0)
-      panel_k_[value_source_[p]] = values[p];
-    else
-      work_[-1 - value_source_[p]] = values[p];
+  double* panel_k = panel_k_.data();
+  for (const Scatter& entry : panel_entries_) panel_k[entry.place] = values[entry.source];
+  double* diagonal = work_.data();
+  for (const Scatter& entry : diagonal_entries_) diagonal[entry.place] = values[entry.source];
   int replaced = 0;
   for (const int k : diagonal_rows_) {  // d_k = a_kk (first: later runs divide by it)
     if (!std::isfinite(work_[k])) return -1;
@@ -298,13 +303,17 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
     if (i < j) wj -= Map(w + i * Lanes) * lj[i * stride];
     return Column(wj + odd);
   };
+  // the members' data in locals: the stores into the panels would make the compiler reload them
+  const RowPlace* row_place = row_place_.data();
+  const double* panel_l = panel_l_.data();
+  const double* d_inverse = d_inverse_.data();
   for (int j = f; j < k0; ++j) {  // the columns left of the run (rows of earlier runs)
-    const RowPlace& row = row_place_[j];
-    const double* row_j = panel_l_.data() + row.offset;
+    const RowPlace row = row_place[j];
+    const double* row_j = panel_l + row.offset;
     const int lo = std::max(f, row.first);
     const Column wj = row.lanes == 4 ? column(j, lo, row_j, std::integral_constant<int, 4>())
                                      : column(j, lo, row_j, std::integral_constant<int, 8>());
-    const Column lj = wj * d_inverse_[j];
+    const Column lj = wj * d_inverse[j];
     Map(w + j * Lanes) = wj;  // the unused lanes stay 0
     Map(l + j * Lanes) = lj;
     sum += lj * wj;

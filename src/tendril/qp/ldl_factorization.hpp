@@ -71,8 +71,8 @@ class LdlFactorization {
   void symbolic(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
   /// The envelope of the matrix permuted by perm_: first_ and envelope_size_.
   void envelope(const SparseMatrix& lower, const std::vector<signed char>& pivot_sign);
-  /// The runs and panels of the envelope kernel, and in value_source_ the place of each entry of
-  /// `lower` in panel_k_.
+  /// The runs and panels of the envelope kernel, and the place of each entry of `lower` in
+  /// panel_k_ or on the diagonal (panel_entries_, diagonal_entries_).
   void panels(const SparseMatrix& lower);
   /// d_inverse_[k] from the pivot dk whose terms' absolute values sum to `magnitude`, dynamically
   /// regularised; true if the pivot was replaced.
@@ -113,10 +113,15 @@ class LdlFactorization {
   std::vector<int> perm_;             // new index -> original index (n)
   std::vector<int> order_, scratch_;  // chain_ordering()'s work vectors (n, 2 n + 3)
   std::vector<int> cp_, ci_;          // permuted upper triangle, compressed columns (n + 1, nnz)
-  // sparse kernel: index into the values of `lower` of each entry of the permuted matrix; envelope
-  // kernel: place of each entry of `lower` in panel_k_, or -1 - k for the diagonal of row k (nnz)
+  // sparse kernel: index into the values of `lower` of each entry of the permuted matrix (nnz)
   std::vector<int> value_source_;
-  std::vector<signed char> sign_;            // pivot sign in the new ordering (n)
+  /// An entry of `lower` (index into its values) and where the envelope kernel puts it: its slot in
+  /// panel_k_ (off the diagonal) or its row (the diagonal, into work_).
+  struct Scatter {
+    int source, place;
+  };
+  std::vector<Scatter> panel_entries_, diagonal_entries_;  // envelope kernel (nnz in all)
+  std::vector<signed char> sign_;                          // pivot sign in the new ordering (n)
   std::vector<int> parent_, lp_, lnz_, li_;  // elimination tree, L columns (n, n + 1, n, nnz(L))
   std::vector<int> row_begin_,
       row_pattern_;  // pattern of each row of L, topological order (n + 1, nnz(L))
