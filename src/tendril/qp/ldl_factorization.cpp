@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
 
 namespace tendril::qp {
 
@@ -15,6 +18,29 @@ template <int Lanes>
 using PanelColumn = Eigen::Array<double, Lanes, 1>;
 template <int Lanes>
 using PanelMap = Eigen::Map<const PanelColumn<Lanes>>;
+
+#if defined(__AVX2__) && defined(__FMA__)
+/// work[0 .. 3] -= (PanelMap<Lanes>(l + c * Lanes) * x).sum() for the columns c = 0 .. 3 of a
+/// panel: the same products and sums in the same order ((p0 + p2) + (p1 + p3) per column, an
+/// 8-lane column's halves first added by a multiply-add), the four horizontal sums side by side.
+template <int Lanes>
+void subtract_dots4(const double* l, const PanelColumn<Lanes>& x, double* work) {
+  __m256d m[4];
+  for (int c = 0; c < 4; ++c) {
+    m[c] = _mm256_mul_pd(_mm256_loadu_pd(l + c * Lanes), _mm256_loadu_pd(x.data()));
+    if constexpr (Lanes == 8)
+      m[c] =
+          _mm256_fmadd_pd(_mm256_loadu_pd(l + c * Lanes + 4), _mm256_loadu_pd(x.data() + 4), m[c]);
+  }
+  // (m_c[0] + m_c[2], m_c[1] + m_c[3]) for two columns per register, then their pairs added
+  const __m256d s01 = _mm256_add_pd(_mm256_permute2f128_pd(m[0], m[1], 0x20),
+                                    _mm256_permute2f128_pd(m[0], m[1], 0x31));
+  const __m256d s23 = _mm256_add_pd(_mm256_permute2f128_pd(m[2], m[3], 0x20),
+                                    _mm256_permute2f128_pd(m[2], m[3], 0x31));
+  const __m256d sums = _mm256_permute4x64_pd(_mm256_hadd_pd(s01, s23), 0xD8);  // columns 0 .. 3
+  _mm256_storeu_pd(work, _mm256_sub_pd(_mm256_loadu_pd(work), sums));
+}
+#endif
 
 /// Representative of i's set in the union-find forest `parent` (path halving).
 int find_root(std::vector<int>& parent, int i) {
@@ -371,7 +397,11 @@ void LdlFactorization::backward_run(const Run& run) {
     x[q] = work_[k0 + q];
     for (int p = 0; p < q; ++p) work_[k0 + p] -= l[(k0 + p) * Lanes + q] * x[q];
   }
-  for (int j = run.first; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
+  int j = run.first;
+#if defined(__AVX2__) && defined(__FMA__)
+  for (; j + 4 <= k0; j += 4) subtract_dots4<Lanes>(l + j * Lanes, x, work_.data() + j);
+#endif
+  for (; j < k0; ++j) work_[j] -= (PanelMap<Lanes>(l + j * Lanes) * x).sum();
 }
 
 int LdlFactorization::factorize_sparse(const SparseMatrix& lower, double scale,
