@@ -187,31 +187,29 @@ double KktSystem::backward_error(const VecX& rhs, const VecX& u) {
   const int* outer = k_.outerIndexPtr();
   const int* inner = k_.innerIndexPtr();
   const double* value = k_.valuePtr();
-  for (int j = 0; j < size; ++j) {
-    const Eigen::Array2d u_j = signed_u[j];
-    Eigen::Array2d row_j = terms[j] + with_magnitude(k0_diagonal_[j]) * u_j;
-    const int end = outer[j + 1];
-    for (int p = outer[j] + 1; p < end; ++p) {
-      const int i = inner[p];
-      const Eigen::Array2d v = with_magnitude(value[p]);
-      terms[i] += v * u_j;
-      row_j += v * signed_u[i];
-    }
-    terms[j] = row_j;
-  }
   // blockwise backward error: per block of rows (stationarity, equalities, inequalities)
   // max |r_i| / max (|K0| |u| + |rhs|)_i, so each block is judged on its own scale; a non-finite
-  // r_i has a non-finite m_i
+  // r_i has a non-finite m_i. Row j is complete after column j (later columns add to the rows
+  // below them), so it is scored there.
   double error = 0.0;
   bool finite = true;
   smallest_block_scale_ = HUGE_VAL;
   for (int b = 0; b < 3; ++b) {
     double r_max = 0.0, m_max = 0.0;
-    for (int i = block_begin_[b]; i < block_begin_[b + 1]; ++i) {
-      residual_[i] = terms[i][0];
-      r_max = std::max(r_max, std::abs(terms[i][0]));
-      m_max = std::max(m_max, terms[i][1]);
-      finite &= terms[i][1] <= std::numeric_limits<double>::max();
+    for (int j = block_begin_[b]; j < block_begin_[b + 1]; ++j) {
+      const Eigen::Array2d u_j = signed_u[j];
+      Eigen::Array2d row_j = terms[j] + with_magnitude(k0_diagonal_[j]) * u_j;
+      const int end = outer[j + 1];
+      for (int p = outer[j] + 1; p < end; ++p) {
+        const int i = inner[p];
+        const Eigen::Array2d v = with_magnitude(value[p]);
+        terms[i] += v * u_j;
+        row_j += v * signed_u[i];
+      }
+      residual_[j] = row_j[0];
+      r_max = std::max(r_max, std::abs(row_j[0]));
+      m_max = std::max(m_max, row_j[1]);
+      finite &= row_j[1] <= std::numeric_limits<double>::max();
     }
     if (r_max > 0.0) error = std::max(error, r_max / m_max);
     if (m_max > 0.0) smallest_block_scale_ = std::min(smallest_block_scale_, m_max);
