@@ -42,6 +42,12 @@ void subtract_dots4(const double* l, const PanelColumn<Lanes>& x, double* work) 
 }
 #endif
 
+/// kBelow[q][p] = 1 if lane p lies below lane q, else 0
+constexpr double kBelow[8][8] = {{0, 1, 1, 1, 1, 1, 1, 1}, {0, 0, 1, 1, 1, 1, 1, 1},
+                                 {0, 0, 0, 1, 1, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 1, 1},
+                                 {0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 0, 1, 1},
+                                 {0, 0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 0, 0}};
+
 /// Representative of i's set in the union-find forest `parent` (path halving).
 int find_root(std::vector<int>& parent, int i) {
   while (parent[i] != i) i = parent[i] = parent[parent[i]];
@@ -163,13 +169,9 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
     k0 = k1;
   }
   panel_k_.resize(size, 0.0);  // all zeros (see analyse())
-  // L: factorize() writes every lane of the columns left of a run; its triangle's upper part and
-  // unused lanes stay 0
+  // L: factorize() writes every lane of every column (0 in the unused lanes and the triangle's
+  // upper part)
   panel_l_.resize(size);
-  for (const Run& run : runs_) {
-    const auto triangle = panel_l_.begin() + run.base + (run.begin - run.first) * run.lanes;
-    std::fill(triangle, triangle + (run.rows - 1) * run.lanes, 0.0);
-  }
   panel_w_.assign(kRunRows * widest, 0.0);
   // where each entry of `lower` goes: its panel (off the diagonal) or the diagonal (-1 - k)
   std::vector<int> inverse(n_);
@@ -352,14 +354,15 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
     replaced += set_pivot(k, dk, std::abs(work_[k]) + magnitude[q], scale, relative_threshold,
                           relative_shift);
     if (q + 1 == rows) break;
-    const Column wk = column(k, f, l + q, std::integral_constant<int, Lanes>());
-    for (int p = q + 1; p < rows; ++p) {
-      const double lpk = wk[p] * d_inverse_[k];
-      w[k * Lanes + p] = wk[p];
-      l[k * Lanes + p] = lpk;
-      sum[p] += lpk * wk[p];
-      magnitude[p] += std::abs(lpk * wk[p]);
-    }
+    // column k in all lanes at once, the lanes of the rows above and at k (lanes <= q: sums of
+    // finite terms, the triangle's upper part) set to 0 in L D and L
+    const Column wk =
+        column(k, f, l + q, std::integral_constant<int, Lanes>()) * PanelMap<Lanes>(kBelow[q]);
+    const Column lk = wk * d_inverse[k];
+    Map(w + k * Lanes) = wk;
+    Map(l + k * Lanes) = lk;
+    sum += lk * wk;
+    magnitude += (lk * wk).abs();
   }
   return true;
 }

@@ -84,7 +84,7 @@ class LdlFactorization {
   /// A run of the envelope kernel: rows begin .. begin + rows - 1, all with the first column
   /// `first`; column j of its panel (the row's entries in lanes 0 .. rows - 1) starts at
   /// base + (j - first) * lanes; it has begin + rows - 1 - first columns (those left of the run
-  /// and its triangle's). The unused lanes and the triangle's upper part stay 0.
+  /// and its triangle's). The unused lanes and the triangle's upper part of L are 0.
   struct Run {
     int begin, rows, first, lanes, base;
   };
