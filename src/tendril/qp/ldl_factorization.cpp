@@ -173,7 +173,7 @@ void LdlFactorization::panels(const SparseMatrix& lower) {
   // upper part)
   panel_l_.resize(size);
   panel_w_.assign(kRunRows * widest, 0.0);
-  // where each entry of `lower` goes: its panel (off the diagonal) or the diagonal (-1 - k)
+  // where each entry of `lower` goes: its panel (off the diagonal) or its row (the diagonal)
   std::vector<int> inverse(n_);
   for (int k = 0; k < n_; ++k) inverse[perm_[k]] = k;
   const int* outer = lower.outerIndexPtr();
@@ -354,8 +354,8 @@ bool LdlFactorization::factorize_run(const Run& run, double scale, double relati
     replaced += set_pivot(k, dk, std::abs(work_[k]) + magnitude[q], scale, relative_threshold,
                           relative_shift);
     if (q + 1 == rows) break;
-    // column k in all lanes at once, the lanes of the rows above and at k (lanes <= q: sums of
-    // finite terms, the triangle's upper part) set to 0 in L D and L
+    // column k in all lanes at once, the lanes of the rows above and at k (lanes <= q: the
+    // triangle's upper part, not entries of L) set to 0 in L D and L
     const Column wk =
         column(k, f, l + q, std::integral_constant<int, Lanes>()) * PanelMap<Lanes>(kBelow[q]);
     const Column lk = wk * d_inverse[k];
