@@ -35,10 +35,11 @@ double bending_energy(const Vine3dModel& model, const Vine3dState& state) {
 }
 
 Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body) {
-  const Mat3 r = state.orientation[body].toRotationMatrix();
-  const Vec3 diag(model.axial_inertia[body], model.transverse_inertia[body],
-                  model.transverse_inertia[body]);
-  return body_mass(model, state, body) / model.mass[body] * (r * diag.asDiagonal() * r.transpose());
+  const Vec3 axis = state.orientation[body] * Vec3::UnitX();
+  const double transverse = model.transverse_inertia[body];
+  Mat3 inertia = (model.axial_inertia[body] - transverse) * (axis * axis.transpose());
+  inertia.diagonal().array() += transverse;
+  return body_mass(model, state, body) / model.mass[body] * inertia;
 }
 
 Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,

@@ -48,8 +48,12 @@ double scalar_value(const Eigen::AutoDiffScalar<D>& x) {
 template <class S>
 Eigen::Matrix<S, 2, 3> bend_rate_map(const QuatT<S>& r_a, const QuatT<S>& r_b, Vec3T<S>& phi) {
   phi = rotation_log(QuatT<S>(r_a.conjugate() * r_b));
-  return (right_jacobian_inverse(phi) * r_b.toRotationMatrix().transpose())
-      .template bottomRows<2>();
+  // row k of P J_r^-1 R_b^T is (R_b J_r^-T e_k)^T, k = y, z
+  const Mat3T<S> rb = r_b.toRotationMatrix();
+  Eigen::Matrix<S, 2, 3> map;
+  map.row(0) = rb * right_jacobian_inverse_transpose_times(phi, Vec3T<S>(Vec3::UnitY().cast<S>()));
+  map.row(1) = rb * right_jacobian_inverse_transpose_times(phi, Vec3T<S>(Vec3::UnitZ().cast<S>()));
+  return map;
 }
 
 /// The generalised bend moment at bend deviation delta = beta - beta_0 [rad] of a joint of
@@ -96,8 +100,9 @@ double bending_energy(const Vine3dModel& model, const Vine3dState& state);
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
                     VecX& force, bool with_damping = true);
 
-/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T [kg m^2], scaled by body_mass / m_i (the everted
-/// material of the tip body spread as its own).
+/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T = I_t I + (I_a - I_t) e_i e_i^T with the body axis
+/// e_i = R_i e_x [kg m^2], scaled by body_mass / m_i (the everted material of the tip body spread
+/// as its own).
 Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body);
 
 }  // namespace tendril::vine3d

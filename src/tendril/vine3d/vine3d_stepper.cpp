@@ -48,6 +48,8 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
   reach_.setZero(model_.num_bodies);
   start_mass_.resize(model_.num_bodies);
   start_inertia_.resize(model_.num_bodies);
+  rotation_.resize(model_.num_bodies);
+  base_rotation_ = model_.base_frame.toRotationMatrix();
   grid_ = ObstacleGrid3(model_.obstacles);
   build_contact_pattern();
 
@@ -364,11 +366,18 @@ double Vine3dStepper::fill_rows(const Vine3dState& state, const VecX& joint_rate
   double* values = problem_.A_eq.valuePtr();
   const int first_growth = static_cast<int>(rows_.size()) - model_.num_prismatic();
   double joint_error = 0.0;
+  // the rows of a joint share their two bodies: their poses and rotation matrices are taken once
+  for (int i = 0; i < model_.num_bodies; ++i)
+    rotation_[i] = state.orientation[i].toRotationMatrix();
   VecN<12> a;
+  RowBodies bodies;
   for (int r = 0; r < static_cast<int>(rows_.size()); ++r) {
     const JointRow& row = rows_[r];
-    const double c = evaluate_row(row, row_bodies(row, state), model_.dt, model_.growth_lookahead,
-                                  a, problem_.b_eq(r));
+    if (r == 0 || row.body_a != rows_[r - 1].body_a || row.body_b != rows_[r - 1].body_b)
+      bodies = row_bodies(row, state);
+    const Mat3& ra = row.body_a < 0 ? base_rotation_ : rotation_[row.body_a];
+    const double c = evaluate_row(row, bodies, ra, rotation_[row.body_b], model_.dt,
+                                  model_.growth_lookahead, a, problem_.b_eq(r));
     if (row.kind == JointRowKind::position || row.kind == JointRowKind::lateral)
       joint_error = std::max(joint_error, std::abs(c));
     if (r >= first_growth) problem_.b_eq(r) += joint_rates(r - first_growth);

@@ -186,6 +186,8 @@ class Vine3dStepper {
   VecX start_mass_;              // m_i at the step's start [kg] (#bodies)
   std::vector<Mat3> start_inertia_;  // I_w,i at the step's start [kg m^2] (#bodies)
   VecX rates_;                       // u_j buffer of step(state) (#prismatic)
+  std::vector<Mat3> rotation_;       // R_i at the step's start (#bodies), fill_rows
+  Mat3 base_rotation_;               // R of the base frame
 };
 
 }  // namespace tendril::vine3d
