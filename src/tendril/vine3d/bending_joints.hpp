@@ -51,8 +51,10 @@ Eigen::Matrix<S, 2, 3> bend_rate_map(const QuatT<S>& r_a, const QuatT<S>& r_b, V
   // row k of P J_r^-1 R_b^T is (R_b J_r^-T e_k)^T, k = y, z
   const Mat3T<S> rb = r_b.toRotationMatrix();
   Eigen::Matrix<S, 2, 3> map;
-  map.row(0) = rb * right_jacobian_inverse_transpose_times(phi, Vec3T<S>(Vec3::UnitY().cast<S>()));
-  map.row(1) = rb * right_jacobian_inverse_transpose_times(phi, Vec3T<S>(Vec3::UnitZ().cast<S>()));
+  const S coefficient = right_jacobian_inverse_coefficient(S(phi.squaredNorm()));
+  for (int k = 0; k < 2; ++k)
+    map.row(k) = rb * right_jacobian_inverse_transpose_times(phi, coefficient,
+                                                             Vec3T<S>(Vec3::Unit(k + 1).cast<S>()));
   return map;
 }
 

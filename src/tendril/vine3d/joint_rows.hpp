@@ -95,7 +95,9 @@ S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, const Mat3T<S>& ra, 
     case JointRowKind::twist: {
       const V3 phi = rotation_log(QuatT<S>(b.r_a.conjugate() * b.r_b));
       c = phi.x();
-      const V3 w = rb * right_jacobian_inverse_transpose_times(phi, V3(Vec3::UnitX().cast<S>()));
+      const S coefficient = right_jacobian_inverse_coefficient(S(phi.squaredNorm()));
+      const V3 w = rb * right_jacobian_inverse_transpose_times(phi, coefficient,
+                                                               V3(Vec3::UnitX().cast<S>()));
       if (!world) a.template segment<3>(3) = -w;
       a.template segment<3>(9) = w;
       break;

@@ -76,12 +76,14 @@ Mat3T<S> right_jacobian_inverse(const Vec3T<S>& phi) {
          right_jacobian_inverse_coefficient(phi.squaredNorm()) * a * a;
 }
 
-/// J_r^-T(phi) u = u - phi x u / 2 + c(theta^2) phi x (phi x u) without forming the matrix
-/// ([phi]x^T = -[phi]x): with u = e_i, row i of J_r^-1 as a column.
+/// J_r^-T(phi) u = u - phi x u / 2 + c phi x (phi x u) without forming the matrix
+/// ([phi]x^T = -[phi]x), with c = right_jacobian_inverse_coefficient(|phi|^2) (shared by the
+/// vectors u of one phi): with u = e_i, row i of J_r^-1 as a column.
 template <class S>
-Vec3T<S> right_jacobian_inverse_transpose_times(const Vec3T<S>& phi, const Vec3T<S>& u) {
+Vec3T<S> right_jacobian_inverse_transpose_times(const Vec3T<S>& phi, const S& c,
+                                                const Vec3T<S>& u) {
   const Vec3T<S> pu = phi.cross(u);
-  return u - S(0.5) * pu + right_jacobian_inverse_coefficient(phi.squaredNorm()) * phi.cross(pu);
+  return u - S(0.5) * pu + c * phi.cross(pu);
 }
 
 }  // namespace tendril::vine3d

@@ -59,7 +59,8 @@ TEST(Rotation, RightJacobianInverseTransposeTimesIsTheLogDerivativeTransposed) {
       fd(k) =
           u.dot(rotation_log(r * rotation_exp(d)) - rotation_log(r * rotation_exp(-d))) / (2 * h);
     }
-    EXPECT_LT((right_jacobian_inverse_transpose_times(phi, u) - fd).norm(), 1e-8)
+    const double c = right_jacobian_inverse_coefficient(phi.squaredNorm());
+    EXPECT_LT((right_jacobian_inverse_transpose_times(phi, c, u) - fd).norm(), 1e-8)
         << phi.transpose();
   }
 }
