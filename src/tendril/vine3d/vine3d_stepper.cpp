@@ -100,13 +100,13 @@ void Vine3dStepper::build_objective_pattern() {
     }
 }
 
-void Vine3dStepper::add_implicit_springs(const Vine3dState& state) {
+void Vine3dStepper::add_implicit_springs() {
   // tau(q_k + Delta t V, V) = tau(q_k, 0) - (Delta t K_j + C_j) B_j^T B_j (omega_b - omega_a):
   // (Delta t^2 K_j + Delta t C_j) B_j^T B_j enters P on the joint's rotation blocks
   double* values = problem_.P.valuePtr();
   const double dt = model_.dt;
   for (int j = 0; j < model_.num_bending(); ++j) {
-    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model_, state, j);
+    const Eigen::Matrix<double, 2, 3>& rate_map = rate_maps_[j];
     const Mat3 w = (dt * dt * model_.stiffness[j] + dt * model_.damping[j]) / mass_scale_ *
                    (rate_map.transpose() * rate_map);
     for (int block = 0; block < 4; ++block) {
@@ -357,8 +357,8 @@ void Vine3dStepper::fill_objective(const Vine3dState& state, const VecX& joint_r
   }
   // implicit springs: the springs' force at q_k here, their Delta t V part and the dampers in P
   const bool implicit = model_.springs == SpringIntegration::implicit;
-  if (implicit) add_implicit_springs(state);
-  applied_forces(model_, state, v, force_, !implicit);
+  applied_forces(model_, state, v, force_, !implicit, &rate_maps_);
+  if (implicit) add_implicit_springs();
   problem_.c = -(momentum + model_.dt * force_) / mass_scale_;
 }
 
