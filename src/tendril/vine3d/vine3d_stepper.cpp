@@ -149,8 +149,9 @@ void Vine3dStepper::build_contact_pattern() {
 
 double Vine3dStepper::select_pairs(const Vine3dState& state) {
   double min_distance = std::numeric_limits<double>::infinity();
-  const std::vector<Pair> previous = std::move(pairs_);
+  previous_pairs_.swap(pairs_);  // both keep their storage from step to step
   pairs_.clear();
+  const std::vector<Pair>& previous = previous_pairs_;
   Vec3 normal;
   for (int b = 0; b < model_.num_bodies; ++b) {
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();

@@ -188,8 +188,9 @@ class Vine3dStepper {
   std::vector<Mat3> start_inertia_;  // I_w,i at the step's start [kg m^2] (#bodies)
   VecX rates_;                       // u_j buffer of step(state) (#prismatic)
   std::vector<Eigen::Matrix<double, 2, 3>> rate_maps_;  // B_j at q_k (#bending)
-  std::vector<Mat3> rotation_;  // R_i at the step's start (#bodies), fill_rows
-  Mat3 base_rotation_;          // R of the base frame
+  std::vector<Pair> previous_pairs_;  // select_pairs(): the pairs of the last solve
+  std::vector<Mat3> rotation_;        // R_i at the step's start (#bodies), fill_rows
+  Mat3 base_rotation_;                // R of the base frame
 };
 
 }  // namespace tendril::vine3d
