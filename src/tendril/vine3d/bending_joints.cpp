@@ -35,28 +35,28 @@ double bending_energy(const Vine3dModel& model, const Vine3dState& state) {
 }
 
 Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body) {
-  const Mat3 r = state.orientation[body].toRotationMatrix();
-  const Vec3 diag(model.axial_inertia[body], model.transverse_inertia[body],
-                  model.transverse_inertia[body]);
-  return body_mass(model, state, body) / model.mass[body] * (r * diag.asDiagonal() * r.transpose());
-}
-
-Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
-                                          int joint) {
-  Vec3 phi;
-  return bend_rate_map(parent_frame(model, state, joint),
-                       state.orientation[model.bending_body(joint)], phi);
+  const Vec3 axis = state.orientation[body] * Vec3::UnitX();
+  const double transverse = model.transverse_inertia[body];
+  Mat3 inertia = (model.axial_inertia[body] - transverse) * (axis * axis.transpose());
+  inertia.diagonal().array() += transverse;
+  return body_mass(model, state, body) / model.mass[body] * inertia;
 }
 
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
-                    VecX& force, bool with_damping) {
+                    VecX& force, bool with_damping,
+                    std::vector<Eigen::Matrix<double, 2, 3>>* rate_maps) {
   force.setZero(model.num_dofs());
+  if (rate_maps) rate_maps->resize(model.num_bending());
   for (int j = 0; j < model.num_bending(); ++j) {
     const int b = model.bending_body(j);
     Vec3 relative = velocity.segment<3>(6 * b + 3);
     if (b > 0) relative -= velocity.segment<3>(6 * (b - 1) + 3);
-    const Vec3 torque = bend_torque(model, j, parent_frame(model, state, j), state.orientation[b],
-                                    relative, model.stiffness[j], model.damping[j], with_damping);
+    Vec3 phi;
+    const Eigen::Matrix<double, 2, 3> rate_map =
+        bend_rate_map(parent_frame(model, state, j), state.orientation[b], phi);
+    if (rate_maps) (*rate_maps)[j] = rate_map;
+    const Vec3 torque = bend_torque(model, j, rate_map, phi, relative, model.stiffness[j],
+                                    model.damping[j], with_damping);
     force.segment<3>(6 * b + 3) += torque;
     if (b > 0) force.segment<3>(6 * (b - 1) + 3) -= torque;
   }

@@ -13,6 +13,8 @@
 /// tau_a = -tau_b (world frame). In a plane (rotations about e_z) beta_z is the planar pin angle
 /// theta_b - theta_a and tau_b . e_z is eq. 7.
 
+#include <vector>
+
 #include <Eigen/Core>
 #include <unsupported/Eigen/AutoDiff>
 
@@ -23,11 +25,6 @@ namespace tendril::vine3d {
 
 /// beta_j = (phi_y, phi_z) of bending joint j [rad] and, in `phi`, the whole rotation vector.
 Vec2 bend_angles(const Vine3dModel& model, const Vine3dState& state, int joint, Vec3& phi);
-
-/// B_j = P J_r^-1(phi) R_b^T: betadot_j = B_j (omega_b - omega_a) (2 x 3), and the torque on body
-/// b of a generalised bend moment m is -B_j^T m.
-Eigen::Matrix<double, 2, 3> bend_rate_map(const Vine3dModel& model, const Vine3dState& state,
-                                          int joint);
 
 /// The generalised bend moment of joint j at bend deviation delta = beta - beta_0 [rad]: K_j delta,
 /// or with the inflated-beam law M(|delta|) delta / |delta| (the axisymmetric tube bends by the
@@ -44,12 +41,20 @@ double scalar_value(const Eigen::AutoDiffScalar<D>& x) {
 }
 
 /// B = P J_r^-1(phi) R_b^T of a joint between the parent orientation r_a and the body's r_b, and
-/// in `phi` log(R_a^T R_b), on a scalar S (double, or AutoDiff for the step derivatives).
+/// in `phi` log(R_a^T R_b), on a scalar S (double, or AutoDiff for the step derivatives):
+/// betadot = B (omega_b - omega_a) (2 x 3), and the torque on body b of a generalised bend moment
+/// m is -B^T m.
 template <class S>
 Eigen::Matrix<S, 2, 3> bend_rate_map(const QuatT<S>& r_a, const QuatT<S>& r_b, Vec3T<S>& phi) {
   phi = rotation_log(QuatT<S>(r_a.conjugate() * r_b));
-  return (right_jacobian_inverse(phi) * r_b.toRotationMatrix().transpose())
-      .template bottomRows<2>();
+  // row k of P J_r^-1 R_b^T is (R_b J_r^-T e_k)^T, k = y, z
+  const Mat3T<S> rb = r_b.toRotationMatrix();
+  Eigen::Matrix<S, 2, 3> map;
+  const S coefficient = right_jacobian_inverse_coefficient(S(phi.squaredNorm()));
+  for (int k = 0; k < 2; ++k)
+    map.row(k) = rb * right_jacobian_inverse_transpose_times(phi, coefficient,
+                                                             Vec3T<S>(Vec3::Unit(k + 1).cast<S>()));
+  return map;
 }
 
 /// The generalised bend moment at bend deviation delta = beta - beta_0 [rad] of a joint of
@@ -70,20 +75,28 @@ Eigen::Matrix<S, 2, 1> joint_moment(const Vine3dModel& model, const S& stiffness
 }
 
 /// The torque of bending joint j on its distal body (its parent takes minus it) [N m], world frame,
-/// at the parent's and the body's orientations r_a, r_b and the relative angular velocity
-/// `relative` = omega_b - omega_a [rad/s], with K_j = `stiffness` and C_j = `damping`:
+/// from its bend rate map B and rotation vector phi (bend_rate_map) and the relative angular
+/// velocity `relative` = omega_b - omega_a [rad/s], with K_j = `stiffness` and C_j = `damping`:
 /// -B^T (M(beta - beta_0) + C_j betadot), the damper only if `with_damping`. On a scalar S.
+template <class S>
+Vec3T<S> bend_torque(const Vine3dModel& model, int joint, const Eigen::Matrix<S, 2, 3>& rate_map,
+                     const Vec3T<S>& phi, const Vec3T<S>& relative, const S& stiffness,
+                     const S& damping, bool with_damping) {
+  Eigen::Matrix<S, 2, 1> moment = joint_moment(
+      model, stiffness,
+      Eigen::Matrix<S, 2, 1>(phi.template tail<2>() - model.rest_bend[joint].template cast<S>()));
+  if (with_damping) moment += damping * (rate_map * relative);
+  return -(rate_map.transpose() * moment);
+}
+
+/// bend_torque at the parent's and the body's orientations r_a, r_b.
 template <class S>
 Vec3T<S> bend_torque(const Vine3dModel& model, int joint, const QuatT<S>& r_a, const QuatT<S>& r_b,
                      const Vec3T<S>& relative, const S& stiffness, const S& damping,
                      bool with_damping) {
   Vec3T<S> phi;
   const Eigen::Matrix<S, 2, 3> rate_map = bend_rate_map(r_a, r_b, phi);
-  Eigen::Matrix<S, 2, 1> moment = joint_moment(
-      model, stiffness,
-      Eigen::Matrix<S, 2, 1>(phi.template tail<2>() - model.rest_bend[joint].template cast<S>()));
-  if (with_damping) moment += damping * (rate_map * relative);
-  return -(rate_map.transpose() * moment);
+  return bend_torque(model, joint, rate_map, phi, relative, stiffness, damping, with_damping);
 }
 
 /// Sum over the bending joints of K_j / 2 |beta_j - beta_0,j|^2 (or the inflated beam's joint
@@ -92,12 +105,15 @@ double bending_energy(const Vine3dModel& model, const Vine3dState& state);
 
 /// F(q, v) (6 #bodies: force [N] then torque [N m] per body, world frame): bending springs,
 /// dampers (if `with_damping`, at `velocity`), gravity on body_mass and the gyroscopic torque
-/// -omega x I_w omega with I_w = R diag(I_a, I_t, I_t) R^T.
+/// -omega x I_w omega with I_w = R diag(I_a, I_t, I_t) R^T. If `rate_maps` is given, it receives
+/// each bending joint's B_j (bend_rate_map; #bending).
 void applied_forces(const Vine3dModel& model, const Vine3dState& state, const VecX& velocity,
-                    VecX& force, bool with_damping = true);
+                    VecX& force, bool with_damping = true,
+                    std::vector<Eigen::Matrix<double, 2, 3>>* rate_maps = nullptr);
 
-/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T [kg m^2], scaled by body_mass / m_i (the everted
-/// material of the tip body spread as its own).
+/// I_w of body i: R_i diag(I_a, I_t, I_t) R_i^T = I_t I + (I_a - I_t) e_i e_i^T with the body axis
+/// e_i = R_i e_x [kg m^2], scaled by body_mass / m_i (the everted material of the tip body spread
+/// as its own).
 Mat3 world_inertia(const Vine3dModel& model, const Vine3dState& state, int body);
 
 }  // namespace tendril::vine3d

@@ -58,15 +58,16 @@ struct RowBodiesT {
 };
 using RowBodies = RowBodiesT<double>;
 
-/// Evaluates one row at q_k (and v_k for growth rows): its coefficients `a` on V_{k+1} (12) and
-/// right-hand side; returns c(q_k) [m or rad] (0 for growth rows).
+/// Evaluates one row at q_k (and v_k for growth rows) with the bodies' rotation matrices
+/// ra = R(b.r_a), rb = R(b.r_b) given (computed once per body for all the rows of a step): its
+/// coefficients `a` on V_{k+1} (12) and right-hand side; returns c(q_k) [m or rad] (0 for growth
+/// rows).
 template <class S>
-S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, double dt, double growth_lookahead,
-               Eigen::Matrix<S, 12, 1>& a, S& rhs) {
+S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, const Mat3T<S>& ra, const Mat3T<S>& rb,
+               double dt, double growth_lookahead, Eigen::Matrix<S, 12, 1>& a, S& rhs) {
   using std::sqrt;
   using V3 = Vec3T<S>;
   a.setZero();
-  const Mat3T<S> ra = b.r_a.toRotationMatrix(), rb = b.r_b.toRotationMatrix();
   const bool world = row.body_a < 0;
   S c(0.0);
   switch (row.kind) {
@@ -94,7 +95,9 @@ S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, double dt, double gr
     case JointRowKind::twist: {
       const V3 phi = rotation_log(QuatT<S>(b.r_a.conjugate() * b.r_b));
       c = phi.x();
-      const V3 w = rb * right_jacobian_inverse(phi).transpose() * Vec3::UnitX().cast<S>();
+      const S coefficient = right_jacobian_inverse_coefficient(S(phi.squaredNorm()));
+      const V3 w = rb * right_jacobian_inverse_transpose_times(phi, coefficient,
+                                                               V3(Vec3::UnitX().cast<S>()));
       if (!world) a.template segment<3>(3) = -w;
       a.template segment<3>(9) = w;
       break;
@@ -114,6 +117,14 @@ S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, double dt, double gr
   }
   rhs = -c / dt;
   return c;
+}
+
+/// evaluate_row with the rotation matrices computed from b's orientations.
+template <class S>
+S evaluate_row(const JointRow& row, const RowBodiesT<S>& b, double dt, double growth_lookahead,
+               Eigen::Matrix<S, 12, 1>& a, S& rhs) {
+  return evaluate_row(row, b, Mat3T<S>(b.r_a.toRotationMatrix()),
+                      Mat3T<S>(b.r_b.toRotationMatrix()), dt, growth_lookahead, a, rhs);
 }
 
 }  // namespace tendril::vine3d

@@ -55,24 +55,35 @@ Vec3T<S> rotation_log(const QuatT<S>& r) {
   return (S(2.0) * atan2(s, w) / s) * v;
 }
 
-/// J_r^-1(phi) = I + [phi]x / 2 + (1 / theta^2 - (1 + cos theta) / (2 theta sin theta)) [phi]x^2,
-/// theta = |phi| < pi.
+/// c(theta^2) = 1 / theta^2 - (1 + cos theta) / (2 theta sin theta), theta = |phi| < pi: the
+/// coefficient of [phi]x^2 in J_r^-1(phi).
 template <class S>
-Mat3T<S> right_jacobian_inverse(const Vec3T<S>& phi) {
+S right_jacobian_inverse_coefficient(const S& theta2) {
   using std::cos;
   using std::sin;
   using std::sqrt;
-  const S theta2 = phi.squaredNorm();
   // 1 / theta^2 - (1 + cos theta) / (2 theta sin theta) = 1/12 + theta^2 / 720 + O(theta^4)
-  S c;
-  if (theta2 < 1e-8) {
-    c = S(1.0 / 12.0) + theta2 / 720.0;
-  } else {
-    const S theta = sqrt(theta2);
-    c = S(1.0) / (theta * theta) - (S(1.0) + cos(theta)) / (S(2.0) * theta * sin(theta));
-  }
+  if (theta2 < 1e-8) return S(1.0 / 12.0) + theta2 / 720.0;
+  const S theta = sqrt(theta2);
+  return S(1.0) / (theta * theta) - (S(1.0) + cos(theta)) / (S(2.0) * theta * sin(theta));
+}
+
+/// J_r^-1(phi) = I + [phi]x / 2 + c(theta^2) [phi]x^2, theta = |phi| < pi.
+template <class S>
+Mat3T<S> right_jacobian_inverse(const Vec3T<S>& phi) {
   const Mat3T<S> a = skew(phi);
-  return Mat3T<S>::Identity() + S(0.5) * a + c * a * a;
+  return Mat3T<S>::Identity() + S(0.5) * a +
+         right_jacobian_inverse_coefficient(phi.squaredNorm()) * a * a;
+}
+
+/// J_r^-T(phi) u = u - phi x u / 2 + c phi x (phi x u) without forming the matrix
+/// ([phi]x^T = -[phi]x), with c = right_jacobian_inverse_coefficient(|phi|^2) (shared by the
+/// vectors u of one phi): with u = e_i, row i of J_r^-1 as a column.
+template <class S>
+Vec3T<S> right_jacobian_inverse_transpose_times(const Vec3T<S>& phi, const S& c,
+                                                const Vec3T<S>& u) {
+  const Vec3T<S> pu = phi.cross(u);
+  return u - S(0.5) * pu + c * phi.cross(pu);
 }
 
 }  // namespace tendril::vine3d

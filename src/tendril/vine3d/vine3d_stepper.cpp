@@ -48,6 +48,8 @@ Vine3dStepper::Vine3dStepper(Vine3dModel model, qp::QpOptions options)
   reach_.setZero(model_.num_bodies);
   start_mass_.resize(model_.num_bodies);
   start_inertia_.resize(model_.num_bodies);
+  rotation_.resize(model_.num_bodies);
+  base_rotation_ = model_.base_frame.toRotationMatrix();
   grid_ = ObstacleGrid3(model_.obstacles);
   build_contact_pattern();
 
@@ -98,13 +100,13 @@ void Vine3dStepper::build_objective_pattern() {
     }
 }
 
-void Vine3dStepper::add_implicit_springs(const Vine3dState& state) {
+void Vine3dStepper::add_implicit_springs() {
   // tau(q_k + Delta t V, V) = tau(q_k, 0) - (Delta t K_j + C_j) B_j^T B_j (omega_b - omega_a):
   // (Delta t^2 K_j + Delta t C_j) B_j^T B_j enters P on the joint's rotation blocks
   double* values = problem_.P.valuePtr();
   const double dt = model_.dt;
   for (int j = 0; j < model_.num_bending(); ++j) {
-    const Eigen::Matrix<double, 2, 3> rate_map = bend_rate_map(model_, state, j);
+    const Eigen::Matrix<double, 2, 3>& rate_map = rate_maps_[j];
     const Mat3 w = (dt * dt * model_.stiffness[j] + dt * model_.damping[j]) / mass_scale_ *
                    (rate_map.transpose() * rate_map);
     for (int block = 0; block < 4; ++block) {
@@ -147,8 +149,9 @@ void Vine3dStepper::build_contact_pattern() {
 
 double Vine3dStepper::select_pairs(const Vine3dState& state) {
   double min_distance = std::numeric_limits<double>::infinity();
-  const std::vector<Pair> previous = std::move(pairs_);
+  previous_pairs_.swap(pairs_);  // both keep their storage from step to step
   pairs_.clear();
+  const std::vector<Pair>& previous = previous_pairs_;
   Vec3 normal;
   for (int b = 0; b < model_.num_bodies; ++b) {
     const Vec3 axis = state.orientation[b] * Vec3::UnitX();
@@ -355,8 +358,8 @@ void Vine3dStepper::fill_objective(const Vine3dState& state, const VecX& joint_r
   }
   // implicit springs: the springs' force at q_k here, their Delta t V part and the dampers in P
   const bool implicit = model_.springs == SpringIntegration::implicit;
-  if (implicit) add_implicit_springs(state);
-  applied_forces(model_, state, v, force_, !implicit);
+  applied_forces(model_, state, v, force_, !implicit, &rate_maps_);
+  if (implicit) add_implicit_springs();
   problem_.c = -(momentum + model_.dt * force_) / mass_scale_;
 }
 
@@ -364,11 +367,18 @@ double Vine3dStepper::fill_rows(const Vine3dState& state, const VecX& joint_rate
   double* values = problem_.A_eq.valuePtr();
   const int first_growth = static_cast<int>(rows_.size()) - model_.num_prismatic();
   double joint_error = 0.0;
+  // the rows of a joint share their two bodies: their poses and rotation matrices are taken once
+  for (int i = 0; i < model_.num_bodies; ++i)
+    rotation_[i] = state.orientation[i].toRotationMatrix();
   VecN<12> a;
+  RowBodies bodies;
   for (int r = 0; r < static_cast<int>(rows_.size()); ++r) {
     const JointRow& row = rows_[r];
-    const double c = evaluate_row(row, row_bodies(row, state), model_.dt, model_.growth_lookahead,
-                                  a, problem_.b_eq(r));
+    if (r == 0 || row.body_a != rows_[r - 1].body_a || row.body_b != rows_[r - 1].body_b)
+      bodies = row_bodies(row, state);
+    const Mat3& ra = row.body_a < 0 ? base_rotation_ : rotation_[row.body_a];
+    const double c = evaluate_row(row, bodies, ra, rotation_[row.body_b], model_.dt,
+                                  model_.growth_lookahead, a, problem_.b_eq(r));
     if (row.kind == JointRowKind::position || row.kind == JointRowKind::lateral)
       joint_error = std::max(joint_error, std::abs(c));
     if (r >= first_growth) problem_.b_eq(r) += joint_rates(r - first_growth);

@@ -128,8 +128,9 @@ class Vine3dStepper {
   /// The pattern of P: each body's 6 x 6 mass block, with implicit springs the rotation blocks
   /// coupling the two bodies of each bending joint.
   void build_objective_pattern();
-  /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P (bending_joints).
-  void add_implicit_springs(const Vine3dState& state);
+  /// Implicit springs: adds (Delta t^2 K_j + Delta t C_j) B_j^T B_j / m_ref to P, with the B_j
+  /// (rate_maps_) applied_forces computed at q_k (bending_joints).
+  void add_implicit_springs();
   /// P = M_{k+1} / m_ref and c = -(M_k V_k + Delta t F) / m_ref (M_{k+1} = M_k but for the tip
   /// body's everted mass, lambda Delta t sum_j u_j more;
   /// docs/physics/vine3d.md#growth-by-eversion).
@@ -186,6 +187,10 @@ class Vine3dStepper {
   VecX start_mass_;              // m_i at the step's start [kg] (#bodies)
   std::vector<Mat3> start_inertia_;  // I_w,i at the step's start [kg m^2] (#bodies)
   VecX rates_;                       // u_j buffer of step(state) (#prismatic)
+  std::vector<Eigen::Matrix<double, 2, 3>> rate_maps_;  // B_j at q_k (#bending)
+  std::vector<Pair> previous_pairs_;  // select_pairs(): the pairs of the last solve
+  std::vector<Mat3> rotation_;        // R_i at the step's start (#bodies), fill_rows
+  Mat3 base_rotation_;                // R of the base frame
 };
 
 }  // namespace tendril::vine3d

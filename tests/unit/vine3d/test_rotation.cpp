@@ -47,5 +47,23 @@ TEST(Rotation, RightJacobianInverseIsTheDerivativeOfTheLog) {
   }
 }
 
+TEST(Rotation, RightJacobianInverseTransposeTimesIsTheLogDerivativeTransposed) {
+  // J_r^-T u = (d/d delta log(R exp(delta)))^T u at 0, by central differences (error ~ 1e-12)
+  const double h = 1e-6;
+  const Vec3 u(0.4, -1.3, 0.8);
+  for (const Vec3& phi : {Vec3(0.3, -1.2, 0.7), Vec3(2e-5, 1e-5, -3e-5), Vec3(0.0, 2.5, 0.0)}) {
+    const Quat r = rotation_exp(phi);
+    Vec3 fd;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 d = h * Vec3::Unit(k);
+      fd(k) =
+          u.dot(rotation_log(r * rotation_exp(d)) - rotation_log(r * rotation_exp(-d))) / (2 * h);
+    }
+    const double c = right_jacobian_inverse_coefficient(phi.squaredNorm());
+    EXPECT_LT((right_jacobian_inverse_transpose_times(phi, c, u) - fd).norm(), 1e-8)
+        << phi.transpose();
+  }
+}
+
 }  // namespace
 }  // namespace tendril::vine3d
