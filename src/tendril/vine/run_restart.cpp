@@ -58,8 +58,7 @@ io::NpyAppender& add_warm_start_array(io::RunDirectory& run, int max_rows) {
       "qp_warm_start", io::NpyType::Int64, {warm_start_record_size(max_rows)}, "-",
       "QP active set the next step starts from (row count or -1, rows' key as two 32-bit halves, "
       "active flags 32 per value; bit 32 of the row count: the dual active-set method's working "
-      "set): "
-      "restarts continue exactly");
+      "set): restarts continue exactly");
 }
 
 void append_warm_start(io::NpyAppender& array, const VineWarmStart& warm_start, int max_rows) {
